@@ -1,0 +1,123 @@
+# cbench top-level build.
+#
+#   make                build cbenchctl, the examples and cbench.ko
+#   make cbenchctl      the userspace tool only (build/cbenchctl)
+#   make module         cbench.ko against KDIR (see below)
+#   make examples       build/examples/*.so
+#   make test           unit tests, then the VM tests on every Debian kernel
+#   make unit           unit tests only
+#   make vmtest         VM tests only
+#   make check          sparse on the module, cppcheck on user code
+#   make bench          how good cbench is (prints figures; not a test)
+#
+# V=1 shows full commands.  WERROR= turns warnings back into warnings.
+
+CC       ?= gcc
+PKG_CONFIG ?= pkg-config
+BUILD    := build
+VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+# KDIR: the kernel build tree for cbench.ko.  Default: the running kernel's,
+# else the newest installed Debian headers.
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	  $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WERROR   ?= -Werror
+WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	    -Wformat=2 -Wundef -Wno-unused-parameter $(WERROR)
+CFLAGS   ?= -O2 -g
+NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
+NL_LIBS   := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
+CPPFLAGS += -Iinclude -Iuser -D_GNU_SOURCE -DCBENCH_VERSION='"$(VERSION)"' $(NL_CFLAGS)
+LDLIBS   += $(NL_LIBS) -lelf -ldl -lm
+
+# Every user/*.c is part of cbenchctl; user/main.c holds main() alone.
+USER_SRCS := $(wildcard user/*.c)
+USER_OBJS := $(USER_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS  := $(filter-out $(BUILD)/user/main.o,$(USER_OBJS))
+
+# kmod/lib/*.c is pure logic built into the module and, here, into the unit
+# tests, so the same source is tested in userspace.
+KLIB_SRCS := $(wildcard kmod/lib/*.c)
+KLIB_OBJS := $(KLIB_SRCS:%.c=$(BUILD)/%.o)
+
+# One tests/unit/test_<module>.c per module; each defines
+# `CU_SuiteInfo test_<module>_suites[]`.  The runner's list is generated.
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+
+all: cbenchctl examples module
+
+cbenchctl: $(BUILD)/cbenchctl
+
+$(BUILD)/cbenchctl: $(USER_OBJS) $(KLIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/unit/suites.h: $(TEST_SRCS)
+	@mkdir -p $(dir $@)
+	$(Q)for f in $(notdir $(basename $(TEST_SRCS))); do echo "SUITES($${f}_suites)"; done >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/tests/unit/runner.o: tests/unit/runner.c $(BUILD)/tests/unit/suites.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) -I$(BUILD)/tests/unit $(CFLAGS) $(WARNINGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/unit_tests: $(BUILD)/tests/unit/runner.o $(TEST_OBJS) $(LIB_OBJS) $(KLIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcunit
+
+unit: $(BUILD)/unit_tests cbenchctl examples
+	$(BUILD)/unit_tests
+
+# Examples: each examples/*.c becomes build/examples/<name>.so (user build).
+EXAMPLE_SRCS := $(wildcard examples/*.c)
+EXAMPLE_SOS  := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%.so)
+EXAMPLE_CFLAGS := -O2 -g -fPIC -shared -Iinclude -Wall -Wextra $(WERROR)
+
+examples: $(EXAMPLE_SOS)
+
+$(BUILD)/examples/%.so: examples/%.c include/cbench.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
+
+module:
+	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers-amd64 or set KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) CBENCH_VERSION=$(VERSION) modules
+
+module-clean:
+	@test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+vmtest: cbenchctl examples
+	scripts/vm-test.sh
+
+test: unit vmtest
+
+check: cbenchctl
+	@test -n "$(KDIR)" || { echo "no kernel build tree for sparse" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" W=1 CBENCH_VERSION=$(VERSION) modules 2>&1 | tee $(BUILD)/sparse.log
+	@! grep -E 'warning|error' $(BUILD)/sparse.log
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+		--inline-suppr --std=c11 -Iinclude -Iuser -D__x86_64__ user tests/unit examples
+
+bench: cbenchctl examples
+	bench/run.sh
+
+clean: module-clean
+	rm -rf $(BUILD)
+
+.PHONY: all cbenchctl examples module module-clean unit vmtest test check bench clean
+
+-include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d)

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cbench.h - what a benchmark author includes.
+ *
+ * A benchmark is a function that performs `reps` repetitions of the
+ * operation under test; it owns its loop, so the harness adds nothing to the
+ * measured region but one call:
+ *
+ *	#include <cbench.h>
+ *
+ *	static void add_chain(struct cbench_ctx *ctx, uint64_t reps)
+ *	{
+ *		uint64_t x = ctx->param;
+ *
+ *		for (uint64_t i = 0; i < reps; i++)
+ *			__asm__ volatile("add $1, %0" : "+r"(x));
+ *		cbench_keep(x);
+ *	}
+ *	CBENCH(add_chain);
+ *
+ * Optional settings go after the function as designated initializers:
+ *
+ *	CBENCH(copy, .setup = copy_setup, .arena_bytes = 1 << 20,
+ *	       .param_name = "size", CBENCH_PARAMS(64, 4096, 65536));
+ *
+ * which yields sub-benchmarks BenchmarkCopy/size=64, /size=4096, ...
+ *
+ * The same shared object runs in user mode and, when built with the flags of
+ * `pkg-config --cflags cbench-kernel`, in ring 0 under cbench.ko.  Nothing in
+ * this header needs libc: only <stdint.h> and <stddef.h>, which a
+ * freestanding compiler provides.
+ */
+#ifndef _CBENCH_H
+#define _CBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Bumped on any change to the layout or meaning of struct cbench_desc or
+ * struct cbench_ctx.  cbenchctl refuses a benchmark whose ABI version is
+ * newer than the one it was built with, and says which versions it knows.
+ */
+#define CBENCH_ABI_VERSION 1
+
+/* The ELF section holding one pointer per registered benchmark. */
+#define CBENCH_SECTION "cbench_descs"
+
+/* Longest benchmark name, parameter name included, in bytes with the NUL. */
+#define CBENCH_NAME_MAX 64
+
+/* Most parameter values one benchmark may sweep. */
+#define CBENCH_PARAMS_MAX 64
+
+/*
+ * What a benchmark function gets.  The harness owns it; a benchmark reads it
+ * and may write only into the arena.
+ */
+struct cbench_ctx {
+	/* Scratch memory, zeroed then prepared by setup(); NULL if none. */
+	void *arena;
+	/* Size of the arena in bytes, as asked for in the descriptor. */
+	uint64_t arena_bytes;
+	/* The current parameter value; 0 for a benchmark without one. */
+	int64_t param;
+	/* Reserved for timing points; always zero in ABI version 1. */
+	uint64_t reserved[5];
+};
+
+/* Runs `reps` repetitions.  Must not return before doing all of them. */
+typedef void (*cbench_run_fn)(struct cbench_ctx *ctx, uint64_t reps);
+
+/*
+ * Prepares the arena for the current parameter, untimed.  Returns 0, or a
+ * negative number to say the benchmark cannot run with this parameter.
+ */
+typedef int (*cbench_setup_fn)(struct cbench_ctx *ctx);
+
+/* A registered benchmark, as CBENCH() lays it out. */
+struct cbench_desc {
+	/* CBENCH_ABI_VERSION of the header the benchmark was built with. */
+	uint32_t abi_version;
+	/* sizeof(struct cbench_desc) in that header. */
+	uint32_t desc_bytes;
+	/* Identifier-like name; reports turn snake_case into CamelCase. */
+	const char *name;
+	cbench_run_fn run;
+	cbench_setup_fn setup;
+	/* Arena the harness allocates for this benchmark, in bytes; 0 for none. */
+	uint64_t arena_bytes;
+	/* Name of the swept parameter (e.g. "size"); NULL for none. */
+	const char *param_name;
+	/* The parameter values, run in this order. */
+	const int64_t *params;
+	uint32_t nparams;
+	/* CBENCH_F_* flags. */
+	uint32_t flags;
+	/* Operations one rep performs, for ns/op; 0 means 1. */
+	uint64_t ops_per_rep;
+	/* Bytes one rep processes, for MB/s; 0 for none. */
+	uint64_t bytes_per_rep;
+};
+
+/* The benchmark is not safe to run in ring 0 (needs libc, syscalls, ...). */
+#define CBENCH_F_USER_ONLY (1u << 0)
+/* bytes_per_rep is multiplied by the parameter value (a size sweep). */
+#define CBENCH_F_BYTES_PER_PARAM (1u << 1)
+#define __CBENCH_F_ALL (CBENCH_F_USER_ONLY | CBENCH_F_BYTES_PER_PARAM)
+
+#define CBENCH__CAT2(a, b) a##b
+#define CBENCH__CAT(a, b) CBENCH__CAT2(a, b)
+
+/*
+ * Registers fn as a benchmark named #fn.  Extra arguments are designated
+ * initializers of struct cbench_desc.
+ */
+#define CBENCH(fn, ...)							\
+	static const struct cbench_desc CBENCH__CAT(cbench__desc_, fn) = {	\
+		.abi_version = CBENCH_ABI_VERSION,				\
+		.desc_bytes = sizeof(struct cbench_desc),			\
+		.name = #fn,							\
+		.run = fn,							\
+		__VA_ARGS__							\
+	};									\
+	static const struct cbench_desc *const CBENCH__CAT(cbench__ptr_, fn)	\
+	__attribute__((used, section(CBENCH_SECTION), aligned(sizeof(void *)))) = \
+		&CBENCH__CAT(cbench__desc_, fn)
+
+/* Parameter values for a sweep: CBENCH_PARAMS(64, 1024, 65536). */
+#define CBENCH_PARAMS(...)						\
+	.params = (const int64_t[]){ __VA_ARGS__ },			\
+	.nparams = sizeof((const int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t)
+
+/*
+ * Keeps a value alive: the compiler must compute it, but may keep it in a
+ * register.  Costs no instruction.
+ */
+#define cbench_keep(value) __asm__ volatile("" : : "r,m"(value) : "memory")
+
+/*
+ * Makes the compiler forget what it knows about a variable, so a loop cannot
+ * be folded into a closed form.  Costs no instruction.
+ */
+#define cbench_launder(var) __asm__ volatile("" : "+r,m"(var) : : "memory")
+
+/* Forces pending stores to memory to be considered observed. */
+static inline void cbench_clobber(void)
+{
+	__asm__ volatile("" : : : "memory");
+}
+
+#endif /* _CBENCH_H */

@@ -1,0 +1,78 @@
+#!/bin/sh
+# Install every Debian package that building and testing cbench needs, on
+# Debian bookworm, as root.  Idempotent: running it twice changes nothing.
+#
+# The 6.12 kernel comes from bookworm-backports.  We add that suite using the
+# archive address this machine's apt sources already use for bookworm, so the
+# script works behind whatever mirror the machine is configured for.
+set -eu
+
+export DEBIAN_FRONTEND=noninteractive
+
+die() {
+	echo "install-deps: $*" >&2
+	exit 1
+}
+
+[ "$(id -u)" = 0 ] || die "run me as root (apt-get needs it)"
+grep -qs 'bookworm' /etc/os-release || die "this script targets Debian bookworm"
+
+# The first URI of a deb822 or one-line source that carries the bookworm suite.
+bookworm_uri() {
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk 'BEGIN { RS = ""; FS = "\n" }
+		     /(^|\n)Suites:[^\n]*[ \t]bookworm([ \t]|$|\n)/ || /(^|\n)Suites:[ \t]*bookworm([ \t]|$|\n)/ {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^URIs:/) { split($i, a, /[ \t]+/); print a[2]; exit }
+		     }' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		awk '$1 == "deb" && $0 ~ /[ \t]bookworm[ \t]/ {
+			for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; exit }
+		     }' "$f"
+	done
+}
+
+backports=/etc/apt/sources.list.d/cbench-backports.sources
+if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	uri=$(bookworm_uri | head -n 1)
+	[ -n "$uri" ] || die "no bookworm archive found in /etc/apt/sources.list*; add one first"
+	cat >"$backports" <<SRC
+Types: deb
+URIs: $uri
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
+
+apt-get update -qq
+
+# Build and test tools for the user side.
+packages="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev
+	libcunit1-dev libbenchmark-dev sparse cppcheck python3
+	qemu-system-x86 busybox-static cpio gzip kmod"
+
+# The 6.1 kernel, image and headers.
+packages="$packages linux-image-amd64 linux-headers-amd64"
+
+# The 6.12 kernel from backports.  We install the versioned packages the
+# backports meta-package points at, so the stable 6.1 meta-package stays.
+bpo_version=$(apt-cache madison linux-image-amd64 | awk '/bookworm-backports/ { print $3; exit }')
+[ -n "$bpo_version" ] || die "bookworm-backports has no linux-image-amd64; check apt sources"
+bpo_image=$(apt-cache depends "linux-image-amd64=$bpo_version" |
+	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+[ -n "$bpo_image" ] || die "cannot resolve the backports kernel image package"
+bpo_headers=$(echo "$bpo_image" | sed 's/^linux-image-/linux-headers-/')
+packages="$packages $bpo_image $bpo_headers"
+
+# 6.12's module build runs pahole (BTF); backports carries a new enough one.
+packages="$packages dwarves"
+
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $packages
+apt-get install -y -qq --no-install-recommends -t bookworm-backports dwarves
+
+echo "install-deps: ready ($bpo_image beside $(dpkg-query -W -f='${Depends}' linux-image-amd64 | sed 's/[ ,(].*//'))"

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cbenchctl - measure how long a piece of C takes.
+ *
+ * main() only dispatches; each subcommand lives in its own file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "subcommands.h"
+
+const char *cbench_prog = "cbenchctl";
+
+static int show_version(int argc, char *argv[])
+{
+	printf("cbenchctl %s\n", CBENCH_VERSION);
+	return 0;
+}
+
+static const struct cbench_subcommand subcommands[] = {
+	{ "version", show_version, "print the version of cbenchctl" },
+};
+
+static void show_usage(FILE *file)
+{
+	fprintf(file, "Usage: %s <command> [<args>]\n\n", cbench_prog);
+	fprintf(file, "Available commands:\n");
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(file, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(file, "\nRun '%s <command> --help' for the options of one command.\n", cbench_prog);
+}
+
+int main(int argc, char *argv[])
+{
+	if (argc < 2) {
+		show_usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		show_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version"))
+		return show_version(argc - 1, argv + 1);
+
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].fn(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "%s: '%s' is not a command\n\n", cbench_prog, argv[1]);
+	show_usage(stderr);
+	return 1;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* One function per cbenchctl subcommand, one file each (user/<name>.c). */
+#ifndef _CBENCH_SUBCOMMANDS_H
+#define _CBENCH_SUBCOMMANDS_H
+
+/* Each takes the arguments after the subcommand name, argv[0] being it. */
+struct cbench_subcommand {
+	const char *name;
+	int (*fn)(int argc, char *argv[]);
+	const char *summary;
+};
+
+extern const char *cbench_prog;
+
+#endif /* _CBENCH_SUBCOMMANDS_H */
