@@ -18,6 +18,7 @@ static int show_version(int argc, char *argv[])
 }
 
 static const struct cbench_subcommand subcommands[] = {
+	{ "info", cbench_info_main, "show what this machine offers for measurement" },
 	{ "version", show_version, "print the version of cbenchctl" },
 };
 
