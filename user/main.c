@@ -9,8 +9,6 @@
 
 #include "subcommands.h"
 
-const char *cbench_prog = "cbenchctl";
-
 static int show_version(int argc, char *argv[])
 {
 	printf("cbenchctl %s\n", CBENCH_VERSION);
