@@ -113,12 +113,19 @@ module: kmod-sources
 module-clean:
 	@test -z "$(KDIR)" || test ! -d $(KMOD_OUT) || $(MAKE) $(KBUILD_ARGS) clean
 
-vmtest: cbenchctl examples
+# Helpers the VM tests run in the guest, beside cbenchctl.
+VMTEST_TOOLS := $(BUILD)/tests/vm/cbench-nlcheck
+
+$(BUILD)/tests/vm/cbench-nlcheck: $(BUILD)/tests/vm/nlcheck.o $(LIB_OBJS) $(KLIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+vmtest: cbenchctl examples $(VMTEST_TOOLS)
 	scripts/vm-test.sh
 
 test: unit vmtest
 
-CPPCHECK_DIRS := $(wildcard user tests/unit examples kmod/lib)
+CPPCHECK_DIRS := $(wildcard user tests/unit tests/vm examples kmod/lib)
 
 check: cbenchctl kmod-sources
 	@mkdir -p $(BUILD)
@@ -135,4 +142,4 @@ clean:
 
 .PHONY: all cbenchctl examples kmod-sources module module-clean unit vmtest test check bench clean
 
--include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d)
+-include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d

@@ -30,7 +30,9 @@ for tool in qemu-system-x86_64 busybox cpio gzip ldd timeout; do
 done
 # busybox must be static: the initramfs has no loader for it.
 ldd "$(command -v busybox)" >/dev/null 2>&1 && die "busybox is dynamic: install busybox-static"
-[ -x "$BUILD/cbenchctl" ] || die "$BUILD/cbenchctl is missing: run make cbenchctl"
+for tool in cbenchctl tests/vm/cbench-nlcheck; do
+	[ -x "$BUILD/$tool" ] || die "$BUILD/$tool is missing: run make vmtest"
+done
 
 kernels=${VMTEST_KERNELS:-}
 if [ -z "$kernels" ]; then
@@ -64,6 +66,7 @@ make_initramfs() {
 	install -m 0755 tests/vm/guest.sh "$root/guest.sh"
 	install -m 0644 "$BUILD/kmod-$1/cbench.ko" "$root/cbench.ko"
 	copy_with_libs "$BUILD/cbenchctl" "$root" bin/cbenchctl
+	copy_with_libs "$BUILD/tests/vm/cbench-nlcheck" "$root" bin/cbench-nlcheck
 	echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
 	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"

@@ -91,6 +91,14 @@ else
 		grep -q "unable to probe counters on CPU 4096: Invalid argument (CPU .*is not online)" "$err"
 fi
 
+# Requests cbenchctl never sends: unknown, misplaced and malformed attributes.
+if run cbench-nlcheck; then
+	pass "malformed requests answered as specified"
+	sed 's/^/  /' "$out"
+else
+	fail "malformed requests answered as specified"
+fi
+
 # An unprivileged user may ask for INFO, not for a privileged command.
 if run su -s /bin/sh nobody -c "cbenchctl info"; then
 	pass "unprivileged info"
