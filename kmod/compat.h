@@ -21,4 +21,12 @@
 	NL_SET_ERR_MSG(extack, plain)
 #endif
 
+/*
+ * The ops a family's pre_doit() gets: struct genl_split_ops from 6.2 on,
+ * struct genl_ops before.  We use the new name; both have .flags.
+ */
+#ifndef CBENCH_HAVE_GENL_SPLIT_OPS
+#define genl_split_ops genl_ops
+#endif
+
 #endif /* _CBENCH_COMPAT_H */

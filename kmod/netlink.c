@@ -27,13 +27,17 @@ static const struct nla_policy cbench_policy[CBENCH_A_MAX + 1] = {
 static struct genl_family cbench_genl_family;
 
 /*
- * GENL_ADMIN_PERM checks CAP_NET_ADMIN; what we guard is ring 0, so we also
- * want CAP_SYS_ADMIN, asked of whoever opened the socket rather than of the
- * task that happens to be sending on it.
+ * Every privileged command passes here.  GENL_ADMIN_PERM has checked
+ * CAP_NET_ADMIN; what we guard is ring 0, so we want CAP_SYS_ADMIN too, of
+ * both the sender and whoever opened the socket (netlink_capable()), so a
+ * socket handed to an unprivileged process grants nothing.  Checking here
+ * rather than in each handler means no privileged command can forget.
+ * Dumps do not pass here: a privileged dump must check in its .start.
  */
-static int check_admin(struct sk_buff *skb, struct genl_info *info)
+static int cbench_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
+			   struct genl_info *info)
 {
-	if (netlink_capable(skb, CAP_SYS_ADMIN))
+	if (!(ops->flags & GENL_ADMIN_PERM) || netlink_capable(skb, CAP_SYS_ADMIN))
 		return 0;
 	NL_SET_ERR_MSG(info->extack, "needs CAP_SYS_ADMIN");
 	return -EPERM;
@@ -180,9 +184,6 @@ static int cbench_probe_counters_doit(struct sk_buff *skb, struct genl_info *inf
 	void *hdr;
 	int ret;
 
-	ret = check_admin(skb, info);
-	if (ret)
-		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, CBENCH_A_PROBE_CPU)) {
 		NL_SET_ERR_MSG(info->extack, "which CPU? CBENCH_A_PROBE_CPU is missing");
 		return -EINVAL;
@@ -243,6 +244,7 @@ static struct genl_family cbench_genl_family __ro_after_init = {
 	.resv_start_op = __CBENCH_CMD_MAX,
 	.ops = cbench_genl_ops,
 	.n_ops = ARRAY_SIZE(cbench_genl_ops),
+	.pre_doit = cbench_pre_doit,
 	.module = THIS_MODULE,
 };
 
