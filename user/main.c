@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run.h"
 #include "subcommands.h"
 
 const char *cbench_prog = "cbenchctl";
@@ -18,6 +19,8 @@ static int show_version(int argc, char *argv[])
 }
 
 static const struct cbench_subcommand subcommands[] = {
+	{ "list", cbench_cmd_list, "list the benchmarks in a shared object" },
+	{ "run", cbench_cmd_run, "measure the benchmarks in a shared object" },
 	{ "version", show_version, "print the version of cbenchctl" },
 };
 
