@@ -6,6 +6,7 @@
 #   make examples       build/examples/*.so
 #   make test           unit tests, then the VM tests on every Debian kernel
 #   make unit           unit tests only
+#   make itest          integration tests of cbenchctl (user backend)
 #   make vmtest         VM tests only
 #   make check          sparse on the module, cppcheck on user code
 #   make bench          how good cbench is (prints figures; not a test)
@@ -93,6 +94,22 @@ $(BUILD)/examples/%.so: examples/%.c include/cbench.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
 
+# Test fixtures: tests/fixtures/*.c -> build/tests/fixtures/*.so (bad input
+# for the integration tests).
+FIXTURE_SRCS := $(wildcard tests/fixtures/*.c)
+FIXTURE_SOS  := $(FIXTURE_SRCS:tests/fixtures/%.c=$(BUILD)/tests/fixtures/%.so)
+
+fixtures: $(FIXTURE_SOS)
+
+$(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
+
+# Integration tests of cbenchctl's run path and bad input (user backend).
+itest: cbenchctl examples fixtures
+	tests/run/run.sh
+
 module:
 	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers-amd64 or set KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) CBENCH_VERSION=$(VERSION) modules
@@ -103,7 +120,7 @@ module-clean:
 vmtest: cbenchctl examples
 	scripts/vm-test.sh
 
-test: unit vmtest
+test: unit itest vmtest
 
 check: cbenchctl
 	@test -n "$(KDIR)" || { echo "no kernel build tree for sparse" >&2; exit 1; }
@@ -118,6 +135,6 @@ bench: cbenchctl examples
 clean: module-clean
 	rm -rf $(BUILD)
 
-.PHONY: all cbenchctl examples module module-clean unit vmtest test check bench clean
+.PHONY: all cbenchctl examples fixtures itest module module-clean unit vmtest test check bench clean
 
 -include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d)

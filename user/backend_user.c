@@ -29,10 +29,11 @@
 #define CALIB_TIMER_PAIRS 20000
 /* How long we let the TSC run against CLOCK_MONOTONIC_RAW, in ns. */
 #define CALIB_FREQ_SPAN_NS 60000000LL
-/* Dependent adds per calibration measurement (1 cycle each). */
-#define CALIB_ADDS_PER_LOOP 100
+/* Dependent adds per calibration measurement (1 cycle each): 100000, so a
+ * TSC resolution step is 0.03% of one. */
+#define CALIB_ADDS_PER_LOOP 1000
 #define CALIB_ADD_LOOPS 100
-#define CALIB_ADD_TRIES 300
+#define CALIB_ADD_TRIES 1000
 
 enum { SW_CSWITCH, SW_MIGRATION, SW_FAULT, SW_COUNT };
 enum { HW_INSTRUCTIONS, HW_CYCLES, HW_REF_CYCLES, HW_COUNT };
@@ -233,11 +234,8 @@ static double calibrate_frequency(void)
 	return (double)(tsc1 - tsc0) * 1e9 / (double)(ns1 - ns0);
 }
 
-/* 100 dependent adds: each waits for the previous, 1 cycle apiece on every
+/* Dependent adds: each waits for the previous, 1 cycle apiece on every
  * x86-64 core we know, so the loop overhead runs alongside for free. */
-#define ADD10 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t" \
-	      "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-
 static double calibrate_cycles(double overhead_ticks)
 {
 	uint64_t best = UINT64_MAX;
@@ -247,8 +245,7 @@ static double calibrate_cycles(double overhead_ticks)
 
 		start = cbench_tsc_start();
 		for (int i = 0; i < CALIB_ADD_LOOPS; i++)
-			__asm__ volatile(ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10
-					 : "+r"(x));
+			__asm__ volatile(".rept 1000\n\tadd $1, %0\n\t.endr" : "+r"(x));
 		stop = cbench_tsc_stop();
 		if (stop - start < best)
 			best = stop - start;

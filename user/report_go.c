@@ -114,7 +114,9 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 		       t->counters & CBENCH_HAVE_REF_CYCLES ? "ref-cycles " : "",
 		       r->env.rdpmc ? "rdpmc" : "perf read");
 	else
-		config(f, "counters", "none (perf hardware events: %s)", errname(r->env.perf_hw_error));
+		config(f, "counters", "none (perf hardware events: %s)",
+		       r->env.perf_hw_error == -ENOENT || r->env.perf_hw_error == -EOPNOTSUPP ?
+		       "not supported here, no PMU exposed" : errname(r->env.perf_hw_error));
 	config(f, "disturbances", "%s",
 	       !strcmp(r->env.disturb_source, "perf") ?
 	       "perf software events (context switches, migrations, page faults)" :

@@ -109,7 +109,7 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 	cbench_run_options_init(o);
 	optind = 0;	/* full reset: we may be called more than once (tests) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FILTER:
 			o->filter = optarg;
