@@ -10,8 +10,6 @@
 #include "run.h"
 #include "subcommands.h"
 
-const char *cbench_prog = "cbenchctl";
-
 static int show_version(int argc, char *argv[])
 {
 	printf("cbenchctl %s\n", CBENCH_VERSION);
