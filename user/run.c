@@ -19,10 +19,13 @@
 #include "report.h"
 #include "run.h"
 #include "runner.h"
+#include "tune.h"
 #include "subcommands.h"
 
 /* Limit for the calibration worker, in seconds; it needs well under one. */
 #define CALIBRATE_TIME_LIMIT_S 30.0
+/* Fresh workers that each run Alg. 1 when a benchmark is tuned. */
+#define TUNE_WORKERS 3
 /* Valid measurements a trial needs before its time is up. */
 #define TRIAL_MIN_VALID 5
 /* Valid measurements after which a trial stops early. */
@@ -48,8 +51,8 @@ static void usage(FILE *f)
 		"  --format FMT        go (Go benchmark data format, for benchstat) or json\n"
 		"  --samples FILE      also write every raw measurement as CSV\n"
 		"  --time-limit SECS   a trial (or the tuning) that takes longer fails (default 10)\n"
-		"  --trial-time SECS   how long each trial measures (default 0.05)\n"
-		"  --warmup SECS       warm-up before each trial (default 0.01)\n"
+		"  --trial-time SECS   how long each trial measures (default 0.02)\n"
+		"  --warmup SECS       warm-up before each trial (default 0.005)\n"
 		"  -h, --help          show this help\n",
 		cbench_prog);
 }
@@ -62,8 +65,8 @@ void cbench_run_options_init(struct cbench_run_options *o)
 	o->trials = 10;
 	o->format = CBENCH_FORMAT_GO;
 	o->time_limit_s = 10;
-	o->trial_time_s = 0.05;
-	o->warmup_s = 0.01;
+	o->trial_time_s = 0.02;
+	o->warmup_s = 0.005;
 }
 
 static int parse_seconds(const char *s, double *v)
@@ -266,18 +269,32 @@ static void measure_experiment(struct run_state *st, const struct cbench_experim
 	res->ntrials = opt->trials;
 	res->tuning = "cached";
 	if (opt->retune || !st->cache_path[0] || cbench_cache_lookup(st->cache_path, key, &res->n)) {
-		struct cbench_phase p;
+		struct cbench_tune_params tp;
+		double best_t_ns = INFINITY;
 
-		progress(st->tty, index, total, e->report_name, "tuning");
+		/* Alg. 1 in several fresh workers, keeping the smallest estimate of
+		 * t: one worker that ran while the machine was busy must not decide
+		 * n for every later run (the result is cached). */
 		res->tuning = "tuned";
 		job.mode = CBENCH_WORKER_TUNE;
-		ret = cbench_phase_run(&job, opt->time_limit_s, &p);
-		if (ret)
-			snprintf(tune_failure, sizeof(tune_failure), "cannot start a worker: %s", strerror(-ret));
-		else if (p.error)
-			snprintf(tune_failure, sizeof(tune_failure), "%s", p.reason);
-		res->n = p.n;
-		cbench_phase_free(&p);
+		for (int w = 0; w < TUNE_WORKERS && !tune_failure[0]; w++) {
+			struct cbench_phase p;
+			char what[64];
+
+			snprintf(what, sizeof(what), "tuning %d/%d", w + 1, TUNE_WORKERS);
+			progress(st->tty, index, total, e->report_name, what);
+			ret = cbench_phase_run(&job, opt->time_limit_s, &p);
+			if (ret)
+				snprintf(tune_failure, sizeof(tune_failure), "cannot start a worker: %s",
+					 strerror(-ret));
+			else if (p.error)
+				snprintf(tune_failure, sizeof(tune_failure), "%s", p.reason);
+			else if (p.t_ns < best_t_ns)
+				best_t_ns = p.t_ns;
+			cbench_phase_free(&p);
+		}
+		cbench_tune_params_init(&tp, st->report.timer.precision_ns, st->report.timer.accuracy_ns);
+		res->n = cbench_tune_oracle(&tp, best_t_ns);
 		if (!tune_failure[0] && st->cache_path[0]) {
 			ret = cbench_cache_store(st->cache_path, key, res->n, e->id);
 			if (ret)

@@ -28,7 +28,7 @@
  * at 100 us fewer than 3% of measurements straddle one. */
 #define CBENCH_TUNE_MAX_MEASURE_NS 100000.0
 /* Times Alg. 1 scans i = 1..j; the minimum over all is kept. */
-#define CBENCH_TUNE_PASSES 5
+#define CBENCH_TUNE_PASSES 10
 
 struct cbench_tune_params {
 	double precision_ns;	/* tau_prec */
