@@ -146,7 +146,10 @@ static int user_open(struct cbench_backend *b, int cpu)
 	ret = pin(cpu);
 	if (ret)
 		return ret;		/* measuring on a CPU we did not ask for is worse than failing */
-	b->env.mlock_error = mlockall(MCL_CURRENT | MCL_FUTURE) ? -errno : 0;
+	/* MCL_CURRENT only: with MCL_FUTURE an unprivileged worker's arena
+	 * mmap would fail outright past RLIMIT_MEMLOCK.  prepare() locks the
+	 * arena itself, best effort. */
+	b->env.mlock_error = mlockall(MCL_CURRENT) ? -errno : 0;
 	b->env.fifo_error = sched_setscheduler(0, SCHED_FIFO, &sp) ? -errno : 0;
 
 	ret = open_sw(u);
@@ -306,7 +309,8 @@ static int user_prepare(struct cbench_backend *b, const struct cbench_experiment
 	u->ctx.param = e->param;
 	if (d->arena_bytes) {
 		/* MAP_POPULATE plus the zeroing write fault every page in now;
-		 * mlockall(MCL_FUTURE) keeps them. */
+		 * mlock keeps them (if RLIMIT_MEMLOCK allows: a page fault
+		 * later would only discard that measurement). */
 		u->arena_bytes = (size_t)d->arena_bytes;
 		u->arena = mmap(NULL, u->arena_bytes, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -315,6 +319,8 @@ static int user_prepare(struct cbench_backend *b, const struct cbench_experiment
 			return -errno;
 		}
 		memset(u->arena, 0, u->arena_bytes);
+		if (mlock(u->arena, u->arena_bytes) && !b->env.mlock_error)
+			b->env.mlock_error = -errno;
 		u->ctx.arena = u->arena;
 		u->ctx.arena_bytes = d->arena_bytes;
 	}

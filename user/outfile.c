@@ -1,12 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Atomic output files; see outfile.h. */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "outfile.h"
+
+/* Open outfiles with a temporary file, for the signal handler. */
+#define MAX_OPEN 8
+static struct cbench_outfile *volatile open_files[MAX_OPEN];
+
+static void track(struct cbench_outfile *o, struct cbench_outfile *with)
+{
+	for (int i = 0; i < MAX_OPEN; i++) {
+		if (open_files[i] == o) {
+			open_files[i] = with;
+			return;
+		}
+	}
+}
+
+void cbench_outfile_cleanup_and_die(int sig)
+{
+	for (int i = 0; i < MAX_OPEN; i++) {
+		if (open_files[i])
+			unlink(open_files[i]->tmp_path);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
 
 int cbench_outfile_open(struct cbench_outfile *o, const char *path)
 {
@@ -39,6 +64,7 @@ int cbench_outfile_open(struct cbench_outfile *o, const char *path)
 		unlink(o->tmp_path);
 		return ret;
 	}
+	track(NULL, o);
 	return 0;
 }
 
@@ -60,6 +86,7 @@ int cbench_outfile_commit(struct cbench_outfile *o)
 	o->file = NULL;
 	if (!ret && rename(o->tmp_path, o->path))
 		ret = -errno;
+	track(o, NULL);
 	if (ret)
 		unlink(o->tmp_path);
 	return ret;
@@ -72,6 +99,7 @@ void cbench_outfile_abort(struct cbench_outfile *o)
 	if (o->path[0]) {
 		fclose(o->file);
 		unlink(o->tmp_path);
+		track(o, NULL);
 	}
 	o->file = NULL;
 }

@@ -21,4 +21,11 @@ int cbench_outfile_open(struct cbench_outfile *o, const char *path);
 int cbench_outfile_commit(struct cbench_outfile *o);
 void cbench_outfile_abort(struct cbench_outfile *o);
 
+/*
+ * Removes the temporary files of every open outfile and dies of sig: for
+ * SIGINT/SIGTERM handlers, so an interrupted run leaves nothing behind.
+ * Async-signal-safe.
+ */
+void cbench_outfile_cleanup_and_die(int sig);
+
 #endif /* _CBENCH_OUTFILE_H */

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <regex.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -426,7 +427,11 @@ int cbench_cmd_run(int argc, char *argv[])
 		goto out_lib;
 	}
 	/* Outputs are opened before anything runs, so an unwritable path costs
-	 * nothing; they only appear, whole, at the end. */
+	 * nothing; they only appear, whole, at the end.  An interrupted run
+	 * removes its temporary files. */
+	signal(SIGINT, cbench_outfile_cleanup_and_die);
+	signal(SIGTERM, cbench_outfile_cleanup_and_die);
+	signal(SIGHUP, cbench_outfile_cleanup_and_die);
 	ret = cbench_outfile_open(&out, opt.output);
 	if (ret) {
 		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.output, strerror(-ret));

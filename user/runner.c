@@ -33,6 +33,9 @@ static void child(const struct cbench_worker_job *job, int fd)
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	if (null >= 0)
 		dup2(null, STDIN_FILENO);
 	dup2(STDERR_FILENO, STDOUT_FILENO);

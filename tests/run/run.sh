@@ -172,6 +172,22 @@ check_failed_run "segfaulting benchmark" 'signal SIGSEGV' "$FIX/crash.so"
 check_failed_run "benchmark that never returns" 'timeout after 0.5s' "$FIX/hang.so" --time-limit 0.5
 check_failed_run "benchmark that calls exit()" 'exited with status 0 before finishing' "$FIX/exits.so"
 
+# An interrupted run leaves neither the report nor a temporary file.
+rm -f "$TMP"/report*
+"$CB" run --time-limit 30 -o "$TMP/report.txt" --samples "$TMP/report.csv" "$FIX/hang.so" >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	not_ok "interrupted run: exit status 0"
+elif ls "$TMP"/report* >/dev/null 2>&1; then
+	not_ok "interrupted run: left files behind: $(ls "$TMP"/report*)"
+else
+	ok "interrupted run leaves no file"
+fi
+
 # ---- bad input: a clear message, non-zero exit, no output file --------------
 
 printf 'not a shared object\n' >"$TMP/notelf.so"
