@@ -6,6 +6,7 @@
 #   make examples       build/examples/*.so
 #   make test           unit tests, then the VM tests on every Debian kernel
 #   make unit           unit tests only
+#   make itest          integration tests of cbenchctl (user backend)
 #   make vmtest         VM tests only
 #   make check          sparse on the module, cppcheck on user code
 #   make bench          how good cbench is (prints figures; not a test)
@@ -93,6 +94,23 @@ $(BUILD)/examples/%.so: examples/%.c include/cbench.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
 
+# Test fixtures: tests/fixtures/*.c -> build/tests/fixtures/*.so (bad input
+# for the integration tests).
+FIXTURE_SRCS := $(wildcard tests/fixtures/*.c)
+FIXTURE_SOS  := $(FIXTURE_SRCS:tests/fixtures/%.c=$(BUILD)/tests/fixtures/%.so)
+
+fixtures: $(FIXTURE_SOS)
+
+$(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
+
+# Integration tests of cbenchctl's run path and bad input (user backend).
+itest: cbenchctl examples fixtures
+	tests/run/run.sh
+
+
 # cbench.ko is built in a copy of its sources, one per kernel, so builds
 # against several kernels never share objects and the source tree stays clean.
 KVER      ?= $(patsubst linux-headers-%,%,$(notdir $(patsubst %/build,%,$(KDIR))))
@@ -123,7 +141,7 @@ $(BUILD)/tests/vm/cbench-nlcheck: $(BUILD)/tests/vm/nlcheck.o $(LIB_OBJS) $(KLIB
 vmtest: cbenchctl examples $(VMTEST_TOOLS)
 	scripts/vm-test.sh
 
-test: unit vmtest
+test: unit itest vmtest
 
 CPPCHECK_DIRS := $(wildcard user tests/unit tests/vm examples kmod/lib)
 
@@ -140,6 +158,6 @@ bench: cbenchctl examples
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all cbenchctl examples kmod-sources module module-clean unit vmtest test check bench clean
+.PHONY: all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest test check bench clean
 
 -include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d

@@ -143,10 +143,12 @@ struct cbench_desc {
 #define cbench_keep(value) __asm__ volatile("" : : "r,m"(value) : "memory")
 
 /*
- * Makes the compiler forget what it knows about a variable, so a loop cannot
- * be folded into a closed form.  Costs no instruction.
+ * Makes the compiler forget what it knows about a scalar variable (integer
+ * or pointer), so a loop cannot be folded into a closed form.  Costs no
+ * instruction.  (A "+r,m" alternative would allow any lvalue, but gcc 12
+ * rejects in/out multi-alternative constraints as impossible.)
  */
-#define cbench_launder(var) __asm__ volatile("" : "+r,m"(var) : : "memory")
+#define cbench_launder(var) __asm__ volatile("" : "+r"(var) : : "memory")
 
 /* Forces pending stores to memory to be considered observed. */
 static inline void cbench_clobber(void)
