@@ -29,4 +29,15 @@
 #define genl_split_ops genl_ops
 #endif
 
+/*
+ * The request's parsed attributes in a dump's callbacks: in the struct
+ * genl_info that genl_info_dump() returns from 6.6 on, in struct
+ * genl_dumpit_info before.
+ */
+#ifdef CBENCH_HAVE_GENL_INFO_DUMP
+#define cbench_dump_attrs(cb) (genl_info_dump(cb)->attrs)
+#else
+#define cbench_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)
+#endif
+
 #endif /* _CBENCH_COMPAT_H */

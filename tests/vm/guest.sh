@@ -111,6 +111,12 @@ else
 	check "unprivileged probe refused with EPERM" \
 		has "unable to probe counters on CPU 0: Operation not permitted" "$err"
 fi
+if run su -s /bin/sh nobody -c "cbenchctl info --probe"; then
+	fail "unprivileged probe of every CPU (a dump) refused"
+else
+	check "unprivileged probe of every CPU (a dump) refused with EPERM" \
+		has "unable to probe counters: Operation not permitted" "$err"
+fi
 
 check "rmmod cbench" rmmod cbench
 check "cbench is gone" sh -c '! grep -q "^cbench " /proc/modules'

@@ -67,6 +67,9 @@
  *   each probe reserves counters other perf users may be using; INFO reports
  *   the answer at load instead.  -EINVAL if the CPU is missing or offline.
  *
+ *   As a dump (NLM_F_DUMP), with no attributes: one message as above for
+ *   every online CPU, in CPU order.
+ *
  * Commands after CBENCH_CMD_PROBE_COUNTERS are specified where they are
  * implemented.
  */
