@@ -123,6 +123,31 @@ check "cbench is gone" sh -c '! grep -q "^cbench " /proc/modules'
 run cbenchctl info
 check "info after rmmod says not loaded" has "cbench.ko is not loaded" "$out"
 
+# Unloading and reloading while clients keep asking must be safe: the
+# family goes away under them, and they see either an answer or "not loaded".
+check "insmod again" insmod /cbench.ko
+client() {
+	i=0
+	while [ $i -lt 100 ]; do
+		cbenchctl info >/dev/null 2>>/tmp/client.err || true
+		i=$((i + 1))
+	done
+}
+client &
+client1=$!
+client &
+client2=$!
+reloads=0
+for i in 1 2 3 4 5 6 7 8; do
+	rmmod cbench && insmod /cbench.ko && reloads=$((reloads + 1))
+done
+wait $client1 $client2
+check "8 unloads and reloads under 2 busy clients" test "$reloads" = 8
+echo "vmtest: $(wc -l </tmp/client.err) of 200 client requests raced an unload"
+check "clients saw no error but an absent module" \
+	sh -c "! grep -v 'unable to query cbench.ko: No such file or directory' /tmp/client.err | grep -q ."
+check "rmmod cbench at last" rmmod cbench
+
 dmesg >"$out"
 check "no WARN, BUG, oops or call trace in dmesg" \
 	sh -c "! grep -Eq 'WARNING:|BUG:|Oops|Call Trace|general protection' $out"
