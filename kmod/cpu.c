@@ -79,7 +79,7 @@ u32 cbench_counters_probe(unsigned int cpu)
  * counters; the backend must decode on its target CPU before relying on
  * a count.
  */
-void cbench_cpu_init(void)
+void __init cbench_cpu_init(void)
 {
 	cbench_cpuid_decode(&cbench_cpu, read_cpuid);
 	cbench_counters_cpu = cpumask_first(cpu_online_mask);

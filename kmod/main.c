@@ -29,6 +29,7 @@ static int __init cbench_init(void)
 					  "no hardware counters usable: TSC only");
 	return 0;
 
+	/* Undone in reverse order; nothing before the family needs undoing yet. */
 err_genl:
 err_limits:
 	return ret;
