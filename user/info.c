@@ -217,7 +217,7 @@ static void print_module(const struct module_info *info, const struct probe_resu
 		printf("frequency not known to the kernel");
 	printf("; ");
 	if (!info->tsc_flags) {
-		printf("neither constant nor nonstop: cycles vary with frequency and sleep");
+		printf("neither constant nor nonstop: its rate may follow the core clock, and it may stop in deep sleep");
 	} else {
 		const char *sep = "";
 

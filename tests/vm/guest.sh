@@ -63,6 +63,7 @@ check "cbench is in /proc/modules" grep -q "^cbench " /proc/modules
 check "load message" sh -c 'dmesg | grep -q "cbench: version .* loaded"'
 
 check "info exits 0" run cbenchctl info
+sed 's/^/  /' "$out"
 check "info: module answers" has "ring-0 measurement available" "$out"
 check "info: TSC frequency reported" grep -Eq "TSC: +[0-9]+\.[0-9]{3} MHz" "$out"
 # QEMU's TCG CPU has no PMU: the truth is "none", never a zero count.
