@@ -68,8 +68,10 @@
  *   the answer at load instead.  -EINVAL if the CPU is missing or offline.
  *
  *   As a dump (NLM_F_DUMP), with no attributes: one message as above for
- *   every online CPU, in CPU order.  The dump's -EPERM or -EINVAL, with its
- *   extended-ack text, comes in its NLMSG_DONE message.
+ *   every online CPU, in CPU order.  What the generic-netlink core refuses
+ *   (CAP_NET_ADMIN, the policy) comes back in an error message as usual;
+ *   what the module refuses (CAP_SYS_ADMIN, attributes) in the dump's
+ *   NLMSG_DONE, with its extended-ack text.
  *
  * Commands after CBENCH_CMD_PROBE_COUNTERS are specified where they are
  * implemented.
