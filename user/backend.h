@@ -70,7 +70,8 @@ struct cbench_backend_env {
 	int cpu;			/* the CPU measured on */
 	int pin_error;
 	int mlock_error;
-	int fifo_error;			/* SCHED_FIFO refused: we run SCHED_OTHER */
+	int fifo_error;			/* SCHED_FIFO refused (or not asked for:
+					 * -EBUSY, the runner shares the CPU) */
 	/* Where disturbances are counted: "perf" (software events),
 	 * "getrusage" (perf_event_open refused), or "none". */
 	char disturb_source[16];
@@ -91,6 +92,11 @@ struct cbench_backend_ops {
 
 struct cbench_backend {
 	const struct cbench_backend_ops *ops;
+	/* Set by the pipeline before open(): no real-time priority.  We use
+	 * it when the runner shares the worker's only CPU, where a SCHED_FIFO
+	 * benchmark that never returns could starve the runner that must
+	 * kill it. */
+	bool no_fifo;
 	/* Set by the pipeline before measure(): the calibration to apply. */
 	struct cbench_timer timer;
 	struct cbench_backend_env env;

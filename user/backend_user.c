@@ -150,7 +150,10 @@ static int user_open(struct cbench_backend *b, int cpu)
 	 * mmap would fail outright past RLIMIT_MEMLOCK.  prepare() locks the
 	 * arena itself, best effort. */
 	b->env.mlock_error = mlockall(MCL_CURRENT) ? -errno : 0;
-	b->env.fifo_error = sched_setscheduler(0, SCHED_FIFO, &sp) ? -errno : 0;
+	if (b->no_fifo)
+		b->env.fifo_error = -EBUSY;
+	else
+		b->env.fifo_error = sched_setscheduler(0, SCHED_FIFO, &sp) ? -errno : 0;
 
 	ret = open_sw(u);
 	if (ret) {

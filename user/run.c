@@ -191,7 +191,7 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 	return 0;
 }
 
-static int pick_cpu(int wanted, int *cpu)
+static int pick_cpu(int wanted, int *cpu, bool *shared)
 {
 	cpu_set_t set, others;
 	int last = -1, count = 0;
@@ -207,6 +207,7 @@ static int pick_cpu(int wanted, int *cpu)
 	if (wanted >= 0 && !CPU_ISSET(wanted, &set))
 		return -EINVAL;
 	*cpu = wanted >= 0 ? wanted : last;
+	*shared = count == 1;
 	/* The runner keeps off the worker's CPU so that reading the pipe
 	 * never preempts a measurement. */
 	if (count > 1) {
@@ -243,6 +244,7 @@ struct run_state {
 	const struct cbench_backend_ops *ops;
 	struct cbench_report report;
 	int cpu;
+	bool shared_cpu;		/* the runner could not leave the worker's CPU */
 	char cache_path[4096];
 	char cpu_model[160];
 	bool tty;
@@ -255,6 +257,7 @@ static void measure_experiment(struct run_state *st, const struct cbench_experim
 	struct cbench_worker_job job = {
 		.ops = st->ops,
 		.cpu = st->cpu,
+		.no_fifo = st->shared_cpu,
 		.exp = e,
 		.timer = st->report.timer,
 		.warmup_ns = opt->warmup_s * 1e9,
@@ -337,6 +340,7 @@ static int calibrate(struct run_state *st)
 		.mode = CBENCH_WORKER_CALIBRATE,
 		.ops = st->ops,
 		.cpu = st->cpu,
+		.no_fifo = st->shared_cpu,
 	};
 	struct cbench_phase p;
 	int ret;
@@ -420,7 +424,7 @@ int cbench_cmd_run(int argc, char *argv[])
 			opt.so_path, opt.filter);
 		goto out_lib;
 	}
-	ret = pick_cpu(opt.cpu, &st.cpu);
+	ret = pick_cpu(opt.cpu, &st.cpu, &st.shared_cpu);
 	if (ret) {
 		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
 			cbench_prog, opt.cpu);

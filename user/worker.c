@@ -93,7 +93,7 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 
 int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 {
-	struct cbench_backend b = { .ops = job->ops, .timer = job->timer };
+	struct cbench_backend b = { .ops = job->ops, .timer = job->timer, .no_fifo = job->no_fifo };
 	struct cbench_msg m = { 0 };
 	int ret;
 

@@ -8,6 +8,7 @@
 #ifndef _CBENCH_WORKER_H
 #define _CBENCH_WORKER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "backend.h"
@@ -22,6 +23,7 @@ struct cbench_worker_job {
 	enum cbench_worker_mode mode;
 	const struct cbench_backend_ops *ops;
 	int cpu;
+	bool no_fifo;				/* see struct cbench_backend */
 	const struct cbench_experiment *exp;	/* NULL when calibrating */
 	struct cbench_timer timer;		/* from the calibration worker */
 	uint64_t n;				/* reps per measurement (trial) */
