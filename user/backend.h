@@ -97,6 +97,11 @@ struct cbench_backend {
 	 * benchmark that never returns could starve the runner that must
 	 * kill it. */
 	bool no_fifo;
+	/* Set by the pipeline before open(): CPU seconds the worker may run
+	 * at real-time priority without blocking (RLIMIT_RTTIME), so the
+	 * kernel kills a runaway real-time worker even if the runner cannot;
+	 * 0 for no limit. */
+	double rt_limit_s;
 	/* Set by the pipeline before measure(): the calibration to apply. */
 	struct cbench_timer timer;
 	struct cbench_backend_env env;

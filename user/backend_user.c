@@ -150,6 +150,12 @@ static int user_open(struct cbench_backend *b, int cpu)
 	 * mmap would fail outright past RLIMIT_MEMLOCK.  prepare() locks the
 	 * arena itself, best effort. */
 	b->env.mlock_error = mlockall(MCL_CURRENT) ? -errno : 0;
+	if (b->rt_limit_s > 0) {
+		struct rlimit rt = { .rlim_cur = (rlim_t)(b->rt_limit_s * 1e6) };
+
+		rt.rlim_max = rt.rlim_cur;
+		setrlimit(RLIMIT_RTTIME, &rt);
+	}
 	if (b->no_fifo)
 		b->env.fifo_error = -EBUSY;
 	else

@@ -239,6 +239,12 @@ static void fail_trial(struct cbench_trial *t, int error, const char *prefix, co
 	snprintf(t->reason, sizeof(t->reason), "%s%s", prefix, reason);
 }
 
+static void on_signal(int sig)
+{
+	cbench_phase_abort();
+	cbench_outfile_cleanup_and_die(sig);
+}
+
 struct run_state {
 	const struct cbench_run_options *opt;
 	const struct cbench_backend_ops *ops;
@@ -258,6 +264,8 @@ static void measure_experiment(struct run_state *st, const struct cbench_experim
 		.ops = st->ops,
 		.cpu = st->cpu,
 		.no_fifo = st->shared_cpu,
+		/* A little over the runner's limit: the runner reports first. */
+		.rt_limit_s = opt->time_limit_s * 1.5 + 1,
 		.exp = e,
 		.timer = st->report.timer,
 		.warmup_ns = opt->warmup_s * 1e9,
@@ -341,6 +349,7 @@ static int calibrate(struct run_state *st)
 		.ops = st->ops,
 		.cpu = st->cpu,
 		.no_fifo = st->shared_cpu,
+		.rt_limit_s = CALIBRATE_TIME_LIMIT_S,
 	};
 	struct cbench_phase p;
 	int ret;
@@ -433,9 +442,9 @@ int cbench_cmd_run(int argc, char *argv[])
 	/* Outputs are opened before anything runs, so an unwritable path costs
 	 * nothing; they only appear, whole, at the end.  An interrupted run
 	 * removes its temporary files. */
-	signal(SIGINT, cbench_outfile_cleanup_and_die);
-	signal(SIGTERM, cbench_outfile_cleanup_and_die);
-	signal(SIGHUP, cbench_outfile_cleanup_and_die);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	ret = cbench_outfile_open(&out, opt.output);
 	if (ret) {
 		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.output, strerror(-ret));

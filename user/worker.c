@@ -93,7 +93,8 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 
 int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 {
-	struct cbench_backend b = { .ops = job->ops, .timer = job->timer, .no_fifo = job->no_fifo };
+	struct cbench_backend b = { .ops = job->ops, .timer = job->timer, .no_fifo = job->no_fifo,
+				   .rt_limit_s = job->rt_limit_s };
 	struct cbench_msg m = { 0 };
 	int ret;
 

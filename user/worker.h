@@ -24,6 +24,7 @@ struct cbench_worker_job {
 	const struct cbench_backend_ops *ops;
 	int cpu;
 	bool no_fifo;				/* see struct cbench_backend */
+	double rt_limit_s;			/* see struct cbench_backend */
 	const struct cbench_experiment *exp;	/* NULL when calibrating */
 	struct cbench_timer timer;		/* from the calibration worker */
 	uint64_t n;				/* reps per measurement (trial) */
