@@ -110,31 +110,54 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h
 itest: cbenchctl examples fixtures
 	tests/run/run.sh
 
-module:
+
+# cbench.ko is built in a copy of its sources, one per kernel, so builds
+# against several kernels never share objects and the source tree stays clean.
+KVER      ?= $(patsubst linux-headers-%,%,$(notdir $(patsubst %/build,%,$(KDIR))))
+KMOD_OUT  := $(BUILD)/kmod-$(KVER)
+KMOD_SRCS := Kbuild $(wildcard kmod/*.[chS] kmod/lib/*.[ch]) include/cbench.h include/uapi/linux/cbench.h
+KBUILD_ARGS = -C $(KDIR) M=$(CURDIR)/$(KMOD_OUT) CBENCH_VERSION=$(VERSION) CBENCH_WERROR=$(WERROR)
+
+kmod-sources:
 	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers-amd64 or set KDIR=" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) CBENCH_VERSION=$(VERSION) modules
+	@mkdir -p $(KMOD_OUT)
+	$(Q)find $(KMOD_OUT) -name '*.[chS]' -delete
+	$(Q)cp -p --parents $(KMOD_SRCS) $(KMOD_OUT)/
+
+module: kmod-sources
+	$(MAKE) $(KBUILD_ARGS) modules
+	@echo "  KO      $(KMOD_OUT)/cbench.ko"
 
 module-clean:
-	@test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	@test -z "$(KDIR)" || test ! -d $(KMOD_OUT) || $(MAKE) $(KBUILD_ARGS) clean
 
-vmtest: cbenchctl examples
+# Helpers the VM tests run in the guest, beside cbenchctl.
+VMTEST_TOOLS := $(BUILD)/tests/vm/cbench-nlcheck
+
+$(BUILD)/tests/vm/cbench-nlcheck: $(BUILD)/tests/vm/nlcheck.o $(LIB_OBJS) $(KLIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+vmtest: cbenchctl examples $(VMTEST_TOOLS)
 	scripts/vm-test.sh
 
 test: unit itest vmtest
 
-check: cbenchctl
-	@test -n "$(KDIR)" || { echo "no kernel build tree for sparse" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" W=1 CBENCH_VERSION=$(VERSION) modules 2>&1 | tee $(BUILD)/sparse.log
+CPPCHECK_DIRS := $(wildcard user tests/unit tests/vm examples kmod/lib)
+
+check: cbenchctl kmod-sources
+	@mkdir -p $(BUILD)
+	$(MAKE) $(KBUILD_ARGS) C=2 CF="-D__CHECK_ENDIAN__" W=1 modules 2>&1 | tee $(BUILD)/sparse.log
 	@! grep -E 'warning|error' $(BUILD)/sparse.log
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-		--inline-suppr --std=c11 -Iinclude -Iuser -D__x86_64__ user tests/unit examples
+		--inline-suppr --std=c11 -Iinclude -Iuser -D__x86_64__ $(CPPCHECK_DIRS)
 
 bench: cbenchctl examples
 	bench/run.sh
 
-clean: module-clean
+clean:
 	rm -rf $(BUILD)
 
-.PHONY: all cbenchctl examples fixtures itest module module-clean unit vmtest test check bench clean
+.PHONY: all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest test check bench clean
 
--include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d)
+-include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d

@@ -33,8 +33,13 @@
 #ifndef _CBENCH_H
 #define _CBENCH_H
 
+#ifdef __KERNEL__
+/* cbench.ko reads the same structures; the kernel has its own types. */
+#include <linux/types.h>
+#else
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
 /*
  * Bumped on any change to the layout or meaning of struct cbench_desc or
