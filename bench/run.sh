@@ -24,12 +24,12 @@ ${CXX:-g++} -O2 -o "$GB" bench/gbench_chains.cc -lbenchmark -lpthread
 
 echo "cbench vs Google Benchmark on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), CPU $CPU, $RUNS runs each" >&2
 
-# Independent runs: a fresh cbenchctl process (fresh calibration, fresh
-# workers) per run, with the tuning cached after the first as a user has it.
+# Independent runs: a fresh cbenchctl process per run, each calibrating the
+# timer and tuning n afresh (--retune), each on fresh workers.
 export XDG_CACHE_HOME="$TMP/cache"
 i=0
 while [ "$i" -lt "$RUNS" ]; do
-	"$CB" run --cpu "$CPU" --format json --filter '^(add|imul)_chain$' -o "$TMP/cb$i.json" "$SUITE" 2>/dev/null
+	"$CB" run --retune --cpu "$CPU" --format json --filter '^(add|imul)_chain$' -o "$TMP/cb$i.json" "$SUITE" 2>/dev/null
 	taskset -c "$CPU" "$GB" --benchmark_format=json >"$TMP/gb$i.json" 2>/dev/null
 	i=$((i + 1))
 done
