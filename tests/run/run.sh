@@ -144,6 +144,22 @@ else
 	not_ok "--format json"
 fi
 
+run_cb compare "$TMP/first.txt" "$TMP/first.txt"
+if [ "$rc" -eq 0 ] && grep -Eq '^AddChain +[0-9.]+ +[0-9.]+ +\+0\.00% +[0-9.]+ +2\+2 +~$' "$TMP/out"; then
+	ok "compare: identical reports show no difference"
+else
+	not_ok "compare: identical reports"
+fi
+# Two made-up reports, clearly apart: "slower" with p < 0.05.
+for i in 1 2 3 4 5 6; do echo "BenchmarkX 10 1.0$i ns/op"; done >"$TMP/a.txt"
+for i in 1 2 3 4 5 6; do echo "BenchmarkX 10 2.0$i ns/op"; done >"$TMP/b.txt"
+run_cb compare "$TMP/a.txt" "$TMP/b.txt"
+if [ "$rc" -eq 0 ] && grep -Eq '^X .*\+99\.01% .* slower$' "$TMP/out"; then
+	ok "compare: a clear slowdown"
+else
+	not_ok "compare: a clear slowdown"
+fi
+
 # ---- failing benchmarks: reported, the others still run ---------------------
 
 check_failed_run() {
@@ -207,6 +223,9 @@ expect_failure "bad --backend" '--backend must be user, kmod or auto' run --back
 expect_failure "bad --format" '--format must be go or json' run --format xml "$SUITE"
 expect_failure "no object" 'run wants exactly one benchmark object' run
 expect_failure "unknown option" "unknown or incomplete option '--frobnicate'" run --frobnicate "$SUITE"
+
+expect_failure "compare: missing file" "unable to read $TMP/absent.txt" compare "$TMP/first.txt" "$TMP/absent.txt"
+expect_failure "compare: no result lines" 'has no result lines' compare "$TMP/first.txt" "$TMP/notelf.so"
 
 run_cb run --help
 if [ "$rc" -eq 0 ] && grep -q -- '--retune' "$TMP/out"; then ok "run --help"; else not_ok "run --help"; fi
