@@ -22,7 +22,14 @@ CPU=${CPU:-$(($(getconf _NPROCESSORS_ONLN) - 1))}
 mkdir -p build/bench
 ${CXX:-g++} -O2 -o "$GB" bench/gbench_chains.cc -lbenchmark -lpthread
 
-echo "cbench vs Google Benchmark on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), CPU $CPU, $RUNS runs each" >&2
+echo "cbench vs Google Benchmark ($GBRUN) on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), CPU $CPU, $RUNS runs each" >&2
+
+# Google Benchmark gets what cbench's workers get: the same CPU and, where
+# permitted, the same real-time priority; it compares harnesses, not setups.
+GBRUN="taskset -c $CPU"
+if chrt -f 40 true 2>/dev/null; then
+	GBRUN="$GBRUN chrt -f 40"
+fi
 
 # Independent runs: a fresh cbenchctl process per run, each calibrating the
 # timer and tuning n afresh (--retune), each on fresh workers.
@@ -30,7 +37,7 @@ export XDG_CACHE_HOME="$TMP/cache"
 i=0
 while [ "$i" -lt "$RUNS" ]; do
 	"$CB" run --retune --cpu "$CPU" --format json --filter '^(add|imul)_chain$' -o "$TMP/cb$i.json" "$SUITE" 2>/dev/null
-	taskset -c "$CPU" "$GB" --benchmark_format=json >"$TMP/gb$i.json" 2>/dev/null
+	$GBRUN "$GB" --benchmark_format=json >"$TMP/gb$i.json" 2>/dev/null
 	i=$((i + 1))
 done
 
