@@ -22,7 +22,6 @@ CPU=${CPU:-$(($(getconf _NPROCESSORS_ONLN) - 1))}
 mkdir -p build/bench
 ${CXX:-g++} -O2 -o "$GB" bench/gbench_chains.cc -lbenchmark -lpthread
 
-echo "cbench vs Google Benchmark ($GBRUN) on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), CPU $CPU, $RUNS runs each" >&2
 
 # Google Benchmark gets what cbench's workers get: the same CPU and, where
 # permitted, the same real-time priority; it compares harnesses, not setups.
@@ -30,6 +29,7 @@ GBRUN="taskset -c $CPU"
 if chrt -f 40 true 2>/dev/null; then
 	GBRUN="$GBRUN chrt -f 40"
 fi
+echo "cbench vs Google Benchmark ($GBRUN) on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), CPU $CPU, $RUNS runs each" >&2
 
 # Independent runs: a fresh cbenchctl process per run, each calibrating the
 # timer and tuning n afresh (--retune), each on fresh workers.
