@@ -74,6 +74,9 @@ print(f"{'kernel':<12}{'cbench ns/op':>14}{'cbench cv':>12}{'gbench ns/op':>14}{
 for k in ("add", "imul"):
     print(f"{k + '_chain':<12}{statistics.mean(cb[k]):14.5f}{100 * cv(cb[k]):11.3f}%"
           f"{statistics.mean(gb[k]):14.5f}{100 * cv(gb[k]):11.3f}%{cv(cb[k]) / cv(gb[k]):10.3f}")
+for k in ("add", "imul"):
+    print(f"  cbench {k}_chain per run:", " ".join(f"{v:.5f}" for v in cb[k]))
+    print(f"  gbench {k}_chain per run:", " ".join(f"{v:.5f}" for v in gb[k]))
 ratios = [m / a for m, a in zip(cb["imul"], cb["add"])]
 r = statistics.mean(ratios)
 print(f"imul/add latency ratio: cbench {r:.4f} ({100 * (r - 3) / 3:+.2f}% from 3.00, "
