@@ -131,8 +131,18 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 		int ready;
 
 		if (left <= 0) {
+			size_t disturbed = 0;
+
 			kill(pid, SIGKILL);
-			snprintf(p->reason, sizeof(p->reason), "timeout after %gs", time_limit_s);
+			for (size_t i = 0; i < p->nsamples; i++)
+				disturbed += p->samples[i].disturbed != 0;
+			if (p->nsamples)
+				/* Caliper's failed trial: measurements came, valid ones did not. */
+				snprintf(p->reason, sizeof(p->reason),
+					 "timeout after %gs with %zu valid measurements of %u needed (%zu disturbed)",
+					 time_limit_s, p->nsamples - disturbed, job->min_valid, disturbed);
+			else
+				snprintf(p->reason, sizeof(p->reason), "timeout after %gs", time_limit_s);
 			p->error = -ETIMEDOUT;
 			break;
 		}
