@@ -208,6 +208,8 @@ fi
 
 printf 'not a shared object\n' >"$TMP/notelf.so"
 expect_failure "not an ELF" 'unable to load benchmarks: .* is not an ELF file' run -o "$TMP/report.txt" "$TMP/notelf.so"
+expect_failure "not loadable (undefined symbol)" 'cannot load .*undefined symbol: cbench_fixture_nowhere' run -o "$TMP/report.txt" "$FIX/unresolved.so"
+expect_failure "not loadable (an executable)" 'unable to load benchmarks: .*(cannot load|not an x86-64 shared object)' run -o "$TMP/report.txt" "$CB"
 expect_failure "missing file" 'unable to load benchmarks: .*No such file' run -o "$TMP/report.txt" "$TMP/absent.so"
 expect_failure "no benchmarks" 'registers no benchmarks' run -o "$TMP/report.txt" "$FIX/empty.so"
 expect_failure "newer ABI" 'ABI version 2, newer than this cbenchctl knows \(versions 1 to 1\)' run -o "$TMP/report.txt" "$FIX/newer_abi.so"
