@@ -272,6 +272,7 @@ static struct cbench_worker_job make_job(const struct run_state *st, const struc
 		.trial_ns = opt->trial_time_s * 1e9,
 		.max_measurements = TRIAL_MAX_MEASUREMENTS,
 		.min_valid = TRIAL_MIN_VALID,
+		.time_limit_ns = opt->time_limit_s * 1e9,
 	};
 }
 

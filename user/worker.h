@@ -32,6 +32,7 @@ struct cbench_worker_job {
 	double trial_ns;			/* a trial measures for this long... */
 	uint32_t max_measurements;		/* ...or until this many are valid, */
 	uint32_t min_valid;			/* but not before this many are valid */
+	double time_limit_ns;			/* the runner's limit for this phase */
 };
 
 enum cbench_msg_type {

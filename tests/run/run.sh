@@ -160,6 +160,14 @@ else
 	not_ok "compare: a clear slowdown"
 fi
 
+# A benchmark of ~0.2 s per rep is tuned to n = 1 and gets its trial.
+run_cb run --trials 1 -o "$TMP/report.txt" "$FIX/slow.so"
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^BenchmarkSlow 1 ' "$TMP/report.txt")" -eq 1 ]; then
+	ok "slow benchmark: tuned to n = 1, trials complete"
+else
+	not_ok "slow benchmark"
+fi
+
 # ---- failing benchmarks: reported, the others still run ---------------------
 
 check_failed_run() {
