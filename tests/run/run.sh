@@ -88,6 +88,14 @@ else
 	not_ok "list"
 fi
 
+run_cb list "$FIX/anchored.so"
+if [ "$rc" -eq 0 ] && [ "$(sort "$TMP/out" | tr '\n' ' ')" = "first BenchmarkFirst second BenchmarkSecond " ] &&
+   nm -D "$FIX/anchored.so" | grep -q __start_cbench_descs; then
+	ok "list: descriptors found through exported __start_cbench_descs"
+else
+	not_ok "list: exported section bounds"
+fi
+
 run_cb run $FAST --filter 'chain|copy/size=4096$' -o "$TMP/report.txt" --samples "$TMP/report.csv" "$SUITE"
 if [ "$rc" -ne 0 ]; then
 	not_ok "run suite: exit status $rc"
