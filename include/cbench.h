@@ -50,8 +50,8 @@
 
 /*
  * The ELF section holding one pointer per registered benchmark.  cbenchctl
- * finds it through __start_/__stop_cbench_descs when the object exports them
- * (GNU ld defines them only if something in the object refers to them) and
+ * finds it through __start_/__stop_cbench_descs when the object exports both
+ * (GNU ld defines each only if something in the object refers to it) and
  * otherwise through the section header, so a plain `cc -shared` object
  * works either way.  Do not strip section headers (sstrip).
  */

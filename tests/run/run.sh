@@ -90,8 +90,8 @@ fi
 
 run_cb list "$FIX/anchored.so"
 if [ "$rc" -eq 0 ] && [ "$(sort "$TMP/out" | tr '\n' ' ')" = "first BenchmarkFirst second BenchmarkSecond " ] &&
-   nm -D "$FIX/anchored.so" | grep -q __start_cbench_descs; then
-	ok "list: descriptors found through exported __start_cbench_descs"
+   nm -D "$FIX/anchored.so" | grep -q __start_cbench_descs && nm -D "$FIX/anchored.so" | grep -q __stop_cbench_descs; then
+	ok "list: descriptors found through exported __start_/__stop_cbench_descs"
 else
 	not_ok "list: exported section bounds"
 fi
