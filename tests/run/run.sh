@@ -232,6 +232,7 @@ expect_failure "newer ABI" 'ABI version 2, newer than this cbenchctl knows \(ver
 expect_failure "bad descriptor" "descriptor's name is not an identifier" run -o "$TMP/report.txt" "$FIX/bad_desc.so"
 expect_failure "list: newer ABI" 'ABI version 2' list "$FIX/newer_abi.so"
 expect_failure "unwritable output" "unable to write $TMP/nodir/report.txt: No such file" run -o "$TMP/nodir/report.txt" "$SUITE"
+expect_failure "output is a directory" "unable to write $TMP: Is a directory" run -o "$TMP" "$SUITE"
 expect_failure "unwritable samples" "unable to write $TMP/nodir/s.csv" run -o "$TMP/report.txt" --samples "$TMP/nodir/s.csv" "$SUITE"
 expect_failure "filter matches nothing" "no benchmark in .* matches 'nothing_matches'" run --filter nothing_matches -o "$TMP/report.txt" "$SUITE"
 expect_failure "kmod backend unavailable" 'unable to use the kmod backend' run --backend kmod -o "$TMP/report.txt" "$SUITE"
