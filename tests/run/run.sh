@@ -176,6 +176,30 @@ else
 	not_ok "slow benchmark"
 fi
 
+# Unprivileged: no SCHED_FIFO, and getrusage where perf_event_open is refused;
+# the report says both.  Only where we are root and nobody can reach the files.
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null &&
+   runuser -u nobody -- test -x "$CB" -a -r "$SUITE" 2>/dev/null; then
+	mkdir -p "$TMP/nobody" && chmod 777 "$TMP/nobody" && chmod 755 "$TMP"
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
+	runuser -u nobody -- env XDG_CACHE_HOME="$TMP/nobody" "$CB" run $FAST --filter '^add_chain$' \
+		"$SUITE" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		not_ok "unprivileged run: exit status $rc"
+	elif ! grep -q '^worker-sched: SCHED_OTHER (SCHED_FIFO not permitted)' "$TMP/out"; then
+		not_ok "unprivileged run: the report does not say SCHED_FIFO was refused"
+	elif [ "$paranoid" -ge 2 ] && ! grep -q '^disturbances: getrusage' "$TMP/out"; then
+		not_ok "unprivileged run: the report does not say getrusage stood in for perf"
+	elif ! grep -q '^BenchmarkAddChain ' "$TMP/out"; then
+		not_ok "unprivileged run: no result"
+	else
+		ok "unprivileged run reports SCHED_OTHER and its disturbance source"
+	fi
+else
+	echo "skip   unprivileged run (not root, or nobody cannot reach the build)"
+fi
+
 # ---- failing benchmarks: reported, the others still run ---------------------
 
 check_failed_run() {
