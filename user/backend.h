@@ -63,6 +63,10 @@ struct cbench_timer {
 	 * 0 when not calibrated.  Gives est-cycles/op where no PMU is. */
 	double est_cycles_per_tick;
 	uint32_t counters;		/* CBENCH_HAVE_* the backend can measure */
+	/* What the counters count around an empty region (the reads and the
+	 * TSC fences themselves), subtracted like overhead_ticks; indexed
+	 * instructions, cycles, ref-cycles. */
+	double counter_overhead[3];
 };
 
 /* How the worker's environment turned out; each error is 0 or -errno. */
