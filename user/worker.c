@@ -136,7 +136,6 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 	if (job->mode == CBENCH_WORKER_TUNE) {
 		struct cbench_tune_params p;
 		struct tune_arg arg = { &b };
-
 		double one_ns;
 
 		ret = warm_up(&b, 1, job->warmup_ns, &one_ns);
