@@ -93,6 +93,73 @@ $(BUILD)/examples/%.so: examples/%.c include/cbench.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
 
+# --- Kernel-safe benchmark builds (kimage) ---------------------------------
+#
+# A benchmark cbench.ko runs in ring 0 must be self-contained position-
+# independent code: no libc, no stack protector (it reads the user's TLS),
+# no red zone (interrupts and the kernel share the stack), endbr64 at every
+# function (IBT kernels), no jump tables (indirect jumps), frame pointers for
+# the kernel's unwinder, every symbol resolved at link time.  These two lists
+# are the single source of cbench-kernel.pc, the examples' .kernel.so
+# builds and the unit-test fixtures.
+KERNEL_BENCH_CFLAGS := -fPIC -nostdlib -ffreestanding -fno-stack-protector -mno-red-zone \
+	-fcf-protection=branch -fno-jump-tables -fno-omit-frame-pointer
+KERNEL_BENCH_LIBS := -shared -nostdlib -Wl,-z,now -Wl,-z,defs -Wl,-z,noexecstack \
+	-Wl,-z,separate-code -Wl,-z,nopack-relative-relocs -Wl,--hash-style=gnu
+PREFIX ?= /usr/local
+
+# `PKG_CONFIG_PATH=build/pkgconfig pkg-config --cflags --libs cbench-kernel`
+# works in the tree; `make install-pkgconfig` installs header and .pc.
+$(BUILD)/pkgconfig/cbench-kernel.pc: Makefile
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)printf '%s\n' 'includedir=$(or $(PC_INCLUDEDIR),$(CURDIR)/include)' '' \
+		'Name: cbench-kernel' \
+		'Description: flags for benchmarks cbench.ko can run in ring 0' \
+		'Version: $(VERSION)' \
+		'Cflags: $(KERNEL_BENCH_CFLAGS) -I$${includedir}' \
+		'Libs: $(KERNEL_BENCH_LIBS)' >$@
+
+install-pkgconfig:
+	$(MAKE) PC_INCLUDEDIR=$(PREFIX)/include $(BUILD)/pkgconfig/cbench-kernel.pc -B
+	install -D -m 0644 include/cbench.h $(DESTDIR)$(PREFIX)/include/cbench.h
+	install -D -m 0644 $(BUILD)/pkgconfig/cbench-kernel.pc \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/cbench-kernel.pc
+
+KERNEL_EXAMPLE_SOS := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%.kernel.so)
+
+examples: $(KERNEL_EXAMPLE_SOS) $(BUILD)/pkgconfig/cbench-kernel.pc
+
+$(BUILD)/examples/%.kernel.so: examples/%.c include/cbench.h Makefile
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -g -Wall -Wextra $(WERROR) $(KERNEL_BENCH_CFLAGS) -Iinclude \
+		$(KERNEL_BENCH_LIBS) -o $@ $<
+
+# Unit-test fixtures: tests/fixtures/<name>.c -> build/tests/fixtures/<name>.so,
+# kernel-safe unless the name says which rule it breaks.  The bad ones link
+# without -z defs so the linker lets them through to kimage's checks.
+FIXTURE_SRCS := $(wildcard tests/fixtures/*.c)
+FIXTURE_SOS  := $(FIXTURE_SRCS:tests/fixtures/%.c=$(BUILD)/tests/fixtures/%.so)
+, := ,
+FIXTURE_LIBS := $(filter-out -Wl$(,)-z$(,)defs,$(KERNEL_BENCH_LIBS))
+fixture_flags = $(KERNEL_BENCH_CFLAGS) \
+	$(if $(findstring stack_protector,$(1)),-fstack-protector-all) \
+	$(if $(findstring no_endbr,$(1)),-fcf-protection=none)
+
+$(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h Makefile
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -Iinclude $(call fixture_flags,$*) $(FIXTURE_LIBS) -o $@ $<
+
+fixtures: $(FIXTURE_SOS)
+
+unit: fixtures
+$(BUILD)/tests/unit/test_kimage.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/fixtures"'
+
+.PHONY: install-pkgconfig fixtures
+# --- end of kernel-safe benchmark builds -------------------------------------
+
 module:
 	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers-amd64 or set KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) CBENCH_VERSION=$(VERSION) modules
