@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runs: benchmark code called from ring 0 in a kernel thread bound to one
+ * CPU.
+ *
+ * Never inside the netlink doit: generic netlink holds a lock there, and a
+ * long run would stall every generic-netlink user on the machine.  The doit
+ * starts the thread; the client polls RUN_GET and reads samples with a dump.
+ *
+ * A sample is one function, measure(), so the interrupts-off section is
+ * never split: kernel_fpu_begin_mask() with interrupts on (it may have to
+ * save the FPU state), interrupts off, edge, call, edge, interrupts on,
+ * kernel_fpu_end().  Interrupts stay off for one call only and we never
+ * turn them off for a call we have not first timed with them on: a call
+ * longer than the budget ends the run as TOO_LONG instead.
+ */
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <asm/fpu/api.h>
+#include <asm/hardirq.h>
+#include <asm/msr.h>
+#include <asm/tsc.h>
+
+#include "run.h"
+#include "trampoline.h"
+
+/* Empty calls measured to find the cost of the measurement itself. */
+#define CALIBRATION_SAMPLES 64
+
+/*
+ * The one place interrupts go off.  Kept apart so another way of keeping
+ * the CPU quiet (masking the local APIC's LVT entries, as nanoBench does on
+ * cores where pending interrupts under cli slow retirement) can be added
+ * and compared here.
+ */
+static __always_inline unsigned long quiet_begin(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	return flags;
+}
+
+static __always_inline void quiet_end(unsigned long flags)
+{
+	local_irq_restore(flags);
+}
+
+/*
+ * The edges of a sample, outermost first: NMI and SMI counts and the CPU,
+ * then the counters, then the TSC, so the TSC brackets the call most
+ * tightly and the disturbance counts bracket everything.
+ */
+static __always_inline void edge_begin(struct cbench_run *run, struct cbench_edge *edge)
+{
+	edge->nmi_count = this_cpu_read(irq_stat.__nmi_count);
+	edge->smi_count = 0;
+	if (run->has_smi)
+		rdmsrl(MSR_SMI_COUNT, edge->smi_count);
+	edge->cpu = smp_processor_id();
+	cbench_pmu_read(&run->pmu, edge, false);
+	edge->tsc = rdtsc_ordered();
+}
+
+static __always_inline void edge_end(struct cbench_run *run, struct cbench_edge *edge)
+{
+	edge->tsc = rdtsc_ordered();
+	cbench_pmu_read(&run->pmu, edge, true);
+	edge->cpu = smp_processor_id();
+	edge->smi_count = 0;
+	if (run->has_smi)
+		rdmsrl(MSR_SMI_COUNT, edge->smi_count);
+	edge->nmi_count += this_cpu_read(irq_stat.__nmi_count);
+}
+
+/* One sample of fn.  Interrupts are off from the first edge to the last. */
+static void measure(struct cbench_run *run, void *fn, struct cbench_sample *sample)
+{
+	struct cbench_edge before, after = { 0 };
+	unsigned long flags;
+
+	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
+	flags = quiet_begin();
+	edge_begin(run, &before);
+	cbench_trampoline(fn, &run->ctx, run->config.reps);
+	edge_end(run, &after);
+	quiet_end(flags);
+	kernel_fpu_end();
+	cbench_sample_make(&run->rules, &before, &after, sample);
+}
+
+static bool should_stop(struct cbench_run *run)
+{
+	return kthread_should_stop() || READ_ONCE(run->cancel) || fatal_signal_pending(current);
+}
+
+static void finish(struct cbench_run *run, u32 state, s32 error)
+{
+	run->error = error;
+	WRITE_ONCE(run->state, state);
+}
+
+static int run_thread(void *data)
+{
+	struct cbench_run *run = data;
+	struct cbench_sample sample;
+	u64 t0, t1;
+	u32 i;
+
+	if (run->config.setup) {
+		s32 ret;
+
+		/* setup() may use SIMD too; interrupts stay on. */
+		kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
+		ret = (s32)cbench_trampoline(run->config.setup, &run->ctx, 0);
+		kernel_fpu_end();
+		if (ret) {
+			finish(run, CBENCH_RUN_FAILED, ret < 0 ? ret : -EINVAL);
+			return 0;
+		}
+	}
+
+	/* The first call, interrupts on, tells us whether the budget allows it. */
+	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
+	t0 = rdtsc_ordered();
+	cbench_trampoline(run->config.entry, &run->ctx, run->config.reps);
+	t1 = rdtsc_ordered();
+	kernel_fpu_end();
+	run->probe_tsc = t1 - t0;
+	if (run->probe_tsc > run->rules.budget_tsc) {
+		finish(run, CBENCH_RUN_TOO_LONG, 0);
+		return 0;
+	}
+
+	for (i = 0; i < CALIBRATION_SAMPLES && !should_stop(run); i++) {
+		measure(run, cbench_empty, &sample);
+		if (sample.flags)
+			continue;
+		if (!run->calibrated)
+			run->overhead = sample;
+		cbench_sample_least(&run->overhead, &sample);
+		run->calibrated = true;
+		cond_resched();
+	}
+
+	for (i = 0; i < run->config.samples; i++) {
+		if (should_stop(run)) {
+			finish(run, CBENCH_RUN_CANCELLED, 0);
+			return 0;
+		}
+		measure(run, run->config.entry, &run->samples[i]);
+		if (run->samples[i].flags)
+			run->disturbed++;
+		smp_store_release(&run->done, i + 1);
+		if (run->samples[i].flags & CBENCH_SAMPLE_F_OVER_BUDGET) {
+			finish(run, CBENCH_RUN_TOO_LONG, 0);
+			return 0;
+		}
+		cond_resched();
+	}
+	finish(run, CBENCH_RUN_DONE, 0);
+	return 0;
+}
+
+struct cbench_run *cbench_run_new(struct cbench_image *image,
+				  const struct cbench_run_config *config)
+{
+	struct cbench_run *run;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run)
+		return NULL;
+	run->image = image;
+	run->config = *config;
+	run->samples = kvcalloc(config->samples, sizeof(*run->samples), GFP_KERNEL);
+	if (!run->samples)
+		goto fail;
+	if (config->arena_bytes) {
+		run->arena = vzalloc(config->arena_bytes);
+		if (!run->arena)
+			goto fail;
+	}
+	run->ctx.arena = (u64)(unsigned long)run->arena;
+	run->ctx.arena_bytes = config->arena_bytes;
+	run->ctx.param = (u64)config->param;
+	run->state = CBENCH_RUN_RUNNING;
+	return run;
+fail:
+	kvfree(run->samples);
+	kfree(run);
+	return NULL;
+}
+
+int cbench_run_start(struct cbench_run *run)
+{
+	struct task_struct *task;
+	int ret;
+	u64 smi;
+
+	ret = cbench_pmu_open(&run->pmu, run->config.cpu);
+	if (ret)
+		return ret;
+	run->rules.cpu = run->config.cpu;
+	run->rules.counters = run->pmu.counters;
+	memcpy(run->rules.width_bits, run->pmu.width_bits, sizeof(run->rules.width_bits));
+	run->rules.budget_tsc = div_u64(run->config.budget_ns * (tsc_khz ? tsc_khz : 1000000),
+					 1000000);
+	/*
+	 * QEMU answers 0 for MSRs it does not know, so a read that does not
+	 * fault proves nothing: we read MSR_SMI_COUNT on Intel only.
+	 */
+	run->has_smi = boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
+		       !rdmsrl_safe(MSR_SMI_COUNT, &smi);
+
+	task = kthread_create_on_cpu(run_thread, run, run->config.cpu, "cbench/%u");
+	if (IS_ERR(task)) {
+		cbench_pmu_close(&run->pmu);
+		return PTR_ERR(task);
+	}
+	get_task_struct(task);
+	run->task = task;
+	wake_up_process(task);
+	return 0;
+}
+
+void cbench_run_stop(struct cbench_run *run)
+{
+	if (!run->task)
+		return;
+	WRITE_ONCE(run->cancel, true);
+	/* The thread may have returned already; our reference keeps it valid. */
+	kthread_stop(run->task);
+	put_task_struct(run->task);
+	run->task = NULL;
+	if (READ_ONCE(run->state) == CBENCH_RUN_RUNNING)
+		finish(run, CBENCH_RUN_CANCELLED, 0);
+	cbench_pmu_close(&run->pmu);
+}
+
+void cbench_run_free(struct cbench_run *run)
+{
+	cbench_run_stop(run);
+	cbench_pmu_close(&run->pmu);
+	vfree(run->arena);
+	kvfree(run->samples);
+	kfree(run);
+}
