@@ -31,6 +31,13 @@
 #define CALIBRATION_SAMPLES 64
 
 /*
+ * Samples in a row over the IRQ-off budget that end a run as TOO_LONG.  One
+ * alone is a disturbance (a host preempting a VM, an SMI); several in a row
+ * mean the benchmark itself is too long.
+ */
+#define OVER_BUDGET_IN_A_ROW 3
+
+/*
  * The one place interrupts go off.  Kept apart so another way of keeping
  * the CPU quiet (masking the local APIC's LVT entries, as nanoBench does on
  * cores where pending interrupts under cli slow retirement) can be added
@@ -107,8 +114,8 @@ static int run_thread(void *data)
 {
 	struct cbench_run *run = data;
 	struct cbench_sample sample;
+	u32 i, over = 0;
 	u64 t0, t1;
-	u32 i;
 
 	if (run->config.setup) {
 		s32 ret;
@@ -155,7 +162,8 @@ static int run_thread(void *data)
 		if (run->samples[i].flags)
 			run->disturbed++;
 		smp_store_release(&run->done, i + 1);
-		if (run->samples[i].flags & CBENCH_SAMPLE_F_OVER_BUDGET) {
+		over = run->samples[i].flags & CBENCH_SAMPLE_F_OVER_BUDGET ? over + 1 : 0;
+		if (over == OVER_BUDGET_IN_A_ROW) {
 			finish(run, CBENCH_RUN_TOO_LONG, 0);
 			return 0;
 		}

@@ -3,9 +3,11 @@
  * cbench generic-netlink protocol, shared by cbench.ko and cbenchctl.
  *
  * Family name CBENCH_GENL_NAME, version CBENCH_GENL_VERSION.  Every request
- * is validated against one family-level strict policy: unknown attributes,
- * wrong lengths and out-of-range values are refused with -EINVAL and an
- * extended-ack message naming the attribute.
+ * is validated against one family-level strict policy: unknown attributes
+ * and wrong lengths are refused with -EINVAL, values outside a range the
+ * policy states with -ERANGE, each with an extended-ack message naming the
+ * attribute.  Limits set by module parameters are checked after the policy
+ * and refused with -E2BIG.
  *
  * Privilege: every command except CBENCH_CMD_INFO needs CAP_SYS_ADMIN in the
  * initial user namespace (GENL_ADMIN_PERM plus a check against the socket).
@@ -97,7 +99,8 @@
  *   interrupts on, one timed call with interrupts on to learn the duration
  *   (a call longer than the budget ends the run as CBENCH_RUN_TOO_LONG
  *   before interrupts are ever disabled for it), a calibration of an empty
- *   call, then the samples.  -ENOSPC when the socket already has
+ *   call, then the samples.  A sample over the budget is flagged
+ *   CBENCH_SAMPLE_F_OVER_BUDGET; three in a row end the run as TOO_LONG.  -ENOSPC when the socket already has
  *   CBENCH_RUNS_PER_CLIENT runs or the module LIMIT_RUNS runs in progress.
  *
  * CBENCH_CMD_RUN_GET (privileged)

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel backend's checks, run inside the test VM as root with
+# cbench.ko at $1, kmod_test and the fixture objects in $2.  Prints one
+# line per check and ends with "kmod: PASSED" or "kmod: FAILED".
+#
+#   kmod.sh /cbench.ko /fixtures
+
+ko=$1
+dir=$2
+t=$dir/kmod_test
+good=$dir/good.so
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+step() {
+	echo "== $*"
+}
+
+live_is_zero() {
+	# The release work runs asynchronously after a socket closes.
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$($t live)" = "0 0" ] && return 0
+		sleep 0.5
+	done
+	fail "live objects left: $($t live) ($*)"
+}
+
+step "load"
+insmod "$ko" || fail "insmod"
+
+step "measure the fixture benchmarks"
+$t run "$good" add_chain 1000 100 || fail "add_chain"
+$t run "$good" call_global 200 10 || fail "call_global with setup"
+live_is_zero "after runs"
+
+step "a benchmark longer than the IRQ-off budget"
+$t run "$good" add_chain 10 100000000 1000 3 || fail "too-long run"
+
+step "hostile input"
+$t hostile "$good" || fail "hostile"
+live_is_zero "after hostile input"
+
+step "two clients at once"
+$t concurrent "$good" add_chain || fail "concurrent"
+live_is_zero "after two clients"
+
+step "a client killed mid-run"
+$t hold "$good" add_chain &
+pid=$!
+sleep 2
+[ "$($t live)" = "1 1" ] || fail "held run not live: $($t live)"
+kill -9 $pid
+wait $pid 2>/dev/null
+live_is_zero "after the client was killed"
+
+step "synthetic PMU: wraps, NMIs, unscheduled counters"
+rmmod cbench || fail "rmmod"
+insmod "$ko" synthetic_pmu=1 || fail "insmod synthetic_pmu=1"
+out=$($t run "$good" add_chain 500 100)
+echo "$out"
+echo "$out" | grep -q "^PASSED" || fail "synthetic run"
+echo "$out" | grep -q "counters 0x7" || fail "synthetic counters not reported"
+echo "$out" | grep -Eq "samples, ([1-9][0-9]*) disturbed" || fail "no disturbed samples"
+
+step "rmmod during a run"
+rmmod cbench && insmod "$ko" || fail "reload"
+$t hold "$good" add_chain &
+pid=$!
+sleep 2
+rmmod cbench || fail "rmmod during a run"
+kill -9 $pid
+wait $pid 2>/dev/null
+insmod "$ko" || fail "insmod after rmmod during a run"
+live_is_zero "after reload"
+rmmod cbench || fail "final rmmod"
+
+step "kernel log"
+if dmesg | grep -Eq "WARNING|BUG|Oops|Call Trace|cbench: .*(error|leak)"; then
+	dmesg | grep -E -A5 "WARNING|BUG|Oops|Call Trace|cbench"
+	fail "kernel log not clean"
+fi
+
+if [ $failed = 0 ]; then
+	echo "kmod: PASSED"
+else
+	echo "kmod: FAILED"
+fi
+[ $failed = 0 ]
