@@ -96,9 +96,9 @@
  *                                   module's default
  *   reply:   CBENCH_CMD_RUN_START with CBENCH_A_RUN_ID (NLA_U32).
  *   The run proceeds in a kernel thread bound to the CPU: setup() with
- *   interrupts on, one timed call with interrupts on to learn the duration
- *   (a call longer than the budget ends the run as CBENCH_RUN_TOO_LONG
- *   before interrupts are ever disabled for it), a calibration of an empty
+ *   interrupts on, up to three timed calls with interrupts on to learn the
+ *   duration (if the least is longer than the budget the run ends as
+ *   CBENCH_RUN_TOO_LONG before interrupts are ever disabled for it), a calibration of an empty
  *   call, then the samples.  A sample over the budget is flagged
  *   CBENCH_SAMPLE_F_OVER_BUDGET; three in a row end the run as TOO_LONG.  -ENOSPC when the socket already has
  *   CBENCH_RUNS_PER_CLIENT runs or the module LIMIT_RUNS runs in progress.
@@ -115,7 +115,7 @@
  *     CBENCH_A_RUN_OVERHEAD      NLA_BINARY struct cbench_sample: the least
  *                                   cost of an empty call, per field; absent
  *                                   until calibrated
- *     CBENCH_A_RUN_PROBE_TSC     NLA_U64  TSC ticks of the interrupts-on call
+ *     CBENCH_A_RUN_PROBE_TSC     NLA_U64  TSC ticks of the least interrupts-on call
  *   A client polls this until the state is no longer RUNNING.
  *
  * CBENCH_CMD_RUN_CANCEL (privileged)
