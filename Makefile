@@ -6,6 +6,7 @@
 #   make examples       build/examples/*.so
 #   make test           unit tests, then the VM tests on every Debian kernel
 #   make unit           unit tests only
+#   make itest          integration tests of cbenchctl (user backend)
 #   make vmtest         VM tests only
 #   make check          sparse on the module, cppcheck on user code
 #   make bench          how good cbench is (prints figures; not a test)
@@ -136,55 +137,94 @@ $(BUILD)/examples/%.kernel.so: examples/%.c include/cbench.h Makefile
 	$(Q)$(CC) -O2 -g -Wall -Wextra $(WERROR) $(KERNEL_BENCH_CFLAGS) -Iinclude \
 		$(KERNEL_BENCH_LIBS) -o $@ $<
 
-# Unit-test fixtures: tests/fixtures/<name>.c -> build/tests/fixtures/<name>.so,
+# kimage fixtures: tests/kfixtures/<name>.c -> build/tests/kfixtures/<name>.so,
 # kernel-safe unless the name says which rule it breaks.  The bad ones link
 # without -z defs so the linker lets them through to kimage's checks.
-FIXTURE_SRCS := $(wildcard tests/fixtures/*.c)
-FIXTURE_SOS  := $(FIXTURE_SRCS:tests/fixtures/%.c=$(BUILD)/tests/fixtures/%.so)
+KFIXTURE_SRCS := $(wildcard tests/kfixtures/*.c)
+KFIXTURE_SOS  := $(KFIXTURE_SRCS:tests/kfixtures/%.c=$(BUILD)/tests/kfixtures/%.so)
 , := ,
-FIXTURE_LIBS := $(filter-out -Wl$(,)-z$(,)defs,$(KERNEL_BENCH_LIBS))
-fixture_flags = $(KERNEL_BENCH_CFLAGS) \
+KFIXTURE_LIBS := $(filter-out -Wl$(,)-z$(,)defs,$(KERNEL_BENCH_LIBS))
+kfixture_flags = $(KERNEL_BENCH_CFLAGS) \
 	$(if $(findstring stack_protector,$(1)),-fstack-protector-all) \
 	$(if $(findstring no_endbr,$(1)),-fcf-protection=none)
 
-$(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h Makefile
+$(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c include/cbench.h Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) -O2 -Iinclude $(call fixture_flags,$*) $(FIXTURE_LIBS) -o $@ $<
+	$(Q)$(CC) -O2 -Iinclude $(call kfixture_flags,$*) $(KFIXTURE_LIBS) -o $@ $<
+
+kfixtures: $(KFIXTURE_SOS)
+
+unit: kfixtures
+$(BUILD)/tests/unit/test_kimage.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
+
+.PHONY: install-pkgconfig kfixtures
+# --- end of kernel-safe benchmark builds -------------------------------------
+
+# Test fixtures: tests/fixtures/*.c -> build/tests/fixtures/*.so (bad input
+# for the integration tests).
+FIXTURE_SRCS := $(wildcard tests/fixtures/*.c)
+FIXTURE_SOS  := $(FIXTURE_SRCS:tests/fixtures/%.c=$(BUILD)/tests/fixtures/%.so)
 
 fixtures: $(FIXTURE_SOS)
 
-unit: fixtures
-$(BUILD)/tests/unit/test_kimage.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/fixtures"'
+$(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
 
-.PHONY: install-pkgconfig fixtures
-# --- end of kernel-safe benchmark builds -------------------------------------
+# Integration tests of cbenchctl's run path and bad input (user backend).
+itest: cbenchctl examples fixtures
+	tests/run/run.sh
 
-module:
+
+# cbench.ko is built in a copy of its sources, one per kernel, so builds
+# against several kernels never share objects and the source tree stays clean.
+KVER      ?= $(patsubst linux-headers-%,%,$(notdir $(patsubst %/build,%,$(KDIR))))
+KMOD_OUT  := $(BUILD)/kmod-$(KVER)
+KMOD_SRCS := Kbuild $(wildcard kmod/*.[chS] kmod/lib/*.[ch]) include/cbench.h include/uapi/linux/cbench.h
+KBUILD_ARGS = -C $(KDIR) M=$(CURDIR)/$(KMOD_OUT) CBENCH_VERSION=$(VERSION) CBENCH_WERROR=$(WERROR)
+
+kmod-sources:
 	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers-amd64 or set KDIR=" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) CBENCH_VERSION=$(VERSION) modules
+	@mkdir -p $(KMOD_OUT)
+	$(Q)find $(KMOD_OUT) -name '*.[chS]' -delete
+	$(Q)cp -p --parents $(KMOD_SRCS) $(KMOD_OUT)/
+
+module: kmod-sources
+	$(MAKE) $(KBUILD_ARGS) modules
+	@echo "  KO      $(KMOD_OUT)/cbench.ko"
 
 module-clean:
-	@test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	@test -z "$(KDIR)" || test ! -d $(KMOD_OUT) || $(MAKE) $(KBUILD_ARGS) clean
 
-vmtest: cbenchctl examples
+# Helpers the VM tests run in the guest, beside cbenchctl.
+VMTEST_TOOLS := $(BUILD)/tests/vm/cbench-nlcheck
+
+$(BUILD)/tests/vm/cbench-nlcheck: $(BUILD)/tests/vm/nlcheck.o $(LIB_OBJS) $(KLIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+vmtest: cbenchctl examples $(VMTEST_TOOLS)
 	scripts/vm-test.sh
 
-test: unit vmtest
+test: unit itest vmtest
 
-check: cbenchctl
-	@test -n "$(KDIR)" || { echo "no kernel build tree for sparse" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" W=1 CBENCH_VERSION=$(VERSION) modules 2>&1 | tee $(BUILD)/sparse.log
+CPPCHECK_DIRS := $(wildcard user tests/unit tests/vm examples kmod/lib)
+
+check: cbenchctl kmod-sources
+	@mkdir -p $(BUILD)
+	$(MAKE) $(KBUILD_ARGS) C=2 CF="-D__CHECK_ENDIAN__" W=1 modules 2>&1 | tee $(BUILD)/sparse.log
 	@! grep -E 'warning|error' $(BUILD)/sparse.log
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-		--inline-suppr --std=c11 -Iinclude -Iuser -D__x86_64__ user tests/unit examples
+		--inline-suppr --std=c11 -Iinclude -Iuser -D__x86_64__ $(CPPCHECK_DIRS)
 
 bench: cbenchctl examples
 	bench/run.sh
 
-clean: module-clean
+clean:
 	rm -rf $(BUILD)
 
-.PHONY: all cbenchctl examples module module-clean unit vmtest test check bench clean
+.PHONY: all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest test check bench clean
 
--include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d)
+-include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d

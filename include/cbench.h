@@ -33,8 +33,13 @@
 #ifndef _CBENCH_H
 #define _CBENCH_H
 
+#ifdef __KERNEL__
+/* cbench.ko reads the same structures; the kernel has its own types. */
+#include <linux/types.h>
+#else
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
 /*
  * Bumped on any change to the layout or meaning of struct cbench_desc or
@@ -138,10 +143,12 @@ struct cbench_desc {
 #define cbench_keep(value) __asm__ volatile("" : : "r,m"(value) : "memory")
 
 /*
- * Makes the compiler forget what it knows about a variable, so a loop cannot
- * be folded into a closed form.  Costs no instruction.
+ * Makes the compiler forget what it knows about a scalar variable (integer
+ * or pointer), so a loop cannot be folded into a closed form.  Costs no
+ * instruction.  (A "+r,m" alternative would allow any lvalue, but gcc 12
+ * rejects in/out multi-alternative constraints as impossible.)
  */
-#define cbench_launder(var) __asm__ volatile("" : "+r,m"(var) : : "memory")
+#define cbench_launder(var) __asm__ volatile("" : "+r"(var) : : "memory")
 
 /* Forces pending stores to memory to be considered observed. */
 static inline void cbench_clobber(void)

@@ -323,7 +323,7 @@ static int put_run(struct sk_buff *msg, struct cbench_run *run)
 	    nla_put_u32(msg, CBENCH_A_RUN_SAMPLES_DONE, done) ||
 	    nla_put_u32(msg, CBENCH_A_RUN_COUNTERS, run->rules.counters) ||
 	    nla_put_u64_64bit(msg, CBENCH_A_RUN_PROBE_TSC, READ_ONCE(run->probe_tsc),
-			      CBENCH_A_PAD))
+			      CBENCH_A_UNSPEC))
 		return -EMSGSIZE;
 	if (state != CBENCH_RUN_RUNNING) {
 		/* Final once the thread has finished: it wrote them before the state. */

@@ -7,9 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run.h"
 #include "subcommands.h"
-
-const char *cbench_prog = "cbenchctl";
 
 static int show_version(int argc, char *argv[])
 {
@@ -18,6 +17,9 @@ static int show_version(int argc, char *argv[])
 }
 
 static const struct cbench_subcommand subcommands[] = {
+	{ "info", cbench_info_main, "show what this machine offers for measurement" },
+	{ "list", cbench_cmd_list, "list the benchmarks in a shared object" },
+	{ "run", cbench_cmd_run, "measure the benchmarks in a shared object" },
 	{ "version", show_version, "print the version of cbenchctl" },
 };
 

@@ -12,4 +12,6 @@ struct cbench_subcommand {
 
 extern const char *cbench_prog;
 
+int cbench_info_main(int argc, char *argv[]);
+
 #endif /* _CBENCH_SUBCOMMANDS_H */

@@ -11,8 +11,16 @@
  *
  * Privilege: every command except CBENCH_CMD_INFO needs CAP_SYS_ADMIN in the
  * initial user namespace (GENL_ADMIN_PERM plus a check against the socket).
- * The family is not netns-aware: it exists in the initial network namespace
- * only.
+ * An unprivileged request is refused with -EPERM.  The family is not
+ * netns-aware: it exists in the initial network namespace only.
+ *
+ * Errors: a refused request gets -errno in the netlink error message and,
+ * where the module can say more than the errno, an extended-ack text
+ * (NLMSGERR_ATTR_MSG) and the offending attribute (NLMSGERR_ATTR_OFFS).
+ * Ask for them with the NETLINK_EXT_ACK socket option.
+ *
+ * Integers: NLA_U64 attributes are 64-bit aligned by padding attributes of
+ * type 0 (CBENCH_A_UNSPEC, or the nest's *_UNSPEC); readers skip them.
  *
  * CBENCH_CMD_INFO (GET, unprivileged)
  *   request: no attributes
@@ -23,21 +31,43 @@
  *     CBENCH_A_INFO_CPU_FAMILY       NLA_U32         display family
  *     CBENCH_A_INFO_CPU_MODEL        NLA_U32         display model
  *     CBENCH_A_INFO_CPU_STEPPING     NLA_U32
+ *     CBENCH_A_INFO_CPU_HYPERVISOR   NLA_FLAG        CPUID.1:ECX[31] set: a VM
  *     CBENCH_A_INFO_TSC_KHZ          NLA_U64         kernel's tsc_khz; absent if 0
  *     CBENCH_A_INFO_TSC_FLAGS        NLA_U32         CBENCH_TSC_F_*
- *     CBENCH_A_INFO_PMU_VERSION      NLA_U32         CPUID.0AH:EAX[7:0]; 0 = none
+ *     CBENCH_A_INFO_PMU_VERSION      NLA_U32         0 = no counters enumerated
  *     CBENCH_A_INFO_PMU_GP_COUNTERS  NLA_U32         general counters per CPU
  *     CBENCH_A_INFO_PMU_GP_BITS      NLA_U32         their width in bits
  *     CBENCH_A_INFO_PMU_FIXED_COUNTERS NLA_U32       fixed counters per CPU
  *     CBENCH_A_INFO_PMU_FIXED_BITS   NLA_U32         their width in bits
- *     CBENCH_A_INFO_COUNTERS         NLA_U32         CBENCH_COUNTER_F_* usable now
+ *     CBENCH_A_INFO_PMU_EVENTS       NLA_U32         CBENCH_COUNTER_F_* CPUID
+ *                                                    says can be counted
+ *     CBENCH_A_INFO_COUNTERS         NLA_U32         CBENCH_COUNTER_F_* perf
+ *                                                    lent the module at load
+ *     CBENCH_A_INFO_COUNTERS_CPU     NLA_U32         the CPU it asked on
  *     CBENCH_A_INFO_LIMITS           NLA_NESTED      CBENCH_A_LIMIT_*
  *     CBENCH_A_INFO_LIVE             NLA_NESTED      CBENCH_A_LIVE_*
  *
- *   The PMU attributes describe what CPUID reports; CBENCH_A_INFO_COUNTERS
- *   says which counters the module could actually reserve through perf.  On a
- *   machine without a PMU (most VMs) PMU_VERSION is 0 and COUNTERS is 0:
- *   the module measures with the TSC alone.
+ *   The PMU attributes describe what CPUID enumerates on the CPU that loaded
+ *   the module: Intel's leaf 0AH (PMU_VERSION is CPUID.0AH:EAX[7:0]), or on
+ *   AMD PerfMonV2 (version 2), the core counter extension or the legacy
+ *   counters (version 1), 48 bits wide, no fixed counters.  PMU_VERSION 0
+ *   means CPUID enumerates no counters; the other PMU attributes are then
+ *   absent, never 0 (and PMU_FIXED_BITS is absent without fixed counters).
+ *   CBENCH_A_INFO_COUNTERS says which counters the module
+ *   could actually reserve through perf when it was loaded.  On a machine
+ *   without a PMU (most VMs) PMU_VERSION and COUNTERS are 0: the module
+ *   measures with the TSC alone.
+ *
+ * CBENCH_CMD_PROBE_COUNTERS (privileged)
+ *   request: CBENCH_A_PROBE_CPU      NLA_U32         an online CPU
+ *   reply:   one message, CBENCH_CMD_PROBE_COUNTERS, with
+ *     CBENCH_A_PROBE_CPU             NLA_U32         the CPU asked about
+ *     CBENCH_A_PROBE_COUNTERS        NLA_U32         CBENCH_COUNTER_F_* perf
+ *                                                    lends on it right now
+ *   The module asks perf for a pinned per-CPU kernel counter for each event
+ *   on that CPU, as a run would, and releases it at once.  Privileged since
+ *   each probe reserves counters other perf users may be using; INFO reports
+ *   the answer at load instead.  -EINVAL if the CPU is missing or offline.
  *
  * Running a benchmark
  * -------------------
@@ -153,6 +183,7 @@
 enum cbench_cmd {
 	CBENCH_CMD_UNSPEC,
 	CBENCH_CMD_INFO,
+	CBENCH_CMD_PROBE_COUNTERS,
 	CBENCH_CMD_IMAGE_NEW,
 	CBENCH_CMD_IMAGE_CHUNK,
 	CBENCH_CMD_IMAGE_MAP,
@@ -200,6 +231,11 @@ enum cbench_attr {
 	CBENCH_A_INFO_COUNTERS,
 	CBENCH_A_INFO_LIMITS,
 	CBENCH_A_INFO_LIVE,
+	CBENCH_A_INFO_CPU_HYPERVISOR,
+	CBENCH_A_INFO_PMU_EVENTS,
+	CBENCH_A_INFO_COUNTERS_CPU,
+	CBENCH_A_PROBE_CPU,
+	CBENCH_A_PROBE_COUNTERS,
 	CBENCH_A_IMAGE_ID,
 	CBENCH_A_IMAGE_BYTES,
 	CBENCH_A_CHUNK_OFFSET,
@@ -224,7 +260,6 @@ enum cbench_attr {
 	CBENCH_A_RUN_PROBE_TSC,
 	CBENCH_A_SAMPLES_FIRST,
 	CBENCH_A_SAMPLES,
-	CBENCH_A_PAD,
 	__CBENCH_A_LAST
 };
 #define CBENCH_A_MAX (__CBENCH_A_LAST - 1)

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Differences between the kernels cbench.ko builds against, in one place.
+ * Kbuild force-includes this file and defines CBENCH_HAVE_* from probes of
+ * the headers we build against; we never test LINUX_VERSION_CODE, because
+ * Debian backports newer interfaces into older kernels.
+ */
+#ifndef _CBENCH_COMPAT_H
+#define _CBENCH_COMPAT_H
+
+/*
+ * CBENCH_SET_ERR_MSG_FMT(extack, plain, fmt, args...): an extended-ack
+ * message with the offending values where the kernel can carry a formatted
+ * message (6.2 and later: NL_SET_ERR_MSG_FMT), else the plain one.
+ */
+#ifdef CBENCH_HAVE_NL_SET_ERR_MSG_FMT
+#define CBENCH_SET_ERR_MSG_FMT(extack, plain, fmt, args...)	\
+	NL_SET_ERR_MSG_FMT(extack, fmt, ##args)
+#else
+#define CBENCH_SET_ERR_MSG_FMT(extack, plain, fmt, args...)	\
+	NL_SET_ERR_MSG(extack, plain)
+#endif
+
+#endif /* _CBENCH_COMPAT_H */

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Module parameters: the limits the kernel backend enforces.  They are
+ * read-only once loaded (0444), so readers need no locking; to change one,
+ * reload the module.
+ */
+#include <linux/cache.h>
+#include <linux/cpumask.h>
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
+#include <linux/sizes.h>
+#include <linux/time64.h>
+
+#include "limits.h"
+
+/* The hard cap on one interrupts-off window, whatever the parameter says. */
+#define IRQOFF_NS_CAP (10UL * NSEC_PER_MSEC)
+
+struct cbench_limits cbench_limits __ro_after_init = {
+	.image_bytes = 16 * SZ_1M,
+	.arena_bytes = 256 * SZ_1M,
+	.samples = 1U << 20,
+	/* Well under the 1 ms a scheduler tick or a NIC can wait on us. */
+	.irqoff_ns = 500 * NSEC_PER_USEC,
+	/* One at a time: concurrent runs disturb each other through caches and power. */
+	.runs = 1,
+};
+
+struct cbench_live cbench_live = {
+	.images = ATOMIC_INIT(0),
+	.runs = ATOMIC_INIT(0),
+};
+
+module_param_named(image_max_bytes, cbench_limits.image_bytes, ulong, 0444);
+MODULE_PARM_DESC(image_max_bytes, "largest benchmark image, in bytes (default 16 MiB)");
+module_param_named(arena_max_bytes, cbench_limits.arena_bytes, ulong, 0444);
+MODULE_PARM_DESC(arena_max_bytes, "largest scratch arena of a benchmark, in bytes (default 256 MiB)");
+module_param_named(samples_max, cbench_limits.samples, uint, 0444);
+MODULE_PARM_DESC(samples_max, "most samples one run may collect (default 1048576)");
+module_param_named(irqoff_budget_ns, cbench_limits.irqoff_ns, ulong, 0444);
+MODULE_PARM_DESC(irqoff_budget_ns, "longest interrupts-off window of one sample, in ns (default 500000, at most 10000000)");
+module_param_named(runs_max, cbench_limits.runs, uint, 0444);
+MODULE_PARM_DESC(runs_max, "most runs at the same time, at most one per CPU (default 1)");
+
+/* Refuses limits that make no sense, so the backend can trust them. */
+int cbench_limits_check(void)
+{
+	const struct cbench_limits *l = &cbench_limits;
+
+	if (!l->image_bytes || l->image_bytes > SZ_1G) {
+		pr_err("image_max_bytes=%lu: must be 1 to %u\n", l->image_bytes, SZ_1G);
+		return -EINVAL;
+	}
+	if (!l->arena_bytes || l->arena_bytes > 16UL * SZ_1G) {
+		pr_err("arena_max_bytes=%lu: must be 1 to %lu\n", l->arena_bytes, 16UL * SZ_1G);
+		return -EINVAL;
+	}
+	if (!l->samples || l->samples > 1U << 26) {
+		pr_err("samples_max=%u: must be 1 to %u\n", l->samples, 1U << 26);
+		return -EINVAL;
+	}
+	if (!l->irqoff_ns || l->irqoff_ns > IRQOFF_NS_CAP) {
+		pr_err("irqoff_budget_ns=%lu: must be 1 to %lu\n", l->irqoff_ns, IRQOFF_NS_CAP);
+		return -EINVAL;
+	}
+	if (!l->runs || l->runs > nr_cpu_ids) {
+		pr_err("runs_max=%u: must be 1 to %u (CPUs)\n", l->runs, nr_cpu_ids);
+		return -EINVAL;
+	}
+	return 0;
+}

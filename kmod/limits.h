@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _CBENCH_LIMITS_H
+#define _CBENCH_LIMITS_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+
+/* The module's limits, set as module parameters at load time only. */
+struct cbench_limits {
+	unsigned long image_bytes;	/* largest benchmark image, bytes */
+	unsigned long arena_bytes;	/* largest scratch arena, bytes */
+	unsigned int samples;		/* most samples in one run */
+	unsigned long irqoff_ns;	/* longest interrupts-off window, ns */
+	unsigned int runs;		/* most runs at the same time */
+};
+
+/* Objects clients hold right now; the backend counts them up and down. */
+struct cbench_live {
+	atomic_t images;
+	atomic_t runs;
+};
+
+extern struct cbench_limits cbench_limits;
+extern struct cbench_live cbench_live;
+
+int cbench_limits_check(void);
+
+#endif /* _CBENCH_LIMITS_H */

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic-netlink family: the only door into cbench.ko.  The protocol
+ * is specified in include/uapi/linux/cbench.h.
+ */
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <net/genetlink.h>
+#include <asm/cpufeature.h>
+#include <asm/tsc.h>
+
+#include <uapi/linux/cbench.h>
+#include <cbench.h>
+
+#include "cpu.h"
+#include "limits.h"
+#include "netlink.h"
+#include "netlink_run.h"
+
+/*
+ * One strict policy for the family.  Attributes the kernel only sends stay
+ * NLA_UNSPEC here, so a request carrying one is refused.
+ */
+static const struct nla_policy cbench_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_PROBE_CPU] = { .type = NLA_U32 },
+	CBENCH_NL_RUN_POLICY,
+};
+
+/*
+ * GENL_ADMIN_PERM checks CAP_NET_ADMIN; what we guard is ring 0, so we also
+ * want CAP_SYS_ADMIN, asked of whoever opened the socket rather than of the
+ * task that happens to be sending on it.
+ */
+static int check_admin(struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(info->extack, "needs CAP_SYS_ADMIN");
+	return -EPERM;
+}
+
+/* Refuses attributes the family knows but this command does not take. */
+static int check_no_attrs(struct genl_info *info)
+{
+	int type;
+
+	for (type = 1; type <= CBENCH_A_MAX; type++) {
+		if (info->attrs[type]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[type],
+					    "attribute not valid for this command");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int put_limits(struct sk_buff *skb)
+{
+	const struct cbench_limits *l = &cbench_limits;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, CBENCH_A_INFO_LIMITS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, CBENCH_A_LIMIT_IMAGE_BYTES, l->image_bytes, CBENCH_A_LIMIT_UNSPEC) ||
+	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_ARENA_BYTES, l->arena_bytes, CBENCH_A_LIMIT_UNSPEC) ||
+	    nla_put_u32(skb, CBENCH_A_LIMIT_SAMPLES, l->samples) ||
+	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_IRQOFF_NS, l->irqoff_ns, CBENCH_A_LIMIT_UNSPEC) ||
+	    nla_put_u32(skb, CBENCH_A_LIMIT_RUNS, l->runs)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int put_live(struct sk_buff *skb)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, CBENCH_A_INFO_LIVE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, CBENCH_A_LIVE_IMAGES, atomic_read(&cbench_live.images)) ||
+	    nla_put_u32(skb, CBENCH_A_LIVE_RUNS, atomic_read(&cbench_live.runs))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static u32 tsc_flags(void)
+{
+	u32 flags = 0;
+
+	if (boot_cpu_has(X86_FEATURE_CONSTANT_TSC))
+		flags |= CBENCH_TSC_F_CONSTANT;
+	if (boot_cpu_has(X86_FEATURE_NONSTOP_TSC))
+		flags |= CBENCH_TSC_F_NONSTOP;
+	if (boot_cpu_has(X86_FEATURE_TSC_RELIABLE))
+		flags |= CBENCH_TSC_F_RELIABLE;
+	return flags;
+}
+
+static int put_pmu(struct sk_buff *skb)
+{
+	const struct cbench_pmu_caps *pmu = &cbench_cpu.pmu;
+
+	if (nla_put_u32(skb, CBENCH_A_INFO_PMU_VERSION, pmu->version))
+		return -EMSGSIZE;
+	if (!pmu->version)
+		return 0;
+	if (nla_put_u32(skb, CBENCH_A_INFO_PMU_GP_COUNTERS, pmu->gp_counters) ||
+	    nla_put_u32(skb, CBENCH_A_INFO_PMU_GP_BITS, pmu->gp_bits) ||
+	    nla_put_u32(skb, CBENCH_A_INFO_PMU_FIXED_COUNTERS, pmu->fixed_counters) ||
+	    nla_put_u32(skb, CBENCH_A_INFO_PMU_EVENTS, pmu->events))
+		return -EMSGSIZE;
+	if (pmu->fixed_counters &&
+	    nla_put_u32(skb, CBENCH_A_INFO_PMU_FIXED_BITS, pmu->fixed_bits))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int put_info(struct sk_buff *skb)
+{
+	const struct cbench_cpu *cpu = &cbench_cpu;
+
+	if (nla_put_string(skb, CBENCH_A_INFO_VERSION, CBENCH_VERSION) ||
+	    nla_put_u32(skb, CBENCH_A_INFO_ABI, CBENCH_ABI_VERSION) ||
+	    nla_put_string(skb, CBENCH_A_INFO_CPU_VENDOR, cpu->vendor) ||
+	    nla_put_u32(skb, CBENCH_A_INFO_CPU_FAMILY, cpu->family) ||
+	    nla_put_u32(skb, CBENCH_A_INFO_CPU_MODEL, cpu->model) ||
+	    nla_put_u32(skb, CBENCH_A_INFO_CPU_STEPPING, cpu->stepping) ||
+	    (cpu->hypervisor && nla_put_flag(skb, CBENCH_A_INFO_CPU_HYPERVISOR)) ||
+	    (tsc_khz && nla_put_u64_64bit(skb, CBENCH_A_INFO_TSC_KHZ, tsc_khz, CBENCH_A_UNSPEC)) ||
+	    nla_put_u32(skb, CBENCH_A_INFO_TSC_FLAGS, tsc_flags()) ||
+	    put_pmu(skb) ||
+	    nla_put_u32(skb, CBENCH_A_INFO_COUNTERS, cbench_counters_at_load) ||
+	    nla_put_u32(skb, CBENCH_A_INFO_COUNTERS_CPU, cbench_counters_cpu) ||
+	    put_limits(skb) || put_live(skb))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int cbench_info_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *reply;
+	void *hdr;
+	int ret;
+
+	ret = check_no_attrs(info);
+	if (ret)
+		return ret;
+
+	reply = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!reply)
+		return -ENOMEM;
+	ret = -EMSGSIZE;
+	hdr = genlmsg_put_reply(reply, info, &cbench_genl_family, 0, CBENCH_CMD_INFO);
+	if (!hdr)
+		goto err;
+	ret = put_info(reply);
+	if (ret)
+		goto err;
+	genlmsg_end(reply, hdr);
+	return genlmsg_reply(reply, info);
+
+err:
+	nlmsg_free(reply);
+	return ret;
+}
+
+static int cbench_probe_counters_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *cpu_attr = info->attrs[CBENCH_A_PROBE_CPU];
+	struct sk_buff *reply;
+	unsigned int cpu;
+	u32 counters;
+	void *hdr;
+	int ret;
+
+	ret = check_admin(skb, info);
+	if (ret)
+		return ret;
+	if (GENL_REQ_ATTR_CHECK(info, CBENCH_A_PROBE_CPU)) {
+		NL_SET_ERR_MSG(info->extack, "which CPU? CBENCH_A_PROBE_CPU is missing");
+		return -EINVAL;
+	}
+	cpu = nla_get_u32(cpu_attr);
+	/*
+	 * A CPU that goes offline after this check is harmless: perf then
+	 * refuses the counter and we report none.
+	 */
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+		NL_SET_BAD_ATTR(info->extack, cpu_attr);
+		CBENCH_SET_ERR_MSG_FMT(info->extack, "CPU is not online",
+				       "CPU %u is not online", cpu);
+		return -EINVAL;
+	}
+
+	counters = cbench_counters_probe(cpu);
+
+	reply = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!reply)
+		return -ENOMEM;
+	ret = -EMSGSIZE;
+	hdr = genlmsg_put_reply(reply, info, &cbench_genl_family, 0, CBENCH_CMD_PROBE_COUNTERS);
+	if (!hdr)
+		goto err;
+	if (nla_put_u32(reply, CBENCH_A_PROBE_CPU, cpu) ||
+	    nla_put_u32(reply, CBENCH_A_PROBE_COUNTERS, counters))
+		goto err;
+	genlmsg_end(reply, hdr);
+	return genlmsg_reply(reply, info);
+
+err:
+	nlmsg_free(reply);
+	return ret;
+}
+
+static const struct genl_ops cbench_genl_ops[] = {
+	{
+		.cmd = CBENCH_CMD_INFO,
+		.doit = cbench_info_doit,
+	},
+	{
+		.cmd = CBENCH_CMD_PROBE_COUNTERS,
+		.doit = cbench_probe_counters_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	CBENCH_NL_RUN_OPS,
+};
+
+struct genl_family cbench_genl_family __ro_after_init = {
+	.name = CBENCH_GENL_NAME,
+	.version = CBENCH_GENL_VERSION,
+	.maxattr = CBENCH_A_MAX,
+	.policy = cbench_policy,
+	.netnsok = false,
+	/* Handlers lock what they share; none may hold genl_mutex for long. */
+	.parallel_ops = true,
+	/* Every command is new: strict validation, reserved header bytes checked. */
+	.resv_start_op = __CBENCH_CMD_MAX,
+	.ops = cbench_genl_ops,
+	.n_ops = ARRAY_SIZE(cbench_genl_ops),
+	.module = THIS_MODULE,
+};
+
+int __init cbench_genl_init(void)
+{
+	return genl_register_family(&cbench_genl_family);
+}
+
+void cbench_genl_uninit(void)
+{
+	genl_unregister_family(&cbench_genl_family);
+}

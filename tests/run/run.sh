@@ -1,0 +1,215 @@
+#!/bin/sh
+# Integration tests of `cbenchctl run` and `list` on the user backend: the
+# run path, the report formats, the tuning cache, and every kind of bad
+# input.  Each case checks the exit status, the message, and that no partial
+# output file is left behind.  Nothing here asserts speed or precision.
+#
+# Usage: tests/run/run.sh   (from the top of the tree, after make itest's deps)
+set -u
+
+CB=${CBENCHCTL:-build/cbenchctl}
+SUITE=build/examples/suite.so
+FIX=build/tests/fixtures
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+# Our own cache, so runs here neither use nor disturb the user's.
+export XDG_CACHE_HOME="$TMP/cache"
+# Short trials: these tests check behaviour, not numbers.
+FAST="--trials 2 --trial-time 0.005 --warmup 0.001"
+
+pass=0
+fail=0
+
+ok() {
+	pass=$((pass + 1))
+	echo "ok     $1"
+}
+
+not_ok() {
+	fail=$((fail + 1))
+	echo "FAILED $1"
+	[ -f "$TMP/err" ] && sed 's/^/       | /' "$TMP/err" | head -20
+}
+
+# run_cb NAME -- ARGS...: runs cbenchctl, stdout to $TMP/out, stderr to $TMP/err.
+run_cb() {
+	"$CB" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
+
+# expect_failure NAME MESSAGE-REGEX ARGS...: non-zero exit, message on
+# stderr, and neither the output file nor a temporary file next to it.
+expect_failure() {
+	name=$1
+	regex=$2
+	shift 2
+	rm -f "$TMP"/report*
+	run_cb "$@"
+	if [ "$rc" -eq 0 ]; then
+		not_ok "$name: exit status 0"
+	elif ! grep -Eq -- "$regex" "$TMP/err"; then
+		not_ok "$name: no message matching /$regex/"
+	elif ls "$TMP"/report* >/dev/null 2>&1; then
+		not_ok "$name: left an output file behind"
+	else
+		ok "$name"
+	fi
+}
+
+# Go format result lines: name rule, an even number of fields (>= 4), numeric
+# values; configuration keys lowercase without spaces.
+check_go() {
+	awk '
+	/^Benchmark/ {
+		results++
+		if ($1 !~ /^Benchmark([A-Z][^ ]*)?$/) { print "bad name: " $0; bad = 1 }
+		if (NF < 4 || NF % 2) { print "odd fields: " $0; bad = 1 }
+		if ($2 !~ /^[0-9]+$/) { print "bad iterations: " $0; bad = 1 }
+		for (i = 3; i <= NF; i += 2)
+			if ($i !~ /^[0-9.]+$/ || $i + 0 <= 0) { print "bad value: " $0; bad = 1 }
+		if ($4 != "ns/op") { print "first unit not ns/op: " $0; bad = 1 }
+		if ($0 ~ / cycles\/op/) { print "cycles/op without a PMU: " $0; bad = 1 }
+		next
+	}
+	/^[^#][^ ]*:/ {
+		key = $1; sub(/:$/, "", key)
+		if (key !~ /^[a-z][a-z0-9.-]*$/) { print "bad key: " $0; bad = 1 }
+	}
+	END { if (!results) { print "no result lines"; bad = 1 }; exit bad }' "$1"
+}
+
+# ---- the run path -----------------------------------------------------------
+
+run_cb list "$SUITE"
+if [ "$rc" -eq 0 ] && grep -q '^add_chain BenchmarkAddChain' "$TMP/out" &&
+   grep -q '^copy/size=4096 BenchmarkCopy/size=4096' "$TMP/out"; then
+	ok "list names every benchmark and parameter"
+else
+	not_ok "list"
+fi
+
+run_cb run $FAST --filter 'chain|copy/size=4096$' -o "$TMP/report.txt" --samples "$TMP/report.csv" "$SUITE"
+if [ "$rc" -ne 0 ]; then
+	not_ok "run suite: exit status $rc"
+elif ! check_go "$TMP/report.txt" >"$TMP/err" 2>&1; then
+	not_ok "run suite: Go format"
+elif ! grep -q '^tuning: tuned' "$TMP/report.txt"; then
+	not_ok "run suite: first run did not tune"
+elif [ "$(grep -c '^BenchmarkAddChain ' "$TMP/report.txt")" -ne 2 ]; then
+	not_ok "run suite: want one result line per trial"
+elif ! grep -q '^BenchmarkCopy/size=4096 .* MB/s' "$TMP/report.txt"; then
+	not_ok "run suite: no MB/s for a benchmark with bytes_per_rep"
+elif ! grep -q ' est-cycles/op' "$TMP/report.txt"; then
+	not_ok "run suite: no est-cycles/op"
+elif ! grep -Eq '^(backend: user|timer-frequency: [0-9.]+ MHz|so-build-id: [0-9a-f]+)$' "$TMP/report.txt" ||
+     [ "$(grep -Ec '^(backend|timer|timer-overhead|timer-frequency|cpu|cpu-count|kernel|cbench-version|so|so-build-id): ' "$TMP/report.txt")" -ne 10 ]; then
+	not_ok "run suite: configuration lines missing"
+elif ! head -1 "$TMP/report.csv" | grep -q '^benchmark,trial,measurement,reps,ticks,ns_per_op' ||
+     [ "$(grep -c '^BenchmarkAddChain,' "$TMP/report.csv")" -lt 10 ]; then
+	not_ok "run suite: samples CSV"
+elif [ -n "$(find "$TMP" -maxdepth 1 -name 'report.*.*')" ]; then
+	not_ok "run suite: temporary files left behind"
+else
+	ok "run suite: Go report, samples, config lines"
+fi
+[ -s "$TMP/report.txt" ] && cp "$TMP/report.txt" "$TMP/first.txt"
+
+run_cb run $FAST --filter 'add_chain' "$SUITE"
+if [ "$rc" -eq 0 ] && grep -q '^tuning: cached' "$TMP/out" && ! grep -q '^tuning: tuned' "$TMP/out"; then
+	ok "second run reuses the cached tuning"
+else
+	not_ok "second run reuses the cached tuning"
+fi
+
+run_cb run $FAST --retune --filter 'add_chain' "$SUITE"
+if [ "$rc" -eq 0 ] && grep -q '^tuning: tuned' "$TMP/out"; then
+	ok "--retune tunes again"
+else
+	not_ok "--retune tunes again"
+fi
+
+run_cb run $FAST --format json --filter 'add_chain' "$SUITE"
+if [ "$rc" -eq 0 ] && python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+b = r["benchmarks"][0]
+assert r["config"]["backend"] == "user"
+assert b["name"] == "BenchmarkAddChain" and len(b["trials"]) == 2
+t = b["trials"][0]
+assert t["status"] == "ok" and t["ns_per_op"] > 0 and t["median_ns_per_op"] >= t["ns_per_op"]
+assert "cycles_per_op" not in t and "est_cycles_per_op" in t
+' "$TMP/out" 2>"$TMP/err"; then
+	ok "--format json"
+else
+	not_ok "--format json"
+fi
+
+# ---- failing benchmarks: reported, the others still run ---------------------
+
+check_failed_run() {
+	name=$1
+	regex=$2
+	so=$3
+	shift 3
+	rm -f "$TMP"/report*
+	run_cb run $FAST "$@" -o "$TMP/report.txt" "$so"
+	if [ "$rc" -eq 0 ]; then
+		not_ok "$name: exit status 0"
+	elif ! grep -Eq -- "$regex" "$TMP/err"; then
+		not_ok "$name: no message matching /$regex/"
+	elif [ -n "$(find "$TMP" -maxdepth 1 -name 'report.*.*')" ]; then
+		not_ok "$name: temporary file left behind"
+	elif [ "$so" != "$FIX/exits.so" ] && ! grep -q '^BenchmarkGood ' "$TMP/report.txt"; then
+		not_ok "$name: the good benchmark did not run"
+	elif ! grep -Eq "^# Benchmark[A-Za-z]+ trial 1 failed: .*$regex" "$TMP/report.txt"; then
+		not_ok "$name: the report does not say the trial failed"
+	else
+		ok "$name"
+	fi
+}
+
+check_failed_run "segfaulting benchmark" 'signal SIGSEGV' "$FIX/crash.so"
+check_failed_run "benchmark that never returns" 'timeout after 0.5s' "$FIX/hang.so" --time-limit 0.5
+check_failed_run "benchmark that calls exit()" 'exited with status 0 before finishing' "$FIX/exits.so"
+
+# An interrupted run leaves neither the report nor a temporary file.
+rm -f "$TMP"/report*
+"$CB" run --time-limit 30 -o "$TMP/report.txt" --samples "$TMP/report.csv" "$FIX/hang.so" >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	not_ok "interrupted run: exit status 0"
+elif ls "$TMP"/report* >/dev/null 2>&1; then
+	not_ok "interrupted run: left files behind: $(ls "$TMP"/report*)"
+else
+	ok "interrupted run leaves no file"
+fi
+
+# ---- bad input: a clear message, non-zero exit, no output file --------------
+
+printf 'not a shared object\n' >"$TMP/notelf.so"
+expect_failure "not an ELF" 'unable to load benchmarks: .* is not an ELF file' run -o "$TMP/report.txt" "$TMP/notelf.so"
+expect_failure "missing file" 'unable to load benchmarks: .*No such file' run -o "$TMP/report.txt" "$TMP/absent.so"
+expect_failure "no benchmarks" 'registers no benchmarks' run -o "$TMP/report.txt" "$FIX/empty.so"
+expect_failure "newer ABI" 'ABI version 2, newer than this cbenchctl knows \(versions 1 to 1\)' run -o "$TMP/report.txt" "$FIX/newer_abi.so"
+expect_failure "bad descriptor" "descriptor's name is not an identifier" run -o "$TMP/report.txt" "$FIX/bad_desc.so"
+expect_failure "list: newer ABI" 'ABI version 2' list "$FIX/newer_abi.so"
+expect_failure "unwritable output" "unable to write $TMP/nodir/report.txt: No such file" run -o "$TMP/nodir/report.txt" "$SUITE"
+expect_failure "unwritable samples" "unable to write $TMP/nodir/s.csv" run -o "$TMP/report.txt" --samples "$TMP/nodir/s.csv" "$SUITE"
+expect_failure "filter matches nothing" "no benchmark in .* matches 'nothing_matches'" run --filter nothing_matches -o "$TMP/report.txt" "$SUITE"
+expect_failure "kmod backend unavailable" 'unable to use the kmod backend' run --backend kmod -o "$TMP/report.txt" "$SUITE"
+expect_failure "CPU not available" 'unable to use CPU 1000' run --cpu 1000 -o "$TMP/report.txt" "$SUITE"
+expect_failure "bad --trials" 'Usage: .* run' run --trials 0 "$SUITE"
+expect_failure "bad --backend" '--backend must be user, kmod or auto' run --backend fast "$SUITE"
+expect_failure "bad --format" '--format must be go or json' run --format xml "$SUITE"
+expect_failure "no object" 'run wants exactly one benchmark object' run
+expect_failure "unknown option" "unknown or incomplete option '--frobnicate'" run --frobnicate "$SUITE"
+
+run_cb run --help
+if [ "$rc" -eq 0 ] && grep -q -- '--retune' "$TMP/out"; then ok "run --help"; else not_ok "run --help"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

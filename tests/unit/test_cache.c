@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The tuning cache: path rules, keys, store/lookup/replace. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "cache.h"
+
+static char dir[] = "/tmp/cbench-test-cache-XXXXXX";
+
+static int suite_init(void)
+{
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int suite_clean(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void path_rules(void)
+{
+	char *old_xdg = getenv("XDG_CACHE_HOME") ? strdup(getenv("XDG_CACHE_HOME")) : NULL;
+	char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	char buf[256];
+
+	setenv("XDG_CACHE_HOME", "/x/cache", 1);
+	setenv("HOME", "/home/u", 1);
+	CU_ASSERT_EQUAL(cbench_cache_path(buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "/x/cache/cbench/tuning");
+	/* A relative XDG_CACHE_HOME is invalid per the spec: fall back. */
+	setenv("XDG_CACHE_HOME", "rel", 1);
+	CU_ASSERT_EQUAL(cbench_cache_path(buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "/home/u/.cache/cbench/tuning");
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("HOME");
+	CU_ASSERT_EQUAL(cbench_cache_path(buf, sizeof(buf)), -ENOENT);
+	setenv("HOME", "/home/u", 1);
+	CU_ASSERT_EQUAL(cbench_cache_path(buf, 8), -ENAMETOOLONG);
+
+	if (old_xdg)
+		setenv("XDG_CACHE_HOME", old_xdg, 1);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	else
+		unsetenv("HOME");
+	free(old_xdg);
+	free(old_home);
+}
+
+static void keys_differ(void)
+{
+	uint64_t k = cbench_cache_key("id", "add", "cpu", "user");
+
+	CU_ASSERT_EQUAL(k, cbench_cache_key("id", "add", "cpu", "user"));
+	CU_ASSERT_NOT_EQUAL(k, cbench_cache_key("id2", "add", "cpu", "user"));
+	CU_ASSERT_NOT_EQUAL(k, cbench_cache_key("id", "add/size=1", "cpu", "user"));
+	CU_ASSERT_NOT_EQUAL(k, cbench_cache_key("id", "add", "cpu2", "user"));
+	CU_ASSERT_NOT_EQUAL(k, cbench_cache_key("id", "add", "cpu", "kmod"));
+	/* Parts do not run into each other. */
+	CU_ASSERT_NOT_EQUAL(cbench_cache_key("ab", "c", "", ""), cbench_cache_key("a", "bc", "", ""));
+}
+
+static void store_and_lookup(void)
+{
+	char path[256];
+	uint64_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/deep/er/tuning", dir);
+	CU_ASSERT_EQUAL(cbench_cache_lookup(path, 1, &n), -ENOENT);
+	CU_ASSERT_EQUAL(cbench_cache_store(path, 1, 100, "add"), 0);
+	CU_ASSERT_EQUAL(cbench_cache_store(path, 2, 200, "mul"), 0);
+	CU_ASSERT_EQUAL(cbench_cache_lookup(path, 1, &n), 0);
+	CU_ASSERT_EQUAL(n, 100);
+	CU_ASSERT_EQUAL(cbench_cache_lookup(path, 2, &n), 0);
+	CU_ASSERT_EQUAL(n, 200);
+	CU_ASSERT_EQUAL(cbench_cache_lookup(path, 3, &n), -ENOENT);
+	/* Replacing keeps one entry per key and the others intact. */
+	CU_ASSERT_EQUAL(cbench_cache_store(path, 1, 150, "add"), 0);
+	CU_ASSERT_EQUAL(cbench_cache_lookup(path, 1, &n), 0);
+	CU_ASSERT_EQUAL(n, 150);
+	CU_ASSERT_EQUAL(cbench_cache_lookup(path, 2, &n), 0);
+	CU_ASSERT_EQUAL(n, 200);
+	{
+		FILE *f = fopen(path, "r");
+		char line[256];
+		int lines = 0;
+
+		CU_ASSERT_FATAL(f != NULL);
+		while (fgets(line, sizeof(line), f))
+			lines++;
+		fclose(f);
+		CU_ASSERT_EQUAL(lines, 2);
+	}
+}
+
+static void garbage_is_ignored(void)
+{
+	char path[256];
+	uint64_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/garbage", dir);
+	f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fputs("not a line\n0000000000000007 0 zero is never valid\n0000000000000008 42 ok\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(cbench_cache_lookup(path, 7, &n), -ENOENT);
+	CU_ASSERT_EQUAL(cbench_cache_lookup(path, 8, &n), 0);
+	CU_ASSERT_EQUAL(n, 42);
+}
+
+static CU_TestInfo cache_tests[] = {
+	{ "path follows XDG", path_rules },
+	{ "keys cover every part", keys_differ },
+	{ "store, lookup, replace", store_and_lookup },
+	{ "garbage lines are ignored", garbage_is_ignored },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_cache_suites[] = {
+	{ "cache", suite_init, suite_clean, NULL, NULL, cache_tests },
+	CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The Go benchmark data format writer: benchstat-valid lines. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "report.h"
+
+static const struct cbench_desc desc_plain = {
+	.abi_version = CBENCH_ABI_VERSION, .desc_bytes = sizeof(struct cbench_desc),
+	.name = "add_chain", .ops_per_rep = 1000,
+};
+static const struct cbench_desc desc_bytes = {
+	.abi_version = CBENCH_ABI_VERSION, .desc_bytes = sizeof(struct cbench_desc),
+	.name = "copy", .param_name = "size", .bytes_per_rep = 1, .flags = CBENCH_F_BYTES_PER_PARAM,
+};
+
+static struct cbench_experiment exps[2];
+static struct cbench_sample samples[3][3];
+static struct cbench_trial trials[2][2];
+static struct cbench_result results[2];
+static struct cbench_report report;
+
+/* A report with: AddChain (2 good trials, est-cycles, one disturbed sample),
+ * Copy/size=4096 (1 good trial with instructions counted, 1 failed). */
+static void build(double est_cycles_per_tick)
+{
+	memset(&report, 0, sizeof(report));
+	strcpy(report.machine.cpu_vendor, "AuthenticAMD");
+	strcpy(report.machine.cpu_name, "AMD EPYC");
+	strcpy(report.machine.kernel_release, "6.1.0-test");
+	strcpy(report.machine.hostname, "host");
+	report.machine.cpus_online = 2;
+	report.backend = "user";
+	report.version = "test";
+	report.so_path = "/tmp/suite.so";
+	report.build_id = "abcdef";
+	report.timer.tsc_hz = 1e9;	/* 1 tick = 1 ns */
+	report.timer.est_cycles_per_tick = est_cycles_per_tick;
+	strcpy(report.timer.name, "tsc");
+	strcpy(report.env.disturb_source, "perf");
+	report.env.perf_hw_error = -2;
+
+	exps[0] = (struct cbench_experiment){ .desc = &desc_plain, .id = "add_chain",
+					      .report_name = "BenchmarkAddChain" };
+	exps[1] = (struct cbench_experiment){ .desc = &desc_bytes, .param = 4096, .has_param = 1,
+					      .id = "copy/size=4096",
+					      .report_name = "BenchmarkCopy/size=4096" };
+	/* 10 reps x 1000 ops: ticks / 10000 ns per op. */
+	samples[0][0] = (struct cbench_sample){ .reps = 10, .ticks = 3000 };
+	samples[0][1] = (struct cbench_sample){ .reps = 10, .ticks = 3100 };
+	samples[0][2] = (struct cbench_sample){ .reps = 10, .ticks = 100, .disturbed = CBENCH_DISTURB_CSWITCH };
+	samples[1][0] = (struct cbench_sample){ .reps = 10, .ticks = 3300 };
+	/* copy: 1 rep of 4096 bytes in 1024 ns = 4000 MB/s. */
+	samples[2][0] = (struct cbench_sample){ .reps = 1, .ticks = 1024, .instructions = 2048,
+						.have = CBENCH_HAVE_INSTRUCTIONS };
+	trials[0][0] = (struct cbench_trial){ .n = 10, .samples = samples[0], .nsamples = 3 };
+	trials[0][1] = (struct cbench_trial){ .n = 10, .samples = samples[1], .nsamples = 1 };
+	trials[1][0] = (struct cbench_trial){ .n = 1, .samples = samples[2], .nsamples = 1 };
+	trials[1][1] = (struct cbench_trial){ .n = 1, .error = -4 };
+	strcpy(trials[1][1].reason, "worker killed by signal SIGSEGV (Segmentation fault)");
+	results[0] = (struct cbench_result){ .exp = &exps[0], .tuning = "cached", .n = 10,
+					     .trials = trials[0], .ntrials = 2 };
+	results[1] = (struct cbench_result){ .exp = &exps[1], .tuning = "tuned", .n = 1,
+					     .trials = trials[1], .ntrials = 2 };
+	report.results = results;
+	report.nresults = 2;
+	cbench_report_summarize(&report);
+}
+
+static char *render(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(cbench_report_go(&report, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static int count_fields(const char *line, char fields[][64], int max)
+{
+	int n = 0;
+
+	while (*line) {
+		int len = 0;
+
+		while (isspace((unsigned char)*line))
+			line++;
+		if (!*line)
+			break;
+		while (line[len] && !isspace((unsigned char)line[len]))
+			len++;
+		if (n < max)
+			snprintf(fields[n], 64, "%.*s", len, line);
+		n++;
+		line += len;
+	}
+	return n;
+}
+
+static void summary_numbers(void)
+{
+	build(2.0);
+	CU_ASSERT_EQUAL(trials[0][0].valid, 2);
+	CU_ASSERT_EQUAL(trials[0][0].discarded, 1);
+	CU_ASSERT_DOUBLE_EQUAL(trials[0][0].min_ns_per_op, 0.3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(trials[0][0].median_ns_per_op, 0.305, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(trials[0][0].est_cycles_per_op, 0.6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(trials[1][0].mb_per_s, 4000, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(trials[1][0].instructions_per_op, 2048, 1e-9);
+	CU_ASSERT(isnan(trials[0][0].mb_per_s));
+	CU_ASSERT(isnan(trials[0][0].cycles_per_op));
+	CU_ASSERT_DOUBLE_EQUAL(results[0].min_ns_per_op, 0.3, 1e-12);
+	CU_ASSERT_EQUAL(results[1].failed, 1);
+	CU_ASSERT_EQUAL(report.failed_trials, 1);
+}
+
+static void lines_are_valid(void)
+{
+	char *out, *save = NULL;
+	int results_seen = 0, comments = 0, configs = 0;
+
+	build(2.0);
+	out = render();
+	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char fields[16][64];
+		int n = count_fields(line, fields, 16);
+
+		if (line[0] == '#') {
+			comments++;
+			continue;
+		}
+		if (!strncmp(line, "Benchmark", 9)) {
+			results_seen++;
+			CU_ASSERT(cbench_go_valid_name(fields[0]));
+			CU_ASSERT(n >= 4 && n % 2 == 0);
+			CU_ASSERT_STRING_EQUAL(fields[3], "ns/op");
+			for (int i = 2; i < n && i < 16; i += 2) {
+				char *end;
+
+				CU_ASSERT(strtod(fields[i], &end) > 0 && *end == '\0');
+				/* No counter is printed as a zero, and none that is absent. */
+				CU_ASSERT(strcmp(fields[i + 1], "cycles/op") != 0);
+			}
+			continue;
+		}
+		{
+			char *colon = strchr(line, ':');
+			char key[64];
+
+			CU_ASSERT_FATAL(colon != NULL);
+			snprintf(key, sizeof(key), "%.*s", (int)(colon - line), line);
+			CU_ASSERT(cbench_go_valid_key(key));
+			CU_ASSERT(colon[1] == ' ' || colon[1] == '\0');
+			configs++;
+		}
+	}
+	CU_ASSERT_EQUAL(results_seen, 3);	/* one line per good trial */
+	CU_ASSERT(configs >= 15);
+	CU_ASSERT(comments >= 1);
+	free(out);
+}
+
+static void content(void)
+{
+	char *out;
+
+	build(2.0);
+	out = render();
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 10 0.300000 ns/op 0.600000 est-cycles/op\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkCopy/size=4096 1 1024.00 ns/op 4000.00 MB/s 2048.00 instructions/op"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "# BenchmarkCopy/size=4096 trial 2 failed: worker killed by signal SIGSEGV"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ntuning: cached\nBenchmarkAddChain"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ntuning: tuned\nBenchmarkCopy"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nbackend: user\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ncounters: none"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1 of 4 measurements discarded"));
+	free(out);
+}
+
+static void no_est_cycles_without_calibration(void)
+{
+	char *out;
+
+	build(0);
+	out = render();
+	CU_ASSERT_PTR_NULL(strstr(out, "est-cycles"));
+	free(out);
+}
+
+static void key_and_name_rules(void)
+{
+	CU_ASSERT(cbench_go_valid_key("cpu-count"));
+	CU_ASSERT(cbench_go_valid_key("timer"));
+	CU_ASSERT(!cbench_go_valid_key("Cpu"));
+	CU_ASSERT(!cbench_go_valid_key("cpu count"));
+	CU_ASSERT(!cbench_go_valid_key("-cpu"));
+	CU_ASSERT(!cbench_go_valid_key(""));
+	CU_ASSERT(cbench_go_valid_name("Benchmark"));
+	CU_ASSERT(cbench_go_valid_name("BenchmarkAddChain/size=64"));
+	CU_ASSERT(!cbench_go_valid_name("Benchmarkadd"));
+	CU_ASSERT(!cbench_go_valid_name("BenchAdd"));
+	CU_ASSERT(!cbench_go_valid_name("BenchmarkA b"));
+}
+
+static CU_TestInfo report_go_tests[] = {
+	{ "summary numbers", summary_numbers },
+	{ "every line is a valid config or result line", lines_are_valid },
+	{ "content and failures", content },
+	{ "no est-cycles without calibration", no_est_cycles_without_calibration },
+	{ "key and name rules", key_and_name_rules },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_report_go_suites[] = {
+	{ "report_go", NULL, NULL, NULL, NULL, report_go_tests },
+	CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `cbenchctl run` argument parsing. */
+#include <errno.h>
+#include <stdio.h>
+
+#include <CUnit/CUnit.h>
+
+#include "run.h"
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
+
+static FILE *sink;
+
+static int suite_init(void)
+{
+	sink = fopen("/dev/null", "w");
+	return sink ? 0 : -1;
+}
+
+static int suite_clean(void)
+{
+	return fclose(sink);
+}
+
+static void defaults(void)
+{
+	char *argv[] = { "run", "x.so", NULL };
+	struct cbench_run_options o;
+
+	CU_ASSERT_EQUAL(cbench_run_options_parse(&o, ARGC(argv), argv, sink), 0);
+	CU_ASSERT_STRING_EQUAL(o.so_path, "x.so");
+	CU_ASSERT_EQUAL(o.backend, CBENCH_BACKEND_AUTO);
+	CU_ASSERT_EQUAL(o.cpu, -1);
+	CU_ASSERT(o.trials >= 10);	/* benchstat wants 10 values */
+	CU_ASSERT(!o.retune);
+	CU_ASSERT_PTR_NULL(o.output);
+	CU_ASSERT_PTR_NULL(o.samples);
+	CU_ASSERT_PTR_NULL(o.filter);
+	CU_ASSERT_EQUAL(o.format, CBENCH_FORMAT_GO);
+	CU_ASSERT(o.time_limit_s > o.trial_time_s);
+}
+
+static void every_option(void)
+{
+	char *argv[] = { "run", "--filter", "add|mul", "--backend", "user", "--cpu", "1",
+			 "--trials", "12", "--retune", "x.so", "-o", "out.txt", "--format", "json",
+			 "--samples", "s.csv", "--time-limit", "2.5", "--trial-time", "0.1",
+			 "--warmup", "0.02", NULL };
+	struct cbench_run_options o;
+
+	CU_ASSERT_EQUAL(cbench_run_options_parse(&o, ARGC(argv), argv, sink), 0);
+	CU_ASSERT_STRING_EQUAL(o.filter, "add|mul");
+	CU_ASSERT_EQUAL(o.backend, CBENCH_BACKEND_USER);
+	CU_ASSERT_EQUAL(o.cpu, 1);
+	CU_ASSERT_EQUAL(o.trials, 12);
+	CU_ASSERT(o.retune);
+	CU_ASSERT_STRING_EQUAL(o.output, "out.txt");
+	CU_ASSERT_EQUAL(o.format, CBENCH_FORMAT_JSON);
+	CU_ASSERT_STRING_EQUAL(o.samples, "s.csv");
+	CU_ASSERT_DOUBLE_EQUAL(o.time_limit_s, 2.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(o.trial_time_s, 0.1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(o.warmup_s, 0.02, 0);
+	CU_ASSERT_STRING_EQUAL(o.so_path, "x.so");
+}
+
+static void help(void)
+{
+	char *argv[] = { "run", "--help", NULL };
+	char *argv2[] = { "run", "-h", "x.so", NULL };
+	struct cbench_run_options o;
+
+	CU_ASSERT_EQUAL(cbench_run_options_parse(&o, ARGC(argv), argv, sink), 1);
+	CU_ASSERT_EQUAL(cbench_run_options_parse(&o, ARGC(argv2), argv2, sink), 1);
+}
+
+static void bad(char **argv, int argc)
+{
+	struct cbench_run_options o;
+
+	CU_ASSERT_EQUAL(cbench_run_options_parse(&o, argc, argv, sink), -EINVAL);
+}
+
+static void rejects(void)
+{
+	char *no_so[] = { "run", NULL };
+	char *two_so[] = { "run", "a.so", "b.so", NULL };
+	char *backend[] = { "run", "--backend", "fast", "x.so", NULL };
+	char *trials0[] = { "run", "--trials", "0", "x.so", NULL };
+	char *trials_x[] = { "run", "--trials", "3x", "x.so", NULL };
+	char *cpu_neg[] = { "run", "--cpu", "-1", "x.so", NULL };
+	char *format[] = { "run", "--format", "xml", "x.so", NULL };
+	char *limit[] = { "run", "--time-limit", "0", "x.so", NULL };
+	char *limit_nan[] = { "run", "--time-limit", "nan", "x.so", NULL };
+	char *order[] = { "run", "--time-limit", "1", "--trial-time", "2", "x.so", NULL };
+	char *unknown[] = { "run", "--frobnicate", "x.so", NULL };
+	char *missing[] = { "run", "x.so", "--filter", NULL };
+
+	bad(no_so, ARGC(no_so));
+	bad(two_so, ARGC(two_so));
+	bad(backend, ARGC(backend));
+	bad(trials0, ARGC(trials0));
+	bad(trials_x, ARGC(trials_x));
+	bad(cpu_neg, ARGC(cpu_neg));
+	bad(format, ARGC(format));
+	bad(limit, ARGC(limit));
+	bad(limit_nan, ARGC(limit_nan));
+	bad(order, ARGC(order));
+	bad(unknown, ARGC(unknown));
+	bad(missing, ARGC(missing));
+}
+
+static void backend_names(void)
+{
+	enum cbench_backend_kind k;
+	const struct cbench_backend_ops *ops;
+
+	CU_ASSERT(cbench_backend_parse("user", &k) == 0 && k == CBENCH_BACKEND_USER);
+	CU_ASSERT(cbench_backend_parse("kmod", &k) == 0 && k == CBENCH_BACKEND_KMOD);
+	CU_ASSERT(cbench_backend_parse("auto", &k) == 0 && k == CBENCH_BACKEND_AUTO);
+	CU_ASSERT_EQUAL(cbench_backend_parse("User", &k), -EINVAL);
+	CU_ASSERT(cbench_backend_select(CBENCH_BACKEND_AUTO, &ops) == 0 && ops == &cbench_backend_user);
+	CU_ASSERT_EQUAL(cbench_backend_select(CBENCH_BACKEND_KMOD, &ops), -ENODEV);
+}
+
+static CU_TestInfo run_tests[] = {
+	{ "defaults", defaults },
+	{ "every option", every_option },
+	{ "--help", help },
+	{ "bad arguments are rejected", rejects },
+	{ "backend names", backend_names },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_run_suites[] = {
+	{ "run options", suite_init, suite_clean, NULL, NULL, run_tests },
+	CU_SUITE_INFO_NULL,
+};

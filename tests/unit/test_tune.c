@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The oracle and Alg. 1 against a synthetic timer. */
+#include <errno.h>
+#include <math.h>
+
+#include <CUnit/CUnit.h>
+
+#include "tune.h"
+
+static void params_floor_accuracy(void)
+{
+	struct cbench_tune_params p;
+
+	/* A measured error bound of 3 steps is raised to 1000 steps. */
+	cbench_tune_params_init(&p, 10, 30);
+	CU_ASSERT_DOUBLE_EQUAL(p.accuracy_ns, 10000, 1e-9);
+	CU_ASSERT_EQUAL(p.j, 1000);
+	/* A larger measured bound is kept. */
+	cbench_tune_params_init(&p, 1, 5000);
+	CU_ASSERT_EQUAL(p.j, 5000);
+	CU_ASSERT_DOUBLE_EQUAL(p.a * p.b * p.accuracy_ns, CBENCH_TUNE_STEEPNESS, 1e-9);
+}
+
+static void oracle_shape(void)
+{
+	struct cbench_tune_params p;
+	uint64_t prev = UINT64_MAX;
+
+	cbench_tune_params_init(&p, 1, 1000);
+	p.max_measure_ns = INFINITY;	/* the paper's oracle alone */
+	/* nu(tau_prec) ~ j; nu(t >= tau_acc) ~ 1; never increasing. */
+	CU_ASSERT(cbench_tune_oracle(&p, 1) >= 980);
+	CU_ASSERT(cbench_tune_oracle(&p, 1) <= 1000);
+	CU_ASSERT(cbench_tune_oracle(&p, 1000) <= 12);
+	CU_ASSERT_EQUAL(cbench_tune_oracle(&p, 5000), 1);
+	CU_ASSERT_EQUAL(cbench_tune_oracle(&p, 1e12), 1);
+	/* Midpoint: t = b tau_acc gives 1 + (j - 1) / 2. */
+	CU_ASSERT_EQUAL(cbench_tune_oracle(&p, 500), 500);
+	for (double t = 0.5; t < 3000; t *= 1.1) {
+		uint64_t n = cbench_tune_oracle(&p, t);
+
+		CU_ASSERT(n <= prev);
+		CU_ASSERT(n >= 1);
+		prev = n;
+	}
+}
+
+static void oracle_cap(void)
+{
+	struct cbench_tune_params p;
+
+	cbench_tune_params_init(&p, 1, 1000);
+	p.max_measure_ns = 10000;
+	/* 100 ns per rep would get ~1000 reps; the cap allows 100. */
+	CU_ASSERT_EQUAL(cbench_tune_oracle(&p, 100), 100);
+	CU_ASSERT_EQUAL(cbench_tune_oracle(&p, 1e6), 1);
+	/* No estimate (t = 0) is treated as t = tau_prec, not a division by 0. */
+	CU_ASSERT(cbench_tune_oracle(&p, 0) >= 1);
+}
+
+struct fake {
+	double per_rep_ns;
+	double overhead_ns;	/* what the timer adds, shrinking with i */
+	int calls;
+	int disturb_every;
+	uint64_t max_reps;
+};
+
+static int fake_time(void *arg, uint64_t reps, double *ns)
+{
+	struct fake *f = arg;
+
+	f->calls++;
+	if (reps > f->max_reps)
+		f->max_reps = reps;
+	if (f->disturb_every && f->calls % f->disturb_every == 0)
+		return 1;
+	*ns = f->per_rep_ns * (double)reps + f->overhead_ns;
+	return 0;
+}
+
+static int always_disturbed(void *arg, uint64_t reps, double *ns)
+{
+	return 1;
+}
+
+static int broken(void *arg, uint64_t reps, double *ns)
+{
+	return -EIO;
+}
+
+static void alg1_estimates_minimum(void)
+{
+	struct cbench_tune_params p;
+	struct fake f = { .per_rep_ns = 20, .overhead_ns = 50, .disturb_every = 7 };
+	uint64_t n;
+	double t;
+
+	cbench_tune_params_init(&p, 1, 1000);
+	CU_ASSERT_EQUAL(cbench_tune(&p, fake_time, &f, &n, &t), 0);
+	/* min T_i / i is reached at the largest i measured. */
+	CU_ASSERT(t > 20 && t < 20.2);
+	CU_ASSERT_EQUAL(n, cbench_tune_oracle(&p, t));
+	CU_ASSERT(n > 900);
+}
+
+static void alg1_stops_long_measurements(void)
+{
+	struct cbench_tune_params p;
+	struct fake f = { .per_rep_ns = 50000 };
+	uint64_t n;
+	double t;
+
+	cbench_tune_params_init(&p, 1, 1000);
+	CU_ASSERT_EQUAL(cbench_tune(&p, fake_time, &f, &n, &t), 0);
+	CU_ASSERT_EQUAL(n, 1);
+	/* 50 us per rep: a pass stops at i = 3 (150 us > 100 us). */
+	CU_ASSERT_EQUAL(f.max_reps, 3);
+	CU_ASSERT_EQUAL(f.calls, 3 * CBENCH_TUNE_PASSES);
+}
+
+static void alg1_errors(void)
+{
+	struct cbench_tune_params p;
+	uint64_t n;
+	double t;
+
+	cbench_tune_params_init(&p, 1, 10);
+	CU_ASSERT_EQUAL(cbench_tune(&p, always_disturbed, NULL, &n, &t), -EAGAIN);
+	CU_ASSERT_EQUAL(cbench_tune(&p, broken, NULL, &n, &t), -EIO);
+}
+
+static CU_TestInfo tune_tests[] = {
+	{ "accuracy floor and parameters", params_floor_accuracy },
+	{ "oracle: paper's shape", oracle_shape },
+	{ "oracle: measurement cap", oracle_cap },
+	{ "Alg. 1 estimates min T_i/i", alg1_estimates_minimum },
+	{ "Alg. 1 stops a pass at long measurements", alg1_stops_long_measurements },
+	{ "Alg. 1 errors", alg1_errors },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_tune_suites[] = {
+	{ "tune", NULL, NULL, NULL, NULL, tune_tests },
+	CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Choosing a backend; the backends themselves live in backend_<name>.c. */
+#include <errno.h>
+#include <string.h>
+
+#include "backend.h"
+
+int cbench_backend_parse(const char *s, enum cbench_backend_kind *kind)
+{
+	if (!strcmp(s, "auto"))
+		*kind = CBENCH_BACKEND_AUTO;
+	else if (!strcmp(s, "user"))
+		*kind = CBENCH_BACKEND_USER;
+	else if (!strcmp(s, "kmod"))
+		*kind = CBENCH_BACKEND_KMOD;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int cbench_backend_select(enum cbench_backend_kind kind, const struct cbench_backend_ops **ops)
+{
+	switch (kind) {
+	case CBENCH_BACKEND_AUTO:
+	case CBENCH_BACKEND_USER:
+		*ops = &cbench_backend_user;
+		return 0;
+	case CBENCH_BACKEND_KMOD:
+		break;
+	}
+	return -ENODEV;
+}

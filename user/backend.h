@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Measurement backends.
+ *
+ * A backend turns "run this benchmark for n reps" into one sample.  It
+ * measures only: tuning, trials, estimates and reports are the pipeline's
+ * (tune.c, worker.c, runner.c, report_*.c), shared by every backend.  Every
+ * call happens inside one worker process, pinned to one CPU, in this order:
+ *
+ *	open(b, cpu)			claim timers/counters for this thread
+ *	calibrate(b, &timer)		optional: overhead, resolution, frequency
+ *	prepare(b, experiment)		arena + setup(), untimed
+ *	measure(b, reps, &sample)	as many times as the pipeline wants
+ *	close(b)
+ *
+ * Each returns 0 or -errno.  A backend never prints: it reports what it could
+ * not do through the flags below and cbench_backend_env, and the report says
+ * it.  The kernel backend will implement the same ops, its measure() asking
+ * cbench.ko for the sample.
+ */
+#ifndef _CBENCH_BACKEND_H
+#define _CBENCH_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "loader.h"
+
+/* Which optional fields of a sample hold a measured value. */
+#define CBENCH_HAVE_INSTRUCTIONS	(1u << 0)
+#define CBENCH_HAVE_CYCLES		(1u << 1)
+#define CBENCH_HAVE_REF_CYCLES		(1u << 2)
+
+/* Why a sample is disturbed (and so discarded). */
+#define CBENCH_DISTURB_CSWITCH		(1u << 0)	/* context switch */
+#define CBENCH_DISTURB_MIGRATION	(1u << 1)	/* moved to another CPU */
+#define CBENCH_DISTURB_FAULT		(1u << 2)	/* page fault */
+#define CBENCH_DISTURB_COUNTER		(1u << 3)	/* a counter was descheduled */
+
+/* One measurement of `reps` repetitions. */
+struct cbench_sample {
+	uint64_t reps;
+	/* TSC ticks of the region, timer overhead already subtracted (>= 0). */
+	uint64_t ticks;
+	/* Counters over the region, valid where `have` says so. */
+	uint64_t instructions;
+	uint64_t cycles;
+	uint64_t ref_cycles;
+	uint32_t have;
+	/* CBENCH_DISTURB_* bits; 0 for a clean sample. */
+	uint32_t disturbed;
+};
+
+/* The timer, as calibrated in the worker that will measure. */
+struct cbench_timer {
+	char name[48];			/* e.g. "tsc (lfence;rdtsc / rdtscp;lfence)" */
+	double tsc_hz;			/* ticks per second, vs CLOCK_MONOTONIC_RAW */
+	double overhead_ticks;		/* back-to-back start/stop, subtracted */
+	double resolution_ticks;	/* smallest nonzero step the counter shows */
+	double precision_ns;		/* tau_prec of seed 000 */
+	double accuracy_ns;		/* tau_acc of seed 000, an upper bound */
+	/* Core cycles per tick from a dependent-add chain (1 cycle per add);
+	 * 0 when not calibrated.  Gives est-cycles/op where no PMU is. */
+	double est_cycles_per_tick;
+	uint32_t counters;		/* CBENCH_HAVE_* the backend can measure */
+};
+
+/* How the worker's environment turned out; each error is 0 or -errno. */
+struct cbench_backend_env {
+	int cpu;			/* the CPU measured on */
+	int pin_error;
+	int mlock_error;
+	int fifo_error;			/* SCHED_FIFO refused: we run SCHED_OTHER */
+	/* Where disturbances are counted: "perf" (software events),
+	 * "getrusage" (perf_event_open refused), or "none". */
+	char disturb_source[16];
+	int perf_hw_error;		/* why no hardware counters; 0 if some */
+	bool rdpmc;			/* counters read with RDPMC in user mode */
+};
+
+struct cbench_backend;
+
+struct cbench_backend_ops {
+	const char *name;		/* "user", "kmod" */
+	int (*open)(struct cbench_backend *b, int cpu);
+	int (*calibrate)(struct cbench_backend *b, struct cbench_timer *timer);
+	int (*prepare)(struct cbench_backend *b, const struct cbench_experiment *e);
+	int (*measure)(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s);
+	void (*close)(struct cbench_backend *b);
+};
+
+struct cbench_backend {
+	const struct cbench_backend_ops *ops;
+	/* Set by the pipeline before measure(): the calibration to apply. */
+	struct cbench_timer timer;
+	struct cbench_backend_env env;
+	void *priv;
+};
+
+enum cbench_backend_kind {
+	CBENCH_BACKEND_AUTO,
+	CBENCH_BACKEND_USER,
+	CBENCH_BACKEND_KMOD,
+};
+
+/* "user", "auto", "kmod" -> kind; -EINVAL for anything else. */
+int cbench_backend_parse(const char *s, enum cbench_backend_kind *kind);
+
+/*
+ * The ops for a kind.  auto resolves to user until the kernel backend
+ * exists; kmod is -ENODEV until then.
+ */
+int cbench_backend_select(enum cbench_backend_kind kind, const struct cbench_backend_ops **ops);
+
+extern const struct cbench_backend_ops cbench_backend_user;
+
+#endif /* _CBENCH_BACKEND_H */

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user backend: the benchmark runs in this (worker) process, timed with
+ * serialized TSC reads; perf software events count what would disturb a
+ * measurement; hardware counters come from perf, read with RDPMC through
+ * the event's mmap page where the kernel allows it.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "tsc.h"
+
+/* SCHED_FIFO priority of a worker: above every SCHED_OTHER task, below the
+ * kernel's own high-priority threads (which run at 50 and up). */
+#define WORKER_FIFO_PRIORITY 40
+
+/* Back-to-back timer reads taken to learn overhead and accuracy. */
+#define CALIB_TIMER_PAIRS 20000
+/* How long we let the TSC run against CLOCK_MONOTONIC_RAW, in ns. */
+#define CALIB_FREQ_SPAN_NS 60000000LL
+/* Dependent adds per calibration measurement (1 cycle each): 100000, so a
+ * TSC resolution step is 0.03% of one. */
+#define CALIB_ADDS_PER_LOOP 1000
+#define CALIB_ADD_LOOPS 100
+#define CALIB_ADD_TRIES 1000
+
+enum { SW_CSWITCH, SW_MIGRATION, SW_FAULT, SW_COUNT };
+enum { HW_INSTRUCTIONS, HW_CYCLES, HW_REF_CYCLES, HW_COUNT };
+
+struct user_backend {
+	int sw_fd[SW_COUNT];
+	bool use_rusage;
+	int hw_fd[HW_COUNT];
+	struct perf_event_mmap_page *hw_page[HW_COUNT];
+	uint32_t hw_have;
+	const struct cbench_desc *desc;
+	struct cbench_ctx ctx;
+	void *arena;
+	size_t arena_bytes;
+};
+
+static long perf_open(struct perf_event_attr *attr, int group_fd)
+{
+	return syscall(SYS_perf_event_open, attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int open_sw(struct user_backend *u)
+{
+	static const uint64_t configs[SW_COUNT] = {
+		PERF_COUNT_SW_CONTEXT_SWITCHES,
+		PERF_COUNT_SW_CPU_MIGRATIONS,
+		PERF_COUNT_SW_PAGE_FAULTS,
+	};
+
+	for (int i = 0; i < SW_COUNT; i++) {
+		struct perf_event_attr attr = {
+			.type = PERF_TYPE_SOFTWARE,
+			.size = sizeof(attr),
+			.config = configs[i],
+			.read_format = PERF_FORMAT_GROUP,
+		};
+		long fd = perf_open(&attr, i ? u->sw_fd[0] : -1);
+
+		if (fd < 0)
+			return -errno;
+		u->sw_fd[i] = (int)fd;
+	}
+	return 0;
+}
+
+static int open_hw(struct user_backend *u)
+{
+	static const uint64_t configs[HW_COUNT] = {
+		PERF_COUNT_HW_INSTRUCTIONS,
+		PERF_COUNT_HW_CPU_CYCLES,
+		PERF_COUNT_HW_REF_CPU_CYCLES,
+	};
+	long page = sysconf(_SC_PAGESIZE);
+	int first_error = 0;
+
+	for (int i = 0; i < HW_COUNT; i++) {
+		struct perf_event_attr attr = {
+			.type = PERF_TYPE_HARDWARE,
+			.size = sizeof(attr),
+			.config = configs[i],
+			.exclude_kernel = 1,
+			.exclude_hv = 1,
+			.pinned = 1,
+		};
+		long fd = perf_open(&attr, -1);
+		void *p;
+
+		if (fd < 0) {
+			if (!first_error)
+				first_error = -errno;
+			continue;
+		}
+		u->hw_fd[i] = (int)fd;
+		u->hw_have |= 1u << i;
+		p = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, (int)fd, 0);
+		if (p != MAP_FAILED) {
+			u->hw_page[i] = p;
+			if (!u->hw_page[i]->cap_user_rdpmc) {
+				munmap(p, (size_t)page);
+				u->hw_page[i] = NULL;
+			}
+		}
+	}
+	return u->hw_have ? 0 : first_error;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+static int user_open(struct cbench_backend *b, int cpu)
+{
+	struct user_backend *u = calloc(1, sizeof(*u));
+	struct sched_param sp = { .sched_priority = WORKER_FIFO_PRIORITY };
+	int ret;
+
+	if (!u)
+		return -ENOMEM;
+	for (int i = 0; i < SW_COUNT; i++)
+		u->sw_fd[i] = -1;
+	for (int i = 0; i < HW_COUNT; i++)
+		u->hw_fd[i] = -1;
+	b->priv = u;
+	b->env.cpu = cpu;
+	ret = pin(cpu);
+	if (ret)
+		return ret;		/* measuring on a CPU we did not ask for is worse than failing */
+	/* MCL_CURRENT only: with MCL_FUTURE an unprivileged worker's arena
+	 * mmap would fail outright past RLIMIT_MEMLOCK.  prepare() locks the
+	 * arena itself, best effort. */
+	b->env.mlock_error = mlockall(MCL_CURRENT) ? -errno : 0;
+	b->env.fifo_error = sched_setscheduler(0, SCHED_FIFO, &sp) ? -errno : 0;
+
+	ret = open_sw(u);
+	if (ret) {
+		for (int i = 0; i < SW_COUNT; i++) {
+			if (u->sw_fd[i] >= 0)
+				close(u->sw_fd[i]);
+			u->sw_fd[i] = -1;
+		}
+		u->use_rusage = true;
+		strcpy(b->env.disturb_source, "getrusage");
+	} else {
+		strcpy(b->env.disturb_source, "perf");
+	}
+	b->env.perf_hw_error = open_hw(u);
+	b->env.rdpmc = u->hw_have && u->hw_page[HW_INSTRUCTIONS];
+	return 0;
+}
+
+static void user_close(struct cbench_backend *b)
+{
+	struct user_backend *u = b->priv;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!u)
+		return;
+	for (int i = 0; i < SW_COUNT; i++)
+		if (u->sw_fd[i] >= 0)
+			close(u->sw_fd[i]);
+	for (int i = 0; i < HW_COUNT; i++) {
+		if (u->hw_page[i])
+			munmap(u->hw_page[i], (size_t)page);
+		if (u->hw_fd[i] >= 0)
+			close(u->hw_fd[i]);
+	}
+	if (u->arena)
+		munmap(u->arena, u->arena_bytes);
+	free(u);
+	b->priv = NULL;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int64_t now_raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A (tsc, ns) pair read as close together as we can manage: the bracket
+ * with the fewest ticks of five tries. */
+static void paired_read(uint64_t *tsc, int64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = cbench_tsc_start();
+		int64_t t = now_raw_ns();
+		uint64_t z = cbench_tsc_stop();
+
+		if (z - a < best) {
+			best = z - a;
+			*tsc = a + (z - a) / 2;
+			*ns = t;
+		}
+	}
+}
+
+static double calibrate_frequency(void)
+{
+	uint64_t tsc0, tsc1;
+	int64_t ns0, ns1;
+
+	paired_read(&tsc0, &ns0);
+	do {
+		paired_read(&tsc1, &ns1);
+	} while (ns1 - ns0 < CALIB_FREQ_SPAN_NS);
+	return (double)(tsc1 - tsc0) * 1e9 / (double)(ns1 - ns0);
+}
+
+/* Dependent adds: each waits for the previous, 1 cycle apiece on every
+ * x86-64 core we know, so the loop overhead runs alongside for free. */
+static double calibrate_cycles(double overhead_ticks)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int t = 0; t < CALIB_ADD_TRIES; t++) {
+		uint64_t x = (uint64_t)t, start, stop;
+
+		start = cbench_tsc_start();
+		for (int i = 0; i < CALIB_ADD_LOOPS; i++)
+			__asm__ volatile(".rept 1000\n\tadd $1, %0\n\t.endr" : "+r"(x));
+		stop = cbench_tsc_stop();
+		if (stop - start < best)
+			best = stop - start;
+	}
+	if ((double)best <= overhead_ticks)
+		return 0;
+	return (double)CALIB_ADDS_PER_LOOP * CALIB_ADD_LOOPS / ((double)best - overhead_ticks);
+}
+
+static int user_calibrate(struct cbench_backend *b, struct cbench_timer *t)
+{
+	uint64_t *d = malloc(CALIB_TIMER_PAIRS * sizeof(*d));
+	uint64_t resolution = UINT64_MAX;
+	double err_ticks;
+
+	if (!d)
+		return -ENOMEM;
+	memset(t, 0, sizeof(*t));
+	strcpy(t->name, "tsc");
+	for (int i = 0; i < CALIB_TIMER_PAIRS; i++) {
+		uint64_t a = cbench_tsc_start();
+		uint64_t z = cbench_tsc_stop();
+
+		d[i] = z - a;
+	}
+	for (int i = 0; i < CALIB_TIMER_PAIRS; i++) {
+		uint64_t a = cbench_tsc_raw(), z = cbench_tsc_raw();
+
+		if (z > a && z - a < resolution)
+			resolution = z - a;
+	}
+	qsort(d, CALIB_TIMER_PAIRS, sizeof(*d), compare_u64);
+	t->overhead_ticks = (double)d[0];
+	t->resolution_ticks = resolution == UINT64_MAX ? 1 : (double)resolution;
+	/* The error of one overhead-corrected interval: how far the read cost
+	 * strays above its minimum (99.9th percentile, so interrupts landing
+	 * between the reads do not count), plus a resolution step at each end. */
+	err_ticks = (double)(d[CALIB_TIMER_PAIRS * 999 / 1000] - d[0]) + 2 * t->resolution_ticks;
+	free(d);
+
+	t->tsc_hz = calibrate_frequency();
+	if (!(t->tsc_hz > 0))
+		return -EIO;
+	t->precision_ns = t->resolution_ticks * 1e9 / t->tsc_hz;
+	t->accuracy_ns = err_ticks * 1e9 / t->tsc_hz;
+	t->est_cycles_per_tick = calibrate_cycles(t->overhead_ticks);
+	t->counters = ((struct user_backend *)b->priv)->hw_have;
+	return 0;
+}
+
+static int user_prepare(struct cbench_backend *b, const struct cbench_experiment *e)
+{
+	struct user_backend *u = b->priv;
+	const struct cbench_desc *d = e->desc;
+
+	u->desc = d;
+	memset(&u->ctx, 0, sizeof(u->ctx));
+	u->ctx.param = e->param;
+	if (d->arena_bytes) {
+		/* MAP_POPULATE plus the zeroing write fault every page in now;
+		 * mlock keeps them (if RLIMIT_MEMLOCK allows: a page fault
+		 * later would only discard that measurement). */
+		u->arena_bytes = (size_t)d->arena_bytes;
+		u->arena = mmap(NULL, u->arena_bytes, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (u->arena == MAP_FAILED) {
+			u->arena = NULL;
+			return -errno;
+		}
+		memset(u->arena, 0, u->arena_bytes);
+		if (mlock(u->arena, u->arena_bytes) && !b->env.mlock_error)
+			b->env.mlock_error = -errno;
+		u->ctx.arena = u->arena;
+		u->ctx.arena_bytes = d->arena_bytes;
+	}
+	if (d->setup) {
+		int ret = d->setup(&u->ctx);
+
+		if (ret)
+			return ret < 0 ? -ECANCELED : -EINVAL;
+	}
+	return 0;
+}
+
+struct sw_counts {
+	uint64_t nr;
+	uint64_t v[SW_COUNT];
+};
+
+static int read_sw(struct user_backend *u, struct sw_counts *c)
+{
+	if (u->use_rusage) {
+		struct rusage ru;
+
+		if (getrusage(RUSAGE_THREAD, &ru))
+			return -errno;
+		c->v[SW_CSWITCH] = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
+		c->v[SW_MIGRATION] = (uint64_t)sched_getcpu();
+		c->v[SW_FAULT] = (uint64_t)(ru.ru_minflt + ru.ru_majflt);
+		return 0;
+	}
+	if (read(u->sw_fd[0], c, sizeof(*c)) != (ssize_t)sizeof(*c))
+		return -EIO;
+	return 0;
+}
+
+static inline uint64_t rdpmc(uint32_t counter)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* The documented perf mmap-page protocol (linux/perf_event.h).  Returns
+ * false when the event is not on the PMU right now. */
+static bool read_pmc(struct perf_event_mmap_page *pc, uint64_t *value)
+{
+	uint32_t seq, idx;
+	uint64_t count;
+
+	do {
+		seq = pc->lock;
+		__asm__ volatile("" ::: "memory");
+		idx = pc->index;
+		count = (uint64_t)pc->offset;
+		if (pc->cap_user_rdpmc && idx) {
+			uint16_t width = pc->pmc_width;
+			int64_t pmc = (int64_t)rdpmc(idx - 1);
+
+			pmc <<= 64 - width;
+			pmc >>= 64 - width;
+			count += (uint64_t)pmc;
+		}
+		__asm__ volatile("" ::: "memory");
+	} while (pc->lock != seq);
+	*value = count;
+	return idx != 0;
+}
+
+static bool read_hw(struct user_backend *u, uint64_t v[HW_COUNT])
+{
+	bool ok = true;
+
+	for (int i = 0; i < HW_COUNT; i++) {
+		if (!(u->hw_have & (1u << i)))
+			continue;
+		if (u->hw_page[i])
+			ok &= read_pmc(u->hw_page[i], &v[i]);
+		else
+			ok &= read(u->hw_fd[i], &v[i], sizeof(v[i])) == (ssize_t)sizeof(v[i]);
+	}
+	return ok;
+}
+
+static int user_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	struct user_backend *u = b->priv;
+	struct sw_counts sw0, sw1;
+	uint64_t hw0[HW_COUNT] = { 0 }, hw1[HW_COUNT] = { 0 };
+	uint64_t start, stop, ticks;
+	bool hw_ok;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->reps = reps;
+	ret = read_sw(u, &sw0);
+	if (ret)
+		return ret;
+	hw_ok = read_hw(u, hw0);
+
+	start = cbench_tsc_start();
+	u->desc->run(&u->ctx, reps);
+	stop = cbench_tsc_stop();
+
+	hw_ok &= read_hw(u, hw1);
+	ret = read_sw(u, &sw1);
+	if (ret)
+		return ret;
+
+	ticks = stop - start;
+	s->ticks = (double)ticks > b->timer.overhead_ticks ? ticks - (uint64_t)b->timer.overhead_ticks : 0;
+	if (sw1.v[SW_CSWITCH] != sw0.v[SW_CSWITCH])
+		s->disturbed |= CBENCH_DISTURB_CSWITCH;
+	if (sw1.v[SW_MIGRATION] != sw0.v[SW_MIGRATION])
+		s->disturbed |= CBENCH_DISTURB_MIGRATION;
+	if (sw1.v[SW_FAULT] != sw0.v[SW_FAULT])
+		s->disturbed |= CBENCH_DISTURB_FAULT;
+	if (u->hw_have && !hw_ok)
+		s->disturbed |= CBENCH_DISTURB_COUNTER;
+	if (u->hw_have & (1u << HW_INSTRUCTIONS))
+		s->instructions = hw1[HW_INSTRUCTIONS] - hw0[HW_INSTRUCTIONS];
+	if (u->hw_have & (1u << HW_CYCLES))
+		s->cycles = hw1[HW_CYCLES] - hw0[HW_CYCLES];
+	if (u->hw_have & (1u << HW_REF_CYCLES))
+		s->ref_cycles = hw1[HW_REF_CYCLES] - hw0[HW_REF_CYCLES];
+	s->have = u->hw_have;
+	return 0;
+}
+
+const struct cbench_backend_ops cbench_backend_user = {
+	.name = "user",
+	.open = user_open,
+	.calibrate = user_calibrate,
+	.prepare = user_prepare,
+	.measure = user_measure,
+	.close = user_close,
+};

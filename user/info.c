@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cbenchctl info: what this machine offers for measurement, from cbench.ko
+ * when it is loaded, and what the user backend will use either way.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/attr.h>
+
+#include <cbench.h>
+#include <uapi/linux/cbench.h>
+
+#include "netlink.h"
+#include "probe.h"
+#include "subcommands.h"
+
+#define NOT_LOADED_HINT \
+	"cbench.ko is not loaded: load it with `insmod cbench.ko` (as root) " \
+	"for ring-0 measurement"
+
+/* Counters probed with --probe: at most this many CPUs. */
+#define PROBE_CPUS_MAX 1024
+
+/* CBENCH_CMD_INFO's reply.  has_* say whether an optional attribute came. */
+struct module_info {
+	char version[64];
+	uint32_t abi;
+	char cpu_vendor[16];
+	uint32_t cpu_family, cpu_model, cpu_stepping;
+	bool hypervisor;
+	bool has_tsc_khz;
+	uint64_t tsc_khz;
+	uint32_t tsc_flags;
+	uint32_t pmu_version;
+	uint32_t gp_counters, gp_bits, fixed_counters, fixed_bits, pmu_events;
+	bool has_fixed_bits;
+	uint32_t counters, counters_cpu;
+	bool has_limits;
+	uint64_t image_bytes, arena_bytes, irqoff_ns;
+	uint32_t samples, runs;
+	bool has_live;
+	uint32_t live_images, live_runs;
+};
+
+struct probe_result {
+	uint32_t cpu;
+	uint32_t counters;
+};
+
+struct options {
+	bool json;
+	bool probe;
+	long probe_cpu;		/* -1: every online CPU */
+};
+
+static const struct {
+	uint32_t flag;
+	const char *name;
+} counter_names[] = {
+	{ CBENCH_COUNTER_F_INSTRUCTIONS, "instructions" },
+	{ CBENCH_COUNTER_F_CYCLES, "cycles" },
+	{ CBENCH_COUNTER_F_REF_CYCLES, "ref-cycles" },
+};
+
+static const struct {
+	uint32_t flag;
+	const char *name;
+} tsc_flag_names[] = {
+	{ CBENCH_TSC_F_CONSTANT, "constant" },
+	{ CBENCH_TSC_F_NONSTOP, "nonstop" },
+	{ CBENCH_TSC_F_RELIABLE, "reliable" },
+};
+
+static int parse_limits(struct module_info *info, struct nlattr *nest)
+{
+	static struct nla_policy policy[CBENCH_A_LIMIT_MAX + 1] = {
+		[CBENCH_A_LIMIT_IMAGE_BYTES] = { .type = NLA_U64 },
+		[CBENCH_A_LIMIT_ARENA_BYTES] = { .type = NLA_U64 },
+		[CBENCH_A_LIMIT_SAMPLES] = { .type = NLA_U32 },
+		[CBENCH_A_LIMIT_IRQOFF_NS] = { .type = NLA_U64 },
+		[CBENCH_A_LIMIT_RUNS] = { .type = NLA_U32 },
+	};
+	struct nlattr *tb[CBENCH_A_LIMIT_MAX + 1];
+
+	if (nla_parse_nested(tb, CBENCH_A_LIMIT_MAX, nest, policy) < 0 ||
+	    !tb[CBENCH_A_LIMIT_IMAGE_BYTES] || !tb[CBENCH_A_LIMIT_ARENA_BYTES] ||
+	    !tb[CBENCH_A_LIMIT_SAMPLES] || !tb[CBENCH_A_LIMIT_IRQOFF_NS] ||
+	    !tb[CBENCH_A_LIMIT_RUNS])
+		return -EPROTO;
+	info->image_bytes = nla_get_u64(tb[CBENCH_A_LIMIT_IMAGE_BYTES]);
+	info->arena_bytes = nla_get_u64(tb[CBENCH_A_LIMIT_ARENA_BYTES]);
+	info->samples = nla_get_u32(tb[CBENCH_A_LIMIT_SAMPLES]);
+	info->irqoff_ns = nla_get_u64(tb[CBENCH_A_LIMIT_IRQOFF_NS]);
+	info->runs = nla_get_u32(tb[CBENCH_A_LIMIT_RUNS]);
+	info->has_limits = true;
+	return 0;
+}
+
+static int parse_live(struct module_info *info, struct nlattr *nest)
+{
+	static struct nla_policy policy[CBENCH_A_LIVE_MAX + 1] = {
+		[CBENCH_A_LIVE_IMAGES] = { .type = NLA_U32 },
+		[CBENCH_A_LIVE_RUNS] = { .type = NLA_U32 },
+	};
+	struct nlattr *tb[CBENCH_A_LIVE_MAX + 1];
+
+	if (nla_parse_nested(tb, CBENCH_A_LIVE_MAX, nest, policy) < 0 ||
+	    !tb[CBENCH_A_LIVE_IMAGES] || !tb[CBENCH_A_LIVE_RUNS])
+		return -EPROTO;
+	info->live_images = nla_get_u32(tb[CBENCH_A_LIVE_IMAGES]);
+	info->live_runs = nla_get_u32(tb[CBENCH_A_LIVE_RUNS]);
+	info->has_live = true;
+	return 0;
+}
+
+static uint32_t get_u32(struct nlattr *attr)
+{
+	return attr ? nla_get_u32(attr) : 0;
+}
+
+static int parse_info(struct nlattr **tb, void *arg)
+{
+	struct module_info *info = arg;
+	int ret;
+
+	/* What every module version sends; the rest is optional. */
+	if (!tb[CBENCH_A_INFO_VERSION] || !tb[CBENCH_A_INFO_ABI] ||
+	    !tb[CBENCH_A_INFO_CPU_VENDOR] || !tb[CBENCH_A_INFO_TSC_FLAGS] ||
+	    !tb[CBENCH_A_INFO_PMU_VERSION] || !tb[CBENCH_A_INFO_COUNTERS])
+		return -EPROTO;
+
+	nla_strlcpy(info->version, tb[CBENCH_A_INFO_VERSION], sizeof(info->version));
+	info->abi = nla_get_u32(tb[CBENCH_A_INFO_ABI]);
+	nla_strlcpy(info->cpu_vendor, tb[CBENCH_A_INFO_CPU_VENDOR], sizeof(info->cpu_vendor));
+	info->cpu_family = get_u32(tb[CBENCH_A_INFO_CPU_FAMILY]);
+	info->cpu_model = get_u32(tb[CBENCH_A_INFO_CPU_MODEL]);
+	info->cpu_stepping = get_u32(tb[CBENCH_A_INFO_CPU_STEPPING]);
+	info->hypervisor = tb[CBENCH_A_INFO_CPU_HYPERVISOR];
+	info->has_tsc_khz = tb[CBENCH_A_INFO_TSC_KHZ];
+	if (info->has_tsc_khz)
+		info->tsc_khz = nla_get_u64(tb[CBENCH_A_INFO_TSC_KHZ]);
+	info->tsc_flags = nla_get_u32(tb[CBENCH_A_INFO_TSC_FLAGS]);
+	info->pmu_version = nla_get_u32(tb[CBENCH_A_INFO_PMU_VERSION]);
+	info->gp_counters = get_u32(tb[CBENCH_A_INFO_PMU_GP_COUNTERS]);
+	info->gp_bits = get_u32(tb[CBENCH_A_INFO_PMU_GP_BITS]);
+	info->fixed_counters = get_u32(tb[CBENCH_A_INFO_PMU_FIXED_COUNTERS]);
+	info->has_fixed_bits = tb[CBENCH_A_INFO_PMU_FIXED_BITS];
+	info->fixed_bits = get_u32(tb[CBENCH_A_INFO_PMU_FIXED_BITS]);
+	info->pmu_events = get_u32(tb[CBENCH_A_INFO_PMU_EVENTS]);
+	info->counters = nla_get_u32(tb[CBENCH_A_INFO_COUNTERS]);
+	info->counters_cpu = get_u32(tb[CBENCH_A_INFO_COUNTERS_CPU]);
+	if (tb[CBENCH_A_INFO_LIMITS]) {
+		ret = parse_limits(info, tb[CBENCH_A_INFO_LIMITS]);
+		if (ret)
+			return ret;
+	}
+	if (tb[CBENCH_A_INFO_LIVE]) {
+		ret = parse_live(info, tb[CBENCH_A_INFO_LIVE]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int build_probe(struct nl_msg *msg, void *arg)
+{
+	const struct probe_result *probe = arg;
+
+	return nla_put_u32(msg, CBENCH_A_PROBE_CPU, probe->cpu) < 0 ? -EMSGSIZE : 0;
+}
+
+static int parse_probe(struct nlattr **tb, void *arg)
+{
+	struct probe_result *probe = arg;
+
+	if (!tb[CBENCH_A_PROBE_CPU] || !tb[CBENCH_A_PROBE_COUNTERS] ||
+	    nla_get_u32(tb[CBENCH_A_PROBE_CPU]) != probe->cpu)
+		return -EPROTO;
+	probe->counters = nla_get_u32(tb[CBENCH_A_PROBE_COUNTERS]);
+	return 0;
+}
+
+/* Reads the kernel's list of online CPUs ("0-3,6") into cpus[]. */
+static int online_cpus(uint32_t *cpus, size_t max, size_t *count)
+{
+	char list[4096], *p = list;
+	FILE *file;
+
+	file = fopen("/sys/devices/system/cpu/online", "r");
+	if (!file)
+		return -errno;
+	if (!fgets(list, sizeof(list), file)) {
+		fclose(file);
+		return -EIO;
+	}
+	fclose(file);
+	*count = 0;
+	while (*p && *p != '\n') {
+		char *end;
+		unsigned long first = strtoul(p, &end, 10), last = first;
+
+		if (end == p)
+			return -EPROTO;
+		if (*end == '-') {
+			p = end + 1;
+			last = strtoul(p, &end, 10);
+			if (end == p || last < first)
+				return -EPROTO;
+		}
+		for (unsigned long cpu = first; cpu <= last; cpu++) {
+			if (*count == max)
+				return -E2BIG;
+			cpus[(*count)++] = (uint32_t)cpu;
+		}
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+static void print_counters(FILE *out, uint32_t counters)
+{
+	const char *sep = "";
+
+	for (size_t i = 0; i < sizeof(counter_names) / sizeof(counter_names[0]); i++) {
+		if (counters & counter_names[i].flag) {
+			fprintf(out, "%s%s", sep, counter_names[i].name);
+			sep = ", ";
+		}
+	}
+}
+
+static void print_bytes(uint64_t bytes)
+{
+	if (bytes >= (1 << 20) && !(bytes % (1 << 20)))
+		printf("%" PRIu64 " MiB", bytes >> 20);
+	else
+		printf("%" PRIu64 " bytes", bytes);
+}
+
+static void print_module(const struct module_info *info, const struct probe_result *probes,
+			 size_t nprobes)
+{
+	printf("cbench.ko %s (benchmark ABI %" PRIu32 "): ring-0 measurement available\n",
+	       info->version, info->abi);
+	printf("  CPU:              %s family %" PRIu32 " model %" PRIu32 " stepping %" PRIu32 "%s\n",
+	       info->cpu_vendor, info->cpu_family, info->cpu_model, info->cpu_stepping,
+	       info->hypervisor ? " (in a virtual machine)" : "");
+	printf("  TSC:              ");
+	if (info->has_tsc_khz)
+		printf("%" PRIu64 ".%03" PRIu64 " MHz", info->tsc_khz / 1000, info->tsc_khz % 1000);
+	else
+		printf("frequency not known to the kernel");
+	printf("; ");
+	if (!info->tsc_flags) {
+		printf("neither constant nor nonstop: cycles vary with frequency and sleep");
+	} else {
+		const char *sep = "";
+
+		for (size_t i = 0; i < sizeof(tsc_flag_names) / sizeof(tsc_flag_names[0]); i++) {
+			if (info->tsc_flags & tsc_flag_names[i].flag) {
+				printf("%s%s", sep, tsc_flag_names[i].name);
+				sep = ", ";
+			}
+		}
+	}
+	printf("\n  PMU:              ");
+	if (!info->pmu_version) {
+		printf("no PMU: CPUID enumerates no performance counters\n");
+	} else {
+		printf("version %" PRIu32 ", %" PRIu32 " general counters of %" PRIu32 " bits",
+		       info->pmu_version, info->gp_counters, info->gp_bits);
+		if (info->has_fixed_bits)
+			printf(", %" PRIu32 " fixed counters of %" PRIu32 " bits",
+			       info->fixed_counters, info->fixed_bits);
+		else
+			printf(", no fixed counters");
+		printf("\n");
+	}
+	printf("  counters:         ");
+	if (info->counters) {
+		print_counters(stdout, info->counters);
+		printf(" (CPU %" PRIu32 ", at load)\n", info->counters_cpu);
+	} else {
+		printf("none usable: TSC only (perf lent no hardware counter on CPU %" PRIu32
+		       " at load)\n", info->counters_cpu);
+	}
+	for (size_t i = 0; i < nprobes; i++) {
+		printf("  counters, CPU %-3" PRIu32 " ", probes[i].cpu);
+		if (probes[i].counters)
+			print_counters(stdout, probes[i].counters);
+		else
+			printf("none usable");
+		printf(" (now)\n");
+	}
+	if (info->has_limits) {
+		printf("  limits:           image ");
+		print_bytes(info->image_bytes);
+		printf(", arena ");
+		print_bytes(info->arena_bytes);
+		printf(", %" PRIu32 " samples per run, interrupts off %" PRIu64
+		       " ns per sample, %" PRIu32 " concurrent run%s\n",
+		       info->samples, info->irqoff_ns, info->runs, info->runs == 1 ? "" : "s");
+	}
+	if (info->has_live)
+		printf("  in use:           %" PRIu32 " images, %" PRIu32 " runs\n",
+		       info->live_images, info->live_runs);
+}
+
+static const char *rdpmc_text(const struct cbench_machine *m)
+{
+	if (!m->perf_hw_usable)
+		return "not available (no perf hardware events)";
+	switch (m->rdpmc_sysfs) {
+	case 0:
+		return "disabled (sysfs rdpmc is 0)";
+	case 1:
+		return "allowed for the events this process opens";
+	case 2:
+		return "allowed for every counter";
+	default:
+		return "unknown (no sysfs rdpmc file)";
+	}
+}
+
+static void print_user_backend(const struct cbench_machine *m)
+{
+	printf("  CPU:              %s", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
+	printf(" (%s family %u model %u stepping %u)%s\n", m->cpu_vendor, m->cpu_family,
+	       m->cpu_model, m->cpu_stepping, m->hypervisor ? " in a virtual machine" : "");
+	printf("  CPUs online:      %d\n", m->cpus_online);
+	printf("  kernel:           %s\n", m->kernel_release);
+	printf("  timer:            TSC, %s; frequency calibrated when measuring\n",
+	       m->tsc_invariant ? "invariant" : "not invariant (CPUID.80000007H:EDX[8] clear)");
+	printf("  PMU (CPUID):      ");
+	if (m->pmu_version || m->pmu_gp_counters) {
+		printf("%u general counters of %u bits", m->pmu_gp_counters, m->pmu_gp_bits);
+		if (m->pmu_fixed_counters)
+			printf(", %u fixed counters of %u bits", m->pmu_fixed_counters,
+			       m->pmu_fixed_bits);
+		printf("\n");
+	} else {
+		printf("none enumerated\n");
+	}
+	printf("  perf hardware:    %s\n", m->perf_hw_usable ? "usable" :
+	       "not available: cycles and instructions cannot be counted");
+	printf("  perf software:    %s\n", m->perf_sw_usable ? "usable (disturbances are counted)" :
+	       "not available: disturbances cannot be counted");
+	printf("  user RDPMC:       %s\n", rdpmc_text(m));
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void json_counters(uint32_t counters)
+{
+	const char *sep = "";
+
+	putchar('[');
+	for (size_t i = 0; i < sizeof(counter_names) / sizeof(counter_names[0]); i++) {
+		if (counters & counter_names[i].flag) {
+			printf("%s\"%s\"", sep, counter_names[i].name);
+			sep = ", ";
+		}
+	}
+	putchar(']');
+}
+
+static void json_module(const struct module_info *info, const struct probe_result *probes,
+			size_t nprobes)
+{
+	printf("  \"module\": {\n    \"loaded\": true,\n    \"version\": ");
+	json_string(info->version);
+	printf(",\n    \"abi\": %" PRIu32 ",\n    \"cpu\": { \"vendor\": ", info->abi);
+	json_string(info->cpu_vendor);
+	printf(", \"family\": %" PRIu32 ", \"model\": %" PRIu32 ", \"stepping\": %" PRIu32
+	       ", \"hypervisor\": %s },\n", info->cpu_family, info->cpu_model,
+	       info->cpu_stepping, info->hypervisor ? "true" : "false");
+	printf("    \"tsc\": { \"khz\": ");
+	if (info->has_tsc_khz)
+		printf("%" PRIu64, info->tsc_khz);
+	else
+		printf("null");
+	for (size_t i = 0; i < sizeof(tsc_flag_names) / sizeof(tsc_flag_names[0]); i++)
+		printf(", \"%s\": %s", tsc_flag_names[i].name,
+		       info->tsc_flags & tsc_flag_names[i].flag ? "true" : "false");
+	printf(" },\n    \"pmu\": ");
+	if (!info->pmu_version) {
+		printf("null,\n");
+	} else {
+		printf("{ \"version\": %" PRIu32 ", \"gp_counters\": %" PRIu32 ", \"gp_bits\": %" PRIu32
+		       ", \"fixed_counters\": %" PRIu32 ", \"fixed_bits\": ",
+		       info->pmu_version, info->gp_counters, info->gp_bits, info->fixed_counters);
+		if (info->has_fixed_bits)
+			printf("%" PRIu32, info->fixed_bits);
+		else
+			printf("null");
+		printf(", \"events\": ");
+		json_counters(info->pmu_events);
+		printf(" },\n");
+	}
+	printf("    \"counters\": { \"cpu\": %" PRIu32 ", \"usable\": ", info->counters_cpu);
+	json_counters(info->counters);
+	printf(" },\n    \"probes\": [");
+	for (size_t i = 0; i < nprobes; i++) {
+		printf("%s{ \"cpu\": %" PRIu32 ", \"usable\": ", i ? ", " : "", probes[i].cpu);
+		json_counters(probes[i].counters);
+		printf(" }");
+	}
+	printf("],\n    \"limits\": ");
+	if (info->has_limits)
+		printf("{ \"image_bytes\": %" PRIu64 ", \"arena_bytes\": %" PRIu64
+		       ", \"samples\": %" PRIu32 ", \"irqoff_ns\": %" PRIu64 ", \"runs\": %" PRIu32 " }",
+		       info->image_bytes, info->arena_bytes, info->samples, info->irqoff_ns,
+		       info->runs);
+	else
+		printf("null");
+	printf(",\n    \"live\": ");
+	if (info->has_live)
+		printf("{ \"images\": %" PRIu32 ", \"runs\": %" PRIu32 " }",
+		       info->live_images, info->live_runs);
+	else
+		printf("null");
+	printf("\n  },\n");
+}
+
+static void json_user_backend(const struct cbench_machine *m)
+{
+	printf("  \"user\": {\n    \"cpu\": { \"vendor\": ");
+	json_string(m->cpu_vendor);
+	printf(", \"name\": ");
+	if (m->cpu_name[0])
+		json_string(m->cpu_name);
+	else
+		printf("null");
+	printf(", \"family\": %u, \"model\": %u, \"stepping\": %u, \"hypervisor\": %s },\n",
+	       m->cpu_family, m->cpu_model, m->cpu_stepping, m->hypervisor ? "true" : "false");
+	printf("    \"cpus_online\": %d,\n    \"kernel\": ", m->cpus_online);
+	json_string(m->kernel_release);
+	printf(",\n    \"tsc_invariant\": %s,\n    \"pmu\": ", m->tsc_invariant ? "true" : "false");
+	if (m->pmu_version || m->pmu_gp_counters)
+		printf("{ \"version\": %u, \"gp_counters\": %u, \"gp_bits\": %u, "
+		       "\"fixed_counters\": %u, \"fixed_bits\": %u }",
+		       m->pmu_version, m->pmu_gp_counters, m->pmu_gp_bits,
+		       m->pmu_fixed_counters, m->pmu_fixed_bits);
+	else
+		printf("null");
+	printf(",\n    \"perf_hardware\": %s,\n    \"perf_software\": %s,\n",
+	       m->perf_hw_usable ? "true" : "false", m->perf_sw_usable ? "true" : "false");
+	printf("    \"user_rdpmc\": %s\n  }\n",
+	       m->perf_hw_usable && m->rdpmc_sysfs >= 1 ? "true" : "false");
+}
+
+static void show_usage(FILE *file)
+{
+	fprintf(file, "Usage: %s info [--json] [--probe[=<cpu>]]\n\n", cbench_prog);
+	fprintf(file, "Shows what this machine offers for measurement: from cbench.ko when it is\n"
+		      "loaded, and what the user backend will use.\n\n"
+		      "  --json         print JSON instead of text\n"
+		      "  --probe[=CPU]  ask cbench.ko which counters perf lends it now on CPU,\n"
+		      "                 or on every online CPU (needs CAP_SYS_ADMIN)\n");
+}
+
+static int parse_options(int argc, char *argv[], struct options *opts)
+{
+	static const struct option long_options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "probe", optional_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opts->probe_cpu = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			opts->json = true;
+			break;
+		case 'p': {
+			char *end;
+
+			opts->probe = true;
+			if (!optarg)
+				break;
+			errno = 0;
+			opts->probe_cpu = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || opts->probe_cpu < 0 ||
+			    opts->probe_cpu > UINT32_MAX)
+				return -EINVAL;
+			break;
+		}
+		case 'h':
+			show_usage(stdout);
+			exit(0);
+		default:
+			return -EINVAL;
+		}
+	}
+	return optind == argc ? 0 : -EINVAL;
+}
+
+static int probe_counters(struct cbench_nl *nl, const struct options *opts,
+			  struct probe_result **probesp, size_t *nprobes)
+{
+	struct probe_result *probes;
+	uint32_t *cpus;
+	size_t count = 1;
+	int ret;
+
+	cpus = calloc(PROBE_CPUS_MAX, sizeof(*cpus));
+	probes = calloc(PROBE_CPUS_MAX, sizeof(*probes));
+	if (!cpus || !probes) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	if (opts->probe_cpu >= 0) {
+		cpus[0] = (uint32_t)opts->probe_cpu;
+	} else {
+		ret = online_cpus(cpus, PROBE_CPUS_MAX, &count);
+		if (ret) {
+			fprintf(stderr, "%s: unable to list online CPUs: %s\n", cbench_prog,
+				strerror(-ret));
+			goto err;
+		}
+	}
+	for (size_t i = 0; i < count; i++) {
+		struct cbench_nl_request req = {
+			.cmd = CBENCH_CMD_PROBE_COUNTERS,
+			.build = build_probe,
+			.parse = parse_probe,
+			.arg = &probes[i],
+		};
+
+		probes[i].cpu = cpus[i];
+		ret = cbench_nl_request(nl, &req);
+		if (ret) {
+			fprintf(stderr, "%s: unable to probe counters on CPU %" PRIu32 ": %s\n",
+				cbench_prog, cpus[i], cbench_nl_strerror(nl, ret));
+			goto err;
+		}
+	}
+	free(cpus);
+	*probesp = probes;
+	*nprobes = count;
+	return 0;
+
+err:
+	free(cpus);
+	free(probes);
+	return ret;
+}
+
+int cbench_info_main(int argc, char *argv[])
+{
+	struct options opts = { 0 };
+	struct module_info info = { 0 };
+	struct probe_result *probes = NULL;
+	struct cbench_machine machine;
+	struct cbench_nl *nl = NULL;
+	struct cbench_nl_request req = {
+		.cmd = CBENCH_CMD_INFO,
+		.parse = parse_info,
+		.arg = &info,
+	};
+	size_t nprobes = 0;
+	bool loaded;
+	int ret;
+
+	if (parse_options(argc, argv, &opts)) {
+		show_usage(stderr);
+		return 1;
+	}
+
+	ret = cbench_nl_open(&nl);
+	loaded = !ret;
+	if (ret && ret != -ENOENT) {
+		fprintf(stderr, "%s: unable to reach cbench.ko: %s\n", cbench_prog,
+			cbench_nl_strerror(NULL, ret));
+		return 1;
+	}
+	if (loaded) {
+		ret = cbench_nl_request(nl, &req);
+		if (ret) {
+			fprintf(stderr, "%s: unable to query cbench.ko: %s\n", cbench_prog,
+				cbench_nl_strerror(nl, ret));
+			goto out;
+		}
+		if (opts.probe) {
+			ret = probe_counters(nl, &opts, &probes, &nprobes);
+			if (ret)
+				goto out;
+		}
+	} else if (opts.probe) {
+		fprintf(stderr, "%s: unable to probe counters: %s\n", cbench_prog,
+			"cbench.ko is not loaded");
+		ret = -ENOENT;
+		goto out;
+	}
+
+	cbench_machine_probe(&machine);
+	if (opts.json) {
+		printf("{\n");
+		if (loaded) {
+			json_module(&info, probes, nprobes);
+		} else {
+			printf("  \"module\": { \"loaded\": false, \"hint\": ");
+			json_string(NOT_LOADED_HINT);
+			printf(" },\n");
+		}
+		json_user_backend(&machine);
+		printf("}\n");
+	} else {
+		if (loaded)
+			print_module(&info, probes, nprobes);
+		else
+			printf("%s; meanwhile the user backend will use:\n", NOT_LOADED_HINT);
+		if (loaded)
+			printf("user backend:\n");
+		print_user_backend(&machine);
+	}
+	ret = 0;
+out:
+	free(probes);
+	cbench_nl_close(nl);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic-netlink client: one socket, one receive loop, and the
+ * kernel's extended-ack text, shared by every command (after iw's
+ * nl80211_init() and __handle_cmd()).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/handlers.h>
+#include <netlink/socket.h>
+
+#include <uapi/linux/cbench.h>
+
+#include "netlink.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+struct cbench_nl {
+	struct nl_sock *sock;
+	int family;
+	char ext_msg[256];	/* extended-ack text of the last request */
+	char error[320];	/* cbench_nl_strerror()'s answer */
+};
+
+/* What every reply attribute must look like before a parser sees it. */
+static struct nla_policy reply_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_INFO_VERSION] = { .type = NLA_STRING },
+	[CBENCH_A_INFO_ABI] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_CPU_VENDOR] = { .type = NLA_STRING },
+	[CBENCH_A_INFO_CPU_FAMILY] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_CPU_MODEL] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_CPU_STEPPING] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_CPU_HYPERVISOR] = { .type = NLA_FLAG },
+	[CBENCH_A_INFO_TSC_KHZ] = { .type = NLA_U64 },
+	[CBENCH_A_INFO_TSC_FLAGS] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_PMU_VERSION] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_PMU_GP_COUNTERS] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_PMU_GP_BITS] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_PMU_FIXED_COUNTERS] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_PMU_FIXED_BITS] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_PMU_EVENTS] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_COUNTERS] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_COUNTERS_CPU] = { .type = NLA_U32 },
+	[CBENCH_A_INFO_LIMITS] = { .type = NLA_NESTED },
+	[CBENCH_A_INFO_LIVE] = { .type = NLA_NESTED },
+	[CBENCH_A_PROBE_CPU] = { .type = NLA_U32 },
+	[CBENCH_A_PROBE_COUNTERS] = { .type = NLA_U32 },
+};
+
+/* libnl reports its own error codes; we speak errno. */
+static int errno_of(int nlerr)
+{
+	switch (nlerr < 0 ? -nlerr : nlerr) {
+	case 0:
+		return 0;
+	case NLE_NOMEM:
+		return -ENOMEM;
+	case NLE_PERM:
+		return -EPERM;
+	case NLE_NOACCESS:
+		return -EACCES;
+	case NLE_OBJ_NOTFOUND:
+		return -ENOENT;
+	case NLE_AGAIN:
+		return -EAGAIN;
+	case NLE_INTR:
+		return -EINTR;
+	case NLE_INVAL:
+		return -EINVAL;
+	case NLE_RANGE:
+		return -ERANGE;
+	case NLE_MSGSIZE:
+		return -EMSGSIZE;
+	case NLE_OPNOTSUPP:
+		return -EOPNOTSUPP;
+	case NLE_AF_NOSUPPORT:
+		return -EAFNOSUPPORT;
+	case NLE_BUSY:
+		return -EBUSY;
+	case NLE_NODEV:
+		return -ENODEV;
+	case NLE_BAD_SOCK:
+		return -EBADF;
+	case NLE_SEQ_MISMATCH:
+	case NLE_MSG_TRUNC:
+	case NLE_MSG_TOOSHORT:
+	case NLE_MSG_OVERFLOW:
+	case NLE_PROTO_MISMATCH:
+	case NLE_PARSE_ERR:
+		return -EPROTO;
+	default:
+		return -EIO;
+	}
+}
+
+int cbench_nl_open(struct cbench_nl **nlp)
+{
+	struct cbench_nl *nl;
+	int one = 1, ret;
+
+	nl = calloc(1, sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	nl->sock = nl_socket_alloc();
+	if (!nl->sock) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	ret = errno_of(genl_connect(nl->sock));
+	if (ret)
+		goto err_sock;
+	/* Replies to dumps can exceed a page; let libnl size its buffer. */
+	nl_socket_enable_msg_peek(nl->sock);
+	/*
+	 * Ask for the kernel's error text, and for errors without a copy of
+	 * our request.  Old kernels lack these options; errors then come
+	 * without text, which is no reason to fail.
+	 */
+	(void)setsockopt(nl_socket_get_fd(nl->sock), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	(void)setsockopt(nl_socket_get_fd(nl->sock), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+
+	nl->family = genl_ctrl_resolve(nl->sock, CBENCH_GENL_NAME);
+	if (nl->family < 0) {
+		ret = errno_of(nl->family);
+		goto err_sock;
+	}
+	*nlp = nl;
+	return 0;
+
+err_sock:
+	nl_socket_free(nl->sock);
+err_free:
+	free(nl);
+	return ret;
+}
+
+void cbench_nl_close(struct cbench_nl *nl)
+{
+	if (!nl)
+		return;
+	nl_socket_free(nl->sock);
+	free(nl);
+}
+
+struct receive {
+	struct cbench_nl *nl;
+	const struct cbench_nl_request *req;
+	int err;		/* first error: the kernel's, the parser's or ours */
+	bool done;
+};
+
+static void fail(struct receive *r, int err)
+{
+	if (!r->err)
+		r->err = err;
+}
+
+/* Keeps NLMSGERR_ATTR_MSG from the extended-ack attributes at attrs. */
+static void keep_ext_msg(struct cbench_nl *nl, struct nlattr *attrs, int len)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+
+	if (len <= 0 || nla_parse(tb, NLMSGERR_ATTR_MAX, attrs, len, NULL) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG])
+		nla_strlcpy(nl->ext_msg, tb[NLMSGERR_ATTR_MSG], sizeof(nl->ext_msg));
+}
+
+static int on_error(struct sockaddr_nl *who, struct nlmsgerr *error, void *arg)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)error - 1;
+	struct receive *r = arg;
+	int offset;
+
+	fail(r, error->error ? error->error : -EPROTO);
+	r->done = true;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NL_STOP;
+	/* The TLVs follow the error and, unless capped, a copy of our request. */
+	offset = NLMSG_HDRLEN + sizeof(*error);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		offset += error->msg.nlmsg_len - NLMSG_HDRLEN;
+	if ((int)nlh->nlmsg_len > offset)
+		keep_ext_msg(r->nl, (struct nlattr *)((char *)nlh + offset),
+			     (int)nlh->nlmsg_len - offset);
+	return NL_STOP;
+}
+
+static int on_ack(struct nl_msg *msg, void *arg)
+{
+	struct receive *r = arg;
+
+	r->done = true;
+	return NL_STOP;
+}
+
+/* The end of a dump, which carries the dump's error, if any. */
+static int on_finish(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct receive *r = arg;
+	int error;
+
+	r->done = true;
+	if (nlmsg_datalen(nlh) < (int)sizeof(error))
+		return NL_STOP;
+	memcpy(&error, nlmsg_data(nlh), sizeof(error));
+	if (error < 0) {
+		fail(r, error);
+		if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+			keep_ext_msg(r->nl, (struct nlattr *)((char *)nlmsg_data(nlh) + sizeof(error)),
+				     nlmsg_datalen(nlh) - (int)sizeof(error));
+	}
+	return NL_STOP;
+}
+
+static int on_valid(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *attrs[CBENCH_A_MAX + 1];
+	struct receive *r = arg;
+	int ret;
+
+	/* After an error we only drain what is left of the reply. */
+	if (r->err || !r->req->parse)
+		return NL_SKIP;
+	ret = genlmsg_parse(nlmsg_hdr(msg), 0, attrs, CBENCH_A_MAX, reply_policy);
+	if (ret < 0) {
+		fail(r, -EPROTO);
+		return NL_SKIP;
+	}
+	ret = r->req->parse(attrs, r->req->arg);
+	if (ret < 0)
+		fail(r, ret);
+	return NL_SKIP;
+}
+
+int cbench_nl_request(struct cbench_nl *nl, const struct cbench_nl_request *req)
+{
+	struct receive r = { .nl = nl, .req = req };
+	struct nl_msg *msg;
+	struct nl_cb *cb;
+	int ret;
+
+	nl->ext_msg[0] = '\0';
+	msg = nlmsg_alloc();
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!msg || !cb) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
+			 req->dump ? NLM_F_DUMP : 0, req->cmd, CBENCH_GENL_VERSION)) {
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	if (req->build) {
+		ret = req->build(msg, req->arg);
+		if (ret)
+			goto out;
+	}
+
+	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &r);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &r);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &r);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &r);
+
+	/* libnl adds NLM_F_ACK, so a plain request also ends in an ack. */
+	ret = nl_send_auto(nl->sock, msg);
+	if (ret < 0) {
+		ret = errno_of(ret);
+		goto out;
+	}
+	while (!r.done) {
+		ret = nl_recvmsgs(nl->sock, cb);
+		if (ret < 0) {
+			fail(&r, errno_of(ret));
+			break;
+		}
+	}
+	ret = r.err;
+out:
+	nl_cb_put(cb);
+	nlmsg_free(msg);
+	return ret;
+}
+
+const char *cbench_nl_strerror(struct cbench_nl *nl, int err)
+{
+	static char fallback[128];
+	char *buf = nl ? nl->error : fallback;
+	size_t size = nl ? sizeof(nl->error) : sizeof(fallback);
+
+	if (nl && nl->ext_msg[0])
+		snprintf(buf, size, "%s (%s)", strerror(-err), nl->ext_msg);
+	else
+		snprintf(buf, size, "%s", strerror(-err));
+	return buf;
+}

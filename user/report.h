@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a run found, and the writers that print it: one file per format
+ * (report_go.c, report_json.c, report_csv.c, report_table.c).  Writers only
+ * format; every number is computed by cbench_report_summarize().
+ */
+#ifndef _CBENCH_REPORT_H
+#define _CBENCH_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "loader.h"
+#include "probe.h"
+
+struct cbench_trial {
+	int error;			/* 0, or -errno with reason */
+	char reason[240];
+	uint64_t n;			/* reps per measurement */
+	struct cbench_sample *samples;	/* every measurement, disturbed ones too */
+	size_t nsamples;
+	/* Derived by cbench_report_summarize(); NAN where not available. */
+	size_t valid;
+	size_t discarded;
+	double min_ns_per_op;		/* the headline estimate (seed 000) */
+	double median_ns_per_op;
+	double max_ns_per_op;
+	double cv;			/* of the valid ns/op values */
+	double mb_per_s;		/* at the minimum; NAN without bytes_per_rep */
+	double est_cycles_per_op;	/* NAN without a calibrated add chain */
+	uint32_t have;			/* CBENCH_HAVE_* of the three below */
+	double instructions_per_op;	/* at the fastest valid measurement */
+	double cycles_per_op;
+	double ref_cycles_per_op;
+};
+
+struct cbench_result {
+	const struct cbench_experiment *exp;
+	const char *tuning;		/* "cached", "tuned", or "failed" */
+	uint64_t n;
+	struct cbench_trial *trials;
+	size_t ntrials;
+	size_t failed;
+	/* Over the trials' minimums. */
+	double min_ns_per_op;
+	double median_ns_per_op;
+	double cv;
+};
+
+struct cbench_report {
+	struct cbench_machine machine;
+	const char *backend;
+	const char *version;
+	const char *so_path;
+	const char *build_id;
+	struct cbench_timer timer;
+	struct cbench_backend_env env;
+	struct cbench_result *results;
+	size_t nresults;
+	size_t failed_trials;
+};
+
+/* Fills the derived fields of every trial and result. */
+void cbench_report_summarize(struct cbench_report *r);
+
+/* ns per op of one sample under the report's timer. */
+double cbench_sample_ns_per_op(const struct cbench_report *r, const struct cbench_experiment *e,
+			       const struct cbench_sample *s);
+
+/* Human description of a disturbance bit set, e.g. "context-switch". */
+const char *cbench_disturb_name(uint32_t disturbed);
+
+/* Each returns 0 or -errno (from the stream's error state). */
+int cbench_report_go(const struct cbench_report *r, FILE *f);
+int cbench_report_json(const struct cbench_report *r, FILE *f);
+int cbench_report_csv(const struct cbench_report *r, FILE *f);
+void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour);
+
+/* The Go format's rules, for writers and tests. */
+bool cbench_go_valid_key(const char *key);
+bool cbench_go_valid_name(const char *name);
+
+#endif /* _CBENCH_REPORT_H */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Go benchmark data format (seed 003): configuration lines, then one
+ * result line per trial, which benchstat reads directly.  A failed trial has
+ * no result line (the format cannot say "failed"); a comment line says why.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "report.h"
+
+bool cbench_go_valid_key(const char *key)
+{
+	if (!key || !islower((unsigned char)key[0]))
+		return false;
+	for (const char *p = key; *p; p++) {
+		if (isspace((unsigned char)*p) || isupper((unsigned char)*p) || *p == ':')
+			return false;
+	}
+	return true;
+}
+
+bool cbench_go_valid_name(const char *name)
+{
+	if (strncmp(name, "Benchmark", 9))
+		return false;
+	if (name[9] && !isupper((unsigned char)name[9]))
+		return false;
+	for (const char *p = name; *p; p++) {
+		if (isspace((unsigned char)*p))
+			return false;
+	}
+	return true;
+}
+
+/* Six significant digits in fixed notation, as `go test` prints them. */
+static void put_value(FILE *f, double v, const char *unit)
+{
+	int decimals = 0;
+
+	if (v != 0 && fabs(v) < 1e5)
+		decimals = 5 - (int)floor(log10(fabs(v)));
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 12)
+		decimals = 12;
+	fprintf(f, " %.*f %s", decimals, v, unit);
+}
+
+static void config(FILE *f, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void config(FILE *f, const char *key, const char *fmt, ...)
+{
+	char value[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	/* A value cannot hold a newline; the key rules hold by construction. */
+	for (char *p = value; *p; p++) {
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	}
+	fprintf(f, "%s: %s\n", key, value);
+}
+
+static const char *errname(int error)
+{
+	return error ? strerror(-error) : "ok";
+}
+
+int cbench_report_go(const struct cbench_report *r, FILE *f)
+{
+	const struct cbench_machine *m = &r->machine;
+	const struct cbench_timer *t = &r->timer;
+	const char *tuning = NULL;
+
+	config(f, "goos", "linux");
+	config(f, "goarch", "amd64");
+	config(f, "cpu", "%s", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
+	config(f, "cpu-model", "%s family %u model %u stepping %u", m->cpu_vendor, m->cpu_family,
+	       m->cpu_model, m->cpu_stepping);
+	config(f, "cpu-count", "%d", m->cpus_online);
+	config(f, "machine", "%s%s", m->hostname, m->hypervisor ? " (virtual machine)" : "");
+	config(f, "kernel", "%s", m->kernel_release);
+	config(f, "cbench-version", "%s", r->version);
+	config(f, "backend", "%s", r->backend);
+	config(f, "worker-cpu", "%d", r->env.cpu);
+	config(f, "worker-sched", "%s",
+	       r->env.fifo_error ? "SCHED_OTHER (SCHED_FIFO not permitted)" : "SCHED_FIFO");
+	if (r->env.fifo_error)
+		config(f, "worker-sched-error", "%s", errname(r->env.fifo_error));
+	config(f, "worker-mlock", "%s", r->env.mlock_error ? errname(r->env.mlock_error) : "yes");
+	config(f, "timer", "%s (lfence;rdtsc .. rdtscp;lfence)%s", t->name,
+	       m->tsc_invariant ? ", invariant" : "");
+	config(f, "timer-frequency", "%.6f MHz (vs CLOCK_MONOTONIC_RAW)", t->tsc_hz * 1e-6);
+	config(f, "timer-overhead", "%.0f ticks (subtracted)", t->overhead_ticks);
+	config(f, "timer-resolution", "%.0f ticks", t->resolution_ticks);
+	config(f, "timer-precision", "%.3f ns", t->precision_ns);
+	config(f, "timer-accuracy", "%.3f ns", t->accuracy_ns);
+	if (t->est_cycles_per_tick > 0)
+		config(f, "est-cycles-per-tick", "%.6f (dependent-add chain, 1 cycle per add)",
+		       t->est_cycles_per_tick);
+	if (t->counters)
+		config(f, "counters", "%s%s%s via %s",
+		       t->counters & CBENCH_HAVE_INSTRUCTIONS ? "instructions " : "",
+		       t->counters & CBENCH_HAVE_CYCLES ? "cycles " : "",
+		       t->counters & CBENCH_HAVE_REF_CYCLES ? "ref-cycles " : "",
+		       r->env.rdpmc ? "rdpmc" : "perf read");
+	else
+		config(f, "counters", "none (perf hardware events: %s)",
+		       r->env.perf_hw_error == -ENOENT || r->env.perf_hw_error == -EOPNOTSUPP ?
+		       "not supported here, no PMU exposed" : errname(r->env.perf_hw_error));
+	config(f, "disturbances", "%s",
+	       !strcmp(r->env.disturb_source, "perf") ?
+	       "perf software events (context switches, migrations, page faults)" :
+	       "getrusage (perf_event_open not permitted; migrations by CPU number)");
+	config(f, "so", "%s", r->so_path);
+	config(f, "so-build-id", "%s", r->build_id);
+	fputc('\n', f);
+
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+		size_t discarded = 0, total = 0;
+
+		if (!tuning || strcmp(tuning, res->tuning)) {
+			tuning = res->tuning;
+			config(f, "tuning", "%s", tuning);
+		}
+		for (size_t j = 0; j < res->ntrials; j++) {
+			const struct cbench_trial *tr = &res->trials[j];
+
+			discarded += tr->discarded;
+			total += tr->nsamples;
+			if (tr->error) {
+				fprintf(f, "# %s trial %zu failed: %s\n", res->exp->report_name, j + 1,
+					tr->reason);
+				continue;
+			}
+			fprintf(f, "%s %" PRIu64, res->exp->report_name, tr->n);
+			put_value(f, tr->min_ns_per_op, "ns/op");
+			if (!isnan(tr->mb_per_s))
+				put_value(f, tr->mb_per_s, "MB/s");
+			if (tr->have & CBENCH_HAVE_INSTRUCTIONS)
+				put_value(f, tr->instructions_per_op, "instructions/op");
+			if (tr->have & CBENCH_HAVE_CYCLES)
+				put_value(f, tr->cycles_per_op, "cycles/op");
+			if (tr->have & CBENCH_HAVE_REF_CYCLES)
+				put_value(f, tr->ref_cycles_per_op, "ref-cycles/op");
+			if (!isnan(tr->est_cycles_per_op))
+				put_value(f, tr->est_cycles_per_op, "est-cycles/op");
+			fputc('\n', f);
+		}
+		if (total)
+			fprintf(f, "# %s: %zu of %zu measurements discarded as disturbed (%.2f%%)\n",
+				res->exp->report_name, discarded, total, 100.0 * (double)discarded / (double)total);
+	}
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON report: the same content as the Go format, plus each trial's median,
+ * spread and discard counts.  An unavailable number is absent, never 0;
+ * non-finite numbers become null.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void put_key(FILE *f, const char *key)
+{
+	put_string(f, key);
+	fputc(':', f);
+}
+
+static void put_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.9g", v);
+	else
+		fputs("null", f);
+}
+
+static void field_string(FILE *f, const char *key, const char *value, int *first)
+{
+	fputs(*first ? "" : ",", f);
+	*first = 0;
+	put_key(f, key);
+	put_string(f, value);
+}
+
+static void field_number(FILE *f, const char *key, double value, int *first)
+{
+	fputs(*first ? "" : ",", f);
+	*first = 0;
+	put_key(f, key);
+	put_number(f, value);
+}
+
+static void put_trial(FILE *f, const struct cbench_trial *t)
+{
+	int first = 1;
+
+	fputc('{', f);
+	field_string(f, "status", t->error ? "failed" : "ok", &first);
+	if (t->error) {
+		field_string(f, "reason", t->reason, &first);
+		fputc('}', f);
+		return;
+	}
+	field_number(f, "n", (double)t->n, &first);
+	field_number(f, "ns_per_op", t->min_ns_per_op, &first);
+	field_number(f, "median_ns_per_op", t->median_ns_per_op, &first);
+	field_number(f, "max_ns_per_op", t->max_ns_per_op, &first);
+	field_number(f, "cv", t->cv, &first);
+	field_number(f, "measurements", (double)t->nsamples, &first);
+	field_number(f, "discarded", (double)t->discarded, &first);
+	if (!isnan(t->mb_per_s))
+		field_number(f, "mb_per_s", t->mb_per_s, &first);
+	if (t->have & CBENCH_HAVE_INSTRUCTIONS)
+		field_number(f, "instructions_per_op", t->instructions_per_op, &first);
+	if (t->have & CBENCH_HAVE_CYCLES)
+		field_number(f, "cycles_per_op", t->cycles_per_op, &first);
+	if (t->have & CBENCH_HAVE_REF_CYCLES)
+		field_number(f, "ref_cycles_per_op", t->ref_cycles_per_op, &first);
+	if (!isnan(t->est_cycles_per_op))
+		field_number(f, "est_cycles_per_op", t->est_cycles_per_op, &first);
+	fputc('}', f);
+}
+
+int cbench_report_json(const struct cbench_report *r, FILE *f)
+{
+	const struct cbench_machine *m = &r->machine;
+	const struct cbench_timer *t = &r->timer;
+	int first = 1;
+	char model[96];
+
+	snprintf(model, sizeof(model), "%s family %u model %u stepping %u", m->cpu_vendor,
+		 m->cpu_family, m->cpu_model, m->cpu_stepping);
+	fputs("{\"config\":{", f);
+	field_string(f, "cpu", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor, &first);
+	field_string(f, "cpu_model", model, &first);
+	field_number(f, "cpu_count", m->cpus_online, &first);
+	field_string(f, "machine", m->hostname, &first);
+	fputs(",\"virtual_machine\":", f);
+	fputs(m->hypervisor ? "true" : "false", f);
+	field_string(f, "kernel", m->kernel_release, &first);
+	field_string(f, "cbench_version", r->version, &first);
+	field_string(f, "backend", r->backend, &first);
+	field_number(f, "worker_cpu", r->env.cpu, &first);
+	field_string(f, "worker_sched", r->env.fifo_error ? "SCHED_OTHER" : "SCHED_FIFO", &first);
+	fputs(",\"worker_mlock\":", f);
+	fputs(r->env.mlock_error ? "false" : "true", f);
+	field_string(f, "timer", t->name, &first);
+	field_number(f, "timer_hz", t->tsc_hz, &first);
+	field_number(f, "timer_overhead_ticks", t->overhead_ticks, &first);
+	field_number(f, "timer_resolution_ticks", t->resolution_ticks, &first);
+	field_number(f, "timer_precision_ns", t->precision_ns, &first);
+	field_number(f, "timer_accuracy_ns", t->accuracy_ns, &first);
+	if (t->est_cycles_per_tick > 0)
+		field_number(f, "est_cycles_per_tick", t->est_cycles_per_tick, &first);
+	fputs(",\"counters\":[", f);
+	{
+		static const char *const names[] = { "instructions", "cycles", "ref-cycles" };
+		int one = 1;
+
+		for (int i = 0; i < 3; i++) {
+			if (!(t->counters & (1u << i)))
+				continue;
+			fputs(one ? "" : ",", f);
+			one = 0;
+			put_string(f, names[i]);
+		}
+	}
+	fputc(']', f);
+	field_string(f, "disturbances", r->env.disturb_source, &first);
+	field_string(f, "so", r->so_path, &first);
+	field_string(f, "so_build_id", r->build_id, &first);
+	fputs("},\"benchmarks\":[", f);
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+
+		first = 1;
+		fputs(i ? ",{" : "{", f);
+		field_string(f, "name", res->exp->report_name, &first);
+		field_string(f, "id", res->exp->id, &first);
+		field_string(f, "tuning", res->tuning, &first);
+		field_number(f, "n", (double)res->n, &first);
+		field_number(f, "ns_per_op", res->min_ns_per_op, &first);
+		field_number(f, "median_of_trials_ns_per_op", res->median_ns_per_op, &first);
+		field_number(f, "cv_of_trials", res->cv, &first);
+		field_number(f, "failed_trials", (double)res->failed, &first);
+		fputs(",\"trials\":[", f);
+		for (size_t j = 0; j < res->ntrials; j++) {
+			if (j)
+				fputc(',', f);
+			put_trial(f, &res->trials[j]);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+	return ferror(f) ? -EIO : 0;
+}

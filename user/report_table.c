@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The summary table for people, on stderr; colour only on a terminal. */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+#define RED "\033[31m"
+#define DIM "\033[2m"
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+
+void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
+{
+	size_t width = 9;
+
+	for (size_t i = 0; i < r->nresults; i++) {
+		size_t len = strlen(r->results[i].exp->report_name) - 9;
+
+		width = len > width ? len : width;
+	}
+	fprintf(f, "%s%-*s %12s %12s %8s %9s %8s %s%s\n", colour ? BOLD : "", (int)width, "benchmark",
+		"ns/op (min)", "median", "cv", "discarded", "trials", "tuning", colour ? RESET : "");
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+		size_t discarded = 0, total = 0;
+
+		for (size_t j = 0; j < res->ntrials; j++) {
+			discarded += res->trials[j].discarded;
+			total += res->trials[j].nsamples;
+		}
+		fprintf(f, "%-*s ", (int)width, res->exp->report_name + 9);
+		if (isnan(res->min_ns_per_op))
+			fprintf(f, "%12s %12s %8s ", "-", "-", "-");
+		else
+			fprintf(f, "%12.4f %12.4f %7.3f%% ", res->min_ns_per_op, res->median_ns_per_op,
+				100 * res->cv);
+		if (total)
+			fprintf(f, "%8.2f%% ", 100.0 * (double)discarded / (double)total);
+		else
+			fprintf(f, "%9s ", "-");
+		if (res->failed)
+			fprintf(f, "%s%3zu/%-3zu%s ", colour ? RED : "", res->ntrials - res->failed,
+				res->ntrials, colour ? RESET : "");
+		else
+			fprintf(f, "%3zu/%-3zu ", res->ntrials, res->ntrials);
+		fprintf(f, "%s%s%s\n", colour ? DIM : "", res->tuning, colour ? RESET : "");
+		for (size_t j = 0; j < res->ntrials; j++) {
+			if (res->trials[j].error)
+				fprintf(f, "  %strial %zu failed: %s%s\n", colour ? RED : "", j + 1,
+					res->trials[j].reason, colour ? RESET : "");
+		}
+	}
+}

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cbenchctl run`: load, calibrate, tune (or reuse the cached n), run the
+ * trials, summarize, report.  Each phase runs in its own worker (runner.c);
+ * this process only orchestrates, so a benchmark that crashes, hangs or
+ * exits costs its trial, not the run.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <regex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "outfile.h"
+#include "report.h"
+#include "run.h"
+#include "runner.h"
+#include "tune.h"
+#include "subcommands.h"
+
+/* Limit for the calibration worker, in seconds; it needs well under one. */
+#define CALIBRATE_TIME_LIMIT_S 30.0
+/* Fresh workers that each run Alg. 1 when a benchmark is tuned. */
+#define TUNE_WORKERS 3
+/* Valid measurements a trial needs before its time is up. */
+#define TRIAL_MIN_VALID 5
+/* Valid measurements after which a trial stops early. */
+#define TRIAL_MAX_MEASUREMENTS 100000
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s run [options] <bench.so>\n"
+		"\n"
+		"Measures every benchmark in bench.so: tunes the reps per measurement (cached),\n"
+		"then runs trials in fresh worker processes and reports one line per trial.\n"
+		"\n"
+		"Options:\n"
+		"  --filter REGEX      run only benchmarks whose name matches (POSIX extended;\n"
+		"                      matched against \"add_chain\", \"copy/size=64\" and\n"
+		"                      \"BenchmarkCopy/size=64\" forms)\n"
+		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded, else user)\n"
+		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
+		"  --trials K          trials per benchmark, each a result line (default 10)\n"
+		"  --retune            ignore the cached reps and tune again\n"
+		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
+		"  --format FMT        go (Go benchmark data format, for benchstat) or json\n"
+		"  --samples FILE      also write every raw measurement as CSV\n"
+		"  --time-limit SECS   a trial (or the tuning) that takes longer fails (default 10)\n"
+		"  --trial-time SECS   how long each trial measures (default 0.02)\n"
+		"  --warmup SECS       warm-up before each trial (default 0.005)\n"
+		"  -h, --help          show this help\n",
+		cbench_prog);
+}
+
+void cbench_run_options_init(struct cbench_run_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->backend = CBENCH_BACKEND_AUTO;
+	o->cpu = -1;
+	o->trials = 10;
+	o->format = CBENCH_FORMAT_GO;
+	o->time_limit_s = 10;
+	o->trial_time_s = 0.02;
+	o->warmup_s = 0.005;
+}
+
+static int parse_seconds(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno || end == s || *end || !(*v > 0) || !isfinite(*v) ? -EINVAL : 0;
+}
+
+static int parse_uint(const char *s, long max, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return errno || end == s || *end || *v < 0 || *v > max ? -EINVAL : 0;
+}
+
+int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err)
+{
+	enum { OPT_FILTER = 256, OPT_BACKEND, OPT_CPU, OPT_TRIALS, OPT_RETUNE, OPT_FORMAT,
+	       OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME, OPT_WARMUP };
+	static const struct option longopts[] = {
+		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "trials", required_argument, NULL, OPT_TRIALS },
+		{ "retune", no_argument, NULL, OPT_RETUNE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "samples", required_argument, NULL, OPT_SAMPLES },
+		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
+		{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
+		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long v;
+	int c;
+
+	cbench_run_options_init(o);
+	optind = 0;	/* full reset: we may be called more than once (tests) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FILTER:
+			o->filter = optarg;
+			break;
+		case OPT_BACKEND:
+			if (cbench_backend_parse(optarg, &o->backend)) {
+				fprintf(err, "%s: --backend must be user, kmod or auto, not '%s'\n",
+					cbench_prog, optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_CPU:
+			if (parse_uint(optarg, CPU_SETSIZE - 1, &v)) {
+				fprintf(err, "%s: --cpu wants a CPU number, not '%s'\n", cbench_prog, optarg);
+				return -EINVAL;
+			}
+			o->cpu = (int)v;
+			break;
+		case OPT_TRIALS:
+			if (parse_uint(optarg, 100000, &v) || v < 1) {
+				fprintf(err, "%s: --trials wants a count from 1 to 100000, not '%s'\n",
+					cbench_prog, optarg);
+				return -EINVAL;
+			}
+			o->trials = (unsigned int)v;
+			break;
+		case OPT_RETUNE:
+			o->retune = true;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "go")) {
+				o->format = CBENCH_FORMAT_GO;
+			} else if (!strcmp(optarg, "json")) {
+				o->format = CBENCH_FORMAT_JSON;
+			} else {
+				fprintf(err, "%s: --format must be go or json, not '%s'\n", cbench_prog, optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_SAMPLES:
+			o->samples = optarg;
+			break;
+		case OPT_TIME_LIMIT:
+		case OPT_TRIAL_TIME:
+		case OPT_WARMUP: {
+			double *dst = c == OPT_TIME_LIMIT ? &o->time_limit_s :
+				      c == OPT_TRIAL_TIME ? &o->trial_time_s : &o->warmup_s;
+
+			if (parse_seconds(optarg, dst)) {
+				fprintf(err, "%s: %s wants a positive number of seconds, not '%s'\n",
+					cbench_prog, argv[optind - 1], optarg);
+				return -EINVAL;
+			}
+			break;
+		}
+		case 'h':
+			return 1;
+		default:
+			fprintf(err, "%s: unknown or incomplete option '%s'\n", cbench_prog, argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(err, "%s: run wants exactly one benchmark object\n", cbench_prog);
+		return -EINVAL;
+	}
+	o->so_path = argv[optind];
+	if (o->trial_time_s >= o->time_limit_s) {
+		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int pick_cpu(int wanted, int *cpu)
+{
+	cpu_set_t set, others;
+	int last = -1, count = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (int i = 0; i < CPU_SETSIZE; i++) {
+		if (CPU_ISSET(i, &set)) {
+			last = i;
+			count++;
+		}
+	}
+	if (wanted >= 0 && !CPU_ISSET(wanted, &set))
+		return -EINVAL;
+	*cpu = wanted >= 0 ? wanted : last;
+	/* The runner keeps off the worker's CPU so that reading the pipe
+	 * never preempts a measurement. */
+	if (count > 1) {
+		others = set;
+		CPU_CLR(*cpu, &others);
+		sched_setaffinity(0, sizeof(others), &others);
+	}
+	return 0;
+}
+
+static bool selected(const struct cbench_experiment *e, const regex_t *re)
+{
+	if (!re)
+		return true;
+	return !regexec(re, e->id, 0, NULL, 0) || !regexec(re, e->report_name, 0, NULL, 0);
+}
+
+static void progress(bool tty, size_t i, size_t total, const char *name, const char *what)
+{
+	if (!tty)
+		return;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, total, name + 9, what);
+	fflush(stderr);
+}
+
+static void fail_trial(struct cbench_trial *t, int error, const char *prefix, const char *reason)
+{
+	t->error = error;
+	snprintf(t->reason, sizeof(t->reason), "%s%s", prefix, reason);
+}
+
+struct run_state {
+	const struct cbench_run_options *opt;
+	const struct cbench_backend_ops *ops;
+	struct cbench_report report;
+	int cpu;
+	char cache_path[4096];
+	char cpu_model[160];
+	bool tty;
+};
+
+static void measure_experiment(struct run_state *st, const struct cbench_experiment *e,
+			       struct cbench_result *res, size_t index, size_t total)
+{
+	const struct cbench_run_options *opt = st->opt;
+	struct cbench_worker_job job = {
+		.ops = st->ops,
+		.cpu = st->cpu,
+		.exp = e,
+		.timer = st->report.timer,
+		.warmup_ns = opt->warmup_s * 1e9,
+		.trial_ns = opt->trial_time_s * 1e9,
+		.max_measurements = TRIAL_MAX_MEASUREMENTS,
+		.min_valid = TRIAL_MIN_VALID,
+	};
+	uint64_t key = cbench_cache_key(st->report.build_id, e->id, st->cpu_model, st->ops->name);
+	char tune_failure[300] = "";
+	int ret;
+
+	res->exp = e;
+	res->ntrials = opt->trials;
+	res->tuning = "cached";
+	if (opt->retune || !st->cache_path[0] || cbench_cache_lookup(st->cache_path, key, &res->n)) {
+		struct cbench_tune_params tp;
+		double best_t_ns = INFINITY;
+
+		/* Alg. 1 in several fresh workers, keeping the smallest estimate of
+		 * t: one worker that ran while the machine was busy must not decide
+		 * n for every later run (the result is cached). */
+		res->tuning = "tuned";
+		job.mode = CBENCH_WORKER_TUNE;
+		for (int w = 0; w < TUNE_WORKERS && !tune_failure[0]; w++) {
+			struct cbench_phase p;
+			char what[64];
+
+			snprintf(what, sizeof(what), "tuning %d/%d", w + 1, TUNE_WORKERS);
+			progress(st->tty, index, total, e->report_name, what);
+			ret = cbench_phase_run(&job, opt->time_limit_s, &p);
+			if (ret)
+				snprintf(tune_failure, sizeof(tune_failure), "cannot start a worker: %s",
+					 strerror(-ret));
+			else if (p.error)
+				snprintf(tune_failure, sizeof(tune_failure), "%s", p.reason);
+			else if (p.t_ns < best_t_ns)
+				best_t_ns = p.t_ns;
+			cbench_phase_free(&p);
+		}
+		cbench_tune_params_init(&tp, st->report.timer.precision_ns, st->report.timer.accuracy_ns);
+		res->n = cbench_tune_oracle(&tp, best_t_ns);
+		if (!tune_failure[0] && st->cache_path[0]) {
+			ret = cbench_cache_store(st->cache_path, key, res->n, e->id);
+			if (ret)
+				fprintf(stderr, "%s: unable to update the tuning cache %s: %s\n", cbench_prog,
+					st->cache_path, strerror(-ret));
+		}
+	}
+	for (size_t t = 0; t < res->ntrials; t++) {
+		struct cbench_trial *tr = &res->trials[t];
+		struct cbench_phase p;
+		char what[64];
+
+		tr->n = res->n;
+		if (tune_failure[0]) {
+			res->tuning = "failed";
+			fail_trial(tr, -EIO, "tuning failed: ", tune_failure);
+			continue;
+		}
+		snprintf(what, sizeof(what), "trial %zu/%zu", t + 1, res->ntrials);
+		progress(st->tty, index, total, e->report_name, what);
+		job.mode = CBENCH_WORKER_TRIAL;
+		job.n = res->n;
+		ret = cbench_phase_run(&job, opt->time_limit_s, &p);
+		if (ret) {
+			fail_trial(tr, ret, "cannot start a worker: ", strerror(-ret));
+			continue;
+		}
+		tr->samples = p.samples;
+		tr->nsamples = p.nsamples;
+		p.samples = NULL;
+		if (p.error)
+			fail_trial(tr, p.error, "", p.reason);
+	}
+}
+
+static int calibrate(struct run_state *st)
+{
+	struct cbench_worker_job job = {
+		.mode = CBENCH_WORKER_CALIBRATE,
+		.ops = st->ops,
+		.cpu = st->cpu,
+	};
+	struct cbench_phase p;
+	int ret;
+
+	ret = cbench_phase_run(&job, CALIBRATE_TIME_LIMIT_S, &p);
+	if (ret) {
+		fprintf(stderr, "%s: unable to start a worker: %s\n", cbench_prog, strerror(-ret));
+		return ret;
+	}
+	if (p.error) {
+		fprintf(stderr, "%s: unable to calibrate the timer: %s\n", cbench_prog, p.reason);
+		return p.error;
+	}
+	st->report.timer = p.timer;
+	st->report.env = p.env;
+	return 0;
+}
+
+static int write_report(const struct run_state *st, struct cbench_outfile *out)
+{
+	int ret = st->opt->format == CBENCH_FORMAT_JSON ? cbench_report_json(&st->report, out->file) :
+							  cbench_report_go(&st->report, out->file);
+
+	if (ret) {
+		cbench_outfile_abort(out);
+		return ret;
+	}
+	return cbench_outfile_commit(out);
+}
+
+static void free_results(struct cbench_report *r)
+{
+	for (size_t i = 0; i < r->nresults; i++) {
+		for (size_t j = 0; j < r->results[i].ntrials; j++)
+			free(r->results[i].trials[j].samples);
+		free(r->results[i].trials);
+	}
+	free(r->results);
+}
+
+int cbench_cmd_run(int argc, char *argv[])
+{
+	struct cbench_run_options opt;
+	struct run_state st = { .opt = &opt };
+	struct cbench_library lib;
+	struct cbench_outfile out = { 0 }, samples = { 0 };
+	regex_t re, *rep = NULL;
+	char err[512];
+	size_t total = 0, k = 0;
+	int ret, status = 1;
+
+	ret = cbench_run_options_parse(&opt, argc, argv, stderr);
+	if (ret) {
+		usage(ret > 0 ? stdout : stderr);
+		return ret > 0 ? 0 : 1;
+	}
+	if (opt.filter) {
+		ret = regcomp(&re, opt.filter, REG_EXTENDED | REG_NOSUB);
+		if (ret) {
+			regerror(ret, &re, err, sizeof(err));
+			fprintf(stderr, "%s: unable to use --filter '%s': %s\n", cbench_prog, opt.filter, err);
+			return 1;
+		}
+		rep = &re;
+	}
+	ret = cbench_backend_select(opt.backend, &st.ops);
+	if (ret) {
+		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko support is not built into this cbenchctl yet\n",
+			cbench_prog);
+		goto out_regex;
+	}
+	ret = cbench_library_open(&lib, opt.so_path, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+		goto out_regex;
+	}
+	for (size_t i = 0; i < lib.nexperiments; i++)
+		total += selected(&lib.experiments[i], rep);
+	if (!total) {
+		fprintf(stderr, "%s: unable to run: no benchmark in %s matches '%s'\n", cbench_prog,
+			opt.so_path, opt.filter);
+		goto out_lib;
+	}
+	ret = pick_cpu(opt.cpu, &st.cpu);
+	if (ret) {
+		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
+			cbench_prog, opt.cpu);
+		goto out_lib;
+	}
+	/* Outputs are opened before anything runs, so an unwritable path costs
+	 * nothing; they only appear, whole, at the end.  An interrupted run
+	 * removes its temporary files. */
+	signal(SIGINT, cbench_outfile_cleanup_and_die);
+	signal(SIGTERM, cbench_outfile_cleanup_and_die);
+	signal(SIGHUP, cbench_outfile_cleanup_and_die);
+	ret = cbench_outfile_open(&out, opt.output);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.output, strerror(-ret));
+		goto out_lib;
+	}
+	if (opt.samples) {
+		ret = cbench_outfile_open(&samples, opt.samples);
+		if (ret) {
+			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.samples, strerror(-ret));
+			goto out_files;
+		}
+	}
+
+	cbench_machine_probe(&st.report.machine);
+	snprintf(st.cpu_model, sizeof(st.cpu_model), "%s %s %u/%u/%u", st.report.machine.cpu_vendor,
+		 st.report.machine.cpu_name, st.report.machine.cpu_family, st.report.machine.cpu_model,
+		 st.report.machine.cpu_stepping);
+	if (cbench_cache_path(st.cache_path, sizeof(st.cache_path)))
+		st.cache_path[0] = '\0';
+	st.tty = isatty(STDERR_FILENO);
+	st.report.backend = st.ops->name;
+	st.report.version = CBENCH_VERSION;
+	st.report.so_path = lib.path;
+	st.report.build_id = lib.build_id;
+
+	ret = calibrate(&st);
+	if (ret)
+		goto out_files;
+	st.report.results = calloc(total, sizeof(*st.report.results));
+	if (!st.report.results) {
+		fprintf(stderr, "%s: unable to run: out of memory\n", cbench_prog);
+		goto out_files;
+	}
+	for (size_t i = 0; i < lib.nexperiments; i++) {
+		struct cbench_result *res = &st.report.results[k];
+
+		if (!selected(&lib.experiments[i], rep))
+			continue;
+		res->trials = calloc(opt.trials, sizeof(*res->trials));
+		if (!res->trials) {
+			fprintf(stderr, "%s: unable to run: out of memory\n", cbench_prog);
+			goto out_results;
+		}
+		st.report.nresults = ++k;
+		measure_experiment(&st, &lib.experiments[i], res, k - 1, total);
+	}
+	if (st.tty)
+		fprintf(stderr, "\r\033[K");
+	cbench_report_summarize(&st.report);
+	cbench_report_table(&st.report, stderr, st.tty);
+
+	ret = write_report(&st, &out);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+			opt.output ? opt.output : "the report", strerror(-ret));
+		goto out_results;
+	}
+	if (opt.samples) {
+		ret = cbench_report_csv(&st.report, samples.file);
+		ret = ret ? ret : cbench_outfile_commit(&samples);
+		if (ret) {
+			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.samples, strerror(-ret));
+			goto out_results;
+		}
+	}
+	if (st.report.failed_trials)
+		fprintf(stderr, "%s: %zu trial%s failed\n", cbench_prog, st.report.failed_trials,
+			st.report.failed_trials == 1 ? "" : "s");
+	else
+		status = 0;
+out_results:
+	free_results(&st.report);
+out_files:
+	cbench_outfile_abort(&samples);
+	cbench_outfile_abort(&out);
+out_lib:
+	cbench_library_close(&lib);
+out_regex:
+	if (rep)
+		regfree(rep);
+	return status;
+}

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running one phase in a worker.  We fork after the benchmark object is
+ * loaded, so the worker starts with it mapped; we flush stdio first so the
+ * child cannot write our buffered output a second time if a benchmark calls
+ * exit().  The worker's stdout goes to our stderr: a chatty benchmark must
+ * not corrupt a report on stdout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+static double monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void child(const struct cbench_worker_job *job, int fd)
+{
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	if (null >= 0)
+		dup2(null, STDIN_FILENO);
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	_exit(cbench_worker_main(job, fd));
+}
+
+static int add_sample(struct cbench_phase *p, const struct cbench_sample *s, size_t *cap)
+{
+	if (p->nsamples == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		struct cbench_sample *ns = realloc(p->samples, ncap * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		p->samples = ns;
+		*cap = ncap;
+	}
+	p->samples[p->nsamples++] = *s;
+	return 0;
+}
+
+static void describe_exit(struct cbench_phase *p, int status)
+{
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		const char *abbrev = sigabbrev_np(sig);
+
+		snprintf(p->reason, sizeof(p->reason), "worker killed by signal SIG%s (%s)",
+			 abbrev ? abbrev : "?", strsignal(sig));
+		p->error = -EINTR;
+	} else {
+		snprintf(p->reason, sizeof(p->reason),
+			 "worker exited with status %d before finishing (did the benchmark call exit()?)",
+			 WEXITSTATUS(status));
+		p->error = -EPIPE;
+	}
+}
+
+int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, struct cbench_phase *p)
+{
+	double deadline = monotonic_s() + time_limit_s;
+	struct cbench_msg m;
+	size_t have = 0, cap = 0;
+	int fds[2], status = 0, done = 0, eof = 0;
+	pid_t pid;
+
+	memset(p, 0, sizeof(*p));
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int ret = -errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return ret;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(job, fds[1]);
+	}
+	close(fds[1]);
+
+	while (!done && !eof) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		double left = deadline - monotonic_s();
+		ssize_t got;
+		int ready;
+
+		if (left <= 0) {
+			kill(pid, SIGKILL);
+			snprintf(p->reason, sizeof(p->reason), "timeout after %gs", time_limit_s);
+			p->error = -ETIMEDOUT;
+			break;
+		}
+		ready = poll(&pfd, 1, (int)ceil(left * 1000));
+		if (ready < 0 && errno != EINTR) {
+			kill(pid, SIGKILL);
+			p->error = -errno;
+			snprintf(p->reason, sizeof(p->reason), "lost the worker: %s", strerror(errno));
+			break;
+		}
+		if (ready <= 0)
+			continue;
+		got = read(fds[0], (char *)&m + have, sizeof(m) - have);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			kill(pid, SIGKILL);
+			p->error = -errno;
+			snprintf(p->reason, sizeof(p->reason), "lost the worker: %s", strerror(errno));
+			break;
+		}
+		if (got == 0) {
+			eof = 1;
+			break;
+		}
+		have += (size_t)got;
+		if (have < sizeof(m))
+			continue;
+		have = 0;
+		switch (m.type) {
+		case CBENCH_MSG_ENV:
+			p->env = m.u.env;
+			break;
+		case CBENCH_MSG_TIMER:
+			p->timer = m.u.timer;
+			done = 1;
+			break;
+		case CBENCH_MSG_TUNED:
+			p->n = m.u.tuned.n;
+			p->t_ns = m.u.tuned.t_ns;
+			done = 1;
+			break;
+		case CBENCH_MSG_SAMPLE:
+			if (add_sample(p, &m.u.sample, &cap)) {
+				kill(pid, SIGKILL);
+				p->error = -ENOMEM;
+				snprintf(p->reason, sizeof(p->reason), "out of memory for samples");
+				eof = 1;
+			}
+			break;
+		case CBENCH_MSG_DONE:
+			done = 1;
+			break;
+		case CBENCH_MSG_ERROR:
+			m.u.text[sizeof(m.u.text) - 1] = '\0';
+			p->error = m.error ? m.error : -EIO;
+			snprintf(p->reason, sizeof(p->reason), "%s", m.u.text);
+			eof = 1;
+			break;
+		default:
+			kill(pid, SIGKILL);
+			p->error = -EPROTO;
+			snprintf(p->reason, sizeof(p->reason), "worker sent an unknown message %u", m.type);
+			eof = 1;
+			break;
+		}
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (eof && !done && !p->error)
+		describe_exit(p, status);
+	return 0;
+}
+
+void cbench_phase_free(struct cbench_phase *p)
+{
+	free(p->samples);
+	p->samples = NULL;
+	p->nsamples = 0;
+}

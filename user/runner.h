@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The runner side of a phase: fork a worker, collect, survive. */
+#ifndef _CBENCH_RUNNER_H
+#define _CBENCH_RUNNER_H
+
+#include <stddef.h>
+
+#include "worker.h"
+
+struct cbench_phase {
+	/* 0 when the worker finished its job; else -errno and `reason`. */
+	int error;
+	char reason[240];
+	struct cbench_backend_env env;
+	struct cbench_timer timer;	/* CALIBRATE */
+	uint64_t n;			/* TUNE */
+	double t_ns;			/* TUNE */
+	struct cbench_sample *samples;	/* TRIAL, malloc'd */
+	size_t nsamples;
+};
+
+/*
+ * Runs job in a fresh worker process with a limit of time_limit_s seconds of
+ * wall time.  Returns 0 if the phase result is in *p (which may still carry a
+ * failure: crash, timeout, early exit), -errno if no worker could start.
+ */
+int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, struct cbench_phase *p);
+void cbench_phase_free(struct cbench_phase *p);
+
+#endif /* _CBENCH_RUNNER_H */

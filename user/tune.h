@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Choosing n, the reps per measurement: seed 000's Alg. 1 with the
+ * generalized logistic oracle
+ *
+ *	nu(t) = floor(1 + (j - 1) / (1 + exp(a (t - b tau_acc)))),  j = tau_acc / tau_prec
+ *
+ * then capped so one measurement stays short next to the scheduler tick.
+ */
+#ifndef _CBENCH_TUNE_H
+#define _CBENCH_TUNE_H
+
+#include <stdint.h>
+
+/*
+ * The paper lets tau_acc be an overestimate.  Our TSC's measured error bound
+ * is a few ticks, which would give j of 2 or 3 and measurements short enough
+ * for a resolution step to be a percent of them.  We take tau_acc to be at
+ * least this many resolution steps, i.e. a measurement of n = j reps of a
+ * benchmark as short as the resolution is 1000 steps long (0.1% error).
+ */
+#define CBENCH_TUNE_ACC_MIN_STEPS 1000.0
+/* b of the logistic (paper: 0.4 < b < 0.6). */
+#define CBENCH_TUNE_B 0.5
+/* a * b * tau_acc: the steepness of the paper's Fig. 5 (0.009 * 500). */
+#define CBENCH_TUNE_STEEPNESS 4.5
+/* Longest measurement we aim for, in ns: a 250 Hz tick comes every 4 ms, so
+ * at 100 us fewer than 3% of measurements straddle one. */
+#define CBENCH_TUNE_MAX_MEASURE_NS 100000.0
+/* Times Alg. 1 scans i = 1..j; the minimum over all is kept. */
+#define CBENCH_TUNE_PASSES 10
+
+struct cbench_tune_params {
+	double precision_ns;	/* tau_prec */
+	double accuracy_ns;	/* tau_acc after the floor above */
+	uint64_t j;		/* tau_acc / tau_prec, at least 1 */
+	double a;		/* per ns */
+	double b;
+	double max_measure_ns;
+};
+
+/* Derives the oracle's parameters from the timer's precision and accuracy. */
+void cbench_tune_params_init(struct cbench_tune_params *p, double precision_ns, double accuracy_ns);
+
+/* nu(t) for a benchmark taking t_ns per rep, capped; at least 1. */
+uint64_t cbench_tune_oracle(const struct cbench_tune_params *p, double t_ns);
+
+/*
+ * Times `reps` repetitions: returns 0 with *ns set, 1 for a disturbed
+ * measurement to ignore, or -errno.
+ */
+typedef int (*cbench_tune_time_fn)(void *arg, uint64_t reps, double *ns);
+
+/*
+ * Alg. 1: measures i = 1..j reps (stopping a pass once a measurement passes
+ * max_measure_ns, as no larger i can change n), estimates t = min T_i / i,
+ * and returns n = nu(t).  *t_ns receives the estimate.  -EAGAIN if every
+ * measurement was disturbed.
+ */
+int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn, void *arg,
+		uint64_t *n, double *t_ns);
+
+#endif /* _CBENCH_TUNE_H */

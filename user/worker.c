@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The worker side of a phase; see worker.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tune.h"
+#include "worker.h"
+
+static int send_msg(int fd, const struct cbench_msg *m)
+{
+	ssize_t put;
+
+	do {
+		put = write(fd, m, sizeof(*m));
+	} while (put < 0 && errno == EINTR);
+	return put == (ssize_t)sizeof(*m) ? 0 : -EPIPE;
+}
+
+static int send_error(int fd, int error, const char *what, const char *detail)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_ERROR, .error = error };
+
+	snprintf(m.u.text, sizeof(m.u.text), "%s: %s", what, detail ? detail : strerror(-error));
+	return send_msg(fd, &m);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+struct tune_arg {
+	struct cbench_backend *b;
+};
+
+static int tune_time(void *arg, uint64_t reps, double *ns)
+{
+	struct tune_arg *t = arg;
+	struct cbench_sample s;
+	int ret = t->b->ops->measure(t->b, reps, &s);
+
+	if (ret)
+		return ret;
+	if (s.disturbed)
+		return 1;
+	*ns = (double)s.ticks * 1e9 / t->b->timer.tsc_hz;
+	return 0;
+}
+
+static int warm_up(struct cbench_backend *b, uint64_t n, double span_ns)
+{
+	double until = now_ns() + span_ns;
+	struct cbench_sample s;
+	int ret;
+
+	do {
+		ret = b->ops->measure(b, n, &s);
+		if (ret)
+			return ret;
+	} while (now_ns() < until);
+	return 0;
+}
+
+static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_SAMPLE };
+	uint32_t valid = 0;
+	double until;
+	int ret;
+
+	ret = warm_up(b, job->n, job->warmup_ns);
+	if (ret)
+		return ret;
+	until = now_ns() + job->trial_ns;
+	while (valid < job->max_measurements && (valid < job->min_valid || now_ns() < until)) {
+		ret = b->ops->measure(b, job->n, &m.u.sample);
+		if (ret)
+			return ret;
+		valid += !m.u.sample.disturbed;
+		ret = send_msg(fd, &m);
+		if (ret)
+			return ret;
+	}
+	m.type = CBENCH_MSG_DONE;
+	return send_msg(fd, &m);
+}
+
+int cbench_worker_main(const struct cbench_worker_job *job, int fd)
+{
+	struct cbench_backend b = { .ops = job->ops, .timer = job->timer };
+	struct cbench_msg m = { 0 };
+	int ret;
+
+	ret = b.ops->open(&b, job->cpu);
+	if (ret) {
+		send_error(fd, ret, "unable to prepare the worker on its CPU", NULL);
+		goto out;
+	}
+	m.type = CBENCH_MSG_ENV;
+	m.u.env = b.env;
+	ret = send_msg(fd, &m);
+	if (ret)
+		goto out;
+
+	if (job->mode == CBENCH_WORKER_CALIBRATE) {
+		m.type = CBENCH_MSG_TIMER;
+		ret = b.ops->calibrate(&b, &m.u.timer);
+		if (ret)
+			send_error(fd, ret, "unable to calibrate the timer", NULL);
+		else
+			ret = send_msg(fd, &m);
+		goto out;
+	}
+
+	ret = b.ops->prepare(&b, job->exp);
+	if (ret) {
+		send_error(fd, ret, "setup failed",
+			   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" : NULL);
+		goto out;
+	}
+	if (job->mode == CBENCH_WORKER_TUNE) {
+		struct cbench_tune_params p;
+		struct tune_arg arg = { &b };
+
+		ret = warm_up(&b, 1, job->warmup_ns);
+		if (!ret) {
+			cbench_tune_params_init(&p, b.timer.precision_ns, b.timer.accuracy_ns);
+			ret = cbench_tune(&p, tune_time, &arg, &m.u.tuned.n, &m.u.tuned.t_ns);
+		}
+		if (ret) {
+			send_error(fd, ret, "unable to tune the repetitions",
+				   ret == -EAGAIN ? "every measurement was disturbed" : NULL);
+			goto out;
+		}
+		m.type = CBENCH_MSG_TUNED;
+		ret = send_msg(fd, &m);
+		goto out;
+	}
+	ret = trial(&b, job, fd);
+	if (ret && ret != -EPIPE)
+		send_error(fd, ret, "measurement failed", NULL);
+out:
+	b.ops->close(&b);
+	return ret ? 1 : 0;
+}
