@@ -99,7 +99,7 @@ static void no_benchmarks(void)
 static void not_elf(void)
 {
 	/* A C source file is no ELF object. */
-	refused("tests/fixtures/good.c", "not an ELF", "good.c");
+	refused("tests/kfixtures/good.c", "not an ELF", "good.c");
 }
 
 static void missing_file(void)
