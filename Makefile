@@ -199,13 +199,18 @@ module-clean:
 	@test -z "$(KDIR)" || test ! -d $(KMOD_OUT) || $(MAKE) $(KBUILD_ARGS) clean
 
 # Helpers the VM tests run in the guest, beside cbenchctl.
-VMTEST_TOOLS := $(BUILD)/tests/vm/cbench-nlcheck
+VMTEST_TOOLS := $(BUILD)/tests/vm/cbench-nlcheck $(BUILD)/tests/vm/cbench-kmodtest
+
+# The kernel backend's raw-netlink test client (tests/vm/kmod.sh drives it).
+$(BUILD)/tests/vm/cbench-kmodtest: $(BUILD)/tests/vm/kmod_test.o $(LIB_OBJS) $(KLIB_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/vm/cbench-nlcheck: $(BUILD)/tests/vm/nlcheck.o $(LIB_OBJS) $(KLIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-vmtest: cbenchctl examples $(VMTEST_TOOLS)
+vmtest: cbenchctl examples kfixtures $(VMTEST_TOOLS)
 	scripts/vm-test.sh
 
 test: unit itest vmtest

@@ -536,6 +536,23 @@ static int read_descriptors(struct loader *ld)
 		if (ret < 0)
 			return ret;
 		e->has_setup = ret == 0;
+		e->arena_bytes = desc.arena_bytes;
+		e->nparams = desc.nparams;
+		if (desc.nparams) {
+			uint64_t params;
+			uint32_t kept = desc.nparams < CBENCH_KIMAGE_PARAMS ? desc.nparams :
+									   CBENCH_KIMAGE_PARAMS;
+
+			ret = pointer(ld, at + offsetof(struct cbench_desc, params), e->name, "params",
+				      &params);
+			if (ret)
+				return ret < 0 ? ret : refuse(ld, "benchmark %s: nparams without params",
+							      e->name);
+			if (params > image->image_bytes ||
+			    kept * sizeof(int64_t) > image->image_bytes - params)
+				return refuse(ld, "benchmark %s: params outside the image", e->name);
+			memcpy(e->params, image->bytes + params, kept * sizeof(int64_t));
+		}
 		image->nentries++;
 	}
 	if (!image->nentries)

@@ -21,6 +21,9 @@
 /* Largest image kimage builds; cbench.ko has its own, usually smaller, limit. */
 #define CBENCH_KIMAGE_MAX_BYTES (256u << 20)
 
+/* Parameter values kept per entry (the descriptor may have more). */
+#define CBENCH_KIMAGE_PARAMS 8
+
 /* One registered benchmark's entry points, as image offsets. */
 struct cbench_kimage_entry {
 	char name[CBENCH_NAME_MAX];
@@ -28,6 +31,9 @@ struct cbench_kimage_entry {
 	uint64_t setup;		/* valid if has_setup */
 	bool has_setup;
 	uint32_t flags;		/* the descriptor's CBENCH_F_* */
+	uint64_t arena_bytes;	/* the descriptor's arena */
+	uint32_t nparams;	/* parameter values; params[] holds the first few */
+	int64_t params[CBENCH_KIMAGE_PARAMS];
 };
 
 struct cbench_kimage {

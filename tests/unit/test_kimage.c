@@ -34,6 +34,11 @@ static void good_image(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(call);
 	CU_ASSERT_FALSE(add->has_setup);
 	CU_ASSERT_TRUE(call->has_setup);
+	CU_ASSERT_EQUAL(add->nparams, 0);
+	CU_ASSERT_EQUAL(call->arena_bytes, 4096);
+	CU_ASSERT_EQUAL(call->nparams, 3);
+	CU_ASSERT_EQUAL(call->params[0], 1);
+	CU_ASSERT_EQUAL(call->params[2], 3);
 	CU_ASSERT_EQUAL(cbench_entry_check(image.bytes, image.image_bytes, image.text, image.ntext,
 					   add->run), CBENCH_CHECK_OK);
 	CU_ASSERT_EQUAL(cbench_entry_check(image.bytes, image.image_bytes, image.text, image.ntext,

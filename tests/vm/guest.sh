@@ -117,6 +117,14 @@ check "cbench is gone" sh -c '! grep -q "^cbench " /proc/modules'
 run cbenchctl info
 check "info after rmmod says not loaded" has "cbench.ko is not loaded" "$out"
 
+# The kernel backend: images, runs, samples, hostile input, cleanup.
+if sh /kmod.sh /cbench.ko /kmod >"$out" 2>&1; then
+	pass "kernel backend (kmod.sh)"
+	grep -E "^(==|FAIL)" "$out" | sed 's/^/  /'
+else
+	fail "kernel backend (kmod.sh)"
+fi
+
 dmesg >"$out"
 check "no WARN, BUG, oops or call trace in dmesg" \
 	sh -c "! grep -Eq 'WARNING:|BUG:|Oops|Call Trace|general protection' $out"

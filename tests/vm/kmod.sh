@@ -1,16 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The kernel backend's checks, run inside the test VM as root with
-# cbench.ko at $1, kmod_test and the fixture objects in $2.  Prints one
-# line per check and ends with "kmod: PASSED" or "kmod: FAILED".
+# The kernel backend's checks, run inside the test VM as root (by
+# guest.sh) with cbench.ko at $1, cbench-kmodtest on PATH and the
+# kernel-safe objects good.so and suite.kernel.so in $2.  Prints one line per
+# check and ends with "kmod: PASSED" or "kmod: FAILED"; exits 0 only then.
 #
-#   kmod.sh /cbench.ko /fixtures
+#   kmod.sh /cbench.ko /kmod
 
 ko=$1
 dir=$2
-t=$dir/kmod_test
+t=cbench-kmodtest
 good=$dir/good.so
+suite=$dir/suite.kernel.so
 failed=0
 
 fail() {
@@ -32,7 +34,11 @@ live_is_zero() {
 }
 
 step "load"
-insmod "$ko" || fail "insmod"
+# Two runs at once, for the concurrency check; the default is one.
+insmod "$ko" runs_max=2 || fail "insmod"
+
+step "the example suite, every benchmark"
+$t suite "$suite" || fail "example suite"
 
 step "measure the fixture benchmarks"
 $t run "$good" add_chain 1000 100 || fail "add_chain"
@@ -61,7 +67,7 @@ live_is_zero "after the client was killed"
 
 step "synthetic PMU: wraps, NMIs, unscheduled counters"
 rmmod cbench || fail "rmmod"
-insmod "$ko" synthetic_pmu=1 || fail "insmod synthetic_pmu=1"
+insmod "$ko" runs_max=2 synthetic_pmu=1 || fail "insmod synthetic_pmu=1"
 out=$($t run "$good" add_chain 500 100)
 echo "$out"
 echo "$out" | grep -q "^PASSED" || fail "synthetic run"
@@ -69,7 +75,7 @@ echo "$out" | grep -q "counters 0x7" || fail "synthetic counters not reported"
 echo "$out" | grep -Eq "samples, ([1-9][0-9]*) disturbed" || fail "no disturbed samples"
 
 step "rmmod during a run"
-rmmod cbench && insmod "$ko" || fail "reload"
+rmmod cbench && insmod "$ko" runs_max=2 || fail "reload"
 $t hold "$good" add_chain &
 pid=$!
 sleep 2
