@@ -444,7 +444,7 @@ int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		goto out;
 	/* An attribute holds less than 64 KiB; nla_put would not say so. */
 	room = min_t(int, skb_tailroom(skb) - 256, U16_MAX - NLA_HDRLEN);
-	n = min_t(u32, done - index, room > 0 ? room / (int)sizeof(struct cbench_sample) : 0);
+	n = min_t(u32, done - index, room > 0 ? room / (int)sizeof(struct cbench_ksample) : 0);
 	ret = -EMSGSIZE;
 	if (!n)
 		goto out;
@@ -454,7 +454,7 @@ int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		goto out;
 	if (nla_put_u32(skb, CBENCH_A_RUN_ID, run->id) ||
 	    nla_put_u32(skb, CBENCH_A_SAMPLES_FIRST, index) ||
-	    nla_put(skb, CBENCH_A_SAMPLES, n * sizeof(struct cbench_sample), &run->samples[index])) {
+	    nla_put(skb, CBENCH_A_SAMPLES, n * sizeof(struct cbench_ksample), &run->samples[index])) {
 		genlmsg_cancel(skb, hdr);
 		goto out;
 	}

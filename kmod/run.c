@@ -85,7 +85,7 @@ static __always_inline void edge_end(struct cbench_run *run, struct cbench_edge 
 }
 
 /* One sample of fn.  Interrupts are off from the first edge to the last. */
-static void measure(struct cbench_run *run, void *fn, struct cbench_sample *sample)
+static void measure(struct cbench_run *run, void *fn, struct cbench_ksample *sample)
 {
 	struct cbench_edge before, after = { 0 };
 	unsigned long flags;
@@ -114,7 +114,7 @@ static void finish(struct cbench_run *run, u32 state, s32 error)
 static int run_thread(void *data)
 {
 	struct cbench_run *run = data;
-	struct cbench_sample sample;
+	struct cbench_ksample sample;
 	u32 i, over = 0;
 	u64 t0, t1;
 

@@ -41,13 +41,13 @@ struct cbench_run {
 	struct cbench_sample_rules rules;
 	bool has_smi;			/* read MSR_SMI_COUNT (Intel) */
 
-	struct cbench_sample *samples;
+	struct cbench_ksample *samples;
 	u32 done;			/* samples recorded: release/acquire */
 	u32 disturbed;
 	u32 state;			/* enum cbench_run_state: WRITE_ONCE/READ_ONCE */
 	s32 error;
 	u64 probe_tsc;			/* the interrupts-on call, TSC ticks */
-	struct cbench_sample overhead;	/* least cost of an empty call */
+	struct cbench_ksample overhead;	/* least cost of an empty call */
 	bool calibrated;
 	bool cancel;
 

@@ -18,7 +18,7 @@ u64 cbench_counter_delta(u64 before, u64 after, u32 width_bits)
 }
 
 void cbench_sample_make(const struct cbench_sample_rules *rules, const struct cbench_edge *before,
-			const struct cbench_edge *after, struct cbench_sample *sample)
+			const struct cbench_edge *after, struct cbench_ksample *sample)
 {
 	u32 flags = 0;
 	u32 i;
@@ -46,7 +46,7 @@ void cbench_sample_make(const struct cbench_sample_rules *rules, const struct cb
 	sample->cpu = after->cpu;
 }
 
-void cbench_sample_least(struct cbench_sample *least, const struct cbench_sample *sample)
+void cbench_sample_least(struct cbench_ksample *least, const struct cbench_ksample *sample)
 {
 	u32 i;
 

@@ -2,7 +2,7 @@
 /*
  * Sample arithmetic shared by cbench.ko and the unit tests: what the module
  * reads at each edge of a measured call, and how two edges become one
- * struct cbench_sample.
+ * struct cbench_ksample.
  */
 #ifndef _CBENCH_LIB_SAMPLE_H
 #define _CBENCH_LIB_SAMPLE_H
@@ -37,9 +37,9 @@ u64 cbench_counter_delta(u64 before, u64 after, u32 width_bits);
  * counter found inactive at either edge, a TSC delta over the budget.
  */
 void cbench_sample_make(const struct cbench_sample_rules *rules, const struct cbench_edge *before,
-			const struct cbench_edge *after, struct cbench_sample *sample);
+			const struct cbench_edge *after, struct cbench_ksample *sample);
 
 /* Keeps in *least the field-wise minimum of itself and *sample. */
-void cbench_sample_least(struct cbench_sample *least, const struct cbench_sample *sample);
+void cbench_sample_least(struct cbench_ksample *least, const struct cbench_ksample *sample);
 
 #endif /* _CBENCH_LIB_SAMPLE_H */

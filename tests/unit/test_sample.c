@@ -28,7 +28,7 @@ static void clean(void)
 {
 	struct cbench_edge a = { .tsc = 10, .counters = { 1, (1ULL << 48) - 1, 7 }, .cpu = 1 };
 	struct cbench_edge b = { .tsc = 110, .counters = { 51, 9, 99 }, .cpu = 1 };
-	struct cbench_sample s;
+	struct cbench_ksample s;
 
 	cbench_sample_make(&rules, &a, &b, &s);
 	CU_ASSERT_EQUAL(s.tsc, 100);
@@ -42,7 +42,7 @@ static void clean(void)
 
 static uint32_t flags_of(const struct cbench_edge *a, const struct cbench_edge *b)
 {
-	struct cbench_sample s;
+	struct cbench_ksample s;
 
 	cbench_sample_make(&rules, a, b, &s);
 	return s.flags;
@@ -88,8 +88,8 @@ static void disturbed(void)
 
 static void least(void)
 {
-	struct cbench_sample l = { .tsc = 50, .counters = { 10, 20, 30 } };
-	const struct cbench_sample s = { .tsc = 60, .counters = { 5, 25, 30 } };
+	struct cbench_ksample l = { .tsc = 50, .counters = { 10, 20, 30 } };
+	const struct cbench_ksample s = { .tsc = 60, .counters = { 5, 25, 30 } };
 
 	cbench_sample_least(&l, &s);
 	CU_ASSERT_EQUAL(l.tsc, 50);

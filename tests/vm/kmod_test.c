@@ -284,7 +284,7 @@ struct run_state {
 	uint32_t state, done, disturbed, counters;
 	int32_t error;
 	uint64_t probe_tsc;
-	struct cbench_sample overhead;
+	struct cbench_ksample overhead;
 	int have_overhead;
 };
 
@@ -349,13 +349,13 @@ static void samples_reply(const struct nlmsghdr *h, void *arg)
 	uint32_t first = (uint32_t)get_num(attr(h, CBENCH_A_SAMPLES_FIRST));
 	size_t n;
 
-	if (!a || first != d->next || (a->nla_len - NLA_HDRLEN) % sizeof(struct cbench_sample)) {
+	if (!a || first != d->next || (a->nla_len - NLA_HDRLEN) % sizeof(struct cbench_ksample)) {
 		d->bad = 1;
 		return;
 	}
-	n = (a->nla_len - NLA_HDRLEN) / sizeof(struct cbench_sample);
+	n = (a->nla_len - NLA_HDRLEN) / sizeof(struct cbench_ksample);
 	for (size_t i = 0; i < n; i++) {
-		struct cbench_sample s;
+		struct cbench_ksample s;
 
 		memcpy(&s, (const char *)a + NLA_HDRLEN + i * sizeof(s), sizeof(s));
 		if (s.flags)

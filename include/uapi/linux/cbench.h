@@ -142,7 +142,7 @@
  *     CBENCH_A_RUN_SAMPLES_DONE  NLA_U32  samples recorded so far
  *     CBENCH_A_RUN_DISTURBED     NLA_U32  of those, how many carry flags
  *     CBENCH_A_RUN_COUNTERS      NLA_U32  CBENCH_COUNTER_F_* measured
- *     CBENCH_A_RUN_OVERHEAD      NLA_BINARY struct cbench_sample: the least
+ *     CBENCH_A_RUN_OVERHEAD      NLA_BINARY struct cbench_ksample: the least
  *                                   cost of an empty call, per field; absent
  *                                   until calibrated
  *     CBENCH_A_RUN_PROBE_TSC     NLA_U64  TSC ticks of the least interrupts-on call
@@ -162,7 +162,7 @@
  *   reply:   messages CBENCH_CMD_SAMPLES, each with
  *     CBENCH_A_RUN_ID            NLA_U32
  *     CBENCH_A_SAMPLES_FIRST     NLA_U32  index of the first sample
- *     CBENCH_A_SAMPLES           NLA_BINARY array of struct cbench_sample
+ *     CBENCH_A_SAMPLES           NLA_BINARY array of struct cbench_ksample
  *   covering the samples recorded when each message was built, in order; the
  *   dump resumes where the last message ended.
  *
@@ -305,7 +305,7 @@ struct cbench_range {
 	__u64 bytes;
 };
 
-/* Counter slots in struct cbench_sample, by index. */
+/* Counter slots in struct cbench_ksample, by index. */
 enum cbench_counter {
 	CBENCH_COUNTER_INSTRUCTIONS,
 	CBENCH_COUNTER_CYCLES,
@@ -323,8 +323,11 @@ enum cbench_sample_flag {
 	__CBENCH_SAMPLE_F_ALL = (1U << 5) - 1
 };
 
-/* One measured call of run(ctx, reps). */
-struct cbench_sample {
+/*
+ * One measured call of run(ctx, reps), as the module takes it (cbenchctl's
+ * own struct cbench_sample is what a backend hands the pipeline).
+ */
+struct cbench_ksample {
 	__u64 tsc;			/* TSC ticks */
 	__u64 counters[CBENCH_COUNTERS];	/* by enum cbench_counter */
 	__u32 flags;			/* CBENCH_SAMPLE_F_* */
