@@ -21,6 +21,11 @@ struct netlink_range_validation cbench_reps_range = {
 	.max = CBENCH_REPS_MAX,
 };
 
+struct netlink_range_validation cbench_reps_step_range = {
+	.min = 0,
+	.max = CBENCH_REPS_MAX,
+};
+
 struct netlink_range_validation cbench_budget_range = {
 	.min = CBENCH_BUDGET_MIN_NS,
 	.max = U64_MAX,
@@ -226,6 +231,14 @@ static int run_config(struct genl_info *info, struct cbench_image *image,
 	if (config->samples > cbench_limits.samples) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "more samples than the module's samples");
 		return -E2BIG;
+	}
+	attr = attrs[CBENCH_A_RUN_REPS_STEP];
+	config->reps_step = attr ? nla_get_u64(attr) : 0;
+	/* Both factors are at most 2^48 and 2^32: no overflow before the compare. */
+	if (config->reps_step &&
+	    (u64)(config->samples - 1) * config->reps_step > CBENCH_REPS_MAX - config->reps) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "the last sample would do more than 2^48 reps");
+		return -ERANGE;
 	}
 	attr = attrs[CBENCH_A_RUN_CPU];
 	config->cpu = nla_get_u32(attr);

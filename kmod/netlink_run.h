@@ -18,6 +18,7 @@ extern struct genl_family cbench_genl_family;
  * without const.
  */
 extern struct netlink_range_validation cbench_reps_range;
+extern struct netlink_range_validation cbench_reps_step_range;
 extern struct netlink_range_validation cbench_budget_range;
 
 #define CBENCH_NL_RUN_POLICY						\
@@ -33,6 +34,7 @@ extern struct netlink_range_validation cbench_budget_range;
 	[CBENCH_A_RUN_ENTRY] = { .type = NLA_U64 },			\
 	[CBENCH_A_RUN_SETUP] = { .type = NLA_U64 },			\
 	[CBENCH_A_RUN_REPS] = NLA_POLICY_FULL_RANGE(NLA_U64, &cbench_reps_range), \
+	[CBENCH_A_RUN_REPS_STEP] = NLA_POLICY_FULL_RANGE(NLA_U64, &cbench_reps_step_range), \
 	[CBENCH_A_RUN_SAMPLES] = NLA_POLICY_MIN(NLA_U32, 1),		\
 	[CBENCH_A_RUN_CPU] = { .type = NLA_U32 },			\
 	[CBENCH_A_RUN_ARENA_BYTES] = { .type = NLA_U64 },		\

@@ -85,7 +85,7 @@ static __always_inline void edge_end(struct cbench_run *run, struct cbench_edge 
 }
 
 /* One sample of fn.  Interrupts are off from the first edge to the last. */
-static void measure(struct cbench_run *run, void *fn, struct cbench_ksample *sample)
+static void measure(struct cbench_run *run, void *fn, u64 reps, struct cbench_ksample *sample)
 {
 	struct cbench_edge before, after = { 0 };
 	unsigned long flags;
@@ -93,7 +93,7 @@ static void measure(struct cbench_run *run, void *fn, struct cbench_ksample *sam
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
 	flags = quiet_begin();
 	edge_begin(run, &before);
-	cbench_trampoline(fn, &run->ctx, run->config.reps);
+	cbench_trampoline(fn, &run->ctx, reps);
 	edge_end(run, &after);
 	quiet_end(flags);
 	kernel_fpu_end();
@@ -156,7 +156,7 @@ static int run_thread(void *data)
 	}
 
 	for (i = 0; i < CALIBRATION_SAMPLES && !should_stop(run); i++) {
-		measure(run, cbench_empty, &sample);
+		measure(run, cbench_empty, 0, &sample);
 		if (sample.flags)
 			continue;
 		if (!run->calibrated)
@@ -171,7 +171,8 @@ static int run_thread(void *data)
 			finish(run, CBENCH_RUN_CANCELLED, 0);
 			return 0;
 		}
-		measure(run, run->config.entry, &run->samples[i]);
+		measure(run, run->config.entry, run->config.reps + i * run->config.reps_step,
+			&run->samples[i]);
 		if (run->samples[i].flags)
 			run->disturbed++;
 		smp_store_release(&run->done, i + 1);

@@ -14,7 +14,8 @@
 struct cbench_run_config {
 	void *entry;			/* run() in a mapped image */
 	void *setup;			/* setup() or NULL */
-	u64 reps;
+	u64 reps;			/* of the first sample */
+	u64 reps_step;			/* added for each further sample */
 	u32 samples;
 	u32 cpu;
 	u64 arena_bytes;

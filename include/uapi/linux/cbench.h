@@ -116,7 +116,10 @@
  *   request: CBENCH_A_IMAGE_ID      NLA_U32  a mapped image
  *            CBENCH_A_RUN_ENTRY     NLA_U64  offset of run(): in text, endbr64
  *            CBENCH_A_RUN_SETUP     NLA_U64  offset of setup(); optional
- *            CBENCH_A_RUN_REPS      NLA_U64  reps per sample, 1 .. 2^48
+ *            CBENCH_A_RUN_REPS      NLA_U64  reps of the first sample, 1 .. 2^48
+ *            CBENCH_A_RUN_REPS_STEP NLA_U64  sample i does REPS + i * REPS_STEP
+ *                                   reps (a sweep, for tuning); optional,
+ *                                   0; the last sample's at most 2^48
  *            CBENCH_A_RUN_SAMPLES   NLA_U32  1 .. LIMIT_SAMPLES
  *            CBENCH_A_RUN_CPU       NLA_U32  an online CPU
  *            CBENCH_A_RUN_ARENA_BYTES NLA_U64 0 .. LIMIT_ARENA_BYTES
@@ -260,6 +263,7 @@ enum cbench_attr {
 	CBENCH_A_RUN_PROBE_TSC,
 	CBENCH_A_SAMPLES_FIRST,
 	CBENCH_A_SAMPLES,
+	CBENCH_A_RUN_REPS_STEP,
 	__CBENCH_A_LAST
 };
 #define CBENCH_A_MAX (__CBENCH_A_LAST - 1)
