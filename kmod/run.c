@@ -39,6 +39,13 @@
 #define OVER_BUDGET_IN_A_ROW 3
 
 /*
+ * One rep's cost times reps may exceed the budget this many times before we
+ * refuse without trying all the reps: the per-call cost in one rep makes
+ * that product an overestimate.
+ */
+#define PROBE_SLACK 4
+
+/*
  * The one place interrupts go off.  Kept apart so another way of keeping
  * the CPU quiet (masking the local APIC's LVT entries, as nanoBench does on
  * cores where pending interrupts under cli slow retirement) can be added
@@ -111,12 +118,35 @@ static void finish(struct cbench_run *run, u32 state, s32 error)
 	WRITE_ONCE(run->state, state);
 }
 
+/*
+ * The least TSC ticks of up to a few interrupts-on calls of reps reps,
+ * stopping at one within limit; U64_MAX if cancelled.
+ */
+static u64 probe(struct cbench_run *run, u64 reps, u64 limit)
+{
+	u64 least = U64_MAX, t0, t1;
+	u32 i;
+
+	for (i = 0; i < OVER_BUDGET_IN_A_ROW && least > limit; i++) {
+		if (should_stop(run))
+			return U64_MAX;
+		kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
+		t0 = rdtsc_ordered();
+		cbench_trampoline(run->config.entry, &run->ctx, reps);
+		t1 = rdtsc_ordered();
+		kernel_fpu_end();
+		least = min(least, t1 - t0);
+		cond_resched();
+	}
+	return least;
+}
+
 static int run_thread(void *data)
 {
 	struct cbench_run *run = data;
 	struct cbench_ksample sample;
 	u32 i, over = 0;
-	u64 t0, t1;
+	u64 limit;
 
 	if (run->config.setup) {
 		s32 ret;
@@ -133,25 +163,21 @@ static int run_thread(void *data)
 
 	/*
 	 * Calls with interrupts on tell us whether the budget allows the
-	 * benchmark.  Interrupts, a first call's cold caches (or, in a VM, the
-	 * host) can stretch one call, so only the least of a few counts.
+	 * benchmark; preemption is off during them (the FPU is ours), so we
+	 * first time a single rep and refuse at once what would plainly take
+	 * far too long, before calling it with all its reps.  Interrupts, cold
+	 * caches (or, in a VM, the host) can stretch one call, so only the
+	 * least of a few counts.
 	 */
-	run->probe_tsc = U64_MAX;
-	for (i = 0; i < OVER_BUDGET_IN_A_ROW && run->probe_tsc > run->rules.budget_tsc; i++) {
-		if (should_stop(run)) {
-			finish(run, CBENCH_RUN_CANCELLED, 0);
-			return 0;
-		}
-		kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
-		t0 = rdtsc_ordered();
-		cbench_trampoline(run->config.entry, &run->ctx, run->config.reps);
-		t1 = rdtsc_ordered();
-		kernel_fpu_end();
-		run->probe_tsc = min(run->probe_tsc, t1 - t0);
-		cond_resched();
+	limit = div64_u64(PROBE_SLACK * run->rules.budget_tsc, run->config.reps);
+	run->probe_tsc = probe(run, 1, limit);
+	if (run->probe_tsc > limit) {
+		finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED : CBENCH_RUN_TOO_LONG, 0);
+		return 0;
 	}
+	run->probe_tsc = probe(run, run->config.reps, run->rules.budget_tsc);
 	if (run->probe_tsc > run->rules.budget_tsc) {
-		finish(run, CBENCH_RUN_TOO_LONG, 0);
+		finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED : CBENCH_RUN_TOO_LONG, 0);
 		return 0;
 	}
 
