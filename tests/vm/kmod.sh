@@ -78,6 +78,10 @@ step "two clients at once"
 $t concurrent "$good" add_chain || fail "concurrent"
 live_is_zero "after two clients"
 
+step "a run cancelled mid-way"
+$t cancel "$good" add_chain || fail "cancel"
+live_is_zero "after cancel"
+
 step "a client killed mid-run"
 $t hold "$good" add_chain &
 pid=$!

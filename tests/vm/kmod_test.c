@@ -10,6 +10,7 @@
  *   kmod_test hold <bench.so> <name>     start a long run and sleep (killed by the script)
  *   kmod_test concurrent <bench.so> <name>   two clients running at once
  *   kmod_test suite <bench.so>           every benchmark of an object, once
+ *   kmod_test cancel <bench.so> <name>   cancel a long run; its samples stay readable
  *   kmod_test live                       print "images runs" held in the module
  *
  * Prints one line per check; exits 0 only if every check passed.
@@ -699,6 +700,45 @@ static int hold(const struct cbench_kimage *image, const char *name)
 		pause();
 }
 
+static void cancel(const struct cbench_kimage *image, const char *name)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
+	struct run_args r = { .entry = e, .reps = 100, .samples = 1000000 };
+	struct run_state s;
+	struct dump d;
+	struct nl nl;
+	int id, run, ret;
+
+	if (!e) {
+		check(0, "benchmark %s exists", name);
+		return;
+	}
+	nl_must(&nl);
+	id = upload(&nl, image);
+	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map");
+	r.image = (uint32_t)id;
+	run = run_start(&nl, &r);
+	check(run > 0, "long run started: %d %s", run, nl.ext);
+	if (run <= 0)
+		return;
+	usleep(500000);
+	ret = simple(&nl, CBENCH_CMD_RUN_CANCEL, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(ret == 0, "cancel: %d %s", ret, nl.ext);
+	ret = run_get(&nl, (uint32_t)run, &s);
+	check(ret == 0 && s.state == CBENCH_RUN_CANCELLED && s.done > 0 && s.done < r.samples,
+	      "cancelled after %u samples (state %s)", s.done, state_name(s.state));
+	ret = simple(&nl, CBENCH_CMD_RUN_CANCEL, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(ret == 0, "a second cancel is harmless");
+	ret = samples(&nl, (uint32_t)run, &d);
+	check(ret == 0 && !d.bad && d.next == s.done, "cancelled run's %u samples readable", d.next);
+	check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0, "run deleted");
+	check(simple(&nl, CBENCH_CMD_RUN_GET, CBENCH_A_RUN_ID, (uint32_t)run) == -ENOENT,
+	      "deleted run is gone");
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
+	      "image deleted");
+	close(nl.fd);
+}
+
 int main(int argc, char *argv[])
 {
 	struct cbench_kimage image;
@@ -717,6 +757,8 @@ int main(int argc, char *argv[])
 	} else if (!strcmp(argv[1], "suite")) {
 		for (uint32_t i = 0; i < image.nentries; i++)
 			measure(&image, image.entries[i].name, 50, 1, 0, WANT_DONE_OR_TOO_LONG);
+	} else if (!strcmp(argv[1], "cancel") && argc >= 4) {
+		cancel(&image, argv[3]);
 	} else if (!strcmp(argv[1], "hostile")) {
 		hostile(&image);
 	} else if (!strcmp(argv[1], "hold") && argc >= 4) {
