@@ -139,30 +139,98 @@ void cbench_client_del_image(struct cbench_image *image)
 	cbench_image_free(image);
 }
 
-void cbench_client_del_run(struct cbench_run *run)
+void cbench_client_drop_run(struct cbench_run *run)
 {
 	lockdep_assert_held(&lock);
 	list_del(&run->node);
 	run->image->runs--;
-	cbench_run_free(run);
+	cbench_run_put(run);
 	atomic_dec(&cbench_live.runs);
 }
 
-/* Frees objects of portid created before before_seq; 0 for everything. */
+int cbench_client_cancel_run(u32 portid, u32 id)
+{
+	struct cbench_run *run;
+
+	mutex_lock(&lock);
+	run = cbench_client_run(portid, id);
+	if (run)
+		cbench_run_get(run);
+	mutex_unlock(&lock);
+	if (!run)
+		return -ENOENT;
+	cbench_run_stop(run);
+	if (cbench_run_put(run))
+		atomic_dec(&cbench_live.runs);
+	return 0;
+}
+
+/*
+ * Takes an unlisted run (the registry's reference now ours) to its end: its
+ * thread stopped, then its image released -- in that order, since the
+ * thread runs the image's code until it stops.
+ */
+static void retire_run(struct cbench_run *run)
+{
+	struct cbench_image *image = run->image;
+
+	cbench_run_stop(run);
+	mutex_lock(&lock);
+	if (!--image->runs && image->orphan)
+		cbench_client_del_image(image);
+	mutex_unlock(&lock);
+	if (cbench_run_put(run))
+		atomic_dec(&cbench_live.runs);
+}
+
+int cbench_client_del_run(u32 portid, u32 id)
+{
+	struct cbench_run *run;
+
+	mutex_lock(&lock);
+	run = cbench_client_run(portid, id);
+	if (run)
+		list_del(&run->node);
+	mutex_unlock(&lock);
+	if (!run)
+		return -ENOENT;
+	retire_run(run);
+	return 0;
+}
+
+/* Frees objects of portid created before before_seq, or all of them. */
 static void release_objects(u32 portid, u64 before_seq, bool all)
 {
 	struct cbench_image *image, *next_image;
 	struct cbench_run *run, *next_run;
+	LIST_HEAD(doomed);
 
+	/* Runs first, stopped outside the lock: they hold their images. */
 	mutex_lock(&lock);
-	/* Runs first: they hold their images. */
 	list_for_each_entry_safe(run, next_run, &runs, node) {
 		if (all || (run->portid == portid && run->seq < before_seq))
-			cbench_client_del_run(run);
+			list_move(&run->node, &doomed);
 	}
+	mutex_unlock(&lock);
+	list_for_each_entry_safe(run, next_run, &doomed, node) {
+		list_del(&run->node);
+		retire_run(run);
+	}
+
+	mutex_lock(&lock);
 	list_for_each_entry_safe(image, next_image, &images, node) {
-		if (all || (image->portid == portid && image->seq < before_seq))
-			cbench_client_del_image(image);
+		if (!all && (image->portid != portid || image->seq >= before_seq))
+			continue;
+		/*
+		 * A new socket given the same port id before this work ran may
+		 * have started a run of the old image; it goes with that run.
+		 */
+		if (image->runs) {
+			image->orphan = true;
+			image->portid = 0;
+			continue;
+		}
+		cbench_client_del_image(image);
 	}
 	mutex_unlock(&lock);
 }

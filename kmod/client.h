@@ -9,9 +9,10 @@
 
 /*
  * Images and runs belong to the netlink socket that made them.  One mutex
- * guards both lists and every object's fields but a run's sample progress;
- * it is never held by a run's thread, so stopping a thread under it is
- * safe.
+ * guards both lists and every object's fields but a run's sample progress
+ * and thread.  We never stop a thread under it: a benchmark's setup() can
+ * take long, and every other client would wait.  Stopping takes a reference
+ * to the run instead (cbench_client_cancel_run, cbench_client_del_run).
  */
 void cbench_client_lock(void);
 void cbench_client_unlock(void);
@@ -25,7 +26,12 @@ unsigned int cbench_client_runs_running(void);
 void cbench_client_add_image(u32 portid, struct cbench_image *image);
 void cbench_client_add_run(u32 portid, struct cbench_run *run);
 void cbench_client_del_image(struct cbench_image *image);
-void cbench_client_del_run(struct cbench_run *run);
+/* Frees a run whose thread never started. */
+void cbench_client_drop_run(struct cbench_run *run);
+
+/* Without the lock: stop, or stop and delete, a socket's run.  0 or -ENOENT. */
+int cbench_client_cancel_run(u32 portid, u32 id);
+int cbench_client_del_run(u32 portid, u32 id);
 
 /* Frees what clients hold when their sockets close (NETLINK_URELEASE). */
 int cbench_client_init(void);

@@ -19,6 +19,7 @@ struct cbench_image {
 	u32 portid;			/* the owner's socket */
 	u64 seq;			/* creation order; see client.c */
 	unsigned int runs;		/* runs that use it */
+	bool orphan;			/* owner gone; freed with its last run */
 
 	u8 *bytes;			/* vzalloc'd, image_bytes long */
 	u64 image_bytes;

@@ -304,7 +304,7 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	ret = cbench_run_start(run);
 	if (ret) {
 		NL_SET_ERR_MSG(info->extack, "cannot start the run's thread");
-		cbench_client_del_run(run);
+		cbench_client_drop_run(run);
 		goto out;
 	}
 	id = run->id;
@@ -383,34 +383,30 @@ fail:
 
 int cbench_nl_run_cancel(struct sk_buff *skb, struct genl_info *info)
 {
-	struct cbench_run *run;
+	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
 	int ret;
 
 	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
-	cbench_client_lock();
-	run = run_of(info);
-	if (run)
-		cbench_run_stop(run);
-	cbench_client_unlock();
-	return run ? 0 : -ENOENT;
+	ret = cbench_client_cancel_run(info->snd_portid, nla_get_u32(attr));
+	if (ret)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
+	return ret;
 }
 
 int cbench_nl_run_del(struct sk_buff *skb, struct genl_info *info)
 {
-	struct cbench_run *run;
+	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
 	int ret;
 
 	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
-	cbench_client_lock();
-	run = run_of(info);
-	if (run)
-		cbench_client_del_run(run);
-	cbench_client_unlock();
-	return run ? 0 : -ENOENT;
+	ret = cbench_client_del_run(info->snd_portid, nla_get_u32(attr));
+	if (ret)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
+	return ret;
 }
 
 /*

@@ -235,6 +235,8 @@ struct cbench_run *cbench_run_new(struct cbench_image *image,
 	run->ctx.arena_bytes = config->arena_bytes;
 	run->ctx.param = (u64)config->param;
 	run->state = CBENCH_RUN_RUNNING;
+	mutex_init(&run->stop_lock);
+	refcount_set(&run->refs, 1);
 	return run;
 fail:
 	kvfree(run->samples);
@@ -276,23 +278,33 @@ int cbench_run_start(struct cbench_run *run)
 
 void cbench_run_stop(struct cbench_run *run)
 {
-	if (!run->task)
-		return;
-	WRITE_ONCE(run->cancel, true);
-	/* The thread may have returned already; our reference keeps it valid. */
-	kthread_stop(run->task);
-	put_task_struct(run->task);
-	run->task = NULL;
-	if (READ_ONCE(run->state) == CBENCH_RUN_RUNNING)
-		finish(run, CBENCH_RUN_CANCELLED, 0);
-	cbench_pmu_close(&run->pmu);
+	mutex_lock(&run->stop_lock);
+	if (run->task) {
+		WRITE_ONCE(run->cancel, true);
+		/* The thread may have returned already; our reference keeps it valid. */
+		kthread_stop(run->task);
+		put_task_struct(run->task);
+		run->task = NULL;
+		if (READ_ONCE(run->state) == CBENCH_RUN_RUNNING)
+			finish(run, CBENCH_RUN_CANCELLED, 0);
+		cbench_pmu_close(&run->pmu);
+	}
+	mutex_unlock(&run->stop_lock);
 }
 
-void cbench_run_free(struct cbench_run *run)
+void cbench_run_get(struct cbench_run *run)
 {
+	refcount_inc(&run->refs);
+}
+
+bool cbench_run_put(struct cbench_run *run)
+{
+	if (!refcount_dec_and_test(&run->refs))
+		return false;
 	cbench_run_stop(run);
 	cbench_pmu_close(&run->pmu);
 	vfree(run->arena);
 	kvfree(run->samples);
 	kfree(run);
+	return true;
 }

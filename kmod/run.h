@@ -3,6 +3,8 @@
 #define _CBENCH_RUN_H
 
 #include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/types.h>
 
@@ -53,14 +55,20 @@ struct cbench_run {
 	bool cancel;
 
 	struct task_struct *task;	/* held with get_task_struct until stopped */
+	struct mutex stop_lock;		/* one stopper at a time */
+	refcount_t refs;		/* the registry's, and each stopper's */
 };
 
 struct cbench_run *cbench_run_new(struct cbench_image *image,
 				  const struct cbench_run_config *config);
 int cbench_run_start(struct cbench_run *run);
-/* Stops the thread between two samples and waits for it; idempotent. */
+/*
+ * Stops the thread between two samples and waits for it; idempotent, and
+ * safe without the registry lock while the caller holds a reference.
+ */
 void cbench_run_stop(struct cbench_run *run);
-/* Stops, then frees everything but the image reference, which the caller drops. */
-void cbench_run_free(struct cbench_run *run);
+void cbench_run_get(struct cbench_run *run);
+/* Drops a reference; the last one stops the run and frees it.  Returns true then. */
+bool cbench_run_put(struct cbench_run *run);
 
 #endif /* _CBENCH_RUN_H */
