@@ -327,7 +327,8 @@ static struct cbench_run *run_of(struct genl_info *info)
 
 static int put_run(struct sk_buff *msg, struct cbench_run *run)
 {
-	u32 state = READ_ONCE(run->state);
+	/* Pairs with finish(): once it has ended, everything the thread wrote is visible. */
+	u32 state = smp_load_acquire(&run->state);
 	/* Pairs with the thread's release: the counts are as of this many samples. */
 	u32 done = smp_load_acquire(&run->done);
 
@@ -339,8 +340,6 @@ static int put_run(struct sk_buff *msg, struct cbench_run *run)
 			      CBENCH_A_UNSPEC))
 		return -EMSGSIZE;
 	if (state != CBENCH_RUN_RUNNING) {
-		/* Final once the thread has finished: it wrote them before the state. */
-		smp_rmb();
 		if (nla_put_u32(msg, CBENCH_A_RUN_DISTURBED, run->disturbed) ||
 		    (state == CBENCH_RUN_FAILED &&
 		     nla_put_s32(msg, CBENCH_A_RUN_ERROR, run->error)) ||

@@ -112,10 +112,11 @@ static bool should_stop(struct cbench_run *run)
 	return kthread_should_stop() || READ_ONCE(run->cancel) || fatal_signal_pending(current);
 }
 
+/* Publishes the end: whoever reads the state with acquire sees all we wrote. */
 static void finish(struct cbench_run *run, u32 state, s32 error)
 {
 	run->error = error;
-	WRITE_ONCE(run->state, state);
+	smp_store_release(&run->state, state);
 }
 
 /*

@@ -47,7 +47,7 @@ struct cbench_run {
 	struct cbench_ksample *samples;
 	u32 done;			/* samples recorded: release/acquire */
 	u32 disturbed;
-	u32 state;			/* enum cbench_run_state: WRITE_ONCE/READ_ONCE */
+	u32 state;			/* enum cbench_run_state: release/acquire */
 	s32 error;
 	u64 probe_tsc;			/* the interrupts-on call, TSC ticks */
 	struct cbench_ksample overhead;	/* least cost of an empty call */

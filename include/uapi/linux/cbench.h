@@ -149,7 +149,9 @@
  *                                   cost of an empty call, per field; absent
  *                                   until calibrated
  *     CBENCH_A_RUN_PROBE_TSC     NLA_U64  TSC ticks of the least interrupts-on call
- *   A client polls this until the state is no longer RUNNING.
+ *   A client polls this until the state is no longer RUNNING.  The module
+ *   sends nothing unasked: a notification could arrive in the middle of the
+ *   client's next request and be taken for its reply.
  *
  * CBENCH_CMD_RUN_CANCEL (privileged)
  *   request: CBENCH_A_RUN_ID        NLA_U32
