@@ -16,6 +16,7 @@
 #include "cpu.h"
 #include "limits.h"
 #include "netlink.h"
+#include "netlink_run.h"
 
 /*
  * One strict policy for the family.  Attributes the kernel only sends stay
@@ -23,9 +24,8 @@
  */
 static const struct nla_policy cbench_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_PROBE_CPU] = { .type = NLA_U32 },
+	CBENCH_NL_RUN_POLICY,
 };
-
-static struct genl_family cbench_genl_family;
 
 /*
  * Every privileged command passes here.  GENL_ADMIN_PERM has checked
@@ -289,9 +289,10 @@ static const struct genl_ops cbench_genl_ops[] = {
 		.dumpit = cbench_probe_counters_dumpit,
 		.flags = GENL_ADMIN_PERM,
 	},
+	CBENCH_NL_RUN_OPS,
 };
 
-static struct genl_family cbench_genl_family __ro_after_init = {
+struct genl_family cbench_genl_family __ro_after_init = {
 	.name = CBENCH_GENL_NAME,
 	.version = CBENCH_GENL_VERSION,
 	.maxattr = CBENCH_A_MAX,

@@ -36,6 +36,8 @@
 #define CBENCH_DISTURB_MIGRATION	(1u << 1)	/* moved to another CPU */
 #define CBENCH_DISTURB_FAULT		(1u << 2)	/* page fault */
 #define CBENCH_DISTURB_COUNTER		(1u << 3)	/* a counter was descheduled */
+#define CBENCH_DISTURB_NMI		(1u << 4)	/* an NMI or SMI (kmod) */
+#define CBENCH_DISTURB_OVER_BUDGET	(1u << 5)	/* past the IRQ-off budget (kmod) */
 
 /* One measurement of `reps` repetitions. */
 struct cbench_sample {
@@ -63,6 +65,10 @@ struct cbench_timer {
 	 * 0 when not calibrated.  Gives est-cycles/op where no PMU is. */
 	double est_cycles_per_tick;
 	uint32_t counters;		/* CBENCH_HAVE_* the backend can measure */
+	/* What the counters count around an empty region (the reads and the
+	 * TSC fences themselves), subtracted like overhead_ticks; indexed
+	 * instructions, cycles, ref-cycles. */
+	double counter_overhead[3];
 };
 
 /* How the worker's environment turned out; each error is 0 or -errno. */
@@ -70,12 +76,14 @@ struct cbench_backend_env {
 	int cpu;			/* the CPU measured on */
 	int pin_error;
 	int mlock_error;
-	int fifo_error;			/* SCHED_FIFO refused: we run SCHED_OTHER */
+	int fifo_error;			/* SCHED_FIFO refused (or not asked for:
+					 * -EBUSY, the runner shares the CPU) */
 	/* Where disturbances are counted: "perf" (software events),
 	 * "getrusage" (perf_event_open refused), or "none". */
 	char disturb_source[16];
 	int perf_hw_error;		/* why no hardware counters; 0 if some */
-	bool rdpmc;			/* counters read with RDPMC in user mode */
+	bool rdpmc;			/* counters read with RDPMC */
+	uint64_t irqoff_budget_ns;	/* kmod: interrupts-off budget per sample */
 };
 
 struct cbench_backend;
@@ -91,6 +99,16 @@ struct cbench_backend_ops {
 
 struct cbench_backend {
 	const struct cbench_backend_ops *ops;
+	/* Set by the pipeline before open(): no real-time priority.  We use
+	 * it when the runner shares the worker's only CPU, where a SCHED_FIFO
+	 * benchmark that never returns could starve the runner that must
+	 * kill it. */
+	bool no_fifo;
+	/* Set by the pipeline before open(): CPU seconds the worker may run
+	 * at real-time priority without blocking (RLIMIT_RTTIME), so the
+	 * kernel kills a runaway real-time worker even if the runner cannot;
+	 * 0 for no limit. */
+	double rt_limit_s;
 	/* Set by the pipeline before measure(): the calibration to apply. */
 	struct cbench_timer timer;
 	struct cbench_backend_env env;
@@ -107,11 +125,21 @@ enum cbench_backend_kind {
 int cbench_backend_parse(const char *s, enum cbench_backend_kind *kind);
 
 /*
- * The ops for a kind.  auto resolves to user until the kernel backend
- * exists; kmod is -ENODEV until then.
+ * The ops for a kind.  auto is kmod where cbench.ko is loaded and we are
+ * root, else user; kmod is -ENODEV where it is not available.
  */
 int cbench_backend_select(enum cbench_backend_kind kind, const struct cbench_backend_ops **ops);
 
 extern const struct cbench_backend_ops cbench_backend_user;
+extern const struct cbench_backend_ops cbench_backend_kmod;
+
+/* cbench.ko is loaded and we may use it. */
+bool cbench_backend_kmod_available(void);
+
+/*
+ * Whether the object at path can run in ring 0 (kimage's checks); 0 or
+ * -errno with the reason and the fix in why.
+ */
+int cbench_backend_kmod_check(const char *path, char *why, size_t why_bytes);
 
 #endif /* _CBENCH_BACKEND_H */

@@ -149,6 +149,14 @@ check "clients saw no error but an absent module" \
 	sh -c "! grep -v 'unable to query cbench.ko: No such file or directory' /tmp/client.err | grep -q ."
 check "rmmod cbench at last" rmmod cbench
 
+# The kernel backend: images, runs, samples, hostile input, cleanup.
+if sh /kmod.sh /cbench.ko /kmod >"$out" 2>&1; then
+	pass "kernel backend (kmod.sh)"
+	grep -E "^(==|FAIL)" "$out" | sed 's/^/  /'
+else
+	fail "kernel backend (kmod.sh)"
+fi
+
 dmesg >"$out"
 check "no WARN, BUG, oops or call trace in dmesg" \
 	sh -c "! grep -Eq 'WARNING:|BUG:|Oops|Call Trace|general protection' $out"
