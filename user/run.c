@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "cpulock.h"
 #include "outfile.h"
 #include "report.h"
 #include "run.h"
@@ -411,7 +412,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	regex_t re, *rep = NULL;
 	char err[512];
 	size_t total = 0, k = 0;
-	int ret, status = 1;
+	int ret, status = 1, cpu_lock = -1;
 
 	ret = cbench_run_options_parse(&opt, argc, argv, stderr);
 	if (ret) {
@@ -478,6 +479,14 @@ int cbench_cmd_run(int argc, char *argv[])
 			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.samples, strerror(-ret));
 			goto out_files;
 		}
+	}
+
+	/* Last before measuring, so that bad input never waits for a CPU. */
+	cpu_lock = cbench_cpulock_wait(st.cpu, stderr);
+	if (cpu_lock < 0) {
+		fprintf(stderr, "%s: unable to claim CPU %d: %s\n", cbench_prog, st.cpu,
+			strerror(-cpu_lock));
+		goto out_files;
 	}
 
 	cbench_machine_probe(&st.report.machine);
@@ -554,6 +563,8 @@ int cbench_cmd_run(int argc, char *argv[])
 out_results:
 	free_results(&st.report);
 out_files:
+	if (cpu_lock >= 0)
+		close(cpu_lock);
 	cbench_outfile_abort(&samples);
 	cbench_outfile_abort(&out);
 out_lib:
