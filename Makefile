@@ -220,7 +220,7 @@ CPPCHECK_DIRS := $(wildcard user tests/unit tests/vm examples kmod/lib)
 check: cbenchctl kmod-sources
 	@mkdir -p $(BUILD)
 	$(MAKE) $(KBUILD_ARGS) C=2 CF="-D__CHECK_ENDIAN__" W=1 modules 2>&1 | tee $(BUILD)/sparse.log
-	@! grep -E 'warning|error' $(BUILD)/sparse.log
+	@! grep -iE 'warning|error' $(BUILD)/sparse.log
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --std=c11 -Iinclude -Iuser -D__x86_64__ $(CPPCHECK_DIRS)
 

@@ -22,15 +22,22 @@ CPU=${CPU:-$(($(getconf _NPROCESSORS_ONLN) - 1))}
 mkdir -p build/bench
 ${CXX:-g++} -O2 -o "$GB" bench/gbench_chains.cc -lbenchmark -lpthread
 
-echo "cbench vs Google Benchmark on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), CPU $CPU, $RUNS runs each" >&2
 
-# Independent runs: a fresh cbenchctl process (fresh calibration, fresh
-# workers) per run, with the tuning cached after the first as a user has it.
+# Google Benchmark gets what cbench's workers get: the same CPU and, where
+# permitted, the same real-time priority; it compares harnesses, not setups.
+GBRUN="taskset -c $CPU"
+if chrt -f 40 true 2>/dev/null; then
+	GBRUN="$GBRUN chrt -f 40"
+fi
+echo "cbench vs Google Benchmark ($GBRUN) on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), CPU $CPU, $RUNS runs each" >&2
+
+# Independent runs: a fresh cbenchctl process per run, each calibrating the
+# timer and tuning n afresh (--retune), each on fresh workers.
 export XDG_CACHE_HOME="$TMP/cache"
 i=0
 while [ "$i" -lt "$RUNS" ]; do
-	"$CB" run --cpu "$CPU" --format json --filter '^(add|imul)_chain$' -o "$TMP/cb$i.json" "$SUITE" 2>/dev/null
-	taskset -c "$CPU" "$GB" --benchmark_format=json >"$TMP/gb$i.json" 2>/dev/null
+	"$CB" run --retune --cpu "$CPU" --format json --filter '^(add|imul)_chain$' -o "$TMP/cb$i.json" "$SUITE" 2>/dev/null
+	$GBRUN "$GB" --benchmark_format=json >"$TMP/gb$i.json" 2>/dev/null
 	i=$((i + 1))
 done
 
@@ -67,6 +74,9 @@ print(f"{'kernel':<12}{'cbench ns/op':>14}{'cbench cv':>12}{'gbench ns/op':>14}{
 for k in ("add", "imul"):
     print(f"{k + '_chain':<12}{statistics.mean(cb[k]):14.5f}{100 * cv(cb[k]):11.3f}%"
           f"{statistics.mean(gb[k]):14.5f}{100 * cv(gb[k]):11.3f}%{cv(cb[k]) / cv(gb[k]):10.3f}")
+for k in ("add", "imul"):
+    print(f"  cbench {k}_chain per run:", " ".join(f"{v:.5f}" for v in cb[k]))
+    print(f"  gbench {k}_chain per run:", " ".join(f"{v:.5f}" for v in gb[k]))
 ratios = [m / a for m, a in zip(cb["imul"], cb["add"])]
 r = statistics.mean(ratios)
 print(f"imul/add latency ratio: cbench {r:.4f} ({100 * (r - 3) / 3:+.2f}% from 3.00, "

@@ -48,7 +48,13 @@
  */
 #define CBENCH_ABI_VERSION 1
 
-/* The ELF section holding one pointer per registered benchmark. */
+/*
+ * The ELF section holding one pointer per registered benchmark.  cbenchctl
+ * finds it through __start_/__stop_cbench_descs when the object exports both
+ * (GNU ld defines each only if something in the object refers to it) and
+ * otherwise through the section header, so a plain `cc -shared` object
+ * works either way.  Do not strip section headers (sstrip).
+ */
 #define CBENCH_SECTION "cbench_descs"
 
 /* Longest benchmark name, parameter name included, in bytes with the NUL. */

@@ -34,6 +34,7 @@ static int __init cbench_init(void)
 					  "no hardware counters usable: TSC only");
 	return 0;
 
+	/* Undone in reverse order; nothing before the family needs undoing yet. */
 err_genl:
 	cbench_client_exit();
 err_client:

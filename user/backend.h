@@ -65,6 +65,10 @@ struct cbench_timer {
 	 * 0 when not calibrated.  Gives est-cycles/op where no PMU is. */
 	double est_cycles_per_tick;
 	uint32_t counters;		/* CBENCH_HAVE_* the backend can measure */
+	/* What the counters count around an empty region (the reads and the
+	 * TSC fences themselves), subtracted like overhead_ticks; indexed
+	 * instructions, cycles, ref-cycles. */
+	double counter_overhead[3];
 };
 
 /* How the worker's environment turned out; each error is 0 or -errno. */
@@ -72,7 +76,8 @@ struct cbench_backend_env {
 	int cpu;			/* the CPU measured on */
 	int pin_error;
 	int mlock_error;
-	int fifo_error;			/* SCHED_FIFO refused: we run SCHED_OTHER */
+	int fifo_error;			/* SCHED_FIFO refused (or not asked for:
+					 * -EBUSY, the runner shares the CPU) */
 	/* Where disturbances are counted: "perf" (software events),
 	 * "getrusage" (perf_event_open refused), or "none". */
 	char disturb_source[16];
@@ -94,6 +99,16 @@ struct cbench_backend_ops {
 
 struct cbench_backend {
 	const struct cbench_backend_ops *ops;
+	/* Set by the pipeline before open(): no real-time priority.  We use
+	 * it when the runner shares the worker's only CPU, where a SCHED_FIFO
+	 * benchmark that never returns could starve the runner that must
+	 * kill it. */
+	bool no_fifo;
+	/* Set by the pipeline before open(): CPU seconds the worker may run
+	 * at real-time priority without blocking (RLIMIT_RTTIME), so the
+	 * kernel kills a runaway real-time worker even if the runner cannot;
+	 * 0 for no limit. */
+	double rt_limit_s;
 	/* Set by the pipeline before measure(): the calibration to apply. */
 	struct cbench_timer timer;
 	struct cbench_backend_env env;

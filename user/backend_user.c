@@ -150,7 +150,16 @@ static int user_open(struct cbench_backend *b, int cpu)
 	 * mmap would fail outright past RLIMIT_MEMLOCK.  prepare() locks the
 	 * arena itself, best effort. */
 	b->env.mlock_error = mlockall(MCL_CURRENT) ? -errno : 0;
-	b->env.fifo_error = sched_setscheduler(0, SCHED_FIFO, &sp) ? -errno : 0;
+	if (b->rt_limit_s > 0) {
+		struct rlimit rt = { .rlim_cur = (rlim_t)(b->rt_limit_s * 1e6) };
+
+		rt.rlim_max = rt.rlim_cur;
+		setrlimit(RLIMIT_RTTIME, &rt);
+	}
+	if (b->no_fifo)
+		b->env.fifo_error = -EBUSY;
+	else
+		b->env.fifo_error = sched_setscheduler(0, SCHED_FIFO, &sp) ? -errno : 0;
 
 	ret = open_sw(u);
 	if (ret) {
@@ -258,6 +267,32 @@ static double calibrate_cycles(double overhead_ticks)
 	return (double)CALIB_ADDS_PER_LOOP * CALIB_ADD_LOOPS / ((double)best - overhead_ticks);
 }
 
+static bool read_hw(struct user_backend *u, uint64_t v[HW_COUNT]);
+
+/* The counters' own cost: the smallest deltas around an empty region,
+ * read exactly as user_measure() reads them. */
+static void calibrate_counters(struct user_backend *u, struct cbench_timer *t)
+{
+	uint64_t best[HW_COUNT] = { UINT64_MAX, UINT64_MAX, UINT64_MAX };
+
+	if (!u->hw_have)
+		return;
+	for (int k = 0; k < CALIB_TIMER_PAIRS / 10; k++) {
+		uint64_t v0[HW_COUNT] = { 0 }, v1[HW_COUNT] = { 0 };
+		bool ok = read_hw(u, v0);
+
+		cbench_tsc_start();
+		cbench_tsc_stop();
+		ok &= read_hw(u, v1);
+		for (int i = 0; ok && i < HW_COUNT; i++) {
+			if (v1[i] - v0[i] < best[i])
+				best[i] = v1[i] - v0[i];
+		}
+	}
+	for (int i = 0; i < HW_COUNT; i++)
+		t->counter_overhead[i] = best[i] == UINT64_MAX ? 0 : (double)best[i];
+}
+
 static int user_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 {
 	uint64_t *d = malloc(CALIB_TIMER_PAIRS * sizeof(*d));
@@ -296,6 +331,7 @@ static int user_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 	t->accuracy_ns = err_ticks * 1e9 / t->tsc_hz;
 	t->est_cycles_per_tick = calibrate_cycles(t->overhead_ticks);
 	t->counters = ((struct user_backend *)b->priv)->hw_have;
+	calibrate_counters(b->priv, t);
 	return 0;
 }
 
@@ -404,6 +440,17 @@ static bool read_hw(struct user_backend *u, uint64_t v[HW_COUNT])
 	return ok;
 }
 
+/* A counter's delta less its calibrated overhead, never below 0. */
+static uint64_t counter_delta(const struct cbench_backend *b, const uint64_t *v0, const uint64_t *v1, int i)
+{
+	const struct user_backend *u = b->priv;
+	uint64_t d = v1[i] - v0[i], over = (uint64_t)b->timer.counter_overhead[i];
+
+	if (!(u->hw_have & (1u << i)))
+		return 0;
+	return d > over ? d - over : 0;
+}
+
 static int user_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
 {
 	struct user_backend *u = b->priv;
@@ -439,12 +486,9 @@ static int user_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 		s->disturbed |= CBENCH_DISTURB_FAULT;
 	if (u->hw_have && !hw_ok)
 		s->disturbed |= CBENCH_DISTURB_COUNTER;
-	if (u->hw_have & (1u << HW_INSTRUCTIONS))
-		s->instructions = hw1[HW_INSTRUCTIONS] - hw0[HW_INSTRUCTIONS];
-	if (u->hw_have & (1u << HW_CYCLES))
-		s->cycles = hw1[HW_CYCLES] - hw0[HW_CYCLES];
-	if (u->hw_have & (1u << HW_REF_CYCLES))
-		s->ref_cycles = hw1[HW_REF_CYCLES] - hw0[HW_REF_CYCLES];
+	s->instructions = counter_delta(b, hw0, hw1, HW_INSTRUCTIONS);
+	s->cycles = counter_delta(b, hw0, hw1, HW_CYCLES);
+	s->ref_cycles = counter_delta(b, hw0, hw1, HW_REF_CYCLES);
 	s->have = u->hw_have;
 	return 0;
 }

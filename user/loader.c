@@ -251,6 +251,7 @@ static int expand(struct cbench_library *lib)
 			struct cbench_experiment *e = &lib->experiments[k];
 			char camel[CBENCH_NAME_MAX];
 
+			e->lib = lib;
 			e->desc = d;
 			e->has_param = d->nparams > 0;
 			e->param = e->has_param ? d->params[p] : 0;

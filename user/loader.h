@@ -13,8 +13,13 @@
 /* Longest report name: "Benchmark" + CamelName + "/param=value". */
 #define CBENCH_REPORT_NAME_MAX (16 + 2 * CBENCH_NAME_MAX + 24)
 
+struct cbench_library;
+
 /* One benchmark at one parameter value: what one worker process measures. */
 struct cbench_experiment {
+	/* The object it comes from (path, build id): a backend that loads the
+	 * code elsewhere, such as cbench.ko, starts from there. */
+	const struct cbench_library *lib;
 	const struct cbench_desc *desc;
 	int64_t param;
 	int has_param;

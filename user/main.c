@@ -17,6 +17,7 @@ static int show_version(int argc, char *argv[])
 }
 
 static const struct cbench_subcommand subcommands[] = {
+	{ "compare", cbench_cmd_compare, "compare two reports (Go benchmark data format)" },
 	{ "info", cbench_info_main, "show what this machine offers for measurement" },
 	{ "list", cbench_cmd_list, "list the benchmarks in a shared object" },
 	{ "run", cbench_cmd_run, "measure the benchmarks in a shared object" },

@@ -44,6 +44,13 @@ int cbench_outfile_open(struct cbench_outfile *o, const char *path)
 	}
 	if (strlen(path) >= sizeof(o->path))
 		return -ENAMETOOLONG;
+	/* rename() would refuse only at the end, after the whole run. */
+	{
+		struct stat st;
+
+		if (!stat(path, &st) && S_ISDIR(st.st_mode))
+			return -EISDIR;
+	}
 	strcpy(o->path, path);
 	snprintf(o->tmp_path, sizeof(o->tmp_path), "%s.XXXXXX", path);
 	fd = mkstemp(o->tmp_path);

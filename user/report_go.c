@@ -101,8 +101,10 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 	} else {
 		config(f, "worker-cpu", "%d", r->env.cpu);
 		config(f, "worker-sched", "%s",
-		       r->env.fifo_error ? "SCHED_OTHER (SCHED_FIFO not permitted)" : "SCHED_FIFO");
-		if (r->env.fifo_error)
+		       !r->env.fifo_error ? "SCHED_FIFO" :
+		       r->env.fifo_error == -EBUSY ? "SCHED_OTHER (SCHED_FIFO not used: the runner shares the CPU)" :
+		       "SCHED_OTHER (SCHED_FIFO not permitted)");
+		if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
 			config(f, "worker-sched-error", "%s", errname(r->env.fifo_error));
 		config(f, "worker-mlock", "%s", r->env.mlock_error ? errname(r->env.mlock_error) : "yes");
 		config(f, "timer", "%s (lfence;rdtsc .. rdtscp;lfence)%s", t->name,

@@ -191,7 +191,7 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 	return 0;
 }
 
-static int pick_cpu(int wanted, int *cpu)
+static int pick_cpu(int wanted, int *cpu, bool *shared)
 {
 	cpu_set_t set, others;
 	int last = -1, count = 0;
@@ -207,6 +207,7 @@ static int pick_cpu(int wanted, int *cpu)
 	if (wanted >= 0 && !CPU_ISSET(wanted, &set))
 		return -EINVAL;
 	*cpu = wanted >= 0 ? wanted : last;
+	*shared = count == 1;
 	/* The runner keeps off the worker's CPU so that reading the pipe
 	 * never preempts a measurement. */
 	if (count > 1) {
@@ -238,97 +239,119 @@ static void fail_trial(struct cbench_trial *t, int error, const char *prefix, co
 	snprintf(t->reason, sizeof(t->reason), "%s%s", prefix, reason);
 }
 
+static void on_signal(int sig)
+{
+	cbench_phase_abort();
+	cbench_outfile_cleanup_and_die(sig);
+}
+
 struct run_state {
 	const struct cbench_run_options *opt;
 	const struct cbench_backend_ops *ops;
 	struct cbench_report report;
 	int cpu;
+	bool shared_cpu;		/* the runner could not leave the worker's CPU */
 	char cache_path[4096];
 	char cpu_model[160];
 	bool tty;
 };
 
-static void measure_experiment(struct run_state *st, const struct cbench_experiment *e,
-			       struct cbench_result *res, size_t index, size_t total)
+static struct cbench_worker_job make_job(const struct run_state *st, const struct cbench_experiment *e)
 {
 	const struct cbench_run_options *opt = st->opt;
-	struct cbench_worker_job job = {
+
+	return (struct cbench_worker_job){
 		.ops = st->ops,
 		.cpu = st->cpu,
+		.no_fifo = st->shared_cpu,
+		/* A little over the runner's limit: the runner reports first. */
+		.rt_limit_s = opt->time_limit_s * 1.5 + 1,
 		.exp = e,
 		.timer = st->report.timer,
 		.warmup_ns = opt->warmup_s * 1e9,
 		.trial_ns = opt->trial_time_s * 1e9,
 		.max_measurements = TRIAL_MAX_MEASUREMENTS,
 		.min_valid = TRIAL_MIN_VALID,
+		.time_limit_ns = opt->time_limit_s * 1e9,
 	};
+}
+
+/* Sets res->n from the cache or by tuning; on failure fails every trial. */
+static void tune_experiment(struct run_state *st, struct cbench_result *res, size_t index, size_t total)
+{
+	const struct cbench_run_options *opt = st->opt;
+	const struct cbench_experiment *e = res->exp;
+	struct cbench_worker_job job = make_job(st, e);
 	uint64_t key = cbench_cache_key(st->report.build_id, e->id, st->cpu_model, st->ops->name);
-	char tune_failure[300] = "";
+	struct cbench_tune_params tp;
+	double best_t_ns = INFINITY;
+	char failure[300] = "";
 	int ret;
 
-	res->exp = e;
-	res->ntrials = opt->trials;
 	res->tuning = "cached";
-	if (opt->retune || !st->cache_path[0] || cbench_cache_lookup(st->cache_path, key, &res->n)) {
-		struct cbench_tune_params tp;
-		double best_t_ns = INFINITY;
+	if (!opt->retune && st->cache_path[0] && !cbench_cache_lookup(st->cache_path, key, &res->n))
+		return;
 
-		/* Alg. 1 in several fresh workers, keeping the smallest estimate of
-		 * t: one worker that ran while the machine was busy must not decide
-		 * n for every later run (the result is cached). */
-		res->tuning = "tuned";
-		job.mode = CBENCH_WORKER_TUNE;
-		for (int w = 0; w < TUNE_WORKERS && !tune_failure[0]; w++) {
-			struct cbench_phase p;
-			char what[64];
-
-			snprintf(what, sizeof(what), "tuning %d/%d", w + 1, TUNE_WORKERS);
-			progress(st->tty, index, total, e->report_name, what);
-			ret = cbench_phase_run(&job, opt->time_limit_s, &p);
-			if (ret)
-				snprintf(tune_failure, sizeof(tune_failure), "cannot start a worker: %s",
-					 strerror(-ret));
-			else if (p.error)
-				snprintf(tune_failure, sizeof(tune_failure), "%s", p.reason);
-			else if (p.t_ns < best_t_ns)
-				best_t_ns = p.t_ns;
-			cbench_phase_free(&p);
-		}
-		cbench_tune_params_init(&tp, st->report.timer.precision_ns, st->report.timer.accuracy_ns);
-		res->n = cbench_tune_oracle(&tp, best_t_ns);
-		if (!tune_failure[0] && st->cache_path[0]) {
-			ret = cbench_cache_store(st->cache_path, key, res->n, e->id);
-			if (ret)
-				fprintf(stderr, "%s: unable to update the tuning cache %s: %s\n", cbench_prog,
-					st->cache_path, strerror(-ret));
-		}
-	}
-	for (size_t t = 0; t < res->ntrials; t++) {
-		struct cbench_trial *tr = &res->trials[t];
+	/* Alg. 1 in several fresh workers, keeping the smallest estimate of t:
+	 * one worker that ran while the machine was busy must not decide n for
+	 * every later run (the result is cached). */
+	res->tuning = "tuned";
+	job.mode = CBENCH_WORKER_TUNE;
+	for (int w = 0; w < TUNE_WORKERS && !failure[0]; w++) {
 		struct cbench_phase p;
 		char what[64];
 
-		tr->n = res->n;
-		if (tune_failure[0]) {
-			res->tuning = "failed";
-			fail_trial(tr, -EIO, "tuning failed: ", tune_failure);
-			continue;
-		}
-		snprintf(what, sizeof(what), "trial %zu/%zu", t + 1, res->ntrials);
+		snprintf(what, sizeof(what), "tuning %d/%d", w + 1, TUNE_WORKERS);
 		progress(st->tty, index, total, e->report_name, what);
-		job.mode = CBENCH_WORKER_TRIAL;
-		job.n = res->n;
 		ret = cbench_phase_run(&job, opt->time_limit_s, &p);
-		if (ret) {
-			fail_trial(tr, ret, "cannot start a worker: ", strerror(-ret));
-			continue;
-		}
-		tr->samples = p.samples;
-		tr->nsamples = p.nsamples;
-		p.samples = NULL;
-		if (p.error)
-			fail_trial(tr, p.error, "", p.reason);
+		if (ret)
+			snprintf(failure, sizeof(failure), "cannot start a worker: %s", strerror(-ret));
+		else if (p.error)
+			snprintf(failure, sizeof(failure), "%s", p.reason);
+		else if (p.t_ns < best_t_ns)
+			best_t_ns = p.t_ns;
+		cbench_phase_free(&p);
 	}
+	if (failure[0]) {
+		res->tuning = "failed";
+		for (size_t t = 0; t < res->ntrials; t++)
+			fail_trial(&res->trials[t], -EIO, "tuning failed: ", failure);
+		return;
+	}
+	cbench_tune_params_init(&tp, st->report.timer.precision_ns, st->report.timer.accuracy_ns);
+	res->n = cbench_tune_oracle(&tp, best_t_ns);
+	if (st->cache_path[0]) {
+		ret = cbench_cache_store(st->cache_path, key, res->n, e->id);
+		if (ret)
+			fprintf(stderr, "%s: unable to update the tuning cache %s: %s\n", cbench_prog,
+				st->cache_path, strerror(-ret));
+	}
+}
+
+static void run_trial(struct run_state *st, struct cbench_result *res, size_t t, size_t index,
+		      size_t total)
+{
+	struct cbench_worker_job job = make_job(st, res->exp);
+	struct cbench_trial *tr = &res->trials[t];
+	struct cbench_phase p;
+	char what[64];
+	int ret;
+
+	snprintf(what, sizeof(what), "trial %zu/%zu", t + 1, res->ntrials);
+	progress(st->tty, index, total, res->exp->report_name, what);
+	tr->n = res->n;
+	job.mode = CBENCH_WORKER_TRIAL;
+	job.n = res->n;
+	ret = cbench_phase_run(&job, st->opt->time_limit_s, &p);
+	if (ret) {
+		fail_trial(tr, ret, "cannot start a worker: ", strerror(-ret));
+		return;
+	}
+	tr->samples = p.samples;
+	tr->nsamples = p.nsamples;
+	p.samples = NULL;
+	if (p.error)
+		fail_trial(tr, p.error, "", p.reason);
 }
 
 static int calibrate(struct run_state *st)
@@ -337,6 +360,8 @@ static int calibrate(struct run_state *st)
 		.mode = CBENCH_WORKER_CALIBRATE,
 		.ops = st->ops,
 		.cpu = st->cpu,
+		.no_fifo = st->shared_cpu,
+		.rt_limit_s = CALIBRATE_TIME_LIMIT_S,
 	};
 	struct cbench_phase p;
 	int ret;
@@ -430,7 +455,7 @@ int cbench_cmd_run(int argc, char *argv[])
 			opt.so_path, opt.filter);
 		goto out_lib;
 	}
-	ret = pick_cpu(opt.cpu, &st.cpu);
+	ret = pick_cpu(opt.cpu, &st.cpu, &st.shared_cpu);
 	if (ret) {
 		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
 			cbench_prog, opt.cpu);
@@ -439,9 +464,9 @@ int cbench_cmd_run(int argc, char *argv[])
 	/* Outputs are opened before anything runs, so an unwritable path costs
 	 * nothing; they only appear, whole, at the end.  An interrupted run
 	 * removes its temporary files. */
-	signal(SIGINT, cbench_outfile_cleanup_and_die);
-	signal(SIGTERM, cbench_outfile_cleanup_and_die);
-	signal(SIGHUP, cbench_outfile_cleanup_and_die);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	ret = cbench_outfile_open(&out, opt.output);
 	if (ret) {
 		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.output, strerror(-ret));
@@ -485,8 +510,22 @@ int cbench_cmd_run(int argc, char *argv[])
 			fprintf(stderr, "%s: unable to run: out of memory\n", cbench_prog);
 			goto out_results;
 		}
+		res->exp = &lib.experiments[i];
+		res->ntrials = opt.trials;
 		st.report.nresults = ++k;
-		measure_experiment(&st, &lib.experiments[i], res, k - 1, total);
+		tune_experiment(&st, res, k - 1, total);
+	}
+	/* Trials round-robin over the benchmarks: trial t of every benchmark,
+	 * then trial t + 1.  Each benchmark's trials then span the whole run,
+	 * so one stretch of a busy machine (a noisy neighbour, a host
+	 * frequency dip) cannot spoil all of them at once. */
+	for (size_t t = 0; t < opt.trials; t++) {
+		for (size_t i = 0; i < st.report.nresults; i++) {
+			struct cbench_result *res = &st.report.results[i];
+
+			if (strcmp(res->tuning, "failed"))
+				run_trial(&st, res, t, i, total);
+		}
 	}
 	if (st.tty)
 		fprintf(stderr, "\r\033[K");

@@ -36,5 +36,6 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 
 int cbench_cmd_run(int argc, char *argv[]);
 int cbench_cmd_list(int argc, char *argv[]);
+int cbench_cmd_compare(int argc, char *argv[]);
 
 #endif /* _CBENCH_RUN_H */

@@ -14,11 +14,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "runner.h"
+
+/* The worker of the phase in progress, for cbench_phase_abort(). */
+static volatile pid_t current_worker;
+
+void cbench_phase_abort(void)
+{
+	pid_t pid = current_worker;
+	struct timespec step = { 0, 5000000 };
+
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 20 && waitpid(pid, NULL, WNOHANG) == 0; i++)
+		nanosleep(&step, NULL);
+}
 
 static double monotonic_s(void)
 {
@@ -28,9 +44,16 @@ static double monotonic_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void child(const struct cbench_worker_job *job, int fd)
+static void child(const struct cbench_worker_job *job, int fd, pid_t runner)
 {
-	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int null;
+
+	/* A worker must never outlive its runner: a SCHED_FIFO worker stuck
+	 * in a benchmark that never returns would own its CPU for good.  The
+	 * getppid() check closes the race with a runner dying before prctl. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != runner)
+		_exit(1);
+	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
@@ -80,7 +103,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 	struct cbench_msg m;
 	size_t have = 0, cap = 0;
 	int fds[2], status = 0, done = 0, eof = 0;
-	pid_t pid;
+	pid_t pid, runner = getpid();
 
 	memset(p, 0, sizeof(*p));
 	if (pipe2(fds, O_CLOEXEC))
@@ -96,9 +119,10 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child(job, fds[1]);
+		child(job, fds[1], runner);
 	}
 	close(fds[1]);
+	current_worker = pid;
 
 	while (!done && !eof) {
 		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
@@ -107,8 +131,18 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 		int ready;
 
 		if (left <= 0) {
+			size_t disturbed = 0;
+
 			kill(pid, SIGKILL);
-			snprintf(p->reason, sizeof(p->reason), "timeout after %gs", time_limit_s);
+			for (size_t i = 0; i < p->nsamples; i++)
+				disturbed += p->samples[i].disturbed != 0;
+			if (p->nsamples)
+				/* Caliper's failed trial: measurements came, valid ones did not. */
+				snprintf(p->reason, sizeof(p->reason),
+					 "timeout after %gs with %zu valid measurements of %u needed (%zu disturbed)",
+					 time_limit_s, p->nsamples - disturbed, job->min_valid, disturbed);
+			else
+				snprintf(p->reason, sizeof(p->reason), "timeout after %gs", time_limit_s);
 			p->error = -ETIMEDOUT;
 			break;
 		}
@@ -179,6 +213,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	current_worker = 0;
 	if (eof && !done && !p->error)
 		describe_exit(p, status);
 	return 0;

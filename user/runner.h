@@ -27,4 +27,8 @@ struct cbench_phase {
 int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, struct cbench_phase *p);
 void cbench_phase_free(struct cbench_phase *p);
 
+/* Kills and reaps the running worker, if any, waiting at most ~100 ms.
+ * Async-signal-safe: for the runner's SIGINT/SIGTERM handler. */
+void cbench_phase_abort(void);
+
 #endif /* _CBENCH_RUNNER_H */

@@ -24,4 +24,12 @@ double cbench_stats_cv(const double *v, size_t n);
 double cbench_stats_quantile(const double *v, size_t n, double q);
 double cbench_stats_median(const double *v, size_t n);
 
+/*
+ * Two-sided p-value of the Mann-Whitney U test that a and b come from the
+ * same distribution (normal approximation with tie and continuity
+ * corrections, as R's wilcox.test(exact = FALSE)).  NAN when either sample
+ * has fewer than 2 values or every value is tied; use with >= 4 each.
+ */
+double cbench_stats_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
+
 #endif /* _CBENCH_STATS_H */

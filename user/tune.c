@@ -2,6 +2,7 @@
 /* Tuning n: seed 000 Alg. 1 and the oracle; see tune.h. */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 
 #include "tune.h"
 
@@ -43,18 +44,23 @@ uint64_t cbench_tune_oracle(const struct cbench_tune_params *p, double t_ns)
 int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn, void *arg,
 		uint64_t *n, double *t_ns)
 {
-	double best = INFINITY;
+	double best = INFINITY, spent_ns = 0;
 
-	for (int pass = 0; pass < CBENCH_TUNE_PASSES; pass++) {
+	for (int pass = 0; pass < CBENCH_TUNE_PASSES_MAX; pass++) {
+		bool more = pass < CBENCH_TUNE_PASSES && spent_ns < CBENCH_TUNE_BUDGET_NS;
+
+		/* A busy machine may disturb every measurement of a slow
+		 * benchmark: we keep going until one is clean. */
+		if (!more && !isinf(best))
+			break;
 		for (uint64_t i = 1; i <= p->j; i++) {
-			double ns;
+			double ns = 0;
 			int ret = time_fn(arg, i, &ns);
 
 			if (ret < 0)
 				return ret;
-			if (ret > 0)
-				continue;
-			if (ns / (double)i < best)
+			spent_ns += ns;
+			if (!ret && ns / (double)i < best)
 				best = ns / (double)i;
 			if (ns > p->max_measure_ns)
 				break;

@@ -29,6 +29,11 @@
 #define CBENCH_TUNE_MAX_MEASURE_NS 100000.0
 /* Times Alg. 1 scans i = 1..j; the minimum over all is kept. */
 #define CBENCH_TUNE_PASSES 10
+/* Measured time, in ns, after which no further pass starts (one always
+ * does): a benchmark of seconds per rep is tuned in one pass. */
+#define CBENCH_TUNE_BUDGET_NS 200e6
+/* Passes we go on to, past the budget, while no measurement was clean. */
+#define CBENCH_TUNE_PASSES_MAX 100
 
 struct cbench_tune_params {
 	double precision_ns;	/* tau_prec */
@@ -46,14 +51,16 @@ void cbench_tune_params_init(struct cbench_tune_params *p, double precision_ns, 
 uint64_t cbench_tune_oracle(const struct cbench_tune_params *p, double t_ns);
 
 /*
- * Times `reps` repetitions: returns 0 with *ns set, 1 for a disturbed
- * measurement to ignore, or -errno.
+ * Times `reps` repetitions: sets *ns and returns 0, or 1 for a disturbed
+ * measurement (its time still counts against the budget and the cap, not
+ * towards the estimate), or -errno.
  */
 typedef int (*cbench_tune_time_fn)(void *arg, uint64_t reps, double *ns);
 
 /*
  * Alg. 1: measures i = 1..j reps (stopping a pass once a measurement passes
- * max_measure_ns, as no larger i can change n), estimates t = min T_i / i,
+ * max_measure_ns, as no larger i can change n; starting no pass once the
+ * budget is spent), estimates t = min T_i / i,
  * and returns n = nu(t).  *t_ns receives the estimate.  -EAGAIN if every
  * measurement was disturbed.
  */

@@ -47,22 +47,24 @@ static int tune_time(void *arg, uint64_t reps, double *ns)
 
 	if (ret)
 		return ret;
-	if (s.disturbed)
-		return 1;
 	*ns = (double)s.ticks * 1e9 / t->b->timer.tsc_hz;
-	return 0;
+	return s.disturbed ? 1 : 0;
 }
 
-static int warm_up(struct cbench_backend *b, uint64_t n, double span_ns)
+/* Runs measurements for span_ns (at least one); *last_ns: the last one's
+ * wall time. */
+static int warm_up(struct cbench_backend *b, uint64_t n, double span_ns, double *last_ns)
 {
-	double until = now_ns() + span_ns;
+	double until = now_ns() + span_ns, start;
 	struct cbench_sample s;
 	int ret;
 
 	do {
+		start = now_ns();
 		ret = b->ops->measure(b, n, &s);
 		if (ret)
 			return ret;
+		*last_ns = now_ns() - start;
 	} while (now_ns() < until);
 	return 0;
 }
@@ -70,15 +72,21 @@ static int warm_up(struct cbench_backend *b, uint64_t n, double span_ns)
 static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
 {
 	struct cbench_msg m = { .type = CBENCH_MSG_SAMPLE };
-	uint32_t valid = 0;
-	double until;
+	uint32_t valid = 0, needed = job->min_valid;
+	double until, one_ns = 0;
 	int ret;
 
-	ret = warm_up(b, job->n, job->warmup_ns);
+	ret = warm_up(b, job->n, job->warmup_ns, &one_ns);
 	if (ret)
 		return ret;
+	/* A benchmark so slow that min_valid measurements would take half the
+	 * time limit needs fewer: as many as fit, at least one. */
+	if (one_ns * needed > job->time_limit_ns / 2) {
+		needed = (uint32_t)(job->time_limit_ns / 2 / one_ns);
+		needed = needed ? needed : 1;
+	}
 	until = now_ns() + job->trial_ns;
-	while (valid < job->max_measurements && (valid < job->min_valid || now_ns() < until)) {
+	while (valid < job->max_measurements && (valid < needed || now_ns() < until)) {
 		ret = b->ops->measure(b, job->n, &m.u.sample);
 		if (ret)
 			return ret;
@@ -93,7 +101,8 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 
 int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 {
-	struct cbench_backend b = { .ops = job->ops, .timer = job->timer };
+	struct cbench_backend b = { .ops = job->ops, .timer = job->timer, .no_fifo = job->no_fifo,
+				   .rt_limit_s = job->rt_limit_s };
 	struct cbench_msg m = { 0 };
 	int ret;
 
@@ -127,8 +136,9 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 	if (job->mode == CBENCH_WORKER_TUNE) {
 		struct cbench_tune_params p;
 		struct tune_arg arg = { &b };
+		double one_ns;
 
-		ret = warm_up(&b, 1, job->warmup_ns);
+		ret = warm_up(&b, 1, job->warmup_ns, &one_ns);
 		if (!ret) {
 			cbench_tune_params_init(&p, b.timer.precision_ns, b.timer.accuracy_ns);
 			ret = cbench_tune(&p, tune_time, &arg, &m.u.tuned.n, &m.u.tuned.t_ns);

@@ -8,6 +8,7 @@
 #ifndef _CBENCH_WORKER_H
 #define _CBENCH_WORKER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "backend.h"
@@ -22,6 +23,8 @@ struct cbench_worker_job {
 	enum cbench_worker_mode mode;
 	const struct cbench_backend_ops *ops;
 	int cpu;
+	bool no_fifo;				/* see struct cbench_backend */
+	double rt_limit_s;			/* see struct cbench_backend */
 	const struct cbench_experiment *exp;	/* NULL when calibrating */
 	struct cbench_timer timer;		/* from the calibration worker */
 	uint64_t n;				/* reps per measurement (trial) */
@@ -29,6 +32,7 @@ struct cbench_worker_job {
 	double trial_ns;			/* a trial measures for this long... */
 	uint32_t max_measurements;		/* ...or until this many are valid, */
 	uint32_t min_valid;			/* but not before this many are valid */
+	double time_limit_ns;			/* the runner's limit for this phase */
 };
 
 enum cbench_msg_type {

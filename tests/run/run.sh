@@ -88,6 +88,14 @@ else
 	not_ok "list"
 fi
 
+run_cb list "$FIX/anchored.so"
+if [ "$rc" -eq 0 ] && [ "$(sort "$TMP/out" | tr '\n' ' ')" = "first BenchmarkFirst second BenchmarkSecond " ] &&
+   nm -D "$FIX/anchored.so" | grep -q __start_cbench_descs && nm -D "$FIX/anchored.so" | grep -q __stop_cbench_descs; then
+	ok "list: descriptors found through exported __start_/__stop_cbench_descs"
+else
+	not_ok "list: exported section bounds"
+fi
+
 run_cb run $FAST --filter 'chain|copy/size=4096$' -o "$TMP/report.txt" --samples "$TMP/report.csv" "$SUITE"
 if [ "$rc" -ne 0 ]; then
 	not_ok "run suite: exit status $rc"
@@ -144,6 +152,54 @@ else
 	not_ok "--format json"
 fi
 
+run_cb compare "$TMP/first.txt" "$TMP/first.txt"
+if [ "$rc" -eq 0 ] && grep -Eq '^AddChain +[0-9.]+ +[0-9.]+ +\+0\.00% +[0-9.]+ +2\+2 +~$' "$TMP/out"; then
+	ok "compare: identical reports show no difference"
+else
+	not_ok "compare: identical reports"
+fi
+# Two made-up reports, clearly apart: "slower" with p < 0.05.
+for i in 1 2 3 4 5 6; do echo "BenchmarkX 10 1.0$i ns/op"; done >"$TMP/a.txt"
+for i in 1 2 3 4 5 6; do echo "BenchmarkX 10 2.0$i ns/op"; done >"$TMP/b.txt"
+run_cb compare "$TMP/a.txt" "$TMP/b.txt"
+if [ "$rc" -eq 0 ] && grep -Eq '^X .*\+99\.01% .* slower$' "$TMP/out"; then
+	ok "compare: a clear slowdown"
+else
+	not_ok "compare: a clear slowdown"
+fi
+
+# A benchmark of ~0.2 s per rep is tuned to n = 1 and gets its trial.
+run_cb run --trials 1 -o "$TMP/report.txt" "$FIX/slow.so"
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^BenchmarkSlow 1 ' "$TMP/report.txt")" -eq 1 ]; then
+	ok "slow benchmark: tuned to n = 1, trials complete"
+else
+	not_ok "slow benchmark"
+fi
+
+# Unprivileged: no SCHED_FIFO, and getrusage where perf_event_open is refused;
+# the report says both.  Only where we are root and nobody can reach the files.
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null &&
+   runuser -u nobody -- test -x "$CB" -a -r "$SUITE" 2>/dev/null; then
+	mkdir -p "$TMP/nobody" && chmod 777 "$TMP/nobody" && chmod 755 "$TMP"
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
+	runuser -u nobody -- env XDG_CACHE_HOME="$TMP/nobody" "$CB" run $FAST --filter '^add_chain$' \
+		"$SUITE" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		not_ok "unprivileged run: exit status $rc"
+	elif ! grep -q '^worker-sched: SCHED_OTHER (SCHED_FIFO not permitted)' "$TMP/out"; then
+		not_ok "unprivileged run: the report does not say SCHED_FIFO was refused"
+	elif [ "$paranoid" -ge 2 ] && ! grep -q '^disturbances: getrusage' "$TMP/out"; then
+		not_ok "unprivileged run: the report does not say getrusage stood in for perf"
+	elif ! grep -q '^BenchmarkAddChain ' "$TMP/out"; then
+		not_ok "unprivileged run: no result"
+	else
+		ok "unprivileged run reports SCHED_OTHER and its disturbance source"
+	fi
+else
+	echo "skip   unprivileged run (not root, or nobody cannot reach the build)"
+fi
+
 # ---- failing benchmarks: reported, the others still run ---------------------
 
 check_failed_run() {
@@ -192,12 +248,15 @@ fi
 
 printf 'not a shared object\n' >"$TMP/notelf.so"
 expect_failure "not an ELF" 'unable to load benchmarks: .* is not an ELF file' run -o "$TMP/report.txt" "$TMP/notelf.so"
+expect_failure "not loadable (undefined symbol)" 'cannot load .*undefined symbol: cbench_fixture_nowhere' run -o "$TMP/report.txt" "$FIX/unresolved.so"
+expect_failure "not loadable (an executable)" 'unable to load benchmarks: .*(cannot load|not an x86-64 shared object)' run -o "$TMP/report.txt" "$CB"
 expect_failure "missing file" 'unable to load benchmarks: .*No such file' run -o "$TMP/report.txt" "$TMP/absent.so"
 expect_failure "no benchmarks" 'registers no benchmarks' run -o "$TMP/report.txt" "$FIX/empty.so"
 expect_failure "newer ABI" 'ABI version 2, newer than this cbenchctl knows \(versions 1 to 1\)' run -o "$TMP/report.txt" "$FIX/newer_abi.so"
 expect_failure "bad descriptor" "descriptor's name is not an identifier" run -o "$TMP/report.txt" "$FIX/bad_desc.so"
 expect_failure "list: newer ABI" 'ABI version 2' list "$FIX/newer_abi.so"
 expect_failure "unwritable output" "unable to write $TMP/nodir/report.txt: No such file" run -o "$TMP/nodir/report.txt" "$SUITE"
+expect_failure "output is a directory" "unable to write $TMP: Is a directory" run -o "$TMP" "$SUITE"
 expect_failure "unwritable samples" "unable to write $TMP/nodir/s.csv" run -o "$TMP/report.txt" --samples "$TMP/nodir/s.csv" "$SUITE"
 expect_failure "filter matches nothing" "no benchmark in .* matches 'nothing_matches'" run --filter nothing_matches -o "$TMP/report.txt" "$SUITE"
 expect_failure "kmod backend unavailable" 'unable to use the kmod backend' run --backend kmod -o "$TMP/report.txt" "$SUITE"
@@ -207,6 +266,9 @@ expect_failure "bad --backend" '--backend must be user, kmod or auto' run --back
 expect_failure "bad --format" '--format must be go or json' run --format xml "$SUITE"
 expect_failure "no object" 'run wants exactly one benchmark object' run
 expect_failure "unknown option" "unknown or incomplete option '--frobnicate'" run --frobnicate "$SUITE"
+
+expect_failure "compare: missing file" "unable to read $TMP/absent.txt" compare "$TMP/first.txt" "$TMP/absent.txt"
+expect_failure "compare: no result lines" 'has no result lines' compare "$TMP/first.txt" "$TMP/notelf.so"
 
 run_cb run --help
 if [ "$rc" -eq 0 ] && grep -q -- '--retune' "$TMP/out"; then ok "run --help"; else not_ok "run --help"; fi

@@ -73,7 +73,28 @@ static void zero_mean_cv_is_nan(void)
 	CU_ASSERT(isnan(cbench_stats_cv(v, 2)));
 }
 
+static void mann_whitney(void)
+{
+	static const double lo[] = { 1, 2, 3, 4, 5 }, hi[] = { 6, 7, 8, 9, 10 };
+	static const double x[] = { 1.1, 2.2, 3.3, 4.4 }, y[] = { 0.8, 2.2, 2.5, 5.0, 3.9 };
+	static const double same[] = { 2, 2, 2 };
+	static const double ta[] = { 1, 2, 2, 3, 7, 8 }, tb[] = { 4, 5, 6, 6, 9, 10, 11 };
+
+	/* R: wilcox.test(1:5, 6:10, exact = FALSE)$p.value = 0.01219 */
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_mann_whitney_p(lo, 5, hi, 5), 0.0121851, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_mann_whitney_p(hi, 5, lo, 5), 0.0121851, 1e-6);
+	/* U = 9.5 is within the continuity correction of its mean 10: p = 1. */
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_mann_whitney_p(x, 4, y, 5), 1.0, 1e-12);
+	/* Ties: ranks by hand give U = 8, mean 21, variance
+	 * 3.5 (14 - 12 / 156): z = -12.5 / 6.98074, p = 0.0733510. */
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_mann_whitney_p(ta, 6, tb, 7), 0.0733510, 1e-6);
+	/* Too few values, or nothing but ties: no answer. */
+	CU_ASSERT(isnan(cbench_stats_mann_whitney_p(lo, 1, hi, 5)));
+	CU_ASSERT(isnan(cbench_stats_mann_whitney_p(same, 3, same, 3)));
+}
+
 static CU_TestInfo stats_tests[] = {
+	{ "Mann-Whitney U p-values", mann_whitney },
 	{ "empty input gives NAN", empty_is_nan },
 	{ "one value", one_value },
 	{ "known values", known_values },

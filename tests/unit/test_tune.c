@@ -73,14 +73,17 @@ static int fake_time(void *arg, uint64_t reps, double *ns)
 	f->calls++;
 	if (reps > f->max_reps)
 		f->max_reps = reps;
-	if (f->disturb_every && f->calls % f->disturb_every == 0)
-		return 1;
 	*ns = f->per_rep_ns * (double)reps + f->overhead_ns;
+	if (f->disturb_every && f->calls % f->disturb_every == 0) {
+		*ns *= 0.5;	/* a disturbed time must not enter the estimate */
+		return 1;
+	}
 	return 0;
 }
 
 static int always_disturbed(void *arg, uint64_t reps, double *ns)
 {
+	*ns = (double)reps;
 	return 1;
 }
 
@@ -119,6 +122,36 @@ static void alg1_stops_long_measurements(void)
 	CU_ASSERT_EQUAL(f.calls, 3 * CBENCH_TUNE_PASSES);
 }
 
+static void alg1_budget(void)
+{
+	struct cbench_tune_params p;
+	struct fake f = { .per_rep_ns = 150e6 };
+	uint64_t n;
+	double t;
+
+	/* 150 ms per rep: each pass stops at i = 1; the second pass spends the
+	 * 200 ms budget, so there is no third. */
+	cbench_tune_params_init(&p, 1, 1000);
+	CU_ASSERT_EQUAL(cbench_tune(&p, fake_time, &f, &n, &t), 0);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT_EQUAL(f.calls, 2);
+}
+
+static void alg1_disturbed_long(void)
+{
+	struct cbench_tune_params p;
+	struct fake f = { .per_rep_ns = 150e6, .disturb_every = 1 };
+	uint64_t n;
+	double t;
+
+	/* Every measurement disturbed: each pass still stops at the cap (one
+	 * call, not j); we try up to CBENCH_TUNE_PASSES_MAX passes for a clean
+	 * one, then give up. */
+	cbench_tune_params_init(&p, 1, 1000);
+	CU_ASSERT_EQUAL(cbench_tune(&p, fake_time, &f, &n, &t), -EAGAIN);
+	CU_ASSERT_EQUAL(f.calls, CBENCH_TUNE_PASSES_MAX);
+}
+
 static void alg1_errors(void)
 {
 	struct cbench_tune_params p;
@@ -136,6 +169,8 @@ static CU_TestInfo tune_tests[] = {
 	{ "oracle: measurement cap", oracle_cap },
 	{ "Alg. 1 estimates min T_i/i", alg1_estimates_minimum },
 	{ "Alg. 1 stops a pass at long measurements", alg1_stops_long_measurements },
+	{ "Alg. 1 stops at its budget", alg1_budget },
+	{ "Alg. 1 stops on disturbed long measurements", alg1_disturbed_long },
 	{ "Alg. 1 errors", alg1_errors },
 	CU_TEST_INFO_NULL,
 };

@@ -69,6 +69,10 @@
  *   each probe reserves counters other perf users may be using; INFO reports
  *   the answer at load instead.  -EINVAL if the CPU is missing or offline.
  *
+ *   As a dump (NLM_F_DUMP), with no attributes: one message as above for
+ *   every online CPU, in CPU order.
+ *
+ *
  * Running a benchmark
  * -------------------
  * A client uploads a benchmark image, maps it, starts runs on it, reads

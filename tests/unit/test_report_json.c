@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The JSON writer: escaping, absent counters, failed trials, non-finite numbers. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "report.h"
+
+static const struct cbench_desc desc = {
+	.abi_version = CBENCH_ABI_VERSION, .desc_bytes = sizeof(struct cbench_desc),
+	.name = "add_chain", .ops_per_rep = 10,
+};
+
+static char *render(struct cbench_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(cbench_report_json(r, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void content(void)
+{
+	struct cbench_experiment e = { .desc = &desc, .id = "add_chain", .report_name = "BenchmarkAddChain" };
+	struct cbench_sample s[2] = {
+		{ .reps = 2, .ticks = 40 },
+		{ .reps = 2, .ticks = 60, .disturbed = CBENCH_DISTURB_FAULT },
+	};
+	struct cbench_trial t[2] = {
+		{ .n = 2, .samples = s, .nsamples = 2 },
+		{ .n = 2, .error = -62 },
+	};
+	struct cbench_result res = { .exp = &e, .tuning = "cached", .n = 2, .trials = t, .ntrials = 2 };
+	struct cbench_report r = { .backend = "user", .version = "v\"1\\", .so_path = "/a\nb.so",
+				   .build_id = "ff", .results = &res, .nresults = 1 };
+	char *out;
+
+	r.timer.tsc_hz = 1e9;
+	strcpy(r.env.disturb_source, "perf");
+	strcpy(t[1].reason, "timeout after 1s");
+	cbench_report_summarize(&r);
+	out = render(&r);
+	/* 40 ticks / (2 reps x 10 ops) = 2 ns/op; one sample discarded. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"ns_per_op\":2,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"discarded\":1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "{\"status\":\"failed\",\"reason\":\"timeout after 1s\"}"));
+	/* Escapes: quote, backslash, control characters. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"cbench_version\":\"v\\\"1\\\\\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"so\":\"/a\\u000ab.so\""));
+	/* No PMU, no calibrated add chain: those keys are absent, not 0. */
+	CU_ASSERT_PTR_NULL(strstr(out, "cycles_per_op"));
+	CU_ASSERT_PTR_NULL(strstr(out, "instructions_per_op"));
+	CU_ASSERT_PTR_NULL(strstr(out, "mb_per_s"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"counters\":[]"));
+	/* One good trial: its cv is 0 by the small-sample rule, not NaN text. */
+	CU_ASSERT_PTR_NULL(strstr(out, "nan"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"failed_trials\":1"));
+	free(out);
+}
+
+static void all_failed_gives_null(void)
+{
+	struct cbench_experiment e = { .desc = &desc, .id = "add_chain", .report_name = "BenchmarkAddChain" };
+	struct cbench_trial t = { .n = 1, .error = -4 };
+	struct cbench_result res = { .exp = &e, .tuning = "failed", .trials = &t, .ntrials = 1 };
+	struct cbench_report r = { .backend = "user", .version = "v", .so_path = "x", .build_id = "y",
+				   .results = &res, .nresults = 1 };
+	char *out;
+
+	r.timer.tsc_hz = 1e9;
+	cbench_report_summarize(&r);
+	out = render(&r);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"ns_per_op\":null"));
+	CU_ASSERT_PTR_NULL(strstr(out, "nan"));
+	free(out);
+}
+
+static CU_TestInfo report_json_tests[] = {
+	{ "content, escapes, absent counters", content },
+	{ "no estimate is null", all_failed_gives_null },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_report_json_suites[] = {
+	{ "report_json", NULL, NULL, NULL, NULL, report_json_tests },
+	CU_SUITE_INFO_NULL,
+};

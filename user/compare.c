@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cbenchctl compare old.txt new.txt`: two Go-format reports side by side.
+ * Per benchmark: the minimum ns/op of each (the headline estimate), their
+ * difference, and whether the trials differ at all by the Mann-Whitney U
+ * test (as benchstat does): p < 0.05 says "faster"/"slower", else "~".
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "stats.h"
+#include "subcommands.h"
+
+/* Significance level for calling a difference. */
+#define COMPARE_ALPHA 0.05
+
+struct series {
+	char name[256];
+	double *v;
+	size_t n, cap;
+};
+
+struct go_file {
+	struct series *s;
+	size_t n, cap;
+};
+
+static struct series *find(struct go_file *g, const char *name, bool add)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		if (!strcmp(g->s[i].name, name))
+			return &g->s[i];
+	}
+	if (!add)
+		return NULL;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 16;
+		struct series *s = realloc(g->s, cap * sizeof(*s));
+
+		if (!s)
+			return NULL;
+		g->s = s;
+		g->cap = cap;
+	}
+	memset(&g->s[g->n], 0, sizeof(g->s[g->n]));
+	snprintf(g->s[g->n].name, sizeof(g->s[g->n].name), "%s", name);
+	return &g->s[g->n++];
+}
+
+static int push(struct series *s, double v)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		double *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+/* Collects the ns/op values of every result line. */
+static int parse(const char *path, struct go_file *g)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		char *save = NULL, *name, *tok, *value = NULL;
+		struct series *s;
+		int field = 0;
+
+		if (strncmp(line, "Benchmark", 9) || (line[9] && !isupper((unsigned char)line[9]) &&
+						      !isspace((unsigned char)line[9])))
+			continue;
+		name = strtok_r(line, " \t\n", &save);
+		while ((tok = strtok_r(NULL, " \t\n", &save))) {
+			field++;
+			if (field >= 2 && field % 2 == 0)
+				value = tok;
+			else if (field >= 3 && !strcmp(tok, "ns/op") && value)
+				break;
+		}
+		if (!tok || !value)
+			continue;
+		s = find(g, name, true);
+		ret = s ? push(s, strtod(value, NULL)) : -ENOMEM;
+	}
+	if (!ret && ferror(f))
+		ret = -EIO;
+	fclose(f);
+	return ret;
+}
+
+static void release(struct go_file *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->s[i].v);
+	free(g->s);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s compare <old.txt> <new.txt>\n"
+		"\n"
+		"Compares two reports in the Go benchmark data format (cbenchctl run's\n"
+		"default): minimum ns/op of each, the change, and the Mann-Whitney U test\n"
+		"over the trials (p < %.2f: a difference; \"~\": none shown).\n",
+		cbench_prog, COMPARE_ALPHA);
+}
+
+int cbench_cmd_compare(int argc, char *argv[])
+{
+	struct go_file old = { 0 }, new = { 0 };
+	int ret, status = 1;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc != 3) {
+		usage(stderr);
+		return 1;
+	}
+	ret = parse(argv[1], &old);
+	if (ret) {
+		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, argv[1], strerror(-ret));
+		goto out;
+	}
+	ret = parse(argv[2], &new);
+	if (ret) {
+		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, argv[2], strerror(-ret));
+		goto out;
+	}
+	if (!old.n || !new.n) {
+		fprintf(stderr, "%s: unable to compare: %s has no result lines\n", cbench_prog,
+			!old.n ? argv[1] : argv[2]);
+		goto out;
+	}
+	printf("%-40s %14s %14s %9s %8s %7s\n", "benchmark", "old ns/op", "new ns/op", "delta", "p",
+	       "n");
+	for (size_t i = 0; i < old.n; i++) {
+		const struct series *a = &old.s[i], *b = find(&new, a->name, false);
+		double amin, bmin, p;
+		const char *verdict;
+
+		if (!b) {
+			printf("%-40s %14.4f %14s\n", a->name + 9, cbench_stats_min(a->v, a->n), "(absent)");
+			continue;
+		}
+		amin = cbench_stats_min(a->v, a->n);
+		bmin = cbench_stats_min(b->v, b->n);
+		p = cbench_stats_mann_whitney_p(a->v, a->n, b->v, b->n);
+		if (isnan(p) || p >= COMPARE_ALPHA)
+			verdict = "~";
+		else
+			verdict = cbench_stats_median(b->v, b->n) < cbench_stats_median(a->v, a->n) ?
+				  "faster" : "slower";
+		printf("%-40s %14.4f %14.4f %+8.2f%% ", a->name + 9, amin, bmin, 100 * (bmin - amin) / amin);
+		if (isnan(p))
+			printf("%8s", "n/a");
+		else
+			printf("%8.3f", p);
+		printf(" %3zu+%-3zu %s\n", a->n, b->n, verdict);
+	}
+	for (size_t i = 0; i < new.n; i++) {
+		if (!find(&old, new.s[i].name, false))
+			printf("%-40s %14s %14.4f\n", new.s[i].name + 9, "(absent)",
+			       cbench_stats_min(new.s[i].v, new.s[i].n));
+	}
+	status = 0;
+out:
+	release(&old);
+	release(&new);
+	return status;
+}
