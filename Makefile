@@ -160,7 +160,7 @@ $(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c include/cbench.h Makefile
 kfixtures: $(KFIXTURE_SOS)
 
 unit: kfixtures
-$(BUILD)/tests/unit/test_kimage.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
+$(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
 
 .PHONY: install-pkgconfig kfixtures
 # --- end of kernel-safe benchmark builds -------------------------------------
