@@ -555,8 +555,11 @@ static uint64_t minus(uint64_t a, uint64_t b)
 
 static int refill(struct kmod_backend *k, uint64_t reps)
 {
-	/* The tuner asks for 1, 2, 3, ...: take the sweep in one run. */
-	uint64_t step = reps == 1 || reps == k->last_reps + 1 ? 1 : 0;
+	/*
+	 * The tuner asks for 1, 2, 3, ...: take the sweep in one run.  A
+	 * warm-up or a trial asks for the same reps again and again.
+	 */
+	uint64_t step = reps == k->last_reps + 1 ? 1 : 0;
 	struct run_request r = {
 		.image_id = k->image_id, .entry = k->entry, .run_offset = k->entry->run,
 		.reps = reps, .step = step, .samples = BATCH_SAMPLES, .cpu = k->cpu,
