@@ -100,11 +100,15 @@ $(BUILD)/examples/%.so: examples/%.c include/cbench.h
 # independent code: no libc, no stack protector (it reads the user's TLS),
 # no red zone (interrupts and the kernel share the stack), endbr64 at every
 # function (IBT kernels), no jump tables (indirect jumps), frame pointers for
-# the kernel's unwinder, every symbol resolved at link time.  These two lists
-# are the single source of cbench-kernel.pc, the examples' .kernel.so
-# builds and the unit-test fixtures.
+# the kernel's unwinder, every symbol resolved at link time.  The code runs
+# on a kernel thread's 16 KiB stack, so frames are capped at the kernel's
+# own 2 KiB and stack arrays of run-time size refused (deep recursion is
+# still the author's to avoid).  These two lists are the single source of
+# cbench-kernel.pc, the examples' .kernel.so builds and the unit-test
+# fixtures.
 KERNEL_BENCH_CFLAGS := -fPIC -nostdlib -ffreestanding -fno-stack-protector -mno-red-zone \
-	-fcf-protection=branch -fno-jump-tables -fno-omit-frame-pointer
+	-fcf-protection=branch -fno-jump-tables -fno-omit-frame-pointer \
+	-Werror=frame-larger-than=2048 -Werror=vla -Werror=alloca
 KERNEL_BENCH_LIBS := -shared -nostdlib -Wl,-z,now -Wl,-z,defs -Wl,-z,noexecstack \
 	-Wl,-z,separate-code -Wl,-z,nopack-relative-relocs -Wl,--hash-style=gnu
 PREFIX ?= /usr/local
@@ -156,7 +160,7 @@ $(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c include/cbench.h Makefile
 kfixtures: $(KFIXTURE_SOS)
 
 unit: kfixtures
-$(BUILD)/tests/unit/test_kimage.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
+$(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
 
 .PHONY: install-pkgconfig kfixtures
 # --- end of kernel-safe benchmark builds -------------------------------------

@@ -33,6 +33,11 @@
 #define CALIBRATION_SAMPLES 1024
 /* The calibration image: one page of text. */
 #define EMPTY_IMAGE_BYTES 4096
+/* Where the add chain starts in it, its adds per loop, loops per sample, samples. */
+#define CHAIN_OFFSET 64
+#define CHAIN_ADDS 16
+#define CHAIN_REPS 4096
+#define CHAIN_SAMPLES 64
 /* How often we ask whether a run has ended. */
 #define POLL_US 200
 /*
@@ -364,9 +369,56 @@ static uint32_t have_of(uint32_t counters)
 }
 
 /*
+ * A dependent-add chain at CHAIN_OFFSET, run(ctx, reps) doing reps loops of
+ * CHAIN_ADDS adds to %rax, one cycle each:
+ *
+ *	endbr64; test %rsi,%rsi; je 2f
+ *	1: add $1,%rax (CHAIN_ADDS times); dec %rsi; jne 1b
+ *	2: ret
+ */
+static void put_chain(uint8_t *p)
+{
+	static const uint8_t head[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x48, 0x85, 0xf6, 0x74 };
+	static const uint8_t add[] = { 0x48, 0x83, 0xc0, 0x01 };
+	static const uint8_t tail[] = { 0x48, 0xff, 0xce, 0x75 };
+	const int body = CHAIN_ADDS * (int)sizeof(add) + (int)sizeof(tail) + 1;
+
+	memcpy(p, head, sizeof(head));
+	p += sizeof(head);
+	*p++ = (uint8_t)body;			/* je over the loop */
+	for (int i = 0; i < CHAIN_ADDS; i++, p += sizeof(add))
+		memcpy(p, add, sizeof(add));
+	memcpy(p, tail, sizeof(tail));
+	p += sizeof(tail);
+	*p++ = (uint8_t)(-body);		/* jne back to the first add */
+	*p = 0xc3;
+}
+
+/* Core cycles per TSC tick from the add chain in ring 0; 0 if it will not say. */
+static double calibrate_cycles(struct kmod_backend *k, uint32_t image_id, double overhead_ticks)
+{
+	struct run_request r = {
+		.image_id = image_id, .run_offset = CHAIN_OFFSET, .reps = CHAIN_REPS,
+		.samples = CHAIN_SAMPLES, .cpu = k->cpu,
+	};
+	struct cbench_ksample s[CHAIN_SAMPLES];
+	struct run_result res = { 0 };
+	uint64_t best = UINT64_MAX;
+	int n = run_once(k->nl, &r, s, &res);
+
+	for (int i = 0; i < n; i++) {
+		if (!s[i].flags && s[i].tsc < best)
+			best = s[i].tsc;
+	}
+	if (best == UINT64_MAX || (double)best <= overhead_ticks)
+		return 0;
+	return (double)CHAIN_ADDS * CHAIN_REPS / ((double)best - overhead_ticks);
+}
+
+/*
  * The timer: the TSC at the kernel's tsc_khz, with the overhead and spread
- * of a measurement from a run of an image that is nothing but
- * `endbr64; ret`.
+ * of a measurement from a run of an image whose entry is nothing but
+ * `endbr64; ret`, and cycles per tick from a dependent-add chain in it.
  */
 static int kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 {
@@ -395,6 +447,7 @@ static int kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 		goto out;
 	}
 	memcpy(empty.bytes, empty_fn, sizeof(empty_fn));
+	put_chain(empty.bytes + CHAIN_OFFSET);
 	empty.text[0].start = 0;
 	empty.text[0].bytes = EMPTY_IMAGE_BYTES;
 	ret = upload(k->nl, &empty, &r.image_id);
@@ -419,6 +472,15 @@ static int kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 	/* As the user backend: the read cost's spread to its 99.9th percentile. */
 	t->accuracy_ns = ((double)(s[valid * 999 / 1000].tsc - s[0].tsc) + 2) * 1e9 / t->tsc_hz;
 	t->counters = have_of(res.counters);
+	/* For the report: measure() subtracts each run's own least cost. */
+	for (int j = 0; j < CBENCH_COUNTERS; j++) {
+		uint64_t least = UINT64_MAX;
+
+		for (uint32_t i = 0; i < valid; i++)
+			least = s[i].counters[j] < least ? s[i].counters[j] : least;
+		t->counter_overhead[j] = res.counters & (1u << j) ? (double)least : 0;
+	}
+	t->est_cycles_per_tick = calibrate_cycles(k, r.image_id, t->overhead_ticks);
 	ret = 0;
 out:
 	free(s);
@@ -493,8 +555,11 @@ static uint64_t minus(uint64_t a, uint64_t b)
 
 static int refill(struct kmod_backend *k, uint64_t reps)
 {
-	/* The tuner asks for 1, 2, 3, ...: take the sweep in one run. */
-	uint64_t step = reps == 1 || reps == k->last_reps + 1 ? 1 : 0;
+	/*
+	 * The tuner asks for 1, 2, 3, ...: take the sweep in one run.  A
+	 * warm-up or a trial asks for the same reps again and again.
+	 */
+	uint64_t step = reps == k->last_reps + 1 ? 1 : 0;
 	struct run_request r = {
 		.image_id = k->image_id, .entry = k->entry, .run_offset = k->entry->run,
 		.reps = reps, .step = step, .samples = BATCH_SAMPLES, .cpu = k->cpu,

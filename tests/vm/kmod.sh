@@ -51,6 +51,8 @@ if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
 	grep -q "^counters: none: TSC only" /tmp/kmod-run.out || fail "report does not say TSC only"
 	grep -q "^BenchmarkAddChain " /tmp/kmod-run.out || fail "no AddChain result"
 	grep -q "measurements discarded" /tmp/kmod-run.out || fail "no discarded fraction"
+	grep -q "^est-cycles-per-tick: " /tmp/kmod-run.out || fail "no add-chain cycle estimate"
+	grep -q "est-cycles/op" /tmp/kmod-run.out || fail "no est-cycles/op"
 else
 	cat /tmp/kmod-run.out
 	fail "cbenchctl run --backend kmod"

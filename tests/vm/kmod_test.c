@@ -563,6 +563,21 @@ static void hostile(const struct cbench_kimage *image)
 	refused(&nl, &m, -EINVAL, "text not an array of ranges");
 	start(&nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
 	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	put(&m, CBENCH_A_IMAGE_TEXT, image->text, 0);
+	refused(&nl, &m, -EINVAL, "no text ranges");
+	{
+		static uint64_t many[CBENCH_RELOCS_MAX + 1];
+
+		for (uint32_t i = 0; i <= CBENCH_RELOCS_MAX; i++)
+			many[i] = 8 * (uint64_t)i;
+		start(&nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
+		put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id);
+		put(&m, CBENCH_A_IMAGE_TEXT, image->text, image->ntext * sizeof(image->text[0]));
+		put(&m, CBENCH_A_IMAGE_RELOCS, many, sizeof(many));
+		refused(&nl, &m, -ERANGE, "more than CBENCH_RELOCS_MAX relocations");
+	}
+	start(&nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id);
 	put(&m, CBENCH_A_IMAGE_TEXT, image->text, image->ntext * sizeof(image->text[0]));
 	v = image->image_bytes;
 	put(&m, CBENCH_A_IMAGE_RELOCS, &v, sizeof(v));

@@ -117,7 +117,8 @@
  *
  * CBENCH_CMD_IMAGE_DEL (privileged)
  *   request: CBENCH_A_IMAGE_ID      NLA_U32
- *   reply:   ack only; -EBUSY while a run of the image is in progress.
+ *   reply:   ack only; -EBUSY while a run of the image exists (delete the
+ *   runs first).
  *
  * CBENCH_CMD_RUN_START (privileged)
  *   request: CBENCH_A_IMAGE_ID      NLA_U32  a mapped image
@@ -136,12 +137,14 @@
  *                                   module's default
  *   reply:   CBENCH_CMD_RUN_START with CBENCH_A_RUN_ID (NLA_U32).
  *   The run proceeds in a kernel thread bound to the CPU: setup() with
- *   interrupts on, up to three timed calls with interrupts on to learn the
- *   duration (if the least is longer than the budget the run ends as
- *   CBENCH_RUN_TOO_LONG before interrupts are ever disabled for it), a calibration of an empty
- *   call, then the samples.  A sample over the budget is flagged
- *   CBENCH_SAMPLE_F_OVER_BUDGET; three in a row end the run as TOO_LONG.  -ENOSPC when the socket already has
- *   CBENCH_RUNS_PER_CLIENT runs or the module LIMIT_RUNS runs in progress.
+ *   interrupts on; timed calls with interrupts on, first of one rep, then
+ *   of REPS, to learn the duration (if the least of up to three is longer
+ *   than the budget, the run ends as CBENCH_RUN_TOO_LONG before interrupts
+ *   are ever disabled for it); a calibration of an empty call; then the
+ *   samples.  A sample over the budget is flagged
+ *   CBENCH_SAMPLE_F_OVER_BUDGET; three in a row end the run as TOO_LONG.
+ *   -ENOSPC when the socket already has CBENCH_RUNS_PER_CLIENT runs or the
+ *   module LIMIT_RUNS runs in progress.
  *
  * CBENCH_CMD_RUN_GET (privileged)
  *   request: CBENCH_A_RUN_ID        NLA_U32
