@@ -168,12 +168,18 @@ else
 	not_ok "compare: a clear slowdown"
 fi
 
-# A benchmark of ~0.2 s per rep is tuned to n = 1 and gets its trial.
-run_cb run --trials 1 -o "$TMP/report.txt" "$FIX/slow.so"
-if [ "$rc" -eq 0 ] && [ "$(grep -c '^BenchmarkSlow 1 ' "$TMP/report.txt")" -eq 1 ]; then
-	ok "slow benchmark: tuned to n = 1, trials complete"
+# A benchmark of tens of ms per rep is tuned to n = 1 and gets its trial.
+# Not where the runner must share the worker's only CPU: there a busy
+# machine can disturb every such long measurement, and the trial rightly fails.
+if [ "$(nproc)" -gt 1 ]; then
+	run_cb run --trials 1 -o "$TMP/report.txt" "$FIX/slow.so"
+	if [ "$rc" -eq 0 ] && [ "$(grep -c '^BenchmarkSlow 1 ' "$TMP/report.txt")" -eq 1 ]; then
+		ok "slow benchmark: tuned to n = 1, trials complete"
+	else
+		not_ok "slow benchmark"
+	fi
 else
-	not_ok "slow benchmark"
+	echo "skip   slow benchmark (one CPU)"
 fi
 
 # Unprivileged: no SCHED_FIFO, and getrusage where perf_event_open is refused;
@@ -187,7 +193,7 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null &&
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
 		not_ok "unprivileged run: exit status $rc"
-	elif ! grep -q '^worker-sched: SCHED_OTHER (SCHED_FIFO not permitted)' "$TMP/out"; then
+	elif ! grep -Eq '^worker-sched: SCHED_OTHER \(SCHED_FIFO not (permitted|used: the runner shares the CPU)\)' "$TMP/out"; then
 		not_ok "unprivileged run: the report does not say SCHED_FIFO was refused"
 	elif [ "$paranoid" -ge 2 ] && ! grep -q '^disturbances: getrusage' "$TMP/out"; then
 		not_ok "unprivileged run: the report does not say getrusage stood in for perf"
