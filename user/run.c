@@ -6,6 +6,7 @@
  * exits costs its trial, not the run.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <regex.h>
@@ -13,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -218,6 +220,40 @@ static int pick_cpu(int wanted, int *cpu, bool *shared)
 	return 0;
 }
 
+/*
+ * One measuring cbenchctl per CPU: two runs pinning real-time workers to the
+ * same CPU would starve each other's workers into timeouts and spoil each
+ * other's numbers.  We take an flock on a per-CPU file and wait our turn;
+ * the workers inherit it.  Returns the lock's fd, or -1 when no lock file
+ * can be made (then we run unserialized, as before such locks existed).
+ */
+static int lock_cpu(int cpu)
+{
+	static const char *const dirs[] = { "/run/lock", "/tmp" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char path[64];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/cbench-cpu%d.lock", dirs[i], cpu);
+		/* Without O_CREAT first: fs.protected_regular refuses O_CREAT on
+		 * another user's file in a sticky directory, even to root. */
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT)
+			fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			fprintf(stderr, "%s: another cbenchctl is measuring on CPU %d; waiting for it\n",
+				cbench_prog, cpu);
+			while (flock(fd, LOCK_EX) && errno == EINTR)
+				;
+		}
+		return fd;
+	}
+	return -1;
+}
+
 static bool selected(const struct cbench_experiment *e, const regex_t *re)
 {
 	if (!re)
@@ -411,7 +447,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	regex_t re, *rep = NULL;
 	char err[512];
 	size_t total = 0, k = 0;
-	int ret, status = 1;
+	int ret, status = 1, lock_fd = -1;
 
 	ret = cbench_run_options_parse(&opt, argc, argv, stderr);
 	if (ret) {
@@ -482,6 +518,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	st.report.so_path = lib.path;
 	st.report.build_id = lib.build_id;
 
+	lock_fd = lock_cpu(st.cpu);
 	ret = calibrate(&st);
 	if (ret)
 		goto out_files;
@@ -544,6 +581,8 @@ int cbench_cmd_run(int argc, char *argv[])
 out_results:
 	free_results(&st.report);
 out_files:
+	if (lock_fd >= 0)
+		close(lock_fd);
 	cbench_outfile_abort(&samples);
 	cbench_outfile_abort(&out);
 out_lib:

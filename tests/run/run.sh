@@ -206,6 +206,19 @@ else
 	echo "skip   unprivileged run (not root, or nobody cannot reach the build)"
 fi
 
+# Two runs on the same CPU take turns instead of starving each other.
+"$CB" run --trials 10 --trial-time 0.05 --filter 'chain' "$SUITE" >"$TMP/out1" 2>"$TMP/err1" &
+pid=$!
+sleep 0.3
+run_cb run $FAST --filter 'add_chain' "$SUITE"
+wait "$pid"
+rc1=$?
+if [ "$rc" -eq 0 ] && [ "$rc1" -eq 0 ] && grep -q 'another cbenchctl is measuring on CPU' "$TMP/err"; then
+	ok "concurrent runs on one CPU take turns"
+else
+	not_ok "concurrent runs on one CPU take turns (exit $rc1, $rc)"
+fi
+
 # ---- failing benchmarks: reported, the others still run ---------------------
 
 check_failed_run() {
