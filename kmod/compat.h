@@ -21,4 +21,23 @@
 	NL_SET_ERR_MSG(extack, plain)
 #endif
 
+/*
+ * The ops a family's pre_doit() gets: struct genl_split_ops from 6.2 on,
+ * struct genl_ops before.  We use the new name; both have .flags.
+ */
+#ifndef CBENCH_HAVE_GENL_SPLIT_OPS
+#define genl_split_ops genl_ops
+#endif
+
+/*
+ * The request's parsed attributes in a dump's callbacks: in the struct
+ * genl_info that genl_info_dump() returns from 6.6 on, in struct
+ * genl_dumpit_info before.
+ */
+#ifdef CBENCH_HAVE_GENL_INFO_DUMP
+#define cbench_dump_attrs(cb) (genl_info_dump(cb)->attrs)
+#else
+#define cbench_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)
+#endif
+
 #endif /* _CBENCH_COMPAT_H */

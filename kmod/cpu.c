@@ -27,8 +27,9 @@ static void read_cpuid(u32 leaf, u32 subleaf, struct cbench_cpuid_regs *r)
  * pinned per-CPU kernel counter, the way the backend will reserve it, so we
  * cooperate with perf users and the NMI watchdog instead of taking the PMU
  * behind their back.  Creation succeeding is not enough: a pinned event that
- * does not fit on the PMU is created in the error state, so we also ask that
- * it be active.  Without a PMU (most VMs) perf answers -ENOENT.
+ * does not fit on the PMU (the NMI watchdog or another pinned user holds
+ * the counters it could use) is created in the error state.  Without a PMU
+ * (most VMs) perf answers -ENOENT.
  */
 static bool counter_usable(unsigned int cpu, u64 config)
 {
@@ -39,16 +40,16 @@ static bool counter_usable(unsigned int cpu, u64 config)
 		.pinned = 1,
 	};
 	struct perf_event *event;
-	bool active;
+	bool usable;
 
 	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 	if (IS_ERR(event)) {
 		pr_debug("CPU %u: perf event %llu: error %ld\n", cpu, config, PTR_ERR(event));
 		return false;
 	}
-	active = READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE;
+	usable = READ_ONCE(event->state) >= PERF_EVENT_STATE_INACTIVE;
 	perf_event_release_kernel(event);
-	return active;
+	return usable;
 }
 
 /* Returns the CBENCH_COUNTER_F_* perf can lend us on cpu right now. */
@@ -78,7 +79,7 @@ u32 cbench_counters_probe(unsigned int cpu)
  * counters; the backend must decode on its target CPU before relying on
  * a count.
  */
-void cbench_cpu_init(void)
+void __init cbench_cpu_init(void)
 {
 	cbench_cpuid_decode(&cbench_cpu, read_cpuid);
 	cbench_counters_cpu = cpumask_first(cpu_online_mask);

@@ -2,6 +2,7 @@
 #ifndef _CBENCH_CPU_H
 #define _CBENCH_CPU_H
 
+#include <linux/init.h>
 #include <linux/types.h>
 
 #include "lib/cpuid.h"
@@ -13,7 +14,7 @@ extern struct cbench_cpu cbench_cpu;
 extern u32 cbench_counters_at_load;
 extern unsigned int cbench_counters_cpu;
 
-void cbench_cpu_init(void);
+void __init cbench_cpu_init(void);
 u32 cbench_counters_probe(unsigned int cpu);
 
 #endif /* _CBENCH_CPU_H */

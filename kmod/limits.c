@@ -43,7 +43,7 @@ module_param_named(runs_max, cbench_limits.runs, uint, 0444);
 MODULE_PARM_DESC(runs_max, "most runs at the same time, at most one per CPU (default 1)");
 
 /* Refuses limits that make no sense, so the backend can trust them. */
-int cbench_limits_check(void)
+int __init cbench_limits_check(void)
 {
 	const struct cbench_limits *l = &cbench_limits;
 

@@ -3,6 +3,7 @@
 #define _CBENCH_LIMITS_H
 
 #include <linux/atomic.h>
+#include <linux/init.h>
 #include <linux/types.h>
 
 /* The module's limits, set as module parameters at load time only. */
@@ -23,6 +24,6 @@ struct cbench_live {
 extern struct cbench_limits cbench_limits;
 extern struct cbench_live cbench_live;
 
-int cbench_limits_check(void);
+int __init cbench_limits_check(void);
 
 #endif /* _CBENCH_LIMITS_H */

@@ -5,6 +5,7 @@
  */
 #include <linux/module.h>
 
+#include "client.h"
 #include "cpu.h"
 #include "limits.h"
 #include "netlink.h"
@@ -19,6 +20,10 @@ static int __init cbench_init(void)
 
 	cbench_cpu_init();
 
+	ret = cbench_client_init();
+	if (ret)
+		goto err_client;
+
 	/* Last: once the family exists, requests arrive. */
 	ret = cbench_genl_init();
 	if (ret)
@@ -29,14 +34,19 @@ static int __init cbench_init(void)
 					  "no hardware counters usable: TSC only");
 	return 0;
 
+	/* Undone in reverse order; nothing before the family needs undoing yet. */
 err_genl:
+	cbench_client_exit();
+err_client:
 err_limits:
 	return ret;
 }
 
 static void __exit cbench_exit(void)
 {
+	/* No new requests, then stop every run and free what clients held. */
 	cbench_genl_uninit();
+	cbench_client_exit();
 }
 
 module_init(cbench_init);

@@ -5,6 +5,7 @@
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/sched.h>
 #include <net/genetlink.h>
 #include <asm/cpufeature.h>
 #include <asm/tsc.h>
@@ -15,6 +16,7 @@
 #include "cpu.h"
 #include "limits.h"
 #include "netlink.h"
+#include "netlink_run.h"
 
 /*
  * One strict policy for the family.  Attributes the kernel only sends stay
@@ -22,31 +24,34 @@
  */
 static const struct nla_policy cbench_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_PROBE_CPU] = { .type = NLA_U32 },
+	CBENCH_NL_RUN_POLICY,
 };
 
-static struct genl_family cbench_genl_family;
-
 /*
- * GENL_ADMIN_PERM checks CAP_NET_ADMIN; what we guard is ring 0, so we also
- * want CAP_SYS_ADMIN, asked of whoever opened the socket rather than of the
- * task that happens to be sending on it.
+ * Every privileged command passes here.  GENL_ADMIN_PERM has checked
+ * CAP_NET_ADMIN; what we guard is ring 0, so we want CAP_SYS_ADMIN too, of
+ * both the sender and whoever opened the socket (netlink_capable()), so a
+ * socket handed to an unprivileged process grants nothing.  Checking here
+ * rather than in each handler means no privileged command can forget.
+ * Dumps do not pass here: a privileged dump checks in its first dumpit call.
  */
-static int check_admin(struct sk_buff *skb, struct genl_info *info)
+static int cbench_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
+			   struct genl_info *info)
 {
-	if (netlink_capable(skb, CAP_SYS_ADMIN))
+	if (!(ops->flags & GENL_ADMIN_PERM) || netlink_capable(skb, CAP_SYS_ADMIN))
 		return 0;
 	NL_SET_ERR_MSG(info->extack, "needs CAP_SYS_ADMIN");
 	return -EPERM;
 }
 
 /* Refuses attributes the family knows but this command does not take. */
-static int check_no_attrs(struct genl_info *info)
+static int check_no_attrs(struct nlattr **attrs, struct netlink_ext_ack *extack)
 {
 	int type;
 
 	for (type = 1; type <= CBENCH_A_MAX; type++) {
-		if (info->attrs[type]) {
-			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[type],
+		if (attrs[type]) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[type],
 					    "attribute not valid for this command");
 			return -EINVAL;
 		}
@@ -149,7 +154,7 @@ static int cbench_info_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	ret = check_no_attrs(info);
+	ret = check_no_attrs(info->attrs, info->extack);
 	if (ret)
 		return ret;
 
@@ -171,6 +176,14 @@ err:
 	return ret;
 }
 
+static int put_probe(struct sk_buff *skb, unsigned int cpu, u32 counters)
+{
+	if (nla_put_u32(skb, CBENCH_A_PROBE_CPU, cpu) ||
+	    nla_put_u32(skb, CBENCH_A_PROBE_COUNTERS, counters))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int cbench_probe_counters_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *cpu_attr = info->attrs[CBENCH_A_PROBE_CPU];
@@ -180,9 +193,6 @@ static int cbench_probe_counters_doit(struct sk_buff *skb, struct genl_info *inf
 	void *hdr;
 	int ret;
 
-	ret = check_admin(skb, info);
-	if (ret)
-		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, CBENCH_A_PROBE_CPU)) {
 		NL_SET_ERR_MSG(info->extack, "which CPU? CBENCH_A_PROBE_CPU is missing");
 		return -EINVAL;
@@ -208,8 +218,7 @@ static int cbench_probe_counters_doit(struct sk_buff *skb, struct genl_info *inf
 	hdr = genlmsg_put_reply(reply, info, &cbench_genl_family, 0, CBENCH_CMD_PROBE_COUNTERS);
 	if (!hdr)
 		goto err;
-	if (nla_put_u32(reply, CBENCH_A_PROBE_CPU, cpu) ||
-	    nla_put_u32(reply, CBENCH_A_PROBE_COUNTERS, counters))
+	if (put_probe(reply, cpu, counters))
 		goto err;
 	genlmsg_end(reply, hdr);
 	return genlmsg_reply(reply, info);
@@ -217,6 +226,56 @@ static int cbench_probe_counters_doit(struct sk_buff *skb, struct genl_info *inf
 err:
 	nlmsg_free(reply);
 	return ret;
+}
+
+/*
+ * The dump form probes every online CPU, one message each.  pre_doit does
+ * not run for dumps, so we check privilege here, in the first call rather
+ * than in .start: before 6.5 a .start could not return an extended-ack
+ * message, while a dumpit's error and message come back in NLMSG_DONE.
+ */
+static int check_probe_dump(struct netlink_callback *cb)
+{
+	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(cb->extack, "needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	return check_no_attrs(cbench_dump_attrs(cb), cb->extack);
+}
+
+/* cb->args[0]: the next CPU to probe; cb->args[1]: the request was checked. */
+static int cbench_probe_counters_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int cpu;
+	int ret;
+
+	if (!cb->args[1]) {
+		ret = check_probe_dump(cb);
+		if (ret)
+			return ret;
+		cb->args[1] = 1;
+	}
+	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
+		u32 counters;
+		void *hdr;
+
+		if (!cpu_online(cpu))
+			continue;
+		counters = cbench_counters_probe(cpu);
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				  &cbench_genl_family, NLM_F_MULTI, CBENCH_CMD_PROBE_COUNTERS);
+		if (!hdr)
+			break;
+		if (put_probe(skb, cpu, counters)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cond_resched();
+	}
+	/* Full: we probe this CPU again in the next round. */
+	cb->args[0] = cpu;
+	return skb->len;
 }
 
 static const struct genl_ops cbench_genl_ops[] = {
@@ -227,11 +286,13 @@ static const struct genl_ops cbench_genl_ops[] = {
 	{
 		.cmd = CBENCH_CMD_PROBE_COUNTERS,
 		.doit = cbench_probe_counters_doit,
+		.dumpit = cbench_probe_counters_dumpit,
 		.flags = GENL_ADMIN_PERM,
 	},
+	CBENCH_NL_RUN_OPS,
 };
 
-static struct genl_family cbench_genl_family __ro_after_init = {
+struct genl_family cbench_genl_family __ro_after_init = {
 	.name = CBENCH_GENL_NAME,
 	.version = CBENCH_GENL_VERSION,
 	.maxattr = CBENCH_A_MAX,
@@ -243,6 +304,7 @@ static struct genl_family cbench_genl_family __ro_after_init = {
 	.resv_start_op = __CBENCH_CMD_MAX,
 	.ops = cbench_genl_ops,
 	.n_ops = ARRAY_SIZE(cbench_genl_ops),
+	.pre_doit = cbench_pre_doit,
 	.module = THIS_MODULE,
 };
 

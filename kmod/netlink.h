@@ -2,7 +2,9 @@
 #ifndef _CBENCH_NETLINK_H
 #define _CBENCH_NETLINK_H
 
-int cbench_genl_init(void);
+#include <linux/init.h>
+
+int __init cbench_genl_init(void);
 void cbench_genl_uninit(void);
 
 #endif /* _CBENCH_NETLINK_H */

@@ -30,7 +30,8 @@ for tool in qemu-system-x86_64 busybox cpio gzip ldd timeout; do
 done
 # busybox must be static: the initramfs has no loader for it.
 ldd "$(command -v busybox)" >/dev/null 2>&1 && die "busybox is dynamic: install busybox-static"
-for tool in cbenchctl tests/vm/cbench-nlcheck; do
+for tool in cbenchctl tests/vm/cbench-nlcheck tests/vm/cbench-kmodtest tests/kfixtures/good.so \
+	examples/suite.kernel.so; do
 	[ -x "$BUILD/$tool" ] || die "$BUILD/$tool is missing: run make vmtest"
 done
 
@@ -67,6 +68,11 @@ make_initramfs() {
 	install -m 0644 "$BUILD/kmod-$1/cbench.ko" "$root/cbench.ko"
 	copy_with_libs "$BUILD/cbenchctl" "$root" bin/cbenchctl
 	copy_with_libs "$BUILD/tests/vm/cbench-nlcheck" "$root" bin/cbench-nlcheck
+	copy_with_libs "$BUILD/tests/vm/cbench-kmodtest" "$root" bin/cbench-kmodtest
+	install -m 0755 tests/vm/kmod.sh "$root/kmod.sh"
+	install -D -m 0644 "$BUILD/tests/kfixtures/good.so" "$root/kmod/good.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/bad_libc_call.so" "$root/kmod/bad_libc_call.so"
+	install -D -m 0644 "$BUILD/examples/suite.kernel.so" "$root/kmod/suite.kernel.so"
 	echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
 	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
@@ -87,8 +93,13 @@ boot() {
 	rm -f "$dir/result"
 	echo "==== vm-test: $1: booting (timeout ${TIMEOUT}s)"
 	status=0
+	# Single-threaded TCG: with one host thread per vCPU (MTTCG), the 6.12
+	# guest took int3 oopses in __schedule when perf flipped a static key
+	# while cbench.ko was being loaded (text_poke_bp seen half-done by the
+	# other vCPU); one thread keeps both vCPUs coherent, and shares the
+	# host better.
 	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
-		-accel tcg -m 512M -smp 2 \
+		-accel tcg,thread=single -m 512M -smp 2 \
 		-nographic -no-reboot -monitor none \
 		-kernel "/boot/vmlinuz-$1" -initrd "$dir/initramfs.gz" \
 		-append "console=ttyS0 quiet panic_on_warn=1 panic=-1 oops=panic cbench_token=$token" \

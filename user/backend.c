@@ -22,11 +22,16 @@ int cbench_backend_select(enum cbench_backend_kind kind, const struct cbench_bac
 {
 	switch (kind) {
 	case CBENCH_BACKEND_AUTO:
+		*ops = cbench_backend_kmod_available() ? &cbench_backend_kmod : &cbench_backend_user;
+		return 0;
 	case CBENCH_BACKEND_USER:
 		*ops = &cbench_backend_user;
 		return 0;
 	case CBENCH_BACKEND_KMOD:
-		break;
+		if (!cbench_backend_kmod_available())
+			break;
+		*ops = &cbench_backend_kmod;
+		return 0;
 	}
 	return -ENODEV;
 }

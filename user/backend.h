@@ -36,6 +36,8 @@
 #define CBENCH_DISTURB_MIGRATION	(1u << 1)	/* moved to another CPU */
 #define CBENCH_DISTURB_FAULT		(1u << 2)	/* page fault */
 #define CBENCH_DISTURB_COUNTER		(1u << 3)	/* a counter was descheduled */
+#define CBENCH_DISTURB_NMI		(1u << 4)	/* an NMI or SMI (kmod) */
+#define CBENCH_DISTURB_OVER_BUDGET	(1u << 5)	/* past the IRQ-off budget (kmod) */
 
 /* One measurement of `reps` repetitions. */
 struct cbench_sample {
@@ -80,7 +82,8 @@ struct cbench_backend_env {
 	 * "getrusage" (perf_event_open refused), or "none". */
 	char disturb_source[16];
 	int perf_hw_error;		/* why no hardware counters; 0 if some */
-	bool rdpmc;			/* counters read with RDPMC in user mode */
+	bool rdpmc;			/* counters read with RDPMC */
+	uint64_t irqoff_budget_ns;	/* kmod: interrupts-off budget per sample */
 };
 
 struct cbench_backend;
@@ -122,11 +125,21 @@ enum cbench_backend_kind {
 int cbench_backend_parse(const char *s, enum cbench_backend_kind *kind);
 
 /*
- * The ops for a kind.  auto resolves to user until the kernel backend
- * exists; kmod is -ENODEV until then.
+ * The ops for a kind.  auto is kmod where cbench.ko is loaded and we are
+ * root, else user; kmod is -ENODEV where it is not available.
  */
 int cbench_backend_select(enum cbench_backend_kind kind, const struct cbench_backend_ops **ops);
 
 extern const struct cbench_backend_ops cbench_backend_user;
+extern const struct cbench_backend_ops cbench_backend_kmod;
+
+/* cbench.ko is loaded and we may use it. */
+bool cbench_backend_kmod_available(void);
+
+/*
+ * Whether the object at path can run in ring 0 (kimage's checks); 0 or
+ * -errno with the reason and the fix in why.
+ */
+int cbench_backend_kmod_check(const char *path, char *why, size_t why_bytes);
 
 #endif /* _CBENCH_BACKEND_H */

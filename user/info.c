@@ -23,9 +23,6 @@
 	"cbench.ko is not loaded: load it with `insmod cbench.ko` (as root) " \
 	"for ring-0 measurement"
 
-/* Counters probed with --probe: at most this many CPUs. */
-#define PROBE_CPUS_MAX 1024
-
 /* CBENCH_CMD_INFO's reply.  has_* say whether an optional attribute came. */
 struct module_info {
 	char version[64];
@@ -185,43 +182,6 @@ static int parse_probe(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-/* Reads the kernel's list of online CPUs ("0-3,6") into cpus[]. */
-static int online_cpus(uint32_t *cpus, size_t max, size_t *count)
-{
-	char list[4096], *p = list;
-	FILE *file;
-
-	file = fopen("/sys/devices/system/cpu/online", "r");
-	if (!file)
-		return -errno;
-	if (!fgets(list, sizeof(list), file)) {
-		fclose(file);
-		return -EIO;
-	}
-	fclose(file);
-	*count = 0;
-	while (*p && *p != '\n') {
-		char *end;
-		unsigned long first = strtoul(p, &end, 10), last = first;
-
-		if (end == p)
-			return -EPROTO;
-		if (*end == '-') {
-			p = end + 1;
-			last = strtoul(p, &end, 10);
-			if (end == p || last < first)
-				return -EPROTO;
-		}
-		for (unsigned long cpu = first; cpu <= last; cpu++) {
-			if (*count == max)
-				return -E2BIG;
-			cpus[(*count)++] = (uint32_t)cpu;
-		}
-		p = *end == ',' ? end + 1 : end;
-	}
-	return 0;
-}
-
 static void print_counters(FILE *out, uint32_t counters)
 {
 	const char *sep = "";
@@ -257,7 +217,7 @@ static void print_module(const struct module_info *info, const struct probe_resu
 		printf("frequency not known to the kernel");
 	printf("; ");
 	if (!info->tsc_flags) {
-		printf("neither constant nor nonstop: cycles vary with frequency and sleep");
+		printf("neither constant nor nonstop: its rate may follow the core clock, and it may stop in deep sleep");
 	} else {
 		const char *sep = "";
 
@@ -518,62 +478,78 @@ static int parse_options(int argc, char *argv[], struct options *opts)
 	return optind == argc ? 0 : -EINVAL;
 }
 
-static int probe_counters(struct cbench_nl *nl, const struct options *opts,
-			  struct probe_result **probesp, size_t *nprobes)
+/* Probe results, one per CPU, as the kernel sends them. */
+struct probes {
+	struct probe_result *cpus;
+	size_t count;
+	size_t allocated;
+};
+
+static int append_probe(struct probes *probes, uint32_t cpu, uint32_t counters)
 {
-	struct probe_result *probes;
-	uint32_t *cpus;
-	size_t count = 1;
+	if (probes->count == probes->allocated) {
+		size_t allocated = probes->allocated ? 2 * probes->allocated : 64;
+		struct probe_result *cpus = reallocarray(probes->cpus, allocated, sizeof(*cpus));
+
+		if (!cpus)
+			return -ENOMEM;
+		probes->cpus = cpus;
+		probes->allocated = allocated;
+	}
+	probes->cpus[probes->count].cpu = cpu;
+	probes->cpus[probes->count].counters = counters;
+	probes->count++;
+	return 0;
+}
+
+/* One message of the dump: one CPU. */
+static int parse_probe_dump(struct nlattr **tb, void *arg)
+{
+	if (!tb[CBENCH_A_PROBE_CPU] || !tb[CBENCH_A_PROBE_COUNTERS])
+		return -EPROTO;
+	return append_probe(arg, nla_get_u32(tb[CBENCH_A_PROBE_CPU]),
+			    nla_get_u32(tb[CBENCH_A_PROBE_COUNTERS]));
+}
+
+/* One CPU with a plain request, or every online CPU with a dump. */
+static int probe_counters(struct cbench_nl *nl, const struct options *opts,
+			  struct probes *probes)
+{
+	struct probe_result one = { .cpu = (uint32_t)opts->probe_cpu };
+	struct cbench_nl_request req = {
+		.cmd = CBENCH_CMD_PROBE_COUNTERS,
+		.dump = true,
+		.parse = parse_probe_dump,
+		.arg = probes,
+	};
 	int ret;
 
-	cpus = calloc(PROBE_CPUS_MAX, sizeof(*cpus));
-	probes = calloc(PROBE_CPUS_MAX, sizeof(*probes));
-	if (!cpus || !probes) {
-		ret = -ENOMEM;
-		goto err;
-	}
-	if (opts->probe_cpu >= 0) {
-		cpus[0] = (uint32_t)opts->probe_cpu;
-	} else {
-		ret = online_cpus(cpus, PROBE_CPUS_MAX, &count);
-		if (ret) {
-			fprintf(stderr, "%s: unable to list online CPUs: %s\n", cbench_prog,
-				strerror(-ret));
-			goto err;
-		}
-	}
-	for (size_t i = 0; i < count; i++) {
-		struct cbench_nl_request req = {
-			.cmd = CBENCH_CMD_PROBE_COUNTERS,
-			.build = build_probe,
-			.parse = parse_probe,
-			.arg = &probes[i],
-		};
-
-		probes[i].cpu = cpus[i];
+	if (opts->probe_cpu < 0) {
 		ret = cbench_nl_request(nl, &req);
-		if (ret) {
-			fprintf(stderr, "%s: unable to probe counters on CPU %" PRIu32 ": %s\n",
-				cbench_prog, cpus[i], cbench_nl_strerror(nl, ret));
-			goto err;
-		}
+		if (ret)
+			fprintf(stderr, "%s: unable to probe counters: %s\n", cbench_prog,
+				cbench_nl_strerror(nl, ret));
+		return ret;
 	}
-	free(cpus);
-	*probesp = probes;
-	*nprobes = count;
-	return 0;
 
-err:
-	free(cpus);
-	free(probes);
-	return ret;
+	req.dump = false;
+	req.build = build_probe;
+	req.parse = parse_probe;
+	req.arg = &one;
+	ret = cbench_nl_request(nl, &req);
+	if (ret) {
+		fprintf(stderr, "%s: unable to probe counters on CPU %" PRIu32 ": %s\n",
+			cbench_prog, one.cpu, cbench_nl_strerror(nl, ret));
+		return ret;
+	}
+	return append_probe(probes, one.cpu, one.counters);
 }
 
 int cbench_info_main(int argc, char *argv[])
 {
 	struct options opts = { 0 };
 	struct module_info info = { 0 };
-	struct probe_result *probes = NULL;
+	struct probes probes = { 0 };
 	struct cbench_machine machine;
 	struct cbench_nl *nl = NULL;
 	struct cbench_nl_request req = {
@@ -581,7 +557,6 @@ int cbench_info_main(int argc, char *argv[])
 		.parse = parse_info,
 		.arg = &info,
 	};
-	size_t nprobes = 0;
 	bool loaded;
 	int ret;
 
@@ -605,7 +580,7 @@ int cbench_info_main(int argc, char *argv[])
 			goto out;
 		}
 		if (opts.probe) {
-			ret = probe_counters(nl, &opts, &probes, &nprobes);
+			ret = probe_counters(nl, &opts, &probes);
 			if (ret)
 				goto out;
 		}
@@ -620,7 +595,7 @@ int cbench_info_main(int argc, char *argv[])
 	if (opts.json) {
 		printf("{\n");
 		if (loaded) {
-			json_module(&info, probes, nprobes);
+			json_module(&info, probes.cpus, probes.count);
 		} else {
 			printf("  \"module\": { \"loaded\": false, \"hint\": ");
 			json_string(NOT_LOADED_HINT);
@@ -630,7 +605,7 @@ int cbench_info_main(int argc, char *argv[])
 		printf("}\n");
 	} else {
 		if (loaded)
-			print_module(&info, probes, nprobes);
+			print_module(&info, probes.cpus, probes.count);
 		else
 			printf("%s; meanwhile the user backend will use:\n", NOT_LOADED_HINT);
 		if (loaded)
@@ -639,7 +614,7 @@ int cbench_info_main(int argc, char *argv[])
 	}
 	ret = 0;
 out:
-	free(probes);
+	free(probes.cpus);
 	cbench_nl_close(nl);
 	return ret ? 1 : 0;
 }

@@ -24,6 +24,9 @@
 #define SOL_NETLINK 270
 #endif
 
+/* Largest request: a CBENCH_CHUNK_MAX_BYTES chunk and a few small attributes. */
+#define REQUEST_BYTES (CBENCH_CHUNK_MAX_BYTES + 4096)
+
 struct cbench_nl {
 	struct nl_sock *sock;
 	int family;
@@ -251,7 +254,8 @@ int cbench_nl_request(struct cbench_nl *nl, const struct cbench_nl_request *req)
 	int ret;
 
 	nl->ext_msg[0] = '\0';
-	msg = nlmsg_alloc();
+	/* Room for the largest attribute a request carries (an image chunk). */
+	msg = nlmsg_alloc_size(REQUEST_BYTES);
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!msg || !cb) {
 		ret = -ENOMEM;

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "../kmod/lib/cpuid.h"
 #include "probe.h"
 
 void cbench_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
@@ -54,58 +55,35 @@ static bool perf_event_usable(uint32_t type, uint64_t config)
 	return true;
 }
 
+static void read_cpuid(uint32_t leaf, uint32_t subleaf, struct cbench_cpuid_regs *r)
+{
+	__cpuid_count(leaf, subleaf, r->eax, r->ebx, r->ecx, r->edx);
+}
+
+/* The decoding is cbench.ko's (kmod/lib/cpuid.c), so both report alike. */
 static void probe_cpuid(struct cbench_machine *m)
 {
-	uint32_t r[4], max_leaf, max_ext;
+	struct cbench_cpu cpu;
+	uint32_t r[4], max_ext;
 
-	cbench_cpuid(0, 0, r);
-	max_leaf = r[0];
-	memcpy(m->cpu_vendor, &r[1], 4);
-	memcpy(m->cpu_vendor + 4, &r[3], 4);
-	memcpy(m->cpu_vendor + 8, &r[2], 4);
-	m->cpu_vendor[12] = '\0';
-
-	if (max_leaf >= 1) {
-		unsigned int family, model;
-
-		cbench_cpuid(1, 0, r);
-		family = (r[0] >> 8) & 0xf;
-		model = (r[0] >> 4) & 0xf;
-		/* The extended fields count only for these base families. */
-		if (family == 0xf)
-			family += (r[0] >> 20) & 0xff;
-		if (family == 0x6 || family >= 0xf)
-			model += ((r[0] >> 16) & 0xf) << 4;
-		m->cpu_family = family;
-		m->cpu_model = model;
-		m->cpu_stepping = r[0] & 0xf;
-		m->hypervisor = r[2] & (1u << 31);
-	}
-
-	if (max_leaf >= 0xa && !strcmp(m->cpu_vendor, "GenuineIntel")) {
-		cbench_cpuid(0xa, 0, r);
-		m->pmu_version = r[0] & 0xff;
-		if (m->pmu_version) {
-			m->pmu_gp_counters = (r[0] >> 8) & 0xff;
-			m->pmu_gp_bits = (r[0] >> 16) & 0xff;
-			/* Fixed counters are enumerated from version 2 on. */
-			if (m->pmu_version >= 2) {
-				m->pmu_fixed_counters = r[3] & 0x1f;
-				m->pmu_fixed_bits = (r[3] >> 5) & 0xff;
-			}
-		}
-	}
+	cbench_cpuid_decode(&cpu, read_cpuid);
+	memcpy(m->cpu_vendor, cpu.vendor, sizeof(m->cpu_vendor));
+	m->cpu_family = cpu.family;
+	m->cpu_model = cpu.model;
+	m->cpu_stepping = cpu.stepping;
+	m->hypervisor = cpu.hypervisor;
+	m->tsc_invariant = cpu.tsc_invariant;
+	m->pmu_version = cpu.pmu.version;
+	m->pmu_gp_counters = cpu.pmu.gp_counters;
+	m->pmu_gp_bits = cpu.pmu.gp_bits;
+	m->pmu_fixed_counters = cpu.pmu.fixed_counters;
+	m->pmu_fixed_bits = cpu.pmu.fixed_bits;
 
 	cbench_cpuid(0x80000000, 0, r);
 	max_ext = r[0];
 	if (max_ext >= 0x80000001) {
 		cbench_cpuid(0x80000001, 0, r);
 		m->rdtscp = r[3] & (1u << 27);
-		/* AMD: PerfCtrExtCore gives six 48-bit core counters, no fixed ones. */
-		if (!strcmp(m->cpu_vendor, "AuthenticAMD") && (r[2] & (1u << 23))) {
-			m->pmu_gp_counters = 6;
-			m->pmu_gp_bits = 48;
-		}
 	}
 	if (max_ext >= 0x80000004) {
 		uint32_t *brand = (uint32_t *)m->cpu_name;
@@ -117,10 +95,6 @@ static void probe_cpuid(struct cbench_machine *m)
 		size_t lead = strspn(m->cpu_name, " ");
 
 		memmove(m->cpu_name, m->cpu_name + lead, strlen(m->cpu_name + lead) + 1);
-	}
-	if (max_ext >= 0x80000007) {
-		cbench_cpuid(0x80000007, 0, r);
-		m->tsc_invariant = r[3] & (1u << 8);
 	}
 }
 

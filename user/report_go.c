@@ -80,6 +80,7 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 	const struct cbench_machine *m = &r->machine;
 	const struct cbench_timer *t = &r->timer;
 	const char *tuning = NULL;
+	bool kmod = !strcmp(r->backend, "kmod");
 
 	config(f, "goos", "linux");
 	config(f, "goarch", "amd64");
@@ -91,16 +92,24 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 	config(f, "kernel", "%s", m->kernel_release);
 	config(f, "cbench-version", "%s", r->version);
 	config(f, "backend", "%s", r->backend);
-	config(f, "worker-cpu", "%d", r->env.cpu);
-	config(f, "worker-sched", "%s",
-	       !r->env.fifo_error ? "SCHED_FIFO" :
-	       r->env.fifo_error == -EBUSY ? "SCHED_OTHER (SCHED_FIFO not used: the runner shares the CPU)" :
-	       "SCHED_OTHER (SCHED_FIFO not permitted)");
-	if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
-		config(f, "worker-sched-error", "%s", errname(r->env.fifo_error));
-	config(f, "worker-mlock", "%s", r->env.mlock_error ? errname(r->env.mlock_error) : "yes");
-	config(f, "timer", "%s (lfence;rdtsc .. rdtscp;lfence)%s", t->name,
-	       m->tsc_invariant ? ", invariant" : "");
+	if (kmod) {
+		/* cbench.ko measures in a kernel thread on this CPU, interrupts off. */
+		config(f, "cpu-measured", "%d", r->env.cpu);
+		config(f, "irqoff-budget", "%" PRIu64 " ns per measurement", r->env.irqoff_budget_ns);
+		config(f, "timer", "%s, rdtsc_ordered with interrupts off%s", t->name,
+		       m->tsc_invariant ? ", invariant" : "");
+	} else {
+		config(f, "worker-cpu", "%d", r->env.cpu);
+		config(f, "worker-sched", "%s",
+		       !r->env.fifo_error ? "SCHED_FIFO" :
+		       r->env.fifo_error == -EBUSY ? "SCHED_OTHER (SCHED_FIFO not used: the runner shares the CPU)" :
+		       "SCHED_OTHER (SCHED_FIFO not permitted)");
+		if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
+			config(f, "worker-sched-error", "%s", errname(r->env.fifo_error));
+		config(f, "worker-mlock", "%s", r->env.mlock_error ? errname(r->env.mlock_error) : "yes");
+		config(f, "timer", "%s (lfence;rdtsc .. rdtscp;lfence)%s", t->name,
+		       m->tsc_invariant ? ", invariant" : "");
+	}
 	config(f, "timer-frequency", "%.6f MHz (vs CLOCK_MONOTONIC_RAW)", t->tsc_hz * 1e-6);
 	config(f, "timer-overhead", "%.0f ticks (subtracted)", t->overhead_ticks);
 	config(f, "timer-resolution", "%.0f ticks", t->resolution_ticks);
@@ -109,7 +118,14 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 	if (t->est_cycles_per_tick > 0)
 		config(f, "est-cycles-per-tick", "%.6f (dependent-add chain, 1 cycle per add)",
 		       t->est_cycles_per_tick);
-	if (t->counters)
+	if (t->counters && kmod)
+		config(f, "counters", "%s%s%s via rdpmc in ring 0 (perf kernel counters)",
+		       t->counters & CBENCH_HAVE_INSTRUCTIONS ? "instructions " : "",
+		       t->counters & CBENCH_HAVE_CYCLES ? "cycles " : "",
+		       t->counters & CBENCH_HAVE_REF_CYCLES ? "ref-cycles " : "");
+	else if (kmod)
+		config(f, "counters", "none: TSC only (perf lent cbench.ko no hardware counters)");
+	else if (t->counters)
 		config(f, "counters", "%s%s%s via %s",
 		       t->counters & CBENCH_HAVE_INSTRUCTIONS ? "instructions " : "",
 		       t->counters & CBENCH_HAVE_CYCLES ? "cycles " : "",
@@ -120,6 +136,7 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 		       r->env.perf_hw_error == -ENOENT || r->env.perf_hw_error == -EOPNOTSUPP ?
 		       "not supported here, no PMU exposed" : errname(r->env.perf_hw_error));
 	config(f, "disturbances", "%s",
+	       kmod ? "NMI and SMI counts, CPU and counter checks in cbench.ko" :
 	       !strcmp(r->env.disturb_source, "perf") ?
 	       "perf software events (context switches, migrations, page faults)" :
 	       "getrusage (perf_event_open not permitted; migrations by CPU number)");

@@ -132,6 +132,8 @@ int cbench_report_json(const struct cbench_report *r, FILE *f)
 	}
 	fputc(']', f);
 	field_string(f, "disturbances", r->env.disturb_source, &first);
+	if (r->env.irqoff_budget_ns)
+		field_number(f, "irqoff_budget_ns", (double)r->env.irqoff_budget_ns, &first);
 	field_string(f, "so", r->so_path, &first);
 	field_string(f, "so_build_id", r->build_id, &first);
 	fputs("},\"benchmarks\":[", f);

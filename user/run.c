@@ -465,7 +465,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	}
 	ret = cbench_backend_select(opt.backend, &st.ops);
 	if (ret) {
-		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko support is not built into this cbenchctl yet\n",
+		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n",
 			cbench_prog);
 		goto out_regex;
 	}
@@ -473,6 +473,16 @@ int cbench_cmd_run(int argc, char *argv[])
 	if (ret) {
 		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
 		goto out_regex;
+	}
+	/* Ring 0 takes only self-contained objects; auto falls back to user mode. */
+	if (st.ops == &cbench_backend_kmod &&
+	    cbench_backend_kmod_check(lib.path, err, sizeof(err))) {
+		if (opt.backend == CBENCH_BACKEND_KMOD) {
+			fprintf(stderr, "%s: unable to use the kmod backend: %s\n", cbench_prog, err);
+			goto out_lib;
+		}
+		fprintf(stderr, "%s: measuring in user mode: %s\n", cbench_prog, err);
+		st.ops = &cbench_backend_user;
 	}
 	for (size_t i = 0; i < lib.nexperiments; i++)
 		total += selected(&lib.experiments[i], rep);

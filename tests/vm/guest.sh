@@ -63,6 +63,7 @@ check "cbench is in /proc/modules" grep -q "^cbench " /proc/modules
 check "load message" sh -c 'dmesg | grep -q "cbench: version .* loaded"'
 
 check "info exits 0" run cbenchctl info
+sed 's/^/  /' "$out"
 check "info: module answers" has "ring-0 measurement available" "$out"
 check "info: TSC frequency reported" grep -Eq "TSC: +[0-9]+\.[0-9]{3} MHz" "$out"
 # QEMU's TCG CPU has no PMU: the truth is "none", never a zero count.
@@ -111,11 +112,50 @@ else
 	check "unprivileged probe refused with EPERM" \
 		has "unable to probe counters on CPU 0: Operation not permitted" "$err"
 fi
+if run su -s /bin/sh nobody -c "cbenchctl info --probe"; then
+	fail "unprivileged probe of every CPU (a dump) refused"
+else
+	check "unprivileged probe of every CPU (a dump) refused with EPERM" \
+		has "unable to probe counters: Operation not permitted" "$err"
+fi
 
 check "rmmod cbench" rmmod cbench
 check "cbench is gone" sh -c '! grep -q "^cbench " /proc/modules'
 run cbenchctl info
 check "info after rmmod says not loaded" has "cbench.ko is not loaded" "$out"
+
+# Unloading and reloading while clients keep asking must be safe: the
+# family goes away under them, and they see either an answer or "not loaded".
+check "insmod again" insmod /cbench.ko
+client() {
+	i=0
+	while [ $i -lt 40 ]; do
+		cbenchctl info >/dev/null 2>>/tmp/client.err || true
+		i=$((i + 1))
+	done
+}
+client &
+client1=$!
+client &
+client2=$!
+reloads=0
+for i in 1 2 3 4 5 6 7 8; do
+	rmmod cbench && insmod /cbench.ko && reloads=$((reloads + 1))
+done
+wait $client1 $client2
+check "8 unloads and reloads under 2 busy clients" test "$reloads" = 8
+echo "vmtest: $(wc -l </tmp/client.err) of 80 client requests raced an unload"
+check "clients saw no error but an absent module" \
+	sh -c "! grep -v 'unable to query cbench.ko: No such file or directory' /tmp/client.err | grep -q ."
+check "rmmod cbench at last" rmmod cbench
+
+# The kernel backend: images, runs, samples, hostile input, cleanup.
+if sh /kmod.sh /cbench.ko /kmod >"$out" 2>&1; then
+	pass "kernel backend (kmod.sh)"
+	grep -E "^(==|FAIL)" "$out" | sed 's/^/  /'
+else
+	fail "kernel backend (kmod.sh)"
+fi
 
 dmesg >"$out"
 check "no WARN, BUG, oops or call trace in dmesg" \

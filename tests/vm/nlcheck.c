@@ -9,6 +9,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
 
 #include <netlink/attr.h>
 
@@ -16,6 +20,20 @@
 
 #include "netlink.h"
 #include "subcommands.h"
+
+/* Drops cap from this process's effective set; 0 or -errno. */
+static int drop_effective_cap(unsigned int cap)
+{
+	struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &header, data))
+		return -errno;
+	data[CAP_TO_INDEX(cap)].effective &= ~CAP_TO_MASK(cap);
+	if (syscall(SYS_capset, &header, data))
+		return -errno;
+	return 0;
+}
 
 struct reply {
 	int messages;
@@ -27,6 +45,8 @@ struct nlcheck {
 	const char *name;
 	uint8_t cmd;
 	int (*build)(struct nl_msg *msg, void *arg);
+	bool dump;
+	bool without_sys_admin;		/* sent without CAP_SYS_ADMIN */
 	int expect;			/* 0 or -errno */
 	const char *expect_text;	/* in the error text; NULL: anything */
 };
@@ -72,25 +92,42 @@ static int parse_any(struct nlattr **tb, void *arg)
 	return 0;
 }
 
+/*
+ * In order: the ones without CAP_SYS_ADMIN last, since we do not take it
+ * back.  Fields: name, command, attributes, dump, without CAP_SYS_ADMIN,
+ * errno, text.
+ */
 static const struct nlcheck checks[] = {
 	{ "INFO with an attribute it does not take", CBENCH_CMD_INFO, put_probe_cpu_0,
-	  -EINVAL, "attribute not valid for this command" },
+	  false, false, -EINVAL, "attribute not valid for this command" },
 	{ "INFO with an attribute only the kernel sends", CBENCH_CMD_INFO, put_reply_only_attr,
-	  -EINVAL, NULL },
+	  false, false, -EINVAL, NULL },
 	{ "INFO with an unknown attribute type", CBENCH_CMD_INFO, put_unknown_attr,
-	  -EINVAL, NULL },
+	  false, false, -EINVAL, NULL },
 	{ "PROBE_COUNTERS without a CPU", CBENCH_CMD_PROBE_COUNTERS, NULL,
-	  -EINVAL, "CBENCH_A_PROBE_CPU is missing" },
+	  false, false, -EINVAL, "CBENCH_A_PROBE_CPU is missing" },
 	{ "PROBE_COUNTERS with a short CPU attribute", CBENCH_CMD_PROBE_COUNTERS,
-	  put_probe_cpu_short, -EINVAL, NULL },
+	  put_probe_cpu_short, false, false, -EINVAL, NULL },
 	{ "PROBE_COUNTERS on CPU 2^32-1", CBENCH_CMD_PROBE_COUNTERS, put_probe_cpu_huge,
-	  -EINVAL, "is not online" },
-	{ "an unknown command", CBENCH_CMD_MAX + 1, NULL, -EOPNOTSUPP, NULL },
-	{ "PROBE_COUNTERS on CPU 0", CBENCH_CMD_PROBE_COUNTERS, put_probe_cpu_0, 0, NULL },
+	  false, false, -EINVAL, "is not online" },
+	{ "an unknown command", CBENCH_CMD_MAX + 1, NULL, false, false, -EOPNOTSUPP, NULL },
+	{ "PROBE_COUNTERS on CPU 0", CBENCH_CMD_PROBE_COUNTERS, put_probe_cpu_0,
+	  false, false, 0, NULL },
+	{ "PROBE_COUNTERS dump with a CPU attribute", CBENCH_CMD_PROBE_COUNTERS,
+	  put_probe_cpu_0, true, false, -EINVAL, "attribute not valid for this command" },
+	{ "PROBE_COUNTERS dump: one message per online CPU", CBENCH_CMD_PROBE_COUNTERS,
+	  NULL, true, false, 0, NULL },
+	/* CAP_NET_ADMIN passes GENL_ADMIN_PERM; the module wants CAP_SYS_ADMIN too. */
+	{ "PROBE_COUNTERS with CAP_NET_ADMIN alone", CBENCH_CMD_PROBE_COUNTERS,
+	  put_probe_cpu_0, false, true, -EPERM, "needs CAP_SYS_ADMIN" },
+	{ "PROBE_COUNTERS dump with CAP_NET_ADMIN alone", CBENCH_CMD_PROBE_COUNTERS,
+	  NULL, true, true, -EPERM, "needs CAP_SYS_ADMIN" },
+	{ "INFO with CAP_NET_ADMIN alone", CBENCH_CMD_INFO, NULL, false, true, 0, NULL },
 };
 
 int main(int argc, char *argv[])
 {
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	struct cbench_nl *nl;
 	int failures = 0, ret;
 
@@ -105,6 +142,7 @@ int main(int argc, char *argv[])
 		struct reply reply = { 0 };
 		struct cbench_nl_request req = {
 			.cmd = c->cmd,
+			.dump = c->dump,
 			.build = c->build,
 			.parse = parse_any,
 			.arg = &reply,
@@ -112,13 +150,22 @@ int main(int argc, char *argv[])
 		const char *text;
 		bool ok;
 
+		if (c->without_sys_admin && drop_effective_cap(CAP_SYS_ADMIN)) {
+			printf("nlcheck: FAIL: %s: cannot drop CAP_SYS_ADMIN\n", c->name);
+			failures++;
+			continue;
+		}
 		ret = cbench_nl_request(nl, &req);
 		text = ret ? cbench_nl_strerror(nl, ret) : "success";
 		ok = ret == c->expect && (!c->expect_text || strstr(text, c->expect_text));
-		/* A refused request gets no reply; an accepted one exactly one. */
-		ok = ok && reply.messages == (ret ? 0 : 1);
+		/*
+		 * A refused request gets no reply; an accepted one exactly one,
+		 * or as a dump one per online CPU.
+		 */
+		ok = ok && reply.messages == (ret ? 0 : c->dump ? online : 1);
 		if (!ret && c->cmd == CBENCH_CMD_PROBE_COUNTERS)
-			ok = ok && reply.has_cpu && reply.cpu == 0 && reply.has_counters;
+			ok = ok && reply.has_cpu && reply.has_counters &&
+			     reply.cpu == (c->dump ? (uint32_t)online - 1 : 0);
 		printf("nlcheck: %s: %s: %s\n", ok ? "PASS" : "FAIL", c->name, text);
 		failures += !ok;
 	}

@@ -3,9 +3,11 @@
  * cbench generic-netlink protocol, shared by cbench.ko and cbenchctl.
  *
  * Family name CBENCH_GENL_NAME, version CBENCH_GENL_VERSION.  Every request
- * is validated against one family-level strict policy: unknown attributes,
- * wrong lengths and out-of-range values are refused with -EINVAL and an
- * extended-ack message naming the attribute.
+ * is validated against one family-level strict policy: unknown attributes
+ * and wrong lengths are refused with -EINVAL, values outside a range the
+ * policy states with -ERANGE, each with an extended-ack message naming the
+ * attribute.  Limits set by module parameters are checked after the policy
+ * and refused with -E2BIG.
  *
  * Privilege: every command except CBENCH_CMD_INFO needs CAP_SYS_ADMIN in the
  * initial user namespace (GENL_ADMIN_PERM plus a check against the socket).
@@ -67,8 +69,117 @@
  *   each probe reserves counters other perf users may be using; INFO reports
  *   the answer at load instead.  -EINVAL if the CPU is missing or offline.
  *
- * Commands after CBENCH_CMD_PROBE_COUNTERS are specified where they are
- * implemented.
+ *   As a dump (NLM_F_DUMP), with no attributes: one message as above for
+ *   every online CPU, in CPU order.
+ *
+ *
+ * Running a benchmark
+ * -------------------
+ * A client uploads a benchmark image, maps it, starts runs on it, reads
+ * their samples and deletes what it made.  Images and runs belong to the
+ * netlink socket (port id) that created them: only that socket can use
+ * them, and closing it frees them (a run in progress is cancelled first).
+ * Objects are named by u32 ids the module picks; ids are never 0.
+ *
+ * An image is the benchmark's PT_LOAD segments laid out from offset 0 as
+ * they map, with every R_X86_64_RELATIVE slot already holding its
+ * image-relative target (cbenchctl's kimage does this and refuses anything
+ * else).  The module adds the image's address to each slot, then makes the
+ * text pages read-only and executable; no page is ever writable and
+ * executable at once.
+ *
+ * CBENCH_CMD_IMAGE_NEW (privileged)
+ *   request: CBENCH_A_IMAGE_BYTES   NLA_U64  1 .. LIMIT_IMAGE_BYTES
+ *   reply:   CBENCH_CMD_IMAGE_NEW with CBENCH_A_IMAGE_ID (NLA_U32).
+ *   -ENOSPC when the socket already holds CBENCH_IMAGES_PER_CLIENT images.
+ *
+ * CBENCH_CMD_IMAGE_CHUNK (privileged)
+ *   request: CBENCH_A_IMAGE_ID      NLA_U32
+ *            CBENCH_A_CHUNK_OFFSET  NLA_U64  must equal the bytes sent so far
+ *            CBENCH_A_CHUNK_DATA    NLA_BINARY 1 .. CBENCH_CHUNK_MAX_BYTES
+ *   reply:   ack only.  Chunks arrive in order; one out of order, past the
+ *   image end, or after IMAGE_MAP is refused with -EINVAL and the image
+ *   stays as it was (the client may resend the right chunk).
+ *
+ * CBENCH_CMD_IMAGE_MAP (privileged)
+ *   request: CBENCH_A_IMAGE_ID      NLA_U32
+ *            CBENCH_A_IMAGE_TEXT    NLA_BINARY  array of struct cbench_range:
+ *                                   the executable ranges, page-aligned,
+ *                                   sorted, disjoint; 1 .. CBENCH_TEXT_MAX
+ *            CBENCH_A_IMAGE_RELOCS  NLA_BINARY  array of __u64 slot offsets,
+ *                                   8-byte aligned, strictly increasing,
+ *                                   outside text, targets inside the image;
+ *                                   optional, at most CBENCH_RELOCS_MAX
+ *   reply:   ack only.  Needs every byte uploaded; an image maps once.
+ *
+ * CBENCH_CMD_IMAGE_DEL (privileged)
+ *   request: CBENCH_A_IMAGE_ID      NLA_U32
+ *   reply:   ack only; -EBUSY while a run of the image is in progress.
+ *
+ * CBENCH_CMD_RUN_START (privileged)
+ *   request: CBENCH_A_IMAGE_ID      NLA_U32  a mapped image
+ *            CBENCH_A_RUN_ENTRY     NLA_U64  offset of run(): in text, endbr64
+ *            CBENCH_A_RUN_SETUP     NLA_U64  offset of setup(); optional
+ *            CBENCH_A_RUN_REPS      NLA_U64  reps of the first sample, 1 .. 2^48
+ *            CBENCH_A_RUN_REPS_STEP NLA_U64  sample i does REPS + i * REPS_STEP
+ *                                   reps (a sweep, for tuning); optional,
+ *                                   0; the last sample's at most 2^48
+ *            CBENCH_A_RUN_SAMPLES   NLA_U32  1 .. LIMIT_SAMPLES
+ *            CBENCH_A_RUN_CPU       NLA_U32  an online CPU
+ *            CBENCH_A_RUN_ARENA_BYTES NLA_U64 0 .. LIMIT_ARENA_BYTES
+ *            CBENCH_A_RUN_PARAM     NLA_S64  ctx->param; optional, 0
+ *            CBENCH_A_RUN_BUDGET_NS NLA_U64  IRQ-off budget per sample,
+ *                                   1000 .. LIMIT_IRQOFF_NS; optional, the
+ *                                   module's default
+ *   reply:   CBENCH_CMD_RUN_START with CBENCH_A_RUN_ID (NLA_U32).
+ *   The run proceeds in a kernel thread bound to the CPU: setup() with
+ *   interrupts on, up to three timed calls with interrupts on to learn the
+ *   duration (if the least is longer than the budget the run ends as
+ *   CBENCH_RUN_TOO_LONG before interrupts are ever disabled for it), a calibration of an empty
+ *   call, then the samples.  A sample over the budget is flagged
+ *   CBENCH_SAMPLE_F_OVER_BUDGET; three in a row end the run as TOO_LONG.  -ENOSPC when the socket already has
+ *   CBENCH_RUNS_PER_CLIENT runs or the module LIMIT_RUNS runs in progress.
+ *
+ * CBENCH_CMD_RUN_GET (privileged)
+ *   request: CBENCH_A_RUN_ID        NLA_U32
+ *   reply:   CBENCH_CMD_RUN_GET with
+ *     CBENCH_A_RUN_ID            NLA_U32
+ *     CBENCH_A_RUN_STATE         NLA_U32  enum cbench_run_state
+ *     CBENCH_A_RUN_ERROR         NLA_S32  setup()'s value or -errno; FAILED only
+ *     CBENCH_A_RUN_SAMPLES_DONE  NLA_U32  samples recorded so far
+ *     CBENCH_A_RUN_DISTURBED     NLA_U32  of those, how many carry flags
+ *     CBENCH_A_RUN_COUNTERS      NLA_U32  CBENCH_COUNTER_F_* measured
+ *     CBENCH_A_RUN_OVERHEAD      NLA_BINARY struct cbench_ksample: the least
+ *                                   cost of an empty call, per field; absent
+ *                                   until calibrated
+ *     CBENCH_A_RUN_PROBE_TSC     NLA_U64  TSC ticks of the least interrupts-on call
+ *   A client polls this until the state is no longer RUNNING.  The module
+ *   sends nothing unasked: a notification could arrive in the middle of the
+ *   client's next request and be taken for its reply.
+ *
+ * CBENCH_CMD_RUN_CANCEL (privileged)
+ *   request: CBENCH_A_RUN_ID        NLA_U32
+ *   reply:   ack once the thread has stopped (between two samples); samples
+ *   already taken stay readable.  A run that has ended is left alone.
+ *
+ * CBENCH_CMD_RUN_DEL (privileged)
+ *   request: CBENCH_A_RUN_ID        NLA_U32
+ *   reply:   ack; cancels the run first if it is still going.
+ *
+ * CBENCH_CMD_SAMPLES (privileged, dump)
+ *   request: NLM_F_DUMP with CBENCH_A_RUN_ID (NLA_U32)
+ *   reply:   messages CBENCH_CMD_SAMPLES, each with
+ *     CBENCH_A_RUN_ID            NLA_U32
+ *     CBENCH_A_SAMPLES_FIRST     NLA_U32  index of the first sample
+ *     CBENCH_A_SAMPLES           NLA_BINARY array of struct cbench_ksample
+ *   covering the samples recorded when each message was built, in order; the
+ *   dump resumes where the last message ended.
+ *
+ * Samples hold deltas: the TSC and each counter masked to its width, end
+ * minus start, around one call of run(ctx, reps).  Counters the module does
+ * not measure read 0 in a sample and are absent from CBENCH_A_RUN_COUNTERS;
+ * never read them.  A sample with any CBENCH_SAMPLE_F_* flag set was
+ * disturbed and must be discarded.
  */
 #ifndef _UAPI_LINUX_CBENCH_H
 #define _UAPI_LINUX_CBENCH_H
@@ -76,10 +187,21 @@
 #define CBENCH_GENL_NAME "cbench"
 #define CBENCH_GENL_VERSION 1
 
+#include <linux/types.h>
+
 enum cbench_cmd {
 	CBENCH_CMD_UNSPEC,
 	CBENCH_CMD_INFO,
 	CBENCH_CMD_PROBE_COUNTERS,
+	CBENCH_CMD_IMAGE_NEW,
+	CBENCH_CMD_IMAGE_CHUNK,
+	CBENCH_CMD_IMAGE_MAP,
+	CBENCH_CMD_IMAGE_DEL,
+	CBENCH_CMD_RUN_START,
+	CBENCH_CMD_RUN_GET,
+	CBENCH_CMD_RUN_CANCEL,
+	CBENCH_CMD_RUN_DEL,
+	CBENCH_CMD_SAMPLES,
 	__CBENCH_CMD_MAX
 };
 #define CBENCH_CMD_MAX (__CBENCH_CMD_MAX - 1)
@@ -123,6 +245,31 @@ enum cbench_attr {
 	CBENCH_A_INFO_COUNTERS_CPU,
 	CBENCH_A_PROBE_CPU,
 	CBENCH_A_PROBE_COUNTERS,
+	CBENCH_A_IMAGE_ID,
+	CBENCH_A_IMAGE_BYTES,
+	CBENCH_A_CHUNK_OFFSET,
+	CBENCH_A_CHUNK_DATA,
+	CBENCH_A_IMAGE_TEXT,
+	CBENCH_A_IMAGE_RELOCS,
+	CBENCH_A_RUN_ID,
+	CBENCH_A_RUN_ENTRY,
+	CBENCH_A_RUN_SETUP,
+	CBENCH_A_RUN_REPS,
+	CBENCH_A_RUN_SAMPLES,
+	CBENCH_A_RUN_CPU,
+	CBENCH_A_RUN_ARENA_BYTES,
+	CBENCH_A_RUN_PARAM,
+	CBENCH_A_RUN_BUDGET_NS,
+	CBENCH_A_RUN_STATE,
+	CBENCH_A_RUN_ERROR,
+	CBENCH_A_RUN_SAMPLES_DONE,
+	CBENCH_A_RUN_DISTURBED,
+	CBENCH_A_RUN_COUNTERS,
+	CBENCH_A_RUN_OVERHEAD,
+	CBENCH_A_RUN_PROBE_TSC,
+	CBENCH_A_SAMPLES_FIRST,
+	CBENCH_A_SAMPLES,
+	CBENCH_A_RUN_REPS_STEP,
 	__CBENCH_A_LAST
 };
 #define CBENCH_A_MAX (__CBENCH_A_LAST - 1)
@@ -147,5 +294,62 @@ enum cbench_live_attr {
 	__CBENCH_A_LIVE_LAST
 };
 #define CBENCH_A_LIVE_MAX (__CBENCH_A_LIVE_LAST - 1)
+
+/* Largest CBENCH_A_CHUNK_DATA, in bytes (a netlink attribute holds < 64 KiB). */
+#define CBENCH_CHUNK_MAX_BYTES 32768
+/* Most executable ranges in CBENCH_A_IMAGE_TEXT. */
+#define CBENCH_TEXT_MAX 64
+/* Most slots in CBENCH_A_IMAGE_RELOCS (64 KiB of __u64, less the header). */
+#define CBENCH_RELOCS_MAX 8000
+/* Most images and runs one socket may hold at once. */
+#define CBENCH_IMAGES_PER_CLIENT 16
+#define CBENCH_RUNS_PER_CLIENT 16
+/* Largest CBENCH_A_RUN_REPS. */
+#define CBENCH_REPS_MAX (1ULL << 48)
+/* Least CBENCH_A_RUN_BUDGET_NS. */
+#define CBENCH_BUDGET_MIN_NS 1000
+
+/* A range of image offsets, [start, start + bytes). */
+struct cbench_range {
+	__u64 start;
+	__u64 bytes;
+};
+
+/* Counter slots in struct cbench_ksample, by index. */
+enum cbench_counter {
+	CBENCH_COUNTER_INSTRUCTIONS,
+	CBENCH_COUNTER_CYCLES,
+	CBENCH_COUNTER_REF_CYCLES,
+	CBENCH_COUNTERS
+};
+
+/* Why a sample must be discarded. */
+enum cbench_sample_flag {
+	CBENCH_SAMPLE_F_NMI = 1U << 0,		/* an NMI arrived during it */
+	CBENCH_SAMPLE_F_SMI = 1U << 1,		/* an SMI arrived (Intel only) */
+	CBENCH_SAMPLE_F_CPU = 1U << 2,		/* not on the run's CPU */
+	CBENCH_SAMPLE_F_UNSCHEDULED = 1U << 3,	/* a counter was not counting */
+	CBENCH_SAMPLE_F_OVER_BUDGET = 1U << 4,	/* longer than the IRQ-off budget */
+	__CBENCH_SAMPLE_F_ALL = (1U << 5) - 1
+};
+
+/*
+ * One measured call of run(ctx, reps), as the module takes it (cbenchctl's
+ * own struct cbench_sample is what a backend hands the pipeline).
+ */
+struct cbench_ksample {
+	__u64 tsc;			/* TSC ticks */
+	__u64 counters[CBENCH_COUNTERS];	/* by enum cbench_counter */
+	__u32 flags;			/* CBENCH_SAMPLE_F_* */
+	__u32 cpu;			/* where it ran */
+};
+
+enum cbench_run_state {
+	CBENCH_RUN_RUNNING,
+	CBENCH_RUN_DONE,	/* every sample taken */
+	CBENCH_RUN_CANCELLED,	/* by RUN_CANCEL, RUN_DEL, the socket closing or rmmod */
+	CBENCH_RUN_TOO_LONG,	/* one call outlasts the IRQ-off budget */
+	CBENCH_RUN_FAILED,	/* see CBENCH_A_RUN_ERROR */
+};
 
 #endif /* _UAPI_LINUX_CBENCH_H */

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Who owns what.  Every image and run belongs to the port id of the socket
+ * that created it; only that socket may use it, and when the socket closes
+ * (NETLINK_URELEASE) everything it held is freed, running threads stopped
+ * first.
+ *
+ * The URELEASE notifier runs in atomic context, where we can neither take
+ * our mutex nor stop a thread, so it queues work.  By the time the work
+ * runs, a new socket may have been given the same port id; we therefore
+ * note the creation sequence number at release and free only objects older
+ * than that.
+ */
+#include <linux/mutex.h>
+#include <linux/netlink.h>
+#include <linux/notifier.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
+
+#include "client.h"
+#include "limits.h"
+
+static DEFINE_MUTEX(lock);
+static LIST_HEAD(images);
+static LIST_HEAD(runs);
+static u32 next_id;
+/* Creation order of objects; the release work compares against it. */
+static atomic64_t next_seq = ATOMIC64_INIT(1);
+static struct workqueue_struct *release_wq;
+
+struct release {
+	struct work_struct work;
+	u32 portid;
+	u64 before_seq;
+};
+
+void cbench_client_lock(void)
+{
+	mutex_lock(&lock);
+}
+
+void cbench_client_unlock(void)
+{
+	mutex_unlock(&lock);
+}
+
+static u32 new_id(void)
+{
+	/* 2^32 creations wrap it; ids are 1-based and 0 is never valid. */
+	if (++next_id == 0)
+		++next_id;
+	return next_id;
+}
+
+struct cbench_image *cbench_client_image(u32 portid, u32 id)
+{
+	struct cbench_image *image;
+
+	lockdep_assert_held(&lock);
+	list_for_each_entry(image, &images, node) {
+		if (image->id == id && image->portid == portid)
+			return image;
+	}
+	return NULL;
+}
+
+struct cbench_run *cbench_client_run(u32 portid, u32 id)
+{
+	struct cbench_run *run;
+
+	lockdep_assert_held(&lock);
+	list_for_each_entry(run, &runs, node) {
+		if (run->id == id && run->portid == portid)
+			return run;
+	}
+	return NULL;
+}
+
+unsigned int cbench_client_images(u32 portid)
+{
+	struct cbench_image *image;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&lock);
+	list_for_each_entry(image, &images, node)
+		n += image->portid == portid;
+	return n;
+}
+
+unsigned int cbench_client_runs(u32 portid)
+{
+	struct cbench_run *run;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&lock);
+	list_for_each_entry(run, &runs, node)
+		n += run->portid == portid;
+	return n;
+}
+
+unsigned int cbench_client_runs_running(void)
+{
+	struct cbench_run *run;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&lock);
+	list_for_each_entry(run, &runs, node)
+		n += READ_ONCE(run->state) == CBENCH_RUN_RUNNING;
+	return n;
+}
+
+void cbench_client_add_image(u32 portid, struct cbench_image *image)
+{
+	lockdep_assert_held(&lock);
+	image->id = new_id();
+	image->portid = portid;
+	image->seq = atomic64_inc_return(&next_seq);
+	list_add_tail(&image->node, &images);
+	atomic_inc(&cbench_live.images);
+}
+
+void cbench_client_add_run(u32 portid, struct cbench_run *run)
+{
+	lockdep_assert_held(&lock);
+	run->id = new_id();
+	run->portid = portid;
+	run->seq = atomic64_inc_return(&next_seq);
+	list_add_tail(&run->node, &runs);
+	run->image->runs++;
+	atomic_inc(&cbench_live.runs);
+}
+
+void cbench_client_del_image(struct cbench_image *image)
+{
+	lockdep_assert_held(&lock);
+	list_del(&image->node);
+	atomic_dec(&cbench_live.images);
+	cbench_image_free(image);
+}
+
+void cbench_client_drop_run(struct cbench_run *run)
+{
+	lockdep_assert_held(&lock);
+	list_del(&run->node);
+	run->image->runs--;
+	cbench_run_put(run);
+	atomic_dec(&cbench_live.runs);
+}
+
+int cbench_client_cancel_run(u32 portid, u32 id)
+{
+	struct cbench_run *run;
+
+	mutex_lock(&lock);
+	run = cbench_client_run(portid, id);
+	if (run)
+		cbench_run_get(run);
+	mutex_unlock(&lock);
+	if (!run)
+		return -ENOENT;
+	cbench_run_stop(run);
+	if (cbench_run_put(run))
+		atomic_dec(&cbench_live.runs);
+	return 0;
+}
+
+/*
+ * Takes an unlisted run (the registry's reference now ours) to its end: its
+ * thread stopped, then its image released -- in that order, since the
+ * thread runs the image's code until it stops.
+ */
+static void retire_run(struct cbench_run *run)
+{
+	struct cbench_image *image = run->image;
+
+	cbench_run_stop(run);
+	mutex_lock(&lock);
+	if (!--image->runs && image->orphan)
+		cbench_client_del_image(image);
+	mutex_unlock(&lock);
+	if (cbench_run_put(run))
+		atomic_dec(&cbench_live.runs);
+}
+
+int cbench_client_del_run(u32 portid, u32 id)
+{
+	struct cbench_run *run;
+
+	mutex_lock(&lock);
+	run = cbench_client_run(portid, id);
+	if (run)
+		list_del(&run->node);
+	mutex_unlock(&lock);
+	if (!run)
+		return -ENOENT;
+	retire_run(run);
+	return 0;
+}
+
+/* Frees objects of portid created before before_seq, or all of them. */
+static void release_objects(u32 portid, u64 before_seq, bool all)
+{
+	struct cbench_image *image, *next_image;
+	struct cbench_run *run, *next_run;
+	LIST_HEAD(doomed);
+
+	/* Runs first, stopped outside the lock: they hold their images. */
+	mutex_lock(&lock);
+	list_for_each_entry_safe(run, next_run, &runs, node) {
+		if (all || (run->portid == portid && run->seq < before_seq))
+			list_move(&run->node, &doomed);
+	}
+	mutex_unlock(&lock);
+	list_for_each_entry_safe(run, next_run, &doomed, node) {
+		list_del(&run->node);
+		retire_run(run);
+	}
+
+	mutex_lock(&lock);
+	list_for_each_entry_safe(image, next_image, &images, node) {
+		if (!all && (image->portid != portid || image->seq >= before_seq))
+			continue;
+		/*
+		 * A new socket given the same port id before this work ran may
+		 * have started a run of the old image; it goes with that run.
+		 */
+		if (image->runs) {
+			image->orphan = true;
+			image->portid = 0;
+			continue;
+		}
+		cbench_client_del_image(image);
+	}
+	mutex_unlock(&lock);
+}
+
+static void release_work(struct work_struct *work)
+{
+	struct release *r = container_of(work, struct release, work);
+
+	release_objects(r->portid, r->before_seq, false);
+	kfree(r);
+}
+
+static int release_notify(struct notifier_block *nb, unsigned long event, void *data)
+{
+	struct netlink_notify *n = data;
+	struct release *r;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC || !n->portid ||
+	    !net_eq(n->net, &init_net))
+		return NOTIFY_DONE;
+	r = kmalloc(sizeof(*r), GFP_ATOMIC);
+	if (!r) {
+		/* What the client held stays until rmmod frees it. */
+		pr_warn("cannot free the objects of port %u: out of memory\n", n->portid);
+		return NOTIFY_DONE;
+	}
+	INIT_WORK(&r->work, release_work);
+	r->portid = n->portid;
+	r->before_seq = atomic64_read(&next_seq) + 1;
+	queue_work(release_wq, &r->work);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block release_nb = {
+	.notifier_call = release_notify,
+};
+
+int cbench_client_init(void)
+{
+	int ret;
+
+	release_wq = alloc_workqueue("cbench_release", 0, 0);
+	if (!release_wq)
+		return -ENOMEM;
+	ret = netlink_register_notifier(&release_nb);
+	if (ret)
+		destroy_workqueue(release_wq);
+	return ret;
+}
+
+void cbench_client_exit(void)
+{
+	netlink_unregister_notifier(&release_nb);
+	/* Runs the release work still queued, then frees the queue. */
+	destroy_workqueue(release_wq);
+	release_objects(0, 0, true);
+}

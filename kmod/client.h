@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _CBENCH_CLIENT_H
+#define _CBENCH_CLIENT_H
+
+#include <linux/types.h>
+
+#include "image.h"
+#include "run.h"
+
+/*
+ * Images and runs belong to the netlink socket that made them.  One mutex
+ * guards both lists and every object's fields but a run's sample progress
+ * and thread.  We never stop a thread under it: a benchmark's setup() can
+ * take long, and every other client would wait.  Stopping takes a reference
+ * to the run instead (cbench_client_cancel_run, cbench_client_del_run).
+ */
+void cbench_client_lock(void);
+void cbench_client_unlock(void);
+
+/* Under the lock. */
+struct cbench_image *cbench_client_image(u32 portid, u32 id);
+struct cbench_run *cbench_client_run(u32 portid, u32 id);
+unsigned int cbench_client_images(u32 portid);
+unsigned int cbench_client_runs(u32 portid);
+unsigned int cbench_client_runs_running(void);
+void cbench_client_add_image(u32 portid, struct cbench_image *image);
+void cbench_client_add_run(u32 portid, struct cbench_run *run);
+void cbench_client_del_image(struct cbench_image *image);
+/* Frees a run whose thread never started. */
+void cbench_client_drop_run(struct cbench_run *run);
+
+/* Without the lock: stop, or stop and delete, a socket's run.  0 or -ENOENT. */
+int cbench_client_cancel_run(u32 portid, u32 id);
+int cbench_client_del_run(u32 portid, u32 id);
+
+/* Frees what clients hold when their sockets close (NETLINK_URELEASE). */
+int cbench_client_init(void);
+/* Frees everything, stopping runs; after the family is unregistered. */
+void cbench_client_exit(void);
+
+#endif /* _CBENCH_CLIENT_H */

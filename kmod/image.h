@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _CBENCH_IMAGE_H
+#define _CBENCH_IMAGE_H
+
+#include <linux/list.h>
+#include <linux/netlink.h>
+#include <linux/types.h>
+#include <asm/pgtable_types.h>
+
+#include <uapi/linux/cbench.h>
+
+/*
+ * A benchmark image: uploaded in chunks while writable, then relocated and
+ * mapped, after which it never changes.  Owned by one client (client.c).
+ */
+struct cbench_image {
+	struct list_head node;		/* in the client registry */
+	u32 id;
+	u32 portid;			/* the owner's socket */
+	u64 seq;			/* creation order; see client.c */
+	unsigned int runs;		/* runs that use it */
+	bool orphan;			/* owner gone; freed with its last run */
+
+	u8 *bytes;			/* vzalloc'd, image_bytes long */
+	u64 image_bytes;
+	u64 received;			/* bytes uploaded so far, in order */
+	bool mapped;
+	struct cbench_range text[CBENCH_TEXT_MAX];
+	u32 ntext;
+	pte_t *saved;			/* each text page's PTE before we flipped it */
+	unsigned long nsaved;
+};
+
+struct cbench_image *cbench_image_new(u64 image_bytes);
+int cbench_image_chunk(struct cbench_image *image, u64 offset, const void *data, u32 bytes,
+		       struct netlink_ext_ack *extack);
+int cbench_image_map(struct cbench_image *image, const struct cbench_range *text, u32 ntext,
+		     const u64 *relocs, u32 nrelocs, struct netlink_ext_ack *extack);
+/* Checks an entry point of a mapped image; returns its address or NULL. */
+void *cbench_image_entry(const struct cbench_image *image, u64 offset,
+			 struct netlink_ext_ack *extack);
+void cbench_image_free(struct cbench_image *image);
+
+#endif /* _CBENCH_IMAGE_H */

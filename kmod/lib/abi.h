@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The benchmark ABI as cbench.ko sees it.  include/cbench.h needs
+ * <stdint.h>, which a kernel build does not have, so the module mirrors the
+ * one structure it hands a benchmark; the unit tests check the mirror
+ * against the header field by field.
+ */
+#ifndef _CBENCH_LIB_ABI_H
+#define _CBENCH_LIB_ABI_H
+
+#include "types.h"
+
+/* The cbench.h ABI version this mirror follows. */
+#define CBENCH_KABI_VERSION 1
+
+/* struct cbench_ctx of cbench.h, CBENCH_ABI_VERSION 1. */
+struct cbench_kctx {
+	u64 arena;		/* void *arena */
+	u64 arena_bytes;
+	u64 param;		/* int64_t param, two's complement */
+	u64 reserved[5];
+};
+
+#endif /* _CBENCH_LIB_ABI_H */

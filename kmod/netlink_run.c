@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Handlers for uploading images and running them; the protocol is
+ * specified in include/uapi/linux/cbench.h.  The policy has already checked
+ * types and fixed ranges; we check what depends on module parameters and
+ * on the objects named, and say what is wrong in the extended ack.
+ */
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+
+#include "client.h"
+#include "image.h"
+#include "limits.h"
+#include "netlink_run.h"
+#include "run.h"
+
+struct netlink_range_validation cbench_reps_range = {
+	.min = 1,
+	.max = CBENCH_REPS_MAX,
+};
+
+struct netlink_range_validation cbench_reps_step_range = {
+	.min = 0,
+	.max = CBENCH_REPS_MAX,
+};
+
+struct netlink_range_validation cbench_budget_range = {
+	.min = CBENCH_BUDGET_MIN_NS,
+	.max = U64_MAX,
+};
+
+/* Every command here reaches ring 0: CAP_SYS_ADMIN of whoever opened the socket. */
+static int admin(struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(info->extack, "needs CAP_SYS_ADMIN");
+	return -EPERM;
+}
+
+/* An attribute a command needs; unknown ones the family policy refused. */
+#define need(info, type) ({						\
+	int __ret = 0;							\
+									\
+	if (!(info)->attrs[type]) {					\
+		NL_SET_ERR_MSG((info)->extack, "missing " #type);	\
+		__ret = -EINVAL;					\
+	}								\
+	__ret;								\
+})
+
+static int reply_u32(struct genl_info *info, u8 cmd, int type, u32 value)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &cbench_genl_family, 0, cmd);
+	if (!hdr || nla_put_u32(msg, type, value)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+int cbench_nl_image_new(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[CBENCH_A_IMAGE_BYTES];
+	struct cbench_image *image;
+	u32 portid = info->snd_portid;
+	u64 bytes;
+	u32 id;
+	int ret;
+
+	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_BYTES);
+	if (ret)
+		return ret;
+	bytes = nla_get_u64(attr);
+	if (bytes > cbench_limits.image_bytes) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "image larger than the module's image_bytes");
+		return -E2BIG;
+	}
+	image = cbench_image_new(bytes);
+	if (!image)
+		return -ENOMEM;
+	cbench_client_lock();
+	if (cbench_client_images(portid) >= CBENCH_IMAGES_PER_CLIENT) {
+		cbench_client_unlock();
+		cbench_image_free(image);
+		NL_SET_ERR_MSG(info->extack, "this socket holds too many images");
+		return -ENOSPC;
+	}
+	cbench_client_add_image(portid, image);
+	id = image->id;
+	cbench_client_unlock();
+	/* If the reply is lost the image stays until the socket closes. */
+	return reply_u32(info, CBENCH_CMD_IMAGE_NEW, CBENCH_A_IMAGE_ID, id);
+}
+
+/* Looks up the image named by CBENCH_A_IMAGE_ID; under the lock. */
+static struct cbench_image *image_of(struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[CBENCH_A_IMAGE_ID];
+	struct cbench_image *image;
+
+	image = cbench_client_image(info->snd_portid, nla_get_u32(attr));
+	if (!image)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such image on this socket");
+	return image;
+}
+
+int cbench_nl_image_chunk(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *data = info->attrs[CBENCH_A_CHUNK_DATA];
+	struct cbench_image *image;
+	int ret;
+
+	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID) ?:
+	      need(info, CBENCH_A_CHUNK_OFFSET) ?:
+	      need(info, CBENCH_A_CHUNK_DATA);
+	if (ret)
+		return ret;
+	if (!nla_len(data)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, data, "empty chunk");
+		return -EINVAL;
+	}
+	cbench_client_lock();
+	image = image_of(info);
+	ret = image ? cbench_image_chunk(image, nla_get_u64(info->attrs[CBENCH_A_CHUNK_OFFSET]),
+					 nla_data(data), nla_len(data), info->extack) : -ENOENT;
+	cbench_client_unlock();
+	return ret;
+}
+
+int cbench_nl_image_map(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *text_attr = info->attrs[CBENCH_A_IMAGE_TEXT];
+	struct nlattr *relocs_attr = info->attrs[CBENCH_A_IMAGE_RELOCS];
+	struct cbench_range *text = NULL;
+	struct cbench_image *image;
+	u64 *relocs = NULL;
+	u32 nrelocs = 0;
+	int ret;
+
+	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID) ?:
+	      need(info, CBENCH_A_IMAGE_TEXT);
+	if (ret)
+		return ret;
+	if (!nla_len(text_attr) || nla_len(text_attr) % sizeof(*text)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, text_attr, "not an array of struct cbench_range");
+		return -EINVAL;
+	}
+	if (relocs_attr && nla_len(relocs_attr) % sizeof(*relocs)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, relocs_attr, "not an array of __u64");
+		return -EINVAL;
+	}
+	/* Attribute data is only 4-byte aligned: copy before reading u64s. */
+	text = kmemdup(nla_data(text_attr), nla_len(text_attr), GFP_KERNEL);
+	if (relocs_attr && nla_len(relocs_attr)) {
+		nrelocs = nla_len(relocs_attr) / sizeof(*relocs);
+		relocs = kvmalloc(nla_len(relocs_attr), GFP_KERNEL);
+		if (relocs)
+			memcpy(relocs, nla_data(relocs_attr), nla_len(relocs_attr));
+	}
+	ret = -ENOMEM;
+	if (!text || (nrelocs && !relocs))
+		goto out;
+
+	cbench_client_lock();
+	image = image_of(info);
+	ret = image ? cbench_image_map(image, text, nla_len(text_attr) / sizeof(*text), relocs,
+				       nrelocs, info->extack) : -ENOENT;
+	cbench_client_unlock();
+out:
+	kvfree(relocs);
+	kfree(text);
+	return ret;
+}
+
+int cbench_nl_image_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct cbench_image *image;
+	int ret;
+
+	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID);
+	if (ret)
+		return ret;
+	cbench_client_lock();
+	image = image_of(info);
+	if (!image) {
+		ret = -ENOENT;
+	} else if (image->runs) {
+		NL_SET_ERR_MSG(info->extack, "image has runs; delete them first");
+		ret = -EBUSY;
+	} else {
+		cbench_client_del_image(image);
+	}
+	cbench_client_unlock();
+	return ret;
+}
+
+static int run_config(struct genl_info *info, struct cbench_image *image,
+		      struct cbench_run_config *config)
+{
+	struct nlattr **attrs = info->attrs;
+	struct nlattr *attr;
+
+	config->entry = cbench_image_entry(image, nla_get_u64(attrs[CBENCH_A_RUN_ENTRY]),
+					   info->extack);
+	if (!config->entry) {
+		NL_SET_BAD_ATTR(info->extack, attrs[CBENCH_A_RUN_ENTRY]);
+		return -EINVAL;
+	}
+	config->setup = NULL;
+	if (attrs[CBENCH_A_RUN_SETUP]) {
+		config->setup = cbench_image_entry(image, nla_get_u64(attrs[CBENCH_A_RUN_SETUP]),
+						   info->extack);
+		if (!config->setup) {
+			NL_SET_BAD_ATTR(info->extack, attrs[CBENCH_A_RUN_SETUP]);
+			return -EINVAL;
+		}
+	}
+	config->reps = nla_get_u64(attrs[CBENCH_A_RUN_REPS]);
+	attr = attrs[CBENCH_A_RUN_SAMPLES];
+	config->samples = nla_get_u32(attr);
+	if (config->samples > cbench_limits.samples) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "more samples than the module's samples");
+		return -E2BIG;
+	}
+	attr = attrs[CBENCH_A_RUN_REPS_STEP];
+	config->reps_step = attr ? nla_get_u64(attr) : 0;
+	/* Both factors are at most 2^48 and 2^32: no overflow before the compare. */
+	if (config->reps_step &&
+	    (u64)(config->samples - 1) * config->reps_step > CBENCH_REPS_MAX - config->reps) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "the last sample would do more than 2^48 reps");
+		return -ERANGE;
+	}
+	attr = attrs[CBENCH_A_RUN_CPU];
+	config->cpu = nla_get_u32(attr);
+	if (config->cpu >= nr_cpu_ids || !cpu_online(config->cpu)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "CPU is not online");
+		return -EINVAL;
+	}
+	attr = attrs[CBENCH_A_RUN_ARENA_BYTES];
+	config->arena_bytes = attr ? nla_get_u64(attr) : 0;
+	if (config->arena_bytes > cbench_limits.arena_bytes) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "arena larger than the module's arena_bytes");
+		return -E2BIG;
+	}
+	config->param = attrs[CBENCH_A_RUN_PARAM] ? nla_get_s64(attrs[CBENCH_A_RUN_PARAM]) : 0;
+	attr = attrs[CBENCH_A_RUN_BUDGET_NS];
+	config->budget_ns = attr ? nla_get_u64(attr) : cbench_limits.irqoff_ns;
+	if (config->budget_ns > cbench_limits.irqoff_ns) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "budget over the module's irqoff_ns");
+		return -E2BIG;
+	}
+	return 0;
+}
+
+int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
+{
+	struct cbench_run_config config;
+	struct cbench_image *image;
+	struct cbench_run *run;
+	u32 portid = info->snd_portid;
+	u32 id = 0;
+	int ret;
+
+	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID) ?:
+	      need(info, CBENCH_A_RUN_ENTRY) ?:
+	      need(info, CBENCH_A_RUN_REPS) ?:
+	      need(info, CBENCH_A_RUN_SAMPLES) ?:
+	      need(info, CBENCH_A_RUN_CPU);
+	if (ret)
+		return ret;
+
+	cbench_client_lock();
+	image = image_of(info);
+	ret = -ENOENT;
+	if (!image)
+		goto out;
+	ret = run_config(info, image, &config);
+	if (ret)
+		goto out;
+	ret = -ENOSPC;
+	if (cbench_client_runs(portid) >= CBENCH_RUNS_PER_CLIENT) {
+		NL_SET_ERR_MSG(info->extack, "this socket holds too many runs; delete some");
+		goto out;
+	}
+	if (cbench_client_runs_running() >= cbench_limits.runs) {
+		NL_SET_ERR_MSG(info->extack, "the module's runs are all in progress");
+		goto out;
+	}
+	ret = -ENOMEM;
+	run = cbench_run_new(image, &config);
+	if (!run)
+		goto out;
+	cbench_client_add_run(portid, run);
+	ret = cbench_run_start(run);
+	if (ret) {
+		NL_SET_ERR_MSG(info->extack, "cannot start the run's thread");
+		cbench_client_drop_run(run);
+		goto out;
+	}
+	id = run->id;
+out:
+	cbench_client_unlock();
+	return ret ?: reply_u32(info, CBENCH_CMD_RUN_START, CBENCH_A_RUN_ID, id);
+}
+
+/* Looks up the run named by CBENCH_A_RUN_ID; under the lock. */
+static struct cbench_run *run_of(struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
+	struct cbench_run *run;
+
+	run = cbench_client_run(info->snd_portid, nla_get_u32(attr));
+	if (!run)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
+	return run;
+}
+
+static int put_run(struct sk_buff *msg, struct cbench_run *run)
+{
+	/* Pairs with finish(): once it has ended, everything the thread wrote is visible. */
+	u32 state = smp_load_acquire(&run->state);
+	/* Pairs with the thread's release: the counts are as of this many samples. */
+	u32 done = smp_load_acquire(&run->done);
+
+	if (nla_put_u32(msg, CBENCH_A_RUN_ID, run->id) ||
+	    nla_put_u32(msg, CBENCH_A_RUN_STATE, state) ||
+	    nla_put_u32(msg, CBENCH_A_RUN_SAMPLES_DONE, done) ||
+	    nla_put_u32(msg, CBENCH_A_RUN_COUNTERS, run->rules.counters) ||
+	    nla_put_u64_64bit(msg, CBENCH_A_RUN_PROBE_TSC, READ_ONCE(run->probe_tsc),
+			      CBENCH_A_UNSPEC))
+		return -EMSGSIZE;
+	if (state != CBENCH_RUN_RUNNING) {
+		if (nla_put_u32(msg, CBENCH_A_RUN_DISTURBED, run->disturbed) ||
+		    (state == CBENCH_RUN_FAILED &&
+		     nla_put_s32(msg, CBENCH_A_RUN_ERROR, run->error)) ||
+		    (run->calibrated && nla_put(msg, CBENCH_A_RUN_OVERHEAD, sizeof(run->overhead),
+						&run->overhead)))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+int cbench_nl_run_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct cbench_run *run;
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
+	if (ret)
+		return ret;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &cbench_genl_family, 0, CBENCH_CMD_RUN_GET);
+	ret = -EMSGSIZE;
+	if (!hdr)
+		goto fail;
+	cbench_client_lock();
+	run = run_of(info);
+	ret = run ? put_run(msg, run) : -ENOENT;
+	cbench_client_unlock();
+	if (ret)
+		goto fail;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+fail:
+	nlmsg_free(msg);
+	return ret;
+}
+
+int cbench_nl_run_cancel(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
+	int ret;
+
+	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
+	if (ret)
+		return ret;
+	ret = cbench_client_cancel_run(info->snd_portid, nla_get_u32(attr));
+	if (ret)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
+	return ret;
+}
+
+int cbench_nl_run_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
+	int ret;
+
+	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
+	if (ret)
+		return ret;
+	ret = cbench_client_del_run(info->snd_portid, nla_get_u32(attr));
+	if (ret)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
+	return ret;
+}
+
+/*
+ * The samples dump.  cb->args[0] is the run id, cb->args[1] the index of
+ * the next sample to send; each call sends what fits in one message of the
+ * samples recorded by then, and the dump ends when it has caught up.
+ */
+int cbench_nl_samples_start(struct netlink_callback *cb)
+{
+	const struct nlattr *attr;
+
+	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(cb->extack, "needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	/* The family policy has validated the request already. */
+	attr = nlmsg_find_attr(cb->nlh, GENL_HDRLEN, CBENCH_A_RUN_ID);
+	if (!attr) {
+		NL_SET_ERR_MSG(cb->extack, "missing CBENCH_A_RUN_ID");
+		return -EINVAL;
+	}
+	cb->args[0] = nla_get_u32(attr);
+	cb->args[1] = 0;
+	return 0;
+}
+
+int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	u32 portid = NETLINK_CB(cb->skb).portid;
+	u32 index = cb->args[1];
+	struct cbench_run *run;
+	int room, n, ret = 0;
+	void *hdr;
+	u32 done;
+
+	cbench_client_lock();
+	run = cbench_client_run(portid, cb->args[0]);
+	if (!run) {
+		ret = index ? 0 : -ENOENT;
+		goto out;
+	}
+	done = smp_load_acquire(&run->done);
+	if (index >= done)
+		goto out;
+	/* An attribute holds less than 64 KiB; nla_put would not say so. */
+	room = min_t(int, skb_tailroom(skb) - 256, U16_MAX - NLA_HDRLEN);
+	n = min_t(u32, done - index, room > 0 ? room / (int)sizeof(struct cbench_ksample) : 0);
+	ret = -EMSGSIZE;
+	if (!n)
+		goto out;
+	hdr = genlmsg_put(skb, portid, cb->nlh->nlmsg_seq, &cbench_genl_family, NLM_F_MULTI,
+			  CBENCH_CMD_SAMPLES);
+	if (!hdr)
+		goto out;
+	if (nla_put_u32(skb, CBENCH_A_RUN_ID, run->id) ||
+	    nla_put_u32(skb, CBENCH_A_SAMPLES_FIRST, index) ||
+	    nla_put(skb, CBENCH_A_SAMPLES, n * sizeof(struct cbench_ksample), &run->samples[index])) {
+		genlmsg_cancel(skb, hdr);
+		goto out;
+	}
+	genlmsg_end(skb, hdr);
+	cb->args[1] = index + n;
+	ret = skb->len;
+out:
+	cbench_client_unlock();
+	return ret;
+}

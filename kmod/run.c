@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runs: benchmark code called from ring 0 in a kernel thread bound to one
+ * CPU.
+ *
+ * Never inside the netlink doit: generic netlink holds a lock there, and a
+ * long run would stall every generic-netlink user on the machine.  The doit
+ * starts the thread; the client polls RUN_GET and reads samples with a dump.
+ *
+ * A sample is one function, measure(), so the interrupts-off section is
+ * never split: kernel_fpu_begin_mask() with interrupts on (it may have to
+ * save the FPU state), interrupts off, edge, call, edge, interrupts on,
+ * kernel_fpu_end().  Interrupts stay off for one call only and we never
+ * turn them off for a call we have not first timed with them on: a call
+ * longer than the budget ends the run as TOO_LONG instead (so does a run of
+ * samples over it).
+ */
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <asm/fpu/api.h>
+#include <asm/hardirq.h>
+#include <asm/msr.h>
+#include <asm/tsc.h>
+
+#include "run.h"
+#include "trampoline.h"
+
+/* Empty calls measured to find the cost of the measurement itself. */
+#define CALIBRATION_SAMPLES 64
+
+/*
+ * Samples in a row over the IRQ-off budget that end a run as TOO_LONG.  One
+ * alone is a disturbance (a host preempting a VM, an SMI); several in a row
+ * mean the benchmark itself is too long.
+ */
+#define OVER_BUDGET_IN_A_ROW 3
+
+/*
+ * One rep's cost times reps may exceed the budget this many times before we
+ * refuse without trying all the reps: the per-call cost in one rep makes
+ * that product an overestimate.
+ */
+#define PROBE_SLACK 4
+
+/*
+ * The one place interrupts go off.  Kept apart so another way of keeping
+ * the CPU quiet (masking the local APIC's LVT entries, as nanoBench does on
+ * cores where pending interrupts under cli slow retirement) can be added
+ * and compared here.
+ */
+static __always_inline unsigned long quiet_begin(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	return flags;
+}
+
+static __always_inline void quiet_end(unsigned long flags)
+{
+	local_irq_restore(flags);
+}
+
+/*
+ * The edges of a sample, outermost first: NMI and SMI counts and the CPU,
+ * then the counters, then the TSC, so the TSC brackets the call most
+ * tightly and the disturbance counts bracket everything.
+ */
+static __always_inline void edge_begin(struct cbench_run *run, struct cbench_edge *edge)
+{
+	edge->nmi_count = this_cpu_read(irq_stat.__nmi_count);
+	edge->smi_count = 0;
+	if (run->has_smi)
+		rdmsrl(MSR_SMI_COUNT, edge->smi_count);
+	edge->cpu = smp_processor_id();
+	cbench_pmu_read(&run->pmu, edge, false);
+	edge->tsc = rdtsc_ordered();
+}
+
+static __always_inline void edge_end(struct cbench_run *run, struct cbench_edge *edge)
+{
+	edge->tsc = rdtsc_ordered();
+	cbench_pmu_read(&run->pmu, edge, true);
+	edge->cpu = smp_processor_id();
+	edge->smi_count = 0;
+	if (run->has_smi)
+		rdmsrl(MSR_SMI_COUNT, edge->smi_count);
+	edge->nmi_count += this_cpu_read(irq_stat.__nmi_count);
+}
+
+/* One sample of fn.  Interrupts are off from the first edge to the last. */
+static void measure(struct cbench_run *run, void *fn, u64 reps, struct cbench_ksample *sample)
+{
+	struct cbench_edge before, after = { 0 };
+	unsigned long flags;
+
+	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
+	flags = quiet_begin();
+	edge_begin(run, &before);
+	cbench_trampoline(fn, &run->ctx, reps);
+	edge_end(run, &after);
+	quiet_end(flags);
+	kernel_fpu_end();
+	cbench_sample_make(&run->rules, &before, &after, sample);
+}
+
+static bool should_stop(struct cbench_run *run)
+{
+	return kthread_should_stop() || READ_ONCE(run->cancel) || fatal_signal_pending(current);
+}
+
+/* Publishes the end: whoever reads the state with acquire sees all we wrote. */
+static void finish(struct cbench_run *run, u32 state, s32 error)
+{
+	run->error = error;
+	smp_store_release(&run->state, state);
+}
+
+/*
+ * The least TSC ticks of up to a few interrupts-on calls of reps reps,
+ * stopping at one within limit; U64_MAX if cancelled.
+ */
+static u64 probe(struct cbench_run *run, u64 reps, u64 limit)
+{
+	u64 least = U64_MAX, t0, t1;
+	u32 i;
+
+	for (i = 0; i < OVER_BUDGET_IN_A_ROW && least > limit; i++) {
+		if (should_stop(run))
+			return U64_MAX;
+		kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
+		t0 = rdtsc_ordered();
+		cbench_trampoline(run->config.entry, &run->ctx, reps);
+		t1 = rdtsc_ordered();
+		kernel_fpu_end();
+		least = min(least, t1 - t0);
+		cond_resched();
+	}
+	return least;
+}
+
+static int run_thread(void *data)
+{
+	struct cbench_run *run = data;
+	struct cbench_ksample sample;
+	u32 i, over = 0;
+	u64 limit;
+
+	if (run->config.setup) {
+		s32 ret;
+
+		/* setup() may use SIMD too; interrupts stay on. */
+		kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
+		ret = (s32)cbench_trampoline(run->config.setup, &run->ctx, 0);
+		kernel_fpu_end();
+		if (ret) {
+			finish(run, CBENCH_RUN_FAILED, ret < 0 ? ret : -EINVAL);
+			return 0;
+		}
+	}
+
+	/*
+	 * Calls with interrupts on tell us whether the budget allows the
+	 * benchmark; preemption is off during them (the FPU is ours), so we
+	 * first time a single rep and refuse at once what would plainly take
+	 * far too long, before calling it with all its reps.  Interrupts, cold
+	 * caches (or, in a VM, the host) can stretch one call, so only the
+	 * least of a few counts.
+	 */
+	limit = div64_u64(PROBE_SLACK * run->rules.budget_tsc, run->config.reps);
+	run->probe_tsc = probe(run, 1, limit);
+	if (run->probe_tsc > limit) {
+		finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED : CBENCH_RUN_TOO_LONG, 0);
+		return 0;
+	}
+	run->probe_tsc = probe(run, run->config.reps, run->rules.budget_tsc);
+	if (run->probe_tsc > run->rules.budget_tsc) {
+		finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED : CBENCH_RUN_TOO_LONG, 0);
+		return 0;
+	}
+
+	for (i = 0; i < CALIBRATION_SAMPLES && !should_stop(run); i++) {
+		measure(run, cbench_empty, 0, &sample);
+		if (sample.flags)
+			continue;
+		if (!run->calibrated)
+			run->overhead = sample;
+		cbench_sample_least(&run->overhead, &sample);
+		run->calibrated = true;
+		cond_resched();
+	}
+
+	for (i = 0; i < run->config.samples; i++) {
+		if (should_stop(run)) {
+			finish(run, CBENCH_RUN_CANCELLED, 0);
+			return 0;
+		}
+		measure(run, run->config.entry, run->config.reps + i * run->config.reps_step,
+			&run->samples[i]);
+		if (run->samples[i].flags)
+			run->disturbed++;
+		smp_store_release(&run->done, i + 1);
+		over = run->samples[i].flags & CBENCH_SAMPLE_F_OVER_BUDGET ? over + 1 : 0;
+		if (over == OVER_BUDGET_IN_A_ROW) {
+			finish(run, CBENCH_RUN_TOO_LONG, 0);
+			return 0;
+		}
+		cond_resched();
+	}
+	finish(run, CBENCH_RUN_DONE, 0);
+	return 0;
+}
+
+struct cbench_run *cbench_run_new(struct cbench_image *image,
+				  const struct cbench_run_config *config)
+{
+	struct cbench_run *run;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run)
+		return NULL;
+	run->image = image;
+	run->config = *config;
+	run->samples = kvcalloc(config->samples, sizeof(*run->samples), GFP_KERNEL);
+	if (!run->samples)
+		goto fail;
+	if (config->arena_bytes) {
+		run->arena = vzalloc(config->arena_bytes);
+		if (!run->arena)
+			goto fail;
+	}
+	run->ctx.arena = (u64)(unsigned long)run->arena;
+	run->ctx.arena_bytes = config->arena_bytes;
+	run->ctx.param = (u64)config->param;
+	run->state = CBENCH_RUN_RUNNING;
+	mutex_init(&run->stop_lock);
+	refcount_set(&run->refs, 1);
+	return run;
+fail:
+	kvfree(run->samples);
+	kfree(run);
+	return NULL;
+}
+
+int cbench_run_start(struct cbench_run *run)
+{
+	struct task_struct *task;
+	int ret;
+	u64 smi;
+
+	ret = cbench_pmu_open(&run->pmu, run->config.cpu);
+	if (ret)
+		return ret;
+	run->rules.cpu = run->config.cpu;
+	run->rules.counters = run->pmu.counters;
+	memcpy(run->rules.width_bits, run->pmu.width_bits, sizeof(run->rules.width_bits));
+	run->rules.budget_tsc = div_u64(run->config.budget_ns * (tsc_khz ? tsc_khz : 1000000),
+					 1000000);
+	/*
+	 * QEMU answers 0 for MSRs it does not know, so a read that does not
+	 * fault proves nothing: we read MSR_SMI_COUNT on Intel only.
+	 */
+	run->has_smi = boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
+		       !rdmsrl_safe(MSR_SMI_COUNT, &smi);
+
+	task = kthread_create_on_cpu(run_thread, run, run->config.cpu, "cbench/%u");
+	if (IS_ERR(task)) {
+		cbench_pmu_close(&run->pmu);
+		return PTR_ERR(task);
+	}
+	get_task_struct(task);
+	run->task = task;
+	wake_up_process(task);
+	return 0;
+}
+
+void cbench_run_stop(struct cbench_run *run)
+{
+	mutex_lock(&run->stop_lock);
+	if (run->task) {
+		WRITE_ONCE(run->cancel, true);
+		/* The thread may have returned already; our reference keeps it valid. */
+		kthread_stop(run->task);
+		put_task_struct(run->task);
+		run->task = NULL;
+		if (READ_ONCE(run->state) == CBENCH_RUN_RUNNING)
+			finish(run, CBENCH_RUN_CANCELLED, 0);
+		cbench_pmu_close(&run->pmu);
+	}
+	mutex_unlock(&run->stop_lock);
+}
+
+void cbench_run_get(struct cbench_run *run)
+{
+	refcount_inc(&run->refs);
+}
+
+bool cbench_run_put(struct cbench_run *run)
+{
+	if (!refcount_dec_and_test(&run->refs))
+		return false;
+	cbench_run_stop(run);
+	cbench_pmu_close(&run->pmu);
+	vfree(run->arena);
+	kvfree(run->samples);
+	kfree(run);
+	return true;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _CBENCH_RUN_H
+#define _CBENCH_RUN_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+#include "image.h"
+#include "lib/abi.h"
+#include "pmu.h"
+
+/* What a client asks of a run; checked by the netlink layer. */
+struct cbench_run_config {
+	void *entry;			/* run() in a mapped image */
+	void *setup;			/* setup() or NULL */
+	u64 reps;			/* of the first sample */
+	u64 reps_step;			/* added for each further sample */
+	u32 samples;
+	u32 cpu;
+	u64 arena_bytes;
+	s64 param;
+	u64 budget_ns;			/* IRQ-off budget per sample */
+};
+
+/*
+ * A run: a kernel thread bound to one CPU taking samples of one benchmark.
+ * The thread writes the samples and publishes their count with a release
+ * store; readers load it with acquire and read no further.
+ */
+struct cbench_run {
+	struct list_head node;		/* in the client registry */
+	u32 id;
+	u32 portid;
+	u64 seq;
+	struct cbench_image *image;	/* holds image->runs */
+	struct cbench_run_config config;
+
+	void *arena;			/* ours; never read back from ctx */
+	struct cbench_kctx ctx;
+	struct cbench_pmu pmu;
+	struct cbench_sample_rules rules;
+	bool has_smi;			/* read MSR_SMI_COUNT (Intel) */
+
+	struct cbench_ksample *samples;
+	u32 done;			/* samples recorded: release/acquire */
+	u32 disturbed;
+	u32 state;			/* enum cbench_run_state: release/acquire */
+	s32 error;
+	u64 probe_tsc;			/* the interrupts-on call, TSC ticks */
+	struct cbench_ksample overhead;	/* least cost of an empty call */
+	bool calibrated;
+	bool cancel;
+
+	struct task_struct *task;	/* held with get_task_struct until stopped */
+	struct mutex stop_lock;		/* one stopper at a time */
+	refcount_t refs;		/* the registry's, and each stopper's */
+};
+
+struct cbench_run *cbench_run_new(struct cbench_image *image,
+				  const struct cbench_run_config *config);
+int cbench_run_start(struct cbench_run *run);
+/*
+ * Stops the thread between two samples and waits for it; idempotent, and
+ * safe without the registry lock while the caller holds a reference.
+ */
+void cbench_run_stop(struct cbench_run *run);
+void cbench_run_get(struct cbench_run *run);
+/* Drops a reference; the last one stops the run and frees it.  Returns true then. */
+bool cbench_run_put(struct cbench_run *run);
+
+#endif /* _CBENCH_RUN_H */

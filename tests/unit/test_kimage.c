@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kimage against fixture objects built by the Makefile (tests/fixtures/):
+ * the good one becomes a checked image, each bad one is refused with a
+ * message that names the problem and the fix.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "kimage.h"
+#include "../kmod/lib/reloc.h"
+
+#define FIXTURE(name) CBENCH_FIXTURE_DIR "/" name ".so"
+
+static void good_image(void)
+{
+	const struct cbench_kimage_entry *add, *call;
+	struct cbench_kimage image;
+	char why[512];
+	uint32_t bad;
+
+	CU_ASSERT_EQUAL_FATAL(cbench_kimage_load(FIXTURE("good"), &image, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(image.image_bytes % 4096, 0);
+	CU_ASSERT(image.ntext >= 1);
+	CU_ASSERT_EQUAL(image.nentries, 2);
+	/* 2 descriptor pointers, 2x(name, run), setup, params, param_name, table pointers, GOT. */
+	CU_ASSERT(image.nrelocs >= 10);
+
+	add = cbench_kimage_find(&image, "add_chain");
+	call = cbench_kimage_find(&image, "call_global");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(add);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(call);
+	CU_ASSERT_FALSE(add->has_setup);
+	CU_ASSERT_TRUE(call->has_setup);
+	CU_ASSERT_EQUAL(add->nparams, 0);
+	CU_ASSERT_EQUAL(call->arena_bytes, 4096);
+	CU_ASSERT_EQUAL(call->nparams, 3);
+	CU_ASSERT_EQUAL(call->params[0], 1);
+	CU_ASSERT_EQUAL(call->params[2], 3);
+	CU_ASSERT_EQUAL(cbench_entry_check(image.bytes, image.image_bytes, image.text, image.ntext,
+					   add->run), CBENCH_CHECK_OK);
+	CU_ASSERT_EQUAL(cbench_entry_check(image.bytes, image.image_bytes, image.text, image.ntext,
+					   call->setup), CBENCH_CHECK_OK);
+	CU_ASSERT_EQUAL(cbench_reloc_check(image.bytes, image.image_bytes, image.text, image.ntext,
+					   image.relocs, image.nrelocs, &bad), CBENCH_CHECK_OK);
+	CU_ASSERT_PTR_NULL(cbench_kimage_find(&image, "missing"));
+
+	/* Relocating at a base and reading a slot back gives base + target. */
+	cbench_reloc_apply(image.bytes, 0x100000, image.relocs, image.nrelocs);
+	for (uint32_t i = 0; i < image.nrelocs; i++) {
+		uint64_t v;
+
+		memcpy(&v, image.bytes + image.relocs[i], sizeof(v));
+		CU_ASSERT(v >= 0x100000 && v <= 0x100000 + image.image_bytes);
+	}
+	cbench_kimage_free(&image);
+	CU_ASSERT_PTR_NULL(image.bytes);
+}
+
+/* Loading name fails with -EINVAL and every one of the words in its message. */
+static void refused(const char *path, const char *word1, const char *word2)
+{
+	struct cbench_kimage image;
+	char why[512];
+
+	CU_ASSERT_EQUAL(cbench_kimage_load(path, &image, why, sizeof(why)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, word1));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, word2));
+	CU_ASSERT_PTR_NULL(image.bytes);
+}
+
+static void stack_protector(void)
+{
+	refused(FIXTURE("bad_stack_protector"), "__stack_chk_fail", "-fno-stack-protector");
+}
+
+static void libc_call(void)
+{
+	refused(FIXTURE("bad_libc_call"), "'strlen'", "cbench-kernel");
+}
+
+static void tls(void)
+{
+	refused(FIXTURE("bad_tls"), "thread-local", "__thread");
+}
+
+static void ifunc(void)
+{
+	refused(FIXTURE("bad_ifunc"), "'bump'", "IFUNC");
+}
+
+static void no_endbr(void)
+{
+	refused(FIXTURE("bad_no_endbr"), "plain", "-fcf-protection=branch");
+}
+
+static void no_benchmarks(void)
+{
+	refused(FIXTURE("bad_no_benchmarks"), "no benchmarks", "CBENCH()");
+}
+
+static void not_elf(void)
+{
+	/* A C source file is no ELF object. */
+	refused("tests/kfixtures/good.c", "not an ELF", "good.c");
+}
+
+static void missing_file(void)
+{
+	struct cbench_kimage image;
+	char why[256];
+
+	CU_ASSERT_EQUAL(cbench_kimage_load(FIXTURE("does_not_exist"), &image, why, sizeof(why)),
+			-ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does_not_exist"));
+}
+
+static CU_TestInfo kimage_tests[] = {
+	{ "kernel-safe object becomes a checked image", good_image },
+	{ "stack protector refused", stack_protector },
+	{ "libc call refused, symbol named", libc_call },
+	{ "thread-local storage refused", tls },
+	{ "IFUNC refused", ifunc },
+	{ "entry without endbr64 refused", no_endbr },
+	{ "object without benchmarks refused", no_benchmarks },
+	{ "non-ELF file refused", not_elf },
+	{ "missing file reports errno", missing_file },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_kimage_suites[] = {
+	{ "kimage", NULL, NULL, NULL, NULL, kimage_tests },
+	CU_SUITE_INFO_NULL,
+};

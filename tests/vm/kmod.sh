@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel backend's checks, run inside the test VM as root (by
+# guest.sh) with cbench.ko at $1, cbench-kmodtest on PATH and the
+# kernel-safe objects good.so and suite.kernel.so in $2.  Prints one line per
+# check and ends with "kmod: PASSED" or "kmod: FAILED"; exits 0 only then.
+#
+#   kmod.sh /cbench.ko /kmod
+
+ko=$1
+dir=$2
+t=cbench-kmodtest
+good=$dir/good.so
+suite=$dir/suite.kernel.so
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+step() {
+	echo "== $*"
+}
+
+live_is_zero() {
+	# The release work runs asynchronously after a socket closes.
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$($t live)" = "0 0" ] && return 0
+		sleep 0.5
+	done
+	fail "live objects left: $($t live) ($*)"
+}
+
+step "load"
+# Two runs at once, for the concurrency check; the default is one.  TCG
+# on a shared host stretches calls, so the budget is the hard cap.
+params="runs_max=2 irqoff_budget_ns=10000000"
+insmod "$ko" $params || fail "insmod"
+
+step "the example suite, every benchmark"
+$t suite "$suite" || fail "example suite"
+
+step "cbenchctl run --backend kmod: the example suite through the pipeline"
+if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
+	--filter 'add_chain|imul_chain|copy/size=64$' "$suite" >/tmp/kmod-run.out 2>&1; then
+	cat /tmp/kmod-run.out
+	grep -q "^backend: kmod" /tmp/kmod-run.out || fail "report does not say backend: kmod"
+	grep -q "^irqoff-budget: 10000000 ns" /tmp/kmod-run.out || fail "report has no IRQ-off budget"
+	grep -q "^counters: none: TSC only" /tmp/kmod-run.out || fail "report does not say TSC only"
+	grep -q "^BenchmarkAddChain " /tmp/kmod-run.out || fail "no AddChain result"
+	grep -q "measurements discarded" /tmp/kmod-run.out || fail "no discarded fraction"
+else
+	cat /tmp/kmod-run.out
+	fail "cbenchctl run --backend kmod"
+fi
+live_is_zero "after cbenchctl run"
+if cbenchctl run --backend kmod "$dir/bad_libc_call.so" >/tmp/kmod-run.out 2>&1; then
+	fail "a libc-calling object reached the kmod backend"
+else
+	grep -q "undefined symbol 'strlen'" /tmp/kmod-run.out || fail "no kimage reason: $(cat /tmp/kmod-run.out)"
+fi
+
+step "measure the fixture benchmarks"
+$t run "$good" add_chain 1000 100 || fail "add_chain"
+$t run "$good" call_global 200 10 || fail "call_global with setup"
+live_is_zero "after runs"
+
+step "a benchmark longer than the IRQ-off budget"
+$t run "$good" add_chain 10 100000000 1000 3 || fail "too-long run"
+
+step "hostile input"
+$t hostile "$good" || fail "hostile"
+live_is_zero "after hostile input"
+
+step "two clients at once"
+$t concurrent "$good" add_chain || fail "concurrent"
+live_is_zero "after two clients"
+
+step "a run cancelled mid-way"
+$t cancel "$good" add_chain || fail "cancel"
+live_is_zero "after cancel"
+
+step "a client killed mid-run"
+$t hold "$good" add_chain &
+pid=$!
+sleep 2
+[ "$($t live)" = "1 1" ] || fail "held run not live: $($t live)"
+kill -9 $pid
+wait $pid 2>/dev/null
+live_is_zero "after the client was killed"
+
+step "synthetic PMU: wraps, NMIs, unscheduled counters"
+rmmod cbench || fail "rmmod"
+insmod "$ko" $params synthetic_pmu=1 || fail "insmod synthetic_pmu=1"
+out=$($t run "$good" add_chain 500 100)
+echo "$out"
+echo "$out" | grep -q "^PASSED" || fail "synthetic run"
+echo "$out" | grep -q "counters 0x7" || fail "synthetic counters not reported"
+echo "$out" | grep -Eq "samples, ([1-9][0-9]*) disturbed" || fail "no disturbed samples"
+# The fake counters are 16 bits wide and wrap: deltas masked to the width.
+max=$(echo "$out" | sed -n 's/.*largest counter delta \([0-9]*\).*/\1/p')
+[ -n "$max" ] && [ "$max" -gt 0 ] && [ "$max" -lt 65536 ] || fail "synthetic deltas not masked: $max"
+
+step "rmmod during a run"
+rmmod cbench && insmod "$ko" $params || fail "reload"
+$t hold "$good" add_chain &
+pid=$!
+sleep 2
+rmmod cbench || fail "rmmod during a run"
+kill -9 $pid
+wait $pid 2>/dev/null
+insmod "$ko" || fail "insmod after rmmod during a run"
+live_is_zero "after reload"
+rmmod cbench || fail "final rmmod"
+
+step "kernel log"
+if dmesg | grep -Eq "WARNING|BUG|Oops|Call Trace|cbench: .*(error|leak)"; then
+	dmesg | grep -E -A5 "WARNING|BUG|Oops|Call Trace|cbench"
+	fail "kernel log not clean"
+fi
+
+if [ $failed = 0 ]; then
+	echo "kmod: PASSED"
+else
+	echo "kmod: FAILED"
+fi
+[ $failed = 0 ]

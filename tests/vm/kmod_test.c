@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmod_test: drives cbench.ko's image and run commands over raw generic
+ * netlink, in the test VM.  It sends what cbenchctl would and, above all,
+ * what cbenchctl never would: malformed and out-of-range attributes, bad
+ * images, other sockets' objects, unprivileged requests.
+ *
+ *   kmod_test run <bench.so> <name> [samples] [reps] [budget_ns]
+ *   kmod_test hostile <bench.so>
+ *   kmod_test hold <bench.so> <name>     start a long run and sleep (killed by the script)
+ *   kmod_test concurrent <bench.so> <name>   two clients running at once
+ *   kmod_test suite <bench.so>           every benchmark of an object, once
+ *   kmod_test cancel <bench.so> <name>   cancel a long run; its samples stay readable
+ *   kmod_test live                       print "images runs" held in the module
+ *
+ * Prints one line per check; exits 0 only if every check passed.
+ */
+#include <errno.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kimage.h"
+
+#define BUF_BYTES (256 * 1024)
+
+static int failures;
+
+struct nl {
+	int fd;
+	uint16_t family;
+	uint32_t seq;
+	char ext[256];		/* extended-ack text of the last error */
+};
+
+struct msg {
+	union {
+		struct nlmsghdr nlh;
+		char bytes[80 * 1024];
+	};
+	size_t len;
+};
+
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", ok ? "ok" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		failures++;
+}
+
+static void put(struct msg *m, uint16_t type, const void *data, size_t bytes)
+{
+	struct nlattr *a = (struct nlattr *)(m->bytes + m->len);
+
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + bytes);
+	memcpy((char *)a + NLA_HDRLEN, data, bytes);
+	m->len += NLA_ALIGN(NLA_HDRLEN + bytes);
+}
+
+static void put_u32(struct msg *m, uint16_t type, uint32_t v)
+{
+	put(m, type, &v, sizeof(v));
+}
+
+static void put_u64(struct msg *m, uint16_t type, uint64_t v)
+{
+	put(m, type, &v, sizeof(v));
+}
+
+static void start(struct nl *nl, struct msg *m, uint8_t cmd, uint16_t flags)
+{
+	struct genlmsghdr *g;
+
+	memset(&m->nlh, 0, sizeof(m->nlh) + GENL_HDRLEN);
+	m->nlh.nlmsg_type = nl->family;
+	m->nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	m->nlh.nlmsg_seq = ++nl->seq;
+	g = (struct genlmsghdr *)(m->bytes + NLMSG_HDRLEN);
+	g->cmd = cmd;
+	g->version = CBENCH_GENL_VERSION;
+	m->len = NLMSG_HDRLEN + GENL_HDRLEN;
+}
+
+/*
+ * Sends m and reads until the ack or the end of a dump.  Calls each_reply
+ * for every data message.  Returns 0 or the -errno the kernel answered.
+ */
+static int talk(struct nl *nl, struct msg *m,
+		void (*each_reply)(const struct nlmsghdr *, void *), void *arg)
+{
+	static char buf[BUF_BYTES];
+
+	m->nlh.nlmsg_len = (uint32_t)m->len;
+	nl->ext[0] = '\0';
+	if (send(nl->fd, m->bytes, m->len, 0) < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = recv(nl->fd, buf, sizeof(buf), 0);
+
+		if (n < 0)
+			return -errno;
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
+		     h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_seq != m->nlh.nlmsg_seq)
+				continue;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = NLMSG_DATA(h);
+				int off = NLMSG_HDRLEN + sizeof(*e);
+
+				if (!(h->nlmsg_flags & NLM_F_CAPPED))
+					off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+				for (struct nlattr *a = (struct nlattr *)((char *)h + off);
+				     (char *)a + NLA_HDRLEN <= (char *)h + h->nlmsg_len && a->nla_len >= NLA_HDRLEN;
+				     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len))) {
+					if (a->nla_type == NLMSGERR_ATTR_MSG)
+						snprintf(nl->ext, sizeof(nl->ext), "%s",
+							 (char *)a + NLA_HDRLEN);
+				}
+				return e->error;
+			}
+			if (h->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (each_reply)
+				each_reply(h, arg);
+		}
+	}
+}
+
+/* Finds attribute type in a genl reply; NULL if absent. */
+static const struct nlattr *attr(const struct nlmsghdr *h, uint16_t type)
+{
+	int len = (int)h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	const struct nlattr *a = (const struct nlattr *)((const char *)h + NLMSG_HDRLEN + GENL_HDRLEN);
+
+	for (; len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= len;
+	     len -= NLA_ALIGN(a->nla_len), a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len))) {
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+	}
+	return NULL;
+}
+
+static uint64_t get_num(const struct nlattr *a)
+{
+	uint64_t v = 0;
+
+	if (a)
+		memcpy(&v, (const char *)a + NLA_HDRLEN,
+		       a->nla_len - NLA_HDRLEN < 8 ? a->nla_len - NLA_HDRLEN : 8);
+	return v;
+}
+
+static void family_reply(const struct nlmsghdr *h, void *arg)
+{
+	const struct nlattr *a = attr(h, CTRL_ATTR_FAMILY_ID);
+
+	if (a)
+		*(uint16_t *)arg = (uint16_t)get_num(a);
+}
+
+static int nl_open(struct nl *nl)
+{
+	struct msg m;
+	int one = 1;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (nl->fd < 0)
+		return -errno;
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	nl->family = GENL_ID_CTRL;
+	start(nl, &m, CTRL_CMD_GETFAMILY, 0);
+	((struct genlmsghdr *)(m.bytes + NLMSG_HDRLEN))->version = 1;
+	put(&m, CTRL_ATTR_FAMILY_NAME, CBENCH_GENL_NAME, sizeof(CBENCH_GENL_NAME));
+	nl->family = 0;
+	{
+		uint16_t id = 0;
+		int ret;
+
+		m.nlh.nlmsg_type = GENL_ID_CTRL;
+		ret = talk(nl, &m, family_reply, &id);
+		if (ret)
+			return ret;
+		nl->family = id;
+	}
+	return nl->family ? 0 : -ENOENT;
+}
+
+static void u32_reply(const struct nlmsghdr *h, void *arg)
+{
+	uint32_t *out = arg;
+	const struct nlattr *a = attr(h, (uint16_t)out[0]);
+
+	out[1] = (uint32_t)get_num(a);
+}
+
+/* Uploads image; returns its id or -errno.  chunk_bytes: upload in pieces this big. */
+static int upload(struct nl *nl, const struct cbench_kimage *image)
+{
+	uint32_t out[2] = { CBENCH_A_IMAGE_ID, 0 };
+	struct msg m;
+	int ret;
+
+	start(nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, image->image_bytes);
+	ret = talk(nl, &m, u32_reply, out);
+	if (ret)
+		return ret;
+	for (uint64_t off = 0; off < image->image_bytes; off += CBENCH_CHUNK_MAX_BYTES) {
+		uint64_t n = image->image_bytes - off;
+
+		if (n > CBENCH_CHUNK_MAX_BYTES)
+			n = CBENCH_CHUNK_MAX_BYTES;
+		start(nl, &m, CBENCH_CMD_IMAGE_CHUNK, 0);
+		put_u32(&m, CBENCH_A_IMAGE_ID, out[1]);
+		put_u64(&m, CBENCH_A_CHUNK_OFFSET, off);
+		put(&m, CBENCH_A_CHUNK_DATA, image->bytes + off, n);
+		ret = talk(nl, &m, NULL, NULL);
+		if (ret)
+			return ret;
+	}
+	return (int)out[1];
+}
+
+static int map(struct nl *nl, uint32_t id, const struct cbench_kimage *image)
+{
+	struct msg m;
+
+	start(nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, id);
+	put(&m, CBENCH_A_IMAGE_TEXT, image->text, image->ntext * sizeof(image->text[0]));
+	if (image->nrelocs)
+		put(&m, CBENCH_A_IMAGE_RELOCS, image->relocs, image->nrelocs * sizeof(uint64_t));
+	return talk(nl, &m, NULL, NULL);
+}
+
+struct run_args {
+	uint32_t image;
+	const struct cbench_kimage_entry *entry;
+	uint64_t reps;
+	uint32_t samples;
+	uint32_t cpu;
+	uint64_t budget_ns;	/* 0: module default */
+};
+
+static int run_start(struct nl *nl, const struct run_args *r)
+{
+	uint32_t out[2] = { CBENCH_A_RUN_ID, 0 };
+	struct msg m;
+	int ret;
+
+	start(nl, &m, CBENCH_CMD_RUN_START, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, r->image);
+	put_u64(&m, CBENCH_A_RUN_ENTRY, r->entry->run);
+	if (r->entry->has_setup)
+		put_u64(&m, CBENCH_A_RUN_SETUP, r->entry->setup);
+	put_u64(&m, CBENCH_A_RUN_REPS, r->reps);
+	put_u32(&m, CBENCH_A_RUN_SAMPLES, r->samples);
+	put_u32(&m, CBENCH_A_RUN_CPU, r->cpu);
+	put_u64(&m, CBENCH_A_RUN_ARENA_BYTES, r->entry->arena_bytes ? r->entry->arena_bytes : 4096);
+	if (r->entry->nparams)
+		put_u64(&m, CBENCH_A_RUN_PARAM, (uint64_t)r->entry->params[0]);
+	if (r->budget_ns)
+		put_u64(&m, CBENCH_A_RUN_BUDGET_NS, r->budget_ns);
+	ret = talk(nl, &m, u32_reply, out);
+	return ret ? ret : (int)out[1];
+}
+
+struct run_state {
+	uint32_t state, done, disturbed, counters;
+	int32_t error;
+	uint64_t probe_tsc;
+	struct cbench_ksample overhead;
+	int have_overhead;
+};
+
+static void state_reply(const struct nlmsghdr *h, void *arg)
+{
+	struct run_state *s = arg;
+	const struct nlattr *o = attr(h, CBENCH_A_RUN_OVERHEAD);
+
+	s->state = (uint32_t)get_num(attr(h, CBENCH_A_RUN_STATE));
+	s->done = (uint32_t)get_num(attr(h, CBENCH_A_RUN_SAMPLES_DONE));
+	s->disturbed = (uint32_t)get_num(attr(h, CBENCH_A_RUN_DISTURBED));
+	s->counters = (uint32_t)get_num(attr(h, CBENCH_A_RUN_COUNTERS));
+	s->error = (int32_t)get_num(attr(h, CBENCH_A_RUN_ERROR));
+	s->probe_tsc = get_num(attr(h, CBENCH_A_RUN_PROBE_TSC));
+	s->have_overhead = o && o->nla_len == NLA_HDRLEN + sizeof(s->overhead);
+	if (s->have_overhead)
+		memcpy(&s->overhead, (const char *)o + NLA_HDRLEN, sizeof(s->overhead));
+}
+
+static int run_get(struct nl *nl, uint32_t run, struct run_state *s)
+{
+	struct msg m;
+
+	memset(s, 0, sizeof(*s));
+	start(nl, &m, CBENCH_CMD_RUN_GET, 0);
+	put_u32(&m, CBENCH_A_RUN_ID, run);
+	return talk(nl, &m, state_reply, s);
+}
+
+static int run_wait(struct nl *nl, uint32_t run, struct run_state *s)
+{
+	for (int i = 0; i < 6000; i++) {
+		int ret = run_get(nl, run, s);
+
+		if (ret || s->state != CBENCH_RUN_RUNNING)
+			return ret;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}
+
+static int simple(struct nl *nl, uint8_t cmd, uint16_t type, uint32_t id)
+{
+	struct msg m;
+
+	start(nl, &m, cmd, 0);
+	put_u32(&m, type, id);
+	return talk(nl, &m, NULL, NULL);
+}
+
+struct dump {
+	uint64_t max_counter;	/* largest counter delta seen */
+	uint32_t next;		/* next index expected */
+	uint32_t disturbed;
+	uint64_t min_tsc;
+	int bad;
+};
+
+static void samples_reply(const struct nlmsghdr *h, void *arg)
+{
+	struct dump *d = arg;
+	const struct nlattr *a = attr(h, CBENCH_A_SAMPLES);
+	uint32_t first = (uint32_t)get_num(attr(h, CBENCH_A_SAMPLES_FIRST));
+	size_t n;
+
+	if (!a || first != d->next || (a->nla_len - NLA_HDRLEN) % sizeof(struct cbench_ksample)) {
+		d->bad = 1;
+		return;
+	}
+	n = (a->nla_len - NLA_HDRLEN) / sizeof(struct cbench_ksample);
+	for (size_t i = 0; i < n; i++) {
+		struct cbench_ksample s;
+
+		memcpy(&s, (const char *)a + NLA_HDRLEN + i * sizeof(s), sizeof(s));
+		for (int c = 0; c < CBENCH_COUNTERS; c++) {
+			if (s.counters[c] > d->max_counter)
+				d->max_counter = s.counters[c];
+		}
+		if (s.flags)
+			d->disturbed++;
+		else if (!d->min_tsc || s.tsc < d->min_tsc)
+			d->min_tsc = s.tsc;
+	}
+	d->next += (uint32_t)n;
+}
+
+static int samples(struct nl *nl, uint32_t run, struct dump *d)
+{
+	struct msg m;
+
+	memset(d, 0, sizeof(*d));
+	start(nl, &m, CBENCH_CMD_SAMPLES, NLM_F_DUMP);
+	put_u32(&m, CBENCH_A_RUN_ID, run);
+	return talk(nl, &m, samples_reply, d);
+}
+
+static const char *state_name(uint32_t s)
+{
+	static const char *const names[] = { "running", "done", "cancelled", "too-long", "failed" };
+
+	return s < 5 ? names[s] : "?";
+}
+
+static int load(const char *path, struct cbench_kimage *image)
+{
+	char why[512];
+	int ret = cbench_kimage_load(path, image, why, sizeof(why));
+
+	if (ret)
+		fprintf(stderr, "kmod_test: %s\n", why);
+	return ret;
+}
+
+static int nl_must(struct nl *nl)
+{
+	int ret = nl_open(nl);
+
+	if (ret) {
+		fprintf(stderr, "kmod_test: cannot reach cbench: %s\n", strerror(-ret));
+		exit(2);
+	}
+	return 0;
+}
+
+/* A want_state for measure(): either ending is right. */
+#define WANT_DONE_OR_TOO_LONG 0x100
+
+/* One full measurement; returns 0 if it completed with every sample. */
+static int measure(const struct cbench_kimage *image, const char *name, uint32_t n, uint64_t reps,
+		   uint64_t budget_ns, uint32_t want_state)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
+	struct run_args r = { .entry = e, .reps = reps, .samples = n, .budget_ns = budget_ns };
+	struct run_state s;
+	struct dump d;
+	struct nl nl;
+	int id, run, ret;
+
+	if (!e) {
+		check(0, "benchmark %s exists", name);
+		return -ENOENT;
+	}
+	nl_must(&nl);
+	id = upload(&nl, image);
+	check(id > 0, "upload %s (%llu bytes): %d %s", name, (unsigned long long)image->image_bytes,
+	      id, nl.ext);
+	ret = map(&nl, (uint32_t)id, image);
+	check(ret == 0, "map: %d %s", ret, nl.ext);
+	r.image = (uint32_t)id;
+	run = run_start(&nl, &r);
+	check(run > 0, "run start: %d %s", run, nl.ext);
+	if (run <= 0)
+		return run;
+	ret = run_wait(&nl, (uint32_t)run, &s);
+	/* In a VM a memory benchmark can outlast the budget even at one rep. */
+	if (want_state == WANT_DONE_OR_TOO_LONG)
+		want_state = s.state == CBENCH_RUN_TOO_LONG ? CBENCH_RUN_TOO_LONG : CBENCH_RUN_DONE;
+	check(ret == 0 && s.state == want_state,
+	      "run %s ended %s (want %s), %u samples, %u disturbed, probe %llu tsc, counters 0x%x, "
+	      "overhead %s %llu tsc", name, state_name(s.state), state_name(want_state), s.done,
+	      s.disturbed, (unsigned long long)s.probe_tsc, s.counters,
+	      s.have_overhead ? "" : "(none)", (unsigned long long)s.overhead.tsc);
+	if (want_state == CBENCH_RUN_DONE)
+		check(s.done == n && s.have_overhead, "all %u samples and an overhead", n);
+	ret = samples(&nl, (uint32_t)run, &d);
+	check(ret == 0 && !d.bad && d.next == s.done && d.disturbed == s.disturbed,
+	      "dump: %d, %u samples, %u disturbed, least %llu tsc, largest counter delta %llu", ret,
+	      d.next, d.disturbed, (unsigned long long)d.min_tsc,
+	      (unsigned long long)d.max_counter);
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == -EBUSY,
+	      "image with a run is busy");
+	check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0, "run deleted");
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
+	      "image deleted");
+	close(nl.fd);
+	return 0;
+}
+
+/* A request built by fn is refused with want. */
+static void refused(struct nl *nl, struct msg *m, int want, const char *what)
+{
+	int ret = talk(nl, m, NULL, NULL);
+
+	check(ret == want, "%s: %d (want %d) \"%s\"", what, ret, want, nl->ext);
+}
+
+static void hostile(const struct cbench_kimage *image)
+{
+	const struct cbench_kimage_entry *e = &image->entries[0];
+	struct run_args r = { .entry = e, .reps = 1, .samples = 4 };
+	struct cbench_range text;
+	struct nl nl, other;
+	struct msg m;
+	uint64_t v;
+	int id, id2;
+
+	nl_must(&nl);
+	nl_must(&other);
+
+	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	refused(&nl, &m, -EINVAL, "IMAGE_NEW without size");
+	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, 0);
+	refused(&nl, &m, -ERANGE, "zero-length image");
+	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, 1ULL << 40);
+	refused(&nl, &m, -E2BIG, "oversized image");
+	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	put_u32(&m, CBENCH_A_IMAGE_BYTES, 4096);
+	refused(&nl, &m, -EINVAL, "u32 where u64 is due");
+	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
+	put_u32(&m, __CBENCH_A_LAST + 3, 1);
+	refused(&nl, &m, -EINVAL, "unknown attribute");
+	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
+	put_u32(&m, CBENCH_A_INFO_ABI, 1);
+	refused(&nl, &m, -EINVAL, "reply-only attribute in a request");
+	start(&nl, &m, __CBENCH_CMD_MAX + 2, 0);
+	refused(&nl, &m, -EOPNOTSUPP, "unknown command");
+
+	id = upload(&nl, image);
+	check(id > 0, "upload: %d", id);
+
+	/* Chunks: out of order, past the end, empty, too big, after completion. */
+	start(&nl, &m, CBENCH_CMD_IMAGE_CHUNK, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	put_u64(&m, CBENCH_A_CHUNK_OFFSET, 0);
+	put(&m, CBENCH_A_CHUNK_DATA, image->bytes, 8);
+	refused(&nl, &m, -EINVAL, "chunk after the whole image");
+	id2 = (int)0;
+	{
+		uint32_t out[2] = { CBENCH_A_IMAGE_ID, 0 };
+
+		start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+		put_u64(&m, CBENCH_A_IMAGE_BYTES, 3 * 4096);
+		check(talk(&nl, &m, u32_reply, out) == 0, "second image");
+		id2 = (int)out[1];
+	}
+	start(&nl, &m, CBENCH_CMD_IMAGE_CHUNK, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id2);
+	put_u64(&m, CBENCH_A_CHUNK_OFFSET, 4096);
+	put(&m, CBENCH_A_CHUNK_DATA, image->bytes, 4096);
+	refused(&nl, &m, -EINVAL, "chunk out of order");
+	start(&nl, &m, CBENCH_CMD_IMAGE_CHUNK, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id2);
+	put_u64(&m, CBENCH_A_CHUNK_OFFSET, 0);
+	put(&m, CBENCH_A_CHUNK_DATA, image->bytes, 0);
+	refused(&nl, &m, -EINVAL, "empty chunk");
+	start(&nl, &m, CBENCH_CMD_IMAGE_CHUNK, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id2);
+	put_u64(&m, CBENCH_A_CHUNK_OFFSET, 0);
+	put(&m, CBENCH_A_CHUNK_DATA, image->bytes, CBENCH_CHUNK_MAX_BYTES + 8);
+	refused(&nl, &m, -ERANGE, "chunk over CBENCH_CHUNK_MAX_BYTES");
+	start(&nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id2);
+	text = (struct cbench_range){ 0, 4096 };
+	put(&m, CBENCH_A_IMAGE_TEXT, &text, sizeof(text));
+	refused(&nl, &m, -EINVAL, "map before the upload is complete");
+	start(&other, &m, CBENCH_CMD_IMAGE_CHUNK, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id2);
+	put_u64(&m, CBENCH_A_CHUNK_OFFSET, 0);
+	put(&m, CBENCH_A_CHUNK_DATA, image->bytes, 8);
+	refused(&other, &m, -ENOENT, "another socket's image");
+
+	/* Bad maps of the full image. */
+	start(&nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	text = (struct cbench_range){ 0, image->image_bytes + 4096 };
+	put(&m, CBENCH_A_IMAGE_TEXT, &text, sizeof(text));
+	refused(&nl, &m, -EINVAL, "text past the image");
+	start(&nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	put(&m, CBENCH_A_IMAGE_TEXT, image->text, sizeof(image->text[0]) - 4);
+	refused(&nl, &m, -EINVAL, "text not an array of ranges");
+	start(&nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	put(&m, CBENCH_A_IMAGE_TEXT, image->text, image->ntext * sizeof(image->text[0]));
+	v = image->image_bytes;
+	put(&m, CBENCH_A_IMAGE_RELOCS, &v, sizeof(v));
+	refused(&nl, &m, -EINVAL, "relocation past the image");
+	start(&nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	put(&m, CBENCH_A_IMAGE_TEXT, image->text, image->ntext * sizeof(image->text[0]));
+	v = image->relocs[0] + 4;
+	put(&m, CBENCH_A_IMAGE_RELOCS, &v, sizeof(v));
+	refused(&nl, &m, -EINVAL, "unaligned relocation");
+	start(&nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	put(&m, CBENCH_A_IMAGE_TEXT, image->text, image->ntext * sizeof(image->text[0]));
+	v = image->text[0].start;
+	put(&m, CBENCH_A_IMAGE_RELOCS, &v, sizeof(v));
+	refused(&nl, &m, -EINVAL, "relocation in text");
+
+	r.image = (uint32_t)id;
+	check(run_start(&nl, &r) == -EINVAL, "run on an unmapped image: \"%s\"", nl.ext);
+	check(map(&nl, (uint32_t)id, image) == 0, "map: %s", nl.ext);
+	check(map(&nl, (uint32_t)id, image) == -EINVAL, "second map: \"%s\"", nl.ext);
+
+	/* Bad runs. */
+	{
+		struct cbench_kimage_entry bad = *e;
+
+		bad.run = e->run + 1;
+		r.entry = &bad;
+		check(run_start(&nl, &r) == -EINVAL, "entry not at endbr64: \"%s\"", nl.ext);
+		bad.run = image->image_bytes - 4;
+		check(run_start(&nl, &r) == -EINVAL, "entry outside text: \"%s\"", nl.ext);
+		bad.run = 1ULL << 62;
+		check(run_start(&nl, &r) == -EINVAL, "entry far outside the image: \"%s\"", nl.ext);
+		r.entry = e;
+	}
+	r.samples = 0;
+	check(run_start(&nl, &r) == -ERANGE, "zero samples: \"%s\"", nl.ext);
+	r.samples = 1U << 31;
+	check(run_start(&nl, &r) == -E2BIG, "too many samples: \"%s\"", nl.ext);
+	r.samples = 4;
+	r.reps = 0;
+	check(run_start(&nl, &r) == -ERANGE, "zero reps: \"%s\"", nl.ext);
+	r.reps = 1;
+	r.cpu = 4096;
+	check(run_start(&nl, &r) == -EINVAL, "offline CPU: \"%s\"", nl.ext);
+	r.cpu = 0;
+	r.budget_ns = 10;
+	check(run_start(&nl, &r) == -ERANGE, "budget under the minimum: \"%s\"", nl.ext);
+	r.budget_ns = 1ULL << 50;
+	check(run_start(&nl, &r) == -E2BIG, "budget over the module's: \"%s\"", nl.ext);
+	r.budget_ns = 0;
+	r.image = (uint32_t)id;
+	check(run_start(&other, &r) == -ENOENT, "run on another socket's image");
+	check(simple(&nl, CBENCH_CMD_RUN_GET, CBENCH_A_RUN_ID, 12345) == -ENOENT, "no such run");
+	check(simple(&nl, CBENCH_CMD_RUN_CANCEL, CBENCH_A_RUN_ID, 0) == -ERANGE, "run id 0");
+
+	/* Leave both images for the socket's close to free. */
+	close(nl.fd);
+	close(other.fd);
+
+	/* Unprivileged. */
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct nl u;
+		int ret;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		nl_must(&u);
+		start(&u, &m, CBENCH_CMD_IMAGE_NEW, 0);
+		put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
+		ret = talk(&u, &m, NULL, NULL);
+		_exit(ret == -EPERM ? 0 : 1);
+	}
+	{
+		int status;
+
+		waitpid(pid, &status, 0);
+		check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "unprivileged caller refused");
+	}
+}
+
+static void info_reply(const struct nlmsghdr *h, void *arg)
+{
+	uint32_t *live = arg;
+	const struct nlattr *nest = attr(h, CBENCH_A_INFO_LIVE);
+
+	if (!nest)
+		return;
+	for (const struct nlattr *a = (const struct nlattr *)((const char *)nest + NLA_HDRLEN);
+	     (const char *)a < (const char *)nest + nest->nla_len;
+	     a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len))) {
+		if (a->nla_type == CBENCH_A_LIVE_IMAGES)
+			live[0] = (uint32_t)get_num(a);
+		if (a->nla_type == CBENCH_A_LIVE_RUNS)
+			live[1] = (uint32_t)get_num(a);
+	}
+}
+
+static int live(void)
+{
+	uint32_t counts[2] = { 99, 99 };
+	struct msg m;
+	struct nl nl;
+	int ret;
+
+	nl_must(&nl);
+	start(&nl, &m, CBENCH_CMD_INFO, 0);
+	ret = talk(&nl, &m, info_reply, counts);
+	printf("%u %u\n", counts[0], counts[1]);
+	close(nl.fd);
+	return ret ? 1 : 0;
+}
+
+/* Starts a run that takes long and sleeps until killed. */
+static int hold(const struct cbench_kimage *image, const char *name)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
+	struct run_args r = { .entry = e, .reps = 1000, .samples = 1000000 };
+	struct nl nl;
+	int id, run;
+
+	if (!e)
+		return 1;
+	nl_must(&nl);
+	id = upload(&nl, image);
+	if (id <= 0 || map(&nl, (uint32_t)id, image))
+		return 1;
+	r.image = (uint32_t)id;
+	run = run_start(&nl, &r);
+	printf("holding run %d\n", run);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+static void cancel(const struct cbench_kimage *image, const char *name)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
+	struct run_args r = { .entry = e, .reps = 100, .samples = 1000000 };
+	struct run_state s;
+	struct dump d;
+	struct nl nl;
+	int id, run, ret;
+
+	if (!e) {
+		check(0, "benchmark %s exists", name);
+		return;
+	}
+	nl_must(&nl);
+	id = upload(&nl, image);
+	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map");
+	r.image = (uint32_t)id;
+	run = run_start(&nl, &r);
+	check(run > 0, "long run started: %d %s", run, nl.ext);
+	if (run <= 0)
+		return;
+	usleep(500000);
+	ret = simple(&nl, CBENCH_CMD_RUN_CANCEL, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(ret == 0, "cancel: %d %s", ret, nl.ext);
+	ret = run_get(&nl, (uint32_t)run, &s);
+	check(ret == 0 && s.state == CBENCH_RUN_CANCELLED && s.done > 0 && s.done < r.samples,
+	      "cancelled after %u samples (state %s)", s.done, state_name(s.state));
+	ret = simple(&nl, CBENCH_CMD_RUN_CANCEL, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(ret == 0, "a second cancel is harmless");
+	ret = samples(&nl, (uint32_t)run, &d);
+	check(ret == 0 && !d.bad && d.next == s.done, "cancelled run's %u samples readable", d.next);
+	check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0, "run deleted");
+	check(simple(&nl, CBENCH_CMD_RUN_GET, CBENCH_A_RUN_ID, (uint32_t)run) == -ENOENT,
+	      "deleted run is gone");
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
+	      "image deleted");
+	close(nl.fd);
+}
+
+int main(int argc, char *argv[])
+{
+	struct cbench_kimage image;
+
+	if (argc >= 2 && !strcmp(argv[1], "live"))
+		return live();
+	if (argc < 3 || load(argv[2], &image))
+		return 2;
+	if (!strcmp(argv[1], "run") && argc >= 4) {
+		uint32_t n = argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 0) : 100;
+		uint64_t reps = argc > 5 ? strtoull(argv[5], NULL, 0) : 100;
+		uint64_t budget = argc > 6 ? strtoull(argv[6], NULL, 0) : 0;
+		uint32_t want = argc > 7 ? (uint32_t)strtoul(argv[7], NULL, 0) : CBENCH_RUN_DONE;
+
+		measure(&image, argv[3], n, reps, budget, want);
+	} else if (!strcmp(argv[1], "suite")) {
+		for (uint32_t i = 0; i < image.nentries; i++)
+			measure(&image, image.entries[i].name, 50, 1, 0, WANT_DONE_OR_TOO_LONG);
+	} else if (!strcmp(argv[1], "cancel") && argc >= 4) {
+		cancel(&image, argv[3]);
+	} else if (!strcmp(argv[1], "hostile")) {
+		hostile(&image);
+	} else if (!strcmp(argv[1], "hold") && argc >= 4) {
+		return hold(&image, argv[3]);
+	} else if (!strcmp(argv[1], "concurrent") && argc >= 4) {
+		pid_t a = fork();
+
+		if (a == 0) {
+			measure(&image, argv[3], 2000, 100, 0, CBENCH_RUN_DONE);
+			_exit(failures != 0);
+		}
+		measure(&image, argv[3], 2000, 100, 0, CBENCH_RUN_DONE);
+		{
+			int status;
+
+			waitpid(a, &status, 0);
+			check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the other client passed");
+		}
+	} else {
+		fprintf(stderr, "kmod_test: bad arguments\n");
+		return 2;
+	}
+	cbench_kimage_free(&image);
+	printf("%s\n", failures ? "FAILED" : "PASSED");
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kmod backend: measurements taken by cbench.ko in ring 0, interrupts
+ * off, on the worker's CPU.  Same pipeline as the user backend (tuning,
+ * trials, reports); only measure() differs: it asks the module.
+ *
+ * The object is checked by kimage and uploaded once per worker; each
+ * benchmark first runs once in a user-mode child, so one that crashes dies
+ * there and never reaches ring 0.  A run in the module costs a thread and
+ * a few round trips, so measure() takes samples in batches: a run of many
+ * samples at the same reps for trials, or a sweep reps, reps + 1, ... when
+ * the tuner scans upwards, and hands them out one at a time.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <netlink/attr.h>
+
+#include "backend.h"
+#include "kimage.h"
+#include "netlink.h"
+
+/* Samples per run: enough to amortize starting a run, few enough to waste little. */
+#define BATCH_SAMPLES 256
+/* Samples of the empty image that calibrate the timer. */
+#define CALIBRATION_SAMPLES 1024
+/* The calibration image: one page of text. */
+#define EMPTY_IMAGE_BYTES 4096
+/* How often we ask whether a run has ended. */
+#define POLL_US 200
+/*
+ * Runs that end TOO_LONG without a sample before we believe it: a host
+ * preempting a VM can stretch the calls that probe the duration.
+ */
+#define TOO_LONG_TRIES 3
+/* A run that has not ended after this long is cancelled. */
+#define RUN_TIMEOUT_S 60
+
+struct kmod_backend {
+	struct cbench_nl *nl;
+	int cpu;
+	struct cbench_kimage image;
+	bool have_image;
+	uint32_t image_id;
+	const struct cbench_kimage_entry *entry;
+	int64_t param;
+	uint64_t arena_bytes;
+
+	/* The current batch. */
+	struct cbench_ksample *batch;
+	uint32_t nbatch, next;
+	uint64_t batch_reps, batch_step;
+	struct cbench_ksample overhead;	/* of the run that took the batch */
+	uint32_t counters;		/* CBENCH_COUNTER_F_* of that run */
+	uint64_t last_reps;
+};
+
+/* ---- one request: attributes out, a few values back -------------------- */
+
+enum { A_U32, A_U64, A_S64, A_BIN };
+
+struct call {
+	struct {
+		int type, kind;
+		uint64_t value;
+		const void *data;
+		uint32_t bytes;
+	} attr[12];
+	int nattr;
+	/* Reply values, by attribute type; found[] says which came. */
+	uint64_t value[CBENCH_A_MAX + 1];
+	bool found[CBENCH_A_MAX + 1];
+	struct cbench_ksample overhead;
+	/* Samples dump: where they go. */
+	struct cbench_ksample *samples;
+	uint32_t nsamples, max_samples;
+};
+
+static void add(struct call *c, int type, int kind, uint64_t value)
+{
+	c->attr[c->nattr].type = type;
+	c->attr[c->nattr].kind = kind;
+	c->attr[c->nattr].value = value;
+	c->nattr++;
+}
+
+static void add_bin(struct call *c, int type, const void *data, uint32_t bytes)
+{
+	c->attr[c->nattr].type = type;
+	c->attr[c->nattr].kind = A_BIN;
+	c->attr[c->nattr].data = data;
+	c->attr[c->nattr].bytes = bytes;
+	c->nattr++;
+}
+
+static int build(struct nl_msg *msg, void *arg)
+{
+	const struct call *c = arg;
+
+	for (int i = 0; i < c->nattr; i++) {
+		int type = c->attr[i].type, ret;
+
+		switch (c->attr[i].kind) {
+		case A_U32:
+			ret = nla_put_u32(msg, type, (uint32_t)c->attr[i].value);
+			break;
+		case A_BIN:
+			ret = nla_put(msg, type, (int)c->attr[i].bytes, c->attr[i].data);
+			break;
+		default:
+			ret = nla_put_u64(msg, type, c->attr[i].value);
+			break;
+		}
+		if (ret)
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static int parse(struct nlattr **attrs, void *arg)
+{
+	struct call *c = arg;
+
+	for (int type = 1; type <= CBENCH_A_MAX; type++) {
+		const struct nlattr *a = attrs[type];
+		int len;
+
+		if (!a)
+			continue;
+		len = nla_len(a);
+		c->found[type] = true;
+		if (type == CBENCH_A_INFO_LIMITS) {
+			struct nlattr *tb[CBENCH_A_LIMIT_MAX + 1];
+
+			if (nla_parse_nested(tb, CBENCH_A_LIMIT_MAX, (struct nlattr *)a, NULL) == 0 &&
+			    tb[CBENCH_A_LIMIT_IRQOFF_NS])
+				c->value[type] = nla_get_u64(tb[CBENCH_A_LIMIT_IRQOFF_NS]);
+		} else if (type == CBENCH_A_RUN_OVERHEAD && len == (int)sizeof(c->overhead)) {
+			memcpy(&c->overhead, nla_data(a), sizeof(c->overhead));
+		} else if (type == CBENCH_A_SAMPLES) {
+			uint32_t n = (uint32_t)len / sizeof(struct cbench_ksample);
+			uint32_t first = attrs[CBENCH_A_SAMPLES_FIRST] ?
+					 nla_get_u32(attrs[CBENCH_A_SAMPLES_FIRST]) : UINT32_MAX;
+
+			if (len % (int)sizeof(struct cbench_ksample) || first != c->nsamples ||
+			    n > c->max_samples - c->nsamples)
+				return -EPROTO;
+			memcpy(c->samples + c->nsamples, nla_data(a), n * sizeof(struct cbench_ksample));
+			c->nsamples += n;
+		} else if (len == 4) {
+			c->value[type] = nla_get_u32(a);
+		} else if (len == 8) {
+			c->value[type] = nla_get_u64(a);
+		}
+	}
+	return 0;
+}
+
+static int call(struct cbench_nl *nl, uint8_t cmd, bool dump, struct call *c)
+{
+	struct cbench_nl_request req = {
+		.cmd = cmd, .dump = dump, .build = build, .parse = parse, .arg = c,
+	};
+
+	return cbench_nl_request(nl, &req);
+}
+
+/* ---- images and runs --------------------------------------------------- */
+
+static int upload(struct cbench_nl *nl, const struct cbench_kimage *image, uint32_t *id)
+{
+	struct call c = { 0 };
+	int ret;
+
+	add(&c, CBENCH_A_IMAGE_BYTES, A_U64, image->image_bytes);
+	ret = call(nl, CBENCH_CMD_IMAGE_NEW, false, &c);
+	if (ret)
+		return ret;
+	if (!c.found[CBENCH_A_IMAGE_ID])
+		return -EPROTO;
+	*id = (uint32_t)c.value[CBENCH_A_IMAGE_ID];
+	for (uint64_t off = 0; off < image->image_bytes; off += CBENCH_CHUNK_MAX_BYTES) {
+		uint64_t n = image->image_bytes - off;
+
+		memset(&c, 0, sizeof(c));
+		add(&c, CBENCH_A_IMAGE_ID, A_U32, *id);
+		add(&c, CBENCH_A_CHUNK_OFFSET, A_U64, off);
+		add_bin(&c, CBENCH_A_CHUNK_DATA, image->bytes + off,
+			(uint32_t)(n < CBENCH_CHUNK_MAX_BYTES ? n : CBENCH_CHUNK_MAX_BYTES));
+		ret = call(nl, CBENCH_CMD_IMAGE_CHUNK, false, &c);
+		if (ret)
+			return ret;
+	}
+	memset(&c, 0, sizeof(c));
+	add(&c, CBENCH_A_IMAGE_ID, A_U32, *id);
+	add_bin(&c, CBENCH_A_IMAGE_TEXT, image->text, image->ntext * sizeof(image->text[0]));
+	if (image->nrelocs)
+		add_bin(&c, CBENCH_A_IMAGE_RELOCS, image->relocs, image->nrelocs * sizeof(uint64_t));
+	return call(nl, CBENCH_CMD_IMAGE_MAP, false, &c);
+}
+
+struct run_request {
+	uint32_t image_id;
+	const struct cbench_kimage_entry *entry;
+	uint64_t run_offset;		/* entry->run, or the calibration image's */
+	uint64_t reps, step;
+	uint32_t samples;
+	int cpu;
+	uint64_t arena_bytes;
+	int64_t param;
+};
+
+struct run_result {
+	uint32_t state;
+	int32_t error;
+	uint32_t counters;
+	struct cbench_ksample overhead;
+	bool have_overhead;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Starts a run, waits for it, reads its samples into out (room for
+ * r->samples) and deletes it.  Returns the number of samples or -errno.
+ */
+static int run_once(struct cbench_nl *nl, const struct run_request *r, struct cbench_ksample *out,
+		    struct run_result *res)
+{
+	struct call c = { 0 };
+	uint32_t run_id;
+	double deadline;
+	int ret, n;
+
+	add(&c, CBENCH_A_IMAGE_ID, A_U32, r->image_id);
+	add(&c, CBENCH_A_RUN_ENTRY, A_U64, r->run_offset);
+	if (r->entry && r->entry->has_setup)
+		add(&c, CBENCH_A_RUN_SETUP, A_U64, r->entry->setup);
+	add(&c, CBENCH_A_RUN_REPS, A_U64, r->reps);
+	if (r->step)
+		add(&c, CBENCH_A_RUN_REPS_STEP, A_U64, r->step);
+	add(&c, CBENCH_A_RUN_SAMPLES, A_U32, r->samples);
+	add(&c, CBENCH_A_RUN_CPU, A_U32, (uint32_t)r->cpu);
+	if (r->arena_bytes)
+		add(&c, CBENCH_A_RUN_ARENA_BYTES, A_U64, r->arena_bytes);
+	add(&c, CBENCH_A_RUN_PARAM, A_S64, (uint64_t)r->param);
+	ret = call(nl, CBENCH_CMD_RUN_START, false, &c);
+	if (ret)
+		return ret;
+	if (!c.found[CBENCH_A_RUN_ID])
+		return -EPROTO;
+	run_id = (uint32_t)c.value[CBENCH_A_RUN_ID];
+
+	deadline = now_s() + RUN_TIMEOUT_S;
+	for (;;) {
+		memset(&c, 0, sizeof(c));
+		add(&c, CBENCH_A_RUN_ID, A_U32, run_id);
+		ret = call(nl, CBENCH_CMD_RUN_GET, false, &c);
+		if (ret)
+			return ret;
+		if (c.value[CBENCH_A_RUN_STATE] != CBENCH_RUN_RUNNING)
+			break;
+		if (now_s() > deadline) {
+			memset(&c, 0, sizeof(c));
+			add(&c, CBENCH_A_RUN_ID, A_U32, run_id);
+			call(nl, CBENCH_CMD_RUN_DEL, false, &c);
+			return -ETIMEDOUT;
+		}
+		usleep(POLL_US);
+	}
+	res->state = (uint32_t)c.value[CBENCH_A_RUN_STATE];
+	res->error = (int32_t)c.value[CBENCH_A_RUN_ERROR];
+	res->counters = (uint32_t)c.value[CBENCH_A_RUN_COUNTERS];
+	res->have_overhead = c.found[CBENCH_A_RUN_OVERHEAD];
+	res->overhead = c.overhead;
+
+	memset(&c, 0, sizeof(c));
+	add(&c, CBENCH_A_RUN_ID, A_U32, run_id);
+	c.samples = out;
+	c.max_samples = r->samples;
+	ret = call(nl, CBENCH_CMD_SAMPLES, true, &c);
+	n = ret ? ret : (int)c.nsamples;
+
+	memset(&c, 0, sizeof(c));
+	add(&c, CBENCH_A_RUN_ID, A_U32, run_id);
+	ret = call(nl, CBENCH_CMD_RUN_DEL, false, &c);
+	return n < 0 ? n : ret ? ret : n;
+}
+
+/* ---- the ops ----------------------------------------------------------- */
+
+static int kmod_open(struct cbench_backend *b, int cpu)
+{
+	struct kmod_backend *k = calloc(1, sizeof(*k));
+	int ret;
+
+	if (!k)
+		return -ENOMEM;
+	b->priv = k;
+	k->cpu = cpu;
+	b->env.cpu = cpu;
+	strcpy(b->env.disturb_source, "kmod");
+	k->batch = calloc(BATCH_SAMPLES, sizeof(*k->batch));
+	if (!k->batch)
+		return -ENOMEM;
+	ret = cbench_nl_open(&k->nl);
+	if (ret)
+		return ret == -ENOENT ? -ENODEV : ret;
+	{
+		struct call c = { 0 };
+
+		ret = call(k->nl, CBENCH_CMD_INFO, false, &c);
+		if (ret)
+			return ret;
+		/* The budget runs get: we never ask for less than the module's. */
+		b->env.irqoff_budget_ns = c.value[CBENCH_A_INFO_LIMITS];
+		b->env.rdpmc = c.value[CBENCH_A_INFO_COUNTERS] != 0;
+	}
+	return 0;
+}
+
+static void kmod_close(struct cbench_backend *b)
+{
+	struct kmod_backend *k = b->priv;
+
+	if (!k)
+		return;
+	/* Closing the socket frees the image in the module. */
+	if (k->nl)
+		cbench_nl_close(k->nl);
+	if (k->have_image)
+		cbench_kimage_free(&k->image);
+	free(k->batch);
+	free(k);
+	b->priv = NULL;
+}
+
+static int compare_tsc(const void *a, const void *b)
+{
+	uint64_t x = ((const struct cbench_ksample *)a)->tsc;
+	uint64_t y = ((const struct cbench_ksample *)b)->tsc;
+
+	return (x > y) - (x < y);
+}
+
+static uint32_t have_of(uint32_t counters)
+{
+	return (counters & CBENCH_COUNTER_F_INSTRUCTIONS ? CBENCH_HAVE_INSTRUCTIONS : 0) |
+	       (counters & CBENCH_COUNTER_F_CYCLES ? CBENCH_HAVE_CYCLES : 0) |
+	       (counters & CBENCH_COUNTER_F_REF_CYCLES ? CBENCH_HAVE_REF_CYCLES : 0);
+}
+
+/*
+ * The timer: the TSC at the kernel's tsc_khz, with the overhead and spread
+ * of a measurement from a run of an image that is nothing but
+ * `endbr64; ret`.
+ */
+static int kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t)
+{
+	static const uint8_t empty_fn[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0xc3 };
+	struct kmod_backend *k = b->priv;
+	struct cbench_kimage empty = { .image_bytes = EMPTY_IMAGE_BYTES, .ntext = 1 };
+	struct run_request r = { .reps = 1, .samples = CALIBRATION_SAMPLES, .cpu = k->cpu };
+	struct run_result res = { 0 };
+	struct cbench_ksample *s;
+	uint32_t valid = 0;
+	struct call c = { 0 };
+	int ret, n;
+
+	memset(t, 0, sizeof(*t));
+	ret = call(k->nl, CBENCH_CMD_INFO, false, &c);
+	if (ret)
+		return ret;
+	if (!c.value[CBENCH_A_INFO_TSC_KHZ])
+		return -EOPNOTSUPP;	/* the kernel does not know its TSC's frequency */
+	t->tsc_hz = (double)c.value[CBENCH_A_INFO_TSC_KHZ] * 1e3;
+
+	empty.bytes = calloc(1, EMPTY_IMAGE_BYTES);
+	s = calloc(CALIBRATION_SAMPLES, sizeof(*s));
+	if (!empty.bytes || !s) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memcpy(empty.bytes, empty_fn, sizeof(empty_fn));
+	empty.text[0].start = 0;
+	empty.text[0].bytes = EMPTY_IMAGE_BYTES;
+	ret = upload(k->nl, &empty, &r.image_id);
+	if (ret)
+		goto out;
+	n = run_once(k->nl, &r, s, &res);
+	ret = n < 0 ? n : res.state == CBENCH_RUN_DONE ? 0 : -EIO;
+	if (ret)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		if (!s[i].flags)
+			s[valid++] = s[i];
+	}
+	ret = -EAGAIN;
+	if (valid < 10)
+		goto out;
+	qsort(s, valid, sizeof(*s), compare_tsc);
+	snprintf(t->name, sizeof(t->name), "tsc in ring 0 (cbench.ko)");
+	t->overhead_ticks = (double)s[0].tsc;
+	t->resolution_ticks = 1;
+	t->precision_ns = 1e9 / t->tsc_hz;
+	/* As the user backend: the read cost's spread to its 99.9th percentile. */
+	t->accuracy_ns = ((double)(s[valid * 999 / 1000].tsc - s[0].tsc) + 2) * 1e9 / t->tsc_hz;
+	t->counters = have_of(res.counters);
+	ret = 0;
+out:
+	free(s);
+	free(empty.bytes);
+	return ret;
+}
+
+/* Runs setup() and run(ctx, 1) once in a child: a crash there costs nothing. */
+static int try_in_user_mode(const struct cbench_experiment *e)
+{
+	const struct cbench_desc *d = e->desc;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		struct cbench_ctx ctx = { .param = e->param };
+
+		if (d->arena_bytes) {
+			ctx.arena = mmap(NULL, (size_t)d->arena_bytes, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (ctx.arena == MAP_FAILED)
+				_exit(2);
+			ctx.arena_bytes = d->arena_bytes;
+		}
+		if (d->setup && d->setup(&ctx))
+			_exit(3);
+		d->run(&ctx, 1);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+		return -ECANCELED;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return -EFAULT;	/* crashed in user mode: never sent to ring 0 */
+	return 0;
+}
+
+static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment *e)
+{
+	struct kmod_backend *k = b->priv;
+	char why[512];
+	Dl_info where;
+	int ret;
+
+	ret = try_in_user_mode(e);
+	if (ret)
+		return ret;
+	if (!dladdr(e->desc, &where) || !where.dli_fname)
+		return -ENOENT;
+	ret = cbench_kimage_load(where.dli_fname, &k->image, why, sizeof(why));
+	if (ret) {
+		fprintf(stderr, "cbenchctl: unable to run in ring 0: %s\n", why);
+		return ret;
+	}
+	k->have_image = true;
+	k->entry = cbench_kimage_find(&k->image, e->desc->name);
+	if (!k->entry)
+		return -ENOENT;
+	k->param = e->param;
+	k->arena_bytes = e->desc->arena_bytes;
+	return upload(k->nl, &k->image, &k->image_id);
+}
+
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static int refill(struct kmod_backend *k, uint64_t reps)
+{
+	/* The tuner asks for 1, 2, 3, ...: take the sweep in one run. */
+	uint64_t step = reps == 1 || reps == k->last_reps + 1 ? 1 : 0;
+	struct run_request r = {
+		.image_id = k->image_id, .entry = k->entry, .run_offset = k->entry->run,
+		.reps = reps, .step = step, .samples = BATCH_SAMPLES, .cpu = k->cpu,
+		.arena_bytes = k->arena_bytes, .param = k->param,
+	};
+	struct run_result res = { 0 };
+	int n, tries = 0;
+
+	k->nbatch = k->next = 0;
+	do {
+		n = run_once(k->nl, &r, k->batch, &res);
+		if (n < 0)
+			return n;
+	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
+	if (res.state == CBENCH_RUN_FAILED)
+		return res.error ? res.error : -EIO;
+	if (n == 0)
+		return res.state == CBENCH_RUN_TOO_LONG ? -E2BIG : -EIO;
+	k->nbatch = (uint32_t)n;
+	k->batch_reps = reps;
+	k->batch_step = step;
+	k->counters = res.counters;
+	memset(&k->overhead, 0, sizeof(k->overhead));
+	if (res.have_overhead)
+		k->overhead = res.overhead;
+	return 0;
+}
+
+static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	struct kmod_backend *k = b->priv;
+	const struct cbench_ksample *ks;
+	int ret;
+
+	if (k->next >= k->nbatch || k->batch_reps + k->next * k->batch_step != reps) {
+		ret = refill(k, reps);
+		if (ret)
+			return ret;
+	}
+	k->last_reps = reps;
+	ks = &k->batch[k->next++];
+	memset(s, 0, sizeof(*s));
+	s->reps = reps;
+	/* The module's least cost of an empty call, measured in the same run. */
+	s->ticks = minus(ks->tsc, k->overhead.tsc);
+	s->have = have_of(k->counters);
+	s->instructions = minus(ks->counters[CBENCH_COUNTER_INSTRUCTIONS],
+				k->overhead.counters[CBENCH_COUNTER_INSTRUCTIONS]);
+	s->cycles = minus(ks->counters[CBENCH_COUNTER_CYCLES],
+			  k->overhead.counters[CBENCH_COUNTER_CYCLES]);
+	s->ref_cycles = minus(ks->counters[CBENCH_COUNTER_REF_CYCLES],
+			      k->overhead.counters[CBENCH_COUNTER_REF_CYCLES]);
+	if (ks->flags & (CBENCH_SAMPLE_F_NMI | CBENCH_SAMPLE_F_SMI))
+		s->disturbed |= CBENCH_DISTURB_NMI;
+	if (ks->flags & CBENCH_SAMPLE_F_CPU)
+		s->disturbed |= CBENCH_DISTURB_MIGRATION;
+	if (ks->flags & CBENCH_SAMPLE_F_UNSCHEDULED)
+		s->disturbed |= CBENCH_DISTURB_COUNTER;
+	if (ks->flags & CBENCH_SAMPLE_F_OVER_BUDGET)
+		s->disturbed |= CBENCH_DISTURB_OVER_BUDGET;
+	return 0;
+}
+
+const struct cbench_backend_ops cbench_backend_kmod = {
+	.name = "kmod",
+	.open = kmod_open,
+	.calibrate = kmod_calibrate,
+	.prepare = kmod_prepare,
+	.measure = kmod_measure,
+	.close = kmod_close,
+};
+
+bool cbench_backend_kmod_available(void)
+{
+	struct cbench_nl *nl;
+
+	if (geteuid() != 0 || cbench_nl_open(&nl))
+		return false;
+	cbench_nl_close(nl);
+	return true;
+}
+
+int cbench_backend_kmod_check(const char *path, char *why, size_t why_bytes)
+{
+	struct cbench_kimage image;
+	int ret = cbench_kimage_load(path, &image, why, why_bytes);
+
+	if (!ret)
+		cbench_kimage_free(&image);
+	return ret;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kimage: a benchmark's shared object turned into an image cbench.ko can run.
+ *
+ * The image is the object's PT_LOAD segments laid out from offset 0 as they
+ * map (the lowest segment's page at 0), with every dynamic relocation reduced
+ * to an R_X86_64_RELATIVE slot that already holds its image-relative target.
+ * Anything that cannot work in ring 0 is refused with a message naming the
+ * symbol or relocation and the compiler flags that fix it.
+ */
+#ifndef _CBENCH_KIMAGE_H
+#define _CBENCH_KIMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cbench.h>
+#include <uapi/linux/cbench.h>
+
+/* Largest image kimage builds; cbench.ko has its own, usually smaller, limit. */
+#define CBENCH_KIMAGE_MAX_BYTES (256u << 20)
+
+/* Parameter values kept per entry (the descriptor may have more). */
+#define CBENCH_KIMAGE_PARAMS 8
+
+/* One registered benchmark's entry points, as image offsets. */
+struct cbench_kimage_entry {
+	char name[CBENCH_NAME_MAX];
+	uint64_t run;
+	uint64_t setup;		/* valid if has_setup */
+	bool has_setup;
+	uint32_t flags;		/* the descriptor's CBENCH_F_* */
+	uint64_t arena_bytes;	/* the descriptor's arena */
+	uint32_t nparams;	/* parameter values; params[] holds the first few */
+	int64_t params[CBENCH_KIMAGE_PARAMS];
+};
+
+struct cbench_kimage {
+	uint8_t *bytes;			/* image_bytes of image, zero-filled */
+	uint64_t image_bytes;		/* a multiple of the page size */
+	struct cbench_range text[CBENCH_TEXT_MAX];	/* executable pages */
+	uint32_t ntext;
+	uint64_t *relocs;		/* RELATIVE slot offsets, increasing */
+	uint32_t nrelocs;
+	struct cbench_kimage_entry *entries;	/* in cbench_descs order */
+	uint32_t nentries;
+};
+
+/*
+ * Builds *image from the shared object at path.  Returns 0, or -errno with a
+ * one-line reason in why (why_bytes long): -EINVAL for an object that cannot
+ * run in ring 0, other values for I/O and memory errors.
+ */
+int cbench_kimage_load(const char *path, struct cbench_kimage *image, char *why, size_t why_bytes);
+
+/* Frees what cbench_kimage_load() allocated; *image may be zeroed. */
+void cbench_kimage_free(struct cbench_kimage *image);
+
+/* The entry named name, or NULL. */
+const struct cbench_kimage_entry *cbench_kimage_find(const struct cbench_kimage *image,
+						     const char *name);
+
+/* Flags that build a kernel-safe benchmark, for messages. */
+#define CBENCH_KIMAGE_FIX "build it with $(pkg-config --cflags --libs cbench-kernel)"
+
+#endif /* _CBENCH_KIMAGE_H */
