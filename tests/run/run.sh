@@ -129,6 +129,21 @@ else
 	not_ok "second run reuses the cached tuning"
 fi
 
+esc=$(printf '\033')
+if grep -q "$esc" "$TMP/err"; then
+	not_ok "no colour or progress line when stderr is not a terminal"
+else
+	ok "no colour or progress line when stderr is not a terminal"
+fi
+if command -v script >/dev/null; then
+	script -qec "$CB run $FAST --filter add_chain -o $TMP/tty.txt $SUITE" /dev/null >"$TMP/tty.log" 2>&1
+	if grep -q "${esc}\[1m" "$TMP/tty.log" && grep -q 'AddChain trial 2/2' "$TMP/tty.log"; then
+		ok "colour and a progress line on a terminal"
+	else
+		not_ok "colour and a progress line on a terminal"
+	fi
+fi
+
 run_cb run $FAST --retune --filter 'add_chain' "$SUITE"
 if [ "$rc" -eq 0 ] && grep -q '^tuning: tuned' "$TMP/out"; then
 	ok "--retune tunes again"
