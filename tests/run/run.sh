@@ -288,6 +288,8 @@ expect_failure "missing file" 'unable to load benchmarks: .*No such file' run -o
 expect_failure "no benchmarks" 'registers no benchmarks' run -o "$TMP/report.txt" "$FIX/empty.so"
 expect_failure "newer ABI" 'ABI version 2, newer than this cbenchctl knows \(versions 1 to 1\)' run -o "$TMP/report.txt" "$FIX/newer_abi.so"
 expect_failure "bad descriptor" "descriptor's name is not an identifier" run -o "$TMP/report.txt" "$FIX/bad_desc.so"
+expect_failure "descriptor with a wild run pointer" 'run or setup function is not code in the object' run -o "$TMP/report.txt" "$FIX/bad_pointer.so"
+expect_failure "section entry that is no descriptor" 'descriptor pointer points outside the object' run -o "$TMP/report.txt" "$FIX/bad_section.so"
 expect_failure "list: newer ABI" 'ABI version 2' list "$FIX/newer_abi.so"
 expect_failure "unwritable output" "unable to write $TMP/nodir/report.txt: No such file" run -o "$TMP/nodir/report.txt" "$SUITE"
 expect_failure "output is a directory" "unable to write $TMP: Is a directory" run -o "$TMP" "$SUITE"
