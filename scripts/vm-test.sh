@@ -102,7 +102,7 @@ boot() {
 		-accel tcg,thread=single -m 512M -smp 2 \
 		-nographic -no-reboot -monitor none \
 		-kernel "/boot/vmlinuz-$1" -initrd "$dir/initramfs.gz" \
-		-append "console=ttyS0 quiet panic_on_warn=1 panic=-1 oops=panic cbench_token=$token" \
+		-append "console=ttyS0 loglevel=5 panic_on_warn=1 panic=-1 oops=panic cbench_token=$token" \
 		-serial stdio -serial "file:$dir/result" </dev/null || status=$?
 	[ "$status" = 124 ] && echo "vm-test: $1: the guest ran out of time"
 

@@ -207,6 +207,9 @@ static void print_module(const struct module_info *info, const struct probe_resu
 {
 	printf("cbench.ko %s (benchmark ABI %" PRIu32 "): ring-0 measurement available\n",
 	       info->version, info->abi);
+	if (info->abi != CBENCH_ABI_VERSION)
+		printf("  note:             the module's benchmark ABI is not this cbenchctl's (%d)\n",
+		       CBENCH_ABI_VERSION);
 	printf("  CPU:              %s family %" PRIu32 " model %" PRIu32 " stepping %" PRIu32 "%s\n",
 	       info->cpu_vendor, info->cpu_family, info->cpu_model, info->cpu_stepping,
 	       info->hypervisor ? " (in a virtual machine)" : "");

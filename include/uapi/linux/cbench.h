@@ -49,14 +49,14 @@
  *
  *   The PMU attributes describe what CPUID enumerates on the CPU that loaded
  *   the module: Intel's leaf 0AH (PMU_VERSION is CPUID.0AH:EAX[7:0]), or on
- *   AMD PerfMonV2 (version 2), the core counter extension or the legacy
- *   counters (version 1), 48 bits wide, no fixed counters.  PMU_VERSION 0
- *   means CPUID enumerates no counters; the other PMU attributes are then
- *   absent, never 0 (and PMU_FIXED_BITS is absent without fixed counters).
- *   CBENCH_A_INFO_COUNTERS says which counters the module
- *   could actually reserve through perf when it was loaded.  On a machine
- *   without a PMU (most VMs) PMU_VERSION and COUNTERS are 0: the module
- *   measures with the TSC alone.
+ *   AMD PerfMonV2 (version 2), the core counter extension or, on bare metal,
+ *   the legacy counters (version 1), 48 bits wide, no fixed counters.
+ *   PMU_VERSION 0 means CPUID enumerates no counters; the other PMU
+ *   attributes are then absent, never 0 (and PMU_FIXED_BITS is absent
+ *   without fixed counters).  CBENCH_A_INFO_COUNTERS says which counters the
+ *   module could actually reserve through perf when it was loaded.  On a
+ *   machine without a PMU (most VMs) PMU_VERSION and COUNTERS are 0: the
+ *   module measures with the TSC alone.
  *
  * CBENCH_CMD_PROBE_COUNTERS (privileged)
  *   request: CBENCH_A_PROBE_CPU      NLA_U32         an online CPU
@@ -70,7 +70,10 @@
  *   the answer at load instead.  -EINVAL if the CPU is missing or offline.
  *
  *   As a dump (NLM_F_DUMP), with no attributes: one message as above for
- *   every online CPU, in CPU order.
+ *   every online CPU, in CPU order.  What the generic-netlink core refuses
+ *   (CAP_NET_ADMIN, the policy) comes back in an error message as usual;
+ *   what the module refuses (CAP_SYS_ADMIN, attributes) in the dump's
+ *   NLMSG_DONE, with its extended-ack text.
  *
  *
  * Running a benchmark
