@@ -5,29 +5,49 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cpulock.h"
 #include "subcommands.h"
 
-static int open_lock(int cpu)
+static int open_in(const char *dir, int cpu)
 {
-	const char *dir = getenv("CBENCH_LOCK_DIR");
 	char path[4096];
 	int fd;
 
-	if (!dir || !*dir)
-		dir = CBENCH_LOCK_DIR_DEFAULT;
 	if ((size_t)snprintf(path, sizeof(path), "%s/cbench-cpu%d.lock", dir, cpu) >= sizeof(path))
 		return -ENAMETOOLONG;
-	/* O_NOFOLLOW: the default directory is world-writable. */
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return -errno;
-	/* Every user's runs share the CPU, so every user must be able to lock;
-	 * the umask would narrow the mode.  Failing is harmless for the owner. */
-	(void)fchmod(fd, 0666);
+	/*
+	 * Without O_CREAT first: fs.protected_regular refuses O_CREAT on another
+	 * user's file in a sticky directory, even to root.  O_NOFOLLOW: these
+	 * directories are world-writable.  Read-only still takes an flock; we
+	 * only lose the holder's pid in the message.
+	 */
+	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		/* Another run may have made it between our two opens. */
+		if (fd < 0 && errno == EEXIST)
+			fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+static int open_lock(int cpu)
+{
+	static const char *const dirs[] = { CBENCH_LOCK_DIRS };
+	const char *dir = getenv("CBENCH_LOCK_DIR");
+	int fd = -ENOENT;
+
+	if (dir && *dir)
+		return open_in(dir, cpu);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		fd = open_in(dirs[i], cpu);
+		if (fd >= 0)
+			break;
+	}
 	return fd;
 }
 

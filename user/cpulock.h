@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* Where lock files live; CBENCH_LOCK_DIR overrides (tests use it). */
-#define CBENCH_LOCK_DIR_DEFAULT "/tmp"
+/* Where lock files live, first usable wins; CBENCH_LOCK_DIR overrides. */
+#define CBENCH_LOCK_DIRS "/run/lock", "/tmp"
 
 /*
  * Claims `cpu` without waiting.  Returns a file descriptor to keep open

@@ -234,6 +234,89 @@ static int find_descs(struct cbench_library *lib, const struct elf_facts *f, cha
 	return 0;
 }
 
+struct phdr_search {
+	struct cbench_library *lib;
+	uintptr_t base;
+};
+
+static int collect_segments(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct phdr_search *search = arg;
+	struct cbench_library *lib = search->lib;
+
+	if (info->dlpi_addr != search->base || !info->dlpi_name || strcmp(info->dlpi_name, lib->path))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum && lib->nsegments < sizeof(lib->segments) / sizeof(lib->segments[0]); i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		lib->segments[lib->nsegments].start = info->dlpi_addr + ph->p_vaddr;
+		lib->segments[lib->nsegments].end = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+		lib->segments[lib->nsegments].exec = ph->p_flags & PF_X;
+		lib->nsegments++;
+	}
+	return 1;
+}
+
+/* Whether [p, p + bytes) lies in one loaded segment (an executable one if asked). */
+static bool in_object(const struct cbench_library *lib, const void *p, size_t bytes, bool exec)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	for (size_t i = 0; i < lib->nsegments; i++) {
+		if (a >= lib->segments[i].start && a + bytes <= lib->segments[i].end && a + bytes >= a &&
+		    (!exec || lib->segments[i].exec))
+			return true;
+	}
+	return false;
+}
+
+/* A string in the object, NUL-terminated within max bytes. */
+static bool string_in_object(const struct cbench_library *lib, const char *s, size_t max)
+{
+	for (size_t i = 0; i < max; i++) {
+		if (!in_object(lib, s + i, 1, false))
+			return false;
+		if (!s[i])
+			return true;
+	}
+	return true;	/* too long: cbench_desc_check() says so */
+}
+
+/*
+ * Every pointer a descriptor holds must point into the object itself, or
+ * reading it would crash cbenchctl rather than report a bad descriptor.
+ * The version fields are checked first, so a newer ABI is named as such.
+ */
+static int check_pointers(const struct cbench_library *lib, const struct cbench_desc *d, char *why, size_t len)
+{
+	if (!lib->nsegments)
+		return 0;	/* no segment table: we cannot check, cbench_desc_check() still runs */
+	if (!in_object(lib, d, 2 * sizeof(uint32_t), false)) {
+		snprintf(why, len, "a descriptor pointer points outside the object");
+		return -EINVAL;
+	}
+	if (d->abi_version > CBENCH_ABI_VERSION || d->desc_bytes != sizeof(*d))
+		return 0;	/* cbench_desc_check() explains */
+	if (!in_object(lib, d, sizeof(*d), false) || !string_in_object(lib, d->name, CBENCH_NAME_MAX)) {
+		snprintf(why, len, "a descriptor or its name lies outside the object");
+		return -EINVAL;
+	}
+	if ((d->run && !in_object(lib, (const void *)d->run, 1, true)) ||
+	    (d->setup && !in_object(lib, (const void *)d->setup, 1, true))) {
+		snprintf(why, len, "a descriptor's run or setup function is not code in the object");
+		return -EINVAL;
+	}
+	if ((d->param_name && !string_in_object(lib, d->param_name, CBENCH_NAME_MAX)) ||
+	    (d->nparams && d->nparams <= CBENCH_PARAMS_MAX &&
+	     !in_object(lib, d->params, d->nparams * sizeof(*d->params), false))) {
+		snprintf(why, len, "a descriptor's parameters lie outside the object");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int expand(struct cbench_library *lib)
 {
 	size_t total = 0, k = 0;
@@ -296,6 +379,21 @@ int cbench_library_open(struct cbench_library *lib, const char *path, char *err,
 	ret = find_descs(lib, &facts, err, errlen);
 	if (ret)
 		goto fail;
+	{
+		struct link_map *map = NULL;
+
+		if (!dlinfo(lib->handle, RTLD_DI_LINKMAP, &map) && map) {
+			struct phdr_search search = { lib, map->l_addr };
+
+			dl_iterate_phdr(collect_segments, &search);
+		}
+	}
+	if (lib->ndescs && !in_object(lib, lib->descs, lib->ndescs * sizeof(*lib->descs), false) &&
+	    lib->nsegments) {
+		snprintf(err, errlen, "%s: section %s lies outside the object", path, CBENCH_SECTION);
+		ret = -ENOEXEC;
+		goto fail;
+	}
 	if (!lib->ndescs) {
 		snprintf(err, errlen, "%s registers no benchmarks (no CBENCH() in it?)", path);
 		ret = -ENOENT;
@@ -304,7 +402,9 @@ int cbench_library_open(struct cbench_library *lib, const char *path, char *err,
 	for (size_t i = 0; i < lib->ndescs; i++) {
 		char why[256];
 
-		ret = cbench_desc_check(lib->descs[i], why, sizeof(why));
+		ret = check_pointers(lib, lib->descs[i], why, sizeof(why));
+		if (!ret)
+			ret = cbench_desc_check(lib->descs[i], why, sizeof(why));
 		if (ret) {
 			snprintf(err, errlen, "%s: %s", path, why);
 			goto fail;

@@ -6,6 +6,7 @@
 #ifndef _CBENCH_LOADER_H
 #define _CBENCH_LOADER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <cbench.h>
@@ -38,6 +39,12 @@ struct cbench_library {
 	size_t ndescs;
 	struct cbench_experiment *experiments;
 	size_t nexperiments;
+	/* The object's loaded segments, to check descriptor pointers against. */
+	struct {
+		uintptr_t start, end;
+		bool exec;
+	} segments[16];
+	size_t nsegments;
 };
 
 /*

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "tune.h"
 
 bool cbench_go_valid_key(const char *key)
 {
@@ -140,6 +141,14 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 	       !strcmp(r->env.disturb_source, "perf") ?
 	       "perf software events (context switches, migrations, page faults)" :
 	       "getrusage (perf_event_open not permitted; migrations by CPU number)");
+	{
+		struct cbench_tune_params tp;
+
+		cbench_tune_params_init(&tp, t->precision_ns, t->accuracy_ns);
+		config(f, "tuning-oracle",
+		       "generalized logistic, j %" PRIu64 ", tau-acc %.0f ns, a %.3g/ns, b %.2f, measurements capped at %.0f us",
+		       tp.j, tp.accuracy_ns, tp.a, tp.b, tp.max_measure_ns * 1e-3);
+	}
 	config(f, "so", "%s", r->so_path);
 	config(f, "so-build-id", "%s", r->build_id);
 	fputc('\n', f);
