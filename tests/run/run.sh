@@ -228,7 +228,7 @@ sleep 0.3
 run_cb run $FAST --filter 'add_chain' "$SUITE"
 wait "$pid"
 rc1=$?
-if [ "$rc" -eq 0 ] && [ "$rc1" -eq 0 ] && grep -q 'another cbenchctl is measuring on CPU' "$TMP/err"; then
+if [ "$rc" -eq 0 ] && [ "$rc1" -eq 0 ] && grep -Eq 'waiting for CPU [0-9]+: cbenchctl \(pid [0-9]+\) is measuring on it' "$TMP/err"; then
 	ok "concurrent runs on one CPU take turns"
 else
 	not_ok "concurrent runs on one CPU take turns (exit $rc1, $rc)"
