@@ -13,6 +13,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,7 @@ struct kmod_backend {
 	struct cbench_ksample overhead;	/* of the run that took the batch */
 	uint32_t counters;		/* CBENCH_COUNTER_F_* of that run */
 	uint64_t last_reps;
+	uint64_t budget_ns;		/* the module's, for messages */
 };
 
 /* ---- one request: attributes out, a few values back -------------------- */
@@ -332,6 +334,7 @@ static int kmod_open(struct cbench_backend *b, int cpu)
 			return ret;
 		/* The budget runs get: we never ask for less than the module's. */
 		b->env.irqoff_budget_ns = c.value[CBENCH_A_INFO_LIMITS];
+		k->budget_ns = b->env.irqoff_budget_ns;
 		b->env.rdpmc = c.value[CBENCH_A_INFO_COUNTERS] != 0;
 	}
 	return 0;
@@ -576,8 +579,15 @@ static int refill(struct kmod_backend *k, uint64_t reps)
 	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
 	if (res.state == CBENCH_RUN_FAILED)
 		return res.error ? res.error : -EIO;
+	if (n == 0 && res.state == CBENCH_RUN_TOO_LONG) {
+		/* The worker's error says only the errno; say which limit. */
+		fprintf(stderr, "cbenchctl: %s: %" PRIu64 " reps outlast cbench.ko's interrupts-off "
+			"budget (%" PRIu64 " ns, module parameter irqoff_budget_ns)\n",
+			k->entry->name, reps, k->budget_ns);
+		return -E2BIG;
+	}
 	if (n == 0)
-		return res.state == CBENCH_RUN_TOO_LONG ? -E2BIG : -EIO;
+		return -EIO;
 	k->nbatch = (uint32_t)n;
 	k->batch_reps = reps;
 	k->batch_step = step;
