@@ -152,7 +152,7 @@ check "rmmod cbench at last" rmmod cbench
 # The kernel backend: images, runs, samples, hostile input, cleanup.
 if sh /kmod.sh /cbench.ko /kmod >"$out" 2>&1; then
 	pass "kernel backend (kmod.sh)"
-	grep -E "^(==|FAIL)" "$out" | sed 's/^/  /'
+	grep -E "^(==|FAIL|backend: |counters: |irqoff-budget: |timer: |Benchmark|# Benchmark)" "$out" | sed 's/^/  /'
 else
 	fail "kernel backend (kmod.sh)"
 fi
