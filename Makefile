@@ -4,11 +4,12 @@
 #   make cbenchctl      the userspace tool only (build/cbenchctl)
 #   make module         cbench.ko against KDIR (see below)
 #   make examples       build/examples/*.so
-#   make test           unit tests, then the VM tests on every Debian kernel
+#   make test           unit and integration tests, the VM tests and check-all
 #   make unit           unit tests only
 #   make itest          integration tests of cbenchctl (user backend)
 #   make vmtest         VM tests only
-#   make check          sparse on the module, cppcheck on user code
+#   make check          sparse and W=1 on the module (KDIR), cppcheck on user code
+#   make check-all      make check for every installed Debian kernel (part of make test)
 #   make bench          how good cbench is (prints figures; not a test)
 #
 # V=1 shows full commands.  WERROR= turns warnings back into warnings.
@@ -217,16 +218,24 @@ $(BUILD)/tests/vm/cbench-nlcheck: $(BUILD)/tests/vm/nlcheck.o $(LIB_OBJS) $(KLIB
 vmtest: cbenchctl examples kfixtures $(VMTEST_TOOLS)
 	scripts/vm-test.sh
 
-test: unit itest vmtest
+test: unit itest vmtest check-all
 
 CPPCHECK_DIRS := $(wildcard user tests/unit tests/vm examples kmod/lib)
 
 check: cbenchctl kmod-sources
 	@mkdir -p $(BUILD)
-	$(MAKE) $(KBUILD_ARGS) C=2 CF="-D__CHECK_ENDIAN__" W=1 modules 2>&1 | tee $(BUILD)/sparse.log
-	@! grep -iE 'warning|error' $(BUILD)/sparse.log
+	$(MAKE) $(KBUILD_ARGS) C=2 CF="-D__CHECK_ENDIAN__" W=1 modules 2>&1 | tee $(BUILD)/sparse-$(KVER).log
+	@! grep -iE 'warning|error' $(BUILD)/sparse-$(KVER).log
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --std=c11 -Iinclude -Iuser -D__x86_64__ $(CPPCHECK_DIRS)
+
+# `make check` for every Debian kernel whose headers are installed, as the
+# VM tests do; `make test` runs it.
+CHECK_KDIRS := $(sort $(wildcard /usr/src/linux-headers-*-amd64))
+
+check-all:
+	@test -n "$(CHECK_KDIRS)" || { echo "no kernel headers in /usr/src: run scripts/install-deps.sh" >&2; exit 1; }
+	$(Q)for k in $(CHECK_KDIRS); do $(MAKE) --no-print-directory check KDIR=$$k || exit 1; done
 
 bench: cbenchctl examples
 	bench/run.sh
@@ -234,6 +243,6 @@ bench: cbenchctl examples
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest test check bench clean
+.PHONY: check-all all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest test check bench clean
 
 -include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d
