@@ -5,11 +5,18 @@
  * (NETLINK_URELEASE) everything it held is freed, running threads stopped
  * first.
  *
- * The URELEASE notifier runs in atomic context, where we can neither take
- * our mutex nor stop a thread, so it queues work.  By the time the work
- * runs, a new socket may have been given the same port id; we therefore
- * note the creation sequence number at release and free only objects older
- * than that.
+ * We never stop a thread while handling a request: generic netlink holds
+ * its cb_lock for reading around every doit, a benchmark's setup() can take
+ * long, and a family (un)registering meanwhile would queue every genl user
+ * on the machine behind us.  So RUN_CANCEL only raises the run's cancel
+ * flag, and RUN_DEL moves the run to the retiring list and leaves stopping
+ * it, and freeing its image if that was deleted too, to a work item.
+ *
+ * The URELEASE notifier may be called in atomic context (the chain is atomic
+ * on older kernels), where we can neither take our mutex nor stop a thread,
+ * so it queues work too.  By the time the work runs, a new socket may have
+ * been given the same port id; we therefore note the creation sequence
+ * number at release and free only objects older than that.
  */
 #include <linux/mutex.h>
 #include <linux/netlink.h>
@@ -24,6 +31,8 @@
 static DEFINE_MUTEX(lock);
 static LIST_HEAD(images);
 static LIST_HEAD(runs);
+/* Runs their clients deleted or left, whose threads may still be going. */
+static LIST_HEAD(retiring);
 static u32 next_id;
 /* Creation order of objects; the release work compares against it. */
 static atomic64_t next_seq = ATOMIC64_INIT(1);
@@ -33,6 +42,11 @@ struct release {
 	struct work_struct work;
 	u32 portid;
 	u64 before_seq;
+};
+
+struct retirement {
+	struct work_struct work;
+	struct cbench_run *run;
 };
 
 void cbench_client_lock(void)
@@ -107,6 +121,23 @@ unsigned int cbench_client_runs_running(void)
 	lockdep_assert_held(&lock);
 	list_for_each_entry(run, &runs, node)
 		n += READ_ONCE(run->state) == CBENCH_RUN_RUNNING;
+	/*
+	 * A retiring run counts while its thread may still be calling the
+	 * benchmark; once it has ended its run it only has to return.
+	 */
+	list_for_each_entry(run, &retiring, node)
+		n += READ_ONCE(run->state) == CBENCH_RUN_RUNNING;
+	return n;
+}
+
+unsigned int cbench_client_image_runs(const struct cbench_image *image)
+{
+	struct cbench_run *run;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&lock);
+	list_for_each_entry(run, &runs, node)
+		n += run->image == image;
 	return n;
 }
 
@@ -134,6 +165,15 @@ void cbench_client_add_run(u32 portid, struct cbench_run *run)
 void cbench_client_del_image(struct cbench_image *image)
 {
 	lockdep_assert_held(&lock);
+	/*
+	 * Retiring runs may still be executing its code: the last of them to
+	 * retire frees it.  Port id 0 is no client's, so no request finds it.
+	 */
+	if (image->runs) {
+		image->orphan = true;
+		image->portid = 0;
+		return;
+	}
 	list_del(&image->node);
 	atomic_dec(&cbench_live.images);
 	cbench_image_free(image);
@@ -154,21 +194,17 @@ int cbench_client_cancel_run(u32 portid, u32 id)
 
 	mutex_lock(&lock);
 	run = cbench_client_run(portid, id);
+	/* The thread sees it before its next call and ends the run. */
 	if (run)
-		cbench_run_get(run);
+		WRITE_ONCE(run->cancel, true);
 	mutex_unlock(&lock);
-	if (!run)
-		return -ENOENT;
-	cbench_run_stop(run);
-	if (cbench_run_put(run))
-		atomic_dec(&cbench_live.runs);
-	return 0;
+	return run ? 0 : -ENOENT;
 }
 
 /*
- * Takes an unlisted run (the registry's reference now ours) to its end: its
- * thread stopped, then its image released -- in that order, since the
- * thread runs the image's code until it stops.
+ * Takes a retiring run to its end: its thread stopped, then its image
+ * released -- in that order, since the thread runs the image's code until
+ * it stops -- then the registry's reference dropped.
  */
 static void retire_run(struct cbench_run *run)
 {
@@ -176,6 +212,7 @@ static void retire_run(struct cbench_run *run)
 
 	cbench_run_stop(run);
 	mutex_lock(&lock);
+	list_del(&run->node);
 	if (!--image->runs && image->orphan)
 		cbench_client_del_image(image);
 	mutex_unlock(&lock);
@@ -183,18 +220,45 @@ static void retire_run(struct cbench_run *run)
 		atomic_dec(&cbench_live.runs);
 }
 
+static void retirement_work(struct work_struct *work)
+{
+	struct retirement *r = container_of(work, struct retirement, work);
+
+	retire_run(r->run);
+	kfree(r);
+}
+
+/* Queues the retirement of a run already on the retiring list; false if out of memory. */
+static bool queue_retirement(struct cbench_run *run)
+{
+	struct retirement *r = kmalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		return false;
+	INIT_WORK(&r->work, retirement_work);
+	r->run = run;
+	queue_work(release_wq, &r->work);
+	return true;
+}
+
 int cbench_client_del_run(u32 portid, u32 id)
 {
 	struct cbench_run *run;
+	bool queued = false;
 
 	mutex_lock(&lock);
 	run = cbench_client_run(portid, id);
-	if (run)
-		list_del(&run->node);
+	if (run) {
+		WRITE_ONCE(run->cancel, true);
+		list_move_tail(&run->node, &retiring);
+		queued = queue_retirement(run);
+	}
 	mutex_unlock(&lock);
 	if (!run)
 		return -ENOENT;
-	retire_run(run);
+	/* Out of memory for the work item: stop it here, as a last resort. */
+	if (!queued)
+		retire_run(run);
 	return 0;
 }
 
@@ -203,33 +267,31 @@ static void release_objects(u32 portid, u64 before_seq, bool all)
 {
 	struct cbench_image *image, *next_image;
 	struct cbench_run *run, *next_run;
-	LIST_HEAD(doomed);
 
-	/* Runs first, stopped outside the lock: they hold their images. */
+	/* Runs first: their retirement frees images they still hold. */
+again:
 	mutex_lock(&lock);
 	list_for_each_entry_safe(run, next_run, &runs, node) {
-		if (all || (run->portid == portid && run->seq < before_seq))
-			list_move(&run->node, &doomed);
-	}
-	mutex_unlock(&lock);
-	list_for_each_entry_safe(run, next_run, &doomed, node) {
-		list_del(&run->node);
-		retire_run(run);
+		if (!all && (run->portid != portid || run->seq >= before_seq))
+			continue;
+		WRITE_ONCE(run->cancel, true);
+		list_move_tail(&run->node, &retiring);
+		if (!queue_retirement(run)) {
+			/* Out of memory: stop this one here, outside the lock. */
+			mutex_unlock(&lock);
+			retire_run(run);
+			goto again;
+		}
 	}
 
-	mutex_lock(&lock);
 	list_for_each_entry_safe(image, next_image, &images, node) {
 		if (!all && (image->portid != portid || image->seq >= before_seq))
 			continue;
 		/*
-		 * A new socket given the same port id before this work ran may
-		 * have started a run of the old image; it goes with that run.
+		 * Its runs retire above, but a new socket given the same port id
+		 * before this work ran may have started one of it: that run,
+		 * like a retiring one, keeps it until it ends.
 		 */
-		if (image->runs) {
-			image->orphan = true;
-			image->portid = 0;
-			continue;
-		}
 		cbench_client_del_image(image);
 	}
 	mutex_unlock(&lock);
@@ -284,7 +346,9 @@ int cbench_client_init(void)
 void cbench_client_exit(void)
 {
 	netlink_unregister_notifier(&release_nb);
-	/* Runs the release work still queued, then frees the queue. */
-	destroy_workqueue(release_wq);
+	/* Releases still queued may queue retirements: let them, then add ours. */
+	flush_workqueue(release_wq);
 	release_objects(0, 0, true);
+	/* Runs every retirement, which frees the images they held, then the queue. */
+	destroy_workqueue(release_wq);
 }

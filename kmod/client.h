@@ -10,9 +10,9 @@
 /*
  * Images and runs belong to the netlink socket that made them.  One mutex
  * guards both lists and every object's fields but a run's sample progress
- * and thread.  We never stop a thread under it: a benchmark's setup() can
- * take long, and every other client would wait.  Stopping takes a reference
- * to the run instead (cbench_client_cancel_run, cbench_client_del_run).
+ * and thread.  We never stop a thread under it, nor in a request handler:
+ * a benchmark's setup() can take long.  Cancelling raises a flag; deleting
+ * hands the run to a work item that stops it (see client.c).
  */
 void cbench_client_lock(void);
 void cbench_client_unlock(void);
@@ -22,14 +22,22 @@ struct cbench_image *cbench_client_image(u32 portid, u32 id);
 struct cbench_run *cbench_client_run(u32 portid, u32 id);
 unsigned int cbench_client_images(u32 portid);
 unsigned int cbench_client_runs(u32 portid);
+/* Runs in progress, retiring ones included until they have ended. */
 unsigned int cbench_client_runs_running(void);
+/* Runs of image that its client has not deleted. */
+unsigned int cbench_client_image_runs(const struct cbench_image *image);
 void cbench_client_add_image(u32 portid, struct cbench_image *image);
 void cbench_client_add_run(u32 portid, struct cbench_run *run);
+/* Deletes image now, or once the runs retiring with it have stopped. */
 void cbench_client_del_image(struct cbench_image *image);
 /* Frees a run whose thread never started. */
 void cbench_client_drop_run(struct cbench_run *run);
 
-/* Without the lock: stop, or stop and delete, a socket's run.  0 or -ENOENT. */
+/*
+ * Without the lock: cancel a socket's run (it ends before its next call), or
+ * delete it (cancelled, then stopped and freed in the background).  Neither
+ * waits for the thread.  0 or -ENOENT.
+ */
 int cbench_client_cancel_run(u32 portid, u32 id);
 int cbench_client_del_run(u32 portid, u32 id);
 

@@ -194,7 +194,7 @@ int cbench_nl_image_del(struct sk_buff *skb, struct genl_info *info)
 	image = image_of(info);
 	if (!image) {
 		ret = -ENOENT;
-	} else if (image->runs) {
+	} else if (cbench_client_image_runs(image)) {
 		NL_SET_ERR_MSG(info->extack, "image has runs; delete them first");
 		ret = -EBUSY;
 	} else {

@@ -739,7 +739,13 @@ static void cancel(const struct cbench_kimage *image, const char *name)
 	usleep(500000);
 	ret = simple(&nl, CBENCH_CMD_RUN_CANCEL, CBENCH_A_RUN_ID, (uint32_t)run);
 	check(ret == 0, "cancel: %d %s", ret, nl.ext);
-	ret = run_get(&nl, (uint32_t)run, &s);
+	/* Cancelling does not wait for the thread: it ends before its next call. */
+	for (int tries = 0; tries < 100; tries++) {
+		ret = run_get(&nl, (uint32_t)run, &s);
+		if (ret || s.state != CBENCH_RUN_RUNNING)
+			break;
+		usleep(20000);
+	}
 	check(ret == 0 && s.state == CBENCH_RUN_CANCELLED && s.done > 0 && s.done < r.samples,
 	      "cancelled after %u samples (state %s)", s.done, state_name(s.state));
 	ret = simple(&nl, CBENCH_CMD_RUN_CANCEL, CBENCH_A_RUN_ID, (uint32_t)run);

@@ -13,8 +13,10 @@
 #include <unistd.h>
 
 #include <linux/capability.h>
+#include <linux/genetlink.h>
 
 #include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include <uapi/linux/cbench.h>
 
@@ -71,6 +73,15 @@ static int put_reply_only_attr(struct nl_msg *msg, void *arg)
 	return nla_put_string(msg, CBENCH_A_INFO_VERSION, "1") < 0 ? -EMSGSIZE : 0;
 }
 
+/* The genetlink header's reserved byte must be 0 for a new family. */
+static int set_reserved_byte(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *hdr = nlmsg_data(nlmsg_hdr(msg));
+
+	hdr->reserved = 1;
+	return 0;
+}
+
 static int put_probe_cpu_huge(struct nl_msg *msg, void *arg)
 {
 	return nla_put_u32(msg, CBENCH_A_PROBE_CPU, UINT32_MAX) < 0 ? -EMSGSIZE : 0;
@@ -111,6 +122,8 @@ static const struct nlcheck checks[] = {
 	{ "PROBE_COUNTERS on CPU 2^32-1", CBENCH_CMD_PROBE_COUNTERS, put_probe_cpu_huge,
 	  false, false, -EINVAL, "is not online" },
 	{ "an unknown command", CBENCH_CMD_MAX + 1, NULL, false, false, -EOPNOTSUPP, NULL },
+	{ "INFO with a nonzero reserved header byte", CBENCH_CMD_INFO, set_reserved_byte,
+	  false, false, -EINVAL, NULL },
 	{ "PROBE_COUNTERS on CPU 0", CBENCH_CMD_PROBE_COUNTERS, put_probe_cpu_0,
 	  false, false, 0, NULL },
 	{ "PROBE_COUNTERS dump with a CPU attribute", CBENCH_CMD_PROBE_COUNTERS,

@@ -118,7 +118,8 @@
  * CBENCH_CMD_IMAGE_DEL (privileged)
  *   request: CBENCH_A_IMAGE_ID      NLA_U32
  *   reply:   ack only; -EBUSY while a run of the image exists (delete the
- *   runs first).
+ *   runs first).  If deleted runs are still stopping, the image is freed
+ *   when the last of them has stopped (INFO's live images count it till then).
  *
  * CBENCH_CMD_RUN_START (privileged)
  *   request: CBENCH_A_IMAGE_ID      NLA_U32  a mapped image
@@ -165,12 +166,17 @@
  *
  * CBENCH_CMD_RUN_CANCEL (privileged)
  *   request: CBENCH_A_RUN_ID        NLA_U32
- *   reply:   ack once the thread has stopped (between two samples); samples
- *   already taken stay readable.  A run that has ended is left alone.
+ *   reply:   ack at once; the thread ends the run before its next call of
+ *   the benchmark, and RUN_GET then reports CBENCH_RUN_CANCELLED (poll it).
+ *   Samples already taken stay readable.  A run that has ended is left alone.
+ *   We never wait for the thread in a request: a call already under way (a
+ *   long setup(), say) would hold up every generic-netlink user.
  *
  * CBENCH_CMD_RUN_DEL (privileged)
  *   request: CBENCH_A_RUN_ID        NLA_U32
- *   reply:   ack; cancels the run first if it is still going.
+ *   reply:   ack at once; the run is gone for the client.  Its thread is
+ *   cancelled and stopped in the background; until it has ended it still
+ *   counts against LIMIT_RUNS, and until it is freed, in INFO's live runs.
  *
  * CBENCH_CMD_SAMPLES (privileged, dump)
  *   request: NLM_F_DUMP with CBENCH_A_RUN_ID (NLA_U32)
