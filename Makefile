@@ -67,9 +67,11 @@ $(BUILD)/%.o: %.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/unit/suites.h: $(TEST_SRCS)
+# Rewritten only when the list of test files changes (a removed one too).
+$(BUILD)/tests/unit/suites.h: FORCE
 	@mkdir -p $(dir $@)
-	$(Q)for f in $(notdir $(basename $(TEST_SRCS))); do echo "SUITES($${f}_suites)"; done >$@.tmp && mv $@.tmp $@
+	$(Q)for f in $(notdir $(basename $(TEST_SRCS))); do echo "SUITES($${f}_suites)"; done >$@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 $(BUILD)/tests/unit/runner.o: tests/unit/runner.c $(BUILD)/tests/unit/suites.h
 	@mkdir -p $(dir $@)
@@ -243,6 +245,8 @@ bench: cbenchctl examples
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: check-all all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest test check bench clean
+FORCE:
+
+.PHONY: FORCE check-all all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest test check bench clean
 
 -include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d
