@@ -114,7 +114,10 @@ CBENCH(stream_sum, .arena_bytes = 1u << 20, .bytes_per_rep = 1u << 20);
 
 /* A random cyclic pointer chase: each load's address is the previous
  * load's value, so ns/op is the load-to-use latency of the cache level the
- * working set (the parameter) fits in. */
+ * working set (the parameter) fits in.  A call carries on where the last
+ * one stopped (the cursor lives in the arena's last word): restarting at
+ * the head would walk the same first n lines every time, and a short
+ * measurement would then see only that cached prefix of a large set. */
 #define CHASE_ARENA (16u << 20)
 #define CHASE_STRIDE 64		/* one pointer per cache line */
 
@@ -124,6 +127,11 @@ static uint64_t xorshift(uint64_t *s)
 	*s ^= *s >> 7;
 	*s ^= *s << 17;
 	return *s;
+}
+
+static void ***chase_cursor(struct cbench_ctx *ctx)
+{
+	return (void ***)((char *)ctx->arena + ctx->arena_bytes - sizeof(void **));
 }
 
 static int chase_setup(struct cbench_ctx *ctx)
@@ -147,16 +155,18 @@ static int chase_setup(struct cbench_ctx *ctx)
 	}
 	for (uint64_t i = 0; i < lines; i++)
 		*(void **)(base + order[i] * CHASE_STRIDE) = base + order[(i + 1) % lines] * CHASE_STRIDE;
+	*chase_cursor(ctx) = (void **)base;
 	return 0;
 }
 
 static void pointer_chase(struct cbench_ctx *ctx, uint64_t reps)
 {
-	void **p = ctx->arena;
+	void ***cursor = chase_cursor(ctx);
+	void **p = *cursor;
 
 	for (uint64_t i = 0; i < reps; i++)
 		p = *p;
-	cbench_keep(p);
+	*cursor = p;
 }
 CBENCH(pointer_chase, .setup = chase_setup, .arena_bytes = CHASE_ARENA, .param_name = "size",
        CBENCH_PARAMS(16384, 1048576, 8388608));
