@@ -142,4 +142,23 @@ bool cbench_backend_kmod_available(void);
  */
 int cbench_backend_kmod_check(const char *path, char *why, size_t why_bytes);
 
+/*
+ * cbench.ko runs a benchmark's setup() with preemption off (it may use the
+ * FPU), once per run; we keep such a window under the same 10 ms as a batch
+ * of samples.  The setup time is measured in user mode, on a prefaulted
+ * arena as cbench.ko's is.
+ */
+#define CBENCH_KMOD_SETUP_MAX_NS 10000000ULL
+
+struct cbench_experiment;
+
+/*
+ * Runs e's setup() and run(ctx, 1) once in a user-mode child, before any of
+ * it reaches ring 0.  Returns 0; -ECANCELED if setup() refused the
+ * parameter; -EFAULT if the child crashed or exited; -ETIME if setup() took
+ * longer than CBENCH_KMOD_SETUP_MAX_NS.  *setup_ns gets setup()'s time, 0 if
+ * unknown.
+ */
+int cbench_kmod_try_in_user_mode(const struct cbench_experiment *e, uint64_t *setup_ns);
+
 #endif /* _CBENCH_BACKEND_H */

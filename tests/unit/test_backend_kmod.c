@@ -10,6 +10,7 @@
 #include <CUnit/CUnit.h>
 
 #include "backend.h"
+#include "loader.h"
 
 #define FIXTURE(name) CBENCH_FIXTURE_DIR "/" name ".so"
 
@@ -36,7 +37,35 @@ static void object_check(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "strlen"));
 }
 
+/* setup() runs with preemption off in ring 0: a slow one never gets there. */
+static void slow_setup_refused(void)
+{
+	struct cbench_library lib;
+	char err[512];
+	int seen = 0;
+
+	CU_ASSERT_EQUAL_FATAL(cbench_library_open(&lib, FIXTURE("slow_setup"), err, sizeof(err)), 0);
+	for (size_t i = 0; i < lib.nexperiments; i++) {
+		const struct cbench_experiment *e = &lib.experiments[i];
+		uint64_t setup_ns = 0;
+		int ret = cbench_kmod_try_in_user_mode(e, &setup_ns);
+
+		if (!strcmp(e->desc->name, "slow_setup")) {
+			CU_ASSERT_EQUAL(ret, -ETIME);
+			CU_ASSERT(setup_ns > CBENCH_KMOD_SETUP_MAX_NS);
+			seen++;
+		} else if (!strcmp(e->desc->name, "quick_setup")) {
+			CU_ASSERT_EQUAL(ret, 0);
+			CU_ASSERT(setup_ns < CBENCH_KMOD_SETUP_MAX_NS);
+			seen++;
+		}
+	}
+	CU_ASSERT_EQUAL(seen, 2);
+	cbench_library_close(&lib);
+}
+
 static CU_TestInfo backend_kmod_tests[] = {
+	{ "a setup() too slow for ring 0 is refused in user mode", slow_setup_refused },
 	{ "without cbench.ko: kmod refused, auto is user", without_module },
 	{ "objects checked before ring 0", object_check },
 	CU_TEST_INFO_NULL,
