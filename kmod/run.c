@@ -164,19 +164,21 @@ static int run_thread(void *data)
 
 	/*
 	 * Calls with interrupts on tell us whether the budget allows the
-	 * benchmark; preemption is off during them (the FPU is ours), so we
-	 * first time a single rep and refuse at once what would plainly take
-	 * far too long, before calling it with all its reps.  Interrupts, cold
-	 * caches (or, in a VM, the host) can stretch one call, so only the
-	 * least of a few counts.
+	 * benchmark at the most reps any sample does, the last sample's (a
+	 * call's cost grows with its reps, so that covers every sample);
+	 * preemption is off during them (the FPU is ours), so we first time a
+	 * single rep and refuse at once what would plainly take far too long,
+	 * before calling it with all those reps.  Interrupts, cold caches (or,
+	 * in a VM, the host) can stretch one call, so only the least of a few
+	 * counts.
 	 */
-	limit = div64_u64(PROBE_SLACK * run->rules.budget_tsc, run->config.reps);
+	limit = div64_u64(PROBE_SLACK * run->rules.budget_tsc, run->config.reps_last);
 	run->probe_tsc = probe(run, 1, limit);
 	if (run->probe_tsc > limit) {
 		finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED : CBENCH_RUN_TOO_LONG, 0);
 		return 0;
 	}
-	run->probe_tsc = probe(run, run->config.reps, run->rules.budget_tsc);
+	run->probe_tsc = probe(run, run->config.reps_last, run->rules.budget_tsc);
 	if (run->probe_tsc > run->rules.budget_tsc) {
 		finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED : CBENCH_RUN_TOO_LONG, 0);
 		return 0;
