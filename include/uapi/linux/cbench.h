@@ -139,11 +139,13 @@
  *                                   module's default
  *   reply:   CBENCH_CMD_RUN_START with CBENCH_A_RUN_ID (NLA_U32).
  *   The run proceeds in a kernel thread bound to the CPU: setup() with
- *   interrupts on; timed calls with interrupts on, first of one rep, then
- *   of the last sample's reps (the most of any sample), to learn the
- *   duration (if the least of up to three is longer than the budget, the
- *   run ends as CBENCH_RUN_TOO_LONG before interrupts are ever disabled
- *   for it); a calibration of an empty call; then the samples.  A sample over the budget is flagged
+ *   interrupts on; timed calls with interrupts on, of an empty call (the
+ *   cost of timing one), then of one rep and sixteen times more at each
+ *   step up to the last sample's reps (the most of any sample), to learn
+ *   the duration (the run ends as CBENCH_RUN_TOO_LONG before interrupts
+ *   are ever disabled for it if the next step would plainly outlast the
+ *   budget, or if the least of up to three calls of all the reps is
+ *   longer than it); a calibration of an empty call; then the samples.  A sample over the budget is flagged
  *   CBENCH_SAMPLE_F_OVER_BUDGET; three in a row end the run as TOO_LONG.
  *   -ENOSPC when the socket already has CBENCH_RUNS_PER_CLIENT runs or the
  *   module LIMIT_RUNS runs in progress.
