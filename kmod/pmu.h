@@ -16,7 +16,7 @@ struct cbench_pmu {
 	u32 counters;			/* CBENCH_COUNTER_F_* we read */
 	u32 width_bits[CBENCH_COUNTERS];
 	bool synthetic;			/* test-only; see pmu.c */
-	u64 ticks;			/* synthetic: edges read so far */
+	u64 ticks;			/* synthetic: samples taken so far */
 };
 
 /*

@@ -101,7 +101,7 @@ static __always_inline void edge_end(struct cbench_run *run, struct cbench_edge 
 /* One sample of fn.  Interrupts are off from the first edge to the last. */
 static void measure(struct cbench_run *run, void *fn, u64 reps, struct cbench_ksample *sample)
 {
-	struct cbench_edge before, after = { 0 };
+	struct cbench_edge before = { 0 }, after = { 0 };
 	unsigned long flags;
 
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);

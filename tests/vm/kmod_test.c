@@ -339,8 +339,15 @@ static int simple(struct nl *nl, uint8_t cmd, uint16_t type, uint32_t id)
 	return talk(nl, &m, NULL, NULL);
 }
 
+/*
+ * What synthetic_pmu=1 makes counter c advance in every sample (pmu.c's
+ * SYNTHETIC_DELTA): (c + 1) * 10007, wrapping its 16 bits in many.
+ */
+#define SYNTHETIC_DELTA 10007
+
 struct dump {
 	uint64_t max_counter;	/* largest counter delta seen */
+	uint32_t synthetic;	/* samples whose counters moved SYNTHETIC_DELTA exactly */
 	uint32_t next;		/* next index expected */
 	uint32_t disturbed;
 	uint64_t min_tsc;
@@ -362,11 +369,16 @@ static void samples_reply(const struct nlmsghdr *h, void *arg)
 	for (size_t i = 0; i < n; i++) {
 		struct cbench_ksample s;
 
+		int exact = 1;
+
 		memcpy(&s, (const char *)a + NLA_HDRLEN + i * sizeof(s), sizeof(s));
 		for (int c = 0; c < CBENCH_COUNTERS; c++) {
 			if (s.counters[c] > d->max_counter)
 				d->max_counter = s.counters[c];
+			if (s.counters[c] != (uint64_t)(c + 1) * SYNTHETIC_DELTA)
+				exact = 0;
 		}
+		d->synthetic += exact;
 		if (s.flags)
 			d->disturbed++;
 		else if (!d->min_tsc || s.tsc < d->min_tsc)
@@ -455,9 +467,9 @@ static int measure(const struct cbench_kimage *image, const char *name, uint32_t
 		check(s.done == n && s.have_overhead, "all %u samples and an overhead", n);
 	ret = samples(&nl, (uint32_t)run, &d);
 	check(ret == 0 && !d.bad && d.next == s.done && d.disturbed == s.disturbed,
-	      "dump: %d, %u samples, %u disturbed, least %llu tsc, largest counter delta %llu", ret,
-	      d.next, d.disturbed, (unsigned long long)d.min_tsc,
-	      (unsigned long long)d.max_counter);
+	      "dump: %d, %u samples, %u disturbed, least %llu tsc, largest counter delta %llu, "
+	      "%u with the synthetic deltas", ret, d.next, d.disturbed,
+	      (unsigned long long)d.min_tsc, (unsigned long long)d.max_counter, d.synthetic);
 	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == -EBUSY,
 	      "image with a run is busy");
 	check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0, "run deleted");
