@@ -104,6 +104,7 @@ static void probe(void *data)
 
 int cbench_pmu_open(struct cbench_pmu *pmu, int cpu)
 {
+	int ret;
 	u32 i;
 
 	memset(pmu, 0, sizeof(*pmu));
@@ -130,8 +131,14 @@ int cbench_pmu_open(struct cbench_pmu *pmu, int cpu)
 		pmu->events[i] = event;
 		pmu->counters |= 1U << i;
 	}
-	if (pmu->counters)
-		smp_call_function_single(cpu, probe, pmu, 1);
+	if (pmu->counters) {
+		ret = smp_call_function_single(cpu, probe, pmu, 1);
+		if (ret) {
+			/* The CPU went offline since the request was checked: no run there. */
+			cbench_pmu_close(pmu);
+			return ret;
+		}
+	}
 	for (i = 0; i < CBENCH_COUNTERS; i++) {
 		if (pmu->events[i] && !(pmu->counters & (1U << i))) {
 			perf_event_release_kernel(pmu->events[i]);
