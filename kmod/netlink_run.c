@@ -7,6 +7,7 @@
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
@@ -234,9 +235,14 @@ static int run_config(struct genl_info *info, struct cbench_image *image,
 	}
 	attr = attrs[CBENCH_A_RUN_REPS_STEP];
 	config->reps_step = attr ? nla_get_u64(attr) : 0;
-	/* Both factors are at most 2^48 and 2^32: no overflow before the compare. */
-	if (config->reps_step &&
-	    (u64)(config->samples - 1) * config->reps_step > CBENCH_REPS_MAX - config->reps) {
+	/*
+	 * (samples - 1) * reps_step reaches 2^32 * 2^48: it can wrap a u64.
+	 * The policy keeps samples at least 1.
+	 */
+	if (check_mul_overflow((u64)(config->samples - 1), config->reps_step,
+			       &config->reps_last) ||
+	    check_add_overflow(config->reps_last, config->reps, &config->reps_last) ||
+	    config->reps_last > CBENCH_REPS_MAX) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "the last sample would do more than 2^48 reps");
 		return -ERANGE;
 	}

@@ -29,6 +29,15 @@ MODULE_PARM_DESC(synthetic_pmu, "test only: fake 16-bit counters that wrap, NMIs
 
 /* Synthetic counter width: small so the counters wrap within a run. */
 #define SYNTHETIC_BITS 16
+/*
+ * Synthetic counters start just below a wrap, move on SYNTHETIC_STRIDE
+ * between samples (so wraps fall at varying points) and counter i by
+ * (i + 1) * SYNTHETIC_DELTA within one: 10007, 20014 and 30021, which the
+ * VM test expects of every sample.
+ */
+#define SYNTHETIC_START ((1ULL << SYNTHETIC_BITS) - 100)
+#define SYNTHETIC_STRIDE 4099
+#define SYNTHETIC_DELTA 10007
 
 static const struct {
 	u32 type;
@@ -95,6 +104,7 @@ static void probe(void *data)
 
 int cbench_pmu_open(struct cbench_pmu *pmu, int cpu)
 {
+	int ret;
 	u32 i;
 
 	memset(pmu, 0, sizeof(*pmu));
@@ -121,8 +131,14 @@ int cbench_pmu_open(struct cbench_pmu *pmu, int cpu)
 		pmu->events[i] = event;
 		pmu->counters |= 1U << i;
 	}
-	if (pmu->counters)
-		smp_call_function_single(cpu, probe, pmu, 1);
+	if (pmu->counters) {
+		ret = smp_call_function_single(cpu, probe, pmu, 1);
+		if (ret) {
+			/* The CPU went offline since the request was checked: no run there. */
+			cbench_pmu_close(pmu);
+			return ret;
+		}
+	}
 	for (i = 0; i < CBENCH_COUNTERS; i++) {
 		if (pmu->events[i] && !(pmu->counters & (1U << i))) {
 			perf_event_release_kernel(pmu->events[i]);
@@ -146,11 +162,17 @@ void cbench_pmu_close(struct cbench_pmu *pmu)
 
 static void read_synthetic(struct cbench_pmu *pmu, struct cbench_edge *edge, bool after)
 {
+	u64 value = SYNTHETIC_START + pmu->ticks * SYNTHETIC_STRIDE;
 	u32 i;
 
-	/* Counters start just below a wrap and advance with the TSC. */
+	/*
+	 * From our own count of samples, never from the edge, so each value
+	 * is known: counter i advances (i + 1) * SYNTHETIC_DELTA in every
+	 * sample, wrapping in many of them.
+	 */
 	for (i = 0; i < CBENCH_COUNTERS; i++)
-		edge->counters[i] = (edge->tsc * (i + 1) - 100) & ((1ULL << SYNTHETIC_BITS) - 1);
+		edge->counters[i] = (value + (after ? (i + 1) * SYNTHETIC_DELTA : 0)) &
+				    ((1ULL << SYNTHETIC_BITS) - 1);
 	if (after) {
 		pmu->ticks++;
 		if (pmu->ticks % 7 == 0)

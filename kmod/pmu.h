@@ -16,13 +16,14 @@ struct cbench_pmu {
 	u32 counters;			/* CBENCH_COUNTER_F_* we read */
 	u32 width_bits[CBENCH_COUNTERS];
 	bool synthetic;			/* test-only; see pmu.c */
-	u64 ticks;			/* synthetic: edges read so far */
+	u64 ticks;			/* synthetic: samples taken so far */
 };
 
 /*
  * Reserves what counters it can on cpu.  No PMU (perf says -ENOENT, or
  * rdpmc faults) is no error: the run measures with the TSC alone and
- * pmu->counters is 0.  Returns -errno only for what should stop the run.
+ * pmu->counters is 0.  Returns -errno only for what should stop the run
+ * (cpu went offline: -ENXIO), holding nothing then.
  */
 int cbench_pmu_open(struct cbench_pmu *pmu, int cpu);
 void cbench_pmu_close(struct cbench_pmu *pmu);

@@ -17,6 +17,7 @@
  */
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/overflow.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -44,6 +45,12 @@
  * that product an overestimate.
  */
 #define PROBE_SLACK 4
+
+/* Empty interrupts-on calls timed to find what timing a probe costs. */
+#define PROBE_OVERHEAD_CALLS 8
+
+/* Each step of the probe does this many times the reps of the one before. */
+#define PROBE_RAMP 16
 
 /*
  * The one place interrupts go off.  Kept apart so another way of keeping
@@ -94,7 +101,7 @@ static __always_inline void edge_end(struct cbench_run *run, struct cbench_edge 
 /* One sample of fn.  Interrupts are off from the first edge to the last. */
 static void measure(struct cbench_run *run, void *fn, u64 reps, struct cbench_ksample *sample)
 {
-	struct cbench_edge before, after = { 0 };
+	struct cbench_edge before = { 0 }, after = { 0 };
 	unsigned long flags;
 
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
@@ -119,27 +126,93 @@ static void finish(struct cbench_run *run, u32 state, s32 error)
 	smp_store_release(&run->state, state);
 }
 
+/* TSC ticks of one interrupts-on call of fn; preemption is off during it. */
+static u64 time_call(struct cbench_run *run, void *fn, u64 reps)
+{
+	u64 t0, t1;
+
+	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
+	t0 = rdtsc_ordered();
+	cbench_trampoline(fn, &run->ctx, reps);
+	t1 = rdtsc_ordered();
+	kernel_fpu_end();
+	cond_resched();
+	return t1 - t0;
+}
+
+/*
+ * Would a call of target reps take at most limit ticks, judging by one of
+ * reps reps that took ticks?  The fixed cost of a timed call, overhead, is
+ * no rep's: we take it off (down to 0) and scale the rest up to target,
+ * rounding up and saturating.
+ */
+static bool projected_within(u64 ticks, u64 overhead, u64 reps, u64 target, u64 limit)
+{
+	u64 net = ticks > overhead ? ticks - overhead : 0;
+	u64 cost;
+
+	if (check_mul_overflow(net, div64_u64(target + reps - 1, reps), &cost))
+		return false;
+	return cost <= limit;
+}
+
 /*
  * The least TSC ticks of up to a few interrupts-on calls of reps reps,
- * stopping at one within limit; U64_MAX if cancelled.
+ * stopping at one whose projection to target reps is within limit;
+ * U64_MAX if stopped.
  */
-static u64 probe(struct cbench_run *run, u64 reps, u64 limit)
+static u64 probe(struct cbench_run *run, u64 reps, u64 overhead, u64 target, u64 limit)
 {
-	u64 least = U64_MAX, t0, t1;
+	u64 least = U64_MAX;
 	u32 i;
 
-	for (i = 0; i < OVER_BUDGET_IN_A_ROW && least > limit; i++) {
+	for (i = 0; i < OVER_BUDGET_IN_A_ROW; i++) {
 		if (should_stop(run))
 			return U64_MAX;
-		kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
-		t0 = rdtsc_ordered();
-		cbench_trampoline(run->config.entry, &run->ctx, reps);
-		t1 = rdtsc_ordered();
-		kernel_fpu_end();
-		least = min(least, t1 - t0);
-		cond_resched();
+		least = min(least, time_call(run, run->config.entry, reps));
+		if (projected_within(least, overhead, reps, target, limit))
+			break;
 	}
 	return least;
+}
+
+/*
+ * Calls with interrupts on tell us whether the budget allows the benchmark
+ * at the most reps any sample does, the last sample's: a call's cost grows
+ * with its reps, so that covers every sample.  Preemption is off during
+ * them (the FPU is ours), so no call may run long either.  We time one
+ * rep, then PROBE_RAMP times more at each step up to all of them, and
+ * refuse at once when the next step would plainly take far too long: each
+ * call is bounded by the one before (never a single rep projected to 2^48:
+ * the benchmark's own fixed cost per call would be multiplied with it).
+ * The call of all the reps is the judge.  Interrupts, cold caches (or, in a
+ * VM, the host) can stretch one call, so only the least of a few counts.
+ * Returns true if the samples may go ahead.
+ */
+static bool probe_budget(struct cbench_run *run)
+{
+	u64 last = run->config.reps_last, budget = run->rules.budget_tsc;
+	u64 overhead = U64_MAX, reps, next;
+	u32 i;
+
+	/*
+	 * The fixed cost of a timed call (two rdtsc_ordered, the trampoline,
+	 * a retpoline thunk) is tens of ticks: projected over a million reps
+	 * it alone would outgrow any budget.
+	 */
+	for (i = 0; i < PROBE_OVERHEAD_CALLS; i++) {
+		if (should_stop(run))
+			return false;
+		overhead = min(overhead, time_call(run, cbench_empty, 0));
+	}
+	for (reps = 1; reps < last; reps = next) {
+		next = reps > div64_u64(last, PROBE_RAMP) ? last : reps * PROBE_RAMP;
+		run->probe_tsc = probe(run, reps, overhead, next, PROBE_SLACK * budget);
+		if (!projected_within(run->probe_tsc, overhead, reps, next, PROBE_SLACK * budget))
+			return false;
+	}
+	run->probe_tsc = probe(run, last, 0, last, budget);
+	return run->probe_tsc <= budget;
 }
 
 static int run_thread(void *data)
@@ -147,7 +220,6 @@ static int run_thread(void *data)
 	struct cbench_run *run = data;
 	struct cbench_ksample sample;
 	u32 i, over = 0;
-	u64 limit;
 
 	if (run->config.setup) {
 		s32 ret;
@@ -162,22 +234,7 @@ static int run_thread(void *data)
 		}
 	}
 
-	/*
-	 * Calls with interrupts on tell us whether the budget allows the
-	 * benchmark; preemption is off during them (the FPU is ours), so we
-	 * first time a single rep and refuse at once what would plainly take
-	 * far too long, before calling it with all its reps.  Interrupts, cold
-	 * caches (or, in a VM, the host) can stretch one call, so only the
-	 * least of a few counts.
-	 */
-	limit = div64_u64(PROBE_SLACK * run->rules.budget_tsc, run->config.reps);
-	run->probe_tsc = probe(run, 1, limit);
-	if (run->probe_tsc > limit) {
-		finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED : CBENCH_RUN_TOO_LONG, 0);
-		return 0;
-	}
-	run->probe_tsc = probe(run, run->config.reps, run->rules.budget_tsc);
-	if (run->probe_tsc > run->rules.budget_tsc) {
+	if (!probe_budget(run)) {
 		finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED : CBENCH_RUN_TOO_LONG, 0);
 		return 0;
 	}

@@ -18,6 +18,7 @@ struct cbench_run_config {
 	void *setup;			/* setup() or NULL */
 	u64 reps;			/* of the first sample */
 	u64 reps_step;			/* added for each further sample */
+	u64 reps_last;			/* of the last sample, the most: reps + (samples - 1) * reps_step */
 	u32 samples;
 	u32 cpu;
 	u64 arena_bytes;

@@ -253,6 +253,7 @@ struct run_args {
 	uint32_t image;
 	const struct cbench_kimage_entry *entry;
 	uint64_t reps;
+	uint64_t reps_step;	/* 0: not sent */
 	uint32_t samples;
 	uint32_t cpu;
 	uint64_t budget_ns;	/* 0: module default */
@@ -270,6 +271,8 @@ static int run_start(struct nl *nl, const struct run_args *r)
 	if (r->entry->has_setup)
 		put_u64(&m, CBENCH_A_RUN_SETUP, r->entry->setup);
 	put_u64(&m, CBENCH_A_RUN_REPS, r->reps);
+	if (r->reps_step)
+		put_u64(&m, CBENCH_A_RUN_REPS_STEP, r->reps_step);
 	put_u32(&m, CBENCH_A_RUN_SAMPLES, r->samples);
 	put_u32(&m, CBENCH_A_RUN_CPU, r->cpu);
 	put_u64(&m, CBENCH_A_RUN_ARENA_BYTES, r->entry->arena_bytes ? r->entry->arena_bytes : 4096);
@@ -336,8 +339,15 @@ static int simple(struct nl *nl, uint8_t cmd, uint16_t type, uint32_t id)
 	return talk(nl, &m, NULL, NULL);
 }
 
+/*
+ * What synthetic_pmu=1 makes counter c advance in every sample (pmu.c's
+ * SYNTHETIC_DELTA): (c + 1) * 10007, wrapping its 16 bits in many.
+ */
+#define SYNTHETIC_DELTA 10007
+
 struct dump {
 	uint64_t max_counter;	/* largest counter delta seen */
+	uint32_t synthetic;	/* samples whose counters moved SYNTHETIC_DELTA exactly */
 	uint32_t next;		/* next index expected */
 	uint32_t disturbed;
 	uint64_t min_tsc;
@@ -359,11 +369,16 @@ static void samples_reply(const struct nlmsghdr *h, void *arg)
 	for (size_t i = 0; i < n; i++) {
 		struct cbench_ksample s;
 
+		int exact = 1;
+
 		memcpy(&s, (const char *)a + NLA_HDRLEN + i * sizeof(s), sizeof(s));
 		for (int c = 0; c < CBENCH_COUNTERS; c++) {
 			if (s.counters[c] > d->max_counter)
 				d->max_counter = s.counters[c];
+			if (s.counters[c] != (uint64_t)(c + 1) * SYNTHETIC_DELTA)
+				exact = 0;
 		}
+		d->synthetic += exact;
 		if (s.flags)
 			d->disturbed++;
 		else if (!d->min_tsc || s.tsc < d->min_tsc)
@@ -452,9 +467,9 @@ static int measure(const struct cbench_kimage *image, const char *name, uint32_t
 		check(s.done == n && s.have_overhead, "all %u samples and an overhead", n);
 	ret = samples(&nl, (uint32_t)run, &d);
 	check(ret == 0 && !d.bad && d.next == s.done && d.disturbed == s.disturbed,
-	      "dump: %d, %u samples, %u disturbed, least %llu tsc, largest counter delta %llu", ret,
-	      d.next, d.disturbed, (unsigned long long)d.min_tsc,
-	      (unsigned long long)d.max_counter);
+	      "dump: %d, %u samples, %u disturbed, least %llu tsc, largest counter delta %llu, "
+	      "%u with the synthetic deltas", ret, d.next, d.disturbed,
+	      (unsigned long long)d.min_tsc, (unsigned long long)d.max_counter, d.synthetic);
 	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == -EBUSY,
 	      "image with a run is busy");
 	check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0, "run deleted");
@@ -470,6 +485,53 @@ static void refused(struct nl *nl, struct msg *m, int want, const char *what)
 	int ret = talk(nl, m, NULL, NULL);
 
 	check(ret == want, "%s: %d (want %d) \"%s\"", what, ret, want, nl->ext);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * A sweep whose last sample does far more reps than its first: only the
+ * first is cheap, so a probe of the first alone would let the later ones
+ * hold interrupts off for seconds (step 10^9) or days (2^48 - 1).  The run
+ * must end TOO_LONG, at once, before any sample.
+ */
+static void sweep_too_long(const struct cbench_kimage *image, uint64_t step)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, "add_chain");
+	struct run_args r = { .entry = e, .reps = 1, .reps_step = step, .samples = 2 };
+	struct run_state s;
+	struct nl nl;
+	int id, run, ret;
+	double t0;
+
+	if (!e) {
+		check(0, "benchmark add_chain exists");
+		return;
+	}
+	nl_must(&nl);
+	id = upload(&nl, image);
+	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map");
+	r.image = (uint32_t)id;
+	t0 = now();
+	run = run_start(&nl, &r);
+	check(run > 0, "sweep of step %llu started: %d %s", (unsigned long long)step, run, nl.ext);
+	if (run <= 0)
+		return;
+	ret = run_wait(&nl, (uint32_t)run, &s);
+	check(ret == 0 && s.state == CBENCH_RUN_TOO_LONG && s.done == 0 && now() - t0 < 10,
+	      "sweep of step %llu ended %s after %u samples in %.2f s (want too-long, 0, < 10 s), "
+	      "probe %llu tsc", (unsigned long long)step, state_name(s.state), s.done, now() - t0,
+	      (unsigned long long)s.probe_tsc);
+	check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0, "run deleted");
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
+	      "image deleted");
+	close(nl.fd);
 }
 
 static void hostile(const struct cbench_kimage *image)
@@ -621,6 +683,17 @@ static void hostile(const struct cbench_kimage *image)
 	r.reps = 0;
 	check(run_start(&nl, &r) == -ERANGE, "zero reps: \"%s\"", nl.ext);
 	r.reps = 1;
+	/* 65536 * 2^48 is 2^64: 0 in a u64. */
+	r.reps_step = 1ULL << 48;
+	r.samples = 65537;
+	check(run_start(&nl, &r) == -ERANGE && strstr(nl.ext, "2^48"),
+	      "sweep whose reps wrap a u64: \"%s\"", nl.ext);
+	r.reps_step = CBENCH_REPS_MAX;
+	r.samples = 2;
+	check(run_start(&nl, &r) == -ERANGE && strstr(nl.ext, "2^48"),
+	      "sweep past 2^48 reps: \"%s\"", nl.ext);
+	r.reps_step = 0;
+	r.samples = 4;
 	r.cpu = 4096;
 	check(run_start(&nl, &r) == -EINVAL, "offline CPU: \"%s\"", nl.ext);
 	r.cpu = 0;
@@ -659,6 +732,9 @@ static void hostile(const struct cbench_kimage *image)
 		waitpid(pid, &status, 0);
 		check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "unprivileged caller refused");
 	}
+
+	sweep_too_long(image, 1000000000);
+	sweep_too_long(image, CBENCH_REPS_MAX - 1);
 }
 
 static void info_reply(const struct nlmsghdr *h, void *arg)

@@ -128,7 +128,9 @@
  *            CBENCH_A_RUN_REPS      NLA_U64  reps of the first sample, 1 .. 2^48
  *            CBENCH_A_RUN_REPS_STEP NLA_U64  sample i does REPS + i * REPS_STEP
  *                                   reps (a sweep, for tuning); optional,
- *                                   0; the last sample's at most 2^48
+ *                                   0; the last sample's, REPS +
+ *                                   (SAMPLES - 1) * REPS_STEP, at most 2^48
+ *                                   (else -ERANGE)
  *            CBENCH_A_RUN_SAMPLES   NLA_U32  1 .. LIMIT_SAMPLES
  *            CBENCH_A_RUN_CPU       NLA_U32  an online CPU
  *            CBENCH_A_RUN_ARENA_BYTES NLA_U64 0 .. LIMIT_ARENA_BYTES
@@ -138,11 +140,13 @@
  *                                   module's default
  *   reply:   CBENCH_CMD_RUN_START with CBENCH_A_RUN_ID (NLA_U32).
  *   The run proceeds in a kernel thread bound to the CPU: setup() with
- *   interrupts on; timed calls with interrupts on, first of one rep, then
- *   of REPS, to learn the duration (if the least of up to three is longer
- *   than the budget, the run ends as CBENCH_RUN_TOO_LONG before interrupts
- *   are ever disabled for it); a calibration of an empty call; then the
- *   samples.  A sample over the budget is flagged
+ *   interrupts on; timed calls with interrupts on, of an empty call (the
+ *   cost of timing one), then of one rep and sixteen times more at each
+ *   step up to the last sample's reps (the most of any sample), to learn
+ *   the duration (the run ends as CBENCH_RUN_TOO_LONG before interrupts
+ *   are ever disabled for it if the next step would plainly outlast the
+ *   budget, or if the least of up to three calls of all the reps is
+ *   longer than it); a calibration of an empty call; then the samples.  A sample over the budget is flagged
  *   CBENCH_SAMPLE_F_OVER_BUDGET; three in a row end the run as TOO_LONG.
  *   -ENOSPC when the socket already has CBENCH_RUNS_PER_CLIENT runs or the
  *   module LIMIT_RUNS runs in progress.
