@@ -130,6 +130,22 @@ unsigned int cbench_client_runs_running(void)
 	return n;
 }
 
+bool cbench_client_cpu_busy(u32 cpu)
+{
+	struct cbench_run *run;
+
+	lockdep_assert_held(&lock);
+	list_for_each_entry(run, &runs, node) {
+		if (run->config.cpu == cpu && READ_ONCE(run->state) == CBENCH_RUN_RUNNING)
+			return true;
+	}
+	list_for_each_entry(run, &retiring, node) {
+		if (run->config.cpu == cpu && READ_ONCE(run->state) == CBENCH_RUN_RUNNING)
+			return true;
+	}
+	return false;
+}
+
 unsigned int cbench_client_image_runs(const struct cbench_image *image)
 {
 	struct cbench_run *run;

@@ -24,6 +24,8 @@ unsigned int cbench_client_images(u32 portid);
 unsigned int cbench_client_runs(u32 portid);
 /* Runs in progress, retiring ones included until they have ended. */
 unsigned int cbench_client_runs_running(void);
+/* A run, retiring or not, may still be calling a benchmark on cpu. */
+bool cbench_client_cpu_busy(u32 cpu);
 /* Runs of image that its client has not deleted. */
 unsigned int cbench_client_image_runs(const struct cbench_image *image);
 void cbench_client_add_image(u32 portid, struct cbench_image *image);

@@ -302,6 +302,16 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "the module's runs are all in progress");
 		goto out;
 	}
+	/*
+	 * Two threads bound to one CPU would take turns between samples and
+	 * measure each other; the second's pinned counters could not count.
+	 */
+	ret = -EBUSY;
+	if (cbench_client_cpu_busy(config.cpu)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CBENCH_A_RUN_CPU],
+				    "another run is in progress on this CPU");
+		goto out;
+	}
 	ret = -ENOMEM;
 	run = cbench_run_new(image, &config);
 	if (!run)
@@ -309,7 +319,10 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	cbench_client_add_run(portid, run);
 	ret = cbench_run_start(run);
 	if (ret) {
-		NL_SET_ERR_MSG(info->extack, "cannot start the run's thread");
+		if (ret == -ENXIO)
+			NL_SET_ERR_MSG(info->extack, "the CPU went offline");
+		else
+			NL_SET_ERR_MSG(info->extack, "cannot reserve counters or start the run's thread");
 		cbench_client_drop_run(run);
 		goto out;
 	}

@@ -428,12 +428,16 @@ static int nl_must(struct nl *nl)
 /* A want_state for measure(): either ending is right. */
 #define WANT_DONE_OR_TOO_LONG 0x100
 
+/* The CPU measure() runs on: the concurrency check puts its clients apart. */
+static uint32_t measure_cpu;
+
 /* One full measurement; returns 0 if it completed with every sample. */
 static int measure(const struct cbench_kimage *image, const char *name, uint32_t n, uint64_t reps,
 		   uint64_t budget_ns, uint32_t want_state)
 {
 	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
-	struct run_args r = { .entry = e, .reps = reps, .samples = n, .budget_ns = budget_ns };
+	struct run_args r = { .entry = e, .reps = reps, .samples = n, .budget_ns = budget_ns,
+			      .cpu = measure_cpu };
 	struct run_state s;
 	struct dump d;
 	struct nl nl;
@@ -812,6 +816,9 @@ static void cancel(const struct cbench_kimage *image, const char *name)
 	check(run > 0, "long run started: %d %s", run, nl.ext);
 	if (run <= 0)
 		return;
+	ret = run_start(&nl, &r);
+	check(ret == -EBUSY && strstr(nl.ext, "another run is in progress on this CPU"),
+	      "a second run on a busy CPU refused: %d %s", ret, nl.ext);
 	usleep(500000);
 	ret = simple(&nl, CBENCH_CMD_RUN_CANCEL, CBENCH_A_RUN_ID, (uint32_t)run);
 	check(ret == 0, "cancel: %d %s", ret, nl.ext);
@@ -864,6 +871,8 @@ int main(int argc, char *argv[])
 		pid_t a = fork();
 
 		if (a == 0) {
+			/* One run per CPU: the other client measures next door. */
+			measure_cpu = 1;
 			measure(&image, argv[3], 2000, 100, 0, CBENCH_RUN_DONE);
 			_exit(failures != 0);
 		}

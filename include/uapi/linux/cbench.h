@@ -146,10 +146,12 @@
  *   the duration (the run ends as CBENCH_RUN_TOO_LONG before interrupts
  *   are ever disabled for it if the next step would plainly outlast the
  *   budget, or if the least of up to three calls of all the reps is
- *   longer than it); a calibration of an empty call; then the samples.  A sample over the budget is flagged
- *   CBENCH_SAMPLE_F_OVER_BUDGET; three in a row end the run as TOO_LONG.
+ *   longer than it); a calibration of an empty call; then the samples.  A
+ *   sample over the budget is flagged CBENCH_SAMPLE_F_OVER_BUDGET; three in a
+ *   row end the run as TOO_LONG.
  *   -ENOSPC when the socket already has CBENCH_RUNS_PER_CLIENT runs or the
- *   module LIMIT_RUNS runs in progress.
+ *   module LIMIT_RUNS runs in progress; -EBUSY when another run (of any
+ *   client) is in progress on that CPU; -ENXIO if the CPU went offline.
  *
  * CBENCH_CMD_RUN_GET (privileged)
  *   request: CBENCH_A_RUN_ID        NLA_U32
