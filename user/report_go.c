@@ -3,6 +3,16 @@
  * The Go benchmark data format (seed 003): configuration lines, then one
  * result line per trial, which benchstat reads directly.  A failed trial has
  * no result line (the format cannot say "failed"); a comment line says why.
+ *
+ * benchstat groups results into tables by every file-level configuration
+ * key, so a key whose value changes from run to run would put the two runs
+ * being compared into two tables and compare nothing.  Configuration lines
+ * therefore hold only what stays put for a machine and setup (CPU, kernel,
+ * backend, timer, counters, scheduling); what is measured anew each run or
+ * differs between the builds being compared (the timer's calibration, the
+ * object and its build id, cached or fresh tuning, discarded fractions)
+ * goes into "# key: value" comments, which benchstat skips and people read.
+ * The JSON report has all of it as fields.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -71,9 +81,45 @@ static void config(FILE *f, const char *key, const char *fmt, ...)
 	fprintf(f, "%s: %s\n", key, value);
 }
 
+/* A "# key: value" comment: per-run facts that must not split benchstat tables. */
+static void note(FILE *f, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void note(FILE *f, const char *key, const char *fmt, ...)
+{
+	char value[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	for (char *p = value; *p; p++) {
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	}
+	fprintf(f, "# %s: %s\n", key, value);
+}
+
 static const char *errname(int error)
 {
 	return error ? strerror(-error) : "ok";
+}
+
+/* "instructions cycles ref-cycles", as many as there are. */
+static const char *counter_names(unsigned int counters, char *buf, size_t len)
+{
+	static const char *const names[] = { "instructions", "cycles", "ref-cycles" };
+	static const unsigned int bits[] = { CBENCH_HAVE_INSTRUCTIONS, CBENCH_HAVE_CYCLES,
+					     CBENCH_HAVE_REF_CYCLES };
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (counters & bits[i])
+			at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s",
+					       at ? " " : "", names[i]);
+	}
+	return buf;
 }
 
 int cbench_report_go(const struct cbench_report *r, FILE *f)
@@ -82,6 +128,7 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 	const struct cbench_timer *t = &r->timer;
 	const char *tuning = NULL;
 	bool kmod = !strcmp(r->backend, "kmod");
+	char names[64];
 
 	config(f, "goos", "linux");
 	config(f, "goarch", "amd64");
@@ -111,26 +158,13 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 		config(f, "timer", "%s (lfence;rdtsc .. rdtscp;lfence)%s", t->name,
 		       m->tsc_invariant ? ", invariant" : "");
 	}
-	config(f, "timer-frequency", "%.6f MHz (vs CLOCK_MONOTONIC_RAW)", t->tsc_hz * 1e-6);
-	config(f, "timer-overhead", "%.0f ticks (subtracted)", t->overhead_ticks);
-	config(f, "timer-resolution", "%.0f ticks", t->resolution_ticks);
-	config(f, "timer-precision", "%.3f ns", t->precision_ns);
-	config(f, "timer-accuracy", "%.3f ns", t->accuracy_ns);
-	if (t->est_cycles_per_tick > 0)
-		config(f, "est-cycles-per-tick", "%.6f (dependent-add chain, 1 cycle per add)",
-		       t->est_cycles_per_tick);
 	if (t->counters && kmod)
-		config(f, "counters", "%s%s%s via rdpmc in ring 0 (perf kernel counters)",
-		       t->counters & CBENCH_HAVE_INSTRUCTIONS ? "instructions " : "",
-		       t->counters & CBENCH_HAVE_CYCLES ? "cycles " : "",
-		       t->counters & CBENCH_HAVE_REF_CYCLES ? "ref-cycles " : "");
+		config(f, "counters", "%s via rdpmc in ring 0 (perf kernel counters)",
+		       counter_names(t->counters, names, sizeof(names)));
 	else if (kmod)
 		config(f, "counters", "none: TSC only (perf lent cbench.ko no hardware counters)");
 	else if (t->counters)
-		config(f, "counters", "%s%s%s via %s",
-		       t->counters & CBENCH_HAVE_INSTRUCTIONS ? "instructions " : "",
-		       t->counters & CBENCH_HAVE_CYCLES ? "cycles " : "",
-		       t->counters & CBENCH_HAVE_REF_CYCLES ? "ref-cycles " : "",
+		config(f, "counters", "%s via %s", counter_names(t->counters, names, sizeof(names)),
 		       r->env.rdpmc ? "rdpmc" : "perf read");
 	else
 		config(f, "counters", "none (perf hardware events: %s)",
@@ -141,16 +175,25 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 	       !strcmp(r->env.disturb_source, "perf") ?
 	       "perf software events (context switches, migrations, page faults)" :
 	       "getrusage (perf_event_open not permitted; migrations by CPU number)");
+
+	note(f, "so", "%s", r->so_path);
+	note(f, "so-build-id", "%s", r->build_id);
+	note(f, "timer-frequency", "%.6f MHz (vs CLOCK_MONOTONIC_RAW)", t->tsc_hz * 1e-6);
+	note(f, "timer-overhead", "%.0f ticks (subtracted)", t->overhead_ticks);
+	note(f, "timer-resolution", "%.0f ticks", t->resolution_ticks);
+	note(f, "timer-precision", "%.3f ns", t->precision_ns);
+	note(f, "timer-accuracy", "%.3f ns", t->accuracy_ns);
+	if (t->est_cycles_per_tick > 0)
+		note(f, "est-cycles-per-tick", "%.6f (dependent-add chain, 1 cycle per add)",
+		     t->est_cycles_per_tick);
 	{
 		struct cbench_tune_params tp;
 
 		cbench_tune_params_init(&tp, t->precision_ns, t->accuracy_ns);
-		config(f, "tuning-oracle",
-		       "generalized logistic, j %" PRIu64 ", tau-acc %.0f ns, a %.3g/ns, b %.2f, measurements capped at %.0f us",
-		       tp.j, tp.accuracy_ns, tp.a, tp.b, tp.max_measure_ns * 1e-3);
+		note(f, "tuning-oracle",
+		     "generalized logistic, j %" PRIu64 ", tau-acc %.0f ns, a %.3g/ns, b %.2f, measurements capped at %.0f us",
+		     tp.j, tp.accuracy_ns, tp.a, tp.b, tp.max_measure_ns * 1e-3);
 	}
-	config(f, "so", "%s", r->so_path);
-	config(f, "so-build-id", "%s", r->build_id);
 	fputc('\n', f);
 
 	for (size_t i = 0; i < r->nresults; i++) {
@@ -159,7 +202,7 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 
 		if (!tuning || strcmp(tuning, res->tuning)) {
 			tuning = res->tuning;
-			config(f, "tuning", "%s", tuning);
+			note(f, "tuning", "%s", tuning);
 		}
 		for (size_t j = 0; j < res->ntrials; j++) {
 			const struct cbench_trial *tr = &res->trials[j];

@@ -176,11 +176,37 @@ static void content(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 10 0.300000 ns/op 0.600000 est-cycles/op\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkCopy/size=4096 1 1024.00 ns/op 4000.00 MB/s 2048.00 instructions/op"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "# BenchmarkCopy/size=4096 trial 2 failed: worker killed by signal SIGSEGV"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ntuning: cached\nBenchmarkAddChain"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ntuning: tuned\nBenchmarkCopy"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# tuning: cached\nBenchmarkAddChain"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# tuning: tuned\nBenchmarkCopy"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nbackend: user\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ncounters: none"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1 of 4 measurements discarded"));
+	free(out);
+}
+
+/*
+ * benchstat makes one table per set of configuration lines: what is
+ * measured anew each run, or names the build, must be a comment.
+ */
+static void per_run_facts_are_comments(void)
+{
+	static const char *const per_run[] = {
+		"so", "so-build-id", "timer-frequency", "timer-overhead", "timer-resolution",
+		"timer-precision", "timer-accuracy", "est-cycles-per-tick", "tuning-oracle", "tuning",
+	};
+	char *out, line[64];
+
+	build(2.0);
+	report.timer.counters = CBENCH_HAVE_INSTRUCTIONS | CBENCH_HAVE_CYCLES | CBENCH_HAVE_REF_CYCLES;
+	report.env.rdpmc = true;
+	out = render();
+	for (size_t i = 0; i < sizeof(per_run) / sizeof(per_run[0]); i++) {
+		snprintf(line, sizeof(line), "\n%s:", per_run[i]);
+		CU_ASSERT_PTR_NULL(strstr(out, line));
+		snprintf(line, sizeof(line), "\n# %s: ", per_run[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ncounters: instructions cycles ref-cycles via rdpmc\n"));
 	free(out);
 }
 
@@ -214,6 +240,7 @@ static CU_TestInfo report_go_tests[] = {
 	{ "every line is a valid config or result line", lines_are_valid },
 	{ "content and failures", content },
 	{ "no est-cycles without calibration", no_est_cycles_without_calibration },
+	{ "per-run facts are comments, not configuration", per_run_facts_are_comments },
 	{ "key and name rules", key_and_name_rules },
 	CU_TEST_INFO_NULL,
 };

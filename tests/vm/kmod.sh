@@ -51,7 +51,7 @@ if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
 	grep -q "^counters: none: TSC only" /tmp/kmod-run.out || fail "report does not say TSC only"
 	grep -q "^BenchmarkAddChain " /tmp/kmod-run.out || fail "no AddChain result"
 	grep -q "measurements discarded" /tmp/kmod-run.out || fail "no discarded fraction"
-	grep -q "^est-cycles-per-tick: " /tmp/kmod-run.out || fail "no add-chain cycle estimate"
+	grep -q "^# est-cycles-per-tick: " /tmp/kmod-run.out || fail "no add-chain cycle estimate"
 	grep -q "est-cycles/op" /tmp/kmod-run.out || fail "no est-cycles/op"
 else
 	cat /tmp/kmod-run.out
@@ -111,6 +111,18 @@ echo "$out" | grep -Eq "samples, ([1-9][0-9]*) disturbed" || fail "no disturbed 
 # sample, wrapping in many: each delta must be exactly that.
 echo "$out" | grep -q "dump: 0, 500 samples, .*, 500 with the synthetic deltas" ||
 	fail "synthetic deltas not all exact"
+# Through the whole pipeline, the counters become columns of the report.
+if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
+	--filter 'add_chain' "$suite" >/tmp/kmod-run.out 2>&1; then
+	grep -E "^(counters: |Benchmark|# Benchmark)" /tmp/kmod-run.out
+	grep -q "^counters: instructions cycles ref-cycles via rdpmc" /tmp/kmod-run.out ||
+		fail "report does not name the synthetic counters"
+	grep -Eq "^BenchmarkAddChain .* instructions/op .* cycles/op .* ref-cycles/op" /tmp/kmod-run.out ||
+		fail "no instructions/cycles/ref-cycles columns"
+else
+	cat /tmp/kmod-run.out
+	fail "cbenchctl run --backend kmod with the synthetic PMU"
+fi
 
 step "rmmod during a run"
 rmmod cbench && insmod "$ko" $params || fail "reload"
