@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "loader.h"
+#include "report.h"
 
 struct elf_facts {
 	char build_id[80];
@@ -204,6 +205,12 @@ int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen)
 		snprintf(err, errlen, "benchmark %s sweeps a parameter without an identifier name", d->name);
 		return -EINVAL;
 	}
+	/* cbench.h's limit counts "name/param_name" together. */
+	if (d->nparams && strlen(d->name) + 1 + strlen(d->param_name) >= CBENCH_NAME_MAX) {
+		snprintf(err, errlen, "benchmark %s/%s: name and parameter name together are longer than %d bytes; "
+			 "shorten one", d->name, d->param_name, CBENCH_NAME_MAX - 1);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -338,18 +345,54 @@ static int expand(struct cbench_library *lib)
 			e->desc = d;
 			e->has_param = d->nparams > 0;
 			e->param = e->has_param ? d->params[p] : 0;
+			size_t id_len, name_len;
+
 			cbench_camel_name(d->name, camel, sizeof(camel));
 			if (e->has_param) {
-				snprintf(e->id, sizeof(e->id), "%s/%s=%" PRId64, d->name, d->param_name, e->param);
-				snprintf(e->report_name, sizeof(e->report_name), "Benchmark%s/%s=%" PRId64,
-					 camel, d->param_name, e->param);
+				id_len = (size_t)snprintf(e->id, sizeof(e->id), "%s/%s=%" PRId64, d->name,
+							  d->param_name, e->param);
+				name_len = (size_t)snprintf(e->report_name, sizeof(e->report_name),
+							    "Benchmark%s/%s=%" PRId64, camel, d->param_name,
+							    e->param);
 			} else {
-				snprintf(e->id, sizeof(e->id), "%s", d->name);
-				snprintf(e->report_name, sizeof(e->report_name), "Benchmark%s", camel);
+				id_len = (size_t)snprintf(e->id, sizeof(e->id), "%s", d->name);
+				name_len = (size_t)snprintf(e->report_name, sizeof(e->report_name),
+							    "Benchmark%s", camel);
 			}
+			/* Never reached within cbench_desc_check()'s limits: a cut
+			 * name would merge parameters in the tuning cache. */
+			if (id_len >= sizeof(e->id) || name_len >= sizeof(e->report_name))
+				return -ENAMETOOLONG;
 		}
 	}
 	lib->nexperiments = k;
+	return 0;
+}
+
+/*
+ * Report names must be valid in the Go format (benchstat drops the rest
+ * silently) and distinct (or two benchmarks' results would merge), though
+ * CamelCase can make "a_b" and "aB" one name and "_1x" an invalid one.
+ */
+static int check_report_names(const struct cbench_library *lib, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < lib->nexperiments; i++) {
+		const struct cbench_experiment *e = &lib->experiments[i];
+
+		if (!cbench_go_valid_name(e->report_name)) {
+			snprintf(err, errlen, "benchmark %s would be reported as %s, which benchstat does not "
+				 "read (after \"Benchmark\" comes an upper-case letter): start the name "
+				 "with a letter", e->desc->name, e->report_name);
+			return -EINVAL;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(e->report_name, lib->experiments[j].report_name)) {
+				snprintf(err, errlen, "benchmarks %s and %s would both be reported as %s: "
+					 "rename one", lib->experiments[j].id, e->id, e->report_name);
+				return -EINVAL;
+			}
+		}
+	}
 	return 0;
 }
 
@@ -422,6 +465,15 @@ int cbench_library_open(struct cbench_library *lib, const char *path, char *err,
 	if (ret) {
 		snprintf(err, errlen, "%s", strerror(-ret));
 		goto fail;
+	}
+	{
+		char why[512];
+
+		ret = check_report_names(lib, why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "%s: %s", path, why);
+			goto fail;
+		}
 	}
 	return 0;
 fail:
