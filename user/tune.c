@@ -32,6 +32,14 @@ uint64_t cbench_tune_oracle(const struct cbench_tune_params *p, double t_ns)
 		t_ns = p->precision_ns;
 	/* exp() overflows to inf for long benchmarks, giving y = 1 as wanted. */
 	y = floor(1 + (double)(p->j - 1) / (1 + exp(p->a * (t_ns - p->b * p->accuracy_ns))));
+	/*
+	 * nu(t) <= j assumes a rep is at least one timer step long.  A shorter
+	 * one would leave every measurement shorter than tau_acc, only tens of
+	 * steps, each value rounded by a step, and the minimum would then pick
+	 * the lucky roundings: we keep measurements tau_acc long instead.
+	 */
+	if (y < ceil(p->accuracy_ns / t_ns))
+		y = ceil(p->accuracy_ns / t_ns);
 	n = y < 1 ? 1 : (uint64_t)y;
 	cap = floor(p->max_measure_ns / t_ns);
 	if (cap < 1)
@@ -60,7 +68,9 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 			if (ret < 0)
 				return ret;
 			spent_ns += ns;
-			if (!ret && ns / (double)i < best)
+			/* Under one timer step (0 once the overhead is off), a time
+			 * says only that i reps are short: it bounds t from no side. */
+			if (!ret && ns >= p->precision_ns && ns / (double)i < best)
 				best = ns / (double)i;
 			if (ns > p->max_measure_ns)
 				break;

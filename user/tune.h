@@ -5,7 +5,10 @@
  *
  *	nu(t) = floor(1 + (j - 1) / (1 + exp(a (t - b tau_acc)))),  j = tau_acc / tau_prec
  *
- * then capped so one measurement stays short next to the scheduler tick.
+ * raised, for a rep shorter than the timer's step, so that a measurement
+ * still lasts tau_acc (the paper's nu never exceeds j, which presumes
+ * t >= tau_prec), then capped so one measurement stays short next to the
+ * scheduler tick.
  */
 #ifndef _CBENCH_TUNE_H
 #define _CBENCH_TUNE_H

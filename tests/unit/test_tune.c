@@ -81,6 +81,46 @@ static int fake_time(void *arg, uint64_t reps, double *ns)
 	return 0;
 }
 
+/* 0.3 ns reps timed by a timer with 10 ns steps, reading 0 under one step as ours does. */
+static int fake_time_steps(void *arg, uint64_t reps, double *ns)
+{
+	(void)arg;
+	*ns = (double)(reps * 3 / 100 * 10);
+	return 0;
+}
+
+/* A rep shorter than one timer step: measurements still last tau_acc. */
+static void oracle_below_resolution(void)
+{
+	struct cbench_tune_params p;
+	uint64_t n;
+
+	cbench_tune_params_init(&p, 10, 30);	/* tau_acc = 10 us, j = 1000 */
+	n = cbench_tune_oracle(&p, 0.3);
+	CU_ASSERT((double)n * 0.3 >= p.accuracy_ns);
+	CU_ASSERT((double)n * 0.3 < p.accuracy_ns + 1);
+	/* Still under the cap. */
+	CU_ASSERT((double)n * 0.3 <= p.max_measure_ns);
+	/* Alg. 1 ignores the times under one step (they read 0 once the
+	 * overhead is off), which would otherwise make t = 0. */
+	{
+		double t;
+
+		cbench_tune_params_init(&p, 10, 30);
+		CU_ASSERT_EQUAL(cbench_tune(&p, fake_time_steps, NULL, &n, &t), 0);
+		/* Rounding down biases t low (0.15 here), which errs toward
+		 * longer measurements: what counts is that t is not 0 and that
+		 * a measurement of true 0.3 ns reps lasts tau_acc, under the cap. */
+		CU_ASSERT(t > 0.1 && t <= 0.3);
+		CU_ASSERT((double)n * 0.3 >= p.accuracy_ns);
+		CU_ASSERT((double)n * 0.3 <= p.max_measure_ns);
+	}
+	/* At and above one step, the paper's oracle alone. */
+	p.max_measure_ns = INFINITY;
+	CU_ASSERT(cbench_tune_oracle(&p, 10) <= p.j);
+}
+
+
 static int always_disturbed(void *arg, uint64_t reps, double *ns)
 {
 	*ns = (double)reps;
@@ -165,6 +205,7 @@ static void alg1_errors(void)
 
 static CU_TestInfo tune_tests[] = {
 	{ "accuracy floor and parameters", params_floor_accuracy },
+	{ "oracle below the timer's resolution", oracle_below_resolution },
 	{ "oracle: paper's shape", oracle_shape },
 	{ "oracle: measurement cap", oracle_cap },
 	{ "Alg. 1 estimates min T_i/i", alg1_estimates_minimum },
