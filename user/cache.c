@@ -9,6 +9,7 @@
 
 #include "cache.h"
 #include "outfile.h"
+#include "tune.h"
 
 int cbench_cache_path(char *buf, size_t len)
 {
@@ -44,7 +45,8 @@ uint64_t cbench_cache_key(const char *build_id, const char *bench_id, const char
 	h = fnv1a(h, build_id);
 	h = fnv1a(h, bench_id);
 	h = fnv1a(h, cpu_model);
-	return fnv1a(h, backend);
+	h = fnv1a(h, backend);
+	return fnv1a(h, CBENCH_TUNE_METHOD);
 }
 
 int cbench_cache_lookup(const char *path, uint64_t key, uint64_t *n)

@@ -7,7 +7,8 @@
  *	<key, 16 hex digits> <n> <benchmark id, for people>
  *
  * The key hashes everything n depends on: the .so's build id, the benchmark
- * and parameter, the CPU model and the backend.  Updates rewrite the file
+ * and parameter, the CPU model, the backend, and CBENCH_TUNE_METHOD (so a
+ * cbenchctl whose tuning rules changed never trusts an n chosen by others).  Updates rewrite the file
  * atomically, so concurrent runs lose at most an entry, never the file.
  */
 #ifndef _CBENCH_CACHE_H

@@ -23,6 +23,11 @@
  * benchmark as short as the resolution is 1000 steps long (0.1% error).
  */
 #define CBENCH_TUNE_ACC_MIN_STEPS 1000.0
+/*
+ * Names the rules below in the tuning cache's key: change it whenever they
+ * change what n a benchmark gets.
+ */
+#define CBENCH_TUNE_METHOD "alg1 logistic b0.5 s4.5 acc1000 floor-tau-acc cap100us v2"
 /* b of the logistic (paper: 0.4 < b < 0.6). */
 #define CBENCH_TUNE_B 0.5
 /* a * b * tau_acc: the steepness of the paper's Fig. 5 (0.009 * 500). */
