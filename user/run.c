@@ -331,6 +331,22 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 	}
 }
 
+/*
+ * Whether a trial measured anything: a minimum under one timer step (0 once
+ * the overhead is off) says only "shorter than the timer can tell", and
+ * reporting it as a time would print 0 ns/op.  Tuning makes a measurement
+ * of real work last a thousand steps, so only a benchmark that does nothing
+ * measurable, or ignores reps, ends here.
+ */
+static bool resolved(const struct cbench_trial *tr, double resolution_ticks)
+{
+	for (size_t i = 0; i < tr->nsamples; i++) {
+		if (!tr->samples[i].disturbed && (double)tr->samples[i].ticks < resolution_ticks)
+			return false;
+	}
+	return true;
+}
+
 static void run_trial(struct run_state *st, struct cbench_result *res, size_t t, size_t index,
 		      size_t total)
 {
@@ -355,6 +371,9 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 	p.samples = NULL;
 	if (p.error)
 		fail_trial(tr, p.error, "", p.reason);
+	else if (!resolved(tr, st->report.timer.resolution_ticks))
+		fail_trial(tr, -ERANGE, "", "every measurement is shorter than one step of the timer: "
+			   "the benchmark does no measurable work, or ignores reps");
 }
 
 static int calibrate(struct run_state *st)

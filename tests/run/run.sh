@@ -275,6 +275,7 @@ check_failed_run() {
 
 check_failed_run "segfaulting benchmark" 'signal SIGSEGV' "$FIX/crash.so"
 check_failed_run "benchmark that never returns" 'timeout after 0.5s' "$FIX/hang.so" --time-limit 0.5
+check_failed_run "benchmark that does nothing measurable" 'shorter than one step of the timer' "$FIX/no_work.so"
 check_failed_run "benchmark that calls exit()" 'exited with status 0 before finishing' "$FIX/exits.so"
 
 # An interrupted run leaves neither the report nor a temporary file.
