@@ -560,12 +560,10 @@ int cbench_cmd_run(int argc, char *argv[])
 	cbench_report_summarize(&st.report);
 	cbench_report_table(&st.report, stderr, st.tty);
 
-	ret = write_report(&st, &out);
-	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
-			opt.output ? opt.output : "the report", strerror(-ret));
-		goto out_results;
-	}
+	/*
+	 * All or nothing: the samples go into place first, then the report; a
+	 * report that cannot be written takes the samples back out with it.
+	 */
 	if (opt.samples) {
 		ret = cbench_report_csv(&st.report, samples.file);
 		ret = ret ? ret : cbench_outfile_commit(&samples);
@@ -573,6 +571,14 @@ int cbench_cmd_run(int argc, char *argv[])
 			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.samples, strerror(-ret));
 			goto out_results;
 		}
+	}
+	ret = write_report(&st, &out);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+			opt.output ? opt.output : "the report", strerror(-ret));
+		if (opt.samples && unlink(opt.samples) == 0)
+			fprintf(stderr, "%s: removed %s, which goes with it\n", cbench_prog, opt.samples);
+		goto out_results;
 	}
 	if (st.report.failed_trials)
 		fprintf(stderr, "%s: %zu trial%s failed\n", cbench_prog, st.report.failed_trials,

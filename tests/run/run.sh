@@ -294,6 +294,30 @@ else
 	ok "interrupted run leaves no file"
 fi
 
+# The report and the samples appear together or not at all: the samples'
+# directory goes away while the trials run, and the report must not stay.
+rm -rf "$TMP/gone" "$TMP"/report*
+mkdir "$TMP/gone"
+"$CB" run --trials 10 --trial-time 0.05 --filter add_chain -o "$TMP/report.txt" \
+	--samples "$TMP/gone/s.csv" "$SUITE" >/dev/null 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 100); do
+	ls "$TMP"/gone/s.csv.* >/dev/null 2>&1 && break
+	sleep 0.05
+done
+rm -rf "$TMP/gone"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	not_ok "samples unwritable at the end: exit status 0"
+elif ! grep -q "unable to write $TMP/gone/s.csv" "$TMP/err"; then
+	not_ok "samples unwritable at the end: no message: $(cat "$TMP/err")"
+elif ls "$TMP"/report* >/dev/null 2>&1; then
+	not_ok "samples unwritable at the end: the report stayed: $(ls "$TMP"/report*)"
+else
+	ok "samples unwritable at the end: no report either"
+fi
+
 # ---- bad input: a clear message, non-zero exit, no output file --------------
 
 printf 'not a shared object\n' >"$TMP/notelf.so"
