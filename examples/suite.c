@@ -172,26 +172,32 @@ CBENCH(pointer_chase, .setup = chase_setup, .arena_bytes = CHASE_ARENA, .param_n
        CBENCH_PARAMS(16384, 1048576, 8388608));
 
 /* ---- Branches --------------------------------------------------------------
- * The same loop over 4096 bytes, branching on each: all-zero data (the
- * predictor always wins) versus random bits (it loses half the time). */
+ * A loop branching on each of 4096 bytes: all-zero data (the predictor always
+ * wins) versus random bits (it loses half the time).  Each rep takes the
+ * next 4096-byte window of a 1 MiB buffer: a pattern repeated every rep
+ * would be learnt by a predictor with a long history, and the "random" case
+ * would then cost little more than the predictable one. */
 #define BRANCH_BYTES 4096
+#define BRANCH_BUFFER (1u << 20)
 
 static int branch_setup(struct cbench_ctx *ctx)
 {
 	unsigned char *b = ctx->arena;
 	uint64_t seed = 0x243f6a8885a308d3ULL;
 
-	for (uint64_t i = 0; i < BRANCH_BYTES; i++)
+	for (uint64_t i = 0; i < BRANCH_BUFFER; i++)
 		b[i] = ctx->param ? (unsigned char)(xorshift(&seed) & 1) : 0;
 	return 0;
 }
 
 static void branch(struct cbench_ctx *ctx, uint64_t reps)
 {
-	const unsigned char *b = ctx->arena;
-	uint64_t taken = 0;
+	const unsigned char *buffer = ctx->arena;
+	uint64_t taken = 0, at = 0;
 
 	for (uint64_t r = 0; r < reps; r++) {
+		const unsigned char *b = buffer + at;
+
 		for (uint64_t i = 0; i < BRANCH_BYTES; i++) {
 			if (b[i]) {
 				taken++;
@@ -199,9 +205,10 @@ static void branch(struct cbench_ctx *ctx, uint64_t reps)
 				__asm__ volatile("");
 			}
 		}
+		at = (at + BRANCH_BYTES) % BRANCH_BUFFER;
 		cbench_launder(taken);
 	}
 	cbench_keep(taken);
 }
-CBENCH(branch, .setup = branch_setup, .arena_bytes = BRANCH_BYTES, .param_name = "random",
+CBENCH(branch, .setup = branch_setup, .arena_bytes = BRANCH_BUFFER, .param_name = "random",
        CBENCH_PARAMS(0, 1), .ops_per_rep = BRANCH_BYTES);
