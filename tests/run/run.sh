@@ -277,6 +277,30 @@ check_failed_run "segfaulting benchmark" 'signal SIGSEGV' "$FIX/crash.so"
 check_failed_run "benchmark that never returns" 'timeout after 0.5s' "$FIX/hang.so" --time-limit 0.5
 check_failed_run "benchmark that calls exit()" 'exited with status 0 before finishing' "$FIX/exits.so"
 
+# A benchmark that forks: what it forked must not outlive the phase.  It
+# would hold our CPU lock (a second run then waits for a runner long gone),
+# run at our real-time priority, pinned to the measured CPU.
+# Our own lock directory: other runs on this machine must not make us wait.
+mkdir -p "$TMP/locks"
+export CBENCH_LOCK_DIR="$TMP/locks"
+check_failed_run "benchmark that forks" 'the benchmark left processes behind' "$FIX/forks.so"
+left=$(pgrep -x cbfix-sleeper)
+if [ -n "$left" ]; then
+	not_ok "benchmark that forks: its child outlived the run (pids $(echo $left))"
+else
+	ok "benchmark that forks: nothing it forked outlives the run"
+fi
+rm -f "$TMP/err"
+timeout 10 "$CB" run $FAST --filter '^add_chain$' "$SUITE" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep -q 'waiting for CPU' "$TMP/err"; then
+	ok "benchmark that forks: the next run gets the CPU at once"
+else
+	not_ok "benchmark that forks: the next run waited for the CPU (exit $rc)"
+fi
+[ -n "$left" ] && kill $left 2>/dev/null
+unset CBENCH_LOCK_DIR
+
 # An interrupted run leaves neither the report nor a temporary file.
 rm -f "$TMP"/report*
 "$CB" run --time-limit 30 -o "$TMP/report.txt" --samples "$TMP/report.csv" "$FIX/hang.so" >/dev/null 2>&1 &
