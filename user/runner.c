@@ -106,8 +106,12 @@ static void child(const struct cbench_worker_job *job, int fd, pid_t runner)
 	if (null >= 0)
 		dup2(null, STDIN_FILENO);
 	dup2(STDERR_FILENO, STDOUT_FILENO);
+	/* Not a terminal, stdout is fully buffered, and _exit() would drop
+	 * what a benchmark printed. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	close_from(WORKER_PIPE_FD + 1);
 	ret = cbench_worker_main(job, fd);
+	fflush(stdout);
 	_exit(ret);
 }
 

@@ -301,6 +301,15 @@ fi
 [ -n "$left" ] && kill $left 2>/dev/null
 unset CBENCH_LOCK_DIR
 
+# What a benchmark prints reaches our stderr, though the worker ends with
+# _exit() and its stdout is not a terminal.
+run_cb run $FAST -o "$TMP/report.txt" "$FIX/prints.so"
+if [ "$rc" -eq 0 ] && grep -q '^cbfix-stdout-marker$' "$TMP/err" && ! grep -q marker "$TMP/report.txt"; then
+	ok "a benchmark's stdout reaches stderr"
+else
+	not_ok "a benchmark's stdout reaches stderr (exit $rc)"
+fi
+
 # An interrupted run leaves neither the report nor a temporary file.
 rm -f "$TMP"/report*
 "$CB" run --time-limit 30 -o "$TMP/report.txt" --samples "$TMP/report.csv" "$FIX/hang.so" >/dev/null 2>&1 &
