@@ -194,6 +194,12 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
 		return -EINVAL;
 	}
+	/* A trial warms up, then measures, all within its time limit. */
+	if (o->warmup_s + o->trial_time_s >= o->time_limit_s) {
+		fprintf(err, "%s: --warmup (%gs) plus --trial-time (%gs) must be shorter than --time-limit (%gs)\n",
+			cbench_prog, o->warmup_s, o->trial_time_s, o->time_limit_s);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -95,6 +95,7 @@ static void rejects(void)
 	char *limit_nan[] = { "run", "--time-limit", "nan", "x.so", NULL };
 	char *trial_inf[] = { "run", "--trial-time", "inf", "x.so", NULL };
 	char *warmup_nan[] = { "run", "--warmup", "nan", "x.so", NULL };
+	char *warmup_long[] = { "run", "--warmup", "20", "--time-limit", "15", "--trial-time", "1", "x.so", NULL };
 	char *order[] = { "run", "--time-limit", "1", "--trial-time", "2", "x.so", NULL };
 	char *unknown[] = { "run", "--frobnicate", "x.so", NULL };
 	char *missing[] = { "run", "x.so", "--filter", NULL };
@@ -110,6 +111,7 @@ static void rejects(void)
 	bad(limit_nan, ARGC(limit_nan));
 	bad(trial_inf, ARGC(trial_inf));
 	bad(warmup_nan, ARGC(warmup_nan));
+	bad(warmup_long, ARGC(warmup_long));
 	bad(order, ARGC(order));
 	bad(unknown, ARGC(unknown));
 	bad(missing, ARGC(missing));
@@ -151,6 +153,18 @@ static void seconds_messages(void)
 	CHECK_MESSAGE(warmup_neg, ": --warmup wants a positive number of seconds, not '-1'");
 }
 
+static void warmup_and_trial_fit_the_limit(void)
+{
+	char *over[] = { "run", "--warmup", "20", "--time-limit", "15", "--trial-time", "1", "x.so", NULL };
+	char *equal[] = { "run", "--warmup", "1", "--time-limit", "3", "--trial-time", "2", "x.so", NULL };
+	char *fits[] = { "run", "--warmup", "0.9", "--time-limit", "3", "--trial-time", "2", "x.so", NULL };
+	struct cbench_run_options o;
+
+	CHECK_MESSAGE(over, "--warmup (20s) plus --trial-time (1s) must be shorter than --time-limit (15s)");
+	CHECK_MESSAGE(equal, "must be shorter than --time-limit");
+	CU_ASSERT_EQUAL(cbench_run_options_parse(&o, ARGC(fits), fits, sink), 0);
+}
+
 static void backend_names(void)
 {
 	enum cbench_backend_kind k;
@@ -177,6 +191,7 @@ static CU_TestInfo run_tests[] = {
 	{ "--help", help },
 	{ "bad arguments are rejected", rejects },
 	{ "bad seconds name their option", seconds_messages },
+	{ "--warmup plus --trial-time within --time-limit", warmup_and_trial_fit_the_limit },
 	{ "backend names", backend_names },
 	CU_TEST_INFO_NULL,
 };
