@@ -159,7 +159,9 @@ static int user_open(struct cbench_backend *b, int cpu)
 	if (b->no_fifo)
 		b->env.fifo_error = -EBUSY;
 	else
-		b->env.fifo_error = sched_setscheduler(0, SCHED_FIFO, &sp) ? -errno : 0;
+		/* RESET_ON_FORK: what a benchmark forks runs as SCHED_OTHER. */
+		b->env.fifo_error = sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) ?
+				    -errno : 0;
 
 	ret = open_sw(u);
 	if (ret) {

@@ -167,10 +167,13 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		case OPT_WARMUP: {
 			double *dst = c == OPT_TIME_LIMIT ? &o->time_limit_s :
 				      c == OPT_TRIAL_TIME ? &o->trial_time_s : &o->warmup_s;
+			/* Not argv[optind - 1]: that is the value in "--warmup 0". */
+			const char *name = c == OPT_TIME_LIMIT ? "--time-limit" :
+					   c == OPT_TRIAL_TIME ? "--trial-time" : "--warmup";
 
 			if (parse_seconds(optarg, dst)) {
 				fprintf(err, "%s: %s wants a positive number of seconds, not '%s'\n",
-					cbench_prog, argv[optind - 1], optarg);
+					cbench_prog, name, optarg);
 				return -EINVAL;
 			}
 			break;
@@ -189,6 +192,12 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 	o->so_path = argv[optind];
 	if (o->trial_time_s >= o->time_limit_s) {
 		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
+		return -EINVAL;
+	}
+	/* A trial warms up, then measures, all within its time limit. */
+	if (o->warmup_s + o->trial_time_s >= o->time_limit_s) {
+		fprintf(err, "%s: --warmup (%gs) plus --trial-time (%gs) must be shorter than --time-limit (%gs)\n",
+			cbench_prog, o->warmup_s, o->trial_time_s, o->time_limit_s);
 		return -EINVAL;
 	}
 	return 0;

@@ -278,6 +278,39 @@ check_failed_run "benchmark that never returns" 'timeout after 0.5s' "$FIX/hang.
 check_failed_run "benchmark that does nothing measurable" 'shorter than one step of the timer' "$FIX/no_work.so"
 check_failed_run "benchmark that calls exit()" 'exited with status 0 before finishing' "$FIX/exits.so"
 
+# A benchmark that forks: what it forked must not outlive the phase.  It
+# would hold our CPU lock (a second run then waits for a runner long gone),
+# run at our real-time priority, pinned to the measured CPU.
+# Our own lock directory: other runs on this machine must not make us wait.
+mkdir -p "$TMP/locks"
+export CBENCH_LOCK_DIR="$TMP/locks"
+check_failed_run "benchmark that forks" 'the benchmark left processes behind' "$FIX/forks.so"
+left=$(pgrep -x cbfix-sleeper)
+if [ -n "$left" ]; then
+	not_ok "benchmark that forks: its child outlived the run (pids $(echo $left))"
+else
+	ok "benchmark that forks: nothing it forked outlives the run"
+fi
+rm -f "$TMP/err"
+timeout 10 "$CB" run $FAST --filter '^add_chain$' "$SUITE" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep -q 'waiting for CPU' "$TMP/err"; then
+	ok "benchmark that forks: the next run gets the CPU at once"
+else
+	not_ok "benchmark that forks: the next run waited for the CPU (exit $rc)"
+fi
+[ -n "$left" ] && kill $left 2>/dev/null
+unset CBENCH_LOCK_DIR
+
+# What a benchmark prints reaches our stderr, though the worker ends with
+# _exit() and its stdout is not a terminal.
+run_cb run $FAST -o "$TMP/report.txt" "$FIX/prints.so"
+if [ "$rc" -eq 0 ] && grep -q '^cbfix-stdout-marker$' "$TMP/err" && ! grep -q marker "$TMP/report.txt"; then
+	ok "a benchmark's stdout reaches stderr"
+else
+	not_ok "a benchmark's stdout reaches stderr (exit $rc)"
+fi
+
 # An interrupted run leaves neither the report nor a temporary file.
 rm -f "$TMP"/report*
 "$CB" run --time-limit 30 -o "$TMP/report.txt" --samples "$TMP/report.csv" "$FIX/hang.so" >/dev/null 2>&1 &

@@ -2,6 +2,8 @@
 /* `cbenchctl run` argument parsing. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <CUnit/CUnit.h>
 
@@ -91,6 +93,9 @@ static void rejects(void)
 	char *format[] = { "run", "--format", "xml", "x.so", NULL };
 	char *limit[] = { "run", "--time-limit", "0", "x.so", NULL };
 	char *limit_nan[] = { "run", "--time-limit", "nan", "x.so", NULL };
+	char *trial_inf[] = { "run", "--trial-time", "inf", "x.so", NULL };
+	char *warmup_nan[] = { "run", "--warmup", "nan", "x.so", NULL };
+	char *warmup_long[] = { "run", "--warmup", "20", "--time-limit", "15", "--trial-time", "1", "x.so", NULL };
 	char *order[] = { "run", "--time-limit", "1", "--trial-time", "2", "x.so", NULL };
 	char *unknown[] = { "run", "--frobnicate", "x.so", NULL };
 	char *missing[] = { "run", "x.so", "--filter", NULL };
@@ -104,9 +109,60 @@ static void rejects(void)
 	bad(format, ARGC(format));
 	bad(limit, ARGC(limit));
 	bad(limit_nan, ARGC(limit_nan));
+	bad(trial_inf, ARGC(trial_inf));
+	bad(warmup_nan, ARGC(warmup_nan));
+	bad(warmup_long, ARGC(warmup_long));
 	bad(order, ARGC(order));
 	bad(unknown, ARGC(unknown));
 	bad(missing, ARGC(missing));
+}
+
+/* The message a rejected command line prints. */
+static char *message(char **argv, int argc)
+{
+	struct cbench_run_options o;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	CU_ASSERT_EQUAL(cbench_run_options_parse(&o, argc, argv, f), -EINVAL);
+	fclose(f);
+	return text;
+}
+
+#define CHECK_MESSAGE(argv, want)						\
+	do {									\
+		char *text = message(argv, ARGC(argv));				\
+										\
+		CU_ASSERT(text && strstr(text, want));			\
+		free(text);							\
+	} while (0)
+
+static void seconds_messages(void)
+{
+	char *trial0[] = { "run", "--trial-time", "0", "x.so", NULL };
+	char *limit_inf[] = { "run", "--time-limit", "inf", "x.so", NULL };
+	char *warmup_nan[] = { "run", "--warmup", "nan", "x.so", NULL };
+	char *warmup_neg[] = { "run", "--warmup=-1", "x.so", NULL };
+
+	CHECK_MESSAGE(trial0, ": --trial-time wants a positive number of seconds, not '0'");
+	CHECK_MESSAGE(limit_inf, ": --time-limit wants a positive number of seconds, not 'inf'");
+	CHECK_MESSAGE(warmup_nan, ": --warmup wants a positive number of seconds, not 'nan'");
+	CHECK_MESSAGE(warmup_neg, ": --warmup wants a positive number of seconds, not '-1'");
+}
+
+static void warmup_and_trial_fit_the_limit(void)
+{
+	char *over[] = { "run", "--warmup", "20", "--time-limit", "15", "--trial-time", "1", "x.so", NULL };
+	char *equal[] = { "run", "--warmup", "1", "--time-limit", "3", "--trial-time", "2", "x.so", NULL };
+	char *fits[] = { "run", "--warmup", "0.9", "--time-limit", "3", "--trial-time", "2", "x.so", NULL };
+	struct cbench_run_options o;
+
+	CHECK_MESSAGE(over, "--warmup (20s) plus --trial-time (1s) must be shorter than --time-limit (15s)");
+	CHECK_MESSAGE(equal, "must be shorter than --time-limit");
+	CU_ASSERT_EQUAL(cbench_run_options_parse(&o, ARGC(fits), fits, sink), 0);
 }
 
 static void backend_names(void)
@@ -134,6 +190,8 @@ static CU_TestInfo run_tests[] = {
 	{ "every option", every_option },
 	{ "--help", help },
 	{ "bad arguments are rejected", rejects },
+	{ "bad seconds name their option", seconds_messages },
+	{ "--warmup plus --trial-time within --time-limit", warmup_and_trial_fit_the_limit },
 	{ "backend names", backend_names },
 	CU_TEST_INFO_NULL,
 };
