@@ -205,6 +205,16 @@ int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen)
 		snprintf(err, errlen, "benchmark %s sweeps a parameter without an identifier name", d->name);
 		return -EINVAL;
 	}
+	if ((d->flags & CBENCH_F_BYTES_PER_PARAM) && d->params) {
+		for (uint32_t i = 0; i < d->nparams; i++) {
+			if (d->params[i] <= 0) {
+				snprintf(err, errlen, "benchmark %s counts bytes per %s, but sweeps %s=%" PRId64
+					 ": a byte count must be positive", d->name, d->param_name,
+					 d->param_name, d->params[i]);
+				return -EINVAL;
+			}
+		}
+	}
 	/* cbench.h's limit counts "name/param_name" together. */
 	if (d->nparams && strlen(d->name) + 1 + strlen(d->param_name) >= CBENCH_NAME_MAX) {
 		snprintf(err, errlen, "benchmark %s/%s: name and parameter name together are longer than %d bytes; "

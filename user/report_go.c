@@ -173,8 +173,8 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 	config(f, "disturbances", "%s",
 	       kmod ? "NMI and SMI counts, CPU and counter checks in cbench.ko" :
 	       !strcmp(r->env.disturb_source, "perf") ?
-	       "perf software events (context switches, migrations, page faults)" :
-	       "getrusage (perf_event_open not permitted; migrations by CPU number)");
+	       "perf software events (context switches, migrations, page faults; interrupts unseen)" :
+	       "getrusage (perf_event_open not permitted; migrations by CPU number; interrupts unseen)");
 
 	note(f, "so", "%s", r->so_path);
 	note(f, "so-build-id", "%s", r->build_id);

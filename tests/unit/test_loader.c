@@ -77,6 +77,24 @@ static void checks(void)
 	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);
 	d.nparams = CBENCH_PARAMS_MAX + 1;
 	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -EINVAL);
+
+	/* Bytes per parameter need positive parameters. */
+	{
+		static const int64_t sizes[] = { 64, -4096 };
+
+		d = good();
+		d.param_name = "size";
+		d.params = sizes;
+		d.nparams = 1;
+		d.flags = CBENCH_F_BYTES_PER_PARAM;
+		d.bytes_per_rep = 1;
+		CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);
+		d.nparams = 2;
+		CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "size=-4096"));
+		d.flags = 0;	/* a plain sweep may go negative */
+		CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);
+	}
 }
 
 static CU_TestInfo loader_tests[] = {
