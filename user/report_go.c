@@ -62,23 +62,33 @@ static void put_value(FILE *f, double v, const char *unit)
 	fprintf(f, " %.*f %s", decimals, v, unit);
 }
 
+/* "key: value", or "# key: value" for a comment; a value holds no newline. */
+static void put_line(FILE *f, const char *prefix, const char *key, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static void put_line(FILE *f, const char *prefix, const char *key, const char *fmt, va_list ap)
+{
+	char value[512];
+
+	vsnprintf(value, sizeof(value), fmt, ap);
+	for (char *p = value; *p; p++) {
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	}
+	fprintf(f, "%s%s: %s\n", prefix, key, value);
+}
+
+/* A configuration line; the key rules hold by construction. */
 static void config(FILE *f, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 static void config(FILE *f, const char *key, const char *fmt, ...)
 {
-	char value[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(value, sizeof(value), fmt, ap);
+	put_line(f, "", key, fmt, ap);
 	va_end(ap);
-	/* A value cannot hold a newline; the key rules hold by construction. */
-	for (char *p = value; *p; p++) {
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	}
-	fprintf(f, "%s: %s\n", key, value);
 }
 
 /* A "# key: value" comment: per-run facts that must not split benchstat tables. */
@@ -87,17 +97,11 @@ static void note(FILE *f, const char *key, const char *fmt, ...)
 
 static void note(FILE *f, const char *key, const char *fmt, ...)
 {
-	char value[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(value, sizeof(value), fmt, ap);
+	put_line(f, "# ", key, fmt, ap);
 	va_end(ap);
-	for (char *p = value; *p; p++) {
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	}
-	fprintf(f, "# %s: %s\n", key, value);
 }
 
 static const char *errname(int error)
