@@ -113,37 +113,34 @@ unsigned int cbench_client_runs(u32 portid)
 	return n;
 }
 
-unsigned int cbench_client_runs_running(void)
+/*
+ * Runs that may still be calling a benchmark, on cpu or on any CPU (-1):
+ * listed ones and retiring ones alike, until they have ended their run;
+ * after that a thread only has to return.
+ */
+static unsigned int running(s64 cpu)
 {
+	struct list_head *const lists[] = { &runs, &retiring };
 	struct cbench_run *run;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&lock);
-	list_for_each_entry(run, &runs, node)
-		n += READ_ONCE(run->state) == CBENCH_RUN_RUNNING;
-	/*
-	 * A retiring run counts while its thread may still be calling the
-	 * benchmark; once it has ended its run it only has to return.
-	 */
-	list_for_each_entry(run, &retiring, node)
-		n += READ_ONCE(run->state) == CBENCH_RUN_RUNNING;
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
+		list_for_each_entry(run, lists[i], node)
+			n += READ_ONCE(run->state) == CBENCH_RUN_RUNNING &&
+			     (cpu < 0 || run->config.cpu == cpu);
+	}
 	return n;
+}
+
+unsigned int cbench_client_runs_running(void)
+{
+	return running(-1);
 }
 
 bool cbench_client_cpu_busy(u32 cpu)
 {
-	struct cbench_run *run;
-
-	lockdep_assert_held(&lock);
-	list_for_each_entry(run, &runs, node) {
-		if (run->config.cpu == cpu && READ_ONCE(run->state) == CBENCH_RUN_RUNNING)
-			return true;
-	}
-	list_for_each_entry(run, &retiring, node) {
-		if (run->config.cpu == cpu && READ_ONCE(run->state) == CBENCH_RUN_RUNNING)
-			return true;
-	}
-	return false;
+	return running(cpu) > 0;
 }
 
 unsigned int cbench_client_image_runs(const struct cbench_image *image)
