@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The tuning cache; see cache.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cache.h"
 #include "outfile.h"
@@ -87,16 +90,14 @@ static int make_dirs(const char *path)
 	return 0;
 }
 
-int cbench_cache_store(const char *path, uint64_t key, uint64_t n, const char *bench_id)
+/* Rewrites the cache with the entry added or replaced; under the lock. */
+static int store_locked(const char *path, uint64_t key, uint64_t n, const char *bench_id)
 {
 	struct cbench_outfile out;
 	char line[512];
 	FILE *old;
 	int ret;
 
-	ret = make_dirs(path);
-	if (ret)
-		return ret;
 	ret = cbench_outfile_open(&out, path);
 	if (ret)
 		return ret;
@@ -113,4 +114,46 @@ int cbench_cache_store(const char *path, uint64_t key, uint64_t n, const char *b
 	}
 	fprintf(out.file, "%016" PRIx64 " %" PRIu64 " %s\n", key, n, bench_id);
 	return cbench_outfile_commit(&out);
+}
+
+/*
+ * Runs on other CPUs update the cache at the same time: each reads the file,
+ * adds its entry and renames a new file over it, so without a lock the
+ * later rename drops the earlier entry.  The lock is a file beside the cache
+ * (the cache itself is replaced on every update, so it cannot hold a lock).
+ */
+static int lock_cache(const char *path)
+{
+	char lock_path[4096];
+	int fd;
+
+	if ((size_t)snprintf(lock_path, sizeof(lock_path), "%s.lock", path) >= sizeof(lock_path))
+		return -ENAMETOOLONG;
+	fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX)) {
+		if (errno != EINTR) {
+			int ret = -errno;
+
+			close(fd);
+			return ret;
+		}
+	}
+	return fd;
+}
+
+int cbench_cache_store(const char *path, uint64_t key, uint64_t n, const char *bench_id)
+{
+	int ret, lock;
+
+	ret = make_dirs(path);
+	if (ret)
+		return ret;
+	lock = lock_cache(path);
+	if (lock < 0)
+		return lock;
+	ret = store_locked(path, key, n, bench_id);
+	close(lock);
+	return ret;
 }

@@ -9,7 +9,8 @@
  * The key hashes everything n depends on: the .so's build id, the benchmark
  * and parameter, the CPU model, the backend, and CBENCH_TUNE_METHOD (so a
  * cbenchctl whose tuning rules changed never trusts an n chosen by others).  Updates rewrite the file
- * atomically, so concurrent runs lose at most an entry, never the file.
+ * atomically, under a lock beside it (`tuning.lock`), so runs on other CPUs
+ * storing at the same time lose nothing.
  */
 #ifndef _CBENCH_CACHE_H
 #define _CBENCH_CACHE_H

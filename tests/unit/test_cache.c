@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CUnit/CUnit.h>
@@ -117,7 +118,42 @@ static void garbage_is_ignored(void)
 	CU_ASSERT_EQUAL(n, 42);
 }
 
+/* Runs on other CPUs store at the same time: no entry may be lost. */
+static void concurrent_stores_keep_every_entry(void)
+{
+	enum { WRITERS = 8, EACH = 25 };
+	char path[256];
+	pid_t pids[WRITERS];
+	int status, lost = 0;
+
+	snprintf(path, sizeof(path), "%s/concurrent/tuning", dir);
+	for (int w = 0; w < WRITERS; w++) {
+		pids[w] = fork();
+		CU_ASSERT_FATAL(pids[w] >= 0);
+		if (pids[w] == 0) {
+			for (int i = 0; i < EACH; i++) {
+				if (cbench_cache_store(path, (uint64_t)(w * 1000 + i + 1), 7, "x"))
+					_exit(1);
+			}
+			_exit(0);
+		}
+	}
+	for (int w = 0; w < WRITERS; w++) {
+		CU_ASSERT(waitpid(pids[w], &status, 0) == pids[w] && WIFEXITED(status) &&
+			  WEXITSTATUS(status) == 0);
+	}
+	for (int w = 0; w < WRITERS; w++) {
+		for (int i = 0; i < EACH; i++) {
+			uint64_t n = 0;
+
+			lost += cbench_cache_lookup(path, (uint64_t)(w * 1000 + i + 1), &n) != 0 || n != 7;
+		}
+	}
+	CU_ASSERT_EQUAL(lost, 0);
+}
+
 static CU_TestInfo cache_tests[] = {
+	{ "concurrent stores keep every entry", concurrent_stores_keep_every_entry },
 	{ "path follows XDG", path_rules },
 	{ "keys cover every part", keys_differ },
 	{ "store, lookup, replace", store_and_lookup },
