@@ -230,7 +230,8 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 				/* Caliper's failed trial: measurements came, valid ones did not. */
 				snprintf(p->reason, sizeof(p->reason),
 					 "timeout after %gs with %zu valid measurements of %u needed (%zu disturbed)",
-					 time_limit_s, p->nsamples - disturbed, job->min_valid, disturbed);
+					 time_limit_s, p->nsamples - disturbed,
+					 p->needed ? p->needed : job->min_valid, disturbed);
 			else
 				snprintf(p->reason, sizeof(p->reason), "timeout after %gs", time_limit_s);
 			p->error = -ETIMEDOUT;
@@ -282,6 +283,9 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 				snprintf(p->reason, sizeof(p->reason), "out of memory for samples");
 				eof = 1;
 			}
+			break;
+		case CBENCH_MSG_NEEDED:
+			p->needed = (uint32_t)m.u.tuned.n;
 			break;
 		case CBENCH_MSG_DONE:
 			done = 1;

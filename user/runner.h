@@ -17,6 +17,7 @@ struct cbench_phase {
 	double t_ns;			/* TUNE */
 	struct cbench_sample *samples;	/* TRIAL, malloc'd */
 	size_t nsamples;
+	uint32_t needed;		/* TRIAL: valid measurements the worker wants */
 };
 
 /*

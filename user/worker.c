@@ -85,6 +85,13 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 		needed = (uint32_t)(job->time_limit_ns / 2 / one_ns);
 		needed = needed ? needed : 1;
 	}
+	/* The runner names this count if the trial runs out of time. */
+	m.type = CBENCH_MSG_NEEDED;
+	m.u.tuned.n = needed;
+	ret = send_msg(fd, &m);
+	if (ret)
+		return ret;
+	m.type = CBENCH_MSG_SAMPLE;
 	until = now_ns() + job->trial_ns;
 	while (valid < job->max_measurements && (valid < needed || now_ns() < until)) {
 		ret = b->ops->measure(b, job->n, &m.u.sample);

@@ -42,6 +42,7 @@ enum cbench_msg_type {
 	CBENCH_MSG_SAMPLE,
 	CBENCH_MSG_DONE,
 	CBENCH_MSG_ERROR,
+	CBENCH_MSG_NEEDED,	/* TRIAL: u.tuned.n valid measurements wanted */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
