@@ -41,7 +41,8 @@ LDLIBS   += $(NL_LIBS) -lelf -ldl -lm
 
 # Every user/*.c is part of cbenchctl; user/main.c holds main() alone.
 USER_SRCS := $(wildcard user/*.c)
-USER_OBJS := $(USER_SRCS:%.c=$(BUILD)/%.o)
+USER_ASMS := $(wildcard user/*.S)
+USER_OBJS := $(USER_SRCS:%.c=$(BUILD)/%.o) $(USER_ASMS:%.S=$(BUILD)/%.o)
 LIB_OBJS  := $(filter-out $(BUILD)/user/main.o,$(USER_OBJS))
 
 # kmod/lib/*.c is pure logic built into the module and, here, into the unit
@@ -66,6 +67,11 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(CPPFLAGS) -MMD -MP -c -o $@ $<
 
 # Rewritten only when the list of test files changes (a removed one too).
 $(BUILD)/tests/unit/suites.h: FORCE

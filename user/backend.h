@@ -8,15 +8,14 @@
  * call happens inside one worker process, pinned to one CPU, in this order:
  *
  *	open(b, cpu)			claim timers/counters for this thread
- *	calibrate(b, &timer)		optional: overhead, resolution, frequency
+ *	calibrate(b, &timer)		optional: overhead, step, frequency
  *	prepare(b, experiment)		arena + setup(), untimed
- *	measure(b, reps, &sample)	as many times as the pipeline wants
+ *	measure(b, reps, &sample)	as many times as the pipeline wants,
+ *	measure_ref(b, reps, &sample)	interleaved with the reference's
  *	close(b)
  *
- * Each returns 0 or -errno.  A backend never prints: it reports what it could
- * not do through the flags below and cbench_backend_env, and the report says
- * it.  The kernel backend will implement the same ops, its measure() asking
- * cbench.ko for the sample.
+ * Each returns 0 or -errno.  The user backend runs the benchmark in the
+ * worker; the kmod backend asks cbench.ko for its samples.
  */
 #ifndef _CBENCH_BACKEND_H
 #define _CBENCH_BACKEND_H
@@ -58,12 +57,18 @@ struct cbench_timer {
 	char name[48];			/* e.g. "tsc (lfence;rdtsc / rdtscp;lfence)" */
 	double tsc_hz;			/* ticks per second, vs CLOCK_MONOTONIC_RAW */
 	double overhead_ticks;		/* back-to-back start/stop, subtracted */
-	double resolution_ticks;	/* smallest nonzero step the counter shows */
+	/* The step the counter advances in, learnt from reads at spread-out
+	 * moments (cbench_stats_step): 1 on most hosts, 26 on some EPYC VMs. */
+	double step_ticks;
 	double precision_ns;		/* tau_prec of seed 000 */
 	double accuracy_ns;		/* tau_acc of seed 000, an upper bound */
-	/* Core cycles per tick from a dependent-add chain (1 cycle per add);
-	 * 0 when not calibrated.  Gives est-cycles/op where no PMU is. */
+	/* Core cycles per tick from a dependent-add chain (1 cycle per add),
+	 * at calibration; 0 when not calibrated.  Trials measure their own
+	 * (ref_reps), since the core clock drifts. */
 	double est_cycles_per_tick;
+	/* Reps of the reference add chain (reference.h) per reference
+	 * measurement: long enough that a timer step is under 1/2000 of it. */
+	uint64_t ref_reps;
 	uint32_t counters;		/* CBENCH_HAVE_* the backend can measure */
 	/* What the counters count around an empty region (the reads and the
 	 * TSC fences themselves), subtracted like overhead_ticks; indexed
@@ -94,6 +99,9 @@ struct cbench_backend_ops {
 	int (*calibrate)(struct cbench_backend *b, struct cbench_timer *timer);
 	int (*prepare)(struct cbench_backend *b, const struct cbench_experiment *e);
 	int (*measure)(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s);
+	/* The reference add chain (reference.h), timed exactly as measure()
+	 * times the benchmark, on the same CPU. */
+	int (*measure_ref)(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s);
 	void (*close)(struct cbench_backend *b);
 };
 

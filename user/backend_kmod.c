@@ -28,17 +28,20 @@
 #include "backend.h"
 #include "kimage.h"
 #include "netlink.h"
+#include "reference.h"
+#include "stats.h"
+#include "tune.h"
 
 /* Samples per run: enough to amortize starting a run, few enough to waste little. */
 #define BATCH_SAMPLES 256
-/* Samples of the empty image that calibrate the timer. */
+/* Samples of the empty entry that calibrate the timer. */
 #define CALIBRATION_SAMPLES 1024
-/* The calibration image: one page of text. */
-#define EMPTY_IMAGE_BYTES 4096
-/* Where the add chain starts in it, its adds per loop, loops per sample, samples. */
-#define CHAIN_OFFSET 64
-#define CHAIN_ADDS 16
-#define CHAIN_REPS 4096
+/* Samples of a spin sweep (reps SPIN_FIRST, SPIN_FIRST + 1, ...) that show
+ * the timer's step. */
+#define SPIN_SAMPLES 1024
+#define SPIN_FIRST 16
+/* Reps of the reference chain per calibration sample (100000 adds), and samples. */
+#define CHAIN_REPS 100
 #define CHAIN_SAMPLES 64
 /* How often we ask whether a run has ended. */
 #define POLL_US 200
@@ -50,6 +53,16 @@
 /* A run that has not ended after this long is cancelled. */
 #define RUN_TIMEOUT_S 60
 
+/* Samples of one run, handed out one at a time. */
+struct batch {
+	struct cbench_ksample *s;
+	uint32_t n, next;
+	uint64_t reps, step;
+	struct cbench_ksample overhead;	/* of the run that took the batch */
+	uint32_t counters;		/* CBENCH_COUNTER_F_* of that run */
+	uint64_t last_reps;
+};
+
 struct kmod_backend {
 	struct cbench_nl *nl;
 	int cpu;
@@ -60,13 +73,12 @@ struct kmod_backend {
 	int64_t param;
 	uint64_t arena_bytes;
 
-	/* The current batch. */
-	struct cbench_ksample *batch;
-	uint32_t nbatch, next;
-	uint64_t batch_reps, batch_step;
-	struct cbench_ksample overhead;	/* of the run that took the batch */
-	uint32_t counters;		/* CBENCH_COUNTER_F_* of that run */
-	uint64_t last_reps;
+	/* The benchmark's current batch, and the reference chain's. */
+	struct batch bench, ref;
+	/* The reference image (reference.S), uploaded for trials. */
+	struct cbench_kimage ref_image;
+	uint32_t ref_image_id;
+	bool have_ref_image;
 	uint64_t budget_ns;		/* the module's, for messages */
 };
 
@@ -321,8 +333,9 @@ static int kmod_open(struct cbench_backend *b, int cpu)
 	k->cpu = cpu;
 	b->env.cpu = cpu;
 	strcpy(b->env.disturb_source, "kmod");
-	k->batch = calloc(BATCH_SAMPLES, sizeof(*k->batch));
-	if (!k->batch)
+	k->bench.s = calloc(BATCH_SAMPLES, sizeof(*k->bench.s));
+	k->ref.s = calloc(BATCH_SAMPLES, sizeof(*k->ref.s));
+	if (!k->bench.s || !k->ref.s)
 		return -ENOMEM;
 	ret = cbench_nl_open(&k->nl);
 	if (ret)
@@ -352,17 +365,12 @@ static void kmod_close(struct cbench_backend *b)
 		cbench_nl_close(k->nl);
 	if (k->have_image)
 		cbench_kimage_free(&k->image);
-	free(k->batch);
+	if (k->have_ref_image)
+		cbench_kimage_free(&k->ref_image);
+	free(k->bench.s);
+	free(k->ref.s);
 	free(k);
 	b->priv = NULL;
-}
-
-static int compare_tsc(const void *a, const void *b)
-{
-	uint64_t x = ((const struct cbench_ksample *)a)->tsc;
-	uint64_t y = ((const struct cbench_ksample *)b)->tsc;
-
-	return (x > y) - (x < y);
 }
 
 static uint32_t have_of(uint32_t counters)
@@ -373,122 +381,151 @@ static uint32_t have_of(uint32_t counters)
 }
 
 /*
- * A dependent-add chain at CHAIN_OFFSET, run(ctx, reps) doing reps loops of
- * CHAIN_ADDS adds to %rax, one cycle each:
- *
- *	endbr64; test %rsi,%rsi; je 2f
- *	1: add $1,%rax (CHAIN_ADDS times); dec %rsi; jne 1b
- *	2: ret
+ * The reference image: reference.S's bytes, which are position-independent
+ * and relocation-free, on their own pages.  Its entries are the empty
+ * function, the add chain and the spin, at their offsets from
+ * cbench_ref_begin.
  */
-static void put_chain(uint8_t *p)
+static int ref_image_make(struct cbench_kimage *image)
 {
-	static const uint8_t head[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x48, 0x85, 0xf6, 0x74 };
-	static const uint8_t add[] = { 0x48, 0x83, 0xc0, 0x01 };
-	static const uint8_t tail[] = { 0x48, 0xff, 0xce, 0x75 };
-	const int body = CHAIN_ADDS * (int)sizeof(add) + (int)sizeof(tail) + 1;
+	size_t bytes = (size_t)(cbench_ref_end - cbench_ref_begin);
+	long page = sysconf(_SC_PAGESIZE);
 
-	memcpy(p, head, sizeof(head));
-	p += sizeof(head);
-	*p++ = (uint8_t)body;			/* je over the loop */
-	for (int i = 0; i < CHAIN_ADDS; i++, p += sizeof(add))
-		memcpy(p, add, sizeof(add));
-	memcpy(p, tail, sizeof(tail));
-	p += sizeof(tail);
-	*p++ = (uint8_t)(-body);		/* jne back to the first add */
-	*p = 0xc3;
+	memset(image, 0, sizeof(*image));
+	image->image_bytes = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
+	image->bytes = calloc(1, image->image_bytes);
+	if (!image->bytes)
+		return -ENOMEM;
+	memcpy(image->bytes, cbench_ref_begin, bytes);
+	image->ntext = 1;
+	image->text[0].start = 0;
+	image->text[0].bytes = image->image_bytes;
+	return 0;
 }
 
-/* Core cycles per TSC tick from the add chain in ring 0; 0 if it will not say. */
-static double calibrate_cycles(struct kmod_backend *k, uint32_t image_id, double overhead_ticks)
+static uint64_t ref_offset(void (*fn)(struct cbench_ctx *, uint64_t))
+{
+	return (uint64_t)((const char *)fn - cbench_ref_begin);
+}
+
+/* The valid samples' tsc deltas of a run of the reference image's fn. */
+static int ref_run(struct kmod_backend *k, uint32_t image_id, void (*fn)(struct cbench_ctx *, uint64_t),
+		   uint64_t reps, uint64_t step, uint32_t samples, double *v, uint64_t *raw,
+		   struct run_result *res)
 {
 	struct run_request r = {
-		.image_id = image_id, .run_offset = CHAIN_OFFSET, .reps = CHAIN_REPS,
-		.samples = CHAIN_SAMPLES, .cpu = k->cpu,
+		.image_id = image_id, .run_offset = ref_offset(fn), .reps = reps, .step = step,
+		.samples = samples, .cpu = k->cpu,
 	};
-	struct cbench_ksample s[CHAIN_SAMPLES];
-	struct run_result res = { 0 };
-	uint64_t best = UINT64_MAX;
-	int n = run_once(k->nl, &r, s, &res);
+	struct cbench_ksample *s = calloc(samples, sizeof(*s));
+	int n, valid = 0;
 
+	if (!s)
+		return -ENOMEM;
+	memset(res, 0, sizeof(*res));
+	n = run_once(k->nl, &r, s, res);
+	if (n >= 0 && res->state != CBENCH_RUN_DONE)
+		n = res->error ? res->error : -EIO;
 	for (int i = 0; i < n; i++) {
-		if (!s[i].flags && s[i].tsc < best)
-			best = s[i].tsc;
+		if (s[i].flags)
+			continue;
+		if (v)
+			v[valid] = (double)s[i].tsc;
+		if (raw)
+			raw[valid] = s[i].tsc;
+		valid++;
 	}
-	if (best == UINT64_MAX || (double)best <= overhead_ticks)
-		return 0;
-	return (double)CHAIN_ADDS * CHAIN_REPS / ((double)best - overhead_ticks);
+	if (n >= 0 && valid < 10)
+		n = -EAGAIN;		/* nearly every sample disturbed */
+	free(s);
+	return n < 0 ? n : valid;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
 }
 
 /*
- * The timer: the TSC at the kernel's tsc_khz, with the overhead and spread
- * of a measurement from a run of an image whose entry is nothing but
- * `endbr64; ret`, and cycles per tick from a dependent-add chain in it.
+ * The timer in ring 0: the TSC at the kernel's tsc_khz; its step from a
+ * sweep of spins of growing length (reference.S); the overhead and spread
+ * of a measurement from runs of the empty entry; cycles per tick from the
+ * add chain.  All of it at the floor level, as trials are estimated.
  */
 static int kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 {
-	static const uint8_t empty_fn[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0xc3 };
 	struct kmod_backend *k = b->priv;
-	struct cbench_kimage empty = { .image_bytes = EMPTY_IMAGE_BYTES, .ntext = 1 };
-	struct run_request r = { .reps = 1, .samples = CALIBRATION_SAMPLES, .cpu = k->cpu };
-	struct run_result res = { 0 };
-	struct cbench_ksample *s;
-	uint32_t valid = 0;
+	struct cbench_kimage image;
+	struct run_result res;
+	uint32_t image_id;
+	uint64_t *raw = calloc(SPIN_SAMPLES, sizeof(*raw));
+	double *v = calloc(CALIBRATION_SAMPLES, sizeof(*v)), ticks;
 	struct call c = { 0 };
 	int ret, n;
 
 	memset(t, 0, sizeof(*t));
+	memset(&image, 0, sizeof(image));
+	ret = -ENOMEM;
+	if (!raw || !v)
+		goto out;
 	ret = call(k->nl, CBENCH_CMD_INFO, false, &c);
 	if (ret)
-		return ret;
+		goto out;
+	ret = -EOPNOTSUPP;	/* the kernel does not know its TSC's frequency */
 	if (!c.value[CBENCH_A_INFO_TSC_KHZ])
-		return -EOPNOTSUPP;	/* the kernel does not know its TSC's frequency */
+		goto out;
 	t->tsc_hz = (double)c.value[CBENCH_A_INFO_TSC_KHZ] * 1e3;
+	ret = ref_image_make(&image);
+	ret = ret ? ret : upload(k->nl, &image, &image_id);
+	if (ret)
+		goto out;
 
-	empty.bytes = calloc(1, EMPTY_IMAGE_BYTES);
-	s = calloc(CALIBRATION_SAMPLES, sizeof(*s));
-	if (!empty.bytes || !s) {
-		ret = -ENOMEM;
+	n = ref_run(k, image_id, cbench_ref_spin, SPIN_FIRST, 1, SPIN_SAMPLES, NULL, raw, &res);
+	if (n < 0) {
+		ret = n;
 		goto out;
 	}
-	memcpy(empty.bytes, empty_fn, sizeof(empty_fn));
-	put_chain(empty.bytes + CHAIN_OFFSET);
-	empty.text[0].start = 0;
-	empty.text[0].bytes = EMPTY_IMAGE_BYTES;
-	ret = upload(k->nl, &empty, &r.image_id);
-	if (ret)
+	t->step_ticks = (double)cbench_stats_step(raw, (size_t)n);
+	if (!(t->step_ticks > 0))
+		t->step_ticks = 1;
+
+	n = ref_run(k, image_id, cbench_ref_empty, 1, 0, CALIBRATION_SAMPLES, v, NULL, &res);
+	if (n < 0) {
+		ret = n;
 		goto out;
-	n = run_once(k->nl, &r, s, &res);
-	ret = n < 0 ? n : res.state == CBENCH_RUN_DONE ? 0 : -EIO;
-	if (ret)
-		goto out;
-	for (int i = 0; i < n; i++) {
-		if (!s[i].flags)
-			s[valid++] = s[i];
 	}
-	ret = -EAGAIN;
-	if (valid < 10)
-		goto out;
-	qsort(s, valid, sizeof(*s), compare_tsc);
+	qsort(v, (size_t)n, sizeof(*v), compare_double);
 	snprintf(t->name, sizeof(t->name), "tsc in ring 0 (cbench.ko)");
-	t->overhead_ticks = (double)s[0].tsc;
-	t->resolution_ticks = 1;
-	t->precision_ns = 1e9 / t->tsc_hz;
-	/* As the user backend: the read cost's spread to its 99.9th percentile. */
-	t->accuracy_ns = ((double)(s[valid * 999 / 1000].tsc - s[0].tsc) + 2) * 1e9 / t->tsc_hz;
+	/* What the module subtracts is each run's least empty-call cost; this
+	 * is for the report and the error bound. */
+	t->overhead_ticks = cbench_stats_floor_mean(v, (size_t)n, t->step_ticks);
+	t->precision_ns = t->step_ticks * 1e9 / t->tsc_hz;
+	/* As the user backend: the read cost's spread to its 99.9th
+	 * percentile, and a step at each end. */
+	t->accuracy_ns = (v[n * 999 / 1000] - v[0] + 2 * t->step_ticks) * 1e9 / t->tsc_hz;
 	t->counters = have_of(res.counters);
-	/* For the report: measure() subtracts each run's own least cost. */
-	for (int j = 0; j < CBENCH_COUNTERS; j++) {
-		uint64_t least = UINT64_MAX;
+	/* The counters' least cost around an empty call is subtracted run by
+	 * run by measure(); the report shows the calibration's. */
+	for (int j = 0; j < CBENCH_COUNTERS; j++)
+		t->counter_overhead[j] = res.counters & (1u << j) && res.have_overhead ?
+					 (double)res.overhead.counters[j] : 0;
 
-		for (uint32_t i = 0; i < valid; i++)
-			least = s[i].counters[j] < least ? s[i].counters[j] : least;
-		t->counter_overhead[j] = res.counters & (1u << j) ? (double)least : 0;
-	}
-	t->est_cycles_per_tick = calibrate_cycles(k, r.image_id, t->overhead_ticks);
+	/* The module takes its least empty-call cost off every sample. */
+	n = ref_run(k, image_id, cbench_ref_add_chain, CHAIN_REPS, 0, CHAIN_SAMPLES, v, NULL, &res);
+	ticks = n > 0 ? cbench_stats_floor_mean(v, (size_t)n, t->step_ticks) : 0;
+	if (n > 0 && res.have_overhead)
+		ticks -= (double)res.overhead.tsc;
+	if (ticks > 0)
+		t->est_cycles_per_tick = (double)CBENCH_REF_ADDS_PER_REP * CHAIN_REPS / ticks;
+	t->ref_reps = cbench_tune_ref_reps(t->step_ticks, t->tsc_hz, t->est_cycles_per_tick,
+					   CBENCH_REF_ADDS_PER_REP);
 	ret = 0;
 out:
-	free(s);
-	free(empty.bytes);
+	cbench_kimage_free(&image);
+	free(raw);
+	free(v);
 	return ret;
 }
 
@@ -585,7 +622,15 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 		return -ENOENT;
 	k->param = e->param;
 	k->arena_bytes = e->desc->arena_bytes;
-	return upload(k->nl, &k->image, &k->image_id);
+	ret = upload(k->nl, &k->image, &k->image_id);
+	if (ret)
+		return ret;
+	/* Trials interleave the reference chain (worker.c). */
+	ret = ref_image_make(&k->ref_image);
+	if (ret)
+		return ret;
+	k->have_ref_image = true;
+	return upload(k->nl, &k->ref_image, &k->ref_image_id);
 }
 
 static uint64_t minus(uint64_t a, uint64_t b)
@@ -593,24 +638,15 @@ static uint64_t minus(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-static int refill(struct kmod_backend *k, uint64_t reps)
+/* Takes a batch of samples of r into bt. */
+static int refill(struct kmod_backend *k, struct batch *bt, struct run_request *r, const char *name)
 {
-	/*
-	 * The tuner asks for 1, 2, 3, ...: take the sweep in one run.  A
-	 * warm-up or a trial asks for the same reps again and again.
-	 */
-	uint64_t step = reps == k->last_reps + 1 ? 1 : 0;
-	struct run_request r = {
-		.image_id = k->image_id, .entry = k->entry, .run_offset = k->entry->run,
-		.reps = reps, .step = step, .samples = BATCH_SAMPLES, .cpu = k->cpu,
-		.arena_bytes = k->arena_bytes, .param = k->param,
-	};
 	struct run_result res = { 0 };
 	int n, tries = 0;
 
-	k->nbatch = k->next = 0;
+	bt->n = bt->next = 0;
 	do {
-		n = run_once(k->nl, &r, k->batch, &res);
+		n = run_once(k->nl, r, bt->s, &res);
 		if (n < 0)
 			return n;
 	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
@@ -620,45 +656,38 @@ static int refill(struct kmod_backend *k, uint64_t reps)
 		/* The worker's error says only the errno; say which limit. */
 		fprintf(stderr, "cbenchctl: %s: %" PRIu64 " reps outlast cbench.ko's interrupts-off "
 			"budget (%" PRIu64 " ns, module parameter irqoff_budget_ns)\n",
-			k->entry->name, reps, k->budget_ns);
+			name, r->reps, k->budget_ns);
 		return -E2BIG;
 	}
 	if (n == 0)
 		return -EIO;
-	k->nbatch = (uint32_t)n;
-	k->batch_reps = reps;
-	k->batch_step = step;
-	k->counters = res.counters;
-	memset(&k->overhead, 0, sizeof(k->overhead));
+	bt->n = (uint32_t)n;
+	bt->reps = r->reps;
+	bt->step = r->step;
+	bt->counters = res.counters;
+	memset(&bt->overhead, 0, sizeof(bt->overhead));
 	if (res.have_overhead)
-		k->overhead = res.overhead;
+		bt->overhead = res.overhead;
 	return 0;
 }
 
-static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+/* The next sample of bt, as a cbench_sample, less the run's own overhead. */
+static void take(struct batch *bt, uint64_t reps, struct cbench_sample *s)
 {
-	struct kmod_backend *k = b->priv;
-	const struct cbench_ksample *ks;
-	int ret;
+	const struct cbench_ksample *ks = &bt->s[bt->next++];
 
-	if (k->next >= k->nbatch || k->batch_reps + k->next * k->batch_step != reps) {
-		ret = refill(k, reps);
-		if (ret)
-			return ret;
-	}
-	k->last_reps = reps;
-	ks = &k->batch[k->next++];
+	bt->last_reps = reps;
 	memset(s, 0, sizeof(*s));
 	s->reps = reps;
 	/* The module's least cost of an empty call, measured in the same run. */
-	s->ticks = minus(ks->tsc, k->overhead.tsc);
-	s->have = have_of(k->counters);
+	s->ticks = minus(ks->tsc, bt->overhead.tsc);
+	s->have = have_of(bt->counters);
 	s->instructions = minus(ks->counters[CBENCH_COUNTER_INSTRUCTIONS],
-				k->overhead.counters[CBENCH_COUNTER_INSTRUCTIONS]);
+				bt->overhead.counters[CBENCH_COUNTER_INSTRUCTIONS]);
 	s->cycles = minus(ks->counters[CBENCH_COUNTER_CYCLES],
-			  k->overhead.counters[CBENCH_COUNTER_CYCLES]);
+			  bt->overhead.counters[CBENCH_COUNTER_CYCLES]);
 	s->ref_cycles = minus(ks->counters[CBENCH_COUNTER_REF_CYCLES],
-			      k->overhead.counters[CBENCH_COUNTER_REF_CYCLES]);
+			      bt->overhead.counters[CBENCH_COUNTER_REF_CYCLES]);
 	if (ks->flags & (CBENCH_SAMPLE_F_NMI | CBENCH_SAMPLE_F_SMI))
 		s->disturbed |= CBENCH_DISTURB_NMI;
 	if (ks->flags & CBENCH_SAMPLE_F_CPU)
@@ -667,6 +696,58 @@ static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 		s->disturbed |= CBENCH_DISTURB_COUNTER;
 	if (ks->flags & CBENCH_SAMPLE_F_OVER_BUDGET)
 		s->disturbed |= CBENCH_DISTURB_OVER_BUDGET;
+}
+
+/* Whether bt holds the next sample for reps. */
+static bool ready(const struct batch *bt, uint64_t reps)
+{
+	return bt->next < bt->n && bt->reps + bt->next * bt->step == reps;
+}
+
+static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	struct kmod_backend *k = b->priv;
+	int ret;
+
+	if (!ready(&k->bench, reps)) {
+		/*
+		 * The tuner asks for 1, 2, 3, ...: take the sweep in one run.  A
+		 * warm-up or a trial asks for the same reps again and again.
+		 */
+		struct run_request r = {
+			.image_id = k->image_id, .entry = k->entry, .run_offset = k->entry->run,
+			.reps = reps, .step = reps == k->bench.last_reps + 1 ? 1 : 0,
+			.samples = BATCH_SAMPLES, .cpu = k->cpu,
+			.arena_bytes = k->arena_bytes, .param = k->param,
+		};
+
+		ret = refill(k, &k->bench, &r, k->entry->name);
+		if (ret)
+			return ret;
+	}
+	take(&k->bench, reps, s);
+	return 0;
+}
+
+/* The reference chain in its own image, batch by batch beside the benchmark's. */
+static int kmod_measure_ref(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	struct kmod_backend *k = b->priv;
+	int ret;
+
+	if (!k->have_ref_image)
+		return -ENOENT;
+	if (!ready(&k->ref, reps)) {
+		struct run_request r = {
+			.image_id = k->ref_image_id, .run_offset = ref_offset(cbench_ref_add_chain),
+			.reps = reps, .samples = BATCH_SAMPLES, .cpu = k->cpu,
+		};
+
+		ret = refill(k, &k->ref, &r, "the reference chain");
+		if (ret)
+			return ret;
+	}
+	take(&k->ref, reps, s);
 	return 0;
 }
 
@@ -676,6 +757,7 @@ const struct cbench_backend_ops cbench_backend_kmod = {
 	.calibrate = kmod_calibrate,
 	.prepare = kmod_prepare,
 	.measure = kmod_measure,
+	.measure_ref = kmod_measure_ref,
 	.close = kmod_close,
 };
 

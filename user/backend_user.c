@@ -19,7 +19,10 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "reference.h"
+#include "stats.h"
 #include "tsc.h"
+#include "tune.h"
 
 /* SCHED_FIFO priority of a worker: above every SCHED_OTHER task, below the
  * kernel's own high-priority threads (which run at 50 and up). */
@@ -27,12 +30,16 @@
 
 /* Back-to-back timer reads taken to learn overhead and accuracy. */
 #define CALIB_TIMER_PAIRS 20000
+/* Reads around spins of spread-out length, to learn the timer's step. */
+#define CALIB_STEP_READS 20000
+/* The longest spin, in reps of cbench_ref_spin (a prime, so lengths do not
+ * line up with any step). */
+#define CALIB_STEP_SPREAD 1009
 /* How long we let the TSC run against CLOCK_MONOTONIC_RAW, in ns. */
 #define CALIB_FREQ_SPAN_NS 60000000LL
-/* Dependent adds per calibration measurement (1 cycle each): 100000, so a
- * TSC resolution step is 0.03% of one. */
-#define CALIB_ADDS_PER_LOOP 1000
-#define CALIB_ADD_LOOPS 100
+/* Reps of the reference chain per calibration measurement (100000 adds),
+ * and measurements taken. */
+#define CALIB_ADD_REPS 100
 #define CALIB_ADD_TRIES 1000
 
 enum { SW_CSWITCH, SW_MIGRATION, SW_FAULT, SW_COUNT };
@@ -248,25 +255,23 @@ static double calibrate_frequency(void)
 	return (double)(tsc1 - tsc0) * 1e9 / (double)(ns1 - ns0);
 }
 
-/* Dependent adds: each waits for the previous, 1 cycle apiece on every
- * x86-64 core we know, so the loop overhead runs alongside for free. */
-static double calibrate_cycles(double overhead_ticks)
+/* Core cycles per tick from the reference add chain, at the floor level of
+ * its measurements; 0 if it will not say. */
+static double calibrate_cycles(const struct cbench_timer *t)
 {
-	uint64_t best = UINT64_MAX;
+	double *v = malloc(CALIB_ADD_TRIES * sizeof(*v)), ticks;
 
-	for (int t = 0; t < CALIB_ADD_TRIES; t++) {
-		uint64_t x = (uint64_t)t, start, stop;
-
-		start = cbench_tsc_start();
-		for (int i = 0; i < CALIB_ADD_LOOPS; i++)
-			__asm__ volatile(".rept 1000\n\tadd $1, %0\n\t.endr" : "+r"(x));
-		stop = cbench_tsc_stop();
-		if (stop - start < best)
-			best = stop - start;
-	}
-	if ((double)best <= overhead_ticks)
+	if (!v)
 		return 0;
-	return (double)CALIB_ADDS_PER_LOOP * CALIB_ADD_LOOPS / ((double)best - overhead_ticks);
+	for (int i = 0; i < CALIB_ADD_TRIES; i++) {
+		uint64_t start = cbench_tsc_start();
+
+		cbench_ref_add_chain(NULL, CALIB_ADD_REPS);
+		v[i] = (double)(cbench_tsc_stop() - start) - t->overhead_ticks;
+	}
+	ticks = cbench_stats_floor_mean(v, CALIB_ADD_TRIES, t->step_ticks);
+	free(v);
+	return ticks > 0 ? (double)CBENCH_REF_ADDS_PER_REP * CALIB_ADD_REPS / ticks : 0;
 }
 
 static bool read_hw(struct user_backend *u, uint64_t v[HW_COUNT]);
@@ -295,43 +300,70 @@ static void calibrate_counters(struct user_backend *u, struct cbench_timer *t)
 		t->counter_overhead[i] = best[i] == UINT64_MAX ? 0 : (double)best[i];
 }
 
+/*
+ * The timer's step: the differences of reads around spins of spread-out
+ * length are all multiples of it.  Back-to-back reads would not do: their
+ * differences cluster on one or two values, whose common divisor says
+ * more about the cost of the reads than about the counter.
+ */
+static uint64_t calibrate_step(void)
+{
+	uint64_t *d = malloc(CALIB_STEP_READS * sizeof(*d)), step;
+
+	if (!d)
+		return 1;
+	for (uint64_t i = 0; i < CALIB_STEP_READS; i++) {
+		uint64_t a = cbench_tsc_start();
+
+		cbench_ref_spin(NULL, i * 7919 % CALIB_STEP_SPREAD);
+		d[i] = cbench_tsc_stop() - a;
+	}
+	step = cbench_stats_step(d, CALIB_STEP_READS);
+	free(d);
+	return step ? step : 1;
+}
+
 static int user_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 {
 	uint64_t *d = malloc(CALIB_TIMER_PAIRS * sizeof(*d));
-	uint64_t resolution = UINT64_MAX;
+	double *level = malloc(CALIB_TIMER_PAIRS * sizeof(*level));
 	double err_ticks;
 
-	if (!d)
+	if (!d || !level) {
+		free(d);
+		free(level);
 		return -ENOMEM;
+	}
 	memset(t, 0, sizeof(*t));
 	strcpy(t->name, "tsc");
+	t->step_ticks = (double)calibrate_step();
 	for (int i = 0; i < CALIB_TIMER_PAIRS; i++) {
 		uint64_t a = cbench_tsc_start();
 		uint64_t z = cbench_tsc_stop();
 
 		d[i] = z - a;
 	}
-	for (int i = 0; i < CALIB_TIMER_PAIRS; i++) {
-		uint64_t a = cbench_tsc_raw(), z = cbench_tsc_raw();
-
-		if (z > a && z - a < resolution)
-			resolution = z - a;
-	}
 	qsort(d, CALIB_TIMER_PAIRS, sizeof(*d), compare_u64);
-	t->overhead_ticks = (double)d[0];
-	t->resolution_ticks = resolution == UINT64_MAX ? 1 : (double)resolution;
+	for (int i = 0; i < CALIB_TIMER_PAIRS; i++)
+		level[i] = (double)d[i];
+	/* On a coarse timer the least read cost is a lucky rounding: the mean
+	 * of the floor levels is the cost itself. */
+	t->overhead_ticks = cbench_stats_floor_mean(level, CALIB_TIMER_PAIRS, t->step_ticks);
 	/* The error of one overhead-corrected interval: how far the read cost
 	 * strays above its minimum (99.9th percentile, so interrupts landing
-	 * between the reads do not count), plus a resolution step at each end. */
-	err_ticks = (double)(d[CALIB_TIMER_PAIRS * 999 / 1000] - d[0]) + 2 * t->resolution_ticks;
+	 * between the reads do not count), plus a step at each end. */
+	err_ticks = (double)(d[CALIB_TIMER_PAIRS * 999 / 1000] - d[0]) + 2 * t->step_ticks;
 	free(d);
+	free(level);
 
 	t->tsc_hz = calibrate_frequency();
 	if (!(t->tsc_hz > 0))
 		return -EIO;
-	t->precision_ns = t->resolution_ticks * 1e9 / t->tsc_hz;
+	t->precision_ns = t->step_ticks * 1e9 / t->tsc_hz;
 	t->accuracy_ns = err_ticks * 1e9 / t->tsc_hz;
-	t->est_cycles_per_tick = calibrate_cycles(t->overhead_ticks);
+	t->est_cycles_per_tick = calibrate_cycles(t);
+	t->ref_reps = cbench_tune_ref_reps(t->step_ticks, t->tsc_hz, t->est_cycles_per_tick,
+					   CBENCH_REF_ADDS_PER_REP);
 	t->counters = ((struct user_backend *)b->priv)->hw_have;
 	calibrate_counters(b->priv, t);
 	return 0;
@@ -453,7 +485,9 @@ static uint64_t counter_delta(const struct cbench_backend *b, const uint64_t *v0
 	return d > over ? d - over : 0;
 }
 
-static int user_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+/* Times run(ctx, reps) with the disturbance and hardware counters around it. */
+static int timed(struct cbench_backend *b, void (*run)(struct cbench_ctx *, uint64_t),
+		 struct cbench_ctx *ctx, uint64_t reps, struct cbench_sample *s)
 {
 	struct user_backend *u = b->priv;
 	struct sw_counts sw0, sw1;
@@ -470,7 +504,7 @@ static int user_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 	hw_ok = read_hw(u, hw0);
 
 	start = cbench_tsc_start();
-	u->desc->run(&u->ctx, reps);
+	run(ctx, reps);
 	stop = cbench_tsc_stop();
 
 	hw_ok &= read_hw(u, hw1);
@@ -479,7 +513,9 @@ static int user_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 		return ret;
 
 	ticks = stop - start;
-	s->ticks = (double)ticks > b->timer.overhead_ticks ? ticks - (uint64_t)b->timer.overhead_ticks : 0;
+	/* The overhead is a mean over levels, so not whole: we round. */
+	s->ticks = (double)ticks > b->timer.overhead_ticks ?
+		   (uint64_t)llround((double)ticks - b->timer.overhead_ticks) : 0;
 	if (sw1.v[SW_CSWITCH] != sw0.v[SW_CSWITCH])
 		s->disturbed |= CBENCH_DISTURB_CSWITCH;
 	if (sw1.v[SW_MIGRATION] != sw0.v[SW_MIGRATION])
@@ -495,11 +531,24 @@ static int user_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 	return 0;
 }
 
+static int user_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	struct user_backend *u = b->priv;
+
+	return timed(b, u->desc->run, &u->ctx, reps, s);
+}
+
+static int user_measure_ref(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	return timed(b, cbench_ref_add_chain, NULL, reps, s);
+}
+
 const struct cbench_backend_ops cbench_backend_user = {
 	.name = "user",
 	.open = user_open,
 	.calibrate = user_calibrate,
 	.prepare = user_prepare,
 	.measure = user_measure,
+	.measure_ref = user_measure_ref,
 	.close = user_close,
 };

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "reference.h"
 #include "report.h"
 #include "stats.h"
 
@@ -29,17 +30,64 @@ const char *cbench_disturb_name(uint32_t d)
 	return "";
 }
 
+/* The floor mean of the valid ticks of samples (all of one reps count). */
+static double floor_ticks(const struct cbench_sample *s, size_t n, double step, double *v)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!s[i].disturbed)
+			v[k++] = (double)s[i].ticks;
+	}
+	return cbench_stats_floor_mean(v, k, step);
+}
+
+/*
+ * Core cycles per tick from the trial's reference measurements (1 cycle
+ * per add), over samples [from, to); NAN without valid ones.
+ */
+static double ref_cycles_per_tick(const struct cbench_report *r, const struct cbench_trial *t,
+				  size_t from, size_t to, double *v)
+{
+	double ticks;
+
+	if (to <= from)
+		return NAN;
+	ticks = floor_ticks(t->ref_samples + from, to - from, r->timer.step_ticks, v);
+	if (!(ticks > 0))
+		return NAN;
+	return (double)t->ref_samples[from].reps * CBENCH_REF_ADDS_PER_REP / ticks;
+}
+
+/* The clock the trial saw, and how much it moved between its halves. */
+static double trial_clock(const struct cbench_report *r, struct cbench_trial *t, double *v)
+{
+	size_t half = t->nref_samples / 2;
+	double all = ref_cycles_per_tick(r, t, 0, t->nref_samples, v);
+	double first = ref_cycles_per_tick(r, t, 0, half, v);
+	double second = ref_cycles_per_tick(r, t, half, t->nref_samples, v);
+
+	t->core_ghz = all * r->timer.tsc_hz * 1e-9;
+	t->clock_moved = fabs(second - first) / ((first + second) / 2);
+	if (isnan(all) && r->timer.est_cycles_per_tick > 0)
+		all = r->timer.est_cycles_per_tick;	/* no reference: the calibration's */
+	return all;
+}
+
 static void summarize_trial(const struct cbench_report *r, const struct cbench_experiment *e,
 			    struct cbench_trial *t)
 {
 	const struct cbench_desc *d = e->desc;
-	double *v = malloc((t->nsamples ? t->nsamples : 1) * sizeof(*v));
+	size_t most = t->nsamples > t->nref_samples ? t->nsamples : t->nref_samples;
+	double *v = malloc((most ? most : 1) * sizeof(*v));
 	const struct cbench_sample *fastest = NULL;
 	uint64_t ops = d->ops_per_rep ? d->ops_per_rep : 1;
+	double cycles_per_tick, ticks_to_ns_per_op = 0;
 
 	t->valid = t->discarded = 0;
-	t->min_ns_per_op = t->median_ns_per_op = t->max_ns_per_op = t->cv = NAN;
-	t->mb_per_s = t->est_cycles_per_op = NAN;
+	t->ns_per_op = t->min_ns_per_op = t->median_ns_per_op = t->max_ns_per_op = t->cv = NAN;
+	t->mb_per_s = t->est_cycles_per_op = t->step_share = NAN;
+	t->core_ghz = t->clock_moved = NAN;
 	t->instructions_per_op = t->cycles_per_op = t->ref_cycles_per_op = NAN;
 	t->have = 0;
 	if (!v)
@@ -55,6 +103,8 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 		if (!fastest || s->ticks * fastest->reps < fastest->ticks * s->reps)
 			fastest = s;
 	}
+	if (fastest)
+		ticks_to_ns_per_op = 1e9 / r->timer.tsc_hz / ((double)fastest->reps * (double)ops);
 	if (t->valid) {
 		double bytes;
 
@@ -62,15 +112,19 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 		t->median_ns_per_op = cbench_stats_median(v, t->valid);
 		t->max_ns_per_op = cbench_stats_max(v, t->valid);
 		t->cv = cbench_stats_cv(v, t->valid);
+		/* Every measurement of a trial has the same reps, so the step in
+		 * ns/op is one for all. */
+		t->ns_per_op = cbench_stats_floor_mean(v, t->valid, r->timer.step_ticks * ticks_to_ns_per_op);
+		t->step_share = r->timer.step_ticks * ticks_to_ns_per_op / t->median_ns_per_op;
 		bytes = (double)d->bytes_per_rep / (double)ops;
 		if (d->flags & CBENCH_F_BYTES_PER_PARAM)
 			bytes *= (double)e->param;
-		if (bytes > 0 && t->min_ns_per_op > 0)
-			t->mb_per_s = bytes * 1e3 / t->min_ns_per_op;
-		if (r->timer.est_cycles_per_tick > 0)
-			t->est_cycles_per_op = t->min_ns_per_op * r->timer.tsc_hz * 1e-9 *
-					       r->timer.est_cycles_per_tick;
+		if (bytes > 0 && t->ns_per_op > 0)
+			t->mb_per_s = bytes * 1e3 / t->ns_per_op;
 	}
+	cycles_per_tick = trial_clock(r, t, v);
+	if (t->valid && cycles_per_tick > 0)
+		t->est_cycles_per_op = t->ns_per_op * r->timer.tsc_hz * 1e-9 * cycles_per_tick;
 	if (fastest && fastest->have) {
 		double per = (double)fastest->reps * (double)ops;
 
@@ -85,32 +139,114 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 	free(v);
 }
 
+static double spread(const double *v, size_t n)
+{
+	double lo = cbench_stats_min(v, n);
+
+	return n < 2 ? 0 : (cbench_stats_max(v, n) - lo) / lo;
+}
+
+/*
+ * Whether the trials of res disagree beyond what the timer's step and the
+ * core clock explain, and the likely cause.  ns/op is wall time and moves
+ * with the clock; est-cycles/op, against the trial's own reference, does
+ * not: if it agrees where ns/op does not, the clock is to blame.
+ */
+static void judge_stability(struct cbench_result *res, const double *ns, const double *cycles,
+			    size_t k, size_t nclock, size_t discarded, size_t total, bool moved)
+{
+	double clock = nclock ? (res->core_ghz_max - res->core_ghz_min) / res->core_ghz_min : 0;
+	double timer = 2 * (isnan(res->step_share) ? 0 : res->step_share);
+	double ns_spread = spread(ns, k);
+
+	res->unstable = false;
+	res->unstable_reason[0] = '\0';
+	if (k < 2 || ns_spread <= CBENCH_UNSTABLE_SPREAD + timer + clock)
+		return;
+	res->unstable = true;
+	if (nclock == k && spread(cycles, k) <= CBENCH_UNSTABLE_SPREAD + timer)
+		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
+			 "trials differ by %.1f%%: the core clock moved (est-cycles/op agree)",
+			 100 * ns_spread);
+	else if (total && (double)discarded / (double)total > 0.05)
+		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
+			 "trials differ by %.1f%%: disturbances (%.1f%% of measurements discarded)",
+			 100 * ns_spread, 100.0 * (double)discarded / (double)total);
+	else if (moved)
+		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
+			 "trials differ by %.1f%%: the core clock moved during trials", 100 * ns_spread);
+	else if (res->exp->desc->arena_bytes >= (1u << 20))
+		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
+			 "trials differ by %.1f%%: likely the arena's pages (each worker gets other "
+			 "physical pages, so cache and TLB conflicts differ)", 100 * ns_spread);
+	else
+		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
+			 "trials differ by %.1f%%: a noisy machine (no cause cbench can see)",
+			 100 * ns_spread);
+}
+
+static void summarize_result(struct cbench_report *r, struct cbench_result *res)
+{
+	size_t n = res->ntrials ? res->ntrials : 1, k = 0, nclock = 0, ncycles = 0;
+	size_t discarded = 0, total = 0;
+	double *ns = malloc(n * sizeof(*ns)), *cycles = malloc(n * sizeof(*cycles));
+	bool moved = false;
+
+	res->failed = 0;
+	res->ns_per_op = res->median_ns_per_op = res->cv = res->est_cycles_per_op = NAN;
+	res->step_share = res->core_ghz_min = res->core_ghz_max = NAN;
+	for (size_t j = 0; j < res->ntrials; j++) {
+		struct cbench_trial *t = &res->trials[j];
+
+		summarize_trial(r, res->exp, t);
+		if (!t->error && !t->valid) {
+			t->error = -EAGAIN;
+			snprintf(t->reason, sizeof(t->reason), "no valid measurement");
+		}
+		discarded += t->discarded;
+		total += t->nsamples;
+		if (t->error) {
+			res->failed++;
+			continue;
+		}
+		if (!ns || !cycles)
+			continue;
+		ns[k++] = t->ns_per_op;
+		if (!isnan(t->est_cycles_per_op))
+			cycles[ncycles++] = t->est_cycles_per_op;
+		if (!(t->step_share <= res->step_share))
+			res->step_share = t->step_share;
+		if (!isnan(t->core_ghz)) {
+			nclock++;
+			res->core_ghz_min = fmin(isnan(res->core_ghz_min) ? INFINITY : res->core_ghz_min, t->core_ghz);
+			res->core_ghz_max = fmax(isnan(res->core_ghz_max) ? 0 : res->core_ghz_max, t->core_ghz);
+		}
+		if (t->clock_moved > CBENCH_CLOCK_MOVED_MAX) {
+			moved = true;
+			r->clock_moved_trials++;
+		}
+	}
+	if (ns && cycles) {
+		res->ns_per_op = cbench_stats_min(ns, k);
+		res->median_ns_per_op = cbench_stats_median(ns, k);
+		res->cv = cbench_stats_cv(ns, k);
+		res->est_cycles_per_op = cbench_stats_min(cycles, ncycles);
+		judge_stability(res, ns, cycles, k, ncycles == k ? nclock : 0, discarded, total, moved);
+	}
+	if (nclock) {
+		r->core_ghz_min = fmin(isnan(r->core_ghz_min) ? INFINITY : r->core_ghz_min, res->core_ghz_min);
+		r->core_ghz_max = fmax(isnan(r->core_ghz_max) ? 0 : r->core_ghz_max, res->core_ghz_max);
+	}
+	r->unstable_results += res->unstable;
+	r->failed_trials += res->failed;
+	free(ns);
+	free(cycles);
+}
+
 void cbench_report_summarize(struct cbench_report *r)
 {
-	r->failed_trials = 0;
-	for (size_t i = 0; i < r->nresults; i++) {
-		struct cbench_result *res = &r->results[i];
-		double *mins = malloc((res->ntrials ? res->ntrials : 1) * sizeof(*mins));
-		size_t k = 0;
-
-		res->failed = 0;
-		for (size_t j = 0; j < res->ntrials; j++) {
-			struct cbench_trial *t = &res->trials[j];
-
-			summarize_trial(r, res->exp, t);
-			if (!t->error && !t->valid) {
-				t->error = -EAGAIN;
-				snprintf(t->reason, sizeof(t->reason), "no valid measurement");
-			}
-			if (t->error)
-				res->failed++;
-			else if (mins)
-				mins[k++] = t->min_ns_per_op;
-		}
-		res->min_ns_per_op = mins ? cbench_stats_min(mins, k) : NAN;
-		res->median_ns_per_op = mins ? cbench_stats_median(mins, k) : NAN;
-		res->cv = mins ? cbench_stats_cv(mins, k) : NAN;
-		free(mins);
-		r->failed_trials += res->failed;
-	}
+	r->failed_trials = r->clock_moved_trials = r->unstable_results = 0;
+	r->core_ghz_min = r->core_ghz_max = NAN;
+	for (size_t i = 0; i < r->nresults; i++)
+		summarize_result(r, &r->results[i]);
 }

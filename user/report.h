@@ -20,15 +20,30 @@ struct cbench_trial {
 	uint64_t n;			/* reps per measurement */
 	struct cbench_sample *samples;	/* every measurement, disturbed ones too */
 	size_t nsamples;
+	/* The reference chain's measurements, one after each of the above. */
+	struct cbench_sample *ref_samples;
+	size_t nref_samples;
 	/* Derived by cbench_report_summarize(); NAN where not available. */
 	size_t valid;
 	size_t discarded;
-	double min_ns_per_op;		/* the headline estimate (seed 000) */
+	/* The headline estimate: the floor mean of the valid measurements
+	 * (cbench_stats_floor_mean), the minimum of seed 000 without the
+	 * lucky roundings of a coarse timer. */
+	double ns_per_op;
+	double min_ns_per_op;
 	double median_ns_per_op;
 	double max_ns_per_op;
 	double cv;			/* of the valid ns/op values */
 	double mb_per_s;		/* at the minimum; NAN without bytes_per_rep */
-	double est_cycles_per_op;	/* NAN without a calibrated add chain */
+	double est_cycles_per_op;	/* NAN without a reference or calibration */
+	/* One timer step over the median measurement: the share of a
+	 * measurement a step's rounding can be (under 1/2000 unless the
+	 * measurement cap kept measurements short). */
+	double step_share;
+	/* The core clock the trial saw, from its reference measurements, in
+	 * GHz; and how far it moved between the trial's two halves, relative. */
+	double core_ghz;
+	double clock_moved;
 	uint32_t have;			/* CBENCH_HAVE_* of the three below */
 	double instructions_per_op;	/* at the fastest valid measurement */
 	double cycles_per_op;
@@ -42,11 +57,29 @@ struct cbench_result {
 	struct cbench_trial *trials;
 	size_t ntrials;
 	size_t failed;
-	/* Over the trials' minimums. */
-	double min_ns_per_op;
+	/* Over the trials' estimates: the least (the headline), the median,
+	 * and their cv. */
+	double ns_per_op;
 	double median_ns_per_op;
 	double cv;
+	double est_cycles_per_op;	/* the least of the trials'; NAN if none */
+	double step_share;		/* the largest of the trials' */
+	double core_ghz_min, core_ghz_max; /* over the trials; NAN if unknown */
+	/* The trials disagree beyond what the timer's step and the core
+	 * clock explain; why, where cbench can tell. */
+	bool unstable;
+	char unstable_reason[160];
 };
+
+/* A trial whose core clock moved more than this between its halves is
+ * flagged; relative. */
+#define CBENCH_CLOCK_MOVED_MAX 0.01
+/* Trials of one benchmark may differ by this much, relative, on top of
+ * what the timer's step and the core clock's range explain, before the
+ * result is flagged unstable. */
+#define CBENCH_UNSTABLE_SPREAD 0.02
+/* A step share over this is reported: measurements shorter than 2000 steps. */
+#define CBENCH_STEP_SHARE_MAX (1.0 / 2000)
 
 struct cbench_report {
 	struct cbench_machine machine;
@@ -59,6 +92,10 @@ struct cbench_report {
 	struct cbench_result *results;
 	size_t nresults;
 	size_t failed_trials;
+	/* Over every trial of the run, from the reference chain. */
+	double core_ghz_min, core_ghz_max;
+	size_t clock_moved_trials;	/* trials flagged by CBENCH_CLOCK_MOVED_MAX */
+	size_t unstable_results;
 };
 
 /* Fills the derived fields of every trial and result. */

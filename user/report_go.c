@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "reference.h"
 #include "report.h"
 #include "tune.h"
 
@@ -126,6 +127,20 @@ static const char *counter_names(unsigned int counters, char *buf, size_t len)
 	return buf;
 }
 
+/* Whether any trial of the report measured the counter bit. */
+static bool have_any(const struct cbench_report *r, uint32_t bit)
+{
+	for (size_t i = 0; i < r->nresults; i++) {
+		for (size_t j = 0; j < r->results[i].ntrials; j++) {
+			const struct cbench_trial *t = &r->results[i].trials[j];
+
+			if (!t->error && (t->have & bit))
+				return true;
+		}
+	}
+	return false;
+}
+
 int cbench_report_go(const struct cbench_report *r, FILE *f)
 {
 	const struct cbench_machine *m = &r->machine;
@@ -184,12 +199,20 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 	note(f, "so-build-id", "%s", r->build_id);
 	note(f, "timer-frequency", "%.6f MHz (vs CLOCK_MONOTONIC_RAW)", t->tsc_hz * 1e-6);
 	note(f, "timer-overhead", "%.0f ticks (subtracted)", t->overhead_ticks);
-	note(f, "timer-resolution", "%.0f ticks", t->resolution_ticks);
-	note(f, "timer-precision", "%.3f ns", t->precision_ns);
+	note(f, "timer-step", "%.0f ticks (%.3f ns; reads around spins of spread-out length)",
+	     t->step_ticks, t->precision_ns);
+	note(f, "timer-precision", "%.3f ns (one step)", t->precision_ns);
 	note(f, "timer-accuracy", "%.3f ns", t->accuracy_ns);
 	if (t->est_cycles_per_tick > 0)
-		note(f, "est-cycles-per-tick", "%.6f (dependent-add chain, 1 cycle per add)",
+		note(f, "est-cycles-per-tick", "%.6f at calibration (dependent-add chain, 1 cycle per add)",
 		     t->est_cycles_per_tick);
+	if (t->ref_reps)
+		note(f, "est-cycles", "against a reference of %" PRIu64 " dependent adds measured after "
+		     "every measurement, in the same trial", t->ref_reps * CBENCH_REF_ADDS_PER_REP);
+	if (!isnan(r->core_ghz_min))
+		note(f, "core-clock", "%.4f to %.4f GHz over the run (%.2f%%); ns/op is wall time and "
+		     "moves with it, est-cycles/op does not", r->core_ghz_min, r->core_ghz_max,
+		     100 * (r->core_ghz_max - r->core_ghz_min) / r->core_ghz_min);
 	{
 		struct cbench_tune_params tp;
 
@@ -198,6 +221,9 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 		     "generalized logistic, j %" PRIu64 ", tau-acc %.0f ns, a %.3g/ns, b %.2f, measurements capped at %.0f us",
 		     tp.j, tp.accuracy_ns, tp.a, tp.b, tp.max_measure_ns * 1e-3);
 	}
+	/* Counted instructions are exact: benchstat then compares them as such. */
+	if (have_any(r, CBENCH_HAVE_INSTRUCTIONS))
+		fprintf(f, "Unit instructions/op assume=exact\n");
 	fputc('\n', f);
 
 	for (size_t i = 0; i < r->nresults; i++) {
@@ -218,8 +244,11 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 					tr->reason);
 				continue;
 			}
+			if (tr->clock_moved > CBENCH_CLOCK_MOVED_MAX)
+				fprintf(f, "# %s trial %zu: the core clock moved %.2f%% within the trial\n",
+					res->exp->report_name, j + 1, 100 * tr->clock_moved);
 			fprintf(f, "%s %" PRIu64, res->exp->report_name, tr->n);
-			put_value(f, tr->min_ns_per_op, "ns/op");
+			put_value(f, tr->ns_per_op, "ns/op");
 			if (!isnan(tr->mb_per_s))
 				put_value(f, tr->mb_per_s, "MB/s");
 			if (tr->have & CBENCH_HAVE_INSTRUCTIONS)
@@ -235,6 +264,12 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 		if (total)
 			fprintf(f, "# %s: %zu of %zu measurements discarded as disturbed (%.2f%%)\n",
 				res->exp->report_name, discarded, total, 100.0 * (double)discarded / (double)total);
+		if (res->step_share > CBENCH_STEP_SHARE_MAX)
+			fprintf(f, "# %s: one timer step is %.3f%% of a measurement (measurements are "
+				"capped at %.0f us); the floor mean takes most of its rounding off\n",
+				res->exp->report_name, 100 * res->step_share, CBENCH_TUNE_MAX_MEASURE_NS * 1e-3);
+		if (res->unstable)
+			fprintf(f, "# %s: UNSTABLE: %s\n", res->exp->report_name, res->unstable_reason);
 	}
 	return ferror(f) ? -EIO : 0;
 }

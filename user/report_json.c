@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "reference.h"
 #include "report.h"
 
 static void put_string(FILE *f, const char *s)
@@ -67,7 +68,8 @@ static void put_trial(FILE *f, const struct cbench_trial *t)
 		return;
 	}
 	field_number(f, "n", (double)t->n, &first);
-	field_number(f, "ns_per_op", t->min_ns_per_op, &first);
+	field_number(f, "ns_per_op", t->ns_per_op, &first);
+	field_number(f, "min_ns_per_op", t->min_ns_per_op, &first);
 	field_number(f, "median_ns_per_op", t->median_ns_per_op, &first);
 	field_number(f, "max_ns_per_op", t->max_ns_per_op, &first);
 	field_number(f, "cv", t->cv, &first);
@@ -83,6 +85,12 @@ static void put_trial(FILE *f, const struct cbench_trial *t)
 		field_number(f, "ref_cycles_per_op", t->ref_cycles_per_op, &first);
 	if (!isnan(t->est_cycles_per_op))
 		field_number(f, "est_cycles_per_op", t->est_cycles_per_op, &first);
+	if (!isnan(t->step_share))
+		field_number(f, "step_share", t->step_share, &first);
+	if (!isnan(t->core_ghz))
+		field_number(f, "core_ghz", t->core_ghz, &first);
+	if (!isnan(t->clock_moved))
+		field_number(f, "clock_moved", t->clock_moved, &first);
 	fputc('}', f);
 }
 
@@ -112,11 +120,18 @@ int cbench_report_json(const struct cbench_report *r, FILE *f)
 	field_string(f, "timer", t->name, &first);
 	field_number(f, "timer_hz", t->tsc_hz, &first);
 	field_number(f, "timer_overhead_ticks", t->overhead_ticks, &first);
-	field_number(f, "timer_resolution_ticks", t->resolution_ticks, &first);
+	field_number(f, "timer_step_ticks", t->step_ticks, &first);
 	field_number(f, "timer_precision_ns", t->precision_ns, &first);
 	field_number(f, "timer_accuracy_ns", t->accuracy_ns, &first);
 	if (t->est_cycles_per_tick > 0)
 		field_number(f, "est_cycles_per_tick", t->est_cycles_per_tick, &first);
+	if (t->ref_reps)
+		field_number(f, "reference_adds", (double)t->ref_reps * CBENCH_REF_ADDS_PER_REP, &first);
+	if (!isnan(r->core_ghz_min)) {
+		field_number(f, "core_ghz_min", r->core_ghz_min, &first);
+		field_number(f, "core_ghz_max", r->core_ghz_max, &first);
+	}
+	field_number(f, "clock_moved_trials", (double)r->clock_moved_trials, &first);
 	fputs(",\"counters\":[", f);
 	{
 		static const char *const names[] = { "instructions", "cycles", "ref-cycles" };
@@ -146,9 +161,18 @@ int cbench_report_json(const struct cbench_report *r, FILE *f)
 		field_string(f, "id", res->exp->id, &first);
 		field_string(f, "tuning", res->tuning, &first);
 		field_number(f, "n", (double)res->n, &first);
-		field_number(f, "ns_per_op", res->min_ns_per_op, &first);
+		field_number(f, "ns_per_op", res->ns_per_op, &first);
 		field_number(f, "median_of_trials_ns_per_op", res->median_ns_per_op, &first);
 		field_number(f, "cv_of_trials", res->cv, &first);
+		if (!isnan(res->est_cycles_per_op))
+			field_number(f, "est_cycles_per_op", res->est_cycles_per_op, &first);
+		if (!isnan(res->core_ghz_min)) {
+			field_number(f, "core_ghz_min", res->core_ghz_min, &first);
+			field_number(f, "core_ghz_max", res->core_ghz_max, &first);
+		}
+		fputs(res->unstable ? ",\"unstable\":true" : ",\"unstable\":false", f);
+		if (res->unstable)
+			field_string(f, "unstable_reason", res->unstable_reason, &first);
 		field_number(f, "failed_trials", (double)res->failed, &first);
 		fputs(",\"trials\":[", f);
 		for (size_t j = 0; j < res->ntrials; j++) {

@@ -20,7 +20,7 @@ void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
 		width = len > width ? len : width;
 	}
 	fprintf(f, "%s%-*s %12s %12s %8s %9s %8s %s%s\n", colour ? BOLD : "", (int)width, "benchmark",
-		"ns/op (min)", "median", "cv", "discarded", "trials", "tuning", colour ? RESET : "");
+		"ns/op", "median", "cv", "discarded", "trials", "tuning", colour ? RESET : "");
 	for (size_t i = 0; i < r->nresults; i++) {
 		const struct cbench_result *res = &r->results[i];
 		size_t discarded = 0, total = 0;
@@ -30,10 +30,10 @@ void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
 			total += res->trials[j].nsamples;
 		}
 		fprintf(f, "%-*s ", (int)width, res->exp->report_name + 9);
-		if (isnan(res->min_ns_per_op))
+		if (isnan(res->ns_per_op))
 			fprintf(f, "%12s %12s %8s ", "-", "-", "-");
 		else
-			fprintf(f, "%12.4f %12.4f %7.3f%% ", res->min_ns_per_op, res->median_ns_per_op,
+			fprintf(f, "%12.4f %12.4f %7.3f%% ", res->ns_per_op, res->median_ns_per_op,
 				100 * res->cv);
 		if (total)
 			fprintf(f, "%8.2f%% ", 100.0 * (double)discarded / (double)total);
@@ -45,10 +45,18 @@ void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
 		else
 			fprintf(f, "%3zu/%-3zu ", res->ntrials, res->ntrials);
 		fprintf(f, "%s%s%s\n", colour ? DIM : "", res->tuning, colour ? RESET : "");
+		if (res->unstable)
+			fprintf(f, "  %sunstable: %s%s\n", colour ? RED : "", res->unstable_reason,
+				colour ? RESET : "");
 		for (size_t j = 0; j < res->ntrials; j++) {
 			if (res->trials[j].error)
 				fprintf(f, "  %strial %zu failed: %s%s\n", colour ? RED : "", j + 1,
 					res->trials[j].reason, colour ? RESET : "");
 		}
 	}
+	if (!isnan(r->core_ghz_min))
+		fprintf(f, "%score clock %.3f to %.3f GHz over the run (%.2f%%)%s%s\n", colour ? DIM : "",
+			r->core_ghz_min, r->core_ghz_max,
+			100 * (r->core_ghz_max - r->core_ghz_min) / r->core_ghz_min,
+			r->clock_moved_trials ? "; it moved within some trials" : "", colour ? RESET : "");
 }

@@ -344,13 +344,13 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
  * Whether a trial measured anything: a minimum under one timer step (0 once
  * the overhead is off) says only "shorter than the timer can tell", and
  * reporting it as a time would print 0 ns/op.  Tuning makes a measurement
- * of real work last a thousand steps, so only a benchmark that does nothing
+ * of real work last two thousand steps, so only a benchmark that does nothing
  * measurable, or ignores reps, ends here.
  */
-static bool resolved(const struct cbench_trial *tr, double resolution_ticks)
+static bool resolved(const struct cbench_trial *tr, double step_ticks)
 {
 	for (size_t i = 0; i < tr->nsamples; i++) {
-		if (!tr->samples[i].disturbed && (double)tr->samples[i].ticks < resolution_ticks)
+		if (!tr->samples[i].disturbed && (double)tr->samples[i].ticks < step_ticks)
 			return false;
 	}
 	return true;
@@ -377,10 +377,12 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 	}
 	tr->samples = p.samples;
 	tr->nsamples = p.nsamples;
-	p.samples = NULL;
+	tr->ref_samples = p.ref_samples;
+	tr->nref_samples = p.nref_samples;
+	p.samples = p.ref_samples = NULL;
 	if (p.error)
 		fail_trial(tr, p.error, "", p.reason);
-	else if (!resolved(tr, st->report.timer.resolution_ticks))
+	else if (!resolved(tr, st->report.timer.step_ticks))
 		fail_trial(tr, -ERANGE, "", "every measurement is shorter than one step of the timer: "
 			   "the benchmark does no measurable work, or ignores reps");
 }
@@ -426,8 +428,10 @@ static int write_report(const struct run_state *st, struct cbench_outfile *out)
 static void free_results(struct cbench_report *r)
 {
 	for (size_t i = 0; i < r->nresults; i++) {
-		for (size_t j = 0; j < r->results[i].ntrials; j++)
+		for (size_t j = 0; j < r->results[i].ntrials; j++) {
 			free(r->results[i].trials[j].samples);
+			free(r->results[i].trials[j].ref_samples);
+		}
 		free(r->results[i].trials);
 	}
 	free(r->results);

@@ -150,18 +150,18 @@ static int end_group(pid_t pid, int *status)
 	return left;
 }
 
-static int add_sample(struct cbench_phase *p, const struct cbench_sample *s, size_t *cap)
+static int add_sample(struct cbench_sample **v, size_t *n, size_t *cap, const struct cbench_sample *s)
 {
-	if (p->nsamples == *cap) {
+	if (*n == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 256;
-		struct cbench_sample *ns = realloc(p->samples, ncap * sizeof(*ns));
+		struct cbench_sample *nv = realloc(*v, ncap * sizeof(*nv));
 
-		if (!ns)
+		if (!nv)
 			return -ENOMEM;
-		p->samples = ns;
+		*v = nv;
 		*cap = ncap;
 	}
-	p->samples[p->nsamples++] = *s;
+	(*v)[(*n)++] = *s;
 	return 0;
 }
 
@@ -186,7 +186,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 {
 	double deadline = monotonic_s() + time_limit_s;
 	struct cbench_msg m;
-	size_t have = 0, cap = 0;
+	size_t have = 0, cap = 0, ref_cap = 0;
 	int fds[2], status = 0, done = 0, eof = 0;
 	pid_t pid, runner = getpid();
 	int left_behind;
@@ -277,7 +277,10 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 			done = 1;
 			break;
 		case CBENCH_MSG_SAMPLE:
-			if (add_sample(p, &m.u.sample, &cap)) {
+		case CBENCH_MSG_REF_SAMPLE:
+			if (m.type == CBENCH_MSG_SAMPLE ?
+			    add_sample(&p->samples, &p->nsamples, &cap, &m.u.sample) :
+			    add_sample(&p->ref_samples, &p->nref_samples, &ref_cap, &m.u.sample)) {
 				kill_group(pid);
 				p->error = -ENOMEM;
 				snprintf(p->reason, sizeof(p->reason), "out of memory for samples");
@@ -322,4 +325,7 @@ void cbench_phase_free(struct cbench_phase *p)
 	free(p->samples);
 	p->samples = NULL;
 	p->nsamples = 0;
+	free(p->ref_samples);
+	p->ref_samples = NULL;
+	p->nref_samples = 0;
 }

@@ -17,6 +17,8 @@ struct cbench_phase {
 	double t_ns;			/* TUNE */
 	struct cbench_sample *samples;	/* TRIAL, malloc'd */
 	size_t nsamples;
+	struct cbench_sample *ref_samples; /* TRIAL: the reference chain's, malloc'd */
+	size_t nref_samples;
 	uint32_t needed;		/* TRIAL: valid measurements the worker wants */
 };
 

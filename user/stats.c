@@ -155,3 +155,85 @@ double cbench_stats_mann_whitney_p(const double *a, size_t na, const double *b, 
 	z = (z > 0 ? z - 0.5 : z < 0 ? z + 0.5 : 0) / sqrt(var);
 	return erfc(fabs(z) / sqrt(2));
 }
+
+double cbench_stats_floor_mean(const double *v, size_t n, double step)
+{
+	double m = cbench_stats_min(v, n), sum = 0, limit;
+	size_t k = 0;
+
+	if (!n || !(step > 0))
+		return m;
+	/* Half a step of slack: overhead subtraction and float arithmetic
+	 * leave levels a little off exact multiples. */
+	limit = m + 1.5 * step;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] <= limit) {
+			sum += v[i];
+			k++;
+		}
+	}
+	return sum / (double)k;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Share of the positive values of d that are multiples of g. */
+static double multiples(const uint64_t *d, size_t n, uint64_t g)
+{
+	size_t pos = 0, hit = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!d[i])
+			continue;
+		pos++;
+		hit += d[i] % g == 0;
+	}
+	return pos ? (double)hit / (double)pos : 0;
+}
+
+uint64_t cbench_stats_step(const uint64_t *d, size_t n)
+{
+	uint64_t *sorted, pick[3], best = 0;
+	size_t pos = 0;
+
+	sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	if (!sorted)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (d[i])
+			sorted[pos++] = d[i];
+	}
+	if (!pos) {
+		free(sorted);
+		return 0;
+	}
+	qsort(sorted, pos, sizeof(*sorted), compare_u64);
+	/*
+	 * The step divides at least 90% of the values, so it divides at least
+	 * one of the quartiles unless strays sit at all three: its candidates
+	 * are their divisors.  That keeps the search to a few hundred tests
+	 * of the share, whatever the values' size.
+	 */
+	pick[0] = sorted[pos / 4];
+	pick[1] = sorted[pos / 2];
+	pick[2] = sorted[pos * 3 / 4];
+	free(sorted);
+	for (int q = 0; q < 3; q++) {
+		for (uint64_t f = 1; f * f <= pick[q]; f++) {
+			uint64_t pair[2] = { f, pick[q] / f };
+
+			if (pick[q] % f)
+				continue;
+			for (int k = 0; k < 2; k++) {
+				if (pair[k] > best && multiples(d, n, pair[k]) >= CBENCH_STEP_SHARE)
+					best = pair[k];
+			}
+		}
+	}
+	return best ? best : 1;
+}

@@ -14,6 +14,7 @@
 #define _CBENCH_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 double cbench_stats_min(const double *v, size_t n);
 double cbench_stats_max(const double *v, size_t n);
@@ -31,5 +32,30 @@ double cbench_stats_median(const double *v, size_t n);
  * has fewer than 2 values or every value is tied; use with >= 4 each.
  */
 double cbench_stats_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
+
+/*
+ * The location of the fastest measurements on a timer of coarse step: the
+ * mean of the values within 1.5 steps of the minimum, i.e. of the lowest
+ * level and the one above it.  A duration T between two reads of a timer
+ * that advances in steps of s, at a random phase, reads floor(T/s) or
+ * floor(T/s) + 1 steps, the second with probability frac(T/s): their mean
+ * is T, while their minimum is up to one step short of it (it picks the
+ * lucky roundings).  Delays only add, so the levels above are left out as
+ * the minimum leaves them out.  step <= 0 or NAN gives the minimum.  NAN
+ * for n == 0.
+ */
+double cbench_stats_floor_mean(const double *v, size_t n, double step);
+
+/*
+ * The step of a counter from differences of its readings taken at spread-out
+ * moments: the largest step that at least CBENCH_STEP_SHARE of the positive
+ * differences are multiples of.  A stray value (a read that crossed an
+ * update of a coarse counter half-way, say) does not make the step 1, as
+ * the least positive difference would.  The differences must cover many
+ * steps (differences of a fixed-length region are all equal and say
+ * nothing about the step).  Returns 0 when no difference is positive.
+ */
+#define CBENCH_STEP_SHARE 0.9
+uint64_t cbench_stats_step(const uint64_t *d, size_t n);
 
 #endif /* _CBENCH_STATS_H */

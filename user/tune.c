@@ -82,3 +82,14 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 	*n = cbench_tune_oracle(p, best);
 	return 0;
 }
+
+uint64_t cbench_tune_ref_reps(double step_ticks, double tsc_hz, double cycles_per_tick,
+			      unsigned int adds_per_rep)
+{
+	double want_ticks = fmax(CBENCH_TUNE_ACC_MIN_STEPS * step_ticks, CBENCH_REF_MIN_NS * 1e-9 * tsc_hz);
+	double rep_ticks = (double)adds_per_rep / cycles_per_tick;
+
+	if (!(rep_ticks > 0) || !isfinite(rep_ticks) || !(want_ticks > 0))
+		return 1;
+	return (uint64_t)ceil(want_ticks / rep_ticks);
+}

@@ -18,16 +18,17 @@
 /*
  * The paper lets tau_acc be an overestimate.  Our TSC's measured error bound
  * is a few ticks, which would give j of 2 or 3 and measurements short enough
- * for a resolution step to be a percent of them.  We take tau_acc to be at
- * least this many resolution steps, i.e. a measurement of n = j reps of a
- * benchmark as short as the resolution is 1000 steps long (0.1% error).
+ * for a timer step to be a percent of them.  We take tau_acc to be at least
+ * this many steps, so a measurement is at least 2000 steps long where the
+ * cap below allows (one step is then at most 0.05% of it; the floor-mean
+ * estimator takes the rounding off that too).
  */
-#define CBENCH_TUNE_ACC_MIN_STEPS 1000.0
+#define CBENCH_TUNE_ACC_MIN_STEPS 2000.0
 /*
  * Names the rules below in the tuning cache's key: change it whenever they
  * change what n a benchmark gets.
  */
-#define CBENCH_TUNE_METHOD "alg1 logistic b0.5 s4.5 acc1000 floor-tau-acc cap100us v2"
+#define CBENCH_TUNE_METHOD "alg1 logistic b0.5 s4.5 acc2000 floor-tau-acc cap100us v3"
 /* b of the logistic (paper: 0.4 < b < 0.6). */
 #define CBENCH_TUNE_B 0.5
 /* a * b * tau_acc: the steepness of the paper's Fig. 5 (0.009 * 500). */
@@ -74,5 +75,17 @@ typedef int (*cbench_tune_time_fn)(void *arg, uint64_t reps, double *ns);
  */
 int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn, void *arg,
 		uint64_t *n, double *t_ns);
+
+/*
+ * The reference add chain (reference.h) is measured like a benchmark: each
+ * measurement at least CBENCH_TUNE_ACC_MIN_STEPS steps and this long, in ns,
+ * so the spread of the timer's reads is small next to it too.
+ */
+#define CBENCH_REF_MIN_NS 20000.0
+
+/* Reps of the reference chain (adds_per_rep each) per measurement, for a
+ * timer of step_ticks at tsc_hz and a core at cycles_per_tick; at least 1. */
+uint64_t cbench_tune_ref_reps(double step_ticks, double tsc_hz, double cycles_per_tick,
+			      unsigned int adds_per_rep);
 
 #endif /* _CBENCH_TUNE_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The worker side of a phase; see worker.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -51,9 +52,15 @@ static int tune_time(void *arg, uint64_t reps, double *ns)
 	return s.disturbed ? 1 : 0;
 }
 
-/* Runs measurements for span_ns (at least one); *last_ns: the last one's
- * wall time. */
-static int warm_up(struct cbench_backend *b, uint64_t n, double span_ns, double *last_ns)
+/* Whether trials interleave the reference chain with the benchmark. */
+static bool with_ref(const struct cbench_backend *b)
+{
+	return b->ops->measure_ref && b->timer.ref_reps;
+}
+
+/* Runs measurements (with the reference's, if ref) for span_ns, at least
+ * one; *last_ns: the last one's wall time. */
+static int warm_up(struct cbench_backend *b, uint64_t n, bool ref, double span_ns, double *last_ns)
 {
 	double until = now_ns() + span_ns, start;
 	struct cbench_sample s;
@@ -62,6 +69,8 @@ static int warm_up(struct cbench_backend *b, uint64_t n, double span_ns, double 
 	do {
 		start = now_ns();
 		ret = b->ops->measure(b, n, &s);
+		if (!ret && ref)
+			ret = b->ops->measure_ref(b, b->timer.ref_reps, &s);
 		if (ret)
 			return ret;
 		*last_ns = now_ns() - start;
@@ -69,14 +78,22 @@ static int warm_up(struct cbench_backend *b, uint64_t n, double span_ns, double 
 	return 0;
 }
 
+/*
+ * A trial: each measurement of the benchmark is followed by one of the
+ * reference chain, on the same CPU, microseconds later.  The core clock
+ * drifts by a percent or two over seconds on a boosting or shared host; the
+ * trial's cycle estimate is the ratio of the two, which the drift cancels
+ * out of (report.c).
+ */
 static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
 {
-	struct cbench_msg m = { .type = CBENCH_MSG_SAMPLE };
+	struct cbench_msg m = { .type = CBENCH_MSG_SAMPLE }, r = { .type = CBENCH_MSG_REF_SAMPLE };
 	uint32_t valid = 0, needed = job->min_valid;
+	bool ref = with_ref(b);
 	double until, one_ns = 0;
 	int ret;
 
-	ret = warm_up(b, job->n, job->warmup_ns, &one_ns);
+	ret = warm_up(b, job->n, ref, job->warmup_ns, &one_ns);
 	if (ret)
 		return ret;
 	/* A benchmark so slow that min_valid measurements would take half the
@@ -99,6 +116,10 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 			return ret;
 		valid += !m.u.sample.disturbed;
 		ret = send_msg(fd, &m);
+		if (!ret && ref) {
+			ret = b->ops->measure_ref(b, b->timer.ref_reps, &r.u.sample);
+			ret = ret ? ret : send_msg(fd, &r);
+		}
 		if (ret)
 			return ret;
 	}
@@ -145,7 +166,7 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 		struct tune_arg arg = { &b };
 		double one_ns;
 
-		ret = warm_up(&b, 1, job->warmup_ns, &one_ns);
+		ret = warm_up(&b, 1, false, job->warmup_ns, &one_ns);
 		if (!ret) {
 			cbench_tune_params_init(&p, b.timer.precision_ns, b.timer.accuracy_ns);
 			ret = cbench_tune(&p, tune_time, &arg, &m.u.tuned.n, &m.u.tuned.t_ns);

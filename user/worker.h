@@ -16,7 +16,9 @@
 enum cbench_worker_mode {
 	CBENCH_WORKER_CALIBRATE,	/* measure the timer, send ENV + TIMER */
 	CBENCH_WORKER_TUNE,		/* Alg. 1, send ENV + TUNED */
-	CBENCH_WORKER_TRIAL,		/* warm-up, measurements, send ENV + SAMPLE... + DONE */
+	CBENCH_WORKER_TRIAL,		/* warm-up, measurements, send ENV + SAMPLE...
+					 * (each followed by a REF_SAMPLE where the
+					 * timer has ref_reps) + DONE */
 };
 
 struct cbench_worker_job {
@@ -43,6 +45,7 @@ enum cbench_msg_type {
 	CBENCH_MSG_DONE,
 	CBENCH_MSG_ERROR,
 	CBENCH_MSG_NEEDED,	/* TRIAL: u.tuned.n valid measurements wanted */
+	CBENCH_MSG_REF_SAMPLE,	/* TRIAL: a measurement of the reference chain */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */

@@ -116,7 +116,8 @@ static void summary_numbers(void)
 	CU_ASSERT_DOUBLE_EQUAL(trials[1][0].instructions_per_op, 2048, 1e-9);
 	CU_ASSERT(isnan(trials[0][0].mb_per_s));
 	CU_ASSERT(isnan(trials[0][0].cycles_per_op));
-	CU_ASSERT_DOUBLE_EQUAL(results[0].min_ns_per_op, 0.3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(results[0].ns_per_op, 0.3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(trials[0][0].ns_per_op, 0.3, 1e-12);
 	CU_ASSERT_EQUAL(results[1].failed, 1);
 	CU_ASSERT_EQUAL(report.failed_trials, 1);
 }
@@ -124,7 +125,7 @@ static void summary_numbers(void)
 static void lines_are_valid(void)
 {
 	char *out, *save = NULL;
-	int results_seen = 0, comments = 0, configs = 0;
+	int results_seen = 0, comments = 0, configs = 0, units = 0;
 
 	build(2.0);
 	out = render();
@@ -150,6 +151,12 @@ static void lines_are_valid(void)
 			}
 			continue;
 		}
+		/* benchfmt's unit metadata: "Unit <unit> <key>=<value>". */
+		if (!strncmp(line, "Unit ", 5)) {
+			CU_ASSERT_STRING_EQUAL(line, "Unit instructions/op assume=exact");
+			units++;
+			continue;
+		}
 		{
 			char *colon = strchr(line, ':');
 			char key[64];
@@ -162,6 +169,7 @@ static void lines_are_valid(void)
 		}
 	}
 	CU_ASSERT_EQUAL(results_seen, 3);	/* one line per good trial */
+	CU_ASSERT_EQUAL(units, 1);		/* Copy counted its instructions */
 	CU_ASSERT(configs >= 15);
 	CU_ASSERT(comments >= 1);
 	free(out);
@@ -191,7 +199,7 @@ static void content(void)
 static void per_run_facts_are_comments(void)
 {
 	static const char *const per_run[] = {
-		"so", "so-build-id", "timer-frequency", "timer-overhead", "timer-resolution",
+		"so", "so-build-id", "timer-frequency", "timer-overhead", "timer-step",
 		"timer-precision", "timer-accuracy", "est-cycles-per-tick", "tuning-oracle", "tuning",
 	};
 	char *out, line[64];

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Statistics against values computed by hand (and checked with R). */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <CUnit/CUnit.h>
 
@@ -93,7 +96,106 @@ static void mann_whitney(void)
 	CU_ASSERT(isnan(cbench_stats_mann_whitney_p(same, 3, same, 3)));
 }
 
+
+/* A deterministic generator for the synthetic streams below. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static double uniform(void)
+{
+	return (double)(rng() >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/*
+ * Reads of a counter that advances in steps of `step` around regions of
+ * spread-out length (as calibration times a spin of varying length), with
+ * one read in `stray_every` landing off the grid.
+ */
+static void stepped_deltas(uint64_t *d, size_t n, uint64_t step, size_t stray_every)
+{
+	for (size_t i = 0; i < n; i++) {
+		double start = uniform() * 1e6, len = 40 + uniform() * 5000;
+		uint64_t a = (uint64_t)(start / (double)step) * step;
+		uint64_t z = (uint64_t)((start + len) / (double)step) * step;
+
+		d[i] = z - a;
+		if (stray_every && i % stray_every == stray_every / 2)
+			d[i] = 1 + rng() % (step > 1 ? step - 1 : 1);
+	}
+}
+
+static void step_detection(void)
+{
+	static uint64_t d[20000];
+	static const uint64_t steps[] = { 1, 26, 36 };
+
+	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		stepped_deltas(d, 20000, steps[s], 0);
+		CU_ASSERT_EQUAL(cbench_stats_step(d, 20000), steps[s]);
+		/* One stray in a thousand, and one in twenty: the step stays. */
+		stepped_deltas(d, 20000, steps[s], 1000);
+		CU_ASSERT_EQUAL(cbench_stats_step(d, 20000), steps[s]);
+		stepped_deltas(d, 20000, steps[s], 20);
+		CU_ASSERT_EQUAL(cbench_stats_step(d, 20000), steps[s]);
+	}
+	/* The histogram the issue saw: 26 and 52, and one stray 1. */
+	for (size_t i = 0; i < 1000; i++)
+		d[i] = i % 3 ? 26 : 52;
+	d[500] = 1;
+	CU_ASSERT_EQUAL(cbench_stats_step(d, 1000), 26);
+	/* Zeros say nothing; nothing positive gives 0. */
+	memset(d, 0, 10 * sizeof(d[0]));
+	CU_ASSERT_EQUAL(cbench_stats_step(d, 10), 0);
+	d[3] = 7;
+	CU_ASSERT_EQUAL(cbench_stats_step(d, 10), 7);
+	CU_ASSERT_EQUAL(cbench_stats_step(d, 0), 0);
+}
+
+/*
+ * A region of true length T read on a timer of step s at a random phase,
+ * plus the delays a busy machine adds to 30% of the reads.  The minimum
+ * of the rounded values is short by frac(T/s) steps; the floor mean must
+ * be within 0.05% of T, for many fractions.
+ */
+static void floor_mean_bias(void)
+{
+	enum { N = 4000 };
+	static double v[N];
+	const double step = 26;
+	double worst_min = 0, worst_floor = 0;
+
+	for (int f = 1; f < 10; f++) {
+		double t = (400 + f / 10.0) * step;
+
+		for (size_t i = 0; i < N; i++) {
+			double phase = uniform() * step, len = t;
+
+			if (uniform() < 0.3)
+				len += -log(1 - uniform()) * 5 * step;	/* exponential delay */
+			v[i] = (floor((phase + len) / step) - floor(phase / step)) * step;
+		}
+		worst_min = fmax(worst_min, fabs(cbench_stats_min(v, N) / t - 1));
+		worst_floor = fmax(worst_floor, fabs(cbench_stats_floor_mean(v, N, step) / t - 1));
+	}
+	printf("\n    rounding bias on a 26-tick step, 400 steps long: min %.4f%%, floor mean %.4f%% ",
+	       100 * worst_min, 100 * worst_floor);
+	CU_ASSERT(worst_min > 0.0005);		/* the problem is real */
+	CU_ASSERT(worst_floor < 0.0005);	/* and solved */
+	/* No step: the minimum. */
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_floor_mean(v, N, 0), cbench_stats_min(v, N), 0);
+	CU_ASSERT(isnan(cbench_stats_floor_mean(v, 0, step)));
+}
+
 static CU_TestInfo stats_tests[] = {
+	{ "timer step from spread-out deltas", step_detection },
+	{ "floor mean: rounding bias under 0.05%", floor_mean_bias },
 	{ "Mann-Whitney U p-values", mann_whitney },
 	{ "empty input gives NAN", empty_is_nan },
 	{ "one value", one_value },

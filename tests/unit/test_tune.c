@@ -11,10 +11,10 @@ static void params_floor_accuracy(void)
 {
 	struct cbench_tune_params p;
 
-	/* A measured error bound of 3 steps is raised to 1000 steps. */
+	/* A measured error bound of 3 steps is raised to 2000 steps. */
 	cbench_tune_params_init(&p, 10, 30);
-	CU_ASSERT_DOUBLE_EQUAL(p.accuracy_ns, 10000, 1e-9);
-	CU_ASSERT_EQUAL(p.j, 1000);
+	CU_ASSERT_DOUBLE_EQUAL(p.accuracy_ns, 20000, 1e-9);
+	CU_ASSERT_EQUAL(p.j, 2000);
 	/* A larger measured bound is kept. */
 	cbench_tune_params_init(&p, 1, 5000);
 	CU_ASSERT_EQUAL(p.j, 5000);
@@ -26,16 +26,16 @@ static void oracle_shape(void)
 	struct cbench_tune_params p;
 	uint64_t prev = UINT64_MAX;
 
-	cbench_tune_params_init(&p, 1, 1000);
+	cbench_tune_params_init(&p, 0.5, 1000);	/* tau_acc = 1000 ns, j = 2000 */
 	p.max_measure_ns = INFINITY;	/* the paper's oracle alone */
 	/* nu(tau_prec) ~ j; nu(t >= tau_acc) ~ 1; never increasing. */
-	CU_ASSERT(cbench_tune_oracle(&p, 1) >= 980);
-	CU_ASSERT(cbench_tune_oracle(&p, 1) <= 1000);
-	CU_ASSERT(cbench_tune_oracle(&p, 1000) <= 12);
+	CU_ASSERT(cbench_tune_oracle(&p, 0.5) >= 1960);
+	CU_ASSERT(cbench_tune_oracle(&p, 0.5) <= 2000);
+	CU_ASSERT(cbench_tune_oracle(&p, 1000) <= 24);
 	CU_ASSERT_EQUAL(cbench_tune_oracle(&p, 5000), 1);
 	CU_ASSERT_EQUAL(cbench_tune_oracle(&p, 1e12), 1);
 	/* Midpoint: t = b tau_acc gives 1 + (j - 1) / 2. */
-	CU_ASSERT_EQUAL(cbench_tune_oracle(&p, 500), 500);
+	CU_ASSERT_EQUAL(cbench_tune_oracle(&p, 500), 1000);
 	for (double t = 0.5; t < 3000; t *= 1.1) {
 		uint64_t n = cbench_tune_oracle(&p, t);
 
@@ -95,7 +95,7 @@ static void oracle_below_resolution(void)
 	struct cbench_tune_params p;
 	uint64_t n;
 
-	cbench_tune_params_init(&p, 10, 30);	/* tau_acc = 10 us, j = 1000 */
+	cbench_tune_params_init(&p, 10, 30);	/* tau_acc = 20 us, j = 2000 */
 	n = cbench_tune_oracle(&p, 0.3);
 	CU_ASSERT((double)n * 0.3 >= p.accuracy_ns);
 	CU_ASSERT((double)n * 0.3 < p.accuracy_ns + 1);
@@ -203,9 +203,25 @@ static void alg1_errors(void)
 	CU_ASSERT_EQUAL(cbench_tune(&p, broken, NULL, &n, &t), -EIO);
 }
 
+/* The reference chain's measurements: 2000 steps and 20 us, whichever is longer. */
+static void reference_reps(void)
+{
+	/* A 26-tick step at 2.6 GHz, 1.6 cycles per tick: 1000 adds are 625
+	 * ticks; 2000 steps are 52000 ticks, 83.2 reps, so 84. */
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(26, 2.6e9, 1.6, 1000), 84);
+	/* A 1-tick step: 20 us (52000 ticks) wins over 2000 ticks. */
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 2.6e9, 1.6, 1000), 84);
+	/* A 100-tick step: 2000 steps (200000 ticks) win over 20 us. */
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(100, 2.6e9, 1.6, 1000), 320);
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 1e9, 1.0, 1000), 20);
+	/* No cycle estimate: one rep, never a division by zero. */
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 1e9, 0, 1000), 1);
+}
+
 static CU_TestInfo tune_tests[] = {
 	{ "accuracy floor and parameters", params_floor_accuracy },
-	{ "oracle below the timer's resolution", oracle_below_resolution },
+	{ "oracle below the timer's step", oracle_below_resolution },
+	{ "reference chain reps", reference_reps },
 	{ "oracle: paper's shape", oracle_shape },
 	{ "oracle: measurement cap", oracle_cap },
 	{ "Alg. 1 estimates min T_i/i", alg1_estimates_minimum },

@@ -24,9 +24,23 @@ step() {
 	echo "== $*"
 }
 
+# hold_started PID: waits until the holding client (output in /tmp/hold.out)
+# says its run is measuring; fails if it died first.  No sleep assumes how
+# fast the host is: the run lasts hours on any host (kmod_test.c).
+hold_started() {
+	for _ in $(seq 1 600); do
+		grep -q "^holding run" /tmp/hold.out 2>/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	fail "the holding client never started its run: $(cat /tmp/hold.out 2>/dev/null)"
+	return 1
+}
+
 live_is_zero() {
-	# The release work runs asynchronously after a socket closes.
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
+	# The release work runs asynchronously after a socket closes: we wait
+	# for it, up to a bound no host should need.
+	for _ in $(seq 1 60); do
 		[ "$($t live)" = "0 0" ] && return 0
 		sleep 0.5
 	done
@@ -91,9 +105,9 @@ $t cancel "$good" add_chain || fail "cancel"
 live_is_zero "after cancel"
 
 step "a client killed mid-run"
-$t hold "$good" add_chain &
+$t hold "$good" add_chain >/tmp/hold.out 2>&1 &
 pid=$!
-sleep 2
+hold_started $pid
 [ "$($t live)" = "1 1" ] || fail "held run not live: $($t live)"
 kill -9 $pid
 wait $pid 2>/dev/null
@@ -126,9 +140,9 @@ fi
 
 step "rmmod during a run"
 rmmod cbench && insmod "$ko" $params || fail "reload"
-$t hold "$good" add_chain &
+$t hold "$good" add_chain >/tmp/hold.out 2>&1 &
 pid=$!
-sleep 2
+hold_started $pid
 rmmod cbench || fail "rmmod during a run"
 kill -9 $pid
 wait $pid 2>/dev/null

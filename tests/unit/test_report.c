@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The summaries of report.c on synthetic streams: cycles estimated against
+ * the interleaved reference cancel a drifting core clock, and trials that
+ * disagree beyond what the timer and the clock explain are flagged.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "reference.h"
+#include "report.h"
+
+#define TRIALS 8
+#define SAMPLES 200
+#define STEP 26.0
+#define TSC_HZ 2.6e9
+
+static const struct cbench_desc chain = { .name = "chain", .ops_per_rep = 1000 };
+static const struct cbench_desc big_arena = { .name = "chase", .ops_per_rep = 1000,
+					      .arena_bytes = 8u << 20 };
+static struct cbench_experiment experiment;
+static struct cbench_sample bench[TRIALS][SAMPLES], ref[TRIALS][SAMPLES];
+static struct cbench_trial trials[TRIALS];
+static struct cbench_result result;
+static struct cbench_report report;
+
+static uint64_t state = 88172645463325252ULL;
+
+static double uniform(void)
+{
+	state ^= state << 13;
+	state ^= state >> 7;
+	state ^= state << 17;
+	return (double)(state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* ticks of a region of `cycles` core cycles at `ghz`, read on a TSC of
+ * STEP-tick steps at a random phase. */
+static uint64_t read_ticks(double cycles, double ghz)
+{
+	double ticks = cycles / ghz * (TSC_HZ * 1e-9), phase = uniform() * STEP;
+
+	return (uint64_t)((floor((phase + ticks) / STEP) - floor(phase / STEP)) * STEP);
+}
+
+/*
+ * TRIALS trials of a benchmark costing cycles_per_op, n reps of 1000 ops per
+ * measurement, each measurement followed by the reference chain; the core
+ * clock at trial t, sample i is ghz(t, i); every trial's time is scaled by
+ * slow[t] (a disturbance the clock does not explain).
+ */
+static void build(const struct cbench_desc *d, double cycles_per_op, double (*ghz)(int, int),
+		  const double *slow)
+{
+	const uint64_t n = 40, ref_reps = 80;
+
+	memset(&report, 0, sizeof(report));
+	report.timer.tsc_hz = TSC_HZ;
+	report.timer.step_ticks = STEP;
+	report.timer.ref_reps = ref_reps;
+	experiment = (struct cbench_experiment){ .desc = d, .id = "chain", .report_name = "BenchmarkChain" };
+	for (int t = 0; t < TRIALS; t++) {
+		for (int i = 0; i < SAMPLES; i++) {
+			double g = ghz(t, i), s = slow ? slow[t] : 1;
+
+			bench[t][i] = (struct cbench_sample){
+				.reps = n, .ticks = read_ticks(cycles_per_op * 1000 * (double)n * s, g) };
+			ref[t][i] = (struct cbench_sample){
+				.reps = ref_reps,
+				.ticks = read_ticks((double)ref_reps * CBENCH_REF_ADDS_PER_REP, g) };
+		}
+		trials[t] = (struct cbench_trial){ .n = n, .samples = bench[t], .nsamples = SAMPLES,
+						   .ref_samples = ref[t], .nref_samples = SAMPLES };
+	}
+	result = (struct cbench_result){ .exp = &experiment, .tuning = "tuned", .n = n, .trials = trials,
+					 .ntrials = TRIALS };
+	report.results = &result;
+	report.nresults = 1;
+	cbench_report_summarize(&report);
+}
+
+/* A clock that ramps by 3% over the run, trial by trial. */
+static double ramp(int t, int i)
+{
+	return 3.6 * (1 + 0.03 * (t * SAMPLES + i) / (TRIALS * SAMPLES));
+}
+
+static double steady(int t, int i)
+{
+	return 3.6;
+}
+
+/* Steady across trials, but 2% faster in each trial's second half. */
+static double jumps(int t, int i)
+{
+	return i < SAMPLES / 2 ? 3.6 : 3.672;
+}
+
+static void drift_cancels(void)
+{
+	double lo = INFINITY, hi = 0, worst = 0;
+
+	build(&chain, 3.0, ramp, NULL);
+	for (int t = 0; t < TRIALS; t++) {
+		CU_ASSERT_EQUAL(trials[t].error, 0);
+		lo = fmin(lo, trials[t].ns_per_op);
+		hi = fmax(hi, trials[t].ns_per_op);
+		worst = fmax(worst, fabs(trials[t].est_cycles_per_op / 3.0 - 1));
+		CU_ASSERT_DOUBLE_EQUAL(trials[t].core_ghz, ramp(t, SAMPLES / 2), 0.01);
+	}
+	printf("\n    clock ramping 3%%: ns/op moves %.2f%%, est-cycles/op off by at most %.4f%% ",
+	       100 * (hi / lo - 1), 100 * worst);
+	/* The wall time follows the clock; the cycles do not. */
+	CU_ASSERT(hi / lo - 1 > 0.02);
+	CU_ASSERT(worst < 0.001);
+	CU_ASSERT_DOUBLE_EQUAL(result.est_cycles_per_op, 3.0, 0.003);
+	/* The clock explains the spread: not unstable. */
+	CU_ASSERT_FALSE(result.unstable);
+	CU_ASSERT(report.core_ghz_max / report.core_ghz_min - 1 > 0.02);
+	CU_ASSERT_EQUAL(report.clock_moved_trials, 0);
+}
+
+static void clock_moved_within_trial(void)
+{
+	build(&chain, 1.0, jumps, NULL);
+	for (int t = 0; t < TRIALS; t++)
+		CU_ASSERT_DOUBLE_EQUAL(trials[t].clock_moved, 0.02, 0.002);
+	CU_ASSERT_EQUAL(report.clock_moved_trials, TRIALS);
+	build(&chain, 1.0, steady, NULL);
+	CU_ASSERT_EQUAL(report.clock_moved_trials, 0);
+}
+
+static void unstable_flagged(void)
+{
+	static const double slow[TRIALS] = { 1, 1.1, 1, 1.05, 1, 1, 1.08, 1 };
+	static const double calm[TRIALS] = { 1, 1.002, 1, 1.001, 1, 1, 1.003, 1 };
+
+	/* A steady clock and trials 10% apart: nothing explains it. */
+	build(&chain, 1.0, steady, slow);
+	CU_ASSERT_TRUE(result.unstable);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "noisy machine"));
+	CU_ASSERT_EQUAL(report.unstable_results, 1);
+	/* The same with a large arena names the likely cause. */
+	build(&big_arena, 1.0, steady, slow);
+	CU_ASSERT_TRUE(result.unstable);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "arena"));
+	/* Trials within a few tenths of a percent are stable. */
+	build(&chain, 1.0, steady, calm);
+	CU_ASSERT_FALSE(result.unstable);
+	CU_ASSERT_EQUAL(report.unstable_results, 0);
+}
+
+static CU_TestInfo report_tests[] = {
+	{ "est-cycles/op cancel a clock ramping 3%", drift_cancels },
+	{ "a clock that moves within a trial is flagged", clock_moved_within_trial },
+	{ "trials that disagree are flagged unstable", unstable_flagged },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_report_suites[] = {
+	{ "report summaries", NULL, NULL, NULL, NULL, report_tests },
+	CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reference code with known cost, measured next to benchmarks (see
+ * reference.h).  The same bytes run in user mode, called directly, and in
+ * ring 0, copied into a kernel image by the kmod backend: every function is
+ * position-independent, touches no memory, has no relocation, and starts
+ * with endbr64 (IBT kernels demand it at every indirect-call target).  The
+ * calling convention is a benchmark's: run(ctx in %rdi, reps in %rsi).
+ */
+#define ADDS_PER_REP 1000	/* CBENCH_REF_ADDS_PER_REP in reference.h */
+
+	.text
+	.p2align 6
+	.globl	cbench_ref_begin
+	.hidden	cbench_ref_begin
+cbench_ref_begin:
+
+/* Nothing: the cost of timing a call. */
+	.globl	cbench_ref_empty
+	.type	cbench_ref_empty, @function
+cbench_ref_empty:
+	endbr64
+	ret
+	.size	cbench_ref_empty, .-cbench_ref_empty
+
+/*
+ * reps times ADDS_PER_REP dependent adds to %rax: one core cycle each on
+ * every x86-64 core we know, the loop's own dec/jne running alongside.
+ */
+	.p2align 6
+	.globl	cbench_ref_add_chain
+	.type	cbench_ref_add_chain, @function
+cbench_ref_add_chain:
+	endbr64
+	test	%rsi, %rsi
+	je	2f
+	.p2align 4
+1:
+	.rept	ADDS_PER_REP
+	add	$1, %rax
+	.endr
+	dec	%rsi
+	jne	1b
+2:
+	ret
+	.size	cbench_ref_add_chain, .-cbench_ref_add_chain
+
+/*
+ * reps iterations of one dependent add: a delay of reps cycles or so, for
+ * spreading the lengths of timed regions when we learn the timer's step.
+ */
+	.p2align 6
+	.globl	cbench_ref_spin
+	.type	cbench_ref_spin, @function
+cbench_ref_spin:
+	endbr64
+	test	%rsi, %rsi
+	je	2f
+1:
+	add	$1, %rax
+	dec	%rsi
+	jne	1b
+2:
+	ret
+	.size	cbench_ref_spin, .-cbench_ref_spin
+
+	.globl	cbench_ref_end
+	.hidden	cbench_ref_end
+cbench_ref_end:
+
+	.section .note.GNU-stack, "", @progbits
