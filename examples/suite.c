@@ -174,11 +174,19 @@ CBENCH(pointer_chase, .setup = chase_setup, .arena_bytes = CHASE_ARENA, .param_n
 /* ---- Branches --------------------------------------------------------------
  * A loop branching on each of 4096 bytes: all-zero data (the predictor always
  * wins) versus random bits (it loses half the time).  Each rep takes the
- * next 4096-byte window of a 1 MiB buffer: a pattern repeated every rep
- * would be learnt by a predictor with a long history, and the "random" case
- * would then cost little more than the predictable one. */
+ * next 4096-byte window of a 1 MiB buffer, and a call carries on where the
+ * last one stopped (the offset lives in the arena's last word): a pattern
+ * repeated every rep, or every call, would be learnt by a predictor with a
+ * long history, and the "random" case would then cost little more than the
+ * predictable one. */
 #define BRANCH_BYTES 4096
 #define BRANCH_BUFFER (1u << 20)
+#define BRANCH_ARENA (BRANCH_BUFFER + 64)
+
+static uint64_t *branch_cursor(struct cbench_ctx *ctx)
+{
+	return (uint64_t *)((char *)ctx->arena + BRANCH_BUFFER);
+}
 
 static int branch_setup(struct cbench_ctx *ctx)
 {
@@ -187,13 +195,14 @@ static int branch_setup(struct cbench_ctx *ctx)
 
 	for (uint64_t i = 0; i < BRANCH_BUFFER; i++)
 		b[i] = ctx->param ? (unsigned char)(xorshift(&seed) & 1) : 0;
+	*branch_cursor(ctx) = 0;
 	return 0;
 }
 
 static void branch(struct cbench_ctx *ctx, uint64_t reps)
 {
 	const unsigned char *buffer = ctx->arena;
-	uint64_t taken = 0, at = 0;
+	uint64_t taken = 0, at = *branch_cursor(ctx);
 
 	for (uint64_t r = 0; r < reps; r++) {
 		const unsigned char *b = buffer + at;
@@ -208,7 +217,8 @@ static void branch(struct cbench_ctx *ctx, uint64_t reps)
 		at = (at + BRANCH_BYTES) % BRANCH_BUFFER;
 		cbench_launder(taken);
 	}
+	*branch_cursor(ctx) = at;
 	cbench_keep(taken);
 }
-CBENCH(branch, .setup = branch_setup, .arena_bytes = BRANCH_BUFFER, .param_name = "random",
+CBENCH(branch, .setup = branch_setup, .arena_bytes = BRANCH_ARENA, .param_name = "random",
        CBENCH_PARAMS(0, 1), .ops_per_rep = BRANCH_BYTES);
