@@ -49,9 +49,6 @@
 /* Empty interrupts-on calls timed to find what timing a probe costs. */
 #define PROBE_OVERHEAD_CALLS 8
 
-/* Each step of the probe does this many times the reps of the one before. */
-#define PROBE_RAMP 16
-
 /*
  * The one place interrupts go off.  Kept apart so another way of keeping
  * the CPU quiet (masking the local APIC's LVT entries, as nanoBench does on
@@ -181,7 +178,8 @@ static u64 probe(struct cbench_run *run, u64 reps, u64 overhead, u64 target, u64
  * at the most reps any sample does, the last sample's: a call's cost grows
  * with its reps, so that covers every sample.  Preemption is off during
  * them (the FPU is ours), so no call may run long either.  We time one
- * rep, then PROBE_RAMP times more at each step up to all of them, and
+ * rep, then CBENCH_PROBE_RAMP times more at each step up to all of them
+ * (cbench_probe_next(), which cbenchctl's user-mode rehearsal follows), and
  * refuse at once when the next step would plainly take far too long: each
  * call is bounded by the one before (never a single rep projected to 2^48:
  * the benchmark's own fixed cost per call would be multiplied with it).
@@ -206,7 +204,7 @@ static bool probe_budget(struct cbench_run *run)
 		overhead = min(overhead, time_call(run, cbench_empty, 0));
 	}
 	for (reps = 1; reps < last; reps = next) {
-		next = reps > div64_u64(last, PROBE_RAMP) ? last : reps * PROBE_RAMP;
+		next = cbench_probe_next(reps, last);
 		run->probe_tsc = probe(run, reps, overhead, next, PROBE_SLACK * budget);
 		if (!projected_within(run->probe_tsc, overhead, reps, next, PROBE_SLACK * budget))
 			return false;

@@ -120,6 +120,9 @@ struct cbench_backend {
 	/* Set by the pipeline before measure(): the calibration to apply. */
 	struct cbench_timer timer;
 	struct cbench_backend_env env;
+	/* Set by an op that fails, where -errno alone would not say what
+	 * failed and how to fix it; the worker reports it. */
+	char error[512];
 	void *priv;
 };
 
@@ -160,13 +163,30 @@ int cbench_backend_kmod_check(const char *path, char *why, size_t why_bytes);
 
 struct cbench_experiment;
 
+/* What one run in cbench.ko does with a benchmark: samples calls of reps,
+ * reps + step, ..., after setup() and the budget probe. */
+struct cbench_kmod_shape {
+	uint64_t reps;
+	uint64_t step;
+	uint32_t samples;
+};
+
 /*
- * Runs e's setup() and run(ctx, 1) once in a user-mode child, before any of
- * it reaches ring 0.  Returns 0; -ECANCELED if setup() refused the
- * parameter; -EFAULT if the child crashed or exited; -ETIME if setup() took
- * longer than CBENCH_KMOD_SETUP_MAX_NS.  *setup_ns gets setup()'s time, 0 if
- * unknown.
+ * Rehearses in a user-mode child exactly the calls one run in cbench.ko will
+ * make, before any of them reaches ring 0: on a fresh arena of the same size
+ * between guard pages, setup(), the budget probe's calls (reps 1, 16, 256,
+ * ... up to the last sample's: cbench_probe_next()), then every sample's.
+ * A benchmark that overruns its arena only at some reps dies here, not in
+ * the kernel.  shape NULL: setup() and one call of 1 rep.  Returns 0;
+ * -ECANCELED if setup() refused the parameter; -ETIME if setup() took longer
+ * than CBENCH_KMOD_SETUP_MAX_NS; -EFAULT if the benchmark crashed, exited or
+ * ran away; -ENOMEM if the arena cannot be had; with the reason and the fix
+ * in why.  *setup_ns gets setup()'s time, 0 if unknown.
  */
+int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_kmod_shape *shape,
+			 uint64_t *setup_ns, char *why, size_t why_bytes);
+
+/* cbench_kmod_rehearse() of setup() and one call, without the reason. */
 int cbench_kmod_try_in_user_mode(const struct cbench_experiment *e, uint64_t *setup_ns);
 
 #endif /* _CBENCH_BACKEND_H */

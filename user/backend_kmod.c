@@ -19,13 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <netlink/attr.h>
 
+#include "arena.h"
 #include "backend.h"
+#include "../kmod/lib/sample.h"
 #include "kimage.h"
 #include "netlink.h"
 #include "reference.h"
@@ -43,6 +46,9 @@
 /* Reps of the reference chain per calibration sample (100000 adds), and samples. */
 #define CHAIN_REPS 100
 #define CHAIN_SAMPLES 64
+/* Distinct run shapes a worker remembers as rehearsed; past that, the oldest
+ * is forgotten (and rehearsed again if it comes back). */
+#define REHEARSED_MAX 64
 /* How often we ask whether a run has ended. */
 #define POLL_US 200
 /*
@@ -80,6 +86,12 @@ struct kmod_backend {
 	uint32_t ref_image_id;
 	bool have_ref_image;
 	uint64_t budget_ns;		/* the module's, for messages */
+	uint64_t arena_max_bytes;	/* the module's; 0 if it did not say */
+	const struct cbench_experiment *exp;
+	/* Run shapes user mode has rehearsed (cbench_kmod_rehearse()): only
+	 * those reach ring 0. */
+	struct cbench_kmod_shape rehearsed[REHEARSED_MAX];
+	uint32_t nrehearsed;
 };
 
 /* ---- one request: attributes out, a few values back -------------------- */
@@ -98,6 +110,7 @@ struct call {
 	uint64_t value[CBENCH_A_MAX + 1];
 	bool found[CBENCH_A_MAX + 1];
 	struct cbench_ksample overhead;
+	uint64_t arena_max_bytes;	/* INFO: the module's arena_max_bytes */
 	/* Samples dump: where they go. */
 	struct cbench_ksample *samples;
 	uint32_t nsamples, max_samples;
@@ -159,9 +172,12 @@ static int parse(struct nlattr **attrs, void *arg)
 		if (type == CBENCH_A_INFO_LIMITS) {
 			struct nlattr *tb[CBENCH_A_LIMIT_MAX + 1];
 
-			if (nla_parse_nested(tb, CBENCH_A_LIMIT_MAX, (struct nlattr *)a, NULL) == 0 &&
-			    tb[CBENCH_A_LIMIT_IRQOFF_NS])
+			if (nla_parse_nested(tb, CBENCH_A_LIMIT_MAX, (struct nlattr *)a, NULL))
+				continue;
+			if (tb[CBENCH_A_LIMIT_IRQOFF_NS])
 				c->value[type] = nla_get_u64(tb[CBENCH_A_LIMIT_IRQOFF_NS]);
+			if (tb[CBENCH_A_LIMIT_ARENA_BYTES])
+				c->arena_max_bytes = nla_get_u64(tb[CBENCH_A_LIMIT_ARENA_BYTES]);
 		} else if (type == CBENCH_A_RUN_OVERHEAD && len == (int)sizeof(c->overhead)) {
 			memcpy(&c->overhead, nla_data(a), sizeof(c->overhead));
 		} else if (type == CBENCH_A_SAMPLES) {
@@ -349,6 +365,7 @@ static int kmod_open(struct cbench_backend *b, int cpu)
 		/* The budget runs get: we never ask for less than the module's. */
 		b->env.irqoff_budget_ns = c.value[CBENCH_A_INFO_LIMITS];
 		k->budget_ns = b->env.irqoff_budget_ns;
+		k->arena_max_bytes = c.arena_max_bytes;
 		b->env.rdpmc = c.value[CBENCH_A_INFO_COUNTERS] != 0;
 	}
 	return 0;
@@ -537,89 +554,182 @@ static uint64_t monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* A crash in this child costs nothing; the same crash in ring 0 an oops. */
-int cbench_kmod_try_in_user_mode(const struct cbench_experiment *e, uint64_t *setup_ns)
+/* What the rehearsing child got to, in memory its parent reads after it
+ * ends, however it ends. */
+struct rehearsal {
+	uint64_t setup_ns;
+	uint64_t reps;			/* of the call under way */
+	uint32_t stage;			/* REHEARSE_* */
+	int32_t error;			/* -errno of a failed arena map */
+};
+
+enum { REHEARSE_ARENA = 1, REHEARSE_SETUP, REHEARSE_PROBE, REHEARSE_SAMPLES, REHEARSE_DONE };
+
+static const char *const stage_names[] = {
+	[REHEARSE_ARENA] = "mapping the arena", [REHEARSE_SETUP] = "setup()",
+	[REHEARSE_PROBE] = "the budget probe's call", [REHEARSE_SAMPLES] = "a sample's call",
+};
+
+/* The child: the run's calls in cbench.ko's order (kmod/run.c run_thread). */
+static void __attribute__((noreturn)) rehearse_child(const struct cbench_experiment *e,
+						     const struct cbench_kmod_shape *shape,
+						     volatile struct rehearsal *r)
 {
 	const struct cbench_desc *d = e->desc;
-	uint64_t took = 0;
-	int fds[2], status;
+	struct cbench_ctx ctx = { .param = e->param };
+	struct cbench_arena arena;
+	uint64_t t0, last;
+	int ret;
+
+	r->stage = REHEARSE_ARENA;
+	ret = d->arena_bytes > SIZE_MAX ? -ENOMEM : cbench_arena_map(&arena, (size_t)d->arena_bytes);
+	if (ret) {
+		r->error = ret;
+		_exit(2);
+	}
+	ctx.arena = arena.base;
+	ctx.arena_bytes = d->arena_bytes;
+	r->stage = REHEARSE_SETUP;
+	t0 = monotonic_ns();
+	if (d->setup && d->setup(&ctx))
+		_exit(3);
+	r->setup_ns = monotonic_ns() - t0;
+	if (!shape) {
+		r->stage = REHEARSE_SAMPLES;
+		r->reps = 1;
+		d->run(&ctx, 1);
+		r->stage = REHEARSE_DONE;
+		_exit(0);
+	}
+	last = shape->reps + (uint64_t)(shape->samples - 1) * shape->step;
+	r->stage = REHEARSE_PROBE;
+	for (uint64_t reps = 1; reps < last; reps = cbench_probe_next(reps, last)) {
+		r->reps = reps;
+		d->run(&ctx, reps);
+	}
+	r->reps = last;
+	d->run(&ctx, last);
+	r->stage = REHEARSE_SAMPLES;
+	for (uint32_t i = 0; i < shape->samples; i++) {
+		r->reps = shape->reps + i * shape->step;
+		d->run(&ctx, r->reps);
+	}
+	r->stage = REHEARSE_DONE;
+	_exit(0);
+}
+
+/* Why the child ended as it did, for a user who must fix the benchmark. */
+static int rehearsal_verdict(const struct cbench_experiment *e, const volatile struct rehearsal *r,
+			     int status, char *why, size_t why_bytes)
+{
+	const char *stage = r->stage < sizeof(stage_names) / sizeof(stage_names[0]) &&
+			    stage_names[r->stage] ? stage_names[r->stage] : "loading";
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+		return -ECANCELED;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && r->stage == REHEARSE_ARENA) {
+		snprintf(why, why_bytes, "%s: cannot map its arena of %" PRIu64 " bytes in user mode (%s)",
+			 e->id, e->desc->arena_bytes, strerror(-r->error));
+		return -ENOMEM;
+	}
+	if (WIFSIGNALED(status)) {
+		const char *abbrev = sigabbrev_np(WTERMSIG(status));
+
+		snprintf(why, why_bytes, "%s crashed (SIG%s) in %s of %" PRIu64 " reps, rehearsed in "
+			 "user mode before ring 0: it never reached cbench.ko; fix the benchmark "
+			 "(an arena overrun at some reps?) and try it with --backend user",
+			 e->id, abbrev ? abbrev : "?", stage, r->reps);
+		return -EFAULT;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || r->stage != REHEARSE_DONE) {
+		snprintf(why, why_bytes, "%s exited (status %d) in %s, rehearsed in user mode: a "
+			 "benchmark for ring 0 may not call exit()", e->id,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, stage);
+		return -EFAULT;
+	}
+	if (r->setup_ns > CBENCH_KMOD_SETUP_MAX_NS) {
+		snprintf(why, why_bytes, "%s: setup() takes %.1f ms in user mode; in ring 0 it runs "
+			 "with preemption off, which cbench.ko keeps under %.0f ms: make setup() "
+			 "cheaper or measure it with --backend user", e->id, (double)r->setup_ns * 1e-6,
+			 (double)CBENCH_KMOD_SETUP_MAX_NS * 1e-6);
+		return -ETIME;
+	}
+	return 0;
+}
+
+int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_kmod_shape *shape,
+			 uint64_t *setup_ns, char *why, size_t why_bytes)
+{
+	volatile struct rehearsal *r;
+	int status, ret;
 	pid_t pid;
 
 	*setup_ns = 0;
-	if (pipe2(fds, O_CLOEXEC))
+	if (why_bytes)
+		why[0] = '\0';
+	/* Shared, so what the child got to survives its crash. */
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
 		return -errno;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		int ret = -errno;
-
-		close(fds[0]);
-		close(fds[1]);
+		ret = -errno;
+		munmap((void *)r, sizeof(*r));
 		return ret;
 	}
-	if (pid == 0) {
-		struct cbench_ctx ctx = { .param = e->param };
-		uint64_t t0;
-
-		close(fds[0]);
-		if (d->arena_bytes) {
-			/* Faulted in now, like cbench.ko's vzalloc'd arena. */
-			ctx.arena = mmap(NULL, (size_t)d->arena_bytes, PROT_READ | PROT_WRITE,
-					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-			if (ctx.arena == MAP_FAILED)
-				_exit(2);
-			ctx.arena_bytes = d->arena_bytes;
+	if (pid == 0)
+		rehearse_child(e, shape, r);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ret = -errno;
+			munmap((void *)r, sizeof(*r));
+			return ret;
 		}
-		t0 = monotonic_ns();
-		if (d->setup && d->setup(&ctx))
-			_exit(3);
-		t0 = monotonic_ns() - t0;
-		if (write(fds[1], &t0, sizeof(t0)) != sizeof(t0))
-			_exit(2);
-		d->run(&ctx, 1);
-		_exit(0);
 	}
-	close(fds[1]);
-	if (read(fds[0], &took, sizeof(took)) != sizeof(took))
-		took = 0;
-	close(fds[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	*setup_ns = took;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
-		return -ECANCELED;
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return -EFAULT;	/* crashed in user mode: never sent to ring 0 */
-	return took > CBENCH_KMOD_SETUP_MAX_NS ? -ETIME : 0;
+	*setup_ns = r->setup_ns;
+	ret = rehearsal_verdict(e, r, status, why, why_bytes);
+	munmap((void *)r, sizeof(*r));
+	return ret;
+}
+
+int cbench_kmod_try_in_user_mode(const struct cbench_experiment *e, uint64_t *setup_ns)
+{
+	char why[256];
+
+	return cbench_kmod_rehearse(e, NULL, setup_ns, why, sizeof(why));
 }
 
 static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment *e)
 {
 	struct kmod_backend *k = b->priv;
 	uint64_t setup_ns;
-	char why[512];
+	char why[400];
 	Dl_info where;
 	int ret;
 
-	ret = cbench_kmod_try_in_user_mode(e, &setup_ns);
-	if (ret == -ETIME)
-		fprintf(stderr, "cbenchctl: %s: setup() takes %.1f ms in user mode; in ring 0 it runs "
-			"with preemption off, which cbench.ko keeps under %.0f ms: make setup() "
-			"cheaper or measure it with --backend user\n",
-			e->id, (double)setup_ns * 1e-6, (double)CBENCH_KMOD_SETUP_MAX_NS * 1e-6);
+	if (k->arena_max_bytes && e->desc->arena_bytes > k->arena_max_bytes) {
+		snprintf(b->error, sizeof(b->error), "%s: its arena of %" PRIu64 " bytes exceeds "
+			 "cbench.ko's arena_max_bytes (%" PRIu64 "): reload the module with a larger "
+			 "arena_max_bytes, or measure it with --backend user", e->id,
+			 e->desc->arena_bytes, k->arena_max_bytes);
+		return -E2BIG;
+	}
+	ret = cbench_kmod_rehearse(e, NULL, &setup_ns, b->error, sizeof(b->error));
 	if (ret)
 		return ret;
 	if (!dladdr(e->desc, &where) || !where.dli_fname)
 		return -ENOENT;
 	ret = cbench_kimage_load(where.dli_fname, &k->image, why, sizeof(why));
 	if (ret) {
-		fprintf(stderr, "cbenchctl: unable to run in ring 0: %s\n", why);
+		snprintf(b->error, sizeof(b->error), "unable to run in ring 0: %s", why);
 		return ret;
 	}
 	k->have_image = true;
 	k->entry = cbench_kimage_find(&k->image, e->desc->name);
 	if (!k->entry)
 		return -ENOENT;
+	k->exp = e;
 	k->param = e->param;
 	k->arena_bytes = e->desc->arena_bytes;
 	ret = upload(k->nl, &k->image, &k->image_id);
@@ -638,8 +748,9 @@ static uint64_t minus(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-/* Takes a batch of samples of r into bt. */
-static int refill(struct kmod_backend *k, struct batch *bt, struct run_request *r, const char *name)
+/* Takes a batch of samples of r into bt; a failure's account in error. */
+static int refill(struct kmod_backend *k, struct batch *bt, struct run_request *r, const char *name,
+		  char *error, size_t error_bytes)
 {
 	struct run_result res = { 0 };
 	int n, tries = 0;
@@ -653,10 +764,10 @@ static int refill(struct kmod_backend *k, struct batch *bt, struct run_request *
 	if (res.state == CBENCH_RUN_FAILED)
 		return res.error ? res.error : -EIO;
 	if (n == 0 && res.state == CBENCH_RUN_TOO_LONG) {
-		/* The worker's error says only the errno; say which limit. */
-		fprintf(stderr, "cbenchctl: %s: %" PRIu64 " reps outlast cbench.ko's interrupts-off "
-			"budget (%" PRIu64 " ns, module parameter irqoff_budget_ns)\n",
-			name, r->reps, k->budget_ns);
+		/* The errno alone would not say which limit. */
+		snprintf(error, error_bytes, "%s: %" PRIu64 " reps outlast cbench.ko's interrupts-off "
+			 "budget (%" PRIu64 " ns, module parameter irqoff_budget_ns)",
+			 name, r->reps + (uint64_t)(r->samples - 1) * r->step, k->budget_ns);
 		return -E2BIG;
 	}
 	if (n == 0)
@@ -704,6 +815,29 @@ static bool ready(const struct batch *bt, uint64_t reps)
 	return bt->next < bt->n && bt->reps + bt->next * bt->step == reps;
 }
 
+/*
+ * Ring 0 runs only what user mode has already run the same way: a run shape
+ * not rehearsed yet is rehearsed first (cbench_kmod_rehearse()).
+ */
+static int rehearsed(struct cbench_backend *b, const struct cbench_kmod_shape *shape)
+{
+	struct kmod_backend *k = b->priv;
+	uint64_t setup_ns;
+	int ret;
+
+	for (uint32_t i = 0; i < k->nrehearsed && i < REHEARSED_MAX; i++) {
+		const struct cbench_kmod_shape *x = &k->rehearsed[i];
+
+		if (x->reps == shape->reps && x->step == shape->step && x->samples == shape->samples)
+			return 0;
+	}
+	ret = cbench_kmod_rehearse(k->exp, shape, &setup_ns, b->error, sizeof(b->error));
+	if (ret)
+		return ret;
+	k->rehearsed[k->nrehearsed++ % REHEARSED_MAX] = *shape;
+	return 0;
+}
+
 static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
 {
 	struct kmod_backend *k = b->priv;
@@ -720,8 +854,12 @@ static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 			.samples = BATCH_SAMPLES, .cpu = k->cpu,
 			.arena_bytes = k->arena_bytes, .param = k->param,
 		};
+		struct cbench_kmod_shape shape = { r.reps, r.step, r.samples };
 
-		ret = refill(k, &k->bench, &r, k->entry->name);
+		ret = rehearsed(b, &shape);
+		if (ret)
+			return ret;
+		ret = refill(k, &k->bench, &r, k->entry->name, b->error, sizeof(b->error));
 		if (ret)
 			return ret;
 	}
@@ -743,7 +881,7 @@ static int kmod_measure_ref(struct cbench_backend *b, uint64_t reps, struct cben
 			.reps = reps, .samples = BATCH_SAMPLES, .cpu = k->cpu,
 		};
 
-		ret = refill(k, &k->ref, &r, "the reference chain");
+		ret = refill(k, &k->ref, &r, "the reference chain", b->error, sizeof(b->error));
 		if (ret)
 			return ret;
 	}

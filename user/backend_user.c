@@ -6,6 +6,9 @@
  * the event's mmap page where the kernel allows it.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <sched.h>
@@ -18,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "backend.h"
 #include "reference.h"
 #include "stats.h"
@@ -53,8 +57,7 @@ struct user_backend {
 	uint32_t hw_have;
 	const struct cbench_desc *desc;
 	struct cbench_ctx ctx;
-	void *arena;
-	size_t arena_bytes;
+	struct cbench_arena arena;
 };
 
 static long perf_open(struct perf_event_attr *attr, int group_fd)
@@ -203,8 +206,7 @@ static void user_close(struct cbench_backend *b)
 		if (u->hw_fd[i] >= 0)
 			close(u->hw_fd[i]);
 	}
-	if (u->arena)
-		munmap(u->arena, u->arena_bytes);
+	cbench_arena_unmap(&u->arena);
 	free(u);
 	b->priv = NULL;
 }
@@ -378,20 +380,20 @@ static int user_prepare(struct cbench_backend *b, const struct cbench_experiment
 	memset(&u->ctx, 0, sizeof(u->ctx));
 	u->ctx.param = e->param;
 	if (d->arena_bytes) {
-		/* MAP_POPULATE plus the zeroing write fault every page in now;
-		 * mlock keeps them (if RLIMIT_MEMLOCK allows: a page fault
-		 * later would only discard that measurement). */
-		u->arena_bytes = (size_t)d->arena_bytes;
-		u->arena = mmap(NULL, u->arena_bytes, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-		if (u->arena == MAP_FAILED) {
-			u->arena = NULL;
-			return -errno;
+		/* Prefaulted, between guard pages (arena.h); mlock keeps the
+		 * pages (if RLIMIT_MEMLOCK allows: a page fault later would
+		 * only discard that measurement). */
+		int ret = d->arena_bytes > SIZE_MAX ? -ENOMEM :
+			  cbench_arena_map(&u->arena, (size_t)d->arena_bytes);
+
+		if (ret) {
+			snprintf(b->error, sizeof(b->error), "unable to map the arena of %" PRIu64
+				 " bytes: %s", d->arena_bytes, strerror(-ret));
+			return ret;
 		}
-		memset(u->arena, 0, u->arena_bytes);
-		if (mlock(u->arena, u->arena_bytes) && !b->env.mlock_error)
+		if (mlock(u->arena.base, u->arena.bytes) && !b->env.mlock_error)
 			b->env.mlock_error = -errno;
-		u->ctx.arena = u->arena;
+		u->ctx.arena = u->arena.base;
 		u->ctx.arena_bytes = d->arena_bytes;
 	}
 	if (d->setup) {

@@ -16,7 +16,7 @@
 
 struct cbench_trial {
 	int error;			/* 0, or -errno with reason */
-	char reason[240];
+	char reason[640];
 	uint64_t n;			/* reps per measurement */
 	struct cbench_sample *samples;	/* every measurement, disturbed ones too */
 	size_t nsamples;

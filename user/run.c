@@ -297,7 +297,7 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 	uint64_t key = cbench_cache_key(st->report.build_id, e->id, st->cpu_model, st->ops->name);
 	struct cbench_tune_params tp;
 	double best_t_ns = INFINITY;
-	char failure[300] = "";
+	char failure[600] = "";
 	int ret;
 
 	res->tuning = "cached";

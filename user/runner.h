@@ -10,7 +10,7 @@
 struct cbench_phase {
 	/* 0 when the worker finished its job; else -errno and `reason`. */
 	int error;
-	char reason[240];
+	char reason[600];
 	struct cbench_backend_env env;
 	struct cbench_timer timer;	/* CALIBRATE */
 	uint64_t n;			/* TUNE */

@@ -20,6 +20,12 @@ static int send_msg(int fd, const struct cbench_msg *m)
 	return put == (ssize_t)sizeof(*m) ? 0 : -EPIPE;
 }
 
+/* The backend's own account of a failure, if it left one. */
+static const char *why(const struct cbench_backend *b)
+{
+	return b->error[0] ? b->error : NULL;
+}
+
 static int send_error(int fd, int error, const char *what, const char *detail)
 {
 	struct cbench_msg m = { .type = CBENCH_MSG_ERROR, .error = error };
@@ -136,7 +142,7 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 
 	ret = b.ops->open(&b, job->cpu);
 	if (ret) {
-		send_error(fd, ret, "unable to prepare the worker on its CPU", NULL);
+		send_error(fd, ret, "unable to prepare the worker on its CPU", why(&b));
 		goto out;
 	}
 	m.type = CBENCH_MSG_ENV;
@@ -149,7 +155,7 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 		m.type = CBENCH_MSG_TIMER;
 		ret = b.ops->calibrate(&b, &m.u.timer);
 		if (ret)
-			send_error(fd, ret, "unable to calibrate the timer", NULL);
+			send_error(fd, ret, "unable to calibrate the timer", why(&b));
 		else
 			ret = send_msg(fd, &m);
 		goto out;
@@ -158,7 +164,7 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 	ret = b.ops->prepare(&b, job->exp);
 	if (ret) {
 		send_error(fd, ret, "setup failed",
-			   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" : NULL);
+			   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" : why(&b));
 		goto out;
 	}
 	if (job->mode == CBENCH_WORKER_TUNE) {
@@ -173,7 +179,7 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 		}
 		if (ret) {
 			send_error(fd, ret, "unable to tune the repetitions",
-				   ret == -EAGAIN ? "every measurement was disturbed" : NULL);
+				   ret == -EAGAIN ? "every measurement was disturbed" : why(&b));
 			goto out;
 		}
 		m.type = CBENCH_MSG_TUNED;
@@ -182,7 +188,7 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 	}
 	ret = trial(&b, job, fd);
 	if (ret && ret != -EPIPE)
-		send_error(fd, ret, "measurement failed", NULL);
+		send_error(fd, ret, "measurement failed", why(&b));
 out:
 	b.ops->close(&b);
 	return ret ? 1 : 0;

@@ -60,7 +60,7 @@ struct cbench_msg {
 			double t_ns;
 		} tuned;
 		struct cbench_sample sample;
-		char text[200];			/* MSG_ERROR: what failed */
+		char text[560];			/* MSG_ERROR: what failed */
 	} u;
 };
 

@@ -57,3 +57,8 @@ void cbench_sample_least(struct cbench_ksample *least, const struct cbench_ksamp
 			least->counters[i] = sample->counters[i];
 	}
 }
+
+u64 cbench_probe_next(u64 reps, u64 last)
+{
+	return reps > last / CBENCH_PROBE_RAMP ? last : reps * CBENCH_PROBE_RAMP;
+}

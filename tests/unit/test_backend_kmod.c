@@ -64,7 +64,69 @@ static void slow_setup_refused(void)
 	cbench_library_close(&lib);
 }
 
+/* The experiment named name in lib, or NULL. */
+static const struct cbench_experiment *find(const struct cbench_library *lib, const char *name)
+{
+	for (size_t i = 0; i < lib->nexperiments; i++) {
+		if (!strcmp(lib->experiments[i].desc->name, name))
+			return &lib->experiments[i];
+	}
+	return NULL;
+}
+
+/*
+ * Ring 0 runs only what user mode has rehearsed: every reps count of the
+ * run, the probe's included, on an arena of the same size between guard
+ * pages.  Each hostile benchmark dies in the rehearsal, which names how and
+ * at which reps.
+ */
+static void rehearsal_catches_hostile(void)
+{
+	const struct cbench_kmod_shape trial = { .reps = 1000, .step = 0, .samples = 4 };
+	const struct cbench_kmod_shape small = { .reps = 10, .step = 1, .samples = 40 };
+	const struct cbench_experiment *e;
+	struct cbench_library lib;
+	uint64_t setup_ns;
+	char err[512], why[512];
+
+	CU_ASSERT_EQUAL_FATAL(cbench_library_open(&lib, FIXTURE("hostile"), err, sizeof(err)), 0);
+
+	/* One rep is fine; the run's reps are not, and a sweep 10..49 is. */
+	e = find(&lib, "overrun_at_reps");
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, &setup_ns, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &small, &setup_ns, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &trial, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "SIGSEGV"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "never reached cbench.ko"));
+
+	/* Only the probe's 256 reps overrun: the rehearsal makes that call too. */
+	e = find(&lib, "overrun_in_probe");
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, &setup_ns, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &trial, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "the budget probe's call of 256 reps"));
+
+	e = find(&lib, "null_deref");
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "SIGSEGV"));
+
+	e = find(&lib, "ud2");
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "SIGILL"));
+
+	/* An arena user mode cannot have is said so, with its size. */
+	e = find(&lib, "arena_1tib");
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, &setup_ns, why, sizeof(why)), -ENOMEM);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "1099511627776 bytes"));
+	cbench_library_close(&lib);
+}
+
 static CU_TestInfo backend_kmod_tests[] = {
+	{ "the user-mode rehearsal stops hostile benchmarks", rehearsal_catches_hostile },
 	{ "a setup() too slow for ring 0 is refused in user mode", slow_setup_refused },
 	{ "without cbench.ko: kmod refused, auto is user", without_module },
 	{ "objects checked before ring 0", object_check },

@@ -78,6 +78,25 @@ else
 	grep -q "undefined symbol 'strlen'" /tmp/kmod-run.out || fail "no kimage reason: $(cat /tmp/kmod-run.out)"
 fi
 
+step "hostile benchmarks are stopped before ring 0"
+# Each would oops or be refused by the module; cbenchctl must stop it in
+# user mode (the rehearsal of the run's exact calls, or the module's
+# limits) and say why.  The kernel log is checked at the end.
+hostile_refused() {
+	if cbenchctl run --backend kmod --trials 1 --filter "^$1\$" "$dir/hostile.so" >/tmp/hostile.out 2>&1; then
+		fail "$1 ran in ring 0"
+	elif ! grep -q "$2" /tmp/hostile.out; then
+		fail "$1: no '$2' in: $(cat /tmp/hostile.out)"
+	fi
+}
+hostile_refused overrun_at_reps "crashed (SIGSEGV) in .* reps, rehearsed in user mode before ring 0"
+hostile_refused overrun_in_probe "in the budget probe's call of 256 reps"
+hostile_refused null_deref "crashed (SIGSEGV)"
+hostile_refused ud2 "crashed (SIGILL)"
+hostile_refused arena_1tib "exceeds cbench.ko's arena_max_bytes"
+hostile_refused arena_300mib "exceeds cbench.ko's arena_max_bytes"
+live_is_zero "after hostile benchmarks"
+
 step "measure the fixture benchmarks"
 $t run "$good" add_chain 1000 100 || fail "add_chain"
 $t run "$good" call_global 200 10 || fail "call_global with setup"
