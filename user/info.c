@@ -10,39 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <netlink/attr.h>
-
 #include <cbench.h>
 #include <uapi/linux/cbench.h>
 
-#include "netlink.h"
 #include "probe.h"
+#include "protocol.h"
 #include "subcommands.h"
 
 #define NOT_LOADED_HINT \
 	"cbench.ko is not loaded: load it with `insmod cbench.ko` (as root) " \
 	"for ring-0 measurement"
-
-/* CBENCH_CMD_INFO's reply.  has_* say whether an optional attribute came. */
-struct module_info {
-	char version[64];
-	uint32_t abi;
-	char cpu_vendor[16];
-	uint32_t cpu_family, cpu_model, cpu_stepping;
-	bool hypervisor;
-	bool has_tsc_khz;
-	uint64_t tsc_khz;
-	uint32_t tsc_flags;
-	uint32_t pmu_version;
-	uint32_t gp_counters, gp_bits, fixed_counters, fixed_bits, pmu_events;
-	bool has_fixed_bits;
-	uint32_t counters, counters_cpu;
-	bool has_limits;
-	uint64_t image_bytes, arena_bytes, irqoff_ns;
-	uint32_t samples, runs;
-	bool has_live;
-	uint32_t live_images, live_runs;
-};
 
 struct probe_result {
 	uint32_t cpu;
@@ -73,115 +50,6 @@ static const struct {
 	{ CBENCH_TSC_F_RELIABLE, "reliable" },
 };
 
-static int parse_limits(struct module_info *info, struct nlattr *nest)
-{
-	static struct nla_policy policy[CBENCH_A_LIMIT_MAX + 1] = {
-		[CBENCH_A_LIMIT_IMAGE_BYTES] = { .type = NLA_U64 },
-		[CBENCH_A_LIMIT_ARENA_BYTES] = { .type = NLA_U64 },
-		[CBENCH_A_LIMIT_SAMPLES] = { .type = NLA_U32 },
-		[CBENCH_A_LIMIT_IRQOFF_NS] = { .type = NLA_U64 },
-		[CBENCH_A_LIMIT_RUNS] = { .type = NLA_U32 },
-	};
-	struct nlattr *tb[CBENCH_A_LIMIT_MAX + 1];
-
-	if (nla_parse_nested(tb, CBENCH_A_LIMIT_MAX, nest, policy) < 0 ||
-	    !tb[CBENCH_A_LIMIT_IMAGE_BYTES] || !tb[CBENCH_A_LIMIT_ARENA_BYTES] ||
-	    !tb[CBENCH_A_LIMIT_SAMPLES] || !tb[CBENCH_A_LIMIT_IRQOFF_NS] ||
-	    !tb[CBENCH_A_LIMIT_RUNS])
-		return -EPROTO;
-	info->image_bytes = nla_get_u64(tb[CBENCH_A_LIMIT_IMAGE_BYTES]);
-	info->arena_bytes = nla_get_u64(tb[CBENCH_A_LIMIT_ARENA_BYTES]);
-	info->samples = nla_get_u32(tb[CBENCH_A_LIMIT_SAMPLES]);
-	info->irqoff_ns = nla_get_u64(tb[CBENCH_A_LIMIT_IRQOFF_NS]);
-	info->runs = nla_get_u32(tb[CBENCH_A_LIMIT_RUNS]);
-	info->has_limits = true;
-	return 0;
-}
-
-static int parse_live(struct module_info *info, struct nlattr *nest)
-{
-	static struct nla_policy policy[CBENCH_A_LIVE_MAX + 1] = {
-		[CBENCH_A_LIVE_IMAGES] = { .type = NLA_U32 },
-		[CBENCH_A_LIVE_RUNS] = { .type = NLA_U32 },
-	};
-	struct nlattr *tb[CBENCH_A_LIVE_MAX + 1];
-
-	if (nla_parse_nested(tb, CBENCH_A_LIVE_MAX, nest, policy) < 0 ||
-	    !tb[CBENCH_A_LIVE_IMAGES] || !tb[CBENCH_A_LIVE_RUNS])
-		return -EPROTO;
-	info->live_images = nla_get_u32(tb[CBENCH_A_LIVE_IMAGES]);
-	info->live_runs = nla_get_u32(tb[CBENCH_A_LIVE_RUNS]);
-	info->has_live = true;
-	return 0;
-}
-
-static uint32_t get_u32(struct nlattr *attr)
-{
-	return attr ? nla_get_u32(attr) : 0;
-}
-
-static int parse_info(struct nlattr **tb, void *arg)
-{
-	struct module_info *info = arg;
-	int ret;
-
-	/* What every module version sends; the rest is optional. */
-	if (!tb[CBENCH_A_INFO_VERSION] || !tb[CBENCH_A_INFO_ABI] ||
-	    !tb[CBENCH_A_INFO_CPU_VENDOR] || !tb[CBENCH_A_INFO_TSC_FLAGS] ||
-	    !tb[CBENCH_A_INFO_PMU_VERSION] || !tb[CBENCH_A_INFO_COUNTERS])
-		return -EPROTO;
-
-	nla_strlcpy(info->version, tb[CBENCH_A_INFO_VERSION], sizeof(info->version));
-	info->abi = nla_get_u32(tb[CBENCH_A_INFO_ABI]);
-	nla_strlcpy(info->cpu_vendor, tb[CBENCH_A_INFO_CPU_VENDOR], sizeof(info->cpu_vendor));
-	info->cpu_family = get_u32(tb[CBENCH_A_INFO_CPU_FAMILY]);
-	info->cpu_model = get_u32(tb[CBENCH_A_INFO_CPU_MODEL]);
-	info->cpu_stepping = get_u32(tb[CBENCH_A_INFO_CPU_STEPPING]);
-	info->hypervisor = tb[CBENCH_A_INFO_CPU_HYPERVISOR];
-	info->has_tsc_khz = tb[CBENCH_A_INFO_TSC_KHZ];
-	if (info->has_tsc_khz)
-		info->tsc_khz = nla_get_u64(tb[CBENCH_A_INFO_TSC_KHZ]);
-	info->tsc_flags = nla_get_u32(tb[CBENCH_A_INFO_TSC_FLAGS]);
-	info->pmu_version = nla_get_u32(tb[CBENCH_A_INFO_PMU_VERSION]);
-	info->gp_counters = get_u32(tb[CBENCH_A_INFO_PMU_GP_COUNTERS]);
-	info->gp_bits = get_u32(tb[CBENCH_A_INFO_PMU_GP_BITS]);
-	info->fixed_counters = get_u32(tb[CBENCH_A_INFO_PMU_FIXED_COUNTERS]);
-	info->has_fixed_bits = tb[CBENCH_A_INFO_PMU_FIXED_BITS];
-	info->fixed_bits = get_u32(tb[CBENCH_A_INFO_PMU_FIXED_BITS]);
-	info->pmu_events = get_u32(tb[CBENCH_A_INFO_PMU_EVENTS]);
-	info->counters = nla_get_u32(tb[CBENCH_A_INFO_COUNTERS]);
-	info->counters_cpu = get_u32(tb[CBENCH_A_INFO_COUNTERS_CPU]);
-	if (tb[CBENCH_A_INFO_LIMITS]) {
-		ret = parse_limits(info, tb[CBENCH_A_INFO_LIMITS]);
-		if (ret)
-			return ret;
-	}
-	if (tb[CBENCH_A_INFO_LIVE]) {
-		ret = parse_live(info, tb[CBENCH_A_INFO_LIVE]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int build_probe(struct nl_msg *msg, void *arg)
-{
-	const struct probe_result *probe = arg;
-
-	return nla_put_u32(msg, CBENCH_A_PROBE_CPU, probe->cpu) < 0 ? -EMSGSIZE : 0;
-}
-
-static int parse_probe(struct nlattr **tb, void *arg)
-{
-	struct probe_result *probe = arg;
-
-	if (!tb[CBENCH_A_PROBE_CPU] || !tb[CBENCH_A_PROBE_COUNTERS] ||
-	    nla_get_u32(tb[CBENCH_A_PROBE_CPU]) != probe->cpu)
-		return -EPROTO;
-	probe->counters = nla_get_u32(tb[CBENCH_A_PROBE_COUNTERS]);
-	return 0;
-}
-
 static void print_counters(FILE *out, uint32_t counters)
 {
 	const char *sep = "";
@@ -202,7 +70,7 @@ static void print_bytes(uint64_t bytes)
 		printf("%" PRIu64 " bytes", bytes);
 }
 
-static void print_module(const struct module_info *info, const struct probe_result *probes,
+static void print_module(const struct cbench_proto_info *info, const struct probe_result *probes,
 			 size_t nprobes)
 {
 	printf("cbench.ko %s (benchmark ABI %" PRIu32 "): ring-0 measurement available\n",
@@ -346,7 +214,7 @@ static void json_counters(uint32_t counters)
 	putchar(']');
 }
 
-static void json_module(const struct module_info *info, const struct probe_result *probes,
+static void json_module(const struct cbench_proto_info *info, const struct probe_result *probes,
 			size_t nprobes)
 {
 	printf("  \"module\": {\n    \"loaded\": true,\n    \"version\": ");
@@ -505,61 +373,41 @@ static int append_probe(struct probes *probes, uint32_t cpu, uint32_t counters)
 	return 0;
 }
 
-/* One message of the dump: one CPU. */
-static int parse_probe_dump(struct nlattr **tb, void *arg)
+static int on_probe(void *arg, uint32_t cpu, uint32_t counters)
 {
-	if (!tb[CBENCH_A_PROBE_CPU] || !tb[CBENCH_A_PROBE_COUNTERS])
-		return -EPROTO;
-	return append_probe(arg, nla_get_u32(tb[CBENCH_A_PROBE_CPU]),
-			    nla_get_u32(tb[CBENCH_A_PROBE_COUNTERS]));
+	return append_probe(arg, cpu, counters);
 }
 
 /* One CPU with a plain request, or every online CPU with a dump. */
 static int probe_counters(struct cbench_nl *nl, const struct options *opts,
 			  struct probes *probes)
 {
-	struct probe_result one = { .cpu = (uint32_t)opts->probe_cpu };
-	struct cbench_nl_request req = {
-		.cmd = CBENCH_CMD_PROBE_COUNTERS,
-		.dump = true,
-		.parse = parse_probe_dump,
-		.arg = probes,
-	};
+	uint32_t cpu = (uint32_t)opts->probe_cpu, counters;
 	int ret;
 
 	if (opts->probe_cpu < 0) {
-		ret = cbench_nl_request(nl, &req);
+		ret = cbench_proto_probe_all(nl, on_probe, probes);
 		if (ret)
 			fprintf(stderr, "%s: unable to probe counters: %s\n", cbench_prog,
 				cbench_nl_strerror(nl, ret));
 		return ret;
 	}
-
-	req.dump = false;
-	req.build = build_probe;
-	req.parse = parse_probe;
-	req.arg = &one;
-	ret = cbench_nl_request(nl, &req);
+	ret = cbench_proto_probe(nl, cpu, &counters);
 	if (ret) {
 		fprintf(stderr, "%s: unable to probe counters on CPU %" PRIu32 ": %s\n",
-			cbench_prog, one.cpu, cbench_nl_strerror(nl, ret));
+			cbench_prog, cpu, cbench_nl_strerror(nl, ret));
 		return ret;
 	}
-	return append_probe(probes, one.cpu, one.counters);
+	return append_probe(probes, cpu, counters);
 }
 
 int cbench_info_main(int argc, char *argv[])
 {
 	struct options opts = { 0 };
-	struct module_info info = { 0 };
+	struct cbench_proto_info info = { 0 };
 	struct probes probes = { 0 };
 	struct cbench_machine machine;
 	struct cbench_nl *nl = NULL;
-	struct cbench_nl_request req = {
-		.cmd = CBENCH_CMD_INFO,
-		.parse = parse_info,
-		.arg = &info,
-	};
 	bool loaded;
 	int ret;
 
@@ -576,7 +424,7 @@ int cbench_info_main(int argc, char *argv[])
 		return 1;
 	}
 	if (loaded) {
-		ret = cbench_nl_request(nl, &req);
+		ret = cbench_proto_info(nl, &info);
 		if (ret) {
 			fprintf(stderr, "%s: unable to query cbench.ko: %s\n", cbench_prog,
 				cbench_nl_strerror(nl, ret));

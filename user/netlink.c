@@ -34,31 +34,6 @@ struct cbench_nl {
 	char error[320];	/* cbench_nl_strerror()'s answer */
 };
 
-/* What every reply attribute must look like before a parser sees it. */
-static struct nla_policy reply_policy[CBENCH_A_MAX + 1] = {
-	[CBENCH_A_INFO_VERSION] = { .type = NLA_STRING },
-	[CBENCH_A_INFO_ABI] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_CPU_VENDOR] = { .type = NLA_STRING },
-	[CBENCH_A_INFO_CPU_FAMILY] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_CPU_MODEL] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_CPU_STEPPING] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_CPU_HYPERVISOR] = { .type = NLA_FLAG },
-	[CBENCH_A_INFO_TSC_KHZ] = { .type = NLA_U64 },
-	[CBENCH_A_INFO_TSC_FLAGS] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_PMU_VERSION] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_PMU_GP_COUNTERS] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_PMU_GP_BITS] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_PMU_FIXED_COUNTERS] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_PMU_FIXED_BITS] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_PMU_EVENTS] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_COUNTERS] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_COUNTERS_CPU] = { .type = NLA_U32 },
-	[CBENCH_A_INFO_LIMITS] = { .type = NLA_NESTED },
-	[CBENCH_A_INFO_LIVE] = { .type = NLA_NESTED },
-	[CBENCH_A_PROBE_CPU] = { .type = NLA_U32 },
-	[CBENCH_A_PROBE_COUNTERS] = { .type = NLA_U32 },
-};
-
 /* libnl reports its own error codes; we speak errno. */
 static int errno_of(int nlerr)
 {
@@ -235,7 +210,11 @@ static int on_valid(struct nl_msg *msg, void *arg)
 	/* After an error we only drain what is left of the reply. */
 	if (r->err || !r->req->parse)
 		return NL_SKIP;
-	ret = genlmsg_parse(nlmsg_hdr(msg), 0, attrs, CBENCH_A_MAX, reply_policy);
+	if (!r->req->policy) {
+		fail(r, -EINVAL);	/* a request without a reply policy is ours to fix */
+		return NL_SKIP;
+	}
+	ret = genlmsg_parse(nlmsg_hdr(msg), 0, attrs, CBENCH_A_MAX, r->req->policy);
 	if (ret < 0) {
 		fail(r, -EPROTO);
 		return NL_SKIP;
@@ -267,7 +246,7 @@ int cbench_nl_request(struct cbench_nl *nl, const struct cbench_nl_request *req)
 		goto out;
 	}
 	if (req->build) {
-		ret = req->build(msg, req->arg);
+		ret = req->build(msg, req->build_arg ? req->build_arg : req->arg);
 		if (ret)
 			goto out;
 	}

@@ -21,8 +21,9 @@ typedef int (*cbench_nl_build_fn)(struct nl_msg *msg, void *arg);
 
 /*
  * Reads one reply message; attrs[CBENCH_A_*] are its top-level attributes,
- * checked against their types.  0 to go on, -errno to fail the request (the
- * rest of the reply is still received, so the socket stays usable).
+ * checked against the request's policy.  0 to go on, -errno to fail the
+ * request (the rest of the reply is still received, so the socket stays
+ * usable).
  */
 typedef int (*cbench_nl_parse_fn)(struct nlattr **attrs, void *arg);
 
@@ -31,7 +32,12 @@ struct cbench_nl_request {
 	bool dump;			/* a dump: many messages, then DONE */
 	cbench_nl_build_fn build;	/* NULL: no attributes */
 	cbench_nl_parse_fn parse;	/* NULL: no reply expected but the ack */
-	void *arg;			/* for build and parse */
+	/* The reply's attributes, by type (CBENCH_A_MAX + 1 entries); a
+	 * reply that does not fit it fails the request with -EPROTO before
+	 * parse sees it.  Needed with parse. */
+	struct nla_policy *policy;
+	void *arg;			/* for parse, and build unless build_arg */
+	void *build_arg;		/* for build; NULL: arg */
 };
 
 /*

@@ -87,6 +87,12 @@ static int put_probe_cpu_huge(struct nl_msg *msg, void *arg)
 	return nla_put_u32(msg, CBENCH_A_PROBE_CPU, UINT32_MAX) < 0 ? -EMSGSIZE : 0;
 }
 
+/* Replies are counted, and the probe's attributes checked; others pass. */
+static struct nla_policy any_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_PROBE_CPU] = { .type = NLA_U32 },
+	[CBENCH_A_PROBE_COUNTERS] = { .type = NLA_U32 },
+};
+
 static int parse_any(struct nlattr **tb, void *arg)
 {
 	struct reply *reply = arg;
@@ -158,6 +164,7 @@ int main(int argc, char *argv[])
 			.dump = c->dump,
 			.build = c->build,
 			.parse = parse_any,
+			.policy = any_policy,
 			.arg = &reply,
 		};
 		const char *text;

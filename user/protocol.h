@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cbench.ko's generic-netlink protocol (include/uapi/linux/cbench.h) as typed
+ * calls: each command's request is a struct, each reply is decoded by one
+ * parser checked against that command's reply policy.  netlink.c owns the
+ * socket; callers never see an attribute.  Each returns 0 or -errno; the
+ * kernel's extended-ack text is cbench_nl_strerror()'s.
+ */
+#ifndef _CBENCH_PROTOCOL_H
+#define _CBENCH_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <uapi/linux/cbench.h>
+
+#include "netlink.h"
+
+/* CBENCH_CMD_INFO's reply.  has_* say whether an optional part came. */
+struct cbench_proto_info {
+	char version[64];
+	uint32_t abi;
+	char cpu_vendor[16];
+	uint32_t cpu_family, cpu_model, cpu_stepping;
+	bool hypervisor;
+	bool has_tsc_khz;
+	uint64_t tsc_khz;
+	uint32_t tsc_flags;		/* CBENCH_TSC_F_* */
+	uint32_t pmu_version;
+	uint32_t gp_counters, gp_bits, fixed_counters, fixed_bits, pmu_events;
+	bool has_fixed_bits;
+	uint32_t counters, counters_cpu;	/* CBENCH_COUNTER_F_* lent by perf, and where */
+	bool has_limits;
+	uint64_t image_bytes, arena_bytes, irqoff_ns;
+	uint32_t samples, runs;
+	bool has_live;
+	uint32_t live_images, live_runs;
+};
+
+int cbench_proto_info(struct cbench_nl *nl, struct cbench_proto_info *info);
+
+/* CBENCH_CMD_PROBE_COUNTERS: the counters perf lends on cpu, or, as a dump,
+ * on every online CPU (each calls fn; a non-zero return stops it). */
+int cbench_proto_probe(struct cbench_nl *nl, uint32_t cpu, uint32_t *counters);
+int cbench_proto_probe_all(struct cbench_nl *nl, int (*fn)(void *arg, uint32_t cpu, uint32_t counters),
+			   void *arg);
+
+struct cbench_kimage;
+
+/* IMAGE_NEW, IMAGE_CHUNK..., IMAGE_MAP: the image, mapped; *id names it. */
+int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *image, uint32_t *id);
+int cbench_proto_image_del(struct cbench_nl *nl, uint32_t id);
+
+/* CBENCH_CMD_RUN_START's request. */
+struct cbench_proto_run {
+	uint32_t image_id;
+	uint64_t entry;			/* offset of run() in the image */
+	bool has_setup;
+	uint64_t setup;			/* offset of setup(), if has_setup */
+	uint64_t reps, reps_step;	/* reps_step 0: not sent */
+	uint32_t samples;
+	uint32_t cpu;
+	uint64_t arena_bytes;		/* 0: not sent */
+	int64_t param;
+};
+
+int cbench_proto_run_start(struct cbench_nl *nl, const struct cbench_proto_run *run, uint32_t *id);
+
+/* CBENCH_CMD_RUN_GET's reply. */
+struct cbench_proto_run_state {
+	uint32_t state;			/* CBENCH_RUN_* */
+	int32_t error;			/* -errno of a FAILED run */
+	uint32_t done, disturbed;	/* samples taken, and disturbed among them */
+	uint32_t counters;		/* CBENCH_COUNTER_F_* measured */
+	bool has_overhead;
+	struct cbench_ksample overhead;	/* least cost of an empty call */
+	uint64_t probe_tsc;
+};
+
+int cbench_proto_run_get(struct cbench_nl *nl, uint32_t id, struct cbench_proto_run_state *state);
+int cbench_proto_run_cancel(struct cbench_nl *nl, uint32_t id);
+int cbench_proto_run_del(struct cbench_nl *nl, uint32_t id);
+
+/* CBENCH_CMD_SAMPLES, a dump: up to max samples into out, *n of them. */
+int cbench_proto_samples(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out, uint32_t max,
+			 uint32_t *n);
+
+#endif /* _CBENCH_PROTOCOL_H */

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user-mode rehearsal of a run in cbench.ko (backend.h,
+ * cbench_kmod_rehearse()): ring 0 runs only what user mode has already run
+ * the same way.  A crash in this child costs nothing; the same crash in
+ * ring 0 is an oops.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kmod/lib/sample.h"
+#include "arena.h"
+#include "backend.h"
+#include "loader.h"
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* What the rehearsing child got to, in memory its parent reads after it
+ * ends, however it ends. */
+struct rehearsal {
+	uint64_t setup_ns;
+	uint64_t reps;			/* of the call under way */
+	uint32_t stage;			/* REHEARSE_* */
+	int32_t error;			/* -errno of a failed arena map */
+};
+
+enum { REHEARSE_ARENA = 1, REHEARSE_SETUP, REHEARSE_PROBE, REHEARSE_SAMPLES, REHEARSE_DONE };
+
+static const char *const stage_names[] = {
+	[REHEARSE_ARENA] = "mapping the arena", [REHEARSE_SETUP] = "setup()",
+	[REHEARSE_PROBE] = "the budget probe's call", [REHEARSE_SAMPLES] = "a sample's call",
+};
+
+/* The child: the run's calls in cbench.ko's order (kmod/run.c run_thread). */
+static void __attribute__((noreturn)) rehearse_child(const struct cbench_experiment *e,
+						     const struct cbench_kmod_shape *shape,
+						     volatile struct rehearsal *r)
+{
+	const struct cbench_desc *d = e->desc;
+	struct cbench_ctx ctx = { .param = e->param };
+	struct cbench_arena arena;
+	uint64_t t0, last;
+	int ret;
+
+	r->stage = REHEARSE_ARENA;
+	ret = d->arena_bytes > SIZE_MAX ? -ENOMEM : cbench_arena_map(&arena, (size_t)d->arena_bytes);
+	if (ret) {
+		r->error = ret;
+		_exit(2);
+	}
+	ctx.arena = arena.base;
+	ctx.arena_bytes = d->arena_bytes;
+	r->stage = REHEARSE_SETUP;
+	t0 = monotonic_ns();
+	if (d->setup && d->setup(&ctx))
+		_exit(3);
+	r->setup_ns = monotonic_ns() - t0;
+	if (!shape) {
+		r->stage = REHEARSE_SAMPLES;
+		r->reps = 1;
+		d->run(&ctx, 1);
+		r->stage = REHEARSE_DONE;
+		_exit(0);
+	}
+	last = shape->reps + (uint64_t)(shape->samples - 1) * shape->step;
+	r->stage = REHEARSE_PROBE;
+	for (uint64_t reps = 1; reps < last; reps = cbench_probe_next(reps, last)) {
+		r->reps = reps;
+		d->run(&ctx, reps);
+	}
+	r->reps = last;
+	d->run(&ctx, last);
+	r->stage = REHEARSE_SAMPLES;
+	for (uint32_t i = 0; i < shape->samples; i++) {
+		r->reps = shape->reps + i * shape->step;
+		d->run(&ctx, r->reps);
+	}
+	r->stage = REHEARSE_DONE;
+	_exit(0);
+}
+
+/* Why the child ended as it did, for a user who must fix the benchmark. */
+static int rehearsal_verdict(const struct cbench_experiment *e, const volatile struct rehearsal *r,
+			     int status, char *why, size_t why_bytes)
+{
+	const char *stage = r->stage < sizeof(stage_names) / sizeof(stage_names[0]) &&
+			    stage_names[r->stage] ? stage_names[r->stage] : "loading";
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+		return -ECANCELED;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && r->stage == REHEARSE_ARENA) {
+		snprintf(why, why_bytes, "%s: cannot map its arena of %" PRIu64 " bytes in user mode (%s)",
+			 e->id, e->desc->arena_bytes, strerror(-r->error));
+		return -ENOMEM;
+	}
+	if (WIFSIGNALED(status)) {
+		const char *abbrev = sigabbrev_np(WTERMSIG(status));
+
+		snprintf(why, why_bytes, "%s crashed (SIG%s) in %s of %" PRIu64 " reps, rehearsed in "
+			 "user mode before ring 0: it never reached cbench.ko; fix the benchmark "
+			 "(an arena overrun at some reps?) and try it with --backend user",
+			 e->id, abbrev ? abbrev : "?", stage, r->reps);
+		return -EFAULT;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || r->stage != REHEARSE_DONE) {
+		snprintf(why, why_bytes, "%s exited (status %d) in %s, rehearsed in user mode: a "
+			 "benchmark for ring 0 may not call exit()", e->id,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, stage);
+		return -EFAULT;
+	}
+	if (r->setup_ns > CBENCH_KMOD_SETUP_MAX_NS) {
+		snprintf(why, why_bytes, "%s: setup() takes %.1f ms in user mode; in ring 0 it runs "
+			 "with preemption off, which cbench.ko keeps under %.0f ms: make setup() "
+			 "cheaper or measure it with --backend user", e->id, (double)r->setup_ns * 1e-6,
+			 (double)CBENCH_KMOD_SETUP_MAX_NS * 1e-6);
+		return -ETIME;
+	}
+	return 0;
+}
+
+int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_kmod_shape *shape,
+			 uint64_t *setup_ns, char *why, size_t why_bytes)
+{
+	volatile struct rehearsal *r;
+	int status, ret;
+	pid_t pid;
+
+	*setup_ns = 0;
+	if (why_bytes)
+		why[0] = '\0';
+	/* Shared, so what the child got to survives its crash. */
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		munmap((void *)r, sizeof(*r));
+		return ret;
+	}
+	if (pid == 0)
+		rehearse_child(e, shape, r);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ret = -errno;
+			munmap((void *)r, sizeof(*r));
+			return ret;
+		}
+	}
+	*setup_ns = r->setup_ns;
+	ret = rehearsal_verdict(e, r, status, why, why_bytes);
+	munmap((void *)r, sizeof(*r));
+	return ret;
+}
+
+int cbench_kmod_try_in_user_mode(const struct cbench_experiment *e, uint64_t *setup_ns)
+{
+	char why[256];
+
+	return cbench_kmod_rehearse(e, NULL, setup_ns, why, sizeof(why));
+}
+
