@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <gelf.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,8 +17,27 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cbench.h>
+
 #include "kimage.h"
+#include "../kmod/lib/abi.h"
 #include "../kmod/lib/reloc.h"
+
+/*
+ * cbench.ko hands a benchmark its own mirror of struct cbench_ctx
+ * (kmod/lib/abi.h): the two must agree field by field, which the compiler
+ * checks here, in the code that makes images for it.
+ */
+_Static_assert(CBENCH_KABI_VERSION == CBENCH_ABI_VERSION, "kmod/lib/abi.h follows another ABI");
+_Static_assert(sizeof(struct cbench_kctx) == sizeof(struct cbench_ctx), "cbench_kctx size");
+_Static_assert(offsetof(struct cbench_kctx, arena) == offsetof(struct cbench_ctx, arena), "arena");
+_Static_assert(offsetof(struct cbench_kctx, arena_bytes) == offsetof(struct cbench_ctx, arena_bytes),
+	       "arena_bytes");
+_Static_assert(offsetof(struct cbench_kctx, param) == offsetof(struct cbench_ctx, param), "param");
+_Static_assert(offsetof(struct cbench_kctx, reserved) == offsetof(struct cbench_ctx, reserved),
+	       "reserved");
+_Static_assert(sizeof(((struct cbench_kctx *)0)->reserved) == sizeof(((struct cbench_ctx *)0)->reserved),
+	       "reserved size");
 
 #define PAGE_BYTES CBENCH_IMAGE_PAGE_BYTES
 

@@ -571,7 +571,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	if (st.tty)
 		fprintf(stderr, "\r\033[K");
 	cbench_report_summarize(&st.report);
-	cbench_report_table(&st.report, stderr, st.tty);
+	cbench_report_table(&st.report, stderr, cbench_colour(STDERR_FILENO));
 
 	/*
 	 * All or nothing: the samples go into place first, then the report; a
