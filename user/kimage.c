@@ -95,15 +95,12 @@ static uint64_t round_up(uint64_t v)
 	return round_down(v + PAGE_BYTES - 1);
 }
 
-static int read_segments(struct loader *ld)
+/* The PT_LOAD segments, checked, into ld->seg; *end gets the last one's end. */
+static int find_segments(struct loader *ld, size_t nphdr, uint64_t *end)
 {
-	struct cbench_kimage *image = ld->image;
-	uint64_t end = 0;
-	size_t nphdr;
 	bool first = true;
 
-	if (elf_getphdrnum(ld->elf, &nphdr))
-		return refuse(ld, "no program headers: %s", elf_errmsg(-1));
+	*end = 0;
 	for (size_t i = 0; i < nphdr; i++) {
 		GElf_Phdr ph;
 		struct segment *s;
@@ -125,7 +122,7 @@ static int read_segments(struct loader *ld)
 			ld->base = round_down(ph.p_vaddr);
 			first = false;
 		}
-		if (ph.p_vaddr < end || ph.p_filesz > ph.p_memsz ||
+		if (ph.p_vaddr < *end || ph.p_filesz > ph.p_memsz ||
 		    ph.p_offset > ld->file_bytes || ph.p_filesz > ld->file_bytes - ph.p_offset ||
 		    ph.p_memsz > CBENCH_KIMAGE_MAX_BYTES ||
 		    ph.p_vaddr - ld->base > CBENCH_KIMAGE_MAX_BYTES - ph.p_memsz)
@@ -135,24 +132,16 @@ static int read_segments(struct loader *ld)
 		s->file_bytes = ph.p_filesz;
 		s->mem_bytes = ph.p_memsz;
 		s->flags = ph.p_flags;
-		end = ph.p_vaddr + ph.p_memsz;
+		*end = ph.p_vaddr + ph.p_memsz;
 	}
-	if (!ld->nseg)
-		return refuse(ld, "has no loadable segments");
-	image->image_bytes = round_up(end - ld->base);
-	image->bytes = calloc(1, image->image_bytes);
-	if (!image->bytes)
-		return -ENOMEM;
+	return ld->nseg ? 0 : refuse(ld, "has no loadable segments");
+}
 
-	/* Lay the segments out, then note the executable pages. */
-	for (unsigned int i = 0, k = 0; i < nphdr; i++) {
-		GElf_Phdr ph;
+/* The executable pages, merged into ranges; no other segment may share them. */
+static int find_text(struct loader *ld)
+{
+	struct cbench_kimage *image = ld->image;
 
-		if (!gelf_getphdr(ld->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		memcpy(image->bytes + ld->seg[k].start, ld->file + ph.p_offset, ph.p_filesz);
-		k++;
-	}
 	for (unsigned int i = 0; i < ld->nseg; i++) {
 		const struct segment *s = &ld->seg[i];
 		uint64_t start = round_down(s->start), stop = round_up(s->start + s->mem_bytes);
@@ -179,9 +168,35 @@ static int read_segments(struct loader *ld)
 		image->text[image->ntext].bytes = stop - start;
 		image->ntext++;
 	}
-	if (!image->ntext)
-		return refuse(ld, "has no executable code");
-	return 0;
+	return image->ntext ? 0 : refuse(ld, "has no executable code");
+}
+
+static int read_segments(struct loader *ld)
+{
+	struct cbench_kimage *image = ld->image;
+	uint64_t end;
+	size_t nphdr;
+	int ret;
+
+	if (elf_getphdrnum(ld->elf, &nphdr))
+		return refuse(ld, "no program headers: %s", elf_errmsg(-1));
+	ret = find_segments(ld, nphdr, &end);
+	if (ret)
+		return ret;
+	image->image_bytes = round_up(end - ld->base);
+	image->bytes = calloc(1, image->image_bytes);
+	if (!image->bytes)
+		return -ENOMEM;
+	/* Lay the segments out, then note the executable pages. */
+	for (unsigned int i = 0, k = 0; i < nphdr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(ld->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		memcpy(image->bytes + ld->seg[k].start, ld->file + ph.p_offset, ph.p_filesz);
+		k++;
+	}
+	return find_text(ld);
 }
 
 /* Where a relocation may write: a writable, non-executable segment. */
