@@ -37,7 +37,7 @@ CFLAGS   ?= -O2 -g
 NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS   := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
 CPPFLAGS += -Iinclude -Iuser -D_GNU_SOURCE -DCBENCH_VERSION='"$(VERSION)"' $(NL_CFLAGS)
-LDLIBS   += $(NL_LIBS) -lelf -ldl -lm
+LDLIBS   += $(NL_LIBS) -ldw -lelf -ldl -lm
 
 # Every user/*.c is part of cbenchctl; user/main.c holds main() alone.
 USER_SRCS := $(wildcard user/*.c)
