@@ -170,6 +170,7 @@ kfixtures: $(KFIXTURE_SOS)
 
 unit: kfixtures
 $(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
+$(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
 
 .PHONY: install-pkgconfig kfixtures
 # --- end of kernel-safe benchmark builds -------------------------------------
@@ -186,9 +187,11 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
 
-# Integration tests of cbenchctl's run path and bad input (user backend).
+# Integration tests of cbenchctl's run path and bad input (user backend),
+# then of its profiles.
 itest: cbenchctl examples fixtures
 	tests/run/run.sh
+	tests/run/profile.sh
 
 
 # cbench.ko is built in a copy of its sources, one per kernel, so builds
