@@ -46,6 +46,7 @@ struct profile_options {
 	enum cbench_backend_kind backend;
 	int cpu;
 	uint64_t samples;
+	bool samples_given;
 	double width;			/* 0 unless --ci-width */
 	double level;
 	bool by_line;
@@ -93,10 +94,84 @@ static int parse_number(const char *s, double lo, double hi, double *v)
 	return errno || end == s || *end || !(*v >= lo && *v <= hi) ? -EINVAL : 0;
 }
 
+enum { OPT_FILTER = 256, OPT_BACKEND, OPT_CPU, OPT_SAMPLES, OPT_WIDTH, OPT_CONFIDENCE, OPT_BY,
+       OPT_FORMAT, OPT_TIME_LIMIT };
+
+/* The options that take a number; 0 or -EINVAL after saying why. */
+static int parse_number_option(struct profile_options *o, int c, const char *arg, FILE *err)
+{
+	double v;
+
+	switch (c) {
+	case OPT_CPU:
+		if (parse_number(arg, 0, CPU_SETSIZE - 1, &v) || v != floor(v)) {
+			fprintf(err, "%s: --cpu wants a CPU number, not '%s'\n", cbench_prog, arg);
+			return -EINVAL;
+		}
+		o->cpu = (int)v;
+		return 0;
+	case OPT_SAMPLES:
+		if (parse_number(arg, 1, SAMPLES_MAX, &v) || v != floor(v)) {
+			fprintf(err, "%s: --samples wants a count from 1 to %ld, not '%s'\n", cbench_prog,
+				SAMPLES_MAX, arg);
+			return -EINVAL;
+		}
+		o->samples = (uint64_t)v;
+		o->samples_given = true;
+		return 0;
+	case OPT_WIDTH:
+		if (parse_number(arg, 0, 100, &v) || !(v > 0)) {
+			fprintf(err, "%s: --ci-width wants a width in percentage points, above 0 and at "
+				"most 100, not '%s'\n", cbench_prog, arg);
+			return -EINVAL;
+		}
+		o->width = v / 100;
+		return 0;
+	case OPT_CONFIDENCE:
+		if (parse_number(arg, 0, 100, &v) || !(v > 0 && v < 100)) {
+			fprintf(err, "%s: --confidence wants a percentage between 0 and 100, not '%s'\n",
+				cbench_prog, arg);
+			return -EINVAL;
+		}
+		o->level = v / 100;
+		return 0;
+	default:
+		if (parse_number(arg, 0, 1e6, &v) || !(v > 0)) {
+			fprintf(err, "%s: --time-limit wants a positive number of seconds, not '%s'\n",
+				cbench_prog, arg);
+			return -EINVAL;
+		}
+		o->time_limit_s = v;
+		return 0;
+	}
+}
+
+/* --by and --format; 0 or -EINVAL after saying why. */
+static int parse_word_option(struct profile_options *o, int c, const char *arg, FILE *err)
+{
+	if (c == OPT_BY) {
+		if (strcmp(arg, "function") && strcmp(arg, "line")) {
+			fprintf(err, "%s: --by must be function or line, not '%s'\n", cbench_prog, arg);
+			return -EINVAL;
+		}
+		o->by_line = !strcmp(arg, "line");
+		return 0;
+	}
+	if (!strcmp(arg, "text")) {
+		o->format = FORMAT_TEXT;
+	} else if (!strcmp(arg, "json")) {
+		o->format = FORMAT_JSON;
+	} else if (!strcmp(arg, "folded")) {
+		o->format = FORMAT_FOLDED;
+	} else {
+		fprintf(err, "%s: --format must be text, json or folded, not '%s'\n", cbench_prog, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_options(struct profile_options *o, int argc, char *argv[], FILE *err)
 {
-	enum { OPT_FILTER = 256, OPT_BACKEND, OPT_CPU, OPT_SAMPLES, OPT_WIDTH, OPT_CONFIDENCE,
-	       OPT_BY, OPT_FORMAT, OPT_TIME_LIMIT };
 	static const struct option longopts[] = {
 		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -111,9 +186,7 @@ static int parse_options(struct profile_options *o, int argc, char *argv[], FILE
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool samples_given = false;
-	double v;
-	int c;
+	int c, ret = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->backend = CBENCH_BACKEND_AUTO;
@@ -123,7 +196,7 @@ static int parse_options(struct profile_options *o, int argc, char *argv[], FILE
 	o->time_limit_s = 10;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while (!ret && (c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FILTER:
 			o->filter = optarg;
@@ -131,70 +204,22 @@ static int parse_options(struct profile_options *o, int argc, char *argv[], FILE
 		case OPT_BACKEND:
 			if (cbench_backend_parse(optarg, &o->backend)) {
 				fprintf(err, "%s: --backend must be user, kmod or auto, not '%s'\n", cbench_prog, optarg);
-				return -EINVAL;
+				ret = -EINVAL;
 			}
 			break;
 		case OPT_CPU:
-			if (parse_number(optarg, 0, CPU_SETSIZE - 1, &v) || v != floor(v)) {
-				fprintf(err, "%s: --cpu wants a CPU number, not '%s'\n", cbench_prog, optarg);
-				return -EINVAL;
-			}
-			o->cpu = (int)v;
-			break;
 		case OPT_SAMPLES:
-			if (parse_number(optarg, 1, SAMPLES_MAX, &v) || v != floor(v)) {
-				fprintf(err, "%s: --samples wants a count from 1 to %ld, not '%s'\n", cbench_prog,
-					SAMPLES_MAX, optarg);
-				return -EINVAL;
-			}
-			o->samples = (uint64_t)v;
-			samples_given = true;
-			break;
 		case OPT_WIDTH:
-			if (parse_number(optarg, 0, 100, &v) || !(v > 0)) {
-				fprintf(err, "%s: --ci-width wants a width in percentage points, above 0 and at "
-					"most 100, not '%s'\n", cbench_prog, optarg);
-				return -EINVAL;
-			}
-			o->width = v / 100;
-			break;
 		case OPT_CONFIDENCE:
-			if (parse_number(optarg, 0, 100, &v) || !(v > 0 && v < 100)) {
-				fprintf(err, "%s: --confidence wants a percentage between 0 and 100, not '%s'\n",
-					cbench_prog, optarg);
-				return -EINVAL;
-			}
-			o->level = v / 100;
+		case OPT_TIME_LIMIT:
+			ret = parse_number_option(o, c, optarg, err);
 			break;
 		case OPT_BY:
-			if (strcmp(optarg, "function") && strcmp(optarg, "line")) {
-				fprintf(err, "%s: --by must be function or line, not '%s'\n", cbench_prog, optarg);
-				return -EINVAL;
-			}
-			o->by_line = !strcmp(optarg, "line");
-			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "text")) {
-				o->format = FORMAT_TEXT;
-			} else if (!strcmp(optarg, "json")) {
-				o->format = FORMAT_JSON;
-			} else if (!strcmp(optarg, "folded")) {
-				o->format = FORMAT_FOLDED;
-			} else {
-				fprintf(err, "%s: --format must be text, json or folded, not '%s'\n", cbench_prog, optarg);
-				return -EINVAL;
-			}
+			ret = parse_word_option(o, c, optarg, err);
 			break;
 		case 'o':
 			o->output = optarg;
-			break;
-		case OPT_TIME_LIMIT:
-			if (parse_number(optarg, 0, 1e6, &v) || !(v > 0)) {
-				fprintf(err, "%s: --time-limit wants a positive number of seconds, not '%s'\n",
-					cbench_prog, optarg);
-				return -EINVAL;
-			}
-			o->time_limit_s = v;
 			break;
 		case 'h':
 			return 1;
@@ -203,7 +228,9 @@ static int parse_options(struct profile_options *o, int argc, char *argv[], FILE
 			return -EINVAL;
 		}
 	}
-	if (samples_given && o->width > 0) {
+	if (ret)
+		return ret;
+	if (o->samples_given && o->width > 0) {
 		fprintf(err, "%s: --samples and --ci-width are two ways to say when to stop: give one\n",
 			cbench_prog);
 		return -EINVAL;
@@ -356,6 +383,119 @@ static int write_report(const struct profile_options *opt, const struct cbench_p
 	}
 }
 
+/*
+ * Everything before a worker runs: the backend's note, the object's list of
+ * benchmarks, its symbols (and lines), the selection.  Returns 0, or -1 after
+ * saying why, with lib closed.
+ */
+static int open_object(const struct profile_options *opt, const regex_t *rep, struct cbench_library *lib,
+		       struct cbench_profile_report *report, size_t *total)
+{
+	struct cbench_symbols *symbols = NULL;
+	char err[512];
+
+	/* In ring 0 with interrupts off, only the PMU's overflow NMIs could
+	 * sample, and cbench.ko takes none: profiles are user mode's.  We never
+	 * make up samples for a backend that cannot take them. */
+	report->backend = "user";
+	if (opt->backend == CBENCH_BACKEND_KMOD) {
+		report->backend_note = pmu_exposed() ?
+			"cbench.ko does not sample in ring 0 (it would take the PMU's overflow NMIs, "
+			"which it does not yet): profiling in user mode" :
+			"ring-0 profiling needs a PMU (with interrupts off only its overflow NMIs can "
+			"sample), and this machine exposes none: profiling in user mode";
+		fprintf(stderr, "%s: %s\n", cbench_prog, report->backend_note);
+	}
+	if (cbench_library_open(lib, opt->so_path, err, sizeof(err))) {
+		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+		return -1;
+	}
+	/* Reading the symbols (and lines) here, before any worker, makes an
+	 * object without debug information a clear error, not one per worker. */
+	if (cbench_symbols_open(&symbols, lib->path, opt->by_line, err, sizeof(err))) {
+		fprintf(stderr, "%s: unable to profile --by %s: %s\n", cbench_prog,
+			opt->by_line ? "line" : "function", err);
+		cbench_library_close(lib);
+		return -1;
+	}
+	cbench_symbols_close(symbols);
+	*total = 0;
+	for (size_t i = 0; i < lib->nexperiments; i++)
+		*total += selected(&lib->experiments[i], rep);
+	if (!*total) {
+		fprintf(stderr, "%s: unable to profile: no benchmark in %s matches '%s'\n", cbench_prog,
+			opt->so_path, opt->filter ? opt->filter : "");
+		cbench_library_close(lib);
+		return -1;
+	}
+	return 0;
+}
+
+/* Estimates, the table, the report into place.  Returns 0 or -1 after
+ * saying why. */
+static int finish(const struct profile_options *opt, struct cbench_profile_report *report,
+		  struct cbench_outfile *out)
+{
+	int ret = cbench_profile_summarize(report);
+
+	if (ret) {
+		fprintf(stderr, "%s: unable to profile: %s\n", cbench_prog, strerror(-ret));
+		return -1;
+	}
+	/* The table goes to the terminal whenever the report itself is not it. */
+	if (opt->format != FORMAT_TEXT || opt->output)
+		cbench_profile_report_text(report, stderr);
+	ret = write_report(opt, report, out->file);
+	ret = ret ? ret : cbench_outfile_commit(out);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+			opt->output ? opt->output : "the report", strerror(-ret));
+		return -1;
+	}
+	for (size_t i = 0; i < report->nresults; i++) {
+		if (report->results[i].error)
+			fprintf(stderr, "%s: unable to profile %s: %s\n", cbench_prog,
+				report->results[i].exp->report_name, report->results[i].reason);
+	}
+	return 0;
+}
+
+/* One worker per selected benchmark, in order.  Returns how many failed. */
+static size_t profile_all(struct profile_state *st, const struct cbench_library *lib, const regex_t *rep,
+			  struct cbench_profile_report *report, size_t total)
+{
+	size_t failed = 0;
+
+	st->tty = isatty(STDERR_FILENO);
+	for (size_t i = 0; i < lib->nexperiments; i++) {
+		struct cbench_profile_result *res = &report->results[report->nresults];
+
+		if (!selected(&lib->experiments[i], rep))
+			continue;
+		res->exp = &lib->experiments[i];
+		profile_one(st, res, report->nresults++, total);
+		failed += res->error != 0;
+	}
+	if (st->tty)
+		fprintf(stderr, "\r\033[K");
+	return failed;
+}
+
+static void report_init(struct cbench_profile_report *report, const struct profile_options *opt,
+			const struct cbench_library *lib, int cpu)
+{
+	report->so_path = lib->path;
+	report->build_id = lib->build_id;
+	report->version = CBENCH_VERSION;
+	report->cpu = cpu;
+	report->level = opt->level;
+	report->z = cbench_share_z(opt->level);
+	report->width = opt->width > 0 ? opt->width : DEFAULT_WIDTH;
+	report->width_requested = opt->width > 0;
+	report->samples_requested = opt->samples;
+	report->by_line = opt->by_line;
+}
+
 int cbench_cmd_profile(int argc, char *argv[])
 {
 	struct profile_options opt;
@@ -363,7 +503,6 @@ int cbench_cmd_profile(int argc, char *argv[])
 	struct cbench_profile_report report = { 0 };
 	struct cbench_library lib;
 	struct cbench_outfile out = { 0 };
-	struct cbench_symbols *symbols = NULL;
 	regex_t re, *rep = NULL;
 	char err[512];
 	size_t total = 0, failed = 0;
@@ -383,39 +522,8 @@ int cbench_cmd_profile(int argc, char *argv[])
 		}
 		rep = &re;
 	}
-	/* In ring 0 with interrupts off, only the PMU's overflow NMIs could
-	 * sample, and cbench.ko takes none: profiles are user mode's.  We never
-	 * make up samples for a backend that cannot take them. */
-	report.backend = "user";
-	if (opt.backend == CBENCH_BACKEND_KMOD) {
-		report.backend_note = pmu_exposed() ?
-			"cbench.ko does not sample in ring 0 (it would take the PMU's overflow NMIs, "
-			"which it does not yet): profiling in user mode" :
-			"ring-0 profiling needs a PMU (with interrupts off only its overflow NMIs can "
-			"sample), and this machine exposes none: profiling in user mode";
-		fprintf(stderr, "%s: %s\n", cbench_prog, report.backend_note);
-	}
-	ret = cbench_library_open(&lib, opt.so_path, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+	if (open_object(&opt, rep, &lib, &report, &total))
 		goto out_regex;
-	}
-	/* Reading the symbols (and lines) here, before any worker, makes an
-	 * object without debug information a clear error, not one per worker. */
-	ret = cbench_symbols_open(&symbols, lib.path, opt.by_line, err, sizeof(err));
-	cbench_symbols_close(symbols);
-	if (ret) {
-		fprintf(stderr, "%s: unable to profile --by %s: %s\n", cbench_prog,
-			opt.by_line ? "line" : "function", err);
-		goto out_lib;
-	}
-	for (size_t i = 0; i < lib.nexperiments; i++)
-		total += selected(&lib.experiments[i], rep);
-	if (!total) {
-		fprintf(stderr, "%s: unable to profile: no benchmark in %s matches '%s'\n", cbench_prog,
-			opt.so_path, opt.filter ? opt.filter : "");
-		goto out_lib;
-	}
 	if (cbench_run_pick_cpu(opt.cpu, &st.cpu, &st.shared_cpu)) {
 		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
 			cbench_prog, opt.cpu);
@@ -438,17 +546,7 @@ int cbench_cmd_profile(int argc, char *argv[])
 	if (cpu_lock < 0)
 		fprintf(stderr, "%s: profiling on CPU %d without claiming it (%s): another run may share it\n",
 			cbench_prog, st.cpu, strerror(-cpu_lock));
-
-	report.so_path = lib.path;
-	report.build_id = lib.build_id;
-	report.version = CBENCH_VERSION;
-	report.cpu = st.cpu;
-	report.level = opt.level;
-	report.z = cbench_share_z(opt.level);
-	report.width = opt.width > 0 ? opt.width : DEFAULT_WIDTH;
-	report.width_requested = opt.width > 0;
-	report.samples_requested = opt.samples;
-	report.by_line = opt.by_line;
+	report_init(&report, &opt, &lib, st.cpu);
 	st.job = (struct cbench_profile_job){
 		.samples = opt.samples,
 		.width = opt.width,
@@ -456,40 +554,9 @@ int cbench_cmd_profile(int argc, char *argv[])
 		.by_line = opt.by_line,
 		.period_ns = PERIOD_NS,
 	};
-	st.tty = isatty(STDERR_FILENO);
-	for (size_t i = 0; i < lib.nexperiments; i++) {
-		struct cbench_profile_result *res = &report.results[report.nresults];
-
-		if (!selected(&lib.experiments[i], rep))
-			continue;
-		res->exp = &lib.experiments[i];
-		profile_one(&st, res, report.nresults++, total);
-		failed += res->error != 0;
-	}
-	if (st.tty)
-		fprintf(stderr, "\r\033[K");
-	ret = cbench_profile_summarize(&report);
-	if (ret) {
-		fprintf(stderr, "%s: unable to profile: %s\n", cbench_prog, strerror(-ret));
-		goto out_results;
-	}
-	/* The table goes to the terminal whenever the report itself is not it. */
-	if (opt.format != FORMAT_TEXT || opt.output)
-		cbench_profile_report_text(&report, stderr);
-	ret = write_report(&opt, &report, out.file);
-	ret = ret ? ret : cbench_outfile_commit(&out);
-	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
-			opt.output ? opt.output : "the report", strerror(-ret));
-		goto out_results;
-	}
-	for (size_t i = 0; i < report.nresults; i++) {
-		if (report.results[i].error)
-			fprintf(stderr, "%s: unable to profile %s: %s\n", cbench_prog,
-				report.results[i].exp->report_name, report.results[i].reason);
-	}
-	status = failed ? 1 : 0;
-out_results:
+	failed = profile_all(&st, &lib, rep, &report, total);
+	if (!finish(&opt, &report, &out))
+		status = failed ? 1 : 0;
 	for (size_t i = 0; i < report.nresults; i++) {
 		free(report.results[i].groups);
 		free(report.results[i].shares);
