@@ -37,7 +37,7 @@ CFLAGS   ?= -O2 -g
 NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS   := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
 CPPFLAGS += -Iinclude -Iuser -D_GNU_SOURCE -DCBENCH_VERSION='"$(VERSION)"' $(NL_CFLAGS)
-LDLIBS   += $(NL_LIBS) -lelf -ldl -lm
+LDLIBS   += $(NL_LIBS) -ldw -lelf -ldl -lm
 
 # Every user/*.c is part of cbenchctl; user/main.c holds main() alone.
 USER_SRCS := $(wildcard user/*.c)
@@ -170,6 +170,7 @@ kfixtures: $(KFIXTURE_SOS)
 
 unit: kfixtures
 $(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
+$(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
 
 .PHONY: install-pkgconfig kfixtures
 # --- end of kernel-safe benchmark builds -------------------------------------
@@ -186,9 +187,11 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
 
-# Integration tests of cbenchctl's run path and bad input (user backend).
+# Integration tests of cbenchctl's run path and bad input (user backend),
+# then of its profiles.
 itest: cbenchctl examples fixtures
 	tests/run/run.sh
+	tests/run/profile.sh
 
 
 # cbench.ko is built in a copy of its sources, one per kernel, so builds

@@ -51,7 +51,7 @@ fi
 apt-get update -qq
 
 # Build and test tools for the user side.
-packages="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev
+packages="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev libdw-dev
 	libcunit1-dev libbenchmark-dev sparse cppcheck python3
 	qemu-system-x86 busybox-static cpio gzip kmod"
 

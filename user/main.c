@@ -20,6 +20,7 @@ static const struct cbench_subcommand subcommands[] = {
 	{ "compare", cbench_cmd_compare, "compare two reports (Go benchmark data format)" },
 	{ "info", cbench_info_main, "show what this machine offers for measurement" },
 	{ "list", cbench_cmd_list, "list the benchmarks in a shared object" },
+	{ "profile", cbench_cmd_profile, "show where a benchmark's time goes, with confidence intervals" },
 	{ "run", cbench_cmd_run, "measure the benchmarks in a shared object" },
 	{ "version", show_version, "print the version of cbenchctl" },
 };

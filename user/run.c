@@ -612,3 +612,8 @@ out_regex:
 		regfree(rep);
 	return status;
 }
+
+int cbench_run_pick_cpu(int wanted, int *cpu, bool *shared)
+{
+	return pick_cpu(wanted, cpu, shared);
+}
