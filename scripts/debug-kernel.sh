@@ -92,9 +92,11 @@ echo "debug-kernel: configuring $kver: tinyconfig + $FRAGMENT"
 kmake() {
 	$MAKE -C "$src" O="$obj" LOCALVERSION= "$@"
 }
-kmake -s tinyconfig
-"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$FRAGMENT" >"$obj/merge_config.log"
-kmake -s olddefconfig
+# Their chatter (every option the fragment overrides) goes to config.log.
+log=$obj/config.log
+{ kmake -s tinyconfig &&
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$FRAGMENT" &&
+	kmake -s olddefconfig; } >"$log" 2>&1 || { cat "$log" >&2; die "configuring failed"; }
 
 # Every option the fragment asks for must have survived olddefconfig: a
 # missing dependency drops an option without a word.
@@ -112,8 +114,9 @@ fi
 
 echo "debug-kernel: building $kver with $JOBS jobs (a few minutes)"
 # `modules` writes Module.symvers, which the out-of-tree build of cbench.ko
-# reads (modules_prepare alone leaves only vmlinux.symvers).
-kmake -j"$JOBS" bzImage modules
+# reads (modules_prepare alone leaves only vmlinux.symvers).  -s: warnings
+# only, not one line per file.
+kmake -s -j"$JOBS" bzImage modules
 built=$(kmake -s kernelrelease)
 [ "$built" = "$kver" ] || die "built $built, expected $kver"
 [ -f "$obj/Module.symvers" ] || die "no Module.symvers in $obj"
