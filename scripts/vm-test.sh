@@ -173,7 +173,7 @@ findings() {
 # objects that name cbench; fails if there are any, or no report.
 kmemleak_check() {
 	tr -d '\r' <"$1" | awk '
-		/cbench-kmemleak: unavailable/ { print "kmemleak is unavailable in the guest: " $0; bad = 1 }
+		/cbench-kmemleak: unavailable/ { sub(/.*cbench-kmemleak: unavailable: */, ""); print "kmemleak is unavailable in the guest: " $0; bad = 1 }
 		/cbench-kmemleak: begin/ { on = 1; seen = 1; next }
 		/cbench-kmemleak: end/ { on = 0; done = 1 }
 		!on { next }
