@@ -71,6 +71,12 @@ packages="$packages $bpo_image $bpo_headers"
 # 6.12's module build runs pahole (BTF); backports carries a new enough one.
 packages="$packages dwarves"
 
+# The VM tests' debug kernel (scripts/debug-kernel.sh): Debian's 6.1 source
+# (an xz tarball) and what building it needs: kconfig's parser generators,
+# bc for the timeconst header, libelf for objtool, OpenSSL's headers for
+# the certificate tools.
+packages="$packages linux-source-6.1 xz-utils flex bison bc libelf-dev libssl-dev"
+
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $packages
 apt-get install -y -qq --no-install-recommends -t bookworm-backports dwarves
