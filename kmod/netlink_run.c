@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Handlers for uploading images and running them; the protocol is
- * specified in include/uapi/linux/cbench.h.  The policy has already checked
- * types and fixed ranges; we check what depends on module parameters and
- * on the objects named, and say what is wrong in the extended ack.
+ * specified in include/uapi/linux/cbench.h.  Each command's policy
+ * (netlink.c) has already refused attributes it does not take and checked
+ * types and fixed ranges, and pre_doit the caller's privilege; we check
+ * what is required, what depends on module parameters and on the objects
+ * named, and say what is wrong in the extended ack.
  */
-#include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -17,40 +18,18 @@
 #include "netlink_run.h"
 #include "run.h"
 
-struct netlink_range_validation cbench_reps_range = {
-	.min = 1,
-	.max = CBENCH_REPS_MAX,
-};
-
-struct netlink_range_validation cbench_reps_step_range = {
-	.min = 0,
-	.max = CBENCH_REPS_MAX,
-};
-
-struct netlink_range_validation cbench_budget_range = {
-	.min = CBENCH_BUDGET_MIN_NS,
-	.max = U64_MAX,
-};
-
-/* Every command here reaches ring 0: CAP_SYS_ADMIN of whoever opened the socket. */
-static int admin(struct sk_buff *skb, struct genl_info *info)
+/*
+ * A required attribute: the generic-netlink core reports its type in
+ * NLMSGERR_ATTR_MISS_TYPE (GENL_REQ_ATTR_CHECK), and we in the text.
+ */
+static int require(struct genl_info *info, int type)
 {
-	if (netlink_capable(skb, CAP_SYS_ADMIN))
+	if (!GENL_REQ_ATTR_CHECK(info, type))
 		return 0;
-	NL_SET_ERR_MSG(info->extack, "needs CAP_SYS_ADMIN");
-	return -EPERM;
+	CBENCH_SET_ERR_MSG_FMT(info->extack, "a required attribute is missing",
+			       "required attribute %d is missing", type);
+	return -EINVAL;
 }
-
-/* An attribute a command needs; unknown ones the family policy refused. */
-#define need(info, type) ({						\
-	int __ret = 0;							\
-									\
-	if (!(info)->attrs[type]) {					\
-		NL_SET_ERR_MSG((info)->extack, "missing " #type);	\
-		__ret = -EINVAL;					\
-	}								\
-	__ret;								\
-})
 
 static int reply_u32(struct genl_info *info, u8 cmd, int type, u32 value)
 {
@@ -78,7 +57,7 @@ int cbench_nl_image_new(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_BYTES);
+	ret = require(info, CBENCH_A_IMAGE_BYTES);
 	if (ret)
 		return ret;
 	bytes = nla_get_u64(attr);
@@ -121,9 +100,8 @@ int cbench_nl_image_chunk(struct sk_buff *skb, struct genl_info *info)
 	struct cbench_image *image;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID) ?:
-	      need(info, CBENCH_A_CHUNK_OFFSET) ?:
-	      need(info, CBENCH_A_CHUNK_DATA);
+	ret = require(info, CBENCH_A_IMAGE_ID) ?: require(info, CBENCH_A_CHUNK_OFFSET) ?:
+	      require(info, CBENCH_A_CHUNK_DATA);
 	if (ret)
 		return ret;
 	if (!nla_len(data)) {
@@ -148,8 +126,7 @@ int cbench_nl_image_map(struct sk_buff *skb, struct genl_info *info)
 	u32 nrelocs = 0;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID) ?:
-	      need(info, CBENCH_A_IMAGE_TEXT);
+	ret = require(info, CBENCH_A_IMAGE_ID) ?: require(info, CBENCH_A_IMAGE_TEXT);
 	if (ret)
 		return ret;
 	if (!nla_len(text_attr) || nla_len(text_attr) % sizeof(*text)) {
@@ -188,7 +165,7 @@ int cbench_nl_image_del(struct sk_buff *skb, struct genl_info *info)
 	struct cbench_image *image;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID);
+	ret = require(info, CBENCH_A_IMAGE_ID);
 	if (ret)
 		return ret;
 	cbench_client_lock();
@@ -277,11 +254,9 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	u32 id = 0;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID) ?:
-	      need(info, CBENCH_A_RUN_ENTRY) ?:
-	      need(info, CBENCH_A_RUN_REPS) ?:
-	      need(info, CBENCH_A_RUN_SAMPLES) ?:
-	      need(info, CBENCH_A_RUN_CPU);
+	ret = require(info, CBENCH_A_IMAGE_ID) ?: require(info, CBENCH_A_RUN_ENTRY) ?:
+	      require(info, CBENCH_A_RUN_REPS) ?: require(info, CBENCH_A_RUN_SAMPLES) ?:
+	      require(info, CBENCH_A_RUN_CPU);
 	if (ret)
 		return ret;
 
@@ -376,7 +351,7 @@ int cbench_nl_run_get(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
+	ret = require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -404,7 +379,7 @@ int cbench_nl_run_cancel(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
+	ret = require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
 	ret = cbench_client_cancel_run(info->snd_portid, nla_get_u32(attr));
@@ -418,7 +393,7 @@ int cbench_nl_run_del(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
+	ret = require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
 	ret = cbench_client_del_run(info->snd_portid, nla_get_u32(attr));
@@ -435,13 +410,13 @@ int cbench_nl_run_del(struct sk_buff *skb, struct genl_info *info)
 int cbench_nl_samples_start(struct netlink_callback *cb)
 {
 	const struct nlattr *attr;
+	int ret;
 
-	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN)) {
-		NL_SET_ERR_MSG(cb->extack, "needs CAP_SYS_ADMIN");
-		return -EPERM;
-	}
-	/* The family policy has validated the request already. */
-	attr = nlmsg_find_attr(cb->nlh, GENL_HDRLEN, CBENCH_A_RUN_ID);
+	ret = cbench_dump_capable(cb);
+	if (ret)
+		return ret;
+	/* The command's policy has validated the request already. */
+	attr = cbench_dump_attrs(cb)[CBENCH_A_RUN_ID];
 	if (!attr) {
 		NL_SET_ERR_MSG(cb->extack, "missing CBENCH_A_RUN_ID");
 		return -EINVAL;

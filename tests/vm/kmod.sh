@@ -96,6 +96,10 @@ step "hostile input"
 $t hostile "$good" || fail "hostile"
 live_is_zero "after hostile input"
 
+step "each command takes its own attributes"
+$t policy || fail "policy"
+live_is_zero "after the policy checks"
+
 step "two clients at once"
 $t concurrent "$good" add_chain || fail "concurrent"
 live_is_zero "after two clients"

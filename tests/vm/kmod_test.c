@@ -12,6 +12,7 @@
  *   kmod_test suite <bench.so>           every benchmark of an object, once
  *   kmod_test cancel <bench.so> <name>   cancel a long run; its samples stay readable
  *   kmod_test live                       print "images runs" held in the module
+ *   kmod_test policy                     each command refuses attributes it does not take
  *
  * Prints one line per check; exits 0 only if every check passed.
  */
@@ -39,6 +40,8 @@ struct nl {
 	uint16_t family;
 	uint32_t seq;
 	char ext[256];		/* extended-ack text of the last error */
+	uint32_t bad_offset;	/* NLMSGERR_ATTR_OFFS of the last error; 0: none */
+	uint32_t miss_type;	/* NLMSGERR_ATTR_MISS_TYPE of the last error; 0: none */
 };
 
 struct msg {
@@ -97,19 +100,37 @@ static void start(struct nl *nl, struct msg *m, uint8_t cmd, uint16_t flags)
 	m->len = NLMSG_HDRLEN + GENL_HDRLEN;
 }
 
+/* Records what an error message's extended ack says, after its payload at off. */
+static void ext_ack(struct nl *nl, const struct nlmsghdr *h, size_t off)
+{
+	for (const struct nlattr *a = (const struct nlattr *)((const char *)h + off);
+	     (const char *)a + NLA_HDRLEN <= (const char *)h + h->nlmsg_len &&
+	     a->nla_len >= NLA_HDRLEN;
+	     a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len))) {
+		const void *data = (const char *)a + NLA_HDRLEN;
+
+		if (a->nla_type == NLMSGERR_ATTR_MSG)
+			snprintf(nl->ext, sizeof(nl->ext), "%s", (const char *)data);
+		if (a->nla_type == NLMSGERR_ATTR_OFFS && a->nla_len >= NLA_HDRLEN + 4)
+			memcpy(&nl->bad_offset, data, 4);
+		if (a->nla_type == NLMSGERR_ATTR_MISS_TYPE && a->nla_len >= NLA_HDRLEN + 4)
+			memcpy(&nl->miss_type, data, 4);
+	}
+}
+
 /*
- * Sends m and reads until the ack or the end of a dump.  Calls each_reply
- * for every data message.  Returns 0 or the -errno the kernel answered.
+ * Reads the answers to request seq until its ack, error, or the end of its
+ * dump.  Calls each_reply for every data message.  Returns 0 or the -errno
+ * the kernel answered, in an error message or in a dump's NLMSG_DONE.
  */
-static int talk(struct nl *nl, struct msg *m,
-		void (*each_reply)(const struct nlmsghdr *, void *), void *arg)
+static int receive(struct nl *nl, uint32_t seq,
+		   void (*each_reply)(const struct nlmsghdr *, void *), void *arg)
 {
 	static char buf[BUF_BYTES];
 
-	m->nlh.nlmsg_len = (uint32_t)m->len;
 	nl->ext[0] = '\0';
-	if (send(nl->fd, m->bytes, m->len, 0) < 0)
-		return -errno;
+	nl->bad_offset = 0;
+	nl->miss_type = 0;
 	for (;;) {
 		ssize_t n = recv(nl->fd, buf, sizeof(buf), 0);
 
@@ -117,29 +138,46 @@ static int talk(struct nl *nl, struct msg *m,
 			return -errno;
 		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
 		     h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_seq != m->nlh.nlmsg_seq)
+			if (h->nlmsg_seq != seq)
 				continue;
 			if (h->nlmsg_type == NLMSG_ERROR) {
 				struct nlmsgerr *e = NLMSG_DATA(h);
-				int off = NLMSG_HDRLEN + sizeof(*e);
+				size_t off = NLMSG_HDRLEN + sizeof(*e);
 
 				if (!(h->nlmsg_flags & NLM_F_CAPPED))
 					off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-				for (struct nlattr *a = (struct nlattr *)((char *)h + off);
-				     (char *)a + NLA_HDRLEN <= (char *)h + h->nlmsg_len && a->nla_len >= NLA_HDRLEN;
-				     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len))) {
-					if (a->nla_type == NLMSGERR_ATTR_MSG)
-						snprintf(nl->ext, sizeof(nl->ext), "%s",
-							 (char *)a + NLA_HDRLEN);
-				}
+				ext_ack(nl, h, off);
 				return e->error;
 			}
-			if (h->nlmsg_type == NLMSG_DONE)
-				return 0;
+			if (h->nlmsg_type == NLMSG_DONE) {
+				int error = 0;
+
+				if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(error)))
+					memcpy(&error, NLMSG_DATA(h), sizeof(error));
+				if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+					ext_ack(nl, h, NLMSG_LENGTH(sizeof(error)));
+				return error;
+			}
 			if (each_reply)
 				each_reply(h, arg);
 		}
 	}
+}
+
+/* Sends m as it is; 0 or -errno. */
+static int send_msg(struct nl *nl, struct msg *m)
+{
+	m->nlh.nlmsg_len = (uint32_t)m->len;
+	return send(nl->fd, m->bytes, m->len, 0) < 0 ? -errno : 0;
+}
+
+/* Sends m and reads its answers (receive()). */
+static int talk(struct nl *nl, struct msg *m,
+		void (*each_reply)(const struct nlmsghdr *, void *), void *arg)
+{
+	int ret = send_msg(nl, m);
+
+	return ret ? ret : receive(nl, m->nlh.nlmsg_seq, each_reply, arg);
 }
 
 /* Finds attribute type in a genl reply; NULL if absent. */
@@ -921,12 +959,87 @@ static void cancel(const struct cbench_kimage *image, const char *name)
 	close(nl.fd);
 }
 
+/* Where a request's first attribute starts; a u32 attribute takes 8 bytes, a u64 one 12. */
+#define FIRST_ATTR (NLMSG_HDRLEN + GENL_HDRLEN)
+
+/*
+ * Each command takes its own attributes: one it does not take is refused,
+ * and the error points at it (NLMSGERR_ATTR_OFFS); a missing one is named
+ * by type (NLMSGERR_ATTR_MISS_TYPE).
+ */
+static void policy(void)
+{
+	struct nl nl;
+	struct msg m;
+	int ret;
+
+	nl_must(&nl);
+	start(&nl, &m, CBENCH_CMD_INFO, 0);
+	put_u64(&m, CBENCH_A_RUN_REPS, 1);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR,
+	      "INFO with CBENCH_A_RUN_REPS: %d, attribute at %u (want %d at %u) \"%s\"", ret,
+	      nl.bad_offset, -EINVAL, FIRST_ATTR, nl.ext);
+	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
+	put_u64(&m, CBENCH_A_RUN_REPS, 1);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR + 12,
+	      "IMAGE_NEW with CBENCH_A_RUN_REPS: %d, attribute at %u (want %d at %u) \"%s\"", ret,
+	      nl.bad_offset, -EINVAL, FIRST_ATTR + 12, nl.ext);
+	start(&nl, &m, CBENCH_CMD_RUN_GET, 0);
+	put_u32(&m, CBENCH_A_RUN_ID, 1);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR + 8,
+	      "RUN_GET with CBENCH_A_IMAGE_BYTES: %d, attribute at %u (want %d at %u) \"%s\"", ret,
+	      nl.bad_offset, -EINVAL, FIRST_ATTR + 8, nl.ext);
+	start(&nl, &m, CBENCH_CMD_IMAGE_DEL, 0);
+	put_u32(&m, CBENCH_A_RUN_ID, 1);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR,
+	      "IMAGE_DEL with a run id: %d, attribute at %u \"%s\"", ret, nl.bad_offset, nl.ext);
+	start(&nl, &m, CBENCH_CMD_SAMPLES, NLM_F_DUMP);
+	put_u32(&m, CBENCH_A_RUN_ID, 1);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR + 8,
+	      "SAMPLES dump with CBENCH_A_IMAGE_BYTES: %d, attribute at %u \"%s\"", ret,
+	      nl.bad_offset, nl.ext);
+
+	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.miss_type == CBENCH_A_IMAGE_BYTES,
+	      "IMAGE_NEW without a size: %d, missing type %u (want %d, %d) \"%s\"", ret,
+	      nl.miss_type, -EINVAL, CBENCH_A_IMAGE_BYTES, nl.ext);
+	start(&nl, &m, CBENCH_CMD_RUN_GET, 0);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.miss_type == CBENCH_A_RUN_ID,
+	      "RUN_GET without a run: %d, missing type %u (want %d, %d) \"%s\"", ret,
+	      nl.miss_type, -EINVAL, CBENCH_A_RUN_ID, nl.ext);
+	start(&nl, &m, CBENCH_CMD_RUN_START, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, 1);
+	put_u64(&m, CBENCH_A_RUN_ENTRY, 0);
+	put_u64(&m, CBENCH_A_RUN_REPS, 1);
+	put_u32(&m, CBENCH_A_RUN_CPU, 0);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.miss_type == CBENCH_A_RUN_SAMPLES,
+	      "RUN_START without samples: %d, missing type %u (want %d, %d) \"%s\"", ret,
+	      nl.miss_type, -EINVAL, CBENCH_A_RUN_SAMPLES, nl.ext);
+	close(nl.fd);
+}
+
 int main(int argc, char *argv[])
 {
 	struct cbench_kimage image;
 
 	if (argc >= 2 && !strcmp(argv[1], "live"))
 		return live();
+	if (argc >= 2 && !strcmp(argv[1], "policy")) {
+		policy();
+		printf("%s\n", failures ? "FAILED" : "PASSED");
+		return failures ? 1 : 0;
+	}
 	if (argc < 3 || load(argv[2], &image))
 		return 2;
 	if (!strcmp(argv[1], "run") && argc >= 4) {

@@ -3,11 +3,13 @@
  * cbench generic-netlink protocol, shared by cbench.ko and cbenchctl.
  *
  * Family name CBENCH_GENL_NAME, version CBENCH_GENL_VERSION.  Every request
- * is validated against one family-level strict policy: unknown attributes
- * and wrong lengths are refused with -EINVAL, values outside a range the
- * policy states with -ERANGE, each with an extended-ack message naming the
- * attribute.  Limits set by module parameters are checked after the policy
- * and refused with -E2BIG.
+ * is validated against its command's own strict policy: an attribute the
+ * command does not take (below, each command lists all it takes), an
+ * unknown attribute or a wrong length is refused with -EINVAL, a value
+ * outside a range the policy states with -ERANGE, each pointing at the
+ * attribute (NLMSGERR_ATTR_OFFS).  A missing required attribute is refused
+ * with -EINVAL and its type in NLMSGERR_ATTR_MISS_TYPE.  Limits set by
+ * module parameters are checked after the policy and refused with -E2BIG.
  *
  * Privilege: every command except CBENCH_CMD_INFO needs CAP_SYS_ADMIN in the
  * initial user namespace (GENL_ADMIN_PERM plus a check against the socket).
