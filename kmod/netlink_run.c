@@ -51,10 +51,10 @@ static int reply_u32(struct genl_info *info, u8 cmd, int type, u32 value)
 int cbench_nl_image_new(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[CBENCH_A_IMAGE_BYTES];
+	struct sock *owner = NETLINK_CB(skb).sk;
 	struct cbench_image *image;
-	u32 portid = info->snd_portid;
 	u64 bytes;
-	u32 id;
+	u32 id = 0;
 	int ret;
 
 	ret = require(info, CBENCH_A_IMAGE_BYTES);
@@ -69,26 +69,31 @@ int cbench_nl_image_new(struct sk_buff *skb, struct genl_info *info)
 	if (!image)
 		return -ENOMEM;
 	cbench_client_lock();
-	if (cbench_client_images(portid) >= CBENCH_IMAGES_PER_CLIENT) {
-		cbench_client_unlock();
-		cbench_image_free(image);
+	ret = -ENOSPC;
+	if (cbench_client_images(owner) >= CBENCH_IMAGES_PER_CLIENT) {
 		NL_SET_ERR_MSG(info->extack, "this socket holds too many images");
-		return -ENOSPC;
+		goto out;
 	}
-	cbench_client_add_image(portid, image);
-	id = image->id;
+	ret = cbench_client_add_image(owner, image);
+	if (!ret)
+		id = image->obj.id;
+out:
 	cbench_client_unlock();
+	if (ret) {
+		cbench_image_put(image);
+		return ret;
+	}
 	/* If the reply is lost the image stays until the socket closes. */
 	return reply_u32(info, CBENCH_CMD_IMAGE_NEW, CBENCH_A_IMAGE_ID, id);
 }
 
-/* Looks up the image named by CBENCH_A_IMAGE_ID; under the lock. */
-static struct cbench_image *image_of(struct genl_info *info)
+/* Looks up the image named by CBENCH_A_IMAGE_ID of skb's socket; under the lock. */
+static struct cbench_image *image_of(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[CBENCH_A_IMAGE_ID];
 	struct cbench_image *image;
 
-	image = cbench_client_image(info->snd_portid, nla_get_u32(attr));
+	image = cbench_client_image(NETLINK_CB(skb).sk, nla_get_u32(attr));
 	if (!image)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such image on this socket");
 	return image;
@@ -109,7 +114,7 @@ int cbench_nl_image_chunk(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	cbench_client_lock();
-	image = image_of(info);
+	image = image_of(skb, info);
 	ret = image ? cbench_image_chunk(image, nla_get_u64(info->attrs[CBENCH_A_CHUNK_OFFSET]),
 					 nla_data(data), nla_len(data), info->extack) : -ENOENT;
 	cbench_client_unlock();
@@ -150,7 +155,7 @@ int cbench_nl_image_map(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 
 	cbench_client_lock();
-	image = image_of(info);
+	image = image_of(skb, info);
 	ret = image ? cbench_image_map(image, text, nla_len(text_attr) / sizeof(*text), relocs,
 				       nrelocs, info->extack) : -ENOENT;
 	cbench_client_unlock();
@@ -169,7 +174,7 @@ int cbench_nl_image_del(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		return ret;
 	cbench_client_lock();
-	image = image_of(info);
+	image = image_of(skb, info);
 	if (!image) {
 		ret = -ENOENT;
 	} else if (cbench_client_image_runs(image)) {
@@ -249,8 +254,8 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct cbench_run_config config;
 	struct cbench_image *image;
+	struct sock *owner = NETLINK_CB(skb).sk;
 	struct cbench_run *run;
-	u32 portid = info->snd_portid;
 	u32 id = 0;
 	int ret;
 
@@ -261,7 +266,7 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 		return ret;
 
 	cbench_client_lock();
-	image = image_of(info);
+	image = image_of(skb, info);
 	ret = -ENOENT;
 	if (!image)
 		goto out;
@@ -269,7 +274,7 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		goto out;
 	ret = -ENOSPC;
-	if (cbench_client_runs(portid) >= CBENCH_RUNS_PER_CLIENT) {
+	if (cbench_client_runs(owner) >= CBENCH_RUNS_PER_CLIENT) {
 		NL_SET_ERR_MSG(info->extack, "this socket holds too many runs; delete some");
 		goto out;
 	}
@@ -291,7 +296,11 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	run = cbench_run_new(image, &config);
 	if (!run)
 		goto out;
-	cbench_client_add_run(portid, run);
+	ret = cbench_client_add_run(owner, run);
+	if (ret) {
+		cbench_run_put(run);
+		goto out;
+	}
 	ret = cbench_run_start(run);
 	if (ret) {
 		if (ret == -ENXIO)
@@ -301,19 +310,19 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 		cbench_client_drop_run(run);
 		goto out;
 	}
-	id = run->id;
+	id = run->obj.id;
 out:
 	cbench_client_unlock();
 	return ret ?: reply_u32(info, CBENCH_CMD_RUN_START, CBENCH_A_RUN_ID, id);
 }
 
-/* Looks up the run named by CBENCH_A_RUN_ID; under the lock. */
-static struct cbench_run *run_of(struct genl_info *info)
+/* Looks up the run named by CBENCH_A_RUN_ID of skb's socket; under the lock. */
+static struct cbench_run *run_of(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
 	struct cbench_run *run;
 
-	run = cbench_client_run(info->snd_portid, nla_get_u32(attr));
+	run = cbench_client_run(NETLINK_CB(skb).sk, nla_get_u32(attr));
 	if (!run)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
 	return run;
@@ -326,7 +335,7 @@ static int put_run(struct sk_buff *msg, struct cbench_run *run)
 	/* Pairs with the thread's release: the counts are as of this many samples. */
 	u32 done = smp_load_acquire(&run->done);
 
-	if (nla_put_u32(msg, CBENCH_A_RUN_ID, run->id) ||
+	if (nla_put_u32(msg, CBENCH_A_RUN_ID, run->obj.id) ||
 	    nla_put_u32(msg, CBENCH_A_RUN_STATE, state) ||
 	    nla_put_u32(msg, CBENCH_A_RUN_SAMPLES_DONE, done) ||
 	    nla_put_u32(msg, CBENCH_A_RUN_COUNTERS, run->rules.counters) ||
@@ -362,7 +371,7 @@ int cbench_nl_run_get(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto fail;
 	cbench_client_lock();
-	run = run_of(info);
+	run = run_of(skb, info);
 	ret = run ? put_run(msg, run) : -ENOENT;
 	cbench_client_unlock();
 	if (ret)
@@ -382,7 +391,7 @@ int cbench_nl_run_cancel(struct sk_buff *skb, struct genl_info *info)
 	ret = require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
-	ret = cbench_client_cancel_run(info->snd_portid, nla_get_u32(attr));
+	ret = cbench_client_cancel_run(NETLINK_CB(skb).sk, nla_get_u32(attr));
 	if (ret)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
 	return ret;
@@ -396,7 +405,7 @@ int cbench_nl_run_del(struct sk_buff *skb, struct genl_info *info)
 	ret = require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
-	ret = cbench_client_del_run(info->snd_portid, nla_get_u32(attr));
+	ret = cbench_client_del_run(NETLINK_CB(skb).sk, nla_get_u32(attr));
 	if (ret)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
 	return ret;
@@ -428,6 +437,7 @@ int cbench_nl_samples_start(struct netlink_callback *cb)
 
 int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct sock *owner = NETLINK_CB(cb->skb).sk;
 	u32 portid = NETLINK_CB(cb->skb).portid;
 	u32 index = cb->args[1];
 	struct cbench_run *run;
@@ -436,7 +446,7 @@ int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	u32 done;
 
 	cbench_client_lock();
-	run = cbench_client_run(portid, cb->args[0]);
+	run = cbench_client_run(owner, cb->args[0]);
 	if (!run) {
 		ret = index ? 0 : -ENOENT;
 		goto out;
@@ -454,7 +464,7 @@ int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			  CBENCH_CMD_SAMPLES);
 	if (!hdr)
 		goto out;
-	if (nla_put_u32(skb, CBENCH_A_RUN_ID, run->id) ||
+	if (nla_put_u32(skb, CBENCH_A_RUN_ID, run->obj.id) ||
 	    nla_put_u32(skb, CBENCH_A_SAMPLES_FIRST, index) ||
 	    nla_put(skb, CBENCH_A_SAMPLES, n * sizeof(struct cbench_ksample), &run->samples[index])) {
 		genlmsg_cancel(skb, hdr);

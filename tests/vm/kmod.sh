@@ -100,6 +100,14 @@ step "each command takes its own attributes"
 $t policy || fail "policy"
 live_is_zero "after the policy checks"
 
+step "object ids"
+$t ids "$good" || fail "ids"
+live_is_zero "after the id checks"
+
+step "a new socket on a closed socket's port id"
+$t port-reuse || fail "port reuse"
+live_is_zero "after port id reuse"
+
 step "two clients at once"
 $t concurrent "$good" add_chain || fail "concurrent"
 live_is_zero "after two clients"

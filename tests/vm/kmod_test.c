@@ -13,6 +13,8 @@
  *   kmod_test cancel <bench.so> <name>   cancel a long run; its samples stay readable
  *   kmod_test live                       print "images runs" held in the module
  *   kmod_test policy                     each command refuses attributes it does not take
+ *   kmod_test ids <bench.so>             image and run ids: apart, not reused at once
+ *   kmod_test port-reuse                 a new socket on a closed one's port id
  *
  * Prints one line per check; exits 0 only if every check passed.
  */
@@ -20,6 +22,7 @@
 #include <inttypes.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1029,6 +1032,201 @@ static void policy(void)
 	close(nl.fd);
 }
 
+static int image_new(struct nl *nl, uint64_t bytes)
+{
+	uint32_t out[2] = { CBENCH_A_IMAGE_ID, 0 };
+	struct msg m;
+	int ret;
+
+	start(nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, bytes);
+	ret = talk(nl, &m, u32_reply, out);
+	return ret ? ret : (int)out[1];
+}
+
+/*
+ * Ids: images and runs are numbered apart, and an id freed is not handed
+ * out again at once (a client holding a stale id must not reach a new
+ * object).  Nothing else runs in the module meanwhile, so each sequence
+ * goes up by one.
+ */
+static void ids(const struct cbench_kimage *image)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, "add_chain");
+	struct run_args r = { .entry = e, .reps = 1, .samples = 4 };
+	int image1, image2, image3, run1, run2, run3, prev;
+	struct run_state s;
+	struct nl nl;
+	int distinct = 1;
+
+	if (!e) {
+		check(0, "benchmark add_chain exists");
+		return;
+	}
+	nl_must(&nl);
+	image1 = upload(&nl, image);
+	check(image1 > 0 && map(&nl, (uint32_t)image1, image) == 0, "upload and map: %d", image1);
+	r.image = (uint32_t)image1;
+	run1 = run_start(&nl, &r);
+	check(run1 > 0 && run_wait(&nl, (uint32_t)run1, &s) == 0, "first run: %d", run1);
+	image2 = image_new(&nl, 4096);
+	check(image2 == image1 + 1, "image ids apart from run ids: image %d, run %d, image %d",
+	      image1, run1, image2);
+	run2 = run_start(&nl, &r);
+	check(run2 == run1 + 1, "run ids apart from image ids: run %d, image %d, run %d",
+	      run1, image2, run2);
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)image2) == 0,
+	      "image %d deleted", image2);
+	image3 = image_new(&nl, 4096);
+	check(image3 > 0 && image3 != image2, "a freed image id is not reused at once: %d, then %d",
+	      image2, image3);
+	check(run_wait(&nl, (uint32_t)run2, &s) == 0 &&
+	      simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run2) == 0,
+	      "run %d deleted", run2);
+	run3 = run_start(&nl, &r);
+	check(run3 > 0 && run3 != run2, "a freed run id is not reused at once: %d, then %d", run2,
+	      run3);
+	/* Many cycles: every id new, none taken by a live object. */
+	prev = image3;
+	for (int i = 0; i < 2000 && distinct; i++) {
+		int id = image_new(&nl, 4096);
+
+		distinct = id > 0 && id != prev && id != image1 && id != image3 &&
+			   simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0;
+		prev = id;
+	}
+	check(distinct, "2000 images made and deleted, each with a new id (last %d)", prev);
+	check(run_wait(&nl, (uint32_t)run3, &s) == 0, "third run ended");
+	/* The socket's close frees the rest. */
+	close(nl.fd);
+}
+
+/* A generic-netlink socket bound to port id portid, the family resolved; -errno. */
+static int nl_open_port(struct nl *nl, uint32_t portid)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_pid = portid };
+	struct msg m;
+	uint16_t id = 0;
+	int one = 1, ret;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (nl->fd < 0)
+		return -errno;
+	if (bind(nl->fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		ret = -errno;
+		close(nl->fd);
+		return ret;
+	}
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	nl->family = GENL_ID_CTRL;
+	start(nl, &m, CTRL_CMD_GETFAMILY, 0);
+	((struct genlmsghdr *)(m.bytes + NLMSG_HDRLEN))->version = 1;
+	put(&m, CTRL_ATTR_FAMILY_NAME, CBENCH_GENL_NAME, sizeof(CBENCH_GENL_NAME));
+	ret = talk(nl, &m, family_reply, &id);
+	nl->family = id;
+	if (!ret && !id)
+		ret = -ENOENT;
+	if (ret)
+		close(nl->fd);
+	return ret;
+}
+
+/*
+ * Objects belong to the socket that made them, not to its port id: a new
+ * socket given the port id of one just closed must neither reach the old
+ * socket's objects nor lose its own when the old one's are freed.  To
+ * catch the moment the port id comes free -- before the module has heard
+ * of the close -- a second process on another CPU binds it in a loop
+ * while the first closes its socket, and uses it at once.
+ */
+static void port_reuse(void)
+{
+	uint32_t portid = 0x40000000u | ((uint32_t)getpid() << 8);
+	int reached = 0, lost = 0, rounds = 0;
+	int to_child[2], to_parent[2];
+	pid_t pid;
+
+	if (pipe(to_child) || pipe(to_parent)) {
+		check(0, "pipes");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct { int old; uint16_t family; } job;
+		cpu_set_t cpus;
+
+		/* Our copies would keep the pipes open: no end of input. */
+		close(to_child[1]);
+		close(to_parent[0]);
+		CPU_ZERO(&cpus);
+		CPU_SET(1, &cpus);
+		sched_setaffinity(0, sizeof(cpus), &cpus);
+		for (uint32_t i = 0; read(to_child[0], &job, sizeof(job)) == sizeof(job); i++) {
+			struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_pid = portid + i };
+			struct nl b = { .family = job.family };
+			int result[2] = { 0, 0 }, one = 1, mine;
+
+			b.fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+			setsockopt(b.fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+			if (write(to_parent[1], "r", 1) != 1)
+				_exit(1);
+			while (bind(b.fd, (struct sockaddr *)&addr, sizeof(addr)))
+				if (errno != EADDRINUSE)
+					_exit(1);
+			/* The old socket's image, by id, as soon as its port id is ours. */
+			result[0] = simple(&b, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID,
+					   (uint32_t)job.old) != -ENOENT;
+			mine = image_new(&b, 4096);
+			/* Long enough for the old socket's release to have run. */
+			usleep(5000);
+			result[1] = mine <= 0 || simple(&b, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID,
+							(uint32_t)mine) != 0;
+			close(b.fd);
+			if (write(to_parent[1], result, sizeof(result)) != sizeof(result))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	{
+		cpu_set_t cpus;
+
+		CPU_ZERO(&cpus);
+		CPU_SET(0, &cpus);
+		sched_setaffinity(0, sizeof(cpus), &cpus);
+	}
+	for (int i = 0; i < 100; i++) {
+		struct { int old; uint16_t family; } job;
+		int result[2];
+		struct nl a;
+		char ready;
+
+		if (nl_open_port(&a, portid + (uint32_t)i))
+			break;
+		job.old = image_new(&a, 4096);
+		job.family = a.family;
+		if (job.old <= 0 || write(to_child[1], &job, sizeof(job)) != sizeof(job) ||
+		    read(to_parent[0], &ready, 1) != 1)
+			break;
+		close(a.fd);
+		if (read(to_parent[0], result, sizeof(result)) != sizeof(result))
+			break;
+		rounds++;
+		reached += result[0];
+		lost += result[1];
+	}
+	close(to_child[1]);
+	waitpid(pid, NULL, 0);
+	close(to_parent[0]);
+	check(rounds == 100, "%d of 100 rounds", rounds);
+	check(reached == 0, "a new socket on a closed socket's port id reached its objects %d "
+	      "times in %d", reached, rounds);
+	check(lost == 0, "a new socket on a closed socket's port id lost its own objects %d "
+	      "times in %d", lost, rounds);
+}
+
 int main(int argc, char *argv[])
 {
 	struct cbench_kimage image;
@@ -1037,6 +1235,11 @@ int main(int argc, char *argv[])
 		return live();
 	if (argc >= 2 && !strcmp(argv[1], "policy")) {
 		policy();
+		printf("%s\n", failures ? "FAILED" : "PASSED");
+		return failures ? 1 : 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "port-reuse")) {
+		port_reuse();
 		printf("%s\n", failures ? "FAILED" : "PASSED");
 		return failures ? 1 : 0;
 	}
@@ -1054,6 +1257,8 @@ int main(int argc, char *argv[])
 			measure(&image, image.entries[i].name, 50, 1, 0, WANT_DONE_OR_TOO_LONG);
 	} else if (!strcmp(argv[1], "cancel") && argc >= 4) {
 		cancel(&image, argv[3]);
+	} else if (!strcmp(argv[1], "ids")) {
+		ids(&image);
 	} else if (!strcmp(argv[1], "hostile")) {
 		hostile(&image);
 	} else if (!strcmp(argv[1], "hold") && argc >= 4) {

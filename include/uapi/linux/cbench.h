@@ -82,9 +82,13 @@
  * -------------------
  * A client uploads a benchmark image, maps it, starts runs on it, reads
  * their samples and deletes what it made.  Images and runs belong to the
- * netlink socket (port id) that created them: only that socket can use
- * them, and closing it frees them (a run in progress is cancelled first).
- * Objects are named by u32 ids the module picks; ids are never 0.
+ * netlink socket that created them: only that socket can use them, and
+ * closing it frees them (a run in progress is cancelled first).  It is the
+ * socket, not its port id: a new socket given the port id of a closed one
+ * reaches none of the closed one's objects.  Objects are named by u32 ids
+ * the module picks, never 0, images and runs each numbered on their own
+ * (an image and a run may have the same id); an id is unique among the
+ * objects of its type, and one freed is given again only after every other.
  *
  * An image is the benchmark's PT_LOAD segments laid out from offset 0 as
  * they map, with every R_X86_64_RELATIVE slot already holding its
