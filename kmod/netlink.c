@@ -416,6 +416,7 @@ static const struct genl_ops cbench_genl_ops[] = {
 		.cmd = CBENCH_CMD_SAMPLES,
 		.start = cbench_nl_samples_start,
 		.dumpit = cbench_nl_samples_dump,
+		.done = cbench_nl_samples_done,
 		.policy = run_id_policy,
 		.maxattr = CBENCH_A_MAX,
 		.flags = GENL_ADMIN_PERM,

@@ -412,68 +412,108 @@ int cbench_nl_run_del(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * The samples dump.  cb->args[0] is the run id, cb->args[1] the index of
- * the next sample to send; each call sends what fits in one message of the
- * samples recorded by then, and the dump ends when it has caught up.
+ * The samples dump.  cb->args[0] holds the run (a reference, from .start
+ * to .done, so its samples stay readable whatever happens to it),
+ * cb->args[1] the index of the next sample to send, cb->args[2] whether
+ * the request has been checked.  Each call sends what fits in one message
+ * of the samples recorded by then, and the dump ends when it has caught up.
  */
 int cbench_nl_samples_start(struct netlink_callback *cb)
 {
-	const struct nlattr *attr;
+	const struct nlattr *attr = cbench_dump_attrs(cb)[CBENCH_A_RUN_ID];
+	struct cbench_run *run = NULL;
+
+	/*
+	 * Before 6.5 an extended-ack message set here is lost, so we only look
+	 * the run up; the first dumpit call says what is wrong, and its message
+	 * comes back in NLMSG_DONE.  Only a privileged socket owns runs.
+	 */
+	if (attr) {
+		cbench_client_lock();
+		run = cbench_client_run(NETLINK_CB(cb->skb).sk, nla_get_u32(attr));
+		if (run)
+			cbench_run_get(run);
+		cbench_client_unlock();
+	}
+	cb->args[0] = (long)run;
+	cb->args[1] = 0;
+	cb->args[2] = 0;
+	return 0;
+}
+
+int cbench_nl_samples_done(struct netlink_callback *cb)
+{
+	struct cbench_run *run = (struct cbench_run *)cb->args[0];
+
+	if (run)
+		cbench_run_put(run);
+	return 0;
+}
+
+static int check_samples_dump(struct netlink_callback *cb)
+{
+	struct nlattr **attrs = cbench_dump_attrs(cb);
 	int ret;
 
 	ret = cbench_dump_capable(cb);
 	if (ret)
 		return ret;
-	/* The command's policy has validated the request already. */
-	attr = cbench_dump_attrs(cb)[CBENCH_A_RUN_ID];
-	if (!attr) {
+	if (NL_REQ_ATTR_CHECK(cb->extack, NULL, attrs, CBENCH_A_RUN_ID)) {
 		NL_SET_ERR_MSG(cb->extack, "missing CBENCH_A_RUN_ID");
 		return -EINVAL;
 	}
-	cb->args[0] = nla_get_u32(attr);
-	cb->args[1] = 0;
+	if (!cb->args[0]) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[CBENCH_A_RUN_ID], "no such run on this socket");
+		return -ENOENT;
+	}
 	return 0;
 }
 
 int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct sock *owner = NETLINK_CB(cb->skb).sk;
-	u32 portid = NETLINK_CB(cb->skb).portid;
+	struct cbench_run *run = (struct cbench_run *)cb->args[0];
 	u32 index = cb->args[1];
-	struct cbench_run *run;
-	int room, n, ret = 0;
+	int room, n, ret;
+	bool listed;
 	void *hdr;
 	u32 done;
 
-	cbench_client_lock();
-	run = cbench_client_run(owner, cb->args[0]);
-	if (!run) {
-		ret = index ? 0 : -ENOENT;
-		goto out;
+	if (!cb->args[2]) {
+		ret = check_samples_dump(cb);
+		if (ret)
+			return ret;
+		cb->args[2] = 1;
 	}
+	cbench_client_lock();
+	listed = cbench_client_run_listed(run);
+	cbench_client_unlock();
 	done = smp_load_acquire(&run->done);
+	/*
+	 * Deleted under way, with samples not sent: ending as if complete
+	 * would hand the client a short read it cannot tell from a full one.
+	 */
+	if (!listed && index < done) {
+		NL_SET_ERR_MSG(cb->extack, "the run was deleted during the dump");
+		return -ENOENT;
+	}
 	if (index >= done)
-		goto out;
+		return 0;
 	/* An attribute holds less than 64 KiB; nla_put would not say so. */
 	room = min_t(int, skb_tailroom(skb) - 256, U16_MAX - NLA_HDRLEN);
 	n = min_t(u32, done - index, room > 0 ? room / (int)sizeof(struct cbench_ksample) : 0);
-	ret = -EMSGSIZE;
 	if (!n)
-		goto out;
-	hdr = genlmsg_put(skb, portid, cb->nlh->nlmsg_seq, &cbench_genl_family, NLM_F_MULTI,
-			  CBENCH_CMD_SAMPLES);
+		return -EMSGSIZE;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &cbench_genl_family,
+			  NLM_F_MULTI, CBENCH_CMD_SAMPLES);
 	if (!hdr)
-		goto out;
+		return -EMSGSIZE;
 	if (nla_put_u32(skb, CBENCH_A_RUN_ID, run->obj.id) ||
 	    nla_put_u32(skb, CBENCH_A_SAMPLES_FIRST, index) ||
 	    nla_put(skb, CBENCH_A_SAMPLES, n * sizeof(struct cbench_ksample), &run->samples[index])) {
 		genlmsg_cancel(skb, hdr);
-		goto out;
+		return -EMSGSIZE;
 	}
 	genlmsg_end(skb, hdr);
 	cb->args[1] = index + n;
-	ret = skb->len;
-out:
-	cbench_client_unlock();
-	return ret;
+	return skb->len;
 }

@@ -23,5 +23,6 @@ int cbench_nl_run_cancel(struct sk_buff *skb, struct genl_info *info);
 int cbench_nl_run_del(struct sk_buff *skb, struct genl_info *info);
 int cbench_nl_samples_start(struct netlink_callback *cb);
 int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int cbench_nl_samples_done(struct netlink_callback *cb);
 
 #endif /* _CBENCH_NETLINK_RUN_H */

@@ -100,6 +100,10 @@ step "each command takes its own attributes"
 $t policy || fail "policy"
 live_is_zero "after the policy checks"
 
+step "a run deleted during its samples dump"
+$t dump-interrupted "$good" add_chain || fail "dump interrupted"
+live_is_zero "after the interrupted dump"
+
 step "object ids"
 $t ids "$good" || fail "ids"
 live_is_zero "after the id checks"

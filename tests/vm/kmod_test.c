@@ -13,6 +13,7 @@
  *   kmod_test cancel <bench.so> <name>   cancel a long run; its samples stay readable
  *   kmod_test live                       print "images runs" held in the module
  *   kmod_test policy                     each command refuses attributes it does not take
+ *   kmod_test dump-interrupted <bench.so> <name>   a run deleted during its samples dump
  *   kmod_test ids <bench.so>             image and run ids: apart, not reused at once
  *   kmod_test port-reuse                 a new socket on a closed one's port id
  *
@@ -1029,6 +1030,64 @@ static void policy(void)
 	check(ret == -EINVAL && nl.miss_type == CBENCH_A_RUN_SAMPLES,
 	      "RUN_START without samples: %d, missing type %u (want %d, %d) \"%s\"", ret,
 	      nl.miss_type, -EINVAL, CBENCH_A_RUN_SAMPLES, nl.ext);
+	/* A dump says what is missing in its NLMSG_DONE: the text on every kernel. */
+	start(&nl, &m, CBENCH_CMD_SAMPLES, NLM_F_DUMP);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && strstr(nl.ext, "missing"),
+	      "SAMPLES dump without a run: %d \"%s\"", ret, nl.ext);
+	close(nl.fd);
+}
+
+/*
+ * A run deleted while its samples are being dumped: the dump must end with
+ * an error, never as if it had sent every sample.  The request's socket
+ * reads nothing until the deletion, so the dump has sent one message
+ * (at most 32 KiB, some 800 samples) of the run's 4000 when it is deleted.
+ */
+static void dump_interrupted(const struct cbench_kimage *image, const char *name)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
+	struct run_args r = { .entry = e, .reps = 1, .samples = 4000 };
+	struct run_state s;
+	struct msg m, del;
+	struct dump d;
+	struct nl nl;
+	int id, run, ret;
+
+	if (!e) {
+		check(0, "benchmark %s exists", name);
+		return;
+	}
+	nl_must(&nl);
+	id = upload(&nl, image);
+	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map");
+	r.image = (uint32_t)id;
+	run = run_start(&nl, &r);
+	check(run > 0, "run of %u samples started: %d %s", r.samples, run, nl.ext);
+	if (run <= 0)
+		return;
+	ret = run_wait(&nl, (uint32_t)run, &s);
+	check(ret == 0 && s.state == CBENCH_RUN_DONE && s.done == r.samples,
+	      "run ended %s with %u samples", state_name(s.state), s.done);
+
+	memset(&d, 0, sizeof(d));
+	start(&nl, &m, CBENCH_CMD_SAMPLES, NLM_F_DUMP);
+	put_u32(&m, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(send_msg(&nl, &m) == 0, "dump requested");
+	/* No ack asked: one could not be queued behind the dump's first message. */
+	start(&nl, &del, CBENCH_CMD_RUN_DEL, 0);
+	del.nlh.nlmsg_flags &= (uint16_t)~NLM_F_ACK;
+	put_u32(&del, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(send_msg(&nl, &del) == 0, "run deleted during the dump");
+	ret = receive(&nl, m.nlh.nlmsg_seq, samples_reply, &d);
+	check(ret < 0 && d.next < s.done && !d.bad,
+	      "interrupted dump: %d after %u of %u samples (want an error) \"%s\"", ret, d.next,
+	      s.done, nl.ext);
+	ret = simple(&nl, CBENCH_CMD_RUN_GET, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(ret == -ENOENT, "the deleted run is gone: %d", ret);
+	/* The dump held the run: the image is free once the dump has ended. */
+	ret = simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	check(ret == 0, "image deleted: %d %s", ret, nl.ext);
 	close(nl.fd);
 }
 
@@ -1257,6 +1316,8 @@ int main(int argc, char *argv[])
 			measure(&image, image.entries[i].name, 50, 1, 0, WANT_DONE_OR_TOO_LONG);
 	} else if (!strcmp(argv[1], "cancel") && argc >= 4) {
 		cancel(&image, argv[3]);
+	} else if (!strcmp(argv[1], "dump-interrupted") && argc >= 4) {
+		dump_interrupted(&image, argv[3]);
 	} else if (!strcmp(argv[1], "ids")) {
 		ids(&image);
 	} else if (!strcmp(argv[1], "hostile")) {

@@ -197,7 +197,12 @@
  *     CBENCH_A_SAMPLES_FIRST     NLA_U32  index of the first sample
  *     CBENCH_A_SAMPLES           NLA_BINARY array of struct cbench_ksample
  *   covering the samples recorded when each message was built, in order; the
- *   dump resumes where the last message ended.
+ *   dump resumes where the last message ended.  The dump holds the run until
+ *   it ends.  What the module refuses (CAP_SYS_ADMIN, a missing run id, a
+ *   run that is not this socket's: -ENOENT) comes back in NLMSG_DONE with
+ *   its extended-ack text.  A run deleted while its dump is under way ends
+ *   the dump with -ENOENT in NLMSG_DONE, unless every sample it recorded
+ *   had been sent: a dump that ends with 0 has sent them all.
  *
  * Samples hold deltas: the TSC and each counter masked to its width, end
  * minus start, around one call of run(ctx, reps).  Counters the module does
