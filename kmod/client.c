@@ -1,53 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Who owns what.  Every image and run belongs to the port id of the socket
- * that created it; only that socket may use it, and when the socket closes
- * (NETLINK_URELEASE) everything it held is freed, running threads stopped
- * first.
+ * Who owns what.  Every image and run belongs to the netlink socket that
+ * created it (the requesting socket, NETLINK_CB(skb).sk); only that socket
+ * may use it, and when the socket closes everything it held is freed,
+ * running threads stopped first.
+ *
+ * Each object type has one registry: an xarray of its objects by id, ids
+ * allocated cyclically.  An id is unique among the objects of its type,
+ * and one freed is handed out again only after every other, so a client
+ * holding a stale id does not reach a new object.  Lifetimes are reference
+ * counts alone: the registry holds one on each object it lists, each run
+ * one on its image, a samples dump one on its run.
  *
  * We never stop a thread while handling a request: generic netlink holds
  * its cb_lock for reading around every doit, a benchmark's setup() can take
  * long, and a family (un)registering meanwhile would queue every genl user
  * on the machine behind us.  So RUN_CANCEL only raises the run's cancel
- * flag, and RUN_DEL moves the run to the retiring list and leaves stopping
- * it, and freeing its image if that was deleted too, to a work item.
+ * flag, and RUN_DEL disowns the run -- no request finds it any more -- and
+ * leaves stopping it to its retire work, which then takes it out of the
+ * registry; until then it counts as running.
  *
- * The URELEASE notifier may be called in atomic context (the chain is atomic
- * on older kernels), where we can neither take our mutex nor stop a thread,
- * so it queues work too.  By the time the work runs, a new socket may have
- * been given the same port id; we therefore note the creation sequence
- * number at release and free only objects older than that.
+ * Ownership is by socket, not by port id.  Netlink frees a closing socket's
+ * port id before it sends NETLINK_URELEASE, so a new socket may be given
+ * that port id while the old socket's objects still exist; keyed by port
+ * id, they would be the new socket's to use, and the release would free
+ * what the new socket made meanwhile.  An object holds its owner
+ * (sock_hold), so no other socket can be allocated at that address while
+ * the object lives.  A closing socket is marked dead (SOCK_DEAD) before
+ * URELEASE is sent; the release work frees what dead sockets hold.  The
+ * notifier only queues that work: close() should not wait for a thread to
+ * stop.
  */
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
-#include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <net/net_namespace.h>
+#include <net/sock.h>
 
 #include "client.h"
-#include "limits.h"
+
+struct registry {
+	struct xarray objects;		/* struct cbench_object, by id */
+	u32 next;			/* where the cyclic allocation goes on */
+};
 
 static DEFINE_MUTEX(lock);
-static LIST_HEAD(images);
-static LIST_HEAD(runs);
-/* Runs their clients deleted or left, whose threads may still be going. */
-static LIST_HEAD(retiring);
-static u32 next_id;
-/* Creation order of objects; the release work compares against it. */
-static atomic64_t next_seq = ATOMIC64_INIT(1);
+static struct registry images = { .objects = XARRAY_INIT(images.objects, XA_FLAGS_ALLOC1) };
+static struct registry runs = { .objects = XARRAY_INIT(runs.objects, XA_FLAGS_ALLOC1) };
 static struct workqueue_struct *release_wq;
-
-struct release {
-	struct work_struct work;
-	u32 portid;
-	u64 before_seq;
-};
-
-struct retirement {
-	struct work_struct work;
-	struct cbench_run *run;
-};
 
 void cbench_client_lock(void)
 {
@@ -59,76 +61,94 @@ void cbench_client_unlock(void)
 	mutex_unlock(&lock);
 }
 
-static u32 new_id(void)
+/* The object of registry r with id, if owner owns it. */
+static struct cbench_object *find(struct registry *r, const struct sock *owner, u32 id)
 {
-	/* 2^32 creations wrap it; ids are 1-based and 0 is never valid. */
-	if (++next_id == 0)
-		++next_id;
-	return next_id;
-}
-
-struct cbench_image *cbench_client_image(u32 portid, u32 id)
-{
-	struct cbench_image *image;
+	struct cbench_object *obj;
 
 	lockdep_assert_held(&lock);
-	list_for_each_entry(image, &images, node) {
-		if (image->id == id && image->portid == portid)
-			return image;
-	}
-	return NULL;
+	obj = xa_load(&r->objects, id);
+	return obj && owner && obj->owner == owner ? obj : NULL;
 }
 
-struct cbench_run *cbench_client_run(u32 portid, u32 id)
+/* How many objects of registry r owner owns. */
+static unsigned int owned(struct registry *r, const struct sock *owner)
 {
-	struct cbench_run *run;
-
-	lockdep_assert_held(&lock);
-	list_for_each_entry(run, &runs, node) {
-		if (run->id == id && run->portid == portid)
-			return run;
-	}
-	return NULL;
-}
-
-unsigned int cbench_client_images(u32 portid)
-{
-	struct cbench_image *image;
+	struct cbench_object *obj;
+	unsigned long id;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&lock);
-	list_for_each_entry(image, &images, node)
-		n += image->portid == portid;
+	xa_for_each(&r->objects, id, obj)
+		n += obj->owner == owner;
 	return n;
 }
 
-unsigned int cbench_client_runs(u32 portid)
+static int add(struct registry *r, struct sock *owner, struct cbench_object *obj)
 {
-	struct cbench_run *run;
-	unsigned int n = 0;
+	int ret;
 
 	lockdep_assert_held(&lock);
-	list_for_each_entry(run, &runs, node)
-		n += run->portid == portid;
-	return n;
+	obj->owner = owner;
+	/* 1 when the ids wrapped: still a free one. */
+	ret = xa_alloc_cyclic(&r->objects, &obj->id, obj, XA_LIMIT(1, U32_MAX), &r->next,
+			      GFP_KERNEL);
+	if (ret < 0) {
+		obj->owner = NULL;
+		return ret;
+	}
+	sock_hold(owner);
+	return 0;
+}
+
+/* From now on no request finds obj. */
+static void disown(struct cbench_object *obj)
+{
+	sock_put(obj->owner);
+	obj->owner = NULL;
+}
+
+struct cbench_image *cbench_client_image(const struct sock *owner, u32 id)
+{
+	struct cbench_object *obj = find(&images, owner, id);
+
+	return obj ? container_of(obj, struct cbench_image, obj) : NULL;
+}
+
+struct cbench_run *cbench_client_run(const struct sock *owner, u32 id)
+{
+	struct cbench_object *obj = find(&runs, owner, id);
+
+	return obj ? container_of(obj, struct cbench_run, obj) : NULL;
+}
+
+unsigned int cbench_client_images(const struct sock *owner)
+{
+	return owned(&images, owner);
+}
+
+unsigned int cbench_client_runs(const struct sock *owner)
+{
+	return owned(&runs, owner);
 }
 
 /*
  * Runs that may still be calling a benchmark, on cpu or on any CPU (-1):
- * listed ones and retiring ones alike, until they have ended their run;
- * after that a thread only has to return.
+ * owned and deleted ones alike, until they have ended their run; after
+ * that a thread only has to return.
  */
 static unsigned int running(s64 cpu)
 {
-	struct list_head *const lists[] = { &runs, &retiring };
-	struct cbench_run *run;
+	struct cbench_object *obj;
+	unsigned long id;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&lock);
-	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
-		list_for_each_entry(run, lists[i], node)
-			n += READ_ONCE(run->state) == CBENCH_RUN_RUNNING &&
-			     (cpu < 0 || run->config.cpu == cpu);
+	xa_for_each(&runs.objects, id, obj) {
+		struct cbench_run *run = container_of(obj, struct cbench_run, obj);
+
+		n += READ_ONCE(run->state) == CBENCH_RUN_RUNNING &&
+		     (cpu < 0 || run->config.cpu == cpu);
 	}
 	return n;
 }
@@ -145,68 +165,81 @@ bool cbench_client_cpu_busy(u32 cpu)
 
 unsigned int cbench_client_image_runs(const struct cbench_image *image)
 {
-	struct cbench_run *run;
+	struct cbench_object *obj;
+	unsigned long id;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&lock);
-	list_for_each_entry(run, &runs, node)
-		n += run->image == image;
+	xa_for_each(&runs.objects, id, obj)
+		n += obj->owner && container_of(obj, struct cbench_run, obj)->image == image;
 	return n;
 }
 
-void cbench_client_add_image(u32 portid, struct cbench_image *image)
+bool cbench_client_run_listed(const struct cbench_run *run)
 {
 	lockdep_assert_held(&lock);
-	image->id = new_id();
-	image->portid = portid;
-	image->seq = atomic64_inc_return(&next_seq);
-	list_add_tail(&image->node, &images);
-	atomic_inc(&cbench_live.images);
+	return run->obj.owner;
 }
 
-void cbench_client_add_run(u32 portid, struct cbench_run *run)
+int cbench_client_add_image(struct sock *owner, struct cbench_image *image)
 {
-	lockdep_assert_held(&lock);
-	run->id = new_id();
-	run->portid = portid;
-	run->seq = atomic64_inc_return(&next_seq);
-	list_add_tail(&run->node, &runs);
-	run->image->runs++;
-	atomic_inc(&cbench_live.runs);
+	return add(&images, owner, &image->obj);
+}
+
+/*
+ * Takes a deleted run to its end: its thread stopped, then out of the
+ * registry (it no longer counts as running), then the registry's
+ * reference dropped, which frees it unless a dump still holds it.
+ */
+static void retire(struct work_struct *work)
+{
+	struct cbench_run *run = container_of(work, struct cbench_run, retire);
+
+	cbench_run_stop(run);
+	mutex_lock(&lock);
+	xa_erase(&runs.objects, run->obj.id);
+	mutex_unlock(&lock);
+	cbench_run_put(run);
+}
+
+int cbench_client_add_run(struct sock *owner, struct cbench_run *run)
+{
+	INIT_WORK(&run->retire, retire);
+	return add(&runs, owner, &run->obj);
 }
 
 void cbench_client_del_image(struct cbench_image *image)
 {
 	lockdep_assert_held(&lock);
-	/*
-	 * Retiring runs may still be executing its code: the last of them to
-	 * retire frees it.  Port id 0 is no client's, so no request finds it.
-	 */
-	if (image->runs) {
-		image->orphan = true;
-		image->portid = 0;
-		return;
-	}
-	list_del(&image->node);
-	atomic_dec(&cbench_live.images);
-	cbench_image_free(image);
+	xa_erase(&images.objects, image->obj.id);
+	disown(&image->obj);
+	/* Deleted runs still stopping hold it until they have stopped. */
+	cbench_image_put(image);
 }
 
 void cbench_client_drop_run(struct cbench_run *run)
 {
 	lockdep_assert_held(&lock);
-	list_del(&run->node);
-	run->image->runs--;
+	xa_erase(&runs.objects, run->obj.id);
+	disown(&run->obj);
 	cbench_run_put(run);
-	atomic_dec(&cbench_live.runs);
 }
 
-int cbench_client_cancel_run(u32 portid, u32 id)
+/* Cancels run and hands it to its retire work. */
+static void del_run(struct cbench_run *run)
+{
+	lockdep_assert_held(&lock);
+	WRITE_ONCE(run->cancel, true);
+	disown(&run->obj);
+	queue_work(release_wq, &run->retire);
+}
+
+int cbench_client_cancel_run(const struct sock *owner, u32 id)
 {
 	struct cbench_run *run;
 
 	mutex_lock(&lock);
-	run = cbench_client_run(portid, id);
+	run = cbench_client_run(owner, id);
 	/* The thread sees it before its next call and ends the run. */
 	if (run)
 		WRITE_ONCE(run->cancel, true);
@@ -214,128 +247,55 @@ int cbench_client_cancel_run(u32 portid, u32 id)
 	return run ? 0 : -ENOENT;
 }
 
-/*
- * Takes a retiring run to its end: its thread stopped, then its image
- * released -- in that order, since the thread runs the image's code until
- * it stops -- then the registry's reference dropped.
- */
-static void retire_run(struct cbench_run *run)
-{
-	struct cbench_image *image = run->image;
-
-	cbench_run_stop(run);
-	mutex_lock(&lock);
-	list_del(&run->node);
-	if (!--image->runs && image->orphan)
-		cbench_client_del_image(image);
-	mutex_unlock(&lock);
-	if (cbench_run_put(run))
-		atomic_dec(&cbench_live.runs);
-}
-
-static void retirement_work(struct work_struct *work)
-{
-	struct retirement *r = container_of(work, struct retirement, work);
-
-	retire_run(r->run);
-	kfree(r);
-}
-
-/* Queues the retirement of a run already on the retiring list; false if out of memory. */
-static bool queue_retirement(struct cbench_run *run)
-{
-	struct retirement *r = kmalloc(sizeof(*r), GFP_KERNEL);
-
-	if (!r)
-		return false;
-	INIT_WORK(&r->work, retirement_work);
-	r->run = run;
-	queue_work(release_wq, &r->work);
-	return true;
-}
-
-int cbench_client_del_run(u32 portid, u32 id)
+int cbench_client_del_run(const struct sock *owner, u32 id)
 {
 	struct cbench_run *run;
-	bool queued = false;
 
 	mutex_lock(&lock);
-	run = cbench_client_run(portid, id);
-	if (run) {
-		WRITE_ONCE(run->cancel, true);
-		list_move_tail(&run->node, &retiring);
-		queued = queue_retirement(run);
-	}
+	run = cbench_client_run(owner, id);
+	if (run)
+		del_run(run);
 	mutex_unlock(&lock);
-	if (!run)
-		return -ENOENT;
-	/* Out of memory for the work item: stop it here, as a last resort. */
-	if (!queued)
-		retire_run(run);
-	return 0;
+	return run ? 0 : -ENOENT;
 }
 
-/* Frees objects of portid created before before_seq, or all of them. */
-static void release_objects(u32 portid, u64 before_seq, bool all)
+/* Deletes what closed sockets own, or with all what every socket owns. */
+static void release_objects(bool all)
 {
-	struct cbench_image *image, *next_image;
-	struct cbench_run *run, *next_run;
+	struct cbench_object *obj;
+	unsigned long id;
 
-	/* Runs first: their retirement frees images they still hold. */
-again:
 	mutex_lock(&lock);
-	list_for_each_entry_safe(run, next_run, &runs, node) {
-		if (!all && (run->portid != portid || run->seq >= before_seq))
-			continue;
-		WRITE_ONCE(run->cancel, true);
-		list_move_tail(&run->node, &retiring);
-		if (!queue_retirement(run)) {
-			/* Out of memory: stop this one here, outside the lock. */
-			mutex_unlock(&lock);
-			retire_run(run);
-			goto again;
-		}
+	xa_for_each(&runs.objects, id, obj) {
+		if (obj->owner && (all || sock_flag(obj->owner, SOCK_DEAD)))
+			del_run(container_of(obj, struct cbench_run, obj));
 	}
-
-	list_for_each_entry_safe(image, next_image, &images, node) {
-		if (!all && (image->portid != portid || image->seq >= before_seq))
-			continue;
-		/*
-		 * Its runs retire above, but a new socket given the same port id
-		 * before this work ran may have started one of it: that run,
-		 * like a retiring one, keeps it until it ends.
-		 */
-		cbench_client_del_image(image);
+	xa_for_each(&images.objects, id, obj) {
+		if (obj->owner && (all || sock_flag(obj->owner, SOCK_DEAD)))
+			cbench_client_del_image(container_of(obj, struct cbench_image, obj));
 	}
 	mutex_unlock(&lock);
 }
 
-static void release_work(struct work_struct *work)
+static void release_work_fn(struct work_struct *work)
 {
-	struct release *r = container_of(work, struct release, work);
-
-	release_objects(r->portid, r->before_seq, false);
-	kfree(r);
+	release_objects(false);
 }
 
+static DECLARE_WORK(release_work, release_work_fn);
+
+/*
+ * Any generic-netlink socket closing queues one sweep (queueing it again
+ * while it is pending does nothing, and it frees what every closed socket
+ * held), so there is nothing to allocate here and nothing to lose.
+ */
 static int release_notify(struct notifier_block *nb, unsigned long event, void *data)
 {
 	struct netlink_notify *n = data;
-	struct release *r;
 
-	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC || !n->portid ||
-	    !net_eq(n->net, &init_net))
-		return NOTIFY_DONE;
-	r = kmalloc(sizeof(*r), GFP_ATOMIC);
-	if (!r) {
-		/* What the client held stays until rmmod frees it. */
-		pr_warn("cannot free the objects of port %u: out of memory\n", n->portid);
-		return NOTIFY_DONE;
-	}
-	INIT_WORK(&r->work, release_work);
-	r->portid = n->portid;
-	r->before_seq = atomic64_read(&next_seq) + 1;
-	queue_work(release_wq, &r->work);
+	if (event == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC &&
+	    net_eq(n->net, &init_net))
+		queue_work(release_wq, &release_work);
 	return NOTIFY_DONE;
 }
 
@@ -359,9 +319,9 @@ int cbench_client_init(void)
 void cbench_client_exit(void)
 {
 	netlink_unregister_notifier(&release_nb);
-	/* Releases still queued may queue retirements: let them, then add ours. */
-	flush_workqueue(release_wq);
-	release_objects(0, 0, true);
-	/* Runs every retirement, which frees the images they held, then the queue. */
+	flush_work(&release_work);
+	release_objects(true);
+	/* Runs every retirement: runs stop and are freed, and with them their images. */
 	destroy_workqueue(release_wq);
+	WARN_ON(!xa_empty(&images.objects) || !xa_empty(&runs.objects));
 }

@@ -40,4 +40,13 @@
 #define cbench_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)
 #endif
 
+/*
+ * Not used: genetlink's per-socket family storage (sock_priv_size and
+ * friends, 6.8 and later).  It is allocated only through
+ * genl_sk_priv_get(), which Debian's 6.12 does not export to modules, so a
+ * module's sock_priv_init/destroy would never run.  client.c keys objects
+ * by socket itself, on every kernel, which closes the same port-id reuse
+ * window sock_priv would.
+ */
+
 #endif /* _CBENCH_COMPAT_H */

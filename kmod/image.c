@@ -22,6 +22,7 @@
 
 #include "image.h"
 #include "lib/reloc.h"
+#include "limits.h"
 
 struct cbench_image *cbench_image_new(u64 image_bytes)
 {
@@ -36,6 +37,8 @@ struct cbench_image *cbench_image_new(u64 image_bytes)
 		return NULL;
 	}
 	image->image_bytes = image_bytes;
+	refcount_set(&image->refs, 1);
+	atomic_inc(&cbench_live.images);
 	return image;
 }
 
@@ -188,12 +191,21 @@ void *cbench_image_entry(const struct cbench_image *image, u64 offset,
 	return image->bytes + offset;
 }
 
-void cbench_image_free(struct cbench_image *image)
+void cbench_image_get(struct cbench_image *image)
 {
+	refcount_inc(&image->refs);
+}
+
+void cbench_image_put(struct cbench_image *image)
+{
+	if (!refcount_dec_and_test(&image->refs))
+		return;
+	/* No run calls into it any more: each held a reference until it stopped. */
 	if (image->saved) {
 		restore(image, image->nsaved);
 		kvfree(image->saved);
 	}
 	vfree(image->bytes);
 	kfree(image);
+	atomic_dec(&cbench_live.images);
 }

@@ -2,24 +2,23 @@
 #ifndef _CBENCH_IMAGE_H
 #define _CBENCH_IMAGE_H
 
-#include <linux/list.h>
 #include <linux/netlink.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <asm/pgtable_types.h>
 
 #include <uapi/linux/cbench.h>
 
+#include "object.h"
+
 /*
  * A benchmark image: uploaded in chunks while writable, then relocated and
- * mapped, after which it never changes.  Owned by one client (client.c).
+ * mapped, after which it never changes.  Owned by one client (client.c),
+ * held by the registry while listed and by each of its runs.
  */
 struct cbench_image {
-	struct list_head node;		/* in the client registry */
-	u32 id;
-	u32 portid;			/* the owner's socket */
-	u64 seq;			/* creation order; see client.c */
-	unsigned int runs;		/* runs that use it */
-	bool orphan;			/* owner gone; freed with its last run */
+	struct cbench_object obj;
+	refcount_t refs;
 
 	u8 *bytes;			/* vzalloc'd, image_bytes long */
 	u64 image_bytes;
@@ -31,6 +30,7 @@ struct cbench_image {
 	unsigned long nsaved;
 };
 
+/* A new image, with one reference (the caller's); counted in INFO's live images. */
 struct cbench_image *cbench_image_new(u64 image_bytes);
 int cbench_image_chunk(struct cbench_image *image, u64 offset, const void *data, u32 bytes,
 		       struct netlink_ext_ack *extack);
@@ -39,6 +39,8 @@ int cbench_image_map(struct cbench_image *image, const struct cbench_range *text
 /* Checks an entry point of a mapped image; returns its address or NULL. */
 void *cbench_image_entry(const struct cbench_image *image, u64 offset,
 			 struct netlink_ext_ack *extack);
-void cbench_image_free(struct cbench_image *image);
+void cbench_image_get(struct cbench_image *image);
+/* Drops a reference; the last one unmaps and frees the image. */
+void cbench_image_put(struct cbench_image *image);
 
 #endif /* _CBENCH_IMAGE_H */

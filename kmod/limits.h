@@ -15,7 +15,7 @@ struct cbench_limits {
 	unsigned int runs;		/* most runs at the same time */
 };
 
-/* Objects clients hold right now; the backend counts them up and down. */
+/* Images and runs allocated and not yet freed: image.c and run.c count them. */
 struct cbench_live {
 	atomic_t images;
 	atomic_t runs;

@@ -15,35 +15,33 @@ static int __init cbench_init(void)
 {
 	int ret;
 
+	/* Nothing to undo before the first object: no ladder rung for these. */
 	ret = cbench_limits_check();
 	if (ret)
-		goto err_limits;
-
+		return ret;
 	cbench_planted_bug();	/* test builds only: kmod/planted.h */
 	cbench_cpu_init();
 
 	ret = cbench_client_init();
 	if (ret)
-		goto err_client;
+		return ret;
 
 	/* Last: once the family exists, requests arrive. */
 	ret = cbench_genl_init();
 	if (ret)
-		goto err_genl;
+		goto err_client;
 
 	pr_info("version %s loaded; %s\n", CBENCH_VERSION,
 		cbench_counters_at_load ? "hardware counters usable" :
 					  "no hardware counters usable: TSC only");
 	return 0;
 
-	/* Undone in reverse order; nothing before the family needs undoing yet. */
-err_genl:
-	cbench_client_exit();
 err_client:
-err_limits:
+	cbench_client_exit();
 	return ret;
 }
 
+/* cbench_init() in reverse. */
 static void __exit cbench_exit(void)
 {
 	/* No new requests, then stop every run and free what clients held. */

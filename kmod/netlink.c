@@ -19,21 +19,90 @@
 #include "netlink_run.h"
 
 /*
- * One strict policy for the family.  Attributes the kernel only sends stay
- * NLA_UNSPEC here, so a request carrying one is refused.
+ * One strict policy per command, each spanning every attribute type: an
+ * attribute the command does not take is NLA_UNSPEC in its policy, so the
+ * generic-netlink core refuses it before any handler runs, pointing at it
+ * (NLMSGERR_ATTR_OFFS).  Attributes the kernel only sends are in no
+ * policy.  The family has no policy of its own: an op without one gets
+ * the core's reject-everything policy, never a permissive one.
+ *
+ * The range structures are not const because 6.1's nla_policy points at
+ * them without const.
  */
-static const struct nla_policy cbench_policy[CBENCH_A_MAX + 1] = {
+static struct netlink_range_validation reps_range = {
+	.min = 1,
+	.max = CBENCH_REPS_MAX,
+};
+
+static struct netlink_range_validation reps_step_range = {
+	.min = 0,
+	.max = CBENCH_REPS_MAX,
+};
+
+static struct netlink_range_validation budget_range = {
+	.min = CBENCH_BUDGET_MIN_NS,
+	.max = U64_MAX,
+};
+
+static const struct nla_policy info_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_UNSPEC + 1 ... CBENCH_A_MAX] = {
+		.type = NLA_REJECT,
+		.reject_message = "attribute not valid for this command",
+	},
+};
+
+static const struct nla_policy probe_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_PROBE_CPU] = { .type = NLA_U32 },
-	CBENCH_NL_RUN_POLICY,
+};
+
+static const struct nla_policy image_new_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_IMAGE_BYTES] = NLA_POLICY_MIN(NLA_U64, 1),
+};
+
+static const struct nla_policy image_chunk_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_IMAGE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[CBENCH_A_CHUNK_OFFSET] = { .type = NLA_U64 },
+	[CBENCH_A_CHUNK_DATA] = { .type = NLA_BINARY, .len = CBENCH_CHUNK_MAX_BYTES },
+};
+
+static const struct nla_policy image_map_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_IMAGE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[CBENCH_A_IMAGE_TEXT] = { .type = NLA_BINARY,
+				  .len = CBENCH_TEXT_MAX * sizeof(struct cbench_range) },
+	[CBENCH_A_IMAGE_RELOCS] = { .type = NLA_BINARY, .len = CBENCH_RELOCS_MAX * sizeof(__u64) },
+};
+
+/* IMAGE_DEL */
+static const struct nla_policy image_id_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_IMAGE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy run_start_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_IMAGE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[CBENCH_A_RUN_ENTRY] = { .type = NLA_U64 },
+	[CBENCH_A_RUN_SETUP] = { .type = NLA_U64 },
+	[CBENCH_A_RUN_REPS] = NLA_POLICY_FULL_RANGE(NLA_U64, &reps_range),
+	[CBENCH_A_RUN_REPS_STEP] = NLA_POLICY_FULL_RANGE(NLA_U64, &reps_step_range),
+	[CBENCH_A_RUN_SAMPLES] = NLA_POLICY_MIN(NLA_U32, 1),
+	[CBENCH_A_RUN_CPU] = { .type = NLA_U32 },
+	[CBENCH_A_RUN_ARENA_BYTES] = { .type = NLA_U64 },
+	[CBENCH_A_RUN_PARAM] = { .type = NLA_S64 },
+	[CBENCH_A_RUN_BUDGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &budget_range),
+};
+
+/* RUN_GET, RUN_CANCEL, RUN_DEL and the SAMPLES dump */
+static const struct nla_policy run_id_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_RUN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 /*
- * Every privileged command passes here.  GENL_ADMIN_PERM has checked
- * CAP_NET_ADMIN; what we guard is ring 0, so we want CAP_SYS_ADMIN too, of
- * both the sender and whoever opened the socket (netlink_capable()), so a
- * socket handed to an unprivileged process grants nothing.  Checking here
- * rather than in each handler means no privileged command can forget.
- * Dumps do not pass here: a privileged dump checks in its first dumpit call.
+ * Every privileged command passes here, and only here.  GENL_ADMIN_PERM
+ * has checked CAP_NET_ADMIN; what we guard is ring 0, so we want
+ * CAP_SYS_ADMIN too, of both the sender and whoever opened the socket
+ * (netlink_capable()), so a socket handed to an unprivileged process grants
+ * nothing.  Checking here rather than in each handler means no privileged
+ * command can forget.  Dumps do not pass here: each checks with
+ * cbench_dump_capable() in its first dumpit call.
  */
 static int cbench_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 			   struct genl_info *info)
@@ -44,7 +113,18 @@ static int cbench_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb
 	return -EPERM;
 }
 
-/* Refuses attributes the family knows but this command does not take. */
+int cbench_dump_capable(struct netlink_callback *cb)
+{
+	if (netlink_capable(cb->skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(cb->extack, "needs CAP_SYS_ADMIN");
+	return -EPERM;
+}
+
+/*
+ * Refuses the attributes that the PROBE_COUNTERS policy lets through for
+ * its doit form, which its dump form does not take (one op, one policy).
+ */
 static int check_no_attrs(struct nlattr **attrs, struct netlink_ext_ack *extack)
 {
 	int type;
@@ -154,10 +234,6 @@ static int cbench_info_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	ret = check_no_attrs(info->attrs, info->extack);
-	if (ret)
-		return ret;
-
 	reply = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!reply)
 		return -ENOMEM;
@@ -236,11 +312,7 @@ err:
  */
 static int check_probe_dump(struct netlink_callback *cb)
 {
-	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN)) {
-		NL_SET_ERR_MSG(cb->extack, "needs CAP_SYS_ADMIN");
-		return -EPERM;
-	}
-	return check_no_attrs(cbench_dump_attrs(cb), cb->extack);
+	return cbench_dump_capable(cb) ?: check_no_attrs(cbench_dump_attrs(cb), cb->extack);
 }
 
 /* cb->args[0]: the next CPU to probe; cb->args[1]: the request was checked. */
@@ -278,25 +350,82 @@ static int cbench_probe_counters_dumpit(struct sk_buff *skb, struct netlink_call
 	return skb->len;
 }
 
+/* Every command but INFO reaches ring 0 or the counters: GENL_ADMIN_PERM. */
 static const struct genl_ops cbench_genl_ops[] = {
 	{
 		.cmd = CBENCH_CMD_INFO,
 		.doit = cbench_info_doit,
-	},
-	{
+		.policy = info_policy,
+		.maxattr = CBENCH_A_MAX,
+	}, {
 		.cmd = CBENCH_CMD_PROBE_COUNTERS,
 		.doit = cbench_probe_counters_doit,
 		.dumpit = cbench_probe_counters_dumpit,
+		.policy = probe_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_IMAGE_NEW,
+		.doit = cbench_nl_image_new,
+		.policy = image_new_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_IMAGE_CHUNK,
+		.doit = cbench_nl_image_chunk,
+		.policy = image_chunk_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_IMAGE_MAP,
+		.doit = cbench_nl_image_map,
+		.policy = image_map_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_IMAGE_DEL,
+		.doit = cbench_nl_image_del,
+		.policy = image_id_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_RUN_START,
+		.doit = cbench_nl_run_start,
+		.policy = run_start_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_RUN_GET,
+		.doit = cbench_nl_run_get,
+		.policy = run_id_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_RUN_CANCEL,
+		.doit = cbench_nl_run_cancel,
+		.policy = run_id_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_RUN_DEL,
+		.doit = cbench_nl_run_del,
+		.policy = run_id_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_SAMPLES,
+		.start = cbench_nl_samples_start,
+		.dumpit = cbench_nl_samples_dump,
+		.done = cbench_nl_samples_done,
+		.policy = run_id_policy,
+		.maxattr = CBENCH_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},
-	CBENCH_NL_RUN_OPS,
 };
 
 struct genl_family cbench_genl_family __ro_after_init = {
 	.name = CBENCH_GENL_NAME,
 	.version = CBENCH_GENL_VERSION,
-	.maxattr = CBENCH_A_MAX,
-	.policy = cbench_policy,
 	.netnsok = false,
 	/* Handlers lock what they share; none may hold genl_mutex for long. */
 	.parallel_ops = true,
@@ -316,7 +445,7 @@ int __init cbench_genl_init(void)
 	return genl_register_family(&cbench_genl_family);
 }
 
-void cbench_genl_uninit(void)
+void __exit cbench_genl_uninit(void)
 {
 	genl_unregister_family(&cbench_genl_family);
 }

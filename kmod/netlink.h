@@ -5,6 +5,6 @@
 #include <linux/init.h>
 
 int __init cbench_genl_init(void);
-void cbench_genl_uninit(void);
+void __exit cbench_genl_uninit(void);
 
 #endif /* _CBENCH_NETLINK_H */

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Handlers for uploading images and running them; the protocol is
- * specified in include/uapi/linux/cbench.h.  The policy has already checked
- * types and fixed ranges; we check what depends on module parameters and
- * on the objects named, and say what is wrong in the extended ack.
+ * specified in include/uapi/linux/cbench.h.  Each command's policy
+ * (netlink.c) has already refused attributes it does not take and checked
+ * types and fixed ranges, and pre_doit the caller's privilege; we check
+ * what is required, what depends on module parameters and on the objects
+ * named, and say what is wrong in the extended ack.
  */
-#include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -17,40 +18,18 @@
 #include "netlink_run.h"
 #include "run.h"
 
-struct netlink_range_validation cbench_reps_range = {
-	.min = 1,
-	.max = CBENCH_REPS_MAX,
-};
-
-struct netlink_range_validation cbench_reps_step_range = {
-	.min = 0,
-	.max = CBENCH_REPS_MAX,
-};
-
-struct netlink_range_validation cbench_budget_range = {
-	.min = CBENCH_BUDGET_MIN_NS,
-	.max = U64_MAX,
-};
-
-/* Every command here reaches ring 0: CAP_SYS_ADMIN of whoever opened the socket. */
-static int admin(struct sk_buff *skb, struct genl_info *info)
+/*
+ * A required attribute: the generic-netlink core reports its type in
+ * NLMSGERR_ATTR_MISS_TYPE (GENL_REQ_ATTR_CHECK), and we in the text.
+ */
+static int require(struct genl_info *info, int type)
 {
-	if (netlink_capable(skb, CAP_SYS_ADMIN))
+	if (!GENL_REQ_ATTR_CHECK(info, type))
 		return 0;
-	NL_SET_ERR_MSG(info->extack, "needs CAP_SYS_ADMIN");
-	return -EPERM;
+	CBENCH_SET_ERR_MSG_FMT(info->extack, "a required attribute is missing",
+			       "required attribute %d is missing", type);
+	return -EINVAL;
 }
-
-/* An attribute a command needs; unknown ones the family policy refused. */
-#define need(info, type) ({						\
-	int __ret = 0;							\
-									\
-	if (!(info)->attrs[type]) {					\
-		NL_SET_ERR_MSG((info)->extack, "missing " #type);	\
-		__ret = -EINVAL;					\
-	}								\
-	__ret;								\
-})
 
 static int reply_u32(struct genl_info *info, u8 cmd, int type, u32 value)
 {
@@ -72,13 +51,13 @@ static int reply_u32(struct genl_info *info, u8 cmd, int type, u32 value)
 int cbench_nl_image_new(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[CBENCH_A_IMAGE_BYTES];
+	struct sock *owner = NETLINK_CB(skb).sk;
 	struct cbench_image *image;
-	u32 portid = info->snd_portid;
 	u64 bytes;
-	u32 id;
+	u32 id = 0;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_BYTES);
+	ret = require(info, CBENCH_A_IMAGE_BYTES);
 	if (ret)
 		return ret;
 	bytes = nla_get_u64(attr);
@@ -90,26 +69,31 @@ int cbench_nl_image_new(struct sk_buff *skb, struct genl_info *info)
 	if (!image)
 		return -ENOMEM;
 	cbench_client_lock();
-	if (cbench_client_images(portid) >= CBENCH_IMAGES_PER_CLIENT) {
-		cbench_client_unlock();
-		cbench_image_free(image);
+	ret = -ENOSPC;
+	if (cbench_client_images(owner) >= CBENCH_IMAGES_PER_CLIENT) {
 		NL_SET_ERR_MSG(info->extack, "this socket holds too many images");
-		return -ENOSPC;
+		goto out;
 	}
-	cbench_client_add_image(portid, image);
-	id = image->id;
+	ret = cbench_client_add_image(owner, image);
+	if (!ret)
+		id = image->obj.id;
+out:
 	cbench_client_unlock();
+	if (ret) {
+		cbench_image_put(image);
+		return ret;
+	}
 	/* If the reply is lost the image stays until the socket closes. */
 	return reply_u32(info, CBENCH_CMD_IMAGE_NEW, CBENCH_A_IMAGE_ID, id);
 }
 
-/* Looks up the image named by CBENCH_A_IMAGE_ID; under the lock. */
-static struct cbench_image *image_of(struct genl_info *info)
+/* Looks up the image named by CBENCH_A_IMAGE_ID of skb's socket; under the lock. */
+static struct cbench_image *image_of(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[CBENCH_A_IMAGE_ID];
 	struct cbench_image *image;
 
-	image = cbench_client_image(info->snd_portid, nla_get_u32(attr));
+	image = cbench_client_image(NETLINK_CB(skb).sk, nla_get_u32(attr));
 	if (!image)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such image on this socket");
 	return image;
@@ -121,9 +105,8 @@ int cbench_nl_image_chunk(struct sk_buff *skb, struct genl_info *info)
 	struct cbench_image *image;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID) ?:
-	      need(info, CBENCH_A_CHUNK_OFFSET) ?:
-	      need(info, CBENCH_A_CHUNK_DATA);
+	ret = require(info, CBENCH_A_IMAGE_ID) ?: require(info, CBENCH_A_CHUNK_OFFSET) ?:
+	      require(info, CBENCH_A_CHUNK_DATA);
 	if (ret)
 		return ret;
 	if (!nla_len(data)) {
@@ -131,7 +114,7 @@ int cbench_nl_image_chunk(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	cbench_client_lock();
-	image = image_of(info);
+	image = image_of(skb, info);
 	ret = image ? cbench_image_chunk(image, nla_get_u64(info->attrs[CBENCH_A_CHUNK_OFFSET]),
 					 nla_data(data), nla_len(data), info->extack) : -ENOENT;
 	cbench_client_unlock();
@@ -148,8 +131,7 @@ int cbench_nl_image_map(struct sk_buff *skb, struct genl_info *info)
 	u32 nrelocs = 0;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID) ?:
-	      need(info, CBENCH_A_IMAGE_TEXT);
+	ret = require(info, CBENCH_A_IMAGE_ID) ?: require(info, CBENCH_A_IMAGE_TEXT);
 	if (ret)
 		return ret;
 	if (!nla_len(text_attr) || nla_len(text_attr) % sizeof(*text)) {
@@ -173,7 +155,7 @@ int cbench_nl_image_map(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 
 	cbench_client_lock();
-	image = image_of(info);
+	image = image_of(skb, info);
 	ret = image ? cbench_image_map(image, text, nla_len(text_attr) / sizeof(*text), relocs,
 				       nrelocs, info->extack) : -ENOENT;
 	cbench_client_unlock();
@@ -188,11 +170,11 @@ int cbench_nl_image_del(struct sk_buff *skb, struct genl_info *info)
 	struct cbench_image *image;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID);
+	ret = require(info, CBENCH_A_IMAGE_ID);
 	if (ret)
 		return ret;
 	cbench_client_lock();
-	image = image_of(info);
+	image = image_of(skb, info);
 	if (!image) {
 		ret = -ENOENT;
 	} else if (cbench_client_image_runs(image)) {
@@ -272,21 +254,19 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct cbench_run_config config;
 	struct cbench_image *image;
+	struct sock *owner = NETLINK_CB(skb).sk;
 	struct cbench_run *run;
-	u32 portid = info->snd_portid;
 	u32 id = 0;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_IMAGE_ID) ?:
-	      need(info, CBENCH_A_RUN_ENTRY) ?:
-	      need(info, CBENCH_A_RUN_REPS) ?:
-	      need(info, CBENCH_A_RUN_SAMPLES) ?:
-	      need(info, CBENCH_A_RUN_CPU);
+	ret = require(info, CBENCH_A_IMAGE_ID) ?: require(info, CBENCH_A_RUN_ENTRY) ?:
+	      require(info, CBENCH_A_RUN_REPS) ?: require(info, CBENCH_A_RUN_SAMPLES) ?:
+	      require(info, CBENCH_A_RUN_CPU);
 	if (ret)
 		return ret;
 
 	cbench_client_lock();
-	image = image_of(info);
+	image = image_of(skb, info);
 	ret = -ENOENT;
 	if (!image)
 		goto out;
@@ -294,7 +274,7 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		goto out;
 	ret = -ENOSPC;
-	if (cbench_client_runs(portid) >= CBENCH_RUNS_PER_CLIENT) {
+	if (cbench_client_runs(owner) >= CBENCH_RUNS_PER_CLIENT) {
 		NL_SET_ERR_MSG(info->extack, "this socket holds too many runs; delete some");
 		goto out;
 	}
@@ -316,7 +296,11 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 	run = cbench_run_new(image, &config);
 	if (!run)
 		goto out;
-	cbench_client_add_run(portid, run);
+	ret = cbench_client_add_run(owner, run);
+	if (ret) {
+		cbench_run_put(run);
+		goto out;
+	}
 	ret = cbench_run_start(run);
 	if (ret) {
 		if (ret == -ENXIO)
@@ -326,19 +310,19 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 		cbench_client_drop_run(run);
 		goto out;
 	}
-	id = run->id;
+	id = run->obj.id;
 out:
 	cbench_client_unlock();
 	return ret ?: reply_u32(info, CBENCH_CMD_RUN_START, CBENCH_A_RUN_ID, id);
 }
 
-/* Looks up the run named by CBENCH_A_RUN_ID; under the lock. */
-static struct cbench_run *run_of(struct genl_info *info)
+/* Looks up the run named by CBENCH_A_RUN_ID of skb's socket; under the lock. */
+static struct cbench_run *run_of(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
 	struct cbench_run *run;
 
-	run = cbench_client_run(info->snd_portid, nla_get_u32(attr));
+	run = cbench_client_run(NETLINK_CB(skb).sk, nla_get_u32(attr));
 	if (!run)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
 	return run;
@@ -351,7 +335,7 @@ static int put_run(struct sk_buff *msg, struct cbench_run *run)
 	/* Pairs with the thread's release: the counts are as of this many samples. */
 	u32 done = smp_load_acquire(&run->done);
 
-	if (nla_put_u32(msg, CBENCH_A_RUN_ID, run->id) ||
+	if (nla_put_u32(msg, CBENCH_A_RUN_ID, run->obj.id) ||
 	    nla_put_u32(msg, CBENCH_A_RUN_STATE, state) ||
 	    nla_put_u32(msg, CBENCH_A_RUN_SAMPLES_DONE, done) ||
 	    nla_put_u32(msg, CBENCH_A_RUN_COUNTERS, run->rules.counters) ||
@@ -376,7 +360,7 @@ int cbench_nl_run_get(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
+	ret = require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -387,7 +371,7 @@ int cbench_nl_run_get(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto fail;
 	cbench_client_lock();
-	run = run_of(info);
+	run = run_of(skb, info);
 	ret = run ? put_run(msg, run) : -ENOENT;
 	cbench_client_unlock();
 	if (ret)
@@ -404,10 +388,10 @@ int cbench_nl_run_cancel(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
+	ret = require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
-	ret = cbench_client_cancel_run(info->snd_portid, nla_get_u32(attr));
+	ret = cbench_client_cancel_run(NETLINK_CB(skb).sk, nla_get_u32(attr));
 	if (ret)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
 	return ret;
@@ -418,77 +402,118 @@ int cbench_nl_run_del(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
 	int ret;
 
-	ret = admin(skb, info) ?: need(info, CBENCH_A_RUN_ID);
+	ret = require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
-	ret = cbench_client_del_run(info->snd_portid, nla_get_u32(attr));
+	ret = cbench_client_del_run(NETLINK_CB(skb).sk, nla_get_u32(attr));
 	if (ret)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such run on this socket");
 	return ret;
 }
 
 /*
- * The samples dump.  cb->args[0] is the run id, cb->args[1] the index of
- * the next sample to send; each call sends what fits in one message of the
- * samples recorded by then, and the dump ends when it has caught up.
+ * The samples dump.  cb->args[0] holds the run (a reference, from .start
+ * to .done, so its samples stay readable whatever happens to it),
+ * cb->args[1] the index of the next sample to send, cb->args[2] whether
+ * the request has been checked.  Each call sends what fits in one message
+ * of the samples recorded by then, and the dump ends when it has caught up.
  */
 int cbench_nl_samples_start(struct netlink_callback *cb)
 {
-	const struct nlattr *attr;
+	const struct nlattr *attr = cbench_dump_attrs(cb)[CBENCH_A_RUN_ID];
+	struct cbench_run *run = NULL;
 
-	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN)) {
-		NL_SET_ERR_MSG(cb->extack, "needs CAP_SYS_ADMIN");
-		return -EPERM;
+	/*
+	 * Before 6.5 an extended-ack message set here is lost, so we only look
+	 * the run up; the first dumpit call says what is wrong, and its message
+	 * comes back in NLMSG_DONE.  Only a privileged socket owns runs.
+	 */
+	if (attr) {
+		cbench_client_lock();
+		run = cbench_client_run(NETLINK_CB(cb->skb).sk, nla_get_u32(attr));
+		if (run)
+			cbench_run_get(run);
+		cbench_client_unlock();
 	}
-	/* The family policy has validated the request already. */
-	attr = nlmsg_find_attr(cb->nlh, GENL_HDRLEN, CBENCH_A_RUN_ID);
-	if (!attr) {
+	cb->args[0] = (long)run;
+	cb->args[1] = 0;
+	cb->args[2] = 0;
+	return 0;
+}
+
+int cbench_nl_samples_done(struct netlink_callback *cb)
+{
+	struct cbench_run *run = (struct cbench_run *)cb->args[0];
+
+	if (run)
+		cbench_run_put(run);
+	return 0;
+}
+
+static int check_samples_dump(struct netlink_callback *cb)
+{
+	struct nlattr **attrs = cbench_dump_attrs(cb);
+	int ret;
+
+	ret = cbench_dump_capable(cb);
+	if (ret)
+		return ret;
+	if (NL_REQ_ATTR_CHECK(cb->extack, NULL, attrs, CBENCH_A_RUN_ID)) {
 		NL_SET_ERR_MSG(cb->extack, "missing CBENCH_A_RUN_ID");
 		return -EINVAL;
 	}
-	cb->args[0] = nla_get_u32(attr);
-	cb->args[1] = 0;
+	if (!cb->args[0]) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[CBENCH_A_RUN_ID], "no such run on this socket");
+		return -ENOENT;
+	}
 	return 0;
 }
 
 int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	u32 portid = NETLINK_CB(cb->skb).portid;
+	struct cbench_run *run = (struct cbench_run *)cb->args[0];
 	u32 index = cb->args[1];
-	struct cbench_run *run;
-	int room, n, ret = 0;
+	int room, n, ret;
+	bool listed;
 	void *hdr;
 	u32 done;
 
-	cbench_client_lock();
-	run = cbench_client_run(portid, cb->args[0]);
-	if (!run) {
-		ret = index ? 0 : -ENOENT;
-		goto out;
+	if (!cb->args[2]) {
+		ret = check_samples_dump(cb);
+		if (ret)
+			return ret;
+		cb->args[2] = 1;
 	}
+	cbench_client_lock();
+	listed = cbench_client_run_listed(run);
+	cbench_client_unlock();
 	done = smp_load_acquire(&run->done);
+	/*
+	 * Deleted under way, with samples not sent: ending as if complete
+	 * would hand the client a short read it cannot tell from a full one.
+	 */
+	if (!listed && index < done) {
+		NL_SET_ERR_MSG(cb->extack, "the run was deleted during the dump");
+		return -ENOENT;
+	}
 	if (index >= done)
-		goto out;
+		return 0;
 	/* An attribute holds less than 64 KiB; nla_put would not say so. */
 	room = min_t(int, skb_tailroom(skb) - 256, U16_MAX - NLA_HDRLEN);
 	n = min_t(u32, done - index, room > 0 ? room / (int)sizeof(struct cbench_ksample) : 0);
-	ret = -EMSGSIZE;
 	if (!n)
-		goto out;
-	hdr = genlmsg_put(skb, portid, cb->nlh->nlmsg_seq, &cbench_genl_family, NLM_F_MULTI,
-			  CBENCH_CMD_SAMPLES);
+		return -EMSGSIZE;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &cbench_genl_family,
+			  NLM_F_MULTI, CBENCH_CMD_SAMPLES);
 	if (!hdr)
-		goto out;
-	if (nla_put_u32(skb, CBENCH_A_RUN_ID, run->id) ||
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, CBENCH_A_RUN_ID, run->obj.id) ||
 	    nla_put_u32(skb, CBENCH_A_SAMPLES_FIRST, index) ||
 	    nla_put(skb, CBENCH_A_SAMPLES, n * sizeof(struct cbench_ksample), &run->samples[index])) {
 		genlmsg_cancel(skb, hdr);
-		goto out;
+		return -EMSGSIZE;
 	}
 	genlmsg_end(skb, hdr);
 	cb->args[1] = index + n;
-	ret = skb->len;
-out:
-	cbench_client_unlock();
-	return ret;
+	return skb->len;
 }

@@ -26,6 +26,7 @@
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
+#include "limits.h"
 #include "run.h"
 #include "trampoline.h"
 
@@ -293,6 +294,8 @@ struct cbench_run *cbench_run_new(struct cbench_image *image,
 	run->state = CBENCH_RUN_RUNNING;
 	mutex_init(&run->stop_lock);
 	refcount_set(&run->refs, 1);
+	cbench_image_get(image);
+	atomic_inc(&cbench_live.runs);
 	return run;
 fail:
 	kvfree(run->samples);
@@ -353,14 +356,16 @@ void cbench_run_get(struct cbench_run *run)
 	refcount_inc(&run->refs);
 }
 
-bool cbench_run_put(struct cbench_run *run)
+void cbench_run_put(struct cbench_run *run)
 {
 	if (!refcount_dec_and_test(&run->refs))
-		return false;
+		return;
+	/* The thread runs the image's code until it stops: stop, then release. */
 	cbench_run_stop(run);
 	cbench_pmu_close(&run->pmu);
+	cbench_image_put(run->image);
 	vfree(run->arena);
 	kvfree(run->samples);
 	kfree(run);
-	return true;
+	atomic_dec(&cbench_live.runs);
 }

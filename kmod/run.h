@@ -2,14 +2,15 @@
 #ifndef _CBENCH_RUN_H
 #define _CBENCH_RUN_H
 
-#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "image.h"
 #include "lib/abi.h"
+#include "object.h"
 #include "pmu.h"
 
 /* What a client asks of a run; checked by the netlink layer. */
@@ -32,11 +33,9 @@ struct cbench_run_config {
  * store; readers load it with acquire and read no further.
  */
 struct cbench_run {
-	struct list_head node;		/* in the client registry */
-	u32 id;
-	u32 portid;
-	u64 seq;
-	struct cbench_image *image;	/* holds image->runs */
+	struct cbench_object obj;
+	struct work_struct retire;	/* stops and unlists it once deleted (client.c) */
+	struct cbench_image *image;	/* a reference to it */
 	struct cbench_run_config config;
 
 	void *arena;			/* ours; never read back from ctx */
@@ -57,9 +56,13 @@ struct cbench_run {
 
 	struct task_struct *task;	/* held with get_task_struct until stopped */
 	struct mutex stop_lock;		/* one stopper at a time */
-	refcount_t refs;		/* the registry's, and each stopper's */
+	refcount_t refs;		/* the registry's, a dump's, each stopper's */
 };
 
+/*
+ * A new run of image, which it holds, with one reference (the caller's);
+ * counted in INFO's live runs.
+ */
 struct cbench_run *cbench_run_new(struct cbench_image *image,
 				  const struct cbench_run_config *config);
 int cbench_run_start(struct cbench_run *run);
@@ -69,7 +72,7 @@ int cbench_run_start(struct cbench_run *run);
  */
 void cbench_run_stop(struct cbench_run *run);
 void cbench_run_get(struct cbench_run *run);
-/* Drops a reference; the last one stops the run and frees it.  Returns true then. */
-bool cbench_run_put(struct cbench_run *run);
+/* Drops a reference; the last one stops the run, frees it and releases its image. */
+void cbench_run_put(struct cbench_run *run);
 
 #endif /* _CBENCH_RUN_H */

@@ -115,6 +115,22 @@ step "hostile input"
 $t hostile "$good" || fail "hostile"
 live_is_zero "after hostile input"
 
+step "each command takes its own attributes"
+$t policy || fail "policy"
+live_is_zero "after the policy checks"
+
+step "a run deleted during its samples dump"
+$t dump-interrupted "$good" add_chain || fail "dump interrupted"
+live_is_zero "after the interrupted dump"
+
+step "object ids"
+$t ids "$good" || fail "ids"
+live_is_zero "after the id checks"
+
+step "a new socket on a closed socket's port id"
+$t port-reuse || fail "port reuse"
+live_is_zero "after port id reuse"
+
 step "two clients at once"
 $t concurrent "$good" add_chain || fail "concurrent"
 live_is_zero "after two clients"

@@ -12,6 +12,10 @@
  *   kmod_test suite <bench.so>           every benchmark of an object, once
  *   kmod_test cancel <bench.so> <name>   cancel a long run; its samples stay readable
  *   kmod_test live                       print "images runs" held in the module
+ *   kmod_test policy                     each command refuses attributes it does not take
+ *   kmod_test dump-interrupted <bench.so> <name>   a run deleted during its samples dump
+ *   kmod_test ids <bench.so>             image and run ids: apart, not reused at once
+ *   kmod_test port-reuse                 a new socket on a closed one's port id
  *
  * Prints one line per check; exits 0 only if every check passed.
  */
@@ -19,6 +23,7 @@
 #include <inttypes.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +44,8 @@ struct nl {
 	uint16_t family;
 	uint32_t seq;
 	char ext[256];		/* extended-ack text of the last error */
+	uint32_t bad_offset;	/* NLMSGERR_ATTR_OFFS of the last error; 0: none */
+	uint32_t miss_type;	/* NLMSGERR_ATTR_MISS_TYPE of the last error; 0: none */
 };
 
 struct msg {
@@ -97,19 +104,37 @@ static void start(struct nl *nl, struct msg *m, uint8_t cmd, uint16_t flags)
 	m->len = NLMSG_HDRLEN + GENL_HDRLEN;
 }
 
+/* Records what an error message's extended ack says, after its payload at off. */
+static void ext_ack(struct nl *nl, const struct nlmsghdr *h, size_t off)
+{
+	for (const struct nlattr *a = (const struct nlattr *)((const char *)h + off);
+	     (const char *)a + NLA_HDRLEN <= (const char *)h + h->nlmsg_len &&
+	     a->nla_len >= NLA_HDRLEN;
+	     a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len))) {
+		const void *data = (const char *)a + NLA_HDRLEN;
+
+		if (a->nla_type == NLMSGERR_ATTR_MSG)
+			snprintf(nl->ext, sizeof(nl->ext), "%s", (const char *)data);
+		if (a->nla_type == NLMSGERR_ATTR_OFFS && a->nla_len >= NLA_HDRLEN + 4)
+			memcpy(&nl->bad_offset, data, 4);
+		if (a->nla_type == NLMSGERR_ATTR_MISS_TYPE && a->nla_len >= NLA_HDRLEN + 4)
+			memcpy(&nl->miss_type, data, 4);
+	}
+}
+
 /*
- * Sends m and reads until the ack or the end of a dump.  Calls each_reply
- * for every data message.  Returns 0 or the -errno the kernel answered.
+ * Reads the answers to request seq until its ack, error, or the end of its
+ * dump.  Calls each_reply for every data message.  Returns 0 or the -errno
+ * the kernel answered, in an error message or in a dump's NLMSG_DONE.
  */
-static int talk(struct nl *nl, struct msg *m,
-		void (*each_reply)(const struct nlmsghdr *, void *), void *arg)
+static int receive(struct nl *nl, uint32_t seq,
+		   void (*each_reply)(const struct nlmsghdr *, void *), void *arg)
 {
 	static char buf[BUF_BYTES];
 
-	m->nlh.nlmsg_len = (uint32_t)m->len;
 	nl->ext[0] = '\0';
-	if (send(nl->fd, m->bytes, m->len, 0) < 0)
-		return -errno;
+	nl->bad_offset = 0;
+	nl->miss_type = 0;
 	for (;;) {
 		ssize_t n = recv(nl->fd, buf, sizeof(buf), 0);
 
@@ -117,29 +142,46 @@ static int talk(struct nl *nl, struct msg *m,
 			return -errno;
 		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
 		     h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_seq != m->nlh.nlmsg_seq)
+			if (h->nlmsg_seq != seq)
 				continue;
 			if (h->nlmsg_type == NLMSG_ERROR) {
 				struct nlmsgerr *e = NLMSG_DATA(h);
-				int off = NLMSG_HDRLEN + sizeof(*e);
+				size_t off = NLMSG_HDRLEN + sizeof(*e);
 
 				if (!(h->nlmsg_flags & NLM_F_CAPPED))
 					off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-				for (struct nlattr *a = (struct nlattr *)((char *)h + off);
-				     (char *)a + NLA_HDRLEN <= (char *)h + h->nlmsg_len && a->nla_len >= NLA_HDRLEN;
-				     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len))) {
-					if (a->nla_type == NLMSGERR_ATTR_MSG)
-						snprintf(nl->ext, sizeof(nl->ext), "%s",
-							 (char *)a + NLA_HDRLEN);
-				}
+				ext_ack(nl, h, off);
 				return e->error;
 			}
-			if (h->nlmsg_type == NLMSG_DONE)
-				return 0;
+			if (h->nlmsg_type == NLMSG_DONE) {
+				int error = 0;
+
+				if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(error)))
+					memcpy(&error, NLMSG_DATA(h), sizeof(error));
+				if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+					ext_ack(nl, h, NLMSG_LENGTH(sizeof(error)));
+				return error;
+			}
 			if (each_reply)
 				each_reply(h, arg);
 		}
 	}
+}
+
+/* Sends m as it is; 0 or -errno. */
+static int send_msg(struct nl *nl, struct msg *m)
+{
+	m->nlh.nlmsg_len = (uint32_t)m->len;
+	return send(nl->fd, m->bytes, m->len, 0) < 0 ? -errno : 0;
+}
+
+/* Sends m and reads its answers (receive()). */
+static int talk(struct nl *nl, struct msg *m,
+		void (*each_reply)(const struct nlmsghdr *, void *), void *arg)
+{
+	int ret = send_msg(nl, m);
+
+	return ret ? ret : receive(nl, m->nlh.nlmsg_seq, each_reply, arg);
 }
 
 /* Finds attribute type in a genl reply; NULL if absent. */
@@ -921,12 +963,345 @@ static void cancel(const struct cbench_kimage *image, const char *name)
 	close(nl.fd);
 }
 
+/* Where a request's first attribute starts; a u32 attribute takes 8 bytes, a u64 one 12. */
+#define FIRST_ATTR (NLMSG_HDRLEN + GENL_HDRLEN)
+
+/*
+ * Each command takes its own attributes: one it does not take is refused,
+ * and the error points at it (NLMSGERR_ATTR_OFFS); a missing one is named
+ * by type (NLMSGERR_ATTR_MISS_TYPE).
+ */
+static void policy(void)
+{
+	struct nl nl;
+	struct msg m;
+	int ret;
+
+	nl_must(&nl);
+	start(&nl, &m, CBENCH_CMD_INFO, 0);
+	put_u64(&m, CBENCH_A_RUN_REPS, 1);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR,
+	      "INFO with CBENCH_A_RUN_REPS: %d, attribute at %u (want %d at %u) \"%s\"", ret,
+	      nl.bad_offset, -EINVAL, FIRST_ATTR, nl.ext);
+	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
+	put_u64(&m, CBENCH_A_RUN_REPS, 1);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR + 12,
+	      "IMAGE_NEW with CBENCH_A_RUN_REPS: %d, attribute at %u (want %d at %u) \"%s\"", ret,
+	      nl.bad_offset, -EINVAL, FIRST_ATTR + 12, nl.ext);
+	start(&nl, &m, CBENCH_CMD_RUN_GET, 0);
+	put_u32(&m, CBENCH_A_RUN_ID, 1);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR + 8,
+	      "RUN_GET with CBENCH_A_IMAGE_BYTES: %d, attribute at %u (want %d at %u) \"%s\"", ret,
+	      nl.bad_offset, -EINVAL, FIRST_ATTR + 8, nl.ext);
+	start(&nl, &m, CBENCH_CMD_IMAGE_DEL, 0);
+	put_u32(&m, CBENCH_A_RUN_ID, 1);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR,
+	      "IMAGE_DEL with a run id: %d, attribute at %u \"%s\"", ret, nl.bad_offset, nl.ext);
+	start(&nl, &m, CBENCH_CMD_SAMPLES, NLM_F_DUMP);
+	put_u32(&m, CBENCH_A_RUN_ID, 1);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR + 8,
+	      "SAMPLES dump with CBENCH_A_IMAGE_BYTES: %d, attribute at %u \"%s\"", ret,
+	      nl.bad_offset, nl.ext);
+
+	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.miss_type == CBENCH_A_IMAGE_BYTES,
+	      "IMAGE_NEW without a size: %d, missing type %u (want %d, %d) \"%s\"", ret,
+	      nl.miss_type, -EINVAL, CBENCH_A_IMAGE_BYTES, nl.ext);
+	start(&nl, &m, CBENCH_CMD_RUN_GET, 0);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.miss_type == CBENCH_A_RUN_ID,
+	      "RUN_GET without a run: %d, missing type %u (want %d, %d) \"%s\"", ret,
+	      nl.miss_type, -EINVAL, CBENCH_A_RUN_ID, nl.ext);
+	start(&nl, &m, CBENCH_CMD_RUN_START, 0);
+	put_u32(&m, CBENCH_A_IMAGE_ID, 1);
+	put_u64(&m, CBENCH_A_RUN_ENTRY, 0);
+	put_u64(&m, CBENCH_A_RUN_REPS, 1);
+	put_u32(&m, CBENCH_A_RUN_CPU, 0);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && nl.miss_type == CBENCH_A_RUN_SAMPLES,
+	      "RUN_START without samples: %d, missing type %u (want %d, %d) \"%s\"", ret,
+	      nl.miss_type, -EINVAL, CBENCH_A_RUN_SAMPLES, nl.ext);
+	/* A dump says what is missing in its NLMSG_DONE: the text on every kernel. */
+	start(&nl, &m, CBENCH_CMD_SAMPLES, NLM_F_DUMP);
+	ret = talk(&nl, &m, NULL, NULL);
+	check(ret == -EINVAL && strstr(nl.ext, "missing"),
+	      "SAMPLES dump without a run: %d \"%s\"", ret, nl.ext);
+	close(nl.fd);
+}
+
+/*
+ * A run deleted while its samples are being dumped: the dump must end with
+ * an error, never as if it had sent every sample.  The request's socket
+ * reads nothing until the deletion, so the dump has sent one message
+ * (at most 32 KiB, some 800 samples) of the run's 4000 when it is deleted.
+ */
+static void dump_interrupted(const struct cbench_kimage *image, const char *name)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
+	struct run_args r = { .entry = e, .reps = 1, .samples = 4000 };
+	struct run_state s;
+	struct msg m, del;
+	struct dump d;
+	struct nl nl;
+	int id, run, ret;
+
+	if (!e) {
+		check(0, "benchmark %s exists", name);
+		return;
+	}
+	nl_must(&nl);
+	id = upload(&nl, image);
+	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map");
+	r.image = (uint32_t)id;
+	run = run_start(&nl, &r);
+	check(run > 0, "run of %u samples started: %d %s", r.samples, run, nl.ext);
+	if (run <= 0)
+		return;
+	ret = run_wait(&nl, (uint32_t)run, &s);
+	check(ret == 0 && s.state == CBENCH_RUN_DONE && s.done == r.samples,
+	      "run ended %s with %u samples", state_name(s.state), s.done);
+
+	memset(&d, 0, sizeof(d));
+	start(&nl, &m, CBENCH_CMD_SAMPLES, NLM_F_DUMP);
+	put_u32(&m, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(send_msg(&nl, &m) == 0, "dump requested");
+	/* No ack asked: one could not be queued behind the dump's first message. */
+	start(&nl, &del, CBENCH_CMD_RUN_DEL, 0);
+	del.nlh.nlmsg_flags &= (uint16_t)~NLM_F_ACK;
+	put_u32(&del, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(send_msg(&nl, &del) == 0, "run deleted during the dump");
+	ret = receive(&nl, m.nlh.nlmsg_seq, samples_reply, &d);
+	check(ret < 0 && d.next < s.done && !d.bad,
+	      "interrupted dump: %d after %u of %u samples (want an error) \"%s\"", ret, d.next,
+	      s.done, nl.ext);
+	ret = simple(&nl, CBENCH_CMD_RUN_GET, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(ret == -ENOENT, "the deleted run is gone: %d", ret);
+	/* The dump held the run: the image is free once the dump has ended. */
+	ret = simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	check(ret == 0, "image deleted: %d %s", ret, nl.ext);
+	close(nl.fd);
+}
+
+static int image_new(struct nl *nl, uint64_t bytes)
+{
+	uint32_t out[2] = { CBENCH_A_IMAGE_ID, 0 };
+	struct msg m;
+	int ret;
+
+	start(nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
+	put_u64(&m, CBENCH_A_IMAGE_BYTES, bytes);
+	ret = talk(nl, &m, u32_reply, out);
+	return ret ? ret : (int)out[1];
+}
+
+/*
+ * Ids: images and runs are numbered apart, and an id freed is not handed
+ * out again at once (a client holding a stale id must not reach a new
+ * object).  Nothing else runs in the module meanwhile, so each sequence
+ * goes up by one.
+ */
+static void ids(const struct cbench_kimage *image)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, "add_chain");
+	struct run_args r = { .entry = e, .reps = 1, .samples = 4 };
+	int image1, image2, image3, run1, run2, run3, prev;
+	struct run_state s;
+	struct nl nl;
+	int distinct = 1;
+
+	if (!e) {
+		check(0, "benchmark add_chain exists");
+		return;
+	}
+	nl_must(&nl);
+	image1 = upload(&nl, image);
+	check(image1 > 0 && map(&nl, (uint32_t)image1, image) == 0, "upload and map: %d", image1);
+	r.image = (uint32_t)image1;
+	run1 = run_start(&nl, &r);
+	check(run1 > 0 && run_wait(&nl, (uint32_t)run1, &s) == 0, "first run: %d", run1);
+	image2 = image_new(&nl, 4096);
+	check(image2 == image1 + 1, "image ids apart from run ids: image %d, run %d, image %d",
+	      image1, run1, image2);
+	run2 = run_start(&nl, &r);
+	check(run2 == run1 + 1, "run ids apart from image ids: run %d, image %d, run %d",
+	      run1, image2, run2);
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)image2) == 0,
+	      "image %d deleted", image2);
+	image3 = image_new(&nl, 4096);
+	check(image3 > 0 && image3 != image2, "a freed image id is not reused at once: %d, then %d",
+	      image2, image3);
+	check(run_wait(&nl, (uint32_t)run2, &s) == 0 &&
+	      simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run2) == 0,
+	      "run %d deleted", run2);
+	run3 = run_start(&nl, &r);
+	check(run3 > 0 && run3 != run2, "a freed run id is not reused at once: %d, then %d", run2,
+	      run3);
+	/* Many cycles: every id new, none taken by a live object. */
+	prev = image3;
+	for (int i = 0; i < 2000 && distinct; i++) {
+		int id = image_new(&nl, 4096);
+
+		distinct = id > 0 && id != prev && id != image1 && id != image3 &&
+			   simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0;
+		prev = id;
+	}
+	check(distinct, "2000 images made and deleted, each with a new id (last %d)", prev);
+	check(run_wait(&nl, (uint32_t)run3, &s) == 0, "third run ended");
+	/* The socket's close frees the rest. */
+	close(nl.fd);
+}
+
+/* A generic-netlink socket bound to port id portid, the family resolved; -errno. */
+static int nl_open_port(struct nl *nl, uint32_t portid)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_pid = portid };
+	struct msg m;
+	uint16_t id = 0;
+	int one = 1, ret;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (nl->fd < 0)
+		return -errno;
+	if (bind(nl->fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		ret = -errno;
+		close(nl->fd);
+		return ret;
+	}
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	nl->family = GENL_ID_CTRL;
+	start(nl, &m, CTRL_CMD_GETFAMILY, 0);
+	((struct genlmsghdr *)(m.bytes + NLMSG_HDRLEN))->version = 1;
+	put(&m, CTRL_ATTR_FAMILY_NAME, CBENCH_GENL_NAME, sizeof(CBENCH_GENL_NAME));
+	ret = talk(nl, &m, family_reply, &id);
+	nl->family = id;
+	if (!ret && !id)
+		ret = -ENOENT;
+	if (ret)
+		close(nl->fd);
+	return ret;
+}
+
+/*
+ * Objects belong to the socket that made them, not to its port id: a new
+ * socket given the port id of one just closed must neither reach the old
+ * socket's objects nor lose its own when the old one's are freed.  To
+ * catch the moment the port id comes free -- before the module has heard
+ * of the close -- a second process on another CPU binds it in a loop
+ * while the first closes its socket, and uses it at once.
+ */
+static void port_reuse(void)
+{
+	uint32_t portid = 0x40000000u | ((uint32_t)getpid() << 8);
+	int reached = 0, lost = 0, rounds = 0;
+	int to_child[2], to_parent[2];
+	pid_t pid;
+
+	if (pipe(to_child) || pipe(to_parent)) {
+		check(0, "pipes");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct { int old; uint16_t family; } job;
+		cpu_set_t cpus;
+
+		/* Our copies would keep the pipes open: no end of input. */
+		close(to_child[1]);
+		close(to_parent[0]);
+		CPU_ZERO(&cpus);
+		CPU_SET(1, &cpus);
+		sched_setaffinity(0, sizeof(cpus), &cpus);
+		for (uint32_t i = 0; read(to_child[0], &job, sizeof(job)) == sizeof(job); i++) {
+			struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_pid = portid + i };
+			struct nl b = { .family = job.family };
+			int result[2] = { 0, 0 }, one = 1, mine;
+
+			b.fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+			setsockopt(b.fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+			if (write(to_parent[1], "r", 1) != 1)
+				_exit(1);
+			while (bind(b.fd, (struct sockaddr *)&addr, sizeof(addr)))
+				if (errno != EADDRINUSE)
+					_exit(1);
+			/* The old socket's image, by id, as soon as its port id is ours. */
+			result[0] = simple(&b, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID,
+					   (uint32_t)job.old) != -ENOENT;
+			mine = image_new(&b, 4096);
+			/* Long enough for the old socket's release to have run. */
+			usleep(5000);
+			result[1] = mine <= 0 || simple(&b, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID,
+							(uint32_t)mine) != 0;
+			close(b.fd);
+			if (write(to_parent[1], result, sizeof(result)) != sizeof(result))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	{
+		cpu_set_t cpus;
+
+		CPU_ZERO(&cpus);
+		CPU_SET(0, &cpus);
+		sched_setaffinity(0, sizeof(cpus), &cpus);
+	}
+	for (int i = 0; i < 100; i++) {
+		struct { int old; uint16_t family; } job;
+		int result[2];
+		struct nl a;
+		char ready;
+
+		if (nl_open_port(&a, portid + (uint32_t)i))
+			break;
+		job.old = image_new(&a, 4096);
+		job.family = a.family;
+		if (job.old <= 0 || write(to_child[1], &job, sizeof(job)) != sizeof(job) ||
+		    read(to_parent[0], &ready, 1) != 1)
+			break;
+		close(a.fd);
+		if (read(to_parent[0], result, sizeof(result)) != sizeof(result))
+			break;
+		rounds++;
+		reached += result[0];
+		lost += result[1];
+	}
+	close(to_child[1]);
+	waitpid(pid, NULL, 0);
+	close(to_parent[0]);
+	check(rounds == 100, "%d of 100 rounds", rounds);
+	check(reached == 0, "a new socket on a closed socket's port id reached its objects %d "
+	      "times in %d", reached, rounds);
+	check(lost == 0, "a new socket on a closed socket's port id lost its own objects %d "
+	      "times in %d", lost, rounds);
+}
+
 int main(int argc, char *argv[])
 {
 	struct cbench_kimage image;
 
 	if (argc >= 2 && !strcmp(argv[1], "live"))
 		return live();
+	if (argc >= 2 && !strcmp(argv[1], "policy")) {
+		policy();
+		printf("%s\n", failures ? "FAILED" : "PASSED");
+		return failures ? 1 : 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "port-reuse")) {
+		port_reuse();
+		printf("%s\n", failures ? "FAILED" : "PASSED");
+		return failures ? 1 : 0;
+	}
 	if (argc < 3 || load(argv[2], &image))
 		return 2;
 	if (!strcmp(argv[1], "run") && argc >= 4) {
@@ -941,6 +1316,10 @@ int main(int argc, char *argv[])
 			measure(&image, image.entries[i].name, 50, 1, 0, WANT_DONE_OR_TOO_LONG);
 	} else if (!strcmp(argv[1], "cancel") && argc >= 4) {
 		cancel(&image, argv[3]);
+	} else if (!strcmp(argv[1], "dump-interrupted") && argc >= 4) {
+		dump_interrupted(&image, argv[3]);
+	} else if (!strcmp(argv[1], "ids")) {
+		ids(&image);
 	} else if (!strcmp(argv[1], "hostile")) {
 		hostile(&image);
 	} else if (!strcmp(argv[1], "hold") && argc >= 4) {

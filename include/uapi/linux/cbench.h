@@ -3,11 +3,13 @@
  * cbench generic-netlink protocol, shared by cbench.ko and cbenchctl.
  *
  * Family name CBENCH_GENL_NAME, version CBENCH_GENL_VERSION.  Every request
- * is validated against one family-level strict policy: unknown attributes
- * and wrong lengths are refused with -EINVAL, values outside a range the
- * policy states with -ERANGE, each with an extended-ack message naming the
- * attribute.  Limits set by module parameters are checked after the policy
- * and refused with -E2BIG.
+ * is validated against its command's own strict policy: an attribute the
+ * command does not take (below, each command lists all it takes), an
+ * unknown attribute or a wrong length is refused with -EINVAL, a value
+ * outside a range the policy states with -ERANGE, each pointing at the
+ * attribute (NLMSGERR_ATTR_OFFS).  A missing required attribute is refused
+ * with -EINVAL and its type in NLMSGERR_ATTR_MISS_TYPE.  Limits set by
+ * module parameters are checked after the policy and refused with -E2BIG.
  *
  * Privilege: every command except CBENCH_CMD_INFO needs CAP_SYS_ADMIN in the
  * initial user namespace (GENL_ADMIN_PERM plus a check against the socket).
@@ -80,9 +82,13 @@
  * -------------------
  * A client uploads a benchmark image, maps it, starts runs on it, reads
  * their samples and deletes what it made.  Images and runs belong to the
- * netlink socket (port id) that created them: only that socket can use
- * them, and closing it frees them (a run in progress is cancelled first).
- * Objects are named by u32 ids the module picks; ids are never 0.
+ * netlink socket that created them: only that socket can use them, and
+ * closing it frees them (a run in progress is cancelled first).  It is the
+ * socket, not its port id: a new socket given the port id of a closed one
+ * reaches none of the closed one's objects.  Objects are named by u32 ids
+ * the module picks, never 0, images and runs each numbered on their own
+ * (an image and a run may have the same id); an id is unique among the
+ * objects of its type, and one freed is given again only after every other.
  *
  * An image is the benchmark's PT_LOAD segments laid out from offset 0 as
  * they map, with every R_X86_64_RELATIVE slot already holding its
@@ -191,7 +197,12 @@
  *     CBENCH_A_SAMPLES_FIRST     NLA_U32  index of the first sample
  *     CBENCH_A_SAMPLES           NLA_BINARY array of struct cbench_ksample
  *   covering the samples recorded when each message was built, in order; the
- *   dump resumes where the last message ended.
+ *   dump resumes where the last message ended.  The dump holds the run until
+ *   it ends.  What the module refuses (CAP_SYS_ADMIN, a missing run id, a
+ *   run that is not this socket's: -ENOENT) comes back in NLMSG_DONE with
+ *   its extended-ack text.  A run deleted while its dump is under way ends
+ *   the dump with -ENOENT in NLMSG_DONE, unless every sample it recorded
+ *   had been sent: a dump that ends with 0 has sent them all.
  *
  * Samples hold deltas: the TSC and each counter masked to its width, end
  * minus start, around one call of run(ctx, reps).  Counters the module does
