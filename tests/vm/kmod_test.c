@@ -10,6 +10,7 @@
  *   kmod_test hold <bench.so> <name>     start a long run and sleep (killed by the script)
  *   kmod_test concurrent <bench.so> <name>   two clients running at once
  *   kmod_test suite <bench.so>           every benchmark of an object, once
+ *   kmod_test cheap <bench.so> <name>    many cheap reps, sized from this host's costs
  *   kmod_test cancel <bench.so> <name>   cancel a long run; its samples stay readable
  *   kmod_test live                       print "images runs" held in the module
  *   kmod_test policy                     each command refuses attributes it does not take
@@ -866,6 +867,67 @@ static uint64_t quarter_budget_reps(struct nl *nl, const struct run_args *r)
 	return probe.reps * (v[1] * v[0] / 1000000 / 4) / s.probe_tsc;
 }
 
+/* The probe_tsc of a short run of r at reps; 0 if it would not say. */
+static uint64_t probe_at(struct nl *nl, const struct run_args *r, uint64_t reps)
+{
+	struct run_args probe = *r;
+	struct run_state s;
+	int run;
+
+	probe.reps = reps;
+	probe.samples = 4;
+	run = run_start(nl, &probe);
+	if (run <= 0 || run_wait(nl, (uint32_t)run, &s) || s.state != CBENCH_RUN_DONE)
+		return 0;
+	simple(nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run);
+	return s.probe_tsc;
+}
+
+/*
+ * Many cheap reps: a call whose reps fit the budget though one rep timed
+ * with the fixed cost of timing it, times the reps, is far over it (the
+ * module's probe must take that fixed cost off, kmod/run.c).  The reps are
+ * sized from what this host measures, not from a guessed speed: half the
+ * budget of reps at their own cost per rep.
+ */
+static void cheap_reps(const struct cbench_kimage *image, const char *name)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
+	struct run_args r = { .entry = e, .samples = 20 };
+	uint64_t v[2] = { 0, 0 }, one, many, budget, reps;
+	double per_rep;
+	struct msg m;
+	struct nl nl;
+	int id;
+
+	if (!e) {
+		check(0, "benchmark %s exists", name);
+		return;
+	}
+	nl_must(&nl);
+	id = upload(&nl, image);
+	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map");
+	r.image = (uint32_t)id;
+	start(&nl, &m, CBENCH_CMD_INFO, 0);
+	check(talk(&nl, &m, limits_reply, v) == 0 && v[0] && v[1], "INFO: TSC and budget");
+	budget = v[1] * v[0] / 1000000;		/* ticks */
+	one = probe_at(&nl, &r, 1);
+	many = probe_at(&nl, &r, 100000);
+	per_rep = many > one ? (double)(many - one) / 99999 : 0;
+	check(one && per_rep > 0, "costs: one timed rep %llu ticks, %.3f ticks per further rep",
+	      (unsigned long long)one, per_rep);
+	if (!(per_rep > 0))
+		return;
+	reps = (uint64_t)((double)budget / 2 / per_rep);
+	/* The premise: one rep's timed cost times the reps is past the probe's
+	 * slack (4 budgets), so only discounting the fixed cost lets it run. */
+	check((double)one * (double)reps > 4.0 * (double)budget,
+	      "%llu reps: %.1f budgets if each paid a timed call's cost",
+	      (unsigned long long)reps, (double)one * (double)reps / (double)budget);
+	close(nl.fd);
+	measure(image, name, 20, reps, 0, CBENCH_RUN_DONE);
+}
+
 /* Waits until run has taken its first sample: it has started for real. */
 static int first_sample(struct nl *nl, uint32_t run, struct run_state *s)
 {
@@ -1314,6 +1376,8 @@ int main(int argc, char *argv[])
 	} else if (!strcmp(argv[1], "suite")) {
 		for (uint32_t i = 0; i < image.nentries; i++)
 			measure(&image, image.entries[i].name, 50, 1, 0, WANT_DONE_OR_TOO_LONG);
+	} else if (!strcmp(argv[1], "cheap") && argc >= 4) {
+		cheap_reps(&image, argv[3]);
 	} else if (!strcmp(argv[1], "cancel") && argc >= 4) {
 		cancel(&image, argv[3]);
 	} else if (!strcmp(argv[1], "dump-interrupted") && argc >= 4) {
