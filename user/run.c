@@ -464,7 +464,7 @@ int cbench_cmd_run(int argc, char *argv[])
 			cbench_prog);
 		goto out_regex;
 	}
-	ret = cbench_library_open(&lib, opt.so_path, err, sizeof(err));
+	ret = cbench_library_open(&lib, opt.so_path, opt.time_limit_s, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
 		goto out_regex;

@@ -31,9 +31,11 @@ not_ok() {
 	[ -f "$TMP/err" ] && sed 's/^/       | /' "$TMP/err" | head -20
 }
 
-# run_cb NAME -- ARGS...: runs cbenchctl, stdout to $TMP/out, stderr to $TMP/err.
+# run_cb ARGS...: runs cbenchctl, stdout to $TMP/out, stderr to $TMP/err.
+# The time-out only bounds a cbenchctl that hangs (as it did on a FIFO or a
+# constructor that never returns); nothing here needs it to be tight.
 run_cb() {
-	"$CB" "$@" >"$TMP/out" 2>"$TMP/err"
+	timeout -k 10 120 "$CB" "$@" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 }
 
@@ -349,6 +351,37 @@ elif ls "$TMP"/report* >/dev/null 2>&1; then
 	not_ok "samples unwritable at the end: the report stayed: $(ls "$TMP"/report*)"
 else
 	ok "samples unwritable at the end: no report either"
+fi
+
+# ---- objects that misbehave while loading ------------------------------------
+# cbenchctl loads no benchmark code itself: a constructor that crashes,
+# exits, hangs or forks is a failed load with its reason, for list and run.
+
+# expect_failure sets name and regex: ours are lf_*.
+expect_load_failure() {
+	lf_name=$1
+	lf_regex=$2
+	lf_so=$3
+	expect_failure "list: $lf_name" "unable to load benchmarks: .*$lf_regex" list "$lf_so"
+	expect_failure "run: $lf_name" "unable to load benchmarks: .*$lf_regex" run -o "$TMP/report.txt" "$lf_so"
+}
+
+expect_load_failure "constructor crashes" "the object's constructor crashed \(SIGSEGV\)" "$FIX/ctor_crash.so"
+expect_load_failure "constructor aborts" "the object's constructor crashed \(SIGABRT\)" "$FIX/ctor_abort.so"
+expect_load_failure "constructor calls exit(0)" 'exited with status 0 while loading' "$FIX/ctor_exit0.so"
+expect_failure "run: constructor never returns" 'did not finish loading within 1 s' \
+	run --time-limit 1 -o "$TMP/report.txt" "$FIX/ctor_hang.so"
+expect_failure "list: constructor never returns" 'did not finish loading within 10 s' list "$FIX/ctor_hang.so"
+expect_load_failure "constructor forks" 'left processes behind while loading \(1, killed\)' "$FIX/ctor_fork.so"
+left=$(pgrep -x cbfix-ctorfork)
+if [ -n "$left" ]; then
+	not_ok "constructor forks: its child outlived the load (pids $(echo $left))"
+	kill $left 2>/dev/null
+else
+	ok "constructor forks: nothing it forked outlives the load"
+fi
+if pgrep -x cbfix-ctorfork >/dev/null || pgrep -f 'fixtures/ctor_hang' >/dev/null; then
+	not_ok "misbehaving constructors: processes left behind"
 fi
 
 # ---- bad input: a clear message, non-zero exit, no output file --------------

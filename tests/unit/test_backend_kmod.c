@@ -44,7 +44,7 @@ static void slow_setup_refused(void)
 	char err[512];
 	int seen = 0;
 
-	CU_ASSERT_EQUAL_FATAL(cbench_library_open(&lib, FIXTURE("slow_setup"), err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&lib, FIXTURE("slow_setup"), err, sizeof(err)), 0);
 	for (size_t i = 0; i < lib.nexperiments; i++) {
 		const struct cbench_experiment *e = &lib.experiments[i];
 		uint64_t setup_ns = 0;
