@@ -7,10 +7,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "run.h"
 #include "stats.h"
@@ -18,6 +22,9 @@
 
 /* Significance level for calling a difference. */
 #define COMPARE_ALPHA 0.05
+/* Largest report we read, in bytes: a million trials' lines fit in a
+ * tenth of it. */
+#define COMPARE_MAX_BYTES (1024 << 20)
 
 struct series {
 	char name[256];
@@ -67,20 +74,83 @@ static int push(struct series *s, double v)
 	return 0;
 }
 
-/* Collects the ns/op values of every result line. */
-static int parse(const char *path, struct go_file *g)
+/* "a FIFO", "a directory", ...: what a path is, for a refusal. */
+static const char *file_kind(mode_t mode)
 {
-	FILE *f = fopen(path, "r");
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return "a directory";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	default: return "not a regular file";
+	}
+}
+
+/*
+ * Opens a report to read: a regular file of at most COMPARE_MAX_BYTES.  We
+ * open without blocking (a FIFO would wait for a writer) and look before
+ * reading (a device such as /dev/zero never ends).
+ */
+static FILE *open_report(const char *path, int *ret, char *why, size_t len)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		*ret = -errno;
+		snprintf(why, len, "%s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		snprintf(why, len, "it is %s, not a report", file_kind(st.st_mode));
+		goto fail;
+	}
+	if (st.st_size > COMPARE_MAX_BYTES) {
+		*ret = -EFBIG;
+		snprintf(why, len, "it is larger than %d MiB, the most compare reads", COMPARE_MAX_BYTES >> 20);
+		goto fail;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		*ret = -errno;
+		snprintf(why, len, "%s", strerror(errno));
+		goto fail;
+	}
+	return f;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* Collects the ns/op values of every result line.  Returns 0 or -errno
+ * with a sentence in why. */
+static int parse(const char *path, struct go_file *g, char *why, size_t len)
+{
 	char line[4096];
+	uint64_t bytes = 0;
 	int ret = 0;
+	FILE *f = open_report(path, &ret, why, len);
 
 	if (!f)
-		return -errno;
+		return ret;
 	while (!ret && fgets(line, sizeof(line), f)) {
 		char *save = NULL, *name, *tok, *value = NULL;
 		struct series *s;
 		int field = 0;
 
+		/* The file may grow while we read it. */
+		bytes += strlen(line);
+		if (bytes > COMPARE_MAX_BYTES) {
+			ret = -EFBIG;
+			snprintf(why, len, "it is larger than %d MiB, the most compare reads",
+				 COMPARE_MAX_BYTES >> 20);
+			break;
+		}
 		if (strncmp(line, "Benchmark", 9) || (line[9] && !isupper((unsigned char)line[9]) &&
 						      !isspace((unsigned char)line[9])))
 			continue;
@@ -96,9 +166,13 @@ static int parse(const char *path, struct go_file *g)
 			continue;
 		s = find(g, name, true);
 		ret = s ? push(s, strtod(value, NULL)) : -ENOMEM;
+		if (ret)
+			snprintf(why, len, "%s", strerror(-ret));
 	}
-	if (!ret && ferror(f))
+	if (!ret && ferror(f)) {
 		ret = -EIO;
+		snprintf(why, len, "%s", strerror(EIO));
+	}
 	fclose(f);
 	return ret;
 }
@@ -124,6 +198,7 @@ static void usage(FILE *f)
 int cbench_cmd_compare(int argc, char *argv[])
 {
 	struct go_file old = { 0 }, new = { 0 };
+	char why[512];
 	int ret, status = 1;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -134,14 +209,14 @@ int cbench_cmd_compare(int argc, char *argv[])
 		usage(stderr);
 		return 1;
 	}
-	ret = parse(argv[1], &old);
+	ret = parse(argv[1], &old, why, sizeof(why));
 	if (ret) {
-		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, argv[1], strerror(-ret));
+		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, argv[1], why);
 		goto out;
 	}
-	ret = parse(argv[2], &new);
+	ret = parse(argv[2], &new, why, sizeof(why));
 	if (ret) {
-		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, argv[2], strerror(-ret));
+		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, argv[2], why);
 		goto out;
 	}
 	if (!old.n || !new.n) {

@@ -414,6 +414,28 @@ expect_failure "bad --format" '--format must be go or json' run --format xml "$S
 expect_failure "no object" 'run wants exactly one benchmark object' run
 expect_failure "unknown option" "unknown or incomplete option '--frobnicate'" run --frobnicate "$SUITE"
 
+# A truncated object (the dynamic loader raised SIGBUS in cbenchctl on
+# these) is refused before anything maps it.
+for cut in 1000 16244; do
+	head -c "$cut" "$SUITE" >"$TMP/cut$cut.so"
+	expect_failure "list: object cut at $cut bytes" "unable to load benchmarks: .*cut$cut.so is truncated or malformed: .* past its $cut bytes" list "$TMP/cut$cut.so"
+	expect_failure "run: object cut at $cut bytes" "unable to load benchmarks: .*cut$cut.so is truncated or malformed" run -o "$TMP/report.txt" "$TMP/cut$cut.so"
+done
+
+# What is not a regular file is refused without blocking: a FIFO with no
+# writer hung list, run and compare, and /dev/zero hung compare.
+mkfifo "$TMP/fifo"
+expect_failure "list: a FIFO" "unable to load benchmarks: $TMP/fifo is a FIFO, not a shared object" list "$TMP/fifo"
+expect_failure "run: a FIFO" "unable to load benchmarks: $TMP/fifo is a FIFO, not a shared object" run -o "$TMP/report.txt" "$TMP/fifo"
+expect_failure "list: a directory" "unable to load benchmarks: $TMP is a directory, not a shared object" list "$TMP"
+expect_failure "compare: a FIFO" "unable to read $TMP/fifo: it is a FIFO, not a report" compare "$TMP/fifo" "$TMP/fifo"
+expect_failure "compare: /dev/zero" "unable to read /dev/zero: it is a character device, not a report" compare /dev/zero /dev/zero
+expect_failure "compare: a directory" "unable to read $TMP: it is a directory, not a report" compare "$TMP" "$TMP"
+# A sparse file: costs no disk, and nothing reads its 1.1 GiB of zeros.
+truncate -s 1100M "$TMP/huge.txt"
+expect_failure "compare: a file over the size limit" "unable to read $TMP/huge.txt: it is larger than 1024 MiB, the most compare reads" compare "$TMP/huge.txt" "$TMP/huge.txt"
+rm -f "$TMP/huge.txt" "$TMP/fifo"
+
 expect_failure "compare: missing file" "unable to read $TMP/absent.txt" compare "$TMP/first.txt" "$TMP/absent.txt"
 expect_failure "compare: no result lines" 'has no result lines' compare "$TMP/first.txt" "$TMP/notelf.so"
 
