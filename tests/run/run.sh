@@ -329,6 +329,49 @@ else
 	ok "interrupted run leaves no file"
 fi
 
+# Killed at any moment, a run leaves no temporary file: 30 SIGTERMs at
+# random delays, whatever each one interrupted (loading, opening outputs,
+# measuring, writing, or nothing once the run has ended).
+mkdir "$TMP/kills"
+i=0
+while [ "$i" -lt 30 ]; do
+	"$CB" run $FAST --filter '^add_chain$' -o "$TMP/kills/out.txt" --samples "$TMP/kills/s.csv" \
+		"$SUITE" >/dev/null 2>&1 &
+	pid=$!
+	ms=$(($(od -An -N2 -tu2 /dev/urandom) % 600))
+	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+	kill -TERM "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	i=$((i + 1))
+done
+left=$(ls -A "$TMP/kills" | grep -Ev '^(out\.txt|s\.csv)$')
+if [ -n "$left" ]; then
+	not_ok "runs killed by SIGTERM at random moments left temporary files: $(echo $left)"
+else
+	ok "runs killed by SIGTERM at random moments leave no temporary file"
+fi
+# SIGKILL cannot be handled: the next run writing to that directory
+# recognises the dead run's temporary file and removes it.
+rm -rf "$TMP/kills" && mkdir "$TMP/kills"
+"$CB" run --time-limit 30 -o "$TMP/kills/k.txt" "$FIX/hang.so" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do
+	[ -n "$(ls -A "$TMP/kills")" ] && break
+	sleep 0.05
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+stale=$(ls -A "$TMP/kills")
+run_cb run $FAST --filter '^add_chain$' -o "$TMP/kills/next.txt" "$SUITE"
+if [ -z "$stale" ]; then
+	not_ok "stale temporary file: the killed run had made none"
+elif [ "$rc" -ne 0 ] || [ "$(ls -A "$TMP/kills")" != next.txt ]; then
+	not_ok "stale temporary file $(echo $stale) not removed by the next run (exit $rc): $(ls -A "$TMP/kills")"
+else
+	ok "the next run removes a temporary file left by a run killed with SIGKILL"
+fi
+rm -rf "$TMP/kills"
+
 # The report and the samples appear together or not at all: the samples'
 # directory goes away while the trials run, and the report must not stay.
 rm -rf "$TMP/gone" "$TMP"/report*
@@ -337,7 +380,7 @@ mkdir "$TMP/gone"
 	--samples "$TMP/gone/s.csv" "$SUITE" >/dev/null 2>"$TMP/err" &
 pid=$!
 for _ in $(seq 100); do
-	ls "$TMP"/gone/s.csv.* >/dev/null 2>&1 && break
+	[ -n "$(ls -A "$TMP/gone")" ] && break	# the temporary file is there
 	sleep 0.05
 done
 rm -rf "$TMP/gone"
@@ -383,6 +426,58 @@ fi
 if pgrep -x cbfix-ctorfork >/dev/null || pgrep -f 'fixtures/ctor_hang' >/dev/null; then
 	not_ok "misbehaving constructors: processes left behind"
 fi
+
+# ---- outputs that are not regular files ---------------------------------------
+# -o and --samples never rename over anything but a regular file: a
+# character device is written in place, as a shell redirect would, and its
+# write errors count; anything else is refused.  Our own device nodes: a
+# regression must not replace the machine's /dev/null or /dev/full.
+mkdir "$TMP/dev"
+if mknod "$TMP/dev/null" c 1 3 2>/dev/null && mknod "$TMP/dev/full" c 1 7 2>/dev/null; then
+	run_cb run $FAST --filter '^add_chain$' -o "$TMP/dev/null" --samples "$TMP/dev/null" "$SUITE"
+	if [ "$rc" -ne 0 ]; then
+		not_ok "output to a null device: exit status $rc"
+	elif [ ! -c "$TMP/dev/null" ] || [ -n "$(find "$TMP/dev" -name '*null?*')" ]; then
+		not_ok "output to a null device: the node was replaced or a temporary left: $(ls -la "$TMP/dev")"
+	else
+		ok "output to a null device is written in place"
+	fi
+	for opt in -o --samples; do
+		rm -f "$TMP"/report*
+		if [ "$opt" = -o ]; then
+			run_cb run $FAST --filter '^add_chain$' -o "$TMP/dev/full" "$SUITE"
+		else
+			run_cb run $FAST --filter '^add_chain$' -o "$TMP/report.txt" --samples "$TMP/dev/full" "$SUITE"
+		fi
+		if [ "$rc" -eq 0 ]; then
+			not_ok "$opt to a full device: exit status 0"
+		elif ! grep -q "unable to write $TMP/dev/full: No space left on device" "$TMP/err"; then
+			not_ok "$opt to a full device: no ENOSPC message"
+		elif [ ! -c "$TMP/dev/full" ] || ls "$TMP"/report* >/dev/null 2>&1; then
+			not_ok "$opt to a full device: the node was replaced, or a report left: $(ls -la "$TMP/dev" "$TMP"/report* 2>&1)"
+		else
+			ok "$opt to a full device fails with ENOSPC and leaves the node"
+		fi
+	done
+else
+	echo "skip   outputs to device nodes (mknod refused)"
+fi
+mkfifo "$TMP/dev/fifo"
+expect_failure "output is a FIFO" "unable to write $TMP/dev/fifo: it is a FIFO: cbenchctl writes to regular files and character devices only" \
+	run -o "$TMP/dev/fifo" "$SUITE"
+expect_failure "samples to a FIFO" "unable to write $TMP/dev/fifo: it is a FIFO" \
+	run -o "$TMP/report.txt" --samples "$TMP/dev/fifo" "$SUITE"
+[ -p "$TMP/dev/fifo" ] || not_ok "output is a FIFO: the FIFO was replaced"
+# Through a symbolic link, the file it names is replaced; the link stays.
+echo old >"$TMP/dev/target"
+ln -s target "$TMP/dev/link"
+run_cb run $FAST --filter '^add_chain$' -o "$TMP/dev/link" "$SUITE"
+if [ "$rc" -eq 0 ] && [ -L "$TMP/dev/link" ] && grep -q '^BenchmarkAddChain ' "$TMP/dev/target"; then
+	ok "output through a symbolic link replaces the file it names"
+else
+	not_ok "output through a symbolic link (exit $rc): $(ls -la "$TMP/dev")"
+fi
+rm -rf "$TMP/dev"
 
 # ---- bad input: a clear message, non-zero exit, no output file --------------
 
