@@ -200,6 +200,39 @@ else
 	not_ok "compare: a clear slowdown"
 fi
 
+# A time that is no time is refused, naming the file and line: compare
+# printed "nan ... slower" for these.
+for bad in nan inf -inf -1.5 0; do
+	{ echo "BenchmarkX 10 1.0 ns/op"; echo "BenchmarkX 10 $bad ns/op"; } >"$TMP/bad.txt"
+	expect_failure "compare: ns/op of $bad" "unable to read $TMP/bad.txt: line 2: BenchmarkX: ns/op value '$bad' is not a finite, positive number" \
+		compare "$TMP/a.txt" "$TMP/bad.txt"
+done
+
+# 100,000 benchmarks in each file, 99,999 in both: every row right.  (Not
+# timed: a linear search took 15 s here, the hash index a fraction of that.)
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "BenchmarkB%d 10 %d ns/op\n", i, i + 1 }' >"$TMP/big_old.txt"
+awk 'BEGIN { for (i = 1; i <= 100000; i++) printf "BenchmarkB%d 10 %d ns/op\n", i, 2 * (i + 1) }' >"$TMP/big_new.txt"
+start=$(date +%s.%N)
+run_cb compare "$TMP/big_old.txt" "$TMP/big_new.txt"
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+if [ "$rc" -eq 0 ] && awk '
+	NR == 1 { next }
+	$1 == "B0" { if ($2 == "1.0000" && $3 == "(absent)") absent_new++; else bad++; next }
+	$1 == "B100000" { if ($2 == "(absent)" && $3 == "200002.0000") absent_old++; else bad++; next }
+	{
+		k = substr($1, 2) + 0
+		if ($2 != sprintf("%.4f", k + 1) || $3 != sprintf("%.4f", 2 * (k + 1)) || $4 != "+100.00%" ||
+		    $6 != "1+1" || $7 != "~" || seen[k]++)
+			bad++
+		rows++
+	}
+	END { exit !(rows == 99999 && absent_new == 1 && absent_old == 1 && !bad) }' "$TMP/out"; then
+	ok "compare: 100,000 benchmarks, every row right (${took:-?} s)"
+else
+	not_ok "compare: 100,000 benchmarks (exit $rc)"
+fi
+rm -f "$TMP"/big_*.txt
+
 # A benchmark of tens of ms per rep is tuned to n = 1 and gets its trial.
 # Not where the runner must share the worker's only CPU: there a busy
 # machine can disturb every such long measurement, and the trial rightly fails.
