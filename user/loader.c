@@ -33,6 +33,16 @@
 #include "proc.h"
 #include "report.h"
 
+/*
+ * Most operations or bytes one rep may claim (ops_per_rep, bytes_per_rep, and
+ * bytes_per_rep times the parameter under CBENCH_F_BYTES_PER_PARAM): 2^40.
+ * A rep doing that much work runs for minutes at any rate a CPU reaches, so
+ * a larger count is a mistake, and it would turn any measured time into
+ * per-op figures below what a report prints (UINT64_MAX gave
+ * 0.000000000000 ns/op).
+ */
+#define CBENCH_DESC_COUNT_MAX (1ULL << 40)
+
 struct elf_facts {
 	char build_id[80];
 	uint64_t descs_addr;
@@ -312,6 +322,14 @@ static int desc_check(const struct cbench_desc *d, bool code, char *err, size_t 
 		snprintf(err, errlen, "benchmark %s sweeps a parameter without an identifier name", d->name);
 		return -EINVAL;
 	}
+	if (d->ops_per_rep > CBENCH_DESC_COUNT_MAX || d->bytes_per_rep > CBENCH_DESC_COUNT_MAX) {
+		bool ops = d->ops_per_rep > CBENCH_DESC_COUNT_MAX;
+
+		snprintf(err, errlen, "benchmark %s has %s = %" PRIu64 ", more than 2^40: no rep does that "
+			 "much, and its per-op figures would be meaningless", d->name,
+			 ops ? "ops_per_rep" : "bytes_per_rep", ops ? d->ops_per_rep : d->bytes_per_rep);
+		return -ERANGE;
+	}
 	if ((d->flags & CBENCH_F_BYTES_PER_PARAM) && d->params) {
 		for (uint32_t i = 0; i < d->nparams; i++) {
 			if (d->params[i] <= 0) {
@@ -319,6 +337,12 @@ static int desc_check(const struct cbench_desc *d, bool code, char *err, size_t 
 					 ": a byte count must be positive", d->name, d->param_name,
 					 d->param_name, d->params[i]);
 				return -EINVAL;
+			}
+			if (d->bytes_per_rep && (uint64_t)d->params[i] > CBENCH_DESC_COUNT_MAX / d->bytes_per_rep) {
+				snprintf(err, errlen, "benchmark %s at %s=%" PRId64 " has bytes_per_rep x %s = %" PRIu64
+					 " x %" PRId64 ", more than 2^40 bytes per rep", d->name, d->param_name,
+					 d->params[i], d->param_name, d->bytes_per_rep, d->params[i]);
+				return -ERANGE;
 			}
 		}
 	}

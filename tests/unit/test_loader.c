@@ -96,6 +96,32 @@ static void checks(void)
 		d.flags = 0;	/* a plain sweep may go negative */
 		CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);
 	}
+
+	/* Counts that would make per-op figures meaningless: over 2^40. */
+	d = good();
+	d.ops_per_rep = 1ULL << 40;
+	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);
+	d.ops_per_rep = UINT64_MAX;
+	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -ERANGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "add_chain has ops_per_rep = 18446744073709551615"));
+	d = good();
+	d.bytes_per_rep = (1ULL << 40) + 1;
+	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -ERANGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "bytes_per_rep"));
+	{
+		static const int64_t sizes[] = { 1024, INT64_MAX };
+
+		d = good();
+		d.param_name = "size";
+		d.params = sizes;
+		d.nparams = 1;
+		d.flags = CBENCH_F_BYTES_PER_PARAM;
+		d.bytes_per_rep = 1ULL << 30;
+		CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);	/* 2^40 exactly */
+		d.nparams = 2;		/* 2^30 x (2^63 - 1) overflows 64 bits */
+		CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -ERANGE);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "at size=9223372036854775807"));
+	}
 }
 
 /* Built by `make examples`, which `make unit` depends on. */
