@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -807,24 +808,32 @@ static double monotonic_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Reads one whole message by the deadline: 1, 0 at end of file, or -errno. */
-static int read_load_msg(int fd, struct load_msg *m, double deadline)
+/*
+ * Reads one whole message by the deadline: 1, 0 at end of file or once the
+ * child has exited with nothing left in the pipe, or -errno.  We watch the
+ * child through child_fd (a pidfd; -1 where the kernel has none) because
+ * the end of file never comes while something it forked holds the pipe.
+ */
+static int read_load_msg(int fd, int child_fd, struct load_msg *m, double deadline)
 {
 	size_t have = 0;
 
 	while (have < sizeof(*m)) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN }, { .fd = child_fd, .events = POLLIN } };
 		double left = deadline - monotonic_s();
 		ssize_t got;
 		int ready;
 
 		if (left <= 0)
 			return -ETIMEDOUT;
-		ready = poll(&pfd, 1, (int)ceil(left * 1000));
+		ready = poll(pfd, child_fd >= 0 ? 2 : 1, (int)ceil(left * 1000));
 		if (ready < 0 && errno != EINTR)
 			return -errno;
 		if (ready <= 0)
 			continue;
+		/* What it wrote before exiting is readable first. */
+		if (!(pfd[0].revents & (POLLIN | POLLHUP)))
+			return have ? -EPROTO : 0;
 		got = read(fd, (char *)m + have, sizeof(*m) - have);
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -842,7 +851,7 @@ static int read_load_msg(int fd, struct load_msg *m, double deadline)
  * sentence in err, or -ECHILD if the child ended early (*stage: the last
  * stage it reported).
  */
-static int receive(struct cbench_library *lib, int fd, const char *path, double time_limit_s,
+static int receive(struct cbench_library *lib, int fd, int child_fd, const char *path, double time_limit_s,
 		   double deadline, enum load_msg_type *stage, char *err, size_t errlen)
 {
 	struct load_msg m;
@@ -850,7 +859,7 @@ static int receive(struct cbench_library *lib, int fd, const char *path, double 
 	int ret;
 
 	for (;;) {
-		ret = read_load_msg(fd, &m, deadline);
+		ret = read_load_msg(fd, child_fd, &m, deadline);
 		if (ret == -ETIMEDOUT) {
 			snprintf(err, errlen, "%s did not finish loading within %g s "
 				 "(does a constructor never return?)", path, time_limit_s);
@@ -925,7 +934,7 @@ int cbench_library_open(struct cbench_library *lib, const char *path, double tim
 	double deadline = monotonic_s() + time_limit_s;
 	char resolved[4096];
 	pid_t pid, parent = getpid();
-	int fds[2], ret, status = 0, left;
+	int fds[2], ret, status = 0, left, child_fd;
 
 	memset(lib, 0, sizeof(*lib));
 	if (!realpath(path, resolved)) {
@@ -967,8 +976,11 @@ int cbench_library_open(struct cbench_library *lib, const char *path, double tim
 	close(fds[1]);
 	setpgid(pid, pid);
 
-	ret = receive(lib, fds[0], path, time_limit_s, deadline, &stage, err, errlen);
+	child_fd = pidfd_open(pid, 0);
+	ret = receive(lib, fds[0], child_fd, path, time_limit_s, deadline, &stage, err, errlen);
 	close(fds[0]);
+	if (child_fd >= 0)
+		close(child_fd);
 	if (ret)
 		cbench_proc_kill_group(pid);
 	left = cbench_proc_end_group(pid, &status);

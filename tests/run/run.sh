@@ -449,6 +449,8 @@ expect_failure "run: constructor never returns" 'did not finish loading within 1
 	run --time-limit 1 -o "$TMP/report.txt" "$FIX/ctor_hang.so"
 expect_failure "list: constructor never returns" 'did not finish loading within 10 s' list "$FIX/ctor_hang.so"
 expect_load_failure "constructor forks" 'left processes behind while loading \(1, killed\)' "$FIX/ctor_fork.so"
+# What it forked holds our pipe open: the exit is still seen at once.
+expect_failure "list: constructor forks, then exits" 'exited with status 0 while loading' list "$FIX/ctor_fork_exit.so"
 left=$(pgrep -x cbfix-ctorfork)
 if [ -n "$left" ]; then
 	not_ok "constructor forks: its child outlived the load (pids $(echo $left))"
