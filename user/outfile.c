@@ -249,15 +249,20 @@ int cbench_outfile_open(struct cbench_outfile *o, const char *path)
 			return -errno;
 		return open_tmp(o);	/* a new file */
 	}
-	/* Through a symbolic link, the file it names is the one we replace. */
+	/* Through a symbolic link, the file it names is the one we replace
+	 * (a device is opened through the link: /dev/stdout names no path). */
 	if (S_ISLNK(st.st_mode)) {
 		char resolved[PATH_MAX];
 
-		if (!realpath(path, resolved) || stat(resolved, &st))
+		if (stat(path, &st))
 			return -errno;
-		if (strlen(resolved) >= sizeof(o->path))
-			return -ENAMETOOLONG;
-		strcpy(o->path, resolved);
+		if (S_ISREG(st.st_mode)) {
+			if (!realpath(path, resolved))
+				return -errno;
+			if (strlen(resolved) >= sizeof(o->path))
+				return -ENAMETOOLONG;
+			strcpy(o->path, resolved);
+		}
 	}
 	if (S_ISREG(st.st_mode))
 		return open_tmp(o);
