@@ -979,6 +979,23 @@ int cbench_library_open(struct cbench_library *lib, const char *path, double tim
 	child_fd = pidfd_open(pid, 0);
 	ret = receive(lib, fds[0], child_fd, path, time_limit_s, deadline, &stage, err, errlen);
 	close(fds[0]);
+	/* Our child _exit()s right after DONE, but a constructor that wrote
+	 * DONE itself (the pipe is fd 3 in the child) may still be running:
+	 * the time limit holds until the child has exited. */
+	if (!ret && child_fd >= 0) {
+		struct pollfd pfd = { .fd = child_fd, .events = POLLIN };
+		double left_s;
+		int ready = 0;
+
+		while ((left_s = deadline - monotonic_s()) > 0 &&
+		       (ready = poll(&pfd, 1, (int)ceil(left_s * 1000))) < 0 && errno == EINTR)
+			;
+		if (ready <= 0) {
+			snprintf(err, errlen, "%s did not finish loading within %g s "
+				 "(does a constructor never return?)", path, time_limit_s);
+			ret = -ETIMEDOUT;
+		}
+	}
 	if (child_fd >= 0)
 		close(child_fd);
 	if (ret)
