@@ -184,7 +184,7 @@ FIXTURE_SOS  := $(FIXTURE_SRCS:tests/fixtures/%.c=$(BUILD)/tests/fixtures/%.so)
 
 fixtures: $(FIXTURE_SOS)
 
-$(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h
+$(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h $(wildcard tests/fixtures/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<

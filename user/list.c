@@ -31,7 +31,7 @@ int cbench_cmd_list(int argc, char *argv[])
 		usage(stderr);
 		return 1;
 	}
-	if (cbench_library_open(&lib, argv[1], err, sizeof(err))) {
+	if (cbench_library_open(&lib, argv[1], CBENCH_LOAD_TIME_LIMIT_S, err, sizeof(err))) {
 		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
 		return 1;
 	}

@@ -18,13 +18,31 @@
 #include <gelf.h>
 #include <inttypes.h>
 #include <link.h>
+#include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loader.h"
+#include "proc.h"
 #include "report.h"
+
+/*
+ * Most operations or bytes one rep may claim (ops_per_rep, bytes_per_rep, and
+ * bytes_per_rep times the parameter under CBENCH_F_BYTES_PER_PARAM): 2^40.
+ * A rep doing that much work runs for minutes at any rate a CPU reaches, so
+ * a larger count is a mistake, and it would turn any measured time into
+ * per-op figures below what a report prints (UINT64_MAX gave
+ * 0.000000000000 ns/op).
+ */
+#define CBENCH_DESC_COUNT_MAX (1ULL << 40)
 
 struct elf_facts {
 	char build_id[80];
@@ -60,20 +78,110 @@ static int hash_file(int fd, char *out, size_t len)
 	return 0;
 }
 
+/* Whether [offset, offset + count * entry_bytes) lies within size bytes. */
+static bool within(uint64_t offset, uint64_t count, uint64_t entry_bytes, uint64_t size)
+{
+	if (entry_bytes && count > UINT64_MAX / entry_bytes)
+		return false;
+	return offset <= size && count * entry_bytes <= size - offset;
+}
+
+/*
+ * The dynamic loader maps the object's segments and reads its headers where
+ * the ELF header says they are; in a file cut short, touching a mapped page
+ * past its end raises SIGBUS.  So before anything maps it: the program and
+ * section headers, every segment's and every section's bytes lie in the file.
+ */
+static int check_layout(Elf *elf, const GElf_Ehdr *ehdr, uint64_t size, char *why, size_t len)
+{
+	size_t phnum, shnum;
+
+	if (elf_getphdrnum(elf, &phnum) || elf_getshdrnum(elf, &shnum)) {
+		snprintf(why, len, "its header counts are unreadable: %s", elf_errmsg(-1));
+		return -ENOEXEC;
+	}
+	if (!phnum || ehdr->e_phentsize != sizeof(Elf64_Phdr) ||
+	    !within(ehdr->e_phoff, phnum, ehdr->e_phentsize, size)) {
+		snprintf(why, len, "its program headers (%zu at byte %" PRIu64 ") do not lie in its %" PRIu64
+			 " bytes", phnum, (uint64_t)ehdr->e_phoff, size);
+		return -ENOEXEC;
+	}
+	if (shnum && (ehdr->e_shentsize != sizeof(Elf64_Shdr) ||
+		      !within(ehdr->e_shoff, shnum, ehdr->e_shentsize, size))) {
+		snprintf(why, len, "its section headers (%zu at byte %" PRIu64 ") do not lie in its %" PRIu64
+			 " bytes", shnum, (uint64_t)ehdr->e_shoff, size);
+		return -ENOEXEC;
+	}
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph)) {
+			snprintf(why, len, "program header %zu is unreadable: %s", i, elf_errmsg(-1));
+			return -ENOEXEC;
+		}
+		if (!within(ph.p_offset, 1, ph.p_filesz, size)) {
+			snprintf(why, len, "segment %zu (bytes %" PRIu64 " to %" PRIu64 ") ends past its %" PRIu64
+				 " bytes", i, (uint64_t)ph.p_offset, (uint64_t)ph.p_offset + ph.p_filesz, size);
+			return -ENOEXEC;
+		}
+	}
+	for (size_t i = 1; i < shnum; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+
+		if (!scn || !gelf_getshdr(scn, &sh)) {
+			snprintf(why, len, "section header %zu is unreadable: %s", i, elf_errmsg(-1));
+			return -ENOEXEC;
+		}
+		if (sh.sh_type != SHT_NOBITS && !within(sh.sh_offset, 1, sh.sh_size, size)) {
+			snprintf(why, len, "section %zu (bytes %" PRIu64 " to %" PRIu64 ") ends past its %" PRIu64
+				 " bytes", i, (uint64_t)sh.sh_offset, (uint64_t)sh.sh_offset + sh.sh_size, size);
+			return -ENOEXEC;
+		}
+	}
+	return 0;
+}
+
+/* "a FIFO", "a directory", ...: what st is, for a refusal. */
+static const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return "a directory";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	default: return "not a regular file";
+	}
+}
+
 static int read_elf(const char *path, struct elf_facts *f, char *err, size_t errlen)
 {
 	Elf *elf = NULL;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr ehdr;
+	struct stat st;
 	size_t shstrndx;
 	int fd, ret;
 
 	memset(f, 0, sizeof(*f));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO would wait for a writer. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
+	}
+	if (fstat(fd, &st) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s is %s, not a shared object", path, file_kind(st.st_mode));
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
 	ret = -ENOEXEC;
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -83,9 +191,17 @@ static int read_elf(const char *path, struct elf_facts *f, char *err, size_t err
 		snprintf(err, errlen, "%s is not an ELF file", path);
 		goto out;
 	}
-	if (ehdr.e_type != ET_DYN || ehdr.e_machine != EM_X86_64) {
+	if (ehdr.e_type != ET_DYN || ehdr.e_machine != EM_X86_64 || gelf_getclass(elf) != ELFCLASS64) {
 		snprintf(err, errlen, "%s is not an x86-64 shared object (build it with -fPIC -shared)", path);
 		goto out;
+	}
+	{
+		char why[256];
+
+		if (check_layout(elf, &ehdr, (uint64_t)st.st_size, why, sizeof(why))) {
+			snprintf(err, errlen, "%s is truncated or malformed: %s", path, why);
+			goto out;
+		}
 	}
 	if (elf_getshdrstrndx(elf, &shstrndx) < 0) {
 		snprintf(err, errlen, "%s has no section names: %s", path, elf_errmsg(-1));
@@ -161,7 +277,9 @@ static int is_identifier(const char *s, size_t max)
 	return i < max;
 }
 
-int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen)
+/* The checks of cbench_desc_check(); `code`: also that it has a run
+ * function (a copy in cbenchctl's memory has none). */
+static int desc_check(const struct cbench_desc *d, bool code, char *err, size_t errlen)
 {
 	if (!d) {
 		snprintf(err, errlen, "a descriptor pointer is NULL");
@@ -188,7 +306,7 @@ int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen)
 			 CBENCH_NAME_MAX - 1);
 		return -EINVAL;
 	}
-	if (!d->run) {
+	if (code && !d->run) {
 		snprintf(err, errlen, "benchmark %s has no run function", d->name);
 		return -EINVAL;
 	}
@@ -205,6 +323,14 @@ int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen)
 		snprintf(err, errlen, "benchmark %s sweeps a parameter without an identifier name", d->name);
 		return -EINVAL;
 	}
+	if (d->ops_per_rep > CBENCH_DESC_COUNT_MAX || d->bytes_per_rep > CBENCH_DESC_COUNT_MAX) {
+		bool ops = d->ops_per_rep > CBENCH_DESC_COUNT_MAX;
+
+		snprintf(err, errlen, "benchmark %s has %s = %" PRIu64 ", more than 2^40: no rep does that "
+			 "much, and its per-op figures would be meaningless", d->name,
+			 ops ? "ops_per_rep" : "bytes_per_rep", ops ? d->ops_per_rep : d->bytes_per_rep);
+		return -ERANGE;
+	}
 	if ((d->flags & CBENCH_F_BYTES_PER_PARAM) && d->params) {
 		for (uint32_t i = 0; i < d->nparams; i++) {
 			if (d->params[i] <= 0) {
@@ -212,6 +338,12 @@ int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen)
 					 ": a byte count must be positive", d->name, d->param_name,
 					 d->param_name, d->params[i]);
 				return -EINVAL;
+			}
+			if (d->bytes_per_rep && (uint64_t)d->params[i] > CBENCH_DESC_COUNT_MAX / d->bytes_per_rep) {
+				snprintf(err, errlen, "benchmark %s at %s=%" PRId64 " has bytes_per_rep x %s = %" PRIu64
+					 " x %" PRId64 ", more than 2^40 bytes per rep", d->name, d->param_name,
+					 d->params[i], d->param_name, d->bytes_per_rep, d->params[i]);
+				return -ERANGE;
 			}
 		}
 	}
@@ -222,6 +354,11 @@ int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen)
+{
+	return desc_check(d, true, err, errlen);
 }
 
 static int find_descs(struct cbench_library *lib, const struct elf_facts *f, char *err, size_t errlen)
@@ -406,7 +543,119 @@ static int check_report_names(const struct cbench_library *lib, char *err, size_
 	return 0;
 }
 
-int cbench_library_open(struct cbench_library *lib, const char *path, char *err, size_t errlen)
+/*
+ * What every descriptor must pass, whether we read it in the object or
+ * copied it from the child that did: valid fields, distinct names, report
+ * names benchstat reads.  `code`: the descriptors are the object's own.
+ */
+static int check_all(struct cbench_library *lib, const char *path, bool code, char *err, size_t errlen)
+{
+	int ret;
+
+	for (size_t i = 0; i < lib->ndescs; i++) {
+		char why[256];
+
+		ret = code ? check_pointers(lib, lib->descs[i], why, sizeof(why)) : 0;
+		if (!ret)
+			ret = desc_check(lib->descs[i], code, why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "%s: %s", path, why);
+			return ret;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(lib->descs[i]->name, lib->descs[j]->name)) {
+				snprintf(err, errlen, "%s: benchmark %s is registered twice", path,
+					 lib->descs[i]->name);
+				return -EINVAL;
+			}
+		}
+	}
+	ret = expand(lib);
+	if (ret) {
+		snprintf(err, errlen, "%s", strerror(-ret));
+		return ret;
+	}
+	{
+		char why[512];
+
+		ret = check_report_names(lib, why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "%s: %s", path, why);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Messages from the loading child, each written whole. */
+enum load_msg_type {
+	LOAD_MSG_LOADING = 1,	/* the file checked, dlopen() next */
+	LOAD_MSG_LOADED,	/* dlopen() returned: constructors have run */
+	LOAD_MSG_HEAD,		/* u.head, then ndescs DESC, then DONE */
+	LOAD_MSG_DESC,
+	LOAD_MSG_DONE,
+	LOAD_MSG_ERROR,		/* error, u.text */
+};
+
+struct load_msg {
+	uint32_t type;
+	int32_t error;
+	union {
+		struct {
+			uint64_t ndescs;
+		} head;
+		struct {
+			uint32_t abi_version, desc_bytes, nparams, flags;
+			uint32_t has_param_name;
+			uint64_t arena_bytes, ops_per_rep, bytes_per_rep;
+			char name[CBENCH_NAME_MAX];
+			char param_name[CBENCH_NAME_MAX];
+			int64_t params[CBENCH_PARAMS_MAX];
+		} desc;
+		char text[512];
+	} u;
+};
+
+/* A descriptor as cbenchctl keeps it: its own memory, no code. */
+struct cbench_desc_copy {
+	struct cbench_desc desc;
+	char name[CBENCH_NAME_MAX];
+	char param_name[CBENCH_NAME_MAX];
+	int64_t params[CBENCH_PARAMS_MAX];
+};
+
+/* Most benchmarks one object may register; far above any real suite, it
+ * bounds what a loading child can make us allocate. */
+#define LOAD_DESCS_MAX 65536
+
+static int send_load_msg(int fd, const struct load_msg *m)
+{
+	const char *p = (const char *)m;
+	size_t left = sizeof(*m);
+
+	while (left) {
+		ssize_t put = write(fd, p, left);
+
+		if (put < 0 && errno == EINTR)
+			continue;
+		if (put <= 0)
+			return -EPIPE;
+		p += put;
+		left -= (size_t)put;
+	}
+	return 0;
+}
+
+static void send_stage(int fd, enum load_msg_type type)
+{
+	struct load_msg m = { .type = type };
+
+	if (fd >= 0)
+		send_load_msg(fd, &m);
+}
+
+/* cbench_library_load(), telling stage_fd (if >= 0) when dlopen() starts and ends. */
+static int load(struct cbench_library *lib, const char *path, int stage_fd, char *err, size_t errlen)
 {
 	struct elf_facts facts;
 	char resolved[4096];
@@ -424,7 +673,9 @@ int cbench_library_open(struct cbench_library *lib, const char *path, char *err,
 		return ret;
 	snprintf(lib->build_id, sizeof(lib->build_id), "%s", facts.build_id);
 
+	send_stage(stage_fd, LOAD_MSG_LOADING);
 	lib->handle = dlopen(lib->path, RTLD_NOW | RTLD_LOCAL);
+	send_stage(stage_fd, LOAD_MSG_LOADED);
 	if (!lib->handle) {
 		snprintf(err, errlen, "cannot load %s: %s", path, dlerror());
 		return -ENOEXEC;
@@ -452,49 +703,360 @@ int cbench_library_open(struct cbench_library *lib, const char *path, char *err,
 		ret = -ENOENT;
 		goto fail;
 	}
-	for (size_t i = 0; i < lib->ndescs; i++) {
-		char why[256];
-
-		ret = check_pointers(lib, lib->descs[i], why, sizeof(why));
-		if (!ret)
-			ret = cbench_desc_check(lib->descs[i], why, sizeof(why));
-		if (ret) {
-			snprintf(err, errlen, "%s: %s", path, why);
-			goto fail;
-		}
-		for (size_t j = 0; j < i; j++) {
-			if (!strcmp(lib->descs[i]->name, lib->descs[j]->name)) {
-				snprintf(err, errlen, "%s: benchmark %s is registered twice", path,
-					 lib->descs[i]->name);
-				ret = -EINVAL;
-				goto fail;
-			}
-		}
-	}
-	ret = expand(lib);
-	if (ret) {
-		snprintf(err, errlen, "%s", strerror(-ret));
+	ret = check_all(lib, path, true, err, errlen);
+	if (ret)
 		goto fail;
-	}
-	{
-		char why[512];
-
-		ret = check_report_names(lib, why, sizeof(why));
-		if (ret) {
-			snprintf(err, errlen, "%s: %s", path, why);
-			goto fail;
-		}
-	}
 	return 0;
 fail:
 	cbench_library_close(lib);
 	return ret;
 }
 
+int cbench_library_load(struct cbench_library *lib, const char *path, char *err, size_t errlen)
+{
+	return load(lib, path, -1, err, errlen);
+}
+
+/* The loading child: loads path here and sends what it found up fd. */
+static void __attribute__((noreturn)) load_child(const char *path, int fd)
+{
+	struct cbench_library lib;
+	struct load_msg m;
+	char err[sizeof(m.u.text)];
+	int ret;
+
+	ret = load(&lib, path, fd, err, sizeof(err));
+	if (ret) {
+		memset(&m, 0, sizeof(m));
+		m.type = LOAD_MSG_ERROR;
+		m.error = ret;
+		snprintf(m.u.text, sizeof(m.u.text), "%s", err);
+		send_load_msg(fd, &m);
+		_exit(1);
+	}
+	memset(&m, 0, sizeof(m));
+	m.type = LOAD_MSG_HEAD;
+	m.u.head.ndescs = lib.ndescs;
+	if (send_load_msg(fd, &m))
+		_exit(1);
+	for (size_t i = 0; i < lib.ndescs; i++) {
+		const struct cbench_desc *d = lib.descs[i];
+
+		/* Checked by load(): names fit, nparams is at most CBENCH_PARAMS_MAX. */
+		memset(&m, 0, sizeof(m));
+		m.type = LOAD_MSG_DESC;
+		m.u.desc.abi_version = d->abi_version;
+		m.u.desc.desc_bytes = d->desc_bytes;
+		m.u.desc.nparams = d->nparams;
+		m.u.desc.flags = d->flags;
+		m.u.desc.arena_bytes = d->arena_bytes;
+		m.u.desc.ops_per_rep = d->ops_per_rep;
+		m.u.desc.bytes_per_rep = d->bytes_per_rep;
+		snprintf(m.u.desc.name, sizeof(m.u.desc.name), "%s", d->name);
+		if (d->param_name) {
+			m.u.desc.has_param_name = 1;
+			snprintf(m.u.desc.param_name, sizeof(m.u.desc.param_name), "%s", d->param_name);
+		}
+		for (uint32_t p = 0; p < d->nparams; p++)
+			m.u.desc.params[p] = d->params[p];
+		if (send_load_msg(fd, &m))
+			_exit(1);
+	}
+	memset(&m, 0, sizeof(m));
+	m.type = LOAD_MSG_DONE;
+	send_load_msg(fd, &m);
+	/* No destructor of the object's runs: _exit(). */
+	_exit(0);
+}
+
+/* Takes one descriptor from the child into lib's copies, as plain values. */
+static int take_desc(struct cbench_library *lib, const struct load_msg *m)
+{
+	struct cbench_desc_copy *c = &lib->copies[lib->ndescs];
+
+	/* Whatever wrote to our pipe may be the object's own code: bound
+	 * every string and count before use; desc_check() does the rest. */
+	if (memchr(m->u.desc.name, '\0', sizeof(m->u.desc.name)) == NULL ||
+	    memchr(m->u.desc.param_name, '\0', sizeof(m->u.desc.param_name)) == NULL ||
+	    m->u.desc.nparams > CBENCH_PARAMS_MAX)
+		return -EPROTO;
+	memcpy(c->name, m->u.desc.name, sizeof(c->name));
+	memcpy(c->param_name, m->u.desc.param_name, sizeof(c->param_name));
+	memcpy(c->params, m->u.desc.params, sizeof(c->params));
+	c->desc = (struct cbench_desc){
+		.abi_version = m->u.desc.abi_version,
+		.desc_bytes = m->u.desc.desc_bytes,
+		.name = c->name,
+		.arena_bytes = m->u.desc.arena_bytes,
+		.param_name = m->u.desc.has_param_name ? c->param_name : NULL,
+		.params = c->params,
+		.nparams = m->u.desc.nparams,
+		.flags = m->u.desc.flags,
+		.ops_per_rep = m->u.desc.ops_per_rep,
+		.bytes_per_rep = m->u.desc.bytes_per_rep,
+	};
+	lib->copy_ptrs[lib->ndescs] = &c->desc;
+	lib->ndescs++;
+	return 0;
+}
+
+static double monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Reads one whole message by the deadline: 1, 0 at end of file or once the
+ * child has exited with nothing left in the pipe, or -errno.  We watch the
+ * child through child_fd (a pidfd; -1 where the kernel has none) because
+ * the end of file never comes while something it forked holds the pipe.
+ */
+static int read_load_msg(int fd, int child_fd, struct load_msg *m, double deadline)
+{
+	size_t have = 0;
+
+	while (have < sizeof(*m)) {
+		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN }, { .fd = child_fd, .events = POLLIN } };
+		double left = deadline - monotonic_s();
+		ssize_t got;
+		int ready;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		ready = poll(pfd, child_fd >= 0 ? 2 : 1, (int)ceil(left * 1000));
+		if (ready < 0 && errno != EINTR)
+			return -errno;
+		if (ready <= 0)
+			continue;
+		/* What it wrote before exiting is readable first. */
+		if (!(pfd[0].revents & (POLLIN | POLLHUP)))
+			return have ? -EPROTO : 0;
+		got = read(fd, (char *)m + have, sizeof(*m) - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			return have ? -EPROTO : 0;
+		have += (size_t)got;
+	}
+	return 1;
+}
+
+/*
+ * Reads the child's messages into lib until DONE.  Returns 0, -errno with a
+ * sentence in err, or -ECHILD if the child ended early (*stage: the last
+ * stage it reported).
+ */
+static int receive(struct cbench_library *lib, int fd, int child_fd, const char *path, double time_limit_s,
+		   double deadline, enum load_msg_type *stage, char *err, size_t errlen)
+{
+	struct load_msg m;
+	size_t want = 0;
+	int ret;
+
+	for (;;) {
+		ret = read_load_msg(fd, child_fd, &m, deadline);
+		if (ret == -ETIMEDOUT) {
+			snprintf(err, errlen, "%s did not finish loading within %g s "
+				 "(does a constructor never return?)", path, time_limit_s);
+			return ret;
+		}
+		if (ret == 0)
+			return -ECHILD;
+		if (ret < 0)
+			goto bad;
+		switch (m.type) {
+		case LOAD_MSG_LOADING:
+		case LOAD_MSG_LOADED:
+			*stage = m.type;
+			break;
+		case LOAD_MSG_ERROR:
+			m.u.text[sizeof(m.u.text) - 1] = '\0';
+			snprintf(err, errlen, "%s", m.u.text);
+			return m.error < 0 ? m.error : -ENOEXEC;
+		case LOAD_MSG_HEAD:
+			if (lib->copies || !m.u.head.ndescs || m.u.head.ndescs > LOAD_DESCS_MAX)
+				goto bad;
+			want = m.u.head.ndescs;
+			lib->copies = calloc(want, sizeof(*lib->copies));
+			lib->copy_ptrs = calloc(want, sizeof(*lib->copy_ptrs));
+			if (!lib->copies || !lib->copy_ptrs) {
+				snprintf(err, errlen, "%s", strerror(ENOMEM));
+				return -ENOMEM;
+			}
+			lib->descs = lib->copy_ptrs;
+			break;
+		case LOAD_MSG_DESC:
+			if (lib->ndescs >= want || take_desc(lib, &m))
+				goto bad;
+			break;
+		case LOAD_MSG_DONE:
+			if (!want || lib->ndescs != want)
+				goto bad;
+			return 0;
+		default:
+			goto bad;
+		}
+	}
+bad:
+	snprintf(err, errlen, "%s: the child loading it sent a malformed message "
+		 "(does the object write to file descriptor %d?)", path, CBENCH_PROC_PIPE_FD);
+	return -EPROTO;
+}
+
+/* Why the loading child ended before it was done. */
+static void describe_end(int status, enum load_msg_type stage, const char *path, char *err, size_t errlen)
+{
+	char sig[16];
+
+	if (WIFSIGNALED(status) && stage == LOAD_MSG_LOADING)
+		snprintf(err, errlen, "%s: the object's constructor crashed (%s)", path,
+			 cbench_proc_signame(WTERMSIG(status), sig, sizeof(sig)));
+	else if (WIFSIGNALED(status))
+		snprintf(err, errlen, "%s: loading it crashed (%s)", path,
+			 cbench_proc_signame(WTERMSIG(status), sig, sizeof(sig)));
+	else if (stage == LOAD_MSG_LOADING)
+		snprintf(err, errlen, "%s exited with status %d while loading (does a constructor call exit()?)",
+			 path, WEXITSTATUS(status));
+	else
+		snprintf(err, errlen, "%s: the child loading it exited with status %d", path,
+			 WEXITSTATUS(status));
+}
+
+int cbench_library_open(struct cbench_library *lib, const char *path, double time_limit_s,
+			char *err, size_t errlen)
+{
+	enum load_msg_type stage = 0;
+	double deadline = monotonic_s() + time_limit_s;
+	char resolved[4096];
+	pid_t pid, parent = getpid();
+	int fds[2], ret, status = 0, left, child_fd;
+
+	memset(lib, 0, sizeof(*lib));
+	if (!realpath(path, resolved)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	snprintf(lib->path, sizeof(lib->path), "%s", resolved);
+	{
+		struct elf_facts facts;
+
+		/* The file's structure, before anything maps it. */
+		ret = read_elf(lib->path, &facts, err, errlen);
+		if (ret)
+			return ret;
+		snprintf(lib->build_id, sizeof(lib->build_id), "%s", facts.build_id);
+	}
+
+	/* Orphans of the child become ours, so we can tell they were left. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (pipe2(fds, O_CLOEXEC)) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror(errno));
+		return ret;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		load_child(path, cbench_proc_child_init(fds[1], parent));
+	}
+	close(fds[1]);
+	setpgid(pid, pid);
+
+	child_fd = pidfd_open(pid, 0);
+	ret = receive(lib, fds[0], child_fd, path, time_limit_s, deadline, &stage, err, errlen);
+	close(fds[0]);
+	/* Our child _exit()s right after DONE, but a constructor that wrote
+	 * DONE itself (the pipe is fd 3 in the child) may still be running:
+	 * the time limit holds until the child has exited. */
+	if (!ret && child_fd >= 0) {
+		struct pollfd pfd = { .fd = child_fd, .events = POLLIN };
+		double left_s;
+		int ready = 0;
+
+		while ((left_s = deadline - monotonic_s()) > 0 &&
+		       (ready = poll(&pfd, 1, (int)ceil(left_s * 1000))) < 0 && errno == EINTR)
+			;
+		if (ready <= 0) {
+			snprintf(err, errlen, "%s did not finish loading within %g s "
+				 "(does a constructor never return?)", path, time_limit_s);
+			ret = -ETIMEDOUT;
+		}
+	}
+	if (child_fd >= 0)
+		close(child_fd);
+	if (ret)
+		cbench_proc_kill_group(pid);
+	left = cbench_proc_end_group(pid, &status);
+	if (ret == -ECHILD)
+		describe_end(status, stage, path, err, errlen);
+	if (!ret && left) {
+		snprintf(err, errlen, "%s left processes behind while loading (%d, killed): "
+			 "does a constructor fork?", path, left);
+		ret = -ECHILD;
+	}
+	if (!ret)
+		ret = check_all(lib, path, false, err, errlen);
+	if (ret)
+		cbench_library_close(lib);
+	return ret;
+}
+
+int cbench_experiment_find(const struct cbench_library *live, const struct cbench_experiment *want,
+			   const struct cbench_experiment **found, char *err, size_t errlen)
+{
+	const struct cbench_desc *w = want->desc;
+
+	if (strcmp(live->build_id, want->lib->build_id)) {
+		snprintf(err, errlen, "%s changed since cbenchctl loaded it (build id %s, then %s)",
+			 live->path, live->build_id, want->lib->build_id);
+		return -ESTALE;
+	}
+	for (size_t i = 0; i < live->nexperiments; i++) {
+		const struct cbench_experiment *e = &live->experiments[i];
+		const struct cbench_desc *d = e->desc;
+
+		if (strcmp(e->id, want->id))
+			continue;
+		/* The same build can still register differently, from a
+		 * constructor that reads the environment or the time. */
+		if (strcmp(e->report_name, want->report_name) || e->param != want->param ||
+		    e->has_param != want->has_param || d->arena_bytes != w->arena_bytes ||
+		    d->ops_per_rep != w->ops_per_rep || d->bytes_per_rep != w->bytes_per_rep ||
+		    d->flags != w->flags) {
+			snprintf(err, errlen, "%s registers benchmark %s differently in this worker "
+				 "than when cbenchctl loaded it", live->path, want->id);
+			return -ESTALE;
+		}
+		*found = e;
+		return 0;
+	}
+	snprintf(err, errlen, "%s does not register benchmark %s in this worker, though it did when "
+		 "cbenchctl loaded it", live->path, want->id);
+	return -ESTALE;
+}
+
 void cbench_library_close(struct cbench_library *lib)
 {
 	free(lib->experiments);
 	lib->experiments = NULL;
+	free(lib->copies);
+	lib->copies = NULL;
+	free(lib->copy_ptrs);
+	lib->copy_ptrs = NULL;
 	if (lib->handle)
 		dlclose(lib->handle);
 	lib->handle = NULL;

@@ -2,6 +2,12 @@
 /*
  * Loading a benchmark shared object: dlopen, find the registered
  * descriptors, check them, expand parameter sweeps into experiments.
+ *
+ * cbenchctl itself never maps the object: a constructor runs at load, and
+ * one that crashes, exits, hangs or forks must cost a failed load, not the
+ * tool.  cbench_library_open() loads it in a child and keeps copies of what
+ * the child found; workers that measure call cbench_library_load() in their
+ * own process and look their experiment up with cbench_experiment_find().
  */
 #ifndef _CBENCH_LOADER_H
 #define _CBENCH_LOADER_H
@@ -14,13 +20,21 @@
 /* Longest report name: "Benchmark" + CamelName + "/param=value". */
 #define CBENCH_REPORT_NAME_MAX (16 + 2 * CBENCH_NAME_MAX + 24)
 
+/* How long a child may take to load an object, in seconds, where the
+ * caller has no limit of its own (cbenchctl list). */
+#define CBENCH_LOAD_TIME_LIMIT_S 10.0
+
 struct cbench_library;
+struct cbench_desc_copy;
 
 /* One benchmark at one parameter value: what one worker process measures. */
 struct cbench_experiment {
 	/* The object it comes from (path, build id): a backend that loads the
 	 * code elsewhere, such as cbench.ko, starts from there. */
 	const struct cbench_library *lib;
+	/* From cbench_library_open(): a copy of the descriptor in our own
+	 * memory, with its names and parameter values but no code (run and
+	 * setup are NULL).  From cbench_library_load(): the object's own. */
 	const struct cbench_desc *desc;
 	int64_t param;
 	int has_param;
@@ -31,7 +45,7 @@ struct cbench_experiment {
 };
 
 struct cbench_library {
-	void *handle;
+	void *handle;			/* NULL where the object is not loaded here */
 	char path[4096];
 	/* GNU build-id as hex, else "sha:"-less content hash "fnv1a64:<hex>". */
 	char build_id[80];
@@ -39,6 +53,9 @@ struct cbench_library {
 	size_t ndescs;
 	struct cbench_experiment *experiments;
 	size_t nexperiments;
+	/* cbench_library_open(): the descriptors' copies descs points to. */
+	struct cbench_desc_copy *copies;
+	const struct cbench_desc **copy_ptrs;
 	/* The object's loaded segments, to check descriptor pointers against. */
 	struct {
 		uintptr_t start, end;
@@ -48,11 +65,29 @@ struct cbench_library {
 };
 
 /*
- * Opens path and validates every descriptor.  On failure returns -errno and
- * writes a sentence for the user into err (errlen bytes).
+ * Loads path in a child process, which must finish within time_limit_s
+ * seconds, and validates every descriptor; lib gets copies (no code).  On
+ * failure returns -errno and writes a sentence for the user into err
+ * (errlen bytes): a crash, an exit, a time-out or processes left behind by
+ * the object's constructors are failures like any other.
  */
-int cbench_library_open(struct cbench_library *lib, const char *path, char *err, size_t errlen);
+int cbench_library_open(struct cbench_library *lib, const char *path, double time_limit_s,
+			char *err, size_t errlen);
+
+/*
+ * Loads path into this process (dlopen, constructors and all) and validates
+ * every descriptor.  Only for a process that may die of it: a worker.
+ */
+int cbench_library_load(struct cbench_library *lib, const char *path, char *err, size_t errlen);
 void cbench_library_close(struct cbench_library *lib);
+
+/*
+ * In a worker: the experiment of live (loaded here) that is `want` (from
+ * cbenchctl's cbench_library_open()), checked to be the same benchmark of
+ * the same build.  Returns 0 or -ESTALE with a sentence in err.
+ */
+int cbench_experiment_find(const struct cbench_library *live, const struct cbench_experiment *want,
+			   const struct cbench_experiment **found, char *err, size_t errlen);
 
 /*
  * Checks one descriptor.  Returns 0 or -EINVAL/-EPROTO (newer ABI) with a

@@ -406,7 +406,7 @@ static int open_object(const struct profile_options *opt, const regex_t *rep, st
 			"sample), and this machine exposes none: profiling in user mode";
 		fprintf(stderr, "%s: %s\n", cbench_prog, report->backend_note);
 	}
-	if (cbench_library_open(lib, opt->so_path, err, sizeof(err))) {
+	if (cbench_library_open(lib, opt->so_path, opt->time_limit_s, err, sizeof(err))) {
 		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
 		return -1;
 	}

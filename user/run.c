@@ -54,7 +54,8 @@ static void usage(FILE *f)
 		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
 		"  --format FMT        go (Go benchmark data format, for benchstat) or json\n"
 		"  --samples FILE      also write every raw measurement as CSV\n"
-		"  --time-limit SECS   a trial (or the tuning) that takes longer fails (default 10)\n"
+		"  --time-limit SECS   a trial, the tuning or loading the object that takes longer\n"
+		"                      fails (default 10)\n"
 		"  --trial-time SECS   how long each trial measures (default 0.02)\n"
 		"  --warmup SECS       warm-up before each trial (default 0.005)\n"
 		"  -h, --help          show this help\n",
@@ -468,7 +469,7 @@ int cbench_cmd_run(int argc, char *argv[])
 			cbench_prog);
 		goto out_regex;
 	}
-	ret = cbench_library_open(&lib, opt.so_path, err, sizeof(err));
+	ret = cbench_library_open(&lib, opt.so_path, opt.time_limit_s, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
 		goto out_regex;
@@ -499,18 +500,18 @@ int cbench_cmd_run(int argc, char *argv[])
 	/* Outputs are opened before anything runs, so an unwritable path costs
 	 * nothing; they only appear, whole, at the end.  An interrupted run
 	 * removes its temporary files. */
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	cbench_outfile_handle_signals(on_signal);
 	ret = cbench_outfile_open(&out, opt.output);
 	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.output, strerror(-ret));
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.output,
+			cbench_outfile_error(&out, ret));
 		goto out_lib;
 	}
 	if (opt.samples) {
 		ret = cbench_outfile_open(&samples, opt.samples);
 		if (ret) {
-			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.samples, strerror(-ret));
+			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.samples,
+				cbench_outfile_error(&samples, ret));
 			goto out_files;
 		}
 	}
@@ -581,15 +582,17 @@ int cbench_cmd_run(int argc, char *argv[])
 		ret = cbench_report_csv(&st.report, samples.file);
 		ret = ret ? ret : cbench_outfile_commit(&samples);
 		if (ret) {
-			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.samples, strerror(-ret));
+			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.samples,
+				cbench_outfile_error(&samples, ret));
 			goto out_results;
 		}
 	}
 	ret = write_report(&st, &out);
 	if (ret) {
 		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
-			opt.output ? opt.output : "the report", strerror(-ret));
-		if (opt.samples && unlink(opt.samples) == 0)
+			opt.output ? opt.output : "the report", cbench_outfile_error(&out, ret));
+		/* Only a file we renamed into place: never a device. */
+		if (opt.samples && cbench_outfile_retract(&samples) == 0)
 			fprintf(stderr, "%s: removed %s, which goes with it\n", cbench_prog, opt.samples);
 		goto out_results;
 	}

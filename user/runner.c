@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Running one phase in a worker.  We fork after the benchmark object is
- * loaded, so the worker starts with it mapped; we flush stdio first so the
- * child cannot write our buffered output a second time if a benchmark calls
- * exit().  The worker's stdout goes to our stderr: a chatty benchmark must
- * not corrupt a report on stdout.
+ * Running one phase in a worker.  We never load the benchmark object
+ * ourselves (its constructors would run in cbenchctl): the worker loads it,
+ * finds its experiment by id and checks that it is the one we listed.  We
+ * flush stdio before forking so the child cannot write our buffered output
+ * a second time if a benchmark calls exit().  The worker's stdout goes to
+ * our stderr: a chatty benchmark must not corrupt a report on stdout.
  *
- * A benchmark may fork.  What it forks must not outlive the phase: it would
- * hold our CPU lock, the report's temporary file and perf fds, and stay
- * pinned to the measured CPU.  So the worker keeps only stdio and its pipe,
- * leads a process group of its own, and we kill that group at the end of
- * every phase.  We are a child subreaper, so the worker's orphans become
- * our children: we reap them, and know whether they were still running.
+ * A benchmark may fork; proc.c keeps what it forks from outliving the phase.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,28 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "runner.h"
-
-/* The worker's message pipe, once it has closed everything else. */
-#define WORKER_PIPE_FD 3
-/* How long we wait for a killed process group to die, in 5 ms steps. */
-#define REAP_STEPS 200
 
 /* The worker of the phase in progress, for cbench_phase_abort(). */
 static volatile pid_t current_worker;
-
-/* Kills the worker and its process group, which it leads; the worker too in
- * case neither setpgid() took.  Async-signal-safe. */
-static void kill_group(pid_t pid)
-{
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-}
 
 void cbench_phase_abort(void)
 {
@@ -52,7 +35,7 @@ void cbench_phase_abort(void)
 
 	if (pid <= 0)
 		return;
-	kill_group(pid);
+	cbench_proc_kill_group(pid);
 	for (int i = 0; i < 20 && waitpid(pid, NULL, WNOHANG) == 0; i++)
 		nanosleep(&step, NULL);
 }
@@ -65,89 +48,36 @@ static double monotonic_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Closes every fd from `from` up; close_range where the kernel has it. */
-static void close_from(int from)
+static void send_error(int fd, int error, const char *text)
 {
-	struct rlimit rl;
+	struct cbench_msg m = { .type = CBENCH_MSG_ERROR, .error = error };
 
-	if (close_range((unsigned int)from, ~0U, 0) == 0)
-		return;
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1 << 20)
-		rl.rlim_cur = 1 << 20;
-	for (int fd = from; fd < (int)rl.rlim_cur; fd++)
-		close(fd);
+	/* Cut to fit, still NUL-terminated. */
+	snprintf(m.u.text, sizeof(m.u.text), "%s", text);
+	while (write(fd, &m, sizeof(m)) < 0 && errno == EINTR)
+		;
 }
 
 static void child(const struct cbench_worker_job *job, int fd, pid_t runner)
 {
-	int null, ret;
+	struct cbench_worker_job own = *job;
+	static struct cbench_library lib;
+	char err[512];
+	int ret;
 
-	/* A worker must never outlive its runner: a SCHED_FIFO worker stuck
-	 * in a benchmark that never returns would own its CPU for good.  The
-	 * getppid() check closes the race with a runner dying before prctl. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != runner)
-		_exit(1);
-	/* Also done by the runner, so that neither side races the other. */
-	setpgid(0, 0);
-	/* Only stdio and the pipe (closed below): the runner's CPU lock,
-	 * output files and anything else it holds must not pass to what a
-	 * benchmark forks. */
-	if (fd != WORKER_PIPE_FD) {
-		if (dup2(fd, WORKER_PIPE_FD) < 0)
+	fd = cbench_proc_child_init(fd, runner);
+	if (job->exp) {
+		ret = cbench_library_load(&lib, job->exp->lib->path, err, sizeof(err));
+		if (!ret)
+			ret = cbench_experiment_find(&lib, job->exp, &own.exp, err, sizeof(err));
+		if (ret) {
+			send_error(fd, ret, err);
 			_exit(1);
-		fd = WORKER_PIPE_FD;
+		}
 	}
-	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	if (null >= 0)
-		dup2(null, STDIN_FILENO);
-	dup2(STDERR_FILENO, STDOUT_FILENO);
-	/* Not a terminal, stdout is fully buffered, and _exit() would drop
-	 * what a benchmark printed. */
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	close_from(WORKER_PIPE_FD + 1);
-	ret = cbench_worker_main(job, fd);
+	ret = cbench_worker_main(&own, fd);
 	fflush(stdout);
 	_exit(ret);
-}
-
-/*
- * Ends the worker's process group: waits for the worker to exit (*status),
- * kills whatever else is left in its group and reaps it.  The worker stays a
- * zombie until the group is killed, so its pid, the group's id, cannot have
- * been reused by then.  Returns how many processes were still running.
- */
-static int end_group(pid_t pid, int *status)
-{
-	struct timespec step = { 0, 5000000 };
-	siginfo_t info;
-	int left = 0, st;
-	pid_t got;
-
-	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-		;
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
-	/* Those that had exited on their own are no leftovers; those our
-	 * SIGKILL ended are. */
-	for (int i = 0; i < REAP_STEPS; i++) {
-		got = waitpid(-pid, &st, WNOHANG);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			break;
-		if (got == 0) {
-			nanosleep(&step, NULL);
-			continue;
-		}
-		left += WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
-	}
-	return left;
 }
 
 static int add_sample(struct cbench_sample **v, size_t *n, size_t *cap, const struct cbench_sample *s)
@@ -234,7 +164,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 		if (left <= 0) {
 			size_t disturbed = 0;
 
-			kill_group(pid);
+			cbench_proc_kill_group(pid);
 			for (size_t i = 0; i < p->nsamples; i++)
 				disturbed += p->samples[i].disturbed != 0;
 			if (p->nsamples)
@@ -250,7 +180,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 		}
 		ready = poll(&pfd, 1, (int)ceil(left * 1000));
 		if (ready < 0 && errno != EINTR) {
-			kill_group(pid);
+			cbench_proc_kill_group(pid);
 			p->error = -errno;
 			snprintf(p->reason, sizeof(p->reason), "lost the worker: %s", strerror(errno));
 			break;
@@ -261,7 +191,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
-			kill_group(pid);
+			cbench_proc_kill_group(pid);
 			p->error = -errno;
 			snprintf(p->reason, sizeof(p->reason), "lost the worker: %s", strerror(errno));
 			break;
@@ -292,7 +222,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 			if (m.type == CBENCH_MSG_SAMPLE ?
 			    add_sample(&p->samples, &p->nsamples, &cap, &m.u.sample) :
 			    add_sample(&p->ref_samples, &p->nref_samples, &ref_cap, &m.u.sample)) {
-				kill_group(pid);
+				cbench_proc_kill_group(pid);
 				p->error = -ENOMEM;
 				snprintf(p->reason, sizeof(p->reason), "out of memory for samples");
 				eof = 1;
@@ -303,7 +233,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 			break;
 		case CBENCH_MSG_PROFILE_GROUP:
 			if (add_group(p, &m.u.group)) {
-				kill_group(pid);
+				cbench_proc_kill_group(pid);
 				p->error = -ENOMEM;
 				snprintf(p->reason, sizeof(p->reason), "out of memory for the profile");
 				eof = 1;
@@ -322,7 +252,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 			eof = 1;
 			break;
 		default:
-			kill_group(pid);
+			cbench_proc_kill_group(pid);
 			p->error = -EPROTO;
 			snprintf(p->reason, sizeof(p->reason), "worker sent an unknown message %u", m.type);
 			eof = 1;
@@ -330,7 +260,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 		}
 	}
 	close(fds[0]);
-	left_behind = end_group(pid, &status);
+	left_behind = cbench_proc_end_group(pid, &status);
 	current_worker = 0;
 	if (eof && !done && !p->error)
 		describe_exit(p, status);

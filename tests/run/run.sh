@@ -31,9 +31,11 @@ not_ok() {
 	[ -f "$TMP/err" ] && sed 's/^/       | /' "$TMP/err" | head -20
 }
 
-# run_cb NAME -- ARGS...: runs cbenchctl, stdout to $TMP/out, stderr to $TMP/err.
+# run_cb ARGS...: runs cbenchctl, stdout to $TMP/out, stderr to $TMP/err.
+# The time-out only bounds a cbenchctl that hangs (as it did on a FIFO or a
+# constructor that never returns); nothing here needs it to be tight.
 run_cb() {
-	"$CB" "$@" >"$TMP/out" 2>"$TMP/err"
+	timeout -k 10 120 "$CB" "$@" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 }
 
@@ -198,6 +200,39 @@ else
 	not_ok "compare: a clear slowdown"
 fi
 
+# A time that is no time is refused, naming the file and line: compare
+# printed "nan ... slower" for these.
+for bad in nan inf -inf -1.5 0; do
+	{ echo "BenchmarkX 10 1.0 ns/op"; echo "BenchmarkX 10 $bad ns/op"; } >"$TMP/bad.txt"
+	expect_failure "compare: ns/op of $bad" "unable to read $TMP/bad.txt: line 2: BenchmarkX: ns/op value '$bad' is not a finite, positive number" \
+		compare "$TMP/a.txt" "$TMP/bad.txt"
+done
+
+# 100,000 benchmarks in each file, 99,999 in both: every row right.  (Not
+# timed: a linear search took 15 s here, the hash index a fraction of that.)
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "BenchmarkB%d 10 %d ns/op\n", i, i + 1 }' >"$TMP/big_old.txt"
+awk 'BEGIN { for (i = 1; i <= 100000; i++) printf "BenchmarkB%d 10 %d ns/op\n", i, 2 * (i + 1) }' >"$TMP/big_new.txt"
+start=$(date +%s.%N)
+run_cb compare "$TMP/big_old.txt" "$TMP/big_new.txt"
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+if [ "$rc" -eq 0 ] && awk '
+	NR == 1 { next }
+	$1 == "B0" { if ($2 == "1.0000" && $3 == "(absent)") absent_new++; else bad++; next }
+	$1 == "B100000" { if ($2 == "(absent)" && $3 == "200002.0000") absent_old++; else bad++; next }
+	{
+		k = substr($1, 2) + 0
+		if ($2 != sprintf("%.4f", k + 1) || $3 != sprintf("%.4f", 2 * (k + 1)) || $4 != "+100.00%" ||
+		    $6 != "1+1" || $7 != "~" || seen[k]++)
+			bad++
+		rows++
+	}
+	END { exit !(rows == 99999 && absent_new == 1 && absent_old == 1 && !bad) }' "$TMP/out"; then
+	ok "compare: 100,000 benchmarks, every row right (${took:-?} s)"
+else
+	not_ok "compare: 100,000 benchmarks (exit $rc)"
+fi
+rm -f "$TMP"/big_*.txt
+
 # A benchmark of tens of ms per rep is tuned to n = 1 and gets its trial.
 # Not where the runner must share the worker's only CPU: there a busy
 # machine can disturb every such long measurement, and the trial rightly fails.
@@ -327,6 +362,49 @@ else
 	ok "interrupted run leaves no file"
 fi
 
+# Killed at any moment, a run leaves no temporary file: 30 SIGTERMs at
+# random delays, whatever each one interrupted (loading, opening outputs,
+# measuring, writing, or nothing once the run has ended).
+mkdir "$TMP/kills"
+i=0
+while [ "$i" -lt 30 ]; do
+	"$CB" run $FAST --filter '^add_chain$' -o "$TMP/kills/out.txt" --samples "$TMP/kills/s.csv" \
+		"$SUITE" >/dev/null 2>&1 &
+	pid=$!
+	ms=$(($(od -An -N2 -tu2 /dev/urandom) % 600))
+	sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+	kill -TERM "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	i=$((i + 1))
+done
+left=$(ls -A "$TMP/kills" | grep -Ev '^(out\.txt|s\.csv)$')
+if [ -n "$left" ]; then
+	not_ok "runs killed by SIGTERM at random moments left temporary files: $(echo $left)"
+else
+	ok "runs killed by SIGTERM at random moments leave no temporary file"
+fi
+# SIGKILL cannot be handled: the next run writing to that directory
+# recognises the dead run's temporary file and removes it.
+rm -rf "$TMP/kills" && mkdir "$TMP/kills"
+"$CB" run --time-limit 30 -o "$TMP/kills/k.txt" "$FIX/hang.so" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do
+	[ -n "$(ls -A "$TMP/kills")" ] && break
+	sleep 0.05
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+stale=$(ls -A "$TMP/kills")
+run_cb run $FAST --filter '^add_chain$' -o "$TMP/kills/next.txt" "$SUITE"
+if [ -z "$stale" ]; then
+	not_ok "stale temporary file: the killed run had made none"
+elif [ "$rc" -ne 0 ] || [ "$(ls -A "$TMP/kills")" != next.txt ]; then
+	not_ok "stale temporary file $(echo $stale) not removed by the next run (exit $rc): $(ls -A "$TMP/kills")"
+else
+	ok "the next run removes a temporary file left by a run killed with SIGKILL"
+fi
+rm -rf "$TMP/kills"
+
 # The report and the samples appear together or not at all: the samples'
 # directory goes away while the trials run, and the report must not stay.
 rm -rf "$TMP/gone" "$TMP"/report*
@@ -335,7 +413,7 @@ mkdir "$TMP/gone"
 	--samples "$TMP/gone/s.csv" "$SUITE" >/dev/null 2>"$TMP/err" &
 pid=$!
 for _ in $(seq 100); do
-	ls "$TMP"/gone/s.csv.* >/dev/null 2>&1 && break
+	[ -n "$(ls -A "$TMP/gone")" ] && break	# the temporary file is there
 	sleep 0.05
 done
 rm -rf "$TMP/gone"
@@ -350,6 +428,93 @@ elif ls "$TMP"/report* >/dev/null 2>&1; then
 else
 	ok "samples unwritable at the end: no report either"
 fi
+
+# ---- objects that misbehave while loading ------------------------------------
+# cbenchctl loads no benchmark code itself: a constructor that crashes,
+# exits, hangs or forks is a failed load with its reason, for list and run.
+
+# expect_failure sets name and regex: ours are lf_*.
+expect_load_failure() {
+	lf_name=$1
+	lf_regex=$2
+	lf_so=$3
+	expect_failure "list: $lf_name" "unable to load benchmarks: .*$lf_regex" list "$lf_so"
+	expect_failure "run: $lf_name" "unable to load benchmarks: .*$lf_regex" run -o "$TMP/report.txt" "$lf_so"
+}
+
+expect_load_failure "constructor crashes" "the object's constructor crashed \(SIGSEGV\)" "$FIX/ctor_crash.so"
+expect_load_failure "constructor aborts" "the object's constructor crashed \(SIGABRT\)" "$FIX/ctor_abort.so"
+expect_load_failure "constructor calls exit(0)" 'exited with status 0 while loading' "$FIX/ctor_exit0.so"
+expect_failure "run: constructor never returns" 'did not finish loading within 1 s' \
+	run --time-limit 1 -o "$TMP/report.txt" "$FIX/ctor_hang.so"
+expect_failure "list: constructor never returns" 'did not finish loading within 10 s' list "$FIX/ctor_hang.so"
+expect_load_failure "constructor forks" 'left processes behind while loading \(1, killed\)' "$FIX/ctor_fork.so"
+# What it forked holds our pipe open: the exit is still seen at once.
+expect_failure "list: constructor forks, then exits" 'exited with status 0 while loading' list "$FIX/ctor_fork_exit.so"
+left=$(pgrep -x cbfix-ctorfork)
+if [ -n "$left" ]; then
+	not_ok "constructor forks: its child outlived the load (pids $(echo $left))"
+	kill $left 2>/dev/null
+else
+	ok "constructor forks: nothing it forked outlives the load"
+fi
+if pgrep -x cbfix-ctorfork >/dev/null || pgrep -f 'fixtures/ctor_hang' >/dev/null; then
+	not_ok "misbehaving constructors: processes left behind"
+fi
+
+# ---- outputs that are not regular files ---------------------------------------
+# -o and --samples never rename over anything but a regular file: a
+# character device is written in place, as a shell redirect would, and its
+# write errors count; anything else is refused.  Our own device nodes: a
+# regression must not replace the machine's /dev/null or /dev/full.
+mkdir "$TMP/dev"
+if mknod "$TMP/dev/null" c 1 3 2>/dev/null && mknod "$TMP/dev/full" c 1 7 2>/dev/null; then
+	ln -s null "$TMP/dev/null-link"
+	run_cb run $FAST --filter '^add_chain$' -o "$TMP/dev/null" --samples "$TMP/dev/null-link" "$SUITE"
+	if [ "$rc" -ne 0 ]; then
+		not_ok "output to a null device: exit status $rc"
+	elif [ ! -c "$TMP/dev/null" ] || [ ! -L "$TMP/dev/null-link" ] ||
+	     [ -n "$(find "$TMP/dev" -name '*null?*' ! -name null-link)" ]; then
+		not_ok "output to a null device: the node was replaced or a temporary left: $(ls -la "$TMP/dev")"
+	else
+		ok "output to a null device (and through a link to it) is written in place"
+	fi
+	for opt in -o --samples; do
+		rm -f "$TMP"/report*
+		if [ "$opt" = -o ]; then
+			run_cb run $FAST --filter '^add_chain$' -o "$TMP/dev/full" "$SUITE"
+		else
+			run_cb run $FAST --filter '^add_chain$' -o "$TMP/report.txt" --samples "$TMP/dev/full" "$SUITE"
+		fi
+		if [ "$rc" -eq 0 ]; then
+			not_ok "$opt to a full device: exit status 0"
+		elif ! grep -q "unable to write $TMP/dev/full: No space left on device" "$TMP/err"; then
+			not_ok "$opt to a full device: no ENOSPC message"
+		elif [ ! -c "$TMP/dev/full" ] || ls "$TMP"/report* >/dev/null 2>&1; then
+			not_ok "$opt to a full device: the node was replaced, or a report left: $(ls -la "$TMP/dev" "$TMP"/report* 2>&1)"
+		else
+			ok "$opt to a full device fails with ENOSPC and leaves the node"
+		fi
+	done
+else
+	echo "skip   outputs to device nodes (mknod refused)"
+fi
+mkfifo "$TMP/dev/fifo"
+expect_failure "output is a FIFO" "unable to write $TMP/dev/fifo: it is a FIFO: cbenchctl writes to regular files and character devices only" \
+	run -o "$TMP/dev/fifo" "$SUITE"
+expect_failure "samples to a FIFO" "unable to write $TMP/dev/fifo: it is a FIFO" \
+	run -o "$TMP/report.txt" --samples "$TMP/dev/fifo" "$SUITE"
+[ -p "$TMP/dev/fifo" ] || not_ok "output is a FIFO: the FIFO was replaced"
+# Through a symbolic link, the file it names is replaced; the link stays.
+echo old >"$TMP/dev/target"
+ln -s target "$TMP/dev/link"
+run_cb run $FAST --filter '^add_chain$' -o "$TMP/dev/link" "$SUITE"
+if [ "$rc" -eq 0 ] && [ -L "$TMP/dev/link" ] && grep -q '^BenchmarkAddChain ' "$TMP/dev/target"; then
+	ok "output through a symbolic link replaces the file it names"
+else
+	not_ok "output through a symbolic link (exit $rc): $(ls -la "$TMP/dev")"
+fi
+rm -rf "$TMP/dev"
 
 # ---- bad input: a clear message, non-zero exit, no output file --------------
 
@@ -366,6 +531,9 @@ expect_failure "a report name benchstat cannot read" 'would be reported as Bench
 expect_failure "name and parameter name too long together" 'name and parameter name together are longer than 63 bytes' run -o "$TMP/report.txt" "$FIX/long_names.so"
 expect_failure "descriptor with a wild run pointer" 'run or setup function is not code in the object' run -o "$TMP/report.txt" "$FIX/bad_pointer.so"
 expect_failure "section entry that is no descriptor" 'descriptor pointer points outside the object' run -o "$TMP/report.txt" "$FIX/bad_section.so"
+expect_failure "ops_per_rep of UINT64_MAX" 'benchmark huge has ops_per_rep = 18446744073709551615, more than 2\^40' run -o "$TMP/report.txt" "$FIX/huge_counts.so"
+expect_failure "list: ops_per_rep of UINT64_MAX" 'benchmark huge has ops_per_rep' list "$FIX/huge_counts.so"
+expect_failure "bytes_per_rep x parameter over 2^40" 'benchmark copy at size=1099511627776 has bytes_per_rep x size = 1073741824 x 1099511627776, more than 2\^40 bytes per rep' list "$FIX/huge_bytes.so"
 expect_failure "list: newer ABI" 'ABI version 2' list "$FIX/newer_abi.so"
 expect_failure "unwritable output" "unable to write $TMP/nodir/report.txt: No such file" run -o "$TMP/nodir/report.txt" "$SUITE"
 expect_failure "output is a directory" "unable to write $TMP: Is a directory" run -o "$TMP" "$SUITE"
@@ -380,6 +548,28 @@ expect_failure "bad --backend" '--backend must be user, kmod or auto' run --back
 expect_failure "bad --format" '--format must be go or json' run --format xml "$SUITE"
 expect_failure "no object" 'run wants exactly one benchmark object' run
 expect_failure "unknown option" "unknown or incomplete option '--frobnicate'" run --frobnicate "$SUITE"
+
+# A truncated object (the dynamic loader raised SIGBUS in cbenchctl on
+# these) is refused before anything maps it.
+for cut in 1000 16244; do
+	head -c "$cut" "$SUITE" >"$TMP/cut$cut.so"
+	expect_failure "list: object cut at $cut bytes" "unable to load benchmarks: .*cut$cut.so is truncated or malformed: .* past its $cut bytes" list "$TMP/cut$cut.so"
+	expect_failure "run: object cut at $cut bytes" "unable to load benchmarks: .*cut$cut.so is truncated or malformed" run -o "$TMP/report.txt" "$TMP/cut$cut.so"
+done
+
+# What is not a regular file is refused without blocking: a FIFO with no
+# writer hung list, run and compare, and /dev/zero hung compare.
+mkfifo "$TMP/fifo"
+expect_failure "list: a FIFO" "unable to load benchmarks: $TMP/fifo is a FIFO, not a shared object" list "$TMP/fifo"
+expect_failure "run: a FIFO" "unable to load benchmarks: $TMP/fifo is a FIFO, not a shared object" run -o "$TMP/report.txt" "$TMP/fifo"
+expect_failure "list: a directory" "unable to load benchmarks: $TMP is a directory, not a shared object" list "$TMP"
+expect_failure "compare: a FIFO" "unable to read $TMP/fifo: it is a FIFO, not a report" compare "$TMP/fifo" "$TMP/fifo"
+expect_failure "compare: /dev/zero" "unable to read /dev/zero: it is a character device, not a report" compare /dev/zero /dev/zero
+expect_failure "compare: a directory" "unable to read $TMP: it is a directory, not a report" compare "$TMP" "$TMP"
+# A sparse file: costs no disk, and nothing reads its 1.1 GiB of zeros.
+truncate -s 1100M "$TMP/huge.txt"
+expect_failure "compare: a file over the size limit" "unable to read $TMP/huge.txt: it is larger than 1024 MiB, the most compare reads" compare "$TMP/huge.txt" "$TMP/huge.txt"
+rm -f "$TMP/huge.txt" "$TMP/fifo"
 
 expect_failure "compare: missing file" "unable to read $TMP/absent.txt" compare "$TMP/first.txt" "$TMP/absent.txt"
 expect_failure "compare: no result lines" 'has no result lines' compare "$TMP/first.txt" "$TMP/notelf.so"

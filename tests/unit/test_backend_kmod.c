@@ -53,7 +53,7 @@ static void slow_setup_refused(void)
 	char err[512];
 	int seen = 0;
 
-	CU_ASSERT_EQUAL_FATAL(cbench_library_open(&lib, FIXTURE("slow_setup"), err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&lib, FIXTURE("slow_setup"), err, sizeof(err)), 0);
 	for (size_t i = 0; i < lib.nexperiments; i++) {
 		const struct cbench_experiment *e = &lib.experiments[i];
 		uint64_t setup_ns = 0;
@@ -98,7 +98,7 @@ static void rehearsal_catches_hostile(void)
 	uint64_t setup_ns;
 	char err[512], why[512];
 
-	CU_ASSERT_EQUAL_FATAL(cbench_library_open(&lib, FIXTURE("hostile"), err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&lib, FIXTURE("hostile"), err, sizeof(err)), 0);
 
 	/* One rep is fine; the run's reps are not, and a sweep 10..49 is. */
 	e = find(&lib, "overrun_at_reps");

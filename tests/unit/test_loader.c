@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Descriptor checks and report names. */
 #include <errno.h>
+#include <link.h>
 #include <string.h>
 
 #include <CUnit/CUnit.h>
@@ -95,9 +96,103 @@ static void checks(void)
 		d.flags = 0;	/* a plain sweep may go negative */
 		CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);
 	}
+
+	/* Counts that would make per-op figures meaningless: over 2^40. */
+	d = good();
+	d.ops_per_rep = 1ULL << 40;
+	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);
+	d.ops_per_rep = UINT64_MAX;
+	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -ERANGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "add_chain has ops_per_rep = 18446744073709551615"));
+	d = good();
+	d.bytes_per_rep = (1ULL << 40) + 1;
+	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -ERANGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "bytes_per_rep"));
+	{
+		static const int64_t sizes[] = { 1024, INT64_MAX };
+
+		d = good();
+		d.param_name = "size";
+		d.params = sizes;
+		d.nparams = 1;
+		d.flags = CBENCH_F_BYTES_PER_PARAM;
+		d.bytes_per_rep = 1ULL << 30;
+		CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);	/* 2^40 exactly */
+		d.nparams = 2;		/* 2^30 x (2^63 - 1) overflows 64 bits */
+		CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -ERANGE);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "at size=9223372036854775807"));
+	}
+}
+
+/* Built by `make examples`, which `make unit` depends on. */
+#define SUITE_SO "build/examples/suite.so"
+
+static int find_mapped(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	return info->dlpi_name && strstr(info->dlpi_name, (const char *)arg) != NULL;
+}
+
+/* cbench_library_open() loads in a child: we get copies, never the object. */
+static void open_maps_nothing(void)
+{
+	struct cbench_library lib;
+	char err[512] = "";
+	int seen = 0;
+
+	CU_ASSERT_EQUAL_FATAL(cbench_library_open(&lib, SUITE_SO, 10, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(dl_iterate_phdr(find_mapped, "examples/suite.so"), 0);
+	CU_ASSERT_PTR_NULL(lib.handle);
+	CU_ASSERT(lib.nexperiments > 3);
+	for (size_t i = 0; i < lib.nexperiments; i++) {
+		const struct cbench_experiment *e = &lib.experiments[i];
+
+		CU_ASSERT_PTR_NULL(e->desc->run);
+		CU_ASSERT_PTR_NULL(e->desc->setup);
+		if (!strcmp(e->id, "copy/size=4096")) {
+			CU_ASSERT_STRING_EQUAL(e->report_name, "BenchmarkCopy/size=4096");
+			CU_ASSERT_STRING_EQUAL(e->desc->param_name, "size");
+			CU_ASSERT(e->desc->bytes_per_rep > 0);
+			CU_ASSERT_EQUAL(e->param, 4096);
+			seen++;
+		}
+	}
+	CU_ASSERT_EQUAL(seen, 1);
+	cbench_library_close(&lib);
+}
+
+/* A worker finds its experiment by id, and refuses one that changed. */
+static void worker_finds_experiment(void)
+{
+	struct cbench_library listed, live;
+	struct cbench_experiment want;
+	struct cbench_desc changed;
+	const struct cbench_experiment *found = NULL;
+	char err[512] = "";
+
+	CU_ASSERT_EQUAL_FATAL(cbench_library_open(&listed, SUITE_SO, 10, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&live, SUITE_SO, err, sizeof(err)), 0);
+	for (size_t i = 0; i < listed.nexperiments; i++) {
+		CU_ASSERT_EQUAL(cbench_experiment_find(&live, &listed.experiments[i], &found, err,
+						       sizeof(err)), 0);
+		CU_ASSERT_PTR_NOT_NULL(found->desc->run);
+		CU_ASSERT_STRING_EQUAL(found->id, listed.experiments[i].id);
+	}
+	want = listed.experiments[0];
+	changed = *want.desc;
+	changed.ops_per_rep += 7;
+	want.desc = &changed;
+	CU_ASSERT_EQUAL(cbench_experiment_find(&live, &want, &found, err, sizeof(err)), -ESTALE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "differently"));
+	want = listed.experiments[0];
+	strcpy(want.id, "no_such_benchmark");
+	CU_ASSERT_EQUAL(cbench_experiment_find(&live, &want, &found, err, sizeof(err)), -ESTALE);
+	cbench_library_close(&live);
+	cbench_library_close(&listed);
 }
 
 static CU_TestInfo loader_tests[] = {
+	{ "loading in a child maps nothing here", open_maps_nothing },
+	{ "a worker finds and checks its experiment", worker_finds_experiment },
 	{ "CamelCase report names", camel },
 	{ "descriptor checks", checks },
 	CU_TEST_INFO_NULL,

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON writer: escaping, absent counters, failed trials, non-finite numbers. */
+#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,7 +85,76 @@ static void all_failed_gives_null(void)
 	free(out);
 }
 
+/* The text of key's value in out (the first occurrence), for parsing. */
+static const char *value_of(const char *out, const char *key)
+{
+	char quoted[64];
+	const char *at;
+
+	snprintf(quoted, sizeof(quoted), "\"%s\":", key);
+	at = strstr(out, quoted);
+	return at ? at + strlen(quoted) : "";
+}
+
+/* Parses key's value as a JSON number that is an exact integer. */
+static bool parse_uint(const char *out, const char *key, uint64_t *v)
+{
+	const char *text = value_of(out, key);
+	char *end;
+
+	errno = 0;
+	*v = strtoull(text, &end, 10);
+	return end != text && !errno && (*end == ',' || *end == '}');
+}
+
+static bool parse_double(const char *out, const char *key, double *v)
+{
+	const char *text = value_of(out, key);
+	char *end;
+
+	*v = strtod(text, &end);
+	return end != text && (*end == ',' || *end == '}');
+}
+
+/* Integers exact, doubles read back as the same double. */
+static void numbers_exact(void)
+{
+	struct cbench_experiment e = { .desc = &desc, .id = "add_chain", .report_name = "BenchmarkAddChain" };
+	struct cbench_sample s = { .reps = 2, .ticks = 40 };
+	/* Past 2^53: no double holds it. */
+	struct cbench_trial t = { .n = 9007199254740993ULL, .samples = &s, .nsamples = 1 };
+	struct cbench_result res = { .exp = &e, .tuning = "tuned", .n = 9007199254740993ULL,
+				     .trials = &t, .ntrials = 1 };
+	struct cbench_report r = { .backend = "kmod", .version = "v", .so_path = "x", .build_id = "y",
+				   .results = &res, .nresults = 1 };
+	uint64_t u = 0;
+	double d = 0;
+	char *out;
+
+	r.timer.tsc_hz = 2994373123.0;
+	r.timer.precision_ns = 0.1 + 0.2;	/* 0.30000000000000004 */
+	r.timer.accuracy_ns = 1.0 / 3.0;
+	r.env.irqoff_budget_ns = 18446744073709551615ULL;
+	cbench_report_summarize(&r);
+	out = render(&r);
+	CU_ASSERT(parse_uint(out, "timer_hz", &u));
+	CU_ASSERT_EQUAL(u, 2994373123ULL);
+	CU_ASSERT(parse_uint(out, "n", &u));
+	CU_ASSERT_EQUAL(u, 9007199254740993ULL);
+	CU_ASSERT(parse_uint(out, "irqoff_budget_ns", &u));
+	CU_ASSERT_EQUAL(u, 18446744073709551615ULL);
+	CU_ASSERT(parse_double(out, "timer_precision_ns", &d));
+	CU_ASSERT_EQUAL(d, 0.1 + 0.2);
+	CU_ASSERT(parse_double(out, "timer_accuracy_ns", &d));
+	CU_ASSERT_EQUAL(d, 1.0 / 3.0);
+	/* The first trial's n, after the result's. */
+	CU_ASSERT(parse_uint(strstr(out, "\"trials\""), "n", &u));
+	CU_ASSERT_EQUAL(u, 9007199254740993ULL);
+	free(out);
+}
+
 static CU_TestInfo report_json_tests[] = {
+	{ "integers exact, doubles round-trip", numbers_exact },
 	{ "content, escapes, absent counters", content },
 	{ "no estimate is null", all_failed_gives_null },
 	CU_TEST_INFO_NULL,
