@@ -3,7 +3,18 @@
 #include <errno.h>
 #include <string.h>
 
+#include <uapi/linux/cbench.h>
+
 #include "backend.h"
+
+_Static_assert(CBENCH_HAVE_INSTRUCTIONS == CBENCH_COUNTER_F_INSTRUCTIONS &&
+	       CBENCH_HAVE_CYCLES == CBENCH_COUNTER_F_CYCLES &&
+	       CBENCH_HAVE_REF_CYCLES == CBENCH_COUNTER_F_REF_CYCLES,
+	       "counter bits differ between cbench.ko and cbenchctl");
+
+const char *const cbench_counter_names[CBENCH_COUNTER_KINDS] = {
+	"instructions", "cycles", "ref-cycles",
+};
 
 int cbench_backend_parse(const char *s, enum cbench_backend_kind *kind)
 {

@@ -30,6 +30,11 @@
 #define CBENCH_HAVE_CYCLES		(1u << 1)
 #define CBENCH_HAVE_REF_CYCLES		(1u << 2)
 
+/* Counter names, by the bit above (cbench.ko's CBENCH_COUNTER_F_* are the
+ * same bits): "instructions", "cycles", "ref-cycles". */
+#define CBENCH_COUNTER_KINDS 3
+extern const char *const cbench_counter_names[CBENCH_COUNTER_KINDS];
+
 /* Why a sample is disturbed (and so discarded). */
 #define CBENCH_DISTURB_CSWITCH		(1u << 0)	/* context switch */
 #define CBENCH_DISTURB_MIGRATION	(1u << 1)	/* moved to another CPU */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one JSON writer (after bpftool's json_writer): a stream of keys and
+ * values that places the commas and, when pretty, the indentation itself.
+ * A key is given for members of an object and NULL for elements of an
+ * array (and the top-level value).  Integers print exactly; a double prints
+ * in the fewest digits that read back as the same double; a non-finite
+ * double prints as null.  Errors stay in the FILE (ferror).
+ */
+#ifndef _CBENCH_JSON_WRITER_H
+#define _CBENCH_JSON_WRITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Deepest nesting of objects and arrays. */
+#define CBENCH_JSON_DEPTH_MAX 16
+
+struct cbench_json {
+	FILE *f;
+	bool pretty;			/* newlines and two-space indents */
+	unsigned int depth;
+	bool first[CBENCH_JSON_DEPTH_MAX + 1];	/* no member yet at this depth */
+};
+
+void cbench_json_init(struct cbench_json *j, FILE *f, bool pretty);
+
+void cbench_json_object_start(struct cbench_json *j, const char *key);
+void cbench_json_object_end(struct cbench_json *j);
+void cbench_json_array_start(struct cbench_json *j, const char *key);
+void cbench_json_array_end(struct cbench_json *j);
+
+void cbench_json_string(struct cbench_json *j, const char *key, const char *value);
+void cbench_json_uint(struct cbench_json *j, const char *key, uint64_t value);
+void cbench_json_int(struct cbench_json *j, const char *key, int64_t value);
+void cbench_json_double(struct cbench_json *j, const char *key, double value);
+void cbench_json_bool(struct cbench_json *j, const char *key, bool value);
+void cbench_json_null(struct cbench_json *j, const char *key);
+
+/* Ends the document (a newline) and says whether the stream took it all:
+ * 0 or -EIO. */
+int cbench_json_finish(struct cbench_json *j);
+
+#endif /* _CBENCH_JSON_WRITER_H */
