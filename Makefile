@@ -190,6 +190,13 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h
 itest: cbenchctl examples fixtures
 	tests/run/run.sh
 
+# doctor and lab on a fake root (tests/run/lab.sh); part of itest.
+itest: itest-lab
+itest-lab: cbenchctl
+	tests/run/lab.sh
+
+.PHONY: itest-lab
+
 
 # cbench.ko is built in a copy of its sources, one per kernel, so builds
 # against several kernels never share objects and the source tree stays clean.
