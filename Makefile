@@ -284,12 +284,15 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h
 itest: cbenchctl examples fixtures
 	tests/run/run.sh
 
-# doctor and lab on a fake root (tests/run/lab.sh); part of itest.
-itest: itest-lab
+# doctor and lab on a fake root (tests/run/lab.sh), and plot's pages in
+# headless chromium (tests/run/plot.sh); part of itest.
+itest: itest-lab itest-plot
 itest-lab: cbenchctl
 	tests/run/lab.sh
+itest-plot: cbenchctl examples
+	tests/run/plot.sh
 
-.PHONY: itest-lab
+.PHONY: itest-lab itest-plot
 
 
 # cbench.ko is built in a copy of its sources, one per kernel, so builds

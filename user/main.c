@@ -22,6 +22,7 @@ static const struct cbench_subcommand subcommands[] = {
 	{ "info", cbench_info_main, "show what this machine offers for measurement" },
 	{ "lab", cbench_lab_main, "set this machine up for measurement, and reset it" },
 	{ "list", cbench_cmd_list, "list the benchmarks in a shared object" },
+	{ "plot", cbench_plot_main, "draw JSON reports as an HTML page of SVG plots" },
 	{ "run", cbench_cmd_run, "measure the benchmarks in a shared object" },
 	{ "version", show_version, "print the version of cbenchctl" },
 };
