@@ -192,15 +192,20 @@ static int state_save(const struct state *s)
 	return cbench_outfile_commit(&out);
 }
 
-/* Runs `systemctl <verb> irqbalance` ($CBENCH_SYSTEMCTL for the tests). */
+/* Runs `systemctl <verb> irqbalance` ($CBENCH_SYSTEMCTL for the tests);
+ * -EXDEV under a root prefix without one. */
 static int service(const char *verb)
 {
 	const char *cmd = getenv("CBENCH_SYSTEMCTL");
 	int status;
 	pid_t pid;
 
-	if (!cmd || !cmd[0])
+	if (!cmd || !cmd[0]) {
+		/* The files are a copy, the services this machine's: leave them. */
+		if (!cbench_sysroot_is_real())
+			return -EXDEV;
 		cmd = "systemctl";
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
@@ -369,9 +374,16 @@ static int setup_irqbalance(struct state *s)
 			return ret;
 	}
 	ret = service("stop");
+	if (ret && s->irqbalance_new) {
+		/* Still running: nothing for a rollback or reset to start. */
+		s->irqbalance = false;
+		s->irqbalance_new = false;
+	}
 	if (ret) {
 		fprintf(stderr, "%s: unable to stop irqbalance: %s\n", cbench_prog,
-			ret == -ENOENT ? "no systemctl" : "systemctl stop irqbalance failed");
+			ret == -ENOENT ? "no systemctl" : ret == -EXDEV ?
+			"not this machine's service, with the files under a root prefix" :
+			"systemctl stop irqbalance failed");
 		return ret;
 	}
 	printf("  %-5s %-14s stopped (reset starts it again)\n", "set", "irqbalance");
@@ -519,7 +531,8 @@ static int lab_setup(int cpu)
 		s.irqbalance_new = false;
 		if (state_save(&s))
 			fprintf(stderr, "%s: unable to update %s\n", cbench_prog, STATE_FILE);
-		fprintf(stderr, "%s: unable to set up the lab: %s\n", cbench_prog, strerror(-ret));
+		fprintf(stderr, "%s: unable to set up the lab: a step failed (%s); what it had "
+			"changed is put back\n", cbench_prog, strerror(-ret));
 		state_free(&s);
 		return 1;
 	}

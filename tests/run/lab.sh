@@ -299,6 +299,19 @@ else
 	ok "lab setup with a failing step rolls back every change"
 fi
 
+# On a fake root, the real machine's irqbalance is never touched.
+make_root
+snapshot >"$TMP/before"
+CBENCH_SYSTEMCTL= "$CB" lab setup --cpu 1 --root "$R" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+snapshot >"$TMP/after"
+if [ "$rc" -ne 0 ] && grep -q "unable to stop irqbalance: not this machine's service" "$TMP/err" &&
+   diff -u "$TMP/before" "$TMP/after" >/dev/null && [ ! -e "$R/run/cbench/lab.state" ]; then
+	ok "lab setup on a fake root leaves this machine's services alone, and rolls back"
+else
+	not_ok "lab setup on a fake root without a systemctl stand-in (exit $rc)"
+fi
+
 # A machine with none of the knobs: each is skipped, and said so.
 rm -rf "$R"
 mkdir -p "$R$CPU/cpu1"
