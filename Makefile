@@ -7,7 +7,9 @@
 #   make test           unit and integration tests, the VM tests and check-all
 #   make unit           unit tests only
 #   make itest          integration tests of cbenchctl (user backend)
-#   make vmtest         VM tests only
+#   make vmtest         VM tests only (Debian's kernels and the debug kernel)
+#   make vmtest-planted the debug kernel must report each planted bug (not in make test)
+#   make debug-kernel   build/debug-kernel/: KASAN, kmemleak, lockdep (make vmtest builds it)
 #   make check          sparse and W=1 on the module (KDIR), cppcheck on user code
 #   make check-all      make check for every installed Debian kernel (part of make test)
 #   make bench          how good cbench is (prints figures; not a test)
@@ -37,7 +39,7 @@ CFLAGS   ?= -O2 -g
 NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS   := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
 CPPFLAGS += -Iinclude -Iuser -D_GNU_SOURCE -DCBENCH_VERSION='"$(VERSION)"' $(NL_CFLAGS)
-LDLIBS   += $(NL_LIBS) -lelf -ldl -lm
+LDLIBS   += $(NL_LIBS) -ldw -lelf -ldl -lm
 
 # Every user/*.c is part of cbenchctl; user/main.c holds main() alone.
 USER_SRCS := $(wildcard user/*.c)
@@ -170,6 +172,7 @@ kfixtures: $(KFIXTURE_SOS)
 
 unit: kfixtures
 $(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
+$(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
 
 .PHONY: install-pkgconfig kfixtures
 # --- end of kernel-safe benchmark builds -------------------------------------
@@ -280,9 +283,11 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
 
-# Integration tests of cbenchctl's run path and bad input (user backend).
+# Integration tests of cbenchctl's run path and bad input (user backend),
+# then of its profiles.
 itest: cbenchctl examples fixtures
 	tests/run/run.sh
+	tests/run/profile.sh
 
 # doctor and lab on a fake root (tests/run/lab.sh), and plot's pages in
 # headless chromium (tests/run/plot.sh); part of itest.
@@ -298,9 +303,18 @@ itest-plot: cbenchctl examples
 # cbench.ko is built in a copy of its sources, one per kernel, so builds
 # against several kernels never share objects and the source tree stays clean.
 KVER      ?= $(patsubst linux-headers-%,%,$(notdir $(patsubst %/build,%,$(KDIR))))
-KMOD_OUT  := $(BUILD)/kmod-$(KVER)
+
+# Test builds only: CBENCH_PLANT_BUG=<kind> plants one deliberate bug
+# (kmod/planted.c) for `make vmtest-planted`.  Such a module goes to a
+# directory of its own, so it can never be mistaken for the real one.
+PLANT_BUGS := uaf lockinv atomic_sleep leak
+ifneq ($(filter-out $(PLANT_BUGS),$(CBENCH_PLANT_BUG))$(word 2,$(CBENCH_PLANT_BUG)),)
+$(error CBENCH_PLANT_BUG=$(CBENCH_PLANT_BUG): one of $(PLANT_BUGS))
+endif
+KMOD_OUT  := $(BUILD)/kmod-$(KVER)$(if $(CBENCH_PLANT_BUG),-planted-$(CBENCH_PLANT_BUG))
 KMOD_SRCS := Kbuild $(wildcard kmod/*.[chS] kmod/lib/*.[ch]) include/cbench.h include/uapi/linux/cbench.h
-KBUILD_ARGS = -C $(KDIR) M=$(CURDIR)/$(KMOD_OUT) CBENCH_VERSION=$(VERSION) CBENCH_WERROR=$(WERROR)
+KBUILD_ARGS = -C $(KDIR) M=$(CURDIR)/$(KMOD_OUT) CBENCH_VERSION=$(VERSION) CBENCH_WERROR=$(WERROR) \
+	CBENCH_PLANT_BUG=$(CBENCH_PLANT_BUG)
 
 kmod-sources:
 	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers-amd64 or set KDIR=" >&2; exit 1; }
@@ -330,6 +344,11 @@ $(BUILD)/tests/vm/cbench-nlcheck: $(BUILD)/tests/vm/nlcheck.o $(LIB_OBJS) $(KLIB
 vmtest: cbenchctl examples kfixtures $(VMTEST_TOOLS)
 	scripts/vm-test.sh
 
+# Not a test of cbench but of the VM tests: a module with one planted bug
+# per boot of the debug kernel, each of which must be reported.
+vmtest-planted: cbenchctl examples kfixtures $(VMTEST_TOOLS)
+	scripts/vm-test.sh --planted
+
 test: unit itest vmtest check-all
 
 CPPCHECK_DIRS := $(wildcard user tests/unit tests/vm examples kmod/lib)
@@ -349,6 +368,11 @@ check-all:
 	@test -n "$(CHECK_KDIRS)" || { echo "no kernel headers in /usr/src: run scripts/install-deps.sh" >&2; exit 1; }
 	$(Q)for k in $(CHECK_KDIRS); do $(MAKE) --no-print-directory check KDIR=$$k || exit 1; done
 
+# The VM tests' debug kernel; rebuilt only when tests/vm/debug.config or
+# the linux-source-6.1 package changes.
+debug-kernel:
+	scripts/debug-kernel.sh
+
 bench: cbenchctl examples
 	bench/run.sh
 
@@ -357,6 +381,7 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE check-all all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest test check bench clean
+.PHONY: FORCE check-all all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest \
+	vmtest-planted debug-kernel test check bench clean
 
 -include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d

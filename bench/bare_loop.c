@@ -16,26 +16,13 @@
 #include <string.h>
 #include <time.h>
 
+/* The same serialized reads cbench uses: the harness is what we leave out. */
+#include "tsc.h"
+
 /* Reps of 1000 ops per measurement, and alternating rounds. */
 #define REPS 100
 #define ROUNDS 4000
 #define PAIRS 1000000
-
-static inline uint64_t tsc_start(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline uint64_t tsc_stop(void)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
 
 static double now_ns(void)
 {
@@ -47,20 +34,20 @@ static double now_ns(void)
 
 static uint64_t add_chain(void)
 {
-	uint64_t x = 0, start = tsc_start();
+	uint64_t x = 0, start = cbench_tsc_start();
 
 	for (int r = 0; r < REPS; r++)
 		__asm__ volatile(".rept 1000\n\tadd $1, %0\n\t.endr" : "+r"(x));
-	return tsc_stop() - start + (x & 0);
+	return cbench_tsc_stop() - start + (x & 0);
 }
 
 static uint64_t imul_chain(void)
 {
-	uint64_t x = 3, start = tsc_start();
+	uint64_t x = 3, start = cbench_tsc_start();
 
 	for (int r = 0; r < REPS; r++)
 		__asm__ volatile(".rept 1000\n\timul %0, %0\n\t.endr" : "+r"(x));
-	return tsc_stop() - start + (x & 0);
+	return cbench_tsc_stop() - start + (x & 0);
 }
 
 static int chains(void)
@@ -69,14 +56,14 @@ static int chains(void)
 	double n0, n1, hz;
 
 	n0 = now_ns();
-	t0 = tsc_start();
+	t0 = cbench_tsc_start();
 	for (int i = 0; i < ROUNDS; i++) {
 		uint64_t a = add_chain(), m = imul_chain();
 
 		best_add = a < best_add ? a : best_add;
 		best_imul = m < best_imul ? m : best_imul;
 	}
-	t1 = tsc_stop();
+	t1 = cbench_tsc_stop();
 	n1 = now_ns();
 	hz = (double)(t1 - t0) * 1e9 / (n1 - n0);
 	printf("{\"add_ns_per_op\": %.9g, \"imul_ns_per_op\": %.9g, \"imul_over_add\": %.9g}\n",

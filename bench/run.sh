@@ -32,7 +32,7 @@ CPU=${CPU:-$(($(getconf _NPROCESSORS_ONLN) - 1))}
 
 mkdir -p build/bench
 ${CXX:-g++} -O2 -o "$GB" bench/gbench_chains.cc -lbenchmark -lpthread
-${CC:-gcc} -O2 -Wall -Wextra -o "$BARE" bench/bare_loop.c
+${CC:-gcc} -O2 -Wall -Wextra -Iuser -o "$BARE" bench/bare_loop.c
 
 
 # Google Benchmark gets what cbench's workers get: the same CPU and, where

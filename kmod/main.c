@@ -9,6 +9,7 @@
 #include "cpu.h"
 #include "limits.h"
 #include "netlink.h"
+#include "planted.h"
 
 static int __init cbench_init(void)
 {
@@ -18,6 +19,7 @@ static int __init cbench_init(void)
 	if (ret)
 		goto err_limits;
 
+	cbench_planted_bug();	/* test builds only: kmod/planted.h */
 	cbench_cpu_init();
 
 	ret = cbench_client_init();

@@ -51,7 +51,7 @@ fi
 apt-get update -qq
 
 # Build and test tools for the user side.
-packages="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev
+packages="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev libdw-dev
 	libcunit1-dev libbenchmark-dev sparse cppcheck python3
 	qemu-system-x86 busybox-static cpio gzip kmod"
 
@@ -74,6 +74,12 @@ packages="$packages $bpo_image $bpo_headers"
 
 # 6.12's module build runs pahole (BTF); backports carries a new enough one.
 packages="$packages dwarves"
+
+# The VM tests' debug kernel (scripts/debug-kernel.sh): Debian's 6.1 source
+# (an xz tarball) and what building it needs: kconfig's parser generators,
+# bc for the timeconst header, libelf for objtool, OpenSSL's headers for
+# the certificate tools.
+packages="$packages linux-source-6.1 xz-utils flex bison bc libelf-dev libssl-dev"
 
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $packages

@@ -1,24 +1,40 @@
 #!/bin/sh
 # VM tests of cbench.ko: for every installed Debian kernel (headers under
-# /usr/src/linux-headers-<kver> and an image /boot/vmlinuz-<kver>), build
-# cbench.ko against it, pack an initramfs with busybox, cbench.ko, cbenchctl
-# and tests/vm/guest.sh, and boot it under QEMU (TCG).
+# /usr/src/linux-headers-<kver> and an image /boot/vmlinuz-<kver>), and for
+# the debug kernel scripts/debug-kernel.sh builds (KASAN, kmemleak, lockdep),
+# build cbench.ko against it, pack an initramfs with busybox, cbench.ko,
+# cbenchctl and tests/vm/guest.sh, and boot it under QEMU (TCG).
 #
 # The verdict comes back on a second serial port (ttyS1, a file here) that
 # the kernel's console never writes to: the guest's /init writes
 # "cbench-vmtest PASS <token>" there only if every check passed, with a
 # token made fresh for each boot, so neither console output nor a stale
-# file can pass a test.
+# file can pass a test.  The console goes to the terminal and to
+# build/vm-<kver>/console.log, which we scan for what the kernel reported
+# (KASAN, lockdep, sleeping in atomic context, list corruption, WARN, BUG,
+# kmemleak's unreferenced objects): a report fails the boot and says what
+# it was, even when a panic left no verdict.
 #
-# Environment: CI=true makes fewer than two kernels an error;
-# VMTEST_KERNELS="<kver> ..." picks kernels; VMTEST_TIMEOUT (seconds, per
-# boot, default 180).
+# Usage: scripts/vm-test.sh              every kernel
+#        scripts/vm-test.sh --planted    the debug kernel only, once per
+#            planted bug (CBENCH_PLANT_BUG, kmod/planted.c): passes only if
+#            each boot fails and the report names the planted kind
+#
+# Environment: CI=true makes fewer than two Debian kernels, or no debug
+# kernel, an error; VMTEST_KERNELS="<kver> ..." picks kernels ("debug" is
+# the debug kernel); VMTEST_DEBUG=0 skips the debug kernel (not in CI);
+# VMTEST_TIMEOUT (seconds, per boot, default 180; 360 for the debug
+# kernel, whose checks slow it down under TCG); VMTEST_PLANTED="<kind> ..."
+# picks the planted bugs.
 set -eu
 
 cd "$(dirname "$0")/.."
 BUILD=build
 MAKE=${MAKE:-make}
 TIMEOUT=${VMTEST_TIMEOUT:-180}
+DEBUG_TIMEOUT=${VMTEST_TIMEOUT:-360}
+PLANTED=
+[ "${1:-}" = --planted ] && PLANTED=${VMTEST_PLANTED:-uaf lockinv atomic_sleep leak}
 
 die() {
 	echo "vm-test: $*" >&2
@@ -35,19 +51,66 @@ for tool in cbenchctl tests/vm/cbench-nlcheck tests/vm/cbench-kmodtest tests/kfi
 	[ -x "$BUILD/$tool" ] || die "$BUILD/$tool is missing: run make vmtest"
 done
 
+# The debug kernel: on by default, required in CI, and the only kernel of
+# --planted.  VMTEST_KERNELS names it "debug" (or by its release).
 kernels=${VMTEST_KERNELS:-}
-if [ -z "$kernels" ]; then
+debug=
+if [ -n "$PLANTED" ]; then
+	debug=1
+elif [ -n "$kernels" ]; then
+	for kver in $kernels; do
+		case $kver in debug | *-cbench-debug) debug=1 ;; esac
+	done
+elif [ "${VMTEST_DEBUG:-1}" != 0 ]; then
+	debug=1
+elif [ "${CI:-}" = true ]; then
+	die "CI needs the debug kernel: VMTEST_DEBUG=0 is for local runs only"
+fi
+
+# It is built here rather than by make: a build takes minutes and is
+# skipped when up to date, which the script knows best.
+debug_build_s=0
+if [ -n "$debug" ]; then
+	start=$(date +%s)
+	scripts/debug-kernel.sh || die "the debug kernel does not build"
+	debug_build_s=$(($(date +%s) - start))
+	debug_kver=$(cat "$BUILD/debug-kernel/release")
+fi
+
+if [ -n "$PLANTED" ]; then
+	kernels=$debug_kver
+elif [ -n "$kernels" ]; then
+	named=$kernels
+	kernels=
+	for kver in $named; do
+		[ "$kver" = debug ] && kver=$debug_kver
+		kernels="$kernels $kver"
+	done
+else
 	for headers in /usr/src/linux-headers-*-amd64; do
 		[ -d "$headers" ] || continue
 		kver=${headers#/usr/src/linux-headers-}
 		[ -f "/boot/vmlinuz-$kver" ] && kernels="$kernels $kver"
 	done
+	count=$(echo $kernels | wc -w)
+	if [ "${CI:-}" = true ] && [ "$count" -lt 2 ]; then
+		die "CI needs the 6.1 and 6.12 kernels, found only:$kernels"
+	fi
+	[ -n "$debug" ] && kernels="$kernels $debug_kver"
 fi
-count=$(echo $kernels | wc -w)
-[ "$count" -ge 1 ] || die "no kernel with both headers and an image: run scripts/install-deps.sh"
-if [ "${CI:-}" = true ] && [ "$count" -lt 2 ]; then
-	die "CI needs the 6.1 and 6.12 kernels, found only:$kernels"
-fi
+[ -n "$kernels" ] || die "no kernel with both headers and an image: run scripts/install-deps.sh"
+
+is_debug() {
+	[ -n "$debug" ] && [ "$1" = "$debug_kver" ]
+}
+
+# The build tree cbench.ko is built against, and the image QEMU boots.
+kdir_of() {
+	if is_debug "$1"; then scripts/debug-kernel.sh --kdir; else echo "/usr/src/linux-headers-$1"; fi
+}
+image_of() {
+	if is_debug "$1"; then echo "$(kdir_of "$1")/arch/x86/boot/bzImage"; else echo "/boot/vmlinuz-$1"; fi
+}
 
 # Copies a dynamically linked program and the libraries it needs into root.
 copy_with_libs() {
@@ -57,7 +120,8 @@ copy_with_libs() {
 	done
 }
 
-# make_initramfs KVER DIR: the guest's root file system, as DIR/initramfs.gz.
+# make_initramfs KO DIR: the guest's root file system, with the module KO,
+# as DIR/initramfs.gz.
 make_initramfs() {
 	root=$2/root
 	rm -rf "$root"
@@ -65,7 +129,7 @@ make_initramfs() {
 	install -m 0755 "$(command -v busybox)" "$root/bin/busybox"
 	install -m 0755 tests/vm/init "$root/init"
 	install -m 0755 tests/vm/guest.sh "$root/guest.sh"
-	install -m 0644 "$BUILD/kmod-$1/cbench.ko" "$root/cbench.ko"
+	install -m 0644 "$1" "$root/cbench.ko"
 	copy_with_libs "$BUILD/cbenchctl" "$root" bin/cbenchctl
 	copy_with_libs "$BUILD/tests/vm/cbench-nlcheck" "$root" bin/cbench-nlcheck
 	copy_with_libs "$BUILD/tests/vm/cbench-kmodtest" "$root" bin/cbench-kmodtest
@@ -81,31 +145,119 @@ make_initramfs() {
 	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$2/initramfs.gz"
 }
 
-# boot KVER: 0 if the guest passed.
+# What the kernel reported, one line per report, "<kind>: <first line>",
+# from a console log; nothing if it reported nothing.  The kinds are what
+# vmtest-planted matches: KASAN, lockdep, atomic-sleep, list, WARN, BUG,
+# and panic (which follows one of the others).
+# A report printed twice (the guest's own dmesg check prints it again) is
+# listed once.
+findings() {
+	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' | awk '
+		/cbench-kmemleak: begin/ { skip = 1 } /cbench-kmemleak: end/ { skip = 0 }
+		skip { next }
+		/BUG: KASAN: / { k = "KASAN" }
+		/WARNING: possible (circular|recursive) locking|WARNING: inconsistent lock state|WARNING: possible irq lock inversion|WARNING: bad unlock balance|WARNING: lock held when returning|WARNING: held lock freed|WARNING: suspicious RCU usage|WARNING: Nested lock was not taken|BUG: Invalid wait context|BUG: MAX_LOCK/ { k = "lockdep" }
+		/BUG: sleeping function called from invalid context|BUG: scheduling while atomic/ { k = "atomic-sleep" }
+		/(h?list_[a-z_]+|list) corruption/ { k = "list" }
+		/WARNING: CPU: [0-9]+ PID: / { k = "WARN" }
+		!k && /BUG: |kernel BUG at|Oops: |general protection fault/ { k = "BUG" }
+		/Kernel panic - not syncing/ { k = "panic" }
+		k && !seen[$0]++ { print k ": " $0 }
+		{ k = "" }'
+}
+
+# kmemleak's report, which the debug kernel's /init prints on the console
+# between two markers after the tests.  An object "names cbench" if its
+# backtrace does: a symbol in [cbench], or an address in module space that
+# no longer resolves, since cbench.ko is the only module the guest loads
+# and it is unloaded by the time we scan.  Prints a summary line, then the
+# objects that name cbench; fails if there are any, or no report.
+kmemleak_check() {
+	tr -d '\r' <"$1" | awk '
+		/cbench-kmemleak: unavailable/ { sub(/.*cbench-kmemleak: unavailable: */, ""); print "kmemleak is unavailable in the guest: " $0; bad = 1 }
+		/cbench-kmemleak: begin/ { on = 1; seen = 1; next }
+		/cbench-kmemleak: end/ { on = 0; done = 1 }
+		!on { next }
+		/^unreferenced object / { flush(); obj = $0 "\n"; next }
+		obj != "" {
+			obj = obj $0 "\n"
+			if ($0 ~ /\[cbench\]|cbench_/ || $0 ~ /\] 0xffffffff[a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]$/) names = 1
+		}
+		function flush() {
+			if (obj == "") return
+			all++
+			if (names) { ours++; text = text obj }
+			obj = ""; names = 0
+		}
+		END {
+			flush()
+			if (!seen || !done) { print "no kmemleak report from the guest"; exit 1 }
+			printf "kmemleak: %d unreferenced objects naming cbench (%d in all)\n", ours, all
+			if (ours) { printf "%s", text; exit 1 }
+			exit bad
+		}'
+}
+
+# boot KVER [PLANT]: 0 if the guest passed and the kernel reported nothing;
+# PLANT builds cbench.ko with that planted bug.  Sets $reported to what the
+# kernel reported.
 boot() {
-	dir=$BUILD/vm-$1
+	dir=$BUILD/vm-$1${2:+-planted-$2}
+	kdir=$(kdir_of "$1")
 	mkdir -p "$dir"
-	echo "==== vm-test: $1: building cbench.ko"
-	$MAKE --no-print-directory -s module KDIR="/usr/src/linux-headers-$1" W=1 ||
+	reported=
+	echo "==== vm-test: $1: building cbench.ko${2:+ with the planted bug $2}"
+	$MAKE --no-print-directory -s module KDIR="$kdir" W=1 ${2:+CBENCH_PLANT_BUG=$2} ||
 		{ echo "vm-test: $1: FAIL: cbench.ko does not build"; return 1; }
-	make_initramfs "$1" "$dir"
+	make_initramfs "$BUILD/kmod-$1${2:+-planted-$2}/cbench.ko" "$dir"
 
 	token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-	rm -f "$dir/result"
-	echo "==== vm-test: $1: booting (timeout ${TIMEOUT}s)"
+	append="console=ttyS0 loglevel=5 panic_on_warn=1 panic=-1 oops=panic cbench_token=$token"
+	timeout=$TIMEOUT
+	if is_debug "$1"; then
+		# kmemleak stays off unless asked for (tests/vm/debug.config).
+		append="$append kmemleak=on"
+		timeout=$DEBUG_TIMEOUT
+	fi
+	rm -f "$dir/result" "$dir/console.log"
+	echo "==== vm-test: $1: booting (timeout ${timeout}s)"
+	start=$(date +%s)
 	status=0
 	# Single-threaded TCG: with one host thread per vCPU (MTTCG), the 6.12
 	# guest took int3 oopses in __schedule when perf flipped a static key
 	# while cbench.ko was being loaded (text_poke_bp seen half-done by the
 	# other vCPU); one thread keeps both vCPUs coherent, and shares the
-	# host better.
-	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
+	# host better.  The console goes to the terminal and, through the
+	# chardev's log, to console.log.
+	timeout -k 10 "$timeout" qemu-system-x86_64 \
 		-accel tcg,thread=single -m 512M -smp 2 \
 		-nographic -no-reboot -monitor none \
-		-kernel "/boot/vmlinuz-$1" -initrd "$dir/initramfs.gz" \
-		-append "console=ttyS0 loglevel=5 panic_on_warn=1 panic=-1 oops=panic cbench_token=$token" \
-		-serial stdio -serial "file:$dir/result" </dev/null || status=$?
+		-kernel "$(image_of "$1")" -initrd "$dir/initramfs.gz" \
+		-append "$append" \
+		-chardev "stdio,id=console,logfile=$dir/console.log" -serial chardev:console \
+		-serial "file:$dir/result" </dev/null || status=$?
+	boot_s=$(($(date +%s) - start))
 	[ "$status" = 124 ] && echo "vm-test: $1: the guest ran out of time"
+
+	ok=1
+	reported=$(findings "$dir/console.log")
+	if [ -n "$reported" ]; then
+		echo "vm-test: $1: FAIL: the kernel reported:"
+		echo "$reported" | sed 's/^/  /'
+		echo "---- the reports ($dir/console.log)"
+		tr -d '\r' <"$dir/console.log" | sed 's/^\[ *[0-9.]*\] //' |
+			grep -E -A 40 'BUG: |WARNING: |corruption|Oops: |general protection fault' | head -n 200
+		echo "----"
+		ok=
+	fi
+	if is_debug "$1"; then
+		if ! kmemleak_check "$dir/console.log" >"$dir/kmemleak.txt"; then
+			ok=
+			reported="$reported${reported:+
+}$(head -n 1 "$dir/kmemleak.txt")"
+		fi
+		cat "$dir/kmemleak.txt"
+	fi
 
 	# The last line of the result port must be this boot's token; what
 	# came before it is `cbenchctl info --json`, which must parse.
@@ -127,13 +279,48 @@ assert info["user"]["perf_hardware"] is False, "perf hardware events in QEMU"
 		echo "vm-test: $1: FAIL: cbenchctl info --json from the guest is wrong"
 		return 1
 	fi
-	echo "vm-test: $1: PASS"
+	[ -n "$ok" ] || return 1
+	echo "vm-test: $1: PASS (boot and tests: ${boot_s}s)"
 }
+
+# The kind of report each planted bug must produce (see findings()).
+expected_kind() {
+	case $1 in
+	uaf) echo KASAN ;;
+	lockinv) echo lockdep ;;
+	atomic_sleep) echo atomic-sleep ;;
+	leak) echo kmemleak ;;
+	*) die "no such planted bug: $1" ;;
+	esac
+}
+
+if [ -n "$PLANTED" ]; then
+	missed=
+	for bug in $PLANTED; do
+		kind=$(expected_kind "$bug")
+		if boot "$debug_kver" "$bug"; then
+			echo "vm-test: planted $bug: MISSED: the boot passed"
+			missed="$missed $bug"
+		elif line=$(echo "$reported" | grep -m 1 "^$kind: "); then
+			echo "vm-test: planted $bug: detected: $line"
+		else
+			echo "vm-test: planted $bug: MISSED: no $kind report (the boot failed otherwise)"
+			missed="$missed $bug"
+		fi
+	done
+	[ -z "$missed" ] || die "planted bugs the debug kernel did not report:$missed"
+	echo "vm-test: every planted bug was reported:$PLANTED"
+	exit 0
+fi
 
 failed=
 for kver in $kernels; do
 	boot "$kver" || failed="$failed $kver"
+	if is_debug "$kver"; then debug_boot_s=$boot_s; fi
 done
 echo "==== vm-test: kernels:$kernels"
+if [ -n "${debug_boot_s:-}" ]; then
+	echo "vm-test: the debug kernel added $((debug_build_s + debug_boot_s))s: build ${debug_build_s}s (0 when up to date), boot and tests ${debug_boot_s}s"
+fi
 [ -z "$failed" ] || die "FAILED on:$failed"
 echo "vm-test: all passed"

@@ -141,6 +141,10 @@ int cbench_backend_parse(const char *s, enum cbench_backend_kind *kind);
  */
 int cbench_backend_select(enum cbench_backend_kind kind, const struct cbench_backend_ops **ops);
 
+/* cbench_backend_select()'s rule, given whether the kmod backend is usable. */
+int cbench_backend_choose(enum cbench_backend_kind kind, bool kmod_available,
+			  const struct cbench_backend_ops **ops);
+
 extern const struct cbench_backend_ops cbench_backend_user;
 extern const struct cbench_backend_ops cbench_backend_kmod;
 

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <gelf.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,8 +17,27 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cbench.h>
+
 #include "kimage.h"
+#include "../kmod/lib/abi.h"
 #include "../kmod/lib/reloc.h"
+
+/*
+ * cbench.ko hands a benchmark its own mirror of struct cbench_ctx
+ * (kmod/lib/abi.h): the two must agree field by field, which the compiler
+ * checks here, in the code that makes images for it.
+ */
+_Static_assert(CBENCH_KABI_VERSION == CBENCH_ABI_VERSION, "kmod/lib/abi.h follows another ABI");
+_Static_assert(sizeof(struct cbench_kctx) == sizeof(struct cbench_ctx), "cbench_kctx size");
+_Static_assert(offsetof(struct cbench_kctx, arena) == offsetof(struct cbench_ctx, arena), "arena");
+_Static_assert(offsetof(struct cbench_kctx, arena_bytes) == offsetof(struct cbench_ctx, arena_bytes),
+	       "arena_bytes");
+_Static_assert(offsetof(struct cbench_kctx, param) == offsetof(struct cbench_ctx, param), "param");
+_Static_assert(offsetof(struct cbench_kctx, reserved) == offsetof(struct cbench_ctx, reserved),
+	       "reserved");
+_Static_assert(sizeof(((struct cbench_kctx *)0)->reserved) == sizeof(((struct cbench_ctx *)0)->reserved),
+	       "reserved size");
 
 #define PAGE_BYTES CBENCH_IMAGE_PAGE_BYTES
 
@@ -75,15 +95,12 @@ static uint64_t round_up(uint64_t v)
 	return round_down(v + PAGE_BYTES - 1);
 }
 
-static int read_segments(struct loader *ld)
+/* The PT_LOAD segments, checked, into ld->seg; *end gets the last one's end. */
+static int find_segments(struct loader *ld, size_t nphdr, uint64_t *end)
 {
-	struct cbench_kimage *image = ld->image;
-	uint64_t end = 0;
-	size_t nphdr;
 	bool first = true;
 
-	if (elf_getphdrnum(ld->elf, &nphdr))
-		return refuse(ld, "no program headers: %s", elf_errmsg(-1));
+	*end = 0;
 	for (size_t i = 0; i < nphdr; i++) {
 		GElf_Phdr ph;
 		struct segment *s;
@@ -105,7 +122,7 @@ static int read_segments(struct loader *ld)
 			ld->base = round_down(ph.p_vaddr);
 			first = false;
 		}
-		if (ph.p_vaddr < end || ph.p_filesz > ph.p_memsz ||
+		if (ph.p_vaddr < *end || ph.p_filesz > ph.p_memsz ||
 		    ph.p_offset > ld->file_bytes || ph.p_filesz > ld->file_bytes - ph.p_offset ||
 		    ph.p_memsz > CBENCH_KIMAGE_MAX_BYTES ||
 		    ph.p_vaddr - ld->base > CBENCH_KIMAGE_MAX_BYTES - ph.p_memsz)
@@ -115,24 +132,16 @@ static int read_segments(struct loader *ld)
 		s->file_bytes = ph.p_filesz;
 		s->mem_bytes = ph.p_memsz;
 		s->flags = ph.p_flags;
-		end = ph.p_vaddr + ph.p_memsz;
+		*end = ph.p_vaddr + ph.p_memsz;
 	}
-	if (!ld->nseg)
-		return refuse(ld, "has no loadable segments");
-	image->image_bytes = round_up(end - ld->base);
-	image->bytes = calloc(1, image->image_bytes);
-	if (!image->bytes)
-		return -ENOMEM;
+	return ld->nseg ? 0 : refuse(ld, "has no loadable segments");
+}
 
-	/* Lay the segments out, then note the executable pages. */
-	for (unsigned int i = 0, k = 0; i < nphdr; i++) {
-		GElf_Phdr ph;
+/* The executable pages, merged into ranges; no other segment may share them. */
+static int find_text(struct loader *ld)
+{
+	struct cbench_kimage *image = ld->image;
 
-		if (!gelf_getphdr(ld->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		memcpy(image->bytes + ld->seg[k].start, ld->file + ph.p_offset, ph.p_filesz);
-		k++;
-	}
 	for (unsigned int i = 0; i < ld->nseg; i++) {
 		const struct segment *s = &ld->seg[i];
 		uint64_t start = round_down(s->start), stop = round_up(s->start + s->mem_bytes);
@@ -159,9 +168,35 @@ static int read_segments(struct loader *ld)
 		image->text[image->ntext].bytes = stop - start;
 		image->ntext++;
 	}
-	if (!image->ntext)
-		return refuse(ld, "has no executable code");
-	return 0;
+	return image->ntext ? 0 : refuse(ld, "has no executable code");
+}
+
+static int read_segments(struct loader *ld)
+{
+	struct cbench_kimage *image = ld->image;
+	uint64_t end;
+	size_t nphdr;
+	int ret;
+
+	if (elf_getphdrnum(ld->elf, &nphdr))
+		return refuse(ld, "no program headers: %s", elf_errmsg(-1));
+	ret = find_segments(ld, nphdr, &end);
+	if (ret)
+		return ret;
+	image->image_bytes = round_up(end - ld->base);
+	image->bytes = calloc(1, image->image_bytes);
+	if (!image->bytes)
+		return -ENOMEM;
+	/* Lay the segments out, then note the executable pages. */
+	for (unsigned int i = 0, k = 0; i < nphdr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(ld->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		memcpy(image->bytes + ld->seg[k].start, ld->file + ph.p_offset, ph.p_filesz);
+		k++;
+	}
+	return find_text(ld);
 }
 
 /* Where a relocation may write: a writable, non-executable segment. */

@@ -114,6 +114,10 @@ int cbench_report_json(const struct cbench_report *r, FILE *f);
 int cbench_report_csv(const struct cbench_report *r, FILE *f);
 void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour);
 
+/* Whether to colour what goes to fd: a terminal, and NO_COLOR unset or
+ * empty (no-color.org). */
+bool cbench_colour(int fd);
+
 /* The Go format's rules, for writers and tests. */
 bool cbench_go_valid_key(const char *key);
 bool cbench_go_valid_name(const char *name);

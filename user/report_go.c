@@ -127,6 +127,26 @@ static const char *counter_names(unsigned int counters, char *buf, size_t len)
 	return buf;
 }
 
+/* The counters line: which, and how they are read, or why none. */
+static void put_counters_config(const struct cbench_report *r, FILE *f, bool kmod)
+{
+	const struct cbench_timer *t = &r->timer;
+	char names[64];
+
+	if (t->counters && kmod)
+		config(f, "counters", "%s via rdpmc in ring 0 (perf kernel counters)",
+		       counter_names(t->counters, names, sizeof(names)));
+	else if (kmod)
+		config(f, "counters", "none: TSC only (perf lent cbench.ko no hardware counters)");
+	else if (t->counters)
+		config(f, "counters", "%s via %s", counter_names(t->counters, names, sizeof(names)),
+		       r->env.rdpmc ? "rdpmc" : "perf read");
+	else
+		config(f, "counters", "none (perf hardware events: %s)",
+		       r->env.perf_hw_error == -ENOENT || r->env.perf_hw_error == -EOPNOTSUPP ?
+		       "not supported here, no PMU exposed" : errname(r->env.perf_hw_error));
+}
+
 /* Whether any trial of the report measured the counter bit. */
 static bool have_any(const struct cbench_report *r, uint32_t bit)
 {
@@ -141,13 +161,11 @@ static bool have_any(const struct cbench_report *r, uint32_t bit)
 	return false;
 }
 
-int cbench_report_go(const struct cbench_report *r, FILE *f)
+/* What stays put for a machine and setup: configuration lines. */
+static void put_config(const struct cbench_report *r, FILE *f)
 {
 	const struct cbench_machine *m = &r->machine;
-	const struct cbench_timer *t = &r->timer;
-	const char *tuning = NULL;
 	bool kmod = !strcmp(r->backend, "kmod");
-	char names[64];
 
 	config(f, "goos", "linux");
 	config(f, "goarch", "amd64");
@@ -163,7 +181,7 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 		/* cbench.ko measures in a kernel thread on this CPU, interrupts off. */
 		config(f, "cpu-measured", "%d", r->env.cpu);
 		config(f, "irqoff-budget", "%" PRIu64 " ns per measurement", r->env.irqoff_budget_ns);
-		config(f, "timer", "%s, rdtsc_ordered with interrupts off%s", t->name,
+		config(f, "timer", "%s, rdtsc_ordered with interrupts off%s", r->timer.name,
 		       m->tsc_invariant ? ", invariant" : "");
 	} else {
 		config(f, "worker-cpu", "%d", r->env.cpu);
@@ -174,26 +192,22 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 		if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
 			config(f, "worker-sched-error", "%s", errname(r->env.fifo_error));
 		config(f, "worker-mlock", "%s", r->env.mlock_error ? errname(r->env.mlock_error) : "yes");
-		config(f, "timer", "%s (lfence;rdtsc .. rdtscp;lfence)%s", t->name,
+		config(f, "timer", "%s (lfence;rdtsc .. rdtscp;lfence)%s", r->timer.name,
 		       m->tsc_invariant ? ", invariant" : "");
 	}
-	if (t->counters && kmod)
-		config(f, "counters", "%s via rdpmc in ring 0 (perf kernel counters)",
-		       counter_names(t->counters, names, sizeof(names)));
-	else if (kmod)
-		config(f, "counters", "none: TSC only (perf lent cbench.ko no hardware counters)");
-	else if (t->counters)
-		config(f, "counters", "%s via %s", counter_names(t->counters, names, sizeof(names)),
-		       r->env.rdpmc ? "rdpmc" : "perf read");
-	else
-		config(f, "counters", "none (perf hardware events: %s)",
-		       r->env.perf_hw_error == -ENOENT || r->env.perf_hw_error == -EOPNOTSUPP ?
-		       "not supported here, no PMU exposed" : errname(r->env.perf_hw_error));
+	put_counters_config(r, f, kmod);
 	config(f, "disturbances", "%s",
 	       kmod ? "NMI and SMI counts, CPU and counter checks in cbench.ko" :
 	       !strcmp(r->env.disturb_source, "perf") ?
 	       "perf software events (context switches, migrations, page faults; interrupts unseen)" :
 	       "getrusage (perf_event_open not permitted; migrations by CPU number; interrupts unseen)");
+}
+
+/* What is measured anew each run, or names the build: comments. */
+static void put_notes(const struct cbench_report *r, FILE *f)
+{
+	const struct cbench_timer *t = &r->timer;
+	struct cbench_tune_params tp;
 
 	note(f, "so", "%s", r->so_path);
 	note(f, "so-build-id", "%s", r->build_id);
@@ -213,63 +227,77 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 		note(f, "core-clock", "%.4f to %.4f GHz over the run (%.2f%%); ns/op is wall time and "
 		     "moves with it, est-cycles/op does not", r->core_ghz_min, r->core_ghz_max,
 		     100 * (r->core_ghz_max - r->core_ghz_min) / r->core_ghz_min);
-	{
-		struct cbench_tune_params tp;
+	cbench_tune_params_init(&tp, t->precision_ns, t->accuracy_ns);
+	note(f, "tuning-oracle",
+	     "generalized logistic, j %" PRIu64 ", tau-acc %.0f ns, a %.3g/ns, b %.2f, measurements capped at %.0f us",
+	     tp.j, tp.accuracy_ns, tp.a, tp.b, tp.max_measure_ns * 1e-3);
+}
 
-		cbench_tune_params_init(&tp, t->precision_ns, t->accuracy_ns);
-		note(f, "tuning-oracle",
-		     "generalized logistic, j %" PRIu64 ", tau-acc %.0f ns, a %.3g/ns, b %.2f, measurements capped at %.0f us",
-		     tp.j, tp.accuracy_ns, tp.a, tp.b, tp.max_measure_ns * 1e-3);
+/* One trial's result line. */
+static void put_trial(FILE *f, const char *name, const struct cbench_trial *tr)
+{
+	fprintf(f, "%s %" PRIu64, name, tr->n);
+	put_value(f, tr->ns_per_op, "ns/op");
+	if (!isnan(tr->mb_per_s))
+		put_value(f, tr->mb_per_s, "MB/s");
+	if (tr->have & CBENCH_HAVE_INSTRUCTIONS)
+		put_value(f, tr->instructions_per_op, "instructions/op");
+	if (tr->have & CBENCH_HAVE_CYCLES)
+		put_value(f, tr->cycles_per_op, "cycles/op");
+	if (tr->have & CBENCH_HAVE_REF_CYCLES)
+		put_value(f, tr->ref_cycles_per_op, "ref-cycles/op");
+	if (!isnan(tr->est_cycles_per_op))
+		put_value(f, tr->est_cycles_per_op, "est-cycles/op");
+	fputc('\n', f);
+}
+
+/* A benchmark's result lines, and comments on what went wrong. */
+static void put_result(FILE *f, const struct cbench_result *res)
+{
+	const char *name = res->exp->report_name;
+	size_t discarded = 0, total = 0;
+
+	for (size_t j = 0; j < res->ntrials; j++) {
+		const struct cbench_trial *tr = &res->trials[j];
+
+		discarded += tr->discarded;
+		total += tr->nsamples;
+		if (tr->error) {
+			fprintf(f, "# %s trial %zu failed: %s\n", name, j + 1, tr->reason);
+			continue;
+		}
+		if (tr->clock_moved > CBENCH_CLOCK_MOVED_MAX)
+			fprintf(f, "# %s trial %zu: the core clock moved %.2f%% within the trial\n",
+				name, j + 1, 100 * tr->clock_moved);
+		put_trial(f, name, tr);
 	}
+	if (total)
+		fprintf(f, "# %s: %zu of %zu measurements discarded as disturbed (%.2f%%)\n",
+			name, discarded, total, 100.0 * (double)discarded / (double)total);
+	if (res->step_share > CBENCH_STEP_SHARE_MAX)
+		fprintf(f, "# %s: one timer step is %.3f%% of a measurement (measurements are "
+			"capped at %.0f us); the floor mean takes most of its rounding off\n",
+			name, 100 * res->step_share, CBENCH_TUNE_MAX_MEASURE_NS * 1e-3);
+	if (res->unstable)
+		fprintf(f, "# %s: UNSTABLE: %s\n", name, res->unstable_reason);
+}
+
+int cbench_report_go(const struct cbench_report *r, FILE *f)
+{
+	const char *tuning = NULL;
+
+	put_config(r, f);
+	put_notes(r, f);
 	/* Counted instructions are exact: benchstat then compares them as such. */
 	if (have_any(r, CBENCH_HAVE_INSTRUCTIONS))
 		fprintf(f, "Unit instructions/op assume=exact\n");
 	fputc('\n', f);
-
 	for (size_t i = 0; i < r->nresults; i++) {
-		const struct cbench_result *res = &r->results[i];
-		size_t discarded = 0, total = 0;
-
-		if (!tuning || strcmp(tuning, res->tuning)) {
-			tuning = res->tuning;
+		if (!tuning || strcmp(tuning, r->results[i].tuning)) {
+			tuning = r->results[i].tuning;
 			note(f, "tuning", "%s", tuning);
 		}
-		for (size_t j = 0; j < res->ntrials; j++) {
-			const struct cbench_trial *tr = &res->trials[j];
-
-			discarded += tr->discarded;
-			total += tr->nsamples;
-			if (tr->error) {
-				fprintf(f, "# %s trial %zu failed: %s\n", res->exp->report_name, j + 1,
-					tr->reason);
-				continue;
-			}
-			if (tr->clock_moved > CBENCH_CLOCK_MOVED_MAX)
-				fprintf(f, "# %s trial %zu: the core clock moved %.2f%% within the trial\n",
-					res->exp->report_name, j + 1, 100 * tr->clock_moved);
-			fprintf(f, "%s %" PRIu64, res->exp->report_name, tr->n);
-			put_value(f, tr->ns_per_op, "ns/op");
-			if (!isnan(tr->mb_per_s))
-				put_value(f, tr->mb_per_s, "MB/s");
-			if (tr->have & CBENCH_HAVE_INSTRUCTIONS)
-				put_value(f, tr->instructions_per_op, "instructions/op");
-			if (tr->have & CBENCH_HAVE_CYCLES)
-				put_value(f, tr->cycles_per_op, "cycles/op");
-			if (tr->have & CBENCH_HAVE_REF_CYCLES)
-				put_value(f, tr->ref_cycles_per_op, "ref-cycles/op");
-			if (!isnan(tr->est_cycles_per_op))
-				put_value(f, tr->est_cycles_per_op, "est-cycles/op");
-			fputc('\n', f);
-		}
-		if (total)
-			fprintf(f, "# %s: %zu of %zu measurements discarded as disturbed (%.2f%%)\n",
-				res->exp->report_name, discarded, total, 100.0 * (double)discarded / (double)total);
-		if (res->step_share > CBENCH_STEP_SHARE_MAX)
-			fprintf(f, "# %s: one timer step is %.3f%% of a measurement (measurements are "
-				"capped at %.0f us); the floor mean takes most of its rounding off\n",
-				res->exp->report_name, 100 * res->step_share, CBENCH_TUNE_MAX_MEASURE_NS * 1e-3);
-		if (res->unstable)
-			fprintf(f, "# %s: UNSTABLE: %s\n", res->exp->report_name, res->unstable_reason);
+		put_result(f, &r->results[i]);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The summary table for people, on stderr; colour only on a terminal. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
 
@@ -9,6 +11,13 @@
 #define DIM "\033[2m"
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
+
+bool cbench_colour(int fd)
+{
+	const char *no = getenv("NO_COLOR");
+
+	return isatty(fd) && !(no && *no);
+}
 
 void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
 {

@@ -571,7 +571,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	if (st.tty)
 		fprintf(stderr, "\r\033[K");
 	cbench_report_summarize(&st.report);
-	cbench_report_table(&st.report, stderr, st.tty);
+	cbench_report_table(&st.report, stderr, cbench_colour(STDERR_FILENO));
 
 	/*
 	 * All or nothing: the samples go into place first, then the report; a
@@ -611,4 +611,9 @@ out_regex:
 	if (rep)
 		regfree(rep);
 	return status;
+}
+
+int cbench_run_pick_cpu(int wanted, int *cpu, bool *shared)
+{
+	return pick_cpu(wanted, cpu, shared);
 }

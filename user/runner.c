@@ -165,6 +165,17 @@ static int add_sample(struct cbench_sample **v, size_t *n, size_t *cap, const st
 	return 0;
 }
 
+static int add_group(struct cbench_phase *p, const struct cbench_profile_group *g)
+{
+	struct cbench_profile_group *n = realloc(p->groups, (p->ngroups + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	p->groups = n;
+	p->groups[p->ngroups++] = *g;
+	return 0;
+}
+
 static void describe_exit(struct cbench_phase *p, int status)
 {
 	if (WIFSIGNALED(status)) {
@@ -287,6 +298,17 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 				eof = 1;
 			}
 			break;
+		case CBENCH_MSG_PROFILE:
+			p->profile = m.u.profile;
+			break;
+		case CBENCH_MSG_PROFILE_GROUP:
+			if (add_group(p, &m.u.group)) {
+				kill_group(pid);
+				p->error = -ENOMEM;
+				snprintf(p->reason, sizeof(p->reason), "out of memory for the profile");
+				eof = 1;
+			}
+			break;
 		case CBENCH_MSG_NEEDED:
 			p->needed = (uint32_t)m.u.tuned.n;
 			break;
@@ -328,4 +350,7 @@ void cbench_phase_free(struct cbench_phase *p)
 	free(p->ref_samples);
 	p->ref_samples = NULL;
 	p->nref_samples = 0;
+	free(p->groups);
+	p->groups = NULL;
+	p->ngroups = 0;
 }

@@ -20,6 +20,9 @@ struct cbench_phase {
 	struct cbench_sample *ref_samples; /* TRIAL: the reference chain's, malloc'd */
 	size_t nref_samples;
 	uint32_t needed;		/* TRIAL: valid measurements the worker wants */
+	struct cbench_profile_info profile;	/* PROFILE */
+	struct cbench_profile_group *groups;	/* PROFILE, malloc'd */
+	size_t ngroups;
 };
 
 /*

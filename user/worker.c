@@ -20,6 +20,11 @@ static int send_msg(int fd, const struct cbench_msg *m)
 	return put == (ssize_t)sizeof(*m) ? 0 : -EPIPE;
 }
 
+int cbench_worker_send(int fd, const struct cbench_msg *m)
+{
+	return send_msg(fd, m);
+}
+
 /* The backend's own account of a failure, if it left one. */
 static const char *why(const struct cbench_backend *b)
 {
@@ -165,6 +170,16 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 	if (ret) {
 		send_error(fd, ret, "setup failed",
 			   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" : why(&b));
+		goto out;
+	}
+	if (job->mode == CBENCH_WORKER_PROFILE) {
+		ret = cbench_worker_profile(&b, job, fd);
+		if (!ret) {
+			m.type = CBENCH_MSG_DONE;
+			ret = send_msg(fd, &m);
+		} else if (ret != -EPIPE) {
+			send_error(fd, ret, "profiling failed", why(&b));
+		}
 		goto out;
 	}
 	if (job->mode == CBENCH_WORKER_TUNE) {

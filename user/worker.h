@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "profile.h"
 
 enum cbench_worker_mode {
 	CBENCH_WORKER_CALIBRATE,	/* measure the timer, send ENV + TIMER */
@@ -19,6 +20,8 @@ enum cbench_worker_mode {
 	CBENCH_WORKER_TRIAL,		/* warm-up, measurements, send ENV + SAMPLE...
 					 * (each followed by a REF_SAMPLE where the
 					 * timer has ref_reps) + DONE */
+	CBENCH_WORKER_PROFILE,		/* sample the IP, send ENV + PROFILE +
+					 * PROFILE_GROUP... + DONE (profile.h) */
 };
 
 struct cbench_worker_job {
@@ -35,6 +38,7 @@ struct cbench_worker_job {
 	uint32_t max_measurements;		/* ...or until this many are valid, */
 	uint32_t min_valid;			/* but not before this many are valid */
 	double time_limit_ns;			/* the runner's limit for this phase */
+	const struct cbench_profile_job *profile;	/* PROFILE */
 };
 
 enum cbench_msg_type {
@@ -46,6 +50,8 @@ enum cbench_msg_type {
 	CBENCH_MSG_ERROR,
 	CBENCH_MSG_NEEDED,	/* TRIAL: u.tuned.n valid measurements wanted */
 	CBENCH_MSG_REF_SAMPLE,	/* TRIAL: a measurement of the reference chain */
+	CBENCH_MSG_PROFILE,	/* PROFILE: how the sampling went */
+	CBENCH_MSG_PROFILE_GROUP, /* PROFILE: one group's samples */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
@@ -61,10 +67,20 @@ struct cbench_msg {
 		} tuned;
 		struct cbench_sample sample;
 		char text[560];			/* MSG_ERROR: what failed */
+		struct cbench_profile_info profile;
+		struct cbench_profile_group group;
 	} u;
 };
 
 /* Runs job in this process, writing messages to fd.  Returns an exit code. */
 int cbench_worker_main(const struct cbench_worker_job *job, int fd);
+
+/* Writes one message whole.  Returns 0 or -EPIPE. */
+int cbench_worker_send(int fd, const struct cbench_msg *m);
+
+/* The PROFILE mode (profile_worker.c), once the benchmark is prepared in b:
+ * sends PROFILE and the groups, not DONE.  Returns 0 or -errno, with the
+ * reason in b->error where -errno would not say it. */
+int cbench_worker_profile(struct cbench_backend *b, const struct cbench_worker_job *job, int fd);
 
 #endif /* _CBENCH_WORKER_H */

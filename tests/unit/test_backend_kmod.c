@@ -14,17 +14,26 @@
 
 #define FIXTURE(name) CBENCH_FIXTURE_DIR "/" name ".so"
 
-static void without_module(void)
+/* The rule, with and without the module, whatever this machine has. */
+static void backend_choice(void)
 {
 	const struct cbench_backend_ops *ops = NULL;
 
-	/* On a machine with cbench.ko loaded (and us root) there is nothing to check. */
-	if (cbench_backend_kmod_available())
-		return;
-	CU_ASSERT_EQUAL(cbench_backend_select(CBENCH_BACKEND_KMOD, &ops), -ENODEV);
-	CU_ASSERT_EQUAL(cbench_backend_select(CBENCH_BACKEND_AUTO, &ops), 0);
+	CU_ASSERT_EQUAL(cbench_backend_choose(CBENCH_BACKEND_KMOD, false, &ops), -ENODEV);
+	CU_ASSERT_EQUAL(cbench_backend_choose(CBENCH_BACKEND_AUTO, false, &ops), 0);
 	CU_ASSERT_PTR_EQUAL(ops, &cbench_backend_user);
-	CU_ASSERT_STRING_EQUAL(cbench_backend_kmod.name, "kmod");
+	CU_ASSERT_EQUAL(cbench_backend_choose(CBENCH_BACKEND_USER, false, &ops), 0);
+	CU_ASSERT_PTR_EQUAL(ops, &cbench_backend_user);
+	CU_ASSERT_EQUAL(cbench_backend_choose(CBENCH_BACKEND_KMOD, true, &ops), 0);
+	CU_ASSERT_PTR_EQUAL(ops, &cbench_backend_kmod);
+	CU_ASSERT_EQUAL(cbench_backend_choose(CBENCH_BACKEND_AUTO, true, &ops), 0);
+	CU_ASSERT_PTR_EQUAL(ops, &cbench_backend_kmod);
+	CU_ASSERT_EQUAL(cbench_backend_choose(CBENCH_BACKEND_USER, true, &ops), 0);
+	CU_ASSERT_PTR_EQUAL(ops, &cbench_backend_user);
+	/* And select() follows the rule with what this machine has. */
+	CU_ASSERT_EQUAL(cbench_backend_select(CBENCH_BACKEND_AUTO, &ops), 0);
+	CU_ASSERT_PTR_EQUAL(ops, cbench_backend_kmod_available() ? &cbench_backend_kmod :
+							      &cbench_backend_user);
 }
 
 static void object_check(void)
@@ -128,7 +137,7 @@ static void rehearsal_catches_hostile(void)
 static CU_TestInfo backend_kmod_tests[] = {
 	{ "the user-mode rehearsal stops hostile benchmarks", rehearsal_catches_hostile },
 	{ "a setup() too slow for ring 0 is refused in user mode", slow_setup_refused },
-	{ "without cbench.ko: kmod refused, auto is user", without_module },
+	{ "kmod, auto and user, with and without cbench.ko", backend_choice },
 	{ "objects checked before ring 0", object_check },
 	CU_TEST_INFO_NULL,
 };

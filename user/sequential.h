@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The statistics of an audit (seed 001, section 2): is B faster than A,
+ * looking again after every round of timings, without the false alarms
+ * that testing after every round would add up to.
+ *
+ * Each round gives m timings per side, interleaved in a random order, so
+ * whatever drifts (the core clock, the cache's content) drifts for both.
+ * Its statistic is d = log q(B) - log q(A), q the lower quartile of the
+ * round's timings: delays only add, into the right tail, and a quartile is
+ * blind to up to a quarter of a side's timings being delayed.  Rounds are
+ * then independent draws of d, and we keep an asymptotic confidence
+ * sequence for their mean (Waudby-Smith, Arnold, Wu, Ramdas and Howard,
+ * "Time-uniform central limit theory and asymptotic confidence sequences",
+ * 2021; the normal-mixture boundary):
+ *
+ *	mean_t +- s_t sqrt(2 (t r^2 + 1) / (t^2 r^2) log(sqrt(t r^2 + 1) / alpha))
+ *
+ * which covers the true mean at every t at once with probability 1 - alpha
+ * (as t grows), so stopping at the first round where it excludes 0 keeps
+ * the false-alarm rate at alpha.  Its spread is estimated, so for the first
+ * rounds we widen it as Student's t widens a z interval (sequential.c).  Why not alpha spending over a fixed
+ * number of looks: an audit does not know in advance how many rounds its
+ * budget allows, and a confidence sequence needs no such plan.
+ */
+#ifndef _CBENCH_SEQUENTIAL_H
+#define _CBENCH_SEQUENTIAL_H
+
+#include <stddef.h>
+
+/* Rounds before the first look: the boundary is asymptotic. */
+#define CBENCH_SEQ_MIN_ROUNDS 8
+/* The round count the boundary is tightest at (r^2 chosen for it). */
+#define CBENCH_SEQ_TARGET_ROUNDS 30
+/* The quantile of a round's timings that its statistic compares. */
+#define CBENCH_SEQ_QUANTILE 0.25
+
+struct cbench_seq {
+	double alpha;		/* 1 - confidence */
+	double rho2;		/* the mixture's r^2 */
+	size_t rounds;
+	double mean, m2;	/* Welford's running mean and sum of squares */
+};
+
+enum cbench_verdict {
+	CBENCH_VERDICT_UNDECIDED,	/* keep going */
+	CBENCH_VERDICT_B_FASTER,
+	CBENCH_VERDICT_B_SLOWER,
+	CBENCH_VERDICT_EQUIVALENT,	/* within +-min_effect, confidently */
+};
+
+void cbench_seq_init(struct cbench_seq *s, double confidence);
+
+/* The statistic of one round: log q(b) - log q(a); NAN if either side
+ * has no timing or a non-positive one at the quantile. */
+double cbench_seq_round_stat(const double *a, size_t na, const double *b, size_t nb);
+
+void cbench_seq_add(struct cbench_seq *s, double d);
+
+/*
+ * The current estimate of B's change relative to A and its confidence
+ * interval, as fractions (0.01 is B 1% slower), from the log-scale
+ * sequence.  NAN bounds before two rounds.
+ */
+void cbench_seq_interval(const struct cbench_seq *s, double *change, double *lo, double *hi);
+
+/*
+ * What the sequence says so far, with min_effect (a fraction, >= 0) the
+ * smallest change that counts: faster or slower once the interval lies on
+ * one side of 0 with the estimate beyond min_effect; equivalent once it
+ * lies within +-min_effect; undecided before CBENCH_SEQ_MIN_ROUNDS.
+ */
+enum cbench_verdict cbench_seq_verdict(const struct cbench_seq *s, double min_effect);
+
+/* Seed 001's converge score: timings / variance(timings). */
+double cbench_seq_converge_score(const double *v, size_t n);
+
+/*
+ * Seed 001's perturb score of timings (in ticks) against MIN_TIMING, the
+ * least time between two back-to-back timer reads: the mean of
+ * 100 / (timing - (min_timing - 0.1)).  Above 1, timings come close
+ * enough to the timer's own cost to be perturbed by it.
+ */
+double cbench_seq_perturb_score(const double *ticks, size_t n, double min_timing);
+
+#endif /* _CBENCH_SEQUENTIAL_H */
