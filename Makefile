@@ -177,6 +177,100 @@ $(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/
 .PHONY: install-pkgconfig kfixtures
 # --- end of kernel-safe benchmark builds -------------------------------------
 
+# --- Installation ----------------------------------------------------------
+#
+#   make install PREFIX=/usr DESTDIR=...   cbenchctl, cbench.h, cbench.pc and
+#       cbench-kernel.pc, the man pages, the bash completion
+#   make dkms-install     register cbench.ko with dkms (rebuilt per kernel)
+#   make dkms-check       build it through dkms for every installed kernel,
+#                         in a scratch tree that leaves the system's alone
+
+BINDIR       ?= $(PREFIX)/bin
+INCLUDEDIR   ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(PREFIX)/lib/pkgconfig
+MANDIR       ?= $(PREFIX)/share/man
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+
+# User-mode benchmark objects need nothing but a shared object's flags.
+USER_BENCH_CFLAGS := -fPIC
+USER_BENCH_LIBS   := -shared
+
+# $(call write_pc,NAME,DESCRIPTION,CFLAGS-VARIABLE,LIBS-VARIABLE,FILE): the
+# flags are passed by name, as their values hold commas.
+define write_pc
+	$(Q)printf '%s\n' 'includedir=$(INCLUDEDIR)' '' 'Name: $(1)' 'Description: $(2)' \
+		'Version: $(VERSION)' 'Cflags: $($(3)) -I$${includedir}' 'Libs: $($(4))' >$(5)
+endef
+
+install: cbenchctl
+	@mkdir -p $(BUILD)/install
+	$(call write_pc,cbench,flags for benchmarks cbenchctl runs in user mode,USER_BENCH_CFLAGS,USER_BENCH_LIBS,$(BUILD)/install/cbench.pc)
+	$(call write_pc,cbench-kernel,flags for benchmarks cbench.ko can run in ring 0,KERNEL_BENCH_CFLAGS,KERNEL_BENCH_LIBS,$(BUILD)/install/cbench-kernel.pc)
+	install -D -m 0755 $(BUILD)/cbenchctl $(DESTDIR)$(BINDIR)/cbenchctl
+	install -D -m 0644 include/cbench.h $(DESTDIR)$(INCLUDEDIR)/cbench.h
+	install -D -m 0644 $(BUILD)/install/cbench.pc $(DESTDIR)$(PKGCONFIGDIR)/cbench.pc
+	install -D -m 0644 $(BUILD)/install/cbench-kernel.pc $(DESTDIR)$(PKGCONFIGDIR)/cbench-kernel.pc
+	install -D -m 0644 man/cbenchctl.1 $(DESTDIR)$(MANDIR)/man1/cbenchctl.1
+	install -D -m 0644 man/cbench.h.3 $(DESTDIR)$(MANDIR)/man3/cbench.h.3
+	install -D -m 0644 completion/cbenchctl $(DESTDIR)$(BASHCOMPDIR)/cbenchctl
+
+# `make install` into a scratch DESTDIR, every file checked, the man pages
+# rendered without a warning; part of itest.
+install-check: cbenchctl
+	tests/run/install.sh
+
+itest: install-check
+
+# DKMS wants the module's sources in <source tree>/cbench-<version>/ with
+# dkms.conf beside them.
+DKMS_VERSION := $(VERSION)
+DKMS_KERNELS ?= $(shell uname -r)
+# $(call dkms_sources,SOURCE-TREE)
+define dkms_sources
+	$(Q)rm -rf $(1)/cbench-$(DKMS_VERSION)
+	$(Q)mkdir -p $(1)/cbench-$(DKMS_VERSION)
+	$(Q)cp -p --parents $(KMOD_SRCS) $(1)/cbench-$(DKMS_VERSION)/
+	$(Q)sed 's/@VERSION@/$(DKMS_VERSION)/' dkms.conf >$(1)/cbench-$(DKMS_VERSION)/dkms.conf
+endef
+
+dkms-install:
+	$(call dkms_sources,$(DESTDIR)/usr/src)
+	dkms status -m cbench -v $(DKMS_VERSION) | grep -q . || dkms add -m cbench -v $(DKMS_VERSION)
+	$(Q)for k in $(DKMS_KERNELS); do \
+		dkms build -m cbench -v $(DKMS_VERSION) -k $$k && \
+		dkms install -m cbench -v $(DKMS_VERSION) -k $$k || exit 1; \
+	done
+
+# Every kernel whose headers are installed, built through dkms in a scratch
+# tree (its own source, build and install trees, its own signing key), then
+# removed: the system's dkms state, /usr/src and /lib/modules stay as they were.
+DKMS_CHECK_KVERS = $(patsubst /usr/src/linux-headers-%,%,$(CHECK_KDIRS))
+
+dkms-check:
+	@test -n "$(DKMS_CHECK_KVERS)" || { echo "no kernel headers in /usr/src: run scripts/install-deps.sh" >&2; exit 1; }
+	@command -v dkms >/dev/null || { echo "dkms is missing: run scripts/install-deps.sh" >&2; exit 1; }
+	$(Q)rm -rf $(BUILD)/dkms && mkdir -p $(BUILD)/dkms/src $(BUILD)/dkms/tree $(BUILD)/dkms/install
+	$(call dkms_sources,$(BUILD)/dkms/src)
+	$(Q)set -e; t=$(CURDIR)/$(BUILD)/dkms; \
+	export mok_signing_key=$$t/mok.key mok_certificate=$$t/mok.pub; \
+	for k in $(DKMS_CHECK_KVERS); do \
+		echo "  DKMS    cbench/$(DKMS_VERSION) for $$k"; \
+		dkms build -m cbench -v $(DKMS_VERSION) -k $$k --kernelsourcedir /usr/src/linux-headers-$$k \
+			--dkmstree $$t/tree --sourcetree $$t/src --installtree $$t/install >$$t/build-$$k.log 2>&1 || \
+			{ cat $$t/build-$$k.log; exit 1; }; \
+		test -f $$t/tree/cbench/$(DKMS_VERSION)/$$k/x86_64/module/cbench.ko* || \
+			{ echo "dkms-check: no cbench.ko for $$k"; cat $$t/build-$$k.log; exit 1; }; \
+	done; \
+	dkms remove -m cbench -v $(DKMS_VERSION) --all --dkmstree $$t/tree --sourcetree $$t/src \
+		--installtree $$t/install >$$t/remove.log 2>&1 || { cat $$t/remove.log; exit 1; }
+	$(Q)rm -rf $(BUILD)/dkms
+	@echo "dkms-check: cbench/$(DKMS_VERSION) builds through dkms for $(DKMS_CHECK_KVERS)"
+
+test: dkms-check
+
+.PHONY: install install-check dkms-install dkms-check
+# --- end of installation -----------------------------------------------------
+
 # Test fixtures: tests/fixtures/*.c -> build/tests/fixtures/*.so (bad input
 # for the integration tests).
 FIXTURE_SRCS := $(wildcard tests/fixtures/*.c)
@@ -194,6 +288,16 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h $(wildcard tes
 itest: cbenchctl examples fixtures
 	tests/run/run.sh
 	tests/run/profile.sh
+
+# doctor and lab on a fake root (tests/run/lab.sh), and plot's pages in
+# headless chromium (tests/run/plot.sh); part of itest.
+itest: itest-lab itest-plot
+itest-lab: cbenchctl
+	tests/run/lab.sh
+itest-plot: cbenchctl examples
+	tests/run/plot.sh
+
+.PHONY: itest-lab itest-plot
 
 
 # cbench.ko is built in a copy of its sources, one per kernel, so builds

@@ -55,6 +55,10 @@ packages="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev lib
 	libcunit1-dev libbenchmark-dev sparse cppcheck python3
 	qemu-system-x86 busybox-static cpio gzip kmod"
 
+# make install's checks (man pages, completion), make dkms-check, and the
+# headless browser that renders `cbenchctl plot`'s HTML in the tests.
+packages="$packages man-db groff-base bash-completion dkms chromium"
+
 # The 6.1 kernel, image and headers.
 packages="$packages linux-image-amd64 linux-headers-amd64"
 

@@ -18,8 +18,11 @@ static int show_version(int argc, char *argv[])
 
 static const struct cbench_subcommand subcommands[] = {
 	{ "compare", cbench_cmd_compare, "compare two reports (Go benchmark data format)" },
+	{ "doctor", cbench_doctor_main, "check whether this machine is fit for low-noise measurement" },
 	{ "info", cbench_info_main, "show what this machine offers for measurement" },
+	{ "lab", cbench_lab_main, "set this machine up for measurement, and reset it" },
 	{ "list", cbench_cmd_list, "list the benchmarks in a shared object" },
+	{ "plot", cbench_plot_main, "draw JSON reports as an HTML page of SVG plots" },
 	{ "profile", cbench_cmd_profile, "show where a benchmark's time goes, with confidence intervals" },
 	{ "run", cbench_cmd_run, "measure the benchmarks in a shared object" },
 	{ "version", show_version, "print the version of cbenchctl" },

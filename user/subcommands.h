@@ -13,5 +13,8 @@ struct cbench_subcommand {
 extern const char *cbench_prog;
 
 int cbench_info_main(int argc, char *argv[]);
+int cbench_doctor_main(int argc, char *argv[]);
+int cbench_lab_main(int argc, char *argv[]);
+int cbench_plot_main(int argc, char *argv[]);
 
 #endif /* _CBENCH_SUBCOMMANDS_H */

@@ -149,6 +149,25 @@ check "clients saw no error but an absent module" \
 	sh -c "! grep -v 'unable to query cbench.ko: No such file or directory' /tmp/client.err | grep -q ."
 check "rmmod cbench at last" rmmod cbench
 
+# lab setup then reset leaves every knob it may touch as it was; the guest
+# lacks most of them (no cpufreq, no SMT), and setup must say it skips them.
+lab_knobs() {
+	for f in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor \
+		/sys/devices/system/cpu/cpufreq/boost /sys/devices/system/cpu/cpu*/cpufreq/boost \
+		/sys/devices/system/cpu/intel_pstate/no_turbo /sys/devices/system/cpu/cpu*/online \
+		/proc/irq/*/smp_affinity_list /proc/sys/kernel/nmi_watchdog; do
+		[ -f "$f" ] && echo "$f: $(od -An -c "$f" | tr -s ' ')"
+	done
+}
+lab_knobs >/tmp/lab.before
+check "lab setup --cpu 1" run cbenchctl lab setup --cpu 1
+sed 's/^/  /' "$out"
+check "lab setup: absent knobs skipped" has "skip  governor" "$out"
+check "lab setup: state saved" test -f /run/cbench/lab.state
+check "lab reset" run cbenchctl lab reset
+lab_knobs >/tmp/lab.after
+check "lab setup then reset: every knob as before" cmp /tmp/lab.before /tmp/lab.after
+
 # The kernel backend: images, runs, samples, hostile input, cleanup.
 if sh /kmod.sh /cbench.ko /kmod >"$out" 2>&1; then
 	pass "kernel backend (kmod.sh)"

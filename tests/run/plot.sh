@@ -1,0 +1,154 @@
+#!/bin/sh
+# Integration tests of `cbenchctl plot`: the HTML page of a JSON report of
+# the example suite, and of two reports side by side, rendered in headless
+# Chromium: it loads without an error and draws one SVG plot per benchmark.
+# Bad input fails with a message and leaves no file.  Nothing here asserts
+# speed: the reports come from the shortest trials run accepts.
+#
+# Usage: tests/run/plot.sh   (from the top of the tree, after make itest's deps)
+set -u
+
+CB=${CBENCHCTL:-build/cbenchctl}
+SUITE=build/examples/suite.so
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+export XDG_CACHE_HOME="$TMP/cache"
+FAST="--trials 2 --trial-time 0.005 --warmup 0.001"
+
+pass=0
+fail=0
+
+ok() {
+	pass=$((pass + 1))
+	echo "ok     $1"
+}
+
+not_ok() {
+	fail=$((fail + 1))
+	echo "FAILED $1"
+	[ -s "$TMP/err" ] && sed 's/^/       | /' "$TMP/err" | head -20
+}
+
+run_cb() {
+	"$CB" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
+
+command -v chromium >/dev/null || { echo "plot.sh: chromium is missing: run scripts/install-deps.sh" >&2; exit 1; }
+
+# render HTML: the DOM after loading, in $TMP/dom; chromium's log in $TMP/log.
+# No network: every host resolves nowhere, so a page that fetched anything
+# would show it as a failed load in the log.
+render() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--host-resolver-rules='MAP * ~NOTFOUND' --enable-logging=stderr --v=0 \
+		--user-data-dir="$TMP/chromium" --dump-dom "file://$1" >"$TMP/dom" 2>"$TMP/log"
+}
+
+run_cb run $FAST --filter 'chain|copy' --format json -o "$TMP/old.json" "$SUITE"
+[ "$rc" -eq 0 ] || not_ok "run --format json for the plots (exit $rc)"
+run_cb run $FAST --filter 'chain|fill' --format json -o "$TMP/new.json" "$SUITE"
+[ "$rc" -eq 0 ] || not_ok "run --format json for the plots (exit $rc)"
+benchmarks() {
+	python3 -c 'import json, sys
+names = []
+for f in sys.argv[1:]:
+    names += [b["name"] for b in json.load(open(f))["benchmarks"] if b["name"] not in names]
+print(len(names))' "$@"
+}
+
+run_cb plot "$TMP/old.json" -o "$TMP/report.html"
+want=$(benchmarks "$TMP/old.json")
+if [ "$rc" -ne 0 ]; then
+	not_ok "plot: exit status $rc"
+elif grep -Eiq '<script|src=|href=|@import|url\(' "$TMP/report.html"; then
+	not_ok "plot: the page refers to something outside itself"
+elif ls "$TMP"/report.html.* >/dev/null 2>&1; then
+	not_ok "plot: a temporary file left behind"
+elif ! render "$TMP/report.html"; then
+	cp "$TMP/log" "$TMP/err"
+	not_ok "plot: chromium could not load the page"
+elif grep -Eq 'CONSOLE|Uncaught|net::ERR' "$TMP/log"; then
+	grep -E 'CONSOLE|Uncaught|net::ERR' "$TMP/log" >"$TMP/err"
+	not_ok "plot: errors while loading the page"
+elif ! grep -q '<footer id="end">' "$TMP/dom"; then
+	not_ok "plot: the page did not load to its end"
+elif [ "$(grep -o '<svg class="plot"' "$TMP/dom" | wc -l)" -ne "$want" ]; then
+	not_ok "plot: want $want SVG plots, got $(grep -o '<svg class="plot"' "$TMP/dom" | wc -l)"
+elif [ "$(grep -o '<circle class="estimate"' "$TMP/dom" | wc -l)" -ne $((want * 2)) ]; then
+	not_ok "plot: want one estimate per trial"
+else
+	ok "plot: one SVG plot per benchmark, rendered in headless chromium ($want plots)"
+fi
+
+run_cb plot "$TMP/old.json" "$TMP/new.json" -o "$TMP/cmp.html"
+want=$(benchmarks "$TMP/old.json" "$TMP/new.json")
+if [ "$rc" -ne 0 ]; then
+	not_ok "plot of two reports: exit status $rc"
+elif ! render "$TMP/cmp.html" || ! grep -q '<footer id="end">' "$TMP/dom"; then
+	not_ok "plot of two reports: chromium could not load the page"
+elif [ "$(grep -o '<svg class="plot"' "$TMP/dom" | wc -l)" -ne "$want" ]; then
+	not_ok "plot of two reports: want $want SVG plots (the union), got $(grep -o '<svg class="plot"' "$TMP/dom" | wc -l)"
+elif ! python3 - "$TMP/dom" <<'EOF'
+import re, sys
+dom = open(sys.argv[1]).read()
+sections = re.findall(r'<section class="benchmark">.*?</section>', dom, re.S)
+both = [s for s in sections if s.count('<g class="series"') == 2]
+one = [s for s in sections if s.count('<g class="series"') == 1 and 'not in this report' in s]
+# AddChain etc. are in both reports; Copy only in old, Fill only in new.
+assert both and one and len(both) + len(one) == len(sections), (len(both), len(one), len(sections))
+EOF
+then
+	not_ok "plot of two reports: benchmarks in both are not drawn side by side"
+else
+	ok "plot of two reports: both side by side per benchmark, the union of benchmarks"
+fi
+
+# A screenshot: the page paints.
+if timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync \
+	--user-data-dir="$TMP/chromium" --window-size=900,1200 --screenshot="$TMP/shot.png" \
+	"file://$TMP/cmp.html" >/dev/null 2>&1 && [ -s "$TMP/shot.png" ]; then
+	ok "plot: chromium paints a screenshot of the page"
+else
+	not_ok "plot: no screenshot"
+fi
+
+# ---- bad input: a message, non-zero exit, no output file ----------------------
+
+expect_failure() {
+	name=$1
+	regex=$2
+	shift 2
+	rm -f "$TMP"/out.html*
+	run_cb "$@"
+	if [ "$rc" -eq 0 ]; then
+		not_ok "$name: exit status 0"
+	elif ! grep -Eq -- "$regex" "$TMP/err"; then
+		not_ok "$name: no message matching /$regex/"
+	elif ls "$TMP"/out.html* >/dev/null 2>&1; then
+		not_ok "$name: left an output file behind"
+	else
+		ok "$name"
+	fi
+}
+
+printf 'BenchmarkX 10 1.0 ns/op\n' >"$TMP/go.txt"
+printf '{"benchmarks": [' >"$TMP/cut.json"
+printf '{"a": 1}\n' >"$TMP/other.json"
+printf '{"config": {}, "benchmarks": [{"trials": []}]}\n' >"$TMP/noname.json"
+expect_failure "plot: not JSON" "unable to read $TMP/go.txt: not JSON: not a JSON value at line 1, column 1" plot "$TMP/go.txt" -o "$TMP/out.html"
+expect_failure "plot: JSON cut short" "unable to read $TMP/cut.json: not JSON: no value at line 1" plot "$TMP/cut.json" -o "$TMP/out.html"
+expect_failure "plot: JSON, not a cbench report" "unable to read $TMP/other.json: not a cbench report" plot "$TMP/other.json" -o "$TMP/out.html"
+expect_failure "plot: a benchmark without a name" "benchmark 1 has no name or trials" plot "$TMP/noname.json" -o "$TMP/out.html"
+expect_failure "plot: a directory" "unable to read $TMP: Is a directory" plot "$TMP" -o "$TMP/out.html"
+expect_failure "plot: a missing file" "unable to read $TMP/absent.json: No such file" plot "$TMP/absent.json" -o "$TMP/out.html"
+expect_failure "plot: the second report bad" "unable to read $TMP/go.txt: not JSON" plot "$TMP/old.json" "$TMP/go.txt" -o "$TMP/out.html"
+expect_failure "plot: output is a directory" "unable to write $TMP: Is a directory" plot "$TMP/old.json" -o "$TMP"
+expect_failure "plot: output in a missing directory" "unable to write $TMP/nodir/out.html: No such file" plot "$TMP/old.json" -o "$TMP/nodir/out.html"
+expect_failure "plot: no -o" "Usage: .* plot" plot "$TMP/old.json"
+expect_failure "plot: three reports" "Usage: .* plot" plot "$TMP/old.json" "$TMP/old.json" "$TMP/old.json" -o "$TMP/out.html"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
