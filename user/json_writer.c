@@ -8,7 +8,7 @@
 
 #include "json_writer.h"
 
-void cbench_json_init(struct cbench_json *j, FILE *f, bool pretty)
+void cbench_jsonw_init(struct cbench_jsonw *j, FILE *f, bool pretty)
 {
 	memset(j, 0, sizeof(*j));
 	j->f = f;
@@ -30,7 +30,7 @@ static void put_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void indent(const struct cbench_json *j)
+static void indent(const struct cbench_jsonw *j)
 {
 	if (!j->pretty)
 		return;
@@ -40,7 +40,7 @@ static void indent(const struct cbench_json *j)
 }
 
 /* What goes before a value: its comma, its line, its key. */
-static void member(struct cbench_json *j, const char *key)
+static void member(struct cbench_jsonw *j, const char *key)
 {
 	if (!j->first[j->depth])
 		fputc(',', j->f);
@@ -53,18 +53,18 @@ static void member(struct cbench_json *j, const char *key)
 	}
 }
 
-static void open(struct cbench_json *j, const char *key, char c)
+static void open(struct cbench_jsonw *j, const char *key, char c)
 {
 	member(j, key);
 	fputc(c, j->f);
 	/* Past the deepest level we keep writing, at its depth: still valid
 	 * JSON, only the indentation suffers. */
-	if (j->depth < CBENCH_JSON_DEPTH_MAX)
+	if (j->depth < CBENCH_JSONW_DEPTH_MAX)
 		j->depth++;
 	j->first[j->depth] = true;
 }
 
-static void close_(struct cbench_json *j, char c)
+static void close_(struct cbench_jsonw *j, char c)
 {
 	bool empty = j->first[j->depth];
 
@@ -75,39 +75,39 @@ static void close_(struct cbench_json *j, char c)
 	fputc(c, j->f);
 }
 
-void cbench_json_object_start(struct cbench_json *j, const char *key)
+void cbench_jsonw_object_start(struct cbench_jsonw *j, const char *key)
 {
 	open(j, key, '{');
 }
 
-void cbench_json_object_end(struct cbench_json *j)
+void cbench_jsonw_object_end(struct cbench_jsonw *j)
 {
 	close_(j, '}');
 }
 
-void cbench_json_array_start(struct cbench_json *j, const char *key)
+void cbench_jsonw_array_start(struct cbench_jsonw *j, const char *key)
 {
 	open(j, key, '[');
 }
 
-void cbench_json_array_end(struct cbench_json *j)
+void cbench_jsonw_array_end(struct cbench_jsonw *j)
 {
 	close_(j, ']');
 }
 
-void cbench_json_string(struct cbench_json *j, const char *key, const char *value)
+void cbench_jsonw_string(struct cbench_jsonw *j, const char *key, const char *value)
 {
 	member(j, key);
 	put_string(j->f, value ? value : "");
 }
 
-void cbench_json_uint(struct cbench_json *j, const char *key, uint64_t value)
+void cbench_jsonw_uint(struct cbench_jsonw *j, const char *key, uint64_t value)
 {
 	member(j, key);
 	fprintf(j->f, "%" PRIu64, value);
 }
 
-void cbench_json_int(struct cbench_json *j, const char *key, int64_t value)
+void cbench_jsonw_int(struct cbench_jsonw *j, const char *key, int64_t value)
 {
 	member(j, key);
 	fprintf(j->f, "%" PRId64, value);
@@ -118,7 +118,7 @@ void cbench_json_int(struct cbench_json *j, const char *key, int64_t value)
  * nothing is lost: "%.9g" printed a TSC of 2994373123 Hz as 2.99437312e+09.
  * A whole number prints as one, without an exponent.
  */
-void cbench_json_double(struct cbench_json *j, const char *key, double v)
+void cbench_jsonw_double(struct cbench_jsonw *j, const char *key, double v)
 {
 	char buf[32];
 
@@ -139,19 +139,19 @@ void cbench_json_double(struct cbench_json *j, const char *key, double v)
 	fputs(buf, j->f);
 }
 
-void cbench_json_bool(struct cbench_json *j, const char *key, bool value)
+void cbench_jsonw_bool(struct cbench_jsonw *j, const char *key, bool value)
 {
 	member(j, key);
 	fputs(value ? "true" : "false", j->f);
 }
 
-void cbench_json_null(struct cbench_json *j, const char *key)
+void cbench_jsonw_null(struct cbench_jsonw *j, const char *key)
 {
 	member(j, key);
 	fputs("null", j->f);
 }
 
-int cbench_json_finish(struct cbench_json *j)
+int cbench_jsonw_finish(struct cbench_jsonw *j)
 {
 	fputc('\n', j->f);
 	return ferror(j->f) ? -EIO : 0;

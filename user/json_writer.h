@@ -15,31 +15,31 @@
 #include <stdio.h>
 
 /* Deepest nesting of objects and arrays. */
-#define CBENCH_JSON_DEPTH_MAX 16
+#define CBENCH_JSONW_DEPTH_MAX 16
 
-struct cbench_json {
+struct cbench_jsonw {
 	FILE *f;
 	bool pretty;			/* newlines and two-space indents */
 	unsigned int depth;
-	bool first[CBENCH_JSON_DEPTH_MAX + 1];	/* no member yet at this depth */
+	bool first[CBENCH_JSONW_DEPTH_MAX + 1];	/* no member yet at this depth */
 };
 
-void cbench_json_init(struct cbench_json *j, FILE *f, bool pretty);
+void cbench_jsonw_init(struct cbench_jsonw *j, FILE *f, bool pretty);
 
-void cbench_json_object_start(struct cbench_json *j, const char *key);
-void cbench_json_object_end(struct cbench_json *j);
-void cbench_json_array_start(struct cbench_json *j, const char *key);
-void cbench_json_array_end(struct cbench_json *j);
+void cbench_jsonw_object_start(struct cbench_jsonw *j, const char *key);
+void cbench_jsonw_object_end(struct cbench_jsonw *j);
+void cbench_jsonw_array_start(struct cbench_jsonw *j, const char *key);
+void cbench_jsonw_array_end(struct cbench_jsonw *j);
 
-void cbench_json_string(struct cbench_json *j, const char *key, const char *value);
-void cbench_json_uint(struct cbench_json *j, const char *key, uint64_t value);
-void cbench_json_int(struct cbench_json *j, const char *key, int64_t value);
-void cbench_json_double(struct cbench_json *j, const char *key, double value);
-void cbench_json_bool(struct cbench_json *j, const char *key, bool value);
-void cbench_json_null(struct cbench_json *j, const char *key);
+void cbench_jsonw_string(struct cbench_jsonw *j, const char *key, const char *value);
+void cbench_jsonw_uint(struct cbench_jsonw *j, const char *key, uint64_t value);
+void cbench_jsonw_int(struct cbench_jsonw *j, const char *key, int64_t value);
+void cbench_jsonw_double(struct cbench_jsonw *j, const char *key, double value);
+void cbench_jsonw_bool(struct cbench_jsonw *j, const char *key, bool value);
+void cbench_jsonw_null(struct cbench_jsonw *j, const char *key);
 
 /* Ends the document (a newline) and says whether the stream took it all:
  * 0 or -EIO. */
-int cbench_json_finish(struct cbench_json *j);
+int cbench_jsonw_finish(struct cbench_jsonw *j);
 
 #endif /* _CBENCH_JSON_WRITER_H */

@@ -12,45 +12,45 @@
 #include "report.h"
 
 /* A double member, absent where it is not available (NAN). */
-static void maybe(struct cbench_json *j, const char *key, double value)
+static void maybe(struct cbench_jsonw *j, const char *key, double value)
 {
 	if (!isnan(value))
-		cbench_json_double(j, key, value);
+		cbench_jsonw_double(j, key, value);
 }
 
-static void put_trial(struct cbench_json *j, const struct cbench_trial *t)
+static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t)
 {
-	cbench_json_object_start(j, NULL);
-	cbench_json_string(j, "status", t->error ? "failed" : "ok");
+	cbench_jsonw_object_start(j, NULL);
+	cbench_jsonw_string(j, "status", t->error ? "failed" : "ok");
 	if (t->error) {
-		cbench_json_string(j, "reason", t->reason);
-		cbench_json_object_end(j);
+		cbench_jsonw_string(j, "reason", t->reason);
+		cbench_jsonw_object_end(j);
 		return;
 	}
-	cbench_json_uint(j, "n", t->n);
-	cbench_json_double(j, "ns_per_op", t->ns_per_op);
-	cbench_json_double(j, "min_ns_per_op", t->min_ns_per_op);
-	cbench_json_double(j, "median_ns_per_op", t->median_ns_per_op);
-	cbench_json_double(j, "max_ns_per_op", t->max_ns_per_op);
-	cbench_json_double(j, "cv", t->cv);
-	cbench_json_uint(j, "measurements", t->nsamples);
-	cbench_json_uint(j, "discarded", t->discarded);
+	cbench_jsonw_uint(j, "n", t->n);
+	cbench_jsonw_double(j, "ns_per_op", t->ns_per_op);
+	cbench_jsonw_double(j, "min_ns_per_op", t->min_ns_per_op);
+	cbench_jsonw_double(j, "median_ns_per_op", t->median_ns_per_op);
+	cbench_jsonw_double(j, "max_ns_per_op", t->max_ns_per_op);
+	cbench_jsonw_double(j, "cv", t->cv);
+	cbench_jsonw_uint(j, "measurements", t->nsamples);
+	cbench_jsonw_uint(j, "discarded", t->discarded);
 	maybe(j, "mb_per_s", t->mb_per_s);
 	if (t->have & CBENCH_HAVE_INSTRUCTIONS)
-		cbench_json_double(j, "instructions_per_op", t->instructions_per_op);
+		cbench_jsonw_double(j, "instructions_per_op", t->instructions_per_op);
 	if (t->have & CBENCH_HAVE_CYCLES)
-		cbench_json_double(j, "cycles_per_op", t->cycles_per_op);
+		cbench_jsonw_double(j, "cycles_per_op", t->cycles_per_op);
 	if (t->have & CBENCH_HAVE_REF_CYCLES)
-		cbench_json_double(j, "ref_cycles_per_op", t->ref_cycles_per_op);
+		cbench_jsonw_double(j, "ref_cycles_per_op", t->ref_cycles_per_op);
 	maybe(j, "est_cycles_per_op", t->est_cycles_per_op);
 	maybe(j, "step_share", t->step_share);
 	maybe(j, "core_ghz", t->core_ghz);
 	maybe(j, "clock_moved", t->clock_moved);
-	cbench_json_object_end(j);
+	cbench_jsonw_object_end(j);
 }
 
 /* The machine, the backend and the timer. */
-static void put_config(struct cbench_json *j, const struct cbench_report *r)
+static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 {
 	const struct cbench_machine *m = &r->machine;
 	const struct cbench_timer *t = &r->timer;
@@ -58,84 +58,84 @@ static void put_config(struct cbench_json *j, const struct cbench_report *r)
 
 	snprintf(model, sizeof(model), "%s family %u model %u stepping %u", m->cpu_vendor,
 		 m->cpu_family, m->cpu_model, m->cpu_stepping);
-	cbench_json_object_start(j, "config");
-	cbench_json_string(j, "cpu", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
-	cbench_json_string(j, "cpu_model", model);
-	cbench_json_int(j, "cpu_count", m->cpus_online);
-	cbench_json_string(j, "machine", m->hostname);
-	cbench_json_bool(j, "virtual_machine", m->hypervisor);
-	cbench_json_string(j, "kernel", m->kernel_release);
-	cbench_json_string(j, "cbench_version", r->version);
-	cbench_json_string(j, "backend", r->backend);
-	cbench_json_int(j, "worker_cpu", r->env.cpu);
-	cbench_json_string(j, "worker_sched", r->env.fifo_error ? "SCHED_OTHER" : "SCHED_FIFO");
-	cbench_json_bool(j, "worker_mlock", !r->env.mlock_error);
-	cbench_json_string(j, "timer", t->name);
-	cbench_json_double(j, "timer_hz", t->tsc_hz);
-	cbench_json_double(j, "timer_overhead_ticks", t->overhead_ticks);
-	cbench_json_double(j, "timer_step_ticks", t->step_ticks);
-	cbench_json_double(j, "timer_precision_ns", t->precision_ns);
-	cbench_json_double(j, "timer_accuracy_ns", t->accuracy_ns);
+	cbench_jsonw_object_start(j, "config");
+	cbench_jsonw_string(j, "cpu", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
+	cbench_jsonw_string(j, "cpu_model", model);
+	cbench_jsonw_int(j, "cpu_count", m->cpus_online);
+	cbench_jsonw_string(j, "machine", m->hostname);
+	cbench_jsonw_bool(j, "virtual_machine", m->hypervisor);
+	cbench_jsonw_string(j, "kernel", m->kernel_release);
+	cbench_jsonw_string(j, "cbench_version", r->version);
+	cbench_jsonw_string(j, "backend", r->backend);
+	cbench_jsonw_int(j, "worker_cpu", r->env.cpu);
+	cbench_jsonw_string(j, "worker_sched", r->env.fifo_error ? "SCHED_OTHER" : "SCHED_FIFO");
+	cbench_jsonw_bool(j, "worker_mlock", !r->env.mlock_error);
+	cbench_jsonw_string(j, "timer", t->name);
+	cbench_jsonw_double(j, "timer_hz", t->tsc_hz);
+	cbench_jsonw_double(j, "timer_overhead_ticks", t->overhead_ticks);
+	cbench_jsonw_double(j, "timer_step_ticks", t->step_ticks);
+	cbench_jsonw_double(j, "timer_precision_ns", t->precision_ns);
+	cbench_jsonw_double(j, "timer_accuracy_ns", t->accuracy_ns);
 	if (t->est_cycles_per_tick > 0)
-		cbench_json_double(j, "est_cycles_per_tick", t->est_cycles_per_tick);
+		cbench_jsonw_double(j, "est_cycles_per_tick", t->est_cycles_per_tick);
 	if (t->ref_reps)
-		cbench_json_uint(j, "reference_adds", t->ref_reps * CBENCH_REF_ADDS_PER_REP);
+		cbench_jsonw_uint(j, "reference_adds", t->ref_reps * CBENCH_REF_ADDS_PER_REP);
 	if (!isnan(r->core_ghz_min)) {
-		cbench_json_double(j, "core_ghz_min", r->core_ghz_min);
-		cbench_json_double(j, "core_ghz_max", r->core_ghz_max);
+		cbench_jsonw_double(j, "core_ghz_min", r->core_ghz_min);
+		cbench_jsonw_double(j, "core_ghz_max", r->core_ghz_max);
 	}
-	cbench_json_uint(j, "clock_moved_trials", r->clock_moved_trials);
-	cbench_json_array_start(j, "counters");
+	cbench_jsonw_uint(j, "clock_moved_trials", r->clock_moved_trials);
+	cbench_jsonw_array_start(j, "counters");
 	for (unsigned int i = 0; i < CBENCH_COUNTER_KINDS; i++) {
 		if (t->counters & (1u << i))
-			cbench_json_string(j, NULL, cbench_counter_names[i]);
+			cbench_jsonw_string(j, NULL, cbench_counter_names[i]);
 	}
-	cbench_json_array_end(j);
-	cbench_json_string(j, "disturbances", r->env.disturb_source);
+	cbench_jsonw_array_end(j);
+	cbench_jsonw_string(j, "disturbances", r->env.disturb_source);
 	if (r->env.irqoff_budget_ns)
-		cbench_json_uint(j, "irqoff_budget_ns", r->env.irqoff_budget_ns);
-	cbench_json_string(j, "so", r->so_path);
-	cbench_json_string(j, "so_build_id", r->build_id);
-	cbench_json_object_end(j);
+		cbench_jsonw_uint(j, "irqoff_budget_ns", r->env.irqoff_budget_ns);
+	cbench_jsonw_string(j, "so", r->so_path);
+	cbench_jsonw_string(j, "so_build_id", r->build_id);
+	cbench_jsonw_object_end(j);
 }
 
-static void put_result(struct cbench_json *j, const struct cbench_result *res)
+static void put_result(struct cbench_jsonw *j, const struct cbench_result *res)
 {
-	cbench_json_object_start(j, NULL);
-	cbench_json_string(j, "name", res->exp->report_name);
-	cbench_json_string(j, "id", res->exp->id);
-	cbench_json_string(j, "tuning", res->tuning);
-	cbench_json_uint(j, "n", res->n);
-	cbench_json_double(j, "ns_per_op", res->ns_per_op);
-	cbench_json_double(j, "median_of_trials_ns_per_op", res->median_ns_per_op);
-	cbench_json_double(j, "cv_of_trials", res->cv);
+	cbench_jsonw_object_start(j, NULL);
+	cbench_jsonw_string(j, "name", res->exp->report_name);
+	cbench_jsonw_string(j, "id", res->exp->id);
+	cbench_jsonw_string(j, "tuning", res->tuning);
+	cbench_jsonw_uint(j, "n", res->n);
+	cbench_jsonw_double(j, "ns_per_op", res->ns_per_op);
+	cbench_jsonw_double(j, "median_of_trials_ns_per_op", res->median_ns_per_op);
+	cbench_jsonw_double(j, "cv_of_trials", res->cv);
 	maybe(j, "est_cycles_per_op", res->est_cycles_per_op);
 	if (!isnan(res->core_ghz_min)) {
-		cbench_json_double(j, "core_ghz_min", res->core_ghz_min);
-		cbench_json_double(j, "core_ghz_max", res->core_ghz_max);
+		cbench_jsonw_double(j, "core_ghz_min", res->core_ghz_min);
+		cbench_jsonw_double(j, "core_ghz_max", res->core_ghz_max);
 	}
-	cbench_json_bool(j, "unstable", res->unstable);
+	cbench_jsonw_bool(j, "unstable", res->unstable);
 	if (res->unstable)
-		cbench_json_string(j, "unstable_reason", res->unstable_reason);
-	cbench_json_uint(j, "failed_trials", res->failed);
-	cbench_json_array_start(j, "trials");
+		cbench_jsonw_string(j, "unstable_reason", res->unstable_reason);
+	cbench_jsonw_uint(j, "failed_trials", res->failed);
+	cbench_jsonw_array_start(j, "trials");
 	for (size_t i = 0; i < res->ntrials; i++)
 		put_trial(j, &res->trials[i]);
-	cbench_json_array_end(j);
-	cbench_json_object_end(j);
+	cbench_jsonw_array_end(j);
+	cbench_jsonw_object_end(j);
 }
 
 int cbench_report_json(const struct cbench_report *r, FILE *f)
 {
-	struct cbench_json j;
+	struct cbench_jsonw j;
 
-	cbench_json_init(&j, f, false);
-	cbench_json_object_start(&j, NULL);
+	cbench_jsonw_init(&j, f, false);
+	cbench_jsonw_object_start(&j, NULL);
 	put_config(&j, r);
-	cbench_json_array_start(&j, "benchmarks");
+	cbench_jsonw_array_start(&j, "benchmarks");
 	for (size_t i = 0; i < r->nresults; i++)
 		put_result(&j, &r->results[i]);
-	cbench_json_array_end(&j);
-	cbench_json_object_end(&j);
-	return cbench_json_finish(&j);
+	cbench_jsonw_array_end(&j);
+	cbench_jsonw_object_end(&j);
+	return cbench_jsonw_finish(&j);
 }
