@@ -13,6 +13,8 @@
 #include <cbench.h>
 #include <uapi/linux/cbench.h>
 
+#include "backend.h"
+#include "json_writer.h"
 #include "probe.h"
 #include "protocol.h"
 #include "subcommands.h"
@@ -35,28 +37,25 @@ struct options {
 static const struct {
 	uint32_t flag;
 	const char *name;
-} counter_names[] = {
-	{ CBENCH_COUNTER_F_INSTRUCTIONS, "instructions" },
-	{ CBENCH_COUNTER_F_CYCLES, "cycles" },
-	{ CBENCH_COUNTER_F_REF_CYCLES, "ref-cycles" },
-};
-
-static const struct {
-	uint32_t flag;
-	const char *name;
 } tsc_flag_names[] = {
 	{ CBENCH_TSC_F_CONSTANT, "constant" },
 	{ CBENCH_TSC_F_NONSTOP, "nonstop" },
 	{ CBENCH_TSC_F_RELIABLE, "reliable" },
 };
 
+struct probes {
+	struct probe_result *cpus;
+	size_t count;
+	size_t allocated;
+};
+
 static void print_counters(FILE *out, uint32_t counters)
 {
 	const char *sep = "";
 
-	for (size_t i = 0; i < sizeof(counter_names) / sizeof(counter_names[0]); i++) {
-		if (counters & counter_names[i].flag) {
-			fprintf(out, "%s%s", sep, counter_names[i].name);
+	for (unsigned int i = 0; i < CBENCH_COUNTER_KINDS; i++) {
+		if (counters & (1u << i)) {
+			fprintf(out, "%s%s", sep, cbench_counter_names[i]);
 			sep = ", ";
 		}
 	}
@@ -184,119 +183,147 @@ static void print_user_backend(const struct cbench_machine *m)
 	printf("  user RDPMC:       %s\n", rdpmc_text(m));
 }
 
-static void json_string(const char *s)
+static void json_counters(struct cbench_jsonw *j, const char *key, uint32_t counters)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
+	cbench_jsonw_array_start(j, key);
+	for (unsigned int i = 0; i < CBENCH_COUNTER_KINDS; i++) {
+		if (counters & (1u << i))
+			cbench_jsonw_string(j, NULL, cbench_counter_names[i]);
 	}
-	putchar('"');
+	cbench_jsonw_array_end(j);
 }
 
-static void json_counters(uint32_t counters)
+static void json_cpu(struct cbench_jsonw *j, const char *vendor, const char *name, uint32_t family,
+		     uint32_t model, uint32_t stepping, bool hypervisor)
 {
-	const char *sep = "";
-
-	putchar('[');
-	for (size_t i = 0; i < sizeof(counter_names) / sizeof(counter_names[0]); i++) {
-		if (counters & counter_names[i].flag) {
-			printf("%s\"%s\"", sep, counter_names[i].name);
-			sep = ", ";
-		}
-	}
-	putchar(']');
+	cbench_jsonw_object_start(j, "cpu");
+	cbench_jsonw_string(j, "vendor", vendor);
+	if (name && name[0])
+		cbench_jsonw_string(j, "name", name);
+	else if (name)
+		cbench_jsonw_null(j, "name");
+	cbench_jsonw_uint(j, "family", family);
+	cbench_jsonw_uint(j, "model", model);
+	cbench_jsonw_uint(j, "stepping", stepping);
+	cbench_jsonw_bool(j, "hypervisor", hypervisor);
+	cbench_jsonw_object_end(j);
 }
 
-static void json_module(const struct cbench_proto_info *info, const struct probe_result *probes,
-			size_t nprobes)
+static void json_module_pmu(struct cbench_jsonw *j, const struct cbench_proto_info *info)
 {
-	printf("  \"module\": {\n    \"loaded\": true,\n    \"version\": ");
-	json_string(info->version);
-	printf(",\n    \"abi\": %" PRIu32 ",\n    \"cpu\": { \"vendor\": ", info->abi);
-	json_string(info->cpu_vendor);
-	printf(", \"family\": %" PRIu32 ", \"model\": %" PRIu32 ", \"stepping\": %" PRIu32
-	       ", \"hypervisor\": %s },\n", info->cpu_family, info->cpu_model,
-	       info->cpu_stepping, info->hypervisor ? "true" : "false");
-	printf("    \"tsc\": { \"khz\": ");
-	if (info->has_tsc_khz)
-		printf("%" PRIu64, info->tsc_khz);
-	else
-		printf("null");
-	for (size_t i = 0; i < sizeof(tsc_flag_names) / sizeof(tsc_flag_names[0]); i++)
-		printf(", \"%s\": %s", tsc_flag_names[i].name,
-		       info->tsc_flags & tsc_flag_names[i].flag ? "true" : "false");
-	printf(" },\n    \"pmu\": ");
 	if (!info->pmu_version) {
-		printf("null,\n");
-	} else {
-		printf("{ \"version\": %" PRIu32 ", \"gp_counters\": %" PRIu32 ", \"gp_bits\": %" PRIu32
-		       ", \"fixed_counters\": %" PRIu32 ", \"fixed_bits\": ",
-		       info->pmu_version, info->gp_counters, info->gp_bits, info->fixed_counters);
-		if (info->has_fixed_bits)
-			printf("%" PRIu32, info->fixed_bits);
-		else
-			printf("null");
-		printf(", \"events\": ");
-		json_counters(info->pmu_events);
-		printf(" },\n");
+		cbench_jsonw_null(j, "pmu");
+		return;
 	}
-	printf("    \"counters\": { \"cpu\": %" PRIu32 ", \"usable\": ", info->counters_cpu);
-	json_counters(info->counters);
-	printf(" },\n    \"probes\": [");
-	for (size_t i = 0; i < nprobes; i++) {
-		printf("%s{ \"cpu\": %" PRIu32 ", \"usable\": ", i ? ", " : "", probes[i].cpu);
-		json_counters(probes[i].counters);
-		printf(" }");
-	}
-	printf("],\n    \"limits\": ");
-	if (info->has_limits)
-		printf("{ \"image_bytes\": %" PRIu64 ", \"arena_bytes\": %" PRIu64
-		       ", \"samples\": %" PRIu32 ", \"irqoff_ns\": %" PRIu64 ", \"runs\": %" PRIu32 " }",
-		       info->image_bytes, info->arena_bytes, info->samples, info->irqoff_ns,
-		       info->runs);
+	cbench_jsonw_object_start(j, "pmu");
+	cbench_jsonw_uint(j, "version", info->pmu_version);
+	cbench_jsonw_uint(j, "gp_counters", info->gp_counters);
+	cbench_jsonw_uint(j, "gp_bits", info->gp_bits);
+	cbench_jsonw_uint(j, "fixed_counters", info->fixed_counters);
+	if (info->has_fixed_bits)
+		cbench_jsonw_uint(j, "fixed_bits", info->fixed_bits);
 	else
-		printf("null");
-	printf(",\n    \"live\": ");
-	if (info->has_live)
-		printf("{ \"images\": %" PRIu32 ", \"runs\": %" PRIu32 " }",
-		       info->live_images, info->live_runs);
-	else
-		printf("null");
-	printf("\n  },\n");
+		cbench_jsonw_null(j, "fixed_bits");
+	json_counters(j, "events", info->pmu_events);
+	cbench_jsonw_object_end(j);
 }
 
-static void json_user_backend(const struct cbench_machine *m)
+static void json_module(struct cbench_jsonw *j, const struct cbench_proto_info *info,
+			const struct probe_result *probes, size_t nprobes)
 {
-	printf("  \"user\": {\n    \"cpu\": { \"vendor\": ");
-	json_string(m->cpu_vendor);
-	printf(", \"name\": ");
-	if (m->cpu_name[0])
-		json_string(m->cpu_name);
+	cbench_jsonw_object_start(j, "module");
+	cbench_jsonw_bool(j, "loaded", true);
+	cbench_jsonw_string(j, "version", info->version);
+	cbench_jsonw_uint(j, "abi", info->abi);
+	json_cpu(j, info->cpu_vendor, NULL, info->cpu_family, info->cpu_model, info->cpu_stepping,
+		 info->hypervisor);
+	cbench_jsonw_object_start(j, "tsc");
+	if (info->has_tsc_khz)
+		cbench_jsonw_uint(j, "khz", info->tsc_khz);
 	else
-		printf("null");
-	printf(", \"family\": %u, \"model\": %u, \"stepping\": %u, \"hypervisor\": %s },\n",
-	       m->cpu_family, m->cpu_model, m->cpu_stepping, m->hypervisor ? "true" : "false");
-	printf("    \"cpus_online\": %d,\n    \"kernel\": ", m->cpus_online);
-	json_string(m->kernel_release);
-	printf(",\n    \"tsc_invariant\": %s,\n    \"pmu\": ", m->tsc_invariant ? "true" : "false");
-	if (m->pmu_version || m->pmu_gp_counters)
-		printf("{ \"version\": %u, \"gp_counters\": %u, \"gp_bits\": %u, "
-		       "\"fixed_counters\": %u, \"fixed_bits\": %u }",
-		       m->pmu_version, m->pmu_gp_counters, m->pmu_gp_bits,
-		       m->pmu_fixed_counters, m->pmu_fixed_bits);
-	else
-		printf("null");
-	printf(",\n    \"perf_hardware\": %s,\n    \"perf_software\": %s,\n",
-	       m->perf_hw_usable ? "true" : "false", m->perf_sw_usable ? "true" : "false");
-	printf("    \"user_rdpmc\": %s\n  }\n",
-	       m->perf_hw_usable && m->rdpmc_sysfs >= 1 ? "true" : "false");
+		cbench_jsonw_null(j, "khz");
+	for (size_t i = 0; i < sizeof(tsc_flag_names) / sizeof(tsc_flag_names[0]); i++)
+		cbench_jsonw_bool(j, tsc_flag_names[i].name, info->tsc_flags & tsc_flag_names[i].flag);
+	cbench_jsonw_object_end(j);
+	json_module_pmu(j, info);
+	cbench_jsonw_object_start(j, "counters");
+	cbench_jsonw_uint(j, "cpu", info->counters_cpu);
+	json_counters(j, "usable", info->counters);
+	cbench_jsonw_object_end(j);
+	cbench_jsonw_array_start(j, "probes");
+	for (size_t i = 0; i < nprobes; i++) {
+		cbench_jsonw_object_start(j, NULL);
+		cbench_jsonw_uint(j, "cpu", probes[i].cpu);
+		json_counters(j, "usable", probes[i].counters);
+		cbench_jsonw_object_end(j);
+	}
+	cbench_jsonw_array_end(j);
+	if (info->has_limits) {
+		cbench_jsonw_object_start(j, "limits");
+		cbench_jsonw_uint(j, "image_bytes", info->image_bytes);
+		cbench_jsonw_uint(j, "arena_bytes", info->arena_bytes);
+		cbench_jsonw_uint(j, "samples", info->samples);
+		cbench_jsonw_uint(j, "irqoff_ns", info->irqoff_ns);
+		cbench_jsonw_uint(j, "runs", info->runs);
+		cbench_jsonw_object_end(j);
+	} else {
+		cbench_jsonw_null(j, "limits");
+	}
+	if (info->has_live) {
+		cbench_jsonw_object_start(j, "live");
+		cbench_jsonw_uint(j, "images", info->live_images);
+		cbench_jsonw_uint(j, "runs", info->live_runs);
+		cbench_jsonw_object_end(j);
+	} else {
+		cbench_jsonw_null(j, "live");
+	}
+	cbench_jsonw_object_end(j);
+}
+
+static void json_user_backend(struct cbench_jsonw *j, const struct cbench_machine *m)
+{
+	cbench_jsonw_object_start(j, "user");
+	json_cpu(j, m->cpu_vendor, m->cpu_name, m->cpu_family, m->cpu_model, m->cpu_stepping,
+		 m->hypervisor);
+	cbench_jsonw_int(j, "cpus_online", m->cpus_online);
+	cbench_jsonw_string(j, "kernel", m->kernel_release);
+	cbench_jsonw_bool(j, "tsc_invariant", m->tsc_invariant);
+	if (m->pmu_version || m->pmu_gp_counters) {
+		cbench_jsonw_object_start(j, "pmu");
+		cbench_jsonw_uint(j, "version", m->pmu_version);
+		cbench_jsonw_uint(j, "gp_counters", m->pmu_gp_counters);
+		cbench_jsonw_uint(j, "gp_bits", m->pmu_gp_bits);
+		cbench_jsonw_uint(j, "fixed_counters", m->pmu_fixed_counters);
+		cbench_jsonw_uint(j, "fixed_bits", m->pmu_fixed_bits);
+		cbench_jsonw_object_end(j);
+	} else {
+		cbench_jsonw_null(j, "pmu");
+	}
+	cbench_jsonw_bool(j, "perf_hardware", m->perf_hw_usable);
+	cbench_jsonw_bool(j, "perf_software", m->perf_sw_usable);
+	cbench_jsonw_bool(j, "user_rdpmc", m->perf_hw_usable && m->rdpmc_sysfs >= 1);
+	cbench_jsonw_object_end(j);
+}
+
+/* `info --json`: the module (or why not) and the user backend. */
+static void json_info(bool loaded, const struct cbench_proto_info *info, const struct probes *probes,
+		      const struct cbench_machine *m)
+{
+	struct cbench_jsonw j;
+
+	cbench_jsonw_init(&j, stdout, true);
+	cbench_jsonw_object_start(&j, NULL);
+	if (loaded) {
+		json_module(&j, info, probes->cpus, probes->count);
+	} else {
+		cbench_jsonw_object_start(&j, "module");
+		cbench_jsonw_bool(&j, "loaded", false);
+		cbench_jsonw_string(&j, "hint", NOT_LOADED_HINT);
+		cbench_jsonw_object_end(&j);
+	}
+	json_user_backend(&j, m);
+	cbench_jsonw_object_end(&j);
+	cbench_jsonw_finish(&j);
 }
 
 static void show_usage(FILE *file)
@@ -350,11 +377,6 @@ static int parse_options(int argc, char *argv[], struct options *opts)
 }
 
 /* Probe results, one per CPU, as the kernel sends them. */
-struct probes {
-	struct probe_result *cpus;
-	size_t count;
-	size_t allocated;
-};
 
 static int append_probe(struct probes *probes, uint32_t cpu, uint32_t counters)
 {
@@ -444,16 +466,7 @@ int cbench_info_main(int argc, char *argv[])
 
 	cbench_machine_probe(&machine);
 	if (opts.json) {
-		printf("{\n");
-		if (loaded) {
-			json_module(&info, probes.cpus, probes.count);
-		} else {
-			printf("  \"module\": { \"loaded\": false, \"hint\": ");
-			json_string(NOT_LOADED_HINT);
-			printf(" },\n");
-		}
-		json_user_backend(&machine);
-		printf("}\n");
+		json_info(loaded, &info, &probes, &machine);
 	} else {
 		if (loaded)
 			print_module(&info, probes.cpus, probes.count);

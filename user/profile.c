@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <regex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "profile.h"
 #include "run.h"
 #include "runner.h"
+#include "select.h"
 #include "share.h"
 #include "subcommands.h"
 #include "symbols.h"
@@ -253,11 +253,6 @@ static bool pmu_exposed(void)
 	       !access("/sys/bus/event_source/devices/cpu_core", F_OK);
 }
 
-static bool selected(const struct cbench_experiment *e, const regex_t *re)
-{
-	return !re || !regexec(re, e->id, 0, NULL, 0) || !regexec(re, e->report_name, 0, NULL, 0);
-}
-
 static void on_signal(int sig)
 {
 	cbench_phase_abort();
@@ -388,8 +383,8 @@ static int write_report(const struct profile_options *opt, const struct cbench_p
  * benchmarks, its symbols (and lines), the selection.  Returns 0, or -1 after
  * saying why, with lib closed.
  */
-static int open_object(const struct profile_options *opt, const regex_t *rep, struct cbench_library *lib,
-		       struct cbench_profile_report *report, size_t *total)
+static int open_object(const struct profile_options *opt, const struct cbench_filter *filter,
+		       struct cbench_library *lib, struct cbench_profile_report *report, size_t *total)
 {
 	struct cbench_symbols *symbols = NULL;
 	char err[512];
@@ -419,9 +414,7 @@ static int open_object(const struct profile_options *opt, const regex_t *rep, st
 		return -1;
 	}
 	cbench_symbols_close(symbols);
-	*total = 0;
-	for (size_t i = 0; i < lib->nexperiments; i++)
-		*total += selected(&lib->experiments[i], rep);
+	*total = cbench_filter_count(filter, lib);
 	if (!*total) {
 		fprintf(stderr, "%s: unable to profile: no benchmark in %s matches '%s'\n", cbench_prog,
 			opt->so_path, opt->filter ? opt->filter : "");
@@ -461,8 +454,8 @@ static int finish(const struct profile_options *opt, struct cbench_profile_repor
 }
 
 /* One worker per selected benchmark, in order.  Returns how many failed. */
-static size_t profile_all(struct profile_state *st, const struct cbench_library *lib, const regex_t *rep,
-			  struct cbench_profile_report *report, size_t total)
+static size_t profile_all(struct profile_state *st, const struct cbench_library *lib,
+			  const struct cbench_filter *filter, struct cbench_profile_report *report, size_t total)
 {
 	size_t failed = 0;
 
@@ -470,7 +463,7 @@ static size_t profile_all(struct profile_state *st, const struct cbench_library 
 	for (size_t i = 0; i < lib->nexperiments; i++) {
 		struct cbench_profile_result *res = &report->results[report->nresults];
 
-		if (!selected(&lib->experiments[i], rep))
+		if (!cbench_filter_match(filter, &lib->experiments[i]))
 			continue;
 		res->exp = &lib->experiments[i];
 		profile_one(st, res, report->nresults++, total);
@@ -503,8 +496,7 @@ int cbench_cmd_profile(int argc, char *argv[])
 	struct cbench_profile_report report = { 0 };
 	struct cbench_library lib;
 	struct cbench_outfile out = { 0 };
-	regex_t re, *rep = NULL;
-	char err[512];
+	struct cbench_filter filter;
 	size_t total = 0, failed = 0;
 	int ret, status = 1, cpu_lock = -1;
 
@@ -513,28 +505,20 @@ int cbench_cmd_profile(int argc, char *argv[])
 		usage(ret > 0 ? stdout : stderr);
 		return ret > 0 ? 0 : 1;
 	}
-	if (opt.filter) {
-		ret = regcomp(&re, opt.filter, REG_EXTENDED | REG_NOSUB);
-		if (ret) {
-			regerror(ret, &re, err, sizeof(err));
-			fprintf(stderr, "%s: unable to use --filter '%s': %s\n", cbench_prog, opt.filter, err);
-			return 1;
-		}
-		rep = &re;
-	}
-	if (open_object(&opt, rep, &lib, &report, &total))
-		goto out_regex;
+	if (cbench_filter_init(&filter, opt.filter))
+		return 1;
+	if (open_object(&opt, &filter, &lib, &report, &total))
+		goto out_filter;
 	if (cbench_run_pick_cpu(opt.cpu, &st.cpu, &st.shared_cpu)) {
 		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
 			cbench_prog, opt.cpu);
 		goto out_lib;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	cbench_outfile_handle_signals(on_signal);
 	ret = cbench_outfile_open(&out, opt.output);
 	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.output, strerror(-ret));
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.output,
+			cbench_outfile_error(&out, ret));
 		goto out_lib;
 	}
 	report.results = calloc(total, sizeof(*report.results));
@@ -554,7 +538,7 @@ int cbench_cmd_profile(int argc, char *argv[])
 		.by_line = opt.by_line,
 		.period_ns = PERIOD_NS,
 	};
-	failed = profile_all(&st, &lib, rep, &report, total);
+	failed = profile_all(&st, &lib, &filter, &report, total);
 	if (!finish(&opt, &report, &out))
 		status = failed ? 1 : 0;
 	for (size_t i = 0; i < report.nresults; i++) {
@@ -568,8 +552,7 @@ out_file:
 	cbench_outfile_abort(&out);
 out_lib:
 	cbench_library_close(&lib);
-out_regex:
-	if (rep)
-		regfree(rep);
+out_filter:
+	cbench_filter_free(&filter);
 	return status;
 }

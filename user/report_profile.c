@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "json_writer.h"
 #include "loader.h"
 #include "profile.h"
 
@@ -132,136 +133,108 @@ int cbench_profile_report_text(const struct cbench_profile_report *r, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-static void put_string(FILE *f, const char *s)
+static void json_share(struct cbench_jsonw *j, const struct cbench_profile_report *r,
+		       const struct cbench_profile_share *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+	cbench_jsonw_object_start(j, NULL);
+	cbench_jsonw_string(j, "name", s->group->name);
+	cbench_jsonw_string(j, "where", where_name(s->group->where));
+	if (r->by_line && s->group->where == CBENCH_PROFILE_FUNCTION && s->group->file[0]) {
+		cbench_jsonw_string(j, "file", s->group->file);
+		cbench_jsonw_uint(j, "line", s->group->line);
 	}
-	fputc('"', f);
+	cbench_jsonw_uint(j, "samples", s->group->count);
+	cbench_jsonw_double(j, "share", s->share);
+	cbench_jsonw_double(j, "lower", s->lower);
+	cbench_jsonw_double(j, "upper", s->upper);
+	if (s->needed != UINT64_MAX)
+		cbench_jsonw_uint(j, "needed_samples", s->needed);
+	if (!isnan(s->object_share)) {
+		cbench_jsonw_double(j, "object_share", s->object_share);
+		cbench_jsonw_double(j, "object_lower", s->object_lower);
+		cbench_jsonw_double(j, "object_upper", s->object_upper);
+	}
+	cbench_jsonw_object_end(j);
 }
 
-static void put_number(FILE *f, double v)
+/* The sampling of one benchmark: event, period, counts, timing. */
+static void json_sampling(struct cbench_jsonw *j, const struct cbench_profile_info *i)
 {
-	if (isfinite(v))
-		fprintf(f, "%.9g", v);
-	else
-		fputs("null", f);
+	cbench_jsonw_string(j, "event", i->event);
+	cbench_jsonw_uint(j, "period", i->period);
+	cbench_jsonw_string(j, "period_unit", i->period_unit);
+	cbench_jsonw_uint(j, "period_ns", i->period_ns);
+	cbench_jsonw_bool(j, "kernel_sampled", !i->kernel_excluded);
+	cbench_jsonw_uint(j, "samples", i->samples);
+	cbench_jsonw_uint(j, "lost", i->lost);
+	cbench_jsonw_uint(j, "throttled", i->throttled);
+	cbench_jsonw_uint(j, "calls", i->calls);
+	cbench_jsonw_uint(j, "reps_per_call", i->reps_per_call);
+	cbench_jsonw_double(j, "call_ns", i->call_ns);
+	cbench_jsonw_double(j, "unsampled_call_ns", i->unsampled_call_ns);
+	cbench_jsonw_double(j, "ns_per_rep", ns_per_rep(i));
+	cbench_jsonw_double(j, "r", ns_per_rep(i) / (double)i->period_ns);
+	cbench_jsonw_double(j, "sampling_s", i->sampling_ns * 1e-9);
+	cbench_jsonw_bool(j, "time_limited", i->time_limited);
 }
 
-static void json_result(const struct cbench_profile_report *r, const struct cbench_profile_result *res, FILE *f)
+static void json_result(struct cbench_jsonw *j, const struct cbench_profile_report *r,
+			const struct cbench_profile_result *res)
 {
-	const struct cbench_profile_info *i = &res->info;
-
-	fputs("{\"name\":", f);
-	put_string(f, res->exp->report_name);
-	fputs(",\"id\":", f);
-	put_string(f, res->exp->id);
+	cbench_jsonw_object_start(j, NULL);
+	cbench_jsonw_string(j, "name", res->exp->report_name);
+	cbench_jsonw_string(j, "id", res->exp->id);
 	if (res->error) {
-		fputs(",\"status\":\"failed\",\"reason\":", f);
-		put_string(f, res->reason);
-		fputc('}', f);
+		cbench_jsonw_string(j, "status", "failed");
+		cbench_jsonw_string(j, "reason", res->reason);
+		cbench_jsonw_object_end(j);
 		return;
 	}
-	fputs(",\"status\":\"ok\",\"event\":", f);
-	put_string(f, i->event);
-	fprintf(f, ",\"period\":%" PRIu64 ",\"period_unit\":", i->period);
-	put_string(f, i->period_unit);
-	fprintf(f, ",\"period_ns\":%" PRIu64 ",\"kernel_sampled\":%s", i->period_ns,
-		i->kernel_excluded ? "false" : "true");
-	fprintf(f, ",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"throttled\":%" PRIu64, i->samples,
-		i->lost, i->throttled);
-	fprintf(f, ",\"calls\":%" PRIu64 ",\"reps_per_call\":%" PRIu64 ",\"call_ns\":", i->calls,
-		i->reps_per_call);
-	put_number(f, i->call_ns);
-	fputs(",\"unsampled_call_ns\":", f);
-	put_number(f, i->unsampled_call_ns);
-	fputs(",\"ns_per_rep\":", f);
-	put_number(f, ns_per_rep(i));
-	fputs(",\"r\":", f);
-	put_number(f, ns_per_rep(i) / (double)i->period_ns);
-	fputs(",\"sampling_s\":", f);
-	put_number(f, i->sampling_ns * 1e-9);
-	fprintf(f, ",\"time_limited\":%s,\"widest_interval\":", i->time_limited ? "true" : "false");
-	put_number(f, res->widest);
+	cbench_jsonw_string(j, "status", "ok");
+	json_sampling(j, &res->info);
+	cbench_jsonw_double(j, "widest_interval", res->widest);
 	if (res->needed != UINT64_MAX)
-		fprintf(f, ",\"needed_samples\":%" PRIu64, res->needed);
-	fputs(",\"groups\":[", f);
-	for (size_t g = 0; g < res->ngroups; g++) {
-		const struct cbench_profile_share *s = &res->shares[g];
-
-		fputs(g ? ",{\"name\":" : "{\"name\":", f);
-		put_string(f, s->group->name);
-		fprintf(f, ",\"where\":\"%s\"", where_name(s->group->where));
-		if (r->by_line && s->group->where == CBENCH_PROFILE_FUNCTION && s->group->file[0]) {
-			fputs(",\"file\":", f);
-			put_string(f, s->group->file);
-			fprintf(f, ",\"line\":%u", s->group->line);
-		}
-		fprintf(f, ",\"samples\":%" PRIu64 ",\"share\":", s->group->count);
-		put_number(f, s->share);
-		fputs(",\"lower\":", f);
-		put_number(f, s->lower);
-		fputs(",\"upper\":", f);
-		put_number(f, s->upper);
-		if (s->needed != UINT64_MAX)
-			fprintf(f, ",\"needed_samples\":%" PRIu64, s->needed);
-		if (!isnan(s->object_share)) {
-			fputs(",\"object_share\":", f);
-			put_number(f, s->object_share);
-			fputs(",\"object_lower\":", f);
-			put_number(f, s->object_lower);
-			fputs(",\"object_upper\":", f);
-			put_number(f, s->object_upper);
-		}
-		fputc('}', f);
-	}
-	fputs("]}", f);
+		cbench_jsonw_uint(j, "needed_samples", res->needed);
+	cbench_jsonw_array_start(j, "groups");
+	for (size_t g = 0; g < res->ngroups; g++)
+		json_share(j, r, &res->shares[g]);
+	cbench_jsonw_array_end(j);
+	cbench_jsonw_object_end(j);
 }
 
 int cbench_profile_report_json(const struct cbench_profile_report *r, FILE *f)
 {
-	fputs("{\"profile\":{\"object\":", f);
-	put_string(f, r->so_path);
-	fputs(",\"build_id\":", f);
-	put_string(f, r->build_id);
-	fputs(",\"version\":", f);
-	put_string(f, r->version);
-	fputs(",\"backend\":", f);
-	put_string(f, r->backend);
-	if (r->backend_note) {
-		fputs(",\"backend_note\":", f);
-		put_string(f, r->backend_note);
-	}
-	fprintf(f, ",\"cpu\":%d,\"interval\":\"wilson\",\"confidence\":", r->cpu);
-	put_number(f, r->level);
-	fprintf(f, ",\"by\":\"%s\"", r->by_line ? "line" : "function");
+	struct cbench_jsonw j;
+
+	cbench_jsonw_init(&j, f, false);
+	cbench_jsonw_object_start(&j, NULL);
+	cbench_jsonw_object_start(&j, "profile");
+	cbench_jsonw_string(&j, "object", r->so_path);
+	cbench_jsonw_string(&j, "build_id", r->build_id);
+	cbench_jsonw_string(&j, "version", r->version);
+	cbench_jsonw_string(&j, "backend", r->backend);
+	if (r->backend_note)
+		cbench_jsonw_string(&j, "backend_note", r->backend_note);
+	cbench_jsonw_int(&j, "cpu", r->cpu);
+	cbench_jsonw_string(&j, "interval", "wilson");
+	cbench_jsonw_double(&j, "confidence", r->level);
+	cbench_jsonw_string(&j, "by", r->by_line ? "line" : "function");
 	if (r->width_requested) {
-		fputs(",\"ci_width\":", f);
-		put_number(f, r->width);
+		cbench_jsonw_double(&j, "ci_width", r->width);
 	} else {
-		fprintf(f, ",\"samples_requested\":%" PRIu64 ",\"needed_for_width\":", r->samples_requested);
-		put_number(f, r->width);
+		cbench_jsonw_uint(&j, "samples_requested", r->samples_requested);
+		cbench_jsonw_double(&j, "needed_for_width", r->width);
 	}
-	fputs(",\"share_floor\":", f);
-	put_number(f, CBENCH_PROFILE_SHARE_FLOOR);
-	fputs(",\"benchmarks\":[", f);
-	for (size_t i = 0; i < r->nresults; i++) {
-		if (i)
-			fputc(',', f);
-		json_result(r, &r->results[i], f);
-	}
-	fputs("]}}\n", f);
-	return ferror(f) ? -EIO : 0;
+	cbench_jsonw_double(&j, "share_floor", CBENCH_PROFILE_SHARE_FLOOR);
+	cbench_jsonw_array_start(&j, "benchmarks");
+	for (size_t i = 0; i < r->nresults; i++)
+		json_result(&j, r, &r->results[i]);
+	cbench_jsonw_array_end(&j);
+	cbench_jsonw_object_end(&j);
+	cbench_jsonw_object_end(&j);
+	return cbench_jsonw_finish(&j);
 }
 
-/* A frame of a folded stack: ';' separates frames and a newline ends the
- * line, so neither may appear inside one. */
 static void put_frame(FILE *f, const char *s)
 {
 	for (; *s; s++)

@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
-#include <regex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include "report.h"
 #include "run.h"
 #include "runner.h"
+#include "select.h"
 #include "tune.h"
 #include "subcommands.h"
 
@@ -92,100 +92,67 @@ static int parse_uint(const char *s, long max, long *v)
 	return errno || end == s || *end || *v < 0 || *v > max ? -EINVAL : 0;
 }
 
-int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err)
+enum { OPT_FILTER = 256, OPT_BACKEND, OPT_CPU, OPT_TRIALS, OPT_RETUNE, OPT_FORMAT,
+       OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME, OPT_WARMUP };
+
+/* One of --time-limit, --trial-time, --warmup into its field. */
+static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
 {
-	enum { OPT_FILTER = 256, OPT_BACKEND, OPT_CPU, OPT_TRIALS, OPT_RETUNE, OPT_FORMAT,
-	       OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME, OPT_WARMUP };
-	static const struct option longopts[] = {
-		{ "filter", required_argument, NULL, OPT_FILTER },
-		{ "backend", required_argument, NULL, OPT_BACKEND },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "trials", required_argument, NULL, OPT_TRIALS },
-		{ "retune", no_argument, NULL, OPT_RETUNE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "samples", required_argument, NULL, OPT_SAMPLES },
-		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
-		{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
-		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	double *dst = c == OPT_TIME_LIMIT ? &o->time_limit_s :
+		      c == OPT_TRIAL_TIME ? &o->trial_time_s : &o->warmup_s;
+	/* Not argv[optind - 1]: that is the value in "--warmup 0". */
+	const char *name = c == OPT_TIME_LIMIT ? "--time-limit" :
+			   c == OPT_TRIAL_TIME ? "--trial-time" : "--warmup";
+
+	if (parse_seconds(arg, dst)) {
+		fprintf(err, "%s: %s wants a positive number of seconds, not '%s'\n", cbench_prog, name,
+			arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One option with a value that must be checked; 0 or -EINVAL after saying why. */
+static int checked_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
+{
 	long v;
-	int c;
 
-	cbench_run_options_init(o);
-	optind = 0;	/* full reset: we may be called more than once (tests) */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_FILTER:
-			o->filter = optarg;
-			break;
-		case OPT_BACKEND:
-			if (cbench_backend_parse(optarg, &o->backend)) {
-				fprintf(err, "%s: --backend must be user, kmod or auto, not '%s'\n",
-					cbench_prog, optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_CPU:
-			if (parse_uint(optarg, CPU_SETSIZE - 1, &v)) {
-				fprintf(err, "%s: --cpu wants a CPU number, not '%s'\n", cbench_prog, optarg);
-				return -EINVAL;
-			}
-			o->cpu = (int)v;
-			break;
-		case OPT_TRIALS:
-			if (parse_uint(optarg, 100000, &v) || v < 1) {
-				fprintf(err, "%s: --trials wants a count from 1 to 100000, not '%s'\n",
-					cbench_prog, optarg);
-				return -EINVAL;
-			}
-			o->trials = (unsigned int)v;
-			break;
-		case OPT_RETUNE:
-			o->retune = true;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "go")) {
-				o->format = CBENCH_FORMAT_GO;
-			} else if (!strcmp(optarg, "json")) {
-				o->format = CBENCH_FORMAT_JSON;
-			} else {
-				fprintf(err, "%s: --format must be go or json, not '%s'\n", cbench_prog, optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_SAMPLES:
-			o->samples = optarg;
-			break;
-		case OPT_TIME_LIMIT:
-		case OPT_TRIAL_TIME:
-		case OPT_WARMUP: {
-			double *dst = c == OPT_TIME_LIMIT ? &o->time_limit_s :
-				      c == OPT_TRIAL_TIME ? &o->trial_time_s : &o->warmup_s;
-			/* Not argv[optind - 1]: that is the value in "--warmup 0". */
-			const char *name = c == OPT_TIME_LIMIT ? "--time-limit" :
-					   c == OPT_TRIAL_TIME ? "--trial-time" : "--warmup";
-
-			if (parse_seconds(optarg, dst)) {
-				fprintf(err, "%s: %s wants a positive number of seconds, not '%s'\n",
-					cbench_prog, name, optarg);
-				return -EINVAL;
-			}
-			break;
-		}
-		case 'h':
-			return 1;
-		default:
-			fprintf(err, "%s: unknown or incomplete option '%s'\n", cbench_prog, argv[optind - 1]);
+	switch (c) {
+	case OPT_BACKEND:
+		if (!cbench_backend_parse(arg, &o->backend))
+			return 0;
+		fprintf(err, "%s: --backend must be user, kmod or auto, not '%s'\n", cbench_prog, arg);
+		return -EINVAL;
+	case OPT_CPU:
+		if (parse_uint(arg, CPU_SETSIZE - 1, &v)) {
+			fprintf(err, "%s: --cpu wants a CPU number, not '%s'\n", cbench_prog, arg);
 			return -EINVAL;
 		}
+		o->cpu = (int)v;
+		return 0;
+	case OPT_TRIALS:
+		if (parse_uint(arg, 100000, &v) || v < 1) {
+			fprintf(err, "%s: --trials wants a count from 1 to 100000, not '%s'\n",
+				cbench_prog, arg);
+			return -EINVAL;
+		}
+		o->trials = (unsigned int)v;
+		return 0;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "go") || !strcmp(arg, "json")) {
+			o->format = !strcmp(arg, "go") ? CBENCH_FORMAT_GO : CBENCH_FORMAT_JSON;
+			return 0;
+		}
+		fprintf(err, "%s: --format must be go or json, not '%s'\n", cbench_prog, arg);
+		return -EINVAL;
+	default:
+		return seconds_option(o, c, arg, err);
 	}
+}
+
+/* What the options must agree on once all are read. */
+static int check_options(struct cbench_run_options *o, int argc, char *argv[], FILE *err)
+{
 	if (optind != argc - 1) {
 		fprintf(err, "%s: run wants exactly one benchmark object\n", cbench_prog);
 		return -EINVAL;
@@ -202,6 +169,62 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err)
+{
+	static const struct option longopts[] = {
+		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "trials", required_argument, NULL, OPT_TRIALS },
+		{ "retune", no_argument, NULL, OPT_RETUNE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "samples", required_argument, NULL, OPT_SAMPLES },
+		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
+		{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
+		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	cbench_run_options_init(o);
+	optind = 0;	/* full reset: we may be called more than once (tests) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FILTER:
+			o->filter = optarg;
+			break;
+		case OPT_RETUNE:
+			o->retune = true;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_SAMPLES:
+			o->samples = optarg;
+			break;
+		case OPT_BACKEND:
+		case OPT_CPU:
+		case OPT_TRIALS:
+		case OPT_FORMAT:
+		case OPT_TIME_LIMIT:
+		case OPT_TRIAL_TIME:
+		case OPT_WARMUP:
+			if (checked_option(o, c, optarg, err))
+				return -EINVAL;
+			break;
+		case 'h':
+			return 1;
+		default:
+			fprintf(err, "%s: unknown or incomplete option '%s'\n", cbench_prog, argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	return check_options(o, argc, argv, err);
 }
 
 static int pick_cpu(int wanted, int *cpu, bool *shared)
@@ -229,13 +252,6 @@ static int pick_cpu(int wanted, int *cpu, bool *shared)
 		sched_setaffinity(0, sizeof(others), &others);
 	}
 	return 0;
-}
-
-static bool selected(const struct cbench_experiment *e, const regex_t *re)
-{
-	if (!re)
-		return true;
-	return !regexec(re, e->id, 0, NULL, 0) || !regexec(re, e->report_name, 0, NULL, 0);
 }
 
 static void progress(bool tty, size_t i, size_t total, const char *name, const char *what)
@@ -438,15 +454,176 @@ static void free_results(struct cbench_report *r)
 	free(r->results);
 }
 
+/*
+ * The object, its selection and the backend, before anything runs.
+ * Returns 0, or -1 after saying why (lib closed).
+ */
+static int open_object(struct run_state *st, const struct cbench_filter *filter,
+		       struct cbench_library *lib, size_t *total)
+{
+	const struct cbench_run_options *opt = st->opt;
+	char err[512];
+
+	if (cbench_backend_select(opt->backend, &st->ops)) {
+		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n",
+			cbench_prog);
+		return -1;
+	}
+	if (cbench_library_open(lib, opt->so_path, opt->time_limit_s, err, sizeof(err))) {
+		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+		return -1;
+	}
+	/* Ring 0 takes only self-contained objects; auto falls back to user mode. */
+	if (st->ops == &cbench_backend_kmod && cbench_backend_kmod_check(lib->path, err, sizeof(err))) {
+		if (opt->backend == CBENCH_BACKEND_KMOD) {
+			fprintf(stderr, "%s: unable to use the kmod backend: %s\n", cbench_prog, err);
+			goto err;
+		}
+		fprintf(stderr, "%s: measuring in user mode: %s\n", cbench_prog, err);
+		st->ops = &cbench_backend_user;
+	}
+	*total = cbench_filter_count(filter, lib);
+	if (!*total) {
+		fprintf(stderr, "%s: unable to run: no benchmark in %s matches '%s'\n", cbench_prog,
+			opt->so_path, opt->filter);
+		goto err;
+	}
+	if (pick_cpu(opt->cpu, &st->cpu, &st->shared_cpu)) {
+		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
+			cbench_prog, opt->cpu);
+		goto err;
+	}
+	return 0;
+err:
+	cbench_library_close(lib);
+	return -1;
+}
+
+/*
+ * Outputs are opened before anything runs, so an unwritable path costs
+ * nothing; they only appear, whole, at the end.  An interrupted run removes
+ * its temporary files.  Returns 0, or -1 after saying why.
+ */
+static int open_outputs(const struct cbench_run_options *opt, struct cbench_outfile *out,
+			struct cbench_outfile *samples)
+{
+	int ret;
+
+	cbench_outfile_handle_signals(on_signal);
+	ret = cbench_outfile_open(out, opt->output);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->output,
+			cbench_outfile_error(out, ret));
+		return -1;
+	}
+	if (!opt->samples)
+		return 0;
+	ret = cbench_outfile_open(samples, opt->samples);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->samples,
+			cbench_outfile_error(samples, ret));
+		return -1;
+	}
+	return 0;
+}
+
+/* The machine and the run's facts for the report, then the timer. */
+static int start(struct run_state *st, const struct cbench_library *lib)
+{
+	const struct cbench_machine *m = &st->report.machine;
+
+	cbench_machine_probe(&st->report.machine);
+	snprintf(st->cpu_model, sizeof(st->cpu_model), "%s %s %u/%u/%u", m->cpu_vendor, m->cpu_name,
+		 m->cpu_family, m->cpu_model, m->cpu_stepping);
+	if (cbench_cache_path(st->cache_path, sizeof(st->cache_path)))
+		st->cache_path[0] = '\0';
+	st->tty = isatty(STDERR_FILENO);
+	st->report.backend = st->ops->name;
+	st->report.version = CBENCH_VERSION;
+	st->report.so_path = lib->path;
+	st->report.build_id = lib->build_id;
+	return calibrate(st);
+}
+
+/* Tunes every selected benchmark, then runs the trials.  0 or -ENOMEM. */
+static int measure_all(struct run_state *st, const struct cbench_library *lib,
+		       const struct cbench_filter *filter, size_t total)
+{
+	const struct cbench_run_options *opt = st->opt;
+
+	st->report.results = calloc(total, sizeof(*st->report.results));
+	if (!st->report.results)
+		return -ENOMEM;
+	for (size_t i = 0, k = 0; i < lib->nexperiments; i++) {
+		struct cbench_result *res = &st->report.results[k];
+
+		if (!cbench_filter_match(filter, &lib->experiments[i]))
+			continue;
+		res->trials = calloc(opt->trials, sizeof(*res->trials));
+		if (!res->trials)
+			return -ENOMEM;
+		res->exp = &lib->experiments[i];
+		res->ntrials = opt->trials;
+		st->report.nresults = ++k;
+		tune_experiment(st, res, k - 1, total);
+	}
+	/* Trials round-robin over the benchmarks: trial t of every benchmark,
+	 * then trial t + 1.  Each benchmark's trials then span the whole run,
+	 * so one stretch of a busy machine (a noisy neighbour, a host
+	 * frequency dip) cannot spoil all of them at once. */
+	for (size_t t = 0; t < opt->trials; t++) {
+		for (size_t i = 0; i < st->report.nresults; i++) {
+			struct cbench_result *res = &st->report.results[i];
+
+			if (strcmp(res->tuning, "failed"))
+				run_trial(st, res, t, i, total);
+		}
+	}
+	if (st->tty)
+		fprintf(stderr, "\r\033[K");
+	return 0;
+}
+
+/*
+ * All or nothing: the samples go into place first, then the report; a
+ * report that cannot be written takes the samples back out with it.
+ * Returns 0, or -1 after saying why.
+ */
+static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
+			 struct cbench_outfile *samples)
+{
+	const struct cbench_run_options *opt = st->opt;
+	int ret;
+
+	if (opt->samples) {
+		ret = cbench_report_csv(&st->report, samples->file);
+		ret = ret ? ret : cbench_outfile_commit(samples);
+		if (ret) {
+			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->samples,
+				cbench_outfile_error(samples, ret));
+			return -1;
+		}
+	}
+	ret = write_report(st, out);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+			opt->output ? opt->output : "the report", cbench_outfile_error(out, ret));
+		/* Only a file we renamed into place: never a device. */
+		if (opt->samples && cbench_outfile_retract(samples) == 0)
+			fprintf(stderr, "%s: removed %s, which goes with it\n", cbench_prog, opt->samples);
+		return -1;
+	}
+	return 0;
+}
+
 int cbench_cmd_run(int argc, char *argv[])
 {
 	struct cbench_run_options opt;
 	struct run_state st = { .opt = &opt };
 	struct cbench_library lib;
 	struct cbench_outfile out = { 0 }, samples = { 0 };
-	regex_t re, *rep = NULL;
-	char err[512];
-	size_t total = 0, k = 0;
+	struct cbench_filter filter;
+	size_t total = 0;
 	int ret, status = 1, cpu_lock = -1;
 
 	ret = cbench_run_options_parse(&opt, argc, argv, stderr);
@@ -454,148 +631,27 @@ int cbench_cmd_run(int argc, char *argv[])
 		usage(ret > 0 ? stdout : stderr);
 		return ret > 0 ? 0 : 1;
 	}
-	if (opt.filter) {
-		ret = regcomp(&re, opt.filter, REG_EXTENDED | REG_NOSUB);
-		if (ret) {
-			regerror(ret, &re, err, sizeof(err));
-			fprintf(stderr, "%s: unable to use --filter '%s': %s\n", cbench_prog, opt.filter, err);
-			return 1;
-		}
-		rep = &re;
-	}
-	ret = cbench_backend_select(opt.backend, &st.ops);
-	if (ret) {
-		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n",
-			cbench_prog);
-		goto out_regex;
-	}
-	ret = cbench_library_open(&lib, opt.so_path, opt.time_limit_s, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
-		goto out_regex;
-	}
-	/* Ring 0 takes only self-contained objects; auto falls back to user mode. */
-	if (st.ops == &cbench_backend_kmod &&
-	    cbench_backend_kmod_check(lib.path, err, sizeof(err))) {
-		if (opt.backend == CBENCH_BACKEND_KMOD) {
-			fprintf(stderr, "%s: unable to use the kmod backend: %s\n", cbench_prog, err);
-			goto out_lib;
-		}
-		fprintf(stderr, "%s: measuring in user mode: %s\n", cbench_prog, err);
-		st.ops = &cbench_backend_user;
-	}
-	for (size_t i = 0; i < lib.nexperiments; i++)
-		total += selected(&lib.experiments[i], rep);
-	if (!total) {
-		fprintf(stderr, "%s: unable to run: no benchmark in %s matches '%s'\n", cbench_prog,
-			opt.so_path, opt.filter);
-		goto out_lib;
-	}
-	ret = pick_cpu(opt.cpu, &st.cpu, &st.shared_cpu);
-	if (ret) {
-		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
-			cbench_prog, opt.cpu);
-		goto out_lib;
-	}
-	/* Outputs are opened before anything runs, so an unwritable path costs
-	 * nothing; they only appear, whole, at the end.  An interrupted run
-	 * removes its temporary files. */
-	cbench_outfile_handle_signals(on_signal);
-	ret = cbench_outfile_open(&out, opt.output);
-	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.output,
-			cbench_outfile_error(&out, ret));
-		goto out_lib;
-	}
-	if (opt.samples) {
-		ret = cbench_outfile_open(&samples, opt.samples);
-		if (ret) {
-			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.samples,
-				cbench_outfile_error(&samples, ret));
-			goto out_files;
-		}
-	}
-
+	if (cbench_filter_init(&filter, opt.filter))
+		return 1;
+	if (open_object(&st, &filter, &lib, &total))
+		goto out_filter;
+	if (open_outputs(&opt, &out, &samples))
+		goto out_files;
 	/* Last before measuring, so that bad input never waits for a CPU. */
 	cpu_lock = cbench_cpulock_wait(st.cpu, stderr);
 	if (cpu_lock < 0)
 		fprintf(stderr, "%s: measuring on CPU %d without claiming it (%s): another run may share it\n",
 			cbench_prog, st.cpu, strerror(-cpu_lock));
-
-	cbench_machine_probe(&st.report.machine);
-	snprintf(st.cpu_model, sizeof(st.cpu_model), "%s %s %u/%u/%u", st.report.machine.cpu_vendor,
-		 st.report.machine.cpu_name, st.report.machine.cpu_family, st.report.machine.cpu_model,
-		 st.report.machine.cpu_stepping);
-	if (cbench_cache_path(st.cache_path, sizeof(st.cache_path)))
-		st.cache_path[0] = '\0';
-	st.tty = isatty(STDERR_FILENO);
-	st.report.backend = st.ops->name;
-	st.report.version = CBENCH_VERSION;
-	st.report.so_path = lib.path;
-	st.report.build_id = lib.build_id;
-
-	ret = calibrate(&st);
-	if (ret)
+	if (start(&st, &lib))
 		goto out_files;
-	st.report.results = calloc(total, sizeof(*st.report.results));
-	if (!st.report.results) {
+	if (measure_all(&st, &lib, &filter, total)) {
 		fprintf(stderr, "%s: unable to run: out of memory\n", cbench_prog);
-		goto out_files;
-	}
-	for (size_t i = 0; i < lib.nexperiments; i++) {
-		struct cbench_result *res = &st.report.results[k];
-
-		if (!selected(&lib.experiments[i], rep))
-			continue;
-		res->trials = calloc(opt.trials, sizeof(*res->trials));
-		if (!res->trials) {
-			fprintf(stderr, "%s: unable to run: out of memory\n", cbench_prog);
-			goto out_results;
-		}
-		res->exp = &lib.experiments[i];
-		res->ntrials = opt.trials;
-		st.report.nresults = ++k;
-		tune_experiment(&st, res, k - 1, total);
-	}
-	/* Trials round-robin over the benchmarks: trial t of every benchmark,
-	 * then trial t + 1.  Each benchmark's trials then span the whole run,
-	 * so one stretch of a busy machine (a noisy neighbour, a host
-	 * frequency dip) cannot spoil all of them at once. */
-	for (size_t t = 0; t < opt.trials; t++) {
-		for (size_t i = 0; i < st.report.nresults; i++) {
-			struct cbench_result *res = &st.report.results[i];
-
-			if (strcmp(res->tuning, "failed"))
-				run_trial(&st, res, t, i, total);
-		}
-	}
-	if (st.tty)
-		fprintf(stderr, "\r\033[K");
-	cbench_report_summarize(&st.report);
-	cbench_report_table(&st.report, stderr, cbench_colour(STDERR_FILENO));
-
-	/*
-	 * All or nothing: the samples go into place first, then the report; a
-	 * report that cannot be written takes the samples back out with it.
-	 */
-	if (opt.samples) {
-		ret = cbench_report_csv(&st.report, samples.file);
-		ret = ret ? ret : cbench_outfile_commit(&samples);
-		if (ret) {
-			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.samples,
-				cbench_outfile_error(&samples, ret));
-			goto out_results;
-		}
-	}
-	ret = write_report(&st, &out);
-	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
-			opt.output ? opt.output : "the report", cbench_outfile_error(&out, ret));
-		/* Only a file we renamed into place: never a device. */
-		if (opt.samples && cbench_outfile_retract(&samples) == 0)
-			fprintf(stderr, "%s: removed %s, which goes with it\n", cbench_prog, opt.samples);
 		goto out_results;
 	}
+	cbench_report_summarize(&st.report);
+	cbench_report_table(&st.report, stderr, cbench_colour(STDERR_FILENO));
+	if (write_outputs(&st, &out, &samples))
+		goto out_results;
 	if (st.report.failed_trials)
 		fprintf(stderr, "%s: %zu trial%s failed\n", cbench_prog, st.report.failed_trials,
 			st.report.failed_trials == 1 ? "" : "s");
@@ -608,11 +664,9 @@ out_files:
 		close(cpu_lock);
 	cbench_outfile_abort(&samples);
 	cbench_outfile_abort(&out);
-out_lib:
 	cbench_library_close(&lib);
-out_regex:
-	if (rep)
-		regfree(rep);
+out_filter:
+	cbench_filter_free(&filter);
 	return status;
 }
 
