@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elffile.h"
 #include "run.h"
 #include "stats.h"
 #include "subcommands.h"
@@ -127,19 +128,6 @@ static int push(struct series *s, double v)
 	return 0;
 }
 
-/* "a FIFO", "a directory", ...: what a path is, for a refusal. */
-static const char *file_kind(mode_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFDIR: return "a directory";
-	case S_IFIFO: return "a FIFO";
-	case S_IFCHR: return "a character device";
-	case S_IFBLK: return "a block device";
-	case S_IFSOCK: return "a socket";
-	default: return "not a regular file";
-	}
-}
-
 /*
  * Opens a report to read: a regular file of at most COMPARE_MAX_BYTES.  We
  * open without blocking (a FIFO would wait for a writer) and look before
@@ -159,7 +147,7 @@ static FILE *open_report(const char *path, int *ret, char *why, size_t len)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		*ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		snprintf(why, len, "it is %s, not a report", file_kind(st.st_mode));
+		snprintf(why, len, "it is %s, not a report", cbench_file_kind(st.st_mode));
 		goto fail;
 	}
 	if (st.st_size > COMPARE_MAX_BYTES) {

@@ -19,6 +19,7 @@
 
 #include <cbench.h>
 
+#include "elffile.h"
 #include "kimage.h"
 #include "../kmod/lib/abi.h"
 #include "../kmod/lib/reloc.h"
@@ -624,33 +625,22 @@ int cbench_kimage_load(const char *path, struct cbench_kimage *image, char *why,
 	struct loader ld = {
 		.path = path, .why = why, .why_bytes = why_bytes, .image = image,
 	};
-	GElf_Ehdr eh;
-	int fd, ret;
+	struct cbench_elf e;
+	int ret;
 
 	memset(image, 0, sizeof(*image));
 	if (why_bytes)
 		why[0] = '\0';
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return refuse(&ld, "libelf is unusable: %s", elf_errmsg(-1));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(why, why_bytes, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	ld.elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!ld.elf) {
-		ret = refuse(&ld, "not an ELF file: %s", elf_errmsg(-1));
-		goto out;
-	}
+	/* The same checks as the loader's, so both say the same of a bad file;
+	 * an object that is no ELF at all is one ring 0 cannot take either. */
+	ret = cbench_elf_open(&e, path, why, why_bytes);
+	if (ret)
+		return ret == -ENOEXEC || ret == -EISDIR ? -EINVAL : ret;
+	ld.elf = e.elf;
 	ld.file = (const uint8_t *)elf_rawfile(ld.elf, &ld.file_bytes);
 	ret = -EINVAL;
-	if (elf_kind(ld.elf) != ELF_K_ELF || !ld.file || !gelf_getehdr(ld.elf, &eh)) {
+	if (!ld.file) {
 		refuse(&ld, "not an ELF file");
-		goto out;
-	}
-	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 || eh.e_type != ET_DYN) {
-		refuse(&ld, "not an x86-64 shared object: build with -shared -fPIC");
 		goto out;
 	}
 	ret = read_segments(&ld);
@@ -661,9 +651,7 @@ int cbench_kimage_load(const char *path, struct cbench_kimage *image, char *why,
 	if (!ret)
 		ret = read_descriptors(&ld);
 out:
-	if (ld.elf)
-		elf_end(ld.elf);
-	close(fd);
+	cbench_elf_close(&e);
 	if (ret)
 		cbench_kimage_free(image);
 	return ret;

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "elffile.h"
 #include "loader.h"
 #include "proc.h"
 #include "report.h"
@@ -78,135 +79,12 @@ static int hash_file(int fd, char *out, size_t len)
 	return 0;
 }
 
-/* Whether [offset, offset + count * entry_bytes) lies within size bytes. */
-static bool within(uint64_t offset, uint64_t count, uint64_t entry_bytes, uint64_t size)
+/* The section CBENCH() puts descriptors in, and the GNU build id, from the
+ * section headers. */
+static void read_sections(Elf *elf, size_t shstrndx, struct elf_facts *f)
 {
-	if (entry_bytes && count > UINT64_MAX / entry_bytes)
-		return false;
-	return offset <= size && count * entry_bytes <= size - offset;
-}
-
-/*
- * The dynamic loader maps the object's segments and reads its headers where
- * the ELF header says they are; in a file cut short, touching a mapped page
- * past its end raises SIGBUS.  So before anything maps it: the program and
- * section headers, every segment's and every section's bytes lie in the file.
- */
-static int check_layout(Elf *elf, const GElf_Ehdr *ehdr, uint64_t size, char *why, size_t len)
-{
-	size_t phnum, shnum;
-
-	if (elf_getphdrnum(elf, &phnum) || elf_getshdrnum(elf, &shnum)) {
-		snprintf(why, len, "its header counts are unreadable: %s", elf_errmsg(-1));
-		return -ENOEXEC;
-	}
-	if (!phnum || ehdr->e_phentsize != sizeof(Elf64_Phdr) ||
-	    !within(ehdr->e_phoff, phnum, ehdr->e_phentsize, size)) {
-		snprintf(why, len, "its program headers (%zu at byte %" PRIu64 ") do not lie in its %" PRIu64
-			 " bytes", phnum, (uint64_t)ehdr->e_phoff, size);
-		return -ENOEXEC;
-	}
-	if (shnum && (ehdr->e_shentsize != sizeof(Elf64_Shdr) ||
-		      !within(ehdr->e_shoff, shnum, ehdr->e_shentsize, size))) {
-		snprintf(why, len, "its section headers (%zu at byte %" PRIu64 ") do not lie in its %" PRIu64
-			 " bytes", shnum, (uint64_t)ehdr->e_shoff, size);
-		return -ENOEXEC;
-	}
-	for (size_t i = 0; i < phnum; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph)) {
-			snprintf(why, len, "program header %zu is unreadable: %s", i, elf_errmsg(-1));
-			return -ENOEXEC;
-		}
-		if (!within(ph.p_offset, 1, ph.p_filesz, size)) {
-			snprintf(why, len, "segment %zu (bytes %" PRIu64 " to %" PRIu64 ") ends past its %" PRIu64
-				 " bytes", i, (uint64_t)ph.p_offset, (uint64_t)ph.p_offset + ph.p_filesz, size);
-			return -ENOEXEC;
-		}
-	}
-	for (size_t i = 1; i < shnum; i++) {
-		Elf_Scn *scn = elf_getscn(elf, i);
-		GElf_Shdr sh;
-
-		if (!scn || !gelf_getshdr(scn, &sh)) {
-			snprintf(why, len, "section header %zu is unreadable: %s", i, elf_errmsg(-1));
-			return -ENOEXEC;
-		}
-		if (sh.sh_type != SHT_NOBITS && !within(sh.sh_offset, 1, sh.sh_size, size)) {
-			snprintf(why, len, "section %zu (bytes %" PRIu64 " to %" PRIu64 ") ends past its %" PRIu64
-				 " bytes", i, (uint64_t)sh.sh_offset, (uint64_t)sh.sh_offset + sh.sh_size, size);
-			return -ENOEXEC;
-		}
-	}
-	return 0;
-}
-
-/* "a FIFO", "a directory", ...: what st is, for a refusal. */
-static const char *file_kind(mode_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFDIR: return "a directory";
-	case S_IFIFO: return "a FIFO";
-	case S_IFCHR: return "a character device";
-	case S_IFBLK: return "a block device";
-	case S_IFSOCK: return "a socket";
-	default: return "not a regular file";
-	}
-}
-
-static int read_elf(const char *path, struct elf_facts *f, char *err, size_t errlen)
-{
-	Elf *elf = NULL;
 	Elf_Scn *scn = NULL;
-	GElf_Ehdr ehdr;
-	struct stat st;
-	size_t shstrndx;
-	int fd, ret;
 
-	memset(f, 0, sizeof(*f));
-	/* O_NONBLOCK: opening a FIFO would wait for a writer. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	if (fstat(fd, &st) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return ret;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s is %s, not a shared object", path, file_kind(st.st_mode));
-		close(fd);
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	}
-	ret = -ENOEXEC;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		goto out;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
-		snprintf(err, errlen, "%s is not an ELF file", path);
-		goto out;
-	}
-	if (ehdr.e_type != ET_DYN || ehdr.e_machine != EM_X86_64 || gelf_getclass(elf) != ELFCLASS64) {
-		snprintf(err, errlen, "%s is not an x86-64 shared object (build it with -fPIC -shared)", path);
-		goto out;
-	}
-	{
-		char why[256];
-
-		if (check_layout(elf, &ehdr, (uint64_t)st.st_size, why, sizeof(why))) {
-			snprintf(err, errlen, "%s is truncated or malformed: %s", path, why);
-			goto out;
-		}
-	}
-	if (elf_getshdrstrndx(elf, &shstrndx) < 0) {
-		snprintf(err, errlen, "%s has no section names: %s", path, elf_errmsg(-1));
-		goto out;
-	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr shdr;
 		const char *name;
@@ -236,13 +114,29 @@ static int read_elf(const char *path, struct elf_facts *f, char *err, size_t err
 			}
 		}
 	}
+}
+
+static int read_elf(const char *path, struct elf_facts *f, char *err, size_t errlen)
+{
+	struct cbench_elf e;
+	size_t shstrndx;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	ret = cbench_elf_open(&e, path, err, errlen);
+	if (ret)
+		return ret;
+	ret = -ENOEXEC;
+	if (elf_getshdrstrndx(e.elf, &shstrndx) < 0) {
+		snprintf(err, errlen, "%s has no section names: %s", path, elf_errmsg(-1));
+		goto out;
+	}
+	read_sections(e.elf, shstrndx, f);
 	ret = 0;
 	if (!f->build_id[0])
-		ret = hash_file(fd, f->build_id, sizeof(f->build_id));
+		ret = hash_file(e.fd, f->build_id, sizeof(f->build_id));
 out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	cbench_elf_close(&e);
 	return ret;
 }
 

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elffile.h"
 #include "outfile.h"
 
 #define TMP_TAG ".cbench-tmp."
@@ -114,16 +115,6 @@ static void remove_stale(const char *dir)
 		unlinkat(dirfd(d), ent->d_name, 0);
 	}
 	closedir(d);
-}
-
-static const char *kind(mode_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFIFO: return "a FIFO";
-	case S_IFBLK: return "a block device";
-	case S_IFSOCK: return "a socket";
-	default: return "not a regular file";
-	}
 }
 
 /*
@@ -272,7 +263,7 @@ int cbench_outfile_open(struct cbench_outfile *o, const char *path)
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
 	snprintf(o->why, sizeof(o->why), "it is %s: cbenchctl writes to regular files and character devices only",
-		 kind(st.st_mode));
+		 cbench_file_kind(st.st_mode));
 	return -EINVAL;
 }
 
@@ -301,7 +292,7 @@ int cbench_outfile_commit(struct cbench_outfile *o)
 	/* What took the destination's place while we ran is not ours to replace. */
 	if (!ret && !lstat(o->path, &st) && !S_ISREG(st.st_mode)) {
 		snprintf(o->why, sizeof(o->why), "it became %s while we ran; it is left as it is",
-			 S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ? "a device" : kind(st.st_mode));
+			 S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ? "a device" : cbench_file_kind(st.st_mode));
 		ret = -EEXIST;
 	}
 	block_signals(&old);

@@ -62,7 +62,7 @@ struct cbench_result {
 	double ns_per_op;
 	double median_ns_per_op;
 	double cv;
-	double est_cycles_per_op;	/* the least of the trials'; NAN if none */
+	double est_cycles_per_op;	/* the median of the trials'; NAN if none */
 	double step_share;		/* the largest of the trials' */
 	double core_ghz_min, core_ghz_max; /* over the trials; NAN if unknown */
 	/* The trials disagree beyond what the timer's step and the core

@@ -123,14 +123,143 @@ static void describe_exit(struct cbench_phase *p, int status)
 	}
 }
 
-int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, struct cbench_phase *p)
+/* What the receive loop keeps between messages. */
+struct receive {
+	struct cbench_phase *p;
+	pid_t pid;
+	size_t cap, ref_cap;		/* room in p->samples, p->ref_samples */
+	bool done;			/* the worker finished its job */
+	bool eof;			/* it will send nothing more */
+};
+
+/* A failure of ours: the worker goes, and the phase says why. */
+static void fail(struct receive *r, int error, const char *reason)
+{
+	cbench_proc_kill_group(r->pid);
+	r->p->error = error;
+	snprintf(r->p->reason, sizeof(r->p->reason), "%s", reason);
+	r->eof = true;
+}
+
+/* One whole message from the worker. */
+static void take(struct receive *r, struct cbench_msg *m)
+{
+	struct cbench_phase *p = r->p;
+
+	switch (m->type) {
+	case CBENCH_MSG_ENV:
+		p->env = m->u.env;
+		break;
+	case CBENCH_MSG_TIMER:
+		p->timer = m->u.timer;
+		r->done = true;
+		break;
+	case CBENCH_MSG_TUNED:
+		p->n = m->u.tuned.n;
+		p->t_ns = m->u.tuned.t_ns;
+		r->done = true;
+		break;
+	case CBENCH_MSG_SAMPLE:
+		if (add_sample(&p->samples, &p->nsamples, &r->cap, &m->u.sample))
+			fail(r, -ENOMEM, "out of memory for samples");
+		break;
+	case CBENCH_MSG_REF_SAMPLE:
+		if (add_sample(&p->ref_samples, &p->nref_samples, &r->ref_cap, &m->u.sample))
+			fail(r, -ENOMEM, "out of memory for samples");
+		break;
+	case CBENCH_MSG_PROFILE:
+		p->profile = m->u.profile;
+		break;
+	case CBENCH_MSG_PROFILE_GROUP:
+		if (add_group(p, &m->u.group))
+			fail(r, -ENOMEM, "out of memory for the profile");
+		break;
+	case CBENCH_MSG_NEEDED:
+		p->needed = (uint32_t)m->u.tuned.n;
+		break;
+	case CBENCH_MSG_DONE:
+		r->done = true;
+		break;
+	case CBENCH_MSG_ERROR:
+		m->u.text[sizeof(m->u.text) - 1] = '\0';
+		p->error = m->error ? m->error : -EIO;
+		snprintf(p->reason, sizeof(p->reason), "%s", m->u.text);
+		r->eof = true;
+		break;
+	default:
+		cbench_proc_kill_group(r->pid);
+		p->error = -EPROTO;
+		snprintf(p->reason, sizeof(p->reason), "worker sent an unknown message %u", m->type);
+		r->eof = true;
+		break;
+	}
+}
+
+/* The phase ran out of time: Caliper's failed trial, saying what came. */
+static void timed_out(struct receive *r, const struct cbench_worker_job *job, double time_limit_s)
+{
+	struct cbench_phase *p = r->p;
+	size_t disturbed = 0;
+
+	cbench_proc_kill_group(r->pid);
+	for (size_t i = 0; i < p->nsamples; i++)
+		disturbed += p->samples[i].disturbed != 0;
+	if (p->nsamples)
+		snprintf(p->reason, sizeof(p->reason),
+			 "timeout after %gs with %zu valid measurements of %u needed (%zu disturbed)",
+			 time_limit_s, p->nsamples - disturbed, p->needed ? p->needed : job->min_valid,
+			 disturbed);
+	else
+		snprintf(p->reason, sizeof(p->reason), "timeout after %gs", time_limit_s);
+	p->error = -ETIMEDOUT;
+}
+
+/* Reads whole messages from fd until the worker is done, gone or late. */
+static void receive(struct receive *r, int fd, const struct cbench_worker_job *job, double time_limit_s)
 {
 	double deadline = monotonic_s() + time_limit_s;
 	struct cbench_msg m;
-	size_t have = 0, cap = 0, ref_cap = 0;
-	int fds[2], status = 0, done = 0, eof = 0;
-	pid_t pid, runner = getpid();
-	int left_behind;
+	size_t have = 0;
+
+	while (!r->done && !r->eof) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		double left = deadline - monotonic_s();
+		ssize_t got;
+		int ready;
+
+		if (left <= 0) {
+			timed_out(r, job, time_limit_s);
+			return;
+		}
+		ready = poll(&pfd, 1, (int)ceil(left * 1000));
+		got = ready > 0 ? read(fd, (char *)&m + have, sizeof(m) - have) : 0;
+		if ((ready < 0 || got < 0) && errno != EINTR) {
+			int error = errno;
+			char reason[128];
+
+			snprintf(reason, sizeof(reason), "lost the worker: %s", strerror(error));
+			fail(r, -error, reason);
+			return;
+		}
+		if (ready <= 0 || got < 0)
+			continue;
+		if (got == 0) {
+			r->eof = true;
+			return;
+		}
+		have += (size_t)got;
+		if (have < sizeof(m))
+			continue;
+		have = 0;
+		take(r, &m);
+	}
+}
+
+int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, struct cbench_phase *p)
+{
+	struct receive r = { .p = p };
+	pid_t runner = getpid();
+	int fds[2], status = 0, left_behind;
 
 	memset(p, 0, sizeof(*p));
 	/* Where it fails, a benchmark's orphans go to init: we still kill
@@ -139,130 +268,26 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
+	r.pid = fork();
+	if (r.pid < 0) {
 		int ret = -errno;
 
 		close(fds[0]);
 		close(fds[1]);
 		return ret;
 	}
-	if (pid == 0) {
+	if (r.pid == 0) {
 		close(fds[0]);
 		child(job, fds[1], runner);
 	}
 	close(fds[1]);
-	setpgid(pid, pid);
-	current_worker = pid;
-
-	while (!done && !eof) {
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		double left = deadline - monotonic_s();
-		ssize_t got;
-		int ready;
-
-		if (left <= 0) {
-			size_t disturbed = 0;
-
-			cbench_proc_kill_group(pid);
-			for (size_t i = 0; i < p->nsamples; i++)
-				disturbed += p->samples[i].disturbed != 0;
-			if (p->nsamples)
-				/* Caliper's failed trial: measurements came, valid ones did not. */
-				snprintf(p->reason, sizeof(p->reason),
-					 "timeout after %gs with %zu valid measurements of %u needed (%zu disturbed)",
-					 time_limit_s, p->nsamples - disturbed,
-					 p->needed ? p->needed : job->min_valid, disturbed);
-			else
-				snprintf(p->reason, sizeof(p->reason), "timeout after %gs", time_limit_s);
-			p->error = -ETIMEDOUT;
-			break;
-		}
-		ready = poll(&pfd, 1, (int)ceil(left * 1000));
-		if (ready < 0 && errno != EINTR) {
-			cbench_proc_kill_group(pid);
-			p->error = -errno;
-			snprintf(p->reason, sizeof(p->reason), "lost the worker: %s", strerror(errno));
-			break;
-		}
-		if (ready <= 0)
-			continue;
-		got = read(fds[0], (char *)&m + have, sizeof(m) - have);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			cbench_proc_kill_group(pid);
-			p->error = -errno;
-			snprintf(p->reason, sizeof(p->reason), "lost the worker: %s", strerror(errno));
-			break;
-		}
-		if (got == 0) {
-			eof = 1;
-			break;
-		}
-		have += (size_t)got;
-		if (have < sizeof(m))
-			continue;
-		have = 0;
-		switch (m.type) {
-		case CBENCH_MSG_ENV:
-			p->env = m.u.env;
-			break;
-		case CBENCH_MSG_TIMER:
-			p->timer = m.u.timer;
-			done = 1;
-			break;
-		case CBENCH_MSG_TUNED:
-			p->n = m.u.tuned.n;
-			p->t_ns = m.u.tuned.t_ns;
-			done = 1;
-			break;
-		case CBENCH_MSG_SAMPLE:
-		case CBENCH_MSG_REF_SAMPLE:
-			if (m.type == CBENCH_MSG_SAMPLE ?
-			    add_sample(&p->samples, &p->nsamples, &cap, &m.u.sample) :
-			    add_sample(&p->ref_samples, &p->nref_samples, &ref_cap, &m.u.sample)) {
-				cbench_proc_kill_group(pid);
-				p->error = -ENOMEM;
-				snprintf(p->reason, sizeof(p->reason), "out of memory for samples");
-				eof = 1;
-			}
-			break;
-		case CBENCH_MSG_PROFILE:
-			p->profile = m.u.profile;
-			break;
-		case CBENCH_MSG_PROFILE_GROUP:
-			if (add_group(p, &m.u.group)) {
-				cbench_proc_kill_group(pid);
-				p->error = -ENOMEM;
-				snprintf(p->reason, sizeof(p->reason), "out of memory for the profile");
-				eof = 1;
-			}
-			break;
-		case CBENCH_MSG_NEEDED:
-			p->needed = (uint32_t)m.u.tuned.n;
-			break;
-		case CBENCH_MSG_DONE:
-			done = 1;
-			break;
-		case CBENCH_MSG_ERROR:
-			m.u.text[sizeof(m.u.text) - 1] = '\0';
-			p->error = m.error ? m.error : -EIO;
-			snprintf(p->reason, sizeof(p->reason), "%s", m.u.text);
-			eof = 1;
-			break;
-		default:
-			cbench_proc_kill_group(pid);
-			p->error = -EPROTO;
-			snprintf(p->reason, sizeof(p->reason), "worker sent an unknown message %u", m.type);
-			eof = 1;
-			break;
-		}
-	}
+	setpgid(r.pid, r.pid);
+	current_worker = r.pid;
+	receive(&r, fds[0], job, time_limit_s);
 	close(fds[0]);
-	left_behind = cbench_proc_end_group(pid, &status);
+	left_behind = cbench_proc_end_group(r.pid, &status);
 	current_worker = 0;
-	if (eof && !done && !p->error)
+	if (r.eof && !r.done && !p->error)
 		describe_exit(p, status);
 	if (left_behind && !p->error) {
 		snprintf(p->reason, sizeof(p->reason),
