@@ -359,6 +359,7 @@ check: cbenchctl kmod-sources
 	@! grep -iE 'warning|error' $(BUILD)/sparse-$(KVER).log
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --std=c11 -Iinclude -Iuser -D__x86_64__ $(CPPCHECK_DIRS)
+	scripts/long-functions.sh user/*.c kmod/*.c kmod/lib/*.c
 
 # `make check` for every Debian kernel whose headers are installed, as the
 # VM tests do; `make test` runs it.

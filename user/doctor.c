@@ -876,7 +876,8 @@ static int default_cpu(void)
 	return last;
 }
 
-int cbench_doctor_main(int argc, char *argv[])
+/* Options into d.  0 to go on, 1 to stop with status 0 (--help), -1 with 1. */
+static int parse_options(struct doctor *d, int argc, char *argv[])
 {
 	enum { OPT_CPU = 256, OPT_JSON, OPT_NO_MEASURE, OPT_ROOT };
 	static const struct option longopts[] = {
@@ -888,34 +889,25 @@ int cbench_doctor_main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct doctor *d = calloc(1, sizeof(*d));
-	struct cbench_machine machine;
-	int c, ret;
+	char *end;
+	long v;
+	int c;
 
-	if (!d) {
-		fprintf(stderr, "%s: unable to run the checks: %s\n", cbench_prog, strerror(ENOMEM));
-		return 1;
-	}
 	d->cpu = -1;
 	d->measure = true;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_CPU: {
-			char *end;
-			long v;
-
+		case OPT_CPU:
 			errno = 0;
 			v = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || v < 0 || v >= CBENCH_MAX_CPUS) {
 				fprintf(stderr, "%s: --cpu wants a CPU number, not '%s'\n",
 					cbench_prog, optarg);
-				free(d);
-				return 1;
+				return -1;
 			}
 			d->cpu = (int)v;
 			break;
-		}
 		case OPT_JSON:
 			d->json = true;
 			break;
@@ -927,21 +919,24 @@ int cbench_doctor_main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(stdout);
-			free(d);
-			return 0;
+			return 1;
 		default:
 			usage(stderr);
-			free(d);
-			return 1;
+			return -1;
 		}
 	}
 	if (optind != argc) {
 		usage(stderr);
-		free(d);
-		return 1;
+		return -1;
 	}
 	if (d->cpu < 0)
 		d->cpu = default_cpu();
+	return 0;
+}
+
+static void run_checks(struct doctor *d)
+{
+	struct cbench_machine machine;
 
 	cbench_machine_probe(&machine);
 	check_cpu(d);
@@ -962,12 +957,27 @@ int cbench_doctor_main(int argc, char *argv[])
 	/* Measuring on a CPU that is not there would only fail again. */
 	if (d->checks[0].verdict != VERDICT_FAIL)
 		check_measured(d);
+}
 
+int cbench_doctor_main(int argc, char *argv[])
+{
+	struct doctor *d = calloc(1, sizeof(*d));
+	int ret;
+
+	if (!d) {
+		fprintf(stderr, "%s: unable to run the checks: %s\n", cbench_prog, strerror(ENOMEM));
+		return 1;
+	}
+	ret = parse_options(d, argc, argv);
+	if (ret) {
+		free(d);
+		return ret > 0 ? 0 : 1;
+	}
+	run_checks(d);
 	if (d->json)
 		print_json(d);
 	else
 		print_text(d);
-	ret = 0;
 	for (size_t i = 0; i < d->nchecks; i++) {
 		if (d->checks[i].verdict == VERDICT_FAIL)
 			ret = 1;

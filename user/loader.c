@@ -821,43 +821,44 @@ static void describe_end(int status, enum load_msg_type stage, const char *path,
 			 WEXITSTATUS(status));
 }
 
-int cbench_library_open(struct cbench_library *lib, const char *path, double time_limit_s,
-			char *err, size_t errlen)
+/* The object's real path, and its structure checked before anything maps it. */
+static int identify(struct cbench_library *lib, const char *path, char *err, size_t errlen)
 {
-	enum load_msg_type stage = 0;
-	double deadline = monotonic_s() + time_limit_s;
 	char resolved[4096];
-	pid_t pid, parent = getpid();
-	int fds[2], ret, status = 0, left, child_fd;
+	struct elf_facts facts;
+	int ret;
 
-	memset(lib, 0, sizeof(*lib));
 	if (!realpath(path, resolved)) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
 	snprintf(lib->path, sizeof(lib->path), "%s", resolved);
-	{
-		struct elf_facts facts;
-
-		/* The file's structure, before anything maps it. */
-		ret = read_elf(lib->path, &facts, err, errlen);
-		if (ret)
-			return ret;
+	ret = read_elf(lib->path, &facts, err, errlen);
+	if (!ret)
 		snprintf(lib->build_id, sizeof(lib->build_id), "%s", facts.build_id);
-	}
+	return ret;
+}
+
+/* Forks the child that loads path; its pid, the pipe's read end in *fd. */
+static pid_t start_child(const char *path, int *fd, char *err, size_t errlen)
+{
+	pid_t pid, parent = getpid();
+	int fds[2];
 
 	/* Orphans of the child become ours, so we can tell they were left. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (pipe2(fds, O_CLOEXEC)) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror(errno));
+		int ret = -errno;
+
+		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror(-ret));
 		return ret;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		ret = -errno;
+		int ret = -errno;
+
 		close(fds[0]);
 		close(fds[1]);
 		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror(-ret));
@@ -869,27 +870,52 @@ int cbench_library_open(struct cbench_library *lib, const char *path, double tim
 	}
 	close(fds[1]);
 	setpgid(pid, pid);
+	*fd = fds[0];
+	return pid;
+}
 
+/*
+ * Our child _exit()s right after DONE, but a constructor that wrote DONE
+ * itself (the pipe is fd 3 in the child) may still be running: the time
+ * limit holds until the child has exited.
+ */
+static int wait_exit(int child_fd, const char *path, double time_limit_s, double deadline, char *err,
+		     size_t errlen)
+{
+	struct pollfd pfd = { .fd = child_fd, .events = POLLIN };
+	double left_s;
+	int ready = 0;
+
+	while ((left_s = deadline - monotonic_s()) > 0 &&
+	       (ready = poll(&pfd, 1, (int)ceil(left_s * 1000))) < 0 && errno == EINTR)
+		;
+	if (ready > 0)
+		return 0;
+	snprintf(err, errlen, "%s did not finish loading within %g s (does a constructor never return?)",
+		 path, time_limit_s);
+	return -ETIMEDOUT;
+}
+
+int cbench_library_open(struct cbench_library *lib, const char *path, double time_limit_s,
+			char *err, size_t errlen)
+{
+	enum load_msg_type stage = 0;
+	double deadline = monotonic_s() + time_limit_s;
+	int fd = -1, ret, status = 0, left, child_fd;
+	pid_t pid;
+
+	memset(lib, 0, sizeof(*lib));
+	ret = identify(lib, path, err, errlen);
+	if (ret)
+		return ret;
+	pid = start_child(path, &fd, err, errlen);
+	if (pid < 0)
+		return pid;
 	child_fd = pidfd_open(pid, 0);
-	ret = receive(lib, fds[0], child_fd, path, time_limit_s, deadline, &stage, err, errlen);
-	close(fds[0]);
-	/* Our child _exit()s right after DONE, but a constructor that wrote
-	 * DONE itself (the pipe is fd 3 in the child) may still be running:
-	 * the time limit holds until the child has exited. */
-	if (!ret && child_fd >= 0) {
-		struct pollfd pfd = { .fd = child_fd, .events = POLLIN };
-		double left_s;
-		int ready = 0;
-
-		while ((left_s = deadline - monotonic_s()) > 0 &&
-		       (ready = poll(&pfd, 1, (int)ceil(left_s * 1000))) < 0 && errno == EINTR)
-			;
-		if (ready <= 0) {
-			snprintf(err, errlen, "%s did not finish loading within %g s "
-				 "(does a constructor never return?)", path, time_limit_s);
-			ret = -ETIMEDOUT;
-		}
-	}
+	ret = receive(lib, fd, child_fd, path, time_limit_s, deadline, &stage, err, errlen);
+	close(fd);
+	if (!ret && child_fd >= 0)
+		ret = wait_exit(child_fd, path, time_limit_s, deadline, err, errlen);
 	if (child_fd >= 0)
 		close(child_fd);
 	if (ret)

@@ -10,33 +10,12 @@
 # Usage: tests/run/lab.sh   (from the top of the tree, as root for lab)
 set -u
 
-CB=${CBENCHCTL:-build/cbenchctl}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT INT TERM
+. tests/run/lib.sh
+
 R=$TMP/root
 CPU=/sys/devices/system/cpu
 SB=sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e98c0f8e4aa8
 
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok     $1"
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	echo "FAILED $1"
-	for f in "$TMP/out" "$TMP/err"; do
-		[ -s "$f" ] && sed 's/^/       | /' "$f" | head -40
-	done
-}
-
-run_cb() {
-	"$CB" "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-}
 
 # A machine that needs every fix: 4 CPUs, CPU 1's sibling is CPU 3.
 make_root() {
@@ -354,5 +333,4 @@ if command -v runuser >/dev/null && runuser -u nobody -- test -x "$CB" 2>/dev/nu
 	fi
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

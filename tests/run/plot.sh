@@ -8,31 +8,13 @@
 # Usage: tests/run/plot.sh   (from the top of the tree, after make itest's deps)
 set -u
 
-CB=${CBENCHCTL:-build/cbenchctl}
+OUTPUT_GLOB='out.html*'
+. tests/run/lib.sh
+
 SUITE=build/examples/suite.so
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT INT TERM
 export XDG_CACHE_HOME="$TMP/cache"
 FAST="--trials 2 --trial-time 0.005 --warmup 0.001"
 
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok     $1"
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	echo "FAILED $1"
-	[ -s "$TMP/err" ] && sed 's/^/       | /' "$TMP/err" | head -20
-}
-
-run_cb() {
-	"$CB" "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-}
 
 command -v chromium >/dev/null || { echo "plot.sh: chromium is missing: run scripts/install-deps.sh" >&2; exit 1; }
 
@@ -117,23 +99,6 @@ fi
 
 # ---- bad input: a message, non-zero exit, no output file ----------------------
 
-expect_failure() {
-	name=$1
-	regex=$2
-	shift 2
-	rm -f "$TMP"/out.html*
-	run_cb "$@"
-	if [ "$rc" -eq 0 ]; then
-		not_ok "$name: exit status 0"
-	elif ! grep -Eq -- "$regex" "$TMP/err"; then
-		not_ok "$name: no message matching /$regex/"
-	elif ls "$TMP"/out.html* >/dev/null 2>&1; then
-		not_ok "$name: left an output file behind"
-	else
-		ok "$name"
-	fi
-}
-
 printf 'BenchmarkX 10 1.0 ns/op\n' >"$TMP/go.txt"
 printf '{"benchmarks": [' >"$TMP/cut.json"
 printf '{"a": 1}\n' >"$TMP/other.json"
@@ -150,5 +115,4 @@ expect_failure "plot: output in a missing directory" "unable to write $TMP/nodir
 expect_failure "plot: no -o" "Usage: .* plot" plot "$TMP/old.json"
 expect_failure "plot: three reports" "Usage: .* plot" plot "$TMP/old.json" "$TMP/old.json" "$TMP/old.json" -o "$TMP/out.html"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

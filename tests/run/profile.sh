@@ -8,50 +8,12 @@
 # Usage: tests/run/profile.sh   (from the top of the tree, after make itest's deps)
 set -u
 
-CB=${CBENCHCTL:-build/cbenchctl}
+. tests/run/lib.sh
+
 SUITE=build/examples/suite.so
 PROFILE=build/examples/profile.so
 FIX=build/tests/fixtures
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT INT TERM
 
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok     $1"
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	echo "FAILED $1"
-	[ -f "$TMP/err" ] && sed 's/^/       | /' "$TMP/err" | head -20
-}
-
-run_cb() {
-	"$CB" "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-}
-
-# expect_failure NAME MESSAGE-REGEX ARGS...: non-zero exit, the message on
-# stderr, and neither the report nor a temporary file next to it.
-expect_failure() {
-	name=$1
-	regex=$2
-	shift 2
-	rm -f "$TMP"/report*
-	run_cb "$@"
-	if [ "$rc" -eq 0 ]; then
-		not_ok "$name: exit status 0"
-	elif ! grep -Eq -- "$regex" "$TMP/err"; then
-		not_ok "$name: no message matching /$regex/"
-	elif ls "$TMP"/report* >/dev/null 2>&1; then
-		not_ok "$name: left an output file behind"
-	else
-		ok "$name"
-	fi
-}
 
 # --- The known answer: heavy() is 3/4 of the object's time, light() 1/4. ---
 #
@@ -195,5 +157,4 @@ expect_failure "not an object" 'unable to load benchmarks' profile -o "$TMP/repo
 run_cb profile --help
 if [ "$rc" -eq 0 ] && grep -q -- '--ci-width' "$TMP/out"; then ok "profile --help"; else not_ok "profile --help"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

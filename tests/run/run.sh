@@ -7,56 +7,15 @@
 # Usage: tests/run/run.sh   (from the top of the tree, after make itest's deps)
 set -u
 
-CB=${CBENCHCTL:-build/cbenchctl}
+. tests/run/lib.sh
+
 SUITE=build/examples/suite.so
 FIX=build/tests/fixtures
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT INT TERM
 # Our own cache, so runs here neither use nor disturb the user's.
 export XDG_CACHE_HOME="$TMP/cache"
 # Short trials: these tests check behaviour, not numbers.
 FAST="--trials 2 --trial-time 0.005 --warmup 0.001"
 
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok     $1"
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	echo "FAILED $1"
-	[ -f "$TMP/err" ] && sed 's/^/       | /' "$TMP/err" | head -20
-}
-
-# run_cb ARGS...: runs cbenchctl, stdout to $TMP/out, stderr to $TMP/err.
-# The time-out only bounds a cbenchctl that hangs (as it did on a FIFO or a
-# constructor that never returns); nothing here needs it to be tight.
-run_cb() {
-	timeout -k 10 120 "$CB" "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-}
-
-# expect_failure NAME MESSAGE-REGEX ARGS...: non-zero exit, message on
-# stderr, and neither the output file nor a temporary file next to it.
-expect_failure() {
-	name=$1
-	regex=$2
-	shift 2
-	rm -f "$TMP"/report*
-	run_cb "$@"
-	if [ "$rc" -eq 0 ]; then
-		not_ok "$name: exit status 0"
-	elif ! grep -Eq -- "$regex" "$TMP/err"; then
-		not_ok "$name: no message matching /$regex/"
-	elif ls "$TMP"/report* >/dev/null 2>&1; then
-		not_ok "$name: left an output file behind"
-	else
-		ok "$name"
-	fi
-}
 
 # Go format result lines: name rule, an even number of fields (>= 4), numeric
 # values; configuration keys lowercase without spaces.
@@ -577,5 +536,4 @@ expect_failure "compare: no result lines" 'has no result lines' compare "$TMP/fi
 run_cb run --help
 if [ "$rc" -eq 0 ] && grep -q -- '--retune' "$TMP/out"; then ok "run --help"; else not_ok "run --help"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
