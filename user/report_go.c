@@ -113,16 +113,13 @@ static const char *errname(int error)
 /* "instructions cycles ref-cycles", as many as there are. */
 static const char *counter_names(unsigned int counters, char *buf, size_t len)
 {
-	static const char *const names[] = { "instructions", "cycles", "ref-cycles" };
-	static const unsigned int bits[] = { CBENCH_HAVE_INSTRUCTIONS, CBENCH_HAVE_CYCLES,
-					     CBENCH_HAVE_REF_CYCLES };
 	size_t at = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (counters & bits[i])
+	for (unsigned int i = 0; i < CBENCH_COUNTER_KINDS; i++) {
+		if (counters & (1u << i))
 			at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s",
-					       at ? " " : "", names[i]);
+					       at ? " " : "", cbench_counter_names[i]);
 	}
 	return buf;
 }

@@ -34,13 +34,8 @@ void cbench_run_options_init(struct cbench_run_options *o);
  */
 int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err);
 
-int cbench_cmd_run(int argc, char *argv[]);
-int cbench_cmd_profile(int argc, char *argv[]);
-
 /* The worker's CPU: wanted, or the last we may use (-1); keeps this process
  * off it where there is another.  *shared: there is no other. */
 int cbench_run_pick_cpu(int wanted, int *cpu, bool *shared);
-int cbench_cmd_list(int argc, char *argv[]);
-int cbench_cmd_compare(int argc, char *argv[]);
 
 #endif /* _CBENCH_RUN_H */

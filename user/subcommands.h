@@ -12,6 +12,10 @@ struct cbench_subcommand {
 
 extern const char *cbench_prog;
 
+int cbench_cmd_run(int argc, char *argv[]);
+int cbench_cmd_list(int argc, char *argv[]);
+int cbench_cmd_compare(int argc, char *argv[]);
+int cbench_cmd_profile(int argc, char *argv[]);
 int cbench_info_main(int argc, char *argv[]);
 int cbench_doctor_main(int argc, char *argv[]);
 int cbench_lab_main(int argc, char *argv[]);
