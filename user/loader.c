@@ -524,20 +524,7 @@ struct cbench_desc_copy {
 
 static int send_load_msg(int fd, const struct load_msg *m)
 {
-	const char *p = (const char *)m;
-	size_t left = sizeof(*m);
-
-	while (left) {
-		ssize_t put = write(fd, p, left);
-
-		if (put < 0 && errno == EINTR)
-			continue;
-		if (put <= 0)
-			return -EPIPE;
-		p += put;
-		left -= (size_t)put;
-	}
-	return 0;
+	return cbench_proc_write_all(fd, m, sizeof(*m));
 }
 
 static void send_stage(int fd, enum load_msg_type type)

@@ -123,3 +123,20 @@ const char *cbench_proc_signame(int sig, char *buf, size_t len)
 	snprintf(buf, len, "SIG%s", abbrev ? abbrev : "?");
 	return buf;
 }
+
+int cbench_proc_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t put = write(fd, p, len);
+
+		if (put < 0 && errno == EINTR)
+			continue;
+		if (put <= 0)
+			return -EPIPE;
+		p += put;
+		len -= (size_t)put;
+	}
+	return 0;
+}

@@ -35,4 +35,8 @@ int cbench_proc_end_group(pid_t pid, int *status);
 /* "SIGSEGV" for SIGSEGV; "SIG?" for what has no name. */
 const char *cbench_proc_signame(int sig, char *buf, size_t len);
 
+/* Writes all len bytes of buf to a child's pipe fd, through EINTR and short
+ * writes.  Returns 0, or -EPIPE once the other end is gone. */
+int cbench_proc_write_all(int fd, const void *buf, size_t len);
+
 #endif /* _CBENCH_PROC_H */

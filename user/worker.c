@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "tune.h"
 #include "worker.h"
 
@@ -110,19 +111,10 @@ struct outbox {
 
 static int flush(struct outbox *o, int fd)
 {
-	const char *p = (const char *)o->msg;
-	size_t left = o->n * sizeof(o->msg[0]);
+	int ret = cbench_proc_write_all(fd, o->msg, o->n * sizeof(o->msg[0]));
 
-	while (left) {
-		ssize_t put = write(fd, p, left);
-
-		if (put < 0 && errno == EINTR)
-			continue;
-		if (put <= 0)
-			return -EPIPE;
-		p += put;
-		left -= (size_t)put;
-	}
+	if (ret)
+		return ret;
 	o->n = 0;
 	o->last_ns = now_ns();
 	return 0;

@@ -6,23 +6,11 @@
 # Usage: tests/run/install.sh   (from the top of the tree; make install-check)
 set -u
 
+. tests/run/lib.sh
+
 MAKE=${MAKE:-make}
-D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT INT TERM
-
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok     $1"
-}
-
-not_ok() {
-	fail=$((fail + 1))
-	echo "FAILED $1"
-	[ -s "$D/err" ] && sed 's/^/       | /' "$D/err" | head -20
-}
+# The scratch directory: $TMP, whose err not_ok prints.
+D=$TMP
 
 if $MAKE --no-print-directory -s install PREFIX=/usr DESTDIR="$D/root" >"$D/out" 2>"$D/err"; then
 	ok "make install PREFIX=/usr DESTDIR=..."
@@ -115,5 +103,4 @@ else
 	echo "skip   bash completion (no bash-completion)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
