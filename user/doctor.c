@@ -34,6 +34,7 @@
 
 #include "backend.h"
 #include "cpulock.h"
+#include "json_writer.h"
 #include "probe.h"
 #include "protocol.h"
 #include "reference.h"
@@ -63,13 +64,24 @@ enum verdict { VERDICT_OK, VERDICT_WARN, VERDICT_FAIL };
 
 static const char *const verdict_names[] = { "ok", "warn", "fail" };
 
+/* A check's extra JSON member: what it read or measured, typed. */
+struct extra {
+	const char *key;
+	enum { EXTRA_INT, EXTRA_DOUBLE, EXTRA_BOOL } kind;
+	int64_t i;
+	double d;
+};
+
+#define EXTRAS_MAX 4
+
 struct check {
 	const char *key;		/* stable JSON name */
 	const char *title;		/* text column */
 	enum verdict verdict;
 	char detail[384];
 	char fix[256];			/* "" when there is nothing to fix */
-	char json[256];			/* extra JSON members, "" or `"k": v, ...` */
+	struct extra extra[EXTRAS_MAX];
+	unsigned int nextra;
 };
 
 #define MAX_CHECKS 24
@@ -87,6 +99,27 @@ struct doctor {
 static struct check *add(struct doctor *d, const char *key, const char *title,
 			 enum verdict verdict, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+
+static void extra(struct check *c, const char *key, int kind, int64_t i, double v)
+{
+	if (c->nextra < EXTRAS_MAX)
+		c->extra[c->nextra++] = (struct extra){ .key = key, .kind = kind, .i = i, .d = v };
+}
+
+static void extra_int(struct check *c, const char *key, int64_t v)
+{
+	extra(c, key, EXTRA_INT, v, 0);
+}
+
+static void extra_double(struct check *c, const char *key, double v)
+{
+	extra(c, key, EXTRA_DOUBLE, 0, v);
+}
+
+static void extra_bool(struct check *c, const char *key, bool v)
+{
+	extra(c, key, EXTRA_BOOL, v, 0);
+}
 
 static struct check *add(struct doctor *d, const char *key, const char *title,
 			 enum verdict verdict, const char *fix, const char *fmt, ...)
@@ -240,7 +273,8 @@ static void check_module(struct doctor *d)
 		c = add(d, "module", "cbench.ko", VERDICT_OK, NULL,
 			"%s loaded, protocol %u, ABI %" PRIu32, info.version, version, info.abi);
 	}
-	snprintf(c->json, sizeof(c->json), "\"protocol\": %u, \"abi\": %" PRIu32, version, info.abi);
+	extra_int(c, "protocol", version);
+	extra_int(c, "abi", info.abi);
 }
 
 static void check_headers(struct doctor *d)
@@ -322,8 +356,8 @@ static void check_pmu(struct doctor *d, const struct cbench_machine *m)
 			"no PMU%s: TSC only; cycles are estimated from the reference chain",
 			m->hypervisor ? " (a virtual machine)" : "");
 	}
-	snprintf(c->json, sizeof(c->json), "\"pmu_version\": %u, \"perf_hardware\": %s",
-		 m->pmu_version, m->perf_hw_usable ? "true" : "false");
+	extra_int(c, "pmu_version", m->pmu_version);
+	extra_bool(c, "perf_hardware", m->perf_hw_usable);
 }
 
 static void check_nmi_watchdog(struct doctor *d)
@@ -486,8 +520,9 @@ static void check_isolation(struct doctor *d)
 		c = add(d, "isolation", "isolation", VERDICT_WARN, fix,
 			"CPU %d: %s: the scheduler, the tick and RCU may run there", d->cpu, detail);
 	}
-	snprintf(c->json, sizeof(c->json), "\"isolcpus\": %s, \"nohz_full\": %s, \"rcu_nocbs\": %s",
-		 isolated ? "true" : "false", nohz ? "true" : "false", nocbs ? "true" : "false");
+	extra_bool(c, "isolcpus", isolated);
+	extra_bool(c, "nohz_full", nohz);
+	extra_bool(c, "rcu_nocbs", nocbs);
 }
 
 /* Interrupts CPU cpu has taken since boot: its column of /proc/interrupts;
@@ -569,10 +604,12 @@ static void check_irqs(struct doctor *d)
 
 		snprintf(c->detail + len, sizeof(c->detail) - len,
 			 "; it took %lld interrupts since boot", taken);
-		snprintf(c->json, sizeof(c->json), "\"routed\": %u, \"irqs\": %u, \"taken\": %lld",
-			 routed, total, taken);
+		extra_int(c, "routed", routed);
+		extra_int(c, "irqs", total);
+		extra_int(c, "taken", taken);
 	} else {
-		snprintf(c->json, sizeof(c->json), "\"routed\": %u, \"irqs\": %u", routed, total);
+		extra_int(c, "routed", routed);
+		extra_int(c, "irqs", total);
 	}
 }
 
@@ -628,7 +665,7 @@ static void check_paranoid(struct doctor *d)
 		c = add(d, "perf_event_paranoid", "perf_event_paranoid", VERDICT_WARN,
 			"sysctl kernel.perf_event_paranoid=2",
 			"%ld: only root counts events; others fall back to getrusage", v);
-	snprintf(c->json, sizeof(c->json), "\"value\": %ld", v);
+	extra_int(c, "value", v);
 }
 
 /* What the measuring child finds; sent to the parent through a pipe. */
@@ -765,8 +802,9 @@ static void check_measured(struct doctor *d)
 			"measure on bare metal, where the TSC advances by one tick",
 			"%.0f TSC ticks (%.2f ns): measurements under 100 us are shorter than 2000 steps",
 			r.step_ticks, r.step_ns);
-	snprintf(c->json, sizeof(c->json), "\"step_ticks\": %" PRIu64 ", \"step_ns\": %.3f, \"tsc_hz\": %.0f",
-		 (uint64_t)r.step_ticks, r.step_ns, r.tsc_hz);
+	extra_int(c, "step_ticks", (int64_t)r.step_ticks);
+	extra_double(c, "step_ns", r.step_ns);
+	extra_double(c, "tsc_hz", round(r.tsc_hz));
 
 	if (!r.rounds) {
 		add(d, "clock_drift", "clock drift", VERDICT_WARN, NULL,
@@ -782,25 +820,10 @@ static void check_measured(struct doctor *d)
 			"governor performance and boost off (cbenchctl lab setup); on a VM, a dedicated host",
 			"%.3f-%.3f GHz over %u readings in %.1f s: %.2f %%, above %.1f %%",
 			r.ghz_min, r.ghz_max, r.rounds, DRIFT_SECONDS, 100 * r.spread, 100 * DRIFT_WARN);
-	snprintf(c->json, sizeof(c->json),
-		 "\"readings\": %u, \"ghz_min\": %.4f, \"ghz_max\": %.4f, \"spread\": %.6f",
-		 r.rounds, r.ghz_min, r.ghz_max, r.spread);
-}
-
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	extra_int(c, "readings", r.rounds);
+	extra_double(c, "ghz_min", r.ghz_min);
+	extra_double(c, "ghz_max", r.ghz_max);
+	extra_double(c, "spread", r.spread);
 }
 
 static void print_text(const struct doctor *d)
@@ -824,26 +847,42 @@ static void print_text(const struct doctor *d)
 static void print_json(const struct doctor *d)
 {
 	unsigned int count[3] = { 0 };
+	struct cbench_jsonw j;
 
-	printf("{\n  \"cpu\": %d,\n  \"checks\": [\n", d->cpu);
+	cbench_jsonw_init(&j, stdout, true);
+	cbench_jsonw_object_start(&j, NULL);
+	cbench_jsonw_int(&j, "cpu", d->cpu);
+	cbench_jsonw_array_start(&j, "checks");
 	for (size_t i = 0; i < d->nchecks; i++) {
 		const struct check *c = &d->checks[i];
 
 		count[c->verdict]++;
-		printf("    { \"name\": \"%s\", \"status\": \"%s\", \"detail\": ", c->key,
-		       verdict_names[c->verdict]);
-		json_string(c->detail);
-		printf(", \"fix\": ");
+		cbench_jsonw_object_start(&j, NULL);
+		cbench_jsonw_string(&j, "name", c->key);
+		cbench_jsonw_string(&j, "status", verdict_names[c->verdict]);
+		cbench_jsonw_string(&j, "detail", c->detail);
 		if (c->fix[0])
-			json_string(c->fix);
+			cbench_jsonw_string(&j, "fix", c->fix);
 		else
-			printf("null");
-		if (c->json[0])
-			printf(", %s", c->json);
-		printf(" }%s\n", i + 1 < d->nchecks ? "," : "");
+			cbench_jsonw_null(&j, "fix");
+		for (unsigned int k = 0; k < c->nextra; k++) {
+			const struct extra *x = &c->extra[k];
+
+			if (x->kind == EXTRA_INT)
+				cbench_jsonw_int(&j, x->key, x->i);
+			else if (x->kind == EXTRA_BOOL)
+				cbench_jsonw_bool(&j, x->key, x->i);
+			else
+				cbench_jsonw_double(&j, x->key, x->d);
+		}
+		cbench_jsonw_object_end(&j);
 	}
-	printf("  ],\n  \"ok\": %u,\n  \"warn\": %u,\n  \"fail\": %u\n}\n", count[VERDICT_OK],
-	       count[VERDICT_WARN], count[VERDICT_FAIL]);
+	cbench_jsonw_array_end(&j);
+	cbench_jsonw_uint(&j, "ok", count[VERDICT_OK]);
+	cbench_jsonw_uint(&j, "warn", count[VERDICT_WARN]);
+	cbench_jsonw_uint(&j, "fail", count[VERDICT_FAIL]);
+	cbench_jsonw_object_end(&j);
+	cbench_jsonw_finish(&j);
 }
 
 static void usage(FILE *f)
