@@ -35,7 +35,7 @@ struct cbench_nl {
 };
 
 /* libnl reports its own error codes; we speak errno. */
-static int errno_of(int nlerr)
+int cbench_nl_errno(int nlerr)
 {
 	switch (nlerr < 0 ? -nlerr : nlerr) {
 	case 0:
@@ -93,7 +93,7 @@ int cbench_nl_open(struct cbench_nl **nlp)
 		ret = -ENOMEM;
 		goto err_free;
 	}
-	ret = errno_of(genl_connect(nl->sock));
+	ret = cbench_nl_errno(genl_connect(nl->sock));
 	if (ret)
 		goto err_sock;
 	/* Replies to dumps can exceed a page; let libnl size its buffer. */
@@ -108,7 +108,7 @@ int cbench_nl_open(struct cbench_nl **nlp)
 
 	nl->family = genl_ctrl_resolve(nl->sock, CBENCH_GENL_NAME);
 	if (nl->family < 0) {
-		ret = errno_of(nl->family);
+		ret = cbench_nl_errno(nl->family);
 		goto err_sock;
 	}
 	*nlp = nl;
@@ -259,13 +259,13 @@ int cbench_nl_request(struct cbench_nl *nl, const struct cbench_nl_request *req)
 	/* libnl adds NLM_F_ACK, so a plain request also ends in an ack. */
 	ret = nl_send_auto(nl->sock, msg);
 	if (ret < 0) {
-		ret = errno_of(ret);
+		ret = cbench_nl_errno(ret);
 		goto out;
 	}
 	while (!r.done) {
 		ret = nl_recvmsgs(nl->sock, cb);
 		if (ret < 0) {
-			fail(&r, errno_of(ret));
+			fail(&r, cbench_nl_errno(ret));
 			break;
 		}
 	}

@@ -57,4 +57,7 @@ int cbench_nl_request(struct cbench_nl *nl, const struct cbench_nl_request *req)
  */
 const char *cbench_nl_strerror(struct cbench_nl *nl, int err);
 
+/* A libnl error code (NLE_*, either sign) as -errno; 0 for 0. */
+int cbench_nl_errno(int nlerr);
+
 #endif /* _CBENCH_NETLINK_H */
