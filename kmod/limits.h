@@ -15,7 +15,7 @@ struct cbench_limits {
 	unsigned int runs;		/* most runs at the same time */
 };
 
-/* Images and runs allocated and not yet freed: image.c and run.c count them. */
+/* Images and runs allocated and not yet freed: image.c and measure.c count them. */
 struct cbench_live {
 	atomic_t images;
 	atomic_t runs;

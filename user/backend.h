@@ -4,7 +4,7 @@
  *
  * A backend turns "run this benchmark for n reps" into one sample.  It
  * measures only: tuning, trials, estimates and reports are the pipeline's
- * (tune.c, worker.c, runner.c, report_*.c), shared by every backend.  Every
+ * (tune.c, worker.c, phase.c, report_*.c), shared by every backend.  Every
  * call happens inside one worker process, pinned to one CPU, in this order:
  *
  *	open(b, cpu)			claim timers/counters for this thread

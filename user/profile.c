@@ -2,7 +2,7 @@
 /*
  * `cbenchctl profile`: where each benchmark's time goes.  As `run` does, we
  * load nothing of the benchmark's here but its list, and run each one in a
- * fresh worker (runner.c) pinned to the measuring CPU, under the same time
+ * fresh worker (phase.c) pinned to the measuring CPU, under the same time
  * limit and crash containment; the worker samples its own instruction
  * pointer (profile_worker.c) and sends counts per function.  We turn the
  * counts into shares with Wilson intervals (share.h) and report them.
@@ -20,7 +20,7 @@
 #include "outfile.h"
 #include "profile.h"
 #include "run.h"
-#include "runner.h"
+#include "phase.h"
 #include "select.h"
 #include "share.h"
 #include "subcommands.h"

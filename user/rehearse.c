@@ -44,7 +44,7 @@ static const char *const stage_names[] = {
 	[REHEARSE_PROBE] = "the budget probe's call", [REHEARSE_SAMPLES] = "a sample's call",
 };
 
-/* The child: the run's calls in cbench.ko's order (kmod/run.c run_thread). */
+/* The child: the run's calls in cbench.ko's order (kmod/measure.c run_thread). */
 static void __attribute__((noreturn)) rehearse_child(const struct cbench_experiment *e,
 						     const struct cbench_kmod_shape *shape,
 						     volatile struct rehearsal *r)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `cbenchctl run`: load, calibrate, tune (or reuse the cached n), run the
- * trials, summarize, report.  Each phase runs in its own worker (runner.c);
+ * trials, summarize, report.  Each phase runs in its own worker (phase.c);
  * this process only orchestrates, so a benchmark that crashes, hangs or
  * exits costs its trial, not the run.
  */
@@ -21,7 +21,7 @@
 #include "outfile.h"
 #include "report.h"
 #include "run.h"
-#include "runner.h"
+#include "phase.h"
 #include "select.h"
 #include "tune.h"
 #include "subcommands.h"

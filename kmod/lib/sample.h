@@ -43,7 +43,7 @@ void cbench_sample_make(const struct cbench_sample_rules *rules, const struct cb
 void cbench_sample_least(struct cbench_ksample *least, const struct cbench_ksample *sample);
 
 /*
- * The reps of a run's budget probe (kmod/run.c), shared with cbenchctl so
+ * The reps of a run's budget probe (kmod/measure.c), shared with cbenchctl so
  * that user mode rehearses every call ring 0 will make: 1, then
  * CBENCH_PROBE_RAMP times more at each step, then last, the last sample's
  * reps.  cbench_probe_next(reps, last) is the step after reps; the probe

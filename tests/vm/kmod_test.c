@@ -886,7 +886,7 @@ static uint64_t probe_at(struct nl *nl, const struct run_args *r, uint64_t reps)
 /*
  * Many cheap reps: a call whose reps fit the budget though one rep timed
  * with the fixed cost of timing it, times the reps, is far over it (the
- * module's probe must take that fixed cost off, kmod/run.c).  The reps are
+ * module's probe must take that fixed cost off, kmod/measure.c).  The reps are
  * sized from what this host measures, not from a guessed speed: half the
  * budget of reps at their own cost per rep.
  */

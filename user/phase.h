@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The runner side of a phase: fork a worker, collect, survive. */
-#ifndef _CBENCH_RUNNER_H
-#define _CBENCH_RUNNER_H
+#ifndef _CBENCH_PHASE_H
+#define _CBENCH_PHASE_H
 
 #include <stddef.h>
 
@@ -37,4 +37,4 @@ void cbench_phase_free(struct cbench_phase *p);
  * Async-signal-safe: for the runner's SIGINT/SIGTERM handler. */
 void cbench_phase_abort(void);
 
-#endif /* _CBENCH_RUNNER_H */
+#endif /* _CBENCH_PHASE_H */

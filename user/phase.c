@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "proc.h"
-#include "runner.h"
+#include "phase.h"
 
 /* The worker of the phase in progress, for cbench_phase_abort(). */
 static volatile pid_t current_worker;
