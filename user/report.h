@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "backend.h"
+#include "cpuenv.h"
 #include "loader.h"
 #include "probe.h"
 
@@ -83,6 +84,7 @@ struct cbench_result {
 
 struct cbench_report {
 	struct cbench_machine machine;
+	struct cbench_cpuenv cpuenv;	/* of the measuring CPU */
 	const char *backend;
 	const char *version;
 	const char *so_path;

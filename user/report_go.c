@@ -193,6 +193,12 @@ static void put_config(const struct cbench_report *r, FILE *f)
 		       m->tsc_invariant ? ", invariant" : "");
 	}
 	put_counters_config(r, f, kmod);
+	/* What the measuring CPU ran under: runs made under other conditions
+	 * land in other benchstat tables, not in one comparison. */
+	config(f, "cpu-governor", "%s", r->cpuenv.governor[0] ? r->cpuenv.governor : "unknown");
+	config(f, "cpu-boost", "%s", r->cpuenv.boost[0] ? r->cpuenv.boost : "unknown");
+	config(f, "cpu-smt", "%s", r->cpuenv.smt[0] ? r->cpuenv.smt : "unknown");
+	config(f, "cpu-isolation", "%s", r->cpuenv.isolation[0] ? r->cpuenv.isolation : "unknown");
 	config(f, "disturbances", "%s",
 	       kmod ? "NMI and SMI counts, CPU and counter checks in cbench.ko" :
 	       !strcmp(r->env.disturb_source, "perf") ?

@@ -91,6 +91,10 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 			cbench_jsonw_string(j, NULL, cbench_counter_names[i]);
 	}
 	cbench_jsonw_array_end(j);
+	cbench_jsonw_string(j, "cpu_governor", r->cpuenv.governor);
+	cbench_jsonw_string(j, "cpu_boost", r->cpuenv.boost);
+	cbench_jsonw_string(j, "cpu_smt", r->cpuenv.smt);
+	cbench_jsonw_string(j, "cpu_isolation", r->cpuenv.isolation);
 	cbench_jsonw_string(j, "disturbances", r->env.disturb_source);
 	if (r->env.irqoff_budget_ns)
 		cbench_jsonw_uint(j, "irqoff_budget_ns", r->env.irqoff_budget_ns);

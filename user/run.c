@@ -533,6 +533,7 @@ static int start(struct run_state *st, const struct cbench_library *lib)
 	const struct cbench_machine *m = &st->report.machine;
 
 	cbench_machine_probe(&st->report.machine);
+	cbench_cpuenv_probe(st->cpu, &st->report.cpuenv);
 	snprintf(st->cpu_model, sizeof(st->cpu_model), "%s %s %u/%u/%u", m->cpu_vendor, m->cpu_name,
 		 m->cpu_family, m->cpu_model, m->cpu_stepping);
 	if (cbench_cache_path(st->cache_path, sizeof(st->cache_path)))
