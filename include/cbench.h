@@ -116,7 +116,16 @@ struct cbench_desc {
 #define CBENCH_F_USER_ONLY (1u << 0)
 /* bytes_per_rep is multiplied by the parameter value (a size sweep). */
 #define CBENCH_F_BYTES_PER_PARAM (1u << 1)
-#define __CBENCH_F_ALL (CBENCH_F_USER_ONLY | CBENCH_F_BYTES_PER_PARAM)
+/*
+ * The arena's page size is part of what is measured (TLB reach): ask for
+ * transparent huge pages, or for base pages only.  Without either, the
+ * arena gets what the kernel's THP setting gives.  The report says what it
+ * got.  In ring 0 the arena is vmalloc's, base pages.
+ */
+#define CBENCH_F_ARENA_HUGE (1u << 2)
+#define CBENCH_F_ARENA_BASE (1u << 3)
+#define __CBENCH_F_ALL (CBENCH_F_USER_ONLY | CBENCH_F_BYTES_PER_PARAM | CBENCH_F_ARENA_HUGE | \
+			CBENCH_F_ARENA_BASE)
 
 #define CBENCH__CAT2(a, b) a##b
 #define CBENCH__CAT(a, b) CBENCH__CAT2(a, b)

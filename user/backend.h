@@ -94,6 +94,10 @@ struct cbench_backend_env {
 	int perf_hw_error;		/* why no hardware counters; 0 if some */
 	bool rdpmc;			/* counters read with RDPMC */
 	uint64_t irqoff_budget_ns;	/* kmod: interrupts-off budget per sample */
+	/* After prepare(): the arena, and how much of it huge pages back
+	 * (0 in ring 0, where it is vmalloc's). */
+	uint64_t arena_bytes;
+	uint64_t arena_huge_bytes;
 };
 
 struct cbench_backend;

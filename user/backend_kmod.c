@@ -365,6 +365,9 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 	k->exp = e;
 	k->param = e->param;
 	k->arena_bytes = e->desc->arena_bytes;
+	/* vmalloc's arena, base pages whatever was asked. */
+	b->env.arena_bytes = e->desc->arena_bytes;
+	b->env.arena_huge_bytes = 0;
 	ret = cbench_proto_image_upload(k->nl, &k->image, &k->image_id);
 	if (ret)
 		return ret;

@@ -383,8 +383,11 @@ static int user_prepare(struct cbench_backend *b, const struct cbench_experiment
 		/* Prefaulted, between guard pages (arena.h); mlock keeps the
 		 * pages (if RLIMIT_MEMLOCK allows: a page fault later would
 		 * only discard that measurement). */
+		enum cbench_arena_pages pages = d->flags & CBENCH_F_ARENA_HUGE ? CBENCH_ARENA_PAGES_HUGE :
+						d->flags & CBENCH_F_ARENA_BASE ? CBENCH_ARENA_PAGES_BASE :
+						CBENCH_ARENA_PAGES_ANY;
 		int ret = d->arena_bytes > SIZE_MAX ? -ENOMEM :
-			  cbench_arena_map(&u->arena, (size_t)d->arena_bytes);
+			  cbench_arena_map(&u->arena, (size_t)d->arena_bytes, pages);
 
 		if (ret) {
 			snprintf(b->error, sizeof(b->error), "unable to map the arena of %" PRIu64
@@ -395,6 +398,8 @@ static int user_prepare(struct cbench_backend *b, const struct cbench_experiment
 			b->env.mlock_error = -errno;
 		u->ctx.arena = u->arena.base;
 		u->ctx.arena_bytes = d->arena_bytes;
+		b->env.arena_bytes = d->arena_bytes;
+		b->env.arena_huge_bytes = cbench_arena_huge_bytes(&u->arena);
 	}
 	if (d->setup) {
 		int ret = d->setup(&u->ctx);

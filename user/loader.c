@@ -208,6 +208,11 @@ static int desc_check(const struct cbench_desc *d, bool code, char *err, size_t 
 		snprintf(err, errlen, "benchmark %s has unknown flags %#" PRIx32, d->name, d->flags);
 		return -EINVAL;
 	}
+	if ((d->flags & CBENCH_F_ARENA_HUGE) && (d->flags & CBENCH_F_ARENA_BASE)) {
+		snprintf(err, errlen, "benchmark %s asks for huge and base pages at once: "
+			 "CBENCH_F_ARENA_HUGE or CBENCH_F_ARENA_BASE, not both", d->name);
+		return -EINVAL;
+	}
 	if (d->nparams > CBENCH_PARAMS_MAX || (d->nparams && !d->params)) {
 		snprintf(err, errlen, "benchmark %s has a bad parameter list (%" PRIu32 " values, at most %d)",
 			 d->name, d->nparams, CBENCH_PARAMS_MAX);

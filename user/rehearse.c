@@ -56,7 +56,8 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 	int ret;
 
 	r->stage = REHEARSE_ARENA;
-	ret = d->arena_bytes > SIZE_MAX ? -ENOMEM : cbench_arena_map(&arena, (size_t)d->arena_bytes);
+	ret = d->arena_bytes > SIZE_MAX ? -ENOMEM : cbench_arena_map(&arena, (size_t)d->arena_bytes,
+								     CBENCH_ARENA_PAGES_BASE);
 	if (ret) {
 		r->error = ret;
 		_exit(2);

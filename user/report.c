@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "reference.h"
 #include "report.h"
@@ -252,4 +253,38 @@ void cbench_report_summarize(struct cbench_report *r)
 	r->core_ghz_min = r->core_ghz_max = NAN;
 	for (size_t i = 0; i < r->nresults; i++)
 		summarize_result(r, &r->results[i]);
+}
+
+const char *cbench_arena_pages_text(const struct cbench_result *res, char *buf, size_t len)
+{
+	uint32_t flags = res->exp->desc->flags;
+	uint64_t bytes = 0, huge = 0;
+	const char *asked = flags & CBENCH_F_ARENA_HUGE ? "huge pages" :
+			    flags & CBENCH_F_ARENA_BASE ? "base pages" : NULL;
+
+	/* The trials' workers each got an arena: the least huge share counts. */
+	for (size_t i = 0; i < res->ntrials; i++) {
+		const struct cbench_trial *t = &res->trials[i];
+
+		if (t->error || !t->arena_bytes)
+			continue;
+		if (!bytes || t->arena_huge_bytes < huge)
+			huge = t->arena_huge_bytes;
+		bytes = t->arena_bytes;
+	}
+	buf[0] = '\0';
+	if (!bytes)
+		return buf;
+	if (huge >= bytes)
+		snprintf(buf, len, "huge pages");
+	else if (huge)
+		snprintf(buf, len, "huge pages for %.0f%% of it", 100.0 * (double)huge / (double)bytes);
+	else
+		snprintf(buf, len, "base pages");
+	if (asked) {
+		size_t at = strlen(buf);
+
+		snprintf(buf + at, len - at, " (asked for %s)", asked);
+	}
+	return buf;
 }

@@ -21,6 +21,9 @@ struct cbench_trial {
 	uint64_t n;			/* reps per measurement */
 	struct cbench_sample *samples;	/* every measurement, disturbed ones too */
 	size_t nsamples;
+	/* The arena the trial's worker got, and how much huge pages backed. */
+	uint64_t arena_bytes;
+	uint64_t arena_huge_bytes;
 	/* The reference chain's measurements, one after each of the above. */
 	struct cbench_sample *ref_samples;
 	size_t nref_samples;
@@ -115,6 +118,13 @@ int cbench_report_go(const struct cbench_report *r, FILE *f);
 int cbench_report_json(const struct cbench_report *r, FILE *f);
 int cbench_report_csv(const struct cbench_report *r, FILE *f);
 void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour);
+
+/*
+ * What the arena of res got, for reports: "base pages", "huge pages",
+ * "huge pages for 37% of it", or "" without an arena; with what was asked
+ * for when it differs ("asked for huge pages: base pages").
+ */
+const char *cbench_arena_pages_text(const struct cbench_result *res, char *buf, size_t len);
 
 /* Whether to colour what goes to fd: a terminal, and NO_COLOR unset or
  * empty (no-color.org). */

@@ -258,6 +258,7 @@ static void put_trial(FILE *f, const char *name, const struct cbench_trial *tr)
 static void put_result(FILE *f, const struct cbench_result *res)
 {
 	const char *name = res->exp->report_name;
+	char pages[64];
 	size_t discarded = 0, total = 0;
 
 	for (size_t j = 0; j < res->ntrials; j++) {
@@ -283,6 +284,9 @@ static void put_result(FILE *f, const struct cbench_result *res)
 			name, 100 * res->step_share, CBENCH_TUNE_MAX_MEASURE_NS * 1e-3);
 	if (res->unstable)
 		fprintf(f, "# %s: UNSTABLE: %s\n", name, res->unstable_reason);
+	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
+		fprintf(f, "# %s: arena of %" PRIu64 " bytes on %s\n", name, res->exp->desc->arena_bytes,
+			pages);
 }
 
 int cbench_report_go(const struct cbench_report *r, FILE *f)

@@ -105,6 +105,8 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 
 static void put_result(struct cbench_jsonw *j, const struct cbench_result *res)
 {
+	char pages[64];
+
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "name", res->exp->report_name);
 	cbench_jsonw_string(j, "id", res->exp->id);
@@ -122,6 +124,8 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res)
 	if (res->unstable)
 		cbench_jsonw_string(j, "unstable_reason", res->unstable_reason);
 	cbench_jsonw_uint(j, "failed_trials", res->failed);
+	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
+		cbench_jsonw_string(j, "arena_pages", pages);
 	cbench_jsonw_array_start(j, "trials");
 	for (size_t i = 0; i < res->ntrials; i++)
 		put_trial(j, &res->trials[i]);

@@ -396,6 +396,8 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 	tr->nsamples = p.nsamples;
 	tr->ref_samples = p.ref_samples;
 	tr->nref_samples = p.nref_samples;
+	tr->arena_bytes = p.env.arena_bytes;
+	tr->arena_huge_bytes = p.env.arena_huge_bytes;
 	p.samples = p.ref_samples = NULL;
 	if (p.error)
 		fail_trial(tr, p.error, "", p.reason);

@@ -216,6 +216,12 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 			   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" : why(&b));
 		goto out;
 	}
+	/* Again, now with what the arena got. */
+	m.type = CBENCH_MSG_ENV;
+	m.u.env = b.env;
+	ret = send_msg(fd, &m);
+	if (ret)
+		goto out;
 	if (job->mode == CBENCH_WORKER_PROFILE) {
 		ret = cbench_worker_profile(&b, job, fd);
 		if (!ret) {
