@@ -79,6 +79,23 @@ else
 	not_ok "two objects with --filter, Go format"
 fi
 
+# A budget too short for a verdict: inconclusive, which is not a failure.
+run_cb audit "$AUDIT" --a chain_1000 --b chain_1010 --budget 0.001
+if [ "$rc" -eq 0 ] && grep -q '^chain_1000 vs chain_1010: inconclusive after 0.001 s' "$TMP/out"; then
+	ok "a spent budget is inconclusive, exit status 0"
+else
+	not_ok "a spent budget is inconclusive, exit status 0"
+fi
+
+# A benchmark that crashes fails its audit, and the exit status says so.
+run_cb audit build/tests/fixtures/crash.so --a good --b segfault --budget 5
+if [ "$rc" -eq 1 ] && grep -q '^good vs segfault: failed: .*SIGSEGV' "$TMP/out" &&
+   grep -q '1 audit failed' "$TMP/err"; then
+	ok "a crashing benchmark fails its audit, exit status 1"
+else
+	not_ok "a crashing benchmark fails its audit"
+fi
+
 # ---- bad input --------------------------------------------------------------
 
 expect_failure "no such benchmark for --a" "unable to audit: no benchmark 'nothing'" \
