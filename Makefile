@@ -288,6 +288,7 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h $(wildcard tes
 itest: cbenchctl examples fixtures
 	tests/run/run.sh
 	tests/run/profile.sh
+	tests/run/audit.sh
 
 # doctor and lab on a fake root (tests/run/lab.sh), and plot's pages in
 # headless chromium (tests/run/plot.sh); part of itest.

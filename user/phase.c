@@ -58,22 +58,36 @@ static void send_error(int fd, int error, const char *text)
 		;
 }
 
+/* Loads want's object here (unless it is `have`'s, loaded already) and
+ * finds want in it.  0 or -errno with a sentence in err. */
+static int load(struct cbench_library *lib, const struct cbench_library *have,
+		const struct cbench_experiment *want, const struct cbench_experiment **found,
+		char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (!have)
+		ret = cbench_library_load(lib, want->lib->path, err, errlen);
+	return ret ? ret : cbench_experiment_find(have ? have : lib, want, found, err, errlen);
+}
+
 static void child(const struct cbench_worker_job *job, int fd, pid_t runner)
 {
 	struct cbench_worker_job own = *job;
-	static struct cbench_library lib;
+	static struct cbench_library lib, lib_b;
 	char err[512];
-	int ret;
+	int ret = 0;
 
 	fd = cbench_proc_child_init(fd, runner);
-	if (job->exp) {
-		ret = cbench_library_load(&lib, job->exp->lib->path, err, sizeof(err));
-		if (!ret)
-			ret = cbench_experiment_find(&lib, job->exp, &own.exp, err, sizeof(err));
-		if (ret) {
-			send_error(fd, ret, err);
-			_exit(1);
-		}
+	if (job->exp)
+		ret = load(&lib, NULL, job->exp, &own.exp, err, sizeof(err));
+	/* An audit of two benchmarks of one object loads it once. */
+	if (!ret && job->exp_b)
+		ret = load(&lib_b, job->exp_b->lib == job->exp->lib ? &lib : NULL, job->exp_b,
+			   &own.exp_b, err, sizeof(err));
+	if (ret) {
+		send_error(fd, ret, err);
+		_exit(1);
 	}
 	ret = cbench_worker_main(&own, fd);
 	fflush(stdout);
@@ -92,6 +106,21 @@ static int add_sample(struct cbench_sample **v, size_t *n, size_t *cap, const st
 		*cap = ncap;
 	}
 	(*v)[(*n)++] = *s;
+	return 0;
+}
+
+static int add_timing(struct cbench_phase *p, size_t *cap, const struct cbench_audit_timing *t)
+{
+	if (p->ntimings == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 1024;
+		struct cbench_audit_timing *nv = realloc(p->timings, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		p->timings = nv;
+		*cap = ncap;
+	}
+	p->timings[p->ntimings++] = *t;
 	return 0;
 }
 
@@ -128,6 +157,7 @@ struct receive {
 	struct cbench_phase *p;
 	pid_t pid;
 	size_t cap, ref_cap;		/* room in p->samples, p->ref_samples */
+	size_t timing_cap;		/* room in p->timings */
 	bool done;			/* the worker finished its job */
 	bool eof;			/* it will send nothing more */
 };
@@ -173,6 +203,14 @@ static void take(struct receive *r, struct cbench_msg *m)
 	case CBENCH_MSG_PROFILE_GROUP:
 		if (add_group(p, &m->u.group))
 			fail(r, -ENOMEM, "out of memory for the profile");
+		break;
+	case CBENCH_MSG_AUDIT_TIMING:
+		if (add_timing(p, &r->timing_cap, &m->u.timing))
+			fail(r, -ENOMEM, "out of memory for timings");
+		break;
+	case CBENCH_MSG_AUDIT_DONE:
+		p->audit = m->u.audit;
+		r->done = true;
 		break;
 	case CBENCH_MSG_NEEDED:
 		p->needed = (uint32_t)m->u.tuned.n;
@@ -308,4 +346,7 @@ void cbench_phase_free(struct cbench_phase *p)
 	free(p->groups);
 	p->groups = NULL;
 	p->ngroups = 0;
+	free(p->timings);
+	p->timings = NULL;
+	p->ntimings = 0;
 }

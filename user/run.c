@@ -305,6 +305,40 @@ static struct cbench_worker_job make_job(const struct run_state *st, const struc
 	};
 }
 
+int cbench_run_tune(const struct cbench_worker_job *job, double time_limit_s, uint64_t *n,
+		    char *failure, size_t failure_len)
+{
+	struct cbench_worker_job tune = *job;
+	struct cbench_tune_params tp;
+	double best_t_ns = INFINITY;
+	int ret;
+
+	/* Alg. 1 in several fresh workers, keeping the smallest estimate of t:
+	 * one worker that ran while the machine was busy must not decide n for
+	 * every later run (the result is cached). */
+	tune.mode = CBENCH_WORKER_TUNE;
+	for (int w = 0; w < TUNE_WORKERS; w++) {
+		struct cbench_phase p;
+
+		ret = cbench_phase_run(&tune, time_limit_s, &p);
+		if (ret) {
+			snprintf(failure, failure_len, "cannot start a worker: %s", strerror(-ret));
+			return ret;
+		}
+		ret = p.error;
+		if (ret)
+			snprintf(failure, failure_len, "%s", p.reason);
+		else if (p.t_ns < best_t_ns)
+			best_t_ns = p.t_ns;
+		cbench_phase_free(&p);
+		if (ret)
+			return ret;
+	}
+	cbench_tune_params_init(&tp, job->timer.precision_ns, job->timer.accuracy_ns);
+	*n = cbench_tune_oracle(&tp, best_t_ns);
+	return 0;
+}
+
 /* Sets res->n from the cache or by tuning; on failure fails every trial. */
 static void tune_experiment(struct run_state *st, struct cbench_result *res, size_t index, size_t total)
 {
@@ -312,8 +346,6 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 	const struct cbench_experiment *e = res->exp;
 	struct cbench_worker_job job = make_job(st, e);
 	uint64_t key = cbench_cache_key(st->report.build_id, e->id, st->cpu_model, st->ops->name);
-	struct cbench_tune_params tp;
-	double best_t_ns = INFINITY;
 	char failure[600] = "";
 	int ret;
 
@@ -321,34 +353,15 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 	if (!opt->retune && st->cache_path[0] && !cbench_cache_lookup(st->cache_path, key, &res->n))
 		return;
 
-	/* Alg. 1 in several fresh workers, keeping the smallest estimate of t:
-	 * one worker that ran while the machine was busy must not decide n for
-	 * every later run (the result is cached). */
 	res->tuning = "tuned";
-	job.mode = CBENCH_WORKER_TUNE;
-	for (int w = 0; w < TUNE_WORKERS && !failure[0]; w++) {
-		struct cbench_phase p;
-		char what[64];
-
-		snprintf(what, sizeof(what), "tuning %d/%d", w + 1, TUNE_WORKERS);
-		progress(st->tty, index, total, e->report_name, what);
-		ret = cbench_phase_run(&job, opt->time_limit_s, &p);
-		if (ret)
-			snprintf(failure, sizeof(failure), "cannot start a worker: %s", strerror(-ret));
-		else if (p.error)
-			snprintf(failure, sizeof(failure), "%s", p.reason);
-		else if (p.t_ns < best_t_ns)
-			best_t_ns = p.t_ns;
-		cbench_phase_free(&p);
-	}
-	if (failure[0]) {
+	progress(st->tty, index, total, e->report_name, "tuning");
+	ret = cbench_run_tune(&job, opt->time_limit_s, &res->n, failure, sizeof(failure));
+	if (ret) {
 		res->tuning = "failed";
 		for (size_t t = 0; t < res->ntrials; t++)
 			fail_trial(&res->trials[t], -EIO, "tuning failed: ", failure);
 		return;
 	}
-	cbench_tune_params_init(&tp, st->report.timer.precision_ns, st->report.timer.accuracy_ns);
-	res->n = cbench_tune_oracle(&tp, best_t_ns);
 	if (st->cache_path[0]) {
 		ret = cbench_cache_store(st->cache_path, key, res->n, e->id);
 		if (ret)
@@ -406,13 +419,14 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 			   "the benchmark does no measurable work, or ignores reps");
 }
 
-static int calibrate(struct run_state *st)
+int cbench_run_calibrate(const struct cbench_backend_ops *ops, int cpu, bool shared_cpu,
+			 struct cbench_timer *timer, struct cbench_backend_env *env)
 {
 	struct cbench_worker_job job = {
 		.mode = CBENCH_WORKER_CALIBRATE,
-		.ops = st->ops,
-		.cpu = st->cpu,
-		.no_fifo = st->shared_cpu,
+		.ops = ops,
+		.cpu = cpu,
+		.no_fifo = shared_cpu,
 		.rt_limit_s = CALIBRATE_TIME_LIMIT_S,
 	};
 	struct cbench_phase p;
@@ -427,9 +441,15 @@ static int calibrate(struct run_state *st)
 		fprintf(stderr, "%s: unable to calibrate the timer: %s\n", cbench_prog, p.reason);
 		return p.error;
 	}
-	st->report.timer = p.timer;
-	st->report.env = p.env;
+	*timer = p.timer;
+	*env = p.env;
 	return 0;
+}
+
+static int calibrate(struct run_state *st)
+{
+	return cbench_run_calibrate(st->ops, st->cpu, st->shared_cpu, &st->report.timer,
+				    &st->report.env);
 }
 
 static int write_report(const struct run_state *st, struct cbench_outfile *out)

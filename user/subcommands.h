@@ -13,6 +13,7 @@ struct cbench_subcommand {
 extern const char *cbench_prog;
 
 int cbench_cmd_run(int argc, char *argv[]);
+int cbench_cmd_audit(int argc, char *argv[]);
 int cbench_cmd_list(int argc, char *argv[]);
 int cbench_cmd_compare(int argc, char *argv[]);
 int cbench_cmd_profile(int argc, char *argv[]);

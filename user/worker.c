@@ -98,18 +98,17 @@ static int warm_up(struct cbench_backend *b, uint64_t n, bool ref, double span_n
  * in some workers.  Bursts spread that over every measurement alike, and
  * rarely.
  */
-#define OUTBOX_MSGS 64
 /* A burst goes at least this often, so a trial that runs out of time still
  * told the runner most of what it measured; ns. */
 #define OUTBOX_FLUSH_NS 10e6
 
-struct outbox {
-	struct cbench_msg msg[OUTBOX_MSGS];
-	unsigned int n;
-	double last_ns;
-};
+void cbench_outbox_init(struct cbench_outbox *o)
+{
+	o->n = 0;
+	o->last_ns = now_ns();
+}
 
-static int flush(struct outbox *o, int fd)
+int cbench_outbox_flush(struct cbench_outbox *o, int fd)
 {
 	int ret = cbench_proc_write_all(fd, o->msg, o->n * sizeof(o->msg[0]));
 
@@ -120,13 +119,19 @@ static int flush(struct outbox *o, int fd)
 	return 0;
 }
 
-static int post(struct outbox *o, int fd, uint32_t type, const struct cbench_sample *s)
+int cbench_outbox_put(struct cbench_outbox *o, int fd, const struct cbench_msg *m)
 {
-	o->msg[o->n].type = type;
-	o->msg[o->n].u.sample = *s;
-	if (++o->n < OUTBOX_MSGS && now_ns() - o->last_ns < OUTBOX_FLUSH_NS)
+	o->msg[o->n] = *m;
+	if (++o->n < CBENCH_OUTBOX_MSGS && now_ns() - o->last_ns < OUTBOX_FLUSH_NS)
 		return 0;
-	return flush(o, fd);
+	return cbench_outbox_flush(o, fd);
+}
+
+static int post(struct cbench_outbox *o, int fd, uint32_t type, const struct cbench_sample *s)
+{
+	struct cbench_msg m = { .type = type, .u.sample = *s };
+
+	return cbench_outbox_put(o, fd, &m);
 }
 
 /*
@@ -138,7 +143,7 @@ static int post(struct outbox *o, int fd, uint32_t type, const struct cbench_sam
  */
 static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
 {
-	static struct outbox out;
+	static struct cbench_outbox out;
 	struct cbench_msg m = { .type = CBENCH_MSG_SAMPLE };
 	struct cbench_sample s;
 	uint32_t valid = 0, needed = job->min_valid;
@@ -161,8 +166,7 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 	ret = send_msg(fd, &m);
 	if (ret)
 		return ret;
-	memset(&out, 0, sizeof(out));
-	out.last_ns = now_ns();
+	cbench_outbox_init(&out);
 	until = now_ns() + job->trial_ns;
 	while (valid < job->max_measurements && (valid < needed || now_ns() < until)) {
 		ret = b->ops->measure(b, job->n, &s);
@@ -177,9 +181,31 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 		if (ret)
 			return ret;
 	}
-	ret = flush(&out, fd);
+	ret = cbench_outbox_flush(&out, fd);
 	m.type = CBENCH_MSG_DONE;
 	return ret ? ret : send_msg(fd, &m);
+}
+
+/* Alg. 1 in this worker, and its n to the runner. */
+static int tune(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_TUNED };
+	struct cbench_tune_params p;
+	struct tune_arg arg = { b };
+	double one_ns;
+	int ret;
+
+	ret = warm_up(b, 1, false, job->warmup_ns, &one_ns);
+	if (!ret) {
+		cbench_tune_params_init(&p, b->timer.precision_ns, b->timer.accuracy_ns);
+		ret = cbench_tune(&p, tune_time, &arg, &m.u.tuned.n, &m.u.tuned.t_ns);
+	}
+	if (ret) {
+		send_error(fd, ret, "unable to tune the repetitions",
+			   ret == -EAGAIN ? "every measurement was disturbed" : why(b));
+		return ret;
+	}
+	return send_msg(fd, &m);
 }
 
 int cbench_worker_main(const struct cbench_worker_job *job, int fd)
@@ -222,6 +248,12 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 	ret = send_msg(fd, &m);
 	if (ret)
 		goto out;
+	if (job->mode == CBENCH_WORKER_AUDIT) {
+		ret = cbench_worker_audit(&b, job, fd);
+		if (ret && ret != -EPIPE)
+			send_error(fd, ret, "audit failed", why(&b));
+		goto out;
+	}
 	if (job->mode == CBENCH_WORKER_PROFILE) {
 		ret = cbench_worker_profile(&b, job, fd);
 		if (!ret) {
@@ -233,22 +265,7 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 		goto out;
 	}
 	if (job->mode == CBENCH_WORKER_TUNE) {
-		struct cbench_tune_params p;
-		struct tune_arg arg = { &b };
-		double one_ns;
-
-		ret = warm_up(&b, 1, false, job->warmup_ns, &one_ns);
-		if (!ret) {
-			cbench_tune_params_init(&p, b.timer.precision_ns, b.timer.accuracy_ns);
-			ret = cbench_tune(&p, tune_time, &arg, &m.u.tuned.n, &m.u.tuned.t_ns);
-		}
-		if (ret) {
-			send_error(fd, ret, "unable to tune the repetitions",
-				   ret == -EAGAIN ? "every measurement was disturbed" : why(&b));
-			goto out;
-		}
-		m.type = CBENCH_MSG_TUNED;
-		ret = send_msg(fd, &m);
+		ret = tune(&b, job, fd);
 		goto out;
 	}
 	ret = trial(&b, job, fd);

@@ -22,6 +22,9 @@ enum cbench_worker_mode {
 					 * timer has ref_reps) + DONE */
 	CBENCH_WORKER_PROFILE,		/* sample the IP, send ENV + PROFILE +
 					 * PROFILE_GROUP... + DONE (profile.h) */
+	CBENCH_WORKER_AUDIT,		/* exp against exp_b in random order, send
+					 * ENV + AUDIT_TIMING... + AUDIT_DONE
+					 * (audit_worker.c) */
 };
 
 struct cbench_worker_job {
@@ -39,6 +42,27 @@ struct cbench_worker_job {
 	uint32_t min_valid;			/* but not before this many are valid */
 	double time_limit_ns;			/* the runner's limit for this phase */
 	const struct cbench_profile_job *profile;	/* PROFILE */
+	const struct cbench_experiment *exp_b;	/* AUDIT: B (exp is A) */
+	uint64_t n_b;				/* AUDIT: B's reps (n is A's) */
+	uint64_t seed;				/* AUDIT: of the random order */
+	double confidence;			/* AUDIT: 1 - alpha */
+	double min_effect;			/* AUDIT: fraction, e.g. 0.002 */
+	double budget_ns;			/* AUDIT: rounds start until then */
+};
+
+/* AUDIT: one timing of one side, ns per declared op. */
+struct cbench_audit_timing {
+	uint32_t round;			/* from 0 */
+	uint32_t side;			/* 0 for A, 1 for B */
+	double ns_per_op;
+};
+
+/* AUDIT: how it ended; change and bounds as fractions (0.01: B 1% slower). */
+struct cbench_audit_end {
+	uint32_t rounds;		/* rounds that counted */
+	int32_t verdict;		/* enum cbench_verdict; UNDECIDED: budget spent */
+	double change, lower, upper;	/* NAN before two rounds */
+	double wall_s;			/* from the first round to the verdict */
 };
 
 enum cbench_msg_type {
@@ -52,6 +76,8 @@ enum cbench_msg_type {
 	CBENCH_MSG_REF_SAMPLE,	/* TRIAL: a measurement of the reference chain */
 	CBENCH_MSG_PROFILE,	/* PROFILE: how the sampling went */
 	CBENCH_MSG_PROFILE_GROUP, /* PROFILE: one group's samples */
+	CBENCH_MSG_AUDIT_TIMING,	/* AUDIT: one timing, u.timing */
+	CBENCH_MSG_AUDIT_DONE,		/* AUDIT: the verdict, u.audit */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
@@ -69,6 +95,8 @@ struct cbench_msg {
 		char text[560];			/* MSG_ERROR: what failed */
 		struct cbench_profile_info profile;
 		struct cbench_profile_group group;
+		struct cbench_audit_timing timing;
+		struct cbench_audit_end audit;
 	} u;
 };
 
@@ -77,6 +105,26 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd);
 
 /* Writes one message whole.  Returns 0 or -EPIPE. */
 int cbench_worker_send(int fd, const struct cbench_msg *m);
+
+/*
+ * Messages sent in bursts (worker.c says why): put() queues one and writes
+ * the queue when it is full or OUTBOX_FLUSH_NS old; flush() writes what is
+ * queued.  Both return 0 or -errno.
+ */
+#define CBENCH_OUTBOX_MSGS 64
+struct cbench_outbox {
+	struct cbench_msg msg[CBENCH_OUTBOX_MSGS];
+	unsigned int n;
+	double last_ns;
+};
+void cbench_outbox_init(struct cbench_outbox *o);
+int cbench_outbox_put(struct cbench_outbox *o, int fd, const struct cbench_msg *m);
+int cbench_outbox_flush(struct cbench_outbox *o, int fd);
+
+/* The AUDIT mode (audit_worker.c), once A is prepared in a: opens and
+ * prepares B, runs rounds, sends the timings and AUDIT_DONE.  Returns 0 or
+ * -errno, with the reason in a->error where -errno would not say it. */
+int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job *job, int fd);
 
 /* The PROFILE mode (profile_worker.c), once the benchmark is prepared in b:
  * sends PROFILE and the groups, not DONE.  Returns 0 or -errno, with the

@@ -1,0 +1,123 @@
+#!/bin/sh
+# Integration tests of `cbenchctl audit` on the user backend: an A/A audit
+# that must not find a difference, a true 1 % slowdown that must be found
+# with its sign, the report formats, the two-object form, and bad input.
+# Nothing here asserts speed: the budgets are generous upper bounds, and an
+# audit that runs out of them is inconclusive, which fails these checks
+# only where a verdict is required.
+#
+# Usage: tests/run/audit.sh   (from the top of the tree, after make itest's deps)
+set -u
+
+. tests/run/lib.sh
+
+AUDIT=build/examples/audit.so
+OUTPUT_GLOB='report* .report*'
+
+# ---- verdicts ---------------------------------------------------------------
+
+# A/A: two copies of one kernel.  At confidence 0.9999 the confidence
+# sequence calls a false "faster" or "slower" with probability about 1e-4
+# over the whole audit, however many rounds it looks at, so this test fails
+# by chance about once in ten thousand runs.
+run_cb audit "$AUDIT" --a chain_1000 --b chain_1000_again --confidence 0.9999 --budget 20
+if [ "$rc" -eq 0 ] && grep -q '^chain_1000 vs chain_1000_again: ' "$TMP/out" &&
+   ! grep -Eq 'faster|slower' "$TMP/out"; then
+	ok "A/A audit: no false verdict ($(sed -n 's/^chain_1000 vs chain_1000_again: //p' "$TMP/out"))"
+else
+	not_ok "A/A audit"
+fi
+
+# 1010 against 1000 dependent adds, both declaring 1000 ops: B is 1 % slower.
+run_cb audit "$AUDIT" --a chain_1000 --b chain_1010 --budget 30
+if [ "$rc" -eq 0 ] && grep -q '^chain_1000 vs chain_1010: B slower by ' "$TMP/out" &&
+   grep -Eq 'timings [0-9]+ A / [0-9]+ B, rounds [0-9]+' "$TMP/out"; then
+	ok "1 % slowdown: $(sed -n 's/^chain_1000 vs chain_1010: //p' "$TMP/out")"
+else
+	not_ok "1 % slowdown found as B slower"
+fi
+
+# ---- reports ----------------------------------------------------------------
+
+run_cb audit "$AUDIT" --a chain_1000 --b chain_1010 --budget 30 --seed 12345 --format json \
+	-o "$TMP/report.json"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["config"]
+assert c["seed"] == 12345, c
+for k in ("confidence", "budget", "min_effect", "backend", "timer"):
+    assert k in c, k
+a = r["audits"][0]
+for k in ("name", "id", "verdict", "change", "lower", "upper", "rounds", "timings_a",
+          "timings_b", "wall_s", "converge_a", "converge_b"):
+    assert k in a, k
+assert a["verdict"] == "slower" and a["lower"] > 0, a
+assert a["timings_a"] > 0 and a["timings_b"] > 0 and a["rounds"] >= 8, a
+PY
+then
+	ok "JSON report parses, with the seed and every field"
+else
+	not_ok "JSON report"
+fi
+if grep -q 'seed 12345' "$TMP/err"; then
+	ok "--seed is printed"
+else
+	not_ok "--seed is printed"
+fi
+
+cp "$AUDIT" "$TMP/a.so"
+cp "$AUDIT" "$TMP/b.so"
+run_cb audit "$TMP/a.so" "$TMP/b.so" --filter '^chain_1000$' --budget 20 --format go
+if [ "$rc" -eq 0 ] && grep -q '^seed\|^# seed: ' "$TMP/out" &&
+   [ "$(grep -c '^build: ' "$TMP/out")" -eq 2 ] &&
+   [ "$(sed -n '/^build: A/,/^build: B/p' "$TMP/out" | grep -c '^BenchmarkChain1000 ')" -ge 8 ] &&
+   [ "$(sed -n '/^build: B/,$p' "$TMP/out" | grep -c '^BenchmarkChain1000 ')" -ge 8 ] &&
+   ! grep -q 'Chain1010\|Again' "$TMP/out" && grep -q '^chain_1000: ' "$TMP/err"; then
+	ok "two objects with --filter, Go format with build: A and build: B"
+else
+	not_ok "two objects with --filter, Go format"
+fi
+
+# A budget too short for a verdict: inconclusive, which is not a failure.
+run_cb audit "$AUDIT" --a chain_1000 --b chain_1010 --budget 0.001
+if [ "$rc" -eq 0 ] && grep -q '^chain_1000 vs chain_1010: inconclusive after 0.001 s' "$TMP/out"; then
+	ok "a spent budget is inconclusive, exit status 0"
+else
+	not_ok "a spent budget is inconclusive, exit status 0"
+fi
+
+# A benchmark that crashes fails its audit, and the exit status says so.
+run_cb audit build/tests/fixtures/crash.so --a good --b segfault --budget 5
+if [ "$rc" -eq 1 ] && grep -q '^good vs segfault: failed: .*SIGSEGV' "$TMP/out" &&
+   grep -q '1 audit failed' "$TMP/err"; then
+	ok "a crashing benchmark fails its audit, exit status 1"
+else
+	not_ok "a crashing benchmark fails its audit"
+fi
+
+# ---- bad input --------------------------------------------------------------
+
+expect_failure "no such benchmark for --a" "unable to audit: no benchmark 'nothing'" \
+	audit "$AUDIT" --a nothing --b chain_1000 -o "$TMP/report.txt"
+expect_failure "a benchmark in only one object" "no benchmark is in both" \
+	audit "$AUDIT" build/examples/suite.so --filter chain_1000 -o "$TMP/report.txt"
+expect_failure "--confidence 2" "--confidence wants a probability" \
+	audit "$AUDIT" --a chain_1000 --b chain_1010 --confidence 2 -o "$TMP/report.txt"
+expect_failure "--budget 0" "--budget wants a positive number" \
+	audit "$AUDIT" --a chain_1000 --b chain_1010 --budget 0 -o "$TMP/report.txt"
+expect_failure "--backend kmod" "kmod audits are not built yet" \
+	audit "$AUDIT" --a chain_1000 --b chain_1010 --backend kmod -o "$TMP/report.txt"
+expect_failure "--a without --b" "one object with --a and --b" \
+	audit "$AUDIT" --a chain_1000 -o "$TMP/report.txt"
+expect_failure "an unwritable -o" "unable to write $TMP/none/report.txt" \
+	audit "$AUDIT" --a chain_1000 --b chain_1010 -o "$TMP/none/report.txt"
+
+run_cb audit --help
+if [ "$rc" -eq 0 ] && grep -q 'inconclusive audit is not a failure' "$TMP/out"; then
+	ok "--help says inconclusive is not a failure"
+else
+	not_ok "--help"
+fi
+
+finish

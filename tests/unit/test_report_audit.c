@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The reports of `cbenchctl audit` (report_audit.c), on a made-up audit. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "audit.h"
+#include "sequential.h"
+
+static struct cbench_experiment exp_a = { .id = "chain_1000", .report_name = "BenchmarkChain1000" };
+static struct cbench_experiment exp_b = { .id = "chain_1010", .report_name = "BenchmarkChain1010" };
+
+/* Two rounds: A's timings 1..4 and 5..8, B's 10..13 and 20..23. */
+static struct cbench_audit_timing timings[] = {
+	{ 0, 0, 1 }, { 0, 1, 10 }, { 0, 0, 2 }, { 0, 1, 11 }, { 0, 0, 3 }, { 0, 1, 12 },
+	{ 0, 0, 4 }, { 0, 1, 13 }, { 1, 1, 20 }, { 1, 0, 5 }, { 1, 1, 21 }, { 1, 0, 6 },
+	{ 1, 1, 22 }, { 1, 0, 7 }, { 1, 1, 23 }, { 1, 0, 8 },
+};
+
+static void make(struct cbench_audit_report *r, struct cbench_audit_pair *p, int verdict)
+{
+	memset(p, 0, sizeof(*p));
+	p->a = &exp_a;
+	p->b = &exp_b;
+	p->n_a = p->n_b = 380;
+	p->end = (struct cbench_audit_end){ .rounds = 2, .verdict = verdict, .change = 0.0102,
+					    .lower = 0.0085, .upper = 0.0119, .wall_s = 1.5 };
+	p->timings = timings;
+	p->ntimings = sizeof(timings) / sizeof(timings[0]);
+	*r = (struct cbench_audit_report){ .seed = 42, .confidence = 0.99, .budget_s = 30,
+					   .min_effect_pct = 0.2, .backend = "user", .pairs = p,
+					   .npairs = 1 };
+}
+
+static void verdicts(void)
+{
+	struct cbench_audit_report r;
+	struct cbench_audit_pair p;
+	char s[256];
+
+	make(&r, &p, CBENCH_VERDICT_B_SLOWER);
+	cbench_audit_verdict_text(&r, &p, s, sizeof(s));
+	CU_ASSERT_STRING_EQUAL(s, "B slower by 1.02 % [0.85 %, 1.19 %]");
+	/* Faster: the change and its interval turn round. */
+	p.end = (struct cbench_audit_end){ .verdict = CBENCH_VERDICT_B_FASTER, .change = -0.0102,
+					   .lower = -0.0119, .upper = -0.0085 };
+	cbench_audit_verdict_text(&r, &p, s, sizeof(s));
+	CU_ASSERT_STRING_EQUAL(s, "B faster by 1.02 % [0.85 %, 1.19 %]");
+	CU_ASSERT_STRING_EQUAL(cbench_audit_verdict_name(&p), "faster");
+	p.end.verdict = CBENCH_VERDICT_EQUIVALENT;
+	cbench_audit_verdict_text(&r, &p, s, sizeof(s));
+	CU_ASSERT_STRING_EQUAL(s, "equivalent within \u00b10.2 %");
+	p.end.verdict = CBENCH_VERDICT_UNDECIDED;
+	CU_ASSERT_STRING_EQUAL(cbench_audit_verdict_name(&p), "inconclusive");
+	cbench_audit_verdict_text(&r, &p, s, sizeof(s));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "inconclusive after 30 s"));
+	p.end.lower = p.end.upper = NAN;
+	cbench_audit_verdict_text(&r, &p, s, sizeof(s));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "too few rounds"));
+	p.error = -EINTR;
+	snprintf(p.reason, sizeof(p.reason), "worker killed");
+	CU_ASSERT_STRING_EQUAL(cbench_audit_verdict_name(&p), "failed");
+}
+
+/* The report of r in one format, into a malloc'd string. */
+static char *render(const struct cbench_audit_report *r, int (*fn)(const struct cbench_audit_report *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(fn(r, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void go_lines(void)
+{
+	struct cbench_audit_report r;
+	struct cbench_audit_pair p;
+	char *s;
+
+	make(&r, &p, CBENCH_VERDICT_B_SLOWER);
+	s = render(&r, cbench_audit_report_go);
+	/* Each side's rounds, by their lower quartile (R type 7), under A's
+	 * name: only the build key tells A from B. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "build: A\n# BenchmarkChain1000: A is chain_1000, B is chain_1010\n"
+				      "BenchmarkChain1000 380 1.7500 ns/op\n"
+				      "BenchmarkChain1000 380 5.7500 ns/op\n"
+				      "build: B\n"
+				      "BenchmarkChain1000 380 10.7500 ns/op\n"
+				      "BenchmarkChain1000 380 20.7500 ns/op\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "# seed: 42\n"));
+	free(s);
+}
+
+static void json_fields(void)
+{
+	static const char *const keys[] = { "\"seed\": 42", "\"confidence\": 0.99", "\"budget\": 30",
+		"\"min_effect\": 0.2", "\"backend\": \"user\"", "\"name\": \"BenchmarkChain1000\"",
+		"\"id\": \"chain_1000\"", "\"verdict\": \"slower\"", "\"change\": 1.02",
+		"\"lower\": 0.85", "\"upper\": 1.19", "\"rounds\": 2", "\"timings_a\": 8",
+		"\"timings_b\": 8", "\"wall_s\": 1.5", "\"converge_a\"", "\"converge_b\"" };
+	struct cbench_audit_report r;
+	struct cbench_audit_pair p;
+	char *s;
+
+	make(&r, &p, CBENCH_VERDICT_B_SLOWER);
+	p.timings_a = p.timings_b = 8;
+	s = render(&r, cbench_audit_report_json);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!strstr(s, keys[i]))
+			fprintf(stderr, "\nmissing %s in\n%s", keys[i], s);
+		CU_ASSERT_PTR_NOT_NULL(strstr(s, keys[i]));
+	}
+	free(s);
+}
+
+static CU_TestInfo report_audit_tests[] = {
+	{ "verdict texts", verdicts },
+	{ "Go format: a line per round and side", go_lines },
+	{ "JSON: every field", json_fields },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_report_audit_suites[] = {
+	{ "report_audit", NULL, NULL, NULL, NULL, report_audit_tests },
+	CU_SUITE_INFO_NULL,
+};

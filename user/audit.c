@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cbenchctl audit`: is B faster than A, by how much, and how sure are we.
+ * Comparing two separate runs mixes the change with whatever drifted in
+ * between; an audit holds both versions in one worker on one CPU and
+ * measures them in a seeded random order, round after round, until the
+ * confidence sequence of sequential.h decides or the budget is spent
+ * (audit_worker.c).  We calibrate once and tune each side's reps as `run`
+ * does, then run one AUDIT phase per pair.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <regex.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "cpulock.h"
+#include "outfile.h"
+#include "phase.h"
+#include "run.h"
+#include "select.h"
+#include "sequential.h"
+#include "subcommands.h"
+
+/* Limit for loading an object and for each tuning worker, in seconds. */
+#define AUDIT_LOAD_TIME_LIMIT_S 10.0
+/* What an AUDIT phase may take beyond its budget: loading, preparing, the
+ * warm-up and the round in progress when the budget runs out; seconds. */
+#define AUDIT_MARGIN_S 30.0
+
+enum audit_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_GO };
+
+struct audit_options {
+	const char *paths[2];
+	size_t npaths;
+	const char *filter, *name_a, *name_b, *output;
+	double confidence, budget_s, min_effect_pct;
+	uint64_t seed;
+	bool have_seed;
+	int cpu;
+	enum audit_format format;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s audit [options] <A.so> <B.so>\n"
+		"       %s audit [options] <bench.so> --a NAME --b NAME\n"
+		"\n"
+		"Audits B against A: both versions run in one worker on one CPU, measured in a\n"
+		"seeded random order, round after round, until B is confidently faster, slower\n"
+		"or equivalent within --min-effect, or the budget is spent (inconclusive).\n"
+		"With two objects, every benchmark present in both (same name and parameter)\n"
+		"is audited; NAME is a benchmark's id, such as add_chain or copy/size=64.\n"
+		"\n"
+		"Options:\n"
+		"  --a NAME            A, a benchmark of the one object\n"
+		"  --b NAME            B, a benchmark of the one object\n"
+		"  --filter REGEX      with two objects, audit only benchmarks whose name matches\n"
+		"  --confidence P      confidence of the verdicts, between 0.5 and 1 (default 0.99)\n"
+		"  --budget SECS       wall time per benchmark before it is inconclusive (default 30)\n"
+		"  --min-effect PCT    smallest change that counts, in percent (default 0.2)\n"
+		"  --seed N            seed of the random order (default: from /dev/urandom;\n"
+		"                      always reported, so a run can be replayed)\n"
+		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
+		"  --backend KIND      user (kmod audits are not built yet)\n"
+		"  --format FMT        text, json or go (default text; go reads with\n"
+		"                      benchstat -col build)\n"
+		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
+		"  -h, --help          show this help\n"
+		"\n"
+		"Exit status: 0 when every audit reached a verdict or was inconclusive (an\n"
+		"inconclusive audit is not a failure); 1 when one failed (a crash, a time-out)\n"
+		"or the input was bad.\n",
+		cbench_prog, cbench_prog);
+}
+
+enum { OPT_A = 256, OPT_B, OPT_FILTER, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
+       OPT_CPU, OPT_BACKEND, OPT_FORMAT };
+
+static int parse_double(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno || end == s || *end || !isfinite(*v) ? -EINVAL : 0;
+}
+
+static int bad(const char *option, const char *want, const char *arg)
+{
+	fprintf(stderr, "%s: %s wants %s, not '%s'\n", cbench_prog, option, want, arg);
+	return -EINVAL;
+}
+
+/* One option with a number or a choice; 0 or -EINVAL after saying why. */
+static int checked_option(struct audit_options *o, int c, const char *arg)
+{
+	char *end;
+	double v;
+
+	switch (c) {
+	case OPT_CONFIDENCE:
+		if (parse_double(arg, &o->confidence) || !(o->confidence >= 0.5 && o->confidence < 1))
+			return bad("--confidence", "a probability from 0.5 to below 1", arg);
+		return 0;
+	case OPT_BUDGET:
+		if (parse_double(arg, &o->budget_s) || !(o->budget_s > 0) || o->budget_s > 86400)
+			return bad("--budget", "a positive number of seconds (at most a day)", arg);
+		return 0;
+	case OPT_MIN_EFFECT:
+		if (parse_double(arg, &o->min_effect_pct) || !(o->min_effect_pct >= 0) ||
+		    o->min_effect_pct >= 100)
+			return bad("--min-effect", "a percentage from 0 to below 100", arg);
+		return 0;
+	case OPT_SEED:
+		errno = 0;
+		o->seed = strtoull(arg, &end, 0);
+		if (errno || end == arg || *end || arg[0] == '-')
+			return bad("--seed", "an unsigned 64-bit number", arg);
+		o->have_seed = true;
+		return 0;
+	case OPT_CPU:
+		if (parse_double(arg, &v) || v < 0 || v >= CPU_SETSIZE || v != floor(v))
+			return bad("--cpu", "a CPU number", arg);
+		o->cpu = (int)v;
+		return 0;
+	case OPT_BACKEND:
+		if (!strcmp(arg, "user") || !strcmp(arg, "auto"))
+			return 0;
+		if (!strcmp(arg, "kmod")) {
+			fprintf(stderr, "%s: unable to audit with the kmod backend: kmod audits are not built yet; use --backend user\n",
+				cbench_prog);
+			return -EINVAL;
+		}
+		return bad("--backend", "user", arg);
+	default:
+		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go")) {
+			o->format = arg[0] == 't' ? FORMAT_TEXT : arg[0] == 'j' ? FORMAT_JSON : FORMAT_GO;
+			return 0;
+		}
+		return bad("--format", "text, json or go", arg);
+	}
+}
+
+/* What the options must agree on once all are read. */
+static int check_options(struct audit_options *o, int argc, char *argv[])
+{
+	for (int i = optind; i < argc && o->npaths < 3; i++)
+		o->paths[o->npaths < 2 ? o->npaths++ : 1] = argv[i];
+	if (argc - optind == 2 && !o->name_a && !o->name_b)
+		return 0;
+	if (argc - optind == 1 && o->name_a && o->name_b) {
+		if (o->filter) {
+			fprintf(stderr, "%s: --filter goes with two objects, not with --a and --b\n",
+				cbench_prog);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	fprintf(stderr, "%s: audit wants two objects, or one object with --a and --b\n", cbench_prog);
+	return -EINVAL;
+}
+
+static int parse_options(struct audit_options *o, int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "a", required_argument, NULL, OPT_A },
+		{ "b", required_argument, NULL, OPT_B },
+		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct audit_options){ .confidence = 0.99, .budget_s = 30, .min_effect_pct = 0.2,
+				     .cpu = -1 };
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		if (c == 'h')
+			return 1;
+		if (c == OPT_A || c == OPT_B || c == OPT_FILTER || c == 'o') {
+			*(c == OPT_A ? &o->name_a : c == OPT_B ? &o->name_b :
+			  c == OPT_FILTER ? &o->filter : &o->output) = optarg;
+		} else if (c == '?' || c == ':') {
+			fprintf(stderr, "%s: unknown or incomplete option '%s'\n", cbench_prog,
+				argv[optind - 1]);
+			return -EINVAL;
+		} else if (checked_option(o, c, optarg)) {
+			return -EINVAL;
+		}
+	}
+	return check_options(o, argc, argv);
+}
+
+/* The seed of an unseeded run, from the kernel's entropy. */
+static int random_seed(uint64_t *seed)
+{
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd < 0 ? -1 : read(fd, seed, sizeof(*seed));
+
+	if (fd >= 0)
+		close(fd);
+	return got == (ssize_t)sizeof(*seed) ? 0 : -EIO;
+}
+
+static const struct cbench_experiment *find(const struct cbench_library *lib, const char *id)
+{
+	for (size_t i = 0; i < lib->nexperiments; i++) {
+		if (!strcmp(lib->experiments[i].id, id))
+			return &lib->experiments[i];
+	}
+	return NULL;
+}
+
+/* The pairs of --a/--b, or of every benchmark in both objects that the
+ * filter lets through.  Returns 0, or -1 after saying why. */
+static int make_pairs(const struct audit_options *o, const struct cbench_library lib[2],
+		      struct cbench_audit_report *r)
+{
+	const struct cbench_library *lb = &lib[o->npaths - 1];
+	struct cbench_filter filter;
+
+	r->pairs = calloc(lib[0].nexperiments + 1, sizeof(*r->pairs));
+	if (!r->pairs) {
+		fprintf(stderr, "%s: unable to audit: out of memory\n", cbench_prog);
+		return -1;
+	}
+	if (o->name_a) {
+		r->pairs[0].a = find(&lib[0], o->name_a);
+		r->pairs[0].b = find(&lib[0], o->name_b);
+		if (!r->pairs[0].a || !r->pairs[0].b) {
+			fprintf(stderr, "%s: unable to audit: no benchmark '%s' in %s (see %s list)\n",
+				cbench_prog, r->pairs[0].a ? o->name_b : o->name_a, o->paths[0],
+				cbench_prog);
+			return -1;
+		}
+		r->npairs = 1;
+		return 0;
+	}
+	if (cbench_filter_init(&filter, o->filter))
+		return -1;
+	for (size_t i = 0; i < lib[0].nexperiments; i++) {
+		const struct cbench_experiment *a = &lib[0].experiments[i];
+		const struct cbench_experiment *b = find(lb, a->id);
+
+		if (!cbench_filter_match(&filter, a))
+			continue;
+		if (!b) {
+			fprintf(stderr, "%s: %s is only in %s: not audited\n", cbench_prog, a->id,
+				o->paths[0]);
+		} else {
+			r->pairs[r->npairs].a = a;
+			r->pairs[r->npairs++].b = b;
+		}
+	}
+	for (size_t i = 0; i < lb->nexperiments; i++) {
+		if (cbench_filter_match(&filter, &lb->experiments[i]) && !find(&lib[0], lb->experiments[i].id))
+			fprintf(stderr, "%s: %s is only in %s: not audited\n", cbench_prog,
+				lb->experiments[i].id, o->paths[1]);
+	}
+	cbench_filter_free(&filter);
+	if (!r->npairs) {
+		fprintf(stderr, "%s: unable to audit: no benchmark is in both %s and %s%s%s\n",
+			cbench_prog, o->paths[0], o->paths[1], o->filter ? " and matches " : "",
+			o->filter ? o->filter : "");
+		return -1;
+	}
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	cbench_phase_abort();
+	cbench_outfile_cleanup_and_die(sig);
+}
+
+struct audit_state {
+	const struct audit_options *opt;
+	struct cbench_audit_report report;
+	int cpu;
+	bool shared_cpu;
+	bool tty;
+};
+
+static struct cbench_worker_job make_job(const struct audit_state *st,
+					 const struct cbench_experiment *e, double limit_s)
+{
+	return (struct cbench_worker_job){
+		.ops = &cbench_backend_user,
+		.cpu = st->cpu,
+		.no_fifo = st->shared_cpu,
+		/* A little over the runner's limit: the runner reports first. */
+		.rt_limit_s = limit_s * 1.5 + 1,
+		.exp = e,
+		.timer = st->report.timer,
+		.warmup_ns = 5e6,
+		.time_limit_ns = limit_s * 1e9,
+	};
+}
+
+/* Each side's converge score over all of its timings. */
+static void converge(struct cbench_audit_pair *p)
+{
+	double *v[2];
+	size_t n[2] = { 0, 0 };
+
+	v[0] = malloc((p->ntimings + 1) * sizeof(double));
+	v[1] = malloc((p->ntimings + 1) * sizeof(double));
+	for (size_t i = 0; v[0] && v[1] && i < p->ntimings; i++) {
+		uint32_t s = p->timings[i].side != 0;
+
+		v[s][n[s]++] = p->timings[i].ns_per_op;
+	}
+	p->timings_a = n[0];
+	p->timings_b = n[1];
+	p->converge_a = v[0] && v[1] ? cbench_seq_converge_score(v[0], n[0]) : NAN;
+	p->converge_b = v[0] && v[1] ? cbench_seq_converge_score(v[1], n[1]) : NAN;
+	free(v[0]);
+	free(v[1]);
+}
+
+static void progress(const struct audit_state *st, size_t i, const char *what)
+{
+	if (!st->tty)
+		return;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, st->report.npairs,
+		st->report.pairs[i].a->id, what);
+	fflush(stderr);
+}
+
+/* Tunes both sides, then audits them in one AUDIT phase. */
+static void audit_pair(struct audit_state *st, size_t i)
+{
+	const struct audit_options *o = st->opt;
+	struct cbench_audit_pair *p = &st->report.pairs[i];
+	double limit_s = o->budget_s + AUDIT_MARGIN_S;
+	struct cbench_worker_job job = make_job(st, p->a, AUDIT_LOAD_TIME_LIMIT_S);
+	struct cbench_phase ph;
+	char why[600];
+	int ret;
+
+	progress(st, i, "tuning");
+	ret = cbench_run_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_a, why, sizeof(why));
+	if (!ret) {
+		job.exp = p->b;
+		ret = cbench_run_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_b, why, sizeof(why));
+	}
+	if (ret) {
+		p->error = ret;
+		snprintf(p->reason, sizeof(p->reason), "tuning %s failed: %s",
+			 job.exp == p->a ? "A" : "B", why);
+		return;
+	}
+	progress(st, i, "auditing");
+	job = make_job(st, p->a, limit_s);
+	job.mode = CBENCH_WORKER_AUDIT;
+	job.n = p->n_a;
+	job.exp_b = p->b;
+	job.n_b = p->n_b;
+	job.seed = st->report.seed;
+	job.confidence = o->confidence;
+	job.min_effect = o->min_effect_pct / 100;
+	job.budget_ns = o->budget_s * 1e9;
+	ret = cbench_phase_run(&job, limit_s, &ph);
+	if (ret) {
+		p->error = ret;
+		snprintf(p->reason, sizeof(p->reason), "cannot start a worker: %s", strerror(-ret));
+		return;
+	}
+	p->error = ph.error;
+	snprintf(p->reason, sizeof(p->reason), "%s", ph.reason);
+	p->end = ph.audit;
+	p->timings = ph.timings;
+	p->ntimings = ph.ntimings;
+	ph.timings = NULL;
+	cbench_phase_free(&ph);
+	converge(p);
+}
+
+static int write_report(const struct audit_state *st, struct cbench_outfile *out)
+{
+	const struct cbench_audit_report *r = &st->report;
+	int ret;
+
+	switch (st->opt->format) {
+	case FORMAT_JSON:
+		ret = cbench_audit_report_json(r, out->file);
+		break;
+	case FORMAT_GO:
+		ret = cbench_audit_report_go(r, out->file);
+		break;
+	default:
+		ret = cbench_audit_report_text(r, out->file);
+		break;
+	}
+	if (ret) {
+		cbench_outfile_abort(out);
+		return ret;
+	}
+	return cbench_outfile_commit(out);
+}
+
+/* Loads the objects and pairs their benchmarks; 0, or -1 after saying why. */
+static int open_objects(const struct audit_options *o, struct cbench_library lib[2],
+			struct cbench_audit_report *r)
+{
+	char err[512];
+
+	for (size_t i = 0; i < o->npaths; i++) {
+		if (cbench_library_open(&lib[i], o->paths[i], AUDIT_LOAD_TIME_LIMIT_S, err,
+					sizeof(err))) {
+			fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+			return -1;
+		}
+	}
+	return make_pairs(o, lib, r);
+}
+
+/* Everything between good options and the report; 0, or -1 after saying why. */
+static int audit_all(struct audit_state *st, struct cbench_outfile *out)
+{
+	const struct audit_options *o = st->opt;
+	int cpu_lock, ret = 0;
+
+	if (cbench_run_pick_cpu(o->cpu, &st->cpu, &st->shared_cpu)) {
+		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
+			cbench_prog, o->cpu);
+		return -1;
+	}
+	cbench_outfile_handle_signals(on_signal);
+	ret = cbench_outfile_open(out, o->output);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, o->output,
+			cbench_outfile_error(out, ret));
+		return -1;
+	}
+	/* Last before measuring, so that bad input never waits for a CPU. */
+	cpu_lock = cbench_cpulock_wait(st->cpu, stderr);
+	if (cpu_lock < 0)
+		fprintf(stderr, "%s: measuring on CPU %d without claiming it (%s): another run may share it\n",
+			cbench_prog, st->cpu, strerror(-cpu_lock));
+	st->tty = isatty(STDERR_FILENO);
+	{
+		struct cbench_backend_env env;
+
+		ret = cbench_run_calibrate(&cbench_backend_user, st->cpu, st->shared_cpu,
+					   &st->report.timer, &env);
+	}
+	for (size_t i = 0; !ret && i < st->report.npairs; i++)
+		audit_pair(st, i);
+	if (st->tty)
+		fprintf(stderr, "\r\033[K");
+	if (cpu_lock >= 0)
+		close(cpu_lock);
+	return ret ? -1 : 0;
+}
+
+static size_t count_failed(const struct cbench_audit_report *r)
+{
+	size_t failed = 0;
+
+	for (size_t i = 0; i < r->npairs; i++)
+		failed += r->pairs[i].error != 0;
+	return failed;
+}
+
+int cbench_cmd_audit(int argc, char *argv[])
+{
+	struct audit_options opt;
+	struct audit_state st = { .opt = &opt };
+	struct cbench_library lib[2];
+	struct cbench_outfile out = { 0 };
+	size_t failed;
+	int ret, status = 1;
+
+	memset(lib, 0, sizeof(lib));
+	ret = parse_options(&opt, argc, argv);
+	if (ret) {
+		usage(ret > 0 ? stdout : stderr);
+		return ret > 0 ? 0 : 1;
+	}
+	if (!opt.have_seed && random_seed(&opt.seed)) {
+		fprintf(stderr, "%s: unable to read a seed from /dev/urandom; give one with --seed\n",
+			cbench_prog);
+		return 1;
+	}
+	st.report = (struct cbench_audit_report){ .seed = opt.seed, .confidence = opt.confidence,
+		.budget_s = opt.budget_s, .min_effect_pct = opt.min_effect_pct, .backend = "user" };
+	if (open_objects(&opt, lib, &st.report) || audit_all(&st, &out))
+		goto out;
+	/* The text report is the table; the others get it on stderr too. */
+	if (opt.format != FORMAT_TEXT)
+		cbench_audit_report_text(&st.report, stderr);
+	ret = write_report(&st, &out);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+			opt.output ? opt.output : "the report", cbench_outfile_error(&out, ret));
+		goto out;
+	}
+	failed = count_failed(&st.report);
+	if (failed)
+		fprintf(stderr, "%s: %zu audit%s failed\n", cbench_prog, failed, failed == 1 ? "" : "s");
+	else
+		status = 0;
+out:
+	cbench_outfile_abort(&out);
+	for (size_t i = 0; i < st.report.npairs; i++)
+		free(st.report.pairs[i].timings);
+	free(st.report.pairs);
+	cbench_library_close(&lib[0]);
+	cbench_library_close(&lib[1]);
+	return status;
+}

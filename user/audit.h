@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `cbenchctl audit`: what the runner (audit.c) hands its reports (report_audit.c). */
+#ifndef _CBENCH_AUDIT_H
+#define _CBENCH_AUDIT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "worker.h"
+
+/* One pair of benchmarks audited against each other. */
+struct cbench_audit_pair {
+	const struct cbench_experiment *a, *b;
+	uint64_t n_a, n_b;			/* reps per measurement */
+	int error;				/* 0, or -errno: the audit failed */
+	char reason[640];
+	struct cbench_audit_end end;		/* valid when !error */
+	struct cbench_audit_timing *timings;	/* both sides, malloc'd */
+	size_t ntimings, timings_a, timings_b;
+	double converge_a, converge_b;		/* timings / variance, per side */
+};
+
+struct cbench_audit_report {
+	uint64_t seed;
+	double confidence;
+	double budget_s;			/* per pair */
+	double min_effect_pct;			/* percent */
+	const char *backend;
+	struct cbench_timer timer;
+	struct cbench_audit_pair *pairs;
+	size_t npairs;
+};
+
+/* "B slower by 1.02 % [0.85 %, 1.19 %]" and the like, into buf. */
+void cbench_audit_verdict_text(const struct cbench_audit_report *r, const struct cbench_audit_pair *p,
+			       char *buf, size_t len);
+/* "faster", "slower", "equivalent", "inconclusive" or "failed". */
+const char *cbench_audit_verdict_name(const struct cbench_audit_pair *p);
+
+/* The three formats; each returns 0 or -EIO (the stream's error). */
+int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f);
+int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f);
+int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f);
+
+#endif /* _CBENCH_AUDIT_H */

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reports of `cbenchctl audit`: a text table, JSON, and the Go
+ * benchmark data format.  Changes print in percent of A: positive is B
+ * slower.  In Go format A's and B's result lines differ only in the `build`
+ * configuration key, so `benchstat -col build` sets them side by side.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "json_writer.h"
+#include "sequential.h"
+#include "stats.h"
+
+const char *cbench_audit_verdict_name(const struct cbench_audit_pair *p)
+{
+	if (p->error)
+		return "failed";
+	switch (p->end.verdict) {
+	case CBENCH_VERDICT_B_FASTER:
+		return "faster";
+	case CBENCH_VERDICT_B_SLOWER:
+		return "slower";
+	case CBENCH_VERDICT_EQUIVALENT:
+		return "equivalent";
+	default:
+		return "inconclusive";
+	}
+}
+
+void cbench_audit_verdict_text(const struct cbench_audit_report *r, const struct cbench_audit_pair *p,
+			       char *buf, size_t len)
+{
+	const struct cbench_audit_end *e = &p->end;
+	double c = e->change * 100, lo = e->lower * 100, hi = e->upper * 100;
+
+	if (p->error) {
+		snprintf(buf, len, "failed: %s", p->reason);
+		return;
+	}
+	switch (e->verdict) {
+	case CBENCH_VERDICT_B_FASTER:
+		/* Faster by a positive amount: the interval turns round too. */
+		snprintf(buf, len, "B faster by %.2f %% [%.2f %%, %.2f %%]", -c, -hi, -lo);
+		break;
+	case CBENCH_VERDICT_B_SLOWER:
+		snprintf(buf, len, "B slower by %.2f %% [%.2f %%, %.2f %%]", c, lo, hi);
+		break;
+	case CBENCH_VERDICT_EQUIVALENT:
+		snprintf(buf, len, "equivalent within \u00b1%g %%", r->min_effect_pct);
+		break;
+	default:
+		if (isnan(lo))
+			snprintf(buf, len, "inconclusive after %g s (too few rounds for an interval)",
+				 r->budget_s);
+		else
+			snprintf(buf, len, "inconclusive after %g s: B %+.2f %% [%+.2f %%, %+.2f %%] so far",
+				 r->budget_s, c, lo, hi);
+		break;
+	}
+}
+
+static void pair_name(const struct cbench_audit_pair *p, char *buf, size_t len)
+{
+	if (!strcmp(p->a->id, p->b->id))
+		snprintf(buf, len, "%s", p->a->id);
+	else
+		snprintf(buf, len, "%s vs %s", p->a->id, p->b->id);
+}
+
+int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
+{
+	fprintf(f, "audit: seed %" PRIu64 ", confidence %g, min-effect %g %%, budget %g s, backend %s\n",
+		r->seed, r->confidence, r->min_effect_pct, r->budget_s, r->backend);
+	fprintf(f, "timer: %s\n", r->timer.name);
+	for (size_t i = 0; i < r->npairs; i++) {
+		const struct cbench_audit_pair *p = &r->pairs[i];
+		char name[2 * CBENCH_NAME_MAX + 80], verdict[800];
+
+		pair_name(p, name, sizeof(name));
+		cbench_audit_verdict_text(r, p, verdict, sizeof(verdict));
+		fprintf(f, "%s: %s\n", name, verdict);
+		if (p->error)
+			continue;
+		fprintf(f, "    timings %zu A / %zu B, rounds %" PRIu32 ", wall %.1f s, "
+			"converge A %.3g B %.3g, reps A %" PRIu64 " B %" PRIu64 "\n",
+			p->timings_a, p->timings_b, p->end.rounds, p->end.wall_s, p->converge_a,
+			p->converge_b, p->n_a, p->n_b);
+	}
+	fflush(f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p)
+{
+	cbench_jsonw_object_start(j, NULL);
+	cbench_jsonw_string(j, "name", p->a->report_name);
+	cbench_jsonw_string(j, "id", p->a->id);
+	cbench_jsonw_string(j, "a", p->a->id);
+	cbench_jsonw_string(j, "b", p->b->id);
+	cbench_jsonw_string(j, "verdict", cbench_audit_verdict_name(p));
+	if (p->error) {
+		cbench_jsonw_string(j, "error", p->reason);
+		cbench_jsonw_object_end(j);
+		return;
+	}
+	/* In percent of A, like min_effect; null where not known yet. */
+	cbench_jsonw_double(j, "change", p->end.change * 100);
+	cbench_jsonw_double(j, "lower", p->end.lower * 100);
+	cbench_jsonw_double(j, "upper", p->end.upper * 100);
+	cbench_jsonw_uint(j, "rounds", p->end.rounds);
+	cbench_jsonw_uint(j, "timings_a", p->timings_a);
+	cbench_jsonw_uint(j, "timings_b", p->timings_b);
+	cbench_jsonw_double(j, "wall_s", p->end.wall_s);
+	cbench_jsonw_double(j, "converge_a", p->converge_a);
+	cbench_jsonw_double(j, "converge_b", p->converge_b);
+	cbench_jsonw_uint(j, "reps_a", p->n_a);
+	cbench_jsonw_uint(j, "reps_b", p->n_b);
+	cbench_jsonw_object_end(j);
+}
+
+int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f)
+{
+	struct cbench_jsonw j;
+
+	cbench_jsonw_init(&j, f, true);
+	cbench_jsonw_object_start(&j, NULL);
+	cbench_jsonw_object_start(&j, "config");
+	cbench_jsonw_uint(&j, "seed", r->seed);
+	cbench_jsonw_double(&j, "confidence", r->confidence);
+	cbench_jsonw_double(&j, "budget", r->budget_s);
+	cbench_jsonw_double(&j, "min_effect", r->min_effect_pct);
+	cbench_jsonw_string(&j, "backend", r->backend);
+	cbench_jsonw_string(&j, "timer", r->timer.name);
+	cbench_jsonw_object_end(&j);
+	cbench_jsonw_array_start(&j, "audits");
+	for (size_t i = 0; i < r->npairs; i++)
+		json_pair(&j, &r->pairs[i]);
+	cbench_jsonw_array_end(&j);
+	cbench_jsonw_object_end(&j);
+	return cbench_jsonw_finish(&j);
+}
+
+static int by_value(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* One result line per round of one side: the round's lower quartile, the
+ * statistic the audit compares. */
+static int go_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f)
+{
+	double *v = malloc((p->ntimings ? p->ntimings : 1) * sizeof(*v));
+	uint64_t n = side ? p->n_b : p->n_a;
+	size_t i = 0;
+
+	if (!v)
+		return -ENOMEM;
+	while (i < p->ntimings) {
+		uint32_t round = p->timings[i].round;
+		size_t k = 0;
+
+		for (; i < p->ntimings && p->timings[i].round == round; i++) {
+			if (p->timings[i].side == side)
+				v[k++] = p->timings[i].ns_per_op;
+		}
+		if (!k)
+			continue;
+		qsort(v, k, sizeof(*v), by_value);
+		fprintf(f, "%s %" PRIu64 " %.4f ns/op\n", p->a->report_name, n,
+			cbench_stats_quantile(v, k, CBENCH_SEQ_QUANTILE));
+	}
+	free(v);
+	return 0;
+}
+
+int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f)
+{
+	int ret = 0;
+
+	fprintf(f, "goos: linux\ngoarch: amd64\nbackend: %s\n", r->backend);
+	fprintf(f, "# seed: %" PRIu64 "\n# confidence: %g\n# timer: %s\n", r->seed, r->confidence,
+		r->timer.name);
+	for (uint32_t side = 0; side < 2 && !ret; side++) {
+		fprintf(f, "build: %s\n", side ? "B" : "A");
+		for (size_t i = 0; i < r->npairs && !ret; i++) {
+			const struct cbench_audit_pair *p = &r->pairs[i];
+
+			/* One name for both sides, A's: benchstat pairs lines by
+			 * name, and an audit of two benchmarks of one object
+			 * compares two names. */
+			if (side == 0 && strcmp(p->a->id, p->b->id))
+				fprintf(f, "# %s: A is %s, B is %s\n", p->a->report_name, p->a->id,
+					p->b->id);
+			if (!p->error)
+				ret = go_side(p, side, f);
+		}
+	}
+	fflush(f);
+	return ret ? ret : ferror(f) ? -EIO : 0;
+}
