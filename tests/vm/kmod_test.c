@@ -867,20 +867,27 @@ static uint64_t quarter_budget_reps(struct nl *nl, const struct run_args *r)
 	return probe.reps * (v[1] * v[0] / 1000000 / 4) / s.probe_tsc;
 }
 
-/* The probe_tsc of a short run of r at reps; 0 if it would not say. */
-static uint64_t probe_at(struct nl *nl, const struct run_args *r, uint64_t reps)
+/*
+ * The least sample, in TSC ticks, of a run of r at reps: a timed call with
+ * interrupts off, its fixed cost included.  The least of 64, so that the
+ * first calls' costs (under TCG, translating the code) do not count.  0 if
+ * the run would not say.
+ */
+static uint64_t least_sample(struct nl *nl, const struct run_args *r, uint64_t reps)
 {
 	struct run_args probe = *r;
 	struct run_state s;
+	struct dump d;
 	int run;
 
 	probe.reps = reps;
-	probe.samples = 4;
+	probe.samples = 64;
 	run = run_start(nl, &probe);
-	if (run <= 0 || run_wait(nl, (uint32_t)run, &s) || s.state != CBENCH_RUN_DONE)
+	if (run <= 0 || run_wait(nl, (uint32_t)run, &s) || s.state != CBENCH_RUN_DONE ||
+	    samples(nl, (uint32_t)run, &d) || d.bad)
 		return 0;
 	simple(nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run);
-	return s.probe_tsc;
+	return d.min_tsc;
 }
 
 /*
@@ -911,8 +918,8 @@ static void cheap_reps(const struct cbench_kimage *image, const char *name)
 	start(&nl, &m, CBENCH_CMD_INFO, 0);
 	check(talk(&nl, &m, limits_reply, v) == 0 && v[0] && v[1], "INFO: TSC and budget");
 	budget = v[1] * v[0] / 1000000;		/* ticks */
-	one = probe_at(&nl, &r, 1);
-	many = probe_at(&nl, &r, 100000);
+	one = least_sample(&nl, &r, 1);
+	many = least_sample(&nl, &r, 100000);
 	per_rep = many > one ? (double)(many - one) / 99999 : 0;
 	check(one && per_rep > 0, "costs: one timed rep %llu ticks, %.3f ticks per further rep",
 	      (unsigned long long)one, per_rep);
