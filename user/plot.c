@@ -20,6 +20,7 @@
 
 #include "json.h"
 #include "outfile.h"
+#include "plot_audit.h"
 #include "subcommands.h"
 
 /* Largest report we read, in bytes: far above what a run writes. */
@@ -112,6 +113,16 @@ static int load(struct input *in, const char *path)
 		return ret;
 	}
 	config = cbench_json_get(in->root, "config");
+	if (cbench_plot_is_audit(in->root)) {
+		ret = cbench_plot_audit_check(in->root, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "%s: unable to read %s: not a cbench audit: %s\n", cbench_prog,
+				path, err);
+			cbench_json_free(in->root);
+			in->root = NULL;
+		}
+		return ret;
+	}
 	in->benchmarks = cbench_json_get(in->root, "benchmarks");
 	if (!config || config->type != CBENCH_JSON_OBJECT || !in->benchmarks ||
 	    in->benchmarks->type != CBENCH_JSON_ARRAY) {
@@ -395,7 +406,9 @@ static void usage(FILE *f)
 		"Draws JSON reports (run --format json) as one self-contained HTML page: per\n"
 		"benchmark an SVG plot of each trial's measurements (minimum to maximum, the\n"
 		"median marked) and its estimate.  Two reports are drawn side by side on a\n"
-		"shared axis.  No script, nothing fetched; written atomically.\n"
+		"shared axis.  An audit's JSON (audit --format json) is drawn alone: each\n"
+		"audit's change of B against A with its interval, over the +-min-effect band.\n"
+		"No script, nothing fetched; written atomically.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE   the HTML file to write (required; - for stdout)\n"
@@ -437,6 +450,12 @@ int cbench_plot_main(int argc, char *argv[])
 	}
 	for (size_t s = 0; s < nin && !ret; s++)
 		ret = load(&in[s], argv[optind + (int)s]);
+	/* An audit compares two versions already: it is drawn alone. */
+	if (!ret && nin > 1 && (cbench_plot_is_audit(in[0].root) || cbench_plot_is_audit(in[1].root))) {
+		fprintf(stderr, "%s: unable to plot: an audit is drawn alone, not beside another file\n",
+			cbench_prog);
+		ret = -EINVAL;
+	}
 	if (!ret) {
 		ret = cbench_outfile_open(&out, output);
 		if (ret)
@@ -444,7 +463,8 @@ int cbench_plot_main(int argc, char *argv[])
 				strerror(-ret));
 	}
 	if (!ret) {
-		ret = write_page(out.file, in, nin);
+		ret = cbench_plot_is_audit(in[0].root) ? cbench_plot_audit_page(out.file, in[0].label, in[0].root) :
+							 write_page(out.file, in, nin);
 		if (ret) {
 			cbench_outfile_abort(&out);
 		} else {

@@ -87,6 +87,25 @@ else
 	ok "plot of two reports: both side by side per benchmark, the union of benchmarks"
 fi
 
+# An audit's JSON: one plot, a row per audit with its interval and estimate.
+AUDIT=build/examples/audit.so
+run_cb audit --a chain_1000 --b chain_1010 --budget 30 --format json -o "$TMP/audit.json" "$AUDIT"
+[ "$rc" -eq 0 ] || not_ok "audit --format json for the plot (exit $rc)"
+run_cb plot "$TMP/audit.json" -o "$TMP/audit.html"
+if [ "$rc" -ne 0 ]; then
+	not_ok "plot of an audit: exit status $rc"
+elif ! render "$TMP/audit.html" || ! grep -q '<footer id="end">' "$TMP/dom"; then
+	not_ok "plot of an audit: chromium did not load the whole page"
+elif [ "$(grep -o '<svg class="plot"' "$TMP/dom" | wc -l)" -ne 1 ] ||
+     [ "$(grep -o '<circle class="estimate"' "$TMP/dom" | wc -l)" -ne 1 ] ||
+     ! grep -q 'class="band"' "$TMP/dom"; then
+	not_ok "plot of an audit: want one plot with one estimate and the min-effect band"
+else
+	ok "plot of an audit: its change, interval and the min-effect band"
+fi
+expect_failure "plot: an audit beside a report" "an audit is drawn alone" \
+	plot "$TMP/audit.json" "$TMP/old.json" -o "$TMP/out.html"
+
 # A screenshot: the page paints.
 if timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync \
