@@ -9,6 +9,16 @@
 #include "worker.h"
 
 /* One pair of benchmarks audited against each other. */
+/* Timings per side per round (seed 001 adds 100 per side per round). */
+#define CBENCH_AUDIT_PER_SIDE 100
+
+/*
+ * One round's order: CBENCH_AUDIT_PER_SIDE zeros (A) and as many ones (B)
+ * into order, shuffled by xorshift64* from *state (never 0), which moves
+ * on: the same seed replays the same rounds.
+ */
+void cbench_audit_shuffle(uint8_t *order, uint64_t *state);
+
 struct cbench_audit_pair {
 	const struct cbench_experiment *a, *b;
 	uint64_t n_a, n_b;			/* reps per measurement */

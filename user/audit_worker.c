@@ -15,11 +15,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "audit.h"
 #include "sequential.h"
 #include "worker.h"
 
 /* Timings per side per round (seed 001 adds 100 per side per round). */
-#define ROUND_PER_SIDE 100
+#define ROUND_PER_SIDE CBENCH_AUDIT_PER_SIDE
 /* Warm-up of each side before the first round, in ns. */
 #define AUDIT_WARMUP_NS 20e6
 
@@ -44,7 +45,7 @@ static uint64_t next_random(uint64_t *state)
 }
 
 /* Fisher-Yates over ROUND_PER_SIDE zeros (A) and as many ones (B). */
-static void shuffle(uint8_t *order, uint64_t *state)
+void cbench_audit_shuffle(uint8_t *order, uint64_t *state)
 {
 	for (int i = 0; i < 2 * ROUND_PER_SIDE; i++)
 		order[i] = i >= ROUND_PER_SIDE;
@@ -141,7 +142,7 @@ static int rounds(struct side sides[2], const struct cbench_worker_job *job, int
 	while (v == CBENCH_VERDICT_UNDECIDED && now_ns() - start < job->budget_ns) {
 		double d;
 
-		shuffle(order, &state);
+		cbench_audit_shuffle(order, &state);
 		ret = round_run(sides, order, round++, &out, fd);
 		if (ret)
 			return ret;
