@@ -40,6 +40,10 @@ NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS   := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
 CPPFLAGS += -Iinclude -Iuser -D_GNU_SOURCE -DCBENCH_VERSION='"$(VERSION)"' $(NL_CFLAGS)
 LDLIBS   += $(NL_LIBS) -ldw -lelf -ldl -lm
+# user/alloc.c's malloc family must be what a benchmark object's calls bind
+# to: exported from the executable.
+ALLOC_SYMS := malloc calloc realloc aligned_alloc memalign posix_memalign free
+LDFLAGS  += $(foreach s,$(ALLOC_SYMS),-Wl,--export-dynamic-symbol=$(s))
 
 # Every user/*.c is part of cbenchctl; user/main.c holds main() alone.
 USER_SRCS := $(wildcard user/*.c)

@@ -47,6 +47,10 @@ int cbench_cmd_list(int argc, char *argv[])
 		if (d->bytes_per_rep)
 			printf(" bytes/rep=%" PRIu64 "%s", d->bytes_per_rep,
 			       d->flags & CBENCH_F_BYTES_PER_PARAM ? "*param" : "");
+		/* Every benchmark is timed by reps; one that may allocate also
+		 * has its allocations counted (seed 002's instruments). */
+		if (d->flags & CBENCH_F_USER_ONLY)
+			printf(" instruments=reps,allocations");
 		putchar('\n');
 	}
 	cbench_library_close(&lib);

@@ -212,6 +212,11 @@ static void take(struct receive *r, struct cbench_msg *m)
 		p->audit = m->u.audit;
 		r->done = true;
 		break;
+	case CBENCH_MSG_ALLOCS:
+		p->have_allocs = true;
+		p->allocs_per_op = m->u.allocs.allocs_per_op;
+		p->bytes_per_op = m->u.allocs.bytes_per_op;
+		break;
 	case CBENCH_MSG_NEEDED:
 		p->needed = (uint32_t)m->u.tuned.n;
 		break;

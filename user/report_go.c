@@ -63,6 +63,15 @@ static void put_value(FILE *f, double v, const char *unit)
 	fprintf(f, " %.*f %s", decimals, v, unit);
 }
 
+/* A count per op: whole when it is whole, else as put_value(). */
+static void put_count(FILE *f, double v, const char *unit)
+{
+	if (v == floor(v) && v < 1e15)
+		fprintf(f, " %.0f %s", v, unit);
+	else
+		put_value(f, v, unit);
+}
+
 /* "key: value", or "# key: value" for a comment; a value holds no newline. */
 static void put_line(FILE *f, const char *prefix, const char *key, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
@@ -251,6 +260,12 @@ static void put_trial(FILE *f, const char *name, const struct cbench_trial *tr)
 		put_value(f, tr->ref_cycles_per_op, "ref-cycles/op");
 	if (!isnan(tr->est_cycles_per_op))
 		put_value(f, tr->est_cycles_per_op, "est-cycles/op");
+	/* Go's -benchmem units, so benchstat reads them; whole counts print
+	 * whole, as `go test` prints them. */
+	if (tr->have_allocs) {
+		put_count(f, tr->bytes_per_op, "B/op");
+		put_count(f, tr->allocs_per_op, "allocs/op");
+	}
 	fputc('\n', f);
 }
 

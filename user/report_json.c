@@ -46,6 +46,10 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t)
 	maybe(j, "step_share", t->step_share);
 	maybe(j, "core_ghz", t->core_ghz);
 	maybe(j, "clock_moved", t->clock_moved);
+	if (t->have_allocs) {
+		cbench_jsonw_double(j, "bytes_per_op", t->bytes_per_op);
+		cbench_jsonw_double(j, "allocs_per_op", t->allocs_per_op);
+	}
 	cbench_jsonw_object_end(j);
 }
 

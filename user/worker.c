@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "proc.h"
 #include "tune.h"
 #include "worker.h"
@@ -134,6 +135,51 @@ static int post(struct cbench_outbox *o, int fd, uint32_t type, const struct cbe
 	return cbench_outbox_put(o, fd, &m);
 }
 
+/* Reps of the measurements allocations are counted over (seed 002): after
+ * a warm-up of one rep, a baseline of ALLOC_BASE_REPS, then ALLOC_MORE_REPS
+ * more; the difference per rep is the benchmark's, whatever the harness
+ * allocates per measurement. */
+#define ALLOC_BASE_REPS 2
+#define ALLOC_MORE_REPS 8
+
+/* Benchmarks that may allocate (user mode only) have their allocations
+ * counted; in ring 0 nothing can allocate. */
+static bool counts_allocations(const struct cbench_backend *b, const struct cbench_worker_job *job)
+{
+	return !strcmp(b->ops->name, "user") && job->exp && (job->exp->desc->flags & CBENCH_F_USER_ONLY);
+}
+
+/* Allocations per op, counted in measurements apart from the timed ones. */
+static int allocations(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_ALLOCS };
+	struct cbench_alloc_count base, more;
+	uint64_t ops = job->exp->desc->ops_per_rep ? job->exp->desc->ops_per_rep : 1;
+	struct cbench_sample s;
+	int ret;
+
+	ret = b->ops->measure(b, 1, &s);
+	if (ret)
+		return ret;
+	cbench_alloc_count_begin();
+	ret = b->ops->measure(b, ALLOC_BASE_REPS, &s);
+	cbench_alloc_count_end(&base);
+	if (ret)
+		return ret;
+	cbench_alloc_count_begin();
+	ret = b->ops->measure(b, ALLOC_BASE_REPS + ALLOC_MORE_REPS, &s);
+	cbench_alloc_count_end(&more);
+	if (ret)
+		return ret;
+	/* A benchmark that frees what an earlier call allocated can come out
+	 * a little under the baseline: never below zero. */
+	m.u.allocs.allocs_per_op = more.allocs > base.allocs ?
+		(double)(more.allocs - base.allocs) / ALLOC_MORE_REPS / (double)ops : 0;
+	m.u.allocs.bytes_per_op = more.bytes > base.bytes ?
+		(double)(more.bytes - base.bytes) / ALLOC_MORE_REPS / (double)ops : 0;
+	return send_msg(fd, &m);
+}
+
 /*
  * A trial: each measurement of the benchmark is followed by one of the
  * reference chain, on the same CPU, microseconds later.  The core clock
@@ -182,6 +228,8 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 			return ret;
 	}
 	ret = cbench_outbox_flush(&out, fd);
+	if (!ret && counts_allocations(b, job))
+		ret = allocations(b, job, fd);
 	m.type = CBENCH_MSG_DONE;
 	return ret ? ret : send_msg(fd, &m);
 }

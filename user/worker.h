@@ -78,6 +78,7 @@ enum cbench_msg_type {
 	CBENCH_MSG_PROFILE_GROUP, /* PROFILE: one group's samples */
 	CBENCH_MSG_AUDIT_TIMING,	/* AUDIT: one timing, u.timing */
 	CBENCH_MSG_AUDIT_DONE,		/* AUDIT: the verdict, u.audit */
+	CBENCH_MSG_ALLOCS,		/* TRIAL: allocations per op, u.allocs */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
@@ -97,6 +98,10 @@ struct cbench_msg {
 		struct cbench_profile_group group;
 		struct cbench_audit_timing timing;
 		struct cbench_audit_end audit;
+		struct {
+			double allocs_per_op;
+			double bytes_per_op;
+		} allocs;
 	} u;
 };
 

@@ -135,7 +135,8 @@ b = r["benchmarks"][0]
 assert r["config"]["backend"] == "user"
 assert b["name"] == "BenchmarkAddChain" and len(b["trials"]) == 2
 t = b["trials"][0]
-assert t["status"] == "ok" and t["ns_per_op"] > 0 and t["median_ns_per_op"] >= t["ns_per_op"]
+# The estimate is the floor mean: at least the minimum, which the median is too.
+assert t["status"] == "ok" and t["ns_per_op"] > 0 and t["min_ns_per_op"] <= t["ns_per_op"] and t["min_ns_per_op"] <= t["median_ns_per_op"]
 assert "cycles_per_op" not in t and "est_cycles_per_op" in t
 ' "$TMP/out" 2>"$TMP/err"; then
 	ok "--format json"
@@ -532,6 +533,20 @@ rm -f "$TMP/huge.txt" "$TMP/fifo"
 
 expect_failure "compare: missing file" "unable to read $TMP/absent.txt" compare "$TMP/first.txt" "$TMP/absent.txt"
 expect_failure "compare: no result lines" 'has no result lines' compare "$TMP/first.txt" "$TMP/notelf.so"
+
+# Allocation counting (seed 002): exact counts per op, a measured zero
+# printed as 0, in Go's -benchmem units.
+run_cb run $FAST -o "$TMP/report.txt" "$FIX/allocs.so"
+if [ "$rc" -ne 0 ]; then
+	not_ok "allocation counting: exit status $rc"
+elif ! grep -Eq '^BenchmarkThreeOf64 [0-9]+ .* 192 B/op 3 allocs/op$' "$TMP/report.txt" ||
+     ! grep -Eq '^BenchmarkAligned4k [0-9]+ .* 4096 B/op 1 allocs/op$' "$TMP/report.txt" ||
+     ! grep -Eq '^BenchmarkNone [0-9]+ .* 0 B/op 0 allocs/op$' "$TMP/report.txt"; then
+	cp "$TMP/report.txt" "$TMP/out"
+	not_ok "allocation counting: want 192 B/op 3 allocs/op, 4096 B/op 1 allocs/op, 0 and 0"
+else
+	ok "allocation counting: exact per op, a measured zero as 0"
+fi
 
 run_cb run --help
 if [ "$rc" -eq 0 ] && grep -q -- '--retune' "$TMP/out"; then ok "run --help"; else not_ok "run --help"; fi
