@@ -16,7 +16,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -901,20 +900,6 @@ static void usage(FILE *f)
 		cbench_prog, DRIFT_SECONDS);
 }
 
-static int default_cpu(void)
-{
-	cpu_set_t set;
-	int last = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	for (int i = 0; i < CPU_SETSIZE; i++) {
-		if (CPU_ISSET(i, &set))
-			last = i;
-	}
-	return last;
-}
-
 /* Options into d.  0 to go on, 1 to stop with status 0 (--help), -1 with 1. */
 static int parse_options(struct doctor *d, int argc, char *argv[])
 {
@@ -969,7 +954,7 @@ static int parse_options(struct doctor *d, int argc, char *argv[])
 		return -1;
 	}
 	if (d->cpu < 0)
-		d->cpu = default_cpu();
+		d->cpu = cbench_last_allowed_cpu();
 	return 0;
 }
 

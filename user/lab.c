@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "outfile.h"
+#include "probe.h"
 #include "subcommands.h"
 #include "sysroot.h"
 
@@ -601,20 +601,6 @@ static void usage(FILE *f)
 		cbench_prog, cbench_prog, cbench_prog);
 }
 
-static int default_cpu(void)
-{
-	cpu_set_t set;
-	int last = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	for (int i = 0; i < CPU_SETSIZE; i++) {
-		if (CPU_ISSET(i, &set))
-			last = i;
-	}
-	return last;
-}
-
 int cbench_lab_main(int argc, char *argv[])
 {
 	enum { OPT_CPU = 256, OPT_ROOT };
@@ -684,6 +670,6 @@ int cbench_lab_main(int argc, char *argv[])
 		return 1;
 	}
 	if (!strcmp(action, "setup"))
-		return lab_setup(cpu >= 0 ? (int)cpu : default_cpu());
+		return lab_setup(cpu >= 0 ? (int)cpu : cbench_last_allowed_cpu());
 	return lab_reset();
 }

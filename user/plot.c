@@ -44,7 +44,7 @@ struct input {
 	const struct cbench_json *benchmarks;
 };
 
-static void html(FILE *f, const char *s)
+void cbench_plot_html(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -234,12 +234,12 @@ static void series(FILE *f, const struct cbench_json *b, int s, const char *labe
 
 		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"end\" stroke=\"none\">",
 			MARGIN_LEFT - 8, y + 4);
-		html(f, label);
+		cbench_plot_html(f, label);
 		fprintf(f, " trial %zu</text>", i + 1);
 		if (!trial_ok(t)) {
 			fprintf(f, "<text class=\"failed\" x=\"%d\" y=\"%d\" stroke=\"none\">failed: ",
 				MARGIN_LEFT, y + 4);
-			html(f, cbench_json_string(t, "reason", "no estimate"));
+			cbench_plot_html(f, cbench_json_string(t, "reason", "no estimate"));
 			fputs("</text>", f);
 			continue;
 		}
@@ -265,7 +265,7 @@ static void summary(FILE *f, const struct cbench_json *b, const char *label)
 	const struct cbench_json *unstable = cbench_json_get(b, "unstable");
 
 	fputs("<li>", f);
-	html(f, label);
+	cbench_plot_html(f, label);
 	if (isfinite(ns))
 		fprintf(f, ": %.6g ns/op (least trial)", ns);
 	else
@@ -274,7 +274,7 @@ static void summary(FILE *f, const struct cbench_json *b, const char *label)
 		fprintf(f, ", trials' cv %.3g%%", 100 * cv);
 	if (unstable && unstable->type == CBENCH_JSON_BOOL && unstable->boolean) {
 		fputs(", <strong>unstable</strong>: ", f);
-		html(f, cbench_json_string(b, "unstable_reason", ""));
+		cbench_plot_html(f, cbench_json_string(b, "unstable_reason", ""));
 	}
 	fputs("</li>", f);
 }
@@ -296,21 +296,21 @@ static void plot_benchmark(FILE *f, const char *name, const struct input *in, si
 	height = HEADER_HEIGHT + rows * ROW_HEIGHT + AXIS_HEIGHT + 8;
 
 	fputs("<section class=\"benchmark\"><h2>", f);
-	html(f, name);
+	cbench_plot_html(f, name);
 	fputs("</h2><ul>", f);
 	for (size_t s = 0; s < nin; s++) {
 		if (b[s]) {
 			summary(f, b[s], in[s].label);
 		} else {
 			fputs("<li>", f);
-			html(f, in[s].label);
+			cbench_plot_html(f, in[s].label);
 			fputs(": not in this report</li>", f);
 		}
 	}
 	fprintf(f, "</ul>\n<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>", SVG_WIDTH, height,
 		SVG_WIDTH, height);
-	html(f, name);
+	cbench_plot_html(f, name);
 	fputs(": each trial's measurements, minimum to maximum with the median marked, and its "
 	      "estimate</title>", f);
 	for (size_t s = 0; s < nin; s++) {
@@ -326,17 +326,17 @@ static void config_line(FILE *f, const struct input *in)
 	const struct cbench_json *c = cbench_json_get(in->root, "config");
 
 	fputs("<p class=\"config\"><strong>", f);
-	html(f, in->label);
+	cbench_plot_html(f, in->label);
 	fputs("</strong>: ", f);
-	html(f, cbench_json_string(c, "cpu", "unknown CPU"));
+	cbench_plot_html(f, cbench_json_string(c, "cpu", "unknown CPU"));
 	fputs(", kernel ", f);
-	html(f, cbench_json_string(c, "kernel", "unknown"));
+	cbench_plot_html(f, cbench_json_string(c, "kernel", "unknown"));
 	fputs(", backend ", f);
-	html(f, cbench_json_string(c, "backend", "unknown"));
+	cbench_plot_html(f, cbench_json_string(c, "backend", "unknown"));
 	fputs(", cbench ", f);
-	html(f, cbench_json_string(c, "cbench_version", "unknown"));
+	cbench_plot_html(f, cbench_json_string(c, "cbench_version", "unknown"));
 	fputs(", object ", f);
-	html(f, cbench_json_string(c, "so", "unknown"));
+	cbench_plot_html(f, cbench_json_string(c, "so", "unknown"));
 	fputs("</p>\n", f);
 }
 
@@ -356,10 +356,10 @@ static bool seen_before(const struct input *in, size_t s, size_t i, const char *
 static int write_page(FILE *f, const struct input *in, size_t nin)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>cbench: ", f);
-	html(f, in[0].label);
+	cbench_plot_html(f, in[0].label);
 	if (nin > 1) {
 		fputs(" vs ", f);
-		html(f, in[1].label);
+		cbench_plot_html(f, in[1].label);
 	}
 	fputs("</title>\n<style>\n"
 	      "body { font: 14px sans-serif; margin: 2em; color: #222; }\n"
@@ -371,10 +371,10 @@ static int write_page(FILE *f, const struct input *in, size_t nin)
 	      ".failed { fill: #b00; }\n .config { color: #555; }\n"
 	      ".legend span { display: inline-block; width: 1em; height: 0.7em; margin: 0 0.3em 0 1em; }\n"
 	      "</style></head><body>\n<h1>cbench: ", f);
-	html(f, in[0].label);
+	cbench_plot_html(f, in[0].label);
 	if (nin > 1) {
 		fputs(" vs ", f);
-		html(f, in[1].label);
+		cbench_plot_html(f, in[1].label);
 	}
 	fputs("</h1>\n", f);
 	for (size_t s = 0; s < nin; s++)
@@ -383,7 +383,7 @@ static int write_page(FILE *f, const struct input *in, size_t nin)
 	      "tick at their median, a dot at its estimate (the floor mean).", f);
 	for (size_t s = 0; nin > 1 && s < nin; s++) {
 		fprintf(f, "<span style=\"background: %s\"></span>", series_colour[s]);
-		html(f, in[s].label);
+		cbench_plot_html(f, in[s].label);
 	}
 	fputs("</p>\n", f);
 	for (size_t s = 0; s < nin; s++) {

@@ -18,19 +18,6 @@
 #define AXIS 40
 #define TICKS 6
 
-static void html(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 bool cbench_plot_is_audit(const struct cbench_json *root)
 {
 	const struct cbench_json *a = cbench_json_get(root, "audits");
@@ -83,7 +70,7 @@ static void row(FILE *f, const struct cbench_json *a, int y, double lo, double h
 	double c = cbench_json_number(a, "change", NAN);
 
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + 4);
-	html(f, cbench_json_string(a, "name", ""));
+	cbench_plot_html(f, cbench_json_string(a, "name", ""));
 	fputs("</text>", f);
 	if (!isnan(l) && !isnan(u))
 		fprintf(f, "<line class=\"interval\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
@@ -125,13 +112,13 @@ int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json 
 	double min_effect = config ? cbench_json_number(config, "min_effect", 0) : 0;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>cbench audit: ", f);
-	html(f, label);
+	cbench_plot_html(f, label);
 	fputs("</title>\n<style>\nbody { font: 14px sans-serif; margin: 2em; color: #222; }\n"
 	      ".plot text { font: 11px sans-serif; }\n.axis line { stroke: #888; }\n"
 	      ".band { fill: #e8e8e8; }\n.zero { stroke: #888; stroke-dasharray: 3 3; }\n"
 	      ".interval { stroke: #1f6fb4; stroke-width: 3; }\n.estimate { fill: #d9661f; }\n"
 	      "</style></head><body>\n<h1>cbench audit: ", f);
-	html(f, label);
+	cbench_plot_html(f, label);
 	fprintf(f, "</h1>\n<p class=\"config\">confidence %g, min-effect &plusmn;%g %% (the grey "
 		"band), seed %.0f</p>\n", config ? cbench_json_number(config, "confidence", NAN) : NAN,
 		min_effect, config ? cbench_json_number(config, "seed", NAN) : NAN);
@@ -141,9 +128,9 @@ int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json 
 		const struct cbench_json *a = &audits->items[i];
 
 		fputs("<li>", f);
-		html(f, cbench_json_string(a, "name", ""));
+		cbench_plot_html(f, cbench_json_string(a, "name", ""));
 		fputs(": ", f);
-		html(f, cbench_json_string(a, "verdict", ""));
+		cbench_plot_html(f, cbench_json_string(a, "verdict", ""));
 		fprintf(f, ", %g rounds</li>\n", cbench_json_number(a, "rounds", NAN));
 	}
 	fputs("</ul>\n<footer id=\"end\">cbenchctl plot</footer>\n</body></html>\n", f);

@@ -6,6 +6,7 @@
  */
 #include <cpuid.h>
 #include <errno.h>
+#include <sched.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,4 +120,18 @@ void cbench_machine_probe(struct cbench_machine *m)
 	m->rdpmc_sysfs = read_int("/sys/bus/event_source/devices/cpu/rdpmc", -1);
 	m->perf_hw_usable = perf_event_usable(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
 	m->perf_sw_usable = perf_event_usable(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+}
+
+int cbench_last_allowed_cpu(void)
+{
+	cpu_set_t set;
+	int last = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (int i = 0; i < CPU_SETSIZE; i++) {
+		if (CPU_ISSET(i, &set))
+			last = i;
+	}
+	return last;
 }

@@ -40,6 +40,10 @@ struct cbench_machine {
 /* Fills m.  Never fails: what cannot be learnt is left as documented. */
 void cbench_machine_probe(struct cbench_machine *m);
 
+/* The last CPU this process may run on (its affinity), where cbench measures
+ * unless told otherwise; 0 if the affinity cannot be read. */
+int cbench_last_allowed_cpu(void);
+
 /* Raw CPUID, for callers that decode leaves themselves. */
 void cbench_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 

@@ -146,7 +146,7 @@ static int post(struct cbench_outbox *o, int fd, uint32_t type, const struct cbe
  * counted; in ring 0 nothing can allocate. */
 static bool counts_allocations(const struct cbench_backend *b, const struct cbench_worker_job *job)
 {
-	return !strcmp(b->ops->name, "user") && job->exp && (job->exp->desc->flags & CBENCH_F_USER_ONLY);
+	return b->ops == &cbench_backend_user && job->exp && (job->exp->desc->flags & CBENCH_F_USER_ONLY);
 }
 
 /* Allocations per op, counted in measurements apart from the timed ones. */
