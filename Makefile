@@ -289,7 +289,7 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h $(wildcard tes
 
 # Integration tests of cbenchctl's run path and bad input (user backend),
 # then of its profiles.
-itest: cbenchctl examples fixtures
+itest: cbenchctl examples fixtures kfixtures
 	tests/run/run.sh
 	tests/run/profile.sh
 	tests/run/audit.sh

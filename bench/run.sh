@@ -9,6 +9,8 @@
 #   - the imul/add latency ratio (3.00 on every recent x86-64 core), per run;
 #   - the timer step cbench reports, beside a histogram of rdtsc deltas;
 #   - the random branch example's cost over the predictable one's;
+#   - the cache-cold walk over its warm twin (examples/per_rep.c: per-rep
+#     hooks flush the arena, or read it, before every call);
 #   - wall time to a result for the whole example suite, first run (tuning)
 #     versus second run (tuning cache).
 # Not a test: nothing here passes or fails on a number.  Run by `make bench`.
@@ -55,6 +57,8 @@ while [ "$i" -lt "$RUNS" ]; do
 done
 $GBRUN "$BARE" histogram >"$TMP/histogram.txt"
 "$CB" run --retune --cpu "$CPU" --format json --filter '^branch' -o "$TMP/branch.json" "$SUITE" 2>/dev/null || true
+PER_REP=build/examples/per_rep.so
+"$CB" run --cpu "$CPU" --format json --filter 'walk$' -o "$TMP/walk.json" "$PER_REP" 2>/dev/null || true
 
 # Wall time to result for the whole suite: empty cache, then cached.
 export XDG_CACHE_HOME="$TMP/cache-wall"
@@ -123,6 +127,12 @@ try:
           f"{br['branch/random=0']:.4f}: {br['branch/random=1'] / br['branch/random=0']:.2f}x")
 except (OSError, KeyError, ValueError) as e:
     print(f"branch example: no result ({e})")
+try:
+    w = {b["id"]: b["ns_per_op"] for b in json.load(open(f"{tmp}/walk.json"))["benchmarks"]}
+    print(f"cache-cold walk: {w['cold_walk']:.4f} ns per line over the warm twin's "
+          f"{w['warm_walk']:.4f}: {w['cold_walk'] / w['warm_walk']:.2f}x")
+except (OSError, KeyError, ValueError, ZeroDivisionError) as e:
+    print(f"cache-cold walk: no result ({e})")
 print(f"wall time, example suite: first run {t1 - t0:.2f} s (tuning), "
       f"second run {t2 - t1:.2f} s (cached): {(t1 - t0) / (t2 - t1):.2f}x")
 PY

@@ -25,6 +25,11 @@
  *
  * which yields sub-benchmarks BenchmarkCopy/size=64, /size=4096, ...
  *
+ * A benchmark whose every call needs fresh state (a sort of unsorted input,
+ * a cold cache) names per-rep hooks, run untimed around each measured call:
+ *
+ *	CBENCH(sort, .before_rep = shuffle, .arena_bytes = 1 << 20);
+ *
  * The same shared object runs in user mode and, when built with the flags of
  * `pkg-config --cflags cbench-kernel`, in ring 0 under cbench.ko.  Nothing in
  * this header needs libc: only <stdint.h> and <stddef.h>, which a
@@ -46,7 +51,7 @@
  * struct cbench_ctx.  cbenchctl refuses a benchmark whose ABI version is
  * newer than the one it was built with, and says which versions it knows.
  */
-#define CBENCH_ABI_VERSION 1
+#define CBENCH_ABI_VERSION 2
 
 /*
  * The ELF section holding one pointer per registered benchmark.  cbenchctl
@@ -82,6 +87,14 @@ struct cbench_ctx {
 typedef void (*cbench_run_fn)(struct cbench_ctx *ctx, uint64_t reps);
 
 /*
+ * Runs before or after every measured call of a benchmark that has per-rep
+ * hooks, untimed: e.g. fresh unsorted input for a sort, or the arena
+ * flushed from the caches.  Returns 0, or a negative number to fail the
+ * trial (after_rep() may so report that the call went wrong).
+ */
+typedef int (*cbench_hook_fn)(struct cbench_ctx *ctx);
+
+/*
  * Prepares the arena for the current parameter, untimed.  Returns 0, or a
  * negative number to say the benchmark cannot run with this parameter.
  */
@@ -110,7 +123,20 @@ struct cbench_desc {
 	uint64_t ops_per_rep;
 	/* Bytes one rep processes, for MB/s; 0 for none. */
 	uint64_t bytes_per_rep;
+	/*
+	 * Per-rep setup and teardown (ABI version 2; seed 002's macrobenchmark
+	 * instrument), called around every measured call, outside timing.  A
+	 * benchmark with either is measured one call of one rep at a time
+	 * (run(ctx, 1)): no tuning of reps, so each call must be long enough
+	 * for the timer, and reports say when it is not.  In ring 0 they run
+	 * between samples with interrupts on, under the rules of setup().
+	 */
+	cbench_hook_fn before_rep;
+	cbench_hook_fn after_rep;
 };
+
+/* sizeof(struct cbench_desc) in ABI version 1, which had no hooks. */
+#define CBENCH_DESC_V1_BYTES 80
 
 /* The benchmark is not safe to run in ring 0 (needs libc, syscalls, ...). */
 #define CBENCH_F_USER_ONLY (1u << 0)

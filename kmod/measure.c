@@ -124,6 +124,59 @@ static void finish(struct cbench_run *run, u32 state, s32 error)
 	smp_store_release(&run->state, state);
 }
 
+/* Ends the run as FAILED in stage (enum cbench_run_stage) with error. */
+static void fail(struct cbench_run *run, u32 stage, s32 error)
+{
+	run->failed_in = stage;
+	finish(run, CBENCH_RUN_FAILED, error < 0 ? error : -EINVAL);
+}
+
+/*
+ * A per-rep hook (seed 002's macrobenchmark instrument) around a call of
+ * run(), outside the sample: interrupts on and preemption off, as for
+ * setup().  User mode has rehearsed it; a hook that fails, or whose call
+ * overran CBENCH_HOOK_MAX_NS here, ends the run as FAILED.  Returns true to
+ * go on.
+ */
+static bool hook(struct cbench_run *run, void *fn, u32 stage)
+{
+	u64 t0, ticks;
+	s32 ret;
+
+	if (!fn)
+		return true;
+	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
+	t0 = rdtsc_ordered();
+	ret = (s32)cbench_trampoline(fn, &run->ctx, 0);
+	ticks = rdtsc_ordered() - t0;
+	kernel_fpu_end();
+	if (ret) {
+		fail(run, stage, ret);
+		return false;
+	}
+	if (ticks > run->hook_max_tsc) {
+		fail(run, stage, -ETIME);
+		return false;
+	}
+	return true;
+}
+
+static bool before_rep(struct cbench_run *run)
+{
+	return hook(run, run->config.before_rep, CBENCH_STAGE_BEFORE_REP);
+}
+
+static bool after_rep(struct cbench_run *run)
+{
+	return hook(run, run->config.after_rep, CBENCH_STAGE_AFTER_REP);
+}
+
+/* The run has ended already (a hook failed it). */
+static bool ended(struct cbench_run *run)
+{
+	return READ_ONCE(run->state) != CBENCH_RUN_RUNNING;
+}
+
 /* TSC ticks of one interrupts-on call of fn; preemption is off during it. */
 static u64 time_call(struct cbench_run *run, void *fn, u64 reps)
 {
@@ -165,9 +218,11 @@ static u64 probe(struct cbench_run *run, u64 reps, u64 overhead, u64 target, u64
 	u32 i;
 
 	for (i = 0; i < OVER_BUDGET_IN_A_ROW; i++) {
-		if (should_stop(run))
+		if (should_stop(run) || !before_rep(run))
 			return U64_MAX;
 		least = min(least, time_call(run, run->config.entry, reps));
+		if (!after_rep(run))
+			return U64_MAX;
 		if (projected_within(least, overhead, reps, target, limit))
 			break;
 	}
@@ -228,13 +283,15 @@ static int run_thread(void *data)
 		ret = (s32)cbench_trampoline(run->config.setup, &run->ctx, 0);
 		kernel_fpu_end();
 		if (ret) {
-			finish(run, CBENCH_RUN_FAILED, ret < 0 ? ret : -EINVAL);
+			fail(run, CBENCH_STAGE_SETUP, ret);
 			return 0;
 		}
 	}
 
 	if (!probe_budget(run)) {
-		finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED : CBENCH_RUN_TOO_LONG, 0);
+		if (!ended(run))
+			finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED :
+							     CBENCH_RUN_TOO_LONG, 0);
 		return 0;
 	}
 
@@ -254,8 +311,12 @@ static int run_thread(void *data)
 			finish(run, CBENCH_RUN_CANCELLED, 0);
 			return 0;
 		}
+		if (!before_rep(run))
+			return 0;
 		measure(run, run->config.entry, run->config.reps + i * run->config.reps_step,
 			&run->samples[i]);
+		if (!after_rep(run))
+			return 0;
 		if (run->samples[i].flags)
 			run->disturbed++;
 		smp_store_release(&run->done, i + 1);
@@ -317,6 +378,7 @@ int cbench_run_start(struct cbench_run *run)
 	memcpy(run->rules.width_bits, run->pmu.width_bits, sizeof(run->rules.width_bits));
 	run->rules.budget_tsc = div_u64(run->config.budget_ns * (tsc_khz ? tsc_khz : 1000000),
 					 1000000);
+	run->hook_max_tsc = div_u64(CBENCH_HOOK_MAX_NS * (tsc_khz ? tsc_khz : 1000000), 1000000);
 	/*
 	 * QEMU answers 0 for MSRs it does not know, so a read that does not
 	 * fault proves nothing: we read MSR_SMI_COUNT on Intel only.

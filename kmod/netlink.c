@@ -81,6 +81,8 @@ static const struct nla_policy run_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_IMAGE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[CBENCH_A_RUN_ENTRY] = { .type = NLA_U64 },
 	[CBENCH_A_RUN_SETUP] = { .type = NLA_U64 },
+	[CBENCH_A_RUN_BEFORE_REP] = { .type = NLA_U64 },
+	[CBENCH_A_RUN_AFTER_REP] = { .type = NLA_U64 },
 	[CBENCH_A_RUN_REPS] = NLA_POLICY_FULL_RANGE(NLA_U64, &reps_range),
 	[CBENCH_A_RUN_REPS_STEP] = NLA_POLICY_FULL_RANGE(NLA_U64, &reps_step_range),
 	[CBENCH_A_RUN_SAMPLES] = NLA_POLICY_MIN(NLA_U32, 1),

@@ -187,11 +187,29 @@ int cbench_nl_image_del(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
-static int run_config(struct genl_info *info, struct cbench_image *image,
-		      struct cbench_run_config *config)
+/* An optional entry point: 0 (absent, *fn NULL) or -EINVAL. */
+static int optional_entry(struct genl_info *info, struct cbench_image *image, int type, void **fn)
+{
+	struct nlattr *attr = info->attrs[type];
+
+	*fn = NULL;
+	if (!attr)
+		return 0;
+	*fn = cbench_image_entry(image, nla_get_u64(attr), info->extack);
+	if (!*fn) {
+		NL_SET_BAD_ATTR(info->extack, attr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The entry points; with a per-rep hook, each call is of one rep. */
+static int run_entries(struct genl_info *info, struct cbench_image *image,
+		       struct cbench_run_config *config)
 {
 	struct nlattr **attrs = info->attrs;
-	struct nlattr *attr;
+	struct nlattr *step = attrs[CBENCH_A_RUN_REPS_STEP];
+	int ret;
 
 	config->entry = cbench_image_entry(image, nla_get_u64(attrs[CBENCH_A_RUN_ENTRY]),
 					   info->extack);
@@ -199,15 +217,32 @@ static int run_config(struct genl_info *info, struct cbench_image *image,
 		NL_SET_BAD_ATTR(info->extack, attrs[CBENCH_A_RUN_ENTRY]);
 		return -EINVAL;
 	}
-	config->setup = NULL;
-	if (attrs[CBENCH_A_RUN_SETUP]) {
-		config->setup = cbench_image_entry(image, nla_get_u64(attrs[CBENCH_A_RUN_SETUP]),
-						   info->extack);
-		if (!config->setup) {
-			NL_SET_BAD_ATTR(info->extack, attrs[CBENCH_A_RUN_SETUP]);
-			return -EINVAL;
-		}
+	ret = optional_entry(info, image, CBENCH_A_RUN_SETUP, &config->setup);
+	if (!ret)
+		ret = optional_entry(info, image, CBENCH_A_RUN_BEFORE_REP, &config->before_rep);
+	if (!ret)
+		ret = optional_entry(info, image, CBENCH_A_RUN_AFTER_REP, &config->after_rep);
+	if (ret)
+		return ret;
+	if ((config->before_rep || config->after_rep) &&
+	    (nla_get_u64(attrs[CBENCH_A_RUN_REPS]) != 1 || (step && nla_get_u64(step)))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[CBENCH_A_RUN_REPS],
+				    "a run with per-rep hooks calls run() with one rep: REPS 1, no REPS_STEP");
+		return -EINVAL;
 	}
+	return 0;
+}
+
+static int run_config(struct genl_info *info, struct cbench_image *image,
+		      struct cbench_run_config *config)
+{
+	struct nlattr **attrs = info->attrs;
+	struct nlattr *attr;
+	int ret;
+
+	ret = run_entries(info, image, config);
+	if (ret)
+		return ret;
 	config->reps = nla_get_u64(attrs[CBENCH_A_RUN_REPS]);
 	attr = attrs[CBENCH_A_RUN_SAMPLES];
 	config->samples = nla_get_u32(attr);
@@ -345,7 +380,8 @@ static int put_run(struct sk_buff *msg, struct cbench_run *run)
 	if (state != CBENCH_RUN_RUNNING) {
 		if (nla_put_u32(msg, CBENCH_A_RUN_DISTURBED, run->disturbed) ||
 		    (state == CBENCH_RUN_FAILED &&
-		     nla_put_s32(msg, CBENCH_A_RUN_ERROR, run->error)) ||
+		     (nla_put_s32(msg, CBENCH_A_RUN_ERROR, run->error) ||
+		      nla_put_u32(msg, CBENCH_A_RUN_FAILED_IN, run->failed_in))) ||
 		    (run->calibrated && nla_put(msg, CBENCH_A_RUN_OVERHEAD, sizeof(run->overhead),
 						&run->overhead)))
 			return -EMSGSIZE;

@@ -17,6 +17,8 @@
 struct cbench_run_config {
 	void *entry;			/* run() in a mapped image */
 	void *setup;			/* setup() or NULL */
+	void *before_rep;		/* per-rep hooks or NULL; with either, */
+	void *after_rep;		/* every call is of one rep */
 	u64 reps;			/* of the first sample */
 	u64 reps_step;			/* added for each further sample */
 	u64 reps_last;			/* of the last sample, the most: reps + (samples - 1) * reps_step */
@@ -49,6 +51,8 @@ struct cbench_run {
 	u32 disturbed;
 	u32 state;			/* enum cbench_run_state: release/acquire */
 	s32 error;
+	u32 failed_in;			/* enum cbench_run_stage, once FAILED */
+	u64 hook_max_tsc;		/* CBENCH_HOOK_MAX_NS in TSC ticks */
 	u64 probe_tsc;			/* the interrupts-on call, TSC ticks */
 	struct cbench_ksample overhead;	/* least cost of an empty call */
 	bool calibrated;

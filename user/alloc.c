@@ -41,6 +41,19 @@ void cbench_alloc_count_end(struct cbench_alloc_count *c)
 	*c = counted;
 }
 
+bool cbench_alloc_pause(void)
+{
+	bool was = counting;
+
+	counting = false;
+	return was;
+}
+
+void cbench_alloc_resume(bool was)
+{
+	counting = was;
+}
+
 /* The replacements: the names are the C library's, so they need no
  * prototypes of ours (stdlib.h would declare them). */
 void *malloc(size_t bytes);

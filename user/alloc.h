@@ -22,5 +22,9 @@ struct cbench_alloc_count {
 void cbench_alloc_count_begin(void);
 /* Stops counting; *c gets what was counted. */
 void cbench_alloc_count_end(struct cbench_alloc_count *c);
+/* Stops counting for a while (a per-rep hook's calls are not the
+ * benchmark's); returns what to hand cbench_alloc_resume(). */
+bool cbench_alloc_pause(void);
+void cbench_alloc_resume(bool was);
 
 #endif /* _CBENCH_ALLOC_H */

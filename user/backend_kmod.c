@@ -384,6 +384,23 @@ static uint64_t minus(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
+/* A FAILED run's error; where a per-rep hook failed, its account in error. */
+static int failed(const struct cbench_proto_run_state *res, const char *name, char *error,
+		  size_t error_bytes)
+{
+	const char *hook = res->failed_in == CBENCH_STAGE_BEFORE_REP ? "before_rep" :
+			   res->failed_in == CBENCH_STAGE_AFTER_REP ? "after_rep" : NULL;
+
+	if (hook && res->error == -ETIME)
+		snprintf(error, error_bytes, "%s: a call of %s() took over %.0f ms in ring 0, where "
+			 "it runs with preemption off: make it cheaper, or measure with --backend user",
+			 name, hook, (double)CBENCH_HOOK_MAX_NS * 1e-6);
+	else if (hook)
+		snprintf(error, error_bytes, "%s: the benchmark's %s() returned %d in ring 0", name,
+			 hook, res->error);
+	return res->error ? res->error : -EIO;
+}
+
 /* Takes a batch of samples of r into bt; a failure's account in error. */
 static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_proto_run *r,
 		  const char *name, char *error, size_t error_bytes)
@@ -398,7 +415,7 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 			return n;
 	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
 	if (res.state == CBENCH_RUN_FAILED)
-		return res.error ? res.error : -EIO;
+		return failed(&res, name, error, error_bytes);
 	if (n == 0 && res.state == CBENCH_RUN_TOO_LONG) {
 		/* The errno alone would not say which limit. */
 		snprintf(error, error_bytes, "%s: %" PRIu64 " reps outlast cbench.ko's interrupts-off "
@@ -474,7 +491,13 @@ static int rehearsed(struct cbench_backend *b, const struct cbench_kmod_shape *s
 	return 0;
 }
 
-static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+static bool per_rep(const struct kmod_backend *k)
+{
+	return k->entry->has_before_rep || k->entry->has_after_rep;
+}
+
+/* One sample of reps, from the current batch or a new run. */
+static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
 {
 	struct kmod_backend *k = b->priv;
 	int ret;
@@ -487,7 +510,9 @@ static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 		struct cbench_proto_run r = {
 			.image_id = k->image_id, .entry = k->entry->run,
 			.has_setup = k->entry->has_setup, .setup = k->entry->setup,
-			.reps = reps, .reps_step = reps == k->bench.last_reps + 1 ? 1 : 0,
+			.has_before_rep = k->entry->has_before_rep, .before_rep = k->entry->before_rep,
+			.has_after_rep = k->entry->has_after_rep, .after_rep = k->entry->after_rep,
+			.reps = reps, .reps_step = reps == k->bench.last_reps + 1 && !per_rep(k) ? 1 : 0,
 			.samples = BATCH_SAMPLES, .cpu = (uint32_t)k->cpu,
 			.arena_bytes = k->arena_bytes, .param = k->param,
 		};
@@ -501,6 +526,34 @@ static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 			return ret;
 	}
 	take(&k->bench, reps, s);
+	return 0;
+}
+
+/*
+ * A per-rep benchmark runs one rep per call, between its hooks (which the
+ * module calls around each sample): reps such samples, added up.
+ */
+static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	struct kmod_backend *k = b->priv;
+	struct cbench_sample one;
+	int ret;
+
+	if (!per_rep(k))
+		return bench_sample(b, reps, s);
+	memset(s, 0, sizeof(*s));
+	for (uint64_t i = 0; i < reps; i++) {
+		ret = bench_sample(b, 1, &one);
+		if (ret)
+			return ret;
+		s->reps++;
+		s->ticks += one.ticks;
+		s->instructions += one.instructions;
+		s->cycles += one.cycles;
+		s->ref_cycles += one.ref_cycles;
+		s->have = one.have;
+		s->disturbed |= one.disturbed;
+	}
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "arena.h"
 #include "backend.h"
 #include "reference.h"
@@ -538,10 +539,62 @@ static int timed(struct cbench_backend *b, void (*run)(struct cbench_ctx *, uint
 	return 0;
 }
 
+/* Calls a per-rep hook, its allocations uncounted; 0 or -ECANCELED with why. */
+static int hook(struct cbench_backend *b, cbench_hook_fn fn, const char *name)
+{
+	struct user_backend *u = b->priv;
+	bool counting;
+	int ret;
+
+	if (!fn)
+		return 0;
+	counting = cbench_alloc_pause();
+	ret = fn(&u->ctx);
+	cbench_alloc_resume(counting);
+	if (!ret)
+		return 0;
+	snprintf(b->error, sizeof(b->error), "the benchmark's %s() returned %d", name, ret);
+	return -ECANCELED;
+}
+
+/*
+ * A per-rep benchmark (seed 002's macrobenchmark instrument): each rep is a
+ * call of one rep between its hooks, timed alone; the sample adds them up.
+ * The pipeline asks for one rep per measurement; allocation counting asks
+ * for more.
+ */
+static int measure_per_rep(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	struct user_backend *u = b->priv;
+	struct cbench_sample one;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->have = u->hw_have;
+	for (uint64_t i = 0; i < reps; i++) {
+		ret = hook(b, u->desc->before_rep, "before_rep");
+		if (!ret)
+			ret = timed(b, u->desc->run, &u->ctx, 1, &one);
+		if (!ret)
+			ret = hook(b, u->desc->after_rep, "after_rep");
+		if (ret)
+			return ret;
+		s->reps++;
+		s->ticks += one.ticks;
+		s->instructions += one.instructions;
+		s->cycles += one.cycles;
+		s->ref_cycles += one.ref_cycles;
+		s->disturbed |= one.disturbed;
+	}
+	return 0;
+}
+
 static int user_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
 {
 	struct user_backend *u = b->priv;
 
+	if (cbench_desc_per_rep(u->desc))
+		return measure_per_rep(b, reps, s);
 	return timed(b, u->desc->run, &u->ctx, reps, s);
 }
 

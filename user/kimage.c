@@ -21,6 +21,7 @@
 
 #include "elffile.h"
 #include "kimage.h"
+#include "loader.h"
 #include "../kmod/lib/abi.h"
 #include "../kmod/lib/reloc.h"
 
@@ -517,6 +518,92 @@ static int entry(struct loader *ld, uint64_t slot, const char *bench, const char
 	return 0;
 }
 
+/* The per-rep hooks of the ABI 2 descriptor at `at`, each optional. */
+static int hooks(struct loader *ld, uint64_t at, struct cbench_kimage_entry *e)
+{
+	int ret;
+
+	ret = entry(ld, at + offsetof(struct cbench_desc, before_rep), e->name, "before_rep",
+		    &e->before_rep);
+	if (ret < 0)
+		return ret;
+	e->has_before_rep = ret == 0;
+	ret = entry(ld, at + offsetof(struct cbench_desc, after_rep), e->name, "after_rep",
+		    &e->after_rep);
+	if (ret < 0)
+		return ret;
+	e->has_after_rep = ret == 0;
+	return 0;
+}
+
+/* The parameter values of the descriptor at `at`, as many as we keep. */
+static int params_of(struct loader *ld, uint64_t at, const struct cbench_desc *desc,
+		     struct cbench_kimage_entry *e)
+{
+	const struct cbench_kimage *image = ld->image;
+	uint32_t kept = desc->nparams < CBENCH_KIMAGE_PARAMS ? desc->nparams : CBENCH_KIMAGE_PARAMS;
+	uint64_t params;
+	int ret;
+
+	e->nparams = desc->nparams;
+	if (!desc->nparams)
+		return 0;
+	ret = pointer(ld, at + offsetof(struct cbench_desc, params), e->name, "params", &params);
+	if (ret)
+		return ret < 0 ? ret : refuse(ld, "benchmark %s: nparams without params", e->name);
+	if (params > image->image_bytes || kept * sizeof(int64_t) > image->image_bytes - params)
+		return refuse(ld, "benchmark %s: params outside the image", e->name);
+	memcpy(e->params, image->bytes + params, kept * sizeof(int64_t));
+	return 0;
+}
+
+/* The descriptor at image offset `at` (`label` names it) into e. */
+static int read_descriptor(struct loader *ld, uint64_t at, const char *label,
+			   struct cbench_kimage_entry *e)
+{
+	const struct cbench_kimage *image = ld->image;
+	struct cbench_desc desc;
+	uint64_t name;
+	int ret;
+
+	if (at > image->image_bytes || CBENCH_DESC_V1_BYTES > image->image_bytes - at)
+		return refuse(ld, "benchmark %s: descriptor is outside the image", label);
+	/* An ABI 1 descriptor ends before the hooks: read only its own bytes. */
+	memset(&desc, 0, sizeof(desc));
+	memcpy(&desc, image->bytes + at, CBENCH_DESC_V1_BYTES);
+	if (!cbench_desc_bytes(desc.abi_version) ||
+	    desc.desc_bytes != cbench_desc_bytes(desc.abi_version))
+		return refuse(ld, "benchmark %s: built for cbench ABI %u (%u-byte descriptor); "
+			      "this cbenchctl knows ABI 1 and %u", label, desc.abi_version,
+			      desc.desc_bytes, CBENCH_ABI_VERSION);
+	if (desc.desc_bytes > image->image_bytes - at)
+		return refuse(ld, "benchmark %s: descriptor is outside the image", label);
+	ret = pointer(ld, at + offsetof(struct cbench_desc, name), label, "name", &name);
+	if (ret)
+		return ret < 0 ? ret : refuse(ld, "benchmark %s has no name", label);
+	if (name >= image->image_bytes ||
+	    !memchr(image->bytes + name, 0, image->image_bytes - name) ||
+	    strlen((const char *)image->bytes + name) >= sizeof(e->name))
+		return refuse(ld, "benchmark %s: name is not a string inside the image", label);
+	strcpy(e->name, (const char *)image->bytes + name);
+	e->flags = desc.flags;
+
+	ret = entry(ld, at + offsetof(struct cbench_desc, run), e->name, "run", &e->run);
+	if (ret)
+		return ret < 0 ? ret : refuse(ld, "benchmark %s has no run()", e->name);
+	ret = entry(ld, at + offsetof(struct cbench_desc, setup), e->name, "setup", &e->setup);
+	if (ret < 0)
+		return ret;
+	e->has_setup = ret == 0;
+	if (desc.abi_version >= 2) {
+		ret = hooks(ld, at, e);
+		if (ret)
+			return ret;
+	}
+	e->arena_bytes = desc.arena_bytes;
+	return params_of(ld, at, &desc, e);
+}
+
 static int read_descriptors(struct loader *ld)
 {
 	struct cbench_kimage *image = ld->image;
@@ -536,9 +623,7 @@ static int read_descriptors(struct loader *ld)
 		return -ENOMEM;
 
 	for (uint64_t i = 0; i < n; i++) {
-		struct cbench_kimage_entry *e = &image->entries[image->nentries];
-		struct cbench_desc desc;
-		uint64_t at, name;
+		uint64_t at;
 		char label[32];
 		int ret;
 
@@ -546,49 +631,10 @@ static int read_descriptors(struct loader *ld)
 		ret = pointer(ld, first + i * sizeof(uint64_t), label, "descriptor", &at);
 		if (ret == 1)
 			continue;
+		if (!ret)
+			ret = read_descriptor(ld, at, label, &image->entries[image->nentries]);
 		if (ret)
 			return ret;
-		if (at > image->image_bytes || sizeof(desc) > image->image_bytes - at)
-			return refuse(ld, "benchmark %s: descriptor is outside the image", label);
-		memcpy(&desc, image->bytes + at, sizeof(desc));
-		if (desc.abi_version != CBENCH_ABI_VERSION || desc.desc_bytes != sizeof(desc))
-			return refuse(ld, "benchmark %s: built for cbench ABI %u (%u-byte descriptor); "
-				      "this cbenchctl knows ABI %u", label, desc.abi_version,
-				      desc.desc_bytes, CBENCH_ABI_VERSION);
-		ret = pointer(ld, at + offsetof(struct cbench_desc, name), label, "name", &name);
-		if (ret)
-			return ret < 0 ? ret : refuse(ld, "benchmark %s has no name", label);
-		if (name >= image->image_bytes ||
-		    !memchr(image->bytes + name, 0, image->image_bytes - name) ||
-		    strlen((const char *)image->bytes + name) >= sizeof(e->name))
-			return refuse(ld, "benchmark %s: name is not a string inside the image", label);
-		strcpy(e->name, (const char *)image->bytes + name);
-		e->flags = desc.flags;
-
-		ret = entry(ld, at + offsetof(struct cbench_desc, run), e->name, "run", &e->run);
-		if (ret)
-			return ret < 0 ? ret : refuse(ld, "benchmark %s has no run()", e->name);
-		ret = entry(ld, at + offsetof(struct cbench_desc, setup), e->name, "setup", &e->setup);
-		if (ret < 0)
-			return ret;
-		e->has_setup = ret == 0;
-		e->arena_bytes = desc.arena_bytes;
-		e->nparams = desc.nparams;
-		if (desc.nparams) {
-			uint64_t params;
-			uint32_t kept = desc.nparams < CBENCH_KIMAGE_PARAMS ? desc.nparams :
-									   CBENCH_KIMAGE_PARAMS;
-
-			ret = pointer(ld, at + offsetof(struct cbench_desc, params), e->name, "params",
-				      &params);
-			if (ret)
-				return ret < 0 ? ret : refuse(ld, "benchmark %s: nparams without params",
-							      e->name);
-			if (params > image->image_bytes ||
-			    kept * sizeof(int64_t) > image->image_bytes - params)
-				return refuse(ld, "benchmark %s: params outside the image", e->name);
-			memcpy(e->params, image->bytes + params, kept * sizeof(int64_t));
-		}
 		image->nentries++;
 	}
 	if (!image->nentries)

@@ -30,6 +30,11 @@ struct cbench_kimage_entry {
 	uint64_t run;
 	uint64_t setup;		/* valid if has_setup */
 	bool has_setup;
+	/* Per-rep hooks (ABI 2), valid if has_*. */
+	uint64_t before_rep;
+	uint64_t after_rep;
+	bool has_before_rep;
+	bool has_after_rep;
 	uint32_t flags;		/* the descriptor's CBENCH_F_* */
 	uint64_t arena_bytes;	/* the descriptor's arena */
 	uint32_t nparams;	/* parameter values; params[] holds the first few */

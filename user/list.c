@@ -47,10 +47,13 @@ int cbench_cmd_list(int argc, char *argv[])
 		if (d->bytes_per_rep)
 			printf(" bytes/rep=%" PRIu64 "%s", d->bytes_per_rep,
 			       d->flags & CBENCH_F_BYTES_PER_PARAM ? "*param" : "");
-		/* Every benchmark is timed by reps; one that may allocate also
-		 * has its allocations counted (seed 002's instruments). */
-		if (d->flags & CBENCH_F_USER_ONLY)
-			printf(" instruments=reps,allocations");
+		/* Seed 002's instruments: a benchmark is timed by reps (said
+		 * only beside another instrument), or one call at a time
+		 * between its per-rep hooks; one that may allocate also has
+		 * its allocations counted. */
+		if (cbench_desc_per_rep(d) || (d->flags & CBENCH_F_USER_ONLY))
+			printf(" instruments=%s%s", cbench_desc_per_rep(d) ? "per-rep" : "reps",
+			       d->flags & CBENCH_F_USER_ONLY ? ",allocations" : "");
 		putchar('\n');
 	}
 	cbench_library_close(&lib);

@@ -190,9 +190,9 @@ static int desc_check(const struct cbench_desc *d, bool code, char *err, size_t 
 		snprintf(err, errlen, "a descriptor has ABI version 0 (not made by CBENCH())");
 		return -EINVAL;
 	}
-	if (d->desc_bytes != sizeof(*d)) {
+	if (d->desc_bytes != cbench_desc_bytes(d->abi_version)) {
 		snprintf(err, errlen, "a descriptor is %" PRIu32 " bytes, ABI version %" PRIu32 " says %zu",
-			 d->desc_bytes, d->abi_version, sizeof(*d));
+			 d->desc_bytes, d->abi_version, cbench_desc_bytes(d->abi_version));
 		return -EINVAL;
 	}
 	if (!is_identifier(d->name, CBENCH_NAME_MAX)) {
@@ -204,7 +204,7 @@ static int desc_check(const struct cbench_desc *d, bool code, char *err, size_t 
 		snprintf(err, errlen, "benchmark %s has no run function", d->name);
 		return -EINVAL;
 	}
-	if (d->flags & ~__CBENCH_F_ALL) {
+	if (d->flags & ~__CBENCH_F_ALL & ~(code ? 0 : CBENCH_DESC_F_PER_REP)) {
 		snprintf(err, errlen, "benchmark %s has unknown flags %#" PRIx32, d->name, d->flags);
 		return -EINVAL;
 	}
@@ -350,15 +350,23 @@ static int check_pointers(const struct cbench_library *lib, const struct cbench_
 		snprintf(why, len, "a descriptor pointer points outside the object");
 		return -EINVAL;
 	}
-	if (d->abi_version > CBENCH_ABI_VERSION || d->desc_bytes != sizeof(*d))
+	if (!d->abi_version || d->abi_version > CBENCH_ABI_VERSION ||
+	    d->desc_bytes != cbench_desc_bytes(d->abi_version))
 		return 0;	/* cbench_desc_check() explains */
-	if (!in_object(lib, d, sizeof(*d), false) || !string_in_object(lib, d->name, CBENCH_NAME_MAX)) {
+	if (!in_object(lib, d, d->desc_bytes, false) || !string_in_object(lib, d->name, CBENCH_NAME_MAX)) {
 		snprintf(why, len, "a descriptor or its name lies outside the object");
 		return -EINVAL;
 	}
 	if ((d->run && !in_object(lib, (const void *)d->run, 1, true)) ||
 	    (d->setup && !in_object(lib, (const void *)d->setup, 1, true))) {
 		snprintf(why, len, "a descriptor's run or setup function is not code in the object");
+		return -EINVAL;
+	}
+	/* Only ABI 2 descriptors are long enough to hold hooks. */
+	if (d->abi_version >= 2 &&
+	    ((d->before_rep && !in_object(lib, (const void *)d->before_rep, 1, true)) ||
+	     (d->after_rep && !in_object(lib, (const void *)d->after_rep, 1, true)))) {
+		snprintf(why, len, "a descriptor's before_rep or after_rep hook is not code in the object");
 		return -EINVAL;
 	}
 	if ((d->param_name && !string_in_object(lib, d->param_name, CBENCH_NAME_MAX)) ||
@@ -442,6 +450,42 @@ static int check_report_names(const struct cbench_library *lib, char *err, size_
 	return 0;
 }
 
+_Static_assert(offsetof(struct cbench_desc, before_rep) == CBENCH_DESC_V1_BYTES,
+	       "ABI 2 appends the hooks to the ABI 1 descriptor");
+
+/*
+ * Descriptors of ABI version 1 end before the hooks: we give each a full
+ * copy, hooks NULL, so no one reads past the object's.  The copies keep
+ * their version.
+ */
+static int upgrade_old(struct cbench_library *lib)
+{
+	size_t old = 0;
+	const struct cbench_desc **ptrs;
+
+	for (size_t i = 0; i < lib->ndescs; i++)
+		old += lib->descs[i]->abi_version < 2;
+	if (!old)
+		return 0;
+	ptrs = calloc(lib->ndescs, sizeof(*ptrs));
+	lib->upgraded = calloc(old, sizeof(*lib->upgraded));
+	if (!ptrs || !lib->upgraded) {
+		free(ptrs);
+		return -ENOMEM;
+	}
+	old = 0;
+	for (size_t i = 0; i < lib->ndescs; i++) {
+		ptrs[i] = lib->descs[i];
+		if (lib->descs[i]->abi_version >= 2)
+			continue;
+		memcpy(&lib->upgraded[old], lib->descs[i], CBENCH_DESC_V1_BYTES);
+		ptrs[i] = &lib->upgraded[old++];
+	}
+	lib->upgraded_ptrs = ptrs;
+	lib->descs = ptrs;
+	return 0;
+}
+
 /*
  * What every descriptor must pass, whether we read it in the object or
  * copied it from the child that did: valid fields, distinct names, report
@@ -469,7 +513,9 @@ static int check_all(struct cbench_library *lib, const char *path, bool code, ch
 			}
 		}
 	}
-	ret = expand(lib);
+	ret = code ? upgrade_old(lib) : 0;
+	if (!ret)
+		ret = expand(lib);
 	if (ret) {
 		snprintf(err, errlen, "%s", strerror(-ret));
 		return ret;
@@ -506,6 +552,7 @@ struct load_msg {
 		struct {
 			uint32_t abi_version, desc_bytes, nparams, flags;
 			uint32_t has_param_name;
+			uint32_t per_rep;	/* before_rep or after_rep */
 			uint64_t arena_bytes, ops_per_rep, bytes_per_rep;
 			char name[CBENCH_NAME_MAX];
 			char param_name[CBENCH_NAME_MAX];
@@ -638,6 +685,7 @@ static void __attribute__((noreturn)) load_child(const char *path, int fd)
 		m.u.desc.arena_bytes = d->arena_bytes;
 		m.u.desc.ops_per_rep = d->ops_per_rep;
 		m.u.desc.bytes_per_rep = d->bytes_per_rep;
+		m.u.desc.per_rep = cbench_desc_per_rep(d);
 		snprintf(m.u.desc.name, sizeof(m.u.desc.name), "%s", d->name);
 		if (d->param_name) {
 			m.u.desc.has_param_name = 1;
@@ -677,7 +725,7 @@ static int take_desc(struct cbench_library *lib, const struct load_msg *m)
 		.param_name = m->u.desc.has_param_name ? c->param_name : NULL,
 		.params = c->params,
 		.nparams = m->u.desc.nparams,
-		.flags = m->u.desc.flags,
+		.flags = m->u.desc.flags | (m->u.desc.per_rep ? CBENCH_DESC_F_PER_REP : 0),
 		.ops_per_rep = m->u.desc.ops_per_rep,
 		.bytes_per_rep = m->u.desc.bytes_per_rep,
 	};
@@ -948,7 +996,8 @@ int cbench_experiment_find(const struct cbench_library *live, const struct cbenc
 		if (strcmp(e->report_name, want->report_name) || e->param != want->param ||
 		    e->has_param != want->has_param || d->arena_bytes != w->arena_bytes ||
 		    d->ops_per_rep != w->ops_per_rep || d->bytes_per_rep != w->bytes_per_rep ||
-		    d->flags != w->flags) {
+		    d->flags != (w->flags & ~CBENCH_DESC_F_PER_REP) ||
+		    cbench_desc_per_rep(d) != cbench_desc_per_rep(w)) {
 			snprintf(err, errlen, "%s registers benchmark %s differently in this worker "
 				 "than when cbenchctl loaded it", live->path, want->id);
 			return -ESTALE;
@@ -969,6 +1018,10 @@ void cbench_library_close(struct cbench_library *lib)
 	lib->copies = NULL;
 	free(lib->copy_ptrs);
 	lib->copy_ptrs = NULL;
+	free(lib->upgraded);
+	lib->upgraded = NULL;
+	free(lib->upgraded_ptrs);
+	lib->upgraded_ptrs = NULL;
 	if (lib->handle)
 		dlclose(lib->handle);
 	lib->handle = NULL;

@@ -13,6 +13,7 @@
 #define _CBENCH_LOADER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <cbench.h>
@@ -56,6 +57,10 @@ struct cbench_library {
 	/* cbench_library_open(): the descriptors' copies descs points to. */
 	struct cbench_desc_copy *copies;
 	const struct cbench_desc **copy_ptrs;
+	/* cbench_library_load() of an object with ABI 1 descriptors: their
+	 * full-size copies, and the pointers descs then is. */
+	struct cbench_desc *upgraded;
+	const struct cbench_desc **upgraded_ptrs;
 	/* The object's loaded segments, to check descriptor pointers against. */
 	struct {
 		uintptr_t start, end;
@@ -94,6 +99,25 @@ int cbench_experiment_find(const struct cbench_library *live, const struct cbenc
  * sentence in err.  Reads only the version fields before knowing the ABI.
  */
 int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen);
+
+/*
+ * Set in cbenchctl's copies of a descriptor (which hold no code) whose
+ * object's descriptor has per-rep hooks; never in an object's.
+ */
+#define CBENCH_DESC_F_PER_REP (1u << 31)
+
+/* sizeof(struct cbench_desc) in ABI version `abi` (1 or 2); 0 for others. */
+static inline size_t cbench_desc_bytes(uint32_t abi)
+{
+	return abi == 1 ? CBENCH_DESC_V1_BYTES : abi == CBENCH_ABI_VERSION ? sizeof(struct cbench_desc) : 0;
+}
+
+/* Whether d's benchmark is measured one call at a time, with its hooks
+ * around each (the object's descriptor, or cbenchctl's copy of one). */
+static inline bool cbench_desc_per_rep(const struct cbench_desc *d)
+{
+	return (d->flags & CBENCH_DESC_F_PER_REP) || d->before_rep || d->after_rep;
+}
 
 /* "add_chain" -> "AddChain"; writes at most len bytes with the NUL. */
 void cbench_camel_name(const char *snake, char *out, size_t len);

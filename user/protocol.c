@@ -345,6 +345,7 @@ static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_COUNTERS] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_OVERHEAD] = { .minlen = sizeof(struct cbench_ksample) },
 	[CBENCH_A_RUN_PROBE_TSC] = { .type = NLA_U64 },
+	[CBENCH_A_RUN_FAILED_IN] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES_FIRST] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES] = { .type = NLA_UNSPEC },
 };
@@ -357,6 +358,10 @@ static int build_run(struct nl_msg *msg, void *arg)
 	ret = ret ? ret : put_u64(msg, CBENCH_A_RUN_ENTRY, r->entry);
 	if (!ret && r->has_setup)
 		ret = put_u64(msg, CBENCH_A_RUN_SETUP, r->setup);
+	if (!ret && r->has_before_rep)
+		ret = put_u64(msg, CBENCH_A_RUN_BEFORE_REP, r->before_rep);
+	if (!ret && r->has_after_rep)
+		ret = put_u64(msg, CBENCH_A_RUN_AFTER_REP, r->after_rep);
 	ret = ret ? ret : put_u64(msg, CBENCH_A_RUN_REPS, r->reps);
 	if (!ret && r->reps_step)
 		ret = put_u64(msg, CBENCH_A_RUN_REPS_STEP, r->reps_step);
@@ -402,6 +407,7 @@ static int parse_run_get(struct nlattr **tb, void *arg)
 	g->seen = true;
 	s->state = nla_get_u32(tb[CBENCH_A_RUN_STATE]);
 	s->error = (int32_t)get_u32(tb[CBENCH_A_RUN_ERROR]);
+	s->failed_in = get_u32(tb[CBENCH_A_RUN_FAILED_IN]);
 	s->done = nla_get_u32(tb[CBENCH_A_RUN_SAMPLES_DONE]);
 	s->disturbed = get_u32(tb[CBENCH_A_RUN_DISTURBED]);
 	s->counters = get_u32(tb[CBENCH_A_RUN_COUNTERS]);

@@ -57,6 +57,9 @@ struct cbench_proto_run {
 	uint64_t entry;			/* offset of run() in the image */
 	bool has_setup;
 	uint64_t setup;			/* offset of setup(), if has_setup */
+	/* Per-rep hooks' offsets, if has_*; with either, reps is 1. */
+	bool has_before_rep, has_after_rep;
+	uint64_t before_rep, after_rep;
 	uint64_t reps, reps_step;	/* reps_step 0: not sent */
 	uint32_t samples;
 	uint32_t cpu;
@@ -70,6 +73,7 @@ int cbench_proto_run_start(struct cbench_nl *nl, const struct cbench_proto_run *
 struct cbench_proto_run_state {
 	uint32_t state;			/* CBENCH_RUN_* */
 	int32_t error;			/* -errno of a FAILED run */
+	uint32_t failed_in;		/* enum cbench_run_stage of a FAILED run */
 	uint32_t done, disturbed;	/* samples taken, and disturbed among them */
 	uint32_t counters;		/* CBENCH_COUNTER_F_* measured */
 	bool has_overhead;

@@ -32,17 +32,58 @@ static uint64_t monotonic_ns(void)
  * ends, however it ends. */
 struct rehearsal {
 	uint64_t setup_ns;
+	uint64_t hook_ns;		/* the longest call of a per-rep hook */
 	uint64_t reps;			/* of the call under way */
 	uint32_t stage;			/* REHEARSE_* */
-	int32_t error;			/* -errno of a failed arena map */
+	uint32_t hook;			/* REHEARSE_BEFORE_REP/AFTER_REP: the one under way */
+	uint32_t slow_hook;		/* the one that took hook_ns */
+	int32_t error;			/* -errno of a failed arena map; a hook's value */
 };
 
-enum { REHEARSE_ARENA = 1, REHEARSE_SETUP, REHEARSE_PROBE, REHEARSE_SAMPLES, REHEARSE_DONE };
+enum {
+	REHEARSE_ARENA = 1, REHEARSE_SETUP, REHEARSE_PROBE, REHEARSE_SAMPLES, REHEARSE_DONE,
+	REHEARSE_BEFORE_REP, REHEARSE_AFTER_REP,
+};
 
 static const char *const stage_names[] = {
 	[REHEARSE_ARENA] = "mapping the arena", [REHEARSE_SETUP] = "setup()",
 	[REHEARSE_PROBE] = "the budget probe's call", [REHEARSE_SAMPLES] = "a sample's call",
+	[REHEARSE_BEFORE_REP] = "before_rep()", [REHEARSE_AFTER_REP] = "after_rep()",
 };
+
+/* A per-rep hook, timed; a non-zero value ends the child (status 4). */
+static void rehearse_hook(cbench_hook_fn fn, uint32_t which, struct cbench_ctx *ctx,
+			  volatile struct rehearsal *r)
+{
+	uint64_t t0, ns;
+	int ret;
+
+	if (!fn)
+		return;
+	r->hook = which;
+	t0 = monotonic_ns();
+	ret = fn(ctx);
+	ns = monotonic_ns() - t0;
+	if (ns > r->hook_ns) {
+		r->hook_ns = ns;
+		r->slow_hook = which;
+	}
+	if (ret) {
+		r->error = ret;
+		_exit(4);
+	}
+	r->hook = 0;
+}
+
+/* One call of run(), between the per-rep hooks if it has them. */
+static void rehearse_call(const struct cbench_desc *d, struct cbench_ctx *ctx, uint64_t reps,
+			  volatile struct rehearsal *r)
+{
+	r->reps = reps;
+	rehearse_hook(d->before_rep, REHEARSE_BEFORE_REP, ctx, r);
+	d->run(ctx, reps);
+	rehearse_hook(d->after_rep, REHEARSE_AFTER_REP, ctx, r);
+}
 
 /* The child: the run's calls in cbench.ko's order (kmod/measure.c run_thread). */
 static void __attribute__((noreturn)) rehearse_child(const struct cbench_experiment *e,
@@ -71,24 +112,18 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 	r->setup_ns = monotonic_ns() - t0;
 	if (!shape) {
 		r->stage = REHEARSE_SAMPLES;
-		r->reps = 1;
-		d->run(&ctx, 1);
+		rehearse_call(d, &ctx, 1, r);
 		r->stage = REHEARSE_DONE;
 		_exit(0);
 	}
 	last = shape->reps + (uint64_t)(shape->samples - 1) * shape->step;
 	r->stage = REHEARSE_PROBE;
-	for (uint64_t reps = 1; reps < last; reps = cbench_probe_next(reps, last)) {
-		r->reps = reps;
-		d->run(&ctx, reps);
-	}
-	r->reps = last;
-	d->run(&ctx, last);
+	for (uint64_t reps = 1; reps < last; reps = cbench_probe_next(reps, last))
+		rehearse_call(d, &ctx, reps, r);
+	rehearse_call(d, &ctx, last, r);
 	r->stage = REHEARSE_SAMPLES;
-	for (uint32_t i = 0; i < shape->samples; i++) {
-		r->reps = shape->reps + i * shape->step;
-		d->run(&ctx, r->reps);
-	}
+	for (uint32_t i = 0; i < shape->samples; i++)
+		rehearse_call(d, &ctx, shape->reps + i * shape->step, r);
 	r->stage = REHEARSE_DONE;
 	_exit(0);
 }
@@ -97,11 +132,17 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 static int rehearsal_verdict(const struct cbench_experiment *e, const volatile struct rehearsal *r,
 			     int status, char *why, size_t why_bytes)
 {
-	const char *stage = r->stage < sizeof(stage_names) / sizeof(stage_names[0]) &&
-			    stage_names[r->stage] ? stage_names[r->stage] : "loading";
+	uint32_t at = r->hook ? r->hook : r->stage;
+	const char *stage = at < sizeof(stage_names) / sizeof(stage_names[0]) &&
+			    stage_names[at] ? stage_names[at] : "loading";
 
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
 		return -ECANCELED;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 4 && r->hook) {
+		snprintf(why, why_bytes, "%s: the benchmark's %s returned %d, rehearsed in user mode "
+			 "before ring 0", e->id, stage, r->error);
+		return -ECANCELED;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && r->stage == REHEARSE_ARENA) {
 		snprintf(why, why_bytes, "%s: cannot map its arena of %" PRIu64 " bytes in user mode (%s)",
 			 e->id, e->desc->arena_bytes, strerror(-r->error));
@@ -126,6 +167,14 @@ static int rehearsal_verdict(const struct cbench_experiment *e, const volatile s
 		snprintf(why, why_bytes, "%s: setup() takes %.1f ms in user mode; in ring 0 it runs "
 			 "with preemption off, which cbench.ko keeps under %.0f ms: make setup() "
 			 "cheaper or measure it with --backend user", e->id, (double)r->setup_ns * 1e-6,
+			 (double)CBENCH_KMOD_SETUP_MAX_NS * 1e-6);
+		return -ETIME;
+	}
+	if (r->hook_ns > CBENCH_KMOD_SETUP_MAX_NS) {
+		snprintf(why, why_bytes, "%s: a call of %s takes %.1f ms in user mode; in ring 0 it "
+			 "runs with preemption off, which cbench.ko keeps under %.0f ms, as for setup(): "
+			 "make it cheaper or measure it with --backend user", e->id,
+			 stage_names[r->slow_hook], (double)r->hook_ns * 1e-6,
 			 (double)CBENCH_KMOD_SETUP_MAX_NS * 1e-6);
 		return -ETIME;
 	}

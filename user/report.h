@@ -61,7 +61,9 @@ struct cbench_trial {
 
 struct cbench_result {
 	const struct cbench_experiment *exp;
-	const char *tuning;		/* "cached", "tuned", or "failed" */
+	/* "cached", "tuned", "failed", or "per-rep" (one call per
+	 * measurement, between the benchmark's hooks: no tuning) */
+	const char *tuning;
 	uint64_t n;
 	struct cbench_trial *trials;
 	size_t ntrials;

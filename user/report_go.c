@@ -293,7 +293,11 @@ static void put_result(FILE *f, const struct cbench_result *res)
 	if (total)
 		fprintf(f, "# %s: %zu of %zu measurements discarded as disturbed (%.2f%%)\n",
 			name, discarded, total, 100.0 * (double)discarded / (double)total);
-	if (res->step_share > CBENCH_STEP_SHARE_MAX)
+	if (res->step_share > CBENCH_STEP_SHARE_MAX && cbench_desc_per_rep(res->exp->desc))
+		fprintf(f, "# %s: one timer step is %.3f%% of a call, and a per-rep benchmark is "
+			"timed one call at a time: give each call more work for a finer result\n",
+			name, 100 * res->step_share);
+	else if (res->step_share > CBENCH_STEP_SHARE_MAX)
 		fprintf(f, "# %s: one timer step is %.3f%% of a measurement (measurements are "
 			"capped at %.0f us); the floor mean takes most of its rounding off\n",
 			name, 100 * res->step_share, CBENCH_TUNE_MAX_MEASURE_NS * 1e-3);

@@ -115,11 +115,15 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res)
 	cbench_jsonw_string(j, "name", res->exp->report_name);
 	cbench_jsonw_string(j, "id", res->exp->id);
 	cbench_jsonw_string(j, "tuning", res->tuning);
+	/* "reps" (run(ctx, n) per measurement) or "per-rep" (one call
+	 * between the benchmark's hooks, seed 002's macrobenchmark). */
+	cbench_jsonw_string(j, "instrument", cbench_desc_per_rep(res->exp->desc) ? "per-rep" : "reps");
 	cbench_jsonw_uint(j, "n", res->n);
 	cbench_jsonw_double(j, "ns_per_op", res->ns_per_op);
 	cbench_jsonw_double(j, "median_of_trials_ns_per_op", res->median_ns_per_op);
 	cbench_jsonw_double(j, "cv_of_trials", res->cv);
 	maybe(j, "est_cycles_per_op", res->est_cycles_per_op);
+	maybe(j, "step_share", res->step_share);
 	if (!isnan(res->core_ghz_min)) {
 		cbench_jsonw_double(j, "core_ghz_min", res->core_ghz_min);
 		cbench_jsonw_double(j, "core_ghz_max", res->core_ghz_max);

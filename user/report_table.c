@@ -57,6 +57,9 @@ void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
 		if (res->unstable)
 			fprintf(f, "  %sunstable: %s%s\n", colour ? RED : "", res->unstable_reason,
 				colour ? RESET : "");
+		if (cbench_desc_per_rep(res->exp->desc) && res->step_share > CBENCH_STEP_SHARE_MAX)
+			fprintf(f, "  short calls: one timer step is %.3f%% of a call (timed one at a "
+				"time); give each call more work\n", 100 * res->step_share);
 		for (size_t j = 0; j < res->ntrials; j++) {
 			if (res->trials[j].error)
 				fprintf(f, "  %strial %zu failed: %s%s\n", colour ? RED : "", j + 1,

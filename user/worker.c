@@ -287,7 +287,8 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 	ret = b.ops->prepare(&b, job->exp);
 	if (ret) {
 		send_error(fd, ret, "setup failed",
-			   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" : why(&b));
+			   why(&b) ? why(&b) :
+			   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" : NULL);
 		goto out;
 	}
 	/* Again, now with what the arena got. */

@@ -11,9 +11,9 @@
 #include "types.h"
 
 /* The cbench.h ABI version this mirror follows. */
-#define CBENCH_KABI_VERSION 1
+#define CBENCH_KABI_VERSION 2
 
-/* struct cbench_ctx of cbench.h, CBENCH_ABI_VERSION 1. */
+/* struct cbench_ctx of cbench.h, CBENCH_ABI_VERSION 2 (as in 1). */
 struct cbench_kctx {
 	u64 arena;		/* void *arena */
 	u64 arena_bytes;

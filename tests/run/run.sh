@@ -484,7 +484,7 @@ expect_failure "not loadable (undefined symbol)" 'cannot load .*undefined symbol
 expect_failure "not loadable (an executable)" 'unable to load benchmarks: .*(cannot load|not an x86-64 shared object)' run -o "$TMP/report.txt" "$CB"
 expect_failure "missing file" 'unable to load benchmarks: .*No such file' run -o "$TMP/report.txt" "$TMP/absent.so"
 expect_failure "no benchmarks" 'registers no benchmarks' run -o "$TMP/report.txt" "$FIX/empty.so"
-expect_failure "newer ABI" 'ABI version 2, newer than this cbenchctl knows \(versions 1 to 1\)' run -o "$TMP/report.txt" "$FIX/newer_abi.so"
+expect_failure "newer ABI" 'ABI version 3, newer than this cbenchctl knows \(versions 1 to 2\)' run -o "$TMP/report.txt" "$FIX/newer_abi.so"
 expect_failure "bad descriptor" "descriptor's name is not an identifier" run -o "$TMP/report.txt" "$FIX/bad_desc.so"
 expect_failure "two benchmarks, one report name" 'benchmarks (a_b and aB|aB and a_b) would both be reported as BenchmarkAB: rename one' run -o "$TMP/report.txt" "$FIX/same_report_name.so"
 expect_failure "a report name benchstat cannot read" 'would be reported as Benchmark1x, which benchstat does not read' list "$FIX/bad_report_name.so"
@@ -494,7 +494,7 @@ expect_failure "section entry that is no descriptor" 'descriptor pointer points 
 expect_failure "ops_per_rep of UINT64_MAX" 'benchmark huge has ops_per_rep = 18446744073709551615, more than 2\^40' run -o "$TMP/report.txt" "$FIX/huge_counts.so"
 expect_failure "list: ops_per_rep of UINT64_MAX" 'benchmark huge has ops_per_rep' list "$FIX/huge_counts.so"
 expect_failure "bytes_per_rep x parameter over 2^40" 'benchmark copy at size=1099511627776 has bytes_per_rep x size = 1073741824 x 1099511627776, more than 2\^40 bytes per rep' list "$FIX/huge_bytes.so"
-expect_failure "list: newer ABI" 'ABI version 2' list "$FIX/newer_abi.so"
+expect_failure "list: newer ABI" 'ABI version 3' list "$FIX/newer_abi.so"
 expect_failure "unwritable output" "unable to write $TMP/nodir/report.txt: No such file" run -o "$TMP/nodir/report.txt" "$SUITE"
 expect_failure "output is a directory" "unable to write $TMP: Is a directory" run -o "$TMP" "$SUITE"
 expect_failure "unwritable samples" "unable to write $TMP/nodir/s.csv" run -o "$TMP/report.txt" --samples "$TMP/nodir/s.csv" "$SUITE"
@@ -547,6 +547,68 @@ elif ! grep -Eq '^BenchmarkThreeOf64 [0-9]+ .* 192 B/op 3 allocs/op$' "$TMP/repo
 else
 	ok "allocation counting: exact per op, a measured zero as 0"
 fi
+
+# Per-rep hooks (seed 002's macrobenchmark instrument).  fresh_input fails
+# its trial unless every call ran between its own before_rep() and
+# after_rep(); heap_sort checks it sorted fresh input.
+KFIX=build/tests/kfixtures
+run_cb run $FAST -o "$TMP/report.txt" --format json --filter '^fresh_input$' "$KFIX/per_rep.so"
+if [ "$rc" -ne 0 ]; then
+	not_ok "per-rep hooks: exit status $rc"
+elif ! grep -q '"failed_trials":0' "$TMP/report.txt" ||
+     ! grep -q '"tuning":"per-rep","instrument":"per-rep","n":1,' "$TMP/report.txt" ||
+     [ "$(grep -o '"status":"ok","n":1,' "$TMP/report.txt" | wc -l)" -ne 2 ]; then
+	cp "$TMP/report.txt" "$TMP/out"
+	not_ok "per-rep hooks: want every trial good, one call per measurement, no tuning"
+else
+	ok "per-rep hooks: each call between its hooks, one call per measurement"
+fi
+run_cb run $FAST -o "$TMP/report.txt" --filter 'keys=1024$|walk' build/examples/per_rep.so
+if [ "$rc" -eq 0 ] && grep -q '^BenchmarkHeapSort/keys=1024 1 ' "$TMP/report.txt" &&
+   grep -q '^BenchmarkColdWalk 1 ' "$TMP/report.txt" && grep -q '^# tuning: per-rep' "$TMP/report.txt" &&
+   ! grep -q 'failed' "$TMP/report.txt"; then
+	ok "per-rep examples: a sort of fresh input, cold and warm walks"
+else
+	not_ok "per-rep examples: exit status $rc"
+fi
+run_cb list "$KFIX/per_rep.so"
+if [ "$rc" -eq 0 ] && grep -q '^fresh_input .*instruments=per-rep$' "$TMP/out" &&
+   ! grep -q 'instruments=' "$(run_cb list "$SUITE"; echo "$TMP/out")"; then
+	ok "list names the instrument"
+else
+	not_ok "list names the instrument"
+fi
+
+# An object built with ABI 1 (no hooks in its descriptor) still runs, as a
+# reps benchmark: what follows its descriptor is not read as hooks.
+run_cb run $FAST -o "$TMP/report.txt" "$FIX/abi1.so"
+if [ "$rc" -eq 0 ] && grep -q '^BenchmarkOldAdd [0-9]* ' "$TMP/report.txt" &&
+   grep -q '^# tuning: tuned' "$TMP/report.txt" &&
+   [ "$(run_cb list "$FIX/abi1.so"; cat "$TMP/out")" = "old_add BenchmarkOldAdd" ]; then
+	ok "an ABI 1 object runs as it did"
+else
+	not_ok "an ABI 1 object runs as it did: exit status $rc"
+fi
+
+# Bad hooks fail the trial, saying which hook and why.
+check_failed_hook() {
+	name=$1
+	regex=$2
+	shift 2
+	run_cb run $FAST "$@" -o "$TMP/report.txt" "$KFIX/per_rep.so"
+	if [ "$rc" -eq 0 ]; then
+		not_ok "$name: exit status 0"
+	elif ! grep -Eq -- "$regex" "$TMP/err" ||
+	     ! grep -Eq "^# Benchmark[A-Za-z]+ trial 1 failed: .*$regex" "$TMP/report.txt"; then
+		cp "$TMP/report.txt" "$TMP/out"
+		not_ok "$name: no failed trial matching /$regex/"
+	else
+		ok "$name"
+	fi
+}
+check_failed_hook "after_rep() that fails" "the benchmark's after_rep\\(\\) returned -5" --filter '^after_fails$'
+check_failed_hook "before_rep() that crashes" 'signal SIG(SEGV|ILL)' --filter '^before_crashes$'
+check_failed_hook "before_rep() that hangs" 'timeout after 0.5s' --filter '^before_hangs$' --time-limit 0.5
 
 run_cb run --help
 if [ "$rc" -eq 0 ] && grep -q -- '--retune' "$TMP/out"; then ok "run --help"; else not_ok "run --help"; fi

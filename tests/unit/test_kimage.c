@@ -117,7 +117,32 @@ static void missing_file(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does_not_exist"));
 }
 
+/* Per-rep hooks become entry points, checked like run(); absent is absent. */
+static void per_rep_hooks(void)
+{
+	const struct cbench_kimage_entry *e;
+	struct cbench_kimage image;
+	char why[512] = "";
+
+	CU_ASSERT_EQUAL_FATAL(cbench_kimage_load(FIXTURE("per_rep"), &image, why, sizeof(why)), 0);
+	e = cbench_kimage_find(&image, "fresh_input");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_TRUE(e->has_before_rep && e->has_after_rep);
+	CU_ASSERT_NOT_EQUAL(e->before_rep, e->after_rep);
+	CU_ASSERT_NOT_EQUAL(e->before_rep, e->run);
+	CU_ASSERT(e->before_rep < image.image_bytes && e->after_rep < image.image_bytes);
+	e = cbench_kimage_find(&image, "after_fails");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_TRUE(!e->has_before_rep && e->has_after_rep);
+	cbench_kimage_free(&image);
+	CU_ASSERT_EQUAL_FATAL(cbench_kimage_load(FIXTURE("good"), &image, why, sizeof(why)), 0);
+	for (size_t i = 0; i < image.nentries; i++)
+		CU_ASSERT_FALSE(image.entries[i].has_before_rep || image.entries[i].has_after_rep);
+	cbench_kimage_free(&image);
+}
+
 static CU_TestInfo kimage_tests[] = {
+	{ "per-rep hooks are checked entry points", per_rep_hooks },
 	{ "kernel-safe object becomes a checked image", good_image },
 	{ "stack protector refused", stack_protector },
 	{ "libc call refused, symbol named", libc_call },

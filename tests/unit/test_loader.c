@@ -47,11 +47,21 @@ static void checks(void)
 
 	d.abi_version = CBENCH_ABI_VERSION + 1;
 	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -EPROTO);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ABI version 2"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "versions 1 to 1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ABI version 3"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "versions 1 to 2"));
 
 	d = good();
 	d.desc_bytes = 8;
+	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -EINVAL);
+	/* ABI 1 descriptors are shorter (no hooks); each version has its size. */
+	d = good();
+	d.abi_version = 1;
+	d.desc_bytes = CBENCH_DESC_V1_BYTES;
+	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);
+	d.desc_bytes = sizeof(struct cbench_desc);
+	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -EINVAL);
+	d = good();
+	d.desc_bytes = CBENCH_DESC_V1_BYTES;
 	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -EINVAL);
 	d = good();
 	d.abi_version = 0;
@@ -190,7 +200,43 @@ static void worker_finds_experiment(void)
 	cbench_library_close(&listed);
 }
 
+/*
+ * Per-rep hooks survive the copy made in the loading child as a flag (the
+ * copy holds no code), and a worker's live descriptor has them as code.
+ */
+static void per_rep_copies(void)
+{
+	struct cbench_library listed, live;
+	const struct cbench_experiment *found = NULL;
+	char err[512] = "";
+	size_t hooked = 0;
+
+	CU_ASSERT_EQUAL_FATAL(cbench_library_open(&listed, "build/examples/per_rep.so", 10, err,
+						  sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&live, "build/examples/per_rep.so", err,
+						  sizeof(err)), 0);
+	for (size_t i = 0; i < listed.nexperiments; i++) {
+		const struct cbench_desc *d = listed.experiments[i].desc;
+
+		CU_ASSERT_PTR_NULL(d->before_rep);
+		CU_ASSERT_TRUE(cbench_desc_per_rep(d));
+		CU_ASSERT_EQUAL_FATAL(cbench_experiment_find(&live, &listed.experiments[i], &found,
+							     err, sizeof(err)), 0);
+		CU_ASSERT_PTR_NOT_NULL(found->desc->before_rep);
+		CU_ASSERT_FALSE(found->desc->flags & CBENCH_DESC_F_PER_REP);
+		hooked += cbench_desc_per_rep(found->desc);
+	}
+	CU_ASSERT_EQUAL(hooked, listed.nexperiments);
+	cbench_library_close(&live);
+	cbench_library_close(&listed);
+	CU_ASSERT_EQUAL_FATAL(cbench_library_open(&listed, SUITE_SO, 10, err, sizeof(err)), 0);
+	for (size_t i = 0; i < listed.nexperiments; i++)
+		CU_ASSERT_FALSE(cbench_desc_per_rep(listed.experiments[i].desc));
+	cbench_library_close(&listed);
+}
+
 static CU_TestInfo loader_tests[] = {
+	{ "per-rep hooks: a flag in copies, code in the worker", per_rep_copies },
 	{ "loading in a child maps nothing here", open_maps_nothing },
 	{ "a worker finds and checks its experiment", worker_finds_experiment },
 	{ "CamelCase report names", camel },

@@ -97,6 +97,32 @@ hostile_refused arena_1tib "exceeds cbench.ko's arena_max_bytes"
 hostile_refused arena_300mib "exceeds cbench.ko's arena_max_bytes"
 live_is_zero "after hostile benchmarks"
 
+step "per-rep hooks in ring 0"
+# fresh_input fails its trial unless each call ran between its own hooks.
+if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
+	--filter '^fresh_input$' "$dir/per_rep.so" >/tmp/kmod-run.out 2>&1; then
+	grep -q "^# tuning: per-rep" /tmp/kmod-run.out || fail "per-rep: not measured one call at a time"
+	grep -q "^BenchmarkFreshInput 1 " /tmp/kmod-run.out || fail "per-rep: no result"
+	grep -q "failed" /tmp/kmod-run.out && fail "per-rep: $(grep failed /tmp/kmod-run.out)"
+else
+	cat /tmp/kmod-run.out
+	fail "cbenchctl run --backend kmod of a per-rep benchmark"
+fi
+$t hooks "$dir/per_rep.so" || fail "hooks in ring 0"
+hook_refused() {
+	if cbenchctl run --backend kmod --trials 1 --time-limit 5 --filter "^$1\$" "$dir/per_rep.so" \
+		>/tmp/hook.out 2>&1; then
+		fail "$1 ran in ring 0"
+	elif ! grep -Eq "$2" /tmp/hook.out; then
+		fail "$1: no '$2' in: $(cat /tmp/hook.out)"
+	fi
+}
+hook_refused after_fails "after_rep\(\) returned -5, rehearsed in user mode"
+hook_refused before_crashes "crashed \(SIG(SEGV|ILL)\) in before_rep\(\)"
+hook_refused before_slow "a call of before_rep\(\) takes .* ms in user mode"
+hook_refused before_hangs "timeout after 5"
+live_is_zero "after per-rep hooks"
+
 step "measure the fixture benchmarks"
 $t run "$good" add_chain 1000 100 || fail "add_chain"
 $t run "$good" call_global 200 10 || fail "call_global with setup"

@@ -301,6 +301,8 @@ struct run_args {
 	uint32_t samples;
 	uint32_t cpu;
 	uint64_t budget_ns;	/* 0: module default */
+	int hooks;		/* send the entry's per-rep hooks */
+	uint64_t bad_hook;	/* if not 0: this offset as before_rep */
 };
 
 static int run_start(struct nl *nl, const struct run_args *r)
@@ -314,6 +316,12 @@ static int run_start(struct nl *nl, const struct run_args *r)
 	put_u64(&m, CBENCH_A_RUN_ENTRY, r->entry->run);
 	if (r->entry->has_setup)
 		put_u64(&m, CBENCH_A_RUN_SETUP, r->entry->setup);
+	if (r->bad_hook)
+		put_u64(&m, CBENCH_A_RUN_BEFORE_REP, r->bad_hook);
+	else if (r->hooks && r->entry->has_before_rep)
+		put_u64(&m, CBENCH_A_RUN_BEFORE_REP, r->entry->before_rep);
+	if (r->hooks && r->entry->has_after_rep)
+		put_u64(&m, CBENCH_A_RUN_AFTER_REP, r->entry->after_rep);
 	put_u64(&m, CBENCH_A_RUN_REPS, r->reps);
 	if (r->reps_step)
 		put_u64(&m, CBENCH_A_RUN_REPS_STEP, r->reps_step);
@@ -329,7 +337,7 @@ static int run_start(struct nl *nl, const struct run_args *r)
 }
 
 struct run_state {
-	uint32_t state, done, disturbed, counters;
+	uint32_t state, done, disturbed, counters, failed_in;
 	int32_t error;
 	uint64_t probe_tsc;
 	struct cbench_ksample overhead;
@@ -346,6 +354,7 @@ static void state_reply(const struct nlmsghdr *h, void *arg)
 	s->disturbed = (uint32_t)get_num(attr(h, CBENCH_A_RUN_DISTURBED));
 	s->counters = (uint32_t)get_num(attr(h, CBENCH_A_RUN_COUNTERS));
 	s->error = (int32_t)get_num(attr(h, CBENCH_A_RUN_ERROR));
+	s->failed_in = (uint32_t)get_num(attr(h, CBENCH_A_RUN_FAILED_IN));
 	s->probe_tsc = get_num(attr(h, CBENCH_A_RUN_PROBE_TSC));
 	s->have_overhead = o && o->nla_len == NLA_HDRLEN + sizeof(s->overhead);
 	if (s->have_overhead)
@@ -525,6 +534,79 @@ static int measure(const struct cbench_kimage *image, const char *name, uint32_t
 	      "image deleted");
 	close(nl.fd);
 	return 0;
+}
+
+/*
+ * A run of name with its per-rep hooks (tests/kfixtures/per_rep.c) ends in
+ * want_state; a FAILED one with want_error in want_stage.
+ */
+static void hooked_run(struct nl *nl, uint32_t image_id, const struct cbench_kimage *image,
+		       const char *name, uint32_t want_state, int32_t want_error, uint32_t want_stage)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
+	struct run_args r = { .image = image_id, .entry = e, .reps = 1, .samples = 50, .hooks = 1 };
+	struct run_state s;
+	struct dump d;
+	int run, ret;
+
+	if (!e || !(e->has_before_rep || e->has_after_rep)) {
+		check(0, "%s has per-rep hooks", name);
+		return;
+	}
+	run = run_start(nl, &r);
+	check(run > 0, "%s: run start: %d %s", name, run, nl->ext);
+	if (run <= 0)
+		return;
+	/* Waited for first: check()'s arguments are evaluated in no set order. */
+	ret = run_wait(nl, (uint32_t)run, &s);
+	check(ret == 0 && s.state == want_state &&
+	      (want_state != CBENCH_RUN_FAILED ||
+	       (s.error == want_error && s.failed_in == want_stage)),
+	      "%s with its hooks ended %s, error %d in stage %u (want %s, %d in %u), %u samples",
+	      name, state_name(s.state), s.error, s.failed_in, state_name(want_state), want_error,
+	      want_stage, s.done);
+	if (want_state == CBENCH_RUN_DONE)
+		check(samples(nl, (uint32_t)run, &d) == 0 && d.next == 50 && !d.bad,
+		      "%s: all 50 samples dumped", name);
+	check(simple(nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0, "run deleted");
+}
+
+/*
+ * Per-rep hooks in ring 0, called directly (cbenchctl would have rehearsed
+ * them first): fresh input for every call, a hook that fails, one that
+ * overruns CBENCH_HOOK_MAX_NS, and run shapes a hooked run may not have.
+ */
+static void hooks(const struct cbench_kimage *image)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, "fresh_input");
+	struct run_args r = { .entry = e, .reps = 2, .samples = 4, .hooks = 1 };
+	struct nl nl;
+	int id;
+
+	if (!e) {
+		check(0, "fresh_input exists");
+		return;
+	}
+	nl_must(&nl);
+	id = upload(&nl, image);
+	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map: %d %s", id, nl.ext);
+	r.image = (uint32_t)id;
+	hooked_run(&nl, r.image, image, "fresh_input", CBENCH_RUN_DONE, 0, 0);
+	hooked_run(&nl, r.image, image, "after_fails", CBENCH_RUN_FAILED, -5, CBENCH_STAGE_AFTER_REP);
+	hooked_run(&nl, r.image, image, "before_slow", CBENCH_RUN_FAILED, -ETIME,
+		   CBENCH_STAGE_BEFORE_REP);
+	check(run_start(&nl, &r) == -EINVAL, "hooks with 2 reps refused: %s", nl.ext);
+	r.reps = 1;
+	r.reps_step = 1;
+	check(run_start(&nl, &r) == -EINVAL, "hooks with a reps step refused: %s", nl.ext);
+	r.reps_step = 0;
+	r.bad_hook = image->image_bytes + 4096;
+	check(run_start(&nl, &r) == -EINVAL, "before_rep outside the image refused: %s", nl.ext);
+	r.bad_hook = e->run + 1;
+	check(run_start(&nl, &r) == -EINVAL, "before_rep not at an endbr64 refused: %s", nl.ext);
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
+	      "image deleted");
+	close(nl.fd);
 }
 
 /* A request built by fn is refused with want. */
@@ -1393,6 +1475,8 @@ int main(int argc, char *argv[])
 		ids(&image);
 	} else if (!strcmp(argv[1], "hostile")) {
 		hostile(&image);
+	} else if (!strcmp(argv[1], "hooks")) {
+		hooks(&image);
 	} else if (!strcmp(argv[1], "hold") && argc >= 4) {
 		return hold(&image, argv[3]);
 	} else if (!strcmp(argv[1], "concurrent") && argc >= 4) {

@@ -141,6 +141,13 @@
  *            CBENCH_A_RUN_CPU       NLA_U32  an online CPU
  *            CBENCH_A_RUN_ARENA_BYTES NLA_U64 0 .. LIMIT_ARENA_BYTES
  *            CBENCH_A_RUN_PARAM     NLA_S64  ctx->param; optional, 0
+ *            CBENCH_A_RUN_BEFORE_REP NLA_U64 offset of a per-rep hook called
+ *                                   before every timed call of run(); in
+ *                                   text, endbr64; optional
+ *            CBENCH_A_RUN_AFTER_REP NLA_U64  the same, called after it; optional
+ *                                   With either hook every call is of one
+ *                                   rep: REPS must be 1 and REPS_STEP 0
+ *                                   (else -EINVAL).
  *            CBENCH_A_RUN_BUDGET_NS NLA_U64  IRQ-off budget per sample,
  *                                   1000 .. LIMIT_IRQOFF_NS; optional, the
  *                                   module's default
@@ -154,7 +161,12 @@
  *   budget, or if the least of up to three calls of all the reps is
  *   longer than it); a calibration of an empty call; then the samples.  A
  *   sample over the budget is flagged CBENCH_SAMPLE_F_OVER_BUDGET; three in a
- *   row end the run as TOO_LONG.
+ *   row end the run as TOO_LONG.  A per-rep hook runs before (after) every
+ *   call of run(), the probe's and each sample's, outside the sample:
+ *   interrupts on, preemption off, like setup().  A hook that returns
+ *   non-zero ends the run as FAILED with its value as the error (-EINVAL
+ *   if positive); one whose call takes over CBENCH_HOOK_MAX_NS, as FAILED
+ *   with -ETIME.  CBENCH_A_RUN_FAILED_IN then says which.
  *   -ENOSPC when the socket already has CBENCH_RUNS_PER_CLIENT runs or the
  *   module LIMIT_RUNS runs in progress; -EBUSY when another run (of any
  *   client) is in progress on that CPU; -ENXIO if the CPU went offline.
@@ -165,6 +177,7 @@
  *     CBENCH_A_RUN_ID            NLA_U32
  *     CBENCH_A_RUN_STATE         NLA_U32  enum cbench_run_state
  *     CBENCH_A_RUN_ERROR         NLA_S32  setup()'s value or -errno; FAILED only
+ *     CBENCH_A_RUN_FAILED_IN     NLA_U32  enum cbench_run_stage; FAILED only
  *     CBENCH_A_RUN_SAMPLES_DONE  NLA_U32  samples recorded so far
  *     CBENCH_A_RUN_DISTURBED     NLA_U32  of those, how many carry flags
  *     CBENCH_A_RUN_COUNTERS      NLA_U32  CBENCH_COUNTER_F_* measured
@@ -299,6 +312,9 @@ enum cbench_attr {
 	CBENCH_A_SAMPLES_FIRST,
 	CBENCH_A_SAMPLES,
 	CBENCH_A_RUN_REPS_STEP,
+	CBENCH_A_RUN_BEFORE_REP,
+	CBENCH_A_RUN_AFTER_REP,
+	CBENCH_A_RUN_FAILED_IN,
 	__CBENCH_A_LAST
 };
 #define CBENCH_A_MAX (__CBENCH_A_LAST - 1)
@@ -372,6 +388,16 @@ struct cbench_ksample {
 	__u32 flags;			/* CBENCH_SAMPLE_F_* */
 	__u32 cpu;			/* where it ran */
 };
+
+/* Where a FAILED run failed (CBENCH_A_RUN_FAILED_IN). */
+enum cbench_run_stage {
+	CBENCH_STAGE_SETUP = 1,		/* setup() returned non-zero */
+	CBENCH_STAGE_BEFORE_REP,	/* before_rep() returned non-zero, or overran */
+	CBENCH_STAGE_AFTER_REP,		/* after_rep() returned non-zero, or overran */
+};
+
+/* Longest call of a per-rep hook, in ns; a longer one fails the run. */
+#define CBENCH_HOOK_MAX_NS 50000000ULL
 
 enum cbench_run_state {
 	CBENCH_RUN_RUNNING,
