@@ -32,6 +32,7 @@
 #include <uapi/linux/cbench.h>
 
 #include "backend.h"
+#include "clock.h"
 #include "cpulock.h"
 #include "json_writer.h"
 #include "probe.h"
@@ -678,14 +679,6 @@ struct measured {
 	double spread;			/* (max - min) / min of the rounds' readings */
 };
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /*
  * In a child pinned to the CPU: the user backend's calibration (whose step
  * is cbench_stats_step over reads around spins of spread-out length), then
@@ -711,13 +704,13 @@ static void measure(int cpu, struct measured *r)
 	r->step_ticks = b.timer.step_ticks;
 	r->tsc_hz = b.timer.tsc_hz;
 	r->step_ns = b.timer.precision_ns;
-	end = now_ns() + (int64_t)(DRIFT_SECONDS * 1e9);
-	while (now_ns() < end) {
-		int64_t round_end = now_ns() + DRIFT_ROUND_NS;
+	end = cbench_now_ns() + (int64_t)(DRIFT_SECONDS * 1e9);
+	while (cbench_now_ns() < end) {
+		int64_t round_end = cbench_now_ns() + DRIFT_ROUND_NS;
 		size_t n = 0;
 		double floor, ghz;
 
-		while (now_ns() < round_end && n < DRIFT_ROUND_SAMPLES) {
+		while (cbench_now_ns() < round_end && n < DRIFT_ROUND_SAMPLES) {
 			struct cbench_sample s;
 
 			if (b.ops->measure_ref(&b, b.timer.ref_reps, &s)) {

@@ -27,9 +27,9 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "elffile.h"
 #include "loader.h"
 #include "proc.h"
@@ -686,14 +686,6 @@ static int take_desc(struct cbench_library *lib, const struct load_msg *m)
 	return 0;
 }
 
-static double monotonic_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /*
  * Reads one whole message by the deadline: 1, 0 at end of file or once the
  * child has exited with nothing left in the pipe, or -errno.  We watch the
@@ -706,7 +698,7 @@ static int read_load_msg(int fd, int child_fd, struct load_msg *m, double deadli
 
 	while (have < sizeof(*m)) {
 		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN }, { .fd = child_fd, .events = POLLIN } };
-		double left = deadline - monotonic_s();
+		double left = deadline - cbench_now_s();
 		ssize_t got;
 		int ready;
 
@@ -878,7 +870,7 @@ static int wait_exit(int child_fd, const char *path, double time_limit_s, double
 	double left_s;
 	int ready = 0;
 
-	while ((left_s = deadline - monotonic_s()) > 0 &&
+	while ((left_s = deadline - cbench_now_s()) > 0 &&
 	       (ready = poll(&pfd, 1, (int)ceil(left_s * 1000))) < 0 && errno == EINTR)
 		;
 	if (ready > 0)
@@ -892,7 +884,7 @@ int cbench_library_open(struct cbench_library *lib, const char *path, double tim
 			char *err, size_t errlen)
 {
 	enum load_msg_type stage = 0;
-	double deadline = monotonic_s() + time_limit_s;
+	double deadline = cbench_now_s() + time_limit_s;
 	int fd = -1, ret, status = 0, left, child_fd;
 	pid_t pid;
 

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "proc.h"
 #include "phase.h"
 
@@ -38,14 +39,6 @@ void cbench_phase_abort(void)
 	cbench_proc_kill_group(pid);
 	for (int i = 0; i < 20 && waitpid(pid, NULL, WNOHANG) == 0; i++)
 		nanosleep(&step, NULL);
-}
-
-static double monotonic_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void send_error(int fd, int error, const char *text)
@@ -260,13 +253,13 @@ static void timed_out(struct receive *r, const struct cbench_worker_job *job, do
 /* Reads whole messages from fd until the worker is done, gone or late. */
 static void receive(struct receive *r, int fd, const struct cbench_worker_job *job, double time_limit_s)
 {
-	double deadline = monotonic_s() + time_limit_s;
+	double deadline = cbench_now_s() + time_limit_s;
 	struct cbench_msg m;
 	size_t have = 0;
 
 	while (!r->done && !r->eof) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		double left = deadline - monotonic_s();
+		double left = deadline - cbench_now_s();
 		ssize_t got;
 		int ready;
 
