@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -604,8 +603,9 @@ int cbench_library_load(struct cbench_library *lib, const char *path, char *err,
 }
 
 /* The loading child: loads path here and sends what it found up fd. */
-static void __attribute__((noreturn)) load_child(const char *path, int fd)
+static void __attribute__((noreturn)) load_child(void *arg, int fd)
 {
+	const char *path = arg;
 	struct cbench_library lib;
 	struct load_msg m;
 	char err[sizeof(m.u.text)];
@@ -827,34 +827,10 @@ static int identify(struct cbench_library *lib, const char *path, char *err, siz
 /* Forks the child that loads path; its pid, the pipe's read end in *fd. */
 static pid_t start_child(const char *path, int *fd, char *err, size_t errlen)
 {
-	pid_t pid, parent = getpid();
-	int fds[2];
+	pid_t pid = cbench_proc_start(load_child, (void *)path, fd);
 
-	/* Orphans of the child become ours, so we can tell they were left. */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (pipe2(fds, O_CLOEXEC)) {
-		int ret = -errno;
-
-		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror(-ret));
-		return ret;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		int ret = -errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror(-ret));
-		return ret;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		load_child(path, cbench_proc_child_init(fds[1], parent));
-	}
-	close(fds[1]);
-	setpgid(pid, pid);
-	*fd = fds[0];
+	if (pid < 0)
+		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror((int)-pid));
 	return pid;
 }
 
