@@ -35,6 +35,7 @@
 #include "clock.h"
 #include "cpulock.h"
 #include "json_writer.h"
+#include "options.h"
 #include "probe.h"
 #include "protocol.h"
 #include "reference.h"
@@ -906,8 +907,6 @@ static int parse_options(struct doctor *d, int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long v;
 	int c;
 
 	d->cpu = -1;
@@ -916,14 +915,8 @@ static int parse_options(struct doctor *d, int argc, char *argv[])
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CPU:
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 || v >= CBENCH_MAX_CPUS) {
-				fprintf(stderr, "%s: --cpu wants a CPU number, not '%s'\n",
-					cbench_prog, optarg);
+			if (cbench_option_cpu(optarg, CBENCH_MAX_CPUS, &d->cpu, stderr))
 				return -1;
-			}
-			d->cpu = (int)v;
 			break;
 		case OPT_JSON:
 			d->json = true;

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "options.h"
 #include "outfile.h"
 #include "probe.h"
 #include "subcommands.h"
@@ -612,7 +613,7 @@ int cbench_lab_main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *action;
-	long cpu = -1;
+	int cpu = -1;
 	int c;
 
 	optind = 0;
@@ -636,18 +637,10 @@ int cbench_lab_main(int argc, char *argv[])
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_CPU: {
-			char *end;
-
-			errno = 0;
-			cpu = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || cpu < 0 || cpu >= CBENCH_MAX_CPUS) {
-				fprintf(stderr, "%s: --cpu wants a CPU number, not '%s'\n",
-					cbench_prog, optarg);
+		case OPT_CPU:
+			if (cbench_option_cpu(optarg, CBENCH_MAX_CPUS, &cpu, stderr))
 				return 1;
-			}
 			break;
-		}
 		case OPT_ROOT:
 			cbench_sysroot_set(optarg);
 			break;
@@ -670,6 +663,6 @@ int cbench_lab_main(int argc, char *argv[])
 		return 1;
 	}
 	if (!strcmp(action, "setup"))
-		return lab_setup(cpu >= 0 ? (int)cpu : cbench_last_allowed_cpu());
+		return lab_setup(cpu >= 0 ? cpu : cbench_last_allowed_cpu());
 	return lab_reset();
 }
