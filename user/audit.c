@@ -126,8 +126,6 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 			return cbench_option_refuse(err, "--seed", "an unsigned 64-bit number", arg);
 		o->have_seed = true;
 		return 0;
-	case CBENCH_OPT_CPU:
-		return cbench_option_cpu(arg, CPU_SETSIZE, &o->cpu, err);
 	case CBENCH_OPT_BACKEND:
 		return backend_option(arg, err);
 	default:
@@ -144,9 +142,8 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 {
 	struct audit_options *o = opts;
 
-	if (c == OPT_A || c == OPT_B || c == CBENCH_OPT_FILTER || c == CBENCH_OPT_OUTPUT) {
-		*(c == OPT_A ? &o->name_a : c == OPT_B ? &o->name_b :
-		  c == CBENCH_OPT_FILTER ? &o->filter : &o->output) = arg;
+	if (c == OPT_A || c == OPT_B) {
+		*(c == OPT_A ? &o->name_a : &o->name_b) = arg;
 		return 0;
 	}
 	return checked_option(o, c, arg, err);
@@ -182,11 +179,15 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ NULL, 0, NULL, 0 },
 	};
+	/* --backend is ours: only the user backend audits. */
+	const struct cbench_option_fields fields = {
+		.filter = &o->filter, .cpu = &o->cpu, .output = &o->output,
+	};
 	int ret;
 
 	*o = (struct audit_options){ .confidence = 0.99, .budget_s = 30, .min_effect_pct = 0.2,
 				     .cpu = -1 };
-	ret = cbench_options_parse(argc, argv, own, take_option, o, stderr);
+	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, stderr);
 	return ret ? ret : check_options(o, argc, argv);
 }
 

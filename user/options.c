@@ -2,6 +2,7 @@
 /* The measuring subcommands' shared options; see options.h. */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,12 +23,29 @@ static const struct option shared[] = {
 
 #define NSHARED (sizeof(shared) / sizeof(shared[0]))
 
-int cbench_options_parse(int argc, char *argv[], const struct option *own, cbench_option_fn take,
-			 void *opts, FILE *err)
+/* A shared option into its field: 0, -EINVAL after saying why, 1 if fields
+ * has no place for it. */
+static int take_shared(const struct cbench_option_fields *f, int c, const char *arg, FILE *err)
+{
+	if (c == CBENCH_OPT_FILTER && f->filter)
+		*f->filter = arg;
+	else if (c == CBENCH_OPT_OUTPUT && f->output)
+		*f->output = arg;
+	else if (c == CBENCH_OPT_BACKEND && f->backend)
+		return cbench_option_backend(arg, f->backend, err);
+	else if (c == CBENCH_OPT_CPU && f->cpu)
+		return cbench_option_cpu(arg, CPU_SETSIZE, f->cpu, err);
+	else
+		return 1;
+	return 0;
+}
+
+int cbench_options_parse(int argc, char *argv[], const struct cbench_option_fields *fields,
+			 const struct option *own, cbench_option_fn take, void *opts, FILE *err)
 {
 	struct option longopts[NSHARED + OWN_MAX + 1] = { { 0 } };
 	size_t n = 0;
-	int c;
+	int c, ret;
 
 	while (own[n].name && n < OWN_MAX) {
 		longopts[n] = own[n];
@@ -44,7 +62,10 @@ int cbench_options_parse(int argc, char *argv[], const struct option *own, cbenc
 				argv[optind - 1]);
 			return -EINVAL;
 		}
-		if (take(opts, c, optarg, err))
+		ret = take_shared(fields, c, optarg, err);
+		if (ret > 0)
+			ret = take(opts, c, optarg, err);
+		if (ret)
 			return -EINVAL;
 	}
 	return 0;

@@ -24,18 +24,28 @@ enum {
 	CBENCH_OPT_OWN,
 };
 
+/* Where a subcommand keeps the shared options' values; a NULL one it
+ * takes itself, as its own. */
+struct cbench_option_fields {
+	const char **filter;
+	enum cbench_backend_kind *backend;
+	int *cpu;			/* below CPU_SETSIZE */
+	const char **output;
+};
+
 /* Takes option id with its value (NULL for a flag) into opts: 0, or
  * -EINVAL after saying why on err. */
 typedef int (*cbench_option_fn)(void *opts, int id, const char *arg, FILE *err);
 
 /*
- * Reads argv's options: the shared ones above, -h/--help, and own (ended
- * by a zeroed entry, at most 16), each handed to take.  Returns 0 with
+ * Reads argv's options: the shared ones above into fields, -h/--help, and
+ * own (ended by a zeroed entry, at most 16); take gets own's, --format and
+ * each shared one fields has no place for.  Returns 0 with
  * optind at the first operand, 1 for --help, -EINVAL after saying why on
  * err (an unknown or incomplete option, or what take refused).
  */
-int cbench_options_parse(int argc, char *argv[], const struct option *own, cbench_option_fn take,
-			 void *opts, FILE *err);
+int cbench_options_parse(int argc, char *argv[], const struct cbench_option_fields *fields,
+			 const struct option *own, cbench_option_fn take, void *opts, FILE *err);
 
 /* A refusal: says "--option wants <want>, not '<arg>'" on err, returns -EINVAL. */
 int cbench_option_refuse(FILE *err, const char *option, const char *want, const char *arg);

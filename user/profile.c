@@ -139,16 +139,6 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 	int i;
 
 	switch (c) {
-	case CBENCH_OPT_FILTER:
-		o->filter = arg;
-		return 0;
-	case CBENCH_OPT_OUTPUT:
-		o->output = arg;
-		return 0;
-	case CBENCH_OPT_BACKEND:
-		return cbench_option_backend(arg, &o->backend, err);
-	case CBENCH_OPT_CPU:
-		return cbench_option_cpu(arg, CPU_SETSIZE, &o->cpu, err);
 	case OPT_BY:
 		i = cbench_option_word("--by", arg, bys, err);
 		o->by_line = i == 1;
@@ -173,6 +163,9 @@ static int parse_options(struct profile_options *o, int argc, char *argv[], FILE
 		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct cbench_option_fields fields = {
+		.filter = &o->filter, .backend = &o->backend, .cpu = &o->cpu, .output = &o->output,
+	};
 	int ret;
 
 	memset(o, 0, sizeof(*o));
@@ -181,7 +174,7 @@ static int parse_options(struct profile_options *o, int argc, char *argv[], FILE
 	o->samples = DEFAULT_SAMPLES;
 	o->level = 0.95;
 	o->time_limit_s = 10;
-	ret = cbench_options_parse(argc, argv, own, take_option, o, err);
+	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, err);
 	if (ret)
 		return ret;
 	if (o->samples_given && o->width > 0) {

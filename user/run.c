@@ -102,22 +102,12 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 	int i;
 
 	switch (c) {
-	case CBENCH_OPT_FILTER:
-		o->filter = arg;
-		return 0;
-	case CBENCH_OPT_OUTPUT:
-		o->output = arg;
-		return 0;
 	case OPT_SAMPLES:
 		o->samples = arg;
 		return 0;
 	case OPT_RETUNE:
 		o->retune = true;
 		return 0;
-	case CBENCH_OPT_BACKEND:
-		return cbench_option_backend(arg, &o->backend, err);
-	case CBENCH_OPT_CPU:
-		return cbench_option_cpu(arg, CPU_SETSIZE, &o->cpu, err);
 	case OPT_TRIALS:
 		errno = 0;
 		v = strtol(arg, &end, 10);
@@ -168,10 +158,13 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "warmup", required_argument, NULL, OPT_WARMUP },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct cbench_option_fields fields = {
+		.filter = &o->filter, .backend = &o->backend, .cpu = &o->cpu, .output = &o->output,
+	};
 	int ret;
 
 	cbench_run_options_init(o);
-	ret = cbench_options_parse(argc, argv, own, take_option, o, err);
+	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, err);
 	return ret ? ret : check_options(o, argc, argv, err);
 }
 
