@@ -47,7 +47,7 @@ int cbench_options_parse(int argc, char *argv[], const struct cbench_option_fiel
 	size_t n = 0;
 	int c, ret;
 
-	while (own[n].name && n < OWN_MAX) {
+	while (n < OWN_MAX && own[n].name) {
 		longopts[n] = own[n];
 		n++;
 	}
