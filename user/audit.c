@@ -20,6 +20,7 @@
 
 #include "audit.h"
 #include "cpulock.h"
+#include "options.h"
 #include "outfile.h"
 #include "phase.h"
 #include "run.h"
@@ -80,72 +81,72 @@ static void usage(FILE *f)
 		cbench_prog, cbench_prog);
 }
 
-enum { OPT_A = 256, OPT_B, OPT_FILTER, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
-       OPT_CPU, OPT_BACKEND, OPT_FORMAT };
+enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED };
 
-static int parse_double(const char *s, double *v)
+/* --backend: the user backend's, auto meaning it too. */
+static int backend_option(const char *arg, FILE *err)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno || end == s || *end || !isfinite(*v) ? -EINVAL : 0;
-}
-
-static int bad(const char *option, const char *want, const char *arg)
-{
-	fprintf(stderr, "%s: %s wants %s, not '%s'\n", cbench_prog, option, want, arg);
-	return -EINVAL;
+	if (!strcmp(arg, "user") || !strcmp(arg, "auto"))
+		return 0;
+	if (!strcmp(arg, "kmod")) {
+		fprintf(err, "%s: unable to audit with the kmod backend: kmod audits are not built yet; use --backend user\n",
+			cbench_prog);
+		return -EINVAL;
+	}
+	return cbench_option_refuse(err, "--backend", "user", arg);
 }
 
 /* One option with a number or a choice; 0 or -EINVAL after saying why. */
-static int checked_option(struct audit_options *o, int c, const char *arg)
+static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
 {
 	char *end;
-	double v;
 
 	switch (c) {
 	case OPT_CONFIDENCE:
-		if (parse_double(arg, &o->confidence) || !(o->confidence >= 0.5 && o->confidence < 1))
-			return bad("--confidence", "a probability from 0.5 to below 1", arg);
+		if (cbench_parse_number(arg, &o->confidence) ||
+		    !(o->confidence >= 0.5 && o->confidence < 1))
+			return cbench_option_refuse(err, "--confidence", "a probability from 0.5 to below 1",
+						    arg);
 		return 0;
 	case OPT_BUDGET:
-		if (parse_double(arg, &o->budget_s) || !(o->budget_s > 0) || o->budget_s > 86400)
-			return bad("--budget", "a positive number of seconds (at most a day)", arg);
+		if (cbench_parse_number(arg, &o->budget_s) || !(o->budget_s > 0) || o->budget_s > 86400)
+			return cbench_option_refuse(err, "--budget",
+						    "a positive number of seconds (at most a day)", arg);
 		return 0;
 	case OPT_MIN_EFFECT:
-		if (parse_double(arg, &o->min_effect_pct) || !(o->min_effect_pct >= 0) ||
+		if (cbench_parse_number(arg, &o->min_effect_pct) || !(o->min_effect_pct >= 0) ||
 		    o->min_effect_pct >= 100)
-			return bad("--min-effect", "a percentage from 0 to below 100", arg);
+			return cbench_option_refuse(err, "--min-effect", "a percentage from 0 to below 100",
+						    arg);
 		return 0;
 	case OPT_SEED:
 		errno = 0;
 		o->seed = strtoull(arg, &end, 0);
 		if (errno || end == arg || *end || arg[0] == '-')
-			return bad("--seed", "an unsigned 64-bit number", arg);
+			return cbench_option_refuse(err, "--seed", "an unsigned 64-bit number", arg);
 		o->have_seed = true;
 		return 0;
-	case OPT_CPU:
-		if (parse_double(arg, &v) || v < 0 || v >= CPU_SETSIZE || v != floor(v))
-			return bad("--cpu", "a CPU number", arg);
-		o->cpu = (int)v;
-		return 0;
-	case OPT_BACKEND:
-		if (!strcmp(arg, "user") || !strcmp(arg, "auto"))
-			return 0;
-		if (!strcmp(arg, "kmod")) {
-			fprintf(stderr, "%s: unable to audit with the kmod backend: kmod audits are not built yet; use --backend user\n",
-				cbench_prog);
-			return -EINVAL;
-		}
-		return bad("--backend", "user", arg);
+	case CBENCH_OPT_BACKEND:
+		return backend_option(arg, err);
 	default:
 		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go")) {
 			o->format = arg[0] == 't' ? FORMAT_TEXT : arg[0] == 'j' ? FORMAT_JSON : FORMAT_GO;
 			return 0;
 		}
-		return bad("--format", "text, json or go", arg);
+		return cbench_option_refuse(err, "--format", "text, json or go", arg);
 	}
+}
+
+/* One option into o; 0 or -EINVAL after saying why. */
+static int take_option(void *opts, int c, const char *arg, FILE *err)
+{
+	struct audit_options *o = opts;
+
+	if (c == OPT_A || c == OPT_B) {
+		*(c == OPT_A ? &o->name_a : &o->name_b) = arg;
+		return 0;
+	}
+	return checked_option(o, c, arg, err);
 }
 
 /* What the options must agree on once all are read. */
@@ -169,42 +170,25 @@ static int check_options(struct audit_options *o, int argc, char *argv[])
 
 static int parse_options(struct audit_options *o, int argc, char *argv[])
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{ "a", required_argument, NULL, OPT_A },
 		{ "b", required_argument, NULL, OPT_B },
-		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
 		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "backend", required_argument, NULL, OPT_BACKEND },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	/* --backend is ours: only the user backend audits. */
+	const struct cbench_option_fields fields = {
+		.filter = &o->filter, .cpu = &o->cpu, .output = &o->output,
+	};
+	int ret;
 
 	*o = (struct audit_options){ .confidence = 0.99, .budget_s = 30, .min_effect_pct = 0.2,
 				     .cpu = -1 };
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		if (c == 'h')
-			return 1;
-		if (c == OPT_A || c == OPT_B || c == OPT_FILTER || c == 'o') {
-			*(c == OPT_A ? &o->name_a : c == OPT_B ? &o->name_b :
-			  c == OPT_FILTER ? &o->filter : &o->output) = optarg;
-		} else if (c == '?' || c == ':') {
-			fprintf(stderr, "%s: unknown or incomplete option '%s'\n", cbench_prog,
-				argv[optind - 1]);
-			return -EINVAL;
-		} else if (checked_option(o, c, optarg)) {
-			return -EINVAL;
-		}
-	}
-	return check_options(o, argc, argv);
+	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, stderr);
+	return ret ? ret : check_options(o, argc, argv);
 }
 
 /* The seed of an unseeded run, from the kernel's entropy. */

@@ -13,9 +13,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "audit.h"
+#include "clock.h"
 #include "sequential.h"
 #include "worker.h"
 
@@ -23,14 +23,6 @@
 #define ROUND_PER_SIDE CBENCH_AUDIT_PER_SIDE
 /* Warm-up of each side before the first round, in ns. */
 #define AUDIT_WARMUP_NS 20e6
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* xorshift64* (Vigna): fast, good enough to shuffle, and replayable. */
 static uint64_t next_random(uint64_t *state)
@@ -90,12 +82,12 @@ static int measure_one(struct side *s, double *ns)
 
 static int warm_up(struct side *s)
 {
-	double until = now_ns() + AUDIT_WARMUP_NS, ns;
+	double until = cbench_now_ns() + AUDIT_WARMUP_NS, ns;
 	int ret;
 
 	do {
 		ret = measure_one(s, &ns);
-	} while (!ret && now_ns() < until);
+	} while (!ret && cbench_now_ns() < until);
 	return ret;
 }
 
@@ -132,14 +124,14 @@ static int rounds(struct side sides[2], const struct cbench_worker_job *job, int
 	uint8_t order[2 * ROUND_PER_SIDE];
 	uint64_t state = job->seed ? job->seed : 1;	/* xorshift's one bad state */
 	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
-	double start = now_ns();
+	double start = cbench_now_ns();
 	struct cbench_seq seq;
 	uint32_t round = 0;
 	int ret = 0;
 
 	cbench_seq_init(&seq, job->confidence);
 	cbench_outbox_init(&out);
-	while (v == CBENCH_VERDICT_UNDECIDED && now_ns() - start < job->budget_ns) {
+	while (v == CBENCH_VERDICT_UNDECIDED && cbench_now_ns() - start < job->budget_ns) {
 		double d;
 
 		cbench_audit_shuffle(order, &state);
@@ -157,7 +149,7 @@ static int rounds(struct side sides[2], const struct cbench_worker_job *job, int
 	end->rounds = (uint32_t)seq.rounds;
 	end->verdict = (int32_t)v;
 	cbench_seq_interval(&seq, &end->change, &end->lower, &end->upper);
-	end->wall_s = (now_ns() - start) * 1e-9;
+	end->wall_s = (cbench_now_ns() - start) * 1e-9;
 	return cbench_outbox_flush(&out, fd);
 }
 

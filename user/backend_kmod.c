@@ -19,10 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
+#include "clock.h"
 #include "kimage.h"
 #include "protocol.h"
 #include "reference.h"
@@ -91,14 +91,6 @@ struct kmod_backend {
 
 /* ---- one run: start it, wait for it, read it, delete it ------------------ */
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /*
  * Starts a run, waits for it, reads its samples into out (room for
  * r->samples) and deletes it.  Returns the number of samples or -errno;
@@ -107,7 +99,7 @@ static double now_s(void)
 static int run_once(struct cbench_nl *nl, const struct cbench_proto_run *r, struct cbench_ksample *out,
 		    struct cbench_proto_run_state *st)
 {
-	double deadline = now_s() + RUN_TIMEOUT_S;
+	double deadline = cbench_now_s() + RUN_TIMEOUT_S;
 	uint32_t id, n = 0;
 	int ret, del;
 
@@ -119,7 +111,7 @@ static int run_once(struct cbench_nl *nl, const struct cbench_proto_run *r, stru
 		ret = cbench_proto_run_get(nl, id, st);
 		if (ret || st->state != CBENCH_RUN_RUNNING)
 			break;
-		if (now_s() > deadline) {
+		if (cbench_now_s() > deadline) {
 			ret = -ETIMEDOUT;
 			break;
 		}

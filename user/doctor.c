@@ -32,8 +32,11 @@
 #include <uapi/linux/cbench.h>
 
 #include "backend.h"
+#include "clock.h"
+#include "cpuenv.h"
 #include "cpulock.h"
 #include "json_writer.h"
+#include "options.h"
 #include "probe.h"
 #include "protocol.h"
 #include "reference.h"
@@ -55,7 +58,6 @@
  * measurement cap (100 us) shorter than 2000 steps: see the README. */
 #define STEP_WARN_NS 50.0
 
-#define CPU_DIR "/sys/devices/system/cpu"
 #define EFI_SECURE_BOOT \
 	"/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e98c0f8e4aa8"
 
@@ -156,18 +158,13 @@ static int read_choice(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-static void cpu_path(char *buf, size_t size, int cpu, const char *rest)
-{
-	snprintf(buf, size, CPU_DIR "/cpu%d/%s", cpu, rest);
-}
-
 /* cpuN/online is absent for a CPU that cannot go offline (often CPU 0). */
 static bool cpu_online(int cpu)
 {
 	char path[128];
 	long v;
 
-	cpu_path(path, sizeof(path), cpu, "online");
+	cbench_cpu_path(path, sizeof(path), cpu, "online");
 	return cbench_sysroot_read_long(path, &v) ? true : v != 0;
 }
 
@@ -175,12 +172,12 @@ static void check_cpu(struct doctor *d)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%d", d->cpu);
+	snprintf(path, sizeof(path), CBENCH_CPU_DIR "/cpu%d", d->cpu);
 	if (!cbench_sysroot_exists(path))
 		add(d, "cpu", "CPU", VERDICT_FAIL, "pick another with --cpu",
 		    "CPU %d does not exist", d->cpu);
 	else if (!cpu_online(d->cpu))
-		add(d, "cpu", "CPU", VERDICT_FAIL, "echo 1 > " CPU_DIR "/cpuN/online",
+		add(d, "cpu", "CPU", VERDICT_FAIL, "echo 1 > " CBENCH_CPU_DIR "/cpuN/online",
 		    "CPU %d is offline", d->cpu);
 	else
 		add(d, "cpu", "CPU", VERDICT_OK, NULL, "CPU %d is online", d->cpu);
@@ -380,13 +377,13 @@ static void check_governor(struct doctor *d)
 {
 	char path[128], governor[64], driver[64] = "";
 
-	cpu_path(path, sizeof(path), d->cpu, "cpufreq/scaling_governor");
+	cbench_cpu_path(path, sizeof(path), d->cpu, "cpufreq/scaling_governor");
 	if (cbench_sysroot_read_line(path, governor, sizeof(governor)) <= 0) {
 		add(d, "governor", "governor", VERDICT_OK, NULL,
 		    "no cpufreq on CPU %d: the frequency is not the kernel's to set", d->cpu);
 		return;
 	}
-	cpu_path(path, sizeof(path), d->cpu, "cpufreq/scaling_driver");
+	cbench_cpu_path(path, sizeof(path), d->cpu, "cpufreq/scaling_driver");
 	if (cbench_sysroot_read_line(path, driver, sizeof(driver)) <= 0)
 		strcpy(driver, "unknown driver");
 	if (!strcmp(governor, "performance"))
@@ -399,30 +396,21 @@ static void check_governor(struct doctor *d)
 
 static void check_boost(struct doctor *d)
 {
-	char per_policy[128], found[256] = "";
+	struct cbench_boost_knob knobs[CBENCH_BOOST_KNOBS];
+	char found[256] = "";
 	const char *on = NULL;
 	long v;
 	size_t len = 0;
 
-	cpu_path(per_policy, sizeof(per_policy), d->cpu, "cpufreq/boost");
-	struct {
-		const char *path;
-		long on_value;
-		const char *name;
-	} knobs[] = {
-		{ CPU_DIR "/intel_pstate/no_turbo", 0, "intel_pstate no_turbo" },
-		{ CPU_DIR "/cpufreq/boost", 1, "cpufreq boost" },
-		{ per_policy, 1, "policy boost" },
-	};
-
-	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+	cbench_boost_knobs(d->cpu, knobs);
+	for (size_t i = 0; i < CBENCH_BOOST_KNOBS; i++) {
 		if (cbench_sysroot_read_long(knobs[i].path, &v))
 			continue;
 		len += (size_t)snprintf(found + len, sizeof(found) - len, "%s%s %ld",
 					len ? ", " : "", knobs[i].name, v);
 		if (len >= sizeof(found))
 			len = sizeof(found) - 1;
-		if (v == knobs[i].on_value && !on)
+		if (v == knobs[i].on && !on)
 			on = knobs[i].name;
 	}
 	if (!len)
@@ -437,13 +425,11 @@ static void check_boost(struct doctor *d)
 
 static void check_smt(struct doctor *d)
 {
-	char path[128], list[256], online[256] = "";
+	char list[256], online[256] = "";
 	unsigned long bits[CBENCH_CPU_WORDS];
 	size_t len = 0;
 
-	cpu_path(path, sizeof(path), d->cpu, "topology/thread_siblings_list");
-	if (cbench_sysroot_read_line(path, list, sizeof(list)) <= 0 ||
-	    cbench_cpulist_parse(list, bits, CBENCH_MAX_CPUS)) {
+	if (cbench_cpu_siblings(d->cpu, list, sizeof(list), bits)) {
 		add(d, "smt", "SMT sibling", VERDICT_OK, NULL, "no topology for CPU %d", d->cpu);
 		return;
 	}
@@ -461,7 +447,7 @@ static void check_smt(struct doctor *d)
 	} else {
 		char fix[160];
 
-		snprintf(fix, sizeof(fix), "echo 0 > " CPU_DIR "/cpu%s/online (cbenchctl lab setup does)",
+		snprintf(fix, sizeof(fix), "echo 0 > " CBENCH_CPU_DIR "/cpu%s/online (cbenchctl lab setup does)",
 			 online);
 		add(d, "smt", "SMT sibling", VERDICT_WARN, fix,
 		    "CPU %s shares CPU %d's core and is online", online, d->cpu);
@@ -497,11 +483,11 @@ static void check_isolation(struct doctor *d)
 	struct check *c;
 
 	cbench_sysroot_read_line("/proc/cmdline", cmdline, sizeof(cmdline));
-	if (cbench_sysroot_read_line(CPU_DIR "/isolated", list, sizeof(list)) >= 0)
+	if (cbench_sysroot_read_line(CBENCH_CPU_DIR "/isolated", list, sizeof(list)) >= 0)
 		isolated = cbench_cpulist_has(list, (unsigned int)d->cpu);
 	else if (cmdline_list(cmdline, "isolcpus", list, sizeof(list)))
 		isolated = cbench_cpulist_has(list, (unsigned int)d->cpu);
-	if (cbench_sysroot_read_line(CPU_DIR "/nohz_full", list, sizeof(list)) >= 0)
+	if (cbench_sysroot_read_line(CBENCH_CPU_DIR "/nohz_full", list, sizeof(list)) >= 0)
 		nohz = cbench_cpulist_has(list, (unsigned int)d->cpu);
 	else if (cmdline_list(cmdline, "nohz_full", list, sizeof(list)))
 		nohz = cbench_cpulist_has(list, (unsigned int)d->cpu);
@@ -678,14 +664,6 @@ struct measured {
 	double spread;			/* (max - min) / min of the rounds' readings */
 };
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /*
  * In a child pinned to the CPU: the user backend's calibration (whose step
  * is cbench_stats_step over reads around spins of spread-out length), then
@@ -711,13 +689,13 @@ static void measure(int cpu, struct measured *r)
 	r->step_ticks = b.timer.step_ticks;
 	r->tsc_hz = b.timer.tsc_hz;
 	r->step_ns = b.timer.precision_ns;
-	end = now_ns() + (int64_t)(DRIFT_SECONDS * 1e9);
-	while (now_ns() < end) {
-		int64_t round_end = now_ns() + DRIFT_ROUND_NS;
+	end = cbench_now_ns() + (int64_t)(DRIFT_SECONDS * 1e9);
+	while (cbench_now_ns() < end) {
+		int64_t round_end = cbench_now_ns() + DRIFT_ROUND_NS;
 		size_t n = 0;
 		double floor, ghz;
 
-		while (now_ns() < round_end && n < DRIFT_ROUND_SAMPLES) {
+		while (cbench_now_ns() < round_end && n < DRIFT_ROUND_SAMPLES) {
 			struct cbench_sample s;
 
 			if (b.ops->measure_ref(&b, b.timer.ref_reps, &s)) {
@@ -913,8 +891,6 @@ static int parse_options(struct doctor *d, int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long v;
 	int c;
 
 	d->cpu = -1;
@@ -923,14 +899,8 @@ static int parse_options(struct doctor *d, int argc, char *argv[])
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CPU:
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 || v >= CBENCH_MAX_CPUS) {
-				fprintf(stderr, "%s: --cpu wants a CPU number, not '%s'\n",
-					cbench_prog, optarg);
+			if (cbench_option_cpu(optarg, CBENCH_MAX_CPUS, &d->cpu, stderr))
 				return -1;
-			}
-			d->cpu = (int)v;
 			break;
 		case OPT_JSON:
 			d->json = true;

@@ -21,6 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cpuenv.h"
+#include "options.h"
 #include "outfile.h"
 #include "probe.h"
 #include "subcommands.h"
@@ -29,7 +31,6 @@
 #define STATE_DIR "/run/cbench"
 #define STATE_FILE STATE_DIR "/lab.state"
 #define STATE_MAGIC "cbench-lab 1"
-#define CPU_DIR "/sys/devices/system/cpu"
 /* A saved file's content; sysfs and procfs knobs are far smaller. */
 #define VALUE_MAX 4096
 /* Files one setup may change: a few knobs, the SMT siblings, every IRQ. */
@@ -288,7 +289,7 @@ static int setup_governor(struct state *s, int cpu)
 	char path[128];
 	int ret;
 
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cpufreq/scaling_governor", cpu);
+	cbench_cpu_path(path, sizeof(path), cpu, "cpufreq/scaling_governor");
 	ret = set_knob(s, "governor", path, "performance", false);
 	if (ret == -ENOENT) {
 		absent("governor", "no cpufreq on this CPU");
@@ -299,20 +300,12 @@ static int setup_governor(struct state *s, int cpu)
 
 static int setup_boost(struct state *s, int cpu)
 {
-	char per_policy[128];
-	const struct {
-		const char *path;
-		const char *off;
-	} knobs[] = {
-		{ CPU_DIR "/intel_pstate/no_turbo", "1" },
-		{ CPU_DIR "/cpufreq/boost", "0" },
-		{ per_policy, "0" },
-	};
+	struct cbench_boost_knob knobs[CBENCH_BOOST_KNOBS];
 	bool any = false;
 
-	snprintf(per_policy, sizeof(per_policy), CPU_DIR "/cpu%d/cpufreq/boost", cpu);
-	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
-		int ret = set_knob(s, "boost", knobs[i].path, knobs[i].off, false);
+	cbench_boost_knobs(cpu, knobs);
+	for (size_t i = 0; i < CBENCH_BOOST_KNOBS; i++) {
+		int ret = set_knob(s, "boost", knobs[i].path, knobs[i].on ? "0" : "1", false);
 
 		if (ret == -ENOENT)
 			continue;
@@ -331,9 +324,7 @@ static int setup_smt(struct state *s, int cpu)
 	unsigned long bits[CBENCH_CPU_WORDS];
 	bool any = false;
 
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
-	if (cbench_sysroot_read_line(path, list, sizeof(list)) <= 0 ||
-	    cbench_cpulist_parse(list, bits, CBENCH_MAX_CPUS)) {
+	if (cbench_cpu_siblings(cpu, list, sizeof(list), bits)) {
 		absent("SMT", "no topology for this CPU");
 		return 0;
 	}
@@ -342,7 +333,7 @@ static int setup_smt(struct state *s, int cpu)
 
 		if ((int)i == cpu || !(bits[i / (8 * sizeof(long))] >> (i % (8 * sizeof(long))) & 1))
 			continue;
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%u/online", i);
+		snprintf(path, sizeof(path), CBENCH_CPU_DIR "/cpu%u/online", i);
 		ret = set_knob(s, "SMT sibling", path, "0", false);
 		if (ret == -ENOENT)
 			continue;
@@ -492,7 +483,7 @@ static int lab_setup(int cpu)
 	char path[128];
 	int ret;
 
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%d", cpu);
+	snprintf(path, sizeof(path), CBENCH_CPU_DIR "/cpu%d", cpu);
 	if (!cbench_sysroot_exists(path)) {
 		fprintf(stderr, "%s: unable to set up the lab: CPU %d does not exist\n",
 			cbench_prog, cpu);
@@ -612,7 +603,7 @@ int cbench_lab_main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *action;
-	long cpu = -1;
+	int cpu = -1;
 	int c;
 
 	optind = 0;
@@ -636,18 +627,10 @@ int cbench_lab_main(int argc, char *argv[])
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_CPU: {
-			char *end;
-
-			errno = 0;
-			cpu = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || cpu < 0 || cpu >= CBENCH_MAX_CPUS) {
-				fprintf(stderr, "%s: --cpu wants a CPU number, not '%s'\n",
-					cbench_prog, optarg);
+		case OPT_CPU:
+			if (cbench_option_cpu(optarg, CBENCH_MAX_CPUS, &cpu, stderr))
 				return 1;
-			}
 			break;
-		}
 		case OPT_ROOT:
 			cbench_sysroot_set(optarg);
 			break;
@@ -670,6 +653,6 @@ int cbench_lab_main(int argc, char *argv[])
 		return 1;
 	}
 	if (!strcmp(action, "setup"))
-		return lab_setup(cpu >= 0 ? (int)cpu : cbench_last_allowed_cpu());
+		return lab_setup(cpu >= 0 ? cpu : cbench_last_allowed_cpu());
 	return lab_reset();
 }

@@ -24,12 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "elffile.h"
 #include "loader.h"
 #include "proc.h"
@@ -651,8 +650,9 @@ int cbench_library_load(struct cbench_library *lib, const char *path, char *err,
 }
 
 /* The loading child: loads path here and sends what it found up fd. */
-static void __attribute__((noreturn)) load_child(const char *path, int fd)
+static void __attribute__((noreturn)) load_child(void *arg, int fd)
 {
+	const char *path = arg;
 	struct cbench_library lib;
 	struct load_msg m;
 	char err[sizeof(m.u.text)];
@@ -734,14 +734,6 @@ static int take_desc(struct cbench_library *lib, const struct load_msg *m)
 	return 0;
 }
 
-static double monotonic_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /*
  * Reads one whole message by the deadline: 1, 0 at end of file or once the
  * child has exited with nothing left in the pipe, or -errno.  We watch the
@@ -754,7 +746,7 @@ static int read_load_msg(int fd, int child_fd, struct load_msg *m, double deadli
 
 	while (have < sizeof(*m)) {
 		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN }, { .fd = child_fd, .events = POLLIN } };
-		double left = deadline - monotonic_s();
+		double left = deadline - cbench_now_s();
 		ssize_t got;
 		int ready;
 
@@ -883,34 +875,10 @@ static int identify(struct cbench_library *lib, const char *path, char *err, siz
 /* Forks the child that loads path; its pid, the pipe's read end in *fd. */
 static pid_t start_child(const char *path, int *fd, char *err, size_t errlen)
 {
-	pid_t pid, parent = getpid();
-	int fds[2];
+	pid_t pid = cbench_proc_start(load_child, (void *)path, fd);
 
-	/* Orphans of the child become ours, so we can tell they were left. */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (pipe2(fds, O_CLOEXEC)) {
-		int ret = -errno;
-
-		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror(-ret));
-		return ret;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		int ret = -errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror(-ret));
-		return ret;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		load_child(path, cbench_proc_child_init(fds[1], parent));
-	}
-	close(fds[1]);
-	setpgid(pid, pid);
-	*fd = fds[0];
+	if (pid < 0)
+		snprintf(err, errlen, "cannot start a child to load %s: %s", path, strerror((int)-pid));
 	return pid;
 }
 
@@ -926,7 +894,7 @@ static int wait_exit(int child_fd, const char *path, double time_limit_s, double
 	double left_s;
 	int ready = 0;
 
-	while ((left_s = deadline - monotonic_s()) > 0 &&
+	while ((left_s = deadline - cbench_now_s()) > 0 &&
 	       (ready = poll(&pfd, 1, (int)ceil(left_s * 1000))) < 0 && errno == EINTR)
 		;
 	if (ready > 0)
@@ -940,7 +908,7 @@ int cbench_library_open(struct cbench_library *lib, const char *path, double tim
 			char *err, size_t errlen)
 {
 	enum load_msg_type stage = 0;
-	double deadline = monotonic_s() + time_limit_s;
+	double deadline = cbench_now_s() + time_limit_s;
 	int fd = -1, ret, status = 0, left, child_fd;
 	pid_t pid;
 

@@ -10,18 +10,17 @@
  * A benchmark may fork; proc.c keeps what it forks from outliving the phase.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "proc.h"
 #include "phase.h"
 
@@ -38,14 +37,6 @@ void cbench_phase_abort(void)
 	cbench_proc_kill_group(pid);
 	for (int i = 0; i < 20 && waitpid(pid, NULL, WNOHANG) == 0; i++)
 		nanosleep(&step, NULL);
-}
-
-static double monotonic_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void send_error(int fd, int error, const char *text)
@@ -71,14 +62,15 @@ static int load(struct cbench_library *lib, const struct cbench_library *have,
 	return ret ? ret : cbench_experiment_find(have ? have : lib, want, found, err, errlen);
 }
 
-static void child(const struct cbench_worker_job *job, int fd, pid_t runner)
+/* The worker, with its end of the pipe in fd. */
+static void child(void *arg, int fd)
 {
+	const struct cbench_worker_job *job = arg;
 	struct cbench_worker_job own = *job;
 	static struct cbench_library lib, lib_b;
 	char err[512];
 	int ret = 0;
 
-	fd = cbench_proc_child_init(fd, runner);
 	if (job->exp)
 		ret = load(&lib, NULL, job->exp, &own.exp, err, sizeof(err));
 	/* An audit of two benchmarks of one object loads it once. */
@@ -260,13 +252,13 @@ static void timed_out(struct receive *r, const struct cbench_worker_job *job, do
 /* Reads whole messages from fd until the worker is done, gone or late. */
 static void receive(struct receive *r, int fd, const struct cbench_worker_job *job, double time_limit_s)
 {
-	double deadline = monotonic_s() + time_limit_s;
+	double deadline = cbench_now_s() + time_limit_s;
 	struct cbench_msg m;
 	size_t have = 0;
 
 	while (!r->done && !r->eof) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		double left = deadline - monotonic_s();
+		double left = deadline - cbench_now_s();
 		ssize_t got;
 		int ready;
 
@@ -301,33 +293,15 @@ static void receive(struct receive *r, int fd, const struct cbench_worker_job *j
 int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, struct cbench_phase *p)
 {
 	struct receive r = { .p = p };
-	pid_t runner = getpid();
-	int fds[2], status = 0, left_behind;
+	int fd, status = 0, left_behind;
 
 	memset(p, 0, sizeof(*p));
-	/* Where it fails, a benchmark's orphans go to init: we still kill
-	 * them, but cannot tell whether any were left. */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	fflush(NULL);
-	r.pid = fork();
-	if (r.pid < 0) {
-		int ret = -errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		return ret;
-	}
-	if (r.pid == 0) {
-		close(fds[0]);
-		child(job, fds[1], runner);
-	}
-	close(fds[1]);
-	setpgid(r.pid, r.pid);
+	r.pid = cbench_proc_start(child, (void *)job, &fd);
+	if (r.pid < 0)
+		return (int)r.pid;
 	current_worker = r.pid;
-	receive(&r, fds[0], job, time_limit_s);
-	close(fds[0]);
+	receive(&r, fd, job, time_limit_s);
+	close(fd);
 	left_behind = cbench_proc_end_group(r.pid, &status);
 	current_worker = 0;
 	if (r.eof && !r.done && !p->error)

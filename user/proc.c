@@ -76,6 +76,34 @@ int cbench_proc_child_init(int fd, pid_t parent)
 	return fd;
 }
 
+pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd)
+{
+	pid_t pid, parent = getpid();
+	int fds[2];
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int ret = -errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return ret;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		body(arg, cbench_proc_child_init(fds[1], parent));
+		_exit(127);
+	}
+	close(fds[1]);
+	setpgid(pid, pid);
+	*fd = fds[0];
+	return pid;
+}
+
 void cbench_proc_kill_group(pid_t pid)
 {
 	/* The child too, in case neither setpgid() took. */

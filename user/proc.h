@@ -21,6 +21,17 @@
  */
 int cbench_proc_child_init(int pipe_fd, pid_t parent);
 
+/*
+ * Starts a child that talks to us over a pipe: makes us a child subreaper
+ * (the child's orphans become ours, so we can tell whether any were left),
+ * flushes stdio (so the child cannot write our buffered output again),
+ * forks, and in the child calls body(arg, fd) once cbench_proc_child_init()
+ * is done, fd being its end of the pipe; body must not return.  Here the
+ * child leads a process group of its own.  Returns its pid, with the pipe's
+ * read end in *fd, or -errno if no child could start.
+ */
+pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd);
+
 /* Kills pid and its process group.  Async-signal-safe. */
 void cbench_proc_kill_group(pid_t pid);
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cpulock.h"
+#include "options.h"
 #include "outfile.h"
 #include "profile.h"
 #include "run.h"
@@ -87,15 +88,10 @@ static void usage(FILE *f)
 
 static int parse_number(const char *s, double lo, double hi, double *v)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno || end == s || *end || !(*v >= lo && *v <= hi) ? -EINVAL : 0;
+	return cbench_parse_number(s, v) || !(*v >= lo && *v <= hi) ? -EINVAL : 0;
 }
 
-enum { OPT_FILTER = 256, OPT_BACKEND, OPT_CPU, OPT_SAMPLES, OPT_WIDTH, OPT_CONFIDENCE, OPT_BY,
-       OPT_FORMAT, OPT_TIME_LIMIT };
+enum { OPT_SAMPLES = CBENCH_OPT_OWN, OPT_WIDTH, OPT_CONFIDENCE, OPT_BY, OPT_TIME_LIMIT };
 
 /* The options that take a number; 0 or -EINVAL after saying why. */
 static int parse_number_option(struct profile_options *o, int c, const char *arg, FILE *err)
@@ -103,13 +99,6 @@ static int parse_number_option(struct profile_options *o, int c, const char *arg
 	double v;
 
 	switch (c) {
-	case OPT_CPU:
-		if (parse_number(arg, 0, CPU_SETSIZE - 1, &v) || v != floor(v)) {
-			fprintf(err, "%s: --cpu wants a CPU number, not '%s'\n", cbench_prog, arg);
-			return -EINVAL;
-		}
-		o->cpu = (int)v;
-		return 0;
 	case OPT_SAMPLES:
 		if (parse_number(arg, 1, SAMPLES_MAX, &v) || v != floor(v)) {
 			fprintf(err, "%s: --samples wants a count from 1 to %ld, not '%s'\n", cbench_prog,
@@ -120,73 +109,64 @@ static int parse_number_option(struct profile_options *o, int c, const char *arg
 		o->samples_given = true;
 		return 0;
 	case OPT_WIDTH:
-		if (parse_number(arg, 0, 100, &v) || !(v > 0)) {
-			fprintf(err, "%s: --ci-width wants a width in percentage points, above 0 and at "
-				"most 100, not '%s'\n", cbench_prog, arg);
-			return -EINVAL;
-		}
+		if (parse_number(arg, 0, 100, &v) || !(v > 0))
+			return cbench_option_refuse(err, "--ci-width", "a width in percentage points, "
+						    "above 0 and at most 100", arg);
 		o->width = v / 100;
 		return 0;
 	case OPT_CONFIDENCE:
-		if (parse_number(arg, 0, 100, &v) || !(v > 0 && v < 100)) {
-			fprintf(err, "%s: --confidence wants a percentage between 0 and 100, not '%s'\n",
-				cbench_prog, arg);
-			return -EINVAL;
-		}
+		if (parse_number(arg, 0, 100, &v) || !(v > 0 && v < 100))
+			return cbench_option_refuse(err, "--confidence",
+						    "a percentage between 0 and 100", arg);
 		o->level = v / 100;
 		return 0;
 	default:
-		if (parse_number(arg, 0, 1e6, &v) || !(v > 0)) {
-			fprintf(err, "%s: --time-limit wants a positive number of seconds, not '%s'\n",
-				cbench_prog, arg);
-			return -EINVAL;
-		}
+		if (parse_number(arg, 0, 1e6, &v) || !(v > 0))
+			return cbench_option_refuse(err, "--time-limit", "a positive number of seconds",
+						    arg);
 		o->time_limit_s = v;
 		return 0;
 	}
 }
 
-/* --by and --format; 0 or -EINVAL after saying why. */
-static int parse_word_option(struct profile_options *o, int c, const char *arg, FILE *err)
+/* One option into o; 0 or -EINVAL after saying why. */
+static int take_option(void *opts, int c, const char *arg, FILE *err)
 {
-	if (c == OPT_BY) {
-		if (strcmp(arg, "function") && strcmp(arg, "line")) {
-			fprintf(err, "%s: --by must be function or line, not '%s'\n", cbench_prog, arg);
-			return -EINVAL;
-		}
-		o->by_line = !strcmp(arg, "line");
-		return 0;
+	static const char *const bys[] = { "function", "line", NULL };
+	static const char *const formats[] = { "text", "json", "folded", NULL };
+	static const enum profile_format format_of[] = { FORMAT_TEXT, FORMAT_JSON, FORMAT_FOLDED };
+	struct profile_options *o = opts;
+	int i;
+
+	switch (c) {
+	case OPT_BY:
+		i = cbench_option_word("--by", arg, bys, err);
+		o->by_line = i == 1;
+		return i < 0 ? i : 0;
+	case CBENCH_OPT_FORMAT:
+		i = cbench_option_word("--format", arg, formats, err);
+		if (i >= 0)
+			o->format = format_of[i];
+		return i < 0 ? i : 0;
+	default:
+		return parse_number_option(o, c, arg, err);
 	}
-	if (!strcmp(arg, "text")) {
-		o->format = FORMAT_TEXT;
-	} else if (!strcmp(arg, "json")) {
-		o->format = FORMAT_JSON;
-	} else if (!strcmp(arg, "folded")) {
-		o->format = FORMAT_FOLDED;
-	} else {
-		fprintf(err, "%s: --format must be text, json or folded, not '%s'\n", cbench_prog, arg);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 static int parse_options(struct profile_options *o, int argc, char *argv[], FILE *err)
 {
-	static const struct option longopts[] = {
-		{ "filter", required_argument, NULL, OPT_FILTER },
-		{ "backend", required_argument, NULL, OPT_BACKEND },
-		{ "cpu", required_argument, NULL, OPT_CPU },
+	static const struct option own[] = {
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "ci-width", required_argument, NULL, OPT_WIDTH },
 		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
 		{ "by", required_argument, NULL, OPT_BY },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "output", required_argument, NULL, 'o' },
 		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, ret = 0;
+	const struct cbench_option_fields fields = {
+		.filter = &o->filter, .backend = &o->backend, .cpu = &o->cpu, .output = &o->output,
+	};
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->backend = CBENCH_BACKEND_AUTO;
@@ -194,40 +174,7 @@ static int parse_options(struct profile_options *o, int argc, char *argv[], FILE
 	o->samples = DEFAULT_SAMPLES;
 	o->level = 0.95;
 	o->time_limit_s = 10;
-	optind = 0;
-	opterr = 0;
-	while (!ret && (c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_FILTER:
-			o->filter = optarg;
-			break;
-		case OPT_BACKEND:
-			if (cbench_backend_parse(optarg, &o->backend)) {
-				fprintf(err, "%s: --backend must be user, kmod or auto, not '%s'\n", cbench_prog, optarg);
-				ret = -EINVAL;
-			}
-			break;
-		case OPT_CPU:
-		case OPT_SAMPLES:
-		case OPT_WIDTH:
-		case OPT_CONFIDENCE:
-		case OPT_TIME_LIMIT:
-			ret = parse_number_option(o, c, optarg, err);
-			break;
-		case OPT_BY:
-		case OPT_FORMAT:
-			ret = parse_word_option(o, c, optarg, err);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'h':
-			return 1;
-		default:
-			fprintf(err, "%s: unknown or incomplete option '%s'\n", cbench_prog, argv[optind - 1]);
-			return -EINVAL;
-		}
-	}
+	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, err);
 	if (ret)
 		return ret;
 	if (o->samples_given && o->width > 0) {

@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "sampler.h"
 #include "share.h"
 #include "symbols.h"
@@ -63,14 +63,6 @@ struct profile {
 	uint64_t total;
 	int error;			/* -ENOMEM once memory ran out */
 };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static const char *base_name(const char *path)
 {
@@ -232,12 +224,12 @@ static int pick_reps(struct cbench_backend *b, double until, uint64_t *reps)
 	int ret;
 
 	for (*reps = 1;; ) {
-		start = now_ns();
+		start = cbench_now_ns();
 		ret = b->ops->measure(b, *reps, &s);
 		if (ret)
 			return ret;
-		took = now_ns() - start;
-		if (took >= CALL_NS || *reps >= REPS_MAX || now_ns() > until)
+		took = cbench_now_ns() - start;
+		if (took >= CALL_NS || *reps >= REPS_MAX || cbench_now_ns() > until)
 			return 0;
 		*reps *= took < CALL_NS / 16 ? 16 : 2;
 	}
@@ -288,7 +280,7 @@ static int send_results(const struct profile *p, struct cbench_profile_info *inf
 int cbench_worker_profile(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
 {
 	const struct cbench_profile_job *pj = job->profile;
-	double start = now_ns(), until = start + job->time_limit_ns * TIME_SHARE, enabled, call_total = 0;
+	double start = cbench_now_ns(), until = start + job->time_limit_ns * TIME_SHARE, enabled, call_total = 0;
 	struct cbench_profile_info info = { 0 };
 	struct profile p = { .job = pj };
 	struct cbench_sampler s;
@@ -304,26 +296,26 @@ int cbench_worker_profile(struct cbench_backend *b, const struct cbench_worker_j
 	 * (by a fifth, at 10 kHz, in the VMs here), and R is about the code. */
 	info.unsampled_call_ns = INFINITY;
 	for (int i = 0; !ret && i < UNSAMPLED_CALLS; i++) {
-		double call = now_ns();
+		double call = cbench_now_ns();
 
 		ret = b->ops->measure(b, reps, &sample);
-		if (now_ns() - call < info.unsampled_call_ns)
-			info.unsampled_call_ns = now_ns() - call;
+		if (cbench_now_ns() - call < info.unsampled_call_ns)
+			info.unsampled_call_ns = cbench_now_ns() - call;
 	}
 	if (ret)
 		goto out;
 	ret = cbench_sampler_open(&s, pj->period_ns, b->error, sizeof(b->error));
 	if (ret)
 		goto out;
-	enabled = now_ns();
+	enabled = cbench_now_ns();
 	ret = cbench_sampler_enable(&s);
 	while (!ret) {
-		double call = now_ns();
+		double call = cbench_now_ns();
 
 		ret = b->ops->measure(b, reps, &sample);
 		if (ret)
 			break;
-		call_total += now_ns() - call;
+		call_total += cbench_now_ns() - call;
 		info.calls++;
 		cbench_sampler_drain(&s, on_sample, &p);
 		if (p.error) {
@@ -332,14 +324,14 @@ int cbench_worker_profile(struct cbench_backend *b, const struct cbench_worker_j
 		}
 		if (enough(&p))
 			break;
-		if (now_ns() > until) {
+		if (cbench_now_ns() > until) {
 			info.time_limited = true;
 			break;
 		}
 		ret = cbench_sampler_period(&s, pj->period_ns / 2 + rng_next(&rng) % (pj->period_ns + 1));
 	}
 	cbench_sampler_disable(&s);
-	info.sampling_ns = now_ns() - enabled;
+	info.sampling_ns = cbench_now_ns() - enabled;
 	/* What came between the last drain and the disable is the harness's. */
 	cbench_sampler_drain(&s, on_sample, &p);
 	ret = ret ? ret : p.error;

@@ -12,21 +12,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../kmod/lib/sample.h"
 #include "arena.h"
 #include "backend.h"
+#include "clock.h"
 #include "loader.h"
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* What the rehearsing child got to, in memory its parent reads after it
  * ends, however it ends. */
@@ -106,10 +98,10 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 	ctx.arena = arena.base;
 	ctx.arena_bytes = d->arena_bytes;
 	r->stage = REHEARSE_SETUP;
-	t0 = monotonic_ns();
+	t0 = cbench_now_ns();
 	if (d->setup && d->setup(&ctx))
 		_exit(3);
-	r->setup_ns = monotonic_ns() - t0;
+	r->setup_ns = cbench_now_ns() - t0;
 	if (!shape) {
 		r->stage = REHEARSE_SAMPLES;
 		rehearse_call(d, &ctx, 1, r);

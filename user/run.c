@@ -18,6 +18,7 @@
 
 #include "cache.h"
 #include "cpulock.h"
+#include "options.h"
 #include "outfile.h"
 #include "report.h"
 #include "run.h"
@@ -74,26 +75,8 @@ void cbench_run_options_init(struct cbench_run_options *o)
 	o->warmup_s = 0.005;
 }
 
-static int parse_seconds(const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno || end == s || *end || !(*v > 0) || !isfinite(*v) ? -EINVAL : 0;
-}
-
-static int parse_uint(const char *s, long max, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return errno || end == s || *end || *v < 0 || *v > max ? -EINVAL : 0;
-}
-
-enum { OPT_FILTER = 256, OPT_BACKEND, OPT_CPU, OPT_TRIALS, OPT_RETUNE, OPT_FORMAT,
-       OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME, OPT_WARMUP };
+enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
+       OPT_WARMUP };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -104,47 +87,40 @@ static int seconds_option(struct cbench_run_options *o, int c, const char *arg, 
 	const char *name = c == OPT_TIME_LIMIT ? "--time-limit" :
 			   c == OPT_TRIAL_TIME ? "--trial-time" : "--warmup";
 
-	if (parse_seconds(arg, dst)) {
-		fprintf(err, "%s: %s wants a positive number of seconds, not '%s'\n", cbench_prog, name,
-			arg);
-		return -EINVAL;
-	}
+	if (cbench_parse_number(arg, dst) || !(*dst > 0))
+		return cbench_option_refuse(err, name, "a positive number of seconds", arg);
 	return 0;
 }
 
-/* One option with a value that must be checked; 0 or -EINVAL after saying why. */
-static int checked_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
+/* One option into o; 0 or -EINVAL after saying why. */
+static int take_option(void *opts, int c, const char *arg, FILE *err)
 {
+	static const char *const formats[] = { "go", "json", NULL };
+	struct cbench_run_options *o = opts;
+	char *end;
 	long v;
+	int i;
 
 	switch (c) {
-	case OPT_BACKEND:
-		if (!cbench_backend_parse(arg, &o->backend))
-			return 0;
-		fprintf(err, "%s: --backend must be user, kmod or auto, not '%s'\n", cbench_prog, arg);
-		return -EINVAL;
-	case OPT_CPU:
-		if (parse_uint(arg, CPU_SETSIZE - 1, &v)) {
-			fprintf(err, "%s: --cpu wants a CPU number, not '%s'\n", cbench_prog, arg);
-			return -EINVAL;
-		}
-		o->cpu = (int)v;
+	case OPT_SAMPLES:
+		o->samples = arg;
+		return 0;
+	case OPT_RETUNE:
+		o->retune = true;
 		return 0;
 	case OPT_TRIALS:
-		if (parse_uint(arg, 100000, &v) || v < 1) {
-			fprintf(err, "%s: --trials wants a count from 1 to 100000, not '%s'\n",
-				cbench_prog, arg);
-			return -EINVAL;
-		}
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || v < 1 || v > 100000)
+			return cbench_option_refuse(err, "--trials", "a count from 1 to 100000", arg);
 		o->trials = (unsigned int)v;
 		return 0;
-	case OPT_FORMAT:
-		if (!strcmp(arg, "go") || !strcmp(arg, "json")) {
-			o->format = !strcmp(arg, "go") ? CBENCH_FORMAT_GO : CBENCH_FORMAT_JSON;
-			return 0;
-		}
-		fprintf(err, "%s: --format must be go or json, not '%s'\n", cbench_prog, arg);
-		return -EINVAL;
+	case CBENCH_OPT_FORMAT:
+		i = cbench_option_word("--format", arg, formats, err);
+		if (i < 0)
+			return i;
+		o->format = i ? CBENCH_FORMAT_JSON : CBENCH_FORMAT_GO;
+		return 0;
 	default:
 		return seconds_option(o, c, arg, err);
 	}
@@ -173,58 +149,23 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 
 int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err)
 {
-	static const struct option longopts[] = {
-		{ "filter", required_argument, NULL, OPT_FILTER },
-		{ "backend", required_argument, NULL, OPT_BACKEND },
-		{ "cpu", required_argument, NULL, OPT_CPU },
+	static const struct option own[] = {
 		{ "trials", required_argument, NULL, OPT_TRIALS },
 		{ "retune", no_argument, NULL, OPT_RETUNE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
 		{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
 		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	const struct cbench_option_fields fields = {
+		.filter = &o->filter, .backend = &o->backend, .cpu = &o->cpu, .output = &o->output,
+	};
+	int ret;
 
 	cbench_run_options_init(o);
-	optind = 0;	/* full reset: we may be called more than once (tests) */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_FILTER:
-			o->filter = optarg;
-			break;
-		case OPT_RETUNE:
-			o->retune = true;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_SAMPLES:
-			o->samples = optarg;
-			break;
-		case OPT_BACKEND:
-		case OPT_CPU:
-		case OPT_TRIALS:
-		case OPT_FORMAT:
-		case OPT_TIME_LIMIT:
-		case OPT_TRIAL_TIME:
-		case OPT_WARMUP:
-			if (checked_option(o, c, optarg, err))
-				return -EINVAL;
-			break;
-		case 'h':
-			return 1;
-		default:
-			fprintf(err, "%s: unknown or incomplete option '%s'\n", cbench_prog, argv[optind - 1]);
-			return -EINVAL;
-		}
-	}
-	return check_options(o, argc, argv, err);
+	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, err);
+	return ret ? ret : check_options(o, argc, argv, err);
 }
 
 static int pick_cpu(int wanted, int *cpu, bool *shared)

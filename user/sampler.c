@@ -6,9 +6,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "sampler.h"
 
 /* Data pages of the ring buffer (a power of two): 256 KiB holds 16384
@@ -51,14 +51,6 @@ static int read_paranoid(void)
 	return v;
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /*
  * Core cycles per ns, from a cycles counter run against the clock for
  * 10 ms: the sampling period is given in time, and cycles count at a clock
@@ -73,14 +65,14 @@ static double cycles_per_ns(bool exclude_kernel)
 	if (fd < 0)
 		return 0;
 	ioctl((int)fd, PERF_EVENT_IOC_ENABLE, 0);
-	start = now_ns();
-	while (now_ns() - start < CYCLES_CALIBRATE_NS)
+	start = cbench_now_ns();
+	while (cbench_now_ns() - start < CYCLES_CALIBRATE_NS)
 		;
 	ioctl((int)fd, PERF_EVENT_IOC_DISABLE, 0);
 	if (read((int)fd, &count, sizeof(count)) != (ssize_t)sizeof(count))
 		count = 0;
 	close((int)fd);
-	return (double)count / (double)(now_ns() - start);
+	return (double)count / (double)(cbench_now_ns() - start);
 }
 
 /* Opens type/config sampling every period units, with the kernel's samples

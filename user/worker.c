@@ -4,10 +4,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "alloc.h"
+#include "clock.h"
 #include "proc.h"
 #include "tune.h"
 #include "worker.h"
@@ -41,14 +41,6 @@ static int send_error(int fd, int error, const char *what, const char *detail)
 	return send_msg(fd, &m);
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 struct tune_arg {
 	struct cbench_backend *b;
 };
@@ -75,19 +67,19 @@ static bool with_ref(const struct cbench_backend *b)
  * one; *last_ns: the last one's wall time. */
 static int warm_up(struct cbench_backend *b, uint64_t n, bool ref, double span_ns, double *last_ns)
 {
-	double until = now_ns() + span_ns, start;
+	double until = cbench_now_ns() + span_ns, start;
 	struct cbench_sample s;
 	int ret;
 
 	do {
-		start = now_ns();
+		start = cbench_now_ns();
 		ret = b->ops->measure(b, n, &s);
 		if (!ret && ref)
 			ret = b->ops->measure_ref(b, b->timer.ref_reps, &s);
 		if (ret)
 			return ret;
-		*last_ns = now_ns() - start;
-	} while (now_ns() < until);
+		*last_ns = cbench_now_ns() - start;
+	} while (cbench_now_ns() < until);
 	return 0;
 }
 
@@ -106,7 +98,7 @@ static int warm_up(struct cbench_backend *b, uint64_t n, bool ref, double span_n
 void cbench_outbox_init(struct cbench_outbox *o)
 {
 	o->n = 0;
-	o->last_ns = now_ns();
+	o->last_ns = cbench_now_ns();
 }
 
 int cbench_outbox_flush(struct cbench_outbox *o, int fd)
@@ -116,14 +108,14 @@ int cbench_outbox_flush(struct cbench_outbox *o, int fd)
 	if (ret)
 		return ret;
 	o->n = 0;
-	o->last_ns = now_ns();
+	o->last_ns = cbench_now_ns();
 	return 0;
 }
 
 int cbench_outbox_put(struct cbench_outbox *o, int fd, const struct cbench_msg *m)
 {
 	o->msg[o->n] = *m;
-	if (++o->n < CBENCH_OUTBOX_MSGS && now_ns() - o->last_ns < OUTBOX_FLUSH_NS)
+	if (++o->n < CBENCH_OUTBOX_MSGS && cbench_now_ns() - o->last_ns < OUTBOX_FLUSH_NS)
 		return 0;
 	return cbench_outbox_flush(o, fd);
 }
@@ -213,8 +205,8 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 	if (ret)
 		return ret;
 	cbench_outbox_init(&out);
-	until = now_ns() + job->trial_ns;
-	while (valid < job->max_measurements && (valid < needed || now_ns() < until)) {
+	until = cbench_now_ns() + job->trial_ns;
+	while (valid < job->max_measurements && (valid < needed || cbench_now_ns() < until)) {
 		ret = b->ops->measure(b, job->n, &s);
 		if (ret)
 			return ret;

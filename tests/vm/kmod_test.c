@@ -478,6 +478,26 @@ static int nl_must(struct nl *nl)
 	return 0;
 }
 
+/*
+ * What a run test starts with: name's benchmark in image, a socket, and the
+ * image uploaded and mapped for r; its id in *id.  False, the check failed,
+ * when image has no such benchmark.
+ */
+static bool prepare(struct nl *nl, const struct cbench_kimage *image, const char *name,
+		    struct run_args *r, int *id)
+{
+	r->entry = cbench_kimage_find(image, name);
+	if (!r->entry) {
+		check(0, "benchmark %s exists", name);
+		return false;
+	}
+	nl_must(nl);
+	*id = upload(nl, image);
+	check(*id > 0 && map(nl, (uint32_t)*id, image) == 0, "upload and map: %d", *id);
+	r->image = (uint32_t)*id;
+	return true;
+}
+
 /* A want_state for measure(): either ending is right. */
 #define WANT_DONE_OR_TOO_LONG 0x100
 
@@ -633,21 +653,14 @@ static double now(void)
  */
 static void sweep_too_long(const struct cbench_kimage *image, uint64_t step)
 {
-	const struct cbench_kimage_entry *e = cbench_kimage_find(image, "add_chain");
-	struct run_args r = { .entry = e, .reps = 1, .reps_step = step, .samples = 2 };
+	struct run_args r = { .reps = 1, .reps_step = step, .samples = 2 };
 	struct run_state s;
 	struct nl nl;
 	int id, run, ret;
 	double t0;
 
-	if (!e) {
-		check(0, "benchmark add_chain exists");
+	if (!prepare(&nl, image, "add_chain", &r, &id))
 		return;
-	}
-	nl_must(&nl);
-	id = upload(&nl, image);
-	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map");
-	r.image = (uint32_t)id;
 	t0 = now();
 	run = run_start(&nl, &r);
 	check(run > 0, "sweep of step %llu started: %d %s", (unsigned long long)step, run, nl.ext);
@@ -981,22 +994,15 @@ static uint64_t least_sample(struct nl *nl, const struct run_args *r, uint64_t r
  */
 static void cheap_reps(const struct cbench_kimage *image, const char *name)
 {
-	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
-	struct run_args r = { .entry = e, .samples = 20 };
+	struct run_args r = { .samples = 20 };
 	uint64_t v[2] = { 0, 0 }, one, many, budget, reps;
 	double per_rep;
 	struct msg m;
 	struct nl nl;
 	int id;
 
-	if (!e) {
-		check(0, "benchmark %s exists", name);
+	if (!prepare(&nl, image, name, &r, &id))
 		return;
-	}
-	nl_must(&nl);
-	id = upload(&nl, image);
-	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map");
-	r.image = (uint32_t)id;
 	start(&nl, &m, CBENCH_CMD_INFO, 0);
 	check(talk(&nl, &m, limits_reply, v) == 0 && v[0] && v[1], "INFO: TSC and budget");
 	budget = v[1] * v[0] / 1000000;		/* ticks */
@@ -1061,21 +1067,14 @@ static int hold(const struct cbench_kimage *image, const char *name)
 
 static void cancel(const struct cbench_kimage *image, const char *name)
 {
-	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
-	struct run_args r = { .entry = e, .samples = 1U << 20 };
+	struct run_args r = { .samples = 1U << 20 };
 	struct run_state s;
 	struct dump d;
 	struct nl nl;
 	int id, run, ret;
 
-	if (!e) {
-		check(0, "benchmark %s exists", name);
+	if (!prepare(&nl, image, name, &r, &id))
 		return;
-	}
-	nl_must(&nl);
-	id = upload(&nl, image);
-	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map");
-	r.image = (uint32_t)id;
 	/* Not a fixed count: a run that a fast host finishes before the cancel
 	 * proves nothing.  This one lasts hours here and anywhere. */
 	r.reps = quarter_budget_reps(&nl, &r);
@@ -1197,22 +1196,15 @@ static void policy(void)
  */
 static void dump_interrupted(const struct cbench_kimage *image, const char *name)
 {
-	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
-	struct run_args r = { .entry = e, .reps = 1, .samples = 4000 };
+	struct run_args r = { .reps = 1, .samples = 4000 };
 	struct run_state s;
 	struct msg m, del;
 	struct dump d;
 	struct nl nl;
 	int id, run, ret;
 
-	if (!e) {
-		check(0, "benchmark %s exists", name);
+	if (!prepare(&nl, image, name, &r, &id))
 		return;
-	}
-	nl_must(&nl);
-	id = upload(&nl, image);
-	check(id > 0 && map(&nl, (uint32_t)id, image) == 0, "upload and map");
-	r.image = (uint32_t)id;
 	run = run_start(&nl, &r);
 	check(run > 0, "run of %u samples started: %d %s", r.samples, run, nl.ext);
 	if (run <= 0)
@@ -1262,21 +1254,14 @@ static int image_new(struct nl *nl, uint64_t bytes)
  */
 static void ids(const struct cbench_kimage *image)
 {
-	const struct cbench_kimage_entry *e = cbench_kimage_find(image, "add_chain");
-	struct run_args r = { .entry = e, .reps = 1, .samples = 4 };
+	struct run_args r = { .reps = 1, .samples = 4 };
 	int image1, image2, image3, run1, run2, run3, prev;
 	struct run_state s;
 	struct nl nl;
 	int distinct = 1;
 
-	if (!e) {
-		check(0, "benchmark add_chain exists");
+	if (!prepare(&nl, image, "add_chain", &r, &image1))
 		return;
-	}
-	nl_must(&nl);
-	image1 = upload(&nl, image);
-	check(image1 > 0 && map(&nl, (uint32_t)image1, image) == 0, "upload and map: %d", image1);
-	r.image = (uint32_t)image1;
 	run1 = run_start(&nl, &r);
 	check(run1 > 0 && run_wait(&nl, (uint32_t)run1, &s) == 0, "first run: %d", run1);
 	image2 = image_new(&nl, 4096);
