@@ -53,9 +53,9 @@ static void rehearse_hook(cbench_hook_fn fn, uint32_t which, struct cbench_ctx *
 	if (!fn)
 		return;
 	r->hook = which;
-	t0 = monotonic_ns();
+	t0 = cbench_now_ns();
 	ret = fn(ctx);
-	ns = monotonic_ns() - t0;
+	ns = cbench_now_ns() - t0;
 	if (ns > r->hook_ns) {
 		r->hook_ns = ns;
 		r->slow_hook = which;
