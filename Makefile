@@ -167,7 +167,7 @@ kfixture_flags = $(KERNEL_BENCH_CFLAGS) \
 	$(if $(findstring stack_protector,$(1)),-fstack-protector-all) \
 	$(if $(findstring no_endbr,$(1)),-fcf-protection=none)
 
-$(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c include/cbench.h Makefile
+$(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c tests/kfixtures/spin.h include/cbench.h Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -Iinclude $(call kfixture_flags,$*) $(KFIXTURE_LIBS) -o $@ $<

@@ -52,3 +52,14 @@ int cbench_backend_select(enum cbench_backend_kind kind, const struct cbench_bac
 {
 	return cbench_backend_choose(kind, cbench_backend_kmod_available(), ops);
 }
+
+void cbench_sample_add(struct cbench_sample *sum, const struct cbench_sample *one)
+{
+	sum->reps += one->reps;
+	sum->ticks += one->ticks;
+	sum->instructions += one->instructions;
+	sum->cycles += one->cycles;
+	sum->ref_cycles += one->ref_cycles;
+	sum->have = one->have;
+	sum->disturbed |= one->disturbed;
+}

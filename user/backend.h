@@ -57,6 +57,10 @@ struct cbench_sample {
 	uint32_t disturbed;
 };
 
+/* Adds one to sum: a per-rep benchmark's measurement of several calls,
+ * each timed alone (sum starts zeroed). */
+void cbench_sample_add(struct cbench_sample *sum, const struct cbench_sample *one);
+
 /* The timer, as calibrated in the worker that will measure. */
 struct cbench_timer {
 	char name[48];			/* e.g. "tsc (lfence;rdtsc / rdtscp;lfence)" */

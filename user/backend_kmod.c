@@ -538,13 +538,7 @@ static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 		ret = bench_sample(b, 1, &one);
 		if (ret)
 			return ret;
-		s->reps++;
-		s->ticks += one.ticks;
-		s->instructions += one.instructions;
-		s->cycles += one.cycles;
-		s->ref_cycles += one.ref_cycles;
-		s->have = one.have;
-		s->disturbed |= one.disturbed;
+		cbench_sample_add(s, &one);
 	}
 	return 0;
 }

@@ -570,7 +570,6 @@ static int measure_per_rep(struct cbench_backend *b, uint64_t reps, struct cbenc
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	s->have = u->hw_have;
 	for (uint64_t i = 0; i < reps; i++) {
 		ret = hook(b, u->desc->before_rep, "before_rep");
 		if (!ret)
@@ -579,12 +578,7 @@ static int measure_per_rep(struct cbench_backend *b, uint64_t reps, struct cbenc
 			ret = hook(b, u->desc->after_rep, "after_rep");
 		if (ret)
 			return ret;
-		s->reps++;
-		s->ticks += one.ticks;
-		s->instructions += one.instructions;
-		s->cycles += one.cycles;
-		s->ref_cycles += one.ref_cycles;
-		s->disturbed |= one.disturbed;
+		cbench_sample_add(s, &one);
 	}
 	return 0;
 }

@@ -17,6 +17,8 @@
  */
 #include <cbench.h>
 
+#include "spin.h"
+
 #define KEYS 64
 
 struct fresh_arena {
@@ -128,21 +130,10 @@ static void before_hangs(struct cbench_ctx *ctx, uint64_t reps)
 }
 CBENCH(before_hangs, .before_rep = hang);
 
-static uint64_t tsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
 static int slow(struct cbench_ctx *ctx)
 {
-	uint64_t start = tsc();
-
 	(void)ctx;
-	while (tsc() - start < 300000000ULL)
-		__asm__ volatile("pause");
+	cbfix_spin(300000000ULL);
 	return 0;
 }
 

@@ -6,21 +6,12 @@
  */
 #include <cbench.h>
 
-static uint64_t tsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
+#include "spin.h"
 
 static int slow(struct cbench_ctx *ctx)
 {
-	uint64_t start = tsc();
-
 	(void)ctx;
-	while (tsc() - start < 100000000ULL)
-		__asm__ volatile("pause");
+	cbfix_spin(100000000ULL);
 	return 0;
 }
 
