@@ -35,10 +35,9 @@ _Static_assert(offsetof(struct cbench_kctx, arena) == offsetof(struct cbench_ctx
 _Static_assert(offsetof(struct cbench_kctx, arena_bytes) == offsetof(struct cbench_ctx, arena_bytes),
 	       "arena_bytes");
 _Static_assert(offsetof(struct cbench_kctx, param) == offsetof(struct cbench_ctx, param), "param");
-_Static_assert(offsetof(struct cbench_kctx, reserved) == offsetof(struct cbench_ctx, reserved),
-	       "reserved");
-_Static_assert(sizeof(((struct cbench_kctx *)0)->reserved) == sizeof(((struct cbench_ctx *)0)->reserved),
-	       "reserved size");
+_Static_assert(offsetof(struct cbench_kctx, tp) == offsetof(struct cbench_ctx, tp), "tp");
+_Static_assert(sizeof(((struct cbench_kctx *)0)->tp) == sizeof(((struct cbench_ctx *)0)->tp),
+	       "tp size");
 
 #define PAGE_BYTES CBENCH_IMAGE_PAGE_BYTES
 
@@ -551,9 +550,12 @@ static int read_descriptors(struct loader *ld)
 		if (at > image->image_bytes || sizeof(desc) > image->image_bytes - at)
 			return refuse(ld, "benchmark %s: descriptor is outside the image", label);
 		memcpy(&desc, image->bytes + at, sizeof(desc));
-		if (desc.abi_version != CBENCH_ABI_VERSION || desc.desc_bytes != sizeof(desc))
+		/* Versions 1 and 2 share the descriptor; ring 0 leaves the
+		 * timing-point words of version 2 zero, as version 1 wants. */
+		if (desc.abi_version < 1 || desc.abi_version > CBENCH_ABI_VERSION ||
+		    desc.desc_bytes != sizeof(desc))
 			return refuse(ld, "benchmark %s: built for cbench ABI %u (%u-byte descriptor); "
-				      "this cbenchctl knows ABI %u", label, desc.abi_version,
+				      "this cbenchctl knows ABI 1 to %u", label, desc.abi_version,
 				      desc.desc_bytes, CBENCH_ABI_VERSION);
 		ret = pointer(ld, at + offsetof(struct cbench_desc, name), label, "name", &name);
 		if (ret)
