@@ -225,8 +225,10 @@ static int tp_start(struct tp_audit *t, struct side sides[2], const struct cbenc
 	}
 	if (t->per_side < TP_MIN_PER_SIDE)
 		t->per_side = TP_MIN_PER_SIDE;
+	/* That call only sized the rounds: it counts in none. */
 	t->c[0].calls = t->c[1].calls = (struct cbench_tp_calls){ 0 };
 	t->c[0].ncalls = t->c[1].ncalls = 0;
+	t->c[0].nsplits = t->c[1].nsplits = 0;
 	return 0;
 }
 

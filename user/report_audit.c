@@ -79,7 +79,7 @@ static void text_tp(const struct cbench_audit_report *r, const struct cbench_aud
 	const struct cbench_tp_summary *a = &p->tp_side[0], *b = &p->tp_side[1];
 
 	fprintf(f, "    timing points: per-iteration timings (%" PRIu64 " A / %" PRIu64
-		" B recorded, every %" PRIu64 " point), MIN_TIMING %.1f ns, perturb A %.3g B %.3g\n",
+		" B recorded, stride %" PRIu64 "), MIN_TIMING %.1f ns, perturb A %.3g B %.3g\n",
 		a->merged, b->merged, a->every, a->min_timing_ticks * 1e9 / r->timer.tsc_hz,
 		a->perturb, b->perturb);
 	if (a->perturb > CBENCH_TP_PERTURB_MAX || b->perturb > CBENCH_TP_PERTURB_MAX)

@@ -283,8 +283,8 @@ static void put_tp_note(FILE *f, const char *name, const struct cbench_result *r
 		return;
 	}
 	fprintf(f, "# %s: ns/iter p1 %.4g p25 %.4g p50 %.4g p75 %.4g p99 %.4g (medians of the "
-		"trials); %" PRIu64 " iterations in %" PRIu64 " timings of every %" PRIu64
-		" timing point; MIN_TIMING %.1f ns; perturb score %.3g%s\n", name, s->q_ns[0],
+		"trials); %" PRIu64 " iterations in %" PRIu64 " timings, stride %" PRIu64
+		"; MIN_TIMING %.1f ns; perturb score %.3g%s\n", name, s->q_ns[0],
 		s->q_ns[1], s->q_ns[2], s->q_ns[3], s->q_ns[4], s->iterations, s->merged, s->every,
 		s->min_timing_ticks * 1e9 / tsc_hz, s->perturb,
 		s->perturb > CBENCH_TP_PERTURB_MAX ? " (above 1: timings near the points' own cost)" : "");

@@ -35,6 +35,9 @@ void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct
 		maybe(j, "min_timing_ticks", s->min_timing_ticks);
 		maybe(j, "min_timing_ns", s->min_timing_ticks * 1e9 / tsc_hz);
 		maybe(j, "perturb_score", s->perturb);
+	}
+	/* An audit's sides have no distribution of their own: their rounds do. */
+	if (s->every && !isnan(s->q_ns[2])) {
 		cbench_jsonw_object_start(j, "ns_per_iteration");
 		for (int q = 0; q < CBENCH_TP_QUANTILES; q++)
 			maybe(j, names[q], s->q_ns[q]);

@@ -29,7 +29,7 @@ static void put_tp(const struct cbench_report *r, const struct cbench_result *re
 		return;
 	}
 	fprintf(f, "  per iteration: p1 %.4g  p25 %.4g  median %.4g  p75 %.4g  p99 %.4g ns"
-		"  %s(%llu iterations, every %llu point, MIN_TIMING %.1f ns, perturb %.3g)%s\n",
+		"  %s(%llu iterations, stride %llu, MIN_TIMING %.1f ns, perturb %.3g)%s\n",
 		s->q_ns[0], s->q_ns[1], s->q_ns[2], s->q_ns[3], s->q_ns[4], colour ? DIM : "",
 		(unsigned long long)s->iterations, (unsigned long long)s->every,
 		s->min_timing_ticks * 1e9 / r->timer.tsc_hz, s->perturb, colour ? RESET : "");

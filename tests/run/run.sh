@@ -476,6 +476,62 @@ else
 fi
 rm -rf "$TMP/dev"
 
+# ---- loop timing points: the per-iteration distribution ------------------------
+
+# tests/fixtures/tpoints.c: every count below follows from the fixture's
+# loops, the reps per call and the stride the report gives, whatever the
+# host's speed.
+run_cb run --backend user --trials 2 --format json -o "$TMP/report.json" "$FIX/tpoints.so"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/report.json" <<'PY'
+import json, sys
+r = {b["id"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+for name in ("plain", "tp_abi1"):
+    assert "tpoints" not in r[name], name
+    assert all("tpoints" not in t for t in r[name]["trials"]), name
+def trials(name):
+    b = r[name]
+    assert b["tpoints"]["usable"], b
+    for t in b["trials"]:
+        tp = t["tpoints"]
+        assert tp["usable"] and tp["calls"] > 0 and tp["dropped"] == 0, tp
+        yield b["n"], tp
+for n, tp in trials("tp_known"):
+    # 50 points of 64 iterations per rep: 50 n - 1 timings a call.
+    assert tp["every"] == 1 and tp["skipped"] == 0, tp
+    assert tp["timings"] == tp["calls"] * (50 * n - 1), (n, tp)
+    assert tp["iterations"] == 64 * tp["timings"], tp
+    q = tp["ns_per_iteration"]
+    assert 0 < q["p1"] <= q["p25"] <= q["p50"] <= q["p75"] <= q["p99"], q
+    assert tp["perturb_score"] > 0 and tp["min_timing_ns"] > 0, tp
+for n, tp in trials("tp_reset"):
+    # Two counters per rep: the count goes back 2 n - 1 times a call.
+    assert tp["skipped"] == tp["calls"] * (2 * n - 1), (n, tp)
+    assert tp["timings"] == tp["calls"] * (40 * n - 1 - (2 * n - 1)), (n, tp)
+    assert tp["iterations"] == 32 * tp["timings"], tp
+for n, tp in trials("tp_close"):
+    # One iteration per point: the stride must skip points, and each
+    # timing covers exactly `every` iterations.
+    k = tp["every"]
+    assert k > 1, tp
+    assert tp["timings"] == tp["calls"] * (2000 * n // k - 1), (n, tp)
+    assert tp["iterations"] == k * tp["timings"], tp
+PY
+then
+	ok "timing points: per-iteration counts of known loops (merged, split, strided, reset, ABI 1)"
+else
+	not_ok "timing points: per-iteration counts of known loops"
+fi
+
+run_cb run --backend user --trials 2 --filter 'tp_known|plain' "$FIX/tpoints.so"
+if [ "$rc" -eq 0 ] && grep -Eq '^BenchmarkTpKnown 1 [0-9.]+ ns/op .* [0-9.]+ ns/iter$' "$TMP/out" &&
+   ! grep -q '^BenchmarkPlain .*ns/iter' "$TMP/out" &&
+   grep -q '^# BenchmarkTpKnown: ns/iter p1 ' "$TMP/out" &&
+   grep -q '^  per iteration: p1 ' "$TMP/err"; then
+	ok "timing points: ns/iter on Go result lines, the distribution in a comment and the table"
+else
+	not_ok "timing points in the Go format and the table"
+fi
+
 # ---- bad input: a clear message, non-zero exit, no output file --------------
 
 printf 'not a shared object\n' >"$TMP/notelf.so"
@@ -484,7 +540,7 @@ expect_failure "not loadable (undefined symbol)" 'cannot load .*undefined symbol
 expect_failure "not loadable (an executable)" 'unable to load benchmarks: .*(cannot load|not an x86-64 shared object)' run -o "$TMP/report.txt" "$CB"
 expect_failure "missing file" 'unable to load benchmarks: .*No such file' run -o "$TMP/report.txt" "$TMP/absent.so"
 expect_failure "no benchmarks" 'registers no benchmarks' run -o "$TMP/report.txt" "$FIX/empty.so"
-expect_failure "newer ABI" 'ABI version 2, newer than this cbenchctl knows \(versions 1 to 1\)' run -o "$TMP/report.txt" "$FIX/newer_abi.so"
+expect_failure "newer ABI" 'ABI version 3, newer than this cbenchctl knows \(versions 1 to 2\)' run -o "$TMP/report.txt" "$FIX/newer_abi.so"
 expect_failure "bad descriptor" "descriptor's name is not an identifier" run -o "$TMP/report.txt" "$FIX/bad_desc.so"
 expect_failure "two benchmarks, one report name" 'benchmarks (a_b and aB|aB and a_b) would both be reported as BenchmarkAB: rename one' run -o "$TMP/report.txt" "$FIX/same_report_name.so"
 expect_failure "a report name benchstat cannot read" 'would be reported as Benchmark1x, which benchstat does not read' list "$FIX/bad_report_name.so"
@@ -494,7 +550,7 @@ expect_failure "section entry that is no descriptor" 'descriptor pointer points 
 expect_failure "ops_per_rep of UINT64_MAX" 'benchmark huge has ops_per_rep = 18446744073709551615, more than 2\^40' run -o "$TMP/report.txt" "$FIX/huge_counts.so"
 expect_failure "list: ops_per_rep of UINT64_MAX" 'benchmark huge has ops_per_rep' list "$FIX/huge_counts.so"
 expect_failure "bytes_per_rep x parameter over 2^40" 'benchmark copy at size=1099511627776 has bytes_per_rep x size = 1073741824 x 1099511627776, more than 2\^40 bytes per rep' list "$FIX/huge_bytes.so"
-expect_failure "list: newer ABI" 'ABI version 2' list "$FIX/newer_abi.so"
+expect_failure "list: newer ABI" 'ABI version 3' list "$FIX/newer_abi.so"
 expect_failure "unwritable output" "unable to write $TMP/nodir/report.txt: No such file" run -o "$TMP/nodir/report.txt" "$SUITE"
 expect_failure "output is a directory" "unable to write $TMP: Is a directory" run -o "$TMP" "$SUITE"
 expect_failure "unwritable samples" "unable to write $TMP/nodir/s.csv" run -o "$TMP/report.txt" --samples "$TMP/nodir/s.csv" "$SUITE"

@@ -47,8 +47,13 @@ static void checks(void)
 
 	d.abi_version = CBENCH_ABI_VERSION + 1;
 	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -EPROTO);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ABI version 2"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "versions 1 to 1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ABI version 3"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "versions 1 to 2"));
+
+	/* ABI 1 objects still load: version 2 only named their reserved words. */
+	d = good();
+	d.abi_version = 1;
+	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), 0);
 
 	d = good();
 	d.desc_bytes = 8;
