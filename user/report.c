@@ -256,7 +256,7 @@ static double tp_median(const struct cbench_result *res, size_t offset, double *
 		const struct cbench_trial *t = &res->trials[i];
 
 		if (!t->error && t->have_tp && t->tp.every)
-			v[k++] = *(const double *)((const char *)&t->tp + offset);
+			memcpy(&v[k++], (const char *)&t->tp + offset, sizeof(*v));
 	}
 	return cbench_stats_median(v, k);
 }
