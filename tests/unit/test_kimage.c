@@ -117,7 +117,21 @@ static void missing_file(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does_not_exist"));
 }
 
+/* Timing points are inline asm: an image like any other; ABI 1 beside 2. */
+static void tpoints_image(void)
+{
+	struct cbench_kimage image;
+	char why[512];
+
+	CU_ASSERT_EQUAL_FATAL(cbench_kimage_load(FIXTURE("tpoints"), &image, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(image.nentries, 2);
+	CU_ASSERT_PTR_NOT_NULL(cbench_kimage_find(&image, "looped"));
+	CU_ASSERT_PTR_NOT_NULL(cbench_kimage_find(&image, "abi1"));
+	cbench_kimage_free(&image);
+}
+
 static CU_TestInfo kimage_tests[] = {
+	{ "timing points build a kernel-safe image (ABI 1 and 2)", tpoints_image },
 	{ "kernel-safe object becomes a checked image", good_image },
 	{ "stack protector refused", stack_protector },
 	{ "libc call refused, symbol named", libc_call },
