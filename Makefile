@@ -12,7 +12,9 @@
 #   make debug-kernel   build/debug-kernel/: KASAN, kmemleak, lockdep (make vmtest builds it)
 #   make check          sparse and W=1 on the module (KDIR), cppcheck on user code
 #   make check-all      make check for every installed Debian kernel (part of make test)
-#   make bench          how good cbench is (prints figures; not a test)
+#   make bench          how good cbench is (prints figures; not a test);
+#                       bench/tpoints.sh alone: time to an audit verdict with
+#                       and without loop timing points
 #
 # V=1 shows full commands.  WERROR= turns warnings back into warnings.
 
@@ -381,6 +383,7 @@ debug-kernel:
 
 bench: cbenchctl examples
 	bench/run.sh
+	bench/tpoints.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -30,6 +30,19 @@
  *
  *	CBENCH(sort, .before_rep = shuffle, .arena_bytes = 1 << 20);
  *
+ * A benchmark whose rep is one long loop can mark its iterations and place
+ * timing points in it (seed 001), so that one call yields many timings of
+ * single iterations instead of one timing of the whole loop:
+ *
+ *	uint64_t it = 0;
+ *	for (...) {				// a record
+ *		for (...) {			// its elements
+ *			cbench_mark(it);	// one loop iteration
+ *			...work...
+ *		}
+ *		cbench_tpoint(ctx, it);		// time since the last point
+ *	}
+ *
  * The same shared object runs in user mode and, when built with the flags of
  * `pkg-config --cflags cbench-kernel`, in ring 0 under cbench.ko.  Nothing in
  * this header needs libc: only <stdint.h> and <stddef.h>, which a
@@ -50,6 +63,9 @@
  * Bumped on any change to the layout or meaning of struct cbench_desc or
  * struct cbench_ctx.  cbenchctl refuses a benchmark whose ABI version is
  * newer than the one it was built with, and says which versions it knows.
+ * Version 2 gives the five words version 1 reserved in struct cbench_ctx to
+ * timing points (struct cbench_tp_state); the layout is the same, and
+ * cbenchctl still runs version 1 objects, with those words zero.
  */
 #define CBENCH_ABI_VERSION 2
 
@@ -68,9 +84,30 @@
 /* Most parameter values one benchmark may sweep. */
 #define CBENCH_PARAMS_MAX 64
 
+/* One recorded timing point: the timestamp counter and the marker's count. */
+struct cbench_tp_record {
+	uint64_t tsc;
+	uint64_t count;
+};
+
+/*
+ * Where a call's timing points record, set by the harness before each call
+ * and advanced only by cbench_tpoint().  All zero (buf NULL) where the
+ * harness collects no timing points: in ring 0, in plain measurements, and
+ * for ABI version 1 objects, whose five reserved words these are.
+ */
+struct cbench_tp_state {
+	struct cbench_tp_record *buf;	/* NULL: timing points record nothing */
+	uint64_t capacity;		/* records buf holds */
+	uint64_t next;			/* records taken this call; those past
+					 * capacity were dropped, not written */
+	uint64_t every;			/* record every `every`-th timing point */
+	uint64_t countdown;		/* timing points until the next record */
+};
+
 /*
  * What a benchmark function gets.  The harness owns it; a benchmark reads it
- * and may write only into the arena.
+ * and may write only into the arena (cbench_tpoint() writes ctx->tp).
  */
 struct cbench_ctx {
 	/* Scratch memory, zeroed then prepared by setup(); NULL if none. */
@@ -79,8 +116,8 @@ struct cbench_ctx {
 	uint64_t arena_bytes;
 	/* The current parameter value; 0 for a benchmark without one. */
 	int64_t param;
-	/* Reserved for timing points; always zero in ABI version 1. */
-	uint64_t reserved[5];
+	/* Timing points (ABI version 2; reserved and zero in version 1). */
+	struct cbench_tp_state tp;
 };
 
 /* Runs `reps` repetitions.  Must not return before doing all of them. */
@@ -196,5 +233,57 @@ static inline void cbench_clobber(void)
 {
 	__asm__ volatile("" : : : "memory");
 }
+
+/*
+ * Loop timing points (seed 001, sections 3 to 5.4).
+ *
+ * cbench_mark(counter) is the lightweight marker: it adds one to an
+ * unsigned 64-bit local that counts loop iterations, declared once per call
+ * and set to 0 before the loop.  It is plain C, so the compiler may unroll,
+ * merge or hoist it as it does the loop itself (a loop of n iterations may
+ * become one `counter += n`); it cannot drop it, since timing points read
+ * the counter.
+ *
+ * cbench_tpoint(ctx, counter) is the timing point: one serialized read of
+ * the timestamp counter (rdtscp waits for everything before it, lfence
+ * holds back everything after it, so the read ends one timing and starts
+ * the next), stored with the counter's value.  The harness turns two
+ * consecutive records into a merged timing of T ticks covering N marked
+ * iterations and splits it into N timings of T/N.  It records only every
+ * ctx->tp.every-th point (tuned so that timings stay well above the point's
+ * own cost), stops writing when the buffer is full (counting what it
+ * drops), and without a buffer (ring 0, or a plain measurement) it is a
+ * load and a branch: no call, no libc, no system call.
+ *
+ * Work that lives only in registers may be scheduled across a timing point
+ * by the compiler; memory accesses may not (the read clobbers memory).
+ * Timings between points where the counter did not grow count no
+ * iteration and are left out.
+ */
+#define cbench_mark(counter) ((void)((counter) += 1))
+
+/* Stores one record; inline, for cbench_tpoint() only. */
+static inline __attribute__((always_inline)) void
+cbench__tp_record(struct cbench_ctx *ctx, uint64_t count)
+{
+	uint64_t i = ctx->tp.next++;
+	uint32_t lo, hi;
+
+	ctx->tp.countdown = ctx->tp.every;
+	__asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi) : : "rcx", "memory");
+	if (i < ctx->tp.capacity) {
+		ctx->tp.buf[i].tsc = ((uint64_t)hi << 32) | lo;
+		ctx->tp.buf[i].count = count;
+	}
+}
+
+#define cbench_tpoint(ctx, counter)						\
+	do {									\
+		struct cbench_ctx *const cbench__tp_ctx = (ctx);		\
+										\
+		if (__builtin_expect(cbench__tp_ctx->tp.buf != 0, 0) &&	\
+		    --cbench__tp_ctx->tp.countdown == 0)			\
+			cbench__tp_record(cbench__tp_ctx, (uint64_t)(counter));	\
+	} while (0)
 
 #endif /* _CBENCH_H */

@@ -138,6 +138,7 @@ make_initramfs() {
 	install -D -m 0644 "$BUILD/tests/kfixtures/bad_libc_call.so" "$root/kmod/bad_libc_call.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/hostile.so" "$root/kmod/hostile.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/per_rep.so" "$root/kmod/per_rep.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/tpoints.so" "$root/kmod/tpoints.so"
 	install -D -m 0644 "$BUILD/examples/suite.kernel.so" "$root/kmod/suite.kernel.so"
 	echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
 	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>"$root/etc/passwd"

@@ -43,6 +43,7 @@ struct audit_options {
 	double confidence, budget_s, min_effect_pct;
 	uint64_t seed;
 	bool have_seed;
+	bool no_tpoints;
 	int cpu;
 	enum audit_format format;
 };
@@ -69,6 +70,9 @@ static void usage(FILE *f)
 		"  --seed N            seed of the random order (default: from /dev/urandom;\n"
 		"                      always reported, so a run can be replayed)\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
+		"  --no-tpoints        compare whole measurements even where both benchmarks\n"
+		"                      have loop timing points (by default their per-iteration\n"
+		"                      timings are compared)\n"
 		"  --backend KIND      user (kmod audits are not built yet)\n"
 		"  --format FMT        text, json or go (default text; go reads with\n"
 		"                      benchstat -col build)\n"
@@ -81,7 +85,8 @@ static void usage(FILE *f)
 		cbench_prog, cbench_prog);
 }
 
-enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED };
+enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
+       OPT_NO_TPOINTS };
 
 /* --backend: the user backend's, auto meaning it too. */
 static int backend_option(const char *arg, FILE *err)
@@ -146,6 +151,10 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		*(c == OPT_A ? &o->name_a : &o->name_b) = arg;
 		return 0;
 	}
+	if (c == OPT_NO_TPOINTS) {
+		o->no_tpoints = true;
+		return 0;
+	}
 	return checked_option(o, c, arg, err);
 }
 
@@ -177,6 +186,7 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "no-tpoints", no_argument, NULL, OPT_NO_TPOINTS },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* --backend is ours: only the user backend audits. */
@@ -297,9 +307,36 @@ static struct cbench_worker_job make_job(const struct audit_state *st,
 	};
 }
 
+/* Each side's converge score over the per-iteration timings of all its
+ * rounds, their moments pooled (Chan et al.'s parallel update). */
+static void tp_converge(struct cbench_audit_pair *p)
+{
+	double w[2] = { 0, 0 }, mean[2] = { 0, 0 }, m2[2] = { 0, 0 };
+
+	for (size_t i = 0; i < p->ntp_rounds; i++) {
+		const struct cbench_tp_round *r = &p->tp_rounds[i];
+		uint32_t s = r->side != 0;
+		double n = (double)r->iterations, delta = r->mean_ns - mean[s];
+
+		if (!r->iterations)
+			continue;
+		m2[s] += r->m2 + delta * delta * w[s] * n / (w[s] + n);
+		mean[s] += delta * n / (w[s] + n);
+		w[s] += n;
+	}
+	p->timings_a = (size_t)w[0];
+	p->timings_b = (size_t)w[1];
+	p->converge_a = w[0] > 1 && m2[0] > 0 ? w[0] / (m2[0] / (w[0] - 1)) : NAN;
+	p->converge_b = w[1] > 1 && m2[1] > 0 ? w[1] / (m2[1] / (w[1] - 1)) : NAN;
+}
+
 /* Each side's converge score over all of its timings. */
 static void converge(struct cbench_audit_pair *p)
 {
+	if (p->tp) {
+		tp_converge(p);
+		return;
+	}
 	double *v[2];
 	size_t n[2] = { 0, 0 };
 
@@ -360,6 +397,7 @@ static void audit_pair(struct audit_state *st, size_t i)
 	job.confidence = o->confidence;
 	job.min_effect = o->min_effect_pct / 100;
 	job.budget_ns = o->budget_s * 1e9;
+	job.no_tpoints = o->no_tpoints;
 	ret = cbench_phase_run(&job, limit_s, &ph);
 	if (ret) {
 		p->error = ret;
@@ -372,6 +410,12 @@ static void audit_pair(struct audit_state *st, size_t i)
 	p->timings = ph.timings;
 	p->ntimings = ph.ntimings;
 	ph.timings = NULL;
+	p->tp = ph.have_tp[0] && ph.have_tp[1];
+	p->tp_side[0] = ph.tp[0];
+	p->tp_side[1] = ph.tp[1];
+	p->tp_rounds = ph.tp_rounds;
+	p->ntp_rounds = ph.ntp_rounds;
+	ph.tp_rounds = NULL;
 	cbench_phase_free(&ph);
 	converge(p);
 }
@@ -484,7 +528,8 @@ int cbench_cmd_audit(int argc, char *argv[])
 		return 1;
 	}
 	st.report = (struct cbench_audit_report){ .seed = opt.seed, .confidence = opt.confidence,
-		.budget_s = opt.budget_s, .min_effect_pct = opt.min_effect_pct, .backend = "user" };
+		.budget_s = opt.budget_s, .min_effect_pct = opt.min_effect_pct, .backend = "user",
+		.no_tpoints = opt.no_tpoints };
 	if (open_objects(&opt, lib, &st.report) || audit_all(&st, &out))
 		goto out;
 	/* The text report is the table; the others get it on stderr too. */
@@ -503,8 +548,10 @@ int cbench_cmd_audit(int argc, char *argv[])
 		status = 0;
 out:
 	cbench_outfile_abort(&out);
-	for (size_t i = 0; i < st.report.npairs; i++)
+	for (size_t i = 0; i < st.report.npairs; i++) {
 		free(st.report.pairs[i].timings);
+		free(st.report.pairs[i].tp_rounds);
+	}
 	free(st.report.pairs);
 	cbench_library_close(&lib[0]);
 	cbench_library_close(&lib[1]);

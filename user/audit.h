@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tpoints.h"
 #include "worker.h"
 
 /* One pair of benchmarks audited against each other. */
@@ -18,6 +19,8 @@
  * on: the same seed replays the same rounds.
  */
 void cbench_audit_shuffle(uint8_t *order, uint64_t *state);
+/* The same with per_side of each (at most CBENCH_AUDIT_PER_SIDE). */
+void cbench_audit_shuffle_n(uint8_t *order, int per_side, uint64_t *state);
 
 struct cbench_audit_pair {
 	const struct cbench_experiment *a, *b;
@@ -28,6 +31,12 @@ struct cbench_audit_pair {
 	struct cbench_audit_timing *timings;	/* both sides, malloc'd */
 	size_t ntimings, timings_a, timings_b;
 	double converge_a, converge_b;		/* timings / variance, per side */
+	/* Timing points: when both sides had them, the audit compared their
+	 * per-iteration timings (timings_a/b count those), round by round. */
+	bool tp;
+	struct cbench_tp_summary tp_side[2];	/* A, B */
+	struct cbench_tp_round *tp_rounds;	/* both sides, malloc'd */
+	size_t ntp_rounds;
 };
 
 struct cbench_audit_report {
@@ -36,6 +45,7 @@ struct cbench_audit_report {
 	double budget_s;			/* per pair */
 	double min_effect_pct;			/* percent */
 	const char *backend;
+	bool no_tpoints;			/* --no-tpoints */
 	struct cbench_timer timer;
 	struct cbench_audit_pair *pairs;
 	size_t npairs;

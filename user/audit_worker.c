@@ -17,6 +17,7 @@
 #include "audit.h"
 #include "clock.h"
 #include "sequential.h"
+#include "tpoints.h"
 #include "worker.h"
 
 /* Timings per side per round (seed 001 adds 100 per side per round). */
@@ -36,18 +37,23 @@ static uint64_t next_random(uint64_t *state)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-/* Fisher-Yates over ROUND_PER_SIDE zeros (A) and as many ones (B). */
-void cbench_audit_shuffle(uint8_t *order, uint64_t *state)
+/* Fisher-Yates over per_side zeros (A) and as many ones (B). */
+void cbench_audit_shuffle_n(uint8_t *order, int per_side, uint64_t *state)
 {
-	for (int i = 0; i < 2 * ROUND_PER_SIDE; i++)
-		order[i] = i >= ROUND_PER_SIDE;
-	for (int i = 2 * ROUND_PER_SIDE - 1; i > 0; i--) {
+	for (int i = 0; i < 2 * per_side; i++)
+		order[i] = i >= per_side;
+	for (int i = 2 * per_side - 1; i > 0; i--) {
 		int j = (int)(next_random(state) % (uint64_t)(i + 1));
 		uint8_t t = order[i];
 
 		order[i] = order[j];
 		order[j] = t;
 	}
+}
+
+void cbench_audit_shuffle(uint8_t *order, uint64_t *state)
+{
+	cbench_audit_shuffle_n(order, ROUND_PER_SIDE, state);
 }
 
 struct side {
@@ -82,12 +88,12 @@ static int measure_one(struct side *s, double *ns)
 
 static int warm_up(struct side *s)
 {
-	double until = cbench_now_ns() + AUDIT_WARMUP_NS, ns;
+	double until = (double)cbench_now_ns() + AUDIT_WARMUP_NS, ns;
 	int ret;
 
 	do {
 		ret = measure_one(s, &ns);
-	} while (!ret && cbench_now_ns() < until);
+	} while (!ret && (double)cbench_now_ns() < until);
 	return ret;
 }
 
@@ -124,14 +130,14 @@ static int rounds(struct side sides[2], const struct cbench_worker_job *job, int
 	uint8_t order[2 * ROUND_PER_SIDE];
 	uint64_t state = job->seed ? job->seed : 1;	/* xorshift's one bad state */
 	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
-	double start = cbench_now_ns();
+	double start = (double)cbench_now_ns();
 	struct cbench_seq seq;
 	uint32_t round = 0;
 	int ret = 0;
 
 	cbench_seq_init(&seq, job->confidence);
 	cbench_outbox_init(&out);
-	while (v == CBENCH_VERDICT_UNDECIDED && cbench_now_ns() - start < job->budget_ns) {
+	while (v == CBENCH_VERDICT_UNDECIDED && (double)cbench_now_ns() - start < job->budget_ns) {
 		double d;
 
 		cbench_audit_shuffle(order, &state);
@@ -149,8 +155,144 @@ static int rounds(struct side sides[2], const struct cbench_worker_job *job, int
 	end->rounds = (uint32_t)seq.rounds;
 	end->verdict = (int32_t)v;
 	cbench_seq_interval(&seq, &end->change, &end->lower, &end->upper);
-	end->wall_s = (cbench_now_ns() - start) * 1e-9;
+	end->wall_s = ((double)cbench_now_ns() - start) * 1e-9;
 	return cbench_outbox_flush(&out, fd);
+}
+
+/*
+ * With loop timing points, one measurement gives hundreds of per-iteration
+ * timings, so a round needs only a few: as many per side as give
+ * ROUND_PER_SIDE recorded timings, but at least TP_MIN_PER_SIDE, in a
+ * random order as ever.  A round's statistic is the same lower-quartile
+ * ratio, over the split timings of each side (seed 001, section 5.4).
+ */
+#define TP_MIN_PER_SIDE 2
+
+struct tp_audit {
+	struct cbench_tp_collect c[2];
+	int per_side;
+};
+
+/* Timing points for both sides, or neither: 0 when both have them (same
+ * stride and MIN_TIMING on both, so neither side pays more for its
+ * points), 1 when the audit compares plain measurements, or -errno. */
+static int tp_start(struct tp_audit *t, struct side sides[2], const struct cbench_worker_job *job)
+{
+	const char *why;
+	uint64_t every, merged;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (job->no_tpoints || job->exp->desc->abi_version < 2 || job->exp_b->desc->abi_version < 2)
+		return 1;
+	ret = cbench_tp_collect_init(&t->c[0], sides[0].b, sides[0].n, &why);
+	if (!ret)
+		ret = cbench_tp_collect_init(&t->c[1], sides[1].b, sides[1].n, &why);
+	if (ret) {
+		for (int i = 0; i < 2; i++) {
+			if (sides[i].b->ops->tpoints)
+				sides[i].b->ops->tpoints(sides[i].b, NULL, 0, 0);
+			cbench_tp_collect_free(&t->c[i]);
+		}
+		return ret;
+	}
+	every = t->c[0].every > t->c[1].every ? t->c[0].every : t->c[1].every;
+	t->c[1].min_timing = t->c[0].min_timing;
+	for (int i = 0; i < 2; i++) {
+		t->c[i].every = every;
+		sides[i].b->ops->tpoints(sides[i].b, t->c[i].buf, CBENCH_TP_CAPACITY, every);
+	}
+	/* Recorded timings per call, from a call of the side with fewer. */
+	t->per_side = ROUND_PER_SIDE;
+	for (int i = 0; i < 2; i++) {
+		struct cbench_sample smp;
+
+		t->c[i].nsplits = 0;
+		ret = cbench_tp_collect_measure(&t->c[i], sides[i].b, sides[i].n, &smp);
+		if (ret)
+			return ret;
+		merged = t->c[i].nsplits;
+		if (merged && (uint64_t)t->per_side > (ROUND_PER_SIDE + merged - 1) / merged)
+			t->per_side = (int)((ROUND_PER_SIDE + merged - 1) / merged);
+	}
+	if (t->per_side < TP_MIN_PER_SIDE)
+		t->per_side = TP_MIN_PER_SIDE;
+	/* That call only sized the rounds: it counts in none. */
+	t->c[0].calls = t->c[1].calls = (struct cbench_tp_calls){ 0 };
+	t->c[0].ncalls = t->c[1].ncalls = 0;
+	t->c[0].nsplits = t->c[1].nsplits = 0;
+	return 0;
+}
+
+/* One side's round: its statistic's quantile, sent with its moments. */
+static int tp_round_end(struct cbench_tp_collect *c, uint32_t round, uint32_t side,
+			struct cbench_outbox *out, int fd, double *q)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_TP_ROUND };
+	struct cbench_tp_round *r = &m.u.tp_round;
+
+	cbench_tp_sort(c->splits, c->nsplits);
+	*q = cbench_tp_quantile(c->splits, c->nsplits, CBENCH_SEQ_QUANTILE);
+	r->round = round;
+	r->side = side;
+	r->q_ns = *q;
+	cbench_tp_moments(c->splits, c->nsplits, &r->iterations, &r->mean_ns, &r->m2);
+	c->nsplits = 0;
+	return r->iterations ? cbench_outbox_put(out, fd, &m) : 0;
+}
+
+/* Rounds of timing-point timings until a verdict or the budget's end. */
+static int tp_rounds(struct side sides[2], struct tp_audit *t, const struct cbench_worker_job *job,
+		     int fd, struct cbench_audit_end *end)
+{
+	static struct cbench_outbox out;
+	uint8_t order[2 * ROUND_PER_SIDE];
+	uint64_t state = job->seed ? job->seed : 1;
+	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
+	double start = (double)cbench_now_ns(), q[2];
+	struct cbench_seq seq;
+	uint32_t round = 0;
+	int ret = 0;
+
+	cbench_seq_init(&seq, job->confidence);
+	cbench_outbox_init(&out);
+	while (v == CBENCH_VERDICT_UNDECIDED && (double)cbench_now_ns() - start < job->budget_ns) {
+		cbench_audit_shuffle_n(order, t->per_side, &state);
+		for (int i = 0; i < 2 * t->per_side && !ret; i++) {
+			struct cbench_sample smp;
+
+			ret = cbench_tp_collect_measure(&t->c[order[i]], sides[order[i]].b,
+							sides[order[i]].n, &smp);
+		}
+		for (uint32_t s = 0; s < 2 && !ret; s++)
+			ret = tp_round_end(&t->c[s], round, s, &out, fd, &q[s]);
+		if (ret)
+			return ret;
+		round++;
+		if (!(q[0] > 0) || !(q[1] > 0))
+			continue;
+		cbench_seq_add(&seq, log(q[1]) - log(q[0]));
+		v = cbench_seq_verdict(&seq, job->min_effect);
+	}
+	end->rounds = (uint32_t)seq.rounds;
+	end->verdict = (int32_t)v;
+	cbench_seq_interval(&seq, &end->change, &end->lower, &end->upper);
+	end->wall_s = ((double)cbench_now_ns() - start) * 1e-9;
+	return cbench_outbox_flush(&out, fd);
+}
+
+/* What each side's timing points came to, to the runner. */
+static int tp_finish(struct tp_audit *t, int fd)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_TPOINTS };
+	int ret = 0;
+
+	for (uint32_t s = 0; s < 2 && !ret; s++) {
+		cbench_tp_collect_summary(&t->c[s], &m.u.tp);
+		m.u.tp.side = s;
+		ret = cbench_worker_send(fd, &m);
+	}
+	return ret;
 }
 
 int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job *job, int fd)
@@ -159,7 +301,8 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 				   .rt_limit_s = job->rt_limit_s };
 	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_DONE };
 	struct side sides[2];
-	int ret;
+	struct tp_audit tp = { 0 };
+	int ret, use_tp = 1;
 
 	/* A second instance of the backend, on the same CPU, for B: each
 	 * keeps its own arena and context, so neither version sees the
@@ -177,8 +320,19 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 	init_side(&sides[1], &b, job->n_b, job->exp_b);
 	ret = warm_up(&sides[0]);
 	ret = ret ? ret : warm_up(&sides[1]);
-	ret = ret ? ret : rounds(sides, job, fd, &m.u.audit);
+	if (!ret)
+		use_tp = tp_start(&tp, sides, job);
+	if (use_tp < 0)
+		ret = use_tp;
+	else if (!use_tp)
+		ret = tp_rounds(sides, &tp, job, fd, &m.u.audit);
+	else
+		ret = ret ? ret : rounds(sides, job, fd, &m.u.audit);
+	if (!ret && !use_tp)
+		ret = tp_finish(&tp, fd);
 	ret = ret ? ret : cbench_worker_send(fd, &m);
+	cbench_tp_collect_free(&tp.c[0]);
+	cbench_tp_collect_free(&tp.c[1]);
 	if (ret && b.error[0])
 		snprintf(a->error, sizeof(a->error), "%s", b.error);
 out:

@@ -55,6 +55,9 @@ struct cbench_sample {
 	uint32_t have;
 	/* CBENCH_DISTURB_* bits; 0 for a clean sample. */
 	uint32_t disturbed;
+	/* Timing points the call recorded (those the buffer dropped too);
+	 * 0 without timing points (see cbench_backend_ops.tpoints). */
+	uint64_t tpoints;
 };
 
 /* Adds one to sum: a per-rep benchmark's measurement of several calls,
@@ -116,6 +119,16 @@ struct cbench_backend_ops {
 	 * times the benchmark, on the same CPU. */
 	int (*measure_ref)(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s);
 	void (*close)(struct cbench_backend *b);
+	/*
+	 * Loop timing points (cbench.h) for the measure() calls that follow:
+	 * each call records into buf (capacity records, from the start) every
+	 * every-th point, and the sample says how many it took.  buf NULL
+	 * turns them off (the default).  NULL where the backend cannot collect
+	 * them: cbench.ko leaves ctx->tp zero, so ring 0 measures such a
+	 * benchmark as plain reps.
+	 */
+	void (*tpoints)(struct cbench_backend *b, struct cbench_tp_record *buf, uint64_t capacity,
+			uint64_t every);
 };
 
 struct cbench_backend {

@@ -59,6 +59,7 @@ struct user_backend {
 	const struct cbench_desc *desc;
 	struct cbench_ctx ctx;
 	struct cbench_arena arena;
+	struct cbench_tp_state tp;	/* what each measure() starts ctx.tp from */
 };
 
 static long perf_open(struct perf_event_attr *attr, int group_fd)
@@ -586,10 +587,28 @@ static int measure_per_rep(struct cbench_backend *b, uint64_t reps, struct cbenc
 static int user_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
 {
 	struct user_backend *u = b->priv;
+	int ret;
 
+	/* ABI 1 reserved these words, always zero. */
+	if (u->desc->abi_version >= 2)
+		u->ctx.tp = u->tp;
 	if (cbench_desc_per_rep(u->desc))
-		return measure_per_rep(b, reps, s);
-	return timed(b, u->desc->run, &u->ctx, reps, s);
+		ret = measure_per_rep(b, reps, s);
+	else
+		ret = timed(b, u->desc->run, &u->ctx, reps, s);
+	s->tpoints = u->ctx.tp.buf ? u->ctx.tp.next : 0;
+	return ret;
+}
+
+static void user_tpoints(struct cbench_backend *b, struct cbench_tp_record *buf, uint64_t capacity,
+			 uint64_t every)
+{
+	struct user_backend *u = b->priv;
+
+	u->tp = (struct cbench_tp_state){ .buf = buf, .capacity = buf ? capacity : 0,
+					  .every = every ? every : 1, .countdown = every ? every : 1 };
+	if (!buf)
+		memset(&u->tp, 0, sizeof(u->tp));
 }
 
 static int user_measure_ref(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
@@ -605,4 +624,5 @@ const struct cbench_backend_ops cbench_backend_user = {
 	.measure = user_measure,
 	.measure_ref = user_measure_ref,
 	.close = user_close,
+	.tpoints = user_tpoints,
 };

@@ -36,10 +36,9 @@ _Static_assert(offsetof(struct cbench_kctx, arena) == offsetof(struct cbench_ctx
 _Static_assert(offsetof(struct cbench_kctx, arena_bytes) == offsetof(struct cbench_ctx, arena_bytes),
 	       "arena_bytes");
 _Static_assert(offsetof(struct cbench_kctx, param) == offsetof(struct cbench_ctx, param), "param");
-_Static_assert(offsetof(struct cbench_kctx, reserved) == offsetof(struct cbench_ctx, reserved),
-	       "reserved");
-_Static_assert(sizeof(((struct cbench_kctx *)0)->reserved) == sizeof(((struct cbench_ctx *)0)->reserved),
-	       "reserved size");
+_Static_assert(offsetof(struct cbench_kctx, tp) == offsetof(struct cbench_ctx, tp), "tp");
+_Static_assert(sizeof(((struct cbench_kctx *)0)->tp) == sizeof(((struct cbench_ctx *)0)->tp),
+	       "tp size");
 
 #define PAGE_BYTES CBENCH_IMAGE_PAGE_BYTES
 

@@ -116,6 +116,17 @@ static int add_timing(struct cbench_phase *p, size_t *cap, const struct cbench_a
 	return 0;
 }
 
+static int add_tp_round(struct cbench_phase *p, const struct cbench_tp_round *t)
+{
+	struct cbench_tp_round *n = realloc(p->tp_rounds, (p->ntp_rounds + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	p->tp_rounds = n;
+	p->tp_rounds[p->ntp_rounds++] = *t;
+	return 0;
+}
+
 static int add_group(struct cbench_phase *p, const struct cbench_profile_group *g)
 {
 	struct cbench_profile_group *n = realloc(p->groups, (p->ngroups + 1) * sizeof(*n));
@@ -208,6 +219,14 @@ static void take(struct receive *r, struct cbench_msg *m)
 		p->have_allocs = true;
 		p->allocs_per_op = m->u.allocs.allocs_per_op;
 		p->bytes_per_op = m->u.allocs.bytes_per_op;
+		break;
+	case CBENCH_MSG_TPOINTS:
+		p->have_tp[m->u.tp.side != 0] = true;
+		p->tp[m->u.tp.side != 0] = m->u.tp;
+		break;
+	case CBENCH_MSG_AUDIT_TP_ROUND:
+		if (add_tp_round(p, &m->u.tp_round))
+			fail(r, -ENOMEM, "out of memory for timings");
 		break;
 	case CBENCH_MSG_NEEDED:
 		p->needed = (uint32_t)m->u.tuned.n;
@@ -328,4 +347,7 @@ void cbench_phase_free(struct cbench_phase *p)
 	free(p->timings);
 	p->timings = NULL;
 	p->ntimings = 0;
+	free(p->tp_rounds);
+	p->tp_rounds = NULL;
+	p->ntp_rounds = 0;
 }

@@ -29,6 +29,11 @@ struct cbench_phase {
 	struct cbench_audit_timing *timings;	/* AUDIT, malloc'd, both sides */
 	size_t ntimings;
 	struct cbench_audit_end audit;		/* AUDIT */
+	/* TRIAL (side 0) and AUDIT (per side): what timing points gave. */
+	bool have_tp[2];
+	struct cbench_tp_summary tp[2];
+	struct cbench_tp_round *tp_rounds;	/* AUDIT with timing points, malloc'd */
+	size_t ntp_rounds;
 };
 
 /*

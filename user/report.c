@@ -247,12 +247,62 @@ static void summarize_result(struct cbench_report *r, struct cbench_result *res)
 	free(cycles);
 }
 
+/* The median over the trials with usable timing points of one field. */
+static double tp_median(const struct cbench_result *res, size_t offset, double *v)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < res->ntrials; i++) {
+		const struct cbench_trial *t = &res->trials[i];
+
+		if (!t->error && t->have_tp && t->tp.every)
+			memcpy(&v[k++], (const char *)&t->tp + offset, sizeof(*v));
+	}
+	return cbench_stats_median(v, k);
+}
+
+/* The result's timing points, from its trials' (see struct cbench_result). */
+static void summarize_tp(struct cbench_result *res)
+{
+	struct cbench_tp_summary *s = &res->tp;
+	double *v = malloc((res->ntrials + 1) * sizeof(*v));
+
+	memset(s, 0, sizeof(*s));
+	res->have_tp = false;
+	s->perturb = NAN;
+	for (size_t i = 0; i < res->ntrials; i++) {
+		const struct cbench_trial *t = &res->trials[i];
+
+		if (t->error || !t->have_tp)
+			continue;
+		res->have_tp = true;
+		s->calls += t->tp.calls;
+		s->every = t->tp.every > s->every ? t->tp.every : s->every;
+		s->merged += t->tp.merged;
+		s->iterations += t->tp.iterations;
+		s->skipped += t->tp.skipped;
+		s->dropped += t->tp.dropped;
+		if (t->tp.every && !isnan(t->tp.perturb) && !(t->tp.perturb <= s->perturb))
+			s->perturb = t->tp.perturb;
+	}
+	for (int q = 0; v && q < CBENCH_TP_QUANTILES; q++)
+		s->q_ns[q] = tp_median(res, offsetof(struct cbench_tp_summary, q_ns[q]), v);
+	if (v) {
+		s->min_timing_ticks = tp_median(res, offsetof(struct cbench_tp_summary, min_timing_ticks), v);
+		s->mean_ns = tp_median(res, offsetof(struct cbench_tp_summary, mean_ns), v);
+		s->stddev_ns = tp_median(res, offsetof(struct cbench_tp_summary, stddev_ns), v);
+	}
+	free(v);
+}
+
 void cbench_report_summarize(struct cbench_report *r)
 {
 	r->failed_trials = r->clock_moved_trials = r->unstable_results = 0;
 	r->core_ghz_min = r->core_ghz_max = NAN;
-	for (size_t i = 0; i < r->nresults; i++)
+	for (size_t i = 0; i < r->nresults; i++) {
 		summarize_result(r, &r->results[i]);
+		summarize_tp(&r->results[i]);
+	}
 }
 
 const char *cbench_arena_pages_text(const struct cbench_result *res, char *buf, size_t len)

@@ -14,6 +14,7 @@
 #include "cpuenv.h"
 #include "loader.h"
 #include "probe.h"
+#include "tpoints.h"
 
 struct cbench_trial {
 	int error;			/* 0, or -errno with reason */
@@ -29,6 +30,10 @@ struct cbench_trial {
 	/* The arena the trial's worker got, and how much huge pages backed. */
 	uint64_t arena_bytes;
 	uint64_t arena_huge_bytes;
+	/* Loop timing points, measured apart from the above: the
+	 * per-iteration distribution (tpoints.h). */
+	bool have_tp;
+	struct cbench_tp_summary tp;
 	/* The reference chain's measurements, one after each of the above. */
 	struct cbench_sample *ref_samples;
 	size_t nref_samples;
@@ -76,6 +81,11 @@ struct cbench_result {
 	double est_cycles_per_op;	/* the median of the trials'; NAN if none */
 	double step_share;		/* the largest of the trials' */
 	double core_ghz_min, core_ghz_max; /* over the trials; NAN if unknown */
+	/* Over the trials with timing points: quantiles, mean, spread and
+	 * MIN_TIMING their medians, counts their sums, the perturb score and
+	 * the stride the largest. */
+	bool have_tp;
+	struct cbench_tp_summary tp;
 	/* The trials disagree beyond what the timer's step and the core
 	 * clock explain; why, where cbench can tell. */
 	bool unstable;
@@ -116,6 +126,14 @@ void cbench_report_summarize(struct cbench_report *r);
 /* ns per op of one sample under the report's timer. */
 double cbench_sample_ns_per_op(const struct cbench_report *r, const struct cbench_experiment *e,
 			       const struct cbench_sample *s);
+
+/* A perturb score above this is reported (seed 001, section 6.1). */
+#define CBENCH_TP_PERTURB_MAX 1.0
+
+/* The "tpoints" member of a JSON report (report_json.c). */
+struct cbench_jsonw;
+void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct cbench_tp_summary *s,
+			   double tsc_hz);
 
 /* Human description of a disturbance bit set, e.g. "context-switch". */
 const char *cbench_disturb_name(uint32_t disturbed);

@@ -13,6 +13,7 @@
 
 #include "audit.h"
 #include "json_writer.h"
+#include "report.h"
 #include "sequential.h"
 #include "stats.h"
 
@@ -72,6 +73,19 @@ static void pair_name(const struct cbench_audit_pair *p, char *buf, size_t len)
 		snprintf(buf, len, "%s vs %s", p->a->id, p->b->id);
 }
 
+/* How the timing points of a pair went. */
+static void text_tp(const struct cbench_audit_report *r, const struct cbench_audit_pair *p, FILE *f)
+{
+	const struct cbench_tp_summary *a = &p->tp_side[0], *b = &p->tp_side[1];
+
+	fprintf(f, "    timing points: per-iteration timings (%" PRIu64 " A / %" PRIu64
+		" B recorded, stride %" PRIu64 "), MIN_TIMING %.1f ns, perturb A %.3g B %.3g\n",
+		a->merged, b->merged, a->every, a->min_timing_ticks * 1e9 / r->timer.tsc_hz,
+		a->perturb, b->perturb);
+	if (a->perturb > CBENCH_TP_PERTURB_MAX || b->perturb > CBENCH_TP_PERTURB_MAX)
+		fprintf(f, "    perturb score above 1: timings come close to the timing point's own cost\n");
+}
+
 int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 {
 	fprintf(f, "audit: seed %" PRIu64 ", confidence %g, min-effect %g %%, budget %g s, backend %s\n",
@@ -86,16 +100,18 @@ int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 		fprintf(f, "%s: %s\n", name, verdict);
 		if (p->error)
 			continue;
-		fprintf(f, "    timings %zu A / %zu B, rounds %" PRIu32 ", wall %.1f s, "
+		fprintf(f, "    timings %zu A / %zu B, rounds %" PRIu32 ", wall %.3g s, "
 			"converge A %.3g B %.3g, reps A %" PRIu64 " B %" PRIu64 "\n",
 			p->timings_a, p->timings_b, p->end.rounds, p->end.wall_s, p->converge_a,
 			p->converge_b, p->n_a, p->n_b);
+		if (p->tp)
+			text_tp(r, p, f);
 	}
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
 }
 
-static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p)
+static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p, double tsc_hz)
 {
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "name", p->a->report_name);
@@ -120,6 +136,13 @@ static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p)
 	cbench_jsonw_double(j, "converge_b", p->converge_b);
 	cbench_jsonw_uint(j, "reps_a", p->n_a);
 	cbench_jsonw_uint(j, "reps_b", p->n_b);
+	/* Present when the audit compared per-iteration timings. */
+	if (p->tp) {
+		cbench_jsonw_object_start(j, "tpoints");
+		cbench_report_json_tp(j, "a", &p->tp_side[0], tsc_hz);
+		cbench_report_json_tp(j, "b", &p->tp_side[1], tsc_hz);
+		cbench_jsonw_object_end(j);
+	}
 	cbench_jsonw_object_end(j);
 }
 
@@ -136,10 +159,11 @@ int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f)
 	cbench_jsonw_double(&j, "min_effect", r->min_effect_pct);
 	cbench_jsonw_string(&j, "backend", r->backend);
 	cbench_jsonw_string(&j, "timer", r->timer.name);
+	cbench_jsonw_bool(&j, "tpoints", !r->no_tpoints);
 	cbench_jsonw_object_end(&j);
 	cbench_jsonw_array_start(&j, "audits");
 	for (size_t i = 0; i < r->npairs; i++)
-		json_pair(&j, &r->pairs[i]);
+		json_pair(&j, &r->pairs[i], r->timer.tsc_hz);
 	cbench_jsonw_array_end(&j);
 	cbench_jsonw_object_end(&j);
 	return cbench_jsonw_finish(&j);
@@ -152,6 +176,18 @@ static int by_value(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* With timing points: the round's lower quartile of per-iteration times. */
+static void go_tp_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f)
+{
+	uint64_t n = side ? p->n_b : p->n_a;
+
+	for (size_t i = 0; i < p->ntp_rounds; i++) {
+		if (p->tp_rounds[i].side == side && !isnan(p->tp_rounds[i].q_ns))
+			fprintf(f, "%s %" PRIu64 " %.4f ns/iter\n", p->a->report_name, n,
+				p->tp_rounds[i].q_ns);
+	}
+}
+
 /* One result line per round of one side: the round's lower quartile, the
  * statistic the audit compares. */
 static int go_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f)
@@ -162,6 +198,8 @@ static int go_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f)
 
 	if (!v)
 		return -ENOMEM;
+	if (p->tp)
+		go_tp_side(p, side, f);
 	while (i < p->ntimings) {
 		uint32_t round = p->timings[i].round;
 		size_t k = 0;

@@ -266,11 +266,35 @@ static void put_trial(FILE *f, const char *name, const struct cbench_trial *tr)
 		put_count(f, tr->bytes_per_op, "B/op");
 		put_count(f, tr->allocs_per_op, "allocs/op");
 	}
+	/* The median per-iteration time of the loop timing points: a unit
+	 * of its own, so benchstat compares it in a table of its own. */
+	if (tr->have_tp && tr->tp.every && !isnan(tr->tp.q_ns[2]))
+		put_value(f, tr->tp.q_ns[2], "ns/iter");
 	fputc('\n', f);
 }
 
+/* The per-iteration distribution of a result, as a comment. */
+static void put_tp_note(FILE *f, const char *name, const struct cbench_result *res, double tsc_hz)
+{
+	const struct cbench_tp_summary *s = &res->tp;
+
+	if (!s->every) {
+		fprintf(f, "# %s: timing points: too few or too close together to time\n", name);
+		return;
+	}
+	fprintf(f, "# %s: ns/iter p1 %.4g p25 %.4g p50 %.4g p75 %.4g p99 %.4g (medians of the "
+		"trials); %" PRIu64 " iterations in %" PRIu64 " timings, stride %" PRIu64
+		"; MIN_TIMING %.1f ns; perturb score %.3g%s\n", name, s->q_ns[0],
+		s->q_ns[1], s->q_ns[2], s->q_ns[3], s->q_ns[4], s->iterations, s->merged, s->every,
+		s->min_timing_ticks * 1e9 / tsc_hz, s->perturb,
+		s->perturb > CBENCH_TP_PERTURB_MAX ? " (above 1: timings near the points' own cost)" : "");
+	if (s->dropped || s->skipped)
+		fprintf(f, "# %s: timing points: %" PRIu64 " records dropped (buffer full), %" PRIu64
+			" timings without a marked iteration left out\n", name, s->dropped, s->skipped);
+}
+
 /* A benchmark's result lines, and comments on what went wrong. */
-static void put_result(FILE *f, const struct cbench_result *res)
+static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 {
 	const char *name = res->exp->report_name;
 	char pages[64];
@@ -306,6 +330,8 @@ static void put_result(FILE *f, const struct cbench_result *res)
 	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
 		fprintf(f, "# %s: arena of %" PRIu64 " bytes on %s\n", name, res->exp->desc->arena_bytes,
 			pages);
+	if (res->have_tp)
+		put_tp_note(f, name, res, tsc_hz);
 }
 
 int cbench_report_go(const struct cbench_report *r, FILE *f)
@@ -323,7 +349,7 @@ int cbench_report_go(const struct cbench_report *r, FILE *f)
 			tuning = r->results[i].tuning;
 			note(f, "tuning", "%s", tuning);
 		}
-		put_result(f, &r->results[i]);
+		put_result(f, &r->results[i], r->timer.tsc_hz);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -18,7 +18,37 @@ static void maybe(struct cbench_jsonw *j, const char *key, double value)
 		cbench_jsonw_double(j, key, value);
 }
 
-static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t)
+void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct cbench_tp_summary *s,
+			   double tsc_hz)
+{
+	static const char *const names[CBENCH_TP_QUANTILES] = { "p1", "p25", "p50", "p75", "p99" };
+
+	cbench_jsonw_object_start(j, key);
+	cbench_jsonw_bool(j, "usable", s->every != 0);
+	if (s->every) {
+		cbench_jsonw_uint(j, "every", s->every);
+		cbench_jsonw_uint(j, "calls", s->calls);
+		cbench_jsonw_uint(j, "timings", s->merged);
+		cbench_jsonw_uint(j, "iterations", s->iterations);
+		cbench_jsonw_uint(j, "skipped", s->skipped);
+		cbench_jsonw_uint(j, "dropped", s->dropped);
+		maybe(j, "min_timing_ticks", s->min_timing_ticks);
+		maybe(j, "min_timing_ns", s->min_timing_ticks * 1e9 / tsc_hz);
+		maybe(j, "perturb_score", s->perturb);
+	}
+	/* An audit's sides have no distribution of their own: their rounds do. */
+	if (s->every && !isnan(s->q_ns[2])) {
+		cbench_jsonw_object_start(j, "ns_per_iteration");
+		for (int q = 0; q < CBENCH_TP_QUANTILES; q++)
+			maybe(j, names[q], s->q_ns[q]);
+		maybe(j, "mean", s->mean_ns);
+		maybe(j, "stddev", s->stddev_ns);
+		cbench_jsonw_object_end(j);
+	}
+	cbench_jsonw_object_end(j);
+}
+
+static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, double tsc_hz)
 {
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "status", t->error ? "failed" : "ok");
@@ -50,6 +80,8 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t)
 		cbench_jsonw_double(j, "bytes_per_op", t->bytes_per_op);
 		cbench_jsonw_double(j, "allocs_per_op", t->allocs_per_op);
 	}
+	if (t->have_tp)
+		cbench_report_json_tp(j, "tpoints", &t->tp, tsc_hz);
 	cbench_jsonw_object_end(j);
 }
 
@@ -107,7 +139,7 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 	cbench_jsonw_object_end(j);
 }
 
-static void put_result(struct cbench_jsonw *j, const struct cbench_result *res)
+static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, double tsc_hz)
 {
 	char pages[64];
 
@@ -134,9 +166,11 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res)
 	cbench_jsonw_uint(j, "failed_trials", res->failed);
 	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
 		cbench_jsonw_string(j, "arena_pages", pages);
+	if (res->have_tp)
+		cbench_report_json_tp(j, "tpoints", &res->tp, tsc_hz);
 	cbench_jsonw_array_start(j, "trials");
 	for (size_t i = 0; i < res->ntrials; i++)
-		put_trial(j, &res->trials[i]);
+		put_trial(j, &res->trials[i], tsc_hz);
 	cbench_jsonw_array_end(j);
 	cbench_jsonw_object_end(j);
 }
@@ -150,7 +184,7 @@ int cbench_report_json(const struct cbench_report *r, FILE *f)
 	put_config(&j, r);
 	cbench_jsonw_array_start(&j, "benchmarks");
 	for (size_t i = 0; i < r->nresults; i++)
-		put_result(&j, &r->results[i]);
+		put_result(&j, &r->results[i], r->timer.tsc_hz);
 	cbench_jsonw_array_end(&j);
 	cbench_jsonw_object_end(&j);
 	return cbench_jsonw_finish(&j);

@@ -19,6 +19,25 @@ bool cbench_colour(int fd)
 	return isatty(fd) && !(no && *no);
 }
 
+/* The per-iteration distribution of a result with timing points. */
+static void put_tp(const struct cbench_report *r, const struct cbench_result *res, FILE *f, bool colour)
+{
+	const struct cbench_tp_summary *s = &res->tp;
+
+	if (!s->every) {
+		fprintf(f, "  timing points: too few or too close together to time\n");
+		return;
+	}
+	fprintf(f, "  per iteration: p1 %.4g  p25 %.4g  median %.4g  p75 %.4g  p99 %.4g ns"
+		"  %s(%llu iterations, stride %llu, MIN_TIMING %.1f ns, perturb %.3g)%s\n",
+		s->q_ns[0], s->q_ns[1], s->q_ns[2], s->q_ns[3], s->q_ns[4], colour ? DIM : "",
+		(unsigned long long)s->iterations, (unsigned long long)s->every,
+		s->min_timing_ticks * 1e9 / r->timer.tsc_hz, s->perturb, colour ? RESET : "");
+	if (s->perturb > CBENCH_TP_PERTURB_MAX)
+		fprintf(f, "  %sperturb score %.3g is above 1: the timings come close to the timing point's own cost; place the points further apart%s\n",
+			colour ? RED : "", s->perturb, colour ? RESET : "");
+}
+
 void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
 {
 	size_t width = 9;
@@ -60,6 +79,8 @@ void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
 		if (cbench_desc_per_rep(res->exp->desc) && res->step_share > CBENCH_STEP_SHARE_MAX)
 			fprintf(f, "  short calls: one timer step is %.3f%% of a call (timed one at a "
 				"time); give each call more work\n", 100 * res->step_share);
+		if (res->have_tp)
+			put_tp(r, res, f, colour);
 		for (size_t j = 0; j < res->ntrials; j++) {
 			if (res->trials[j].error)
 				fprintf(f, "  %strial %zu failed: %s%s\n", colour ? RED : "", j + 1,

@@ -361,6 +361,8 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 	tr->bytes_per_op = p.bytes_per_op;
 	tr->arena_bytes = p.env.arena_bytes;
 	tr->arena_huge_bytes = p.env.arena_huge_bytes;
+	tr->have_tp = p.have_tp[0];
+	tr->tp = p.tp[0];
 	p.samples = p.ref_samples = NULL;
 	if (p.error)
 		fail_trial(tr, p.error, "", p.reason);

@@ -222,6 +222,8 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 	ret = cbench_outbox_flush(&out, fd);
 	if (!ret && counts_allocations(b, job))
 		ret = allocations(b, job, fd);
+	if (!ret)
+		ret = cbench_worker_tpoints(b, job, fd);
 	m.type = CBENCH_MSG_DONE;
 	return ret ? ret : send_msg(fd, &m);
 }

@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "profile.h"
+#include "tpoints.h"
 
 enum cbench_worker_mode {
 	CBENCH_WORKER_CALIBRATE,	/* measure the timer, send ENV + TIMER */
@@ -48,6 +49,7 @@ struct cbench_worker_job {
 	double confidence;			/* AUDIT: 1 - alpha */
 	double min_effect;			/* AUDIT: fraction, e.g. 0.002 */
 	double budget_ns;			/* AUDIT: rounds start until then */
+	bool no_tpoints;			/* TRIAL, AUDIT: leave timing points off */
 };
 
 /* AUDIT: one timing of one side, ns per declared op. */
@@ -79,6 +81,8 @@ enum cbench_msg_type {
 	CBENCH_MSG_AUDIT_TIMING,	/* AUDIT: one timing, u.timing */
 	CBENCH_MSG_AUDIT_DONE,		/* AUDIT: the verdict, u.audit */
 	CBENCH_MSG_ALLOCS,		/* TRIAL: allocations per op, u.allocs */
+	CBENCH_MSG_TPOINTS,		/* TRIAL, AUDIT: u.tp, per side in an audit */
+	CBENCH_MSG_AUDIT_TP_ROUND,	/* AUDIT with timing points: u.tp_round */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
@@ -102,6 +106,8 @@ struct cbench_msg {
 			double allocs_per_op;
 			double bytes_per_op;
 		} allocs;
+		struct cbench_tp_summary tp;
+		struct cbench_tp_round tp_round;
 	} u;
 };
 
@@ -130,6 +136,43 @@ int cbench_outbox_flush(struct cbench_outbox *o, int fd);
  * prepares B, runs rounds, sends the timings and AUDIT_DONE.  Returns 0 or
  * -errno, with the reason in a->error where -errno would not say it. */
 int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job *job, int fd);
+
+/*
+ * Collecting timing points (tpoints_worker.c) in a worker whose backend
+ * can: a pilot call with every point recorded, MIN_TIMING, the stride, then
+ * calls whose merged timings are split and kept.
+ */
+struct cbench_tp_collect {
+	struct cbench_tp_record *buf;	/* CBENCH_TP_CAPACITY records */
+	uint64_t every;
+	double min_timing;		/* ticks */
+	double scale;			/* ns per tick */
+	struct cbench_tp_split *splits;	/* kept since the last reset */
+	size_t nsplits, cap;
+	struct cbench_tp_calls calls;	/* since init */
+	uint32_t ncalls;
+	double perturb_score;		/* over everything since init */
+};
+
+/*
+ * Sets c up for side b measured at n reps per call: returns 0 when the
+ * benchmark records timing points (timing points on, k tuned), 1 when it
+ * has none or they cannot time anything (timing points off; *why says which
+ * where it matters), or -errno.
+ */
+int cbench_tp_collect_init(struct cbench_tp_collect *c, struct cbench_backend *b, uint64_t n,
+			   const char **why);
+/* One measurement with timing points on, its splits kept unless it was
+ * disturbed; *s is the sample. */
+int cbench_tp_collect_measure(struct cbench_tp_collect *c, struct cbench_backend *b, uint64_t n,
+			      struct cbench_sample *s);
+/* The summary of what was kept (sorts the splits). */
+void cbench_tp_collect_summary(struct cbench_tp_collect *c, struct cbench_tp_summary *sum);
+void cbench_tp_collect_free(struct cbench_tp_collect *c);
+
+/* TRIAL: timing points of the prepared benchmark, after the measurements;
+ * sends TPOINTS if it has any.  Returns 0 or -errno. */
+int cbench_worker_tpoints(struct cbench_backend *b, const struct cbench_worker_job *job, int fd);
 
 /* The PROFILE mode (profile_worker.c), once the benchmark is prepared in b:
  * sends PROFILE and the groups, not DONE.  Returns 0 or -errno, with the

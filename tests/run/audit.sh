@@ -96,6 +96,51 @@ else
 	not_ok "a crashing benchmark fails its audit"
 fi
 
+# ---- loop timing points ------------------------------------------------------
+
+# examples/long_loop.c: 100 against 101 adds per marked iteration, a timing
+# point per record.  With timing points on (the default) the audit compares
+# per-iteration timings; --no-tpoints compares whole measurements.
+LOOP=build/examples/long_loop.so
+run_cb audit "$LOOP" --a long_loop --b long_loop_slower --budget 30 --seed 7 --format json \
+	-o "$TMP/report.json"
+if [ "$rc" -eq 0 ] && grep -q 'timing points: per-iteration timings' "$TMP/err" && python3 - "$TMP/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["config"]["tpoints"] is True, r["config"]
+a = r["audits"][0]
+assert a["verdict"] == "slower" and a["lower"] > 0, a
+tp = a["tpoints"]
+for side in ("a", "b"):
+    s = tp[side]
+    assert s["usable"] and s["every"] >= 1 and s["timings"] > 0, s
+    # Each side's timings are the split per-iteration ones.
+    assert s["iterations"] > s["timings"], s
+assert tp["a"]["every"] == tp["b"]["every"], tp
+assert a["timings_a"] == tp["a"]["iterations"] and a["timings_b"] == tp["b"]["iterations"], a
+PY
+then
+	ok "timing points: the audit compares per-iteration timings and finds B slower"
+else
+	not_ok "timing points in an audit"
+fi
+
+run_cb audit "$LOOP" --a long_loop --b long_loop_slower --budget 30 --seed 7 --format go
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^BenchmarkLongLoop 1 [0-9.]* ns/iter$' "$TMP/out")" -ge 16 ] &&
+   ! grep -q 'ns/op' "$TMP/out"; then
+	ok "timing points: Go lines per round in ns/iter, both builds"
+else
+	not_ok "timing points: Go lines of an audit"
+fi
+
+run_cb audit "$LOOP" --a long_loop --b long_loop_slower --budget 30 --seed 7 --no-tpoints
+if [ "$rc" -eq 0 ] && grep -q '^long_loop vs long_loop_slower: ' "$TMP/out" &&
+   ! grep -q 'timing points' "$TMP/out"; then
+	ok "--no-tpoints: whole measurements ($(sed -n 's/^long_loop vs long_loop_slower: //p' "$TMP/out"))"
+else
+	not_ok "--no-tpoints"
+fi
+
 # ---- bad input --------------------------------------------------------------
 
 expect_failure "no such benchmark for --a" "unable to audit: no benchmark 'nothing'" \

@@ -476,6 +476,62 @@ else
 fi
 rm -rf "$TMP/dev"
 
+# ---- loop timing points: the per-iteration distribution ------------------------
+
+# tests/fixtures/tpoints.c: every count below follows from the fixture's
+# loops, the reps per call and the stride the report gives, whatever the
+# host's speed.
+run_cb run --backend user --trials 2 --format json -o "$TMP/report.json" "$FIX/tpoints.so"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/report.json" <<'PY'
+import json, sys
+r = {b["id"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+for name in ("plain", "tp_abi1"):
+    assert "tpoints" not in r[name], name
+    assert all("tpoints" not in t for t in r[name]["trials"]), name
+def trials(name):
+    b = r[name]
+    assert b["tpoints"]["usable"], b
+    for t in b["trials"]:
+        tp = t["tpoints"]
+        assert tp["usable"] and tp["calls"] > 0 and tp["dropped"] == 0, tp
+        yield b["n"], tp
+for n, tp in trials("tp_known"):
+    # 50 points of 64 iterations per rep: 50 n - 1 timings a call.
+    assert tp["every"] == 1 and tp["skipped"] == 0, tp
+    assert tp["timings"] == tp["calls"] * (50 * n - 1), (n, tp)
+    assert tp["iterations"] == 64 * tp["timings"], tp
+    q = tp["ns_per_iteration"]
+    assert 0 < q["p1"] <= q["p25"] <= q["p50"] <= q["p75"] <= q["p99"], q
+    assert tp["perturb_score"] > 0 and tp["min_timing_ns"] > 0, tp
+for n, tp in trials("tp_reset"):
+    # Two counters per rep: the count goes back 2 n - 1 times a call.
+    assert tp["skipped"] == tp["calls"] * (2 * n - 1), (n, tp)
+    assert tp["timings"] == tp["calls"] * (40 * n - 1 - (2 * n - 1)), (n, tp)
+    assert tp["iterations"] == 32 * tp["timings"], tp
+for n, tp in trials("tp_close"):
+    # One iteration per point: the stride must skip points, and each
+    # timing covers exactly `every` iterations.
+    k = tp["every"]
+    assert k > 1, tp
+    assert tp["timings"] == tp["calls"] * (2000 * n // k - 1), (n, tp)
+    assert tp["iterations"] == k * tp["timings"], tp
+PY
+then
+	ok "timing points: per-iteration counts of known loops (merged, split, strided, reset, ABI 1)"
+else
+	not_ok "timing points: per-iteration counts of known loops"
+fi
+
+run_cb run --backend user --trials 2 --filter 'tp_known|plain' "$FIX/tpoints.so"
+if [ "$rc" -eq 0 ] && grep -Eq '^BenchmarkTpKnown 1 [0-9.]+ ns/op .* [0-9.]+ ns/iter$' "$TMP/out" &&
+   ! grep -q '^BenchmarkPlain .*ns/iter' "$TMP/out" &&
+   grep -q '^# BenchmarkTpKnown: ns/iter p1 ' "$TMP/out" &&
+   grep -q '^  per iteration: p1 ' "$TMP/err"; then
+	ok "timing points: ns/iter on Go result lines, the distribution in a comment and the table"
+else
+	not_ok "timing points in the Go format and the table"
+fi
+
 # ---- bad input: a clear message, non-zero exit, no output file --------------
 
 printf 'not a shared object\n' >"$TMP/notelf.so"

@@ -141,8 +141,22 @@ static void per_rep_hooks(void)
 	cbench_kimage_free(&image);
 }
 
+/* Timing points are inline asm: an image like any other; ABI 1 beside 2. */
+static void tpoints_image(void)
+{
+	struct cbench_kimage image;
+	char why[512];
+
+	CU_ASSERT_EQUAL_FATAL(cbench_kimage_load(FIXTURE("tpoints"), &image, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(image.nentries, 2);
+	CU_ASSERT_PTR_NOT_NULL(cbench_kimage_find(&image, "looped"));
+	CU_ASSERT_PTR_NOT_NULL(cbench_kimage_find(&image, "abi1"));
+	cbench_kimage_free(&image);
+}
+
 static CU_TestInfo kimage_tests[] = {
 	{ "per-rep hooks are checked entry points", per_rep_hooks },
+	{ "timing points build a kernel-safe image (ABI 1 and 2)", tpoints_image },
 	{ "kernel-safe object becomes a checked image", good_image },
 	{ "stack protector refused", stack_protector },
 	{ "libc call refused, symbol named", libc_call },

@@ -72,6 +72,20 @@ else
 	fail "cbenchctl run --backend kmod"
 fi
 live_is_zero "after cbenchctl run"
+
+step "a benchmark with loop timing points runs in ring 0 as plain reps"
+# cbench.ko gives no timing-point buffer: ctx->tp stays zero, the points
+# record nothing, and the report has no per-iteration distribution.
+if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
+	"$dir/tpoints.so" >/tmp/kmod-run.out 2>&1; then
+	grep -q "^BenchmarkLooped [0-9]" /tmp/kmod-run.out || fail "no Looped result: $(cat /tmp/kmod-run.out)"
+	grep -q "^BenchmarkAbi1 " /tmp/kmod-run.out || fail "no ABI 1 result: $(cat /tmp/kmod-run.out)"
+	! grep -q "ns/iter" /tmp/kmod-run.out || fail "per-iteration timings from ring 0"
+else
+	cat /tmp/kmod-run.out
+	fail "cbenchctl run --backend kmod of timing points"
+fi
+live_is_zero "after the timing-point run"
 if cbenchctl run --backend kmod "$dir/bad_libc_call.so" >/tmp/kmod-run.out 2>&1; then
 	fail "a libc-calling object reached the kmod backend"
 else
