@@ -13,6 +13,7 @@
 #   make check          sparse and W=1 on the module (KDIR), cppcheck on user code
 #   make check-all      make check for every installed Debian kernel (part of make test)
 #   make bench          how good cbench is (prints figures; not a test)
+#   make bench-audit    how honest compare and audit are here (figures)
 #
 # V=1 shows full commands.  WERROR= turns warnings back into warnings.
 
@@ -382,12 +383,18 @@ debug-kernel:
 bench: cbenchctl examples
 	bench/run.sh
 
+# compare on A/A pairs of separate runs and audit on A/A pairs and a true 1 %
+# slowdown (prints figures; not a test), under one hold of the lock.
+bench-audit: cbenchctl examples
+	flock /tmp/cbench-measure.lock env CBENCH_MEASURE_LOCKED=1 \
+		sh -c 'bench/compare_aa.sh && bench/audit.sh'
+
 clean:
 	rm -rf $(BUILD)
 
 FORCE:
 
-.PHONY: FORCE check-all all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest \
+.PHONY: FORCE bench-audit check-all all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest \
 	vmtest-planted debug-kernel test check bench clean
 
 -include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d

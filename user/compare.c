@@ -6,10 +6,11 @@
  * The trials of one run are not independent draws: they share the run's
  * moment (on a boosting or shared host the core clock moves by percents
  * between runs and stays put for a run's second), its timer calibration and
- * its tuning.  Measured on our development VM, 30 to 80 % of the variance
+ * its tuning.  Measured on our development VM, 20 to 80 % of the variance
  * of a trial lies between runs, and a test over two runs' trials (the
  * Mann-Whitney U test we and benchstat used) called A/A pairs of runs
- * different in 15 of 40 pairs where alpha = 0.05 allows 2.  So the unit
+ * different in 7 to 15 of 40 pairs where alpha = 0.05 allows 2
+ * (bench/compare_aa.sh).  So the unit
  * here is the run: each run gives one value per benchmark, its headline
  * (the least trial, as `run` reports it), and Welch's t test compares the
  * logs of those values, k runs a side.  With one run a side nothing
@@ -399,11 +400,12 @@ static double log_mean(const double *v, size_t n, double *lv)
 
 static int test(const struct series *a, const struct series *b, struct row *r)
 {
-	double *la = malloc((a->n + b->n) * sizeof(*la)), *lb = la + a->n, ma, mb;
+	double *la = malloc((a->n + b->n) * sizeof(*la)), *lb, ma, mb;
 	struct cbench_welch w;
 
 	if (!la)
 		return -ENOMEM;
+	lb = la + a->n;
 	ma = log_mean(a->v, a->n, la);
 	mb = log_mean(b->v, b->n, lb);
 	r->old_ns = exp(ma);

@@ -156,10 +156,11 @@ else
 	not_ok "compare: one run a side"
 fi
 # Real reports, written one after another into one file, are as many runs;
-# the same two runs on both sides are no difference.
+# the same two runs on both sides are no difference (p = 1; the interval is
+# as wide as the two runs are apart).
 cat "$TMP/first.txt" "$TMP/second.txt" >"$TMP/both.txt"
 run_cb compare "$TMP/both.txt" -- "$TMP/second.txt" "$TMP/first.txt"
-if [ "$rc" -eq 0 ] && grep -Eq '^AddChain +[0-9.]+ +[0-9.]+ +[+-]0\.00% +\[[-+]0\.00%,\+0\.00%\] +1\.000 +2\+2 +~$' "$TMP/out"; then
+if [ "$rc" -eq 0 ] && grep -Eq '^AddChain +[0-9.]+ +[0-9.]+ +[+-]0\.00% +\[-[0-9.]+%,\+[0-9.]+%\] +1\.000 +2\+2 +~$' "$TMP/out"; then
 	ok "compare: reports concatenated in a file are runs; the same runs are no difference"
 else
 	not_ok "compare: concatenated reports"
