@@ -1,8 +1,9 @@
 #!/bin/sh
 # Does `cbenchctl compare` hold its alpha here?  Prints, from one run on this
 # machine:
-#   - A/A pairs of separate runs of the add chain (examples/suite.c), K runs
-#     a side: how many of PAIRS pairs compare calls faster or slower (alpha
+#   - A/A pairs of separate runs of the add and imul chains
+#     (examples/suite.c), K runs a side: how many of PAIRS pairs compare
+#     calls faster or slower (alpha
 #     0.05 allows 5 %), with the runs taken alternately (old, new, old, ...)
 #     and in blocks (every old run, then every new one);
 #   - one run a side: compare's verdicts (it should give none), beside what
@@ -36,9 +37,9 @@ export XDG_CACHE_HOME="$TMP/cache"
 run() {
 	"$CB" run --cpu "$CPU" --filter "$1" -o "$2" "$3" 2>/dev/null
 }
-run '^add_chain$' /dev/null "$SUITE"
+run '^(add|imul)_chain$' /dev/null "$SUITE"
 run '^chain_10[01]0$' /dev/null "$AUDIT"
-echo "compare on A/A pairs of separate runs: add_chain, CPU $CPU, $PAIRS pairs of $K runs a side" >&2
+echo "compare on A/A pairs of separate runs: add_chain and imul_chain, CPU $CPU, $PAIRS pairs of $K runs a side" >&2
 
 # Each pair: 2K runs in a row; the analysis assigns them alternately and in
 # blocks, so both orders see the same runs.
@@ -46,7 +47,7 @@ p=0
 while [ "$p" -lt "$PAIRS" ]; do
 	i=0
 	while [ "$i" -lt $((2 * K)) ]; do
-		run '^add_chain$' "$TMP/aa.$p.$i.txt" "$SUITE"
+		run '^(add|imul)_chain$' "$TMP/aa.$p.$i.txt" "$SUITE"
 		i=$((i + 1))
 	done
 	p=$((p + 1))
@@ -72,17 +73,19 @@ tmp, cb = sys.argv[1], sys.argv[2]
 pairs, power_pairs, k = map(int, sys.argv[3:6])
 
 def compare(old, new):
-    """compare's row for the benchmark: (change %, verdict)."""
+    """compare's rows: {benchmark: (change %, verdict)}."""
     out = subprocess.run([cb, "compare", *old, "--", *new], capture_output=True, text=True,
                          check=True).stdout
-    for line in out.splitlines():
+    rows = {}
+    for line in out.splitlines()[1:]:
         f = line.split()
-        if f and f[0] in ("AddChain", "Chain1000"):
-            return float(f[3].rstrip("%")), f[-1]
-    raise SystemExit(f"compare gave no row:\n{out}")
+        if not f:
+            break
+        rows[f[0]] = (float(f[3].rstrip("%")), f[-1])
+    return rows
 
-def trials(path):
-    return [float(l.split()[2]) for l in open(path) if l.startswith("Benchmark")]
+def trials(path, name):
+    return [float(l.split()[2]) for l in open(path) if l.startswith(f"Benchmark{name} ")]
 
 def u_test_p(a, b):
     """Mann-Whitney U, normal approximation with tie and continuity
@@ -110,43 +113,44 @@ def u_test_p(a, b):
 def run_file(p, i):
     return f"{tmp}/aa.{p}.{i}.txt"
 
-alt = block = one = u_false = 0
-changes = []
-for p in range(pairs):
-    r = [run_file(p, i) for i in range(2 * k)]
-    c, v = compare(r[0::2], r[1::2])
-    changes.append(c)
-    alt += v in ("faster", "slower")
-    block += compare(r[:k], r[k:])[1] in ("faster", "slower")
-    one += compare(r[:1], r[1:2])[1] != "?"
-    u_false += u_test_p(trials(r[0]), trials(r[1])) < 0.05
-
-# How much of a trial's variance lies between runs (one-way ANOVA on the
-# logs of every run's trials).
-runs = [[math.log(x) for x in trials(run_file(p, i))] for p in range(pairs) for i in range(2 * k)]
-m = statistics.mean(len(x) for x in runs)
-within = statistics.mean(statistics.variance(x) for x in runs)
-between = max(statistics.variance([statistics.mean(x) for x in runs]) - within / m, 0)
+print(f"compare, A/A pairs of separate runs ({k} runs a side, alpha 0.05 allows "
+      f"{0.05 * pairs:.0f} of {pairs}):")
+for name in ("AddChain", "ImulChain"):
+    alt = block = one = u_false = 0
+    changes = []
+    for p in range(pairs):
+        r = [run_file(p, i) for i in range(2 * k)]
+        c, v = compare(r[0::2], r[1::2])[name]
+        changes.append(c)
+        alt += v in ("faster", "slower")
+        block += compare(r[:k], r[k:])[name][1] in ("faster", "slower")
+        one += compare(r[:1], r[1:2])[name][1] != "?"
+        u_false += u_test_p(trials(r[0], name), trials(r[1], name)) < 0.05
+    # How much of a trial's variance lies between runs (one-way ANOVA on
+    # the logs of every run's trials).
+    runs = [[math.log(x) for x in trials(run_file(p, i), name)]
+            for p in range(pairs) for i in range(2 * k)]
+    m = statistics.mean(len(x) for x in runs)
+    within = statistics.mean(statistics.variance(x) for x in runs)
+    between = max(statistics.variance([statistics.mean(x) for x in runs]) - within / m, 0)
+    print(f"  {name}: runs taken alternately: {alt} of {pairs} called faster or slower "
+          f"(changes {min(changes):+.3f}% to {max(changes):+.3f}%)")
+    print(f"  {name}: runs taken in blocks:   {block} of {pairs} called faster or slower")
+    print(f"  {name}: one run a side:         {one} of {pairs} decided (each should say '?')")
+    print(f"  {name}: the U test over one run's trials against another's (compare before, "
+          f"benchstat): {u_false} of {pairs} called different")
+    print(f"  {name}: share of a trial's variance between runs: "
+          f"{100 * between / (between + within):.0f}% ({len(runs)} runs)")
 
 found = wrong = 0
 slow = []
 for p in range(power_pairs):
     c, v = compare([f"{tmp}/slow.{p}.old{i}.txt" for i in range(k)],
-                   [f"{tmp}/slow.{p}.new{i}.txt" for i in range(k)])
+                   [f"{tmp}/slow.{p}.new{i}.txt" for i in range(k)])["Chain1000"]
     slow.append(c)
     found += v == "slower"
     wrong += v == "faster"
 
-print(f"compare, A/A pairs of separate runs of add_chain ({k} runs a side, alpha 0.05 allows "
-      f"{0.05 * pairs:.0f} of {pairs}):")
-print(f"  runs taken alternately: {alt} of {pairs} called faster or slower "
-      f"(changes {min(changes):+.3f}% to {max(changes):+.3f}%)")
-print(f"  runs taken in blocks:   {block} of {pairs} called faster or slower")
-print(f"  one run a side:         {one} of {pairs} decided (each should say '?')")
-print(f"  the U test over one run's trials against another's (compare before, benchstat): "
-      f"{u_false} of {pairs} called different")
-print(f"  share of a trial's variance between runs: {100 * between / (between + within):.0f}% "
-      f"({len(runs)} runs)")
 print(f"compare, a true 1% slowdown (chain_1010 vs chain_1000, {k} alternating runs a side): "
       f"slower in {found} of {power_pairs}, faster in {wrong}; median change "
       f"{statistics.median(slow):+.3f}%")

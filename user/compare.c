@@ -10,13 +10,21 @@
  * of a trial lies between runs, and a test over two runs' trials (the
  * Mann-Whitney U test we and benchstat used) called A/A pairs of runs
  * different in 7 to 15 of 40 pairs where alpha = 0.05 allows 2
- * (bench/compare_aa.sh).  So the unit
- * here is the run: each run gives one value per benchmark, its headline
- * (the least trial, as `run` reports it), and Welch's t test compares the
- * logs of those values, k runs a side.  With one run a side nothing
- * measures how far runs wander, and we say so instead of guessing.  The
- * change printed is the one tested: between the geometric means of the
- * runs' headlines.
+ * (bench/compare_aa.sh).  So the unit here is the run: each run gives one
+ * value per benchmark, its headline (the least trial, as `run` reports it),
+ * and Welch's t test compares the logs of those values, k runs a side (a
+ * permutation test would need 4 runs a side to reach p < 0.05 at all).
+ * With one run a side nothing measures how far runs wander, and we say so
+ * instead of guessing.  The change printed is the one tested: between the
+ * geometric means of the runs' headlines.
+ *
+ * We compare ns/op, not est-cycles/op (ns/op against the reference chain
+ * each trial interleaves, which cancels the clock's drift within a trial):
+ * on 120 runs its trials were as tied to their run (30 to 41 % of the
+ * variance between runs, against 27 to 43 % for ns/op), and its runs'
+ * headlines wandered more (0.13 % against 0.04 % for the add chain, 1.5 %
+ * against 0.006 % for the imul chain), because the least ns/op already
+ * picks a run's moments of fastest clock.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -47,7 +55,8 @@ struct series {
 	char name[256];
 	double *v;			/* per run: its least trial's ns/op */
 	size_t n, cap;			/* runs */
-	size_t trials;
+	size_t run_trials;		/* trials of the run v[n - 1] */
+	size_t fewest, most;		/* trials of a run, once folded; fewest 0: none */
 	uint64_t run;			/* the run v[n - 1] came from */
 	double min_var;			/* the values' rounding variance, log scale */
 };
@@ -153,6 +162,15 @@ static double unit_in_last_place(const char *s)
 	return pow(10, (double)(exp10 - decimals));
 }
 
+/* Counts the trials of the run v[n - 1] into fewest and most. */
+static void fold(struct series *s)
+{
+	if (!s->fewest || s->run_trials < s->fewest)
+		s->fewest = s->run_trials;
+	if (s->run_trials > s->most)
+		s->most = s->run_trials;
+}
+
 /* One trial's value, in the run the file is at: a run keeps its least. */
 static int add_trial(struct go_file *g, const char *name, double v, double ulp)
 {
@@ -161,13 +179,15 @@ static int add_trial(struct go_file *g, const char *name, double v, double ulp)
 
 	if (!s)
 		return -ENOMEM;
-	s->trials++;
 	/* Uniform rounding of +-ulp/2 has variance ulp^2 / 12. */
 	s->min_var = fmax(s->min_var, rel * rel / 12);
 	if (s->n && s->run == g->runs) {
 		s->v[s->n - 1] = fmin(s->v[s->n - 1], v);
+		s->run_trials++;
 		return 0;
 	}
+	if (s->n)
+		fold(s);
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 4;
 		double *nv = realloc(s->v, cap * sizeof(*nv));
@@ -179,6 +199,7 @@ static int add_trial(struct go_file *g, const char *name, double v, double ulp)
 	}
 	s->v[s->n++] = v;
 	s->run = g->runs;
+	s->run_trials = 1;
 	return 0;
 }
 
@@ -381,6 +402,8 @@ static int read_side(struct go_file *g, char *const paths[], size_t n)
 			return ret;
 		}
 	}
+	for (size_t i = 0; i < g->n; i++)
+		fold(&g->s[i]);
 	return 0;
 }
 
@@ -448,8 +471,31 @@ static void print_row(const struct series *a, const struct series *b, const stru
 	       100 * r->change, interval, p, runs, r->verdict);
 }
 
-/* The table; *undecided counts rows with too few runs to test. */
-static int print_table(const struct go_file *old, const struct go_file *new, size_t *undecided)
+/* What the table's rows leave to say below it. */
+struct notes {
+	size_t undecided;		/* rows with one run on a side */
+	size_t uneven;			/* rows whose runs have unequal trials */
+	const struct series *first;	/* the first of those */
+	size_t fewest, most;		/* and its trials per run */
+};
+
+static void note_row(const struct series *a, const struct series *b, const struct row *r,
+		     struct notes *n)
+{
+	size_t fewest = a->fewest < b->fewest ? a->fewest : b->fewest;
+	size_t most = a->most > b->most ? a->most : b->most;
+
+	n->undecided += isnan(r->p);
+	if (fewest == most)
+		return;
+	if (!n->uneven++) {
+		n->first = a;
+		n->fewest = fewest;
+		n->most = most;
+	}
+}
+
+static int print_table(const struct go_file *old, const struct go_file *new, struct notes *n)
 {
 	printf("%-40s %14s %14s %9s %19s %7s %7s\n", "benchmark", "old ns/op", "new ns/op", "change",
 	       "95% interval", "p", "runs");
@@ -463,7 +509,7 @@ static int print_table(const struct go_file *old, const struct go_file *new, siz
 		}
 		if (test(a, b, &r))
 			return -ENOMEM;
-		*undecided += isnan(r.p);
+		note_row(a, b, &r, n);
 		print_row(a, b, &r);
 	}
 	for (size_t i = 0; i < new->n; i++) {
@@ -471,6 +517,23 @@ static int print_table(const struct go_file *old, const struct go_file *new, siz
 			printf("%-40s %14s %14.4f\n", new->s[i].name + 9, "(absent)", headline(&new->s[i]));
 	}
 	return 0;
+}
+
+static void print_notes(const struct notes *n)
+{
+	if (n->undecided)
+		printf("\n? %zu benchmark%s with one run on a side: a change cannot be told from the\n"
+		       "  drift between separate runs. Give each side two or more runs, taken\n"
+		       "  alternately (compare OLD1 OLD2 ... -- NEW1 NEW2 ...), or interleave both\n"
+		       "  versions in one run: %s audit.\n", n->undecided, n->undecided == 1 ? "" : "s",
+		       cbench_prog);
+	/* A run's headline is its least trial, and the least of more draws
+	 * is lower: runs of unequal trials are unequal contestants. */
+	if (n->uneven)
+		printf("\nnote: runs of %s%s have from %zu to %zu trials; the least of more trials\n"
+		       "  tends lower, so a difference may come from that: give every run the same\n"
+		       "  --trials.\n", n->first->name + 9,
+		       n->uneven > 1 ? " and other benchmarks" : "", n->fewest, n->most);
 }
 
 static void usage(FILE *f)
@@ -529,7 +592,7 @@ static int split(int argc, char *argv[], int *nold, char ***newv, int *nnew)
 int cbench_cmd_compare(int argc, char *argv[])
 {
 	struct go_file *old = calloc(1, sizeof(*old)), *new = calloc(1, sizeof(*new));
-	size_t undecided = 0;
+	struct notes notes = { 0 };
 	int nold, nnew, status = 1;
 	char **newv;
 
@@ -544,16 +607,11 @@ int cbench_cmd_compare(int argc, char *argv[])
 	}
 	if (!old || !new || read_side(old, argv + 1, (size_t)nold) || read_side(new, newv, (size_t)nnew))
 		goto out;
-	if (print_table(old, new, &undecided)) {
+	if (print_table(old, new, &notes)) {
 		fprintf(stderr, "%s: unable to compare: %s\n", cbench_prog, strerror(ENOMEM));
 		goto out;
 	}
-	if (undecided)
-		printf("\n? %zu benchmark%s with one run on a side: a change cannot be told from the\n"
-		       "  drift between separate runs. Give each side two or more runs, taken\n"
-		       "  alternately (compare OLD1 OLD2 ... -- NEW1 NEW2 ...), or interleave both\n"
-		       "  versions in one run: %s audit.\n", undecided, undecided == 1 ? "" : "s",
-		       cbench_prog);
+	print_notes(&notes);
 	status = 0;
 out:
 	if (old)

@@ -209,6 +209,28 @@ static void concatenated_runs(void)
 	free(err);
 }
 
+/* A run's headline is its least trial: runs of unequal trials are noted;
+ * equal ones are not. */
+static void uneven_trials_noted(void)
+{
+	static const char *const uneven[] = { "u1.txt", "u2.txt", "--", "u3.txt", "u4.txt", NULL };
+	static const char *const even[] = { "u1.txt", "u3.txt", NULL };
+	char *out, *err;
+
+	put("u1.txt", TEN_FAST);
+	put("u2.txt", TEN_FAST);
+	put("u3.txt", TEN_FAST);
+	put("u4.txt", "BenchmarkA 1 1.01 ns/op\n");
+	CU_ASSERT_EQUAL(compare(uneven, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "runs of A have from 1 to 3 trials"));
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(compare(even, &out, &err), 0);
+	CU_ASSERT_PTR_NULL(strstr(out, "trials"));
+	free(out);
+	free(err);
+}
+
 static void bad_values_refused(void)
 {
 	static const char *const bad[] = { "nan", "inf", "-1.5", "0", "1.0x", "0x10" };
@@ -260,6 +282,7 @@ static CU_TestInfo compare_tests[] = {
 	{ "two runs a side: slower, change and interval tested", runs_a_side_decide },
 	{ "runs wandering as far as the change: ~", wandering_runs_are_no_difference },
 	{ "reports one after another in a file are runs", concatenated_runs },
+	{ "runs of unequal trials are noted", uneven_trials_noted },
 	{ "NaN, Inf, negative, zero and hex ns/op refused", bad_values_refused },
 	{ "a file twice on a side, two '--', unknown options refused", bad_usage_refused },
 	CU_TEST_INFO_NULL,
