@@ -326,7 +326,7 @@ static int parse(const char *path, struct go_file *g, char *why, size_t len)
 {
 	char line[4096];
 	uint64_t bytes = 0, lineno = 1;
-	bool results = false, any = false;
+	bool results = false, any = false, starts_line = true;
 	struct stat st;
 	int ret = 0;
 	FILE *f = open_report(path, &st, &ret, why, len);
@@ -337,9 +337,11 @@ static int parse(const char *path, struct go_file *g, char *why, size_t len)
 	while (!ret && fgets(line, sizeof(line), f)) {
 		size_t line_bytes = strlen(line);
 		uint64_t at = lineno;
+		bool ends_line = line_bytes && line[line_bytes - 1] == '\n';
 
-		/* fgets() may return part of a longer line. */
-		lineno += line_bytes && line[line_bytes - 1] == '\n';
+		/* fgets() may return part of a longer line; only its start
+		 * is a line to read. */
+		lineno += ends_line;
 		/* The file may grow while we read it. */
 		bytes += line_bytes;
 		if (bytes > COMPARE_MAX_BYTES) {
@@ -348,7 +350,9 @@ static int parse(const char *path, struct go_file *g, char *why, size_t len)
 				 COMPARE_MAX_BYTES >> 20);
 			break;
 		}
-		ret = read_line(g, line, at, &results, why, len);
+		if (starts_line)
+			ret = read_line(g, line, at, &results, why, len);
+		starts_line = ends_line;
 		any |= results;
 	}
 	if (!ret && ferror(f)) {

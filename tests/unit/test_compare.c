@@ -209,6 +209,28 @@ static void concatenated_runs(void)
 	free(err);
 }
 
+/* A line longer than compare's buffer is read in parts: a part that looks
+ * like a configuration line does not start a run. */
+static void long_line_is_one_line(void)
+{
+	static const char *const args[] = { "long.txt", "o1.txt", NULL };
+	char *text = malloc(8192), *out, *err;
+	int at;
+
+	CU_ASSERT_FATAL(text != NULL);
+	at = snprintf(text, 8192, "goos: linux\nBenchmarkA 1 1.00 ns/op");
+	/* The result line fills the 4095 bytes fgets() gives at once. */
+	at += snprintf(text + at, 8192 - (size_t)at, "%*s", 4095 - 23, "");
+	snprintf(text + at, 8192 - (size_t)at, "goos: linux\nBenchmarkA 1 1.00 ns/op\n");
+	put("long.txt", text);
+	put("o1.txt", "BenchmarkA 1 1.00 ns/op\n");
+	CU_ASSERT_EQUAL(compare(args, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", " 1+1 ?"));
+	free(out);
+	free(err);
+	free(text);
+}
+
 /* A run's headline is its least trial: runs of unequal trials are noted;
  * equal ones are not. */
 static void uneven_trials_noted(void)
@@ -282,6 +304,7 @@ static CU_TestInfo compare_tests[] = {
 	{ "two runs a side: slower, change and interval tested", runs_a_side_decide },
 	{ "runs wandering as far as the change: ~", wandering_runs_are_no_difference },
 	{ "reports one after another in a file are runs", concatenated_runs },
+	{ "a line longer than the buffer is one line", long_line_is_one_line },
 	{ "runs of unequal trials are noted", uneven_trials_noted },
 	{ "NaN, Inf, negative, zero and hex ns/op refused", bad_values_refused },
 	{ "a file twice on a side, two '--', unknown options refused", bad_usage_refused },
