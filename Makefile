@@ -15,6 +15,7 @@
 #   make bench          how good cbench is (prints figures; not a test);
 #                       bench/tpoints.sh alone: time to an audit verdict with
 #                       and without loop timing points
+#   make bench-audit    how honest compare and audit are here (figures)
 #
 # V=1 shows full commands.  WERROR= turns warnings back into warnings.
 
@@ -385,12 +386,18 @@ bench: cbenchctl examples
 	bench/run.sh
 	bench/tpoints.sh
 
+# compare on A/A pairs of separate runs and audit on A/A pairs and a true 1 %
+# slowdown (prints figures; not a test), under one hold of the lock.
+bench-audit: cbenchctl examples
+	flock /tmp/cbench-measure.lock env CBENCH_MEASURE_LOCKED=1 \
+		sh -c 'bench/compare_aa.sh && bench/audit.sh'
+
 clean:
 	rm -rf $(BUILD)
 
 FORCE:
 
-.PHONY: FORCE check-all all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest \
+.PHONY: FORCE bench-audit check-all all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest \
 	vmtest-planted debug-kernel test check bench clean
 
 -include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d

@@ -1,9 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `cbenchctl compare old.txt new.txt`: two Go-format reports side by side.
- * Per benchmark: the minimum ns/op of each (the headline estimate), their
- * difference, and whether the trials differ at all by the Mann-Whitney U
- * test (as benchstat does): p < 0.05 says "faster"/"slower", else "~".
+ * `cbenchctl compare OLD... -- NEW...`: Go-format reports of two versions,
+ * run against run.
+ *
+ * The trials of one run are not independent draws: they share the run's
+ * moment (on a boosting or shared host the core clock moves by percents
+ * between runs and stays put for a run's second), its timer calibration and
+ * its tuning.  Measured on our development VM, 20 to 80 % of the variance
+ * of a trial lies between runs, and a test over two runs' trials (the
+ * Mann-Whitney U test we and benchstat used) called A/A pairs of runs
+ * different in 7 to 15 of 40 pairs where alpha = 0.05 allows 2
+ * (bench/compare_aa.sh).  So the unit here is the run: each run gives one
+ * value per benchmark, its headline (the least trial, as `run` reports it),
+ * and Welch's t test compares the logs of those values, k runs a side (a
+ * permutation test would need 4 runs a side to reach p < 0.05 at all).
+ * With one run a side nothing measures how far runs wander, and we say so
+ * instead of guessing.  The change printed is the one tested: between the
+ * geometric means of the runs' headlines.
+ *
+ * We compare ns/op, not est-cycles/op (ns/op against the reference chain
+ * each trial interleaves, which cancels the clock's drift within a trial):
+ * on 120 runs its trials were as tied to their run (30 to 41 % of the
+ * variance between runs, against 27 to 43 % for ns/op), and its runs'
+ * headlines wandered more (0.13 % against 0.04 % for the add chain, 1.5 %
+ * against 0.006 % for the imul chain), because the least ns/op already
+ * picks a run's moments of fastest clock.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,24 +39,30 @@
 #include <unistd.h>
 
 #include "elffile.h"
+#include "report.h"
 #include "run.h"
 #include "stats.h"
 #include "subcommands.h"
 
-/* Significance level for calling a difference. */
+/* Significance level for calling a difference; the interval is 1 - alpha. */
 #define COMPARE_ALPHA 0.05
 /* Largest report we read, in bytes: a million trials' lines fit in a
  * tenth of it. */
 #define COMPARE_MAX_BYTES (1024 << 20)
 
+/* A benchmark's runs on one side. */
 struct series {
 	char name[256];
-	double *v;
-	size_t n, cap;
+	double *v;			/* per run: its least trial's ns/op */
+	size_t n, cap;			/* runs */
+	size_t run_trials;		/* trials of the run v[n - 1] */
+	size_t fewest, most;		/* trials of a run, once folded; fewest 0: none */
+	uint64_t run;			/* the run v[n - 1] came from */
+	double min_var;			/* the values' rounding variance, log scale */
 };
 
 /*
- * The series of one file in the order first seen, and a hash index over
+ * The series of one side in the order first seen, and a hash index over
  * their names (open addressing, linear probing, at most half full): two
  * files of 100,000 benchmarks each took 15 s with a linear search.
  */
@@ -44,6 +71,13 @@ struct go_file {
 	size_t n, cap;
 	size_t *slots;			/* series index + 1; 0 for an empty slot */
 	size_t nslots;			/* a power of two */
+	uint64_t runs;			/* runs read so far; the current one's id */
+	struct file_id {
+		dev_t dev;
+		ino_t ino;
+		const char *path;
+	} *files;			/* each file read, to refuse one twice */
+	size_t nfiles;
 };
 
 static uint64_t name_hash(const char *name)
@@ -113,10 +147,49 @@ static struct series *find(struct go_file *g, const char *full_name, bool add)
 	return &g->s[g->n++];
 }
 
-static int push(struct series *s, double v)
+/*
+ * The rounding of a decimal number as printed: 0.270642 stands for
+ * anything within half of 0.000001 of it.  Returns that unit (1e-6).
+ */
+static double unit_in_last_place(const char *s)
 {
+	const char *e = strpbrk(s, "eE"), *dot = strchr(s, '.');
+	long exp10 = e ? strtol(e + 1, NULL, 10) : 0;
+	long decimals = 0;
+
+	if (dot && (!e || dot < e))
+		decimals = (e ? e : s + strlen(s)) - dot - 1;
+	return pow(10, (double)(exp10 - decimals));
+}
+
+/* Counts the trials of the run v[n - 1] into fewest and most. */
+static void fold(struct series *s)
+{
+	if (!s->fewest || s->run_trials < s->fewest)
+		s->fewest = s->run_trials;
+	if (s->run_trials > s->most)
+		s->most = s->run_trials;
+}
+
+/* One trial's value, in the run the file is at: a run keeps its least. */
+static int add_trial(struct go_file *g, const char *name, double v, double ulp)
+{
+	struct series *s = find(g, name, true);
+	double rel = ulp / v;
+
+	if (!s)
+		return -ENOMEM;
+	/* Uniform rounding of +-ulp/2 has variance ulp^2 / 12. */
+	s->min_var = fmax(s->min_var, rel * rel / 12);
+	if (s->n && s->run == g->runs) {
+		s->v[s->n - 1] = fmin(s->v[s->n - 1], v);
+		s->run_trials++;
+		return 0;
+	}
+	if (s->n)
+		fold(s);
 	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
+		size_t cap = s->cap ? s->cap * 2 : 4;
 		double *nv = realloc(s->v, cap * sizeof(*nv));
 
 		if (!nv)
@@ -125,6 +198,8 @@ static int push(struct series *s, double v)
 		s->cap = cap;
 	}
 	s->v[s->n++] = v;
+	s->run = g->runs;
+	s->run_trials = 1;
 	return 0;
 }
 
@@ -133,24 +208,23 @@ static int push(struct series *s, double v)
  * open without blocking (a FIFO would wait for a writer) and look before
  * reading (a device such as /dev/zero never ends).
  */
-static FILE *open_report(const char *path, int *ret, char *why, size_t len)
+static FILE *open_report(const char *path, struct stat *st, int *ret, char *why, size_t len)
 {
-	struct stat st;
 	FILE *f;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+	if (fd < 0 || fstat(fd, st) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
 		*ret = -errno;
 		snprintf(why, len, "%s", strerror(errno));
 		goto fail;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		*ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		snprintf(why, len, "it is %s, not a report", cbench_file_kind(st.st_mode));
+	if (!S_ISREG(st->st_mode)) {
+		*ret = S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+		snprintf(why, len, "it is %s, not a report", cbench_file_kind(st->st_mode));
 		goto fail;
 	}
-	if (st.st_size > COMPARE_MAX_BYTES) {
+	if (st->st_size > COMPARE_MAX_BYTES) {
 		*ret = -EFBIG;
 		snprintf(why, len, "it is larger than %d MiB, the most compare reads", COMPARE_MAX_BYTES >> 20);
 		goto fail;
@@ -168,27 +242,106 @@ fail:
 	return NULL;
 }
 
-/* Collects the ns/op values of every result line.  Returns 0 or -errno
- * with a sentence in why. */
+/* A configuration line, "key: value" (seed 003); a comment is not one. */
+static bool config_line(const char *line)
+{
+	const char *colon = strchr(line, ':');
+	char key[128];
+
+	if (!colon || (size_t)(colon - line) >= sizeof(key) || !isspace((unsigned char)colon[1]))
+		return false;
+	memcpy(key, line, (size_t)(colon - line));
+	key[colon - line] = '\0';
+	return cbench_go_valid_key(key);
+}
+
+/*
+ * The ns/op value of a result line, in *value with its token in *token;
+ * false for a line that has none.
+ */
+static bool result_value(char *line, char **name, char **token)
+{
+	char *save = NULL, *tok, *value = NULL;
+	int field = 0;
+
+	if (strncmp(line, "Benchmark", 9) || (line[9] && !isupper((unsigned char)line[9]) &&
+					      !isspace((unsigned char)line[9])))
+		return false;
+	*name = strtok_r(line, " \t\n", &save);
+	while ((tok = strtok_r(NULL, " \t\n", &save))) {
+		field++;
+		if (field >= 2 && field % 2 == 0)
+			value = tok;
+		else if (field >= 3 && !strcmp(tok, "ns/op") && value)
+			break;
+	}
+	*token = value;
+	return tok && value;
+}
+
+/* A time is finite, positive and decimal: nan, inf, -1, 0 or 0x10 would
+ * print "nan ... slower" or a made-up change. */
+static bool parse_time(const char *token, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(token, &end);
+	return end != token && !*end && errno != ERANGE && isfinite(*v) && *v > 0 &&
+	       !strpbrk(token, "xX");
+}
+
+/*
+ * Reads one line into g: a result line's ns/op goes to its benchmark's
+ * current run; a configuration line after result lines starts the next
+ * run (reports written one after another into one file).
+ */
+static int read_line(struct go_file *g, char *line, uint64_t at, bool *results, char *why, size_t len)
+{
+	char *name, *token;
+	double v;
+	int ret;
+
+	if (config_line(line)) {
+		g->runs += *results;
+		*results = false;
+		return 0;
+	}
+	if (!result_value(line, &name, &token))
+		return 0;
+	if (!parse_time(token, &v)) {
+		snprintf(why, len, "line %" PRIu64 ": %s: ns/op value '%.40s' is not a finite, "
+			 "positive number", at, name, token);
+		return -EINVAL;
+	}
+	*results = true;
+	ret = add_trial(g, name, v, unit_in_last_place(token));
+	if (ret)
+		snprintf(why, len, "%s", strerror(-ret));
+	return ret;
+}
+
+/* Every run of one file into g.  Returns 0 or -errno with a sentence in why. */
 static int parse(const char *path, struct go_file *g, char *why, size_t len)
 {
 	char line[4096];
 	uint64_t bytes = 0, lineno = 1;
+	bool results = false, any = false, starts_line = true;
+	struct stat st;
 	int ret = 0;
-	FILE *f = open_report(path, &ret, why, len);
+	FILE *f = open_report(path, &st, &ret, why, len);
 
 	if (!f)
 		return ret;
+	g->runs++;
 	while (!ret && fgets(line, sizeof(line), f)) {
-		char *save = NULL, *name, *tok, *value = NULL, *end;
-		struct series *s;
 		size_t line_bytes = strlen(line);
 		uint64_t at = lineno;
-		int field = 0;
-		double v;
+		bool ends_line = line_bytes && line[line_bytes - 1] == '\n';
 
-		/* fgets() may return part of a longer line. */
-		lineno += line_bytes && line[line_bytes - 1] == '\n';
+		/* fgets() may return part of a longer line; only its start
+		 * is a line to read. */
+		lineno += ends_line;
 		/* The file may grow while we read it. */
 		bytes += line_bytes;
 		if (bytes > COMPARE_MAX_BYTES) {
@@ -197,37 +350,18 @@ static int parse(const char *path, struct go_file *g, char *why, size_t len)
 				 COMPARE_MAX_BYTES >> 20);
 			break;
 		}
-		if (strncmp(line, "Benchmark", 9) || (line[9] && !isupper((unsigned char)line[9]) &&
-						      !isspace((unsigned char)line[9])))
-			continue;
-		name = strtok_r(line, " \t\n", &save);
-		while ((tok = strtok_r(NULL, " \t\n", &save))) {
-			field++;
-			if (field >= 2 && field % 2 == 0)
-				value = tok;
-			else if (field >= 3 && !strcmp(tok, "ns/op") && value)
-				break;
-		}
-		if (!tok || !value)
-			continue;
-		/* A time is finite and positive: nan, inf, -1 or 0 would
-		 * print "nan ... slower" or a made-up change. */
-		errno = 0;
-		v = strtod(value, &end);
-		if (end == value || *end || errno == ERANGE || !isfinite(v) || !(v > 0)) {
-			snprintf(why, len, "line %" PRIu64 ": %s: ns/op value '%.40s' is not a finite, "
-				 "positive number", at, name, value);
-			ret = -EINVAL;
-			break;
-		}
-		s = find(g, name, true);
-		ret = s ? push(s, v) : -ENOMEM;
-		if (ret)
-			snprintf(why, len, "%s", strerror(-ret));
+		if (starts_line)
+			ret = read_line(g, line, at, &results, why, len);
+		starts_line = ends_line;
+		any |= results;
 	}
 	if (!ret && ferror(f)) {
 		ret = -EIO;
 		snprintf(why, len, "%s", strerror(EIO));
+	}
+	if (!ret && !any) {
+		ret = -ENODATA;
+		snprintf(why, len, "it has no result lines");
 	}
 	fclose(f);
 	return ret;
@@ -239,82 +373,256 @@ static void release(struct go_file *g)
 		free(g->s[i].v);
 	free(g->s);
 	free(g->slots);
+	free(g->files);
+}
+
+/* Reads a side's files; a file given twice on a side would count its runs
+ * twice, and is refused. */
+static int read_side(struct go_file *g, char *const paths[], size_t n)
+{
+	char why[512];
+
+	g->files = calloc(n, sizeof(*g->files));
+	if (!g->files)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		int ret;
+
+		if (!stat(paths[i], &st)) {
+			for (size_t j = 0; j < g->nfiles; j++) {
+				if (g->files[j].dev == st.st_dev && g->files[j].ino == st.st_ino) {
+					fprintf(stderr, "%s: unable to compare: %s is given twice on one side "
+						"(also as %s); each run may count once\n", cbench_prog,
+						paths[i], g->files[j].path);
+					return -EINVAL;
+				}
+			}
+			g->files[g->nfiles++] = (struct file_id){ st.st_dev, st.st_ino, paths[i] };
+		}
+		ret = parse(paths[i], g, why, sizeof(why));
+		if (ret) {
+			fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, paths[i], why);
+			return ret;
+		}
+	}
+	for (size_t i = 0; i < g->n; i++)
+		fold(&g->s[i]);
+	return 0;
+}
+
+/* One row of the table: what was tested and what it says. */
+struct row {
+	double old_ns, new_ns, change, lo, hi, p;
+	const char *verdict;
+};
+
+/* The geometric mean of v, and the logs of v into lv. */
+static double log_mean(const double *v, size_t n, double *lv)
+{
+	for (size_t i = 0; i < n; i++)
+		lv[i] = log(v[i]);
+	return cbench_stats_mean(lv, n);
+}
+
+static int test(const struct series *a, const struct series *b, struct row *r)
+{
+	double *la = malloc((a->n + b->n) * sizeof(*la)), *lb, ma, mb;
+	struct cbench_welch w;
+
+	if (!la)
+		return -ENOMEM;
+	lb = la + a->n;
+	ma = log_mean(a->v, a->n, la);
+	mb = log_mean(b->v, b->n, lb);
+	r->old_ns = exp(ma);
+	r->new_ns = exp(mb);
+	r->change = expm1(mb - ma);
+	cbench_stats_welch(la, a->n, lb, b->n, fmax(a->min_var, b->min_var), 1 - COMPARE_ALPHA, &w);
+	free(la);
+	r->lo = expm1(w.lo);
+	r->hi = expm1(w.hi);
+	r->p = w.p;
+	if (isnan(w.p))
+		r->verdict = "?";
+	else if (w.p >= COMPARE_ALPHA)
+		r->verdict = "~";
+	else
+		r->verdict = w.diff < 0 ? "faster" : "slower";
+	return 0;
+}
+
+/* The geometric mean of a side's runs, for a benchmark the other lacks. */
+static double headline(const struct series *s)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		sum += log(s->v[i]);
+	return exp(sum / (double)s->n);
+}
+
+static void print_row(const struct series *a, const struct series *b, const struct row *r)
+{
+	char interval[48] = "-", p[16] = "n/a", runs[48];
+
+	if (!isnan(r->p)) {
+		snprintf(interval, sizeof(interval), "[%+.2f%%,%+.2f%%]", 100 * r->lo, 100 * r->hi);
+		snprintf(p, sizeof(p), "%.3f", r->p);
+	}
+	snprintf(runs, sizeof(runs), "%zu+%zu", a->n, b->n);
+	printf("%-40s %14.4f %14.4f %+8.2f%% %19s %7s %7s %s\n", a->name + 9, r->old_ns, r->new_ns,
+	       100 * r->change, interval, p, runs, r->verdict);
+}
+
+/* What the table's rows leave to say below it. */
+struct notes {
+	size_t undecided;		/* rows with one run on a side */
+	size_t uneven;			/* rows whose runs have unequal trials */
+	const struct series *first;	/* the first of those */
+	size_t fewest, most;		/* and its trials per run */
+};
+
+static void note_row(const struct series *a, const struct series *b, const struct row *r,
+		     struct notes *n)
+{
+	size_t fewest = a->fewest < b->fewest ? a->fewest : b->fewest;
+	size_t most = a->most > b->most ? a->most : b->most;
+
+	n->undecided += isnan(r->p);
+	if (fewest == most)
+		return;
+	if (!n->uneven++) {
+		n->first = a;
+		n->fewest = fewest;
+		n->most = most;
+	}
+}
+
+static int print_table(const struct go_file *old, const struct go_file *new, struct notes *n)
+{
+	printf("%-40s %14s %14s %9s %19s %7s %7s\n", "benchmark", "old ns/op", "new ns/op", "change",
+	       "95% interval", "p", "runs");
+	for (size_t i = 0; i < old->n; i++) {
+		const struct series *a = &old->s[i], *b = find((struct go_file *)new, a->name, false);
+		struct row r;
+
+		if (!b) {
+			printf("%-40s %14.4f %14s\n", a->name + 9, headline(a), "(absent)");
+			continue;
+		}
+		if (test(a, b, &r))
+			return -ENOMEM;
+		note_row(a, b, &r, n);
+		print_row(a, b, &r);
+	}
+	for (size_t i = 0; i < new->n; i++) {
+		if (!find((struct go_file *)old, new->s[i].name, false))
+			printf("%-40s %14s %14.4f\n", new->s[i].name + 9, "(absent)", headline(&new->s[i]));
+	}
+	return 0;
+}
+
+static void print_notes(const struct notes *n)
+{
+	if (n->undecided)
+		printf("\n? %zu benchmark%s with one run on a side: a change cannot be told from the\n"
+		       "  drift between separate runs. Give each side two or more runs, taken\n"
+		       "  alternately (compare OLD1 OLD2 ... -- NEW1 NEW2 ...), or interleave both\n"
+		       "  versions in one run: %s audit.\n", n->undecided, n->undecided == 1 ? "" : "s",
+		       cbench_prog);
+	/* A run's headline is its least trial, and the least of more draws
+	 * is lower: runs of unequal trials are unequal contestants. */
+	if (n->uneven)
+		printf("\nnote: runs of %s%s have from %zu to %zu trials; the least of more trials\n"
+		       "  tends lower, so a difference may come from that: give every run the same\n"
+		       "  --trials.\n", n->first->name + 9,
+		       n->uneven > 1 ? " and other benchmarks" : "", n->fewest, n->most);
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s compare <old.txt> <new.txt>\n"
+		"       %s compare <old.txt>... -- <new.txt>...\n"
 		"\n"
-		"Compares two reports in the Go benchmark data format (cbenchctl run's\n"
-		"default): minimum ns/op of each, the change, and the Mann-Whitney U test\n"
-		"over the trials (p < %.2f: a difference; \"~\": none shown).\n",
-		cbench_prog, COMPARE_ALPHA);
+		"Compares reports in the Go benchmark data format (cbenchctl run's default),\n"
+		"run against run.  A file holds one run, or several written one after another\n"
+		"(a configuration line after result lines starts the next run).\n"
+		"\n"
+		"Per benchmark, each run counts with its headline, its least trial's ns/op:\n"
+		"the table gives each side's geometric mean of those, the change between them\n"
+		"with its %.0f%% interval, and Welch's t test over the runs (p < %.2f:\n"
+		"faster or slower; \"~\": no difference shown).  A run's trials move together\n"
+		"(the core clock drifts between runs), so one run a side cannot tell a change\n"
+		"from that drift: such rows say \"?\".  Give each side two or more runs, taken\n"
+		"alternately (old, new, old, new, ...), or interleave both versions in one\n"
+		"run with `%s audit`.\n",
+		cbench_prog, cbench_prog, 100 * (1 - COMPARE_ALPHA), COMPARE_ALPHA, cbench_prog);
+}
+
+/* Splits OLD NEW or OLD... -- NEW... into the two sides; -1 on bad usage. */
+static int split(int argc, char *argv[], int *nold, char ***newv, int *nnew)
+{
+	int sep = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--") && !sep) {
+			sep = i;
+		} else if (!strcmp(argv[i], "--")) {
+			fprintf(stderr, "%s: compare: a second '--': one separates OLD from NEW\n",
+				cbench_prog);
+			return -1;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "%s: compare: unknown option %s (a file of that name: ./%s)\n",
+				cbench_prog, argv[i], argv[i]);
+			return -1;
+		}
+	}
+	if (sep) {
+		*nold = sep - 1;
+		*newv = argv + sep + 1;
+	} else if (argc == 3) {
+		/* Without "--", exactly OLD NEW: a run, or a file of runs, a side. */
+		*nold = 1;
+		*newv = argv + 2;
+	} else {
+		return -1;
+	}
+	*nnew = argc - (int)(*newv - argv);
+	return *nold >= 1 && *nnew >= 1 ? 0 : -1;
 }
 
 int cbench_cmd_compare(int argc, char *argv[])
 {
-	struct go_file old = { 0 }, new = { 0 };
-	char why[512];
-	int ret, status = 1;
+	struct go_file *old = calloc(1, sizeof(*old)), *new = calloc(1, sizeof(*new));
+	struct notes notes = { 0 };
+	int nold, nnew, status = 1;
+	char **newv;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
-		return 0;
+		status = 0;
+		goto out;
 	}
-	if (argc != 3) {
+	if (split(argc, argv, &nold, &newv, &nnew)) {
 		usage(stderr);
-		return 1;
-	}
-	ret = parse(argv[1], &old, why, sizeof(why));
-	if (ret) {
-		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, argv[1], why);
 		goto out;
 	}
-	ret = parse(argv[2], &new, why, sizeof(why));
-	if (ret) {
-		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, argv[2], why);
+	if (!old || !new || read_side(old, argv + 1, (size_t)nold) || read_side(new, newv, (size_t)nnew))
+		goto out;
+	if (print_table(old, new, &notes)) {
+		fprintf(stderr, "%s: unable to compare: %s\n", cbench_prog, strerror(ENOMEM));
 		goto out;
 	}
-	if (!old.n || !new.n) {
-		fprintf(stderr, "%s: unable to compare: %s has no result lines\n", cbench_prog,
-			!old.n ? argv[1] : argv[2]);
-		goto out;
-	}
-	printf("%-40s %14s %14s %9s %8s %7s\n", "benchmark", "old ns/op", "new ns/op", "delta", "p",
-	       "n");
-	for (size_t i = 0; i < old.n; i++) {
-		const struct series *a = &old.s[i], *b = find(&new, a->name, false);
-		double amin, bmin, p;
-		const char *verdict;
-
-		if (!b) {
-			printf("%-40s %14.4f %14s\n", a->name + 9, cbench_stats_min(a->v, a->n), "(absent)");
-			continue;
-		}
-		amin = cbench_stats_min(a->v, a->n);
-		bmin = cbench_stats_min(b->v, b->n);
-		p = cbench_stats_mann_whitney_p(a->v, a->n, b->v, b->n);
-		if (isnan(p) || p >= COMPARE_ALPHA)
-			verdict = "~";
-		else
-			verdict = cbench_stats_median(b->v, b->n) < cbench_stats_median(a->v, a->n) ?
-				  "faster" : "slower";
-		printf("%-40s %14.4f %14.4f %+8.2f%% ", a->name + 9, amin, bmin, 100 * (bmin - amin) / amin);
-		if (isnan(p))
-			printf("%8s", "n/a");
-		else
-			printf("%8.3f", p);
-		printf(" %3zu+%-3zu %s\n", a->n, b->n, verdict);
-	}
-	for (size_t i = 0; i < new.n; i++) {
-		if (!find(&old, new.s[i].name, false))
-			printf("%-40s %14s %14.4f\n", new.s[i].name + 9, "(absent)",
-			       cbench_stats_min(new.s[i].v, new.s[i].n));
-	}
+	print_notes(&notes);
 	status = 0;
 out:
-	release(&old);
-	release(&new);
+	if (old)
+		release(old);
+	if (new)
+		release(new);
+	free(old);
+	free(new);
 	return status;
 }

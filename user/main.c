@@ -18,7 +18,7 @@ static int show_version(int argc, char *argv[])
 
 static const struct cbench_subcommand subcommands[] = {
 	{ "audit", cbench_cmd_audit, "is B faster than A: both interleaved at random, to a confidence" },
-	{ "compare", cbench_cmd_compare, "compare two reports (Go benchmark data format)" },
+	{ "compare", cbench_cmd_compare, "compare runs of two versions (Go benchmark data format)" },
 	{ "doctor", cbench_doctor_main, "check whether this machine is fit for low-noise measurement" },
 	{ "info", cbench_info_main, "show what this machine offers for measurement" },
 	{ "lab", cbench_lab_main, "set this machine up for measurement, and reset it" },

@@ -105,55 +105,114 @@ double cbench_stats_median(const double *v, size_t n)
 	return cbench_stats_quantile(v, n, 0.5);
 }
 
-struct ranked {
-	double v;
-	int from_a;
-};
-
-static int compare_ranked(const void *x, const void *y)
+/*
+ * The regularized incomplete beta function I_x(a, b), by its continued
+ * fraction evaluated with the modified Lentz method; the fraction
+ * converges fast for x < (a + 1) / (a + b + 2), and I_x(a, b) =
+ * 1 - I_(1-x)(b, a) covers the rest.
+ */
+static double beta_fraction(double a, double b, double x)
 {
-	return compare_doubles(&((const struct ranked *)x)->v, &((const struct ranked *)y)->v);
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (int m = 1; m <= 1000; m++) {
+		double num[2] = {
+			m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+			-(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+		};
+		double delta = 1;
+
+		for (int k = 0; k < 2; k++) {
+			d = 1 + num[k] * d;
+			c = 1 + num[k] / c;
+			d = 1 / (fabs(d) < tiny ? tiny : d);
+			c = fabs(c) < tiny ? tiny : c;
+			delta = d * c;
+			h *= delta;
+		}
+		if (fabs(delta - 1) < 1e-15)
+			break;
+	}
+	return h;
 }
 
-double cbench_stats_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
+static double incomplete_beta(double a, double b, double x)
 {
-	size_t n = na + nb;
-	struct ranked *r;
-	double rank_sum_a = 0, ties = 0, u, mu, var, z;
+	double front;
 
-	if (na < 2 || nb < 2)
-		return NAN;
-	r = malloc(n * sizeof(*r));
-	if (!r)
-		return NAN;
-	for (size_t i = 0; i < na; i++)
-		r[i] = (struct ranked){ a[i], 1 };
-	for (size_t i = 0; i < nb; i++)
-		r[na + i] = (struct ranked){ b[i], 0 };
-	qsort(r, n, sizeof(*r), compare_ranked);
-	/* Midranks for ties; t^3 - t summed for the variance correction. */
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		double mid, t;
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_fraction(a, b, x) / a;
+	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
 
-		while (j + 1 < n && r[j + 1].v == r[i].v)
-			j++;
-		mid = (double)(i + j) / 2 + 1;
-		for (size_t k = i; k <= j; k++)
-			rank_sum_a += r[k].from_a ? mid : 0;
-		t = (double)(j - i + 1);
-		ties += t * t * t - t;
-		i = j + 1;
+double cbench_stats_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	/* P(|T| > |t|) = I_x(df / 2, 1 / 2) with x = df / (df + t^2). */
+	tail = incomplete_beta(df / 2, 0.5, df / (df + t * t)) / 2;
+	return t > 0 ? 1 - tail : tail;
+}
+
+double cbench_stats_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	if (p < 0.5)
+		return -cbench_stats_t_quantile(1 - p, df);
+	/* The cdf rises monotonically: bracket, then bisect to the last bit. */
+	while (cbench_stats_t_cdf(hi, df) < p && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 2000 && hi - lo > 1e-15 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (cbench_stats_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
 	}
-	free(r);
-	u = rank_sum_a - (double)na * (double)(na + 1) / 2;
-	mu = (double)na * (double)nb / 2;
-	var = (double)na * (double)nb / 12 * ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
-	if (!(var > 0))
-		return NAN;
-	z = u - mu;
-	z = (z > 0 ? z - 0.5 : z < 0 ? z + 0.5 : 0) / sqrt(var);
-	return erfc(fabs(z) / sqrt(2));
+	return (lo + hi) / 2;
+}
+
+void cbench_stats_welch(const double *a, size_t na, const double *b, size_t nb, double min_var,
+			double confidence, struct cbench_welch *w)
+{
+	double sa, sb, q;
+
+	w->diff = w->se = w->df = w->p = w->lo = w->hi = NAN;
+	if (na < 2 || nb < 2)
+		return;
+	w->diff = cbench_stats_mean(b, nb) - cbench_stats_mean(a, na);
+	/* Each side's variance of its mean, the side's variance at least min_var. */
+	sa = fmax(pow(cbench_stats_stddev(a, na), 2), min_var) / (double)na;
+	sb = fmax(pow(cbench_stats_stddev(b, nb), 2), min_var) / (double)nb;
+	w->se = sqrt(sa + sb);
+	if (!(w->se > 0)) {
+		/* Both sides constant: no spread to weigh the difference by. */
+		w->df = (double)(na + nb - 2);
+		w->p = w->diff == 0 ? 1 : 0;
+		w->lo = w->hi = w->diff;
+		return;
+	}
+	w->df = (sa + sb) * (sa + sb) / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	w->p = 2 * cbench_stats_t_cdf(-fabs(w->diff) / w->se, w->df);
+	q = cbench_stats_t_quantile(1 - (1 - confidence) / 2, w->df);
+	w->lo = w->diff - q * w->se;
+	w->hi = w->diff + q * w->se;
 }
 
 double cbench_stats_floor_mean(const double *v, size_t n, double step)

@@ -26,12 +26,33 @@ double cbench_stats_quantile(const double *v, size_t n, double q);
 double cbench_stats_median(const double *v, size_t n);
 
 /*
- * Two-sided p-value of the Mann-Whitney U test that a and b come from the
- * same distribution (normal approximation with tie and continuity
- * corrections, as R's wilcox.test(exact = FALSE)).  NAN when either sample
- * has fewer than 2 values or every value is tied; use with >= 4 each.
+ * Student's t distribution with df > 0 degrees of freedom (df need not be
+ * whole): P(T <= t), and the t with P(T <= t) = p for p in (0, 1).  NAN
+ * outside those ranges.  Accurate to about 1e-12 in the cdf (the
+ * regularized incomplete beta function by its continued fraction).
  */
-double cbench_stats_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
+double cbench_stats_t_cdf(double t, double df);
+double cbench_stats_t_quantile(double p, double df);
+
+/*
+ * Welch's two-sample t test, for few values per side (2 and up) with
+ * unequal variances: diff = mean(b) - mean(a), its standard error, the
+ * Welch-Satterthwaite degrees of freedom, the two-sided p-value and the
+ * confidence interval of diff at the given confidence.
+ *
+ * min_var is the least variance either side is taken to have: values
+ * printed to a few digits can be equal on a side by rounding alone, and a
+ * variance of 0 would make every difference "significant".  Pass the
+ * rounding's own variance (ulp^2 / 12); 0 for none.  Every field is NAN
+ * when a side has fewer than 2 values; p is 1 and the interval [0, 0] when
+ * both sides are constant and equal (and min_var is 0).
+ */
+struct cbench_welch {
+	double diff, se, df, p, lo, hi;
+};
+
+void cbench_stats_welch(const double *a, size_t na, const double *b, size_t nb, double min_var,
+			double confidence, struct cbench_welch *w);
 
 /*
  * The location of the fastest measurements on a timer of coarse step: the

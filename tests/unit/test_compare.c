@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `cbenchctl compare` on small report files whose answer is known: the
- * table's rows, benchmarks present on one side only, and bad values that
- * must be refused with the file and line named.
+ * `cbenchctl compare` on small report files whose answer is known: runs,
+ * not trials, are what is compared; one run a side decides nothing; the
+ * change printed is the one tested; benchmarks present on one side only;
+ * bad values and bad usage refused with the file, line or argument named.
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,72 +44,219 @@ static void put(const char *name, const char *text)
 	fclose(f);
 }
 
-/* Runs compare OLD NEW with stdout and stderr in *out and *err (malloc'd). */
-static int compare(const char *a, const char *b, char **out, char **err)
+/* A file's contents, malloc'd. */
+static char *slurp(const char *path)
 {
-	char pa[128], pb[128], po[128], pe[128];
-	char *argv[] = { "compare", pa, pb, NULL };
-	int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO), ret;
-	FILE *f;
+	FILE *f = fopen(path, "r");
+	char *text;
 	long len;
 
-	snprintf(pa, sizeof(pa), "%s/%s", dir, a);
-	snprintf(pb, sizeof(pb), "%s/%s", dir, b);
+	CU_ASSERT_FATAL(f != NULL);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	if (fread(text, 1, (size_t)len, f) != (size_t)len)
+		text[0] = '\0';
+	fclose(f);
+	return text;
+}
+
+/*
+ * Runs compare with args, a NULL-terminated list of file names in dir and
+ * bare "--" or options, with stdout and stderr in *out and *err (malloc'd).
+ */
+static int compare(const char *const args[], char **out, char **err)
+{
+	char paths[8][128], po[128], pe[128];
+	char *argv[10] = { "compare" };
+	int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO), argc = 1, ret;
+
+	for (; args[argc - 1]; argc++) {
+		const char *a = args[argc - 1];
+
+		if (a[0] == '-')
+			snprintf(paths[argc - 1], sizeof(paths[0]), "%s", a);
+		else
+			snprintf(paths[argc - 1], sizeof(paths[0]), "%s/%s", dir, a);
+		argv[argc] = paths[argc - 1];
+	}
 	snprintf(po, sizeof(po), "%s/stdout", dir);
 	snprintf(pe, sizeof(pe), "%s/stderr", dir);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(open(po, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), STDOUT_FILENO);
 	dup2(open(pe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), STDERR_FILENO);
-	ret = cbench_cmd_compare(3, argv);
+	ret = cbench_cmd_compare(argc, argv);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(saved_out, STDOUT_FILENO);
 	dup2(saved_err, STDERR_FILENO);
 	close(saved_out);
 	close(saved_err);
-	for (int k = 0; k < 2; k++) {
-		char **dst = k ? err : out;
-
-		f = fopen(k ? pe : po, "r");
-		fseek(f, 0, SEEK_END);
-		len = ftell(f);
-		rewind(f);
-		*dst = calloc(1, (size_t)len + 1);
-		if (fread(*dst, 1, (size_t)len, f) != (size_t)len)
-			(*dst)[0] = '\0';
-		fclose(f);
-	}
+	*out = slurp(po);
+	*err = slurp(pe);
 	return ret;
 }
 
-static void slower_and_absent(void)
+/* The row of benchmark name (without "Benchmark") in a table. */
+static const char *row(const char *out, const char *name)
 {
+	size_t len = strlen(name);
+
+	for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, name, len) && p[len] == ' ')
+			return p;
+	}
+	return "";
+}
+
+static bool row_has(const char *out, const char *name, const char *what)
+{
+	const char *r = row(out, name), *end = strchr(r, '\n'), *hit = strstr(r, what);
+
+	return hit && (!end || hit < end);
+}
+
+#define TEN_SLOW "BenchmarkA 1 2.00 ns/op\nBenchmarkA 1 2.01 ns/op\nBenchmarkA 1 2.02 ns/op\n"
+#define TEN_FAST "BenchmarkA 1 1.00 ns/op\nBenchmarkA 1 1.01 ns/op\nBenchmarkA 1 1.02 ns/op\n"
+
+/* The old behaviour, and the issue: one run a side used to be called
+ * "slower" by a U test over its trials.  Now it prints the change of the
+ * headlines and says it cannot decide, pointing to audit. */
+static void one_run_a_side_cannot_decide(void)
+{
+	static const char *const args[] = { "old.txt", "new.txt", NULL };
 	char *out, *err;
 
-	/* Old: 10 trials at 1.00 ns/op; new: 10 at 2.00; Gone only old, Fresh only new. */
-	put("old.txt", "goos: linux\n"
-		"BenchmarkA 1 1.00 ns/op\nBenchmarkA 1 1.01 ns/op\nBenchmarkA 1 1.02 ns/op\n"
-		"BenchmarkA 1 1.03 ns/op\nBenchmarkA 1 1.04 ns/op\nBenchmarkA 1 1.05 ns/op\n"
-		"BenchmarkGone 1 5 ns/op\n");
-	put("new.txt", "goos: linux\n"
-		"BenchmarkA 1 2.00 ns/op\nBenchmarkA 1 2.01 ns/op\nBenchmarkA 1 2.02 ns/op\n"
-		"BenchmarkA 1 2.03 ns/op\nBenchmarkA 1 2.04 ns/op\nBenchmarkA 1 2.05 ns/op\n"
-		"BenchmarkFresh 1 7 ns/op\n");
-	CU_ASSERT_EQUAL(compare("old.txt", "new.txt", &out, &err), 0);
-	/* The change it prints is the one between the minima: +100 %. */
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "+100.00%"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "slower"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "Gone"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(absent)"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "Fresh"));
+	put("old.txt", "goos: linux\n" TEN_FAST "BenchmarkGone 1 5 ns/op\n");
+	put("new.txt", "goos: linux\n" TEN_SLOW "BenchmarkFresh 1 7 ns/op\n");
+	CU_ASSERT_EQUAL(compare(args, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", "+100.00%"));
+	CU_ASSERT(row_has(out, "A", " 1+1 ?"));
+	CU_ASSERT(!strstr(out, "slower"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "cbenchctl audit"));
+	CU_ASSERT(row_has(out, "Gone", "(absent)"));
+	CU_ASSERT(row_has(out, "Fresh", "(absent)"));
+	free(out);
+	free(err);
+}
+
+/* Two runs a side, clearly apart: slower, the change between the
+ * geometric means of the runs' least trials, an interval around it. */
+static void runs_a_side_decide(void)
+{
+	static const char *const args[] = { "o1.txt", "o2.txt", "--", "n1.txt", "n2.txt", NULL };
+	static const char *const back[] = { "n1.txt", "n2.txt", "--", "o1.txt", "o2.txt", NULL };
+	char *out, *err;
+
+	put("o1.txt", "BenchmarkA 1 1.00 ns/op\nBenchmarkA 1 1.70 ns/op\n");
+	put("o2.txt", "BenchmarkA 1 1.02 ns/op\nBenchmarkA 1 3.00 ns/op\n");
+	put("n1.txt", "BenchmarkA 1 2.00 ns/op\nBenchmarkA 1 2.50 ns/op\n");
+	put("n2.txt", "BenchmarkA 1 2.04 ns/op\n");
+	CU_ASSERT_EQUAL(compare(args, &out, &err), 0);
+	/* sqrt(2.00 * 2.04) / sqrt(1.00 * 1.02) = 2: +100 %, whatever the
+	 * slower trials and their medians say. */
+	CU_ASSERT(row_has(out, "A", "+100.00%"));
+	CU_ASSERT(row_has(out, "A", " 2+2 slower"));
+	/* Welch over log(1.00), log(1.02) against log(2.00), log(2.04): the
+	 * interval is exp(log 2 +- 4.3027 * 0.014003) - 1, df 2. */
+	CU_ASSERT(row_has(out, "A", "[+88.31%,+112.42%]"));
+	CU_ASSERT(!strstr(out, "audit"));
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(compare(back, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", "-50.00%"));
+	CU_ASSERT(row_has(out, "A", " 2+2 faster"));
+	free(out);
+	free(err);
+}
+
+/* Runs that wander as far as the change: no verdict, and the change
+ * printed is between geometric means of runs (+100 %), not minima (+300 %). */
+static void wandering_runs_are_no_difference(void)
+{
+	static const char *const args[] = { "w1.txt", "w2.txt", "--", "w3.txt", "w4.txt", NULL };
+	char *out, *err;
+
+	put("w1.txt", "BenchmarkA 1 1 ns/op\n");
+	put("w2.txt", "BenchmarkA 1 4 ns/op\n");
+	put("w3.txt", "BenchmarkA 1 4 ns/op\n");
+	put("w4.txt", "BenchmarkA 1 4.0 ns/op\n");
+	CU_ASSERT_EQUAL(compare(args, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", "+100.00%"));
+	CU_ASSERT(row_has(out, "A", " 2+2 ~"));
+	free(out);
+	free(err);
+}
+
+/* Reports written one after another into one file are that many runs: a
+ * configuration line after result lines starts the next; comments do not. */
+static void concatenated_runs(void)
+{
+	static const char *const args[] = { "cat_old.txt", "cat_new.txt", NULL };
+	char *out, *err;
+
+	put("cat_old.txt", "goos: linux\ncpu: x\n" TEN_FAST "# note: not a run\n" TEN_FAST
+		"goos: linux\ncpu: x\n" TEN_FAST);
+	put("cat_new.txt", "goos: linux\n" TEN_FAST "goos: linux\n" TEN_FAST "goos: linux\n" TEN_FAST);
+	CU_ASSERT_EQUAL(compare(args, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", " 2+3 ~"));
+	/* Identical values: no change, p = 1. */
+	CU_ASSERT(row_has(out, "A", "+0.00%"));
+	CU_ASSERT(row_has(out, "A", "1.000"));
+	free(out);
+	free(err);
+}
+
+/* A line longer than compare's buffer is read in parts: a part that looks
+ * like a configuration line does not start a run. */
+static void long_line_is_one_line(void)
+{
+	static const char *const args[] = { "long.txt", "o1.txt", NULL };
+	char *text = malloc(8192), *out, *err;
+	int at;
+
+	CU_ASSERT_FATAL(text != NULL);
+	at = snprintf(text, 8192, "goos: linux\nBenchmarkA 1 1.00 ns/op");
+	/* The result line fills the 4095 bytes fgets() gives at once. */
+	at += snprintf(text + at, 8192 - (size_t)at, "%*s", 4095 - 23, "");
+	snprintf(text + at, 8192 - (size_t)at, "goos: linux\nBenchmarkA 1 1.00 ns/op\n");
+	put("long.txt", text);
+	put("o1.txt", "BenchmarkA 1 1.00 ns/op\n");
+	CU_ASSERT_EQUAL(compare(args, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", " 1+1 ?"));
+	free(out);
+	free(err);
+	free(text);
+}
+
+/* A run's headline is its least trial: runs of unequal trials are noted;
+ * equal ones are not. */
+static void uneven_trials_noted(void)
+{
+	static const char *const uneven[] = { "u1.txt", "u2.txt", "--", "u3.txt", "u4.txt", NULL };
+	static const char *const even[] = { "u1.txt", "u3.txt", NULL };
+	char *out, *err;
+
+	put("u1.txt", TEN_FAST);
+	put("u2.txt", TEN_FAST);
+	put("u3.txt", TEN_FAST);
+	put("u4.txt", "BenchmarkA 1 1.01 ns/op\n");
+	CU_ASSERT_EQUAL(compare(uneven, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "runs of A have from 1 to 3 trials"));
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(compare(even, &out, &err), 0);
+	CU_ASSERT_PTR_NULL(strstr(out, "trials"));
 	free(out);
 	free(err);
 }
 
 static void bad_values_refused(void)
 {
-	static const char *const bad[] = { "nan", "inf", "-1.5", "0", "1.0x" };
+	static const char *const bad[] = { "nan", "inf", "-1.5", "0", "1.0x", "0x10" };
+	static const char *const args[] = { "good.txt", "bad.txt", NULL };
 	char *out, *err;
 
 	put("good.txt", "BenchmarkA 1 1.00 ns/op\n");
@@ -116,18 +265,49 @@ static void bad_values_refused(void)
 
 		snprintf(text, sizeof(text), "goos: linux\nBenchmarkA 1 %s ns/op\n", bad[i]);
 		put("bad.txt", text);
-		CU_ASSERT_NOT_EQUAL(compare("good.txt", "bad.txt", &out, &err), 0);
+		CU_ASSERT_NOT_EQUAL(compare(args, &out, &err), 0);
 		/* Names the file and the line. */
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad.txt"));
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, "line 2"));
+		CU_ASSERT_EQUAL(out[0], '\0');
+		free(out);
+		free(err);
+	}
+}
+
+static void bad_usage_refused(void)
+{
+	static const char *const twice[] = { "good.txt", "good.txt", "--", "o1.txt", NULL };
+	static const char *const seps[] = { "good.txt", "--", "o1.txt", "--", "o2.txt", NULL };
+	static const char *const opt[] = { "good.txt", "-x", "o1.txt", NULL };
+	static const char *const empty_new[] = { "good.txt", "o1.txt", "--", NULL };
+	static const char *const three[] = { "good.txt", "o1.txt", "o2.txt", NULL };
+	static const char *const *const cases[] = { twice, seps, opt, empty_new, three };
+	static const char *const says[] = { "given twice", "second '--'", "unknown option -x",
+					    "Usage:", "Usage:" };
+	char *out, *err;
+
+	put("good.txt", "BenchmarkA 1 1.00 ns/op\n");
+	put("o1.txt", "BenchmarkA 1 1.00 ns/op\n");
+	put("o2.txt", "BenchmarkA 1 1.00 ns/op\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CU_ASSERT_NOT_EQUAL(compare(cases[i], &out, &err), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, says[i]));
+		CU_ASSERT_EQUAL(out[0], '\0');
 		free(out);
 		free(err);
 	}
 }
 
 static CU_TestInfo compare_tests[] = {
-	{ "a doubling is slower by +100%, absent names shown", slower_and_absent },
-	{ "NaN, Inf, negative and zero ns/op refused", bad_values_refused },
+	{ "one run a side: the change, no verdict, audit named", one_run_a_side_cannot_decide },
+	{ "two runs a side: slower, change and interval tested", runs_a_side_decide },
+	{ "runs wandering as far as the change: ~", wandering_runs_are_no_difference },
+	{ "reports one after another in a file are runs", concatenated_runs },
+	{ "a line longer than the buffer is one line", long_line_is_one_line },
+	{ "runs of unequal trials are noted", uneven_trials_noted },
+	{ "NaN, Inf, negative, zero and hex ns/op refused", bad_values_refused },
+	{ "a file twice on a side, two '--', unknown options refused", bad_usage_refused },
 	CU_TEST_INFO_NULL,
 };
 

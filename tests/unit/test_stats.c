@@ -76,27 +76,6 @@ static void zero_mean_cv_is_nan(void)
 	CU_ASSERT(isnan(cbench_stats_cv(v, 2)));
 }
 
-static void mann_whitney(void)
-{
-	static const double lo[] = { 1, 2, 3, 4, 5 }, hi[] = { 6, 7, 8, 9, 10 };
-	static const double x[] = { 1.1, 2.2, 3.3, 4.4 }, y[] = { 0.8, 2.2, 2.5, 5.0, 3.9 };
-	static const double same[] = { 2, 2, 2 };
-	static const double ta[] = { 1, 2, 2, 3, 7, 8 }, tb[] = { 4, 5, 6, 6, 9, 10, 11 };
-
-	/* R: wilcox.test(1:5, 6:10, exact = FALSE)$p.value = 0.01219 */
-	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_mann_whitney_p(lo, 5, hi, 5), 0.0121851, 1e-6);
-	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_mann_whitney_p(hi, 5, lo, 5), 0.0121851, 1e-6);
-	/* U = 9.5 is within the continuity correction of its mean 10: p = 1. */
-	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_mann_whitney_p(x, 4, y, 5), 1.0, 1e-12);
-	/* Ties: ranks by hand give U = 8, mean 21, variance
-	 * 3.5 (14 - 12 / 156): z = -12.5 / 6.98074, p = 0.0733510. */
-	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_mann_whitney_p(ta, 6, tb, 7), 0.0733510, 1e-6);
-	/* Too few values, or nothing but ties: no answer. */
-	CU_ASSERT(isnan(cbench_stats_mann_whitney_p(lo, 1, hi, 5)));
-	CU_ASSERT(isnan(cbench_stats_mann_whitney_p(same, 3, same, 3)));
-}
-
-
 /* A deterministic generator for the synthetic streams below. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
@@ -193,10 +172,126 @@ static void floor_mean_bias(void)
 	CU_ASSERT(isnan(cbench_stats_floor_mean(v, 0, step)));
 }
 
+static void t_distribution(void)
+{
+	static const double ts[] = { -30, -2.5, -0.3, 0, 0.7, 1.9, 12 };
+	static const double ps[] = { 0.001, 0.05, 0.3, 0.5, 0.9, 0.975, 0.9995 };
+
+	/* One and two degrees of freedom have closed forms: Cauchy, and
+	 * 1/2 + t / (2 sqrt(2 + t^2)), the root by hypot(). */
+	for (size_t i = 0; i < sizeof(ts) / sizeof(ts[0]); i++) {
+		double t = ts[i];
+
+		CU_ASSERT_DOUBLE_EQUAL(cbench_stats_t_cdf(t, 1), 0.5 + atan(t) / M_PI, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(cbench_stats_t_cdf(t, 2), 0.5 + t / (2 * hypot(M_SQRT2, t)), 1e-12);
+	}
+	/* R: qt(0.975, c(1, 2, 5, 10, 30)) */
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_t_quantile(0.975, 1), 12.7062047361747, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_t_quantile(0.975, 2), 4.30265272974946, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_t_quantile(0.975, 5), 2.57058183563631, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_t_quantile(0.975, 10), 2.22813885198627, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_t_quantile(0.025, 30), -2.04227245630124, 1e-9);
+	/* Many degrees of freedom: the normal distribution. */
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_t_cdf(1.959963984540054, 1e9), 0.975, 1e-7);
+	/* The quantile inverts the cdf, whole or not. */
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		for (double df = 1.3; df < 60; df *= 2.7)
+			CU_ASSERT_DOUBLE_EQUAL(cbench_stats_t_cdf(cbench_stats_t_quantile(ps[i], df), df),
+					       ps[i], 1e-11);
+	}
+	CU_ASSERT(isnan(cbench_stats_t_cdf(1, 0)));
+	CU_ASSERT(isnan(cbench_stats_t_quantile(1, 4)));
+	CU_ASSERT(isnan(cbench_stats_t_quantile(0.5, -1)));
+	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_t_cdf(-INFINITY, 3), 0, 0);
+}
+
+static void welch_known(void)
+{
+	/* Student's sleep data, both groups. */
+	static const double g1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+	static const double g2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+	static const double two[] = { 1, 1 }, other[] = { 2, 2 };
+	struct cbench_welch w;
+
+	/* R: t.test(g2, g1): t = 1.8608, df = 17.776, p = 0.07939,
+	 * 95 percent interval -0.2054832 to 3.3654832. */
+	cbench_stats_welch(g1, 10, g2, 10, 0, 0.95, &w);
+	CU_ASSERT_DOUBLE_EQUAL(w.diff, 1.58, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(w.diff / w.se, 1.860813, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(w.df, 17.77647, 1e-5);
+	CU_ASSERT_DOUBLE_EQUAL(w.p, 0.07939414, 1e-7);
+	CU_ASSERT_DOUBLE_EQUAL(w.lo, -0.2054832, 1e-7);
+	CU_ASSERT_DOUBLE_EQUAL(w.hi, 3.3654832, 1e-7);
+	/* Swapped: the same test, the other sign. */
+	cbench_stats_welch(g2, 10, g1, 10, 0, 0.95, &w);
+	CU_ASSERT_DOUBLE_EQUAL(w.lo, -3.3654832, 1e-7);
+	CU_ASSERT_DOUBLE_EQUAL(w.p, 0.07939414, 1e-7);
+	/* One value on a side: no test. */
+	cbench_stats_welch(g1, 1, g2, 10, 0, 0.95, &w);
+	CU_ASSERT(isnan(w.p) && isnan(w.diff) && isnan(w.lo));
+	/* Constant sides: equal is p = 1; apart is p = 0 without min_var,
+	 * and weighed against min_var with it. */
+	cbench_stats_welch(two, 2, two, 2, 0, 0.95, &w);
+	CU_ASSERT(w.p == 1 && w.lo == 0 && w.hi == 0);
+	cbench_stats_welch(two, 2, other, 2, 0, 0.95, &w);
+	CU_ASSERT(w.p == 0);
+	/* min_var 1: se = 1, df = 2, t = 1: p = 1 - 1 / sqrt(3). */
+	cbench_stats_welch(two, 2, other, 2, 1, 0.95, &w);
+	CU_ASSERT_DOUBLE_EQUAL(w.p, 1 - 1 / sqrt(3), 1e-12);
+}
+
+static double gaussian(void)
+{
+	return sqrt(-2 * log(1 - uniform())) * cos(2 * M_PI * uniform());
+}
+
+/*
+ * What compare faces: runs whose trials share a run effect (the clock of
+ * the moment) as large as the trials' own spread.  Each run's value is its
+ * least trial; Welch's test over k such values per side must call at most
+ * alpha of A/A pairs different, and still see a true shift.
+ */
+static void welch_on_runs(void)
+{
+	enum { SIMS = 20000, TRIALS = 10 };
+
+	for (size_t k = 2; k <= 5; k++) {
+		size_t false_calls = 0, found = 0;
+
+		for (int s = 0; s < SIMS; s++) {
+			double side[2][5];
+			struct cbench_welch w;
+
+			for (int b = 0; b < 2; b++) {
+				for (size_t r = 0; r < k; r++) {
+					double run = gaussian(), best = INFINITY;
+
+					for (int t = 0; t < TRIALS; t++)
+						best = fmin(best, run + gaussian());
+					side[b][r] = best;
+				}
+			}
+			cbench_stats_welch(side[0], k, side[1], k, 0, 0.95, &w);
+			false_calls += w.p < 0.05;
+			/* The same runs with B shifted by 4 run spreads. */
+			for (size_t r = 0; r < k; r++)
+				side[1][r] += 4;
+			cbench_stats_welch(side[0], k, side[1], k, 0, 0.95, &w);
+			found += w.p < 0.05 && w.lo > 0;
+		}
+		printf("\n    %zu runs a side: A/A called different in %.2f%%, a shift found in %.1f%% ", k,
+		       100.0 * (double)false_calls / SIMS, 100.0 * (double)found / SIMS);
+		CU_ASSERT((double)false_calls / SIMS <= 0.055);
+		CU_ASSERT((double)found / SIMS >= (k == 2 ? 0.2 : 0.6));
+	}
+}
+
 static CU_TestInfo stats_tests[] = {
 	{ "timer step from spread-out deltas", step_detection },
 	{ "floor mean: rounding bias under 0.05%", floor_mean_bias },
-	{ "Mann-Whitney U p-values", mann_whitney },
+	{ "Student's t distribution", t_distribution },
+	{ "Welch's t test: known values", welch_known },
+	{ "Welch's t test over runs holds alpha", welch_on_runs },
 	{ "empty input gives NAN", empty_is_nan },
 	{ "one value", one_value },
 	{ "known values", known_values },
