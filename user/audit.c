@@ -411,6 +411,7 @@ static void audit_pair(struct audit_state *st, size_t i)
 	p->ntimings = ph.ntimings;
 	ph.timings = NULL;
 	p->tp = ph.have_tp[0] && ph.have_tp[1];
+	snprintf(p->tp_note, sizeof(p->tp_note), "%s", ph.audit_note);
 	p->tp_side[0] = ph.tp[0];
 	p->tp_side[1] = ph.tp[1];
 	p->tp_rounds = ph.tp_rounds;

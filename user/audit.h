@@ -37,6 +37,9 @@ struct cbench_audit_pair {
 	struct cbench_tp_summary tp_side[2];	/* A, B */
 	struct cbench_tp_round *tp_rounds;	/* both sides, malloc'd */
 	size_t ntp_rounds;
+	/* Why whole measurements were compared though a side has timing
+	 * points (one side has none, or they are too close to time); "". */
+	char tp_note[200];
 };
 
 struct cbench_audit_report {

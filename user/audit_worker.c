@@ -10,6 +10,7 @@
  * with a fixed period.  The seed is the runner's, so a run can be replayed.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -173,29 +174,87 @@ struct tp_audit {
 	int per_side;
 };
 
+/*
+ * Whether both sides have usable timing points: 0 if so, 1 if not (and,
+ * where either side has some, a note to the runner saying why the audit
+ * compares whole measurements), or -errno.
+ */
+static int tp_probe(struct tp_audit *t, struct side sides[2], const struct cbench_worker_job *job,
+		    int fd)
+{
+	const struct cbench_experiment *exp[2] = { job->exp, job->exp_b };
+	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_NOTE };
+	const char *why[2] = { NULL, NULL };
+	int ret[2];
+
+	for (int i = 0; i < 2; i++) {
+		ret[i] = exp[i]->desc->abi_version < 2 ? 1 :
+			 cbench_tp_collect_init(&t->c[i], sides[i].b, sides[i].n, &why[i]);
+		if (ret[i] < 0)
+			return ret[i];
+	}
+	if (!ret[0] && !ret[1])
+		return 0;
+	if (!why[0] && !why[1] && ret[0] && ret[1])
+		return 1;	/* neither has any: nothing to say */
+	for (int i = 0; i < 2; i++) {
+		if (!ret[i])
+			continue;
+		snprintf(m.u.text, sizeof(m.u.text), "timing points unused: %s %s; whole measurements "
+			 "compared", i ? "B" : "A", why[i] ? why[i] : !sides[i].b->ops->tpoints ?
+			 "cannot record them in this backend" : "has none");
+		break;
+	}
+	return cbench_worker_send(fd, &m) ? -EPIPE : 1;
+}
+
 /* Timing points for both sides, or neither: 0 when both have them (same
  * stride and MIN_TIMING on both, so neither side pays more for its
  * points), 1 when the audit compares plain measurements, or -errno. */
-static int tp_start(struct tp_audit *t, struct side sides[2], const struct cbench_worker_job *job)
+/* Timing points off on both sides, t freed; returns ret. */
+static int tp_stop(struct tp_audit *t, struct side sides[2], int ret)
 {
-	const char *why;
+	for (int i = 0; i < 2; i++) {
+		if (sides[i].b->ops->tpoints)
+			sides[i].b->ops->tpoints(sides[i].b, NULL, 0, 0);
+		cbench_tp_collect_free(&t->c[i]);
+	}
+	return ret;
+}
+
+/*
+ * Split timings one call of side i gives at the shared stride (0 if none):
+ * the most of a few calls, so a disturbed one does not count as empty.
+ */
+static int tp_per_call(struct tp_audit *t, struct side sides[2], int i, uint64_t *merged)
+{
+	*merged = 0;
+	for (int k = 0; k < 4 && !*merged; k++) {
+		struct cbench_sample smp;
+		int ret;
+
+		t->c[i].nsplits = 0;
+		ret = cbench_tp_collect_measure(&t->c[i], sides[i].b, sides[i].n, &smp);
+		if (ret)
+			return ret;
+		*merged = t->c[i].nsplits;
+	}
+	return 0;
+}
+
+static int tp_start(struct tp_audit *t, struct side sides[2], const struct cbench_worker_job *job,
+		    int fd)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_NOTE };
 	uint64_t every, merged;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (job->no_tpoints || job->exp->desc->abi_version < 2 || job->exp_b->desc->abi_version < 2)
+	if (job->no_tpoints)
 		return 1;
-	ret = cbench_tp_collect_init(&t->c[0], sides[0].b, sides[0].n, &why);
-	if (!ret)
-		ret = cbench_tp_collect_init(&t->c[1], sides[1].b, sides[1].n, &why);
-	if (ret) {
-		for (int i = 0; i < 2; i++) {
-			if (sides[i].b->ops->tpoints)
-				sides[i].b->ops->tpoints(sides[i].b, NULL, 0, 0);
-			cbench_tp_collect_free(&t->c[i]);
-		}
-		return ret;
-	}
+	ret = tp_probe(t, sides, job, fd);
+	if (ret)
+		return tp_stop(t, sides, ret);
 	every = t->c[0].every > t->c[1].every ? t->c[0].every : t->c[1].every;
 	t->c[1].min_timing = t->c[0].min_timing;
 	for (int i = 0; i < 2; i++) {
@@ -205,14 +264,18 @@ static int tp_start(struct tp_audit *t, struct side sides[2], const struct cbenc
 	/* Recorded timings per call, from a call of the side with fewer. */
 	t->per_side = ROUND_PER_SIDE;
 	for (int i = 0; i < 2; i++) {
-		struct cbench_sample smp;
-
-		t->c[i].nsplits = 0;
-		ret = cbench_tp_collect_measure(&t->c[i], sides[i].b, sides[i].n, &smp);
+		ret = tp_per_call(t, sides, i, &merged);
 		if (ret)
-			return ret;
-		merged = t->c[i].nsplits;
-		if (merged && (uint64_t)t->per_side > (ROUND_PER_SIDE + merged - 1) / merged)
+			return tp_stop(t, sides, ret);
+		/* The stride one side needs can leave the other with points
+		 * too far apart to time anything in a call. */
+		if (!merged) {
+			snprintf(m.u.text, sizeof(m.u.text), "timing points unused: at the stride both "
+				 "sides need (%" PRIu64 "), a call of %s records fewer than two; whole "
+				 "measurements compared", every, i ? "B" : "A");
+			return tp_stop(t, sides, cbench_worker_send(fd, &m) ? -EPIPE : 1);
+		}
+		if ((uint64_t)t->per_side > (ROUND_PER_SIDE + merged - 1) / merged)
 			t->per_side = (int)((ROUND_PER_SIDE + merged - 1) / merged);
 	}
 	if (t->per_side < TP_MIN_PER_SIDE)
@@ -321,7 +384,7 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 	ret = warm_up(&sides[0]);
 	ret = ret ? ret : warm_up(&sides[1]);
 	if (!ret)
-		use_tp = tp_start(&tp, sides, job);
+		use_tp = tp_start(&tp, sides, job, fd);
 	if (use_tp < 0)
 		ret = use_tp;
 	else if (!use_tp)

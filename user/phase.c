@@ -224,6 +224,11 @@ static void take(struct receive *r, struct cbench_msg *m)
 		p->have_tp[m->u.tp.side != 0] = true;
 		p->tp[m->u.tp.side != 0] = m->u.tp;
 		break;
+	case CBENCH_MSG_AUDIT_NOTE:
+		/* Bounded: the worker runs the benchmark's code. */
+		snprintf(p->audit_note, sizeof(p->audit_note), "%.*s", (int)sizeof(p->audit_note) - 1,
+			 m->u.text);
+		break;
 	case CBENCH_MSG_AUDIT_TP_ROUND:
 		if (add_tp_round(p, &m->u.tp_round))
 			fail(r, -ENOMEM, "out of memory for timings");

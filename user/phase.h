@@ -32,6 +32,7 @@ struct cbench_phase {
 	/* TRIAL (side 0) and AUDIT (per side): what timing points gave. */
 	bool have_tp[2];
 	struct cbench_tp_summary tp[2];
+	char audit_note[200];			/* AUDIT: why timing points went unused */
 	struct cbench_tp_round *tp_rounds;	/* AUDIT with timing points, malloc'd */
 	size_t ntp_rounds;
 };

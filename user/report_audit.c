@@ -106,6 +106,8 @@ int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 			p->converge_b, p->n_a, p->n_b);
 		if (p->tp)
 			text_tp(r, p, f);
+		if (p->tp_note[0])
+			fprintf(f, "    %s\n", p->tp_note);
 	}
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
@@ -143,6 +145,8 @@ static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p,
 		cbench_report_json_tp(j, "b", &p->tp_side[1], tsc_hz);
 		cbench_jsonw_object_end(j);
 	}
+	if (p->tp_note[0])
+		cbench_jsonw_string(j, "tpoints_note", p->tp_note);
 	cbench_jsonw_object_end(j);
 }
 
@@ -236,6 +240,8 @@ int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f)
 			if (side == 0 && strcmp(p->a->id, p->b->id))
 				fprintf(f, "# %s: A is %s, B is %s\n", p->a->report_name, p->a->id,
 					p->b->id);
+			if (side == 0 && p->tp_note[0])
+				fprintf(f, "# %s: %s\n", p->a->report_name, p->tp_note);
 			if (!p->error)
 				ret = go_side(p, side, f);
 		}

@@ -83,6 +83,7 @@ enum cbench_msg_type {
 	CBENCH_MSG_ALLOCS,		/* TRIAL: allocations per op, u.allocs */
 	CBENCH_MSG_TPOINTS,		/* TRIAL, AUDIT: u.tp, per side in an audit */
 	CBENCH_MSG_AUDIT_TP_ROUND,	/* AUDIT with timing points: u.tp_round */
+	CBENCH_MSG_AUDIT_NOTE,		/* AUDIT: u.text, why timing points went unused */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
@@ -97,7 +98,7 @@ struct cbench_msg {
 			double t_ns;
 		} tuned;
 		struct cbench_sample sample;
-		char text[560];			/* MSG_ERROR: what failed */
+		char text[560];			/* MSG_ERROR: what failed; MSG_AUDIT_NOTE */
 		struct cbench_profile_info profile;
 		struct cbench_profile_group group;
 		struct cbench_audit_timing timing;

@@ -141,6 +141,28 @@ else
 	not_ok "--no-tpoints"
 fi
 
+# Timing points on one side only, or too close together to time: the audit
+# compares whole measurements and says why, in every format.
+TPFIX=build/tests/fixtures/tpoints.so
+run_cb audit "$TPFIX" --a tp_known --b plain --budget 5 --seed 3
+if [ "$rc" -le 1 ] && grep -q '^    timing points unused: B has none; whole measurements compared$' "$TMP/out"; then
+	ok "timing points on one side only: the audit says it compared whole measurements"
+else
+	not_ok "timing points on one side only: exit status $rc"
+fi
+run_cb audit "$TPFIX" --a tp_close --b tp_known --budget 5 --seed 3 --format json
+if [ "$rc" -le 1 ] && grep -q '"tpoints_note": *"timing points unused: at the stride both sides need ([0-9]*), a call of B records fewer than two' "$TMP/out"; then
+	ok "timing points too close together: the JSON says why they went unused"
+else
+	not_ok "timing points too close together: exit status $rc"
+fi
+run_cb audit "$AUDIT" --a chain_1000 --b chain_1010 --budget 5 --seed 3 --format go
+if [ "$rc" -le 1 ] && ! grep -q 'timing points unused' "$TMP/out"; then
+	ok "no timing points on either side: nothing to say about them"
+else
+	not_ok "no timing points on either side: exit status $rc"
+fi
+
 # ---- bad input --------------------------------------------------------------
 
 expect_failure "no such benchmark for --a" "unable to audit: no benchmark 'nothing'" \
