@@ -330,7 +330,6 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 	struct kmod_backend *k = b->priv;
 	uint64_t setup_ns;
 	char why[400];
-	Dl_info where;
 	int ret;
 
 	if (k->arena_max_bytes && e->desc->arena_bytes > k->arena_max_bytes) {
@@ -343,9 +342,10 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 	ret = cbench_kmod_rehearse(e, NULL, &setup_ns, b->error, sizeof(b->error));
 	if (ret)
 		return ret;
-	if (!dladdr(e->desc, &where) || !where.dli_fname)
+	/* The object's own file (an ABI 1 descriptor is a copy on the heap). */
+	if (!e->lib || !e->lib->path[0])
 		return -ENOENT;
-	ret = cbench_kimage_load(where.dli_fname, &k->image, why, sizeof(why));
+	ret = cbench_kimage_load(e->lib->path, &k->image, why, sizeof(why));
 	if (ret) {
 		snprintf(b->error, sizeof(b->error), "unable to run in ring 0: %s", why);
 		return ret;
