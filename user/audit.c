@@ -43,6 +43,7 @@ struct audit_options {
 	uint64_t seed;
 	bool have_seed;
 	int cpu;
+	enum cbench_backend_kind backend;
 	enum audit_format format;
 };
 
@@ -68,7 +69,9 @@ static void usage(FILE *f)
 		"  --seed N            seed of the random order (default: from /dev/urandom;\n"
 		"                      always reported, so a run can be replayed)\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
-		"  --backend KIND      user (kmod audits are not built yet)\n"
+		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded and both\n"
+		"                      objects are kernel-safe, else user); kmod measures in\n"
+		"                      ring 0, interrupts off, both sides in one run of cbench.ko\n"
 		"  --format FMT        text, json or go (default text; go reads with\n"
 		"                      benchstat -col build)\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
@@ -131,14 +134,9 @@ static int checked_option(struct audit_options *o, int c, const char *arg)
 		o->cpu = (int)v;
 		return 0;
 	case OPT_BACKEND:
-		if (!strcmp(arg, "user") || !strcmp(arg, "auto"))
-			return 0;
-		if (!strcmp(arg, "kmod")) {
-			fprintf(stderr, "%s: unable to audit with the kmod backend: kmod audits are not built yet; use --backend user\n",
-				cbench_prog);
-			return -EINVAL;
-		}
-		return bad("--backend", "user", arg);
+		if (cbench_backend_parse(arg, &o->backend))
+			return bad("--backend", "user, kmod or auto", arg);
+		return 0;
 	default:
 		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go")) {
 			o->format = arg[0] == 't' ? FORMAT_TEXT : arg[0] == 'j' ? FORMAT_JSON : FORMAT_GO;
@@ -291,6 +289,7 @@ static void on_signal(int sig)
 
 struct audit_state {
 	const struct audit_options *opt;
+	const struct cbench_backend_ops *ops;
 	struct cbench_audit_report report;
 	int cpu;
 	bool shared_cpu;
@@ -301,7 +300,7 @@ static struct cbench_worker_job make_job(const struct audit_state *st,
 					 const struct cbench_experiment *e, double limit_s)
 {
 	return (struct cbench_worker_job){
-		.ops = &cbench_backend_user,
+		.ops = st->ops,
 		.cpu = st->cpu,
 		.no_fifo = st->shared_cpu,
 		/* A little over the runner's limit: the runner reports first. */
@@ -415,6 +414,35 @@ static int write_report(const struct audit_state *st, struct cbench_outfile *out
 	return cbench_outfile_commit(out);
 }
 
+/*
+ * The backend: kmod needs cbench.ko, root and kernel-safe objects; auto
+ * takes it where it can and says why when it cannot.  0, or -1 after
+ * saying why.
+ */
+static int pick_backend(const struct audit_options *o, const struct cbench_library lib[2],
+			struct audit_state *st)
+{
+	char err[512];
+
+	if (cbench_backend_select(o->backend, &st->ops)) {
+		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n",
+			cbench_prog);
+		return -1;
+	}
+	for (size_t i = 0; st->ops == &cbench_backend_kmod && i < o->npaths; i++) {
+		if (!cbench_backend_kmod_check(lib[i].path, err, sizeof(err)))
+			continue;
+		if (o->backend == CBENCH_BACKEND_KMOD) {
+			fprintf(stderr, "%s: unable to use the kmod backend: %s\n", cbench_prog, err);
+			return -1;
+		}
+		fprintf(stderr, "%s: auditing in user mode: %s\n", cbench_prog, err);
+		st->ops = &cbench_backend_user;
+	}
+	st->report.backend = st->ops->name;
+	return 0;
+}
+
 /* Loads the objects and pairs their benchmarks; 0, or -1 after saying why. */
 static int open_objects(const struct audit_options *o, struct cbench_library lib[2],
 			struct cbench_audit_report *r)
@@ -458,7 +486,7 @@ static int audit_all(struct audit_state *st, struct cbench_outfile *out)
 	{
 		struct cbench_backend_env env;
 
-		ret = cbench_run_calibrate(&cbench_backend_user, st->cpu, st->shared_cpu,
+		ret = cbench_run_calibrate(st->ops, st->cpu, st->shared_cpu,
 					   &st->report.timer, &env);
 	}
 	for (size_t i = 0; !ret && i < st->report.npairs; i++)
@@ -500,8 +528,9 @@ int cbench_cmd_audit(int argc, char *argv[])
 		return 1;
 	}
 	st.report = (struct cbench_audit_report){ .seed = opt.seed, .confidence = opt.confidence,
-		.budget_s = opt.budget_s, .min_effect_pct = opt.min_effect_pct, .backend = "user" };
-	if (open_objects(&opt, lib, &st.report) || audit_all(&st, &out))
+		.budget_s = opt.budget_s, .min_effect_pct = opt.min_effect_pct };
+	if (open_objects(&opt, lib, &st.report) || pick_backend(&opt, lib, &st) ||
+	    audit_all(&st, &out))
 		goto out;
 	/* The text report is the table; the others get it on stderr too. */
 	if (opt.format != FORMAT_TEXT)
