@@ -228,6 +228,8 @@ static s32 call_setup(const struct cbench_pick *side)
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
 	ret = (s32)cbench_trampoline(side->setup, side->ctx, 0);
 	kernel_fpu_end();
+	/* An audit run's second setup() would otherwise follow without a break. */
+	cond_resched();
 	return ret;
 }
 
