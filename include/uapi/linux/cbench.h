@@ -218,8 +218,10 @@
  *                                   ROUNDS * 2 * PER_SIDE samples, at most
  *                                   LIMIT_SAMPLES (else -E2BIG)
  *            CBENCH_A_AUDIT_SIDES   NLA_NESTED exactly CBENCH_AUDIT_SIDES
- *                                   nests, A then B (their types are
- *                                   ignored; give them 1 and 2), each with
+ *                                   nests, A then B, of types 1 and 2 (the
+ *                                   module ignores the types) and with
+ *                                   NLA_F_NESTED set, as on SIDES itself
+ *                                   (else -EINVAL), each holding
  *              CBENCH_A_SIDE_IMAGE_ID    NLA_U32  a mapped image of this socket
  *              CBENCH_A_SIDE_ENTRY       NLA_U64  offset of run(), as RUN_ENTRY
  *              CBENCH_A_SIDE_SETUP       NLA_U64  offset of setup(); optional
@@ -245,7 +247,10 @@
  *   extra side, a side whose image is not this socket's or not mapped, an
  *   entry outside text, or counts past the limits are refused as for
  *   RUN_START, with the offending attribute (inside its side's nest) and
- *   an extended-ack text; nothing is created then.
+ *   an extended-ack text; a side missing a required attribute names its
+ *   type and its nest (NLMSGERR_ATTR_MISS_TYPE, NLMSGERR_ATTR_MISS_NEST),
+ *   a side shorter than an attribute header is -ERANGE.  Nothing is
+ *   created then.  RUN_GET's CBENCH_A_RUN_PROBE_TSC is the longer side's.
  *
  *   The SAMPLES dump of an audit run adds, to each message,
  *     CBENCH_A_SAMPLES_SIDES     NLA_BINARY __u8 per sample of
