@@ -128,6 +128,15 @@ step "bad audit schedules are refused"
 $t audit-hostile "$audit" || fail "audit hostile"
 live_is_zero "after bad audit schedules"
 
+step "a client killed mid audit run"
+$t audit-hold "$audit" >/tmp/hold.out 2>&1 &
+pid=$!
+hold_started $pid
+[ "$($t live)" = "2 1" ] || fail "held audit run not live with its two images: $($t live)"
+kill -9 $pid
+wait $pid 2>/dev/null
+live_is_zero "after the auditing client was killed"
+
 step "cbenchctl audit --backend kmod: two variants of one kernel, interleaved in ring 0"
 # Any verdict will do, inconclusive included: TCG's timings say nothing of
 # a 1 % change.  What must hold: the audit ran in cbench.ko, both sides

@@ -19,6 +19,7 @@
  *   kmod_test port-reuse                 a new socket on a closed one's port id
  *   kmod_test audit <audit.so> <good.so> audit runs: sides marked, in the seeded order
  *   kmod_test audit-hostile <audit.so>   bad audit schedules and sides refused
+ *   kmod_test audit-hold <audit.so>      start a long audit run of two images and sleep
  *
  * Prints one line per check; exits 0 only if every check passed.
  */
@@ -1766,6 +1767,42 @@ static void audit_hostile(const struct cbench_kimage *image)
 	close(other.fd);
 }
 
+/*
+ * An audit run of two images that lasts hours on any host (each sample a
+ * quarter of the budget): prints "holding run N" once it measures, then
+ * sleeps until killed.
+ */
+static int audit_hold(const struct cbench_kimage *image)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, "chain_1000");
+	struct audit_args a = { .per_side = CBENCH_AUDIT_PER_SIDE_MAX, .nsides = 2,
+				.rounds = (1U << 20) / (2 * CBENCH_AUDIT_PER_SIDE_MAX) };
+	struct run_args r = { .entry = e };
+	struct run_state s;
+	uint32_t id1, id2;
+	struct nl nl;
+	int run;
+
+	if (!e)
+		return 1;
+	nl_must(&nl);
+	id1 = upload_mapped(&nl, image);
+	id2 = upload_mapped(&nl, image);
+	r.image = id1;
+	r.reps = quarter_budget_reps(&nl, &r);
+	if (!id1 || !id2 || !r.reps)
+		return 1;
+	a.side[0] = side_of(id1, e, r.reps);
+	a.side[1] = side_of(id2, e, r.reps);
+	run = audit_start(&nl, &a);
+	if (run <= 0 || first_sample(&nl, (uint32_t)run, &s) || s.state != CBENCH_RUN_RUNNING)
+		return 1;
+	printf("holding run %d\n", run);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char *argv[])
 {
 	struct cbench_kimage image;
@@ -1807,6 +1844,8 @@ int main(int argc, char *argv[])
 			return 2;
 		audits(&image, &good);
 		cbench_kimage_free(&good);
+	} else if (!strcmp(argv[1], "audit-hold")) {
+		return audit_hold(&image);
 	} else if (!strcmp(argv[1], "audit-hostile")) {
 		audit_hostile(&image);
 	} else if (!strcmp(argv[1], "ids")) {
