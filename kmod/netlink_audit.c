@@ -8,7 +8,6 @@
  * named, then start the run as RUN_START does (cbench_nl_run_launch()).
  */
 #include <linux/limits.h>
-#include <linux/slab.h>
 #include <net/genetlink.h>
 
 #include "audit.h"
@@ -157,28 +156,20 @@ int cbench_nl_audit_start(struct sk_buff *skb, struct genl_info *info)
 	struct cbench_run_config config = { 0 };
 	struct cbench_audit_config b = { 0 };
 	struct cbench_image *image = NULL;
-	struct sides *s;
+	struct sides s;
 	u32 id = 0;
 	int ret;
 
 	ret = cbench_nl_require(info, CBENCH_A_RUN_CPU) ?:
 	      cbench_nl_require(info, CBENCH_A_AUDIT_PER_SIDE) ?:
 	      cbench_nl_require(info, CBENCH_A_AUDIT_ROUNDS) ?:
-	      cbench_nl_require(info, CBENCH_A_AUDIT_SIDES);
+	      cbench_nl_require(info, CBENCH_A_AUDIT_SIDES) ?:
+	      parse_sides(info, &s);
 	if (ret)
 		return ret;
-	/* Two sides' attribute tables: too much for a handler's stack. */
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	ret = parse_sides(info, s);
-	if (ret)
-		goto out;
 	cbench_client_lock();
-	ret = audit_config(skb, info, s, &config, &image, &b) ?:
+	ret = audit_config(skb, info, &s, &config, &image, &b) ?:
 	      cbench_nl_run_launch(info, NETLINK_CB(skb).sk, image, &config, &b, &id);
 	cbench_client_unlock();
-out:
-	kfree(s);
 	return ret ?: cbench_nl_reply_u32(info, CBENCH_CMD_AUDIT_START, CBENCH_A_RUN_ID, id);
 }
