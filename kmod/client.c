@@ -39,6 +39,7 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "audit.h"
 #include "client.h"
 
 struct registry {
@@ -170,8 +171,13 @@ unsigned int cbench_client_image_runs(const struct cbench_image *image)
 	unsigned int n = 0;
 
 	lockdep_assert_held(&lock);
-	xa_for_each(&runs.objects, id, obj)
-		n += obj->owner && container_of(obj, struct cbench_run, obj)->image == image;
+	xa_for_each(&runs.objects, id, obj) {
+		const struct cbench_run *run = container_of(obj, struct cbench_run, obj);
+
+		/* An audit run holds its side B's image too. */
+		n += obj->owner && (run->image == image ||
+				    (run->audit && run->audit->image == image));
+	}
 	return n;
 }
 

@@ -26,6 +26,7 @@
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
+#include "audit.h"
 #include "limits.h"
 #include "run.h"
 #include "trampoline.h"
@@ -97,7 +98,8 @@ static __always_inline void edge_end(struct cbench_run *run, struct cbench_edge 
 }
 
 /* One sample of fn.  Interrupts are off from the first edge to the last. */
-static void measure(struct cbench_run *run, void *fn, u64 reps, struct cbench_ksample *sample)
+static void measure(struct cbench_run *run, void *fn, struct cbench_kctx *ctx, u64 reps,
+		    struct cbench_ksample *sample)
 {
 	struct cbench_edge before = { 0 }, after = { 0 };
 	unsigned long flags;
@@ -105,7 +107,7 @@ static void measure(struct cbench_run *run, void *fn, u64 reps, struct cbench_ks
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
 	flags = quiet_begin();
 	edge_begin(run, &before);
-	cbench_trampoline(fn, &run->ctx, reps);
+	cbench_trampoline(fn, ctx, reps);
 	edge_end(run, &after);
 	quiet_end(flags);
 	kernel_fpu_end();
@@ -138,7 +140,7 @@ static void fail(struct cbench_run *run, u32 stage, s32 error)
  * overran CBENCH_HOOK_MAX_NS here, ends the run as FAILED.  Returns true to
  * go on.
  */
-static bool hook(struct cbench_run *run, void *fn, u32 stage)
+static bool hook(struct cbench_run *run, void *fn, struct cbench_kctx *ctx, u32 stage)
 {
 	u64 t0, ticks;
 	s32 ret;
@@ -147,7 +149,7 @@ static bool hook(struct cbench_run *run, void *fn, u32 stage)
 		return true;
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
 	t0 = rdtsc_ordered();
-	ret = (s32)cbench_trampoline(fn, &run->ctx, 0);
+	ret = (s32)cbench_trampoline(fn, ctx, 0);
 	ticks = rdtsc_ordered() - t0;
 	kernel_fpu_end();
 	if (ret) {
@@ -161,14 +163,14 @@ static bool hook(struct cbench_run *run, void *fn, u32 stage)
 	return true;
 }
 
-static bool before_rep(struct cbench_run *run)
+static bool before_rep(struct cbench_run *run, const struct cbench_pick *side)
 {
-	return hook(run, run->config.before_rep, CBENCH_STAGE_BEFORE_REP);
+	return hook(run, side->before_rep, side->ctx, CBENCH_STAGE_BEFORE_REP);
 }
 
-static bool after_rep(struct cbench_run *run)
+static bool after_rep(struct cbench_run *run, const struct cbench_pick *side)
 {
-	return hook(run, run->config.after_rep, CBENCH_STAGE_AFTER_REP);
+	return hook(run, side->after_rep, side->ctx, CBENCH_STAGE_AFTER_REP);
 }
 
 /* The run has ended already (a hook failed it). */
@@ -178,13 +180,13 @@ static bool ended(struct cbench_run *run)
 }
 
 /* TSC ticks of one interrupts-on call of fn; preemption is off during it. */
-static u64 time_call(struct cbench_run *run, void *fn, u64 reps)
+static u64 time_call(void *fn, struct cbench_kctx *ctx, u64 reps)
 {
 	u64 t0, t1;
 
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
 	t0 = rdtsc_ordered();
-	cbench_trampoline(fn, &run->ctx, reps);
+	cbench_trampoline(fn, ctx, reps);
 	t1 = rdtsc_ordered();
 	kernel_fpu_end();
 	cond_resched();
@@ -208,11 +210,12 @@ static bool projected_within(u64 ticks, u64 overhead, u64 reps, u64 target, u64 
 }
 
 /*
- * The least TSC ticks of up to a few interrupts-on calls of reps reps,
- * stopping at one whose projection to target reps is within limit;
- * U64_MAX if stopped.
+ * The least TSC ticks of up to a few interrupts-on calls of side's entry
+ * at reps reps, stopping at one whose projection to target reps is within
+ * limit; U64_MAX if stopped.
  */
-static u64 probe(struct cbench_run *run, u64 reps, u64 overhead, u64 target, u64 limit)
+static u64 probe(struct cbench_run *run, const struct cbench_pick *side, u64 reps, u64 overhead,
+		 u64 target, u64 limit)
 {
 	u64 least = U64_MAX;
 	u32 i;
@@ -220,8 +223,10 @@ static u64 probe(struct cbench_run *run, u64 reps, u64 overhead, u64 target, u64
 	for (i = 0; i < OVER_BUDGET_IN_A_ROW; i++) {
 		if (should_stop(run) || !before_rep(run))
 			return U64_MAX;
-		least = min(least, time_call(run, run->config.entry, reps));
-		if (!after_rep(run))
+		if (should_stop(run) || !before_rep(run, side))
+			return U64_MAX;
+		least = min(least, time_call(side->entry, side->ctx, reps));
+		if (!after_rep(run, side))
 			return U64_MAX;
 		if (projected_within(least, overhead, reps, target, limit))
 			break;
@@ -241,11 +246,12 @@ static u64 probe(struct cbench_run *run, u64 reps, u64 overhead, u64 target, u64
  * the benchmark's own fixed cost per call would be multiplied with it).
  * The call of all the reps is the judge.  Interrupts, cold caches (or, in a
  * VM, the host) can stretch one call, so only the least of a few counts.
- * Returns true if the samples may go ahead.
+ * An audit run probes each side at its own reps (side->reps, the most any
+ * of its samples does).  Returns true if the samples may go ahead.
  */
-static bool probe_budget(struct cbench_run *run)
+static bool probe_budget(struct cbench_run *run, const struct cbench_pick *side)
 {
-	u64 last = run->config.reps_last, budget = run->rules.budget_tsc;
+	u64 last = side->reps, budget = run->rules.budget_tsc;
 	u64 overhead = U64_MAX, reps, next;
 	u32 i;
 
@@ -257,46 +263,64 @@ static bool probe_budget(struct cbench_run *run)
 	for (i = 0; i < PROBE_OVERHEAD_CALLS; i++) {
 		if (should_stop(run))
 			return false;
-		overhead = min(overhead, time_call(run, cbench_empty, 0));
+		overhead = min(overhead, time_call(cbench_empty, side->ctx, 0));
 	}
 	for (reps = 1; reps < last; reps = next) {
 		next = cbench_probe_next(reps, last);
-		run->probe_tsc = probe(run, reps, overhead, next, PROBE_SLACK * budget);
+		run->probe_tsc = probe(run, side, reps, overhead, next, PROBE_SLACK * budget);
 		if (!projected_within(run->probe_tsc, overhead, reps, next, PROBE_SLACK * budget))
 			return false;
 	}
-	run->probe_tsc = probe(run, last, 0, last, budget);
+	run->probe_tsc = probe(run, side, last, 0, last, budget);
 	return run->probe_tsc <= budget;
+}
+
+/* setup() with interrupts on (it may use SIMD too): 0 or its refusal. */
+static s32 call_setup(const struct cbench_pick *side)
+{
+	s32 ret;
+
+	if (!side->setup)
+		return 0;
+	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
+	ret = (s32)cbench_trampoline(side->setup, side->ctx, 0);
+	kernel_fpu_end();
+	/* An audit run's second setup() would otherwise follow without a break. */
+	cond_resched();
+	return ret;
 }
 
 static int run_thread(void *data)
 {
 	struct cbench_run *run = data;
+	struct cbench_pick side[CBENCH_AUDIT_SIDES], pick;
 	struct cbench_ksample sample;
-	u32 i, over = 0;
+	u32 i, s, nsides, over = 0;
+	u64 probe_tsc = 0;
 
-	if (run->config.setup) {
-		s32 ret;
+	/* An audit run's sides, A then B; a single run has one (audit.c). */
+	nsides = cbench_run_sides(run, side);
+	for (s = 0; s < nsides; s++) {
+		s32 ret = call_setup(&side[s]);
 
-		/* setup() may use SIMD too; interrupts stay on. */
-		kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
-		ret = (s32)cbench_trampoline(run->config.setup, &run->ctx, 0);
-		kernel_fpu_end();
 		if (ret) {
 			fail(run, CBENCH_STAGE_SETUP, ret);
 			return 0;
 		}
 	}
-
-	if (!probe_budget(run)) {
-		if (!ended(run))
-			finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED :
-							     CBENCH_RUN_TOO_LONG, 0);
-		return 0;
+	for (s = 0; s < nsides; s++) {
+		if (!probe_budget(run, &side[s])) {
+			if (!ended(run))
+				finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED :
+				       CBENCH_RUN_TOO_LONG, 0);
+			return 0;
+		}
+		probe_tsc = max(probe_tsc, run->probe_tsc);
 	}
+	run->probe_tsc = probe_tsc;
 
 	for (i = 0; i < CALIBRATION_SAMPLES && !should_stop(run); i++) {
-		measure(run, cbench_empty, 0, &sample);
+		measure(run, cbench_empty, side[0].ctx, 0, &sample);
 		if (sample.flags)
 			continue;
 		if (!run->calibrated)
@@ -311,11 +335,11 @@ static int run_thread(void *data)
 			finish(run, CBENCH_RUN_CANCELLED, 0);
 			return 0;
 		}
-		if (!before_rep(run))
+		cbench_run_pick(run, i, &pick);
+		if (!before_rep(run, &pick))
 			return 0;
-		measure(run, run->config.entry, run->config.reps + i * run->config.reps_step,
-			&run->samples[i]);
-		if (!after_rep(run))
+		measure(run, pick.entry, pick.ctx, pick.reps, &run->samples[i]);
+		if (!after_rep(run, &pick))
 			return 0;
 		if (run->samples[i].flags)
 			run->disturbed++;
@@ -425,6 +449,7 @@ void cbench_run_put(struct cbench_run *run)
 	/* The thread runs the image's code until it stops: stop, then release. */
 	cbench_run_stop(run);
 	cbench_pmu_close(&run->pmu);
+	cbench_audit_free(run->audit);
 	cbench_image_put(run->image);
 	vfree(run->arena);
 	kvfree(run->samples);

@@ -92,6 +92,27 @@ static const struct nla_policy run_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_BUDGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &budget_range),
 };
 
+/* Inside each of CBENCH_A_AUDIT_SIDES' nests (netlink_audit.c parses them again). */
+const struct nla_policy cbench_side_policy[CBENCH_A_SIDE_MAX + 1] = {
+	[CBENCH_A_SIDE_IMAGE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[CBENCH_A_SIDE_ENTRY] = { .type = NLA_U64 },
+	[CBENCH_A_SIDE_SETUP] = { .type = NLA_U64 },
+	[CBENCH_A_SIDE_REPS] = NLA_POLICY_FULL_RANGE(NLA_U64, &reps_range),
+	[CBENCH_A_SIDE_ARENA_BYTES] = { .type = NLA_U64 },
+	[CBENCH_A_SIDE_PARAM] = { .type = NLA_S64 },
+	[CBENCH_A_SIDE_BEFORE_REP] = { .type = NLA_U64 },
+	[CBENCH_A_SIDE_AFTER_REP] = { .type = NLA_U64 },
+};
+
+static const struct nla_policy audit_start_policy[CBENCH_A_MAX + 1] = {
+	[CBENCH_A_RUN_CPU] = { .type = NLA_U32 },
+	[CBENCH_A_RUN_BUDGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &budget_range),
+	[CBENCH_A_AUDIT_SEED] = { .type = NLA_U64 },
+	[CBENCH_A_AUDIT_PER_SIDE] = NLA_POLICY_RANGE(NLA_U32, 1, CBENCH_AUDIT_PER_SIDE_MAX),
+	[CBENCH_A_AUDIT_ROUNDS] = NLA_POLICY_MIN(NLA_U32, 1),
+	[CBENCH_A_AUDIT_SIDES] = NLA_POLICY_NESTED_ARRAY(cbench_side_policy),
+};
+
 /* RUN_GET, RUN_CANCEL, RUN_DEL and the SAMPLES dump */
 static const struct nla_policy run_id_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -420,6 +441,12 @@ static const struct genl_ops cbench_genl_ops[] = {
 		.dumpit = cbench_nl_samples_dump,
 		.done = cbench_nl_samples_done,
 		.policy = run_id_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_AUDIT_START,
+		.doit = cbench_nl_audit_start,
+		.policy = audit_start_policy,
 		.maxattr = CBENCH_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
+#include "audit.h"
 #include "client.h"
 #include "image.h"
 #include "limits.h"
@@ -22,7 +23,7 @@
  * A required attribute: the generic-netlink core reports its type in
  * NLMSGERR_ATTR_MISS_TYPE (GENL_REQ_ATTR_CHECK), and we in the text.
  */
-static int require(struct genl_info *info, int type)
+int cbench_nl_require(struct genl_info *info, int type)
 {
 	if (!GENL_REQ_ATTR_CHECK(info, type))
 		return 0;
@@ -31,7 +32,7 @@ static int require(struct genl_info *info, int type)
 	return -EINVAL;
 }
 
-static int reply_u32(struct genl_info *info, u8 cmd, int type, u32 value)
+int cbench_nl_reply_u32(struct genl_info *info, u8 cmd, int type, u32 value)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -57,7 +58,7 @@ int cbench_nl_image_new(struct sk_buff *skb, struct genl_info *info)
 	u32 id = 0;
 	int ret;
 
-	ret = require(info, CBENCH_A_IMAGE_BYTES);
+	ret = cbench_nl_require(info, CBENCH_A_IMAGE_BYTES);
 	if (ret)
 		return ret;
 	bytes = nla_get_u64(attr);
@@ -84,7 +85,7 @@ out:
 		return ret;
 	}
 	/* If the reply is lost the image stays until the socket closes. */
-	return reply_u32(info, CBENCH_CMD_IMAGE_NEW, CBENCH_A_IMAGE_ID, id);
+	return cbench_nl_reply_u32(info, CBENCH_CMD_IMAGE_NEW, CBENCH_A_IMAGE_ID, id);
 }
 
 /* Looks up the image named by CBENCH_A_IMAGE_ID of skb's socket; under the lock. */
@@ -105,8 +106,9 @@ int cbench_nl_image_chunk(struct sk_buff *skb, struct genl_info *info)
 	struct cbench_image *image;
 	int ret;
 
-	ret = require(info, CBENCH_A_IMAGE_ID) ?: require(info, CBENCH_A_CHUNK_OFFSET) ?:
-	      require(info, CBENCH_A_CHUNK_DATA);
+	ret = cbench_nl_require(info, CBENCH_A_IMAGE_ID) ?:
+	      cbench_nl_require(info, CBENCH_A_CHUNK_OFFSET) ?:
+	      cbench_nl_require(info, CBENCH_A_CHUNK_DATA);
 	if (ret)
 		return ret;
 	if (!nla_len(data)) {
@@ -131,7 +133,7 @@ int cbench_nl_image_map(struct sk_buff *skb, struct genl_info *info)
 	u32 nrelocs = 0;
 	int ret;
 
-	ret = require(info, CBENCH_A_IMAGE_ID) ?: require(info, CBENCH_A_IMAGE_TEXT);
+	ret = cbench_nl_require(info, CBENCH_A_IMAGE_ID) ?: cbench_nl_require(info, CBENCH_A_IMAGE_TEXT);
 	if (ret)
 		return ret;
 	if (!nla_len(text_attr) || nla_len(text_attr) % sizeof(*text)) {
@@ -170,7 +172,7 @@ int cbench_nl_image_del(struct sk_buff *skb, struct genl_info *info)
 	struct cbench_image *image;
 	int ret;
 
-	ret = require(info, CBENCH_A_IMAGE_ID);
+	ret = cbench_nl_require(info, CBENCH_A_IMAGE_ID);
 	if (ret)
 		return ret;
 	cbench_client_lock();
@@ -263,12 +265,6 @@ static int run_config(struct genl_info *info, struct cbench_image *image,
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "the last sample would do more than 2^48 reps");
 		return -ERANGE;
 	}
-	attr = attrs[CBENCH_A_RUN_CPU];
-	config->cpu = nla_get_u32(attr);
-	if (config->cpu >= nr_cpu_ids || !cpu_online(config->cpu)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attr, "CPU is not online");
-		return -EINVAL;
-	}
 	attr = attrs[CBENCH_A_RUN_ARENA_BYTES];
 	config->arena_bytes = attr ? nla_get_u64(attr) : 0;
 	if (config->arena_bytes > cbench_limits.arena_bytes) {
@@ -276,7 +272,19 @@ static int run_config(struct genl_info *info, struct cbench_image *image,
 		return -E2BIG;
 	}
 	config->param = attrs[CBENCH_A_RUN_PARAM] ? nla_get_s64(attrs[CBENCH_A_RUN_PARAM]) : 0;
-	attr = attrs[CBENCH_A_RUN_BUDGET_NS];
+	return cbench_nl_run_where(info, config);
+}
+
+int cbench_nl_run_where(struct genl_info *info, struct cbench_run_config *config)
+{
+	struct nlattr *attr = info->attrs[CBENCH_A_RUN_CPU];
+
+	config->cpu = nla_get_u32(attr);
+	if (config->cpu >= nr_cpu_ids || !cpu_online(config->cpu)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "CPU is not online");
+		return -EINVAL;
+	}
+	attr = info->attrs[CBENCH_A_RUN_BUDGET_NS];
 	config->budget_ns = attr ? nla_get_u64(attr) : cbench_limits.irqoff_ns;
 	if (config->budget_ns > cbench_limits.irqoff_ns) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "budget over the module's irqoff_ns");
@@ -285,56 +293,44 @@ static int run_config(struct genl_info *info, struct cbench_image *image,
 	return 0;
 }
 
-int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
+int cbench_nl_run_launch(struct genl_info *info, struct sock *owner, struct cbench_image *image,
+			 const struct cbench_run_config *config,
+			 const struct cbench_audit_config *audit, u32 *id)
 {
-	struct cbench_run_config config;
-	struct cbench_image *image;
-	struct sock *owner = NETLINK_CB(skb).sk;
 	struct cbench_run *run;
-	u32 id = 0;
 	int ret;
 
-	ret = require(info, CBENCH_A_IMAGE_ID) ?: require(info, CBENCH_A_RUN_ENTRY) ?:
-	      require(info, CBENCH_A_RUN_REPS) ?: require(info, CBENCH_A_RUN_SAMPLES) ?:
-	      require(info, CBENCH_A_RUN_CPU);
-	if (ret)
-		return ret;
-
-	cbench_client_lock();
-	image = image_of(skb, info);
-	ret = -ENOENT;
-	if (!image)
-		goto out;
-	ret = run_config(info, image, &config);
-	if (ret)
-		goto out;
-	ret = -ENOSPC;
 	if (cbench_client_runs(owner) >= CBENCH_RUNS_PER_CLIENT) {
 		NL_SET_ERR_MSG(info->extack, "this socket holds too many runs; delete some");
-		goto out;
+		return -ENOSPC;
 	}
 	if (cbench_client_runs_running() >= cbench_limits.runs) {
 		NL_SET_ERR_MSG(info->extack, "the module's runs are all in progress");
-		goto out;
+		return -ENOSPC;
 	}
 	/*
 	 * Two threads bound to one CPU would take turns between samples and
 	 * measure each other; the second's pinned counters could not count.
 	 */
-	ret = -EBUSY;
-	if (cbench_client_cpu_busy(config.cpu)) {
+	if (cbench_client_cpu_busy(config->cpu)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CBENCH_A_RUN_CPU],
 				    "another run is in progress on this CPU");
-		goto out;
+		return -EBUSY;
 	}
-	ret = -ENOMEM;
-	run = cbench_run_new(image, &config);
+	run = cbench_run_new(image, config);
 	if (!run)
-		goto out;
+		return -ENOMEM;
+	if (audit) {
+		run->audit = cbench_audit_new(audit, config->samples);
+		if (!run->audit) {
+			cbench_run_put(run);
+			return -ENOMEM;
+		}
+	}
 	ret = cbench_client_add_run(owner, run);
 	if (ret) {
 		cbench_run_put(run);
-		goto out;
+		return ret;
 	}
 	ret = cbench_run_start(run);
 	if (ret) {
@@ -343,12 +339,35 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
 		else
 			NL_SET_ERR_MSG(info->extack, "cannot reserve counters or start the run's thread");
 		cbench_client_drop_run(run);
-		goto out;
+		return ret;
 	}
-	id = run->obj.id;
-out:
+	*id = run->obj.id;
+	return 0;
+}
+
+int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)
+{
+	struct cbench_run_config config;
+	struct cbench_image *image;
+	u32 id = 0;
+	int ret;
+
+	ret = cbench_nl_require(info, CBENCH_A_IMAGE_ID) ?:
+	      cbench_nl_require(info, CBENCH_A_RUN_ENTRY) ?:
+	      cbench_nl_require(info, CBENCH_A_RUN_REPS) ?:
+	      cbench_nl_require(info, CBENCH_A_RUN_SAMPLES) ?:
+	      cbench_nl_require(info, CBENCH_A_RUN_CPU);
+	if (ret)
+		return ret;
+
+	cbench_client_lock();
+	image = image_of(skb, info);
+	ret = -ENOENT;
+	if (image)
+		ret = run_config(info, image, &config) ?:
+		      cbench_nl_run_launch(info, NETLINK_CB(skb).sk, image, &config, NULL, &id);
 	cbench_client_unlock();
-	return ret ?: reply_u32(info, CBENCH_CMD_RUN_START, CBENCH_A_RUN_ID, id);
+	return ret ?: cbench_nl_reply_u32(info, CBENCH_CMD_RUN_START, CBENCH_A_RUN_ID, id);
 }
 
 /* Looks up the run named by CBENCH_A_RUN_ID of skb's socket; under the lock. */
@@ -396,7 +415,7 @@ int cbench_nl_run_get(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	ret = require(info, CBENCH_A_RUN_ID);
+	ret = cbench_nl_require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -424,7 +443,7 @@ int cbench_nl_run_cancel(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
 	int ret;
 
-	ret = require(info, CBENCH_A_RUN_ID);
+	ret = cbench_nl_require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
 	ret = cbench_client_cancel_run(NETLINK_CB(skb).sk, nla_get_u32(attr));
@@ -438,7 +457,7 @@ int cbench_nl_run_del(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *attr = info->attrs[CBENCH_A_RUN_ID];
 	int ret;
 
-	ret = require(info, CBENCH_A_RUN_ID);
+	ret = cbench_nl_require(info, CBENCH_A_RUN_ID);
 	if (ret)
 		return ret;
 	ret = cbench_client_del_run(NETLINK_CB(skb).sk, nla_get_u32(attr));
@@ -534,9 +553,15 @@ int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	if (index >= done)
 		return 0;
-	/* An attribute holds less than 64 KiB; nla_put would not say so. */
-	room = min_t(int, skb_tailroom(skb) - 256, U16_MAX - NLA_HDRLEN);
-	n = min_t(u32, done - index, room > 0 ? room / (int)sizeof(struct cbench_ksample) : 0);
+	/*
+	 * An attribute holds less than 64 KiB; nla_put would not say so.  An
+	 * audit run's samples each take a byte more, their side, in an
+	 * attribute of its own.
+	 */
+	room = skb_tailroom(skb) - 256 - (run->audit ? NLA_HDRLEN + NLA_ALIGNTO : 0);
+	room = min_t(int, room, U16_MAX - NLA_HDRLEN);
+	n = min_t(u32, done - index,
+		  room > 0 ? room / (int)(sizeof(struct cbench_ksample) + !!run->audit) : 0);
 	if (!n)
 		return -EMSGSIZE;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &cbench_genl_family,
@@ -545,7 +570,8 @@ int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, CBENCH_A_RUN_ID, run->obj.id) ||
 	    nla_put_u32(skb, CBENCH_A_SAMPLES_FIRST, index) ||
-	    nla_put(skb, CBENCH_A_SAMPLES, n * sizeof(struct cbench_ksample), &run->samples[index])) {
+	    nla_put(skb, CBENCH_A_SAMPLES, n * sizeof(struct cbench_ksample), &run->samples[index]) ||
+	    (run->audit && nla_put(skb, CBENCH_A_SAMPLES_SIDES, n, &run->audit->sides[index]))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -13,6 +13,8 @@
 #include "object.h"
 #include "pmu.h"
 
+struct cbench_audit;
+
 /* What a client asks of a run; checked by the netlink layer. */
 struct cbench_run_config {
 	void *entry;			/* run() in a mapped image */
@@ -39,6 +41,8 @@ struct cbench_run {
 	struct work_struct retire;	/* stops and unlists it once deleted (client.c) */
 	struct cbench_image *image;	/* a reference to it */
 	struct cbench_run_config config;
+	/* An audit run's side B and order (audit.h); NULL for a single run. */
+	struct cbench_audit *audit;
 
 	void *arena;			/* ours; never read back from ctx */
 	struct cbench_kctx ctx;

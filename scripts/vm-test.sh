@@ -47,7 +47,7 @@ done
 # busybox must be static: the initramfs has no loader for it.
 ldd "$(command -v busybox)" >/dev/null 2>&1 && die "busybox is dynamic: install busybox-static"
 for tool in cbenchctl tests/vm/cbench-nlcheck tests/vm/cbench-kmodtest tests/kfixtures/good.so \
-	examples/suite.kernel.so; do
+	examples/suite.kernel.so examples/audit.kernel.so; do
 	[ -x "$BUILD/$tool" ] || die "$BUILD/$tool is missing: run make vmtest"
 done
 
@@ -140,6 +140,7 @@ make_initramfs() {
 	install -D -m 0644 "$BUILD/tests/kfixtures/per_rep.so" "$root/kmod/per_rep.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/tpoints.so" "$root/kmod/tpoints.so"
 	install -D -m 0644 "$BUILD/examples/suite.kernel.so" "$root/kmod/suite.kernel.so"
+	install -D -m 0644 "$BUILD/examples/audit.kernel.so" "$root/kmod/audit.kernel.so"
 	echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
 	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"

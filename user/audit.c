@@ -45,6 +45,7 @@ struct audit_options {
 	bool have_seed;
 	bool no_tpoints;
 	int cpu;
+	enum cbench_backend_kind backend;
 	enum audit_format format;
 };
 
@@ -73,7 +74,9 @@ static void usage(FILE *f)
 		"  --no-tpoints        compare whole measurements even where both benchmarks\n"
 		"                      have loop timing points (by default their per-iteration\n"
 		"                      timings are compared)\n"
-		"  --backend KIND      user (kmod audits are not built yet)\n"
+		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded and both\n"
+		"                      objects are kernel-safe, else user); kmod measures in\n"
+		"                      ring 0, interrupts off, both sides in one run of cbench.ko\n"
 		"  --format FMT        text, json or go (default text; go reads with\n"
 		"                      benchstat -col build)\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
@@ -87,19 +90,6 @@ static void usage(FILE *f)
 
 enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
        OPT_NO_TPOINTS };
-
-/* --backend: the user backend's, auto meaning it too. */
-static int backend_option(const char *arg, FILE *err)
-{
-	if (!strcmp(arg, "user") || !strcmp(arg, "auto"))
-		return 0;
-	if (!strcmp(arg, "kmod")) {
-		fprintf(err, "%s: unable to audit with the kmod backend: kmod audits are not built yet; use --backend user\n",
-			cbench_prog);
-		return -EINVAL;
-	}
-	return cbench_option_refuse(err, "--backend", "user", arg);
-}
 
 /* One option with a number or a choice; 0 or -EINVAL after saying why. */
 static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
@@ -131,8 +121,6 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 			return cbench_option_refuse(err, "--seed", "an unsigned 64-bit number", arg);
 		o->have_seed = true;
 		return 0;
-	case CBENCH_OPT_BACKEND:
-		return backend_option(arg, err);
 	default:
 		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go")) {
 			o->format = arg[0] == 't' ? FORMAT_TEXT : arg[0] == 'j' ? FORMAT_JSON : FORMAT_GO;
@@ -189,9 +177,8 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 		{ "no-tpoints", no_argument, NULL, OPT_NO_TPOINTS },
 		{ NULL, 0, NULL, 0 },
 	};
-	/* --backend is ours: only the user backend audits. */
 	const struct cbench_option_fields fields = {
-		.filter = &o->filter, .cpu = &o->cpu, .output = &o->output,
+		.filter = &o->filter, .backend = &o->backend, .cpu = &o->cpu, .output = &o->output,
 	};
 	int ret;
 
@@ -285,6 +272,7 @@ static void on_signal(int sig)
 
 struct audit_state {
 	const struct audit_options *opt;
+	const struct cbench_backend_ops *ops;
 	struct cbench_audit_report report;
 	int cpu;
 	bool shared_cpu;
@@ -295,7 +283,7 @@ static struct cbench_worker_job make_job(const struct audit_state *st,
 					 const struct cbench_experiment *e, double limit_s)
 {
 	return (struct cbench_worker_job){
-		.ops = &cbench_backend_user,
+		.ops = st->ops,
 		.cpu = st->cpu,
 		.no_fifo = st->shared_cpu,
 		/* A little over the runner's limit: the runner reports first. */
@@ -444,6 +432,35 @@ static int write_report(const struct audit_state *st, struct cbench_outfile *out
 	return cbench_outfile_commit(out);
 }
 
+/*
+ * The backend: kmod needs cbench.ko, root and kernel-safe objects; auto
+ * takes it where it can and says why when it cannot.  0, or -1 after
+ * saying why.
+ */
+static int pick_backend(const struct audit_options *o, const struct cbench_library lib[2],
+			struct audit_state *st)
+{
+	char err[512];
+
+	if (cbench_backend_select(o->backend, &st->ops)) {
+		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n",
+			cbench_prog);
+		return -1;
+	}
+	for (size_t i = 0; st->ops == &cbench_backend_kmod && i < o->npaths; i++) {
+		if (!cbench_backend_kmod_check(lib[i].path, err, sizeof(err)))
+			continue;
+		if (o->backend == CBENCH_BACKEND_KMOD) {
+			fprintf(stderr, "%s: unable to use the kmod backend: %s\n", cbench_prog, err);
+			return -1;
+		}
+		fprintf(stderr, "%s: auditing in user mode: %s\n", cbench_prog, err);
+		st->ops = &cbench_backend_user;
+	}
+	st->report.backend = st->ops->name;
+	return 0;
+}
+
 /* Loads the objects and pairs their benchmarks; 0, or -1 after saying why. */
 static int open_objects(const struct audit_options *o, struct cbench_library lib[2],
 			struct cbench_audit_report *r)
@@ -487,7 +504,7 @@ static int audit_all(struct audit_state *st, struct cbench_outfile *out)
 	{
 		struct cbench_backend_env env;
 
-		ret = cbench_run_calibrate(&cbench_backend_user, st->cpu, st->shared_cpu,
+		ret = cbench_run_calibrate(st->ops, st->cpu, st->shared_cpu,
 					   &st->report.timer, &env);
 	}
 	for (size_t i = 0; !ret && i < st->report.npairs; i++)
@@ -529,9 +546,10 @@ int cbench_cmd_audit(int argc, char *argv[])
 		return 1;
 	}
 	st.report = (struct cbench_audit_report){ .seed = opt.seed, .confidence = opt.confidence,
-		.budget_s = opt.budget_s, .min_effect_pct = opt.min_effect_pct, .backend = "user",
+		.budget_s = opt.budget_s, .min_effect_pct = opt.min_effect_pct,
 		.no_tpoints = opt.no_tpoints };
-	if (open_objects(&opt, lib, &st.report) || audit_all(&st, &out))
+	if (open_objects(&opt, lib, &st.report) || pick_backend(&opt, lib, &st) ||
+	    audit_all(&st, &out))
 		goto out;
 	/* The text report is the table; the others get it on stderr too. */
 	if (opt.format != FORMAT_TEXT)

@@ -13,8 +13,10 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../kmod/lib/order.h"
 #include "audit.h"
 #include "clock.h"
 #include "sequential.h"
@@ -25,31 +27,18 @@
 #define ROUND_PER_SIDE CBENCH_AUDIT_PER_SIDE
 /* Warm-up of each side before the first round, in ns. */
 #define AUDIT_WARMUP_NS 20e6
+/*
+ * Rounds a backend with a measure_audit op (kmod) takes in one go: enough
+ * to amortize starting a run, few enough that a decided audit wastes little.
+ */
+#define BATCH_ROUNDS 4
+#define BATCH_SAMPLES (BATCH_ROUNDS * 2 * ROUND_PER_SIDE)
 
-/* xorshift64* (Vigna): fast, good enough to shuffle, and replayable. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
-/* Fisher-Yates over per_side zeros (A) and as many ones (B). */
+/* Fisher-Yates over per_side zeros (A) and as many ones (B): the order
+ * cbench.ko takes an audit run's samples in (kmod/lib/order.c). */
 void cbench_audit_shuffle_n(uint8_t *order, int per_side, uint64_t *state)
 {
-	for (int i = 0; i < 2 * per_side; i++)
-		order[i] = i >= per_side;
-	for (int i = 2 * per_side - 1; i > 0; i--) {
-		int j = (int)(next_random(state) % (uint64_t)(i + 1));
-		uint8_t t = order[i];
-
-		order[i] = order[j];
-		order[j] = t;
-	}
+	cbench_order_round(order, (uint32_t)per_side, state);
 }
 
 void cbench_audit_shuffle(uint8_t *order, uint64_t *state)
@@ -74,16 +63,57 @@ static void init_side(struct side *s, struct cbench_backend *b, uint64_t n,
 	s->nv = 0;
 }
 
-/* One measurement of side s; a disturbed one is dropped (*ns NAN). */
+/* A measurement of side s in ns per op; a disturbed one is dropped (NAN). */
+static double ns_of(const struct side *s, const struct cbench_sample *smp)
+{
+	return smp->disturbed ? NAN :
+	       (double)smp->ticks * 1e9 / s->b->timer.tsc_hz / ((double)s->n * s->ops);
+}
+
 static int measure_one(struct side *s, double *ns)
 {
 	struct cbench_sample smp;
 	int ret = s->b->ops->measure(s->b, s->n, &smp);
 
-	if (ret)
-		return ret;
-	*ns = smp.disturbed ? NAN :
-	      (double)smp.ticks * 1e9 / s->b->timer.tsc_hz / ((double)s->n * s->ops);
+	if (!ret)
+		*ns = ns_of(s, &smp);
+	return ret;
+}
+
+/* Measurements a backend took rounds at a time, handed out round by round. */
+struct batched {
+	struct cbench_sample s[BATCH_SAMPLES];
+	uint8_t sides[BATCH_SAMPLES];
+	uint32_t n, next;
+};
+
+/*
+ * The next round's measurements, from a backend that takes them rounds at
+ * a time; state is where the round's order was drawn from.  A batch starts
+ * from the state of its first round, so every round's sides must be our
+ * order exactly: a backend that says otherwise measured something else.
+ */
+static int batch_round(struct side sides[2], struct batched *bt, const uint8_t *order,
+		       uint64_t state, const struct cbench_sample **taken)
+{
+	struct cbench_backend *a = sides[0].b;
+
+	if (bt->next == bt->n) {
+		int ret = a->ops->measure_audit(a, sides[1].b, sides[0].n, sides[1].n, ROUND_PER_SIDE,
+						BATCH_ROUNDS, state, bt->s, bt->sides);
+
+		if (ret)
+			return ret;
+		bt->n = BATCH_SAMPLES;
+		bt->next = 0;
+	}
+	if (memcmp(bt->sides + bt->next, order, 2 * ROUND_PER_SIDE)) {
+		snprintf(a->error, sizeof(a->error),
+			 "the %s backend took the sides out of the seeded order", a->ops->name);
+		return -EPROTO;
+	}
+	*taken = bt->s + bt->next;
+	bt->next += 2 * ROUND_PER_SIDE;
 	return 0;
 }
 
@@ -98,9 +128,12 @@ static int warm_up(struct side *s)
 	return ret;
 }
 
-/* One round in the order of `order`, each timing sent as it comes. */
-static int round_run(struct side sides[2], const uint8_t *order, uint32_t round,
-		     struct cbench_outbox *out, int fd)
+/*
+ * One round in the order of `order`, each timing sent as it comes; taken:
+ * the round's measurements if the backend took them already, else NULL.
+ */
+static int round_run(struct side sides[2], const uint8_t *order, const struct cbench_sample *taken,
+		     uint32_t round, struct cbench_outbox *out, int fd)
 {
 	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_TIMING };
 
@@ -108,7 +141,12 @@ static int round_run(struct side sides[2], const uint8_t *order, uint32_t round,
 	for (int i = 0; i < 2 * ROUND_PER_SIDE; i++) {
 		struct side *s = &sides[order[i]];
 		double ns;
-		int ret = measure_one(s, &ns);
+		int ret = 0;
+
+		if (taken)
+			ns = ns_of(s, &taken[i]);
+		else
+			ret = measure_one(s, &ns);
 
 		if (ret)
 			return ret;
@@ -124,12 +162,12 @@ static int round_run(struct side sides[2], const uint8_t *order, uint32_t round,
 }
 
 /* Rounds until a verdict or the budget's end; fills *end. */
-static int rounds(struct side sides[2], const struct cbench_worker_job *job, int fd,
-		  struct cbench_audit_end *end)
+static int rounds(struct side sides[2], const struct cbench_worker_job *job, struct batched *bt,
+		  int fd, struct cbench_audit_end *end)
 {
 	static struct cbench_outbox out;
 	uint8_t order[2 * ROUND_PER_SIDE];
-	uint64_t state = job->seed ? job->seed : 1;	/* xorshift's one bad state */
+	uint64_t state = cbench_order_seed(job->seed);
 	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
 	double start = (double)cbench_now_ns();
 	struct cbench_seq seq;
@@ -139,10 +177,13 @@ static int rounds(struct side sides[2], const struct cbench_worker_job *job, int
 	cbench_seq_init(&seq, job->confidence);
 	cbench_outbox_init(&out);
 	while (v == CBENCH_VERDICT_UNDECIDED && (double)cbench_now_ns() - start < job->budget_ns) {
+		const struct cbench_sample *taken = NULL;
+		uint64_t before = state;
 		double d;
 
 		cbench_audit_shuffle(order, &state);
-		ret = round_run(sides, order, round++, &out, fd);
+		ret = bt ? batch_round(sides, bt, order, before, &taken) : 0;
+		ret = ret ? ret : round_run(sides, order, taken, round++, &out, fd);
 		if (ret)
 			return ret;
 		/* A round too disturbed for a quartile on either side says
@@ -363,6 +404,7 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 	struct cbench_backend b = { .ops = a->ops, .timer = a->timer, .no_fifo = job->no_fifo,
 				   .rt_limit_s = job->rt_limit_s };
 	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_DONE };
+	struct batched *bt = NULL;
 	struct side sides[2];
 	struct tp_audit tp = { 0 };
 	int ret, use_tp = 1;
@@ -385,12 +427,17 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 	ret = ret ? ret : warm_up(&sides[1]);
 	if (!ret)
 		use_tp = tp_start(&tp, sides, job, fd);
+	/* A backend that can take the rounds itself does: cbench.ko, in ring 0. */
+	if (!ret && use_tp > 0 && a->ops->measure_audit) {
+		bt = calloc(1, sizeof(*bt));
+		ret = bt ? 0 : -ENOMEM;
+	}
 	if (use_tp < 0)
 		ret = use_tp;
 	else if (!use_tp)
 		ret = tp_rounds(sides, &tp, job, fd, &m.u.audit);
 	else
-		ret = ret ? ret : rounds(sides, job, fd, &m.u.audit);
+		ret = ret ? ret : rounds(sides, job, bt, fd, &m.u.audit);
 	if (!ret && !use_tp)
 		ret = tp_finish(&tp, fd);
 	ret = ret ? ret : cbench_worker_send(fd, &m);
@@ -399,6 +446,7 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 	if (ret && b.error[0])
 		snprintf(a->error, sizeof(a->error), "%s", b.error);
 out:
+	free(bt);
 	b.ops->close(&b);
 	return ret;
 }

@@ -118,6 +118,18 @@ struct cbench_backend_ops {
 	/* The reference add chain (reference.h), timed exactly as measure()
 	 * times the benchmark, on the same CPU. */
 	int (*measure_ref)(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s);
+	/*
+	 * Optional: rounds of an audit (audit_worker.c) taken in one go, b's
+	 * benchmark at reps as side A and other's (a second instance of the
+	 * same ops, prepared with B) at reps_other as side B, per_side of
+	 * each per round, in the order kmod/lib/order.c draws from seed
+	 * (rounds in a row, the state carried over).  s and sides get
+	 * rounds * 2 * per_side samples and their sides (0 A, 1 B), in that
+	 * order.  Without it, an audit calls measure() on each side in turn.
+	 */
+	int (*measure_audit)(struct cbench_backend *b, struct cbench_backend *other, uint64_t reps,
+			     uint64_t reps_other, uint32_t per_side, uint32_t rounds, uint64_t seed,
+			     struct cbench_sample *s, uint8_t *sides);
 	void (*close)(struct cbench_backend *b);
 	/*
 	 * Loop timing points (cbench.h) for the measure() calls that follow:

@@ -87,6 +87,10 @@ struct kmod_backend {
 	 * those reach ring 0. */
 	struct cbench_kmod_shape rehearsed[REHEARSED_MAX];
 	uint32_t nrehearsed;
+	/* An audit's side B, uploaded again on our socket (which alone may
+	 * use what it made) from the B instance's image. */
+	uint32_t b_image_id;
+	bool have_b_image;
 };
 
 /* ---- one run: start it, wait for it, read it, delete it ------------------ */
@@ -96,17 +100,18 @@ struct kmod_backend {
  * r->samples) and deletes it.  Returns the number of samples or -errno;
  * *st is the run's state when it ended.
  */
-static int run_once(struct cbench_nl *nl, const struct cbench_proto_run *r, struct cbench_ksample *out,
-		    struct cbench_proto_run_state *st)
+/*
+ * Waits for run id, reads its samples into out (room for max; an audit
+ * run's sides into sides, if not NULL) and deletes it.  Returns the number
+ * of samples or -errno; *st is the run's state when it ended.
+ */
+static int run_finish(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out, uint8_t *sides,
+		      uint32_t max, struct cbench_proto_run_state *st)
 {
 	double deadline = cbench_now_s() + RUN_TIMEOUT_S;
-	uint32_t id, n = 0;
+	uint32_t n = 0;
 	int ret, del;
 
-	memset(st, 0, sizeof(*st));
-	ret = cbench_proto_run_start(nl, r, &id);
-	if (ret)
-		return ret;
 	for (;;) {
 		ret = cbench_proto_run_get(nl, id, st);
 		if (ret || st->state != CBENCH_RUN_RUNNING)
@@ -118,10 +123,22 @@ static int run_once(struct cbench_nl *nl, const struct cbench_proto_run *r, stru
 		usleep(POLL_US);
 	}
 	if (!ret)
-		ret = cbench_proto_samples(nl, id, out, r->samples, &n);
+		ret = sides ? cbench_proto_audit_samples(nl, id, out, sides, max, &n) :
+			      cbench_proto_samples(nl, id, out, max, &n);
 	/* Deleting cancels a run still going; the module stops it in the background. */
 	del = cbench_proto_run_del(nl, id);
 	return ret ? ret : del ? del : (int)n;
+}
+
+static int run_once(struct cbench_nl *nl, const struct cbench_proto_run *r, struct cbench_ksample *out,
+		    struct cbench_proto_run_state *st)
+{
+	uint32_t id;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	ret = cbench_proto_run_start(nl, r, &id);
+	return ret ? ret : run_finish(nl, id, out, NULL, r->samples, st);
 }
 
 /* ---- the ops ----------------------------------------------------------- */
@@ -427,23 +444,21 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 	return 0;
 }
 
-/* The next sample of bt, as a cbench_sample, less the run's own overhead. */
-static void take(struct batch *bt, uint64_t reps, struct cbench_sample *s)
+/* A sample of a run, as a cbench_sample, less the run's own overhead. */
+static void convert(const struct cbench_ksample *ks, const struct cbench_ksample *overhead,
+		    uint32_t counters, uint64_t reps, struct cbench_sample *s)
 {
-	const struct cbench_ksample *ks = &bt->s[bt->next++];
-
-	bt->last_reps = reps;
 	memset(s, 0, sizeof(*s));
 	s->reps = reps;
 	/* The module's least cost of an empty call, measured in the same run. */
-	s->ticks = minus(ks->tsc, bt->overhead.tsc);
-	s->have = have_of(bt->counters);
+	s->ticks = minus(ks->tsc, overhead->tsc);
+	s->have = have_of(counters);
 	s->instructions = minus(ks->counters[CBENCH_COUNTER_INSTRUCTIONS],
-				bt->overhead.counters[CBENCH_COUNTER_INSTRUCTIONS]);
+				overhead->counters[CBENCH_COUNTER_INSTRUCTIONS]);
 	s->cycles = minus(ks->counters[CBENCH_COUNTER_CYCLES],
-			  bt->overhead.counters[CBENCH_COUNTER_CYCLES]);
+			  overhead->counters[CBENCH_COUNTER_CYCLES]);
 	s->ref_cycles = minus(ks->counters[CBENCH_COUNTER_REF_CYCLES],
-			      bt->overhead.counters[CBENCH_COUNTER_REF_CYCLES]);
+			      overhead->counters[CBENCH_COUNTER_REF_CYCLES]);
 	if (ks->flags & (CBENCH_SAMPLE_F_NMI | CBENCH_SAMPLE_F_SMI))
 		s->disturbed |= CBENCH_DISTURB_NMI;
 	if (ks->flags & CBENCH_SAMPLE_F_CPU)
@@ -452,6 +467,13 @@ static void take(struct batch *bt, uint64_t reps, struct cbench_sample *s)
 		s->disturbed |= CBENCH_DISTURB_COUNTER;
 	if (ks->flags & CBENCH_SAMPLE_F_OVER_BUDGET)
 		s->disturbed |= CBENCH_DISTURB_OVER_BUDGET;
+}
+
+/* The next sample of bt, as a cbench_sample. */
+static void take(struct batch *bt, uint64_t reps, struct cbench_sample *s)
+{
+	bt->last_reps = reps;
+	convert(&bt->s[bt->next++], &bt->overhead, bt->counters, reps, s);
 }
 
 /* Whether bt holds the next sample for reps. */
@@ -565,6 +587,91 @@ static int kmod_measure_ref(struct cbench_backend *b, uint64_t reps, struct cben
 	return 0;
 }
 
+static struct cbench_proto_side side_of(const struct kmod_backend *k, uint32_t image_id,
+				       uint64_t reps)
+{
+	return (struct cbench_proto_side){
+		.image_id = image_id, .entry = k->entry->run, .has_setup = k->entry->has_setup,
+		.setup = k->entry->setup, .reps = reps, .arena_bytes = k->arena_bytes,
+		.param = k->param,
+		.has_before_rep = k->entry->has_before_rep, .before_rep = k->entry->before_rep,
+		.has_after_rep = k->entry->has_after_rep, .after_rep = k->entry->after_rep,
+	};
+}
+
+/*
+ * Starts an audit run, waits for it, reads it and deletes it, as refill()
+ * does a run: TOO_LONG without a sample is believed only when repeated.
+ */
+static int audit_run(struct cbench_backend *b, const struct cbench_proto_audit *r,
+		     struct cbench_ksample *ks, uint8_t *sides, struct cbench_proto_run_state *res)
+{
+	struct kmod_backend *k = b->priv;
+	uint32_t n = r->rounds * CBENCH_AUDIT_SIDES * r->per_side, id;
+	int got, tries = 0;
+
+	do {
+		memset(res, 0, sizeof(*res));
+		got = cbench_proto_audit_start(k->nl, r, &id);
+		got = got ? got : run_finish(k->nl, id, ks, sides, n, res);
+		if (got < 0)
+			return got;
+	} while (got == 0 && res->state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
+	if (res->state == CBENCH_RUN_FAILED)
+		return res->error ? res->error : -EIO;
+	if (got == 0 && res->state == CBENCH_RUN_TOO_LONG) {
+		snprintf(b->error, sizeof(b->error), "A (%" PRIu64 " reps) or B (%" PRIu64 " reps) "
+			 "outlasts cbench.ko's interrupts-off budget (%" PRIu64 " ns, module parameter "
+			 "irqoff_budget_ns)", r->side[0].reps, r->side[1].reps, k->budget_ns);
+		return -E2BIG;
+	}
+	/* Cancelled, or ended early: an audit wants every round whole. */
+	return res->state == CBENCH_RUN_DONE && (uint32_t)got == n ? 0 : -EIO;
+}
+
+/*
+ * Rounds of an audit in one run of cbench.ko (CBENCH_CMD_AUDIT_START), our
+ * benchmark as side A and other's as side B, each rehearsed in user mode
+ * first as a run of all its samples would be: the sides have an arena and
+ * an image each, so neither sees the other's calls.
+ */
+static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *other, uint64_t reps,
+			      uint64_t reps_other, uint32_t per_side, uint32_t rounds, uint64_t seed,
+			      struct cbench_sample *s, uint8_t *sides)
+{
+	struct kmod_backend *k = b->priv, *kb = other->priv;
+	struct cbench_kmod_shape a_shape = { reps, 0, rounds * per_side };
+	struct cbench_kmod_shape b_shape = { reps_other, 0, rounds * per_side };
+	struct cbench_proto_audit r = { .cpu = (uint32_t)k->cpu, .seed = seed,
+					.per_side = per_side, .rounds = rounds };
+	uint32_t n = rounds * CBENCH_AUDIT_SIDES * per_side;
+	struct cbench_proto_run_state res;
+	struct cbench_ksample *ks;
+	int ret;
+
+	if (!k->have_image || !kb->have_image)
+		return -ENOENT;
+	ret = rehearsed(b, &a_shape);
+	if (!ret && (ret = rehearsed(other, &b_shape)))
+		snprintf(b->error, sizeof(b->error), "B: %.500s", other->error);
+	if (!ret && !k->have_b_image) {
+		ret = cbench_proto_image_upload(k->nl, &kb->image, &k->b_image_id);
+		k->have_b_image = !ret;
+	}
+	if (ret)
+		return ret;
+	r.side[0] = side_of(k, k->image_id, reps);
+	r.side[1] = side_of(kb, k->b_image_id, reps_other);
+	ks = calloc(n, sizeof(*ks));
+	if (!ks)
+		return -ENOMEM;
+	ret = audit_run(b, &r, ks, sides, &res);
+	for (uint32_t i = 0; !ret && i < n; i++)
+		convert(&ks[i], &res.overhead, res.counters, sides[i] ? reps_other : reps, &s[i]);
+	free(ks);
+	return ret;
+}
+
 const struct cbench_backend_ops cbench_backend_kmod = {
 	.name = "kmod",
 	.open = kmod_open,
@@ -572,6 +679,7 @@ const struct cbench_backend_ops cbench_backend_kmod = {
 	.prepare = kmod_prepare,
 	.measure = kmod_measure,
 	.measure_ref = kmod_measure_ref,
+	.measure_audit = kmod_measure_audit,
 	.close = kmod_close,
 };
 

@@ -348,6 +348,7 @@ static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_FAILED_IN] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES_FIRST] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES] = { .type = NLA_UNSPEC },
+	[CBENCH_A_SAMPLES_SIDES] = { .type = NLA_UNSPEC },
 };
 
 static int build_run(struct nl_msg *msg, void *arg)
@@ -451,6 +452,7 @@ int cbench_proto_run_del(struct cbench_nl *nl, uint32_t id)
 struct samples {
 	uint32_t id;
 	struct cbench_ksample *out;
+	uint8_t *sides;			/* an audit run's; NULL: none expected */
 	uint32_t n, max;
 };
 
@@ -469,15 +471,22 @@ static int parse_samples(struct nlattr **tb, void *arg)
 	if (len < 0 || len % (int)sizeof(struct cbench_ksample) ||
 	    nla_get_u32(tb[CBENCH_A_SAMPLES_FIRST]) != d->n || count > d->max - d->n)
 		return -EPROTO;
+	if (d->sides) {
+		struct nlattr *sides = tb[CBENCH_A_SAMPLES_SIDES];
+
+		if (!sides || nla_len(sides) != (int)count)
+			return -EPROTO;
+		memcpy(d->sides + d->n, nla_data(sides), count);
+	}
 	memcpy(d->out + d->n, nla_data(tb[CBENCH_A_SAMPLES]), count * sizeof(struct cbench_ksample));
 	d->n += count;
 	return 0;
 }
 
-int cbench_proto_samples(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out, uint32_t max,
-			 uint32_t *n)
+static int samples(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out, uint8_t *sides,
+		   uint32_t max, uint32_t *n)
 {
-	struct samples d = { .id = id, .out = out, .max = max };
+	struct samples d = { .id = id, .out = out, .sides = sides, .max = max };
 	struct by_id b = { CBENCH_A_RUN_ID, id };
 	struct cbench_nl_request req = {
 		.cmd = CBENCH_CMD_SAMPLES, .dump = true, .build = build_by_id, .parse = parse_samples,
@@ -488,5 +497,81 @@ int cbench_proto_samples(struct cbench_nl *nl, uint32_t id, struct cbench_ksampl
 	req.build_arg = &b;
 	ret = cbench_nl_request(nl, &req);
 	*n = d.n;
+	return ret;
+}
+
+int cbench_proto_samples(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out, uint32_t max,
+			 uint32_t *n)
+{
+	return samples(nl, id, out, NULL, max, n);
+}
+
+int cbench_proto_audit_samples(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out,
+			       uint8_t *sides, uint32_t max, uint32_t *n)
+{
+	return samples(nl, id, out, sides, max, n);
+}
+
+/* ---- audit runs ------------------------------------------------------------ */
+
+static int build_side(struct nl_msg *msg, int index, const struct cbench_proto_side *s)
+{
+	/* The module parses each side strictly: it wants NLA_F_NESTED. */
+	struct nlattr *nest = nla_nest_start(msg, (index + 1) | NLA_F_NESTED);
+	int ret = nest ? put_u32(msg, CBENCH_A_SIDE_IMAGE_ID, s->image_id) : -EMSGSIZE;
+
+	ret = ret ? ret : put_u64(msg, CBENCH_A_SIDE_ENTRY, s->entry);
+	if (!ret && s->has_setup)
+		ret = put_u64(msg, CBENCH_A_SIDE_SETUP, s->setup);
+	ret = ret ? ret : put_u64(msg, CBENCH_A_SIDE_REPS, s->reps);
+	if (!ret && s->arena_bytes)
+		ret = put_u64(msg, CBENCH_A_SIDE_ARENA_BYTES, s->arena_bytes);
+	ret = ret ? ret : put_u64(msg, CBENCH_A_SIDE_PARAM, (uint64_t)s->param);
+	if (!ret && s->has_before_rep)
+		ret = put_u64(msg, CBENCH_A_SIDE_BEFORE_REP, s->before_rep);
+	if (!ret && s->has_after_rep)
+		ret = put_u64(msg, CBENCH_A_SIDE_AFTER_REP, s->after_rep);
+	if (!ret)
+		nla_nest_end(msg, nest);
+	return ret;
+}
+
+static int build_audit(struct nl_msg *msg, void *arg)
+{
+	const struct cbench_proto_audit *a = arg;
+	struct nlattr *sides;
+	int ret = put_u32(msg, CBENCH_A_RUN_CPU, a->cpu);
+
+	ret = ret ? ret : put_u64(msg, CBENCH_A_AUDIT_SEED, a->seed);
+	ret = ret ? ret : put_u32(msg, CBENCH_A_AUDIT_PER_SIDE, a->per_side);
+	ret = ret ? ret : put_u32(msg, CBENCH_A_AUDIT_ROUNDS, a->rounds);
+	if (ret)
+		return ret;
+	sides = nla_nest_start(msg, CBENCH_A_AUDIT_SIDES | NLA_F_NESTED);
+	if (!sides)
+		return -EMSGSIZE;
+	for (int i = 0; !ret && i < CBENCH_AUDIT_SIDES; i++)
+		ret = build_side(msg, i, &a->side[i]);
+	if (!ret)
+		nla_nest_end(msg, sides);
+	return ret;
+}
+
+int cbench_proto_audit_start(struct cbench_nl *nl, const struct cbench_proto_audit *audit,
+			     uint32_t *id)
+{
+	struct id_reply r = { .type = CBENCH_A_RUN_ID };
+	struct cbench_nl_request req = {
+		.cmd = CBENCH_CMD_AUDIT_START, .build = build_audit, .parse = parse_id,
+		.policy = run_policy, .arg = &r,
+	};
+	int ret;
+
+	req.build_arg = (void *)audit;
+	ret = cbench_nl_request(nl, &req);
+	if (!ret && !r.seen)
+		ret = -EPROTO;
+	if (!ret)
+		*id = r.id;
 	return ret;
 }

@@ -89,4 +89,34 @@ int cbench_proto_run_del(struct cbench_nl *nl, uint32_t id);
 int cbench_proto_samples(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out, uint32_t max,
 			 uint32_t *n);
 
+/* One side of CBENCH_CMD_AUDIT_START's request. */
+struct cbench_proto_side {
+	uint32_t image_id;
+	uint64_t entry;			/* offset of run() in the image */
+	bool has_setup;
+	uint64_t setup;			/* offset of setup(), if has_setup */
+	/* Per-rep hooks' offsets, if has_*; with either, reps is 1. */
+	bool has_before_rep, has_after_rep;
+	uint64_t before_rep, after_rep;
+	uint64_t reps;			/* of each of its samples */
+	uint64_t arena_bytes;		/* 0: not sent */
+	int64_t param;
+};
+
+/* CBENCH_CMD_AUDIT_START's request: sides A and B in a seeded order. */
+struct cbench_proto_audit {
+	uint32_t cpu;
+	uint64_t seed;			/* the order's xorshift64* state */
+	uint32_t per_side, rounds;	/* rounds * 2 * per_side samples */
+	struct cbench_proto_side side[CBENCH_AUDIT_SIDES];
+};
+
+int cbench_proto_audit_start(struct cbench_nl *nl, const struct cbench_proto_audit *audit,
+			     uint32_t *id);
+
+/* The SAMPLES dump of an audit run: as cbench_proto_samples(), with each
+ * sample's side (0 A, 1 B) in sides; -EPROTO if the module sends none. */
+int cbench_proto_audit_samples(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out,
+			       uint8_t *sides, uint32_t max, uint32_t *n);
+
 #endif /* _CBENCH_PROTOCOL_H */

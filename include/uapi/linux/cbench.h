@@ -217,6 +217,61 @@
  *   the dump with -ENOENT in NLMSG_DONE, unless every sample it recorded
  *   had been sent: a dump that ends with 0 has sent them all.
  *
+ * CBENCH_CMD_AUDIT_START (privileged)
+ *   An audit run (seed 001): two benchmarks, side A and side B, each with
+ *   its own entry, reps, arena and parameter, in one image or in two of
+ *   the socket's images, measured alternately in a seeded random order in
+ *   one kernel thread, so that whatever drifts falls on both alike.
+ *   request: CBENCH_A_RUN_CPU       NLA_U32  an online CPU
+ *            CBENCH_A_RUN_BUDGET_NS NLA_U64  as for RUN_START; optional
+ *            CBENCH_A_AUDIT_SEED    NLA_U64  the order's seed; optional, 0
+ *            CBENCH_A_AUDIT_PER_SIDE NLA_U32 samples of each side per round,
+ *                                   1 .. CBENCH_AUDIT_PER_SIDE_MAX
+ *            CBENCH_A_AUDIT_ROUNDS  NLA_U32  rounds, at least 1; the run takes
+ *                                   ROUNDS * 2 * PER_SIDE samples, at most
+ *                                   LIMIT_SAMPLES (else -E2BIG)
+ *            CBENCH_A_AUDIT_SIDES   NLA_NESTED exactly CBENCH_AUDIT_SIDES
+ *                                   nests, A then B, of types 1 and 2 (the
+ *                                   module ignores the types) and with
+ *                                   NLA_F_NESTED set, as on SIDES itself
+ *                                   (else -EINVAL), each holding
+ *              CBENCH_A_SIDE_IMAGE_ID    NLA_U32  a mapped image of this socket
+ *              CBENCH_A_SIDE_ENTRY       NLA_U64  offset of run(), as RUN_ENTRY
+ *              CBENCH_A_SIDE_SETUP       NLA_U64  offset of setup(); optional
+ *              CBENCH_A_SIDE_REPS        NLA_U64  reps of each of its samples,
+ *                                        1 .. 2^48
+ *              CBENCH_A_SIDE_ARENA_BYTES NLA_U64  its own arena,
+ *                                        0 .. LIMIT_ARENA_BYTES; optional
+ *              CBENCH_A_SIDE_PARAM       NLA_S64  its ctx->param; optional, 0
+ *              CBENCH_A_SIDE_BEFORE_REP  NLA_U64  per-rep hooks, as RUN_BEFORE_REP
+ *              CBENCH_A_SIDE_AFTER_REP   NLA_U64  and RUN_AFTER_REP; optional;
+ *                                        with either, the side's REPS is 1
+ *   reply:   CBENCH_CMD_AUDIT_START with CBENCH_A_RUN_ID (NLA_U32): a run,
+ *   read, cancelled and deleted as any other (RUN_GET, SAMPLES, RUN_CANCEL,
+ *   RUN_DEL), and counted against the same limits as RUN_START's.
+ *   The order: a state starts as the seed (1 if the seed is 0); each round
+ *   lays out PER_SIDE zeros (A) then PER_SIDE ones (B) and shuffles them
+ *   with Fisher-Yates, for i from 2 * PER_SIDE - 1 down to 1 swapping
+ *   element i with element j = xorshift64*(state) % (i + 1), where
+ *   xorshift64* does state ^= state >> 12; state ^= state << 25;
+ *   state ^= state >> 27 and returns state * 0x2545F4914F6CDD1D (mod 2^64).
+ *   The state carries over from round to round, so a client that asks for
+ *   the next rounds with the state it has reached continues the sequence.
+ *   The thread calls A's setup() then B's, each on its own arena; probes
+ *   the budget as RUN_START does, for A at its reps and then for B at its;
+ *   calibrates; then takes the samples in that order.  A missing or
+ *   extra side, a side whose image is not this socket's or not mapped, an
+ *   entry outside text, or counts past the limits are refused as for
+ *   RUN_START, with the offending attribute (inside its side's nest) and
+ *   an extended-ack text; a side missing a required attribute names its
+ *   type and its nest (NLMSGERR_ATTR_MISS_TYPE, NLMSGERR_ATTR_MISS_NEST),
+ *   a side shorter than an attribute header is -ERANGE.  Nothing is
+ *   created then.  RUN_GET's CBENCH_A_RUN_PROBE_TSC is the longer side's.
+ *
+ *   The SAMPLES dump of an audit run adds, to each message,
+ *     CBENCH_A_SAMPLES_SIDES     NLA_BINARY __u8 per sample of
+ *                                CBENCH_A_SAMPLES: 0 for A, 1 for B
+ *
  * Samples hold deltas: the TSC and each counter masked to its width, end
  * minus start, around one call of run(ctx, reps).  Counters the module does
  * not measure read 0 in a sample and are absent from CBENCH_A_RUN_COUNTERS;
@@ -244,6 +299,7 @@ enum cbench_cmd {
 	CBENCH_CMD_RUN_CANCEL,
 	CBENCH_CMD_RUN_DEL,
 	CBENCH_CMD_SAMPLES,
+	CBENCH_CMD_AUDIT_START,
 	__CBENCH_CMD_MAX
 };
 #define CBENCH_CMD_MAX (__CBENCH_CMD_MAX - 1)
@@ -315,6 +371,11 @@ enum cbench_attr {
 	CBENCH_A_RUN_BEFORE_REP,
 	CBENCH_A_RUN_AFTER_REP,
 	CBENCH_A_RUN_FAILED_IN,
+	CBENCH_A_AUDIT_SEED,
+	CBENCH_A_AUDIT_PER_SIDE,
+	CBENCH_A_AUDIT_ROUNDS,
+	CBENCH_A_AUDIT_SIDES,
+	CBENCH_A_SAMPLES_SIDES,
 	__CBENCH_A_LAST
 };
 #define CBENCH_A_MAX (__CBENCH_A_LAST - 1)
@@ -340,6 +401,21 @@ enum cbench_live_attr {
 };
 #define CBENCH_A_LIVE_MAX (__CBENCH_A_LIVE_LAST - 1)
 
+/* Inside each nest of CBENCH_A_AUDIT_SIDES: one side of an audit run. */
+enum cbench_side_attr {
+	CBENCH_A_SIDE_UNSPEC,
+	CBENCH_A_SIDE_IMAGE_ID,		/* NLA_U32 */
+	CBENCH_A_SIDE_ENTRY,		/* NLA_U64 */
+	CBENCH_A_SIDE_SETUP,		/* NLA_U64 */
+	CBENCH_A_SIDE_REPS,		/* NLA_U64 */
+	CBENCH_A_SIDE_ARENA_BYTES,	/* NLA_U64 */
+	CBENCH_A_SIDE_PARAM,		/* NLA_S64 */
+	CBENCH_A_SIDE_BEFORE_REP,	/* NLA_U64 */
+	CBENCH_A_SIDE_AFTER_REP,	/* NLA_U64 */
+	__CBENCH_A_SIDE_LAST
+};
+#define CBENCH_A_SIDE_MAX (__CBENCH_A_SIDE_LAST - 1)
+
 /* Largest CBENCH_A_CHUNK_DATA, in bytes (a netlink attribute holds < 64 KiB). */
 #define CBENCH_CHUNK_MAX_BYTES 32768
 /* Most executable ranges in CBENCH_A_IMAGE_TEXT. */
@@ -353,6 +429,10 @@ enum cbench_live_attr {
 #define CBENCH_REPS_MAX (1ULL << 48)
 /* Least CBENCH_A_RUN_BUDGET_NS. */
 #define CBENCH_BUDGET_MIN_NS 1000
+/* Sides of an audit run (CBENCH_A_AUDIT_SIDES): A and B. */
+#define CBENCH_AUDIT_SIDES 2
+/* Largest CBENCH_A_AUDIT_PER_SIDE: a round's order is 2 * this many bytes. */
+#define CBENCH_AUDIT_PER_SIDE_MAX 4096
 
 /* A range of image offsets, [start, start + bytes). */
 struct cbench_range {

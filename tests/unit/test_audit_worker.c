@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The audit worker (audit_worker.c) with a backend that takes an audit's
+ * rounds itself, as the kmod backend does in cbench.ko: the worker uses
+ * those rounds, in batches, and checks each batch's sides against the
+ * seeded order; a backend that took the sides otherwise fails the audit.
+ * The fake backend's times are fixed: A 1.00 ns per op, B 1.02 ns.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "../kmod/lib/order.h"
+#include "audit.h"
+#include "sequential.h"
+#include "worker.h"
+
+static const struct cbench_desc desc = { .name = "fake", .ops_per_rep = 10 };
+static const struct cbench_experiment exp_a = { .desc = &desc, .id = "a" };
+static const struct cbench_experiment exp_b = { .desc = &desc, .id = "b" };
+
+/* In the child: what the fake was asked for. */
+static int lie_at = -1;		/* a sample whose side the fake flips; -1: none */
+static int batches, measures_in_rounds;
+static bool warm;
+
+static int fake_open(struct cbench_backend *b, int cpu)
+{
+	(void)b;
+	(void)cpu;
+	return 0;
+}
+
+static int fake_prepare(struct cbench_backend *b, const struct cbench_experiment *e)
+{
+	b->priv = (void *)e;
+	return 0;
+}
+
+/* A 100 ticks per rep of 10 ops, B 102; a tick in 37 jitters the timings. */
+static void fake_sample(const struct cbench_experiment *e, uint64_t reps, uint32_t i,
+			struct cbench_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->reps = reps;
+	s->ticks = reps * (e == &exp_b ? 102 : 100) + i % 37;
+}
+
+static int fake_measure(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	static uint32_t i;
+
+	measures_in_rounds += warm;
+	fake_sample(b->priv, reps, i++, s);
+	return 0;
+}
+
+static int fake_measure_audit(struct cbench_backend *b, struct cbench_backend *other, uint64_t reps,
+			      uint64_t reps_other, uint32_t per_side, uint32_t rounds, uint64_t seed,
+			      struct cbench_sample *s, uint8_t *sides)
+{
+	uint64_t state = cbench_order_seed(seed);
+
+	warm = true;		/* the warm-up is over once rounds are asked for */
+	for (uint32_t r = 0; r < rounds; r++)
+		cbench_order_round(sides + r * 2 * per_side, per_side, &state);
+	if (lie_at >= 0)
+		sides[lie_at] ^= 1;
+	for (uint32_t i = 0; i < rounds * 2 * per_side; i++)
+		fake_sample(sides[i] ? other->priv : b->priv, sides[i] ? reps_other : reps, i, &s[i]);
+	batches++;
+	return 0;
+}
+
+static void fake_close(struct cbench_backend *b)
+{
+	(void)b;
+}
+
+static const struct cbench_backend_ops fake_ops = {
+	.name = "fake",
+	.open = fake_open,
+	.prepare = fake_prepare,
+	.measure = fake_measure,
+	.measure_audit = fake_measure_audit,
+	.close = fake_close,
+};
+
+struct outcome {
+	int status;			/* the child's exit status */
+	size_t timings, out_of_order;
+	bool done;
+	struct cbench_audit_end end;
+};
+
+/* One whole message: the worker writes them in bursts a read may split. */
+static bool read_msg(int fd, struct cbench_msg *m)
+{
+	size_t got = 0;
+
+	while (got < sizeof(*m)) {
+		ssize_t n = read(fd, (char *)m + got, sizeof(*m) - got);
+
+		if (n <= 0)
+			return false;
+		got += (size_t)n;
+	}
+	return true;
+}
+
+/* Runs the audit in a child, as a worker would, and reads what it sends. */
+static void audit_in_child(int lie, struct outcome *o)
+{
+	struct cbench_worker_job job = {
+		.mode = CBENCH_WORKER_AUDIT, .ops = &fake_ops, .exp = &exp_a, .exp_b = &exp_b,
+		.n = 100, .n_b = 100, .seed = 1234, .confidence = 0.99, .min_effect = 0.002,
+		.budget_ns = 10e9,
+	};
+	uint64_t state = cbench_order_seed(job.seed);
+	uint8_t order[2 * CBENCH_AUDIT_PER_SIDE];
+	uint32_t round = UINT32_MAX;
+	struct cbench_msg m;
+	int fd[2];
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	CU_ASSERT_FATAL(pipe(fd) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct cbench_backend a = { .ops = &fake_ops, .timer = { .tsc_hz = 1e9 } };
+		int ret;
+
+		close(fd[0]);
+		lie_at = lie;
+		fake_prepare(&a, &exp_a);
+		ret = cbench_worker_audit(&a, &job, fd[1]);
+		/* 3: refused for the order, as it must be; 4: the rounds were measured
+		 * one by one, not taken from the backend. */
+		_exit(ret == -EPROTO && strstr(a.error, "seeded order") ? 3 : ret ? 1 :
+		      measures_in_rounds || batches < 2 ? 4 : 0);
+	}
+	close(fd[1]);
+	while (read_msg(fd[0], &m)) {
+		if (m.type == CBENCH_MSG_AUDIT_DONE) {
+			o->done = true;
+			o->end = m.u.audit;
+		} else if (m.type == CBENCH_MSG_AUDIT_TIMING) {
+			/* Timings come in order, none disturbed: the i-th of a
+			 * round has the side the seeded order puts there. */
+			if (m.u.timing.round != round) {
+				round = m.u.timing.round;
+				cbench_audit_shuffle(order, &state);
+			}
+			o->out_of_order += m.u.timing.side != order[o->timings % (2 * CBENCH_AUDIT_PER_SIDE)];
+			o->timings++;
+		}
+	}
+	close(fd[0]);
+	waitpid(pid, &o->status, 0);
+}
+
+static void takes_the_backends_rounds(void)
+{
+	struct outcome o;
+
+	audit_in_child(-1, &o);
+	CU_ASSERT(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	CU_ASSERT(o.done);
+	CU_ASSERT_EQUAL(o.end.verdict, CBENCH_VERDICT_B_SLOWER);
+	CU_ASSERT(fabs(o.end.change - 0.02) < 0.002);
+	CU_ASSERT(o.end.rounds >= CBENCH_SEQ_MIN_ROUNDS);
+	CU_ASSERT_EQUAL(o.timings, (size_t)o.end.rounds * 2 * CBENCH_AUDIT_PER_SIDE);
+	CU_ASSERT_EQUAL(o.out_of_order, 0);
+}
+
+static void refuses_sides_out_of_order(void)
+{
+	struct outcome o;
+
+	/* The first round is right; a side flipped in the second is not. */
+	audit_in_child(2 * CBENCH_AUDIT_PER_SIDE + 17, &o);
+	CU_ASSERT(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 3);
+	CU_ASSERT(!o.done);
+	/* At most the first round's timings: what was queued when it failed may be lost. */
+	CU_ASSERT(o.timings <= 2 * CBENCH_AUDIT_PER_SIDE);
+	CU_ASSERT_EQUAL(o.out_of_order, 0);
+}
+
+static CU_TestInfo audit_worker_tests[] = {
+	{ "a backend's own rounds, in the seeded order", takes_the_backends_rounds },
+	{ "a backend's sides out of the seeded order are refused", refuses_sides_out_of_order },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_audit_worker_suites[] = {
+	{ "audit worker", NULL, NULL, NULL, NULL, audit_worker_tests },
+	CU_SUITE_INFO_NULL,
+};
