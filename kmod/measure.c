@@ -221,8 +221,6 @@ static u64 probe(struct cbench_run *run, const struct cbench_pick *side, u64 rep
 	u32 i;
 
 	for (i = 0; i < OVER_BUDGET_IN_A_ROW; i++) {
-		if (should_stop(run) || !before_rep(run))
-			return U64_MAX;
 		if (should_stop(run) || !before_rep(run, side))
 			return U64_MAX;
 		least = min(least, time_call(side->entry, side->ctx, reps));
