@@ -14,17 +14,10 @@
 # `make bench-audit`.
 set -eu
 
-# Measurements run alone on this machine (README, "Testing").
-if [ -z "${CBENCH_MEASURE_LOCKED:-}" ] && command -v flock >/dev/null; then
-	CBENCH_MEASURE_LOCKED=1 exec flock /tmp/cbench-measure.lock "$0" "$@"
-fi
+. bench/lib.sh
 
 N=${N:-20}
-CB=build/cbenchctl
 AUDIT=build/examples/audit.so
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT INT TERM
-CPU=${CPU:-$(($(getconf _NPROCESSORS_ONLN) - 1))}
 echo "audit: $N A/A audits and $N of a 1% slowdown, CPU $CPU, default confidence, min-effect and budget" >&2
 
 # The two kinds alternate, so a noisy stretch of the machine hits both.

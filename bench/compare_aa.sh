@@ -17,20 +17,13 @@
 # `make bench-audit`.
 set -eu
 
-# Measurements run alone on this machine (README, "Testing").
-if [ -z "${CBENCH_MEASURE_LOCKED:-}" ] && command -v flock >/dev/null; then
-	CBENCH_MEASURE_LOCKED=1 exec flock /tmp/cbench-measure.lock "$0" "$@"
-fi
+. bench/lib.sh
 
 PAIRS=${PAIRS:-40}
 POWER_PAIRS=${POWER_PAIRS:-20}
 K=${K:-3}
-CB=build/cbenchctl
 SUITE=build/examples/suite.so
 AUDIT=build/examples/audit.so
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT INT TERM
-CPU=${CPU:-$(($(getconf _NPROCESSORS_ONLN) - 1))}
 
 # Runs reuse one tuning, as a user's repeated runs do (the cache).
 export XDG_CACHE_HOME="$TMP/cache"

@@ -16,21 +16,13 @@
 # Not a test: nothing here passes or fails on a number.  Run by `make bench`.
 set -eu
 
-# Measurements run alone on this machine: we wait for anything else that
-# measures, builds or boots a VM under the same lock (README, "Testing").
-if [ -z "${CBENCH_MEASURE_LOCKED:-}" ] && command -v flock >/dev/null; then
-	CBENCH_MEASURE_LOCKED=1 exec flock /tmp/cbench-measure.lock "$0" "$@"
-fi
+. bench/lib.sh
 
 RUNS=${RUNS:-8}
-CB=build/cbenchctl
 SUITE=build/examples/suite.so
 GB=build/bench/gbench_chains
 BARE=build/bench/bare_loop
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT INT TERM
-# The CPU both harnesses measure on: the one cbenchctl picks by default.
-CPU=${CPU:-$(($(getconf _NPROCESSORS_ONLN) - 1))}
+# Both harnesses measure on $CPU (lib.sh).
 
 mkdir -p build/bench
 ${CXX:-g++} -O2 -o "$GB" bench/gbench_chains.cc -lbenchmark -lpthread

@@ -13,17 +13,10 @@
 # Not a test: nothing here passes or fails on a number.  Run by `make bench`.
 set -eu
 
-# Measurements run alone on this machine (README, "Testing").
-if [ -z "${CBENCH_MEASURE_LOCKED:-}" ] && command -v flock >/dev/null; then
-	CBENCH_MEASURE_LOCKED=1 exec flock /tmp/cbench-measure.lock "$0" "$@"
-fi
+. bench/lib.sh
 
 AUDITS=${AUDITS:-10}
-CB=build/cbenchctl
 LOOP=build/examples/long_loop.so
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT INT TERM
-CPU=${CPU:-$(($(getconf _NPROCESSORS_ONLN) - 1))}
 
 echo "timing points: $AUDITS audits each of long_loop, on CPU $CPU of $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" >&2
 i=1
