@@ -162,6 +162,16 @@ static int round_run(struct side sides[2], const uint8_t *order, const struct cb
 }
 
 /* Rounds until a verdict or the budget's end; fills *end. */
+/* How an audit ended: its verdict, interval, rounds and wall time. */
+static void audit_end(const struct cbench_seq *seq, enum cbench_verdict v, double start_ns,
+		      struct cbench_audit_end *end)
+{
+	end->rounds = (uint32_t)seq->rounds;
+	end->verdict = (int32_t)v;
+	cbench_seq_interval(seq, &end->change, &end->lower, &end->upper);
+	end->wall_s = ((double)cbench_now_ns() - start_ns) * 1e-9;
+}
+
 static int rounds(struct side sides[2], const struct cbench_worker_job *job, struct batched *bt,
 		  int fd, struct cbench_audit_end *end)
 {
@@ -194,10 +204,7 @@ static int rounds(struct side sides[2], const struct cbench_worker_job *job, str
 		cbench_seq_add(&seq, d);
 		v = cbench_seq_verdict(&seq, job->min_effect);
 	}
-	end->rounds = (uint32_t)seq.rounds;
-	end->verdict = (int32_t)v;
-	cbench_seq_interval(&seq, &end->change, &end->lower, &end->upper);
-	end->wall_s = ((double)cbench_now_ns() - start) * 1e-9;
+	audit_end(&seq, v, start, end);
 	return cbench_outbox_flush(&out, fd);
 }
 
@@ -351,7 +358,7 @@ static int tp_rounds(struct side sides[2], struct tp_audit *t, const struct cben
 {
 	static struct cbench_outbox out;
 	uint8_t order[2 * ROUND_PER_SIDE];
-	uint64_t state = job->seed ? job->seed : 1;
+	uint64_t state = cbench_order_seed(job->seed);
 	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
 	double start = (double)cbench_now_ns(), q[2];
 	struct cbench_seq seq;
@@ -378,10 +385,7 @@ static int tp_rounds(struct side sides[2], struct tp_audit *t, const struct cben
 		cbench_seq_add(&seq, log(q[1]) - log(q[0]));
 		v = cbench_seq_verdict(&seq, job->min_effect);
 	}
-	end->rounds = (uint32_t)seq.rounds;
-	end->verdict = (int32_t)v;
-	cbench_seq_interval(&seq, &end->change, &end->lower, &end->upper);
-	end->wall_s = ((double)cbench_now_ns() - start) * 1e-9;
+	audit_end(&seq, v, start, end);
 	return cbench_outbox_flush(&out, fd);
 }
 
