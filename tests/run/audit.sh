@@ -178,7 +178,7 @@ if [ ! -d /sys/module/cbench ]; then
 	expect_failure "--backend kmod without cbench.ko" "unable to use the kmod backend" \
 		audit "$AUDIT" --a chain_1000 --b chain_1010 --backend kmod -o "$TMP/report.txt"
 fi
-expect_failure "--backend fast" "--backend wants user, kmod or auto" \
+expect_failure "--backend fast" "--backend must be user, kmod or auto" \
 	audit "$AUDIT" --a chain_1000 --b chain_1010 --backend fast -o "$TMP/report.txt"
 expect_failure "--a without --b" "one object with --a and --b" \
 	audit "$AUDIT" --a chain_1000 -o "$TMP/report.txt"
