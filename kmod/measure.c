@@ -28,6 +28,7 @@
 
 #include "limits.h"
 #include "run.h"
+#include "tpoints.h"
 #include "trampoline.h"
 
 /* Empty calls measured to find the cost of the measurement itself. */
@@ -220,7 +221,10 @@ static u64 probe(struct cbench_run *run, u64 reps, u64 overhead, u64 target, u64
 	for (i = 0; i < OVER_BUDGET_IN_A_ROW; i++) {
 		if (should_stop(run) || !before_rep(run))
 			return U64_MAX;
+		/* With timing points, the probe's calls record as a sample's do. */
+		cbench_tp_arm(run, 0);
 		least = min(least, time_call(run, run->config.entry, reps));
+		cbench_tp_disarm(run);
 		if (!after_rep(run))
 			return U64_MAX;
 		if (projected_within(least, overhead, reps, target, limit))
@@ -313,8 +317,10 @@ static int run_thread(void *data)
 		}
 		if (!before_rep(run))
 			return 0;
+		cbench_tp_arm(run, i);
 		measure(run, run->config.entry, run->config.reps + i * run->config.reps_step,
 			&run->samples[i]);
+		cbench_tp_collect(run, i);
 		if (!after_rep(run))
 			return 0;
 		if (run->samples[i].flags)
@@ -349,6 +355,8 @@ struct cbench_run *cbench_run_new(struct cbench_image *image,
 		if (!run->arena)
 			goto fail;
 	}
+	if (cbench_tp_alloc(run))
+		goto fail;
 	run->ctx.arena = (u64)(unsigned long)run->arena;
 	run->ctx.arena_bytes = config->arena_bytes;
 	run->ctx.param = (u64)config->param;
@@ -359,6 +367,7 @@ struct cbench_run *cbench_run_new(struct cbench_image *image,
 	atomic_inc(&cbench_live.runs);
 	return run;
 fail:
+	vfree(run->arena);
 	kvfree(run->samples);
 	kfree(run);
 	return NULL;
@@ -427,6 +436,7 @@ void cbench_run_put(struct cbench_run *run)
 	cbench_pmu_close(&run->pmu);
 	cbench_image_put(run->image);
 	vfree(run->arena);
+	cbench_tp_free(run);
 	kvfree(run->samples);
 	kfree(run);
 	atomic_dec(&cbench_live.runs);

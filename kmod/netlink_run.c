@@ -282,7 +282,7 @@ static int run_config(struct genl_info *info, struct cbench_image *image,
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "budget over the module's irqoff_ns");
 		return -E2BIG;
 	}
-	return 0;
+	return cbench_nl_tp_config(info, config);
 }
 
 int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info)

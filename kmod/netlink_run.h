@@ -25,4 +25,11 @@ int cbench_nl_samples_start(struct netlink_callback *cb);
 int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int cbench_nl_samples_done(struct netlink_callback *cb);
 
+struct cbench_run_config;
+
+/* RUN_START's timing-point attributes into config, whose samples are set. */
+int cbench_nl_tp_config(struct genl_info *info, struct cbench_run_config *config);
+/* The TPOINTS dump, with the SAMPLES dump's .start and .done. */
+int cbench_nl_tpoints_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
 #endif /* _CBENCH_NETLINK_RUN_H */
