@@ -15,6 +15,8 @@
 
 /* The hard cap on one interrupts-off window, whatever the parameter says. */
 #define IRQOFF_NS_CAP (10UL * NSEC_PER_MSEC)
+/* The most tpoints_max_records may allow: 1 GiB of records per run. */
+#define TP_RECORDS_CAP (1UL << 26)
 
 struct cbench_limits cbench_limits __ro_after_init = {
 	.image_bytes = 16 * SZ_1M,
@@ -24,6 +26,8 @@ struct cbench_limits cbench_limits __ro_after_init = {
 	.irqoff_ns = 500 * NSEC_PER_USEC,
 	/* One at a time: concurrent runs disturb each other through caches and power. */
 	.runs = 1,
+	/* 32 MiB: 32 samples of cbenchctl's 65536 records per call. */
+	.tp_records = 1UL << 21,
 };
 
 struct cbench_live cbench_live = {
@@ -41,6 +45,8 @@ module_param_named(irqoff_budget_ns, cbench_limits.irqoff_ns, ulong, 0444);
 MODULE_PARM_DESC(irqoff_budget_ns, "longest interrupts-off window of one sample, in ns (default 500000, at most 10000000)");
 module_param_named(runs_max, cbench_limits.runs, uint, 0444);
 MODULE_PARM_DESC(runs_max, "most runs at the same time, at most one per CPU (default 1)");
+module_param_named(tpoints_max_records, cbench_limits.tp_records, ulong, 0444);
+MODULE_PARM_DESC(tpoints_max_records, "most loop timing-point records of one run, all samples together, 16 bytes each (default 2097152, at most 67108864)");
 
 /* Refuses limits that make no sense, so the backend can trust them. */
 int __init cbench_limits_check(void)
@@ -65,6 +71,10 @@ int __init cbench_limits_check(void)
 	}
 	if (!l->runs || l->runs > nr_cpu_ids) {
 		pr_err("runs_max=%u: must be 1 to %u (CPUs)\n", l->runs, nr_cpu_ids);
+		return -EINVAL;
+	}
+	if (!l->tp_records || l->tp_records > TP_RECORDS_CAP) {
+		pr_err("tpoints_max_records=%lu: must be 1 to %lu\n", l->tp_records, TP_RECORDS_CAP);
 		return -EINVAL;
 	}
 	return 0;

@@ -13,6 +13,8 @@ struct cbench_limits {
 	unsigned int samples;		/* most samples in one run */
 	unsigned long irqoff_ns;	/* longest interrupts-off window, ns */
 	unsigned int runs;		/* most runs at the same time */
+	unsigned long tp_records;	/* most timing-point records of one run,
+					 * all samples together (16 bytes each) */
 };
 
 /* Images and runs allocated and not yet freed: image.c and measure.c count them. */

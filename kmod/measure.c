@@ -29,6 +29,7 @@
 #include "audit.h"
 #include "limits.h"
 #include "run.h"
+#include "tpoints.h"
 #include "trampoline.h"
 
 /* Empty calls measured to find the cost of the measurement itself. */
@@ -223,7 +224,10 @@ static u64 probe(struct cbench_run *run, const struct cbench_pick *side, u64 rep
 	for (i = 0; i < OVER_BUDGET_IN_A_ROW; i++) {
 		if (should_stop(run) || !before_rep(run, side))
 			return U64_MAX;
+		/* With timing points, the probe's calls record as a sample's do. */
+		cbench_tp_arm(run, 0);
 		least = min(least, time_call(side->entry, side->ctx, reps));
+		cbench_tp_disarm(run);
 		if (!after_rep(run, side))
 			return U64_MAX;
 		if (projected_within(least, overhead, reps, target, limit))
@@ -336,7 +340,9 @@ static int run_thread(void *data)
 		cbench_run_pick(run, i, &pick);
 		if (!before_rep(run, &pick))
 			return 0;
+		cbench_tp_arm(run, i);
 		measure(run, pick.entry, pick.ctx, pick.reps, &run->samples[i]);
+		cbench_tp_collect(run, i);
 		if (!after_rep(run, &pick))
 			return 0;
 		if (run->samples[i].flags)
@@ -371,6 +377,8 @@ struct cbench_run *cbench_run_new(struct cbench_image *image,
 		if (!run->arena)
 			goto fail;
 	}
+	if (cbench_tp_alloc(run))
+		goto fail;
 	run->ctx.arena = (u64)(unsigned long)run->arena;
 	run->ctx.arena_bytes = config->arena_bytes;
 	run->ctx.param = (u64)config->param;
@@ -381,6 +389,7 @@ struct cbench_run *cbench_run_new(struct cbench_image *image,
 	atomic_inc(&cbench_live.runs);
 	return run;
 fail:
+	vfree(run->arena);
 	kvfree(run->samples);
 	kfree(run);
 	return NULL;
@@ -450,6 +459,7 @@ void cbench_run_put(struct cbench_run *run)
 	cbench_audit_free(run->audit);
 	cbench_image_put(run->image);
 	vfree(run->arena);
+	cbench_tp_free(run);
 	kvfree(run->samples);
 	kfree(run);
 	atomic_dec(&cbench_live.runs);

@@ -39,6 +39,11 @@ static struct netlink_range_validation reps_step_range = {
 	.max = CBENCH_REPS_MAX,
 };
 
+static struct netlink_range_validation tp_every_range = {
+	.min = 1,
+	.max = CBENCH_TP_EVERY_MAX,
+};
+
 static struct netlink_range_validation budget_range = {
 	.min = CBENCH_BUDGET_MIN_NS,
 	.max = U64_MAX,
@@ -90,6 +95,8 @@ static const struct nla_policy run_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_ARENA_BYTES] = { .type = NLA_U64 },
 	[CBENCH_A_RUN_PARAM] = { .type = NLA_S64 },
 	[CBENCH_A_RUN_BUDGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &budget_range),
+	[CBENCH_A_RUN_TP_RECORDS] = NLA_POLICY_MIN(NLA_U32, 1),
+	[CBENCH_A_RUN_TP_EVERY] = NLA_POLICY_FULL_RANGE(NLA_U64, &tp_every_range),
 };
 
 /* Inside each of CBENCH_A_AUDIT_SIDES' nests (netlink_audit.c parses them again). */
@@ -113,7 +120,7 @@ static const struct nla_policy audit_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_AUDIT_SIDES] = NLA_POLICY_NESTED_ARRAY(cbench_side_policy),
 };
 
-/* RUN_GET, RUN_CANCEL, RUN_DEL and the SAMPLES dump */
+/* RUN_GET, RUN_CANCEL, RUN_DEL and the SAMPLES and TPOINTS dumps */
 static const struct nla_policy run_id_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
@@ -174,7 +181,8 @@ static int put_limits(struct sk_buff *skb)
 	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_ARENA_BYTES, l->arena_bytes, CBENCH_A_LIMIT_UNSPEC) ||
 	    nla_put_u32(skb, CBENCH_A_LIMIT_SAMPLES, l->samples) ||
 	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_IRQOFF_NS, l->irqoff_ns, CBENCH_A_LIMIT_UNSPEC) ||
-	    nla_put_u32(skb, CBENCH_A_LIMIT_RUNS, l->runs)) {
+	    nla_put_u32(skb, CBENCH_A_LIMIT_RUNS, l->runs) ||
+	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_TP_RECORDS, l->tp_records, CBENCH_A_LIMIT_UNSPEC)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -447,6 +455,14 @@ static const struct genl_ops cbench_genl_ops[] = {
 		.cmd = CBENCH_CMD_AUDIT_START,
 		.doit = cbench_nl_audit_start,
 		.policy = audit_start_policy,
+		.maxattr = CBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = CBENCH_CMD_TPOINTS,
+		.start = cbench_nl_samples_start,
+		.dumpit = cbench_nl_tpoints_dump,
+		.done = cbench_nl_samples_done,
+		.policy = run_id_policy,
 		.maxattr = CBENCH_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},

@@ -290,7 +290,7 @@ int cbench_nl_run_where(struct genl_info *info, struct cbench_run_config *config
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "budget over the module's irqoff_ns");
 		return -E2BIG;
 	}
-	return 0;
+	return cbench_nl_tp_config(info, config);
 }
 
 int cbench_nl_run_launch(struct genl_info *info, struct sock *owner, struct cbench_image *image,

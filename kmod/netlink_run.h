@@ -51,4 +51,11 @@ int cbench_nl_run_launch(struct genl_info *info, struct sock *owner, struct cben
 			 const struct cbench_run_config *config,
 			 const struct cbench_audit_config *audit, u32 *id);
 
+struct cbench_run_config;
+
+/* RUN_START's timing-point attributes into config, whose samples are set. */
+int cbench_nl_tp_config(struct genl_info *info, struct cbench_run_config *config);
+/* The TPOINTS dump, with the SAMPLES dump's .start and .done. */
+int cbench_nl_tpoints_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
 #endif /* _CBENCH_NETLINK_RUN_H */

@@ -29,6 +29,8 @@ struct cbench_run_config {
 	u64 arena_bytes;
 	s64 param;
 	u64 budget_ns;			/* IRQ-off budget per sample */
+	u32 tp_records;			/* timing-point records per sample; 0: none */
+	u64 tp_every;			/* record every tp_every-th point */
 };
 
 /*
@@ -51,6 +53,10 @@ struct cbench_run {
 	bool has_smi;			/* read MSR_SMI_COUNT (Intel) */
 
 	struct cbench_ksample *samples;
+	/* With timing points (tpoints.c): config.tp_records records per
+	 * sample, and what each sample's call left in ctx.tp.next. */
+	struct cbench_tp_krecord *tp_buf;
+	u64 *tp_taken;
 	u32 done;			/* samples recorded: release/acquire */
 	u32 disturbed;
 	u32 state;			/* enum cbench_run_state: release/acquire */

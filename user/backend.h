@@ -134,13 +134,19 @@ struct cbench_backend_ops {
 	/*
 	 * Loop timing points (cbench.h) for the measure() calls that follow:
 	 * each call records into buf (capacity records, from the start) every
-	 * every-th point, and the sample says how many it took.  buf NULL
-	 * turns them off (the default).  NULL where the backend cannot collect
-	 * them: cbench.ko leaves ctx->tp zero, so ring 0 measures such a
-	 * benchmark as plain reps.
+	 * every-th point, and the sample says how many it took (never more
+	 * than min(that, capacity) records are read from buf).  buf NULL turns
+	 * them off (the default).  NULL where the backend cannot collect them.
 	 */
 	void (*tpoints)(struct cbench_backend *b, struct cbench_tp_record *buf, uint64_t capacity,
 			uint64_t every);
+	/*
+	 * MIN_TIMING (seed 001): the least cost in ticks of a timing point,
+	 * back to back, where measure() runs the benchmark, given the timer's
+	 * step; NAN if it cannot be had.  NULL: the worker's own, measured in
+	 * user mode (cbench_tp_min_timing()).
+	 */
+	double (*tp_min_timing)(struct cbench_backend *b, double step_ticks);
 };
 
 struct cbench_backend {
@@ -206,18 +212,24 @@ int cbench_backend_kmod_check(const char *path, char *why, size_t why_bytes);
 struct cbench_experiment;
 
 /* What one run in cbench.ko does with a benchmark: samples calls of reps,
- * reps + step, ..., after setup() and the budget probe. */
+ * reps + step, ..., after setup() and the budget probe; with loop timing
+ * points, each call (the probe's too) records into a buffer of tp_records
+ * records, every tp_every-th point. */
 struct cbench_kmod_shape {
 	uint64_t reps;
 	uint64_t step;
 	uint32_t samples;
+	uint32_t tp_records;		/* 0: no timing points */
+	uint64_t tp_every;
 };
 
 /*
  * Rehearses in a user-mode child exactly the calls one run in cbench.ko will
  * make, before any of them reaches ring 0: on a fresh arena of the same size
  * between guard pages, setup(), the budget probe's calls (reps 1, 16, 256,
- * ... up to the last sample's: cbench_probe_next()), then every sample's.
+ * ... up to the last sample's: cbench_probe_next()), then every sample's,
+ * each with ctx->tp set as the module sets it (a buffer of the shape's
+ * tp_records between guard pages) or zero.
  * A benchmark that overruns its arena only at some reps dies here, not in
  * the kernel.  shape NULL: setup() and one call of 1 rep.  Returns 0;
  * -ECANCELED if setup() refused the parameter; -ETIME if setup() took longer

@@ -13,9 +13,11 @@
  * The reference chain (reference.S) has an image and batches of its own.
  * Requests go through protocol.c.
  */
+#include <cpuid.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,10 @@
 #define TOO_LONG_TRIES 3
 /* A run that has not ended after this long is cancelled. */
 #define RUN_TIMEOUT_S 60
+/* MIN_TIMING in ring 0: samples of back-to-back timing points
+ * (cbench_ref_tpoints), each of this many. */
+#define MIN_TIMING_SAMPLES 10
+#define MIN_TIMING_POINTS 1024
 
 /* Samples of one run, handed out one at a time. */
 struct batch {
@@ -61,6 +67,9 @@ struct batch {
 	struct cbench_ksample overhead;	/* of the run that took the batch */
 	uint32_t counters;		/* CBENCH_COUNTER_F_* of that run */
 	uint64_t last_reps;
+	/* With timing points: each sample's records, as the dump left them
+	 * (tp.records 0: the batch has none). */
+	struct cbench_proto_tp tp;
 };
 
 struct kmod_backend {
@@ -91,22 +100,34 @@ struct kmod_backend {
 	 * use what it made) from the B instance's image. */
 	uint32_t b_image_id;
 	bool have_b_image;
+	/* Loop timing points asked for (the tpoints op): the caller's buffer,
+	 * and the records per call we ask the module for, at most the
+	 * caller's capacity and the module's limit; tp_records 0: none. */
+	struct cbench_tp_record *tp_buf;
+	uint64_t tp_capacity, tp_every;
+	uint32_t tp_records, tp_samples;
+	/* CPUID.80000001H:EDX[27]: timing points execute RDTSCP, which would
+	 * raise #UD in ring 0 (the rehearsal stops a benchmark's; we must not
+	 * run our own reference points). */
+	bool rdtscp;
 };
 
 /* ---- one run: start it, wait for it, read it, delete it ------------------ */
 
 /*
  * Starts a run, waits for it, reads its samples into out (room for
- * r->samples) and deletes it.  Returns the number of samples or -errno;
- * *st is the run's state when it ended.
+ * r->samples) and, with tp, their timing points (tp's room and arrays set)
+ * and deletes it.  Returns the number of samples or -errno; *st is the
+ * run's state when it ended.
  */
 /*
  * Waits for run id, reads its samples into out (room for max; an audit
- * run's sides into sides, if not NULL) and deletes it.  Returns the number
- * of samples or -errno; *st is the run's state when it ended.
+ * run's sides into sides, if not NULL; its timing points into tp, if not
+ * NULL) and deletes it.  Returns the number of samples or -errno; *st is
+ * the run's state when it ended.
  */
 static int run_finish(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out, uint8_t *sides,
-		      uint32_t max, struct cbench_proto_run_state *st)
+		      struct cbench_proto_tp *tp, uint32_t max, struct cbench_proto_run_state *st)
 {
 	double deadline = cbench_now_s() + RUN_TIMEOUT_S;
 	uint32_t n = 0;
@@ -125,23 +146,67 @@ static int run_finish(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *
 	if (!ret)
 		ret = sides ? cbench_proto_audit_samples(nl, id, out, sides, max, &n) :
 			      cbench_proto_samples(nl, id, out, max, &n);
+	if (!ret && tp) {
+		tp->id = id;
+		ret = cbench_proto_tpoints(nl, tp);
+		/* Every sample the samples dump gave has its records. */
+		if (!ret && tp->n < n)
+			ret = -EPROTO;
+	}
 	/* Deleting cancels a run still going; the module stops it in the background. */
 	del = cbench_proto_run_del(nl, id);
 	return ret ? ret : del ? del : (int)n;
 }
 
 static int run_once(struct cbench_nl *nl, const struct cbench_proto_run *r, struct cbench_ksample *out,
-		    struct cbench_proto_run_state *st)
+		    struct cbench_proto_tp *tp, struct cbench_proto_run_state *st)
 {
 	uint32_t id;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
 	ret = cbench_proto_run_start(nl, r, &id);
-	return ret ? ret : run_finish(nl, id, out, NULL, r->samples, st);
+	return ret ? ret : run_finish(nl, id, out, NULL, tp, r->samples, st);
+}
+
+/* ---- loop timing points: a batch's records ------------------------------- */
+
+static void tp_batch_free(struct batch *bt)
+{
+	free(bt->tp.out);
+	free(bt->tp.taken);
+	free(bt->tp.kept);
+	memset(&bt->tp, 0, sizeof(bt->tp));
+}
+
+/* Room in bt for samples calls' records, records each; none if records is 0. */
+static int tp_batch_alloc(struct batch *bt, uint32_t samples, uint32_t records)
+{
+	if (bt->tp.samples == samples && bt->tp.records == records)
+		return 0;
+	tp_batch_free(bt);
+	if (!records)
+		return 0;
+	bt->tp.out = calloc((size_t)samples * records, sizeof(*bt->tp.out));
+	bt->tp.taken = calloc(samples, sizeof(*bt->tp.taken));
+	bt->tp.kept = calloc(samples, sizeof(*bt->tp.kept));
+	if (!bt->tp.out || !bt->tp.taken || !bt->tp.kept) {
+		tp_batch_free(bt);
+		return -ENOMEM;
+	}
+	bt->tp.samples = samples;
+	bt->tp.records = records;
+	return 0;
 }
 
 /* ---- the ops ----------------------------------------------------------- */
+
+static bool has_rdtscp(void)
+{
+	unsigned int a, b, c, d;
+
+	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
+}
 
 static int kmod_open(struct cbench_backend *b, int cpu)
 {
@@ -169,6 +234,7 @@ static int kmod_open(struct cbench_backend *b, int cpu)
 	k->budget_ns = k->info.irqoff_ns;
 	k->arena_max_bytes = k->info.has_limits ? k->info.arena_bytes : 0;
 	b->env.rdpmc = k->info.counters != 0;
+	k->rdtscp = has_rdtscp();
 	return 0;
 }
 
@@ -187,6 +253,7 @@ static void kmod_close(struct cbench_backend *b)
 		cbench_kimage_free(&k->ref_image);
 	free(k->bench.s);
 	free(k->ref.s);
+	tp_batch_free(&k->bench);
 	free(k);
 	b->priv = NULL;
 }
@@ -240,7 +307,7 @@ static int ref_run(struct kmod_backend *k, uint32_t image_id, void (*fn)(struct 
 
 	if (!s)
 		return -ENOMEM;
-	n = run_once(k->nl, &r, s, res);
+	n = run_once(k->nl, &r, s, NULL, res);
 	if (n >= 0 && res->state != CBENCH_RUN_DONE)
 		n = res->error ? res->error : -EIO;
 	for (int i = 0; i < n; i++) {
@@ -419,7 +486,7 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 
 	bt->n = bt->next = 0;
 	do {
-		n = run_once(k->nl, r, bt->s, &res);
+		n = run_once(k->nl, r, bt->s, r->tp_records ? &bt->tp : NULL, &res);
 		if (n < 0)
 			return n;
 	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
@@ -476,6 +543,31 @@ static void take(struct batch *bt, uint64_t reps, struct cbench_sample *s)
 	convert(&bt->s[bt->next++], &bt->overhead, bt->counters, reps, s);
 }
 
+/*
+ * The timing points of sample index of the benchmark's batch, copied into
+ * the caller's buffer from offset on (a per-rep benchmark's calls append),
+ * and their count in s->tpoints.  Where we asked the module for fewer
+ * records than the caller's buffer holds (its tpoints_max_records is
+ * smaller), points past them are not counted: the caller would take the
+ * slots they leave empty for records.
+ */
+static void tp_take(struct kmod_backend *k, uint32_t index, uint64_t offset, struct cbench_sample *s)
+{
+	const struct cbench_proto_tp *tp = &k->bench.tp;
+	uint64_t kept, room, taken;
+
+	if (!tp->records || !k->tp_buf || index >= tp->n)
+		return;
+	kept = tp->kept[index];
+	room = offset < k->tp_capacity ? k->tp_capacity - offset : 0;
+	memcpy(k->tp_buf + offset, tp->out + (size_t)index * tp->records,
+	       (size_t)(kept < room ? kept : room) * sizeof(*k->tp_buf));
+	taken = tp->taken[index];
+	if (tp->records < k->tp_capacity && taken > tp->records)
+		taken = tp->records;
+	s->tpoints = taken;
+}
+
 /* Whether bt holds the next sample for reps. */
 static bool ready(const struct batch *bt, uint64_t reps)
 {
@@ -495,7 +587,8 @@ static int rehearsed(struct cbench_backend *b, const struct cbench_kmod_shape *s
 	for (uint32_t i = 0; i < k->nrehearsed && i < REHEARSED_MAX; i++) {
 		const struct cbench_kmod_shape *x = &k->rehearsed[i];
 
-		if (x->reps == shape->reps && x->step == shape->step && x->samples == shape->samples)
+		if (x->reps == shape->reps && x->step == shape->step && x->samples == shape->samples &&
+		    x->tp_records == shape->tp_records && x->tp_every == shape->tp_every)
 			return 0;
 	}
 	ret = cbench_kmod_rehearse(k->exp, shape, &setup_ns, b->error, sizeof(b->error));
@@ -510,8 +603,10 @@ static bool per_rep(const struct kmod_backend *k)
 	return k->entry->has_before_rep || k->entry->has_after_rep;
 }
 
-/* One sample of reps, from the current batch or a new run. */
-static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+/* One sample of reps, from the current batch or a new run; its timing
+ * points, if asked for, into the caller's buffer from tp_offset on. */
+static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s,
+			uint64_t tp_offset)
 {
 	struct kmod_backend *k = b->priv;
 	int ret;
@@ -527,12 +622,16 @@ static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_s
 			.has_before_rep = k->entry->has_before_rep, .before_rep = k->entry->before_rep,
 			.has_after_rep = k->entry->has_after_rep, .after_rep = k->entry->after_rep,
 			.reps = reps, .reps_step = reps == k->bench.last_reps + 1 && !per_rep(k) ? 1 : 0,
-			.samples = BATCH_SAMPLES, .cpu = (uint32_t)k->cpu,
+			.samples = k->tp_records ? k->tp_samples : BATCH_SAMPLES, .cpu = (uint32_t)k->cpu,
 			.arena_bytes = k->arena_bytes, .param = k->param,
+			.tp_records = k->tp_records, .tp_every = k->tp_every,
 		};
-		struct cbench_kmod_shape shape = { r.reps, r.reps_step, r.samples };
+		struct cbench_kmod_shape shape = { r.reps, r.reps_step, r.samples, r.tp_records,
+						   r.tp_every };
 
 		ret = rehearsed(b, &shape);
+		if (!ret)
+			ret = tp_batch_alloc(&k->bench, r.samples, r.tp_records);
 		if (ret)
 			return ret;
 		ret = refill(k, &k->bench, &r, k->entry->name, b->error, sizeof(b->error));
@@ -540,6 +639,7 @@ static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_s
 			return ret;
 	}
 	take(&k->bench, reps, s);
+	tp_take(k, k->bench.next - 1, tp_offset, s);
 	return 0;
 }
 
@@ -554,13 +654,15 @@ static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 	int ret;
 
 	if (!per_rep(k))
-		return bench_sample(b, reps, s);
+		return bench_sample(b, reps, s, 0);
 	memset(s, 0, sizeof(*s));
 	for (uint64_t i = 0; i < reps; i++) {
-		ret = bench_sample(b, 1, &one);
+		ret = bench_sample(b, 1, &one, s->tpoints);
 		if (ret)
 			return ret;
 		cbench_sample_add(s, &one);
+		/* The calls' timing points follow each other in the buffer. */
+		s->tpoints = one.tpoints > UINT64_MAX - s->tpoints ? UINT64_MAX : s->tpoints + one.tpoints;
 	}
 	return 0;
 }
@@ -613,7 +715,7 @@ static int audit_run(struct cbench_backend *b, const struct cbench_proto_audit *
 	do {
 		memset(res, 0, sizeof(*res));
 		got = cbench_proto_audit_start(k->nl, r, &id);
-		got = got ? got : run_finish(k->nl, id, ks, sides, n, res);
+		got = got ? got : run_finish(k->nl, id, ks, sides, NULL, n, res);
 		if (got < 0)
 			return got;
 	} while (got == 0 && res->state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
@@ -640,8 +742,8 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
 			      struct cbench_sample *s, uint8_t *sides)
 {
 	struct kmod_backend *k = b->priv, *kb = other->priv;
-	struct cbench_kmod_shape a_shape = { reps, 0, rounds * per_side };
-	struct cbench_kmod_shape b_shape = { reps_other, 0, rounds * per_side };
+	struct cbench_kmod_shape a_shape = { .reps = reps, .samples = rounds * per_side };
+	struct cbench_kmod_shape b_shape = { .reps = reps_other, .samples = rounds * per_side };
 	struct cbench_proto_audit r = { .cpu = (uint32_t)k->cpu, .seed = seed,
 					.per_side = per_side, .rounds = rounds };
 	uint32_t n = rounds * CBENCH_AUDIT_SIDES * per_side;
@@ -672,6 +774,79 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
 	return ret;
 }
 
+/*
+ * Loop timing points in ring 0: the next measure()s ask the module for
+ * records of each call, as many as buf holds and the module allows per
+ * run, in runs of as few samples as that many records need.
+ */
+static void kmod_tpoints(struct cbench_backend *b, struct cbench_tp_record *buf, uint64_t capacity,
+			 uint64_t every)
+{
+	struct kmod_backend *k = b->priv;
+	uint64_t limit = k->info.tp_records, records = capacity;
+
+	if (records > limit)
+		records = limit;
+	/* Without RDTSCP a point would raise #UD: the rehearsal would stop
+	 * every such benchmark, so we record none (and the points never run). */
+	if (!k->rdtscp)
+		records = 0;
+	if (records > UINT32_MAX)
+		records = UINT32_MAX;
+	k->tp_buf = buf;
+	k->tp_capacity = buf ? capacity : 0;
+	k->tp_every = every < 1 ? 1 : every > CBENCH_TP_EVERY_MAX ? CBENCH_TP_EVERY_MAX : every;
+	/* A module without timing points (no limit) gives calls that took none. */
+	k->tp_records = buf ? (uint32_t)records : 0;
+	k->tp_samples = k->tp_records ? (uint32_t)(limit / records) : 0;
+	if (k->tp_samples > BATCH_SAMPLES)
+		k->tp_samples = BATCH_SAMPLES;
+	/* The batch at hand was taken with other timing points, or none. */
+	k->bench.n = k->bench.next = 0;
+}
+
+/*
+ * MIN_TIMING where the benchmark runs: back-to-back timing points
+ * (reference.S's cbench_ref_tpoints) in ring 0, each consecutive pair of
+ * records one timing of a point's own cost, at the floor level as the user
+ * backend's is.  NAN if the module cannot record them.
+ */
+static double kmod_tp_min_timing(struct cbench_backend *b, double step_ticks)
+{
+	struct kmod_backend *k = b->priv;
+	struct cbench_proto_run r = {
+		.image_id = k->ref_image_id, .entry = ref_offset(cbench_ref_tpoints),
+		.reps = MIN_TIMING_POINTS, .samples = MIN_TIMING_SAMPLES, .cpu = (uint32_t)k->cpu,
+		.tp_records = MIN_TIMING_POINTS, .tp_every = 1,
+	};
+	struct cbench_ksample s[MIN_TIMING_SAMPLES];
+	struct cbench_proto_run_state res;
+	struct batch bt = { 0 };
+	double *d = NULL, least = NAN;
+	size_t nd = 0;
+	int n;
+
+	if (!k->rdtscp || !k->have_ref_image ||
+	    k->info.tp_records < (uint64_t)r.samples * r.tp_records ||
+	    tp_batch_alloc(&bt, r.samples, r.tp_records))
+		return NAN;
+	d = calloc((size_t)r.samples * r.tp_records, sizeof(*d));
+	n = d ? run_once(k->nl, &r, s, &bt.tp, &res) : -ENOMEM;
+	for (int i = 0; i < n && res.state == CBENCH_RUN_DONE; i++) {
+		const struct cbench_tp_krecord *rec = bt.tp.out + (size_t)i * r.tp_records;
+
+		for (uint32_t j = 1; !s[i].flags && j < bt.tp.kept[i]; j++) {
+			if (rec[j].tsc >= rec[j - 1].tsc && rec[j].count > rec[j - 1].count)
+				d[nd++] = (double)(rec[j].tsc - rec[j - 1].tsc);
+		}
+	}
+	if (nd)
+		least = cbench_stats_floor_mean(d, nd, step_ticks);
+	free(d);
+	tp_batch_free(&bt);
+	return least;
+}
+
 const struct cbench_backend_ops cbench_backend_kmod = {
 	.name = "kmod",
 	.open = kmod_open,
@@ -681,6 +856,8 @@ const struct cbench_backend_ops cbench_backend_kmod = {
 	.measure_ref = kmod_measure_ref,
 	.measure_audit = kmod_measure_audit,
 	.close = kmod_close,
+	.tpoints = kmod_tpoints,
+	.tp_min_timing = kmod_tp_min_timing,
 };
 
 bool cbench_backend_kmod_available(void)

@@ -135,6 +135,9 @@ static void print_module(const struct cbench_proto_info *info, const struct prob
 		printf(", %" PRIu32 " samples per run, interrupts off %" PRIu64
 		       " ns per sample, %" PRIu32 " concurrent run%s\n",
 		       info->samples, info->irqoff_ns, info->runs, info->runs == 1 ? "" : "s");
+		if (info->tp_records)
+			printf("                    %" PRIu64 " timing-point records per run\n",
+			       info->tp_records);
 	}
 	if (info->has_live)
 		printf("  in use:           %" PRIu32 " images, %" PRIu32 " runs\n",
@@ -265,6 +268,8 @@ static void json_module(struct cbench_jsonw *j, const struct cbench_proto_info *
 		cbench_jsonw_uint(j, "samples", info->samples);
 		cbench_jsonw_uint(j, "irqoff_ns", info->irqoff_ns);
 		cbench_jsonw_uint(j, "runs", info->runs);
+		if (info->tp_records)
+			cbench_jsonw_uint(j, "tpoints_records", info->tp_records);
 		cbench_jsonw_object_end(j);
 	} else {
 		cbench_jsonw_null(j, "limits");

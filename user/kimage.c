@@ -39,6 +39,20 @@ _Static_assert(offsetof(struct cbench_kctx, param) == offsetof(struct cbench_ctx
 _Static_assert(offsetof(struct cbench_kctx, tp) == offsetof(struct cbench_ctx, tp), "tp");
 _Static_assert(sizeof(((struct cbench_kctx *)0)->tp) == sizeof(((struct cbench_ctx *)0)->tp),
 	       "tp size");
+#define CBENCH_TP_SAME(f) \
+	_Static_assert(offsetof(struct cbench_ktp_state, f) == offsetof(struct cbench_tp_state, f) && \
+		       sizeof(((struct cbench_ktp_state *)0)->f) == \
+		       sizeof(((struct cbench_tp_state *)0)->f), "tp." #f)
+CBENCH_TP_SAME(buf);
+CBENCH_TP_SAME(capacity);
+CBENCH_TP_SAME(next);
+CBENCH_TP_SAME(every);
+CBENCH_TP_SAME(countdown);
+#undef CBENCH_TP_SAME
+_Static_assert(sizeof(struct cbench_tp_krecord) == sizeof(struct cbench_tp_record) &&
+	       offsetof(struct cbench_tp_krecord, tsc) == offsetof(struct cbench_tp_record, tsc) &&
+	       offsetof(struct cbench_tp_krecord, count) == offsetof(struct cbench_tp_record, count),
+	       "struct cbench_tp_krecord");
 
 #define PAGE_BYTES CBENCH_IMAGE_PAGE_BYTES
 

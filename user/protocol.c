@@ -85,6 +85,7 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 		[CBENCH_A_LIMIT_SAMPLES] = { .type = NLA_U32 },
 		[CBENCH_A_LIMIT_IRQOFF_NS] = { .type = NLA_U64 },
 		[CBENCH_A_LIMIT_RUNS] = { .type = NLA_U32 },
+		[CBENCH_A_LIMIT_TP_RECORDS] = { .type = NLA_U64 },
 	};
 	struct nlattr *tb[CBENCH_A_LIMIT_MAX + 1];
 
@@ -98,6 +99,9 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 	info->samples = nla_get_u32(tb[CBENCH_A_LIMIT_SAMPLES]);
 	info->irqoff_ns = nla_get_u64(tb[CBENCH_A_LIMIT_IRQOFF_NS]);
 	info->runs = nla_get_u32(tb[CBENCH_A_LIMIT_RUNS]);
+	/* Absent from a module without loop timing points. */
+	if (tb[CBENCH_A_LIMIT_TP_RECORDS])
+		info->tp_records = nla_get_u64(tb[CBENCH_A_LIMIT_TP_RECORDS]);
 	info->has_limits = true;
 	return 0;
 }
@@ -349,6 +353,10 @@ static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_SAMPLES_FIRST] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES] = { .type = NLA_UNSPEC },
 	[CBENCH_A_SAMPLES_SIDES] = { .type = NLA_UNSPEC },
+	[CBENCH_A_TP_SAMPLE] = { .type = NLA_U32 },
+	[CBENCH_A_TP_TAKEN] = { .type = NLA_U64 },
+	[CBENCH_A_TP_FIRST] = { .type = NLA_U32 },
+	[CBENCH_A_TP_RECORDS] = { .type = NLA_UNSPEC },
 };
 
 static int build_run(struct nl_msg *msg, void *arg)
@@ -370,6 +378,10 @@ static int build_run(struct nl_msg *msg, void *arg)
 	ret = ret ? ret : put_u32(msg, CBENCH_A_RUN_CPU, r->cpu);
 	if (!ret && r->arena_bytes)
 		ret = put_u64(msg, CBENCH_A_RUN_ARENA_BYTES, r->arena_bytes);
+	if (!ret && r->tp_records)
+		ret = put_u32(msg, CBENCH_A_RUN_TP_RECORDS, r->tp_records);
+	if (!ret && r->tp_records && r->tp_every)
+		ret = put_u64(msg, CBENCH_A_RUN_TP_EVERY, r->tp_every);
 	return ret ? ret : put_u64(msg, CBENCH_A_RUN_PARAM, (uint64_t)r->param);
 }
 
@@ -574,4 +586,74 @@ int cbench_proto_audit_start(struct cbench_nl *nl, const struct cbench_proto_aud
 	if (!ret)
 		*id = r.id;
 	return ret;
+}
+
+/*
+ * One message of the TPOINTS dump: sample SAMPLE's records from FIRST on.
+ * Samples come in order, each from its first record on, and none with more
+ * than min(TAKEN, records) records: anything else is a protocol error, so
+ * no message can write past a sample's room.
+ */
+int cbench_proto_tp_parse(struct nlattr **tb, void *arg)
+{
+	struct cbench_proto_tp *tp = arg;
+	uint32_t sample, first, count = 0;
+	uint64_t taken, want;
+	int len = 0;
+
+	if (!tb[CBENCH_A_RUN_ID] || nla_get_u32(tb[CBENCH_A_RUN_ID]) != tp->id ||
+	    !tb[CBENCH_A_TP_SAMPLE] || !tb[CBENCH_A_TP_TAKEN] || !tb[CBENCH_A_TP_FIRST])
+		return -EPROTO;
+	sample = nla_get_u32(tb[CBENCH_A_TP_SAMPLE]);
+	taken = nla_get_u64(tb[CBENCH_A_TP_TAKEN]);
+	first = nla_get_u32(tb[CBENCH_A_TP_FIRST]);
+	if (tb[CBENCH_A_TP_RECORDS]) {
+		len = nla_len(tb[CBENCH_A_TP_RECORDS]);
+		count = (uint32_t)len / sizeof(struct cbench_tp_krecord);
+		if (len <= 0 || len % (int)sizeof(struct cbench_tp_krecord))
+			return -EPROTO;
+	}
+	/* A new sample (the next one, from its start) or more of the last. */
+	if (sample == tp->n && sample < tp->samples && first == 0) {
+		tp->taken[sample] = taken;
+		tp->kept[sample] = 0;
+		tp->n++;
+	} else if (!(tp->n && sample == tp->n - 1 && first == tp->kept[sample] && first &&
+		     taken == tp->taken[sample])) {
+		return -EPROTO;
+	}
+	want = taken < tp->records ? taken : tp->records;
+	if (count > want - first)
+		return -EPROTO;
+	if (count)
+		memcpy(tp->out + (size_t)sample * tp->records + first,
+		       nla_data(tb[CBENCH_A_TP_RECORDS]), (size_t)len);
+	tp->kept[sample] += count;
+	return 0;
+}
+
+int cbench_proto_tp_complete(const struct cbench_proto_tp *tp)
+{
+	for (uint32_t i = 0; i < tp->n; i++) {
+		uint64_t want = tp->taken[i] < tp->records ? tp->taken[i] : tp->records;
+
+		if (tp->kept[i] != want)
+			return -EPROTO;
+	}
+	return 0;
+}
+
+int cbench_proto_tpoints(struct cbench_nl *nl, struct cbench_proto_tp *tp)
+{
+	struct by_id b = { CBENCH_A_RUN_ID, tp->id };
+	struct cbench_nl_request req = {
+		.cmd = CBENCH_CMD_TPOINTS, .dump = true, .build = build_by_id,
+		.parse = cbench_proto_tp_parse, .policy = run_policy, .arg = tp,
+	};
+	int ret;
+
+	tp->n = 0;
+	req.build_arg = &b;
+	ret = cbench_nl_request(nl, &req);
+	return ret ? ret : cbench_proto_tp_complete(tp);
 }

@@ -33,6 +33,7 @@ struct cbench_proto_info {
 	bool has_limits;
 	uint64_t image_bytes, arena_bytes, irqoff_ns;
 	uint32_t samples, runs;
+	uint64_t tp_records;		/* 0: the module collects no timing points */
 	bool has_live;
 	uint32_t live_images, live_runs;
 };
@@ -65,6 +66,8 @@ struct cbench_proto_run {
 	uint32_t cpu;
 	uint64_t arena_bytes;		/* 0: not sent */
 	int64_t param;
+	uint32_t tp_records;		/* timing-point records per sample; 0: none */
+	uint64_t tp_every;		/* with tp_records; 0: not sent (1) */
 };
 
 int cbench_proto_run_start(struct cbench_nl *nl, const struct cbench_proto_run *run, uint32_t *id);
@@ -118,5 +121,24 @@ int cbench_proto_audit_start(struct cbench_nl *nl, const struct cbench_proto_aud
  * sample's side (0 A, 1 B) in sides; -EPROTO if the module sends none. */
 int cbench_proto_audit_samples(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out,
 			       uint8_t *sides, uint32_t max, uint32_t *n);
+
+/* What CBENCH_CMD_TPOINTS reads: the timing points of a run's samples. */
+struct cbench_proto_tp {
+	uint32_t id;			/* the run */
+	uint32_t samples;		/* room for this many samples... */
+	uint32_t records;		/* ...of this many records each (the run's TP_RECORDS) */
+	struct cbench_tp_krecord *out;	/* sample i's records at out + i * records */
+	uint64_t *taken;		/* [samples]: points each call took (TP_TAKEN) */
+	uint32_t *kept;			/* [samples]: records received, min(taken, records) */
+	uint32_t n;			/* samples received */
+};
+
+/* CBENCH_CMD_TPOINTS, a dump, into tp (id, samples, records and the
+ * arrays set; n is set here).  -EPROTO if a sample came incomplete. */
+int cbench_proto_tpoints(struct cbench_nl *nl, struct cbench_proto_tp *tp);
+/* One message of that dump (exposed for the unit tests): 0 or -EPROTO. */
+int cbench_proto_tp_parse(struct nlattr **tb, void *arg);
+/* After the dump: every sample received has all its records; 0 or -EPROTO. */
+int cbench_proto_tp_complete(const struct cbench_proto_tp *tp);
 
 #endif /* _CBENCH_PROTOCOL_H */

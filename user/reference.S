@@ -3,7 +3,8 @@
  * Reference code with known cost, measured next to benchmarks (see
  * reference.h).  The same bytes run in user mode, called directly, and in
  * ring 0, copied into a kernel image by the kmod backend: every function is
- * position-independent, touches no memory, has no relocation, and starts
+ * position-independent, touches no memory but the context's timing-point
+ * state and buffer (cbench_ref_tpoints), has no relocation, and starts
  * with endbr64 (IBT kernels demand it at every indirect-call target).  The
  * calling convention is a benchmark's: run(ctx in %rdi, reps in %rsi).
  */
@@ -63,6 +64,50 @@ cbench_ref_spin:
 2:
 	ret
 	.size	cbench_ref_spin, .-cbench_ref_spin
+
+/*
+ * reps loop timing points back to back, each after one marked iteration:
+ * cbench.h's cbench_mark(it); cbench_tpoint(ctx, it), as gcc -O2 builds
+ * them, so that consecutive records are apart by MIN_TIMING, the timing
+ * point's own cost (seed 001), where this runs (ring 0 for the kmod
+ * backend).  The offsets are struct cbench_ctx's: tp.buf at 24, capacity
+ * 32, next 40, every 48, countdown 56; a record is 16 bytes.
+ */
+	.p2align 6
+	.globl	cbench_ref_tpoints
+	.type	cbench_ref_tpoints, @function
+cbench_ref_tpoints:
+	endbr64
+	test	%rsi, %rsi
+	je	2f
+	xor	%r8d, %r8d		/* it */
+1:
+	inc	%r8			/* cbench_mark(it) */
+	cmpq	$0, 24(%rdi)		/* tp.buf */
+	je	3f
+	decq	56(%rdi)		/* --tp.countdown */
+	jne	3f
+	mov	40(%rdi), %r9		/* i = tp.next++ */
+	lea	1(%r9), %r10
+	mov	%r10, 40(%rdi)
+	mov	48(%rdi), %r10		/* tp.countdown = tp.every */
+	mov	%r10, 56(%rdi)
+	rdtscp
+	lfence
+	cmp	32(%rdi), %r9		/* i < tp.capacity */
+	jae	3f
+	mov	24(%rdi), %r10
+	shl	$4, %r9
+	shl	$32, %rdx
+	or	%rdx, %rax
+	mov	%rax, (%r10,%r9)	/* .tsc */
+	mov	%r8, 8(%r10,%r9)	/* .count */
+3:
+	dec	%rsi
+	jne	1b
+2:
+	ret
+	.size	cbench_ref_tpoints, .-cbench_ref_tpoints
 
 	.globl	cbench_ref_end
 	.hidden	cbench_ref_end

@@ -20,6 +20,8 @@
 void cbench_ref_empty(struct cbench_ctx *ctx, uint64_t reps);
 void cbench_ref_add_chain(struct cbench_ctx *ctx, uint64_t reps);
 void cbench_ref_spin(struct cbench_ctx *ctx, uint64_t reps);
+/* reps loop timing points back to back (for MIN_TIMING where it runs). */
+void cbench_ref_tpoints(struct cbench_ctx *ctx, uint64_t reps);
 
 extern const char cbench_ref_begin[], cbench_ref_end[];
 

@@ -67,14 +67,45 @@ static void rehearse_hook(cbench_hook_fn fn, uint32_t which, struct cbench_ctx *
 	r->hook = 0;
 }
 
-/* One call of run(), between the per-rep hooks if it has them. */
+/*
+ * One call of run(), between the per-rep hooks if it has them; ctx->tp set
+ * from tp for it alone, as cbench.ko sets it (kmod/tpoints.c), and zero
+ * around it.
+ */
 static void rehearse_call(const struct cbench_desc *d, struct cbench_ctx *ctx, uint64_t reps,
-			  volatile struct rehearsal *r)
+			  const struct cbench_tp_state *tp, volatile struct rehearsal *r)
 {
 	r->reps = reps;
 	rehearse_hook(d->before_rep, REHEARSE_BEFORE_REP, ctx, r);
+	ctx->tp = *tp;
 	d->run(ctx, reps);
+	memset(&ctx->tp, 0, sizeof(ctx->tp));
 	rehearse_hook(d->after_rep, REHEARSE_AFTER_REP, ctx, r);
+}
+
+/*
+ * The timing-point state of the shape's calls: a buffer of its tp_records
+ * records ending at a guard page (a record written past it faults), or
+ * zero.  Returns 0 or -errno.
+ */
+static int rehearse_tp(const struct cbench_kmod_shape *shape, struct cbench_arena *buf,
+		       struct cbench_tp_state *tp)
+{
+	size_t bytes, page = (size_t)sysconf(_SC_PAGESIZE);
+	int ret;
+
+	memset(tp, 0, sizeof(*tp));
+	if (!shape || !shape->tp_records)
+		return 0;
+	bytes = (size_t)shape->tp_records * sizeof(struct cbench_tp_record);
+	ret = cbench_arena_map(buf, (bytes + page - 1) / page * page, CBENCH_ARENA_PAGES_BASE);
+	if (ret)
+		return ret;
+	tp->buf = (struct cbench_tp_record *)((char *)buf->base + buf->bytes - bytes);
+	tp->capacity = shape->tp_records;
+	tp->every = shape->tp_every;
+	tp->countdown = shape->tp_every;
+	return 0;
 }
 
 /* The child: the run's calls in cbench.ko's order (kmod/measure.c run_thread). */
@@ -84,13 +115,16 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 {
 	const struct cbench_desc *d = e->desc;
 	struct cbench_ctx ctx = { .param = e->param };
-	struct cbench_arena arena;
+	struct cbench_arena arena, tp_buf;
+	struct cbench_tp_state tp;
 	uint64_t t0, last;
 	int ret;
 
 	r->stage = REHEARSE_ARENA;
 	ret = d->arena_bytes > SIZE_MAX ? -ENOMEM : cbench_arena_map(&arena, (size_t)d->arena_bytes,
 								     CBENCH_ARENA_PAGES_BASE);
+	if (!ret)
+		ret = rehearse_tp(shape, &tp_buf, &tp);
 	if (ret) {
 		r->error = ret;
 		_exit(2);
@@ -104,18 +138,18 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 	r->setup_ns = cbench_now_ns() - t0;
 	if (!shape) {
 		r->stage = REHEARSE_SAMPLES;
-		rehearse_call(d, &ctx, 1, r);
+		rehearse_call(d, &ctx, 1, &tp, r);
 		r->stage = REHEARSE_DONE;
 		_exit(0);
 	}
 	last = shape->reps + (uint64_t)(shape->samples - 1) * shape->step;
 	r->stage = REHEARSE_PROBE;
 	for (uint64_t reps = 1; reps < last; reps = cbench_probe_next(reps, last))
-		rehearse_call(d, &ctx, reps, r);
-	rehearse_call(d, &ctx, last, r);
+		rehearse_call(d, &ctx, reps, &tp, r);
+	rehearse_call(d, &ctx, last, &tp, r);
 	r->stage = REHEARSE_SAMPLES;
 	for (uint32_t i = 0; i < shape->samples; i++)
-		rehearse_call(d, &ctx, shape->reps + i * shape->step, r);
+		rehearse_call(d, &ctx, shape->reps + i * shape->step, &tp, r);
 	r->stage = REHEARSE_DONE;
 	_exit(0);
 }
@@ -136,7 +170,7 @@ static int rehearsal_verdict(const struct cbench_experiment *e, const volatile s
 		return -ECANCELED;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && r->stage == REHEARSE_ARENA) {
-		snprintf(why, why_bytes, "%s: cannot map its arena of %" PRIu64 " bytes in user mode (%s)",
+		snprintf(why, why_bytes, "%s: cannot map its arena of %" PRIu64 " bytes, or its timing-point buffer, in user mode (%s)",
 			 e->id, e->desc->arena_bytes, strerror(-r->error));
 		return -ENOMEM;
 	}

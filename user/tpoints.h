@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <uapi/linux/cbench.h>
 
 #include <cbench.h>
 
@@ -31,8 +32,7 @@
 /* ...and keep the perturb score at most this (1 is seed 001's limit of the
  * acceptable, which we want to stay comfortably under). */
 #define CBENCH_TP_PERTURB_TARGET 0.25
-/* Largest stride we tune to. */
-#define CBENCH_TP_EVERY_MAX (UINT64_C(1) << 32)
+/* Largest stride we tune to: CBENCH_TP_EVERY_MAX, the most cbench.ko takes. */
 /* Back-to-back timing points measured for MIN_TIMING. */
 #define CBENCH_TP_MIN_PAIRS 10000
 

@@ -82,7 +82,13 @@ int cbench_tp_collect_init(struct cbench_tp_collect *c, struct cbench_backend *b
 		b->ops->tpoints(b, NULL, 0, 0);
 		return ret ? ret : 1;
 	}
-	c->min_timing = cbench_tp_min_timing(b->timer.step_ticks);
+	c->min_timing = b->ops->tp_min_timing ? b->ops->tp_min_timing(b, b->timer.step_ticks) :
+			cbench_tp_min_timing(b->timer.step_ticks);
+	if (isnan(c->min_timing)) {
+		*why = "the timing point's own cost (MIN_TIMING) could not be measured";
+		b->ops->tpoints(b, NULL, 0, 0);
+		return 1;
+	}
 	low = pilot_low(c->buf, s.tpoints < CBENCH_TP_CAPACITY ? s.tpoints : CBENCH_TP_CAPACITY);
 	c->every = cbench_tp_stride(c->min_timing, low, s.tpoints, CBENCH_TP_CAPACITY);
 	/* Two records make one timing: a call with fewer at this stride

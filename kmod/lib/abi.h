@@ -14,16 +14,25 @@
 #define CBENCH_KABI_VERSION 2
 
 /*
- * struct cbench_ctx of cbench.h, CBENCH_ABI_VERSION 2 (and 1).  The module
- * collects no timing points yet: tp stays zero, so a benchmark's
- * cbench_tpoint() finds no buffer and records nothing (its marker still
- * counts), and the run measures the benchmark as plain reps.
+ * struct cbench_tp_state of cbench.h.  The module sets it before each call
+ * of run() of a run with timing points (kmod/tpoints.c) and zeroes it
+ * otherwise; the benchmark may write anything into it, so the module reads
+ * back nothing but next, and only as a count.
  */
+struct cbench_ktp_state {
+	u64 buf;		/* struct cbench_tp_record *; 0: record nothing */
+	u64 capacity;
+	u64 next;
+	u64 every;
+	u64 countdown;
+};
+
+/* struct cbench_ctx of cbench.h, CBENCH_ABI_VERSION 2 (and 1, where tp stays zero). */
 struct cbench_kctx {
 	u64 arena;		/* void *arena */
 	u64 arena_bytes;
 	u64 param;		/* int64_t param, two's complement */
-	u64 tp[5];		/* struct cbench_tp_state; all zero */
+	struct cbench_ktp_state tp;
 };
 
 #endif /* _CBENCH_LIB_ABI_H */

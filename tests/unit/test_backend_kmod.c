@@ -134,7 +134,45 @@ static void rehearsal_catches_hostile(void)
 	cbench_library_close(&lib);
 }
 
+/*
+ * With loop timing points the rehearsal gives each call a buffer of the
+ * run's records, set as cbench.ko sets it, against a guard page: a
+ * benchmark that raises its own capacity and writes past the buffer dies
+ * there; one that only scribbles on ctx->tp, or records within it, passes.
+ */
+static void rehearsal_with_tpoints(void)
+{
+	const struct cbench_kmod_shape plain = { .reps = 1, .samples = 2 };
+	const struct cbench_kmod_shape tp = { .reps = 1, .samples = 2, .tp_records = 65536,
+					      .tp_every = 1 };
+	const struct cbench_kmod_shape few = { .reps = 1, .samples = 2, .tp_records = 100,
+					       .tp_every = 7 };
+	const struct cbench_experiment *e;
+	struct cbench_library lib;
+	uint64_t setup_ns;
+	char err[512], why[512];
+
+	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&lib, FIXTURE("tp_hostile"), err, sizeof(err)), 0);
+	e = find(&lib, "tp_capacity_lie");
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &plain, &setup_ns, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &tp, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "SIGSEGV"));
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &few, &setup_ns, why, sizeof(why)), -EFAULT);
+	e = find(&lib, "tp_scribble");
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &tp, &setup_ns, why, sizeof(why)), 0);
+	cbench_library_close(&lib);
+
+	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&lib, FIXTURE("tpoints"), err, sizeof(err)), 0);
+	e = find(&lib, "looped");
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &few, &setup_ns, why, sizeof(why)), 0);
+	cbench_library_close(&lib);
+}
+
 static CU_TestInfo backend_kmod_tests[] = {
+	{ "the rehearsal gives timing points the module's buffer", rehearsal_with_tpoints },
 	{ "the user-mode rehearsal stops hostile benchmarks", rehearsal_catches_hostile },
 	{ "a setup() too slow for ring 0 is refused in user mode", slow_setup_refused },
 	{ "kmod, auto and user, with and without cbench.ko", backend_choice },

@@ -75,17 +75,31 @@ else
 fi
 live_is_zero "after cbenchctl run"
 
-step "a benchmark with loop timing points runs in ring 0 as plain reps"
-# cbench.ko gives no timing-point buffer: ctx->tp stays zero, the points
-# record nothing, and the report has no per-iteration distribution.
+step "loop timing points in ring 0"
+# cbench.ko records each call's timing points: the report has the
+# per-iteration distribution, and looped marks 16 iterations per point, so
+# the iterations are 16 times the stride times the timings.
 if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
 	"$dir/tpoints.so" >/tmp/kmod-run.out 2>&1; then
-	grep -q "^BenchmarkLooped [0-9]" /tmp/kmod-run.out || fail "no Looped result: $(cat /tmp/kmod-run.out)"
+	grep -q "^BenchmarkLooped [0-9].* ns/iter" /tmp/kmod-run.out || fail "no Looped ns/iter: $(cat /tmp/kmod-run.out)"
 	grep -q "^BenchmarkAbi1 " /tmp/kmod-run.out || fail "no ABI 1 result: $(cat /tmp/kmod-run.out)"
-	! grep -q "ns/iter" /tmp/kmod-run.out || fail "per-iteration timings from ring 0"
+	grep "^# BenchmarkLooped: ns/iter" /tmp/kmod-run.out
+	counts=$(sed -n 's/^# BenchmarkLooped: ns\/iter .*; \([0-9]*\) iterations in \([0-9]*\) timings, stride \([0-9]*\);.*/\1 \2 \3/p' /tmp/kmod-run.out)
+	set -- $counts
+	[ -n "$3" ] && [ "$1" -gt 0 ] && [ "$1" -eq $(($2 * $3 * 16)) ] ||
+		fail "Looped: iterations not 16 x timings x stride: '$counts'"
+	grep -q "MIN_TIMING [0-9.]* ns" /tmp/kmod-run.out || fail "no ring-0 MIN_TIMING"
+	grep -q "^# BenchmarkAbi1: ns/iter" /tmp/kmod-run.out && fail "ns/iter for an ABI 1 object"
 else
 	cat /tmp/kmod-run.out
 	fail "cbenchctl run --backend kmod of timing points"
+fi
+$t tpoints "$dir/tpoints.so" || fail "timing points in the module"
+$t tp-hostile "$dir/tp_hostile.so" || fail "a benchmark scribbling on ctx->tp"
+if cbenchctl run --backend kmod --trials 1 --trial-time 0.01 --warmup 0.001 \
+	--filter '^tp_capacity_lie$' "$dir/tp_hostile.so" >/tmp/kmod-run.out 2>&1 ||
+	! grep -q "crashed (SIGSEGV) in .*, rehearsed in user mode before ring 0" /tmp/kmod-run.out; then
+	fail "tp_capacity_lie was not stopped in user mode: $(cat /tmp/kmod-run.out)"
 fi
 live_is_zero "after the timing-point run"
 if cbenchctl run --backend kmod "$dir/bad_libc_call.so" >/tmp/kmod-run.out 2>&1; then

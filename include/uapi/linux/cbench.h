@@ -151,6 +151,15 @@
  *            CBENCH_A_RUN_BUDGET_NS NLA_U64  IRQ-off budget per sample,
  *                                   1000 .. LIMIT_IRQOFF_NS; optional, the
  *                                   module's default
+ *            CBENCH_A_RUN_TP_RECORDS NLA_U32 loop timing points: records
+ *                                   each sample's call may leave, 1 ..;
+ *                                   SAMPLES * TP_RECORDS at most
+ *                                   LIMIT_TP_RECORDS (else -E2BIG);
+ *                                   optional, none
+ *            CBENCH_A_RUN_TP_EVERY  NLA_U64  record every TP_EVERY-th timing
+ *                                   point, 1 .. CBENCH_TP_EVERY_MAX;
+ *                                   optional, 1; only with TP_RECORDS
+ *                                   (else -EINVAL)
  *   reply:   CBENCH_CMD_RUN_START with CBENCH_A_RUN_ID (NLA_U32).
  *   The run proceeds in a kernel thread bound to the CPU: setup() with
  *   interrupts on; timed calls with interrupts on, of an empty call (the
@@ -167,6 +176,17 @@
  *   non-zero ends the run as FAILED with its value as the error (-EINVAL
  *   if positive); one whose call takes over CBENCH_HOOK_MAX_NS, as FAILED
  *   with -ETIME.  CBENCH_A_RUN_FAILED_IN then says which.
+ *   With TP_RECORDS the module allocates, zeroed, TP_RECORDS records for
+ *   each sample and, before every call of run() (the probe's included, which
+ *   record into the first sample's records), sets the context's timing-point
+ *   state (struct cbench_tp_state of cbench.h): buf at the sample's
+ *   records, capacity TP_RECORDS, next 0, every and countdown TP_EVERY.  It
+ *   is zero again for setup() and the hooks, and without TP_RECORDS, so
+ *   cbench_tpoint() then records nothing.  After the call it reads back
+ *   only ctx->tp.next, the points the call took, as a count (TP_TAKEN) and
+ *   clamped to TP_RECORDS for the records it sends: what the benchmark
+ *   wrote into the other fields, or wherever buf then pointed, is never
+ *   read.
  *   -ENOSPC when the socket already has CBENCH_RUNS_PER_CLIENT runs or the
  *   module LIMIT_RUNS runs in progress; -EBUSY when another run (of any
  *   client) is in progress on that CPU; -ENXIO if the CPU went offline.
@@ -271,6 +291,25 @@
  *   The SAMPLES dump of an audit run adds, to each message,
  *     CBENCH_A_SAMPLES_SIDES     NLA_BINARY __u8 per sample of
  *                                CBENCH_A_SAMPLES: 0 for A, 1 for B
+ * CBENCH_CMD_TPOINTS (privileged, dump)
+ *   request: NLM_F_DUMP with CBENCH_A_RUN_ID (NLA_U32) of a run started
+ *            with CBENCH_A_RUN_TP_RECORDS (else -EINVAL)
+ *   reply:   messages CBENCH_CMD_TPOINTS, each with
+ *     CBENCH_A_RUN_ID            NLA_U32
+ *     CBENCH_A_TP_SAMPLE         NLA_U32  the sample, from 0
+ *     CBENCH_A_TP_TAKEN          NLA_U64  timing points its call recorded
+ *                                   (ctx->tp.next as the call left it; more
+ *                                   than TP_RECORDS: the rest were dropped,
+ *                                   or the benchmark wrote its own count)
+ *     CBENCH_A_TP_FIRST          NLA_U32  index of the message's first record
+ *     CBENCH_A_TP_RECORDS        NLA_BINARY array of struct cbench_tp_krecord;
+ *                                   absent when the sample has none
+ *   For every sample recorded when each message was built, in order, its
+ *   min(TP_TAKEN, TP_RECORDS) records, in order, in as many messages as
+ *   they need (a sample without records gets one message without
+ *   TP_RECORDS).  Resumes, holds the run, and ends as the SAMPLES dump
+ *   does: a run deleted while its dump is under way ends it with -ENOENT in
+ *   NLMSG_DONE unless everything recorded had been sent.
  *
  * Samples hold deltas: the TSC and each counter masked to its width, end
  * minus start, around one call of run(ctx, reps).  Counters the module does
@@ -300,6 +339,7 @@ enum cbench_cmd {
 	CBENCH_CMD_RUN_DEL,
 	CBENCH_CMD_SAMPLES,
 	CBENCH_CMD_AUDIT_START,
+	CBENCH_CMD_TPOINTS,
 	__CBENCH_CMD_MAX
 };
 #define CBENCH_CMD_MAX (__CBENCH_CMD_MAX - 1)
@@ -376,6 +416,12 @@ enum cbench_attr {
 	CBENCH_A_AUDIT_ROUNDS,
 	CBENCH_A_AUDIT_SIDES,
 	CBENCH_A_SAMPLES_SIDES,
+	CBENCH_A_RUN_TP_RECORDS,
+	CBENCH_A_RUN_TP_EVERY,
+	CBENCH_A_TP_SAMPLE,
+	CBENCH_A_TP_TAKEN,
+	CBENCH_A_TP_FIRST,
+	CBENCH_A_TP_RECORDS,
 	__CBENCH_A_LAST
 };
 #define CBENCH_A_MAX (__CBENCH_A_LAST - 1)
@@ -388,6 +434,8 @@ enum cbench_limit_attr {
 	CBENCH_A_LIMIT_SAMPLES,		/* NLA_U32: most samples per run */
 	CBENCH_A_LIMIT_IRQOFF_NS,	/* NLA_U64: IRQ-off budget per sample */
 	CBENCH_A_LIMIT_RUNS,		/* NLA_U32: most concurrent runs */
+	CBENCH_A_LIMIT_TP_RECORDS,	/* NLA_U64: most timing-point records
+					 * one run holds, all samples together */
 	__CBENCH_A_LIMIT_LAST
 };
 #define CBENCH_A_LIMIT_MAX (__CBENCH_A_LIMIT_LAST - 1)
@@ -433,6 +481,8 @@ enum cbench_side_attr {
 #define CBENCH_AUDIT_SIDES 2
 /* Largest CBENCH_A_AUDIT_PER_SIDE: a round's order is 2 * this many bytes. */
 #define CBENCH_AUDIT_PER_SIDE_MAX 4096
+/* Largest CBENCH_A_RUN_TP_EVERY. */
+#define CBENCH_TP_EVERY_MAX (1ULL << 32)
 
 /* A range of image offsets, [start, start + bytes). */
 struct cbench_range {
@@ -467,6 +517,15 @@ struct cbench_ksample {
 	__u64 counters[CBENCH_COUNTERS];	/* by enum cbench_counter */
 	__u32 flags;			/* CBENCH_SAMPLE_F_* */
 	__u32 cpu;			/* where it ran */
+};
+
+/*
+ * One loop timing point, as cbench.h's struct cbench_tp_record: the TSC
+ * and the benchmark's iteration count when it was taken.
+ */
+struct cbench_tp_krecord {
+	__u64 tsc;
+	__u64 count;
 };
 
 /* Where a FAILED run failed (CBENCH_A_RUN_FAILED_IN). */
