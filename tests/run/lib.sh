@@ -54,6 +54,14 @@ expect_failure() {
 	fi
 }
 
+# ours PGREP-ARGS...: the pids pgrep finds whose working directory is ours,
+# so the runs of another checkout on this machine are not taken for ours.
+ours() {
+	for pid in $(pgrep "$@"); do
+		[ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$(pwd -P)" ] && echo "$pid"
+	done
+}
+
 # The closing line, and the exit status.
 finish() {
 	echo "$pass passed, $fail failed"

@@ -304,7 +304,7 @@ check_failed_run "benchmark that calls exit()" 'exited with status 0 before fini
 mkdir -p "$TMP/locks"
 export CBENCH_LOCK_DIR="$TMP/locks"
 check_failed_run "benchmark that forks" 'the benchmark left processes behind' "$FIX/forks.so"
-left=$(pgrep -x cbfix-sleeper)
+left=$(ours -x cbfix-sleeper)
 if [ -n "$left" ]; then
 	not_ok "benchmark that forks: its child outlived the run (pids $(echo $left))"
 else
@@ -435,14 +435,14 @@ expect_failure "list: constructor never returns" 'did not finish loading within 
 expect_load_failure "constructor forks" 'left processes behind while loading \(1, killed\)' "$FIX/ctor_fork.so"
 # What it forked holds our pipe open: the exit is still seen at once.
 expect_failure "list: constructor forks, then exits" 'exited with status 0 while loading' list "$FIX/ctor_fork_exit.so"
-left=$(pgrep -x cbfix-ctorfork)
+left=$(ours -x cbfix-ctorfork)
 if [ -n "$left" ]; then
 	not_ok "constructor forks: its child outlived the load (pids $(echo $left))"
 	kill $left 2>/dev/null
 else
 	ok "constructor forks: nothing it forked outlives the load"
 fi
-if pgrep -x cbfix-ctorfork >/dev/null || pgrep -f 'fixtures/ctor_hang' >/dev/null; then
+if [ -n "$(ours -x cbfix-ctorfork)$(ours -f 'fixtures/ctor_hang')" ]; then
 	not_ok "misbehaving constructors: processes left behind"
 fi
 
