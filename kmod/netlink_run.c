@@ -505,7 +505,7 @@ int cbench_nl_samples_done(struct netlink_callback *cb)
 	return 0;
 }
 
-static int check_samples_dump(struct netlink_callback *cb)
+int cbench_nl_dump_check(struct netlink_callback *cb)
 {
 	struct nlattr **attrs = cbench_dump_attrs(cb);
 	int ret;
@@ -524,17 +524,15 @@ static int check_samples_dump(struct netlink_callback *cb)
 	return 0;
 }
 
-int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int cbench_nl_dump_begin(struct netlink_callback *cb, int (*check)(struct netlink_callback *cb),
+			 u32 from, u32 *done)
 {
 	struct cbench_run *run = (struct cbench_run *)cb->args[0];
-	u32 index = cb->args[1];
-	int room, n, ret;
 	bool listed;
-	void *hdr;
-	u32 done;
+	int ret;
 
 	if (!cb->args[2]) {
-		ret = check_samples_dump(cb);
+		ret = check(cb);
 		if (ret)
 			return ret;
 		cb->args[2] = 1;
@@ -542,15 +540,30 @@ int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	cbench_client_lock();
 	listed = cbench_client_run_listed(run);
 	cbench_client_unlock();
-	done = smp_load_acquire(&run->done);
+	/* Pairs with the thread's release: samples below it are written. */
+	*done = smp_load_acquire(&run->done);
 	/*
 	 * Deleted under way, with samples not sent: ending as if complete
 	 * would hand the client a short read it cannot tell from a full one.
 	 */
-	if (!listed && index < done) {
+	if (!listed && from < *done) {
 		NL_SET_ERR_MSG(cb->extack, "the run was deleted during the dump");
 		return -ENOENT;
 	}
+	return 0;
+}
+
+int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct cbench_run *run = (struct cbench_run *)cb->args[0];
+	u32 index = cb->args[1];
+	int room, n, ret;
+	void *hdr;
+	u32 done;
+
+	ret = cbench_nl_dump_begin(cb, cbench_nl_dump_check, index, &done);
+	if (ret)
+		return ret;
 	if (index >= done)
 		return 0;
 	/*

@@ -25,6 +25,15 @@ int cbench_nl_run_start(struct sk_buff *skb, struct genl_info *info);
 int cbench_nl_run_get(struct sk_buff *skb, struct genl_info *info);
 int cbench_nl_run_cancel(struct sk_buff *skb, struct genl_info *info);
 int cbench_nl_run_del(struct sk_buff *skb, struct genl_info *info);
+/* A SAMPLES or TPOINTS dump's request: capability, run id, the run found. */
+int cbench_nl_dump_check(struct netlink_callback *cb);
+/*
+ * Each call of such a dumpit begins here: check(cb) on the first, then
+ * *done gets the samples the run has recorded; -ENOENT if the run was
+ * deleted while samples from `from` on were unsent.
+ */
+int cbench_nl_dump_begin(struct netlink_callback *cb, int (*check)(struct netlink_callback *cb),
+			 u32 from, u32 *done);
 int cbench_nl_samples_start(struct netlink_callback *cb);
 int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int cbench_nl_samples_done(struct netlink_callback *cb);

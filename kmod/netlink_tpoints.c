@@ -54,17 +54,9 @@ static int check_tp_dump(struct netlink_callback *cb)
 	struct cbench_run *run = (struct cbench_run *)cb->args[0];
 	int ret;
 
-	ret = cbench_dump_capable(cb);
+	ret = cbench_nl_dump_check(cb);
 	if (ret)
 		return ret;
-	if (NL_REQ_ATTR_CHECK(cb->extack, NULL, attrs, CBENCH_A_RUN_ID)) {
-		NL_SET_ERR_MSG(cb->extack, "missing CBENCH_A_RUN_ID");
-		return -EINVAL;
-	}
-	if (!run) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[CBENCH_A_RUN_ID], "no such run on this socket");
-		return -ENOENT;
-	}
 	if (!run->tp_buf) {
 		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[CBENCH_A_RUN_ID],
 				    "the run records no timing points (started without TP_RECORDS)");
@@ -112,25 +104,13 @@ int cbench_nl_tpoints_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct cbench_run *run = (struct cbench_run *)cb->args[0];
 	u32 sample = cb->args[1], first = cb->args[3];
-	bool listed;
 	int n, ret;
 	u32 done;
 
-	if (!cb->args[2]) {
-		ret = check_tp_dump(cb);
-		if (ret)
-			return ret;
-		cb->args[2] = 1;
-	}
-	cbench_client_lock();
-	listed = cbench_client_run_listed(run);
-	cbench_client_unlock();
-	/* Pairs with the thread's release: sample's records and count are written. */
-	done = smp_load_acquire(&run->done);
-	if (!listed && sample < done) {
-		NL_SET_ERR_MSG(cb->extack, "the run was deleted during the dump");
-		return -ENOENT;
-	}
+	/* Samples below done have their records and count written. */
+	ret = cbench_nl_dump_begin(cb, check_tp_dump, sample, &done);
+	if (ret)
+		return ret;
 	while (sample < done) {
 		n = put_tp(skb, cb, run, sample, first);
 		if (n < 0)

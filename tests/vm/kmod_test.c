@@ -197,17 +197,30 @@ static int talk(struct nl *nl, struct msg *m,
 }
 
 /* Finds attribute type in a genl reply; NULL if absent. */
-static const struct nlattr *attr(const struct nlmsghdr *h, uint16_t type)
+/* The attribute of type among the len bytes of attributes at a; NULL if none. */
+static const struct nlattr *find_attr(const struct nlattr *a, int len, uint16_t type)
 {
-	int len = (int)h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
-	const struct nlattr *a = (const struct nlattr *)((const char *)h + NLMSG_HDRLEN + GENL_HDRLEN);
-
 	for (; len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= len;
 	     len -= NLA_ALIGN(a->nla_len), a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len))) {
 		if ((a->nla_type & NLA_TYPE_MASK) == type)
 			return a;
 	}
 	return NULL;
+}
+
+static const struct nlattr *attr(const struct nlmsghdr *h, uint16_t type)
+{
+	return find_attr((const struct nlattr *)((const char *)h + NLMSG_HDRLEN + GENL_HDRLEN),
+			 (int)h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, type);
+}
+
+/* Attribute type inside the nest of type nest_type; NULL if either is absent. */
+static const struct nlattr *nested(const struct nlmsghdr *h, uint16_t nest_type, uint16_t type)
+{
+	const struct nlattr *nest = attr(h, nest_type);
+
+	return nest ? find_attr((const struct nlattr *)((const char *)nest + NLA_HDRLEN),
+				nest->nla_len - NLA_HDRLEN, type) : NULL;
 }
 
 static uint64_t get_num(const struct nlattr *a)
@@ -895,18 +908,13 @@ static void hostile(const struct cbench_kimage *image)
 static void info_reply(const struct nlmsghdr *h, void *arg)
 {
 	uint32_t *live = arg;
-	const struct nlattr *nest = attr(h, CBENCH_A_INFO_LIVE);
+	const struct nlattr *images = nested(h, CBENCH_A_INFO_LIVE, CBENCH_A_LIVE_IMAGES);
+	const struct nlattr *runs = nested(h, CBENCH_A_INFO_LIVE, CBENCH_A_LIVE_RUNS);
 
-	if (!nest)
-		return;
-	for (const struct nlattr *a = (const struct nlattr *)((const char *)nest + NLA_HDRLEN);
-	     (const char *)a < (const char *)nest + nest->nla_len;
-	     a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len))) {
-		if (a->nla_type == CBENCH_A_LIVE_IMAGES)
-			live[0] = (uint32_t)get_num(a);
-		if (a->nla_type == CBENCH_A_LIVE_RUNS)
-			live[1] = (uint32_t)get_num(a);
-	}
+	if (images)
+		live[0] = (uint32_t)get_num(images);
+	if (runs)
+		live[1] = (uint32_t)get_num(runs);
 }
 
 static int live(void)
@@ -929,18 +937,12 @@ static int live(void)
 static void limits_reply(const struct nlmsghdr *h, void *arg)
 {
 	uint64_t *v = arg;
-	const struct nlattr *nest = attr(h, CBENCH_A_INFO_LIMITS);
+	const struct nlattr *irqoff = nested(h, CBENCH_A_INFO_LIMITS, CBENCH_A_LIMIT_IRQOFF_NS);
 
 	if (attr(h, CBENCH_A_INFO_TSC_KHZ))
 		v[0] = get_num(attr(h, CBENCH_A_INFO_TSC_KHZ));
-	if (!nest)
-		return;
-	for (const struct nlattr *a = (const struct nlattr *)((const char *)nest + NLA_HDRLEN);
-	     (const char *)a < (const char *)nest + nest->nla_len;
-	     a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len))) {
-		if (a->nla_type == CBENCH_A_LIMIT_IRQOFF_NS)
-			v[1] = get_num(a);
-	}
+	if (irqoff)
+		v[1] = get_num(irqoff);
 }
 
 /*
@@ -2035,16 +2037,10 @@ static void tp_exact(struct nl *nl, uint32_t image, const struct cbench_kimage_e
 /* The module's tpoints_max_records, from INFO; 0 if it did not say. */
 static void tp_limit_reply(const struct nlmsghdr *h, void *arg)
 {
-	const struct nlattr *nest = attr(h, CBENCH_A_INFO_LIMITS);
+	const struct nlattr *a = nested(h, CBENCH_A_INFO_LIMITS, CBENCH_A_LIMIT_TP_RECORDS);
 
-	if (!nest)
-		return;
-	for (const struct nlattr *a = (const struct nlattr *)((const char *)nest + NLA_HDRLEN);
-	     (const char *)a < (const char *)nest + nest->nla_len;
-	     a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len))) {
-		if (a->nla_type == CBENCH_A_LIMIT_TP_RECORDS)
-			*(uint64_t *)arg = get_num(a);
-	}
+	if (a)
+		*(uint64_t *)arg = get_num(a);
 }
 
 /* RUN_START with timing-point attributes a module must refuse. */
