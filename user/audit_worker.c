@@ -161,7 +161,6 @@ static int round_run(struct side sides[2], const uint8_t *order, const struct cb
 	return 0;
 }
 
-/* Rounds until a verdict or the budget's end; fills *end. */
 /* How an audit ended: its verdict, interval, rounds and wall time. */
 static void audit_end(const struct cbench_seq *seq, enum cbench_verdict v, double start_ns,
 		      struct cbench_audit_end *end)
@@ -172,33 +171,32 @@ static void audit_end(const struct cbench_seq *seq, enum cbench_verdict v, doubl
 	end->wall_s = ((double)cbench_now_ns() - start_ns) * 1e-9;
 }
 
-static int rounds(struct side sides[2], const struct cbench_worker_job *job, struct batched *bt,
-		  int fd, struct cbench_audit_end *end)
+/*
+ * One round of an audit, its order drawn from *state and its timings sent
+ * to the runner through out; *d gets the round's statistic (the log ratio
+ * of B's lower quartile to A's), NAN if the round says nothing.
+ */
+typedef int (*audit_round_fn)(void *arg, uint64_t *state, uint32_t round,
+			      struct cbench_outbox *out, int fd, double *d);
+
+/* Rounds until a verdict or the budget's end; fills *end. */
+static int audit_rounds(const struct cbench_worker_job *job, audit_round_fn one, void *arg, int fd,
+			struct cbench_audit_end *end)
 {
 	static struct cbench_outbox out;
-	uint8_t order[2 * ROUND_PER_SIDE];
 	uint64_t state = cbench_order_seed(job->seed);
 	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
-	double start = (double)cbench_now_ns();
+	double start = (double)cbench_now_ns(), d;
 	struct cbench_seq seq;
 	uint32_t round = 0;
-	int ret = 0;
+	int ret;
 
 	cbench_seq_init(&seq, job->confidence);
 	cbench_outbox_init(&out);
 	while (v == CBENCH_VERDICT_UNDECIDED && (double)cbench_now_ns() - start < job->budget_ns) {
-		const struct cbench_sample *taken = NULL;
-		uint64_t before = state;
-		double d;
-
-		cbench_audit_shuffle(order, &state);
-		ret = bt ? batch_round(sides, bt, order, before, &taken) : 0;
-		ret = ret ? ret : round_run(sides, order, taken, round++, &out, fd);
+		ret = one(arg, &state, round++, &out, fd, &d);
 		if (ret)
 			return ret;
-		/* A round too disturbed for a quartile on either side says
-		 * nothing; its timings still went to the runner. */
-		d = cbench_seq_round_stat(sides[0].v, sides[0].nv, sides[1].v, sides[1].nv);
 		if (isnan(d))
 			continue;
 		cbench_seq_add(&seq, d);
@@ -206,6 +204,32 @@ static int rounds(struct side sides[2], const struct cbench_worker_job *job, str
 	}
 	audit_end(&seq, v, start, end);
 	return cbench_outbox_flush(&out, fd);
+}
+
+/* A round of whole measurements: the sides, and the backend's batch of
+ * rounds where it takes them itself (NULL otherwise). */
+struct plain_round {
+	struct side *sides;
+	struct batched *bt;
+};
+
+static int plain_round(void *arg, uint64_t *state, uint32_t round, struct cbench_outbox *out,
+		       int fd, double *d)
+{
+	struct plain_round *p = arg;
+	const struct cbench_sample *taken = NULL;
+	uint8_t order[2 * ROUND_PER_SIDE];
+	uint64_t before = *state;
+	int ret;
+
+	cbench_audit_shuffle(order, state);
+	ret = p->bt ? batch_round(p->sides, p->bt, order, before, &taken) : 0;
+	ret = ret ? ret : round_run(p->sides, order, taken, round, out, fd);
+	/* A round too disturbed for a quartile on either side says nothing;
+	 * its timings still went to the runner. */
+	*d = ret ? NAN : cbench_seq_round_stat(p->sides[0].v, p->sides[0].nv, p->sides[1].v,
+					       p->sides[1].nv);
+	return ret;
 }
 
 /*
@@ -352,41 +376,32 @@ static int tp_round_end(struct cbench_tp_collect *c, uint32_t round, uint32_t si
 	return r->iterations ? cbench_outbox_put(out, fd, &m) : 0;
 }
 
-/* Rounds of timing-point timings until a verdict or the budget's end. */
-static int tp_rounds(struct side sides[2], struct tp_audit *t, const struct cbench_worker_job *job,
-		     int fd, struct cbench_audit_end *end)
+/* A round of timing-point timings: the sides and their collections. */
+struct tp_round {
+	struct side *sides;
+	struct tp_audit *t;
+};
+
+static int tp_round(void *arg, uint64_t *state, uint32_t round, struct cbench_outbox *out, int fd,
+		    double *d)
 {
-	static struct cbench_outbox out;
+	struct tp_round *p = arg;
+	struct tp_audit *t = p->t;
 	uint8_t order[2 * ROUND_PER_SIDE];
-	uint64_t state = cbench_order_seed(job->seed);
-	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
-	double start = (double)cbench_now_ns(), q[2];
-	struct cbench_seq seq;
-	uint32_t round = 0;
+	double q[2] = { NAN, NAN };
 	int ret = 0;
 
-	cbench_seq_init(&seq, job->confidence);
-	cbench_outbox_init(&out);
-	while (v == CBENCH_VERDICT_UNDECIDED && (double)cbench_now_ns() - start < job->budget_ns) {
-		cbench_audit_shuffle_n(order, t->per_side, &state);
-		for (int i = 0; i < 2 * t->per_side && !ret; i++) {
-			struct cbench_sample smp;
+	cbench_audit_shuffle_n(order, t->per_side, state);
+	for (int i = 0; i < 2 * t->per_side && !ret; i++) {
+		struct cbench_sample smp;
 
-			ret = cbench_tp_collect_measure(&t->c[order[i]], sides[order[i]].b,
-							sides[order[i]].n, &smp);
-		}
-		for (uint32_t s = 0; s < 2 && !ret; s++)
-			ret = tp_round_end(&t->c[s], round, s, &out, fd, &q[s]);
-		if (ret)
-			return ret;
-		round++;
-		if (!(q[0] > 0) || !(q[1] > 0))
-			continue;
-		cbench_seq_add(&seq, log(q[1]) - log(q[0]));
-		v = cbench_seq_verdict(&seq, job->min_effect);
+		ret = cbench_tp_collect_measure(&t->c[order[i]], p->sides[order[i]].b,
+						p->sides[order[i]].n, &smp);
 	}
-	audit_end(&seq, v, start, end);
-	return cbench_outbox_flush(&out, fd);
+	for (uint32_t s = 0; s < 2 && !ret; s++)
+		ret = tp_round_end(&t->c[s], round, s, out, fd, &q[s]);
+	*d = q[0] > 0 && q[1] > 0 ? log(q[1]) - log(q[0]) : NAN;
+	return ret;
 }
 
 /* What each side's timing points came to, to the runner. */
@@ -439,9 +454,11 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 	if (use_tp < 0)
 		ret = use_tp;
 	else if (!use_tp)
-		ret = tp_rounds(sides, &tp, job, fd, &m.u.audit);
+		ret = audit_rounds(job, tp_round, &(struct tp_round){ sides, &tp }, fd,
+				   &m.u.audit);
 	else
-		ret = ret ? ret : rounds(sides, job, bt, fd, &m.u.audit);
+		ret = ret ? ret : audit_rounds(job, plain_round, &(struct plain_round){ sides, bt },
+					       fd, &m.u.audit);
 	if (!ret && !use_tp)
 		ret = tp_finish(&tp, fd);
 	ret = ret ? ret : cbench_worker_send(fd, &m);
