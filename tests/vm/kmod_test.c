@@ -660,6 +660,16 @@ static void refused(struct nl *nl, struct msg *m, int want, const char *what)
 	check(ret == want, "%s: %d (want %d) \"%s\"", what, ret, want, nl->ext);
 }
 
+/* The same, the module naming the offending attribute at offset. */
+static void refused_at(struct nl *nl, struct msg *m, int want, uint32_t offset, const char *what)
+{
+	int ret = talk(nl, m, NULL, NULL);
+
+	check(ret == want && nl->bad_offset == offset,
+	      "%s: %d, attribute at %u (want %d at %u) \"%s\"", what, ret, nl->bad_offset, want,
+	      offset, nl->ext);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -1185,36 +1195,22 @@ static void policy(void)
 	nl_must(&nl);
 	start(&nl, &m, CBENCH_CMD_INFO, 0);
 	put_u64(&m, CBENCH_A_RUN_REPS, 1);
-	ret = talk(&nl, &m, NULL, NULL);
-	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR,
-	      "INFO with CBENCH_A_RUN_REPS: %d, attribute at %u (want %d at %u) \"%s\"", ret,
-	      nl.bad_offset, -EINVAL, FIRST_ATTR, nl.ext);
+	refused_at(&nl, &m, -EINVAL, FIRST_ATTR, "INFO with CBENCH_A_RUN_REPS");
 	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
 	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
 	put_u64(&m, CBENCH_A_RUN_REPS, 1);
-	ret = talk(&nl, &m, NULL, NULL);
-	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR + 12,
-	      "IMAGE_NEW with CBENCH_A_RUN_REPS: %d, attribute at %u (want %d at %u) \"%s\"", ret,
-	      nl.bad_offset, -EINVAL, FIRST_ATTR + 12, nl.ext);
+	refused_at(&nl, &m, -EINVAL, FIRST_ATTR + 12, "IMAGE_NEW with CBENCH_A_RUN_REPS");
 	start(&nl, &m, CBENCH_CMD_RUN_GET, 0);
 	put_u32(&m, CBENCH_A_RUN_ID, 1);
 	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
-	ret = talk(&nl, &m, NULL, NULL);
-	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR + 8,
-	      "RUN_GET with CBENCH_A_IMAGE_BYTES: %d, attribute at %u (want %d at %u) \"%s\"", ret,
-	      nl.bad_offset, -EINVAL, FIRST_ATTR + 8, nl.ext);
+	refused_at(&nl, &m, -EINVAL, FIRST_ATTR + 8, "RUN_GET with CBENCH_A_IMAGE_BYTES");
 	start(&nl, &m, CBENCH_CMD_IMAGE_DEL, 0);
 	put_u32(&m, CBENCH_A_RUN_ID, 1);
-	ret = talk(&nl, &m, NULL, NULL);
-	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR,
-	      "IMAGE_DEL with a run id: %d, attribute at %u \"%s\"", ret, nl.bad_offset, nl.ext);
+	refused_at(&nl, &m, -EINVAL, FIRST_ATTR, "IMAGE_DEL with a run id");
 	start(&nl, &m, CBENCH_CMD_SAMPLES, NLM_F_DUMP);
 	put_u32(&m, CBENCH_A_RUN_ID, 1);
 	put_u64(&m, CBENCH_A_IMAGE_BYTES, 4096);
-	ret = talk(&nl, &m, NULL, NULL);
-	check(ret == -EINVAL && nl.bad_offset == FIRST_ATTR + 8,
-	      "SAMPLES dump with CBENCH_A_IMAGE_BYTES: %d, attribute at %u \"%s\"", ret,
-	      nl.bad_offset, nl.ext);
+	refused_at(&nl, &m, -EINVAL, FIRST_ATTR + 8, "SAMPLES dump with CBENCH_A_IMAGE_BYTES");
 
 	start(&nl, &m, CBENCH_CMD_IMAGE_NEW, 0);
 	ret = talk(&nl, &m, NULL, NULL);
