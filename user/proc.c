@@ -12,21 +12,31 @@
  * So every such child runs under a keeper, a process of ours between us
  * and it:
  *
- *	cbenchctl (child subreaper) -> keeper (child subreaper) -> child
+ *	cbenchctl (child subreaper) -> keeper -> child
  *
- * The keeper is what the child's getppid() names, so a benchmark's signal
- * to its parent reaches the keeper, and the child dies with it (its
- * parent-death signal).  While the keeper lives, every orphan of the
- * child's tree becomes the keeper's child, whatever group or session it
- * moved to; when the child has exited, the keeper kills the child's group,
- * then kills and reaps its own children until it has none, and tells us
- * through a page we share how the child ended and how many it killed.  If
- * the keeper itself is killed, its orphans become ours, and we do the same
- * with our own children that are not live keepers.
+ * Where the kernel lets us, the keeper is the first process (init) of a PID
+ * namespace of its own (and, without root, of a user namespace that owns
+ * it): the child and all it starts live in that namespace, see no process
+ * of ours, cannot signal one (a signal to their parent reaches the
+ * namespace's init, which the kernel keeps from signals its namespace
+ * sends), and die with the keeper, whatever group or session they moved
+ * to.  Elsewhere (a container that forbids namespaces) the keeper is a
+ * child subreaper in our namespace: a benchmark's signal to its parent
+ * reaches the keeper, not us, and the child dies with it (its parent-death
+ * signal); but a benchmark that goes on signalling its parent between the
+ * keeper's death and its own may reach us: only the namespace closes that.
+ *
+ * When the child has exited, the keeper kills the child's group and every
+ * process left in its namespace (or, without one, its own children, which
+ * every orphan of the child's tree becomes, until it has none), and tells
+ * us through a page we share how the child ended and how many it killed.
+ * If the keeper itself is killed, its orphans become ours, and we do the
+ * same with our own children that are not live keepers.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,6 +45,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,11 +61,15 @@
 
 /* What a keeper tells us, in a page we share with it. */
 struct keeper_page {
-	volatile pid_t child;		/* the child's pid, once forked */
-	volatile int status;		/* its wait status */
+	volatile int status;		/* the child's wait status */
 	volatile int left;		/* processes of its tree the keeper killed */
-	volatile int done;		/* 1 once the three above are final */
+	volatile int done;		/* 1 once the two above are final */
 };
+
+/* In a keeper: its child (in its own namespace's numbers), and whether we
+ * were asked to kill it before it existed. */
+static volatile pid_t kept_child;
+static volatile sig_atomic_t kill_asked;
 
 /* Our live keepers: pid and page.  Only the main thread changes it;
  * the abort path (a signal handler) only reads it. */
@@ -76,14 +91,59 @@ static void close_from(int from)
 		close(fd);
 }
 
+/*
+ * Field `field` (1-based, 1 the pid) of /proc/<pid>/stat, pid 0 for
+ * ourselves, as the /proc we see numbers processes (our parent's
+ * namespace, for a keeper that is the init of a new one): 0 if unreadable.
+ * The comm field may hold anything, so we count fields after its last ')'.
+ */
+static long stat_field(pid_t pid, int field)
+{
+	char path[64], buf[512], *p;
+	long value = 0;
+	ssize_t got;
+	int fd;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/stat");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	buf[got] = '\0';
+	if (field == 1)
+		return strtol(buf, NULL, 10);
+	p = strrchr(buf, ')');
+	/* Field 3 is the state, a letter: 'Z' (zombie) is returned as is. */
+	for (int f = 2; p && f < field; f++)
+		p = strchr(p + 1, ' ');
+	if (p && field == 3)
+		return p[1];
+	if (p)
+		value = strtol(p + 1, NULL, 10);
+	return value;
+}
+
+static pid_t real_ppid(void)
+{
+	return (pid_t)stat_field(0, 4);
+}
+
 int cbench_proc_child_init(int fd, pid_t parent)
 {
 	int null;
 
 	/* A child must never outlive its parent: a SCHED_FIFO worker stuck
 	 * in a benchmark that never returns would own its CPU for good.  The
-	 * getppid() check closes the race with a parent dying before prctl. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+	 * check closes the race with a parent dying before prctl: getppid()
+	 * in our namespace, or the parent's pid outside it, as /proc (our
+	 * parent's) says, for a keeper that is the init of a new one. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || (getppid() != parent && real_ppid() != parent))
 		_exit(1);
 	/* Also done by the parent, so that neither side races the other. */
 	setpgid(0, 0);
@@ -122,14 +182,10 @@ static struct keeper_page *page_of(pid_t pid)
 	return NULL;
 }
 
-static bool is_keeper(pid_t pid)
-{
-	return page_of(pid) != NULL;
-}
-
 /*
  * Our children's pids (up to max), read from /proc: every process whose
- * parent we are.  Returns how many, or -errno.
+ * parent is self.  Returns how many, or -errno.  Only where /proc numbers
+ * processes as we do: not in a keeper with a namespace of its own.
  */
 static int list_children(pid_t self, pid_t *out, int max)
 {
@@ -140,35 +196,27 @@ static int list_children(pid_t self, pid_t *out, int max)
 	if (!d)
 		return -errno;
 	while ((e = readdir(d)) && n < max) {
-		char path[64], buf[512], *close_paren;
-		long ppid;
 		pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
-		ssize_t got;
-		int fd;
 
-		if (pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		got = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (got <= 0)
-			continue;
-		buf[got] = '\0';
-		/* pid (comm) state ppid ...: comm may hold anything, so we
-		 * read from its last ')'. */
-		close_paren = strrchr(buf, ')');
-		if (close_paren && sscanf(close_paren + 1, " %*c %ld", &ppid) == 1 && ppid == self)
+		if (pid > 0 && stat_field(pid, 4) == self)
 			out[n++] = pid;
 	}
 	closedir(d);
 	return n;
 }
 
+/* Reaps pid, killed or not; true if our SIGKILL ended it while it ran. */
+static bool reap(pid_t pid)
+{
+	int st = 0;
+
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+}
+
 /*
- * Kills and reaps our children that are not keepers, and what becomes
+ * Kills and reaps our children that are not live keepers, and what becomes
  * ours as they die, until none is left.  Returns how many were still
  * running (ended by our SIGKILL).
  */
@@ -181,14 +229,10 @@ static int sweep_children(void)
 		int n = list_children(self, kids, (int)(sizeof(kids) / sizeof(kids[0]))), swept = 0;
 
 		for (int i = 0; i < n; i++) {
-			int st;
-
-			if (is_keeper(kids[i]))
+			if (page_of(kids[i]))
 				continue;
 			kill(kids[i], SIGKILL);
-			while (waitpid(kids[i], &st, 0) < 0 && errno == EINTR)
-				;
-			left += WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+			left += reap(kids[i]);
 			swept++;
 		}
 		if (!swept)
@@ -198,28 +242,74 @@ static int sweep_children(void)
 }
 
 /*
- * The keeper: runs the child, waits for it, clears up its tree, tells us.
- * Never returns.
+ * The same for a keeper that is its namespace's init: everything in the
+ * namespace but us dies (kill(-1) reaches no process outside it), and
+ * every orphan there is ours to reap.
+ */
+static int sweep_namespace(void)
+{
+	int left = 0, st;
+
+	for (int round = 0; round < SWEEP_ROUNDS; round++) {
+		pid_t got;
+
+		kill(-1, SIGKILL);
+		got = waitpid(-1, &st, 0);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			break;
+		left += WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+	}
+	return left;
+}
+
+/* A keeper's SIGUSR1 handler: we are asked to end the child. */
+static void on_kill_asked(int sig)
+{
+	pid_t child = kept_child;
+
+	(void)sig;
+	kill_asked = 1;
+	if (child > 0) {
+		kill(-child, SIGKILL);
+		kill(child, SIGKILL);
+	}
+}
+
+/*
+ * The keeper: runs the child, waits for it, clears up what it started,
+ * tells us.  SIGUSR1 is blocked on entry.  Never returns.
  */
 static void keeper(void (*body)(void *arg, int fd), void *arg, int fd, pid_t parent,
-		   struct keeper_page *page)
+		   struct keeper_page *page, bool isolated)
 {
+	struct sigaction sa = { .sa_handler = on_kill_asked };
+	sigset_t usr1;
 	siginfo_t info;
 	pid_t child, self;
 	int st = 0;
 
 	fd = cbench_proc_child_init(fd, parent);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigaction(SIGUSR1, &sa, NULL);
 	self = getpid();
 	child = fork();
 	if (child < 0)
 		_exit(127);
 	if (child == 0) {
+		signal(SIGUSR1, SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &usr1, NULL);
 		body(arg, cbench_proc_child_init(fd, self));
 		_exit(127);
 	}
 	setpgid(child, child);
-	page->child = child;
+	kept_child = child;
+	sigprocmask(SIG_UNBLOCK, &usr1, NULL);
+	if (kill_asked)
+		on_kill_asked(SIGUSR1);
 	close(fd);
 	/* The child stays a zombie until its group is killed, so its pid,
 	 * the group's id, cannot have been reused by then. */
@@ -229,16 +319,46 @@ static void keeper(void (*body)(void *arg, int fd), void *arg, int fd, pid_t par
 	while (waitpid(child, &st, 0) < 0 && errno == EINTR)
 		;
 	page->status = st;
-	page->left = sweep_children();
+	page->left = isolated ? sweep_namespace() : sweep_children();
 	__atomic_store_n(&page->done, 1, __ATOMIC_RELEASE);
 	_exit(0);
+}
+
+/*
+ * Forks the keeper: as the init of a PID namespace of its own where the
+ * kernel lets us (root; else with a user namespace of its own to own it),
+ * else plainly.  Like fork(): 0 in the keeper, *isolated set in both.  The
+ * raw clone skips glibc's fork handlers, which only matter to threads we
+ * do not have; the keeper calls nothing that needs its thread id (glibc's
+ * cached one is ours), and its fork() gives the child a right one.
+ */
+static pid_t fork_keeper(bool *isolated)
+{
+	static const unsigned long ns_flags[] = {
+		CLONE_NEWPID, CLONE_NEWUSER | CLONE_NEWPID,
+	};
+	/* The tests' way to the keeper a container without namespaces gets. */
+	const char *no_ns = getenv("CBENCH_TEST_NO_NAMESPACE");
+
+	for (size_t i = 0; i < sizeof(ns_flags) / sizeof(ns_flags[0]) && !(no_ns && *no_ns); i++) {
+		long pid = syscall(SYS_clone, ns_flags[i] | SIGCHLD, NULL, NULL, NULL, NULL);
+
+		if (pid >= 0) {
+			*isolated = true;
+			return (pid_t)pid;
+		}
+	}
+	*isolated = false;
+	return fork();
 }
 
 pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd)
 {
 	pid_t pid, parent = getpid();
 	struct keeper_page *page;
+	sigset_t usr1, old;
 	int fds[2], slot;
+	bool isolated;
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	for (slot = 0; slot < KEEPERS_MAX && keepers[slot].pid; slot++)
@@ -255,7 +375,17 @@ pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd)
 		return ret;
 	}
 	fflush(NULL);
-	pid = fork();
+	/* Until the keeper has its handler, a request to kill its child
+	 * waits rather than killing the keeper. */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &old);
+	pid = fork_keeper(&isolated);
+	if (pid == 0) {
+		close(fds[0]);
+		keeper(body, arg, fds[1], parent, page, isolated);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
 		int ret = -errno;
 
@@ -263,10 +393,6 @@ pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd)
 		close(fds[1]);
 		munmap(page, sizeof(*page));
 		return ret;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		keeper(body, arg, fds[1], parent, page);
 	}
 	close(fds[1]);
 	setpgid(pid, pid);
@@ -278,61 +404,31 @@ pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd)
 
 void cbench_proc_kill_group(pid_t pid)
 {
-	struct keeper_page *page = page_of(pid);
-	pid_t child = page ? page->child : 0;
-
-	/* The child's group, and the child in case setpgid() did not take;
-	 * the keeper then clears up and reports.  Before the child exists,
-	 * the keeper itself: the child then dies with it.  A keeper a
-	 * benchmark stopped is woken, so it can. */
-	if (child > 0) {
-		kill(-child, SIGKILL);
-		kill(child, SIGKILL);
-		kill(pid, SIGCONT);
-	} else {
-		kill(pid, SIGKILL);
-	}
-}
-
-/* Whether pid has exited (a zombie, or gone), as /proc says. */
-static bool has_exited(pid_t pid)
-{
-	char path[64], buf[512], *close_paren;
-	ssize_t got;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return true;
-	got = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (got <= 0)
-		return true;
-	buf[got] = '\0';
-	close_paren = strrchr(buf, ')');
-	return !close_paren || close_paren[1] != ' ' || close_paren[2] == 'Z' || close_paren[2] == 'X';
+	/* The keeper kills its child, then clears up and reports; a keeper
+	 * a benchmark stopped is woken, so it can. */
+	kill(pid, SIGUSR1);
+	kill(pid, SIGCONT);
 }
 
 /*
- * Waits for the keeper's report: for as long as its child runs (as the
- * callers expect: they end a group once its child is done or killed), then
- * at most REAP_STEPS * 5 ms more.  Wakes the keeper at every step, in case
- * a benchmark stopped it.  Returns with the keeper reaped.
+ * Waits for the keeper to exit: as long as its child runs, for the
+ * callers end a group once its child is done or killed, but a child that
+ * lingers REAP_STEPS * 5 ms past that is killed, and a keeper that has
+ * not reported as long again after that is killed too.  Wakes the keeper
+ * at every step, in case a benchmark stopped it.
  */
-static void wait_keeper(pid_t pid, pid_t child, struct keeper_page *page, int *status)
+static void wait_keeper(pid_t pid, int *status)
 {
 	struct timespec step = { 0, 5000000 };
-	int after_child = 0;
 
-	for (;;) {
+	for (int i = 0;; i++) {
 		pid_t got = waitpid(pid, status, WNOHANG);
 
 		if (got == pid || (got < 0 && errno != EINTR))
 			return;
-		if (__atomic_load_n(&page->done, __ATOMIC_ACQUIRE) || child <= 0 || has_exited(child))
-			after_child++;
-		if (after_child > REAP_STEPS) {
+		if (i == REAP_STEPS)
+			cbench_proc_kill_group(pid);
+		if (i == 2 * REAP_STEPS) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 				;
@@ -347,13 +443,11 @@ int cbench_proc_end_group(pid_t pid, struct cbench_proc_end *end)
 {
 	struct keeper_page *page = page_of(pid);
 	int keeper_status = 0, slot;
-	pid_t child;
 
 	memset(end, 0, sizeof(*end));
 	if (!page)
 		return -ESRCH;
-	child = page->child;
-	wait_keeper(pid, child, page, &keeper_status);
+	wait_keeper(pid, &keeper_status);
 	for (slot = 0; keepers[slot].pid != pid; slot++)
 		;
 	keepers[slot].pid = 0;
@@ -362,12 +456,12 @@ int cbench_proc_end_group(pid_t pid, struct cbench_proc_end *end)
 		end->left = page->left;
 	} else {
 		/* The keeper died before its child was done: a benchmark
-		 * signalled its parent.  The child died with it (its
-		 * parent-death signal); what it left is ours now. */
+		 * signalled its parent (a keeper without a namespace of its
+		 * own), or we killed it.  The child died with it (its
+		 * parent-death signal, or its namespace's end); what it left
+		 * outside a namespace is ours now. */
 		end->keeper_lost = true;
 		end->status = keeper_status;
-		if (child > 0)
-			kill(-child, SIGKILL);
 		end->left = sweep_children();
 	}
 	munmap(page, sizeof(*page));
