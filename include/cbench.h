@@ -110,7 +110,14 @@ struct cbench_tp_state {
  * and may write only into the arena (cbench_tpoint() writes ctx->tp).
  */
 struct cbench_ctx {
-	/* Scratch memory, zeroed then prepared by setup(); NULL if none. */
+	/*
+	 * Scratch memory, zeroed then prepared by setup(); NULL if none.
+	 * Aligned to 64 bytes (a cache line), and promised no more: `cbenchctl
+	 * audit` places it anew every round, on other pages and at another
+	 * offset in its first page (a multiple of 64), and runs setup() again
+	 * (docs/placement.md).  A benchmark that needs a page-aligned buffer
+	 * asks for a page more and aligns within the arena.
+	 */
 	void *arena;
 	/* Size of the arena in bytes, as asked for in the descriptor. */
 	uint64_t arena_bytes;
