@@ -5,7 +5,6 @@
  * measurement; hardware counters come from perf, read with RDPMC through
  * the event's mmap page where the kernel allows it.
  */
-#include <alloca.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -531,7 +530,11 @@ static int timed(struct cbench_backend *b, void (*run)(struct cbench_ctx *, uint
 		 struct cbench_ctx *ctx, uint64_t reps, struct cbench_sample *s)
 {
 	struct user_backend *u = b->priv;
-	struct cbench_ctx *call = ctx;
+	/* The call gets a copy of ctx at the bottom of this, below the
+	 * placement's shift: where the context and the benchmark's frame lie
+	 * moves with each placement.  Timing points come back from the copy. */
+	struct { _Alignas(16) unsigned char b[16]; } below[(sizeof(*ctx) + u->stack_shift) / 16 + 1];
+	struct cbench_ctx *call = ctx ? (struct cbench_ctx *)below : NULL;
 	struct sw_counts sw0, sw1;
 	uint64_t hw0[HW_COUNT] = { 0 }, hw1[HW_COUNT] = { 0 };
 	uint64_t start, stop, ticks;
@@ -540,13 +543,8 @@ static int timed(struct cbench_backend *b, void (*run)(struct cbench_ctx *, uint
 
 	memset(s, 0, sizeof(*s));
 	s->reps = reps;
-	/* The call gets a copy of ctx on the stack, below the placement's
-	 * shift: where the context and the benchmark's frame lie moves with
-	 * each placement.  Timing points come back from the copy. */
-	if (ctx) {
-		call = alloca(sizeof(*call) + u->stack_shift);
+	if (ctx)
 		*call = *ctx;
-	}
 	ret = read_sw(u, &sw0);
 	if (ret)
 		return ret;
