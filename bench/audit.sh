@@ -31,7 +31,7 @@
 #                   its own address: what code placement does.
 # The cases take turns, so a noisy stretch of the machine hits all of them.
 # N (default 20) sets the audits per case, CASES (default the first six)
-# which cases run.  Not a test: nothing here passes or fails on a number.
+# which cases run; KEEP=DIR keeps each audit's JSON report there.  Not a test: nothing here passes or fails on a number.
 # Run by `make bench-audit`.
 set -eu
 
@@ -78,6 +78,11 @@ while [ "$i" -lt "$N" ]; do
 	done
 	i=$((i + 1))
 done
+
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	cp "$TMP"/*.json "$TMP"/*.time "$KEEP"/
+fi
 
 python3 - "$TMP" "$N" $CASES <<'PY'
 import json, math, statistics, sys
@@ -131,9 +136,12 @@ for case in cases:
               f"{count['equivalent']}, inconclusive in {count['inconclusive']}, failed "
               f"{count['failed']}")
         if decided:
+            true = 1.0 if case.startswith("chain") else 2.0
+            cover = sum(a["lower"] <= true <= a["upper"] for a in decided)
             print(f"  changes found {min(a['change'] for a in decided):+.2f}% to "
                   f"{max(a['change'] for a in decided):+.2f}%, rounds "
-                  f"{min(a['rounds'] for a in decided)} to {max(a['rounds'] for a in decided)}")
+                  f"{min(a['rounds'] for a in decided)} to {max(a['rounds'] for a in decided)}; "
+                  f"{cover} of {len(decided)} intervals hold the nominal {true:+.0f}%")
     ok = [a for a in audits if a["verdict"] != "failed"]
     if decided:
         print(f"  time to a verdict, median: {median(a['wall_s'] for a in decided):.2f} s "
