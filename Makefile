@@ -254,8 +254,8 @@ dkms-install:
 DKMS_CHECK_KVERS = $(patsubst /usr/src/linux-headers-%,%,$(CHECK_KDIRS))
 
 dkms-check:
-	@test -n "$(DKMS_CHECK_KVERS)" || { echo "no kernel headers in /usr/src: run scripts/install-deps.sh" >&2; exit 1; }
-	@command -v dkms >/dev/null || { echo "dkms is missing: run scripts/install-deps.sh" >&2; exit 1; }
+	@test -n "$(DKMS_CHECK_KVERS)" || { echo "no kernel headers in /usr/src: run scripts/install-deps.sh --all" >&2; exit 1; }
+	@command -v dkms >/dev/null || { echo "dkms is missing: run scripts/install-deps.sh --all" >&2; exit 1; }
 	$(Q)rm -rf $(BUILD)/dkms && mkdir -p $(BUILD)/dkms/src $(BUILD)/dkms/tree $(BUILD)/dkms/install
 	$(call dkms_sources,$(BUILD)/dkms/src)
 	$(Q)set -e; t=$(CURDIR)/$(BUILD)/dkms; \
@@ -374,7 +374,7 @@ check: cbenchctl kmod-sources
 CHECK_KDIRS := $(sort $(wildcard /usr/src/linux-headers-*-amd64))
 
 check-all:
-	@test -n "$(CHECK_KDIRS)" || { echo "no kernel headers in /usr/src: run scripts/install-deps.sh" >&2; exit 1; }
+	@test -n "$(CHECK_KDIRS)" || { echo "no kernel headers in /usr/src: run scripts/install-deps.sh --all" >&2; exit 1; }
 	$(Q)for k in $(CHECK_KDIRS); do $(MAKE) --no-print-directory check KDIR=$$k || exit 1; done
 
 # The VM tests' debug kernel; rebuilt only when tests/vm/debug.config or

@@ -1,6 +1,6 @@
 # Shared by the bench/ scripts (sourced, not run): they measure alone on
 # this machine, waiting for anything else that measures, builds or boots a
-# VM under the same lock (README, "Testing"); then cbenchctl, a scratch
+# VM under the same lock (docs/hacking.md, "Building and testing"); then cbenchctl, a scratch
 # directory removed on exit, and the CPU to measure on (the one cbenchctl
 # picks by default, the last).  A script sets -eu before sourcing this.
 

@@ -11,7 +11,7 @@
 #   build/debug-kernel/release                  <kver>, once it is built
 #
 # It fetches nothing: the source is the linux-source-6.1 package
-# (scripts/install-deps.sh installs it).  It rebuilds only when the fragment,
+# (scripts/install-deps.sh --all installs it).  It rebuilds only when the fragment,
 # the package or the compiler changes (a stamp holds their hash), so the
 # usual run costs nothing.  Prints the time a build took.
 #
@@ -38,12 +38,12 @@ if [ "${1:-}" = --kdir ]; then
 fi
 
 version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) && [ -f "$TARBALL" ] ||
-	die "linux-source-6.1 is not installed: run scripts/install-deps.sh"
+	die "linux-source-6.1 is not installed: run scripts/install-deps.sh --all"
 for tool in tar xz gcc flex bison bc perl; do
-	command -v "$tool" >/dev/null || die "$tool is missing: run scripts/install-deps.sh"
+	command -v "$tool" >/dev/null || die "$tool is missing: run scripts/install-deps.sh --all"
 done
 # objtool (the ORC unwinder) needs libelf's headers.
-[ -f /usr/include/gelf.h ] || die "libelf-dev is missing: run scripts/install-deps.sh"
+[ -f /usr/include/gelf.h ] || die "libelf-dev is missing: run scripts/install-deps.sh --all"
 
 # What the build depends on beyond the source itself.  A different compiler
 # would build a module the kernel was not built with.

@@ -1,11 +1,46 @@
 #!/bin/sh
-# Install every Debian package that building and testing cbench needs, on
-# Debian bookworm, as root.  Idempotent: running it twice changes nothing.
+# Install the Debian packages cbench needs, on Debian bookworm, as root.
+# Idempotent: running it twice changes nothing.
 #
-# The 6.12 kernel comes from bookworm-backports.  We add that suite using the
-# archive address this machine's apt sources already use for bookworm, so the
-# script works behind whatever mirror the machine is configured for.
+#   sh scripts/install-deps.sh          what building and running cbenchctl
+#                                       in user mode needs, nothing more:
+#                                       the packages in USER_PACKAGES below
+#   sh scripts/install-deps.sh --all    also what `make test` and `make bench`
+#                                       need: the kernels and headers the
+#                                       module is built and tested against
+#                                       (6.1, and 6.12 from bookworm-backports,
+#                                       which it adds), QEMU, the debug
+#                                       kernel's source, dkms, sparse,
+#                                       cppcheck, CUnit, Google Benchmark and
+#                                       a headless browser for plot's tests
+#
+# For cbench.ko on a lab machine, the running kernel's headers are enough:
+# apt-get install linux-headers-$(uname -r) (docs/lab.md).
 set -eu
+
+usage() {
+	echo "usage: sh scripts/install-deps.sh [--all]" >&2
+	exit 2
+}
+
+all=
+case "${1:-}" in
+"") ;;
+--all) all=1 ;;
+-h | --help)
+	sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+	exit 0
+	;;
+*)
+	echo "install-deps: unknown option '$1'" >&2
+	usage
+	;;
+esac
+[ $# -le 1 ] || usage
+
+# cbenchctl and the example benchmarks: a C compiler, libnl's generic
+# netlink (the module's protocol), libelf and libdw (objects, profiles).
+USER_PACKAGES="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev libdw-dev"
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -16,6 +51,14 @@ die() {
 
 [ "$(id -u)" = 0 ] || die "run me as root (apt-get needs it)"
 grep -qs 'bookworm' /etc/os-release || die "this script targets Debian bookworm"
+
+if [ -z "$all" ]; then
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $USER_PACKAGES
+	echo "install-deps: ready for cbenchctl in user mode (sh scripts/install-deps.sh --all for the tests)"
+	exit 0
+fi
 
 # The first URI of a deb822 or one-line source that carries the bookworm suite.
 bookworm_uri() {
@@ -51,8 +94,7 @@ fi
 apt-get update -qq
 
 # Build and test tools for the user side.
-packages="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev libdw-dev
-	libcunit1-dev libbenchmark-dev sparse cppcheck python3
+packages="$USER_PACKAGES libcunit1-dev libbenchmark-dev sparse cppcheck python3
 	qemu-system-x86 busybox-static cpio gzip kmod"
 
 # make install's checks (man pages, completion), make dkms-check, and the

@@ -42,7 +42,7 @@ die() {
 }
 
 for tool in qemu-system-x86_64 busybox cpio gzip ldd timeout; do
-	command -v "$tool" >/dev/null || die "$tool is missing: run scripts/install-deps.sh"
+	command -v "$tool" >/dev/null || die "$tool is missing: run scripts/install-deps.sh --all"
 done
 # busybox must be static: the initramfs has no loader for it.
 ldd "$(command -v busybox)" >/dev/null 2>&1 && die "busybox is dynamic: install busybox-static"
@@ -98,7 +98,7 @@ else
 	fi
 	[ -n "$debug" ] && kernels="$kernels $debug_kver"
 fi
-[ -n "$kernels" ] || die "no kernel with both headers and an image: run scripts/install-deps.sh"
+[ -n "$kernels" ] || die "no kernel with both headers and an image: run scripts/install-deps.sh --all"
 
 is_debug() {
 	[ -n "$debug" ] && [ "$1" = "$debug_kver" ]

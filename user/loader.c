@@ -909,7 +909,8 @@ int cbench_library_open(struct cbench_library *lib, const char *path, double tim
 {
 	enum load_msg_type stage = 0;
 	double deadline = cbench_now_s() + time_limit_s;
-	int fd = -1, ret, status = 0, left, child_fd;
+	struct cbench_proc_end end;
+	int fd = -1, ret, child_fd;
 	pid_t pid;
 
 	memset(lib, 0, sizeof(*lib));
@@ -928,12 +929,15 @@ int cbench_library_open(struct cbench_library *lib, const char *path, double tim
 		close(child_fd);
 	if (ret)
 		cbench_proc_kill_group(pid);
-	left = cbench_proc_end_group(pid, &status);
-	if (ret == -ECHILD)
-		describe_end(status, stage, path, err, errlen);
-	if (!ret && left) {
+	cbench_proc_end_group(pid, &end);
+	if (ret == -ECHILD && end.keeper_lost)
+		snprintf(err, errlen, "%s killed the process that supervises its load while loading "
+			 "(does a constructor signal its parent?)", path);
+	else if (ret == -ECHILD)
+		describe_end(end.status, stage, path, err, errlen);
+	if (!ret && end.left) {
 		snprintf(err, errlen, "%s left processes behind while loading (%d, killed): "
-			 "does a constructor fork?", path, left);
+			 "does a constructor fork?", path, end.left);
 		ret = -ECHILD;
 	}
 	if (!ret)

@@ -317,7 +317,8 @@ static void receive(struct receive *r, int fd, const struct cbench_worker_job *j
 int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, struct cbench_phase *p)
 {
 	struct receive r = { .p = p };
-	int fd, status = 0, left_behind;
+	struct cbench_proc_end end;
+	int fd;
 
 	memset(p, 0, sizeof(*p));
 	r.pid = cbench_proc_start(child, (void *)job, &fd);
@@ -326,13 +327,19 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 	current_worker = r.pid;
 	receive(&r, fd, job, time_limit_s);
 	close(fd);
-	left_behind = cbench_proc_end_group(r.pid, &status);
+	cbench_proc_end_group(r.pid, &end);
 	current_worker = 0;
-	if (r.eof && !r.done && !p->error)
-		describe_exit(p, status);
-	if (left_behind && !p->error) {
+	if (end.keeper_lost && !r.done && !p->error) {
 		snprintf(p->reason, sizeof(p->reason),
-			 "the benchmark left processes behind (%d, killed)", left_behind);
+			 "the benchmark killed the process that supervises its worker "
+			 "(does it signal its parent?)");
+		p->error = -ECHILD;
+	}
+	if (r.eof && !r.done && !p->error)
+		describe_exit(p, end.status);
+	if (end.left && !p->error) {
+		snprintf(p->reason, sizeof(p->reason),
+			 "the benchmark left processes behind (%d, killed)", end.left);
 		p->error = -ECHILD;
 	}
 	return 0;

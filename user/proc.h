@@ -8,6 +8,7 @@
 #ifndef _CBENCH_PROC_H
 #define _CBENCH_PROC_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* The child's message pipe, once it has closed everything else. */
@@ -22,26 +23,32 @@
 int cbench_proc_child_init(int pipe_fd, pid_t parent);
 
 /*
- * Starts a child that talks to us over a pipe: makes us a child subreaper
- * (the child's orphans become ours, so we can tell whether any were left),
+ * Starts a child that talks to us over a pipe: makes us a child subreaper,
  * flushes stdio (so the child cannot write our buffered output again),
- * forks, and in the child calls body(arg, fd) once cbench_proc_child_init()
- * is done, fd being its end of the pipe; body must not return.  Here the
- * child leads a process group of its own.  Returns its pid, with the pipe's
- * read end in *fd, or -errno if no child could start.
+ * forks a keeper that forks the child, and in the child calls body(arg, fd)
+ * once cbench_proc_child_init() is done, fd being its end of the pipe; body
+ * must not return.  Returns the keeper's pid, the handle for the calls
+ * below, with the pipe's read end in *fd, or -errno if no child could start.
  */
 pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd);
 
-/* Kills pid and its process group.  Async-signal-safe. */
+/* Kills the child of keeper pid and its process group (the keeper then
+ * clears up the rest).  Async-signal-safe. */
 void cbench_proc_kill_group(pid_t pid);
 
+/* How a child ended. */
+struct cbench_proc_end {
+	int status;		/* the child's wait status */
+	int left;		/* processes it started that were still running, killed */
+	bool keeper_lost;	/* its keeper was killed first (a signal to its parent) */
+};
+
 /*
- * Ends the child's process group: waits for the child to exit (*status),
- * kills whatever else is left in its group and reaps it.  Returns how many
- * processes were still running.  The caller is a child subreaper
- * (PR_SET_CHILD_SUBREAPER), so orphans of the group are its to reap.
+ * Ends the child started as pid: waits for it to exit, kills and reaps
+ * whatever it started that still runs, and frees the handle.  Returns 0,
+ * or -ESRCH for a pid that is no such handle.
  */
-int cbench_proc_end_group(pid_t pid, int *status);
+int cbench_proc_end_group(pid_t pid, struct cbench_proc_end *end);
 
 /* "SIGSEGV" for SIGSEGV; "SIG?" for what has no name. */
 const char *cbench_proc_signame(int sig, char *buf, size_t len);

@@ -16,7 +16,7 @@ export XDG_CACHE_HOME="$TMP/cache"
 FAST="--trials 2 --trial-time 0.005 --warmup 0.001"
 
 
-command -v chromium >/dev/null || { echo "plot.sh: chromium is missing: run scripts/install-deps.sh" >&2; exit 1; }
+command -v chromium >/dev/null || { echo "plot.sh: chromium is missing: run scripts/install-deps.sh --all" >&2; exit 1; }
 
 # render HTML: the DOM after loading, in $TMP/dom; chromium's log in $TMP/log.
 # No network: every host resolves nowhere, so a page that fetched anything

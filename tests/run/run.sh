@@ -347,6 +347,27 @@ if [ -n "$left" ]; then
 else
 	ok "benchmark that forks: nothing it forked outlives the run"
 fi
+# What a benchmark starts may leave its group and session, and its parent
+# may be gone (a daemon's double fork): it is still found and killed.
+check_failed_run "benchmark whose child daemonizes" 'the benchmark left processes behind \(1, killed\)' \
+	"$FIX/kills_parent.so" --filter '^(daemonize|good)$'
+left=$(ours -x cbfix-daemon)
+if [ -n "$left" ]; then
+	not_ok "benchmark whose child daemonizes: it outlived the run (pids $(echo $left))"
+	kill $left 2>/dev/null
+else
+	ok "benchmark whose child daemonizes: nothing it started outlives the run"
+fi
+# A benchmark that signals its parent reaches the worker's keeper, never
+# cbenchctl: the run goes on, reports the failure and cleans up.
+check_failed_run "benchmark that kills its parent" \
+	'the benchmark killed the process that supervises its worker' \
+	"$FIX/kills_parent.so" --filter '^(kill_parent|good)$'
+if [ -n "$(ours -f 'fixtures/kills_parent')" ]; then
+	not_ok "benchmark that kills its parent: processes left behind"
+else
+	ok "benchmark that kills its parent: no process left"
+fi
 rm -f "$TMP/err"
 timeout 10 "$CB" run $FAST --filter '^add_chain$' "$SUITE" >"$TMP/out" 2>"$TMP/err"
 rc=$?
@@ -472,6 +493,15 @@ expect_failure "list: constructor never returns" 'did not finish loading within 
 expect_load_failure "constructor forks" 'left processes behind while loading \(1, killed\)' "$FIX/ctor_fork.so"
 # What it forked holds our pipe open: the exit is still seen at once.
 expect_failure "list: constructor forks, then exits" 'exited with status 0 while loading' list "$FIX/ctor_fork_exit.so"
+expect_load_failure "constructor forks a child that leaves the session" \
+	'left processes behind while loading \(1, killed\)' "$FIX/ctor_setsid.so"
+left=$(ours -x cbfix-setsid)
+if [ -n "$left" ]; then
+	not_ok "constructor forks a child that leaves the session: it outlived the load (pids $(echo $left))"
+	kill $left 2>/dev/null
+else
+	ok "constructor forks a child that leaves the session: nothing it forked outlives the load"
+fi
 left=$(ours -x cbfix-ctorfork)
 if [ -n "$left" ]; then
 	not_ok "constructor forks: its child outlived the load (pids $(echo $left))"
