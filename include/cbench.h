@@ -141,6 +141,9 @@ typedef int (*cbench_hook_fn)(struct cbench_ctx *ctx);
 /*
  * Prepares the arena for the current parameter, untimed.  Returns 0, or a
  * negative number to say the benchmark cannot run with this parameter.
+ * It may run many times in one process, each time on a fresh zeroed arena
+ * (an audit places the arena anew every round; cbench.ko runs it in every
+ * run): keep what it prepares in the arena, not in what it allocates.
  */
 typedef int (*cbench_setup_fn)(struct cbench_ctx *ctx);
 
