@@ -484,26 +484,26 @@ static int tp_round_end(struct cbench_tp_collect *c, uint32_t round, uint32_t si
 }
 
 /*
- * The statistic's quantile of each half of one side's round, alternate
- * calls (cbench_seq_round_halves()), from its splits before they are
- * sorted; NAN where a half has none.
+ * The statistic's quantile of each half of one side's round, the first
+ * half of its calls and the second (cbench_seq_round_halves()), from its
+ * splits before they are sorted; NAN where a half has none.
  */
 static void tp_halves(const struct cbench_tp_collect *c, const size_t *ends, uint32_t ncalls,
 		      double q[2])
 {
 	struct cbench_tp_split *half = malloc((c->nsplits + 1) * sizeof(*half));
+	size_t mid = ncalls ? ends[(ncalls - 1) / 2] : 0;
 
-	for (uint32_t h = 0; h < 2; h++) {
-		size_t n = 0, from = 0;
-
-		for (uint32_t j = 0; half && j < ncalls; from = ends[j++]) {
-			if (j % 2 == h) {
-				memcpy(half + n, c->splits + from, (ends[j] - from) * sizeof(*half));
-				n += ends[j] - from;
-			}
-		}
-		cbench_tp_sort(half, n);
-		q[h] = half ? cbench_tp_quantile(half, n, CBENCH_SEQ_QUANTILE) : NAN;
+	if (half) {
+		/* A call's splits are whole: the halves split between calls. */
+		memcpy(half, c->splits, mid * sizeof(*half));
+		cbench_tp_sort(half, mid);
+		q[0] = cbench_tp_quantile(half, mid, CBENCH_SEQ_QUANTILE);
+		memcpy(half, c->splits + mid, (c->nsplits - mid) * sizeof(*half));
+		cbench_tp_sort(half, c->nsplits - mid);
+		q[1] = cbench_tp_quantile(half, c->nsplits - mid, CBENCH_SEQ_QUANTILE);
+	} else {
+		q[0] = q[1] = NAN;
 	}
 	free(half);
 }
