@@ -432,7 +432,9 @@ static int user_place(struct cbench_backend *b, struct cbench_placement *pl)
 
 		if (ret) {
 			snprintf(b->error, sizeof(b->error), "unable to place the arena of %" PRIu64
-				 " bytes anew: %s", u->desc->arena_bytes, strerror(-ret));
+				 " bytes anew: %s%s", u->desc->arena_bytes, strerror(-ret),
+				 ret == -ENOMEM ? " (placements draw from a pool of 1.5 to 4 times "
+				 "both sides' arenas; --fixed-placement needs none)" : "");
 			return ret;
 		}
 		cbench_arena_unmap(&u->arena);
