@@ -386,8 +386,9 @@ bench: cbenchctl examples
 	bench/run.sh
 	bench/tpoints.sh
 
-# compare on A/A pairs of separate runs and audit on A/A pairs and a true 1 %
-# slowdown (prints figures; not a test), under one hold of the lock.
+# compare on A/A pairs of separate runs, and audit on A/A pairs and true
+# slowdowns of compute-bound and memory-bound benchmarks (prints figures;
+# not a test), under one hold of the lock.  N=100 for 100 audits a case.
 bench-audit: cbenchctl examples
 	flock /tmp/cbench-measure.lock env CBENCH_MEASURE_LOCKED=1 \
 		sh -c 'bench/compare_aa.sh && bench/audit.sh'

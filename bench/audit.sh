@@ -1,73 +1,156 @@
 #!/bin/sh
 # How well does `cbenchctl audit` decide here?  Prints, from one run on this
 # machine, with the default confidence (0.99), min-effect (0.2 %) and budget
-# (30 s):
-#   - A/A audits of the add chain against a copy of itself
-#     (examples/audit.c: chain_1000 vs chain_1000_again): how many of N say
-#     faster or slower (false verdicts), equivalent or inconclusive;
-#   - audits of a true 1 % slowdown (chain_1010 vs chain_1000: 1010 against
-#     1000 dependent adds per rep, both declaring 1000 ops): how many of N
-#     find B slower (the right sign), faster, or nothing, and the median
-#     time to a verdict, the audit's own (measuring) and the command's
-#     (loading, tuning both sides, measuring).
-# Not a test: nothing here passes or fails on a number.  Run by
-# `make bench-audit`.
+# (30 s), for each case N audits:
+#   - A/A cases, a benchmark audited against itself or a copy of itself: how
+#     many of N say faster or slower (false verdicts; at 99 % at most 1 %
+#     should), how many of those claim a change larger than their interval
+#     is wide (a false verdict that looks sure of itself), equivalent or
+#     inconclusive:
+#       chain_aa    the add chain against a copy (examples/audit.c:
+#                   chain_1000 vs chain_1000_again), compute-bound;
+#       memcpy_aa   glibc's memcpy of 4096 bytes within the arena
+#                   (examples/placement.c: libc_memcpy/size=4096);
+#       chase_aa    a pointer chase over 256 KiB, past L1 (chase_l2);
+#       stream_aa   8-byte stores over 64 KiB (store_stream);
+#   - true slowdowns: how many of N find B slower (the right sign), faster,
+#     or nothing, with the changes found:
+#       chain_slow  1 %: chain_1010 vs chain_1000, both declaring 1000 ops;
+#       chase_slow  2 %: chase_l2_slow vs chase_l2, 1020 steps against 1000,
+#                   both declaring 1000 ops;
+#   - for each case the median time to a verdict, the audit's own
+#     (measuring) and the command's (loading, tuning both sides, measuring),
+#     and the placements each side got with the share of the round
+#     statistic's variance they explain (docs/placement.md).
+# Cases not run unless CASES names them (objects the placement work was not
+# tuned on, and code placement):
+#       suite_chase_aa  examples/suite.c's pointer_chase/size=1048576 (a 16 MiB
+#                   arena: placements that cost more than a round's measuring);
+#       suite_copy_aa   examples/suite.c's copy/size=4096 (8-byte words);
+#       objects_aa  chase_l2 of two copies of placement.so, each loaded at
+#                   its own address: what code placement does.
+# The cases take turns, so a noisy stretch of the machine hits all of them.
+# N (default 20) sets the audits per case, CASES (default the first six)
+# which cases run; KEEP=DIR keeps each audit's JSON report there.  Not a test: nothing here passes or fails on a number.
+# Run by `make bench-audit`.
 set -eu
 
 . bench/lib.sh
 
 N=${N:-20}
+CASES=${CASES:-chain_aa chain_slow memcpy_aa chase_aa stream_aa chase_slow}
 AUDIT=build/examples/audit.so
-echo "audit: $N A/A audits and $N of a 1% slowdown, CPU $CPU, default confidence, min-effect and budget" >&2
+PLACE=build/examples/placement.so
+SUITE=build/examples/suite.so
 
-# The two kinds alternate, so a noisy stretch of the machine hits both.
+# The audit's arguments for a case.
+args() {
+	case $1 in
+	chain_aa) echo "$AUDIT --a chain_1000 --b chain_1000_again" ;;
+	chain_slow) echo "$AUDIT --a chain_1000 --b chain_1010" ;;
+	memcpy_aa) echo "$PLACE --a libc_memcpy/size=4096 --b libc_memcpy/size=4096" ;;
+	chase_aa) echo "$PLACE --a chase_l2 --b chase_l2" ;;
+	stream_aa) echo "$PLACE --a store_stream --b store_stream" ;;
+	chase_slow) echo "$PLACE --a chase_l2 --b chase_l2_slow" ;;
+	suite_chase_aa) echo "$SUITE --a pointer_chase/size=1048576 --b pointer_chase/size=1048576" ;;
+	suite_copy_aa) echo "$SUITE --a copy/size=4096 --b copy/size=4096" ;;
+	objects_aa) echo "$TMP/place_a.so $TMP/place_b.so --filter ^chase_l2\$" ;;
+	*) echo "bench/audit.sh: no case '$1' (known: chain_aa chain_slow memcpy_aa chase_aa" \
+		"stream_aa chase_slow suite_chase_aa suite_copy_aa objects_aa)" >&2; exit 1 ;;
+	esac
+}
+for c in $CASES; do
+	args "$c" >/dev/null
+done
+cp "$PLACE" "$TMP/place_a.so"
+cp "$PLACE" "$TMP/place_b.so"
+echo "audit: $N audits of each of $CASES; CPU $CPU, default confidence, min-effect and budget" >&2
+
 i=0
 while [ "$i" -lt "$N" ]; do
-	for kind in aa slow; do
-		b=chain_1000_again
-		[ "$kind" = slow ] && b=chain_1010
+	for c in $CASES; do
 		t0=$(date +%s.%N)
-		"$CB" audit --cpu "$CPU" --format json -o "$TMP/$kind$i.json" "$AUDIT" --a chain_1000 --b "$b" \
-			2>/dev/null || echo "audit $kind $i failed" >&2
+		# shellcheck disable=SC2046
+		"$CB" audit --cpu "$CPU" --format json -o "$TMP/$c.$i.json" $(args "$c") \
+			2>/dev/null || echo "audit $c $i failed" >&2
 		t1=$(date +%s.%N)
-		echo "$t0 $t1" >"$TMP/$kind$i.time"
+		echo "$t0 $t1" >"$TMP/$c.$i.time"
 	done
 	i=$((i + 1))
 done
 
-python3 - "$TMP" "$N" <<'PY'
-import json, statistics, sys
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	cp "$TMP"/*.json "$TMP"/*.time "$KEEP"/
+fi
 
-tmp, n = sys.argv[1], int(sys.argv[2])
+python3 - "$TMP" "$N" $CASES <<'PY'
+import json, math, statistics, sys
 
-def load(kind):
+tmp, n, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+label = {
+    "chain_aa": "A/A, add chain (chain_1000 vs chain_1000_again)",
+    "chain_slow": "a true 1% slowdown (chain_1010 vs chain_1000)",
+    "memcpy_aa": "A/A, glibc memcpy of 4096 bytes (libc_memcpy/size=4096)",
+    "chase_aa": "A/A, pointer chase over 256 KiB (chase_l2)",
+    "stream_aa": "A/A, store stream over 64 KiB (store_stream)",
+    "chase_slow": "a true 2% slowdown (chase_l2_slow vs chase_l2)",
+    "suite_chase_aa": "A/A, suite.so's pointer chase over 1 MiB (pointer_chase/size=1048576)",
+    "suite_copy_aa": "A/A, suite.so's copy of 4096 bytes (copy/size=4096)",
+    "objects_aa": "A/A, chase_l2 of two copies of placement.so (code placed apart)",
+}
+
+def load(case):
     out = []
     for i in range(n):
         try:
-            a = json.load(open(f"{tmp}/{kind}{i}.json"))["audits"][0]
+            a = json.load(open(f"{tmp}/{case}.{i}.json"))["audits"][0]
         except (OSError, ValueError, KeyError, IndexError):
-            a = {"verdict": "failed", "wall_s": float("nan"), "change": float("nan")}
-        t0, t1 = map(float, open(f"{tmp}/{kind}{i}.time").read().split())
+            a = {"verdict": "failed"}
+        t0, t1 = map(float, open(f"{tmp}/{case}.{i}.time").read().split())
         a["command_s"] = t1 - t0
         out.append(a)
     return out
 
-def count(audits, verdict):
-    return sum(a["verdict"] == verdict for a in audits)
+def median(v):
+    v = [x for x in v if x is not None and not math.isnan(x)]
+    return statistics.median(v) if v else float("nan")
 
-aa, slow = load("aa"), load("slow")
-print(f"audit, A/A (chain_1000 vs chain_1000_again), {n} audits: "
-      f"{count(aa, 'faster') + count(aa, 'slower')} false verdicts (faster or slower), "
-      f"{count(aa, 'equivalent')} equivalent, {count(aa, 'inconclusive')} inconclusive, "
-      f"{count(aa, 'failed')} failed; median wall {statistics.median(a['wall_s'] for a in aa):.2f} s")
-decided = [a for a in slow if a["verdict"] in ("faster", "slower")]
-print(f"audit, a true 1% slowdown (chain_1010 vs chain_1000), {n} audits: "
-      f"B slower in {count(slow, 'slower')}, faster in {count(slow, 'faster')}, "
-      f"equivalent in {count(slow, 'equivalent')}, inconclusive in {count(slow, 'inconclusive')}, "
-      f"failed {count(slow, 'failed')}")
-if decided:
-    print(f"  time to a verdict, median: {statistics.median(a['wall_s'] for a in decided):.2f} s measuring, "
-          f"{statistics.median(a['command_s'] for a in decided):.2f} s for the command; "
-          f"changes found {min(a['change'] for a in decided):+.2f}% to {max(a['change'] for a in decided):+.2f}%, "
-          f"rounds {min(a['rounds'] for a in decided)} to {max(a['rounds'] for a in decided)}")
+for case in cases:
+    audits = load(case)
+    count = {v: sum(a["verdict"] == v for a in audits)
+             for v in ("faster", "slower", "equivalent", "inconclusive", "failed")}
+    decided = [a for a in audits if a["verdict"] in ("faster", "slower")]
+    print(f"audit, {label[case]}, {n} audits:")
+    if case.endswith("_aa"):
+        # A false verdict that claims more than its interval is wide.
+        sure = sum(a["upper"] - a["lower"] < abs(a["change"]) for a in decided)
+        print(f"  {len(decided)} false verdicts (faster or slower), {sure} of them with an "
+              f"interval narrower than the change claimed; {count['equivalent']} equivalent, "
+              f"{count['inconclusive']} inconclusive, {count['failed']} failed")
+        for a in decided:
+            print(f"    false: B {a['change']:+.2f}% [{a['lower']:+.2f}%, {a['upper']:+.2f}%] "
+                  f"after {a['rounds']} rounds, {a['wall_s']:.2f} s")
+    else:
+        print(f"  B slower in {count['slower']}, faster in {count['faster']}, equivalent in "
+              f"{count['equivalent']}, inconclusive in {count['inconclusive']}, failed "
+              f"{count['failed']}")
+        if decided:
+            print(f"  changes found {min(a['change'] for a in decided):+.2f}% to "
+                  f"{max(a['change'] for a in decided):+.2f}% (median "
+                  f"{median(a['change'] for a in decided):+.2f}%), rounds "
+                  f"{min(a['rounds'] for a in decided)} to {max(a['rounds'] for a in decided)}")
+    ok = [a for a in audits if a["verdict"] != "failed"]
+    if decided:
+        print(f"  time to a verdict, median: {median(a['wall_s'] for a in decided):.2f} s "
+              f"measuring, {median(a['command_s'] for a in decided):.2f} s for the command")
+    if ok:
+        print(f"  every audit, median: {median(a['wall_s'] for a in ok):.2f} s measuring, "
+              f"{median(a['rounds'] for a in ok):.0f} rounds")
+    placed = [a["placement"] for a in ok if "placement" in a]
+    if placed:
+        print(f"  placements per side, median: A {median(p['a'] for p in placed):.0f}, "
+              f"B {median(p['b'] for p in placed):.0f}; share of the round statistic's "
+              f"variance beyond timing noise, median: "
+              f"{100 * median(p.get('share') for p in placed):.0f}%")
 PY

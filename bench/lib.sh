@@ -8,7 +8,7 @@ if [ -z "${CBENCH_MEASURE_LOCKED:-}" ] && command -v flock >/dev/null; then
 	CBENCH_MEASURE_LOCKED=1 exec flock /tmp/cbench-measure.lock "$0" "$@"
 fi
 
-CB=build/cbenchctl
+CB=${CB:-build/cbenchctl}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
 CPU=${CPU:-$(($(getconf _NPROCESSORS_ONLN) - 1))}

@@ -110,7 +110,14 @@ struct cbench_tp_state {
  * and may write only into the arena (cbench_tpoint() writes ctx->tp).
  */
 struct cbench_ctx {
-	/* Scratch memory, zeroed then prepared by setup(); NULL if none. */
+	/*
+	 * Scratch memory, zeroed then prepared by setup(); NULL if none.
+	 * Aligned to 64 bytes (a cache line), and promised no more: `cbenchctl
+	 * audit` places it anew every round, on other pages and at another
+	 * offset in its first page (a multiple of 64), and runs setup() again
+	 * (docs/placement.md).  A benchmark that needs a page-aligned buffer
+	 * asks for a page more and aligns within the arena.
+	 */
 	void *arena;
 	/* Size of the arena in bytes, as asked for in the descriptor. */
 	uint64_t arena_bytes;
@@ -134,6 +141,9 @@ typedef int (*cbench_hook_fn)(struct cbench_ctx *ctx);
 /*
  * Prepares the arena for the current parameter, untimed.  Returns 0, or a
  * negative number to say the benchmark cannot run with this parameter.
+ * It may run many times in one process, each time on a fresh zeroed arena
+ * (an audit places the arena anew every round; cbench.ko runs it in every
+ * run): keep what it prepares in the arena, not in what it allocates.
  */
 typedef int (*cbench_setup_fn)(struct cbench_ctx *ctx);
 

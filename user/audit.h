@@ -9,8 +9,8 @@
 #include "tpoints.h"
 #include "worker.h"
 
-/* One pair of benchmarks audited against each other. */
-/* Timings per side per round (seed 001 adds 100 per side per round). */
+/* Timings per side per round, at the least (Lau et al. add 100 per side
+ * per round). */
 #define CBENCH_AUDIT_PER_SIDE 100
 
 /*
@@ -22,6 +22,7 @@ void cbench_audit_shuffle(uint8_t *order, uint64_t *state);
 /* The same with per_side of each (at most CBENCH_AUDIT_PER_SIDE). */
 void cbench_audit_shuffle_n(uint8_t *order, int per_side, uint64_t *state);
 
+/* One pair of benchmarks audited against each other. */
 struct cbench_audit_pair {
 	const struct cbench_experiment *a, *b;
 	uint64_t n_a, n_b;			/* reps per measurement */
@@ -49,6 +50,7 @@ struct cbench_audit_report {
 	double min_effect_pct;			/* percent */
 	const char *backend;
 	bool no_tpoints;			/* --no-tpoints */
+	bool fixed_placement;			/* --fixed-placement */
 	struct cbench_timer timer;
 	struct cbench_audit_pair *pairs;
 	size_t npairs;

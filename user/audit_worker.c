@@ -8,6 +8,16 @@
  * clock, a neighbour's load, the state a measurement leaves in the caches
  * and the branch predictors) falls on both sides alike and cannot line up
  * with a fixed period.  The seed is the runner's, so a run can be replayed.
+ *
+ * What interleaving cannot cancel is what stays fixed for a side: where
+ * its arena's pages lie, its offset, the stack's alignment (Mytkowicz et
+ * al.).  So each round starts with a new placement of each side (arena.h,
+ * docs/placement.md; Curtsinger and Berger, STABILIZER), set up again, and
+ * a round's statistic is one draw of placement and noise together: rounds
+ * stay independent, and the confidence sequence sees placement as the
+ * variance it is.  Where placing costs more than measuring a round, a
+ * round measures more (sub-rounds of the same order), so that placing
+ * never takes more of the audit's time than measuring does.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,22 +27,28 @@
 #include <string.h>
 
 #include "../kmod/lib/order.h"
+#include "arena.h"
 #include "audit.h"
 #include "clock.h"
 #include "sequential.h"
 #include "tpoints.h"
 #include "worker.h"
 
-/* Timings per side per round (seed 001 adds 100 per side per round). */
+/* Timings per side per sub-round (Lau et al. add 100 per side per round). */
 #define ROUND_PER_SIDE CBENCH_AUDIT_PER_SIDE
+/* Sub-rounds a round may measure on one placement, at most. */
+#define SUBROUNDS_MAX 16
+#define ROUND_MAX_PER_SIDE (SUBROUNDS_MAX * ROUND_PER_SIDE)
 /* Warm-up of each side before the first round, in ns. */
 #define AUDIT_WARMUP_NS 20e6
 /*
- * Rounds a backend with a measure_audit op (kmod) takes in one go: enough
- * to amortize starting a run, few enough that a decided audit wastes little.
+ * Without placements (--fixed-placement), the rounds a backend with a
+ * measure_audit op (kmod) takes in one go: enough to amortize starting a
+ * run, few enough that a decided audit wastes little.  With them, a run
+ * takes one round: a new run is a new placement.
  */
 #define BATCH_ROUNDS 4
-#define BATCH_SAMPLES (BATCH_ROUNDS * 2 * ROUND_PER_SIDE)
+#define BATCH_SAMPLES (SUBROUNDS_MAX * 2 * ROUND_PER_SIDE)
 
 /* Fisher-Yates over per_side zeros (A) and as many ones (B): the order
  * cbench.ko takes an audit run's samples in (kmod/lib/order.c). */
@@ -50,8 +66,20 @@ struct side {
 	struct cbench_backend *b;
 	uint64_t n;
 	double ops;			/* declared ops per rep */
-	double v[ROUND_PER_SIDE];	/* this round's timings, ns/op */
+	double v[ROUND_MAX_PER_SIDE];	/* this round's timings, ns/op */
 	size_t nv;
+	double measure_ns;		/* a measurement's wall time, from the warm-up */
+};
+
+/*
+ * The placements of an audit: pl NULL where they stay fixed; subrounds,
+ * the sub-rounds of ROUND_PER_SIDE (or of a timing-point round's calls)
+ * each round measures; how many placements each side got.
+ */
+struct placing {
+	struct cbench_placement *pl;
+	uint32_t subrounds;
+	uint32_t count[2];
 };
 
 static void init_side(struct side *s, struct cbench_backend *b, uint64_t n,
@@ -93,18 +121,18 @@ struct batched {
  * from the state of its first round, so every round's sides must be our
  * order exactly: a backend that says otherwise measured something else.
  */
-static int batch_round(struct side sides[2], struct batched *bt, const uint8_t *order,
-		       uint64_t state, const struct cbench_sample **taken)
+static int batch_round(struct side sides[2], struct batched *bt, uint32_t rounds,
+		       const uint8_t *order, uint64_t state, const struct cbench_sample **taken)
 {
 	struct cbench_backend *a = sides[0].b;
 
 	if (bt->next == bt->n) {
 		int ret = a->ops->measure_audit(a, sides[1].b, sides[0].n, sides[1].n, ROUND_PER_SIDE,
-						BATCH_ROUNDS, state, bt->s, bt->sides);
+						rounds, state, bt->s, bt->sides);
 
 		if (ret)
 			return ret;
-		bt->n = BATCH_SAMPLES;
+		bt->n = rounds * 2 * ROUND_PER_SIDE;
 		bt->next = 0;
 	}
 	if (memcmp(bt->sides + bt->next, order, 2 * ROUND_PER_SIDE)) {
@@ -117,27 +145,31 @@ static int batch_round(struct side sides[2], struct batched *bt, const uint8_t *
 	return 0;
 }
 
+/* Warms s up, learning what a measurement takes. */
 static int warm_up(struct side *s)
 {
-	double until = (double)cbench_now_ns() + AUDIT_WARMUP_NS, ns;
+	double start = (double)cbench_now_ns(), ns;
+	uint64_t count = 0;
 	int ret;
 
 	do {
 		ret = measure_one(s, &ns);
-	} while (!ret && (double)cbench_now_ns() < until);
+		count++;
+	} while (!ret && (double)cbench_now_ns() < start + AUDIT_WARMUP_NS);
+	s->measure_ns = ((double)cbench_now_ns() - start) / (double)count;
 	return ret;
 }
 
 /*
- * One round in the order of `order`, each timing sent as it comes; taken:
- * the round's measurements if the backend took them already, else NULL.
+ * One sub-round in the order of `order`, each timing kept in its side's
+ * round and sent as it comes; taken: its measurements if the backend took
+ * them already, else NULL.
  */
 static int round_run(struct side sides[2], const uint8_t *order, const struct cbench_sample *taken,
 		     uint32_t round, struct cbench_outbox *out, int fd)
 {
 	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_TIMING };
 
-	sides[0].nv = sides[1].nv = 0;
 	for (int i = 0; i < 2 * ROUND_PER_SIDE; i++) {
 		struct side *s = &sides[order[i]];
 		double ns;
@@ -161,74 +193,145 @@ static int round_run(struct side sides[2], const uint8_t *order, const struct cb
 	return 0;
 }
 
-/* How an audit ended: its verdict, interval, rounds and wall time. */
+/* How an audit ended: its verdict, interval, rounds, placements and wall
+ * time; per_sub, a side's measurements (or calls) per sub-round. */
 static void audit_end(const struct cbench_seq *seq, enum cbench_verdict v, double start_ns,
-		      struct cbench_audit_end *end)
+		      const struct placing *pc, int per_sub, struct cbench_audit_end *end)
 {
 	end->rounds = (uint32_t)seq->rounds;
 	end->verdict = (int32_t)v;
 	cbench_seq_interval(seq, &end->change, &end->lower, &end->upper);
 	end->wall_s = ((double)cbench_now_ns() - start_ns) * 1e-9;
+	end->placements[0] = pc->count[0];
+	end->placements[1] = pc->count[1];
+	end->per_round = (uint32_t)per_sub * pc->subrounds;
+	end->round_var = cbench_seq_round_var(seq);
+	end->noise_var = cbench_seq_noise_var(seq);
 }
 
 /*
- * One round of an audit, its order drawn from *state and its timings sent
- * to the runner through out; *d gets the round's statistic (the log ratio
- * of B's lower quartile to A's), NAN if the round says nothing.
+ * A new placement of each side, in a drawn order: which side is placed
+ * last, its arena freshest in the caches, is left to chance too.
  */
-typedef int (*audit_round_fn)(void *arg, uint64_t *state, uint32_t round,
-			      struct cbench_outbox *out, int fd, double *d);
+static int place_sides(struct placing *pc, struct side sides[2])
+{
+	int first = (int)cbench_placement_draw(pc->pl, 2);
 
-/* Rounds until a verdict or the budget's end; fills *end. */
-static int audit_rounds(const struct cbench_worker_job *job, audit_round_fn one, void *arg, int fd,
-			struct cbench_audit_end *end)
+	for (int k = 0; k < 2; k++) {
+		struct cbench_backend *b = sides[first ^ k].b;
+		int ret = b->ops->place(b, pc->pl);
+
+		if (ret) {
+			if (!b->error[0] && ret == -ECANCELED)
+				snprintf(b->error, sizeof(b->error), "its setup() refused a new placement");
+			return ret;
+		}
+		pc->count[first ^ k]++;
+	}
+	return 0;
+}
+
+/*
+ * Places both sides before the first round, twice (the first placement
+ * maps the pool; the second is what one costs) and sets the sub-rounds:
+ * enough that measuring a round takes at least as long as placing it, at
+ * most SUBROUNDS_MAX.  per_sub: a side's measurements per sub-round.
+ */
+static int place_first(struct placing *pc, struct side sides[2], int per_sub)
+{
+	double t0, place_ns, measure_ns = per_sub * (sides[0].measure_ns + sides[1].measure_ns);
+	int ret = place_sides(pc, sides);
+
+	t0 = (double)cbench_now_ns();
+	ret = ret ? ret : place_sides(pc, sides);
+	place_ns = (double)cbench_now_ns() - t0;
+	pc->subrounds = 1;
+	if (measure_ns > 0 && place_ns > measure_ns)
+		pc->subrounds = place_ns >= SUBROUNDS_MAX * measure_ns ? SUBROUNDS_MAX :
+				(uint32_t)ceil(place_ns / measure_ns);
+	/* Only the second is measured: it counts, with what rounds add. */
+	pc->count[0] = pc->count[1] = 1;
+	return ret;
+}
+
+/*
+ * One round of an audit: subrounds sub-rounds, each in an order drawn from
+ * *state, their timings sent to the runner through out.  d[0] gets the
+ * round's statistic (the log ratio of B's lower quartile to A's), d[1] and
+ * d[2] its halves' (cbench_seq_round_halves()); NAN if the round says
+ * nothing.
+ */
+typedef int (*audit_round_fn)(void *arg, uint64_t *state, uint32_t round, uint32_t subrounds,
+			      struct cbench_outbox *out, int fd, double d[3]);
+
+/* Rounds until a verdict or the budget's end, each on a placement of its
+ * own unless they stay fixed; fills *end. */
+static int audit_rounds(const struct cbench_worker_job *job, struct placing *pc, struct side sides[2],
+			int per_sub, audit_round_fn one, void *arg, int fd, struct cbench_audit_end *end)
 {
 	static struct cbench_outbox out;
 	uint64_t state = cbench_order_seed(job->seed);
 	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
-	double start = (double)cbench_now_ns(), d;
+	double start = (double)cbench_now_ns(), d[3];
 	struct cbench_seq seq;
 	uint32_t round = 0;
-	int ret;
+	int ret = 0;
 
 	cbench_seq_init(&seq, job->confidence);
 	cbench_outbox_init(&out);
-	while (v == CBENCH_VERDICT_UNDECIDED && (double)cbench_now_ns() - start < job->budget_ns) {
-		ret = one(arg, &state, round++, &out, fd, &d);
-		if (ret)
-			return ret;
-		if (isnan(d))
+	if (pc->pl)
+		ret = place_first(pc, sides, per_sub);
+	while (!ret && v == CBENCH_VERDICT_UNDECIDED &&
+	       (double)cbench_now_ns() - start < job->budget_ns) {
+		if (pc->pl && round)
+			ret = place_sides(pc, sides);
+		ret = ret ? ret : one(arg, &state, round++, pc->subrounds, &out, fd, d);
+		if (ret || isnan(d[0]))
 			continue;
-		cbench_seq_add(&seq, d);
+		cbench_seq_add(&seq, d[0]);
+		cbench_seq_add_halves(&seq, d[1], d[2]);
 		v = cbench_seq_verdict(&seq, job->min_effect);
 	}
-	audit_end(&seq, v, start, end);
+	if (ret)
+		return ret;
+	audit_end(&seq, v, start, pc, per_sub, end);
 	return cbench_outbox_flush(&out, fd);
 }
 
 /* A round of whole measurements: the sides, and the backend's batch of
- * rounds where it takes them itself (NULL otherwise). */
+ * rounds where it takes them itself (NULL otherwise), batch_rounds at a
+ * time (0: a round's sub-rounds, one run for each placement). */
 struct plain_round {
 	struct side *sides;
 	struct batched *bt;
+	uint32_t batch_rounds;
 };
 
-static int plain_round(void *arg, uint64_t *state, uint32_t round, struct cbench_outbox *out,
-		       int fd, double *d)
+static int plain_round(void *arg, uint64_t *state, uint32_t round, uint32_t subrounds,
+		       struct cbench_outbox *out, int fd, double d[3])
 {
 	struct plain_round *p = arg;
-	const struct cbench_sample *taken = NULL;
+	struct side *sides = p->sides;
 	uint8_t order[2 * ROUND_PER_SIDE];
-	uint64_t before = *state;
-	int ret;
+	int ret = 0;
 
-	cbench_audit_shuffle(order, state);
-	ret = p->bt ? batch_round(p->sides, p->bt, order, before, &taken) : 0;
-	ret = ret ? ret : round_run(p->sides, order, taken, round, out, fd);
+	sides[0].nv = sides[1].nv = 0;
+	d[0] = d[1] = d[2] = NAN;
+	for (uint32_t k = 0; k < subrounds && !ret; k++) {
+		const struct cbench_sample *taken = NULL;
+		uint64_t before = *state;
+
+		cbench_audit_shuffle(order, state);
+		ret = p->bt ? batch_round(sides, p->bt, p->batch_rounds ? p->batch_rounds : subrounds,
+					  order, before, &taken) : 0;
+		ret = ret ? ret : round_run(sides, order, taken, round, out, fd);
+	}
 	/* A round too disturbed for a quartile on either side says nothing;
 	 * its timings still went to the runner. */
-	*d = ret ? NAN : cbench_seq_round_stat(p->sides[0].v, p->sides[0].nv, p->sides[1].v,
-					       p->sides[1].nv);
+	if (!ret) {
+		d[0] = cbench_seq_round_stat(sides[0].v, sides[0].nv, sides[1].v, sides[1].nv);
+		cbench_seq_round_halves(sides[0].v, sides[0].nv, sides[1].v, sides[1].nv, d + 1);
+	}
 	return ret;
 }
 
@@ -237,13 +340,17 @@ static int plain_round(void *arg, uint64_t *state, uint32_t round, struct cbench
  * timings, so a round needs only a few: as many per side as give
  * ROUND_PER_SIDE recorded timings, but at least TP_MIN_PER_SIDE, in a
  * random order as ever.  A round's statistic is the same lower-quartile
- * ratio, over the split timings of each side (seed 001, section 5.4).
+ * ratio, over the split timings of each side (Lau et al., section 5.4).
  */
 #define TP_MIN_PER_SIDE 2
 
 struct tp_audit {
 	struct cbench_tp_collect c[2];
 	int per_side;
+	/* This round's calls of each side, and where each call's splits end
+	 * in its collection. */
+	uint32_t ncalls[2];
+	size_t ends[2][ROUND_MAX_PER_SIDE];
 };
 
 /*
@@ -280,9 +387,6 @@ static int tp_probe(struct tp_audit *t, struct side sides[2], const struct cbenc
 	return cbench_worker_send(fd, &m) ? -EPIPE : 1;
 }
 
-/* Timing points for both sides, or neither: 0 when both have them (same
- * stride and MIN_TIMING on both, so neither side pays more for its
- * points), 1 when the audit compares plain measurements, or -errno. */
 /* Timing points off on both sides, t freed; returns ret. */
 static int tp_stop(struct tp_audit *t, struct side sides[2], int ret)
 {
@@ -314,6 +418,9 @@ static int tp_per_call(struct tp_audit *t, struct side sides[2], int i, uint64_t
 	return 0;
 }
 
+/* Timing points for both sides, or neither: 0 when both have them (same
+ * stride and MIN_TIMING on both, so neither side pays more for its
+ * points), 1 when the audit compares plain measurements, or -errno. */
 static int tp_start(struct tp_audit *t, struct side sides[2], const struct cbench_worker_job *job,
 		    int fd)
 {
@@ -376,31 +483,71 @@ static int tp_round_end(struct cbench_tp_collect *c, uint32_t round, uint32_t si
 	return r->iterations ? cbench_outbox_put(out, fd, &m) : 0;
 }
 
+/*
+ * The statistic's quantile of each half of one side's round, the first
+ * half of its calls and the second (cbench_seq_round_halves()), from its
+ * splits before they are sorted; NAN where a half has none.
+ */
+static void tp_halves(const struct cbench_tp_collect *c, const size_t *ends, uint32_t ncalls,
+		      double q[2])
+{
+	struct cbench_tp_split *half = malloc((c->nsplits + 1) * sizeof(*half));
+	size_t mid = ncalls ? ends[(ncalls - 1) / 2] : 0;
+
+	if (half) {
+		/* A call's splits are whole: the halves split between calls. */
+		memcpy(half, c->splits, mid * sizeof(*half));
+		cbench_tp_sort(half, mid);
+		q[0] = cbench_tp_quantile(half, mid, CBENCH_SEQ_QUANTILE);
+		memcpy(half, c->splits + mid, (c->nsplits - mid) * sizeof(*half));
+		cbench_tp_sort(half, c->nsplits - mid);
+		q[1] = cbench_tp_quantile(half, c->nsplits - mid, CBENCH_SEQ_QUANTILE);
+	} else {
+		q[0] = q[1] = NAN;
+	}
+	free(half);
+}
+
+/* log(qb) - log(qa), or NAN. */
+static double log_ratio(double qa, double qb)
+{
+	return qa > 0 && qb > 0 ? log(qb) - log(qa) : NAN;
+}
+
 /* A round of timing-point timings: the sides and their collections. */
 struct tp_round {
 	struct side *sides;
 	struct tp_audit *t;
 };
 
-static int tp_round(void *arg, uint64_t *state, uint32_t round, struct cbench_outbox *out, int fd,
-		    double *d)
+static int tp_round(void *arg, uint64_t *state, uint32_t round, uint32_t subrounds,
+		    struct cbench_outbox *out, int fd, double d[3])
 {
 	struct tp_round *p = arg;
 	struct tp_audit *t = p->t;
 	uint8_t order[2 * ROUND_PER_SIDE];
-	double q[2] = { NAN, NAN };
+	double q[2] = { NAN, NAN }, h[2][2] = { { NAN, NAN }, { NAN, NAN } };
 	int ret = 0;
 
-	cbench_audit_shuffle_n(order, t->per_side, state);
-	for (int i = 0; i < 2 * t->per_side && !ret; i++) {
-		struct cbench_sample smp;
+	t->ncalls[0] = t->ncalls[1] = 0;
+	for (uint32_t k = 0; k < subrounds && !ret; k++) {
+		cbench_audit_shuffle_n(order, t->per_side, state);
+		for (int i = 0; i < 2 * t->per_side && !ret; i++) {
+			int side = order[i];
+			struct cbench_sample smp;
 
-		ret = cbench_tp_collect_measure(&t->c[order[i]], p->sides[order[i]].b,
-						p->sides[order[i]].n, &smp);
+			ret = cbench_tp_collect_measure(&t->c[side], p->sides[side].b, p->sides[side].n,
+							&smp);
+			t->ends[side][t->ncalls[side]++] = t->c[side].nsplits;
+		}
 	}
 	for (uint32_t s = 0; s < 2 && !ret; s++)
+		tp_halves(&t->c[s], t->ends[s], t->ncalls[s], h[s]);
+	for (uint32_t s = 0; s < 2 && !ret; s++)
 		ret = tp_round_end(&t->c[s], round, s, out, fd, &q[s]);
-	*d = q[0] > 0 && q[1] > 0 ? log(q[1]) - log(q[0]) : NAN;
+	d[0] = log_ratio(q[0], q[1]);
+	d[1] = log_ratio(h[0][0], h[1][0]);
+	d[2] = log_ratio(h[0][1], h[1][1]);
 	return ret;
 }
 
@@ -418,6 +565,29 @@ static int tp_finish(struct tp_audit *t, int fd)
 	return ret;
 }
 
+/* Placements for both sides unless they stay fixed (or the backend
+ * cannot draw them): pc->pl set, its pool planned for both arenas. */
+static int placing_start(struct placing *pc, struct cbench_placement *pl, const struct side sides[2],
+			 const struct cbench_worker_job *job)
+{
+	const struct cbench_experiment *exp[2] = { job->exp, job->exp_b };
+	int ret = 0;
+
+	memset(pc, 0, sizeof(*pc));
+	pc->subrounds = 1;
+	cbench_placement_init(pl, job->seed);
+	if (job->fixed_placement || !sides[0].b->ops->place)
+		return 0;
+	for (int i = 0; i < 2 && !ret; i++) {
+		const struct cbench_desc *d = exp[i]->desc;
+
+		ret = d->arena_bytes > SIZE_MAX / 4 ? -ENOMEM :
+		      cbench_placement_plan(pl, (size_t)d->arena_bytes, cbench_arena_pages_of(d->flags));
+	}
+	pc->pl = pl;
+	return ret;
+}
+
 int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job *job, int fd)
 {
 	struct cbench_backend b = { .ops = a->ops, .timer = a->timer, .no_fifo = job->no_fifo,
@@ -425,12 +595,16 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_DONE };
 	struct batched *bt = NULL;
 	struct side sides[2];
-	struct tp_audit tp = { 0 };
+	struct tp_audit tp;
+	struct cbench_placement pl;
+	struct placing pc;
 	int ret, use_tp = 1;
 
 	/* A second instance of the backend, on the same CPU, for B: each
 	 * keeps its own arena and context, so neither version sees the
 	 * other's state. */
+	memset(&tp, 0, sizeof(tp));
+	cbench_placement_init(&pl, job->seed);
 	ret = b.ops->open(&b, job->cpu);
 	if (!ret)
 		ret = b.ops->prepare(&b, job->exp_b);
@@ -444,6 +618,7 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 	init_side(&sides[1], &b, job->n_b, job->exp_b);
 	ret = warm_up(&sides[0]);
 	ret = ret ? ret : warm_up(&sides[1]);
+	ret = ret ? ret : placing_start(&pc, &pl, sides, job);
 	if (!ret)
 		use_tp = tp_start(&tp, sides, job, fd);
 	/* A backend that can take the rounds itself does: cbench.ko, in ring 0. */
@@ -451,23 +626,26 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 		bt = calloc(1, sizeof(*bt));
 		ret = bt ? 0 : -ENOMEM;
 	}
-	if (use_tp < 0)
+	if (!ret && use_tp < 0)
 		ret = use_tp;
-	else if (!use_tp)
-		ret = audit_rounds(job, tp_round, &(struct tp_round){ sides, &tp }, fd,
+	else if (!ret && !use_tp)
+		ret = audit_rounds(job, &pc, sides, tp.per_side, tp_round,
+				   &(struct tp_round){ sides, &tp }, fd, &m.u.audit);
+	else if (!ret)
+		ret = audit_rounds(job, &pc, sides, ROUND_PER_SIDE, plain_round,
+				   &(struct plain_round){ sides, bt, pc.pl ? 0 : BATCH_ROUNDS }, fd,
 				   &m.u.audit);
-	else
-		ret = ret ? ret : audit_rounds(job, plain_round, &(struct plain_round){ sides, bt },
-					       fd, &m.u.audit);
 	if (!ret && !use_tp)
 		ret = tp_finish(&tp, fd);
 	ret = ret ? ret : cbench_worker_send(fd, &m);
 	cbench_tp_collect_free(&tp.c[0]);
 	cbench_tp_collect_free(&tp.c[1]);
 	if (ret && b.error[0])
-		snprintf(a->error, sizeof(a->error), "%s", b.error);
+		snprintf(a->error, sizeof(a->error), "B: %.500s", b.error);
 out:
 	free(bt);
 	b.ops->close(&b);
+	/* A's arena may hold chunks still: the pools go when it does. */
+	cbench_placement_free(&pl);
 	return ret;
 }

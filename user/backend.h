@@ -108,6 +108,7 @@ struct cbench_backend_env {
 };
 
 struct cbench_backend;
+struct cbench_placement;
 
 struct cbench_backend_ops {
 	const char *name;		/* "user", "kmod" */
@@ -131,6 +132,16 @@ struct cbench_backend_ops {
 			     uint64_t reps_other, uint32_t per_side, uint32_t rounds, uint64_t seed,
 			     struct cbench_sample *s, uint8_t *sides);
 	void (*close)(struct cbench_backend *b);
+	/*
+	 * Optional: a new placement of the prepared benchmark for the
+	 * measurements that follow (audit_worker.c, docs/placement.md), drawn
+	 * from pl: its arena on other pages, at another address and offset,
+	 * zeroed and set up again, and its calls on a stack shifted anew.
+	 * Returns 0, -ECANCELED if setup() refused, or -errno.  A backend that
+	 * takes audit rounds itself gives every such run fresh arenas.  NULL:
+	 * the placement stays as prepare() made it.
+	 */
+	int (*place)(struct cbench_backend *b, struct cbench_placement *pl);
 	/*
 	 * Loop timing points (cbench.h) for the measure() calls that follow:
 	 * each call records into buf (capacity records, from the start) every

@@ -775,6 +775,20 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
 }
 
 /*
+ * A new placement: every run of cbench.ko vmallocs its arenas and runs
+ * setup() on them, so the next measurement starts a new run (rehearsed as
+ * the shape's first was).  An audit run (measure_audit()) is always new.
+ */
+static int kmod_place(struct cbench_backend *b, struct cbench_placement *pl)
+{
+	struct kmod_backend *k = b->priv;
+
+	(void)pl;
+	k->bench.n = k->bench.next = 0;
+	return 0;
+}
+
+/*
  * Loop timing points in ring 0: the next measure()s ask the module for
  * records of each call, as many as buf holds and the module allows per
  * run, in runs of as few samples as that many records need.
@@ -856,6 +870,7 @@ const struct cbench_backend_ops cbench_backend_kmod = {
 	.measure_ref = kmod_measure_ref,
 	.measure_audit = kmod_measure_audit,
 	.close = kmod_close,
+	.place = kmod_place,
 	.tpoints = kmod_tpoints,
 	.tp_min_timing = kmod_tp_min_timing,
 };

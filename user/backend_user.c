@@ -60,6 +60,9 @@ struct user_backend {
 	struct cbench_ctx ctx;
 	struct cbench_arena arena;
 	struct cbench_tp_state tp;	/* what each measure() starts ctx.tp from */
+	/* Bytes the stack is lowered by before each call, a multiple of 16
+	 * below a page: part of a placement (user_place()); 0 until then. */
+	size_t stack_shift;
 };
 
 static long perf_open(struct perf_event_attr *attr, int group_fd)
@@ -373,6 +376,14 @@ static int user_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 	return 0;
 }
 
+/* setup() on the arena as it is; 0, -ECANCELED or -EINVAL as prepare() says. */
+static int set_up(struct user_backend *u)
+{
+	int ret = u->desc->setup ? u->desc->setup(&u->ctx) : 0;
+
+	return !ret ? 0 : ret < 0 ? -ECANCELED : -EINVAL;
+}
+
 static int user_prepare(struct cbench_backend *b, const struct cbench_experiment *e)
 {
 	struct user_backend *u = b->priv;
@@ -385,11 +396,9 @@ static int user_prepare(struct cbench_backend *b, const struct cbench_experiment
 		/* Prefaulted, between guard pages (arena.h); mlock keeps the
 		 * pages (if RLIMIT_MEMLOCK allows: a page fault later would
 		 * only discard that measurement). */
-		enum cbench_arena_pages pages = d->flags & CBENCH_F_ARENA_HUGE ? CBENCH_ARENA_PAGES_HUGE :
-						d->flags & CBENCH_F_ARENA_BASE ? CBENCH_ARENA_PAGES_BASE :
-						CBENCH_ARENA_PAGES_ANY;
 		int ret = d->arena_bytes > SIZE_MAX ? -ENOMEM :
-			  cbench_arena_map(&u->arena, (size_t)d->arena_bytes, pages);
+			  cbench_arena_map(&u->arena, (size_t)d->arena_bytes,
+					   cbench_arena_pages_of(d->flags));
 
 		if (ret) {
 			snprintf(b->error, sizeof(b->error), "unable to map the arena of %" PRIu64
@@ -403,13 +412,37 @@ static int user_prepare(struct cbench_backend *b, const struct cbench_experiment
 		b->env.arena_bytes = d->arena_bytes;
 		b->env.arena_huge_bytes = cbench_arena_huge_bytes(&u->arena);
 	}
-	if (d->setup) {
-		int ret = d->setup(&u->ctx);
+	return set_up(u);
+}
 
-		if (ret)
-			return ret < 0 ? -ECANCELED : -EINVAL;
+/*
+ * A new placement (arena.h): the arena's chunks drawn from pl's pool while
+ * the old arena still holds its own, so none of them comes back; then the
+ * old one goes, the new one is set up, and the stack's shift is drawn.
+ */
+static int user_place(struct cbench_backend *b, struct cbench_placement *pl)
+{
+	struct user_backend *u = b->priv;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (u->desc->arena_bytes) {
+		struct cbench_arena fresh;
+		int ret = cbench_arena_place(&fresh, pl, (size_t)u->desc->arena_bytes,
+					     cbench_arena_pages_of(u->desc->flags));
+
+		if (ret) {
+			snprintf(b->error, sizeof(b->error), "unable to place the arena of %" PRIu64
+				 " bytes anew: %s%s", u->desc->arena_bytes, strerror(-ret),
+				 ret == -ENOMEM ? " (placements draw from a pool of 1.5 to 4 times "
+				 "both sides' arenas; --fixed-placement needs none)" : "");
+			return ret;
+		}
+		cbench_arena_unmap(&u->arena);
+		u->arena = fresh;
+		u->ctx.arena = fresh.base;
 	}
-	return 0;
+	u->stack_shift = (size_t)cbench_placement_draw(pl, page / 16) * 16;
+	return set_up(u);
 }
 
 struct sw_counts {
@@ -499,6 +532,11 @@ static int timed(struct cbench_backend *b, void (*run)(struct cbench_ctx *, uint
 		 struct cbench_ctx *ctx, uint64_t reps, struct cbench_sample *s)
 {
 	struct user_backend *u = b->priv;
+	/* The call gets a copy of ctx at the bottom of this, below the
+	 * placement's shift: where the context and the benchmark's frame lie
+	 * moves with each placement.  Timing points come back from the copy. */
+	struct { _Alignas(16) unsigned char b[16]; } below[(sizeof(*ctx) + u->stack_shift) / 16 + 1];
+	struct cbench_ctx *call = ctx ? (struct cbench_ctx *)below : NULL;
 	struct sw_counts sw0, sw1;
 	uint64_t hw0[HW_COUNT] = { 0 }, hw1[HW_COUNT] = { 0 };
 	uint64_t start, stop, ticks;
@@ -507,14 +545,19 @@ static int timed(struct cbench_backend *b, void (*run)(struct cbench_ctx *, uint
 
 	memset(s, 0, sizeof(*s));
 	s->reps = reps;
+	if (ctx)
+		*call = *ctx;
 	ret = read_sw(u, &sw0);
 	if (ret)
 		return ret;
 	hw_ok = read_hw(u, hw0);
 
 	start = cbench_tsc_start();
-	run(ctx, reps);
+	run(call, reps);
 	stop = cbench_tsc_stop();
+
+	if (ctx)
+		ctx->tp = call->tp;
 
 	hw_ok &= read_hw(u, hw1);
 	ret = read_sw(u, &sw1);
@@ -624,5 +667,6 @@ const struct cbench_backend_ops cbench_backend_user = {
 	.measure = user_measure,
 	.measure_ref = user_measure_ref,
 	.close = user_close,
+	.place = user_place,
 	.tpoints = user_tpoints,
 };

@@ -8,6 +8,7 @@
 
 #include "reference.h"
 #include "report.h"
+#include "sequential.h"
 #include "stats.h"
 
 double cbench_sample_ns_per_op(const struct cbench_report *r, const struct cbench_experiment *e,
@@ -87,6 +88,7 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 
 	t->valid = t->discarded = 0;
 	t->ns_per_op = t->min_ns_per_op = t->median_ns_per_op = t->max_ns_per_op = t->cv = NAN;
+	t->half_ns_per_op[0] = t->half_ns_per_op[1] = NAN;
 	t->mb_per_s = t->est_cycles_per_op = t->step_share = NAN;
 	t->core_ghz = t->clock_moved = NAN;
 	t->instructions_per_op = t->cycles_per_op = t->ref_cycles_per_op = NAN;
@@ -116,6 +118,12 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 		/* Every measurement of a trial has the same reps, so the step in
 		 * ns/op is one for all. */
 		t->ns_per_op = cbench_stats_floor_mean(v, t->valid, r->timer.step_ticks * ticks_to_ns_per_op);
+		if (t->valid >= 2) {
+			t->half_ns_per_op[0] = cbench_stats_floor_mean(v, t->valid / 2,
+								       r->timer.step_ticks * ticks_to_ns_per_op);
+			t->half_ns_per_op[1] = cbench_stats_floor_mean(v + t->valid / 2, t->valid - t->valid / 2,
+								       r->timer.step_ticks * ticks_to_ns_per_op);
+		}
 		t->step_share = r->timer.step_ticks * ticks_to_ns_per_op / t->median_ns_per_op;
 		bytes = (double)d->bytes_per_rep / (double)ops;
 		if (d->flags & CBENCH_F_BYTES_PER_PARAM)
@@ -161,6 +169,7 @@ static void judge_stability(struct cbench_result *res, const double *ns, const d
 	double ns_spread = spread(ns, k);
 
 	res->unstable = false;
+	res->placement_sensitive = false;
 	res->unstable_reason[0] = '\0';
 	if (k < 2 || ns_spread <= CBENCH_UNSTABLE_SPREAD + timer + clock)
 		return;
@@ -176,14 +185,45 @@ static void judge_stability(struct cbench_result *res, const double *ns, const d
 	else if (moved)
 		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
 			 "trials differ by %.1f%%: the core clock moved during trials", 100 * ns_spread);
-	else if (res->exp->desc->arena_bytes >= (1u << 20))
+	else if (res->placement_share >= CBENCH_PLACEMENT_SHARE_MIN) {
+		res->placement_sensitive = true;
 		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
-			 "trials differ by %.1f%%: likely the arena's pages (each worker gets other "
-			 "physical pages, so cache and TLB conflicts differ)", 100 * ns_spread);
-	else
+			 "trials differ by %.1f%%: placement (%.0f%% of their variance is beyond the "
+			 "noise within them; each trial is a worker on other pages): quote the median "
+			 "of trials, %.4g ns/op; the least, %.4g ns/op, is one lucky placement",
+			 100 * ns_spread, 100 * res->placement_share, res->median_ns_per_op,
+			 res->ns_per_op);
+	} else
 		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
 			 "trials differ by %.1f%%: a noisy machine (no cause cbench can see)",
 			 100 * ns_spread);
+}
+
+/*
+ * Between trials and within them (struct cbench_result): the log estimates
+ * of the ok trials' in ns, their halves' in halves (two per trial).
+ */
+static void placement_figures(struct cbench_result *res, const double *ns, const double *halves,
+			      size_t k)
+{
+	double noise = 0;
+	size_t n = 0;
+
+	res->between_var = res->within_var = res->placement_share = NAN;
+	if (k < 3)
+		return;
+	for (size_t i = 0; i < k; i++) {
+		double d = log(halves[2 * i]) - log(halves[2 * i + 1]);
+
+		if (!isnan(d)) {
+			noise += d * d / 4;
+			n++;
+		}
+	}
+	res->between_var = cbench_stats_stddev(ns, k);
+	res->between_var *= res->between_var;
+	res->within_var = n ? noise / (double)n : NAN;
+	res->placement_share = cbench_seq_share_beyond(res->between_var, res->within_var);
 }
 
 static void summarize_result(struct cbench_report *r, struct cbench_result *res)
@@ -191,6 +231,7 @@ static void summarize_result(struct cbench_report *r, struct cbench_result *res)
 	size_t n = res->ntrials ? res->ntrials : 1, k = 0, nclock = 0, ncycles = 0;
 	size_t discarded = 0, total = 0;
 	double *ns = malloc(n * sizeof(*ns)), *cycles = malloc(n * sizeof(*cycles));
+	double *logs = malloc(n * sizeof(*logs)), *halves = malloc(2 * n * sizeof(*halves));
 	bool moved = false;
 
 	res->failed = 0;
@@ -210,8 +251,11 @@ static void summarize_result(struct cbench_report *r, struct cbench_result *res)
 			res->failed++;
 			continue;
 		}
-		if (!ns || !cycles)
+		if (!ns || !cycles || !logs || !halves)
 			continue;
+		logs[k] = log(t->ns_per_op);
+		halves[2 * k] = t->half_ns_per_op[0];
+		halves[2 * k + 1] = t->half_ns_per_op[1];
 		ns[k++] = t->ns_per_op;
 		if (!isnan(t->est_cycles_per_op))
 			cycles[ncycles++] = t->est_cycles_per_op;
@@ -227,24 +271,30 @@ static void summarize_result(struct cbench_report *r, struct cbench_result *res)
 			r->clock_moved_trials++;
 		}
 	}
-	if (ns && cycles) {
+	res->between_var = res->within_var = res->placement_share = res->quote_ns_per_op = NAN;
+	if (ns && cycles && logs && halves) {
 		res->ns_per_op = cbench_stats_min(ns, k);
 		res->median_ns_per_op = cbench_stats_median(ns, k);
 		res->cv = cbench_stats_cv(ns, k);
+		placement_figures(res, logs, halves, k);
 		/* Not the least: a trial whose reference was delayed reads low,
 		 * one whose benchmark was delayed reads high; the median of the
 		 * trials' floor-level figures shrugs off both. */
 		res->est_cycles_per_op = cbench_stats_median(cycles, ncycles);
 		judge_stability(res, ns, cycles, k, ncycles == k ? nclock : 0, discarded, total, moved);
+		res->quote_ns_per_op = res->placement_sensitive ? res->median_ns_per_op : res->ns_per_op;
 	}
 	if (nclock) {
 		r->core_ghz_min = fmin(isnan(r->core_ghz_min) ? INFINITY : r->core_ghz_min, res->core_ghz_min);
 		r->core_ghz_max = fmax(isnan(r->core_ghz_max) ? 0 : r->core_ghz_max, res->core_ghz_max);
 	}
 	r->unstable_results += res->unstable;
+	r->placement_sensitive_results += res->placement_sensitive;
 	r->failed_trials += res->failed;
 	free(ns);
 	free(cycles);
+	free(logs);
+	free(halves);
 }
 
 /* The median over the trials with usable timing points of one field. */
@@ -298,6 +348,7 @@ static void summarize_tp(struct cbench_result *res)
 void cbench_report_summarize(struct cbench_report *r)
 {
 	r->failed_trials = r->clock_moved_trials = r->unstable_results = 0;
+	r->placement_sensitive_results = 0;
 	r->core_ghz_min = r->core_ghz_max = NAN;
 	for (size_t i = 0; i < r->nresults; i++) {
 		summarize_result(r, &r->results[i]);

@@ -48,6 +48,10 @@ struct cbench_trial {
 	double median_ns_per_op;
 	double max_ns_per_op;
 	double cv;			/* of the valid ns/op values */
+	/* The headline estimate of the first and of the second half of the
+	 * valid measurements, in the order taken: what the noise within the
+	 * trial moves it by (docs/placement.md). */
+	double half_ns_per_op[2];
 	double mb_per_s;		/* at the minimum; NAN without bytes_per_rep */
 	double est_cycles_per_op;	/* NAN without a reference or calibration */
 	/* One timer step over the median measurement: the share of a
@@ -86,11 +90,33 @@ struct cbench_result {
 	 * the stride the largest. */
 	bool have_tp;
 	struct cbench_tp_summary tp;
+	/*
+	 * Placement (docs/placement.md): each trial runs in a fresh worker,
+	 * on other pages.  The variance of the trials' estimates (of their
+	 * logs), what the noise within trials predicts of it (from each
+	 * trial's halves, as an audit's rounds: an upper bound for a
+	 * minimum-like estimate, whose variance falls faster than 1/n), and
+	 * the share beyond that noise: what stays put for a trial and changes
+	 * between trials, its placement; NAN where unknown (under 3 trials).
+	 */
+	double between_var, within_var, placement_share;
+	/*
+	 * The trials differ by placement: they disagree (unstable) and most
+	 * of their variance is beyond the noise within them.  The least trial
+	 * is then one lucky placement, and the median of trials the figure
+	 * to quote (quote_ns_per_op, which is the least otherwise).
+	 */
+	bool placement_sensitive;
+	double quote_ns_per_op;
 	/* The trials disagree beyond what the timer's step and the core
 	 * clock explain; why, where cbench can tell. */
 	bool unstable;
-	char unstable_reason[160];
+	char unstable_reason[256];
 };
+
+/* A placement share from which trials that disagree are put down to
+ * placement: most of their variance beyond the noise within them. */
+#define CBENCH_PLACEMENT_SHARE_MIN 0.5
 
 /* A trial whose core clock moved more than this between its halves is
  * flagged; relative. */
@@ -118,6 +144,7 @@ struct cbench_report {
 	double core_ghz_min, core_ghz_max;
 	size_t clock_moved_trials;	/* trials flagged by CBENCH_CLOCK_MOVED_MAX */
 	size_t unstable_results;
+	size_t placement_sensitive_results;
 };
 
 /* Fills the derived fields of every trial and result. */

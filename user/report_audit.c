@@ -86,6 +86,26 @@ static void text_tp(const struct cbench_audit_report *r, const struct cbench_aud
 		fprintf(f, "    perturb score above 1: timings come close to the timing point's own cost\n");
 }
 
+/* How the pair's placements went: how many, and how much of the rounds'
+ * spread they explain. */
+static void text_placement(const struct cbench_audit_pair *p, FILE *f)
+{
+	const struct cbench_audit_end *e = &p->end;
+	double share = cbench_seq_share_beyond(e->round_var, e->noise_var);
+
+	if (!e->placements[0]) {
+		fprintf(f, "    placement: fixed (--fixed-placement): what suits one side's arena "
+			"and stack counts as speed\n");
+		return;
+	}
+	fprintf(f, "    placements %" PRIu32 " A / %" PRIu32 " B, new for each side every round "
+		"(%" PRIu32 " measurements a side)", e->placements[0], e->placements[1], e->per_round);
+	if (!isnan(share))
+		fprintf(f, "; rounds vary by %.3g %%, %.0f %% of their variance beyond timing noise",
+			100 * sqrt(e->round_var), 100 * share);
+	fputc('\n', f);
+}
+
 int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 {
 	fprintf(f, "audit: seed %" PRIu64 ", confidence %g, min-effect %g %%, budget %g s, backend %s\n",
@@ -104,6 +124,7 @@ int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 			"converge A %.3g B %.3g, reps A %" PRIu64 " B %" PRIu64 "\n",
 			p->timings_a, p->timings_b, p->end.rounds, p->end.wall_s, p->converge_a,
 			p->converge_b, p->n_a, p->n_b);
+		text_placement(p, f);
 		if (p->tp)
 			text_tp(r, p, f);
 		if (p->tp_note[0])
@@ -111,6 +132,32 @@ int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 	}
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
+}
+
+/* A double member, absent where it is not known (NAN). */
+static void maybe(struct cbench_jsonw *j, const char *key, double value)
+{
+	if (!isnan(value))
+		cbench_jsonw_double(j, key, value);
+}
+
+/*
+ * "placement": the placements of each side (0: fixed), measurements a side
+ * per round, the spread of the round statistic and the part of it noise
+ * within rounds predicts (standard deviations in percent), and the share
+ * of the round variance beyond that noise (a fraction).
+ */
+static void json_placement(struct cbench_jsonw *j, const struct cbench_audit_end *e)
+{
+	cbench_jsonw_object_start(j, "placement");
+	cbench_jsonw_bool(j, "redrawn", e->placements[0] != 0);
+	cbench_jsonw_uint(j, "a", e->placements[0]);
+	cbench_jsonw_uint(j, "b", e->placements[1]);
+	cbench_jsonw_uint(j, "per_round", e->per_round);
+	maybe(j, "round_sd_pct", 100 * sqrt(e->round_var));
+	maybe(j, "noise_sd_pct", 100 * sqrt(e->noise_var));
+	maybe(j, "share", cbench_seq_share_beyond(e->round_var, e->noise_var));
+	cbench_jsonw_object_end(j);
 }
 
 static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p, double tsc_hz)
@@ -138,6 +185,7 @@ static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p,
 	cbench_jsonw_double(j, "converge_b", p->converge_b);
 	cbench_jsonw_uint(j, "reps_a", p->n_a);
 	cbench_jsonw_uint(j, "reps_b", p->n_b);
+	json_placement(j, &p->end);
 	/* Present when the audit compared per-iteration timings. */
 	if (p->tp) {
 		cbench_jsonw_object_start(j, "tpoints");
@@ -164,6 +212,7 @@ int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f)
 	cbench_jsonw_string(&j, "backend", r->backend);
 	cbench_jsonw_string(&j, "timer", r->timer.name);
 	cbench_jsonw_bool(&j, "tpoints", !r->no_tpoints);
+	cbench_jsonw_bool(&j, "fixed_placement", r->fixed_placement);
 	cbench_jsonw_object_end(&j);
 	cbench_jsonw_array_start(&j, "audits");
 	for (size_t i = 0; i < r->npairs; i++)
@@ -222,6 +271,23 @@ static int go_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f)
 	return 0;
 }
 
+/* A pair's placements, as a comment. */
+static void go_placement(const struct cbench_audit_pair *p, FILE *f)
+{
+	const struct cbench_audit_end *e = &p->end;
+	double share = cbench_seq_share_beyond(e->round_var, e->noise_var);
+
+	if (!e->placements[0]) {
+		fprintf(f, "# %s: placement fixed (--fixed-placement)\n", p->a->report_name);
+		return;
+	}
+	fprintf(f, "# %s: placements A %" PRIu32 ", B %" PRIu32 ", new each round", p->a->report_name,
+		e->placements[0], e->placements[1]);
+	if (!isnan(share))
+		fprintf(f, "; %.0f%% of the round variance beyond timing noise", 100 * share);
+	fputc('\n', f);
+}
+
 int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f)
 {
 	int ret = 0;
@@ -229,6 +295,8 @@ int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f)
 	fprintf(f, "goos: linux\ngoarch: amd64\nbackend: %s\n", r->backend);
 	fprintf(f, "# seed: %" PRIu64 "\n# confidence: %g\n# timer: %s\n", r->seed, r->confidence,
 		r->timer.name);
+	if (r->fixed_placement)
+		fprintf(f, "# placement: fixed\n");
 	for (uint32_t side = 0; side < 2 && !ret; side++) {
 		fprintf(f, "build: %s\n", side ? "B" : "A");
 		for (size_t i = 0; i < r->npairs && !ret; i++) {
@@ -242,6 +310,8 @@ int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f)
 					p->b->id);
 			if (side == 0 && p->tp_note[0])
 				fprintf(f, "# %s: %s\n", p->a->report_name, p->tp_note);
+			if (side == 0 && !p->error)
+				go_placement(p, f);
 			if (!p->error)
 				ret = go_side(p, side, f);
 		}

@@ -325,8 +325,15 @@ static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 		fprintf(f, "# %s: one timer step is %.3f%% of a measurement (measurements are "
 			"capped at %.0f us); the floor mean takes most of its rounding off\n",
 			name, 100 * res->step_share, CBENCH_TUNE_MAX_MEASURE_NS * 1e-3);
+	if (!isnan(res->placement_share))
+		fprintf(f, "# %s: trials vary by %.3g%% (sd), the noise within them by %.3g%%: %.0f%% "
+			"of their variance is placement\n", name, 100 * sqrt(res->between_var),
+			100 * sqrt(res->within_var), 100 * res->placement_share);
 	if (res->unstable)
 		fprintf(f, "# %s: UNSTABLE: %s\n", name, res->unstable_reason);
+	if (res->placement_sensitive)
+		fprintf(f, "# %s: quote: the median of trials, %.4g ns/op (placement-sensitive)\n",
+			name, res->quote_ns_per_op);
 	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
 		fprintf(f, "# %s: arena of %" PRIu64 " bytes on %s\n", name, res->exp->desc->arena_bytes,
 			pages);

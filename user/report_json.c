@@ -163,6 +163,15 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	cbench_jsonw_bool(j, "unstable", res->unstable);
 	if (res->unstable)
 		cbench_jsonw_string(j, "unstable_reason", res->unstable_reason);
+	/* Placement (docs/placement.md): the spread between trials and what
+	 * the noise within them predicts, as standard deviations in percent,
+	 * the share beyond it, and the figure to quote. */
+	maybe(j, "between_trials_sd_pct", 100 * sqrt(res->between_var));
+	maybe(j, "within_trials_sd_pct", 100 * sqrt(res->within_var));
+	maybe(j, "placement_share", res->placement_share);
+	cbench_jsonw_bool(j, "placement_sensitive", res->placement_sensitive);
+	cbench_jsonw_string(j, "quote", res->placement_sensitive ? "median_of_trials" : "least_trial");
+	maybe(j, "quote_ns_per_op", res->quote_ns_per_op);
 	cbench_jsonw_uint(j, "failed_trials", res->failed);
 	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
 		cbench_jsonw_string(j, "arena_pages", pages);

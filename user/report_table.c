@@ -58,11 +58,14 @@ void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
 			total += res->trials[j].nsamples;
 		}
 		fprintf(f, "%-*s ", (int)width, res->exp->report_name + 9);
+		/* A lucky placement's figure is marked: the line below says
+		 * to quote the median. */
 		if (isnan(res->ns_per_op))
 			fprintf(f, "%12s %12s %8s ", "-", "-", "-");
 		else
-			fprintf(f, "%12.4f %12.4f %7.3f%% ", res->ns_per_op, res->median_ns_per_op,
-				100 * res->cv);
+			fprintf(f, "%*.4f%s %12.4f %7.3f%% ", res->placement_sensitive ? 11 : 12,
+				res->ns_per_op, res->placement_sensitive ? "*" : "",
+				res->median_ns_per_op, 100 * res->cv);
 		if (total)
 			fprintf(f, "%8.2f%% ", 100.0 * (double)discarded / (double)total);
 		else
@@ -74,8 +77,9 @@ void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
 			fprintf(f, "%3zu/%-3zu ", res->ntrials, res->ntrials);
 		fprintf(f, "%s%s%s\n", colour ? DIM : "", res->tuning, colour ? RESET : "");
 		if (res->unstable)
-			fprintf(f, "  %sunstable: %s%s\n", colour ? RED : "", res->unstable_reason,
-				colour ? RESET : "");
+			fprintf(f, "  %s%s: %s%s\n", colour ? RED : "",
+				res->placement_sensitive ? "* placement-sensitive" : "unstable",
+				res->unstable_reason, colour ? RESET : "");
 		if (cbench_desc_per_rep(res->exp->desc) && res->step_share > CBENCH_STEP_SHARE_MAX)
 			fprintf(f, "  short calls: one timer step is %.3f%% of a call (timed one at a "
 				"time); give each call more work\n", 100 * res->step_share);

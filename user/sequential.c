@@ -18,6 +18,8 @@ void cbench_seq_init(struct cbench_seq *s, double confidence)
 	s->rho2 = (l + log(l + 1)) / CBENCH_SEQ_TARGET_ROUNDS;
 	s->rounds = 0;
 	s->mean = s->m2 = 0;
+	s->halves = 0;
+	s->noise_sum = 0;
 }
 
 double cbench_seq_round_stat(const double *a, size_t na, const double *b, size_t nb)
@@ -40,6 +42,38 @@ void cbench_seq_add(struct cbench_seq *s, double d)
 	delta = d - s->mean;
 	s->mean += delta / (double)s->rounds;
 	s->m2 += delta * (d - s->mean);
+}
+
+void cbench_seq_round_halves(const double *a, size_t na, const double *b, size_t nb, double d[2])
+{
+	/* The first half of each side's timings, then the second. */
+	d[0] = cbench_seq_round_stat(a, (na + 1) / 2, b, (nb + 1) / 2);
+	d[1] = cbench_seq_round_stat(a + (na + 1) / 2, na / 2, b + (nb + 1) / 2, nb / 2);
+}
+
+void cbench_seq_add_halves(struct cbench_seq *s, double d1, double d2)
+{
+	if (isnan(d1) || isnan(d2))
+		return;
+	s->halves++;
+	s->noise_sum += (d1 - d2) * (d1 - d2) / 4;
+}
+
+double cbench_seq_round_var(const struct cbench_seq *s)
+{
+	return s->rounds < 2 ? NAN : s->m2 / (double)(s->rounds - 1);
+}
+
+double cbench_seq_noise_var(const struct cbench_seq *s)
+{
+	return s->halves ? s->noise_sum / (double)s->halves : NAN;
+}
+
+double cbench_seq_share_beyond(double var, double noise_var)
+{
+	if (!(var > 0) || isnan(noise_var))
+		return NAN;
+	return noise_var >= var ? 0 : 1 - noise_var / var;
 }
 
 /*

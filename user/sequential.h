@@ -1,27 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The statistics of an audit (seed 001, section 2): is B faster than A,
+ * The statistics of an audit (Lau et al., section 2): is B faster than A,
  * looking again after every round of timings, without the false alarms
  * that testing after every round would add up to.
  *
  * Each round gives m timings per side, interleaved in a random order, so
- * whatever drifts (the core clock, the cache's content) drifts for both.
- * Its statistic is d = log q(B) - log q(A), q the lower quartile of the
- * round's timings: delays only add, into the right tail, and a quartile is
- * blind to up to a quarter of a side's timings being delayed.  Rounds are
- * then independent draws of d, and we keep an asymptotic confidence
- * sequence for their mean (Waudby-Smith, Arnold, Wu, Ramdas and Howard,
- * "Time-uniform central limit theory and asymptotic confidence sequences",
- * 2021; the normal-mixture boundary):
+ * whatever drifts (the core clock, the cache's content) drifts for both,
+ * and measures each side on a placement of its own (arena.h), so that
+ * where memory lies cannot stay with one side.  Its statistic is
+ * d = log q(B) - log q(A), q the lower quartile of the round's timings:
+ * delays only add, into the right tail, and a quartile is blind to up to a
+ * quarter of a side's timings being delayed.  Rounds are then independent
+ * draws of d, placement and noise together, and we keep an asymptotic
+ * confidence sequence for their mean (Waudby-Smith et al., "Time-uniform
+ * central limit theory and asymptotic confidence sequences"; the
+ * normal-mixture boundary):
  *
  *	mean_t +- s_t sqrt(2 (t r^2 + 1) / (t^2 r^2) log(sqrt(t r^2 + 1) / alpha))
  *
  * which covers the true mean at every t at once with probability 1 - alpha
  * (as t grows), so stopping at the first round where it excludes 0 keeps
  * the false-alarm rate at alpha.  Its spread is estimated, so for the first
- * rounds we widen it as Student's t widens a z interval (sequential.c).  Why not alpha spending over a fixed
- * number of looks: an audit does not know in advance how many rounds its
- * budget allows, and a confidence sequence needs no such plan.
+ * rounds we widen it as Student's t widens a z interval (sequential.c).
+ * Why not alpha spending over a fixed number of looks: an audit does not
+ * know in advance how many rounds its budget allows, and a confidence
+ * sequence needs no such plan.
  */
 #ifndef _CBENCH_SEQUENTIAL_H
 #define _CBENCH_SEQUENTIAL_H
@@ -40,6 +43,10 @@ struct cbench_seq {
 	double rho2;		/* the mixture's r^2 */
 	size_t rounds;
 	double mean, m2;	/* Welford's running mean and sum of squares */
+	/* Rounds whose two halves had a statistic each, and the sum of their
+	 * (d1 - d2)^2 / 4 (cbench_seq_noise_var()). */
+	size_t halves;
+	double noise_sum;
 };
 
 enum cbench_verdict {
@@ -58,6 +65,33 @@ double cbench_seq_round_stat(const double *a, size_t na, const double *b, size_t
 void cbench_seq_add(struct cbench_seq *s, double d);
 
 /*
+ * How much of the round statistic's variance is more than the noise within
+ * rounds (docs/placement.md).  Each side's timings of a round are split in
+ * two halves, the first and the second in the order they were taken, and
+ * d1 and d2 are the statistic of each (cbench_seq_round_halves()).  What
+ * is fixed for the round, its placements, is in both; what varies within
+ * it (jitter, the clock's drift, a neighbour's burst) differs between
+ * them.  A quantile's variance falls as 1/n, so E[(d1 - d2)^2] =
+ * 2 var(d of a half) = 4 var(d | the round's placements), and the mean of
+ * (d1 - d2)^2 / 4 over rounds estimates the variance the noise within
+ * rounds gives the statistic.  What the rounds' statistics vary by beyond
+ * it is what stays put within a round and changes between rounds: where
+ * each side's memory lies.
+ */
+void cbench_seq_round_halves(const double *a, size_t na, const double *b, size_t nb, double d[2]);
+/* Counts a round's halves (either NAN: not counted). */
+void cbench_seq_add_halves(struct cbench_seq *s, double d1, double d2);
+/* The rounds' statistic's sample variance; NAN before two rounds. */
+double cbench_seq_round_var(const struct cbench_seq *s);
+/* The variance the noise within rounds gives it; NAN without halves. */
+double cbench_seq_noise_var(const struct cbench_seq *s);
+/* The share of a variance beyond what noise predicts of it:
+ * max(0, 1 - noise_var / var), in [0, 1]; NAN if either is unknown or var
+ * is 0.  Of the round variance: the share placement (and what else
+ * changes from round to round) explains. */
+double cbench_seq_share_beyond(double var, double noise_var);
+
+/*
  * The current estimate of B's change relative to A and its confidence
  * interval, as fractions (0.01 is B 1% slower), from the log-scale
  * sequence.  NAN bounds before two rounds.
@@ -72,11 +106,11 @@ void cbench_seq_interval(const struct cbench_seq *s, double *change, double *lo,
  */
 enum cbench_verdict cbench_seq_verdict(const struct cbench_seq *s, double min_effect);
 
-/* Seed 001's converge score: timings / variance(timings). */
+/* Lau et al.'s converge score: timings / variance(timings). */
 double cbench_seq_converge_score(const double *v, size_t n);
 
 /*
- * Seed 001's perturb score of timings (in ticks) against MIN_TIMING, the
+ * Lau et al.'s perturb score of timings (in ticks) against MIN_TIMING, the
  * least time between two back-to-back timer reads: the mean of
  * 100 / (timing - (min_timing - 0.1)).  Above 1, timings come close
  * enough to the timer's own cost to be perturbed by it.

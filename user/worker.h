@@ -50,6 +50,7 @@ struct cbench_worker_job {
 	double min_effect;			/* AUDIT: fraction, e.g. 0.002 */
 	double budget_ns;			/* AUDIT: rounds start until then */
 	bool no_tpoints;			/* TRIAL, AUDIT: leave timing points off */
+	bool fixed_placement;			/* AUDIT: no new placements (arena.h) */
 };
 
 /* AUDIT: one timing of one side, ns per declared op. */
@@ -64,7 +65,15 @@ struct cbench_audit_end {
 	uint32_t rounds;		/* rounds that counted */
 	int32_t verdict;		/* enum cbench_verdict; UNDECIDED: budget spent */
 	double change, lower, upper;	/* NAN before two rounds */
-	double wall_s;			/* from the first round to the verdict */
+	double wall_s;			/* from the first placement to the verdict */
+	/* The placements each side's rounds were measured on (A, B); 0 where
+	 * they stayed fixed (--fixed-placement, or the backend cannot). */
+	uint32_t placements[2];
+	/* Measurements (or, with timing points, calls) per side per round. */
+	uint32_t per_round;
+	/* The round statistic's variance, and what the noise within rounds
+	 * predicts of it (sequential.h); NAN where unknown. */
+	double round_var, noise_var;
 };
 
 enum cbench_msg_type {

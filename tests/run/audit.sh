@@ -1,7 +1,8 @@
 #!/bin/sh
 # Integration tests of `cbenchctl audit` on the user backend: an A/A audit
 # that must not find a difference, a true 1 % slowdown that must be found
-# with its sign, the report formats, the two-object form, and bad input.
+# with its sign, the report formats, the two-object form, placements drawn
+# anew every round, and bad input.
 # Nothing here asserts speed: the budgets are generous upper bounds, and an
 # audit that runs out of them is inconclusive, which fails these checks
 # only where a verdict is required.
@@ -50,7 +51,7 @@ for k in ("confidence", "budget", "min_effect", "backend", "timer"):
     assert k in c, k
 a = r["audits"][0]
 for k in ("name", "id", "verdict", "change", "lower", "upper", "rounds", "timings_a",
-          "timings_b", "wall_s", "converge_a", "converge_b"):
+          "timings_b", "wall_s", "converge_a", "converge_b", "placement"):
     assert k in a, k
 assert a["verdict"] == "slower" and a["lower"] > 0, a
 assert a["timings_a"] > 0 and a["timings_b"] > 0 and a["rounds"] >= 8, a
@@ -94,6 +95,77 @@ if [ "$rc" -eq 1 ] && grep -q '^good vs segfault: failed: .*SIGSEGV' "$TMP/out" 
 	ok "a crashing benchmark fails its audit, exit status 1"
 else
 	not_ok "a crashing benchmark fails its audit"
+fi
+
+# ---- placements ---------------------------------------------------------------
+
+# tests/fixtures/placed.c logs "side pid address" at every setup(): the
+# audit's worker is the pid with the most lines of a side.  Each round
+# places both sides anew (and the pilot twice before the first), at
+# 64-byte offsets in their pages; --fixed-placement leaves them where
+# prepare() put them.  The rounds' count is whatever the audit took, at
+# least 8 (nothing decides before), and the report counts as many.
+PLACED=build/tests/fixtures/placed.so
+placed_audit() {
+	rm -f "$TMP/placed.log"
+	CBENCH_PLACED_LOG=$TMP/placed.log run_cb audit "$PLACED" --a placed/side=1 --b placed/side=2 \
+		--budget 5 --seed 11 --format json -o "$TMP/report.json" "$@"
+}
+placed_audit
+if [ "$rc" -eq 0 ] && grep -Eq '^    placements [0-9]+ A / [0-9]+ B, new for each side every round' \
+	"$TMP/err" && python3 - "$TMP/placed.log" "$TMP/report.json" <<'PY'
+import collections, json, sys
+lines = [l.split() for l in open(sys.argv[1])]
+a = json.load(open(sys.argv[2]))["audits"][0]
+p = a["placement"]
+assert p["redrawn"] and p["a"] == p["b"] and p["a"] >= 8 and p["per_round"] >= 100, p
+assert p["a"] >= a["rounds"], (p, a["rounds"])
+by = collections.Counter((side, pid) for side, pid, _ in lines)
+for side in ("1", "2"):
+    pid, n = max(((k[1], v) for k, v in by.items() if k[0] == side), key=lambda kv: kv[1])
+    addrs = [int(x, 16) for s, q, x in lines if s == side and q == pid]
+    # prepare(), two before the first round, one before each later one.
+    assert len(addrs) == p["a"] + 2, (side, len(addrs), p)
+    assert all(x % 64 == 0 for x in addrs), addrs
+    assert len(set(addrs)) >= len(addrs) // 2, addrs
+    assert len(set(x % 4096 for x in addrs[1:])) >= 2, addrs
+PY
+then
+	ok "placements: each side placed anew every round, at 64-byte offsets, counted in the report"
+else
+	not_ok "placements drawn every round"
+fi
+cp "$TMP/placed.log" "$TMP/placed.first"
+placed_audit
+if [ "$rc" -eq 0 ] && python3 - "$TMP/placed.first" "$TMP/placed.log" <<'PY'
+import sys
+# The same seed draws the same offsets, in the same order, as far as the
+# shorter audit went (the addresses move with the process's layout).
+offsets = [[int(l.split()[2], 16) % 4096 for l in open(f)] for f in sys.argv[1:]]
+n = min(len(offsets[0]), len(offsets[1]))
+assert n >= 20 and offsets[0][:n] == offsets[1][:n], offsets
+PY
+then
+	ok "placements: the same seed draws the same offsets"
+else
+	not_ok "placements replayed from the seed"
+fi
+placed_audit --fixed-placement
+if [ "$rc" -eq 0 ] && grep -q '^    placement: fixed (--fixed-placement)' "$TMP/err" &&
+   python3 - "$TMP/placed.log" "$TMP/report.json" <<'PY'
+import collections, json, sys
+r = json.load(open(sys.argv[2]))
+assert r["config"]["fixed_placement"] is True, r["config"]
+p = r["audits"][0]["placement"]
+assert not p["redrawn"] and p["a"] == 0 and p["b"] == 0, p
+# Each worker set each side up once: tuning's and the audit's alike.
+by = collections.Counter((l.split()[0], l.split()[1]) for l in open(sys.argv[1]))
+assert set(by.values()) == {1}, by
+PY
+then
+	ok "--fixed-placement: each side set up once, the report says so"
+else
+	not_ok "--fixed-placement"
 fi
 
 # ---- loop timing points ------------------------------------------------------

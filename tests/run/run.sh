@@ -268,6 +268,43 @@ else
 	not_ok "concurrent runs on one CPU take turns (exit $rc1, $rc)"
 fi
 
+# ---- placement: what differs between trials' workers -------------------------
+
+# tests/fixtures/placed.c's by_worker does twice the work in every other
+# worker: a speed fixed for a worker, as where its memory lies is.  Its
+# trials differ by 2x, each steady within itself: the run puts it down to
+# placement, marks the least trial, and says to quote the median.
+echo 0 >"$TMP/counter"
+CBENCH_PLACED_COUNTER=$TMP/counter run_cb run --trials 6 --trial-time 0.005 --warmup 0.001 \
+	--filter '^by_worker$' --format json -o "$TMP/report.json" build/tests/fixtures/placed.so
+if [ "$rc" -eq 0 ] && grep -q '^ByWorker  *[0-9.]*\* ' "$TMP/err" &&
+   grep -q '^  \* placement-sensitive: trials differ by .*: placement (.*quote the median of trials' \
+	"$TMP/err" && python3 - "$TMP/report.json" <<'PY'
+import json, statistics, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+trials = [t["ns_per_op"] for t in b["trials"]]
+assert max(trials) / min(trials) > 1.8, trials
+assert b["placement_sensitive"] is True and b["quote"] == "median_of_trials", b
+assert b["quote_ns_per_op"] == b["median_of_trials_ns_per_op"] > b["ns_per_op"], b
+assert b["placement_share"] > 0.9 and b["between_trials_sd_pct"] > 10, b
+assert "placement" in b["unstable_reason"], b
+PY
+then
+	ok "trials that differ by worker: placement-sensitive, the median of trials to quote"
+else
+	not_ok "a placement-sensitive benchmark's headline"
+fi
+echo 0 >"$TMP/counter"
+CBENCH_PLACED_COUNTER=$TMP/counter run_cb run --trials 6 --trial-time 0.005 --warmup 0.001 \
+	--filter '^by_worker$' build/tests/fixtures/placed.so
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^BenchmarkByWorker ' "$TMP/out")" -eq 6 ] &&
+   grep -q '^# BenchmarkByWorker: trials vary by .*% (sd), the noise within them by .*: [0-9]*% of their variance is placement$' "$TMP/out" &&
+   grep -q '^# BenchmarkByWorker: quote: the median of trials, .* ns/op (placement-sensitive)$' "$TMP/out"; then
+	ok "Go format: a line per trial, the placement figures and the quote in comments"
+else
+	not_ok "Go format of a placement-sensitive benchmark"
+fi
+
 # ---- failing benchmarks: reported, the others still run ---------------------
 
 check_failed_run() {

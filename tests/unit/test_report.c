@@ -2,7 +2,10 @@
 /*
  * The summaries of report.c on synthetic streams: cycles estimated against
  * the interleaved reference cancel a drifting core clock, and trials that
- * disagree beyond what the timer and the clock explain are flagged.
+ * disagree beyond what the timer and the clock explain are flagged: as
+ * placement where what sets them apart stays put for a whole trial (a
+ * worker's pages), as a noisy machine where the noise within trials
+ * explains it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,8 +22,6 @@
 #define TSC_HZ 2.6e9
 
 static const struct cbench_desc chain = { .name = "chain", .ops_per_rep = 1000 };
-static const struct cbench_desc big_arena = { .name = "chase", .ops_per_rep = 1000,
-					      .arena_bytes = 8u << 20 };
 static struct cbench_experiment experiment;
 static struct cbench_sample bench[TRIALS][SAMPLES], ref[TRIALS][SAMPLES];
 static struct cbench_trial trials[TRIALS];
@@ -50,10 +51,11 @@ static uint64_t read_ticks(double cycles, double ghz)
  * TRIALS trials of a benchmark costing cycles_per_op, n reps of 1000 ops per
  * measurement, each measurement followed by the reference chain; the core
  * clock at trial t, sample i is ghz(t, i); every trial's time is scaled by
- * slow[t] (a disturbance the clock does not explain).
+ * slow[t] (a difference the clock does not explain), its second half's by
+ * slow2[t] instead where slow2 is given.
  */
-static void build(const struct cbench_desc *d, double cycles_per_op, double (*ghz)(int, int),
-		  const double *slow)
+static void build2(const struct cbench_desc *d, double cycles_per_op, double (*ghz)(int, int),
+		   const double *slow, const double *slow2)
 {
 	const uint64_t n = 40, ref_reps = 80;
 
@@ -64,7 +66,8 @@ static void build(const struct cbench_desc *d, double cycles_per_op, double (*gh
 	experiment = (struct cbench_experiment){ .desc = d, .id = "chain", .report_name = "BenchmarkChain" };
 	for (int t = 0; t < TRIALS; t++) {
 		for (int i = 0; i < SAMPLES; i++) {
-			double g = ghz(t, i), s = slow ? slow[t] : 1;
+			double g = ghz(t, i), s = slow2 && i >= SAMPLES / 2 ? slow2[t] :
+							 slow ? slow[t] : 1;
 
 			bench[t][i] = (struct cbench_sample){
 				.reps = n, .ticks = read_ticks(cycles_per_op * 1000 * (double)n * s, g) };
@@ -80,6 +83,12 @@ static void build(const struct cbench_desc *d, double cycles_per_op, double (*gh
 	report.results = &result;
 	report.nresults = 1;
 	cbench_report_summarize(&report);
+}
+
+static void build(const struct cbench_desc *d, double cycles_per_op, double (*ghz)(int, int),
+		  const double *slow)
+{
+	build2(d, cycles_per_op, ghz, slow, NULL);
 }
 
 /* A clock that ramps by 3% over the run, trial by trial. */
@@ -136,21 +145,42 @@ static void clock_moved_within_trial(void)
 static void unstable_flagged(void)
 {
 	static const double slow[TRIALS] = { 1, 1.1, 1, 1.05, 1, 1, 1.08, 1 };
+	static const double other[TRIALS] = { 1.12, 1.2, 1.14, 1.17, 1.1, 1.16, 1.19, 1.13 };
 	static const double calm[TRIALS] = { 1, 1.002, 1, 1.001, 1, 1, 1.003, 1 };
 
-	/* A steady clock and trials 10% apart: nothing explains it. */
+	/* A steady clock, trials 10% apart and each the same throughout:
+	 * what sets them apart stays put for a trial, its placement.  The
+	 * median of trials is the figure to quote, not the least. */
 	build(&chain, 1.0, steady, slow);
 	CU_ASSERT_TRUE(result.unstable);
-	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "noisy machine"));
+	CU_ASSERT_TRUE(result.placement_sensitive);
+	CU_ASSERT(result.placement_share > 0.95);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "placement"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "quote the median"));
+	CU_ASSERT_DOUBLE_EQUAL(result.quote_ns_per_op, result.median_ns_per_op, 1e-12);
+	CU_ASSERT(result.quote_ns_per_op > result.ns_per_op);
 	CU_ASSERT_EQUAL(report.unstable_results, 1);
-	/* The same with a large arena names the likely cause. */
-	build(&big_arena, 1.0, steady, slow);
+	CU_ASSERT_EQUAL(report.placement_sensitive_results, 1);
+	/* Halves of a trial further apart than the trials: the noise within
+	 * trials explains the spread, and nothing cbench can see does. */
+	build2(&chain, 1.0, steady, slow, other);
 	CU_ASSERT_TRUE(result.unstable);
-	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "arena"));
-	/* Trials within a few tenths of a percent are stable. */
+	CU_ASSERT_FALSE(result.placement_sensitive);
+	CU_ASSERT(result.placement_share < CBENCH_PLACEMENT_SHARE_MIN);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "noisy machine"));
+	CU_ASSERT_DOUBLE_EQUAL(result.quote_ns_per_op, result.ns_per_op, 1e-12);
+	/* Trials within a few tenths of a percent are stable, whatever the
+	 * share: the least and the median hardly differ. */
 	build(&chain, 1.0, steady, calm);
 	CU_ASSERT_FALSE(result.unstable);
+	CU_ASSERT_FALSE(result.placement_sensitive);
+	CU_ASSERT(!isnan(result.placement_share));
 	CU_ASSERT_EQUAL(report.unstable_results, 0);
+	/* Two trials say nothing of the variance between trials. */
+	result.ntrials = 2;
+	cbench_report_summarize(&report);
+	CU_ASSERT(isnan(result.placement_share));
+	CU_ASSERT_FALSE(result.placement_sensitive);
 }
 
 static CU_TestInfo report_tests[] = {

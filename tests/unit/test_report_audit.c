@@ -26,8 +26,12 @@ static void make(struct cbench_audit_report *r, struct cbench_audit_pair *p, int
 	p->a = &exp_a;
 	p->b = &exp_b;
 	p->n_a = p->n_b = 380;
+	/* Rounds that vary by 1 % (sd, log scale), a quarter of their
+	 * variance what the noise within rounds predicts. */
 	p->end = (struct cbench_audit_end){ .rounds = 2, .verdict = verdict, .change = 0.0102,
-					    .lower = 0.0085, .upper = 0.0119, .wall_s = 1.5 };
+					    .lower = 0.0085, .upper = 0.0119, .wall_s = 1.5,
+					    .placements = { 12, 12 }, .per_round = 100,
+					    .round_var = 1e-4, .noise_var = 2.5e-5 };
 	p->timings = timings;
 	p->ntimings = sizeof(timings) / sizeof(timings[0]);
 	*r = (struct cbench_audit_report){ .seed = 42, .confidence = 0.99, .budget_s = 30,
@@ -89,6 +93,8 @@ static void go_lines(void)
 	/* Each side's rounds, by their lower quartile (R type 7), under A's
 	 * name: only the build key tells A from B. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "build: A\n# BenchmarkChain1000: A is chain_1000, B is chain_1010\n"
+				      "# BenchmarkChain1000: placements A 12, B 12, new each round; 75% of "
+				      "the round variance beyond timing noise\n"
 				      "BenchmarkChain1000 380 1.7500 ns/op\n"
 				      "BenchmarkChain1000 380 5.7500 ns/op\n"
 				      "build: B\n"
@@ -104,7 +110,10 @@ static void json_fields(void)
 		"\"min_effect\": 0.2", "\"backend\": \"user\"", "\"name\": \"BenchmarkChain1000\"",
 		"\"id\": \"chain_1000\"", "\"verdict\": \"slower\"", "\"change\": 1.02",
 		"\"lower\": 0.85", "\"upper\": 1.19", "\"rounds\": 2", "\"timings_a\": 8",
-		"\"timings_b\": 8", "\"wall_s\": 1.5", "\"converge_a\"", "\"converge_b\"" };
+		"\"timings_b\": 8", "\"wall_s\": 1.5", "\"converge_a\"", "\"converge_b\"",
+		"\"fixed_placement\": false", "\"placement\": {", "\"redrawn\": true", "\"a\": 12",
+		"\"b\": 12", "\"per_round\": 100", "\"round_sd_pct\": 1", "\"noise_sd_pct\": 0.5",
+		"\"share\": 0.75" };
 	struct cbench_audit_report r;
 	struct cbench_audit_pair p;
 	char *s;
@@ -120,8 +129,45 @@ static void json_fields(void)
 	free(s);
 }
 
+/* The placements line of the text report, redrawn and fixed. */
+static void placements(void)
+{
+	struct cbench_audit_report r;
+	struct cbench_audit_pair p;
+	char *s;
+
+	make(&r, &p, CBENCH_VERDICT_B_SLOWER);
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n    placements 12 A / 12 B, new for each side every round "
+				      "(100 measurements a side); rounds vary by 1 %, 75 % of their "
+				      "variance beyond timing noise\n"));
+	free(s);
+	/* Rounds that vary less than their noise predicts: none of it is
+	 * placement; no variance at all: nothing to share out. */
+	p.end.noise_var = 2e-4;
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, ", 0 % of their variance"));
+	free(s);
+	p.end.round_var = 0;
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "(100 measurements a side)\n"));
+	free(s);
+	p.end.placements[0] = p.end.placements[1] = 0;
+	r.fixed_placement = true;
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n    placement: fixed (--fixed-placement)"));
+	CU_ASSERT_PTR_NULL(strstr(s, "placements 0"));
+	free(s);
+	s = render(&r, cbench_audit_report_json);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"redrawn\": false"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"fixed_placement\": true"));
+	CU_ASSERT_PTR_NULL(strstr(s, "\"share\""));
+	free(s);
+}
+
 static CU_TestInfo report_audit_tests[] = {
 	{ "verdict texts", verdicts },
+	{ "placements: counts and the share beyond noise", placements },
 	{ "Go format: a line per round and side", go_lines },
 	{ "JSON: every field", json_fields },
 	CU_TEST_INFO_NULL,

@@ -192,6 +192,31 @@ static void content(void)
 	free(out);
 }
 
+/* A placement-sensitive result: its placement figures and the figure to
+ * quote are comments; its result lines stay one per trial. */
+static void placement_comments(void)
+{
+	char *out;
+
+	build(2.0);
+	results[0].between_var = 1e-4;
+	results[0].within_var = 2.5e-5;
+	results[0].placement_share = 0.75;
+	results[0].placement_sensitive = results[0].unstable = true;
+	results[0].quote_ns_per_op = 0.315;
+	strcpy(results[0].unstable_reason, "trials differ by 10.0%: placement");
+	out = render();
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# BenchmarkAddChain: trials vary by 1% (sd), the noise "
+				      "within them by 0.5%: 75% of their variance is placement\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# BenchmarkAddChain: quote: the median of trials, "
+				      "0.315 ns/op (placement-sensitive)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 10 0.300000 ns/op"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 10 0.330000 ns/op"));
+	/* Two trials tell no variance between trials: no such comment. */
+	CU_ASSERT_PTR_NULL(strstr(out, "# BenchmarkCopy/size=4096: trials vary"));
+	free(out);
+}
+
 /*
  * benchstat makes one table per set of configuration lines: what is
  * measured anew each run, or names the build, must be a comment.
@@ -247,6 +272,7 @@ static CU_TestInfo report_go_tests[] = {
 	{ "summary numbers", summary_numbers },
 	{ "every line is a valid config or result line", lines_are_valid },
 	{ "content and failures", content },
+	{ "placement figures and the figure to quote are comments", placement_comments },
 	{ "no est-cycles without calibration", no_est_cycles_without_calibration },
 	{ "per-run facts are comments, not configuration", per_run_facts_are_comments },
 	{ "key and name rules", key_and_name_rules },

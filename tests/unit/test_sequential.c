@@ -2,8 +2,10 @@
 /*
  * The audit's sequential statistics on synthetic timing streams: rounds of
  * 100 timings per side, A and B interleaved at random, a core clock that
- * drifts under both, jitter, and delays that only add.  Deterministic (a
- * seeded generator), so each rate below is the same on every run.
+ * drifts under both, jitter, delays that only add, and placements that
+ * make a side faster or slower for a whole round (or, kept fixed, for a
+ * whole audit).  Deterministic (a seeded generator), so each rate below is
+ * the same on every run.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -39,7 +41,24 @@ struct stream {
 	double b_scale;		/* B's true time over A's */
 	double delay_share;	/* of each side's timings, delayed */
 	double b_extra_share;	/* of B's timings only, hit by a large delay */
+	/* A placement scales a side's times by exp(place_sd * normal()), and
+	 * one in place_slow_every (0: none) is 4 % slower besides (what a
+	 * 4 KiB memcpy showed); drawn anew for each round, or once per
+	 * audit where place_fixed. */
+	double place_sd;
+	int place_slow_every;
+	bool place_fixed;
 };
+
+/* One side's placement factor. */
+static double placement(const struct stream *st)
+{
+	double f = exp(st->place_sd * normal());
+
+	if (st->place_slow_every && uniform() * st->place_slow_every < 1)
+		f *= 1.04;
+	return f;
+}
 
 /* One timing: 1000 units at the clock of the moment, jitter, and delays. */
 static double timing(const struct stream *st, bool b, double clock)
@@ -53,18 +72,23 @@ static double timing(const struct stream *st, bool b, double clock)
 	return t;
 }
 
-/* One audit to a verdict or MAX_ROUNDS; *rounds used. */
-static enum cbench_verdict audit(const struct stream *st, double min_effect, size_t *rounds)
+/* One audit to a verdict or max_rounds (min_effect < 0: never decided);
+ * *rounds used; seq as it ended. */
+static enum cbench_verdict audit_seq(const struct stream *st, double min_effect, size_t max_rounds,
+				     size_t *rounds, struct cbench_seq *seq)
 {
 	static double a[PER_SIDE], b[PER_SIDE];
-	struct cbench_seq seq;
-	double clock = 1;
+	double clock = 1, place[2] = { placement(st), placement(st) }, d[2];
 	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
 
-	cbench_seq_init(&seq, 0.99);
-	for (*rounds = 0; *rounds < MAX_ROUNDS && v == CBENCH_VERDICT_UNDECIDED; (*rounds)++) {
+	cbench_seq_init(seq, 0.99);
+	for (*rounds = 0; *rounds < max_rounds && v == CBENCH_VERDICT_UNDECIDED; (*rounds)++) {
 		size_t na = 0, nb = 0;
 
+		if (!st->place_fixed && *rounds) {
+			place[0] = placement(st);
+			place[1] = placement(st);
+		}
 		/* A and B at random until each side has its share; the clock
 		 * drifts by up to 0.05% between timings (2% over a round). */
 		while (na < PER_SIDE || nb < PER_SIDE) {
@@ -72,14 +96,24 @@ static enum cbench_verdict audit(const struct stream *st, double min_effect, siz
 
 			clock *= 1 + 0.0005 * (uniform() - 0.5);
 			if (pick_b)
-				b[nb++] = timing(st, true, clock);
+				b[nb++] = timing(st, true, clock) * place[1];
 			else
-				a[na++] = timing(st, false, clock);
+				a[na++] = timing(st, false, clock) * place[0];
 		}
-		cbench_seq_add(&seq, cbench_seq_round_stat(a, na, b, nb));
-		v = cbench_seq_verdict(&seq, min_effect);
+		cbench_seq_add(seq, cbench_seq_round_stat(a, na, b, nb));
+		cbench_seq_round_halves(a, na, b, nb, d);
+		cbench_seq_add_halves(seq, d[0], d[1]);
+		if (min_effect >= 0)
+			v = cbench_seq_verdict(seq, min_effect);
 	}
 	return v;
+}
+
+static enum cbench_verdict audit(const struct stream *st, double min_effect, size_t *rounds)
+{
+	struct cbench_seq seq;
+
+	return audit_seq(st, min_effect, MAX_ROUNDS, rounds, &seq);
 }
 
 static void aa_false_alarms(void)
@@ -130,13 +164,112 @@ static void delays_are_not_slowness(void)
 	CU_ASSERT(slower <= 2);
 }
 
+/* False verdicts of A/A audits of st at min-effect 0.2 %, 150 rounds at most. */
+static size_t aa_wrong(const struct stream *st, int audits)
+{
+	struct cbench_seq seq;
+	size_t wrong = 0, rounds;
+
+	for (int i = 0; i < audits; i++) {
+		enum cbench_verdict v = audit_seq(st, 0.002, 150, &rounds, &seq);
+
+		wrong += v == CBENCH_VERDICT_B_FASTER || v == CBENCH_VERDICT_B_SLOWER;
+	}
+	return wrong;
+}
+
+/*
+ * Placements that differ by 1 % (sd) per side: kept for a whole audit they
+ * are a difference the interval cannot see, and most A/A audits call one;
+ * drawn anew each round they are variance, and at most alpha do.  The
+ * same with a placement one time in ten 4 % slower.
+ */
+static void placement_is_variance(void)
+{
+	struct stream st = { .b_scale = 1, .delay_share = 0.05, .place_sd = 0.01, .place_fixed = true };
+	size_t fixed = aa_wrong(&st, 200), redrawn, bimodal;
+
+	st.place_fixed = false;
+	redrawn = aa_wrong(&st, 400);
+	st.place_sd = 0.001;
+	st.place_slow_every = 10;
+	bimodal = aa_wrong(&st, 400);
+	printf("\n    A/A with placement: %zu of 200 false verdicts with it fixed per side, %zu of "
+	       "400 drawn anew each round, %zu of 400 with a 4%% slower placement in ten ", fixed,
+	       redrawn, bimodal);
+	CU_ASSERT(fixed >= 100);
+	CU_ASSERT(redrawn <= 4);
+	CU_ASSERT(bimodal <= 4);
+}
+
+/* The share of the round variance beyond the noise within rounds, over
+ * 1000 rounds, against what as many rounds without placements vary by. */
+static double share_of(double place_sd, double *truth)
+{
+	struct stream st = { .b_scale = 1, .delay_share = 0.05 };
+	struct cbench_seq quiet, placed;
+	size_t rounds;
+
+	audit_seq(&st, -1, 1000, &rounds, &quiet);
+	st.place_sd = place_sd;
+	audit_seq(&st, -1, 1000, &rounds, &placed);
+	*truth = 1 - cbench_seq_round_var(&quiet) / cbench_seq_round_var(&placed);
+	return cbench_seq_share_beyond(cbench_seq_round_var(&placed), cbench_seq_noise_var(&placed));
+}
+
+static void placement_share(void)
+{
+	static const double sds[] = { 0, 0.0003, 0.001, 0.005 };
+	double truth, share;
+
+	for (size_t i = 0; i < sizeof(sds) / sizeof(sds[0]); i++) {
+		share = share_of(sds[i], &truth);
+		printf("\n    placement sd %.2f%%: share beyond noise %.2f, by rounds without "
+		       "placements %.2f ", 100 * sds[i], share, truth);
+		/* Without placements the rounds vary by their noise alone; with
+		 * them, the noise within rounds predicts the rest. */
+		CU_ASSERT(sds[i] ? fabs(share - truth) < 0.15 : share < 0.15);
+	}
+	CU_ASSERT(share > 0.9);
+	/* The rules: a share of a variance, NAN where there is none. */
+	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_share_beyond(4, 1), 0.75, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_share_beyond(1, 2), 0, 1e-12);
+	CU_ASSERT(isnan(cbench_seq_share_beyond(0, 0)));
+	CU_ASSERT(isnan(cbench_seq_share_beyond(NAN, 1)));
+	CU_ASSERT(isnan(cbench_seq_share_beyond(1, NAN)));
+}
+
+/* Halves are each side's first and second half; NAN where one is empty. */
+static void halves(void)
+{
+	static const double a[] = { 1, 1, 1, 1, 100, 100, 100 };
+	static const double b[] = { 2, 2, 2, 2, 100, 100, 100 };
+	struct cbench_seq seq;
+	double d[2];
+
+	cbench_seq_round_halves(a, 7, b, 7, d);
+	CU_ASSERT_DOUBLE_EQUAL(d[0], log(2), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(d[1], 0, 1e-12);
+	cbench_seq_round_halves(a, 1, b, 1, d);
+	CU_ASSERT_DOUBLE_EQUAL(d[0], log(2), 1e-12);
+	CU_ASSERT(isnan(d[1]));
+	cbench_seq_init(&seq, 0.99);
+	CU_ASSERT(isnan(cbench_seq_noise_var(&seq)));
+	cbench_seq_add_halves(&seq, 0.1, NAN);
+	CU_ASSERT(isnan(cbench_seq_noise_var(&seq)));
+	cbench_seq_add_halves(&seq, 0.3, 0.1);
+	cbench_seq_add_halves(&seq, 0.1, 0.1);
+	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_noise_var(&seq), 0.005, 1e-12);
+	CU_ASSERT(isnan(cbench_seq_round_var(&seq)));
+}
+
 static void scores(void)
 {
 	static const double v[] = { 10, 12, 14 };	/* variance 4 */
 	static const double at_min[] = { 88, 88 };
 
 	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_converge_score(v, 3), 0.75, 1e-12);
-	/* Seed 001: every timing at MIN_TIMING gives the maximum, 1000. */
+	/* Lau et al.: every timing at MIN_TIMING gives the maximum, 1000. */
 	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_perturb_score(at_min, 2, 88), 1000, 1e-9);
 	/* ...and an average timing of 187.9 for MIN_TIMING 88 gives 1. */
 	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_perturb_score((const double[]){ 187.9 }, 1, 88), 1, 1e-9);
@@ -146,6 +279,9 @@ static CU_TestInfo sequential_tests[] = {
 	{ "A/A audits: false verdicts at most alpha", aa_false_alarms },
 	{ "a 1% shift is found with its sign", one_percent_found },
 	{ "1% of B's timings delayed is not 'slower'", delays_are_not_slowness },
+	{ "placement drawn per round is variance, fixed per side a bias", placement_is_variance },
+	{ "the share of the round variance beyond the noise within rounds", placement_share },
+	{ "halves of a round", halves },
 	{ "converge and perturb scores", scores },
 	CU_TEST_INFO_NULL,
 };

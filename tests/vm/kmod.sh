@@ -196,7 +196,10 @@ step "cbenchctl audit --backend kmod: two variants of one kernel, interleaved in
 # Any verdict will do, inconclusive included: TCG's timings say nothing of
 # a 1 % change.  What must hold: the audit ran in cbench.ko, both sides
 # have timings, and the rounds' sides were the seeded order (a backend
-# that took them otherwise fails the audit: audit_worker.c).
+# that took them otherwise fails the audit: audit_worker.c).  Each round
+# is a run of its own, on fresh arenas: a placement for each side, as
+# many as the rounds measured (those that counted, and any a disturbance
+# left without a quartile).
 if cbenchctl audit --backend kmod --budget 4 --seed 7 --a chain_1000 --b chain_1010 \
 	--format json -o /tmp/kmod-audit.json "$audit" >/tmp/kmod-audit.out 2>&1; then
 	cat /tmp/kmod-audit.out
@@ -206,11 +209,29 @@ if cbenchctl audit --backend kmod --budget 4 --seed 7 --a chain_1000 --b chain_1
 	grep -Eq "timings [1-9][0-9]* A / [1-9][0-9]* B, rounds [0-9]+" /tmp/kmod-audit.out ||
 		fail "no timings of both sides"
 	grep -q '"backend": *"kmod"' /tmp/kmod-audit.json || fail "JSON does not say kmod"
+	rounds=$(sed -n 's/.*rounds \([0-9]*\), wall.*/\1/p' /tmp/kmod-audit.out)
+	placed=$(sed -n 's/^    placements \([0-9]*\) A \/ \([0-9]*\) B, new for each side every round.*/\1 \2/p' \
+		/tmp/kmod-audit.out)
+	pa=${placed% *}
+	pb=${placed#* }
+	[ -n "$rounds" ] && [ -n "$placed" ] && [ "$pa" -eq "$pb" ] && [ "$pa" -ge "$rounds" ] &&
+		[ "$pa" -ge 1 ] || fail "placements not one per round: '$placed' for $rounds rounds"
+	grep -q '"redrawn": *true' /tmp/kmod-audit.json || fail "JSON does not say placements were drawn"
 else
 	cat /tmp/kmod-audit.out
 	fail "cbenchctl audit --backend kmod"
 fi
 live_is_zero "after cbenchctl audit"
+if cbenchctl audit --backend kmod --budget 2 --seed 7 --a chain_1000 --b chain_1010 \
+	--fixed-placement "$audit" >/tmp/kmod-audit.out 2>&1; then
+	grep -q "^    placement: fixed (--fixed-placement)" /tmp/kmod-audit.out ||
+		fail "--fixed-placement not reported: $(cat /tmp/kmod-audit.out)"
+	grep -Eq "^chain_1000 vs chain_1010: (B faster|B slower|equivalent|inconclusive)" \
+		/tmp/kmod-audit.out || fail "--fixed-placement: no verdict"
+else
+	fail "cbenchctl audit --backend kmod --fixed-placement: $(cat /tmp/kmod-audit.out)"
+fi
+live_is_zero "after cbenchctl audit --fixed-placement"
 # Per-rep hooks on both sides of an audit run: fresh_input fails the audit
 # unless each of its calls, on either side, ran between its own hooks.
 if cbenchctl audit --backend kmod --budget 4 --seed 7 --a fresh_input --b fresh_input \
