@@ -99,8 +99,8 @@ fi
 
 # ---- placements ---------------------------------------------------------------
 
-# tests/fixtures/placed.c logs "side pid address" at every setup(): the
-# audit's worker is the pid with the most lines of a side.  Each round
+# tests/fixtures/placed.c logs "side process address" at every setup(): the
+# audit's worker is the process with the most lines of a side.  Each round
 # places both sides anew (and the pilot twice before the first), at
 # 64-byte offsets in their pages; --fixed-placement leaves them where
 # prepare() put them.  The rounds' count is whatever the audit took, at
