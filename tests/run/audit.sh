@@ -222,7 +222,7 @@ if [ "$rc" -le 1 ] && grep -q '^    timing points unused: B has none; whole meas
 else
 	not_ok "timing points on one side only: exit status $rc"
 fi
-run_cb audit "$TPFIX" --a tp_close --b tp_known --budget 5 --seed 3 --format json
+run_cb audit "$TPFIX" --a tp_close --b tp_sparse --budget 5 --seed 3 --format json
 if [ "$rc" -le 1 ] && grep -q '"tpoints_note": *"timing points unused: at the stride both sides need ([0-9]*), a call of B records fewer than two' "$TMP/out"; then
 	ok "timing points too close together: the JSON says why they went unused"
 else
