@@ -22,7 +22,8 @@
 CC       ?= gcc
 PKG_CONFIG ?= pkg-config
 BUILD    := build
-VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# VERSION's number, with git describe's suffix past the commit that set it.
+VERSION  := $(shell scripts/version.sh 2>/dev/null || cat VERSION)
 
 # KDIR: the kernel build tree for cbench.ko.  Default: the running kernel's,
 # else the newest installed Debian headers.
@@ -83,6 +84,12 @@ $(BUILD)/%.o: %.S
 	$(Q)$(CC) $(CPPFLAGS) -MMD -MP -c -o $@ $<
 
 # Rewritten only when the list of test files changes (a removed one too).
+# Objects that print the version are rebuilt when it changes.
+$(BUILD)/version: FORCE
+	@mkdir -p $(BUILD)
+	$(Q)echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+$(patsubst %.c,$(BUILD)/%.o,$(shell grep -rl CBENCH_VERSION user --include='*.c')): $(BUILD)/version
+
 $(BUILD)/tests/unit/suites.h: FORCE
 	@mkdir -p $(dir $@)
 	$(Q)for f in $(notdir $(basename $(TEST_SRCS))); do echo "SUITES($${f}_suites)"; done >$@.tmp
@@ -136,7 +143,7 @@ PREFIX ?= /usr/local
 $(BUILD)/pkgconfig/cbench-kernel.pc: Makefile
 	@mkdir -p $(dir $@)
 	@echo "  GEN     $@"
-	$(Q)printf '%s\n' 'includedir=$(or $(PC_INCLUDEDIR),$(CURDIR)/include)' '' \
+	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$(or $(PC_INCLUDEDIR),$(CURDIR)/include)' '' \
 		'Name: cbench-kernel' \
 		'Description: flags for benchmarks cbench.ko can run in ring 0' \
 		'Version: $(VERSION)' \
@@ -188,6 +195,7 @@ $(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/
 #
 #   make install PREFIX=/usr DESTDIR=...   cbenchctl, cbench.h, cbench.pc and
 #       cbench-kernel.pc, the man pages, the bash completion
+#   make uninstall PREFIX=/usr DESTDIR=... removes what install put there
 #   make dkms-install     register cbench.ko with dkms (rebuilt per kernel)
 #   make dkms-check       build it through dkms for every installed kernel,
 #                         in a scratch tree that leaves the system's alone
@@ -202,10 +210,18 @@ BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 USER_BENCH_CFLAGS := -fPIC
 USER_BENCH_LIBS   := -shared
 
+# Where each installed file goes (make install, make uninstall).
+INSTALLED := $(BINDIR)/cbenchctl $(INCLUDEDIR)/cbench.h $(PKGCONFIGDIR)/cbench.pc \
+	$(PKGCONFIGDIR)/cbench-kernel.pc $(MANDIR)/man1/cbenchctl.1 $(MANDIR)/man3/cbench.h.3 \
+	$(BASHCOMPDIR)/cbenchctl
+
+# The .pc files' includedir, relative to ${prefix} where it lies under it.
+PC_INCDIR = $(if $(filter $(PREFIX)/%,$(INCLUDEDIR)),$${prefix}/$(patsubst $(PREFIX)/%,%,$(INCLUDEDIR)),$(INCLUDEDIR))
+
 # $(call write_pc,NAME,DESCRIPTION,CFLAGS-VARIABLE,LIBS-VARIABLE,FILE): the
 # flags are passed by name, as their values hold commas.
 define write_pc
-	$(Q)printf '%s\n' 'includedir=$(INCLUDEDIR)' '' 'Name: $(1)' 'Description: $(2)' \
+	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$(PC_INCDIR)' '' 'Name: $(1)' 'Description: $(2)' \
 		'Version: $(VERSION)' 'Cflags: $($(3)) -I$${includedir}' 'Libs: $($(4))' >$(5)
 endef
 
@@ -220,6 +236,9 @@ install: cbenchctl
 	install -D -m 0644 man/cbenchctl.1 $(DESTDIR)$(MANDIR)/man1/cbenchctl.1
 	install -D -m 0644 man/cbench.h.3 $(DESTDIR)$(MANDIR)/man3/cbench.h.3
 	install -D -m 0644 completion/cbenchctl $(DESTDIR)$(BASHCOMPDIR)/cbenchctl
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 # `make install` into a scratch DESTDIR, every file checked, the man pages
 # rendered without a warning; part of itest.
@@ -275,7 +294,7 @@ dkms-check:
 
 test: dkms-check
 
-.PHONY: install install-check dkms-install dkms-check
+.PHONY: install uninstall install-check dkms-install dkms-check
 # --- end of installation -----------------------------------------------------
 
 # Test fixtures: tests/fixtures/*.c -> build/tests/fixtures/*.so (bad input

@@ -36,6 +36,16 @@ else
 	not_ok "unexpected files: $extra"
 fi
 
+# The .pc files name their prefix, and the version is VERSION's number.
+if grep -qx 'prefix=/usr' "$D/root/usr/lib/pkgconfig/cbench.pc" &&
+   grep -qx 'includedir=${prefix}/include' "$D/root/usr/lib/pkgconfig/cbench.pc" &&
+   grep -q "^Version: $(cat VERSION)" "$D/root/usr/lib/pkgconfig/cbench-kernel.pc" &&
+   "$D/root/usr/bin/cbenchctl" --version | grep -q "^cbenchctl $(cat VERSION)"; then
+	ok "the .pc files name prefix=; --version and Version: are VERSION's"
+else
+	not_ok "prefix= and the version: $(cat "$D/root/usr/lib/pkgconfig/cbench.pc")"
+fi
+
 # The installed .pc files, used as pkg-config would on the target system.
 export PKG_CONFIG_SYSROOT_DIR="$D/root" PKG_CONFIG_LIBDIR="$D/root/usr/lib/pkgconfig"
 if [ "$(echo $(pkg-config --cflags cbench))" = "-fPIC -I$D/root/usr/include" ] &&
@@ -66,6 +76,17 @@ for page in man1/cbenchctl.1 man3/cbench.h.3; do
 		not_ok "man -l $page renders without warnings"
 	fi
 done
+
+# make uninstall takes back every file make install put there.
+if $MAKE --no-print-directory -s install PREFIX=/opt/cb DESTDIR="$D/un" >"$D/out" 2>"$D/err" &&
+   [ -n "$(find "$D/un" -type f)" ] &&
+   $MAKE --no-print-directory -s uninstall PREFIX=/opt/cb DESTDIR="$D/un" >"$D/out" 2>"$D/err" &&
+   [ -z "$(find "$D/un" -type f)" ]; then
+	ok "make uninstall removes what make install installed"
+else
+	find "$D/un" -type f >>"$D/err"
+	not_ok "make uninstall"
+fi
 
 # cbenchctl(1) names every subcommand, and every option each --help lists.
 page=$(MANWIDTH=200 man -l "$D/root/usr/share/man/man1/cbenchctl.1" 2>/dev/null)
