@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "elffile.h"
+#include "options.h"
 #include "report.h"
 #include "run.h"
 #include "stats.h"
@@ -46,6 +47,18 @@
 
 /* Significance level for calling a difference; the interval is 1 - alpha. */
 #define COMPARE_ALPHA 0.05
+/* The smallest change that counts, in percent, unless --min-effect says
+ * otherwise: audit's default, so both call the same changes real. */
+#define COMPARE_MIN_EFFECT_PCT 0.2
+/* Exit status of a failed gate (--fail-on): not 1, which is an error. */
+#define COMPARE_GATE_FAILED 3
+
+/* What compare was asked; the files come from split(). */
+struct compare_options {
+	double min_effect;		/* a fraction: 0.002 for 0.2 % */
+	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
+};
+
 /* Largest report we read, in bytes: a million trials' lines fit in a
  * tenth of it. */
 #define COMPARE_MAX_BYTES (1024 << 20)
@@ -414,8 +427,35 @@ static int read_side(struct go_file *g, char *const paths[], size_t n)
 /* One row of the table: what was tested and what it says. */
 struct row {
 	double old_ns, new_ns, change, lo, hi, p;
-	const char *verdict;
+	enum verdict { V_UNDECIDED, V_NONE, V_SMALL, V_EQUAL, V_FASTER, V_SLOWER } verdict;
 };
+
+/* As the table prints them; the legend below it says which rule each is. */
+static const char *const verdict_names[] = {
+	[V_UNDECIDED] = "?", [V_NONE] = "~", [V_SMALL] = "~ small", [V_EQUAL] = "~ equal",
+	[V_FASTER] = "faster", [V_SLOWER] = "slower",
+};
+
+/*
+ * The verdict of an interval [lo, hi] of the change, with its p value,
+ * against the smallest change that counts (e): a change is called only
+ * when the whole interval lies beyond +-e, and equal when it lies within.
+ * A difference that is real (p < alpha) but not shown to reach e is small:
+ * two objects that differ only in code layout differ by +0.00 % with a
+ * narrow interval, and that is not a slowdown anyone should act on.
+ */
+static enum verdict decide(double lo, double hi, double p, double e)
+{
+	if (isnan(p))
+		return V_UNDECIDED;
+	if (lo >= e)
+		return V_SLOWER;
+	if (hi <= -e)
+		return V_FASTER;
+	if (lo >= -e && hi <= e)
+		return V_EQUAL;
+	return p < COMPARE_ALPHA ? V_SMALL : V_NONE;
+}
 
 /* The geometric mean of v, and the logs of v into lv. */
 static double log_mean(const double *v, size_t n, double *lv)
@@ -425,7 +465,7 @@ static double log_mean(const double *v, size_t n, double *lv)
 	return cbench_stats_mean(lv, n);
 }
 
-static int test(const struct series *a, const struct series *b, struct row *r)
+static int test(const struct series *a, const struct series *b, double min_effect, struct row *r)
 {
 	double *la = malloc((a->n + b->n) * sizeof(*la)), *lb, ma, mb;
 	struct cbench_welch w;
@@ -443,12 +483,7 @@ static int test(const struct series *a, const struct series *b, struct row *r)
 	r->lo = expm1(w.lo);
 	r->hi = expm1(w.hi);
 	r->p = w.p;
-	if (isnan(w.p))
-		r->verdict = "?";
-	else if (w.p >= COMPARE_ALPHA)
-		r->verdict = "~";
-	else
-		r->verdict = w.diff < 0 ? "faster" : "slower";
+	r->verdict = decide(r->lo, r->hi, w.p, min_effect);
 	return 0;
 }
 
@@ -472,23 +507,34 @@ static void print_row(const struct series *a, const struct series *b, const stru
 	}
 	snprintf(runs, sizeof(runs), "%zu+%zu", a->n, b->n);
 	printf("%-40s %14.4f %14.4f %+8.2f%% %19s %7s %7s %s\n", a->name + 9, r->old_ns, r->new_ns,
-	       100 * r->change, interval, p, runs, r->verdict);
+	       100 * r->change, interval, p, runs, verdict_names[r->verdict]);
 }
 
 /* What the table's rows leave to say below it. */
 struct notes {
+	size_t count[V_SLOWER + 1];	/* rows by verdict */
+	const struct series *gated[8];	/* the first rows that fail the gate */
+	size_t ngated;
 	size_t undecided;		/* rows with one run on a side */
 	size_t uneven;			/* rows whose runs have unequal trials */
 	const struct series *first;	/* the first of those */
 	size_t fewest, most;		/* and its trials per run */
 };
 
-static void note_row(const struct series *a, const struct series *b, const struct row *r,
-		     struct notes *n)
+static bool fails_gate(const struct compare_options *o, enum verdict v)
+{
+	return v == V_SLOWER ? o->fail_on != GATE_NONE : v == V_FASTER && o->fail_on == GATE_CHANGED;
+}
+
+static void note_row(const struct compare_options *o, const struct series *a, const struct series *b,
+		     const struct row *r, struct notes *n)
 {
 	size_t fewest = a->fewest < b->fewest ? a->fewest : b->fewest;
 	size_t most = a->most > b->most ? a->most : b->most;
 
+	n->count[r->verdict]++;
+	if (fails_gate(o, r->verdict) && n->ngated++ < sizeof(n->gated) / sizeof(n->gated[0]))
+		n->gated[n->ngated - 1] = a;
 	n->undecided += isnan(r->p);
 	if (fewest == most)
 		return;
@@ -499,7 +545,8 @@ static void note_row(const struct series *a, const struct series *b, const struc
 	}
 }
 
-static int print_table(const struct go_file *old, const struct go_file *new, struct notes *n)
+static int print_table(const struct compare_options *o, const struct go_file *old,
+		       const struct go_file *new, struct notes *n)
 {
 	printf("%-40s %14s %14s %9s %19s %7s %7s\n", "benchmark", "old ns/op", "new ns/op", "change",
 	       "95% interval", "p", "runs");
@@ -511,9 +558,9 @@ static int print_table(const struct go_file *old, const struct go_file *new, str
 			printf("%-40s %14.4f %14s\n", a->name + 9, headline(a), "(absent)");
 			continue;
 		}
-		if (test(a, b, &r))
+		if (test(a, b, o->min_effect, &r))
 			return -ENOMEM;
-		note_row(a, b, &r, n);
+		note_row(o, a, b, &r, n);
 		print_row(a, b, &r);
 	}
 	for (size_t i = 0; i < new->n; i++) {
@@ -521,6 +568,48 @@ static int print_table(const struct go_file *old, const struct go_file *new, str
 			printf("%-40s %14s %14.4f\n", new->s[i].name + 9, "(absent)", headline(&new->s[i]));
 	}
 	return 0;
+}
+
+/* Which rule gave each verdict the table shows. */
+static void print_legend(const struct compare_options *o, const struct notes *n)
+{
+	double e = 100 * o->min_effect, conf = 100 * (1 - COMPARE_ALPHA);
+
+	if (n->count[V_SLOWER] || n->count[V_FASTER])
+		printf("\nslower, faster: the %.0f%% interval lies beyond ±%.2f%% (--min-effect)\n", conf, e);
+	else
+		printf("\n");
+	if (n->count[V_EQUAL])
+		printf("~ equal: the %.0f%% interval lies within ±%.2f%%: no change that counts\n", conf, e);
+	if (n->count[V_SMALL])
+		printf("~ small: a difference (p < %.2f), not shown to reach ±%.2f%%: not called\n"
+		       "  faster or slower (--min-effect sets the bound)\n", COMPARE_ALPHA, e);
+	if (n->count[V_NONE])
+		printf("~: no difference shown (p >= %.2f), nor equivalence within ±%.2f%%\n",
+		       COMPARE_ALPHA, e);
+}
+
+/* The gate's one-line summary; its exit status. */
+static int gate(const struct compare_options *o, const struct notes *n)
+{
+	const char *what = o->fail_on == GATE_SLOWER ? "slower" : "changed";
+	double e = 100 * o->min_effect;
+
+	if (o->fail_on == GATE_NONE)
+		return 0;
+	if (!n->ngated) {
+		printf("\ngate (--fail-on %s): passed: no benchmark %s by %.2f%% or more", what, what, e);
+		if (n->undecided)
+			printf("; %zu undecided (one run a side)", n->undecided);
+		printf("\n");
+		return 0;
+	}
+	printf("\ngate (--fail-on %s): FAILED: %zu benchmark%s %s by %.2f%% or more:", what, n->ngated,
+	       n->ngated == 1 ? "" : "s", what, e);
+	for (size_t i = 0; i < n->ngated && i < sizeof(n->gated) / sizeof(n->gated[0]); i++)
+		printf(" %s", n->gated[i]->name + 9);
+	printf("%s\n", n->ngated > sizeof(n->gated) / sizeof(n->gated[0]) ? " ..." : "");
+	return COMPARE_GATE_FAILED;
 }
 
 static void print_notes(const struct notes *n)
@@ -543,8 +632,8 @@ static void print_notes(const struct notes *n)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s compare <old.txt> <new.txt>\n"
-		"       %s compare <old.txt>... -- <new.txt>...\n"
+		"Usage: %s compare [options] <old.txt> <new.txt>\n"
+		"       %s compare [options] <old.txt>... -- <new.txt>...\n"
 		"\n"
 		"Compares reports in the Go benchmark data format (cbenchctl run's default),\n"
 		"run against run.  A file holds one run, or several written one after another\n"
@@ -552,20 +641,88 @@ static void usage(FILE *f)
 		"\n"
 		"Per benchmark, each run counts with its headline, its least trial's ns/op:\n"
 		"the table gives each side's geometric mean of those, the change between them\n"
-		"with its %.0f%% interval, and Welch's t test over the runs (p < %.2f:\n"
-		"faster or slower; \"~\": no difference shown).  A run's trials move together\n"
+		"with its %.0f%% interval, and Welch's t test over the runs.  A change is called\n"
+		"faster or slower only when its whole interval lies beyond --min-effect; \"~ equal\"\n"
+		"when it lies within, \"~ small\" for a difference (p < %.2f) not shown to reach\n"
+		"it, \"~\" when no difference is shown.  A run's trials move together\n"
 		"(the core clock drifts between runs), so one run a side cannot tell a change\n"
 		"from that drift: such rows say \"?\".  Give each side two or more runs, taken\n"
 		"alternately (old, new, old, new, ...), or interleave both versions in one\n"
-		"run with `%s audit`.\n",
-		cbench_prog, cbench_prog, 100 * (1 - COMPARE_ALPHA), COMPARE_ALPHA, cbench_prog);
+		"run with `%s audit`.\n"
+		"\n"
+		"Options:\n"
+		"  --min-effect PCT    smallest change that counts, in percent (default %.1f,\n"
+		"                      as audit's)\n"
+		"  --fail-on WHAT      slower or changed: exit status %d when a benchmark is\n"
+		"                      slower (or either) by at least --min-effect, for a CI gate\n"
+		"  -h, --help          show this help\n"
+		"\n"
+		"Exit status: 0 when compared (and the gate, if any, passed); 1 when a file\n"
+		"cannot be read or the arguments are wrong; %d when --fail-on's gate failed.\n",
+		cbench_prog, cbench_prog, 100 * (1 - COMPARE_ALPHA), COMPARE_ALPHA, cbench_prog,
+		COMPARE_MIN_EFFECT_PCT, COMPARE_GATE_FAILED, COMPARE_GATE_FAILED);
 }
 
-/* Splits OLD NEW or OLD... -- NEW... into the two sides; -1 on bad usage. */
-static int split(int argc, char *argv[], int *nold, char ***newv, int *nnew)
+/*
+ * An option at argv[*i] (taking its value from the next word, or after
+ * '='): 1 when it was one, 0 when not, -1 after saying what is wrong.
+ */
+static int take_option(struct compare_options *o, int argc, char *argv[], int *i)
 {
-	int sep = 0;
+	const char *names[] = { "--min-effect", "--fail-on" }, *arg = NULL;
+	size_t len = 0;
+	int k;
+	double pct;
 
+	for (k = 0; k < 2; k++) {
+		len = strlen(names[k]);
+		if (!strncmp(argv[*i], names[k], len) && (!argv[*i][len] || argv[*i][len] == '='))
+			break;
+	}
+	if (k == 2)
+		return 0;
+	if (argv[*i][len] == '=')
+		arg = argv[*i] + len + 1;
+	else if (*i + 1 < argc)
+		arg = argv[++*i];
+	if (!arg) {
+		fprintf(stderr, "%s: compare: %s wants a value; see '%s compare --help'\n", cbench_prog,
+			names[k], cbench_prog);
+		return -1;
+	}
+	if (k == 0) {
+		if (cbench_parse_number(arg, &pct) || !(pct >= 0) || pct >= 100) {
+			cbench_option_refuse(stderr, "--min-effect", "a percentage from 0 to below 100", arg);
+			return -1;
+		}
+		o->min_effect = pct / 100;
+	} else if (!strcmp(arg, "slower") || !strcmp(arg, "changed")) {
+		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
+	} else {
+		cbench_option_refuse(stderr, "--fail-on", "slower or changed", arg);
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * Splits [options] OLD NEW or OLD... -- NEW... into the two sides, the
+ * options into o and out of argv; -1 on bad usage, after saying why.
+ */
+static int split(struct compare_options *o, int argc, char *argv[], int *nold, char ***newv,
+		 int *nnew)
+{
+	int sep = 0, kept = 1;
+
+	for (int i = 1; i < argc; i++) {
+		int opt = sep ? 0 : take_option(o, argc, argv, &i);
+
+		if (opt < 0)
+			return -1;
+		if (opt == 0)
+			argv[kept++] = argv[i];
+	}
+	argc = kept;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--") && !sep) {
 			sep = i;
@@ -587,15 +744,24 @@ static int split(int argc, char *argv[], int *nold, char ***newv, int *nnew)
 		*nold = 1;
 		*newv = argv + 2;
 	} else {
+		fprintf(stderr, "%s: compare: %s; see '%s compare --help'\n", cbench_prog,
+			argc < 3 ? "it wants an old and a new report" :
+				   "more than two reports want '--' between the old and the new ones",
+			cbench_prog);
 		return -1;
 	}
 	*nnew = argc - (int)(*newv - argv);
-	return *nold >= 1 && *nnew >= 1 ? 0 : -1;
+	if (*nold >= 1 && *nnew >= 1)
+		return 0;
+	fprintf(stderr, "%s: compare: no %s report beside '--'; see '%s compare --help'\n", cbench_prog,
+		*nold < 1 ? "old" : "new", cbench_prog);
+	return -1;
 }
 
 int cbench_cmd_compare(int argc, char *argv[])
 {
 	struct go_file *old = calloc(1, sizeof(*old)), *new = calloc(1, sizeof(*new));
+	struct compare_options opt = { .min_effect = COMPARE_MIN_EFFECT_PCT / 100 };
 	struct notes notes = { 0 };
 	int nold, nnew, status = 1;
 	char **newv;
@@ -605,18 +771,17 @@ int cbench_cmd_compare(int argc, char *argv[])
 		status = 0;
 		goto out;
 	}
-	if (split(argc, argv, &nold, &newv, &nnew)) {
-		usage(stderr);
+	if (split(&opt, argc, argv, &nold, &newv, &nnew))
 		goto out;
-	}
 	if (!old || !new || read_side(old, argv + 1, (size_t)nold) || read_side(new, newv, (size_t)nnew))
 		goto out;
-	if (print_table(old, new, &notes)) {
+	if (print_table(&opt, old, new, &notes)) {
 		fprintf(stderr, "%s: unable to compare: %s\n", cbench_prog, strerror(ENOMEM));
 		goto out;
 	}
+	print_legend(&opt, &notes);
 	print_notes(&notes);
-	status = 0;
+	status = gate(&opt, &notes);
 out:
 	if (old)
 		release(old);

@@ -160,7 +160,7 @@ fi
 # as wide as the two runs are apart).
 cat "$TMP/first.txt" "$TMP/second.txt" >"$TMP/both.txt"
 run_cb compare "$TMP/both.txt" -- "$TMP/second.txt" "$TMP/first.txt"
-if [ "$rc" -eq 0 ] && grep -Eq '^AddChain +[0-9.]+ +[0-9.]+ +[+-]0\.00% +\[-[0-9.]+%,\+[0-9.]+%\] +1\.000 +2\+2 +~$' "$TMP/out"; then
+if [ "$rc" -eq 0 ] && grep -Eq '^AddChain +[0-9.]+ +[0-9.]+ +[+-]0\.00% +\[-[0-9.]+%,\+[0-9.]+%\] +1\.000 +2\+2 +~( equal)?$' "$TMP/out"; then
 	ok "compare: reports concatenated in a file are runs; the same runs are no difference"
 else
 	not_ok "compare: concatenated reports"
@@ -178,6 +178,51 @@ if [ "$rc" -eq 0 ] && grep -Eq '^X .*\+98\.0[0-9]% +\[\+9[0-9]\.[0-9]+%,\+10[0-9
 else
 	not_ok "compare: three runs a side, a clear slowdown"
 fi
+# The gate: --fail-on slower fails (status 3) on that slowdown, names it,
+# and passes the same runs on both sides and a --min-effect above it.
+run_cb compare --fail-on slower "$TMP/a1.txt" "$TMP/a2.txt" "$TMP/a3.txt" -- "$TMP/b1.txt" "$TMP/b2.txt" "$TMP/b3.txt"
+gate_slow=$rc
+grep -q '^gate (--fail-on slower): FAILED: 1 benchmark slower by 0.20% or more: X$' "$TMP/out" || gate_slow=x
+run_cb compare --fail-on=slower "$TMP/a1.txt" "$TMP/a2.txt" "$TMP/a3.txt" -- "$TMP/a3.txt" "$TMP/a2.txt" "$TMP/a1.txt"
+gate_aa=$rc
+run_cb compare --min-effect 99 --fail-on changed "$TMP/a1.txt" "$TMP/a2.txt" "$TMP/a3.txt" -- "$TMP/b1.txt" "$TMP/b2.txt" "$TMP/b3.txt"
+gate_big=$rc
+grep -Eq '^X .* ~( small)?$' "$TMP/out" || gate_big=x
+run_cb compare --fail-on changed "$TMP/b1.txt" "$TMP/b2.txt" "$TMP/b3.txt" -- "$TMP/a1.txt" "$TMP/a2.txt" "$TMP/a3.txt"
+gate_fast=$rc
+grep -q '^X .* faster$' "$TMP/out" || gate_fast=x
+if [ "$gate_slow/$gate_aa/$gate_big/$gate_fast" = 3/0/0/3 ]; then
+	ok "compare --fail-on: 3 on a slowdown (or a speed-up for changed), 0 on A/A and below --min-effect"
+else
+	not_ok "compare --fail-on: statuses $gate_slow/$gate_aa/$gate_big/$gate_fast, not 3/0/0/3"
+fi
+# Practical equivalence: a real difference of +0.01 % (narrow interval,
+# p < 0.05) is "~ equal" within the default 0.2 %, "slower" with
+# --min-effect 0; +0.30 % with an interval across 0.2 % is "~ small".
+for i in 1 2 3; do
+	printf 'BenchmarkT 10 1.0000%s ns/op\nBenchmarkS 10 1.00%s ns/op\n' "$i" "$i" >"$TMP/e$i.txt"
+	printf 'BenchmarkT 10 1.0001%s ns/op\nBenchmarkS 10 1.00%s ns/op\n' "$i" "$((i + 3))" >"$TMP/f$i.txt"
+done
+run_cb compare "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
+eq=$rc
+grep -Eq '^T .*\+0\.01% +\[\+0\.0[0-9]%,\+0\.0[0-9]%\] +0\.0[0-4][0-9] +3\+3 ~ equal$' "$TMP/out" || eq=x
+grep -Eq '^S .*\+0\.30% .* +3\+3 ~ small$' "$TMP/out" || eq=y
+grep -q '^~ small: a difference' "$TMP/out" && grep -q '^~ equal: the 95% interval lies within ±0.20%' "$TMP/out" || eq=z
+run_cb compare --min-effect 0 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
+grep -Eq '^T .* slower$' "$TMP/out" || eq=w
+if [ "$eq" = 0 ]; then
+	ok "compare: +0.01 % is ~ equal within --min-effect (slower with 0), +0.30 % across it ~ small"
+else
+	cp "$TMP/out" "$TMP/err"
+	not_ok "compare: practical equivalence ($eq)"
+fi
+expect_failure "compare: --fail-on with a bad value" "--fail-on wants slower or changed, not 'slow'" \
+	compare --fail-on slow "$TMP/a1.txt" "$TMP/b1.txt"
+expect_failure "compare: --min-effect with a bad value" "--min-effect wants a percentage from 0 to below 100, not '-1'" \
+	compare --min-effect -1 "$TMP/a1.txt" "$TMP/b1.txt"
+expect_failure "compare: one report" "it wants an old and a new report; see 'cbenchctl compare --help'" \
+	compare "$TMP/a1.txt"
+
 cat "$TMP/a1.txt" >"$TMP/a.txt"
 expect_failure "compare: a file twice on a side" "unable to compare: $TMP/a1.txt is given twice on one side" \
 	compare "$TMP/a1.txt" "$TMP/a1.txt" -- "$TMP/b1.txt" "$TMP/b2.txt"
