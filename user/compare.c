@@ -437,24 +437,25 @@ static const char *const verdict_names[] = {
 };
 
 /*
- * The verdict of an interval [lo, hi] of the change, with its p value,
- * against the smallest change that counts (e): a change is called only
- * when the whole interval lies beyond +-e, and equal when it lies within.
- * A difference that is real (p < alpha) but not shown to reach e is small:
- * two objects that differ only in code layout differ by +0.00 % with a
- * narrow interval, and that is not a slowdown anyone should act on.
+ * The verdict of a change with its interval [lo, hi] and p value, against
+ * the smallest change that counts (e), by audit's rules: equal when the
+ * whole interval lies within +-e; faster or slower when the difference is
+ * real (p < alpha, the interval excludes 0) and the change reaches e;
+ * small when it is real but smaller.  Two objects that differ only in code
+ * layout differ by +0.00 % with a narrow interval, and that is not a
+ * slowdown anyone should act on.
  */
-static enum verdict decide(double lo, double hi, double p, double e)
+static enum verdict decide(double change, double lo, double hi, double p, double e)
 {
 	if (isnan(p))
 		return V_UNDECIDED;
-	if (lo >= e)
-		return V_SLOWER;
-	if (hi <= -e)
-		return V_FASTER;
-	if (lo >= -e && hi <= e)
+	if (e > 0 && lo >= -e && hi <= e)
 		return V_EQUAL;
-	return p < COMPARE_ALPHA ? V_SMALL : V_NONE;
+	if (p >= COMPARE_ALPHA)
+		return V_NONE;
+	if (fabs(change) < e)
+		return V_SMALL;
+	return change > 0 ? V_SLOWER : V_FASTER;
 }
 
 /* The geometric mean of v, and the logs of v into lv. */
@@ -483,7 +484,7 @@ static int test(const struct series *a, const struct series *b, double min_effec
 	r->lo = expm1(w.lo);
 	r->hi = expm1(w.hi);
 	r->p = w.p;
-	r->verdict = decide(r->lo, r->hi, w.p, min_effect);
+	r->verdict = decide(r->change, r->lo, r->hi, w.p, min_effect);
 	return 0;
 }
 
@@ -576,14 +577,15 @@ static void print_legend(const struct compare_options *o, const struct notes *n)
 	double e = 100 * o->min_effect, conf = 100 * (1 - COMPARE_ALPHA);
 
 	if (n->count[V_SLOWER] || n->count[V_FASTER])
-		printf("\nslower, faster: the %.0f%% interval lies beyond ±%.2f%% (--min-effect)\n", conf, e);
+		printf("\nslower, faster: a difference (p < %.2f) of ±%.2f%% (--min-effect) or more\n",
+		       COMPARE_ALPHA, e);
 	else
 		printf("\n");
 	if (n->count[V_EQUAL])
 		printf("~ equal: the %.0f%% interval lies within ±%.2f%%: no change that counts\n", conf, e);
 	if (n->count[V_SMALL])
-		printf("~ small: a difference (p < %.2f), not shown to reach ±%.2f%%: not called\n"
-		       "  faster or slower (--min-effect sets the bound)\n", COMPARE_ALPHA, e);
+		printf("~ small: a difference (p < %.2f) smaller than ±%.2f%%: not called faster or\n"
+		       "  slower (--min-effect sets the bound)\n", COMPARE_ALPHA, e);
 	if (n->count[V_NONE])
 		printf("~: no difference shown (p >= %.2f), nor equivalence within ±%.2f%%\n",
 		       COMPARE_ALPHA, e);
@@ -641,10 +643,10 @@ static void usage(FILE *f)
 		"\n"
 		"Per benchmark, each run counts with its headline, its least trial's ns/op:\n"
 		"the table gives each side's geometric mean of those, the change between them\n"
-		"with its %.0f%% interval, and Welch's t test over the runs.  A change is called\n"
-		"faster or slower only when its whole interval lies beyond --min-effect; \"~ equal\"\n"
-		"when it lies within, \"~ small\" for a difference (p < %.2f) not shown to reach\n"
-		"it, \"~\" when no difference is shown.  A run's trials move together\n"
+		"with its %.0f%% interval, and Welch's t test over the runs.  As in audit, a\n"
+		"change is faster or slower when it is shown (p < %.2f) and reaches --min-effect;\n"
+		"\"~ small\" when shown but smaller, \"~ equal\" when the whole interval lies\n"
+		"within +-min-effect, \"~\" when no difference is shown.  A run's trials move together\n"
 		"(the core clock drifts between runs), so one run a side cannot tell a change\n"
 		"from that drift: such rows say \"?\".  Give each side two or more runs, taken\n"
 		"alternately (old, new, old, new, ...), or interleave both versions in one\n"

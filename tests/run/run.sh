@@ -187,7 +187,7 @@ run_cb compare --fail-on=slower "$TMP/a1.txt" "$TMP/a2.txt" "$TMP/a3.txt" -- "$T
 gate_aa=$rc
 run_cb compare --min-effect 99 --fail-on changed "$TMP/a1.txt" "$TMP/a2.txt" "$TMP/a3.txt" -- "$TMP/b1.txt" "$TMP/b2.txt" "$TMP/b3.txt"
 gate_big=$rc
-grep -Eq '^X .* ~( small)?$' "$TMP/out" || gate_big=x
+grep -Eq '^X .* ~ small$' "$TMP/out" || gate_big=x
 run_cb compare --fail-on changed "$TMP/b1.txt" "$TMP/b2.txt" "$TMP/b3.txt" -- "$TMP/a1.txt" "$TMP/a2.txt" "$TMP/a3.txt"
 gate_fast=$rc
 grep -q '^X .* faster$' "$TMP/out" || gate_fast=x
@@ -198,7 +198,8 @@ else
 fi
 # Practical equivalence: a real difference of +0.01 % (narrow interval,
 # p < 0.05) is "~ equal" within the default 0.2 %, "slower" with
-# --min-effect 0; +0.30 % with an interval across 0.2 % is "~ small".
+# --min-effect 0; +0.30 % (p < 0.05, the interval across 0.2 %) is
+# "slower", and "~ small" with --min-effect 0.5.
 for i in 1 2 3; do
 	printf 'BenchmarkT 10 1.0000%s ns/op\nBenchmarkS 10 1.00%s ns/op\n' "$i" "$i" >"$TMP/e$i.txt"
 	printf 'BenchmarkT 10 1.0001%s ns/op\nBenchmarkS 10 1.00%s ns/op\n' "$i" "$((i + 3))" >"$TMP/f$i.txt"
@@ -206,12 +207,14 @@ done
 run_cb compare "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
 eq=$rc
 grep -Eq '^T .*\+0\.01% +\[\+0\.0[0-9]%,\+0\.0[0-9]%\] +0\.0[0-4][0-9] +3\+3 ~ equal$' "$TMP/out" || eq=x
-grep -Eq '^S .*\+0\.30% .* +3\+3 ~ small$' "$TMP/out" || eq=y
-grep -q '^~ small: a difference' "$TMP/out" && grep -q '^~ equal: the 95% interval lies within ±0.20%' "$TMP/out" || eq=z
+grep -Eq '^S .*\+0\.30% .* +3\+3 slower$' "$TMP/out" || eq=y
+grep -q '^~ equal: the 95% interval lies within ±0.20%' "$TMP/out" || eq=z
 run_cb compare --min-effect 0 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
 grep -Eq '^T .* slower$' "$TMP/out" || eq=w
+run_cb compare --min-effect 0.5 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
+grep -Eq '^S .* ~ small$' "$TMP/out" && grep -q '^~ small: a difference (p < 0.05) smaller than ±0.50%' "$TMP/out" || eq=v
 if [ "$eq" = 0 ]; then
-	ok "compare: +0.01 % is ~ equal within --min-effect (slower with 0), +0.30 % across it ~ small"
+	ok "compare: +0.01 % is ~ equal within --min-effect (slower with 0), +0.30 % slower, ~ small below 0.5 %"
 else
 	cp "$TMP/out" "$TMP/err"
 	not_ok "compare: practical equivalence ($eq)"
