@@ -45,6 +45,7 @@ struct audit_options {
 	bool have_seed;
 	bool no_tpoints;
 	bool fixed_placement;
+	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
 	int cpu;
 	enum cbench_backend_kind backend;
 	enum audit_format format;
@@ -69,6 +70,8 @@ static void usage(FILE *f)
 		"  --confidence P      confidence of the verdicts, between 0.5 and 1 (default 0.99)\n"
 		"  --budget SECS       wall time per benchmark before it is inconclusive (default 30)\n"
 		"  --min-effect PCT    smallest change that counts, in percent (default 0.2)\n"
+		"  --fail-on WHAT      slower or changed: exit status 3 when B is slower (or\n"
+		"                      either) by at least --min-effect, for a CI gate\n"
 		"  --seed N            seed of the random order (default: from /dev/urandom;\n"
 		"                      always reported, so a run can be replayed)\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
@@ -89,12 +92,12 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 when every audit reached a verdict or was inconclusive (an\n"
 		"inconclusive audit is not a failure); 1 when one failed (a crash, a time-out)\n"
-		"or the input was bad.\n",
+		"or the input was bad; 3 when --fail-on's gate failed.\n",
 		cbench_prog, cbench_prog);
 }
 
 enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
-       OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT };
+       OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT, OPT_FAIL_ON };
 
 /* One option with a number or a choice; 0 or -EINVAL after saying why. */
 static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
@@ -125,6 +128,11 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 		if (errno || end == arg || *end || arg[0] == '-')
 			return cbench_option_refuse(err, "--seed", "an unsigned 64-bit number", arg);
 		o->have_seed = true;
+		return 0;
+	case OPT_FAIL_ON:
+		if (strcmp(arg, "slower") && strcmp(arg, "changed"))
+			return cbench_option_refuse(err, "--fail-on", "slower or changed", arg);
+		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
 		return 0;
 	default:
 		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go")) {
@@ -181,6 +189,7 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "no-tpoints", no_argument, NULL, OPT_NO_TPOINTS },
 		{ "fixed-placement", no_argument, NULL, OPT_FIXED_PLACEMENT },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cbench_option_fields fields = {
@@ -545,6 +554,40 @@ static size_t count_failed(const struct cbench_audit_report *r)
 	return failed;
 }
 
+/*
+ * The gate of --fail-on, in one line on stderr: which audits fail it, and
+ * which were inconclusive (they do not fail it, but a reader should know).
+ * Returns the exit status it asks for: 3 when failed, else 0.
+ */
+static int gate(const struct audit_options *o, const struct cbench_audit_report *r)
+{
+	const char *what = o->fail_on == GATE_SLOWER ? "slower" : "changed";
+	size_t failing = 0, open = 0;
+
+	if (o->fail_on == GATE_NONE)
+		return 0;
+	for (size_t i = 0; i < r->npairs; i++) {
+		enum cbench_verdict v = r->pairs[i].end.verdict;
+
+		if (r->pairs[i].error)
+			continue;
+		failing += v == CBENCH_VERDICT_B_SLOWER ||
+			   (v == CBENCH_VERDICT_B_FASTER && o->fail_on == GATE_CHANGED);
+		open += v == CBENCH_VERDICT_UNDECIDED;
+	}
+	fprintf(stderr, "gate (--fail-on %s): %s: %zu of %zu audit%s %s by %g %% or more",
+		what, failing ? "FAILED" : "passed", failing, r->npairs, r->npairs == 1 ? "" : "s",
+		what, o->min_effect_pct);
+	for (size_t i = 0, named = 0; i < r->npairs; i++) {
+		const struct cbench_audit_pair *p = &r->pairs[i];
+
+		if (!p->error && p->end.verdict == CBENCH_VERDICT_UNDECIDED && named++ < 4)
+			fprintf(stderr, "%s%s", named == 1 ? "; inconclusive: " : ", ", p->b->id);
+	}
+	fprintf(stderr, "%s\n", open > 4 ? ", ..." : "");
+	return failing ? 3 : 0;
+}
+
 int cbench_cmd_audit(int argc, char *argv[])
 {
 	struct audit_options opt;
@@ -584,7 +627,7 @@ int cbench_cmd_audit(int argc, char *argv[])
 	if (failed)
 		fprintf(stderr, "%s: %zu audit%s failed\n", cbench_prog, failed, failed == 1 ? "" : "s");
 	else
-		status = 0;
+		status = gate(&opt, &st.report);
 out:
 	cbench_outfile_abort(&out);
 	for (size_t i = 0; i < st.report.npairs; i++) {

@@ -213,6 +213,24 @@ else
 	not_ok "--no-tpoints"
 fi
 
+# The gate: --fail-on slower exits 3 on that 1 % slowdown, naming it on
+# stderr; 0 with a --min-effect above it, and on an A/A audit.
+run_cb audit "$LOOP" --a long_loop --b long_loop_slower --budget 30 --seed 7 --no-tpoints --fail-on slower
+g1=$rc
+grep -q '^gate (--fail-on slower): FAILED: 1 of 1 audit slower by 0.2 % or more$' "$TMP/err" || g1=x
+run_cb audit "$LOOP" --a long_loop --b long_loop_slower --budget 30 --seed 7 --no-tpoints --fail-on slower --min-effect 5
+g2=$rc
+grep -q '^gate (--fail-on slower): passed: 0 of 1 audit slower by 5 % or more' "$TMP/err" || g2=x
+run_cb audit "$PLACED" --a placed/side=1 --b placed/side=2 --budget 5 --seed 11 --fail-on changed
+g3=$rc
+if [ "$g1/$g2/$g3" = 3/0/0 ]; then
+	ok "--fail-on: 3 on a 1 % slowdown, 0 with --min-effect 5 and on A/A"
+else
+	not_ok "--fail-on: statuses $g1/$g2/$g3, not 3/0/0"
+fi
+expect_failure "--fail-on with a bad value" "--fail-on wants slower or changed, not 'worse'" \
+	audit "$PLACED" --a placed/side=1 --b placed/side=2 --fail-on worse
+
 # Timing points on one side only, or too close together to time: the audit
 # compares whole measurements and says why, in every format.
 TPFIX=build/tests/fixtures/tpoints.so
