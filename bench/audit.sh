@@ -18,6 +18,8 @@
 #       chain_slow  1 %: chain_1010 vs chain_1000, both declaring 1000 ops;
 #       chase_slow  2 %: chase_l2_slow vs chase_l2, 1020 steps against 1000,
 #                   both declaring 1000 ops;
+#   - for each case how often the gate (--fail-on slower, which every audit
+#     here is given) failed: exit status 3 (B slower), 0 or other;
 #   - for each case the median time to a verdict, the audit's own
 #     (measuring) and the command's (loading, tuning both sides, measuring),
 #     and the placements each side got with the share of the round
@@ -71,10 +73,12 @@ while [ "$i" -lt "$N" ]; do
 	for c in $CASES; do
 		t0=$(date +%s.%N)
 		# shellcheck disable=SC2046
-		"$CB" audit --cpu "$CPU" --format json -o "$TMP/$c.$i.json" $(args "$c") \
-			2>/dev/null || echo "audit $c $i failed" >&2
+		st=0
+		"$CB" audit --cpu "$CPU" --fail-on slower --format json -o "$TMP/$c.$i.json" $(args "$c") \
+			2>/dev/null || st=$?
+		[ "$st" -eq 0 ] || [ "$st" -eq 3 ] || echo "audit $c $i failed" >&2
 		t1=$(date +%s.%N)
-		echo "$t0 $t1" >"$TMP/$c.$i.time"
+		echo "$t0 $t1 $st" >"$TMP/$c.$i.time"
 	done
 	i=$((i + 1))
 done
@@ -107,8 +111,9 @@ def load(case):
             a = json.load(open(f"{tmp}/{case}.{i}.json"))["audits"][0]
         except (OSError, ValueError, KeyError, IndexError):
             a = {"verdict": "failed"}
-        t0, t1 = map(float, open(f"{tmp}/{case}.{i}.time").read().split())
-        a["command_s"] = t1 - t0
+        t0, t1, st = open(f"{tmp}/{case}.{i}.time").read().split()
+        a["command_s"] = float(t1) - float(t0)
+        a["status"] = int(st)
         out.append(a)
     return out
 
@@ -140,6 +145,9 @@ for case in cases:
                   f"{max(a['change'] for a in decided):+.2f}% (median "
                   f"{median(a['change'] for a in decided):+.2f}%), rounds "
                   f"{min(a['rounds'] for a in decided)} to {max(a['rounds'] for a in decided)}")
+    gate = {st: sum(a["status"] == st for a in audits) for st in (0, 3)}
+    print(f"  the gate (--fail-on slower): exit status 3 in {gate[3]} of {n}, 0 in {gate[0]}, "
+          f"other {n - gate[0] - gate[3]}")
     ok = [a for a in audits if a["verdict"] != "failed"]
     if decided:
         print(f"  time to a verdict, median: {median(a['wall_s'] for a in decided):.2f} s "

@@ -12,7 +12,10 @@
 #     between runs;
 #   - a true 1 % slowdown (examples/audit.c: chain_1010 against chain_1000,
 #     both declaring 1000 ops) through compare, K alternating runs a side:
-#     how often it is found, with the right sign.
+#     how often it is found, with the right sign;
+#   - the gate, compare --fail-on slower: how often it fails (exit status 3)
+#     on the A/A pairs (runs alternately) and on the 1 % slowdown, and how
+#     often --min-effect 2 lets the slowdown pass.
 # Not a test: nothing here passes or fails on a number.  Run by
 # `make bench-audit`.
 set -eu
@@ -77,6 +80,11 @@ def compare(old, new):
         rows[f[0]] = (float(f[3].rstrip("%")), f[-1])
     return rows
 
+def gate(old, new, *opts):
+    """compare --fail-on slower's exit status."""
+    return subprocess.run([cb, "compare", "--fail-on", "slower", *opts, *old, "--", *new],
+                          capture_output=True, text=True).returncode
+
 def trials(path, name):
     return [float(l.split()[2]) for l in open(path) if l.startswith(f"Benchmark{name} ")]
 
@@ -108,6 +116,11 @@ def run_file(p, i):
 
 print(f"compare, A/A pairs of separate runs ({k} runs a side, alpha 0.05 allows "
       f"{0.05 * pairs:.0f} of {pairs}):")
+aa_gate = [0, 0, 0]
+for p in range(pairs):
+    r = [run_file(p, i) for i in range(2 * k)]
+    st = gate(r[0::2], r[1::2])
+    aa_gate[0 if st == 0 else 1 if st == 3 else 2] += 1
 for name in ("AddChain", "ImulChain"):
     alt = block = one = u_false = 0
     changes = []
@@ -135,7 +148,10 @@ for name in ("AddChain", "ImulChain"):
     print(f"  {name}: share of a trial's variance between runs: "
           f"{100 * between / (between + within):.0f}% ({len(runs)} runs)")
 
-found = wrong = 0
+print(f"  the gate (--fail-on slower) on the A/A pairs, runs alternately (both chains): "
+      f"failed (3) in {aa_gate[1]} of {pairs}, passed (0) in {aa_gate[0]}, other {aa_gate[2]}")
+
+found = wrong = gated = passed2 = 0
 slow = []
 for p in range(power_pairs):
     c, v = compare([f"{tmp}/slow.{p}.old{i}.txt" for i in range(k)],
@@ -143,8 +159,14 @@ for p in range(power_pairs):
     slow.append(c)
     found += v == "slower"
     wrong += v == "faster"
+    old = [f"{tmp}/slow.{p}.old{i}.txt" for i in range(k)]
+    new = [f"{tmp}/slow.{p}.new{i}.txt" for i in range(k)]
+    gated += gate(old, new) == 3
+    passed2 += gate(old, new, "--min-effect", "2") == 0
 
 print(f"compare, a true 1% slowdown (chain_1010 vs chain_1000, {k} alternating runs a side): "
       f"slower in {found} of {power_pairs}, faster in {wrong}; median change "
       f"{statistics.median(slow):+.3f}%")
+print(f"  the gate (--fail-on slower): failed (3) in {gated} of {power_pairs}; with "
+      f"--min-effect 2 passed (0) in {passed2} of {power_pairs}")
 PY
