@@ -67,7 +67,8 @@ static void usage(FILE *f)
 		"  --a NAME            A, a benchmark of the one object\n"
 		"  --b NAME            B, a benchmark of the one object\n"
 		"  --filter REGEX      with two objects, audit only benchmarks whose name matches\n"
-		"  --confidence P      confidence of the verdicts, between 0.5 and 1 (default 0.99)\n"
+		"  --confidence C      confidence of the verdicts: 0.99 or 99 (%%) alike, from\n"
+		"                      0.5 (50) to below 1 (100) (default 0.99)\n"
 		"  --budget SECS       wall time per benchmark before it is inconclusive (default 30)\n"
 		"  --min-effect PCT    smallest change that counts, in percent (default 0.2)\n"
 		"  --fail-on WHAT      slower or changed: exit status 3 when B is slower (or\n"
@@ -106,11 +107,7 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 
 	switch (c) {
 	case OPT_CONFIDENCE:
-		if (cbench_parse_number(arg, &o->confidence) ||
-		    !(o->confidence >= 0.5 && o->confidence < 1))
-			return cbench_option_refuse(err, "--confidence", "a probability from 0.5 to below 1",
-						    arg);
-		return 0;
+		return cbench_option_confidence(arg, &o->confidence, err);
 	case OPT_BUDGET:
 		if (cbench_parse_number(arg, &o->budget_s) || !(o->budget_s > 0) || o->budget_s > 86400)
 			return cbench_option_refuse(err, "--budget",

@@ -86,6 +86,20 @@ int cbench_parse_number(const char *s, double *v)
 	return errno || end == s || *end || !isfinite(*v) ? -EINVAL : 0;
 }
 
+int cbench_option_confidence(const char *arg, double *p, FILE *err)
+{
+	double v;
+
+	if (!cbench_parse_number(arg, &v) && v >= 0.5 && v < 1)
+		*p = v;
+	else if (!cbench_parse_number(arg, &v) && v >= 50 && v < 100)
+		*p = v / 100;
+	else
+		return cbench_option_refuse(err, "--confidence", "a probability from 0.5 to below 1 "
+					    "(0.99) or a percentage from 50 to below 100 (99)", arg);
+	return 0;
+}
+
 int cbench_option_cpu(const char *arg, int limit, int *cpu, FILE *err)
 {
 	char *end;

@@ -53,6 +53,13 @@ int cbench_option_refuse(FILE *err, const char *option, const char *want, const 
 /* s as a whole, finite number: 0, or -EINVAL. */
 int cbench_parse_number(const char *s, double *v);
 
+/*
+ * --confidence C: a probability from 0.5 to below 1 (0.99) or a percentage
+ * from 50 to below 100 (99), the same for every subcommand; the ranges do
+ * not overlap, so neither reading is a guess.  *p is the probability.
+ */
+int cbench_option_confidence(const char *arg, double *p, FILE *err);
+
 /* --cpu N: a decimal CPU number below limit, else refused. */
 int cbench_option_cpu(const char *arg, int limit, int *cpu, FILE *err);
 

@@ -72,11 +72,12 @@ static void usage(FILE *f)
 		"  --backend KIND      user, kmod or auto (default auto); profiles are always\n"
 		"                      taken in user mode: kmod says why and falls back\n"
 		"  --cpu N             run on CPU N (default: the last CPU we may use)\n"
-		"  --samples N         at least N samples per benchmark (default %d)\n"
+		"  --min-samples N     at least N samples per benchmark (default %d)\n"
 		"  --ci-width PCT      instead, sample until the widest interval of a share of\n"
 		"                      %g %% or more is at most PCT points wide (upper - lower),\n"
 		"                      or the time limit comes\n"
-		"  --confidence PCT    the intervals' confidence level (default 95)\n"
+		"  --confidence C      the intervals' confidence: 0.95 or 95 (%%) alike, from\n"
+		"                      0.5 (50) to below 1 (100) (default 0.95)\n"
 		"  --by KIND           function (default) or line (needs bench.so built with -g)\n"
 		"  --format FMT        text (a table, default), json, or folded (stacks for\n"
 		"                      flame-graph tools: \"Benchmark;function count\")\n"
@@ -91,7 +92,8 @@ static int parse_number(const char *s, double lo, double hi, double *v)
 	return cbench_parse_number(s, v) || !(*v >= lo && *v <= hi) ? -EINVAL : 0;
 }
 
-enum { OPT_SAMPLES = CBENCH_OPT_OWN, OPT_WIDTH, OPT_CONFIDENCE, OPT_BY, OPT_TIME_LIMIT };
+enum { OPT_SAMPLES = CBENCH_OPT_OWN, OPT_WIDTH, OPT_CONFIDENCE, OPT_BY, OPT_TIME_LIMIT,
+       OPT_NOT_SAMPLES };
 
 /* The options that take a number; 0 or -EINVAL after saying why. */
 static int parse_number_option(struct profile_options *o, int c, const char *arg, FILE *err)
@@ -101,7 +103,7 @@ static int parse_number_option(struct profile_options *o, int c, const char *arg
 	switch (c) {
 	case OPT_SAMPLES:
 		if (parse_number(arg, 1, SAMPLES_MAX, &v) || v != floor(v)) {
-			fprintf(err, "%s: --samples wants a count from 1 to %ld, not '%s'\n", cbench_prog,
+			fprintf(err, "%s: --min-samples wants a count from 1 to %ld, not '%s'\n", cbench_prog,
 				SAMPLES_MAX, arg);
 			return -EINVAL;
 		}
@@ -115,11 +117,12 @@ static int parse_number_option(struct profile_options *o, int c, const char *arg
 		o->width = v / 100;
 		return 0;
 	case OPT_CONFIDENCE:
-		if (parse_number(arg, 0, 100, &v) || !(v > 0 && v < 100))
-			return cbench_option_refuse(err, "--confidence",
-						    "a percentage between 0 and 100", arg);
-		o->level = v / 100;
-		return 0;
+		return cbench_option_confidence(arg, &o->level, err);
+	case OPT_NOT_SAMPLES:
+		/* One option, one meaning: run's --samples is a file. */
+		fprintf(err, "%s: profile: the samples per benchmark are --min-samples N (--samples "
+			"FILE is run's, for raw measurements)\n", cbench_prog);
+		return -EINVAL;
 	default:
 		if (parse_number(arg, 0, 1e6, &v) || !(v > 0))
 			return cbench_option_refuse(err, "--time-limit", "a positive number of seconds",
@@ -156,7 +159,8 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 static int parse_options(struct profile_options *o, int argc, char *argv[], FILE *err)
 {
 	static const struct option own[] = {
-		{ "samples", required_argument, NULL, OPT_SAMPLES },
+		{ "min-samples", required_argument, NULL, OPT_SAMPLES },
+		{ "samples", required_argument, NULL, OPT_NOT_SAMPLES },
 		{ "ci-width", required_argument, NULL, OPT_WIDTH },
 		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
 		{ "by", required_argument, NULL, OPT_BY },
@@ -178,7 +182,7 @@ static int parse_options(struct profile_options *o, int argc, char *argv[], FILE
 	if (ret)
 		return ret;
 	if (o->samples_given && o->width > 0) {
-		fprintf(err, "%s: --samples and --ci-width are two ways to say when to stop: give one\n",
+		fprintf(err, "%s: --min-samples and --ci-width are two ways to say when to stop: give one\n",
 			cbench_prog);
 		return -EINVAL;
 	}

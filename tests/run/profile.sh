@@ -29,7 +29,7 @@ FIX=build/tests/fixtures
 # which would move the all-sample shares off 75 % and 25 % by more than the
 # interval's width at this many samples.  The table is printed for the
 # record.
-run_cb profile --samples 20000 --confidence 99.99999 --time-limit 30 --format json -o "$TMP/report.json" "$PROFILE"
+run_cb profile --min-samples 20000 --confidence 99.99999 --time-limit 30 --format json -o "$TMP/report.json" "$PROFILE"
 if [ "$rc" -ne 0 ]; then
 	not_ok "known answer: exit status $rc"
 else
@@ -57,7 +57,7 @@ PY
 fi
 
 # The same object by line: the adds are one asm statement each.
-run_cb profile --samples 2000 --by line "$PROFILE"
+run_cb profile --min-samples 2000 --by line "$PROFILE"
 if [ "$rc" -eq 0 ] && grep -Eq 'heavy +examples/profile\.c:[0-9]+' "$TMP/out" &&
    grep -Eq 'light +examples/profile\.c:[0-9]+' "$TMP/out"; then
 	ok "--by line names examples/profile.c's lines"
@@ -66,7 +66,7 @@ else
 fi
 
 # --- The example suite, in every format. ---
-run_cb profile --samples 200 "$SUITE"
+run_cb profile --min-samples 200 "$SUITE"
 if [ "$rc" -eq 0 ] && grep -q '^BenchmarkAddChain$' "$TMP/out" && grep -q 'add_chain$' "$TMP/out" &&
    grep -q '^event: ' "$TMP/out" && grep -q 'R = rep / interval' "$TMP/out"; then
 	ok "suite: text table"
@@ -74,7 +74,7 @@ else
 	not_ok "suite: text table"
 fi
 
-run_cb profile --samples 200 --format folded -o "$TMP/report.folded" "$SUITE"
+run_cb profile --min-samples 200 --format folded -o "$TMP/report.folded" "$SUITE"
 if [ "$rc" -eq 0 ] && [ -s "$TMP/report.folded" ] &&
    awk '!/^Benchmark[^; ]*;[^;]+ [0-9]+$/ { bad = 1; print "bad line: " $0 } END { exit bad }' \
 	"$TMP/report.folded" >"$TMP/check" && grep -q '^BenchmarkAddChain;add_chain [0-9]' "$TMP/report.folded" &&
@@ -85,7 +85,7 @@ else
 	not_ok "suite: folded stacks, written atomically"
 fi
 
-run_cb profile --samples 200 --format json "$SUITE"
+run_cb profile --min-samples 200 --format json "$SUITE"
 if [ "$rc" -eq 0 ] && python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["profile"]
@@ -115,7 +115,7 @@ else
 fi
 
 # kmod: ring-0 profiling is not there; say why and profile in user mode.
-run_cb profile --backend kmod --samples 100 "$PROFILE"
+run_cb profile --backend kmod --min-samples 100 "$PROFILE"
 if [ "$rc" -eq 0 ] && grep -Eq 'profiling in user mode' "$TMP/err" && grep -q '^backend: user' "$TMP/out"; then
 	ok "--backend kmod says why and falls back to user mode"
 else
@@ -124,14 +124,14 @@ fi
 
 # A crashing benchmark fails alone; the report still has the other.
 rm -f "$TMP"/report*
-run_cb profile --samples 100 -o "$TMP/report.txt" "$FIX/crash.so"
+run_cb profile --min-samples 100 -o "$TMP/report.txt" "$FIX/crash.so"
 if [ "$rc" -eq 1 ] && grep -q 'unable to profile BenchmarkSegfault: worker killed by signal SIGSEGV' "$TMP/err" &&
    grep -q '^BenchmarkGood$' "$TMP/report.txt"; then
 	ok "a crashing benchmark fails alone"
 else
 	not_ok "a crashing benchmark fails alone"
 fi
-run_cb profile --samples 100 --time-limit 0.5 "$FIX/hang.so"
+run_cb profile --min-samples 100 --time-limit 0.5 "$FIX/hang.so"
 if [ "$rc" -eq 1 ] && grep -q 'timeout after 0.5s' "$TMP/err"; then
 	ok "a benchmark that never returns times out"
 else
@@ -144,13 +144,31 @@ expect_failure "--by line without debug information" 'has no debug information.*
 	profile --by line -o "$TMP/report.txt" "$TMP/nodebug.so"
 expect_failure "no such benchmark" "no benchmark in .* matches 'nothing_matches'" \
 	profile --filter nothing_matches -o "$TMP/report.txt" "$SUITE"
-expect_failure "--samples 0" '--samples wants a count from 1' profile --samples 0 -o "$TMP/report.txt" "$SUITE"
-expect_failure "--samples and --ci-width" 'give one' profile --samples 10 --ci-width 2 -o "$TMP/report.txt" "$SUITE"
+expect_failure "--min-samples 0" '--min-samples wants a count from 1' profile --min-samples 0 -o "$TMP/report.txt" "$SUITE"
+expect_failure "--min-samples and --ci-width" 'give one' profile --min-samples 10 --ci-width 2 -o "$TMP/report.txt" "$SUITE"
+# One convention for --confidence across subcommands: 0.99 and 99 alike,
+# nonsense (0.99 % taken as a percentage, 1, 100, 0.3) refused; --samples is
+# run's file, and profile says where its count went.
+for c in 0.3 1 100 0.0099 nonsense; do
+	expect_failure "--confidence $c" "--confidence wants a probability from 0.5 to below 1 \\(0.99\\) or a percentage from 50 to below 100 \\(99\\), not '$c'" \
+		profile --confidence "$c" -o "$TMP/report.txt" "$SUITE"
+done
+run_cb profile --min-samples 100 --confidence 0.9 --format json --filter '^add_chain$' "$SUITE"
+c1=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["profile"]["confidence"])' "$TMP/out" 2>/dev/null)
+run_cb profile --min-samples 100 --confidence 90 --format json --filter '^add_chain$' "$SUITE"
+c2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["profile"]["confidence"])' "$TMP/out" 2>/dev/null)
+if [ "$c1" = 0.9 ] && [ "$c2" = 0.9 ]; then
+	ok "--confidence 0.9 and 90 are the same level"
+else
+	not_ok "--confidence 0.9 and 90: levels '$c1' and '$c2'"
+fi
+expect_failure "--samples in profile" "the samples per benchmark are --min-samples N" \
+	profile --samples 100 -o "$TMP/report.txt" "$SUITE"
 expect_failure "--ci-width 0" '--ci-width wants a width' profile --ci-width 0 -o "$TMP/report.txt" "$SUITE"
 expect_failure "--by nonsense" '--by must be function or line' profile --by file -o "$TMP/report.txt" "$SUITE"
 expect_failure "--format nonsense" '--format must be text, json or folded' profile --format svg "$SUITE"
 expect_failure "unwritable output" "unable to write $TMP/nodir/report.txt: No such file" \
-	profile --samples 100 -o "$TMP/nodir/report.txt" "$SUITE"
+	profile --min-samples 100 -o "$TMP/nodir/report.txt" "$SUITE"
 expect_failure "output is a directory" "unable to write $TMP: Is a directory" profile -o "$TMP" "$SUITE"
 expect_failure "not an object" 'unable to load benchmarks' profile -o "$TMP/report.txt" "$TMP/absent.so"
 
