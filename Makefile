@@ -49,9 +49,9 @@ LDLIBS   += $(NL_LIBS) -ldw -lelf -ldl -lm
 ALLOC_SYMS := malloc calloc realloc aligned_alloc memalign posix_memalign free
 LDFLAGS  += $(foreach s,$(ALLOC_SYMS),-Wl,--export-dynamic-symbol=$(s))
 
-# Every user/*.c is part of cbenchctl; user/main.c holds main() alone.
-USER_SRCS := $(wildcard user/*.c)
-USER_ASMS := $(wildcard user/*.S)
+# Every user/*/*.c is part of cbenchctl; user/main.c holds main() alone.
+USER_SRCS := $(wildcard user/*.c user/*/*.c)
+USER_ASMS := $(wildcard user/*/*.S)
 USER_OBJS := $(USER_SRCS:%.c=$(BUILD)/%.o) $(USER_ASMS:%.S=$(BUILD)/%.o)
 LIB_OBJS  := $(filter-out $(BUILD)/user/main.o,$(USER_OBJS))
 
@@ -386,7 +386,7 @@ check: cbenchctl kmod-sources
 	@! grep -iE 'warning|error' $(BUILD)/sparse-$(KVER).log
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --std=c11 -Iinclude -Iuser -D__x86_64__ $(CPPCHECK_DIRS)
-	scripts/long-functions.sh user/*.c kmod/*.c kmod/lib/*.c
+	scripts/long-functions.sh user/*.c user/*/*.c kmod/*.c kmod/lib/*.c
 
 # `make check` for every Debian kernel whose headers are installed, as the
 # VM tests do; `make test` runs it.

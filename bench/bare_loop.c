@@ -17,7 +17,7 @@
 #include <time.h>
 
 /* The same serialized reads cbench uses: the harness is what we leave out. */
-#include "tsc.h"
+#include "worker/tsc.h"
 
 /* Reps of 1000 ops per measurement, and alternating rounds. */
 #define REPS 100

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run.h"
-#include "subcommands.h"
+#include "session/run.h"
+#include "cmd/subcommands.h"
 
 static int show_version(int argc, char *argv[])
 {

@@ -19,7 +19,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "arena.h"
+#include "worker/arena.h"
 
 static sigjmp_buf fault;
 

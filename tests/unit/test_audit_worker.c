@@ -18,9 +18,9 @@
 #include <CUnit/CUnit.h>
 
 #include "../kmod/lib/order.h"
-#include "audit.h"
-#include "sequential.h"
-#include "worker.h"
+#include "cmd/audit.h"
+#include "stats/sequential.h"
+#include "worker/worker.h"
 
 static const struct cbench_desc desc = { .name = "fake", .ops_per_rep = 10 };
 static const struct cbench_experiment exp_a = { .desc = &desc, .id = "a" };

@@ -9,8 +9,8 @@
 
 #include <CUnit/CUnit.h>
 
-#include "backend.h"
-#include "loader.h"
+#include "backend/backend.h"
+#include "object/loader.h"
 
 #define FIXTURE(name) CBENCH_FIXTURE_DIR "/" name ".so"
 

@@ -9,7 +9,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "cache.h"
+#include "session/cache.h"
 
 static char dir[] = "/tmp/cbench-test-cache-XXXXXX";
 

@@ -14,7 +14,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "subcommands.h"
+#include "cmd/subcommands.h"
 
 static char dir[64];
 

@@ -10,8 +10,8 @@
 
 #include <CUnit/CUnit.h>
 
-#include "cpuenv.h"
-#include "sysroot.h"
+#include "machine/cpuenv.h"
+#include "machine/sysroot.h"
 
 static char root[64];
 

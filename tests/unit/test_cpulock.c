@@ -8,7 +8,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "cpulock.h"
+#include "machine/cpulock.h"
 
 static char lock_dir[] = "/tmp/cbench-test-locks-XXXXXX";
 

@@ -7,7 +7,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "json.h"
+#include "report/json.h"
 
 static int parse(const char *text, struct cbench_json **v, char *err, size_t err_bytes)
 {

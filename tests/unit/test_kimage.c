@@ -9,7 +9,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "kimage.h"
+#include "object/kimage.h"
 #include "../kmod/lib/reloc.h"
 
 #define FIXTURE(name) CBENCH_FIXTURE_DIR "/" name ".so"

@@ -6,7 +6,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "loader.h"
+#include "object/loader.h"
 
 static void noop(struct cbench_ctx *ctx, uint64_t reps)
 {

@@ -10,7 +10,7 @@
 #include <CUnit/CUnit.h>
 #include <netlink/errno.h>
 
-#include "netlink.h"
+#include "backend/netlink.h"
 
 static void error_mapping(void)
 {

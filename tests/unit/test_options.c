@@ -7,7 +7,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "options.h"
+#include "session/options.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 

@@ -15,7 +15,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "outfile.h"
+#include "report/outfile.h"
 
 static char dir[64];
 

@@ -12,7 +12,7 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "protocol.h"
+#include "backend/protocol.h"
 
 #define RUN 7
 #define SAMPLES 3

@@ -13,8 +13,8 @@
 
 #include <CUnit/CUnit.h>
 
-#include "reference.h"
-#include "report.h"
+#include "worker/reference.h"
+#include "report/report.h"
 
 #define TRIALS 8
 #define SAMPLES 200

@@ -7,8 +7,8 @@
 
 #include <CUnit/CUnit.h>
 
-#include "audit.h"
-#include "sequential.h"
+#include "cmd/audit.h"
+#include "stats/sequential.h"
 
 static struct cbench_experiment exp_a = { .id = "chain_1000", .report_name = "BenchmarkChain1000" };
 static struct cbench_experiment exp_b = { .id = "chain_1010", .report_name = "BenchmarkChain1010" };

@@ -7,7 +7,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "report.h"
+#include "report/report.h"
 
 static const struct cbench_desc desc_plain = {
 	.abi_version = CBENCH_ABI_VERSION, .desc_bytes = sizeof(struct cbench_desc),

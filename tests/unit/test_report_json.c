@@ -10,7 +10,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "report.h"
+#include "report/report.h"
 
 static const struct cbench_desc desc = {
 	.abi_version = CBENCH_ABI_VERSION, .desc_bytes = sizeof(struct cbench_desc),

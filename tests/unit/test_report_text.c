@@ -10,8 +10,8 @@
 
 #include <CUnit/CUnit.h>
 
-#include "reference.h"
-#include "report.h"
+#include "worker/reference.h"
+#include "report/report.h"
 
 static const struct cbench_desc chain = { .name = "add_chain", .ops_per_rep = 1000 };
 static struct cbench_experiment experiment;

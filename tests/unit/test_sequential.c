@@ -14,7 +14,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "sequential.h"
+#include "stats/sequential.h"
 
 #define PER_SIDE 100
 #define MAX_ROUNDS 400

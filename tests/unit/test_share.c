@@ -14,7 +14,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "share.h"
+#include "stats/share.h"
 
 static void z_values(void)
 {

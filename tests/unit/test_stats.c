@@ -7,7 +7,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 static const double five[] = { 4, 1, 3, 2, 5 };
 static const double six[] = { 10, 2, 4, 4, 4, 6 };

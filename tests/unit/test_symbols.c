@@ -8,7 +8,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "symbols.h"
+#include "object/symbols.h"
 
 #define PROFILE_SO CBENCH_EXAMPLE_DIR "/profile.so"
 

@@ -9,7 +9,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "sysroot.h"
+#include "machine/sysroot.h"
 
 static char root[] = "/tmp/cbench-test-sysroot-XXXXXX";
 

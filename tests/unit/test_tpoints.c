@@ -11,8 +11,8 @@
 
 #include <CUnit/CUnit.h>
 
-#include "stats.h"
-#include "tpoints.h"
+#include "stats/stats.h"
+#include "worker/tpoints.h"
 
 static uint64_t state = 0x9e3779b97f4a7c15ULL;
 

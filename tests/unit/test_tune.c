@@ -5,7 +5,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "tune.h"
+#include "session/tune.h"
 
 static void params_floor_accuracy(void)
 {

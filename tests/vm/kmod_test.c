@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "../../kmod/lib/order.h"
-#include "kimage.h"
+#include "object/kimage.h"
 
 #define BUF_BYTES (256 * 1024)
 

@@ -20,8 +20,8 @@
 
 #include <uapi/linux/cbench.h>
 
-#include "netlink.h"
-#include "subcommands.h"
+#include "backend/netlink.h"
+#include "cmd/subcommands.h"
 
 /* Drops cap from this process's effective set; 0 or -errno. */
 static int drop_effective_cap(unsigned int cap)

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user-mode rehearsal of a run in cbench.ko (backend.h,
+ * cbench_kmod_rehearse()): ring 0 runs only what user mode has already run
+ * the same way.  A crash in this child costs nothing; the same crash in
+ * ring 0 is an oops.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../kmod/lib/sample.h"
+#include "worker/arena.h"
+#include "backend/backend.h"
+#include "worker/clock.h"
+#include "object/loader.h"
+
+/* What the rehearsing child got to, in memory its parent reads after it
+ * ends, however it ends. */
+struct rehearsal {
+	uint64_t setup_ns;
+	/* The quickest call of each per-rep hook (before, after; 0: none
+	 * made): a hook that is slow every time is the benchmark's to fix;
+	 * one call stretched by a preempting host is not, and cbench.ko stops
+	 * a hook that overruns in ring 0 (CBENCH_HOOK_MAX_NS). */
+	uint64_t hook_min_ns[2];
+	uint64_t reps;			/* of the call under way */
+	uint32_t stage;			/* REHEARSE_* */
+	uint32_t hook;			/* REHEARSE_BEFORE_REP/AFTER_REP: the one under way */
+	int32_t error;			/* -errno of a failed arena map; a hook's value */
+};
+
+enum {
+	REHEARSE_ARENA = 1, REHEARSE_SETUP, REHEARSE_PROBE, REHEARSE_SAMPLES, REHEARSE_DONE,
+	REHEARSE_BEFORE_REP, REHEARSE_AFTER_REP,
+};
+
+static const char *const stage_names[] = {
+	[REHEARSE_ARENA] = "mapping the arena", [REHEARSE_SETUP] = "setup()",
+	[REHEARSE_PROBE] = "the budget probe's call", [REHEARSE_SAMPLES] = "a sample's call",
+	[REHEARSE_BEFORE_REP] = "before_rep()", [REHEARSE_AFTER_REP] = "after_rep()",
+};
+
+/* A per-rep hook, timed; a non-zero value ends the child (status 4). */
+static void rehearse_hook(cbench_hook_fn fn, uint32_t which, struct cbench_ctx *ctx,
+			  volatile struct rehearsal *r)
+{
+	uint64_t t0, ns;
+	int ret;
+
+	if (!fn)
+		return;
+	r->hook = which;
+	t0 = cbench_now_ns();
+	ret = fn(ctx);
+	ns = cbench_now_ns() - t0;
+	which -= REHEARSE_BEFORE_REP;
+	if (!r->hook_min_ns[which] || ns < r->hook_min_ns[which])
+		r->hook_min_ns[which] = ns ? ns : 1;
+	if (ret) {
+		r->error = ret;
+		_exit(4);
+	}
+	r->hook = 0;
+}
+
+/*
+ * One call of run(), between the per-rep hooks if it has them; ctx->tp set
+ * from tp for it alone, as cbench.ko sets it (kmod/tpoints.c), and zero
+ * around it.
+ */
+static void rehearse_call(const struct cbench_desc *d, struct cbench_ctx *ctx, uint64_t reps,
+			  const struct cbench_tp_state *tp, volatile struct rehearsal *r)
+{
+	r->reps = reps;
+	rehearse_hook(d->before_rep, REHEARSE_BEFORE_REP, ctx, r);
+	ctx->tp = *tp;
+	d->run(ctx, reps);
+	memset(&ctx->tp, 0, sizeof(ctx->tp));
+	rehearse_hook(d->after_rep, REHEARSE_AFTER_REP, ctx, r);
+}
+
+/*
+ * The timing-point state of the shape's calls: a buffer of its tp_records
+ * records ending at a guard page (a record written past it faults), or
+ * zero.  Returns 0 or -errno.
+ */
+static int rehearse_tp(const struct cbench_kmod_shape *shape, struct cbench_arena *buf,
+		       struct cbench_tp_state *tp)
+{
+	size_t bytes, page = (size_t)sysconf(_SC_PAGESIZE);
+	int ret;
+
+	memset(tp, 0, sizeof(*tp));
+	if (!shape || !shape->tp_records)
+		return 0;
+	bytes = (size_t)shape->tp_records * sizeof(struct cbench_tp_record);
+	ret = cbench_arena_map(buf, (bytes + page - 1) / page * page, CBENCH_ARENA_PAGES_BASE);
+	if (ret)
+		return ret;
+	tp->buf = (struct cbench_tp_record *)((char *)buf->base + buf->bytes - bytes);
+	tp->capacity = shape->tp_records;
+	tp->every = shape->tp_every;
+	tp->countdown = shape->tp_every;
+	return 0;
+}
+
+/* The child: the run's calls in cbench.ko's order (kmod/measure.c run_thread). */
+static void __attribute__((noreturn)) rehearse_child(const struct cbench_experiment *e,
+						     const struct cbench_kmod_shape *shape,
+						     volatile struct rehearsal *r)
+{
+	const struct cbench_desc *d = e->desc;
+	struct cbench_ctx ctx = { .param = e->param };
+	struct cbench_arena arena, tp_buf;
+	struct cbench_tp_state tp;
+	uint64_t t0, last;
+	int ret;
+
+	r->stage = REHEARSE_ARENA;
+	ret = d->arena_bytes > SIZE_MAX ? -ENOMEM : cbench_arena_map(&arena, (size_t)d->arena_bytes,
+								     CBENCH_ARENA_PAGES_BASE);
+	if (!ret)
+		ret = rehearse_tp(shape, &tp_buf, &tp);
+	if (ret) {
+		r->error = ret;
+		_exit(2);
+	}
+	ctx.arena = arena.base;
+	ctx.arena_bytes = d->arena_bytes;
+	r->stage = REHEARSE_SETUP;
+	t0 = cbench_now_ns();
+	if (d->setup && d->setup(&ctx))
+		_exit(3);
+	r->setup_ns = cbench_now_ns() - t0;
+	if (!shape) {
+		r->stage = REHEARSE_SAMPLES;
+		rehearse_call(d, &ctx, 1, &tp, r);
+		r->stage = REHEARSE_DONE;
+		_exit(0);
+	}
+	last = shape->reps + (uint64_t)(shape->samples - 1) * shape->step;
+	r->stage = REHEARSE_PROBE;
+	for (uint64_t reps = 1; reps < last; reps = cbench_probe_next(reps, last))
+		rehearse_call(d, &ctx, reps, &tp, r);
+	rehearse_call(d, &ctx, last, &tp, r);
+	r->stage = REHEARSE_SAMPLES;
+	for (uint32_t i = 0; i < shape->samples; i++)
+		rehearse_call(d, &ctx, shape->reps + i * shape->step, &tp, r);
+	r->stage = REHEARSE_DONE;
+	_exit(0);
+}
+
+/* Why the child ended as it did, for a user who must fix the benchmark. */
+static int rehearsal_verdict(const struct cbench_experiment *e, const volatile struct rehearsal *r,
+			     int status, char *why, size_t why_bytes)
+{
+	uint32_t at = r->hook ? r->hook : r->stage;
+	const char *stage = at < sizeof(stage_names) / sizeof(stage_names[0]) &&
+			    stage_names[at] ? stage_names[at] : "loading";
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+		return -ECANCELED;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 4 && r->hook) {
+		snprintf(why, why_bytes, "%s: the benchmark's %s returned %d, rehearsed in user mode "
+			 "before ring 0", e->id, stage, r->error);
+		return -ECANCELED;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && r->stage == REHEARSE_ARENA) {
+		snprintf(why, why_bytes, "%s: cannot map its arena of %" PRIu64 " bytes, or its timing-point buffer, in user mode (%s)",
+			 e->id, e->desc->arena_bytes, strerror(-r->error));
+		return -ENOMEM;
+	}
+	if (WIFSIGNALED(status)) {
+		const char *abbrev = sigabbrev_np(WTERMSIG(status));
+
+		snprintf(why, why_bytes, "%s crashed (SIG%s) in %s of %" PRIu64 " reps, rehearsed in "
+			 "user mode before ring 0: it never reached cbench.ko; fix the benchmark "
+			 "(an arena overrun at some reps?) and try it with --backend user",
+			 e->id, abbrev ? abbrev : "?", stage, r->reps);
+		return -EFAULT;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || r->stage != REHEARSE_DONE) {
+		snprintf(why, why_bytes, "%s exited (status %d) in %s, rehearsed in user mode: a "
+			 "benchmark for ring 0 may not call exit()", e->id,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, stage);
+		return -EFAULT;
+	}
+	if (r->setup_ns > CBENCH_KMOD_SETUP_MAX_NS) {
+		snprintf(why, why_bytes, "%s: setup() takes %.1f ms in user mode; in ring 0 it runs "
+			 "with preemption off, which cbench.ko keeps under %.0f ms: make setup() "
+			 "cheaper or measure it with --backend user", e->id, (double)r->setup_ns * 1e-6,
+			 (double)CBENCH_KMOD_SETUP_MAX_NS * 1e-6);
+		return -ETIME;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (r->hook_min_ns[i] <= CBENCH_KMOD_SETUP_MAX_NS)
+			continue;
+		snprintf(why, why_bytes, "%s: a call of %s takes %.1f ms in user mode; in ring 0 it "
+			 "runs with preemption off, which cbench.ko keeps under %.0f ms, as for setup(): "
+			 "make it cheaper or measure it with --backend user", e->id,
+			 stage_names[REHEARSE_BEFORE_REP + i], (double)r->hook_min_ns[i] * 1e-6,
+			 (double)CBENCH_KMOD_SETUP_MAX_NS * 1e-6);
+		return -ETIME;
+	}
+	return 0;
+}
+
+int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_kmod_shape *shape,
+			 uint64_t *setup_ns, char *why, size_t why_bytes)
+{
+	volatile struct rehearsal *r;
+	int status, ret;
+	pid_t pid;
+
+	*setup_ns = 0;
+	if (why_bytes)
+		why[0] = '\0';
+	/* Shared, so what the child got to survives its crash. */
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		munmap((void *)r, sizeof(*r));
+		return ret;
+	}
+	if (pid == 0)
+		rehearse_child(e, shape, r);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ret = -errno;
+			munmap((void *)r, sizeof(*r));
+			return ret;
+		}
+	}
+	*setup_ns = r->setup_ns;
+	ret = rehearsal_verdict(e, r, status, why, why_bytes);
+	munmap((void *)r, sizeof(*r));
+	return ret;
+}
+
+int cbench_kmod_try_in_user_mode(const struct cbench_experiment *e, uint64_t *setup_ns)
+{
+	char why[256];
+
+	return cbench_kmod_rehearse(e, NULL, setup_ns, why, sizeof(why));
+}
+

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cbenchctl audit`: is B faster than A, by how much, and how sure are we.
+ * Comparing two separate runs mixes the change with whatever drifted in
+ * between; an audit holds both versions in one worker on one CPU and
+ * measures them in a seeded random order, round after round, until the
+ * confidence sequence of sequential.h decides or the budget is spent
+ * (audit_worker.c).  We calibrate once, tune each side's reps as `run`
+ * does and measure both at the smaller, then run one AUDIT phase per pair.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <regex.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/audit.h"
+#include "machine/cpulock.h"
+#include "session/options.h"
+#include "report/outfile.h"
+#include "session/phase.h"
+#include "session/run.h"
+#include "session/select.h"
+#include "stats/sequential.h"
+#include "cmd/subcommands.h"
+
+/* Limit for loading an object and for each tuning worker, in seconds. */
+#define AUDIT_LOAD_TIME_LIMIT_S 10.0
+/* What an AUDIT phase may take beyond its budget: loading, preparing, the
+ * warm-up and the round in progress when the budget runs out; seconds. */
+#define AUDIT_MARGIN_S 30.0
+
+enum audit_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_GO };
+
+struct audit_options {
+	const char *paths[2];
+	size_t npaths;
+	const char *filter, *name_a, *name_b, *output;
+	double confidence, budget_s, min_effect_pct;
+	uint64_t seed;
+	bool have_seed;
+	bool no_tpoints;
+	bool fixed_placement;
+	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
+	int cpu;
+	enum cbench_backend_kind backend;
+	enum audit_format format;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s audit [options] <A.so> <B.so>\n"
+		"       %s audit [options] <bench.so> --a NAME --b NAME\n"
+		"\n"
+		"Audits B against A: both versions run in one worker on one CPU, measured in a\n"
+		"seeded random order, round after round, until B is confidently faster, slower\n"
+		"or equivalent within --min-effect, or the budget is spent (inconclusive).\n"
+		"With two objects, every benchmark present in both (same name and parameter)\n"
+		"is audited; NAME is a benchmark's id, such as add_chain or copy/size=64.\n"
+		"\n"
+		"Options:\n"
+		"  --a NAME            A, a benchmark of the one object\n"
+		"  --b NAME            B, a benchmark of the one object\n"
+		"  --filter REGEX      with two objects, audit only benchmarks whose name matches\n"
+		"  --confidence C      confidence of the verdicts: 0.99 or 99 (%%) alike, from\n"
+		"                      0.5 (50) to below 1 (100) (default 0.99)\n"
+		"  --budget SECS       wall time per benchmark before it is inconclusive (default 30)\n"
+		"  --min-effect PCT    smallest change that counts, in percent (default 0.2)\n"
+		"  --fail-on WHAT      slower or changed: exit status 3 when B is slower (or\n"
+		"                      either) by at least --min-effect, for a CI gate\n"
+		"  --seed N            seed of the random order (default: from /dev/urandom;\n"
+		"                      always reported, so a run can be replayed)\n"
+		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
+		"  --no-tpoints        compare whole measurements even where both benchmarks\n"
+		"                      have loop timing points (by default their per-iteration\n"
+		"                      timings are compared)\n"
+		"  --fixed-placement   keep each side's arena and stack where they were first\n"
+		"                      placed (by default every round places both anew, so that\n"
+		"                      a placement that happens to suit one side cannot pass\n"
+		"                      for a difference in speed)\n"
+		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded and both\n"
+		"                      objects are kernel-safe, else user); kmod measures in\n"
+		"                      ring 0, interrupts off, both sides in one run of cbench.ko\n"
+		"  --format FMT        text, json or go (default text; go reads with\n"
+		"                      benchstat -col build)\n"
+		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
+		"  -h, --help          show this help\n"
+		"\n"
+		"Exit status: 0 when every audit reached a verdict or was inconclusive (an\n"
+		"inconclusive audit is not a failure); 1 when one failed (a crash, a time-out)\n"
+		"or the input was bad; 3 when --fail-on's gate failed.\n",
+		cbench_prog, cbench_prog);
+}
+
+enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
+       OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT, OPT_FAIL_ON };
+
+/* One option with a number or a choice; 0 or -EINVAL after saying why. */
+static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
+{
+	char *end;
+
+	switch (c) {
+	case OPT_CONFIDENCE:
+		return cbench_option_confidence(arg, &o->confidence, err);
+	case OPT_BUDGET:
+		if (cbench_parse_number(arg, &o->budget_s) || !(o->budget_s > 0) || o->budget_s > 86400)
+			return cbench_option_refuse(err, "--budget",
+						    "a positive number of seconds (at most a day)", arg);
+		return 0;
+	case OPT_MIN_EFFECT:
+		if (cbench_parse_number(arg, &o->min_effect_pct) || !(o->min_effect_pct >= 0) ||
+		    o->min_effect_pct >= 100)
+			return cbench_option_refuse(err, "--min-effect", "a percentage from 0 to below 100",
+						    arg);
+		return 0;
+	case OPT_SEED:
+		errno = 0;
+		o->seed = strtoull(arg, &end, 0);
+		if (errno || end == arg || *end || arg[0] == '-')
+			return cbench_option_refuse(err, "--seed", "an unsigned 64-bit number", arg);
+		o->have_seed = true;
+		return 0;
+	case OPT_FAIL_ON:
+		if (strcmp(arg, "slower") && strcmp(arg, "changed"))
+			return cbench_option_refuse(err, "--fail-on", "slower or changed", arg);
+		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
+		return 0;
+	default:
+		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go")) {
+			o->format = arg[0] == 't' ? FORMAT_TEXT : arg[0] == 'j' ? FORMAT_JSON : FORMAT_GO;
+			return 0;
+		}
+		return cbench_option_refuse(err, "--format", "text, json or go", arg);
+	}
+}
+
+/* One option into o; 0 or -EINVAL after saying why. */
+static int take_option(void *opts, int c, const char *arg, FILE *err)
+{
+	struct audit_options *o = opts;
+
+	if (c == OPT_A || c == OPT_B) {
+		*(c == OPT_A ? &o->name_a : &o->name_b) = arg;
+		return 0;
+	}
+	if (c == OPT_NO_TPOINTS || c == OPT_FIXED_PLACEMENT) {
+		*(c == OPT_NO_TPOINTS ? &o->no_tpoints : &o->fixed_placement) = true;
+		return 0;
+	}
+	return checked_option(o, c, arg, err);
+}
+
+/* What the options must agree on once all are read. */
+static int check_options(struct audit_options *o, int argc, char *argv[])
+{
+	for (int i = optind; i < argc && o->npaths < 3; i++)
+		o->paths[o->npaths < 2 ? o->npaths++ : 1] = argv[i];
+	if (argc - optind == 2 && !o->name_a && !o->name_b)
+		return 0;
+	if (argc - optind == 1 && o->name_a && o->name_b) {
+		if (o->filter) {
+			fprintf(stderr, "%s: --filter goes with two objects, not with --a and --b\n",
+				cbench_prog);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	fprintf(stderr, "%s: audit wants two objects, or one object with --a and --b\n", cbench_prog);
+	return -EINVAL;
+}
+
+static int parse_options(struct audit_options *o, int argc, char *argv[])
+{
+	static const struct option own[] = {
+		{ "a", required_argument, NULL, OPT_A },
+		{ "b", required_argument, NULL, OPT_B },
+		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "no-tpoints", no_argument, NULL, OPT_NO_TPOINTS },
+		{ "fixed-placement", no_argument, NULL, OPT_FIXED_PLACEMENT },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cbench_option_fields fields = {
+		.filter = &o->filter, .backend = &o->backend, .cpu = &o->cpu, .output = &o->output,
+	};
+	int ret;
+
+	*o = (struct audit_options){ .confidence = 0.99, .budget_s = 30, .min_effect_pct = 0.2,
+				     .cpu = -1 };
+	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, stderr);
+	return ret ? ret : check_options(o, argc, argv);
+}
+
+/* The seed of an unseeded run, from the kernel's entropy. */
+static int random_seed(uint64_t *seed)
+{
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd < 0 ? -1 : read(fd, seed, sizeof(*seed));
+
+	if (fd >= 0)
+		close(fd);
+	return got == (ssize_t)sizeof(*seed) ? 0 : -EIO;
+}
+
+static const struct cbench_experiment *find(const struct cbench_library *lib, const char *id)
+{
+	for (size_t i = 0; i < lib->nexperiments; i++) {
+		if (!strcmp(lib->experiments[i].id, id))
+			return &lib->experiments[i];
+	}
+	return NULL;
+}
+
+/* The pairs of --a/--b, or of every benchmark in both objects that the
+ * filter lets through.  Returns 0, or -1 after saying why. */
+static int make_pairs(const struct audit_options *o, const struct cbench_library lib[2],
+		      struct cbench_audit_report *r)
+{
+	const struct cbench_library *lb = &lib[o->npaths - 1];
+	struct cbench_filter filter;
+
+	r->pairs = calloc(lib[0].nexperiments + 1, sizeof(*r->pairs));
+	if (!r->pairs) {
+		fprintf(stderr, "%s: unable to audit: out of memory\n", cbench_prog);
+		return -1;
+	}
+	if (o->name_a) {
+		r->pairs[0].a = find(&lib[0], o->name_a);
+		r->pairs[0].b = find(&lib[0], o->name_b);
+		if (!r->pairs[0].a || !r->pairs[0].b) {
+			fprintf(stderr, "%s: unable to audit: no benchmark '%s' in %s (see %s list)\n",
+				cbench_prog, r->pairs[0].a ? o->name_b : o->name_a, o->paths[0],
+				cbench_prog);
+			return -1;
+		}
+		r->npairs = 1;
+		return 0;
+	}
+	if (cbench_filter_init(&filter, o->filter))
+		return -1;
+	for (size_t i = 0; i < lib[0].nexperiments; i++) {
+		const struct cbench_experiment *a = &lib[0].experiments[i];
+		const struct cbench_experiment *b = find(lb, a->id);
+
+		if (!cbench_filter_match(&filter, a))
+			continue;
+		if (!b) {
+			fprintf(stderr, "%s: %s is only in %s: not audited\n", cbench_prog, a->id,
+				o->paths[0]);
+		} else {
+			r->pairs[r->npairs].a = a;
+			r->pairs[r->npairs++].b = b;
+		}
+	}
+	for (size_t i = 0; i < lb->nexperiments; i++) {
+		if (cbench_filter_match(&filter, &lb->experiments[i]) && !find(&lib[0], lb->experiments[i].id))
+			fprintf(stderr, "%s: %s is only in %s: not audited\n", cbench_prog,
+				lb->experiments[i].id, o->paths[1]);
+	}
+	cbench_filter_free(&filter);
+	if (!r->npairs) {
+		fprintf(stderr, "%s: unable to audit: no benchmark is in both %s and %s%s%s\n",
+			cbench_prog, o->paths[0], o->paths[1], o->filter ? " and matches " : "",
+			o->filter ? o->filter : "");
+		return -1;
+	}
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	cbench_phase_abort();
+	cbench_outfile_cleanup_and_die(sig);
+}
+
+struct audit_state {
+	const struct audit_options *opt;
+	const struct cbench_backend_ops *ops;
+	struct cbench_audit_report report;
+	int cpu;
+	bool shared_cpu;
+	bool tty;
+};
+
+static struct cbench_worker_job make_job(const struct audit_state *st,
+					 const struct cbench_experiment *e, double limit_s)
+{
+	return (struct cbench_worker_job){
+		.ops = st->ops,
+		.cpu = st->cpu,
+		.no_fifo = st->shared_cpu,
+		/* A little over the runner's limit: the runner reports first. */
+		.rt_limit_s = limit_s * 1.5 + 1,
+		.exp = e,
+		.timer = st->report.timer,
+		.warmup_ns = 5e6,
+		.time_limit_ns = limit_s * 1e9,
+	};
+}
+
+/* Each side's converge score over the per-iteration timings of all its
+ * rounds, their moments pooled (Chan et al.'s parallel update). */
+static void tp_converge(struct cbench_audit_pair *p)
+{
+	double w[2] = { 0, 0 }, mean[2] = { 0, 0 }, m2[2] = { 0, 0 };
+
+	for (size_t i = 0; i < p->ntp_rounds; i++) {
+		const struct cbench_tp_round *r = &p->tp_rounds[i];
+		uint32_t s = r->side != 0;
+		double n = (double)r->iterations, delta = r->mean_ns - mean[s];
+
+		if (!r->iterations)
+			continue;
+		m2[s] += r->m2 + delta * delta * w[s] * n / (w[s] + n);
+		mean[s] += delta * n / (w[s] + n);
+		w[s] += n;
+	}
+	p->timings_a = (size_t)w[0];
+	p->timings_b = (size_t)w[1];
+	p->converge_a = w[0] > 1 && m2[0] > 0 ? w[0] / (m2[0] / (w[0] - 1)) : NAN;
+	p->converge_b = w[1] > 1 && m2[1] > 0 ? w[1] / (m2[1] / (w[1] - 1)) : NAN;
+}
+
+/* Each side's converge score over all of its timings. */
+static void converge(struct cbench_audit_pair *p)
+{
+	if (p->tp) {
+		tp_converge(p);
+		return;
+	}
+	double *v[2];
+	size_t n[2] = { 0, 0 };
+
+	v[0] = malloc((p->ntimings + 1) * sizeof(double));
+	v[1] = malloc((p->ntimings + 1) * sizeof(double));
+	for (size_t i = 0; v[0] && v[1] && i < p->ntimings; i++) {
+		uint32_t s = p->timings[i].side != 0;
+
+		v[s][n[s]++] = p->timings[i].ns_per_op;
+	}
+	p->timings_a = n[0];
+	p->timings_b = n[1];
+	p->converge_a = v[0] && v[1] ? cbench_seq_converge_score(v[0], n[0]) : NAN;
+	p->converge_b = v[0] && v[1] ? cbench_seq_converge_score(v[1], n[1]) : NAN;
+	free(v[0]);
+	free(v[1]);
+}
+
+static void progress(const struct audit_state *st, size_t i, const char *what)
+{
+	if (!st->tty)
+		return;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, st->report.npairs,
+		st->report.pairs[i].a->id, what);
+	fflush(stderr);
+}
+
+/* Tunes both sides, then audits them in one AUDIT phase. */
+static void audit_pair(struct audit_state *st, size_t i)
+{
+	const struct audit_options *o = st->opt;
+	struct cbench_audit_pair *p = &st->report.pairs[i];
+	double limit_s = o->budget_s + AUDIT_MARGIN_S;
+	struct cbench_worker_job job = make_job(st, p->a, AUDIT_LOAD_TIME_LIMIT_S);
+	struct cbench_phase ph;
+	char why[600];
+	int ret;
+
+	progress(st, i, "tuning");
+	ret = cbench_run_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_a, why, sizeof(why));
+	if (!ret) {
+		job.exp = p->b;
+		ret = cbench_run_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_b, why, sizeof(why));
+	}
+	if (ret) {
+		p->error = ret;
+		snprintf(p->reason, sizeof(p->reason), "tuning %s failed: %s",
+			 job.exp == p->a ? "A" : "B", why);
+		return;
+	}
+	/*
+	 * Both sides at the same reps.  Where a benchmark's time per op
+	 * depends on how long a measurement is (a cache refilled at the start
+	 * of each call, a cursor that walks on), reps tuned apart would be a
+	 * difference of their own: examples/suite.c's 1 MiB pointer chase,
+	 * tuned to 8125 reps on one side and 6500 on the other, was called 4 %
+	 * slower than itself.  The smaller keeps each side's measurements
+	 * within every limit its own tuning kept them in.
+	 */
+	if (p->n_b < p->n_a)
+		p->n_a = p->n_b;
+	else
+		p->n_b = p->n_a;
+	progress(st, i, "auditing");
+	job = make_job(st, p->a, limit_s);
+	job.mode = CBENCH_WORKER_AUDIT;
+	job.n = p->n_a;
+	job.exp_b = p->b;
+	job.n_b = p->n_b;
+	job.seed = st->report.seed;
+	job.confidence = o->confidence;
+	job.min_effect = o->min_effect_pct / 100;
+	job.budget_ns = o->budget_s * 1e9;
+	job.no_tpoints = o->no_tpoints;
+	job.fixed_placement = o->fixed_placement;
+	ret = cbench_phase_run(&job, limit_s, &ph);
+	if (ret) {
+		p->error = ret;
+		snprintf(p->reason, sizeof(p->reason), "cannot start a worker: %s", strerror(-ret));
+		return;
+	}
+	p->error = ph.error;
+	snprintf(p->reason, sizeof(p->reason), "%s", ph.reason);
+	p->end = ph.audit;
+	p->timings = ph.timings;
+	p->ntimings = ph.ntimings;
+	ph.timings = NULL;
+	p->tp = ph.have_tp[0] && ph.have_tp[1];
+	snprintf(p->tp_note, sizeof(p->tp_note), "%s", ph.audit_note);
+	p->tp_side[0] = ph.tp[0];
+	p->tp_side[1] = ph.tp[1];
+	p->tp_rounds = ph.tp_rounds;
+	p->ntp_rounds = ph.ntp_rounds;
+	ph.tp_rounds = NULL;
+	cbench_phase_free(&ph);
+	converge(p);
+}
+
+static int write_report(const struct audit_state *st, struct cbench_outfile *out)
+{
+	const struct cbench_audit_report *r = &st->report;
+	int ret;
+
+	switch (st->opt->format) {
+	case FORMAT_JSON:
+		ret = cbench_audit_report_json(r, out->file);
+		break;
+	case FORMAT_GO:
+		ret = cbench_audit_report_go(r, out->file);
+		break;
+	default:
+		ret = cbench_audit_report_text(r, out->file);
+		break;
+	}
+	if (ret) {
+		cbench_outfile_abort(out);
+		return ret;
+	}
+	return cbench_outfile_commit(out);
+}
+
+/*
+ * The backend: kmod needs cbench.ko, root and kernel-safe objects; auto
+ * takes it where it can and says why when it cannot.  0, or -1 after
+ * saying why.
+ */
+static int pick_backend(const struct audit_options *o, const struct cbench_library lib[2],
+			struct audit_state *st)
+{
+	char err[512];
+
+	if (cbench_backend_select(o->backend, &st->ops)) {
+		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n",
+			cbench_prog);
+		return -1;
+	}
+	for (size_t i = 0; st->ops == &cbench_backend_kmod && i < o->npaths; i++) {
+		if (!cbench_backend_kmod_check(lib[i].path, err, sizeof(err)))
+			continue;
+		if (o->backend == CBENCH_BACKEND_KMOD) {
+			fprintf(stderr, "%s: unable to use the kmod backend: %s\n", cbench_prog, err);
+			return -1;
+		}
+		fprintf(stderr, "%s: auditing in user mode: %s\n", cbench_prog, err);
+		st->ops = &cbench_backend_user;
+	}
+	st->report.backend = st->ops->name;
+	return 0;
+}
+
+/* Loads the objects and pairs their benchmarks; 0, or -1 after saying why. */
+static int open_objects(const struct audit_options *o, struct cbench_library lib[2],
+			struct cbench_audit_report *r)
+{
+	char err[512];
+
+	for (size_t i = 0; i < o->npaths; i++) {
+		if (cbench_library_open(&lib[i], o->paths[i], AUDIT_LOAD_TIME_LIMIT_S, err,
+					sizeof(err))) {
+			fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+			return -1;
+		}
+	}
+	return make_pairs(o, lib, r);
+}
+
+/* Everything between good options and the report; 0, or -1 after saying why. */
+static int audit_all(struct audit_state *st, struct cbench_outfile *out)
+{
+	const struct audit_options *o = st->opt;
+	int cpu_lock, ret = 0;
+
+	if (cbench_run_pick_cpu(o->cpu, &st->cpu, &st->shared_cpu)) {
+		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
+			cbench_prog, o->cpu);
+		return -1;
+	}
+	cbench_outfile_handle_signals(on_signal);
+	ret = cbench_outfile_open(out, o->output);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, o->output,
+			cbench_outfile_error(out, ret));
+		return -1;
+	}
+	/* Last before measuring, so that bad input never waits for a CPU. */
+	cpu_lock = cbench_cpulock_wait(st->cpu, stderr);
+	if (cpu_lock < 0)
+		fprintf(stderr, "%s: measuring on CPU %d without claiming it (%s): another run may share it\n",
+			cbench_prog, st->cpu, strerror(-cpu_lock));
+	st->tty = isatty(STDERR_FILENO);
+	{
+		struct cbench_backend_env env;
+
+		ret = cbench_run_calibrate(st->ops, st->cpu, st->shared_cpu,
+					   &st->report.timer, &env);
+	}
+	for (size_t i = 0; !ret && i < st->report.npairs; i++)
+		audit_pair(st, i);
+	if (st->tty)
+		fprintf(stderr, "\r\033[K");
+	if (cpu_lock >= 0)
+		close(cpu_lock);
+	return ret ? -1 : 0;
+}
+
+static size_t count_failed(const struct cbench_audit_report *r)
+{
+	size_t failed = 0;
+
+	for (size_t i = 0; i < r->npairs; i++)
+		failed += r->pairs[i].error != 0;
+	return failed;
+}
+
+/*
+ * The gate of --fail-on, in one line on stderr: which audits fail it, and
+ * which were inconclusive (they do not fail it, but a reader should know).
+ * Returns the exit status it asks for: 3 when failed, else 0.
+ */
+static int gate(const struct audit_options *o, const struct cbench_audit_report *r)
+{
+	const char *what = o->fail_on == GATE_SLOWER ? "slower" : "changed";
+	size_t failing = 0, open = 0;
+
+	if (o->fail_on == GATE_NONE)
+		return 0;
+	for (size_t i = 0; i < r->npairs; i++) {
+		enum cbench_verdict v = r->pairs[i].end.verdict;
+
+		if (r->pairs[i].error)
+			continue;
+		failing += v == CBENCH_VERDICT_B_SLOWER ||
+			   (v == CBENCH_VERDICT_B_FASTER && o->fail_on == GATE_CHANGED);
+		open += v == CBENCH_VERDICT_UNDECIDED;
+	}
+	fprintf(stderr, "gate (--fail-on %s): %s: %zu of %zu audit%s %s by %g %% or more",
+		what, failing ? "FAILED" : "passed", failing, r->npairs, r->npairs == 1 ? "" : "s",
+		what, o->min_effect_pct);
+	for (size_t i = 0, named = 0; i < r->npairs; i++) {
+		const struct cbench_audit_pair *p = &r->pairs[i];
+
+		if (!p->error && p->end.verdict == CBENCH_VERDICT_UNDECIDED && named++ < 4)
+			fprintf(stderr, "%s%s", named == 1 ? "; inconclusive: " : ", ", p->b->id);
+	}
+	fprintf(stderr, "%s\n", open > 4 ? ", ..." : "");
+	return failing ? 3 : 0;
+}
+
+int cbench_cmd_audit(int argc, char *argv[])
+{
+	struct audit_options opt;
+	struct audit_state st = { .opt = &opt };
+	struct cbench_library lib[2];
+	struct cbench_outfile out = { 0 };
+	size_t failed;
+	int ret, status = 1;
+
+	memset(lib, 0, sizeof(lib));
+	ret = parse_options(&opt, argc, argv);
+	if (ret) {
+		usage(ret > 0 ? stdout : stderr);
+		return ret > 0 ? 0 : 1;
+	}
+	if (!opt.have_seed && random_seed(&opt.seed)) {
+		fprintf(stderr, "%s: unable to read a seed from /dev/urandom; give one with --seed\n",
+			cbench_prog);
+		return 1;
+	}
+	st.report = (struct cbench_audit_report){ .seed = opt.seed, .confidence = opt.confidence,
+		.budget_s = opt.budget_s, .min_effect_pct = opt.min_effect_pct,
+		.no_tpoints = opt.no_tpoints, .fixed_placement = opt.fixed_placement };
+	if (open_objects(&opt, lib, &st.report) || pick_backend(&opt, lib, &st) ||
+	    audit_all(&st, &out))
+		goto out;
+	/* The text report is the table; the others get it on stderr too. */
+	if (opt.format != FORMAT_TEXT)
+		cbench_audit_report_text(&st.report, stderr);
+	ret = write_report(&st, &out);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+			opt.output ? opt.output : "the report", cbench_outfile_error(&out, ret));
+		goto out;
+	}
+	failed = count_failed(&st.report);
+	if (failed)
+		fprintf(stderr, "%s: %zu audit%s failed\n", cbench_prog, failed, failed == 1 ? "" : "s");
+	else
+		status = gate(&opt, &st.report);
+out:
+	cbench_outfile_abort(&out);
+	for (size_t i = 0; i < st.report.npairs; i++) {
+		free(st.report.pairs[i].timings);
+		free(st.report.pairs[i].tp_rounds);
+	}
+	free(st.report.pairs);
+	cbench_library_close(&lib[0]);
+	cbench_library_close(&lib[1]);
+	return status;
+}

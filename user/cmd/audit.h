@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `cbenchctl audit`: what the runner (audit.c) hands its reports (report_audit.c). */
+#ifndef _CBENCH_AUDIT_H
+#define _CBENCH_AUDIT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "worker/tpoints.h"
+#include "worker/worker.h"
+
+/* Timings per side per round, at the least (Lau et al. add 100 per side
+ * per round). */
+#define CBENCH_AUDIT_PER_SIDE 100
+
+/*
+ * One round's order: CBENCH_AUDIT_PER_SIDE zeros (A) and as many ones (B)
+ * into order, shuffled by xorshift64* from *state (never 0), which moves
+ * on: the same seed replays the same rounds.
+ */
+void cbench_audit_shuffle(uint8_t *order, uint64_t *state);
+/* The same with per_side of each (at most CBENCH_AUDIT_PER_SIDE). */
+void cbench_audit_shuffle_n(uint8_t *order, int per_side, uint64_t *state);
+
+/* One pair of benchmarks audited against each other. */
+struct cbench_audit_pair {
+	const struct cbench_experiment *a, *b;
+	uint64_t n_a, n_b;			/* reps per measurement */
+	int error;				/* 0, or -errno: the audit failed */
+	char reason[640];
+	struct cbench_audit_end end;		/* valid when !error */
+	struct cbench_audit_timing *timings;	/* both sides, malloc'd */
+	size_t ntimings, timings_a, timings_b;
+	double converge_a, converge_b;		/* timings / variance, per side */
+	/* Timing points: when both sides had them, the audit compared their
+	 * per-iteration timings (timings_a/b count those), round by round. */
+	bool tp;
+	struct cbench_tp_summary tp_side[2];	/* A, B */
+	struct cbench_tp_round *tp_rounds;	/* both sides, malloc'd */
+	size_t ntp_rounds;
+	/* Why whole measurements were compared though a side has timing
+	 * points (one side has none, or they are too close to time); "". */
+	char tp_note[200];
+};
+
+struct cbench_audit_report {
+	uint64_t seed;
+	double confidence;
+	double budget_s;			/* per pair */
+	double min_effect_pct;			/* percent */
+	const char *backend;
+	bool no_tpoints;			/* --no-tpoints */
+	bool fixed_placement;			/* --fixed-placement */
+	struct cbench_timer timer;
+	struct cbench_audit_pair *pairs;
+	size_t npairs;
+};
+
+/* "B slower by 1.02 % [0.85 %, 1.19 %]" and the like, into buf. */
+void cbench_audit_verdict_text(const struct cbench_audit_report *r, const struct cbench_audit_pair *p,
+			       char *buf, size_t len);
+/* "faster", "slower", "equivalent", "inconclusive" or "failed". */
+const char *cbench_audit_verdict_name(const struct cbench_audit_pair *p);
+
+/* The three formats; each returns 0 or -EIO (the stream's error). */
+int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f);
+int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f);
+int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f);
+
+#endif /* _CBENCH_AUDIT_H */

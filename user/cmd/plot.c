@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cbenchctl plot report.json [new.json] -o report.html`: a JSON report as
+ * one self-contained HTML page, an inline SVG plot per benchmark, with no
+ * script and nothing fetched.  Per trial we draw the range of its
+ * measurements (minimum to maximum, a tick at the median) and its estimate
+ * (the floor mean, a dot): the report keeps no raw measurements, and these
+ * are what says how a trial's measurements spread and where it settled.
+ * Given two reports, each benchmark's plot holds both, one above the other
+ * on a shared axis, so a shift between them shows as one.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/json.h"
+#include "report/outfile.h"
+#include "report/plot_audit.h"
+#include "cmd/subcommands.h"
+
+/* Largest report we read, in bytes: far above what a run writes. */
+#define PLOT_MAX_BYTES (64u << 20)
+
+/* The SVG's geometry, in CSS pixels. */
+#define SVG_WIDTH 760
+#define MARGIN_LEFT 150
+#define MARGIN_RIGHT 30
+#define ROW_HEIGHT 16
+#define AXIS_HEIGHT 34
+#define HEADER_HEIGHT 8
+#define AXIS_TICKS 6
+
+static const char *const series_colour[2] = { "#1f6fb4", "#d9661f" };
+
+struct input {
+	const char *path;
+	const char *label;		/* the file's base name */
+	struct cbench_json *root;
+	const struct cbench_json *benchmarks;
+};
+
+void cbench_plot_html(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static int read_all(const char *path, char **text, size_t *len)
+{
+	struct stat st;
+	FILE *f;
+	int ret = 0;
+
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > PLOT_MAX_BYTES)
+		return -EFBIG;
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	*text = malloc((size_t)st.st_size + 1);
+	if (!*text) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	*len = fread(*text, 1, (size_t)st.st_size, f);
+	if (ferror(f))
+		ret = -EIO;
+	fclose(f);
+	if (ret) {
+		free(*text);
+		*text = NULL;
+	}
+	return ret;
+}
+
+/* Reads and checks one report; the message on failure goes to stderr. */
+static int load(struct input *in, const char *path)
+{
+	char *text = NULL, err[160];
+	const struct cbench_json *config;
+	size_t len = 0;
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	in->label = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	ret = read_all(path, &text, &len);
+	if (ret) {
+		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, path,
+			ret == -EFBIG ? "not a regular file of a report's size" : strerror(-ret));
+		return ret;
+	}
+	ret = cbench_json_parse(text, len, &in->root, err, sizeof(err));
+	free(text);
+	if (ret) {
+		fprintf(stderr, "%s: unable to read %s: not JSON: %s\n", cbench_prog, path, err);
+		return ret;
+	}
+	config = cbench_json_get(in->root, "config");
+	if (cbench_plot_is_audit(in->root)) {
+		ret = cbench_plot_audit_check(in->root, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "%s: unable to read %s: not a cbench audit: %s\n", cbench_prog,
+				path, err);
+			cbench_json_free(in->root);
+			in->root = NULL;
+		}
+		return ret;
+	}
+	in->benchmarks = cbench_json_get(in->root, "benchmarks");
+	if (!config || config->type != CBENCH_JSON_OBJECT || !in->benchmarks ||
+	    in->benchmarks->type != CBENCH_JSON_ARRAY) {
+		fprintf(stderr, "%s: unable to read %s: not a cbench report (no \"config\" "
+			"and \"benchmarks\"; write one with `%s run --format json`)\n",
+			cbench_prog, path, cbench_prog);
+		cbench_json_free(in->root);
+		in->root = NULL;
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < in->benchmarks->n; i++) {
+		const struct cbench_json *b = &in->benchmarks->items[i];
+		const struct cbench_json *trials = cbench_json_get(b, "trials");
+
+		if (!cbench_json_string(b, "name", NULL) || !trials || trials->type != CBENCH_JSON_ARRAY) {
+			fprintf(stderr, "%s: unable to read %s: not a cbench report (benchmark %zu "
+				"has no name or trials)\n", cbench_prog, path, i + 1);
+			cbench_json_free(in->root);
+			in->root = NULL;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static const struct cbench_json *find_benchmark(const struct input *in, const char *name)
+{
+	for (size_t i = 0; i < in->benchmarks->n; i++) {
+		const struct cbench_json *b = &in->benchmarks->items[i];
+
+		if (!strcmp(cbench_json_string(b, "name", ""), name))
+			return b;
+	}
+	return NULL;
+}
+
+static bool trial_ok(const struct cbench_json *t)
+{
+	return !strcmp(cbench_json_string(t, "status", ""), "ok") &&
+	       isfinite(cbench_json_number(t, "ns_per_op", NAN));
+}
+
+/* The range of every number we draw for this benchmark, in ns/op. */
+static void extent(const struct cbench_json *const b[2], double *lo, double *hi)
+{
+	static const char *const keys[] = { "min_ns_per_op", "median_ns_per_op", "max_ns_per_op",
+					    "ns_per_op" };
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int s = 0; s < 2; s++) {
+		const struct cbench_json *trials = b[s] ? cbench_json_get(b[s], "trials") : NULL;
+
+		for (size_t i = 0; trials && i < trials->n; i++) {
+			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+				double v = cbench_json_number(&trials->items[i], keys[k], NAN);
+
+				if (isfinite(v)) {
+					*lo = fmin(*lo, v);
+					*hi = fmax(*hi, v);
+				}
+			}
+		}
+	}
+	if (!isfinite(*lo)) {
+		*lo = 0;
+		*hi = 1;
+	}
+	/* Some room either side, and a range even when every value is one. */
+	{
+		double pad = *hi > *lo ? (*hi - *lo) * 0.08 : fmax(fabs(*lo) * 0.01, 1e-3);
+
+		*lo = fmax(0, *lo - pad);
+		*hi += pad;
+	}
+}
+
+static double x_of(double v, double lo, double hi)
+{
+	return MARGIN_LEFT + (v - lo) / (hi - lo) * (SVG_WIDTH - MARGIN_LEFT - MARGIN_RIGHT);
+}
+
+static void axis(FILE *f, double lo, double hi, int y)
+{
+	fprintf(f, "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+		MARGIN_LEFT, y, SVG_WIDTH - MARGIN_RIGHT, y);
+	for (int i = 0; i <= AXIS_TICKS; i++) {
+		double v = lo + (hi - lo) * i / AXIS_TICKS, x = x_of(v, lo, hi);
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.4g</text>",
+			x, y, x, y + 4, x, y + 16, v);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">ns/op</text></g>",
+		SVG_WIDTH - MARGIN_RIGHT, y + 30);
+}
+
+/* One report's trials of one benchmark, from row `row` on. */
+static void series(FILE *f, const struct cbench_json *b, int s, const char *label, int *row,
+		   double lo, double hi)
+{
+	const struct cbench_json *trials = cbench_json_get(b, "trials");
+
+	fprintf(f, "<g class=\"series\" fill=\"%s\" stroke=\"%s\">", series_colour[s],
+		series_colour[s]);
+	for (size_t i = 0; i < trials->n; i++, (*row)++) {
+		const struct cbench_json *t = &trials->items[i];
+		int y = HEADER_HEIGHT + *row * ROW_HEIGHT + ROW_HEIGHT / 2;
+
+		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"end\" stroke=\"none\">",
+			MARGIN_LEFT - 8, y + 4);
+		cbench_plot_html(f, label);
+		fprintf(f, " trial %zu</text>", i + 1);
+		if (!trial_ok(t)) {
+			fprintf(f, "<text class=\"failed\" x=\"%d\" y=\"%d\" stroke=\"none\">failed: ",
+				MARGIN_LEFT, y + 4);
+			cbench_plot_html(f, cbench_json_string(t, "reason", "no estimate"));
+			fputs("</text>", f);
+			continue;
+		}
+		double est = cbench_json_number(t, "ns_per_op", NAN);
+		double min = cbench_json_number(t, "min_ns_per_op", est);
+		double med = cbench_json_number(t, "median_ns_per_op", est);
+		double max = cbench_json_number(t, "max_ns_per_op", est);
+
+		fprintf(f, "<line class=\"range\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
+			x_of(min, lo, hi), y, x_of(max, lo, hi), y);
+		fprintf(f, "<line class=\"median\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
+			x_of(med, lo, hi), y - 5, x_of(med, lo, hi), y + 5);
+		fprintf(f, "<circle class=\"estimate\" cx=\"%.1f\" cy=\"%d\" r=\"4\">"
+			"<title>trial %zu: %.6g ns/op (measurements %.6g to %.6g, median %.6g)</title>"
+			"</circle>", x_of(est, lo, hi), y, i + 1, est, min, max, med);
+	}
+	fputs("</g>", f);
+}
+
+static void summary(FILE *f, const struct cbench_json *b, const char *label)
+{
+	double ns = cbench_json_number(b, "ns_per_op", NAN), cv = cbench_json_number(b, "cv_of_trials", NAN);
+	const struct cbench_json *unstable = cbench_json_get(b, "unstable");
+
+	fputs("<li>", f);
+	cbench_plot_html(f, label);
+	if (isfinite(ns))
+		fprintf(f, ": %.6g ns/op (least trial)", ns);
+	else
+		fputs(": no estimate", f);
+	if (isfinite(cv))
+		fprintf(f, ", trials' cv %.3g%%", 100 * cv);
+	if (unstable && unstable->type == CBENCH_JSON_BOOL && unstable->boolean) {
+		fputs(", <strong>unstable</strong>: ", f);
+		cbench_plot_html(f, cbench_json_string(b, "unstable_reason", ""));
+	}
+	fputs("</li>", f);
+}
+
+static void plot_benchmark(FILE *f, const char *name, const struct input *in, size_t nin)
+{
+	const struct cbench_json *b[2] = { NULL, NULL };
+	int rows = 0, row = 0, height;
+	double lo, hi;
+
+	for (size_t s = 0; s < nin; s++) {
+		b[s] = find_benchmark(&in[s], name);
+		if (b[s])
+			rows += (int)cbench_json_get(b[s], "trials")->n;
+	}
+	if (!rows)
+		rows = 1;
+	extent(b, &lo, &hi);
+	height = HEADER_HEIGHT + rows * ROW_HEIGHT + AXIS_HEIGHT + 8;
+
+	fputs("<section class=\"benchmark\"><h2>", f);
+	cbench_plot_html(f, name);
+	fputs("</h2><ul>", f);
+	for (size_t s = 0; s < nin; s++) {
+		if (b[s]) {
+			summary(f, b[s], in[s].label);
+		} else {
+			fputs("<li>", f);
+			cbench_plot_html(f, in[s].label);
+			fputs(": not in this report</li>", f);
+		}
+	}
+	fprintf(f, "</ul>\n<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>", SVG_WIDTH, height,
+		SVG_WIDTH, height);
+	cbench_plot_html(f, name);
+	fputs(": each trial's measurements, minimum to maximum with the median marked, and its "
+	      "estimate</title>", f);
+	for (size_t s = 0; s < nin; s++) {
+		if (b[s])
+			series(f, b[s], (int)s, in[s].label, &row, lo, hi);
+	}
+	axis(f, lo, hi, HEADER_HEIGHT + rows * ROW_HEIGHT + 4);
+	fputs("</svg></section>\n", f);
+}
+
+static void config_line(FILE *f, const struct input *in)
+{
+	const struct cbench_json *c = cbench_json_get(in->root, "config");
+
+	fputs("<p class=\"config\"><strong>", f);
+	cbench_plot_html(f, in->label);
+	fputs("</strong>: ", f);
+	cbench_plot_html(f, cbench_json_string(c, "cpu", "unknown CPU"));
+	fputs(", kernel ", f);
+	cbench_plot_html(f, cbench_json_string(c, "kernel", "unknown"));
+	fputs(", backend ", f);
+	cbench_plot_html(f, cbench_json_string(c, "backend", "unknown"));
+	fputs(", cbench ", f);
+	cbench_plot_html(f, cbench_json_string(c, "cbench_version", "unknown"));
+	fputs(", object ", f);
+	cbench_plot_html(f, cbench_json_string(c, "so", "unknown"));
+	fputs("</p>\n", f);
+}
+
+static bool seen_before(const struct input *in, size_t s, size_t i, const char *name)
+{
+	for (size_t t = 0; t <= s; t++) {
+		size_t end = t == s ? i : in[t].benchmarks->n;
+
+		for (size_t j = 0; j < end; j++) {
+			if (!strcmp(cbench_json_string(&in[t].benchmarks->items[j], "name", ""), name))
+				return true;
+		}
+	}
+	return false;
+}
+
+static int write_page(FILE *f, const struct input *in, size_t nin)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>cbench: ", f);
+	cbench_plot_html(f, in[0].label);
+	if (nin > 1) {
+		fputs(" vs ", f);
+		cbench_plot_html(f, in[1].label);
+	}
+	fputs("</title>\n<style>\n"
+	      "body { font: 14px sans-serif; margin: 2em; color: #222; }\n"
+	      "h2 { font-size: 16px; margin: 1.5em 0 0.3em; }\n"
+	      "ul { margin: 0.2em 0; padding-left: 1.2em; }\n"
+	      ".plot text { font: 11px sans-serif; }\n"
+	      ".axis line { stroke: #888; }\n .axis text { fill: #444; }\n"
+	      ".range { stroke-width: 2; }\n .median { stroke-width: 2; }\n"
+	      ".failed { fill: #b00; }\n .config { color: #555; }\n"
+	      ".legend span { display: inline-block; width: 1em; height: 0.7em; margin: 0 0.3em 0 1em; }\n"
+	      "</style></head><body>\n<h1>cbench: ", f);
+	cbench_plot_html(f, in[0].label);
+	if (nin > 1) {
+		fputs(" vs ", f);
+		cbench_plot_html(f, in[1].label);
+	}
+	fputs("</h1>\n", f);
+	for (size_t s = 0; s < nin; s++)
+		config_line(f, &in[s]);
+	fputs("<p class=\"legend\">Per trial: a line from its fastest to its slowest measurement, a "
+	      "tick at their median, a dot at its estimate (the floor mean).", f);
+	for (size_t s = 0; nin > 1 && s < nin; s++) {
+		fprintf(f, "<span style=\"background: %s\"></span>", series_colour[s]);
+		cbench_plot_html(f, in[s].label);
+	}
+	fputs("</p>\n", f);
+	for (size_t s = 0; s < nin; s++) {
+		for (size_t i = 0; i < in[s].benchmarks->n; i++) {
+			const char *name = cbench_json_string(&in[s].benchmarks->items[i], "name", "");
+
+			if (!seen_before(in, s, i, name))
+				plot_benchmark(f, name, in, nin);
+		}
+	}
+	fputs("<footer id=\"end\">cbenchctl plot</footer>\n</body></html>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s plot <report.json> [<new.json>] -o <report.html>\n"
+		"\n"
+		"Draws JSON reports (run --format json) as one self-contained HTML page: per\n"
+		"benchmark an SVG plot of each trial's measurements (minimum to maximum, the\n"
+		"median marked) and its estimate.  Two reports are drawn side by side on a\n"
+		"shared axis.  An audit's JSON (audit --format json) is drawn alone: each\n"
+		"audit's change of B against A with its interval, over the +-min-effect band.\n"
+		"No script, nothing fetched; written atomically.\n"
+		"\n"
+		"Options:\n"
+		"  -o, --output FILE   the HTML file to write (required; - for stdout)\n"
+		"  -h, --help          show this help\n",
+		cbench_prog);
+}
+
+int cbench_plot_main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct input in[2] = { { 0 } };
+	struct cbench_outfile out;
+	const char *output = NULL;
+	size_t nin;
+	int c, ret = 0;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	nin = (size_t)(argc - optind);
+	if (!output || nin < 1 || nin > 2) {
+		usage(stderr);
+		return 1;
+	}
+	for (size_t s = 0; s < nin && !ret; s++)
+		ret = load(&in[s], argv[optind + (int)s]);
+	/* An audit compares two versions already: it is drawn alone. */
+	if (!ret && nin > 1 && (cbench_plot_is_audit(in[0].root) || cbench_plot_is_audit(in[1].root))) {
+		fprintf(stderr, "%s: unable to plot: an audit is drawn alone, not beside another file\n",
+			cbench_prog);
+		ret = -EINVAL;
+	}
+	if (!ret) {
+		ret = cbench_outfile_open(&out, output);
+		if (ret)
+			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, output,
+				strerror(-ret));
+	}
+	if (!ret) {
+		ret = cbench_plot_is_audit(in[0].root) ? cbench_plot_audit_page(out.file, in[0].label, in[0].root) :
+							 write_page(out.file, in, nin);
+		if (ret) {
+			cbench_outfile_abort(&out);
+		} else {
+			ret = cbench_outfile_commit(&out);
+		}
+		if (ret)
+			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, output,
+				strerror(-ret));
+	}
+	for (size_t s = 0; s < nin; s++)
+		cbench_json_free(in[s].root);
+	return ret ? 1 : 0;
+}

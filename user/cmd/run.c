@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cbenchctl run`: load, calibrate, tune (or reuse the cached n), run the
+ * trials, summarize, report.  Each phase runs in its own worker (phase.c);
+ * this process only orchestrates, so a benchmark that crashes, hangs or
+ * exits costs its trial, not the run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "session/cache.h"
+#include "machine/cpulock.h"
+#include "session/options.h"
+#include "report/outfile.h"
+#include "report/report.h"
+#include "session/run.h"
+#include "session/phase.h"
+#include "session/select.h"
+#include "session/tune.h"
+#include "cmd/subcommands.h"
+
+/* Limit for the calibration worker, in seconds; it needs well under one. */
+#define CALIBRATE_TIME_LIMIT_S 30.0
+/* Fresh workers that each run Alg. 1 when a benchmark is tuned. */
+#define TUNE_WORKERS 3
+/* Valid measurements a trial needs before its time is up. */
+#define TRIAL_MIN_VALID 5
+/* Valid measurements after which a trial stops early. */
+#define TRIAL_MAX_MEASUREMENTS 100000
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s run [options] <bench.so>\n"
+		"\n"
+		"Measures every benchmark in bench.so: tunes the reps per measurement (cached),\n"
+		"then runs trials in fresh worker processes and reports one line per trial.\n"
+		"\n"
+		"Options:\n"
+		"  --filter REGEX      run only benchmarks whose name matches (POSIX extended;\n"
+		"                      matched against \"add_chain\", \"copy/size=64\" and\n"
+		"                      \"BenchmarkCopy/size=64\" forms)\n"
+		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded, else user)\n"
+		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
+		"  --trials K          trials per benchmark, each a result line (default 10)\n"
+		"  --retune            ignore the cached reps and tune again\n"
+		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
+		"  --format FMT        go (Go benchmark data format, for benchstat) or json\n"
+		"  --samples FILE      also write every raw measurement as CSV\n"
+		"  --time-limit SECS   a trial, the tuning or loading the object that takes longer\n"
+		"                      fails (default 10)\n"
+		"  --trial-time SECS   how long each trial measures (default 0.02)\n"
+		"  --warmup SECS       warm-up before each trial (default 0.005)\n"
+		"  -h, --help          show this help\n",
+		cbench_prog);
+}
+
+void cbench_run_options_init(struct cbench_run_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->backend = CBENCH_BACKEND_AUTO;
+	o->cpu = -1;
+	o->trials = 10;
+	o->format = CBENCH_FORMAT_GO;
+	o->time_limit_s = 10;
+	o->trial_time_s = 0.02;
+	o->warmup_s = 0.005;
+}
+
+enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
+       OPT_WARMUP };
+
+/* One of --time-limit, --trial-time, --warmup into its field. */
+static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
+{
+	double *dst = c == OPT_TIME_LIMIT ? &o->time_limit_s :
+		      c == OPT_TRIAL_TIME ? &o->trial_time_s : &o->warmup_s;
+	/* Not argv[optind - 1]: that is the value in "--warmup 0". */
+	const char *name = c == OPT_TIME_LIMIT ? "--time-limit" :
+			   c == OPT_TRIAL_TIME ? "--trial-time" : "--warmup";
+
+	if (cbench_parse_number(arg, dst) || !(*dst > 0))
+		return cbench_option_refuse(err, name, "a positive number of seconds", arg);
+	return 0;
+}
+
+/* One option into o; 0 or -EINVAL after saying why. */
+static int take_option(void *opts, int c, const char *arg, FILE *err)
+{
+	static const char *const formats[] = { "go", "json", NULL };
+	struct cbench_run_options *o = opts;
+	char *end;
+	long v;
+	int i;
+
+	switch (c) {
+	case OPT_SAMPLES:
+		o->samples = arg;
+		return 0;
+	case OPT_RETUNE:
+		o->retune = true;
+		return 0;
+	case OPT_TRIALS:
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || v < 1 || v > 100000)
+			return cbench_option_refuse(err, "--trials", "a count from 1 to 100000", arg);
+		o->trials = (unsigned int)v;
+		return 0;
+	case CBENCH_OPT_FORMAT:
+		i = cbench_option_word("--format", arg, formats, err);
+		if (i < 0)
+			return i;
+		o->format = i ? CBENCH_FORMAT_JSON : CBENCH_FORMAT_GO;
+		return 0;
+	default:
+		return seconds_option(o, c, arg, err);
+	}
+}
+
+/* What the options must agree on once all are read. */
+static int check_options(struct cbench_run_options *o, int argc, char *argv[], FILE *err)
+{
+	if (optind != argc - 1) {
+		fprintf(err, "%s: run wants exactly one benchmark object\n", cbench_prog);
+		return -EINVAL;
+	}
+	o->so_path = argv[optind];
+	if (o->trial_time_s >= o->time_limit_s) {
+		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
+		return -EINVAL;
+	}
+	/* A trial warms up, then measures, all within its time limit. */
+	if (o->warmup_s + o->trial_time_s >= o->time_limit_s) {
+		fprintf(err, "%s: --warmup (%gs) plus --trial-time (%gs) must be shorter than --time-limit (%gs)\n",
+			cbench_prog, o->warmup_s, o->trial_time_s, o->time_limit_s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err)
+{
+	static const struct option own[] = {
+		{ "trials", required_argument, NULL, OPT_TRIALS },
+		{ "retune", no_argument, NULL, OPT_RETUNE },
+		{ "samples", required_argument, NULL, OPT_SAMPLES },
+		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
+		{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
+		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cbench_option_fields fields = {
+		.filter = &o->filter, .backend = &o->backend, .cpu = &o->cpu, .output = &o->output,
+	};
+	int ret;
+
+	cbench_run_options_init(o);
+	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, err);
+	return ret ? ret : check_options(o, argc, argv, err);
+}
+
+static int pick_cpu(int wanted, int *cpu, bool *shared)
+{
+	cpu_set_t set, others;
+	int last = -1, count = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (int i = 0; i < CPU_SETSIZE; i++) {
+		if (CPU_ISSET(i, &set)) {
+			last = i;
+			count++;
+		}
+	}
+	if (wanted >= 0 && !CPU_ISSET(wanted, &set))
+		return -EINVAL;
+	*cpu = wanted >= 0 ? wanted : last;
+	*shared = count == 1;
+	/* The runner keeps off the worker's CPU so that reading the pipe
+	 * never preempts a measurement. */
+	if (count > 1) {
+		others = set;
+		CPU_CLR(*cpu, &others);
+		sched_setaffinity(0, sizeof(others), &others);
+	}
+	return 0;
+}
+
+static void progress(bool tty, size_t i, size_t total, const char *name, const char *what)
+{
+	if (!tty)
+		return;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, total, name + 9, what);
+	fflush(stderr);
+}
+
+static void fail_trial(struct cbench_trial *t, int error, const char *prefix, const char *reason)
+{
+	t->error = error;
+	snprintf(t->reason, sizeof(t->reason), "%s%s", prefix, reason);
+}
+
+static void on_signal(int sig)
+{
+	cbench_phase_abort();
+	cbench_outfile_cleanup_and_die(sig);
+}
+
+struct run_state {
+	const struct cbench_run_options *opt;
+	const struct cbench_backend_ops *ops;
+	struct cbench_report report;
+	int cpu;
+	bool shared_cpu;		/* the runner could not leave the worker's CPU */
+	char cache_path[4096];
+	char cpu_model[160];
+	bool tty;
+};
+
+static struct cbench_worker_job make_job(const struct run_state *st, const struct cbench_experiment *e)
+{
+	const struct cbench_run_options *opt = st->opt;
+
+	return (struct cbench_worker_job){
+		.ops = st->ops,
+		.cpu = st->cpu,
+		.no_fifo = st->shared_cpu,
+		/* A little over the runner's limit: the runner reports first. */
+		.rt_limit_s = opt->time_limit_s * 1.5 + 1,
+		.exp = e,
+		.timer = st->report.timer,
+		.warmup_ns = opt->warmup_s * 1e9,
+		.trial_ns = opt->trial_time_s * 1e9,
+		.max_measurements = TRIAL_MAX_MEASUREMENTS,
+		.min_valid = TRIAL_MIN_VALID,
+		.time_limit_ns = opt->time_limit_s * 1e9,
+	};
+}
+
+int cbench_run_tune(const struct cbench_worker_job *job, double time_limit_s, uint64_t *n,
+		    char *failure, size_t failure_len)
+{
+	struct cbench_worker_job tune = *job;
+	struct cbench_tune_params tp;
+	double best_t_ns = INFINITY;
+	int ret;
+
+	/* Seed 002's macrobenchmark instrument: one call per measurement. */
+	if (cbench_desc_per_rep(job->exp->desc)) {
+		*n = 1;
+		return 0;
+	}
+
+	/* Alg. 1 in several fresh workers, keeping the smallest estimate of t:
+	 * one worker that ran while the machine was busy must not decide n for
+	 * every later run (the result is cached). */
+	tune.mode = CBENCH_WORKER_TUNE;
+	for (int w = 0; w < TUNE_WORKERS; w++) {
+		struct cbench_phase p;
+
+		ret = cbench_phase_run(&tune, time_limit_s, &p);
+		if (ret) {
+			snprintf(failure, failure_len, "cannot start a worker: %s", strerror(-ret));
+			return ret;
+		}
+		ret = p.error;
+		if (ret)
+			snprintf(failure, failure_len, "%s", p.reason);
+		else if (p.t_ns < best_t_ns)
+			best_t_ns = p.t_ns;
+		cbench_phase_free(&p);
+		if (ret)
+			return ret;
+	}
+	cbench_tune_params_init(&tp, job->timer.precision_ns, job->timer.accuracy_ns);
+	*n = cbench_tune_oracle(&tp, best_t_ns);
+	return 0;
+}
+
+/* Sets res->n from the cache or by tuning; on failure fails every trial. */
+static void tune_experiment(struct run_state *st, struct cbench_result *res, size_t index, size_t total)
+{
+	const struct cbench_run_options *opt = st->opt;
+	const struct cbench_experiment *e = res->exp;
+	struct cbench_worker_job job = make_job(st, e);
+	uint64_t key = cbench_cache_key(st->report.build_id, e->id, st->cpu_model, st->ops->name);
+	char failure[600] = "";
+	int ret;
+
+	/* Seed 002's macrobenchmark instrument: one call per measurement. */
+	if (cbench_desc_per_rep(e->desc)) {
+		res->tuning = "per-rep";
+		res->n = 1;
+		return;
+	}
+	res->tuning = "cached";
+	if (!opt->retune && st->cache_path[0] && !cbench_cache_lookup(st->cache_path, key, &res->n))
+		return;
+
+	res->tuning = "tuned";
+	progress(st->tty, index, total, e->report_name, "tuning");
+	ret = cbench_run_tune(&job, opt->time_limit_s, &res->n, failure, sizeof(failure));
+	if (ret) {
+		res->tuning = "failed";
+		for (size_t t = 0; t < res->ntrials; t++)
+			fail_trial(&res->trials[t], -EIO, "tuning failed: ", failure);
+		return;
+	}
+	if (st->cache_path[0]) {
+		ret = cbench_cache_store(st->cache_path, key, res->n, e->id);
+		if (ret)
+			fprintf(stderr, "%s: unable to update the tuning cache %s: %s\n", cbench_prog,
+				st->cache_path, strerror(-ret));
+	}
+}
+
+/*
+ * Whether a trial measured anything: a minimum under one timer step (0 once
+ * the overhead is off) says only "shorter than the timer can tell", and
+ * reporting it as a time would print 0 ns/op.  Tuning makes a measurement
+ * of real work last two thousand steps, so only a benchmark that does nothing
+ * measurable, or ignores reps, ends here.
+ */
+static bool resolved(const struct cbench_trial *tr, double step_ticks)
+{
+	for (size_t i = 0; i < tr->nsamples; i++) {
+		if (!tr->samples[i].disturbed && (double)tr->samples[i].ticks < step_ticks)
+			return false;
+	}
+	return true;
+}
+
+static void run_trial(struct run_state *st, struct cbench_result *res, size_t t, size_t index,
+		      size_t total)
+{
+	struct cbench_worker_job job = make_job(st, res->exp);
+	struct cbench_trial *tr = &res->trials[t];
+	struct cbench_phase p;
+	char what[64];
+	int ret;
+
+	snprintf(what, sizeof(what), "trial %zu/%zu", t + 1, res->ntrials);
+	progress(st->tty, index, total, res->exp->report_name, what);
+	tr->n = res->n;
+	job.mode = CBENCH_WORKER_TRIAL;
+	job.n = res->n;
+	ret = cbench_phase_run(&job, st->opt->time_limit_s, &p);
+	if (ret) {
+		fail_trial(tr, ret, "cannot start a worker: ", strerror(-ret));
+		return;
+	}
+	tr->samples = p.samples;
+	tr->nsamples = p.nsamples;
+	tr->ref_samples = p.ref_samples;
+	tr->nref_samples = p.nref_samples;
+	tr->have_allocs = p.have_allocs;
+	tr->allocs_per_op = p.allocs_per_op;
+	tr->bytes_per_op = p.bytes_per_op;
+	tr->arena_bytes = p.env.arena_bytes;
+	tr->arena_huge_bytes = p.env.arena_huge_bytes;
+	tr->have_tp = p.have_tp[0];
+	tr->tp = p.tp[0];
+	p.samples = p.ref_samples = NULL;
+	if (p.error)
+		fail_trial(tr, p.error, "", p.reason);
+	else if (!resolved(tr, st->report.timer.step_ticks))
+		fail_trial(tr, -ERANGE, "", "every measurement is shorter than one step of the timer: "
+			   "the benchmark does no measurable work, or ignores reps");
+}
+
+int cbench_run_calibrate(const struct cbench_backend_ops *ops, int cpu, bool shared_cpu,
+			 struct cbench_timer *timer, struct cbench_backend_env *env)
+{
+	struct cbench_worker_job job = {
+		.mode = CBENCH_WORKER_CALIBRATE,
+		.ops = ops,
+		.cpu = cpu,
+		.no_fifo = shared_cpu,
+		.rt_limit_s = CALIBRATE_TIME_LIMIT_S,
+	};
+	struct cbench_phase p;
+	int ret;
+
+	ret = cbench_phase_run(&job, CALIBRATE_TIME_LIMIT_S, &p);
+	if (ret) {
+		fprintf(stderr, "%s: unable to start a worker: %s\n", cbench_prog, strerror(-ret));
+		return ret;
+	}
+	if (p.error) {
+		fprintf(stderr, "%s: unable to calibrate the timer: %s\n", cbench_prog, p.reason);
+		return p.error;
+	}
+	*timer = p.timer;
+	*env = p.env;
+	return 0;
+}
+
+static int calibrate(struct run_state *st)
+{
+	return cbench_run_calibrate(st->ops, st->cpu, st->shared_cpu, &st->report.timer,
+				    &st->report.env);
+}
+
+static int write_report(const struct run_state *st, struct cbench_outfile *out)
+{
+	int ret = st->opt->format == CBENCH_FORMAT_JSON ? cbench_report_json(&st->report, out->file) :
+							  cbench_report_go(&st->report, out->file);
+
+	if (ret) {
+		cbench_outfile_abort(out);
+		return ret;
+	}
+	return cbench_outfile_commit(out);
+}
+
+static void free_results(struct cbench_report *r)
+{
+	for (size_t i = 0; i < r->nresults; i++) {
+		for (size_t j = 0; j < r->results[i].ntrials; j++) {
+			free(r->results[i].trials[j].samples);
+			free(r->results[i].trials[j].ref_samples);
+		}
+		free(r->results[i].trials);
+	}
+	free(r->results);
+}
+
+/*
+ * The object, its selection and the backend, before anything runs.
+ * Returns 0, or -1 after saying why (lib closed).
+ */
+static int open_object(struct run_state *st, const struct cbench_filter *filter,
+		       struct cbench_library *lib, size_t *total)
+{
+	const struct cbench_run_options *opt = st->opt;
+	char err[512];
+
+	if (cbench_backend_select(opt->backend, &st->ops)) {
+		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n",
+			cbench_prog);
+		return -1;
+	}
+	if (cbench_library_open(lib, opt->so_path, opt->time_limit_s, err, sizeof(err))) {
+		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+		return -1;
+	}
+	/* Ring 0 takes only self-contained objects; auto falls back to user mode. */
+	if (st->ops == &cbench_backend_kmod && cbench_backend_kmod_check(lib->path, err, sizeof(err))) {
+		if (opt->backend == CBENCH_BACKEND_KMOD) {
+			fprintf(stderr, "%s: unable to use the kmod backend: %s\n", cbench_prog, err);
+			goto err;
+		}
+		fprintf(stderr, "%s: measuring in user mode: %s\n", cbench_prog, err);
+		st->ops = &cbench_backend_user;
+	}
+	*total = cbench_filter_count(filter, lib);
+	if (!*total) {
+		fprintf(stderr, "%s: unable to run: no benchmark in %s matches '%s'\n", cbench_prog,
+			opt->so_path, opt->filter);
+		goto err;
+	}
+	if (pick_cpu(opt->cpu, &st->cpu, &st->shared_cpu)) {
+		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
+			cbench_prog, opt->cpu);
+		goto err;
+	}
+	return 0;
+err:
+	cbench_library_close(lib);
+	return -1;
+}
+
+/*
+ * Outputs are opened before anything runs, so an unwritable path costs
+ * nothing; they only appear, whole, at the end.  An interrupted run removes
+ * its temporary files.  Returns 0, or -1 after saying why.
+ */
+static int open_outputs(const struct cbench_run_options *opt, struct cbench_outfile *out,
+			struct cbench_outfile *samples)
+{
+	int ret;
+
+	cbench_outfile_handle_signals(on_signal);
+	ret = cbench_outfile_open(out, opt->output);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->output,
+			cbench_outfile_error(out, ret));
+		return -1;
+	}
+	if (!opt->samples)
+		return 0;
+	ret = cbench_outfile_open(samples, opt->samples);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->samples,
+			cbench_outfile_error(samples, ret));
+		return -1;
+	}
+	return 0;
+}
+
+/* The machine and the run's facts for the report, then the timer. */
+static int start(struct run_state *st, const struct cbench_library *lib)
+{
+	const struct cbench_machine *m = &st->report.machine;
+
+	cbench_machine_probe(&st->report.machine);
+	cbench_cpuenv_probe(st->cpu, &st->report.cpuenv);
+	snprintf(st->cpu_model, sizeof(st->cpu_model), "%s %s %u/%u/%u", m->cpu_vendor, m->cpu_name,
+		 m->cpu_family, m->cpu_model, m->cpu_stepping);
+	if (cbench_cache_path(st->cache_path, sizeof(st->cache_path)))
+		st->cache_path[0] = '\0';
+	st->tty = isatty(STDERR_FILENO);
+	st->report.backend = st->ops->name;
+	st->report.version = CBENCH_VERSION;
+	st->report.so_path = lib->path;
+	st->report.build_id = lib->build_id;
+	return calibrate(st);
+}
+
+/* Tunes every selected benchmark, then runs the trials.  0 or -ENOMEM. */
+static int measure_all(struct run_state *st, const struct cbench_library *lib,
+		       const struct cbench_filter *filter, size_t total)
+{
+	const struct cbench_run_options *opt = st->opt;
+
+	st->report.results = calloc(total, sizeof(*st->report.results));
+	if (!st->report.results)
+		return -ENOMEM;
+	for (size_t i = 0, k = 0; i < lib->nexperiments; i++) {
+		struct cbench_result *res = &st->report.results[k];
+
+		if (!cbench_filter_match(filter, &lib->experiments[i]))
+			continue;
+		res->trials = calloc(opt->trials, sizeof(*res->trials));
+		if (!res->trials)
+			return -ENOMEM;
+		res->exp = &lib->experiments[i];
+		res->ntrials = opt->trials;
+		st->report.nresults = ++k;
+		tune_experiment(st, res, k - 1, total);
+	}
+	/* Trials round-robin over the benchmarks: trial t of every benchmark,
+	 * then trial t + 1.  Each benchmark's trials then span the whole run,
+	 * so one stretch of a busy machine (a noisy neighbour, a host
+	 * frequency dip) cannot spoil all of them at once. */
+	for (size_t t = 0; t < opt->trials; t++) {
+		for (size_t i = 0; i < st->report.nresults; i++) {
+			struct cbench_result *res = &st->report.results[i];
+
+			if (strcmp(res->tuning, "failed"))
+				run_trial(st, res, t, i, total);
+		}
+	}
+	if (st->tty)
+		fprintf(stderr, "\r\033[K");
+	return 0;
+}
+
+/*
+ * All or nothing: the samples go into place first, then the report; a
+ * report that cannot be written takes the samples back out with it.
+ * Returns 0, or -1 after saying why.
+ */
+static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
+			 struct cbench_outfile *samples)
+{
+	const struct cbench_run_options *opt = st->opt;
+	int ret;
+
+	if (opt->samples) {
+		ret = cbench_report_csv(&st->report, samples->file);
+		ret = ret ? ret : cbench_outfile_commit(samples);
+		if (ret) {
+			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->samples,
+				cbench_outfile_error(samples, ret));
+			return -1;
+		}
+	}
+	ret = write_report(st, out);
+	if (ret) {
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+			opt->output ? opt->output : "the report", cbench_outfile_error(out, ret));
+		/* Only a file we renamed into place: never a device. */
+		if (opt->samples && cbench_outfile_retract(samples) == 0)
+			fprintf(stderr, "%s: removed %s, which goes with it\n", cbench_prog, opt->samples);
+		return -1;
+	}
+	return 0;
+}
+
+int cbench_cmd_run(int argc, char *argv[])
+{
+	struct cbench_run_options opt;
+	struct run_state st = { .opt = &opt };
+	struct cbench_library lib;
+	struct cbench_outfile out = { 0 }, samples = { 0 };
+	struct cbench_filter filter;
+	size_t total = 0;
+	int ret, status = 1, cpu_lock = -1;
+
+	ret = cbench_run_options_parse(&opt, argc, argv, stderr);
+	if (ret) {
+		usage(ret > 0 ? stdout : stderr);
+		return ret > 0 ? 0 : 1;
+	}
+	if (cbench_filter_init(&filter, opt.filter))
+		return 1;
+	if (open_object(&st, &filter, &lib, &total))
+		goto out_filter;
+	if (open_outputs(&opt, &out, &samples))
+		goto out_files;
+	/* Last before measuring, so that bad input never waits for a CPU. */
+	cpu_lock = cbench_cpulock_wait(st.cpu, stderr);
+	if (cpu_lock < 0)
+		fprintf(stderr, "%s: measuring on CPU %d without claiming it (%s): another run may share it\n",
+			cbench_prog, st.cpu, strerror(-cpu_lock));
+	if (start(&st, &lib))
+		goto out_files;
+	if (measure_all(&st, &lib, &filter, total)) {
+		fprintf(stderr, "%s: unable to run: out of memory\n", cbench_prog);
+		goto out_results;
+	}
+	cbench_report_summarize(&st.report);
+	cbench_report_table(&st.report, stderr, cbench_colour(STDERR_FILENO));
+	if (write_outputs(&st, &out, &samples))
+		goto out_results;
+	if (st.report.failed_trials)
+		fprintf(stderr, "%s: %zu trial%s failed\n", cbench_prog, st.report.failed_trials,
+			st.report.failed_trials == 1 ? "" : "s");
+	else
+		status = 0;
+out_results:
+	free_results(&st.report);
+out_files:
+	if (cpu_lock >= 0)
+		close(cpu_lock);
+	cbench_outfile_abort(&samples);
+	cbench_outfile_abort(&out);
+	cbench_library_close(&lib);
+out_filter:
+	cbench_filter_free(&filter);
+	return status;
+}
+
+int cbench_run_pick_cpu(int wanted, int *cpu, bool *shared)
+{
+	return pick_cpu(wanted, cpu, shared);
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Machine probe.  CPUID answers for the CPU; the kernel answers for what
+ * user space may use, and we ask it by trying (perf_event_open) rather than
+ * by guessing from version numbers.
+ */
+#include <cpuid.h>
+#include <errno.h>
+#include <sched.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "../../kmod/lib/cpuid.h"
+#include "machine/probe.h"
+
+void cbench_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+	__cpuid_count(leaf, subleaf, regs[0], regs[1], regs[2], regs[3]);
+}
+
+static int read_int(const char *path, int fallback)
+{
+	FILE *file = fopen(path, "r");
+	int value;
+
+	if (!file)
+		return fallback;
+	if (fscanf(file, "%d", &value) != 1)
+		value = fallback;
+	fclose(file);
+	return value;
+}
+
+/* Opens and closes one counting event on this thread; true if it worked. */
+static bool perf_event_usable(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+static void read_cpuid(uint32_t leaf, uint32_t subleaf, struct cbench_cpuid_regs *r)
+{
+	__cpuid_count(leaf, subleaf, r->eax, r->ebx, r->ecx, r->edx);
+}
+
+/* The decoding is cbench.ko's (kmod/lib/cpuid.c), so both report alike. */
+static void probe_cpuid(struct cbench_machine *m)
+{
+	struct cbench_cpu cpu;
+	uint32_t r[4], max_ext;
+
+	cbench_cpuid_decode(&cpu, read_cpuid);
+	memcpy(m->cpu_vendor, cpu.vendor, sizeof(m->cpu_vendor));
+	m->cpu_family = cpu.family;
+	m->cpu_model = cpu.model;
+	m->cpu_stepping = cpu.stepping;
+	m->hypervisor = cpu.hypervisor;
+	m->tsc_invariant = cpu.tsc_invariant;
+	m->pmu_version = cpu.pmu.version;
+	m->pmu_gp_counters = cpu.pmu.gp_counters;
+	m->pmu_gp_bits = cpu.pmu.gp_bits;
+	m->pmu_fixed_counters = cpu.pmu.fixed_counters;
+	m->pmu_fixed_bits = cpu.pmu.fixed_bits;
+
+	cbench_cpuid(0x80000000, 0, r);
+	max_ext = r[0];
+	if (max_ext >= 0x80000001) {
+		cbench_cpuid(0x80000001, 0, r);
+		m->rdtscp = r[3] & (1u << 27);
+	}
+	if (max_ext >= 0x80000004) {
+		uint32_t *brand = (uint32_t *)m->cpu_name;
+
+		for (uint32_t leaf = 0; leaf < 3; leaf++)
+			cbench_cpuid(0x80000002 + leaf, 0, brand + 4 * leaf);
+		m->cpu_name[48] = '\0';
+		/* Brand strings are padded with leading spaces on some parts. */
+		size_t lead = strspn(m->cpu_name, " ");
+
+		memmove(m->cpu_name, m->cpu_name + lead, strlen(m->cpu_name + lead) + 1);
+	}
+}
+
+void cbench_machine_probe(struct cbench_machine *m)
+{
+	struct utsname uts;
+	struct sysinfo si;
+
+	memset(m, 0, sizeof(*m));
+	probe_cpuid(m);
+
+	m->cpus_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (!uname(&uts)) {
+		snprintf(m->kernel_release, sizeof(m->kernel_release), "%s", uts.release);
+		snprintf(m->hostname, sizeof(m->hostname), "%s", uts.nodename);
+	}
+	if (!sysinfo(&si))
+		m->mem_bytes = (uint64_t)si.totalram * si.mem_unit;
+
+	m->perf_paranoid = read_int("/proc/sys/kernel/perf_event_paranoid",
+				    CBENCH_PARANOID_UNKNOWN);
+	m->rdpmc_sysfs = read_int("/sys/bus/event_source/devices/cpu/rdpmc", -1);
+	m->perf_hw_usable = perf_event_usable(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	m->perf_sw_usable = perf_event_usable(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+}
+
+int cbench_last_allowed_cpu(void)
+{
+	cpu_set_t set;
+	int last = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (int i = 0; i < CPU_SETSIZE; i++) {
+		if (CPU_ISSET(i, &set))
+			last = i;
+	}
+	return last;
+}

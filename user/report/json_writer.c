@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The JSON writer; see json_writer.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/json_writer.h"
+
+void cbench_jsonw_init(struct cbench_jsonw *j, FILE *f, bool pretty)
+{
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+	j->pretty = pretty;
+	j->first[0] = true;
+}
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void indent(const struct cbench_jsonw *j)
+{
+	if (!j->pretty)
+		return;
+	fputc('\n', j->f);
+	for (unsigned int i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+/* What goes before a value: its comma, its line, its key. */
+static void member(struct cbench_jsonw *j, const char *key)
+{
+	if (!j->first[j->depth])
+		fputc(',', j->f);
+	j->first[j->depth] = false;
+	if (j->depth)
+		indent(j);
+	if (key) {
+		put_string(j->f, key);
+		fputs(j->pretty ? ": " : ":", j->f);
+	}
+}
+
+static void open(struct cbench_jsonw *j, const char *key, char c)
+{
+	member(j, key);
+	fputc(c, j->f);
+	/* Past the deepest level we keep writing, at its depth: still valid
+	 * JSON, only the indentation suffers. */
+	if (j->depth < CBENCH_JSONW_DEPTH_MAX)
+		j->depth++;
+	j->first[j->depth] = true;
+}
+
+static void close_(struct cbench_jsonw *j, char c)
+{
+	bool empty = j->first[j->depth];
+
+	if (j->depth)
+		j->depth--;
+	if (!empty)
+		indent(j);
+	fputc(c, j->f);
+}
+
+void cbench_jsonw_object_start(struct cbench_jsonw *j, const char *key)
+{
+	open(j, key, '{');
+}
+
+void cbench_jsonw_object_end(struct cbench_jsonw *j)
+{
+	close_(j, '}');
+}
+
+void cbench_jsonw_array_start(struct cbench_jsonw *j, const char *key)
+{
+	open(j, key, '[');
+}
+
+void cbench_jsonw_array_end(struct cbench_jsonw *j)
+{
+	close_(j, ']');
+}
+
+void cbench_jsonw_string(struct cbench_jsonw *j, const char *key, const char *value)
+{
+	member(j, key);
+	put_string(j->f, value ? value : "");
+}
+
+void cbench_jsonw_uint(struct cbench_jsonw *j, const char *key, uint64_t value)
+{
+	member(j, key);
+	fprintf(j->f, "%" PRIu64, value);
+}
+
+void cbench_jsonw_int(struct cbench_jsonw *j, const char *key, int64_t value)
+{
+	member(j, key);
+	fprintf(j->f, "%" PRId64, value);
+}
+
+/*
+ * The fewest digits that read back as the same double (at most 17), so
+ * nothing is lost: "%.9g" printed a TSC of 2994373123 Hz as 2.99437312e+09.
+ * A whole number prints as one, without an exponent.
+ */
+void cbench_jsonw_double(struct cbench_jsonw *j, const char *key, double v)
+{
+	char buf[32];
+
+	member(j, key);
+	if (!isfinite(v)) {
+		fputs("null", j->f);
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 0x1p53) {
+		fprintf(j->f, "%.0f", v);
+		return;
+	}
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, sizeof(buf), "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, j->f);
+}
+
+void cbench_jsonw_bool(struct cbench_jsonw *j, const char *key, bool value)
+{
+	member(j, key);
+	fputs(value ? "true" : "false", j->f);
+}
+
+void cbench_jsonw_null(struct cbench_jsonw *j, const char *key)
+{
+	member(j, key);
+	fputs("null", j->f);
+}
+
+int cbench_jsonw_finish(struct cbench_jsonw *j)
+{
+	fputc('\n', j->f);
+	return ferror(j->f) ? -EIO : 0;
+}

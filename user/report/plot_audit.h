@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `cbenchctl plot` of an audit's JSON (`audit --format json`). */
+#ifndef _CBENCH_PLOT_AUDIT_H
+#define _CBENCH_PLOT_AUDIT_H
+
+#include <stdio.h>
+
+#include "report/json.h"
+
+/* s into an HTML page, escaped (plot.c). */
+void cbench_plot_html(FILE *f, const char *s);
+
+/* Whether root is an audit's JSON (an "audits" array). */
+bool cbench_plot_is_audit(const struct cbench_json *root);
+
+/*
+ * Checks every audit has what the plot draws; 0, or -EINVAL with the
+ * reason in err.
+ */
+int cbench_plot_audit_check(const struct cbench_json *root, char *err, size_t errlen);
+
+/*
+ * The page: per audit an SVG of B's change against A, in percent, with its
+ * confidence interval, the +-min-effect band and the verdict.
+ */
+int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json *root);
+
+#endif /* _CBENCH_PLOT_AUDIT_H */

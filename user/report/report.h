@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a run found, and the writers that print it: one file per format
+ * (report_go.c, report_json.c, report_csv.c, report_table.c).  Writers only
+ * format; every number is computed by cbench_report_summarize().
+ */
+#ifndef _CBENCH_REPORT_H
+#define _CBENCH_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "backend/backend.h"
+#include "machine/cpuenv.h"
+#include "object/loader.h"
+#include "machine/probe.h"
+#include "worker/tpoints.h"
+
+struct cbench_trial {
+	int error;			/* 0, or -errno with reason */
+	char reason[640];
+	uint64_t n;			/* reps per measurement */
+	struct cbench_sample *samples;	/* every measurement, disturbed ones too */
+	size_t nsamples;
+	/* Allocations per op, counted apart from the timed measurements, for
+	 * a benchmark that may allocate (CBENCH_F_USER_ONLY); a measured 0
+	 * is 0. */
+	bool have_allocs;
+	double allocs_per_op, bytes_per_op;
+	/* The arena the trial's worker got, and how much huge pages backed. */
+	uint64_t arena_bytes;
+	uint64_t arena_huge_bytes;
+	/* Loop timing points, measured apart from the above: the
+	 * per-iteration distribution (tpoints.h). */
+	bool have_tp;
+	struct cbench_tp_summary tp;
+	/* The reference chain's measurements, one after each of the above. */
+	struct cbench_sample *ref_samples;
+	size_t nref_samples;
+	/* Derived by cbench_report_summarize(); NAN where not available. */
+	size_t valid;
+	size_t discarded;
+	/* The headline estimate: the floor mean of the valid measurements
+	 * (cbench_stats_floor_mean), the minimum of seed 000 without the
+	 * lucky roundings of a coarse timer. */
+	double ns_per_op;
+	double min_ns_per_op;
+	double median_ns_per_op;
+	double max_ns_per_op;
+	double cv;			/* of the valid ns/op values */
+	/* The headline estimate of the first and of the second half of the
+	 * valid measurements, in the order taken: what the noise within the
+	 * trial moves it by (docs/placement.md). */
+	double half_ns_per_op[2];
+	double mb_per_s;		/* at the minimum; NAN without bytes_per_rep */
+	double est_cycles_per_op;	/* NAN without a reference or calibration */
+	/* One timer step over the median measurement: the share of a
+	 * measurement a step's rounding can be (under 1/2000 unless the
+	 * measurement cap kept measurements short). */
+	double step_share;
+	/* The core clock the trial saw, from its reference measurements, in
+	 * GHz; and how far it moved between the trial's two halves, relative. */
+	double core_ghz;
+	double clock_moved;
+	uint32_t have;			/* CBENCH_HAVE_* of the three below */
+	double instructions_per_op;	/* at the fastest valid measurement */
+	double cycles_per_op;
+	double ref_cycles_per_op;
+};
+
+struct cbench_result {
+	const struct cbench_experiment *exp;
+	/* "cached", "tuned", "failed", or "per-rep" (one call per
+	 * measurement, between the benchmark's hooks: no tuning) */
+	const char *tuning;
+	uint64_t n;
+	struct cbench_trial *trials;
+	size_t ntrials;
+	size_t failed;
+	/* Over the trials' estimates: the least (the headline), the median,
+	 * and their cv. */
+	double ns_per_op;
+	double median_ns_per_op;
+	double cv;
+	double est_cycles_per_op;	/* the median of the trials'; NAN if none */
+	double step_share;		/* the largest of the trials' */
+	double core_ghz_min, core_ghz_max; /* over the trials; NAN if unknown */
+	/* Over the trials with timing points: quantiles, mean, spread and
+	 * MIN_TIMING their medians, counts their sums, the perturb score and
+	 * the stride the largest. */
+	bool have_tp;
+	struct cbench_tp_summary tp;
+	/*
+	 * Placement (docs/placement.md): each trial runs in a fresh worker,
+	 * on other pages.  The variance of the trials' estimates (of their
+	 * logs), what the noise within trials predicts of it (from each
+	 * trial's halves, as an audit's rounds: an upper bound for a
+	 * minimum-like estimate, whose variance falls faster than 1/n), and
+	 * the share beyond that noise: what stays put for a trial and changes
+	 * between trials, its placement; NAN where unknown (under 3 trials).
+	 */
+	double between_var, within_var, placement_share;
+	/*
+	 * The trials differ by placement: they disagree (unstable) and most
+	 * of their variance is beyond the noise within them.  The least trial
+	 * is then one lucky placement, and the median of trials the figure
+	 * to quote (quote_ns_per_op, which is the least otherwise).
+	 */
+	bool placement_sensitive;
+	double quote_ns_per_op;
+	/* The trials disagree beyond what the timer's step and the core
+	 * clock explain; why, where cbench can tell. */
+	bool unstable;
+	char unstable_reason[256];
+};
+
+/* A placement share from which trials that disagree are put down to
+ * placement: most of their variance beyond the noise within them. */
+#define CBENCH_PLACEMENT_SHARE_MIN 0.5
+
+/* A trial whose core clock moved more than this between its halves is
+ * flagged; relative. */
+#define CBENCH_CLOCK_MOVED_MAX 0.01
+/* Trials of one benchmark may differ by this much, relative, on top of
+ * what the timer's step and the core clock's range explain, before the
+ * result is flagged unstable. */
+#define CBENCH_UNSTABLE_SPREAD 0.02
+/* A step share over this is reported: measurements shorter than 2000 steps. */
+#define CBENCH_STEP_SHARE_MAX (1.0 / 2000)
+
+struct cbench_report {
+	struct cbench_machine machine;
+	struct cbench_cpuenv cpuenv;	/* of the measuring CPU */
+	const char *backend;
+	const char *version;
+	const char *so_path;
+	const char *build_id;
+	struct cbench_timer timer;
+	struct cbench_backend_env env;
+	struct cbench_result *results;
+	size_t nresults;
+	size_t failed_trials;
+	/* Over every trial of the run, from the reference chain. */
+	double core_ghz_min, core_ghz_max;
+	size_t clock_moved_trials;	/* trials flagged by CBENCH_CLOCK_MOVED_MAX */
+	size_t unstable_results;
+	size_t placement_sensitive_results;
+};
+
+/* Fills the derived fields of every trial and result. */
+void cbench_report_summarize(struct cbench_report *r);
+
+/* ns per op of one sample under the report's timer. */
+double cbench_sample_ns_per_op(const struct cbench_report *r, const struct cbench_experiment *e,
+			       const struct cbench_sample *s);
+
+/* A perturb score above this is reported (seed 001, section 6.1). */
+#define CBENCH_TP_PERTURB_MAX 1.0
+
+/* The "tpoints" member of a JSON report (report_json.c). */
+struct cbench_jsonw;
+void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct cbench_tp_summary *s,
+			   double tsc_hz);
+
+/* Human description of a disturbance bit set, e.g. "context-switch". */
+const char *cbench_disturb_name(uint32_t disturbed);
+
+/* Each returns 0 or -errno (from the stream's error state). */
+int cbench_report_go(const struct cbench_report *r, FILE *f);
+int cbench_report_json(const struct cbench_report *r, FILE *f);
+int cbench_report_csv(const struct cbench_report *r, FILE *f);
+void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour);
+
+/*
+ * What the arena of res got, for reports: "base pages", "huge pages",
+ * "huge pages for 37% of it", or "" without an arena; with what was asked
+ * for when it differs ("asked for huge pages: base pages").
+ */
+const char *cbench_arena_pages_text(const struct cbench_result *res, char *buf, size_t len);
+
+/* Whether to colour what goes to fd: a terminal, and NO_COLOR unset or
+ * empty (no-color.org). */
+bool cbench_colour(int fd);
+
+/* The Go format's rules, for writers and tests. */
+bool cbench_go_valid_key(const char *key);
+bool cbench_go_valid_name(const char *name);
+
+#endif /* _CBENCH_REPORT_H */

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Raw samples as CSV: one row per measurement, disturbed ones included, the
+ * benchmark's (kind "benchmark") and the reference chain's measured after
+ * each of them (kind "reference", ns_per_op per dependent add).
+ */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "worker/reference.h"
+#include "report/report.h"
+
+static void put_counter(FILE *f, const struct cbench_sample *s, uint32_t bit, uint64_t v)
+{
+	if (s->have & bit)
+		fprintf(f, ",%" PRIu64, v);
+	else
+		fputs(",", f);	/* empty: not available, never 0 */
+}
+
+static void put_row(FILE *f, const struct cbench_result *res, size_t trial, size_t k,
+		    const struct cbench_sample *s, double ns_per_op, const char *kind)
+{
+	fprintf(f, "%s,%zu,%zu,%" PRIu64 ",%" PRIu64 ",%.6f,%s", res->exp->report_name, trial + 1, k + 1,
+		s->reps, s->ticks, ns_per_op, cbench_disturb_name(s->disturbed));
+	put_counter(f, s, CBENCH_HAVE_INSTRUCTIONS, s->instructions);
+	put_counter(f, s, CBENCH_HAVE_CYCLES, s->cycles);
+	put_counter(f, s, CBENCH_HAVE_REF_CYCLES, s->ref_cycles);
+	fprintf(f, ",%s\n", kind);
+}
+
+int cbench_report_csv(const struct cbench_report *r, FILE *f)
+{
+	fputs("benchmark,trial,measurement,reps,ticks,ns_per_op,disturbed,instructions,cycles,ref_cycles,kind\n",
+	      f);
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+
+		for (size_t j = 0; j < res->ntrials; j++) {
+			const struct cbench_trial *t = &res->trials[j];
+
+			for (size_t k = 0; k < t->nsamples; k++)
+				put_row(f, res, j, k, &t->samples[k],
+					cbench_sample_ns_per_op(r, res->exp, &t->samples[k]), "benchmark");
+			for (size_t k = 0; k < t->nref_samples; k++) {
+				const struct cbench_sample *s = &t->ref_samples[k];
+
+				put_row(f, res, j, k, s, (double)s->ticks * 1e9 / r->timer.tsc_hz /
+					((double)s->reps * CBENCH_REF_ADDS_PER_REP), "reference");
+			}
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}

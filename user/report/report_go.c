@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Go benchmark data format (seed 003): configuration lines, then one
+ * result line per trial, which benchstat reads directly.  A failed trial has
+ * no result line (the format cannot say "failed"); a comment line says why.
+ *
+ * benchstat groups results into tables by every file-level configuration
+ * key, so a key whose value changes from run to run would put the two runs
+ * being compared into two tables and compare nothing.  Configuration lines
+ * therefore hold only what stays put for a machine and setup (CPU, kernel,
+ * backend, timer, counters, scheduling); what is measured anew each run or
+ * differs between the builds being compared (the timer's calibration, the
+ * object and its build id, cached or fresh tuning, discarded fractions)
+ * goes into "# key: value" comments, which benchstat skips and people read.
+ * The JSON report has all of it as fields.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "worker/reference.h"
+#include "report/report.h"
+#include "session/tune.h"
+
+bool cbench_go_valid_key(const char *key)
+{
+	if (!key || !islower((unsigned char)key[0]))
+		return false;
+	for (const char *p = key; *p; p++) {
+		if (isspace((unsigned char)*p) || isupper((unsigned char)*p) || *p == ':')
+			return false;
+	}
+	return true;
+}
+
+bool cbench_go_valid_name(const char *name)
+{
+	if (strncmp(name, "Benchmark", 9))
+		return false;
+	if (name[9] && !isupper((unsigned char)name[9]))
+		return false;
+	for (const char *p = name; *p; p++) {
+		if (isspace((unsigned char)*p))
+			return false;
+	}
+	return true;
+}
+
+/* Six significant digits in fixed notation, as `go test` prints them. */
+static void put_value(FILE *f, double v, const char *unit)
+{
+	int decimals = 0;
+
+	if (v != 0 && fabs(v) < 1e5)
+		decimals = 5 - (int)floor(log10(fabs(v)));
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 12)
+		decimals = 12;
+	fprintf(f, " %.*f %s", decimals, v, unit);
+}
+
+/* A count per op: whole when it is whole, else as put_value(). */
+static void put_count(FILE *f, double v, const char *unit)
+{
+	if (v == floor(v) && v < 1e15)
+		fprintf(f, " %.0f %s", v, unit);
+	else
+		put_value(f, v, unit);
+}
+
+/* "key: value", or "# key: value" for a comment; a value holds no newline. */
+static void put_line(FILE *f, const char *prefix, const char *key, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static void put_line(FILE *f, const char *prefix, const char *key, const char *fmt, va_list ap)
+{
+	char value[512];
+
+	vsnprintf(value, sizeof(value), fmt, ap);
+	for (char *p = value; *p; p++) {
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	}
+	fprintf(f, "%s%s: %s\n", prefix, key, value);
+}
+
+/* A configuration line; the key rules hold by construction. */
+static void config(FILE *f, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void config(FILE *f, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	put_line(f, "", key, fmt, ap);
+	va_end(ap);
+}
+
+/* A "# key: value" comment: per-run facts that must not split benchstat tables. */
+static void note(FILE *f, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void note(FILE *f, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	put_line(f, "# ", key, fmt, ap);
+	va_end(ap);
+}
+
+static const char *errname(int error)
+{
+	return error ? strerror(-error) : "ok";
+}
+
+/* "instructions cycles ref-cycles", as many as there are. */
+static const char *counter_names(unsigned int counters, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < CBENCH_COUNTER_KINDS; i++) {
+		if (counters & (1u << i))
+			at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s",
+					       at ? " " : "", cbench_counter_names[i]);
+	}
+	return buf;
+}
+
+/* The counters line: which, and how they are read, or why none. */
+static void put_counters_config(const struct cbench_report *r, FILE *f, bool kmod)
+{
+	const struct cbench_timer *t = &r->timer;
+	char names[64];
+
+	if (t->counters && kmod)
+		config(f, "counters", "%s via rdpmc in ring 0 (perf kernel counters)",
+		       counter_names(t->counters, names, sizeof(names)));
+	else if (kmod)
+		config(f, "counters", "none: TSC only (perf lent cbench.ko no hardware counters)");
+	else if (t->counters)
+		config(f, "counters", "%s via %s", counter_names(t->counters, names, sizeof(names)),
+		       r->env.rdpmc ? "rdpmc" : "perf read");
+	else
+		config(f, "counters", "none (perf hardware events: %s)",
+		       r->env.perf_hw_error == -ENOENT || r->env.perf_hw_error == -EOPNOTSUPP ?
+		       "not supported here, no PMU exposed" : errname(r->env.perf_hw_error));
+}
+
+/* Whether any trial of the report measured the counter bit. */
+static bool have_any(const struct cbench_report *r, uint32_t bit)
+{
+	for (size_t i = 0; i < r->nresults; i++) {
+		for (size_t j = 0; j < r->results[i].ntrials; j++) {
+			const struct cbench_trial *t = &r->results[i].trials[j];
+
+			if (!t->error && (t->have & bit))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* What stays put for a machine and setup: configuration lines. */
+static void put_config(const struct cbench_report *r, FILE *f)
+{
+	const struct cbench_machine *m = &r->machine;
+	bool kmod = !strcmp(r->backend, "kmod");
+
+	config(f, "goos", "linux");
+	config(f, "goarch", "amd64");
+	config(f, "cpu", "%s", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
+	config(f, "cpu-model", "%s family %u model %u stepping %u", m->cpu_vendor, m->cpu_family,
+	       m->cpu_model, m->cpu_stepping);
+	config(f, "cpu-count", "%d", m->cpus_online);
+	config(f, "machine", "%s%s", m->hostname, m->hypervisor ? " (virtual machine)" : "");
+	config(f, "kernel", "%s", m->kernel_release);
+	config(f, "cbench-version", "%s", r->version);
+	config(f, "backend", "%s", r->backend);
+	if (kmod) {
+		/* cbench.ko measures in a kernel thread on this CPU, interrupts off. */
+		config(f, "cpu-measured", "%d", r->env.cpu);
+		config(f, "irqoff-budget", "%" PRIu64 " ns per measurement", r->env.irqoff_budget_ns);
+		config(f, "timer", "%s, rdtsc_ordered with interrupts off%s", r->timer.name,
+		       m->tsc_invariant ? ", invariant" : "");
+	} else {
+		config(f, "worker-cpu", "%d", r->env.cpu);
+		config(f, "worker-sched", "%s",
+		       !r->env.fifo_error ? "SCHED_FIFO" :
+		       r->env.fifo_error == -EBUSY ? "SCHED_OTHER (SCHED_FIFO not used: the runner shares the CPU)" :
+		       "SCHED_OTHER (SCHED_FIFO not permitted)");
+		if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
+			config(f, "worker-sched-error", "%s", errname(r->env.fifo_error));
+		config(f, "worker-mlock", "%s", r->env.mlock_error ? errname(r->env.mlock_error) : "yes");
+		config(f, "timer", "%s (lfence;rdtsc .. rdtscp;lfence)%s", r->timer.name,
+		       m->tsc_invariant ? ", invariant" : "");
+	}
+	put_counters_config(r, f, kmod);
+	/* What the measuring CPU ran under: runs made under other conditions
+	 * land in other benchstat tables, not in one comparison. */
+	config(f, "cpu-governor", "%s", r->cpuenv.governor[0] ? r->cpuenv.governor : "unknown");
+	config(f, "cpu-boost", "%s", r->cpuenv.boost[0] ? r->cpuenv.boost : "unknown");
+	config(f, "cpu-smt", "%s", r->cpuenv.smt[0] ? r->cpuenv.smt : "unknown");
+	config(f, "cpu-isolation", "%s", r->cpuenv.isolation[0] ? r->cpuenv.isolation : "unknown");
+	config(f, "disturbances", "%s",
+	       kmod ? "NMI and SMI counts, CPU and counter checks in cbench.ko" :
+	       !strcmp(r->env.disturb_source, "perf") ?
+	       "perf software events (context switches, migrations, page faults; interrupts unseen)" :
+	       "getrusage (perf_event_open not permitted; migrations by CPU number; interrupts unseen)");
+}
+
+/* What is measured anew each run, or names the build: comments. */
+static void put_notes(const struct cbench_report *r, FILE *f)
+{
+	const struct cbench_timer *t = &r->timer;
+	struct cbench_tune_params tp;
+
+	note(f, "so", "%s", r->so_path);
+	note(f, "so-build-id", "%s", r->build_id);
+	note(f, "timer-frequency", "%.6f MHz (vs CLOCK_MONOTONIC_RAW)", t->tsc_hz * 1e-6);
+	note(f, "timer-overhead", "%.0f ticks (subtracted)", t->overhead_ticks);
+	note(f, "timer-step", "%.0f ticks (%.3f ns; reads around spins of spread-out length)",
+	     t->step_ticks, t->precision_ns);
+	note(f, "timer-precision", "%.3f ns (one step)", t->precision_ns);
+	note(f, "timer-accuracy", "%.3f ns", t->accuracy_ns);
+	if (t->est_cycles_per_tick > 0)
+		note(f, "est-cycles-per-tick", "%.6f at calibration (dependent-add chain, 1 cycle per add)",
+		     t->est_cycles_per_tick);
+	if (t->ref_reps)
+		note(f, "est-cycles", "against a reference of %" PRIu64 " dependent adds measured after "
+		     "every measurement, in the same trial", t->ref_reps * CBENCH_REF_ADDS_PER_REP);
+	if (!isnan(r->core_ghz_min))
+		note(f, "core-clock", "%.4f to %.4f GHz over the run (%.2f%%); ns/op is wall time and "
+		     "moves with it, est-cycles/op does not", r->core_ghz_min, r->core_ghz_max,
+		     100 * (r->core_ghz_max - r->core_ghz_min) / r->core_ghz_min);
+	cbench_tune_params_init(&tp, t->precision_ns, t->accuracy_ns);
+	note(f, "tuning-oracle",
+	     "generalized logistic, j %" PRIu64 ", tau-acc %.0f ns, a %.3g/ns, b %.2f, measurements capped at %.0f us",
+	     tp.j, tp.accuracy_ns, tp.a, tp.b, tp.max_measure_ns * 1e-3);
+}
+
+/* One trial's result line. */
+static void put_trial(FILE *f, const char *name, const struct cbench_trial *tr)
+{
+	fprintf(f, "%s %" PRIu64, name, tr->n);
+	put_value(f, tr->ns_per_op, "ns/op");
+	if (!isnan(tr->mb_per_s))
+		put_value(f, tr->mb_per_s, "MB/s");
+	if (tr->have & CBENCH_HAVE_INSTRUCTIONS)
+		put_value(f, tr->instructions_per_op, "instructions/op");
+	if (tr->have & CBENCH_HAVE_CYCLES)
+		put_value(f, tr->cycles_per_op, "cycles/op");
+	if (tr->have & CBENCH_HAVE_REF_CYCLES)
+		put_value(f, tr->ref_cycles_per_op, "ref-cycles/op");
+	if (!isnan(tr->est_cycles_per_op))
+		put_value(f, tr->est_cycles_per_op, "est-cycles/op");
+	/* Go's -benchmem units, so benchstat reads them; whole counts print
+	 * whole, as `go test` prints them. */
+	if (tr->have_allocs) {
+		put_count(f, tr->bytes_per_op, "B/op");
+		put_count(f, tr->allocs_per_op, "allocs/op");
+	}
+	/* The median per-iteration time of the loop timing points: a unit
+	 * of its own, so benchstat compares it in a table of its own. */
+	if (tr->have_tp && tr->tp.every && !isnan(tr->tp.q_ns[2]))
+		put_value(f, tr->tp.q_ns[2], "ns/iter");
+	fputc('\n', f);
+}
+
+/* The per-iteration distribution of a result, as a comment. */
+static void put_tp_note(FILE *f, const char *name, const struct cbench_result *res, double tsc_hz)
+{
+	const struct cbench_tp_summary *s = &res->tp;
+
+	if (!s->every) {
+		fprintf(f, "# %s: timing points: too few or too close together to time\n", name);
+		return;
+	}
+	fprintf(f, "# %s: ns/iter p1 %.4g p25 %.4g p50 %.4g p75 %.4g p99 %.4g (medians of the "
+		"trials); %" PRIu64 " iterations in %" PRIu64 " timings, stride %" PRIu64
+		"; MIN_TIMING %.1f ns; perturb score %.3g%s\n", name, s->q_ns[0],
+		s->q_ns[1], s->q_ns[2], s->q_ns[3], s->q_ns[4], s->iterations, s->merged, s->every,
+		s->min_timing_ticks * 1e9 / tsc_hz, s->perturb,
+		s->perturb > CBENCH_TP_PERTURB_MAX ? " (above 1: timings near the points' own cost)" : "");
+	if (s->dropped || s->skipped)
+		fprintf(f, "# %s: timing points: %" PRIu64 " records dropped (buffer full), %" PRIu64
+			" timings without a marked iteration left out\n", name, s->dropped, s->skipped);
+}
+
+/* A benchmark's result lines, and comments on what went wrong. */
+static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
+{
+	const char *name = res->exp->report_name;
+	char pages[64];
+	size_t discarded = 0, total = 0;
+
+	for (size_t j = 0; j < res->ntrials; j++) {
+		const struct cbench_trial *tr = &res->trials[j];
+
+		discarded += tr->discarded;
+		total += tr->nsamples;
+		if (tr->error) {
+			fprintf(f, "# %s trial %zu failed: %s\n", name, j + 1, tr->reason);
+			continue;
+		}
+		if (tr->clock_moved > CBENCH_CLOCK_MOVED_MAX)
+			fprintf(f, "# %s trial %zu: the core clock moved %.2f%% within the trial\n",
+				name, j + 1, 100 * tr->clock_moved);
+		put_trial(f, name, tr);
+	}
+	if (total)
+		fprintf(f, "# %s: %zu of %zu measurements discarded as disturbed (%.2f%%)\n",
+			name, discarded, total, 100.0 * (double)discarded / (double)total);
+	if (res->step_share > CBENCH_STEP_SHARE_MAX && cbench_desc_per_rep(res->exp->desc))
+		fprintf(f, "# %s: one timer step is %.3f%% of a call, and a per-rep benchmark is "
+			"timed one call at a time: give each call more work for a finer result\n",
+			name, 100 * res->step_share);
+	else if (res->step_share > CBENCH_STEP_SHARE_MAX)
+		fprintf(f, "# %s: one timer step is %.3f%% of a measurement (measurements are "
+			"capped at %.0f us); the floor mean takes most of its rounding off\n",
+			name, 100 * res->step_share, CBENCH_TUNE_MAX_MEASURE_NS * 1e-3);
+	if (!isnan(res->placement_share))
+		fprintf(f, "# %s: trials vary by %.3g%% (sd), the noise within them by %.3g%%: %.0f%% "
+			"of their variance is placement\n", name, 100 * sqrt(res->between_var),
+			100 * sqrt(res->within_var), 100 * res->placement_share);
+	if (res->unstable)
+		fprintf(f, "# %s: UNSTABLE: %s\n", name, res->unstable_reason);
+	if (res->placement_sensitive)
+		fprintf(f, "# %s: quote: the median of trials, %.4g ns/op (placement-sensitive)\n",
+			name, res->quote_ns_per_op);
+	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
+		fprintf(f, "# %s: arena of %" PRIu64 " bytes on %s\n", name, res->exp->desc->arena_bytes,
+			pages);
+	if (res->have_tp)
+		put_tp_note(f, name, res, tsc_hz);
+}
+
+int cbench_report_go(const struct cbench_report *r, FILE *f)
+{
+	const char *tuning = NULL;
+
+	put_config(r, f);
+	put_notes(r, f);
+	/* Counted instructions are exact: benchstat then compares them as such. */
+	if (have_any(r, CBENCH_HAVE_INSTRUCTIONS))
+		fprintf(f, "Unit instructions/op assume=exact\n");
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nresults; i++) {
+		if (!tuning || strcmp(tuning, r->results[i].tuning)) {
+			tuning = r->results[i].tuning;
+			note(f, "tuning", "%s", tuning);
+		}
+		put_result(f, &r->results[i], r->timer.tsc_hz);
+	}
+	return ferror(f) ? -EIO : 0;
+}

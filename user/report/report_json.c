@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON report: the same content as the Go format, plus each trial's median,
+ * spread and discard counts.  An unavailable number is absent, never 0;
+ * non-finite numbers become null; counts are exact integers (json_writer.c).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/json_writer.h"
+#include "worker/reference.h"
+#include "report/report.h"
+
+/* A double member, absent where it is not available (NAN). */
+static void maybe(struct cbench_jsonw *j, const char *key, double value)
+{
+	if (!isnan(value))
+		cbench_jsonw_double(j, key, value);
+}
+
+void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct cbench_tp_summary *s,
+			   double tsc_hz)
+{
+	static const char *const names[CBENCH_TP_QUANTILES] = { "p1", "p25", "p50", "p75", "p99" };
+
+	cbench_jsonw_object_start(j, key);
+	cbench_jsonw_bool(j, "usable", s->every != 0);
+	if (s->every) {
+		cbench_jsonw_uint(j, "every", s->every);
+		cbench_jsonw_uint(j, "calls", s->calls);
+		cbench_jsonw_uint(j, "timings", s->merged);
+		cbench_jsonw_uint(j, "iterations", s->iterations);
+		cbench_jsonw_uint(j, "skipped", s->skipped);
+		cbench_jsonw_uint(j, "dropped", s->dropped);
+		maybe(j, "min_timing_ticks", s->min_timing_ticks);
+		maybe(j, "min_timing_ns", s->min_timing_ticks * 1e9 / tsc_hz);
+		maybe(j, "perturb_score", s->perturb);
+	}
+	/* An audit's sides have no distribution of their own: their rounds do. */
+	if (s->every && !isnan(s->q_ns[2])) {
+		cbench_jsonw_object_start(j, "ns_per_iteration");
+		for (int q = 0; q < CBENCH_TP_QUANTILES; q++)
+			maybe(j, names[q], s->q_ns[q]);
+		maybe(j, "mean", s->mean_ns);
+		maybe(j, "stddev", s->stddev_ns);
+		cbench_jsonw_object_end(j);
+	}
+	cbench_jsonw_object_end(j);
+}
+
+static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, double tsc_hz)
+{
+	cbench_jsonw_object_start(j, NULL);
+	cbench_jsonw_string(j, "status", t->error ? "failed" : "ok");
+	if (t->error) {
+		cbench_jsonw_string(j, "reason", t->reason);
+		cbench_jsonw_object_end(j);
+		return;
+	}
+	cbench_jsonw_uint(j, "n", t->n);
+	cbench_jsonw_double(j, "ns_per_op", t->ns_per_op);
+	cbench_jsonw_double(j, "min_ns_per_op", t->min_ns_per_op);
+	cbench_jsonw_double(j, "median_ns_per_op", t->median_ns_per_op);
+	cbench_jsonw_double(j, "max_ns_per_op", t->max_ns_per_op);
+	cbench_jsonw_double(j, "cv", t->cv);
+	cbench_jsonw_uint(j, "measurements", t->nsamples);
+	cbench_jsonw_uint(j, "discarded", t->discarded);
+	maybe(j, "mb_per_s", t->mb_per_s);
+	if (t->have & CBENCH_HAVE_INSTRUCTIONS)
+		cbench_jsonw_double(j, "instructions_per_op", t->instructions_per_op);
+	if (t->have & CBENCH_HAVE_CYCLES)
+		cbench_jsonw_double(j, "cycles_per_op", t->cycles_per_op);
+	if (t->have & CBENCH_HAVE_REF_CYCLES)
+		cbench_jsonw_double(j, "ref_cycles_per_op", t->ref_cycles_per_op);
+	maybe(j, "est_cycles_per_op", t->est_cycles_per_op);
+	maybe(j, "step_share", t->step_share);
+	maybe(j, "core_ghz", t->core_ghz);
+	maybe(j, "clock_moved", t->clock_moved);
+	if (t->have_allocs) {
+		cbench_jsonw_double(j, "bytes_per_op", t->bytes_per_op);
+		cbench_jsonw_double(j, "allocs_per_op", t->allocs_per_op);
+	}
+	if (t->have_tp)
+		cbench_report_json_tp(j, "tpoints", &t->tp, tsc_hz);
+	cbench_jsonw_object_end(j);
+}
+
+/* The machine, the backend and the timer. */
+static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
+{
+	const struct cbench_machine *m = &r->machine;
+	const struct cbench_timer *t = &r->timer;
+	char model[96];
+
+	snprintf(model, sizeof(model), "%s family %u model %u stepping %u", m->cpu_vendor,
+		 m->cpu_family, m->cpu_model, m->cpu_stepping);
+	cbench_jsonw_object_start(j, "config");
+	cbench_jsonw_string(j, "cpu", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
+	cbench_jsonw_string(j, "cpu_model", model);
+	cbench_jsonw_int(j, "cpu_count", m->cpus_online);
+	cbench_jsonw_string(j, "machine", m->hostname);
+	cbench_jsonw_bool(j, "virtual_machine", m->hypervisor);
+	cbench_jsonw_string(j, "kernel", m->kernel_release);
+	cbench_jsonw_string(j, "cbench_version", r->version);
+	cbench_jsonw_string(j, "backend", r->backend);
+	cbench_jsonw_int(j, "worker_cpu", r->env.cpu);
+	cbench_jsonw_string(j, "worker_sched", r->env.fifo_error ? "SCHED_OTHER" : "SCHED_FIFO");
+	cbench_jsonw_bool(j, "worker_mlock", !r->env.mlock_error);
+	cbench_jsonw_string(j, "timer", t->name);
+	cbench_jsonw_double(j, "timer_hz", t->tsc_hz);
+	cbench_jsonw_double(j, "timer_overhead_ticks", t->overhead_ticks);
+	cbench_jsonw_double(j, "timer_step_ticks", t->step_ticks);
+	cbench_jsonw_double(j, "timer_precision_ns", t->precision_ns);
+	cbench_jsonw_double(j, "timer_accuracy_ns", t->accuracy_ns);
+	if (t->est_cycles_per_tick > 0)
+		cbench_jsonw_double(j, "est_cycles_per_tick", t->est_cycles_per_tick);
+	if (t->ref_reps)
+		cbench_jsonw_uint(j, "reference_adds", t->ref_reps * CBENCH_REF_ADDS_PER_REP);
+	if (!isnan(r->core_ghz_min)) {
+		cbench_jsonw_double(j, "core_ghz_min", r->core_ghz_min);
+		cbench_jsonw_double(j, "core_ghz_max", r->core_ghz_max);
+	}
+	cbench_jsonw_uint(j, "clock_moved_trials", r->clock_moved_trials);
+	cbench_jsonw_array_start(j, "counters");
+	for (unsigned int i = 0; i < CBENCH_COUNTER_KINDS; i++) {
+		if (t->counters & (1u << i))
+			cbench_jsonw_string(j, NULL, cbench_counter_names[i]);
+	}
+	cbench_jsonw_array_end(j);
+	cbench_jsonw_string(j, "cpu_governor", r->cpuenv.governor);
+	cbench_jsonw_string(j, "cpu_boost", r->cpuenv.boost);
+	cbench_jsonw_string(j, "cpu_smt", r->cpuenv.smt);
+	cbench_jsonw_string(j, "cpu_isolation", r->cpuenv.isolation);
+	cbench_jsonw_string(j, "disturbances", r->env.disturb_source);
+	if (r->env.irqoff_budget_ns)
+		cbench_jsonw_uint(j, "irqoff_budget_ns", r->env.irqoff_budget_ns);
+	cbench_jsonw_string(j, "so", r->so_path);
+	cbench_jsonw_string(j, "so_build_id", r->build_id);
+	cbench_jsonw_object_end(j);
+}
+
+static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, double tsc_hz)
+{
+	char pages[64];
+
+	cbench_jsonw_object_start(j, NULL);
+	cbench_jsonw_string(j, "name", res->exp->report_name);
+	cbench_jsonw_string(j, "id", res->exp->id);
+	cbench_jsonw_string(j, "tuning", res->tuning);
+	/* "reps" (run(ctx, n) per measurement) or "per-rep" (one call
+	 * between the benchmark's hooks, seed 002's macrobenchmark). */
+	cbench_jsonw_string(j, "instrument", cbench_desc_per_rep(res->exp->desc) ? "per-rep" : "reps");
+	cbench_jsonw_uint(j, "n", res->n);
+	cbench_jsonw_double(j, "ns_per_op", res->ns_per_op);
+	cbench_jsonw_double(j, "median_of_trials_ns_per_op", res->median_ns_per_op);
+	cbench_jsonw_double(j, "cv_of_trials", res->cv);
+	maybe(j, "est_cycles_per_op", res->est_cycles_per_op);
+	maybe(j, "step_share", res->step_share);
+	if (!isnan(res->core_ghz_min)) {
+		cbench_jsonw_double(j, "core_ghz_min", res->core_ghz_min);
+		cbench_jsonw_double(j, "core_ghz_max", res->core_ghz_max);
+	}
+	cbench_jsonw_bool(j, "unstable", res->unstable);
+	if (res->unstable)
+		cbench_jsonw_string(j, "unstable_reason", res->unstable_reason);
+	/* Placement (docs/placement.md): the spread between trials and what
+	 * the noise within them predicts, as standard deviations in percent,
+	 * the share beyond it, and the figure to quote. */
+	maybe(j, "between_trials_sd_pct", 100 * sqrt(res->between_var));
+	maybe(j, "within_trials_sd_pct", 100 * sqrt(res->within_var));
+	maybe(j, "placement_share", res->placement_share);
+	cbench_jsonw_bool(j, "placement_sensitive", res->placement_sensitive);
+	cbench_jsonw_string(j, "quote", res->placement_sensitive ? "median_of_trials" : "least_trial");
+	maybe(j, "quote_ns_per_op", res->quote_ns_per_op);
+	cbench_jsonw_uint(j, "failed_trials", res->failed);
+	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
+		cbench_jsonw_string(j, "arena_pages", pages);
+	if (res->have_tp)
+		cbench_report_json_tp(j, "tpoints", &res->tp, tsc_hz);
+	cbench_jsonw_array_start(j, "trials");
+	for (size_t i = 0; i < res->ntrials; i++)
+		put_trial(j, &res->trials[i], tsc_hz);
+	cbench_jsonw_array_end(j);
+	cbench_jsonw_object_end(j);
+}
+
+int cbench_report_json(const struct cbench_report *r, FILE *f)
+{
+	struct cbench_jsonw j;
+
+	cbench_jsonw_init(&j, f, false);
+	cbench_jsonw_object_start(&j, NULL);
+	put_config(&j, r);
+	cbench_jsonw_array_start(&j, "benchmarks");
+	for (size_t i = 0; i < r->nresults; i++)
+		put_result(&j, &r->results[i], r->timer.tsc_hz);
+	cbench_jsonw_array_end(&j);
+	cbench_jsonw_object_end(&j);
+	return cbench_jsonw_finish(&j);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `cbenchctl run`: options and the pipeline. */
+#ifndef _CBENCH_RUN_H
+#define _CBENCH_RUN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "backend/backend.h"
+
+enum cbench_format { CBENCH_FORMAT_GO, CBENCH_FORMAT_JSON };
+
+struct cbench_run_options {
+	const char *so_path;
+	const char *filter;		/* POSIX extended regex; NULL: all */
+	enum cbench_backend_kind backend;
+	int cpu;			/* -1: the last CPU we may run on */
+	unsigned int trials;		/* per benchmark, each one result line */
+	bool retune;			/* ignore cached n */
+	const char *output;		/* NULL: stdout */
+	enum cbench_format format;
+	const char *samples;		/* CSV of raw samples; NULL: none */
+	double time_limit_s;		/* per phase (tuning, each trial) */
+	double trial_time_s;		/* a trial measures for about this long */
+	double warmup_s;		/* before each trial's measurements */
+};
+
+/* Defaults for everything, per the documentation in run.c's usage. */
+void cbench_run_options_init(struct cbench_run_options *o);
+
+/*
+ * Parses argv (argv[0] is "run").  Returns 0, 1 when --help was asked for,
+ * or -EINVAL after writing why to err.
+ */
+int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err);
+
+/* The worker's CPU: wanted, or the last we may use (-1); keeps this process
+ * off it where there is another.  *shared: there is no other. */
+int cbench_run_pick_cpu(int wanted, int *cpu, bool *shared);
+
+/*
+ * Calibrates the timer in a CALIBRATE worker on cpu.  Returns 0 or -errno
+ * after saying why on stderr.
+ */
+int cbench_run_calibrate(const struct cbench_backend_ops *ops, int cpu, bool shared_cpu,
+			 struct cbench_timer *timer, struct cbench_backend_env *env);
+
+/*
+ * Tunes job->exp's reps per measurement (Alg. 1 in several TUNE workers,
+ * then the oracle) into *n, each worker within time_limit_s.  Returns 0, or
+ * -errno with a sentence in failure.
+ */
+struct cbench_worker_job;
+int cbench_run_tune(const struct cbench_worker_job *job, double time_limit_s, uint64_t *n,
+		    char *failure, size_t failure_len);
+
+#endif /* _CBENCH_RUN_H */

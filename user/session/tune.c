@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Tuning n: seed 000 Alg. 1 and the oracle; see tune.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+
+#include "session/tune.h"
+
+void cbench_tune_params_init(struct cbench_tune_params *p, double precision_ns, double accuracy_ns)
+{
+	double j;
+
+	if (!(precision_ns > 0))
+		precision_ns = 1;
+	if (!(accuracy_ns >= precision_ns * CBENCH_TUNE_ACC_MIN_STEPS))
+		accuracy_ns = precision_ns * CBENCH_TUNE_ACC_MIN_STEPS;
+	j = floor(accuracy_ns / precision_ns);
+	p->precision_ns = precision_ns;
+	p->accuracy_ns = accuracy_ns;
+	p->j = j < 1 ? 1 : (uint64_t)j;
+	p->b = CBENCH_TUNE_B;
+	p->a = CBENCH_TUNE_STEEPNESS / (p->b * accuracy_ns);
+	p->max_measure_ns = CBENCH_TUNE_MAX_MEASURE_NS;
+}
+
+uint64_t cbench_tune_oracle(const struct cbench_tune_params *p, double t_ns)
+{
+	double y, cap;
+	uint64_t n;
+
+	if (!(t_ns > 0))
+		t_ns = p->precision_ns;
+	/* exp() overflows to inf for long benchmarks, giving y = 1 as wanted. */
+	y = floor(1 + (double)(p->j - 1) / (1 + exp(p->a * (t_ns - p->b * p->accuracy_ns))));
+	/*
+	 * nu(t) <= j assumes a rep is at least one timer step long.  A shorter
+	 * one would leave every measurement shorter than tau_acc, only tens of
+	 * steps, each value rounded by a step, and the minimum would then pick
+	 * the lucky roundings: we keep measurements tau_acc long instead.
+	 */
+	if (y < ceil(p->accuracy_ns / t_ns))
+		y = ceil(p->accuracy_ns / t_ns);
+	n = y < 1 ? 1 : (uint64_t)y;
+	cap = floor(p->max_measure_ns / t_ns);
+	if (cap < 1)
+		cap = 1;
+	if ((double)n > cap)
+		n = (uint64_t)cap;
+	return n;
+}
+
+int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn, void *arg,
+		uint64_t *n, double *t_ns)
+{
+	double best = INFINITY, spent_ns = 0;
+
+	for (int pass = 0; pass < CBENCH_TUNE_PASSES_MAX; pass++) {
+		bool more = pass < CBENCH_TUNE_PASSES && spent_ns < CBENCH_TUNE_BUDGET_NS;
+
+		/* A busy machine may disturb every measurement of a slow
+		 * benchmark: we keep going until one is clean. */
+		if (!more && !isinf(best))
+			break;
+		for (uint64_t i = 1; i <= p->j; i++) {
+			double ns = 0;
+			int ret = time_fn(arg, i, &ns);
+
+			if (ret < 0)
+				return ret;
+			spent_ns += ns;
+			/* Under one timer step (0 once the overhead is off), a time
+			 * says only that i reps are short: it bounds t from no side. */
+			if (!ret && ns >= p->precision_ns && ns / (double)i < best)
+				best = ns / (double)i;
+			if (ns > p->max_measure_ns)
+				break;
+		}
+	}
+	if (isinf(best))
+		return -EAGAIN;
+	*t_ns = best;
+	*n = cbench_tune_oracle(p, best);
+	return 0;
+}
+
+uint64_t cbench_tune_ref_reps(double step_ticks, double tsc_hz, double cycles_per_tick,
+			      unsigned int adds_per_rep)
+{
+	double want_ticks = fmax(CBENCH_TUNE_ACC_MIN_STEPS * step_ticks, CBENCH_REF_MIN_NS * 1e-9 * tsc_hz);
+	double rep_ticks = (double)adds_per_rep / cycles_per_tick;
+
+	if (!(rep_ticks > 0) || !isfinite(rep_ticks) || !(want_ticks > 0))
+		return 1;
+	return (uint64_t)ceil(want_ticks / rep_ticks);
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The worker side of a phase; see worker.h. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "worker/alloc.h"
+#include "worker/clock.h"
+#include "session/proc.h"
+#include "session/tune.h"
+#include "worker/worker.h"
+
+static int send_msg(int fd, const struct cbench_msg *m)
+{
+	ssize_t put;
+
+	do {
+		put = write(fd, m, sizeof(*m));
+	} while (put < 0 && errno == EINTR);
+	return put == (ssize_t)sizeof(*m) ? 0 : -EPIPE;
+}
+
+int cbench_worker_send(int fd, const struct cbench_msg *m)
+{
+	return send_msg(fd, m);
+}
+
+/* The backend's own account of a failure, if it left one. */
+static const char *why(const struct cbench_backend *b)
+{
+	return b->error[0] ? b->error : NULL;
+}
+
+static int send_error(int fd, int error, const char *what, const char *detail)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_ERROR, .error = error };
+
+	snprintf(m.u.text, sizeof(m.u.text), "%s: %s", what, detail ? detail : strerror(-error));
+	return send_msg(fd, &m);
+}
+
+struct tune_arg {
+	struct cbench_backend *b;
+};
+
+static int tune_time(void *arg, uint64_t reps, double *ns)
+{
+	struct tune_arg *t = arg;
+	struct cbench_sample s;
+	int ret = t->b->ops->measure(t->b, reps, &s);
+
+	if (ret)
+		return ret;
+	*ns = (double)s.ticks * 1e9 / t->b->timer.tsc_hz;
+	return s.disturbed ? 1 : 0;
+}
+
+/* Whether trials interleave the reference chain with the benchmark. */
+static bool with_ref(const struct cbench_backend *b)
+{
+	return b->ops->measure_ref && b->timer.ref_reps;
+}
+
+/* Runs measurements (with the reference's, if ref) for span_ns, at least
+ * one; *last_ns: the last one's wall time. */
+static int warm_up(struct cbench_backend *b, uint64_t n, bool ref, double span_ns, double *last_ns)
+{
+	double until = cbench_now_ns() + span_ns, start;
+	struct cbench_sample s;
+	int ret;
+
+	do {
+		start = cbench_now_ns();
+		ret = b->ops->measure(b, n, &s);
+		if (!ret && ref)
+			ret = b->ops->measure_ref(b, b->timer.ref_reps, &s);
+		if (ret)
+			return ret;
+		*last_ns = cbench_now_ns() - start;
+	} while (cbench_now_ns() < until);
+	return 0;
+}
+
+/*
+ * Messages of a trial, sent in bursts: a write to the pipe wakes the runner,
+ * which then works on the other CPU (an SMT sibling, on some hosts) while
+ * the next measurement runs; one write per measurement slowed the short
+ * reference measurements that follow each benchmark measurement by up to 3%
+ * in some workers.  Bursts spread that over every measurement alike, and
+ * rarely.
+ */
+/* A burst goes at least this often, so a trial that runs out of time still
+ * told the runner most of what it measured; ns. */
+#define OUTBOX_FLUSH_NS 10e6
+
+void cbench_outbox_init(struct cbench_outbox *o)
+{
+	o->n = 0;
+	o->last_ns = cbench_now_ns();
+}
+
+int cbench_outbox_flush(struct cbench_outbox *o, int fd)
+{
+	int ret = cbench_proc_write_all(fd, o->msg, o->n * sizeof(o->msg[0]));
+
+	if (ret)
+		return ret;
+	o->n = 0;
+	o->last_ns = cbench_now_ns();
+	return 0;
+}
+
+int cbench_outbox_put(struct cbench_outbox *o, int fd, const struct cbench_msg *m)
+{
+	o->msg[o->n] = *m;
+	if (++o->n < CBENCH_OUTBOX_MSGS && cbench_now_ns() - o->last_ns < OUTBOX_FLUSH_NS)
+		return 0;
+	return cbench_outbox_flush(o, fd);
+}
+
+static int post(struct cbench_outbox *o, int fd, uint32_t type, const struct cbench_sample *s)
+{
+	struct cbench_msg m = { .type = type, .u.sample = *s };
+
+	return cbench_outbox_put(o, fd, &m);
+}
+
+/* Reps of the measurements allocations are counted over (seed 002): after
+ * a warm-up of one rep, a baseline of ALLOC_BASE_REPS, then ALLOC_MORE_REPS
+ * more; the difference per rep is the benchmark's, whatever the harness
+ * allocates per measurement. */
+#define ALLOC_BASE_REPS 2
+#define ALLOC_MORE_REPS 8
+
+/* Benchmarks that may allocate (user mode only) have their allocations
+ * counted; in ring 0 nothing can allocate. */
+static bool counts_allocations(const struct cbench_backend *b, const struct cbench_worker_job *job)
+{
+	return b->ops == &cbench_backend_user && job->exp && (job->exp->desc->flags & CBENCH_F_USER_ONLY);
+}
+
+/* Allocations per op, counted in measurements apart from the timed ones. */
+static int allocations(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_ALLOCS };
+	struct cbench_alloc_count base, more;
+	uint64_t ops = job->exp->desc->ops_per_rep ? job->exp->desc->ops_per_rep : 1;
+	struct cbench_sample s;
+	int ret;
+
+	ret = b->ops->measure(b, 1, &s);
+	if (ret)
+		return ret;
+	cbench_alloc_count_begin();
+	ret = b->ops->measure(b, ALLOC_BASE_REPS, &s);
+	cbench_alloc_count_end(&base);
+	if (ret)
+		return ret;
+	cbench_alloc_count_begin();
+	ret = b->ops->measure(b, ALLOC_BASE_REPS + ALLOC_MORE_REPS, &s);
+	cbench_alloc_count_end(&more);
+	if (ret)
+		return ret;
+	/* A benchmark that frees what an earlier call allocated can come out
+	 * a little under the baseline: never below zero. */
+	m.u.allocs.allocs_per_op = more.allocs > base.allocs ?
+		(double)(more.allocs - base.allocs) / ALLOC_MORE_REPS / (double)ops : 0;
+	m.u.allocs.bytes_per_op = more.bytes > base.bytes ?
+		(double)(more.bytes - base.bytes) / ALLOC_MORE_REPS / (double)ops : 0;
+	return send_msg(fd, &m);
+}
+
+/*
+ * A trial: each measurement of the benchmark is followed by one of the
+ * reference chain, on the same CPU, microseconds later.  The core clock
+ * drifts by a percent or two over seconds on a boosting or shared host; the
+ * trial's cycle estimate is the ratio of the two, which the drift cancels
+ * out of (report.c).
+ */
+static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
+{
+	static struct cbench_outbox out;
+	struct cbench_msg m = { .type = CBENCH_MSG_SAMPLE };
+	struct cbench_sample s;
+	uint32_t valid = 0, needed = job->min_valid;
+	bool ref = with_ref(b);
+	double until, one_ns = 0;
+	int ret;
+
+	ret = warm_up(b, job->n, ref, job->warmup_ns, &one_ns);
+	if (ret)
+		return ret;
+	/* A benchmark so slow that min_valid measurements would take half the
+	 * time limit needs fewer: as many as fit, at least one. */
+	if (one_ns * needed > job->time_limit_ns / 2) {
+		needed = (uint32_t)(job->time_limit_ns / 2 / one_ns);
+		needed = needed ? needed : 1;
+	}
+	/* The runner names this count if the trial runs out of time. */
+	m.type = CBENCH_MSG_NEEDED;
+	m.u.tuned.n = needed;
+	ret = send_msg(fd, &m);
+	if (ret)
+		return ret;
+	cbench_outbox_init(&out);
+	until = cbench_now_ns() + job->trial_ns;
+	while (valid < job->max_measurements && (valid < needed || cbench_now_ns() < until)) {
+		ret = b->ops->measure(b, job->n, &s);
+		if (ret)
+			return ret;
+		valid += !s.disturbed;
+		ret = post(&out, fd, CBENCH_MSG_SAMPLE, &s);
+		if (!ret && ref) {
+			ret = b->ops->measure_ref(b, b->timer.ref_reps, &s);
+			ret = ret ? ret : post(&out, fd, CBENCH_MSG_REF_SAMPLE, &s);
+		}
+		if (ret)
+			return ret;
+	}
+	ret = cbench_outbox_flush(&out, fd);
+	if (!ret && counts_allocations(b, job))
+		ret = allocations(b, job, fd);
+	if (!ret)
+		ret = cbench_worker_tpoints(b, job, fd);
+	m.type = CBENCH_MSG_DONE;
+	return ret ? ret : send_msg(fd, &m);
+}
+
+/* Alg. 1 in this worker, and its n to the runner. */
+static int tune(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_TUNED };
+	struct cbench_tune_params p;
+	struct tune_arg arg = { b };
+	double one_ns;
+	int ret;
+
+	ret = warm_up(b, 1, false, job->warmup_ns, &one_ns);
+	if (!ret) {
+		cbench_tune_params_init(&p, b->timer.precision_ns, b->timer.accuracy_ns);
+		ret = cbench_tune(&p, tune_time, &arg, &m.u.tuned.n, &m.u.tuned.t_ns);
+	}
+	if (ret) {
+		send_error(fd, ret, "unable to tune the repetitions",
+			   ret == -EAGAIN ? "every measurement was disturbed" : why(b));
+		return ret;
+	}
+	return send_msg(fd, &m);
+}
+
+int cbench_worker_main(const struct cbench_worker_job *job, int fd)
+{
+	struct cbench_backend b = { .ops = job->ops, .timer = job->timer, .no_fifo = job->no_fifo,
+				   .rt_limit_s = job->rt_limit_s };
+	struct cbench_msg m = { 0 };
+	int ret;
+
+	ret = b.ops->open(&b, job->cpu);
+	if (ret) {
+		send_error(fd, ret, "unable to prepare the worker on its CPU", why(&b));
+		goto out;
+	}
+	m.type = CBENCH_MSG_ENV;
+	m.u.env = b.env;
+	ret = send_msg(fd, &m);
+	if (ret)
+		goto out;
+
+	if (job->mode == CBENCH_WORKER_CALIBRATE) {
+		m.type = CBENCH_MSG_TIMER;
+		ret = b.ops->calibrate(&b, &m.u.timer);
+		if (ret)
+			send_error(fd, ret, "unable to calibrate the timer", why(&b));
+		else
+			ret = send_msg(fd, &m);
+		goto out;
+	}
+
+	ret = b.ops->prepare(&b, job->exp);
+	if (ret) {
+		send_error(fd, ret, "setup failed",
+			   why(&b) ? why(&b) :
+			   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" : NULL);
+		goto out;
+	}
+	/* Again, now with what the arena got. */
+	m.type = CBENCH_MSG_ENV;
+	m.u.env = b.env;
+	ret = send_msg(fd, &m);
+	if (ret)
+		goto out;
+	if (job->mode == CBENCH_WORKER_AUDIT) {
+		ret = cbench_worker_audit(&b, job, fd);
+		if (ret && ret != -EPIPE)
+			send_error(fd, ret, "audit failed", why(&b));
+		goto out;
+	}
+	if (job->mode == CBENCH_WORKER_PROFILE) {
+		ret = cbench_worker_profile(&b, job, fd);
+		if (!ret) {
+			m.type = CBENCH_MSG_DONE;
+			ret = send_msg(fd, &m);
+		} else if (ret != -EPIPE) {
+			send_error(fd, ret, "profiling failed", why(&b));
+		}
+		goto out;
+	}
+	if (job->mode == CBENCH_WORKER_TUNE) {
+		ret = tune(&b, job, fd);
+		goto out;
+	}
+	ret = trial(&b, job, fd);
+	if (ret && ret != -EPIPE)
+		send_error(fd, ret, "measurement failed", why(&b));
+out:
+	b.ops->close(&b);
+	return ret ? 1 : 0;
+}
