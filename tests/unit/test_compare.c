@@ -284,7 +284,8 @@ static void bad_usage_refused(void)
 	static const char *const three[] = { "good.txt", "o1.txt", "o2.txt", NULL };
 	static const char *const *const cases[] = { twice, seps, opt, empty_new, three };
 	static const char *const says[] = { "given twice", "second '--'", "unknown option -x",
-					    "Usage:", "Usage:" };
+					    "no new report beside '--'",
+					    "more than two reports want '--' between the old and the new ones" };
 	char *out, *err;
 
 	put("good.txt", "BenchmarkA 1 1.00 ns/op\n");
