@@ -344,7 +344,7 @@ fi
 echo 0 >"$TMP/counter"
 CBENCH_PLACED_COUNTER=$TMP/counter run_cb run --trials 6 --trial-time 0.005 --warmup 0.001 \
 	--filter '^by_worker$' --format json -o "$TMP/report.json" build/tests/fixtures/placed.so
-if [ "$rc" -eq 0 ] && grep -q '^ByWorker  *[0-9.]*\* ' "$TMP/err" &&
+if [ "$rc" -eq 0 ] && grep -q '^ByWorker  *[0-9.]* [nµm]*s\* ' "$TMP/err" &&
    grep -q '^  \* placement-sensitive: trials differ by .*: placement (.*quote the median of trials' \
 	"$TMP/err" && python3 - "$TMP/report.json" <<'PY'
 import json, statistics, sys
@@ -490,6 +490,104 @@ elif ls "$TMP"/report* >/dev/null 2>&1; then
 	not_ok "interrupted run: left files behind: $(ls "$TMP"/report*)"
 else
 	ok "interrupted run leaves no file"
+fi
+
+# Ctrl-C keeps what finished: a run of many trials, interrupted once a few
+# trials' workers have started (the fixture counts its setups: one per
+# worker), writes the trials that finished, marked as interrupted in both
+# formats, says so, and exits 130; the terminal line is left clean.
+for fmt in go json; do
+	echo 0 >"$TMP/counter"
+	rm -f "$TMP/int.$fmt"
+	CBENCH_PLACED_COUNTER=$TMP/counter "$CB" run --trials 100000 --trial-time 0.002 --warmup 0.001 \
+		--retune --filter '^by_worker$' --format "$fmt" -o "$TMP/int.$fmt" "$FIX/placed.so" \
+		>"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	for _ in $(seq 600); do
+		[ "$(cat "$TMP/counter")" -ge 12 ] && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	eval "rc_$fmt=\$?"
+done
+if [ "$rc_go" -eq 130 ] && [ "$rc_json" -eq 130 ] &&
+   grep -Eq '^# interrupted: by SIGINT: [0-9]+ of 100000 trials a benchmark at most, 0 benchmarks not run$' "$TMP/int.go" &&
+   [ "$(grep -c '^BenchmarkByWorker ' "$TMP/int.go")" -ge 2 ] &&
+   grep -q "^cbenchctl: interrupted (Interrupt): kept [0-9]* trials of 100000 at most, of 1 benchmark (0 not run) in $TMP/int.json, marked as an interrupted run$" "$TMP/err" &&
+   python3 - "$TMP/int.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+i = d["config"]["interrupted"]
+assert i["signal"] == "SIGINT" and i["trials_asked"] == 100000 and i["benchmarks_not_run"] == 0, i
+b = d["benchmarks"][0]
+assert 2 <= len(b["trials"]) == i["trials_kept"] < 100000, (len(b["trials"]), i)
+PY
+then
+	ok "Ctrl-C keeps the finished trials, marked interrupted (Go and JSON), exit status 130"
+else
+	not_ok "Ctrl-C: exit statuses $rc_go/$rc_json; $(grep interrupted "$TMP/int.go")"
+fi
+# Stopped before any trial finished, nothing is kept and nothing written.
+echo 0 >"$TMP/counter"
+CBENCH_PLACED_COUNTER=$TMP/counter "$CB" run --retune --filter '^by_worker$' -o "$TMP/none.txt" \
+	"$FIX/placed.so" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 600); do
+	[ "$(cat "$TMP/counter")" -ge 1 ] && break
+	sleep 0.05
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 130 ] && [ ! -e "$TMP/none.txt" ] && grep -q 'before any trial finished: nothing kept' "$TMP/err"; then
+	ok "Ctrl-C before any trial: nothing kept, no file, exit status 130"
+else
+	not_ok "Ctrl-C before any trial (exit $rc): $(cat "$TMP/err")"
+fi
+
+# On a terminal (script(1) gives one): each row as its benchmark finishes,
+# times scaled, throughput, no Go report on the terminal unless -o - asks.
+if command -v script >/dev/null; then
+	# What the terminal shows: each line after its last erase, no colour.
+	NO_COLOR=1 script -qec "$CB run $FAST --filter 'add_chain|copy/size=4096\$' $SUITE" /dev/null \
+		>"$TMP/raw" 2>&1
+	rc1=$?
+	sed 's/.*\x1b\[K//; s/\r$//' "$TMP/raw" >"$TMP/tty"
+	NO_COLOR=1 script -qec "$CB run $FAST --filter '^add_chain\$' -o - $SUITE" /dev/null >"$TMP/raw" 2>&1
+	rc2=$?
+	sed 's/.*\x1b\[K//; s/\r$//' "$TMP/raw" >"$TMP/tty2"
+	if [ "$rc1/$rc2" = 0/0 ] && grep -Eq '^benchmark +time/op +median +cv +rate +cycles/op' "$TMP/tty" &&
+	   grep -Eq '^AddChain +[0-9.]+ ns +[0-9.]+ ns ' "$TMP/tty" &&
+	   grep -Eq '^Copy/size=4096 +[0-9.]+ (ns|µs) .* [0-9.]+ [GM]B/s ' "$TMP/tty" &&
+	   ! grep -q '^BenchmarkAddChain' "$TMP/tty" &&
+	   grep -q 'no report written (standard output is a terminal): -o FILE writes it, -o - prints it here' "$TMP/tty" &&
+	   grep -q '^BenchmarkAddChain ' "$TMP/tty2" && ! grep -q 'no report written' "$TMP/tty2"; then
+		ok "on a terminal: rows as benchmarks finish, scaled units, MB/s, the Go report only with -o -"
+	else
+		cp "$TMP/tty" "$TMP/err"
+		not_ok "on a terminal (exit $rc1/$rc2)"
+	fi
+else
+	echo "skip   on a terminal (no script(1))"
+fi
+
+# Without root, the worker loses SCHED_FIFO and mlock: the table says so.
+chmod o+x "$TMP"
+if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null && runuser -u nobody -- test -x "$CB" &&
+   runuser -u nobody -- test -r "$SUITE"; then
+	mkdir -p "$TMP/nobody" && chmod 777 "$TMP/nobody"
+	runuser -u nobody -- env HOME="$TMP/nobody" XDG_CACHE_HOME="$TMP/nobody" CBENCH_LOCK_DIR="$TMP/nobody" \
+		"$CB" run $FAST --filter '^add_chain$' -o "$TMP/nobody/r.txt" "$SUITE" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q '^warning: the worker ran without real-time priority (SCHED_FIFO: ' "$TMP/err" &&
+	   grep -q "^warning: the worker's memory was not locked (mlock: " "$TMP/err"; then
+		ok "without root: warnings that the worker lost SCHED_FIFO and mlock"
+	else
+		not_ok "without root (exit $rc)"
+	fi
+else
+	echo "skip   without root (not root, or nobody cannot reach $CB)"
 fi
 
 # Killed at any moment, a run leaves no temporary file: 30 SIGTERMs at

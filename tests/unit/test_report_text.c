@@ -3,6 +3,7 @@
  * The summary table (report_table.c) and the raw-samples CSV
  * (report_csv.c), rendered from a small report whose every line is known.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +67,9 @@ static void table_lines(void)
 	build();
 	out = render(true, false);
 	/* 5000 ns / 10 reps / 1000 ops; one of two measurements discarded. */
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "benchmark        ns/op       median       cv discarded   trials tuning\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "AddChain        0.5000       0.5000   0.000%    50.00%   1/2   tuned\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "benchmark    time/op      median       cv  cycles/op discarded  trials tuning\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "AddChain      0.5 ns      0.5 ns   0.000%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "50.00%   1/2   tuned\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  trial 2 failed: worker killed by signal SIGSEGV\n"));
 	/* The reference: 2 reps of 1000 adds in 1000 ns, 2 GHz. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "core clock 2.000 to 2.000 GHz over the run (0.00%)\n"));
@@ -106,8 +108,24 @@ static void csv_rows(void)
 	free(out);
 }
 
+static void scaled_units(void)
+{
+	static const struct {
+		double ns;
+		const char *want;
+	} cases[] = {
+		{ 0.308224, "0.30822 ns" }, { 999.994, "999.99 ns" }, { 40435.2, "40.435 µs" },
+		{ 1.5e6, "1.5 ms" }, { 2.5e9, "2.5 s" }, { 7.2e12, "7200 s" }, { NAN, "-" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CU_ASSERT_STRING_EQUAL(cbench_scale_ns(cases[i].ns, buf, sizeof(buf)), cases[i].want);
+}
+
 static CU_TestInfo report_text_tests[] = {
 	{ "summary table", table_lines },
+	{ "times scaled to ns, µs, ms, s", scaled_units },
 	{ "colour: terminals only, never with NO_COLOR", colour_rules },
 	{ "samples CSV", csv_rows },
 	CU_TEST_INFO_NULL,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "session/cache.h"
@@ -52,14 +53,18 @@ static void usage(FILE *f)
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
 		"  --trials K          trials per benchmark, each a result line (default 10)\n"
 		"  --retune            ignore the cached reps and tune again\n"
-		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
+		"  -o, --output FILE   write the report to FILE atomically (default stdout when\n"
+		"                      it is not a terminal; -o - prints it on one too)\n"
 		"  --format FMT        go (Go benchmark data format, for benchstat) or json\n"
 		"  --samples FILE      also write every raw measurement as CSV\n"
 		"  --time-limit SECS   a trial, the tuning or loading the object that takes longer\n"
 		"                      fails (default 10)\n"
 		"  --trial-time SECS   how long each trial measures (default 0.02)\n"
 		"  --warmup SECS       warm-up before each trial (default 0.005)\n"
-		"  -h, --help          show this help\n",
+		"  -h, --help          show this help\n"
+		"\n"
+		"On a terminal each benchmark's row is shown as it finishes.  Ctrl-C stops the run\n"
+		"and keeps the trials that finished, marked as interrupted (exit status 130).\n",
 		cbench_prog);
 }
 
@@ -203,14 +208,35 @@ static void progress(bool tty, size_t i, size_t total, const char *name, const c
 	fflush(stderr);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void fail_trial(struct cbench_trial *t, int error, const char *prefix, const char *reason)
 {
 	t->error = error;
 	snprintf(t->reason, sizeof(t->reason), "%s%s", prefix, reason);
 }
 
+/*
+ * The first SIGINT, SIGTERM or SIGHUP stops the run: the worker it catches
+ * is ended, and the trials that finished are kept and written, marked as
+ * an interrupted run.  A second one ends cbenchctl at once, its temporary
+ * files removed.
+ */
+static volatile sig_atomic_t stop_signal;
+
 static void on_signal(int sig)
 {
+	if (!stop_signal) {
+		stop_signal = sig;
+		cbench_phase_stop();
+		return;
+	}
 	cbench_phase_abort();
 	cbench_outfile_cleanup_and_die(sig);
 }
@@ -224,6 +250,11 @@ struct run_state {
 	char cache_path[4096];
 	char cpu_model[160];
 	bool tty;
+	bool no_report;			/* stdout is a terminal and no -o: none */
+	size_t streamed;		/* rows printed as their benchmarks finished */
+	/* Trials run and to run, and when the first began: the ETA. */
+	size_t trials_done, trials_total;
+	double trials_start_s;
 };
 
 static struct cbench_worker_job make_job(const struct run_state *st, const struct cbench_experiment *e)
@@ -348,7 +379,14 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 	char what[64];
 	int ret;
 
-	snprintf(what, sizeof(what), "trial %zu/%zu", t + 1, res->ntrials);
+	if (st->trials_done) {
+		double left = (now_s() - st->trials_start_s) / (double)st->trials_done *
+			      (double)(st->trials_total - st->trials_done);
+
+		snprintf(what, sizeof(what), "trial %zu/%zu, %.0f s left", t + 1, res->ntrials, ceil(left));
+	} else {
+		snprintf(what, sizeof(what), "trial %zu/%zu", t + 1, res->ntrials);
+	}
 	progress(st->tty, index, total, res->exp->report_name, what);
 	tr->n = res->n;
 	job.mode = CBENCH_WORKER_TRIAL;
@@ -412,8 +450,12 @@ static int calibrate(struct run_state *st)
 
 static int write_report(const struct run_state *st, struct cbench_outfile *out)
 {
-	int ret = st->opt->format == CBENCH_FORMAT_JSON ? cbench_report_json(&st->report, out->file) :
-							  cbench_report_go(&st->report, out->file);
+	int ret;
+
+	if (st->no_report)
+		return 0;
+	ret = st->opt->format == CBENCH_FORMAT_JSON ? cbench_report_json(&st->report, out->file) :
+						      cbench_report_go(&st->report, out->file);
 
 	if (ret) {
 		cbench_outfile_abort(out);
@@ -519,11 +561,70 @@ static int start(struct run_state *st, const struct cbench_library *lib)
 	if (cbench_cache_path(st->cache_path, sizeof(st->cache_path)))
 		st->cache_path[0] = '\0';
 	st->tty = isatty(STDERR_FILENO);
+	/* The Go report would scroll the table away: on a terminal it is
+	 * printed only when -o - asks for it. */
+	st->no_report = !st->opt->output && isatty(STDOUT_FILENO);
 	st->report.backend = st->ops->name;
 	st->report.version = CBENCH_VERSION;
 	st->report.so_path = lib->path;
 	st->report.build_id = lib->build_id;
 	return calibrate(st);
+}
+
+/*
+ * On a terminal, the table's head (res NULL) or one finished benchmark's
+ * row, over the progress line.
+ */
+static void stream_row(struct run_state *st, struct cbench_result *res)
+{
+	bool colour = cbench_colour(STDERR_FILENO);
+
+	fprintf(stderr, "\r\033[K");
+	if (!res) {
+		cbench_report_table_head(&st->report, stderr, colour);
+		return;
+	}
+	cbench_report_summarize_one(&st->report, res);
+	cbench_report_table_row(&st->report, res, stderr, colour);
+	st->streamed++;
+}
+
+/*
+ * A signal stopped the run in trial t of result i: the trial it caught is
+ * dropped, every benchmark keeps the trials that finished (t + 1 for
+ * those before i, t for the others), and those left with none leave the
+ * report.
+ */
+static void stopped(struct run_state *st, size_t t, size_t i)
+{
+	struct cbench_report *r = &st->report;
+	size_t kept = 0;
+
+	if (st->tty)
+		fprintf(stderr, "\r\033[K");
+	if (i < r->nresults && t < r->results[i].ntrials) {
+		struct cbench_trial *tr = &r->results[i].trials[t];
+
+		free(tr->samples);
+		free(tr->ref_samples);
+		memset(tr, 0, sizeof(*tr));
+	}
+	r->interrupted = stop_signal;
+	r->trials_asked = st->opt->trials;
+	r->not_run = 0;
+	for (size_t j = 0; j < r->nresults; j++) {
+		struct cbench_result *res = &r->results[j];
+
+		res->ntrials = j < i ? t + 1 : t;
+		if (!res->ntrials) {
+			free(res->trials);
+			r->not_run++;
+			continue;
+		}
+		r->results[kept++] = *res;
+	}
+	r->nresults = kept;
+	r->trials_kept = kept ? t + (i > 0) : 0;
 }
 
 /* Tunes every selected benchmark, then runs the trials.  0 or -ENOMEM. */
@@ -535,7 +636,7 @@ static int measure_all(struct run_state *st, const struct cbench_library *lib,
 	st->report.results = calloc(total, sizeof(*st->report.results));
 	if (!st->report.results)
 		return -ENOMEM;
-	for (size_t i = 0, k = 0; i < lib->nexperiments; i++) {
+	for (size_t i = 0, k = 0; i < lib->nexperiments && !stop_signal; i++) {
 		struct cbench_result *res = &st->report.results[k];
 
 		if (!cbench_filter_match(filter, &lib->experiments[i]))
@@ -548,16 +649,34 @@ static int measure_all(struct run_state *st, const struct cbench_library *lib,
 		st->report.nresults = ++k;
 		tune_experiment(st, res, k - 1, total);
 	}
+	if (stop_signal) {
+		stopped(st, 0, 0);
+		return 0;
+	}
+	st->trials_total = opt->trials * st->report.nresults;
+	st->trials_start_s = now_s();
 	/* Trials round-robin over the benchmarks: trial t of every benchmark,
 	 * then trial t + 1.  Each benchmark's trials then span the whole run,
 	 * so one stretch of a busy machine (a noisy neighbour, a host
-	 * frequency dip) cannot spoil all of them at once. */
+	 * frequency dip) cannot spoil all of them at once.  On a terminal
+	 * the last round prints each benchmark's row as it finishes. */
 	for (size_t t = 0; t < opt->trials; t++) {
+		bool last = t + 1 == opt->trials;
+
+		if (last && st->tty)
+			stream_row(st, NULL);
 		for (size_t i = 0; i < st->report.nresults; i++) {
 			struct cbench_result *res = &st->report.results[i];
 
 			if (strcmp(res->tuning, "failed"))
 				run_trial(st, res, t, i, total);
+			if (stop_signal) {
+				stopped(st, t, i);
+				return 0;
+			}
+			st->trials_done++;
+			if (last && st->tty)
+				stream_row(st, res);
 		}
 	}
 	if (st->tty)
@@ -597,6 +716,60 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
 	return 0;
 }
 
+/* A run stopped before any trial finished: nothing to write.  128 + signal. */
+static int nothing_kept(void)
+{
+	fprintf(stderr, "\r\033[K%s: interrupted (%s) before any trial finished: nothing kept\n",
+		cbench_prog, strsignal(stop_signal));
+	return 128 + stop_signal;
+}
+
+/*
+ * The table: on a terminal the rows the last round did not print (all of
+ * them if it never began), then the foot; elsewhere all of it.
+ */
+static void show_table(const struct run_state *st)
+{
+	const struct cbench_report *r = &st->report;
+	bool colour = cbench_colour(STDERR_FILENO);
+
+	if (!st->tty) {
+		cbench_report_table(r, stderr, colour);
+		return;
+	}
+	if (!st->streamed)
+		cbench_report_table_head(r, stderr, colour);
+	for (size_t i = st->streamed; i < r->nresults; i++)
+		cbench_report_table_row(r, &r->results[i], stderr, colour);
+	cbench_report_table_foot(r, stderr, colour);
+}
+
+/* What the run comes to once written: its exit status, said. */
+static int finish(const struct run_state *st)
+{
+	const struct cbench_report *r = &st->report;
+	const char *where = st->opt->output && strcmp(st->opt->output, "-") ? st->opt->output :
+			    "standard output";
+
+	if (st->no_report)
+		fprintf(stderr, "%s: no report written (standard output is a terminal): -o FILE writes "
+			"it, -o - prints it here\n", cbench_prog);
+	if (r->interrupted) {
+		fprintf(stderr, "%s: interrupted (%s): kept %zu trial%s of %zu at most, of %zu "
+			"benchmark%s (%zu not run)%s%s, marked as an interrupted run\n", cbench_prog,
+			strsignal(r->interrupted), r->trials_kept, r->trials_kept == 1 ? "" : "s",
+			r->trials_asked, r->nresults, r->nresults == 1 ? "" : "s", r->not_run,
+			st->no_report ? "" : " in ", st->no_report ? "" : where);
+		return 128 + r->interrupted;
+	}
+	if (r->failed_trials) {
+		fprintf(stderr, "%s: %zu trial%s failed\n", cbench_prog, r->failed_trials,
+			r->failed_trials == 1 ? "" : "s");
+		return 1;
+	}
+	return 0;
+}
+
 int cbench_cmd_run(int argc, char *argv[])
 {
 	struct cbench_run_options opt;
@@ -623,21 +796,23 @@ int cbench_cmd_run(int argc, char *argv[])
 	if (cpu_lock < 0)
 		fprintf(stderr, "%s: measuring on CPU %d without claiming it (%s): another run may share it\n",
 			cbench_prog, st.cpu, strerror(-cpu_lock));
-	if (start(&st, &lib))
+	if (start(&st, &lib)) {
+		status = stop_signal ? nothing_kept() : 1;
 		goto out_files;
+	}
 	if (measure_all(&st, &lib, &filter, total)) {
 		fprintf(stderr, "%s: unable to run: out of memory\n", cbench_prog);
 		goto out_results;
 	}
+	if (stop_signal && !st.report.nresults) {
+		status = nothing_kept();
+		goto out_results;
+	}
 	cbench_report_summarize(&st.report);
-	cbench_report_table(&st.report, stderr, cbench_colour(STDERR_FILENO));
+	show_table(&st);
 	if (write_outputs(&st, &out, &samples))
 		goto out_results;
-	if (st.report.failed_trials)
-		fprintf(stderr, "%s: %zu trial%s failed\n", cbench_prog, st.report.failed_trials,
-			st.report.failed_trials == 1 ? "" : "s");
-	else
-		status = 0;
+	status = finish(&st);
 out_results:
 	free_results(&st.report);
 out_files:

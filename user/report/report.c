@@ -345,6 +345,23 @@ static void summarize_tp(struct cbench_result *res)
 	free(v);
 }
 
+const char *cbench_signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+void cbench_report_summarize_one(struct cbench_report *r, struct cbench_result *res)
+{
+	summarize_result(r, res);
+	summarize_tp(res);
+}
+
 void cbench_report_summarize(struct cbench_report *r)
 {
 	r->failed_trials = r->clock_moved_trials = r->unstable_results = 0;

@@ -145,6 +145,13 @@ struct cbench_report {
 	size_t clock_moved_trials;	/* trials flagged by CBENCH_CLOCK_MOVED_MAX */
 	size_t unstable_results;
 	size_t placement_sensitive_results;
+	/*
+	 * A run stopped by a signal (SIGINT, SIGTERM, SIGHUP; 0 if not): it
+	 * keeps the trials that finished, trials_kept of trials_asked at most
+	 * a benchmark, and not_run benchmarks got none.
+	 */
+	int interrupted;
+	size_t trials_kept, trials_asked, not_run;
 };
 
 /* Fills the derived fields of every trial and result. */
@@ -170,6 +177,22 @@ int cbench_report_go(const struct cbench_report *r, FILE *f);
 int cbench_report_json(const struct cbench_report *r, FILE *f);
 int cbench_report_csv(const struct cbench_report *r, FILE *f);
 void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour);
+/* The table in parts, for a run that prints each row as its benchmark
+ * finishes (the row wants the result summarized first). */
+void cbench_report_table_head(const struct cbench_report *r, FILE *f, bool colour);
+void cbench_report_table_row(const struct cbench_report *r, const struct cbench_result *res, FILE *f,
+			     bool colour);
+void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colour);
+
+/* ns scaled to ns, µs, ms or s with five significant digits ("40.756 µs"),
+ * "-" for NAN; returns buf. */
+const char *cbench_scale_ns(double ns, char *buf, size_t len);
+
+/* "SIGINT" for SIGINT, "signal 42" for one without a name; returns buf. */
+const char *cbench_signal_name(int sig, char *buf, size_t len);
+
+/* Summarizes one result (as cbench_report_summarize does every one). */
+void cbench_report_summarize_one(struct cbench_report *r, struct cbench_result *res);
 
 /*
  * What the arena of res got, for reports: "base pages", "huge pages",

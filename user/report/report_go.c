@@ -221,6 +221,13 @@ static void put_notes(const struct cbench_report *r, FILE *f)
 	const struct cbench_timer *t = &r->timer;
 	struct cbench_tune_params tp;
 
+	if (r->interrupted) {
+		char sig[32];
+
+		note(f, "interrupted", "by %s: %zu of %zu trials a benchmark at most, %zu benchmark%s "
+		     "not run", cbench_signal_name(r->interrupted, sig, sizeof(sig)), r->trials_kept,
+		     r->trials_asked, r->not_run, r->not_run == 1 ? "" : "s");
+	}
 	note(f, "so", "%s", r->so_path);
 	note(f, "so-build-id", "%s", r->build_id);
 	note(f, "timer-frequency", "%.6f MHz (vs CLOCK_MONOTONIC_RAW)", t->tsc_hz * 1e-6);

@@ -136,6 +136,17 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 		cbench_jsonw_uint(j, "irqoff_budget_ns", r->env.irqoff_budget_ns);
 	cbench_jsonw_string(j, "so", r->so_path);
 	cbench_jsonw_string(j, "so_build_id", r->build_id);
+	/* Only in a run a signal stopped: the key set of others is unchanged. */
+	if (r->interrupted) {
+		char sig[32];
+
+		cbench_jsonw_object_start(j, "interrupted");
+		cbench_jsonw_string(j, "signal", cbench_signal_name(r->interrupted, sig, sizeof(sig)));
+		cbench_jsonw_uint(j, "trials_kept", r->trials_kept);
+		cbench_jsonw_uint(j, "trials_asked", r->trials_asked);
+		cbench_jsonw_uint(j, "benchmarks_not_run", r->not_run);
+		cbench_jsonw_object_end(j);
+	}
 	cbench_jsonw_object_end(j);
 }
 

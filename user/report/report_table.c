@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The summary table for people, on stderr; colour only on a terminal. */
+/*
+ * The summary table for people, on stderr; colour only on a terminal.
+ * Times are scaled to ns, µs, ms or s, throughput to MB/s or GB/s, each
+ * with five significant digits: the reports keep every digit.  A run on a
+ * terminal prints the head, then each row as its benchmark finishes, then
+ * the foot; elsewhere the whole table at the end.
+ */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,11 +20,90 @@
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
 
+/* Column widths: a scaled time is at most "99999 ms", 8 characters. */
+#define TIME_W 10
+#define RATE_W 10
+#define CYC_W 10
+
 bool cbench_colour(int fd)
 {
 	const char *no = getenv("NO_COLOR");
 
 	return isatty(fd) && !(no && *no);
+}
+
+const char *cbench_scale_ns(double ns, char *buf, size_t len)
+{
+	static const char *const units[] = { "ns", "µs", "ms", "s" };
+	int u = 0;
+
+	if (isnan(ns)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	while (u < 3 && fabs(ns) >= 1000) {
+		ns /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.5g %s", ns, units[u]);
+	return buf;
+}
+
+/* text right-aligned in width columns: "µ" is two bytes and one column. */
+static void put_cell(FILE *f, const char *text, int width)
+{
+	int cols = 0;
+
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		cols += (*p & 0xc0) != 0x80;
+	fprintf(f, "%*s%s", width > cols ? width - cols : 0, "", text);
+}
+
+/* MB/s (10^6 bytes a second) as MB/s or GB/s. */
+static const char *scale_rate(double mb_per_s, char *buf, size_t len)
+{
+	if (isnan(mb_per_s))
+		snprintf(buf, len, "-");
+	else if (mb_per_s >= 1000)
+		snprintf(buf, len, "%.4g GB/s", mb_per_s / 1000);
+	else
+		snprintf(buf, len, "%.4g MB/s", mb_per_s);
+	return buf;
+}
+
+/* The best throughput of a result's trials: its least time's. */
+static double best_rate(const struct cbench_result *res)
+{
+	double best = NAN;
+
+	for (size_t j = 0; j < res->ntrials; j++) {
+		const struct cbench_trial *t = &res->trials[j];
+
+		if (!t->error && !isnan(t->mb_per_s) && !(t->mb_per_s <= best))
+			best = t->mb_per_s;
+	}
+	return best;
+}
+
+static bool any_rate(const struct cbench_report *r)
+{
+	for (size_t i = 0; i < r->nresults; i++) {
+		if (r->results[i].exp->desc->bytes_per_rep)
+			return true;
+	}
+	return false;
+}
+
+static int name_width(const struct cbench_report *r)
+{
+	size_t width = 9;
+
+	for (size_t i = 0; i < r->nresults; i++) {
+		size_t len = strlen(r->results[i].exp->report_name) - 9;
+
+		width = len > width ? len : width;
+	}
+	return (int)width;
 }
 
 /* The per-iteration distribution of a result with timing points. */
@@ -38,62 +125,102 @@ static void put_tp(const struct cbench_report *r, const struct cbench_result *re
 			colour ? RED : "", s->perturb, colour ? RESET : "");
 }
 
-void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
+void cbench_report_table_head(const struct cbench_report *r, FILE *f, bool colour)
 {
-	size_t width = 9;
+	fprintf(f, "%s%-*s %*s  %*s %8s", colour ? BOLD : "", name_width(r), "benchmark", TIME_W,
+		"time/op", TIME_W, "median", "cv");
+	if (any_rate(r))
+		fprintf(f, " %*s", RATE_W, "rate");
+	fprintf(f, " %*s %9s %7s %s%s\n", CYC_W, "cycles/op", "discarded", "trials", "tuning",
+		colour ? RESET : "");
+}
 
-	for (size_t i = 0; i < r->nresults; i++) {
-		size_t len = strlen(r->results[i].exp->report_name) - 9;
-
-		width = len > width ? len : width;
+/* What a row leaves to say: instability, short calls, timing points, failures. */
+static void put_notes(const struct cbench_report *r, const struct cbench_result *res, FILE *f,
+		      bool colour)
+{
+	if (res->unstable)
+		fprintf(f, "  %s%s: %s%s\n", colour ? RED : "",
+			res->placement_sensitive ? "* placement-sensitive" : "unstable",
+			res->unstable_reason, colour ? RESET : "");
+	if (cbench_desc_per_rep(res->exp->desc) && res->step_share > CBENCH_STEP_SHARE_MAX)
+		fprintf(f, "  short calls: one timer step is %.3f%% of a call (timed one at a "
+			"time); give each call more work\n", 100 * res->step_share);
+	if (res->have_tp)
+		put_tp(r, res, f, colour);
+	for (size_t j = 0; j < res->ntrials; j++) {
+		if (res->trials[j].error)
+			fprintf(f, "  %strial %zu failed: %s%s\n", colour ? RED : "", j + 1,
+				res->trials[j].reason, colour ? RESET : "");
 	}
-	fprintf(f, "%s%-*s %12s %12s %8s %9s %8s %s%s\n", colour ? BOLD : "", (int)width, "benchmark",
-		"ns/op", "median", "cv", "discarded", "trials", "tuning", colour ? RESET : "");
-	for (size_t i = 0; i < r->nresults; i++) {
-		const struct cbench_result *res = &r->results[i];
-		size_t discarded = 0, total = 0;
+}
 
-		for (size_t j = 0; j < res->ntrials; j++) {
-			discarded += res->trials[j].discarded;
-			total += res->trials[j].nsamples;
-		}
-		fprintf(f, "%-*s ", (int)width, res->exp->report_name + 9);
-		/* A lucky placement's figure is marked: the line below says
-		 * to quote the median. */
-		if (isnan(res->ns_per_op))
-			fprintf(f, "%12s %12s %8s ", "-", "-", "-");
-		else
-			fprintf(f, "%*.4f%s %12.4f %7.3f%% ", res->placement_sensitive ? 11 : 12,
-				res->ns_per_op, res->placement_sensitive ? "*" : "",
-				res->median_ns_per_op, 100 * res->cv);
-		if (total)
-			fprintf(f, "%8.2f%% ", 100.0 * (double)discarded / (double)total);
-		else
-			fprintf(f, "%9s ", "-");
-		if (res->failed)
-			fprintf(f, "%s%3zu/%-3zu%s ", colour ? RED : "", res->ntrials - res->failed,
-				res->ntrials, colour ? RESET : "");
-		else
-			fprintf(f, "%3zu/%-3zu ", res->ntrials, res->ntrials);
-		fprintf(f, "%s%s%s\n", colour ? DIM : "", res->tuning, colour ? RESET : "");
-		if (res->unstable)
-			fprintf(f, "  %s%s: %s%s\n", colour ? RED : "",
-				res->placement_sensitive ? "* placement-sensitive" : "unstable",
-				res->unstable_reason, colour ? RESET : "");
-		if (cbench_desc_per_rep(res->exp->desc) && res->step_share > CBENCH_STEP_SHARE_MAX)
-			fprintf(f, "  short calls: one timer step is %.3f%% of a call (timed one at a "
-				"time); give each call more work\n", 100 * res->step_share);
-		if (res->have_tp)
-			put_tp(r, res, f, colour);
-		for (size_t j = 0; j < res->ntrials; j++) {
-			if (res->trials[j].error)
-				fprintf(f, "  %strial %zu failed: %s%s\n", colour ? RED : "", j + 1,
-					res->trials[j].reason, colour ? RESET : "");
-		}
+void cbench_report_table_row(const struct cbench_report *r, const struct cbench_result *res, FILE *f,
+			     bool colour)
+{
+	char t[32], m[32], rate[32];
+	size_t discarded = 0, total = 0;
+
+	for (size_t j = 0; j < res->ntrials; j++) {
+		discarded += res->trials[j].discarded;
+		total += res->trials[j].nsamples;
 	}
+	fprintf(f, "%-*s ", name_width(r), res->exp->report_name + 9);
+	/* A lucky placement's figure is marked: the line below says to quote
+	 * the median. */
+	put_cell(f, cbench_scale_ns(res->ns_per_op, t, sizeof(t)), TIME_W);
+	fputs(res->placement_sensitive ? "* " : "  ", f);
+	put_cell(f, cbench_scale_ns(res->median_ns_per_op, m, sizeof(m)), TIME_W);
+	fputc(' ', f);
+	if (isnan(res->cv))
+		fprintf(f, "%8s", "-");
+	else
+		fprintf(f, "%7.3f%%", 100 * res->cv);
+	if (any_rate(r))
+		fprintf(f, " %*s", RATE_W, scale_rate(best_rate(res), rate, sizeof(rate)));
+	if (isnan(res->est_cycles_per_op))
+		fprintf(f, " %*s", CYC_W, "-");
+	else
+		fprintf(f, res->est_cycles_per_op < 1e5 ? " %*.5g" : " %*.0f", CYC_W,
+			res->est_cycles_per_op);
+	if (total)
+		fprintf(f, " %8.2f%%", 100.0 * (double)discarded / (double)total);
+	else
+		fprintf(f, " %9s", "-");
+	if (res->failed)
+		fprintf(f, " %s%3zu/%-3zu%s ", colour ? RED : "", res->ntrials - res->failed, res->ntrials,
+			colour ? RESET : "");
+	else
+		fprintf(f, " %3zu/%-3zu ", res->ntrials, res->ntrials);
+	fprintf(f, "%s%s%s\n", colour ? DIM : "", res->tuning, colour ? RESET : "");
+	put_notes(r, res, f, colour);
+}
+
+void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colour)
+{
 	if (!isnan(r->core_ghz_min))
 		fprintf(f, "%score clock %.3f to %.3f GHz over the run (%.2f%%)%s%s\n", colour ? DIM : "",
 			r->core_ghz_min, r->core_ghz_max,
 			100 * (r->core_ghz_max - r->core_ghz_min) / r->core_ghz_min,
 			r->clock_moved_trials ? "; it moved within some trials" : "", colour ? RESET : "");
+	if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
+		fprintf(f, "%swarning: the worker ran without real-time priority (SCHED_FIFO: %s): "
+			"other tasks could take its CPU mid-measurement; run as root, or give "
+			"cbenchctl CAP_SYS_NICE%s\n", colour ? RED : "", strerror(-r->env.fifo_error),
+			colour ? RESET : "");
+	if (r->env.mlock_error)
+		fprintf(f, "%swarning: the worker's memory was not locked (mlock: %s): a page fault "
+			"could land in a measurement; run as root, or raise RLIMIT_MEMLOCK (ulimit -l)%s\n",
+			colour ? RED : "", strerror(-r->env.mlock_error), colour ? RESET : "");
+	if (r->interrupted)
+		fprintf(f, "%sinterrupted: %zu of %zu trials a benchmark kept at most; the report says "
+			"so%s\n", colour ? RED : "", r->trials_kept, r->trials_asked, colour ? RESET : "");
+}
+
+void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour)
+{
+	cbench_report_table_head(r, f, colour);
+	for (size_t i = 0; i < r->nresults; i++)
+		cbench_report_table_row(r, &r->results[i], f, colour);
+	cbench_report_table_foot(r, f, colour);
 }

@@ -27,6 +27,14 @@
 /* The worker of the phase in progress, for cbench_phase_abort(). */
 static volatile pid_t current_worker;
 
+void cbench_phase_stop(void)
+{
+	pid_t pid = current_worker;
+
+	if (pid > 0)
+		cbench_proc_kill_group(pid);
+}
+
 void cbench_phase_abort(void)
 {
 	pid_t pid = current_worker;

@@ -45,6 +45,13 @@ struct cbench_phase {
 int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, struct cbench_phase *p);
 void cbench_phase_free(struct cbench_phase *p);
 
+/*
+ * Asks the current worker's keeper to end it and returns at once
+ * (async-signal-safe): cbench_phase_run then returns as for a worker that
+ * died, and the caller decides what to keep.
+ */
+void cbench_phase_stop(void);
+
 /* Kills and reaps the running worker, if any, waiting at most ~100 ms.
  * Async-signal-safe: for the runner's SIGINT/SIGTERM handler. */
 void cbench_phase_abort(void);
