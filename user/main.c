@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/context.h"
 #include "session/run.h"
 #include "cmd/subcommands.h"
 
@@ -40,6 +41,7 @@ static void show_usage(FILE *file)
 
 int main(int argc, char *argv[])
 {
+	cbench_context_init(argc, argv);
 	if (argc < 2) {
 		show_usage(stderr);
 		return 1;

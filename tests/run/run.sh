@@ -84,6 +84,15 @@ elif [ -n "$(find "$TMP" -maxdepth 1 -name 'report.*.*')" ]; then
 else
 	ok "run suite: Go report, samples, config lines"
 fi
+# Every report says when, where and how it was made.
+if grep -Eq '^# date: 20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$' "$TMP/report.txt" &&
+   grep -q "^# host: $(uname -n)$" "$TMP/report.txt" &&
+   grep -q "^# command: cbenchctl run $FAST --filter 'chain|copy/size=4096\$' -o $TMP/report.txt --samples $TMP/report.csv $SUITE$" "$TMP/report.txt"; then
+	ok "run suite: the report's date, host and command"
+else
+	not_ok "run suite: date, host, command: $(grep -E '^# (date|host|command):' "$TMP/report.txt")"
+fi
+
 # The CSV's reference rows are told apart by the kind column, as the user
 # guide says: each trial's benchmark rows and as many reference rows.
 if python3 - "$TMP/report.csv" <<'PY'

@@ -13,6 +13,7 @@
 
 #include "cmd/audit.h"
 #include "report/json_writer.h"
+#include "report/context.h"
 #include "report/report.h"
 #include "stats/sequential.h"
 #include "stats/stats.h"
@@ -111,6 +112,8 @@ int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 	fprintf(f, "audit: seed %" PRIu64 ", confidence %g, min-effect %g %%, budget %g s, backend %s\n",
 		r->seed, r->confidence, r->min_effect_pct, r->budget_s, r->backend);
 	fprintf(f, "timer: %s\n", r->timer.name);
+	fprintf(f, "run: %s on %s: %s\n", cbench_context()->date, cbench_context()->host,
+		cbench_context()->command);
 	for (size_t i = 0; i < r->npairs; i++) {
 		const struct cbench_audit_pair *p = &r->pairs[i];
 		char name[2 * CBENCH_NAME_MAX + 80], verdict[800];
@@ -205,6 +208,9 @@ int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f)
 	cbench_jsonw_init(&j, f, true);
 	cbench_jsonw_object_start(&j, NULL);
 	cbench_jsonw_object_start(&j, "config");
+	cbench_jsonw_string(&j, "date", cbench_context()->date);
+	cbench_jsonw_string(&j, "host", cbench_context()->host);
+	cbench_jsonw_string(&j, "command", cbench_context()->command);
 	cbench_jsonw_uint(&j, "seed", r->seed);
 	cbench_jsonw_double(&j, "confidence", r->confidence);
 	cbench_jsonw_double(&j, "budget", r->budget_s);
@@ -293,6 +299,8 @@ int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f)
 	int ret = 0;
 
 	fprintf(f, "goos: linux\ngoarch: amd64\nbackend: %s\n", r->backend);
+	fprintf(f, "# date: %s\n# host: %s\n# command: %s\n", cbench_context()->date,
+		cbench_context()->host, cbench_context()->command);
 	fprintf(f, "# seed: %" PRIu64 "\n# confidence: %g\n# timer: %s\n", r->seed, r->confidence,
 		r->timer.name);
 	if (r->fixed_placement)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "worker/reference.h"
+#include "report/context.h"
 #include "report/report.h"
 #include "session/tune.h"
 
@@ -228,6 +229,9 @@ static void put_notes(const struct cbench_report *r, FILE *f)
 		     "not run", cbench_signal_name(r->interrupted, sig, sizeof(sig)), r->trials_kept,
 		     r->trials_asked, r->not_run, r->not_run == 1 ? "" : "s");
 	}
+	note(f, "date", "%s", cbench_context()->date);
+	note(f, "host", "%s", cbench_context()->host);
+	note(f, "command", "%s", cbench_context()->command);
 	note(f, "so", "%s", r->so_path);
 	note(f, "so-build-id", "%s", r->build_id);
 	note(f, "timer-frequency", "%.6f MHz (vs CLOCK_MONOTONIC_RAW)", t->tsc_hz * 1e-6);

@@ -9,6 +9,7 @@
 
 #include "report/json_writer.h"
 #include "worker/reference.h"
+#include "report/context.h"
 #include "report/report.h"
 
 /* A double member, absent where it is not available (NAN). */
@@ -134,6 +135,9 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 	cbench_jsonw_string(j, "disturbances", r->env.disturb_source);
 	if (r->env.irqoff_budget_ns)
 		cbench_jsonw_uint(j, "irqoff_budget_ns", r->env.irqoff_budget_ns);
+	cbench_jsonw_string(j, "date", cbench_context()->date);
+	cbench_jsonw_string(j, "host", cbench_context()->host);
+	cbench_jsonw_string(j, "command", cbench_context()->command);
 	cbench_jsonw_string(j, "so", r->so_path);
 	cbench_jsonw_string(j, "so_build_id", r->build_id);
 	/* Only in a run a signal stopped: the key set of others is unchanged. */

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/context.h"
 #include "report/json_writer.h"
 #include "object/loader.h"
 #include "cmd/profile.h"
@@ -116,6 +117,8 @@ int cbench_profile_report_text(const struct cbench_profile_report *r, FILE *f)
 
 	fprintf(f, "profile: %s\n", r->so_path);
 	fprintf(f, "build-id: %s\n", r->build_id);
+	fprintf(f, "run: %s on %s: %s\n", cbench_context()->date, cbench_context()->host,
+		cbench_context()->command);
 	fprintf(f, "backend: %s, CPU %d\n", r->backend, r->cpu);
 	if (r->backend_note)
 		fprintf(f, "note: %s\n", r->backend_note);
@@ -211,6 +214,9 @@ int cbench_profile_report_json(const struct cbench_profile_report *r, FILE *f)
 	cbench_jsonw_object_start(&j, "profile");
 	cbench_jsonw_string(&j, "object", r->so_path);
 	cbench_jsonw_string(&j, "build_id", r->build_id);
+	cbench_jsonw_string(&j, "date", cbench_context()->date);
+	cbench_jsonw_string(&j, "host", cbench_context()->host);
+	cbench_jsonw_string(&j, "command", cbench_context()->command);
 	cbench_jsonw_string(&j, "version", r->version);
 	cbench_jsonw_string(&j, "backend", r->backend);
 	if (r->backend_note)

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The run's context for reports: date, host, command line. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "report/context.h"
+
+static struct cbench_context context;
+
+const struct cbench_context *cbench_context(void)
+{
+	return &context;
+}
+
+/* A word as a shell would read it back: bare when it is plain, else in
+ * single quotes; control characters (a newline would end a report line)
+ * become '?'.  Returns the bytes written, or 0 when it does not fit. */
+static size_t quote_word(const char *w, char *out, size_t len)
+{
+	bool plain = *w != '\0';
+	size_t at = 0;
+	const char *p;
+
+	for (p = w; *p; p++)
+		plain &= strchr("@%+=:,./-_", *p) || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			 (*p >= '0' && *p <= '9');
+	if (!plain && at < len)
+		out[at++] = '\'';
+	/* Room for the longest step (4 bytes) and the closing quote. */
+	for (p = w; *p && at + 5 < len; p++) {
+		if (*p == '\'' && !plain) {
+			memcpy(out + at, "'\\''", 4);
+			at += 4;
+		} else {
+			out[at++] = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
+		}
+	}
+	if (*p)
+		return 0;
+	if (!plain)
+		out[at++] = '\'';
+	return at;
+}
+
+void cbench_context_init(int argc, char *argv[])
+{
+	struct utsname u;
+	struct tm tm;
+	time_t now = time(NULL);
+	size_t at = 0;
+
+	if (gmtime_r(&now, &tm))
+		strftime(context.date, sizeof(context.date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!uname(&u))
+		snprintf(context.host, sizeof(context.host), "%s", u.nodename);
+	for (int i = 0; i < argc; i++) {
+		size_t n;
+
+		if (i && at + 1 < sizeof(context.command))
+			context.command[at++] = ' ';
+		n = quote_word(i ? argv[i] : "cbenchctl", context.command + at,
+			       sizeof(context.command) - at - 1);
+		if (!n) {
+			/* Cut at a word: the rest does not fit. */
+			snprintf(context.command + at, sizeof(context.command) - at, "...");
+			return;
+		}
+		at += n;
+	}
+	context.command[at] = '\0';
+}

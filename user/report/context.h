@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * When, where and how cbenchctl was started: every report says it, so a
+ * result file found later tells its date, its host and the command that
+ * made it (and can be made again).
+ */
+#ifndef _CBENCH_CONTEXT_H
+#define _CBENCH_CONTEXT_H
+
+struct cbench_context {
+	char date[32];		/* UTC, ISO 8601: "2026-11-24T19:58:03Z" */
+	char host[65];		/* the node name, as uname -n */
+	char command[2048];	/* argv, shell-quoted where a word needs it */
+};
+
+/* Fills the context from the clock, the host and argv; main() calls it. */
+void cbench_context_init(int argc, char *argv[]);
+
+/* The context; zeroed (empty strings) before cbench_context_init(). */
+const struct cbench_context *cbench_context(void);
+
+#endif /* _CBENCH_CONTEXT_H */
