@@ -213,6 +213,14 @@ else
 	not_ok "--no-tpoints"
 fi
 
+# -o FILE.json writes JSON without --format.
+run_cb audit "$PLACED" --a placed/side=1 --b placed/side=2 --budget 5 --seed 11 -o "$TMP/named.json"
+if [ "$rc" -eq 0 ] && python3 -c 'import json, sys; json.load(open(sys.argv[1]))["audits"]' "$TMP/named.json"; then
+	ok "-o FILE.json: a JSON report"
+else
+	not_ok "-o FILE.json (exit $rc)"
+fi
+
 # The gate: --fail-on slower exits 3 on that 1 % slowdown, naming it on
 # stderr; 0 with a --min-effect above it, and on an A/A audit.
 run_cb audit "$LOOP" --a long_loop --b long_loop_slower --budget 30 --seed 7 --no-tpoints --fail-on slower

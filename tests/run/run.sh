@@ -501,6 +501,25 @@ else
 	ok "interrupted run leaves no file"
 fi
 
+# -o's name says the format, and one run writes several at once: JSON,
+# Go and the raw CSV; two of one format are refused before anything runs.
+run_cb run $FAST --filter '^add_chain$' -o "$TMP/multi.json" -o "$TMP/multi.txt" -o "$TMP/multi.csv" "$SUITE"
+if [ "$rc" -eq 0 ] && python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/multi.json" &&
+   grep -q '^BenchmarkAddChain ' "$TMP/multi.txt" && head -1 "$TMP/multi.csv" | grep -q '^benchmark,trial,' &&
+   [ ! -s "$TMP/out" ]; then
+	ok "-o by name: .json JSON, .txt Go, .csv the raw measurements, all from one run"
+else
+	not_ok "-o by name (exit $rc)"
+fi
+run_cb run $FAST --filter '^add_chain$' --format go -o "$TMP/forced.json" "$SUITE"
+if [ "$rc" -eq 0 ] && grep -q '^BenchmarkAddChain ' "$TMP/forced.json"; then
+	ok "--format says otherwise than -o's name"
+else
+	not_ok "--format over -o's name (exit $rc)"
+fi
+expect_failure "-o twice for one format" "run: $TMP/a.txt and $TMP/b.txt would both be Go reports" \
+	run -o "$TMP/a.txt" -o "$TMP/b.txt" "$SUITE"
+
 # Ctrl-C keeps what finished: a run of many trials, interrupted once a few
 # trials' workers have started (the fixture counts its setups: one per
 # worker), writes the trials that finished, marked as interrupted in both

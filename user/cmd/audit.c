@@ -49,6 +49,7 @@ struct audit_options {
 	int cpu;
 	enum cbench_backend_kind backend;
 	enum audit_format format;
+	bool format_given;
 };
 
 static void usage(FILE *f)
@@ -86,7 +87,8 @@ static void usage(FILE *f)
 		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded and both\n"
 		"                      objects are kernel-safe, else user); kmod measures in\n"
 		"                      ring 0, interrupts off, both sides in one run of cbench.ko\n"
-		"  --format FMT        text, json or go (default text; go reads with\n"
+		"  --format FMT        text, json or go (default: json for an -o FILE.json,\n"
+		"                      else text; go reads with\n"
 		"                      benchstat -col build)\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
 		"  -h, --help          show this help\n"
@@ -134,6 +136,7 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 	default:
 		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go")) {
 			o->format = arg[0] == 't' ? FORMAT_TEXT : arg[0] == 'j' ? FORMAT_JSON : FORMAT_GO;
+			o->format_given = true;
 			return 0;
 		}
 		return cbench_option_refuse(err, "--format", "text, json or go", arg);
@@ -197,6 +200,8 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 	*o = (struct audit_options){ .confidence = 0.99, .budget_s = 30, .min_effect_pct = 0.2,
 				     .cpu = -1 };
 	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, stderr);
+	if (!ret && !o->format_given && cbench_path_has_ext(o->output, ".json"))
+		o->format = FORMAT_JSON;
 	return ret ? ret : check_options(o, argc, argv);
 }
 

@@ -52,6 +52,7 @@ struct profile_options {
 	double level;
 	bool by_line;
 	enum profile_format format;
+	bool format_given;
 	const char *output;
 	double time_limit_s;
 };
@@ -80,7 +81,8 @@ static void usage(FILE *f)
 		"                      0.5 (50) to below 1 (100) (default 0.95)\n"
 		"  --by KIND           function (default) or line (needs bench.so built with -g)\n"
 		"  --format FMT        text (a table, default), json, or folded (stacks for\n"
-		"                      flame-graph tools: \"Benchmark;function count\")\n"
+		"                      flame-graph tools: \"Benchmark;function count\"); an\n"
+		"                      -o FILE.json or FILE.folded says it unless --format does\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
 		"  --time-limit SECS   per benchmark (default 10); sampling stops at 70 %% of it\n"
 		"  -h, --help          show this help\n",
@@ -150,6 +152,7 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		i = cbench_option_word("--format", arg, formats, err);
 		if (i >= 0)
 			o->format = format_of[i];
+		o->format_given = true;
 		return i < 0 ? i : 0;
 	default:
 		return parse_number_option(o, c, arg, err);
@@ -181,6 +184,11 @@ static int parse_options(struct profile_options *o, int argc, char *argv[], FILE
 	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, err);
 	if (ret)
 		return ret;
+	/* -o's name says the format unless --format does. */
+	if (!o->format_given && cbench_path_has_ext(o->output, ".json"))
+		o->format = FORMAT_JSON;
+	else if (!o->format_given && cbench_path_has_ext(o->output, ".folded"))
+		o->format = FORMAT_FOLDED;
 	if (o->samples_given && o->width > 0) {
 		fprintf(err, "%s: --min-samples and --ci-width are two ways to say when to stop: give one\n",
 			cbench_prog);

@@ -54,8 +54,12 @@ static void usage(FILE *f)
 		"  --trials K          trials per benchmark, each a result line (default 10)\n"
 		"  --retune            ignore the cached reps and tune again\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout when\n"
-		"                      it is not a terminal; -o - prints it on one too)\n"
-		"  --format FMT        go (Go benchmark data format, for benchstat) or json\n"
+		"                      it is not a terminal; -o - prints it on one too); its\n"
+		"                      name says the format: .json JSON, .csv the raw\n"
+		"                      measurements (as --samples), else Go; give -o once per\n"
+		"                      format to write several\n"
+		"  --format FMT        go (Go benchmark data format, for benchstat) or json,\n"
+		"                      whatever -o's name says\n"
 		"  --samples FILE      also write every raw measurement as CSV\n"
 		"  --time-limit SECS   a trial, the tuning or loading the object that takes longer\n"
 		"                      fails (default 10)\n"
@@ -125,15 +129,64 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		if (i < 0)
 			return i;
 		o->format = i ? CBENCH_FORMAT_JSON : CBENCH_FORMAT_GO;
+		o->format_given = true;
+		return 0;
+	case CBENCH_OPT_OUTPUT:
+		if (o->noutputs == sizeof(o->outputs) / sizeof(o->outputs[0])) {
+			fprintf(err, "%s: run: -o at most %zu times (a Go report, a JSON report, the "
+				"raw measurements)\n", cbench_prog, sizeof(o->outputs) / sizeof(o->outputs[0]) - 1);
+			return -EINVAL;
+		}
+		o->outputs[o->noutputs++] = arg;
 		return 0;
 	default:
 		return seconds_option(o, c, arg, err);
 	}
 }
 
+/*
+ * Each -o by its name: .csv the raw measurements, .json a JSON report
+ * (unless --format says otherwise), anything else a report in --format
+ * (Go by default); one of each at most.  0, or -EINVAL after saying why.
+ */
+static int sort_outputs(struct cbench_run_options *o, FILE *err)
+{
+	enum cbench_format asked = o->format;	/* --format's, or Go */
+
+	for (unsigned int i = 0; i < o->noutputs; i++) {
+		const char *p = o->outputs[i];
+		enum cbench_format f = o->format_given || !cbench_path_has_ext(p, ".json") ?
+					       asked : CBENCH_FORMAT_JSON;
+
+		if (cbench_path_has_ext(p, ".csv")) {
+			if (o->samples) {
+				fprintf(err, "%s: run: %s and %s are both raw measurements (CSV): give "
+					"one\n", cbench_prog, o->samples, p);
+				return -EINVAL;
+			}
+			o->samples = p;
+		} else if (!o->output) {
+			o->output = p;
+			o->format = f;
+		} else if (!o->second_output && f != o->format) {
+			o->second_output = p;
+			o->second_format = f;
+		} else {
+			fprintf(err, "%s: run: %s and %s would both be %s reports: give one -o per "
+				"format (.json for JSON, .csv for the raw measurements)\n", cbench_prog,
+				o->second_output && o->second_format == f ? o->second_output : o->output,
+				p, f == CBENCH_FORMAT_JSON ? "JSON" : "Go");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* What the options must agree on once all are read. */
 static int check_options(struct cbench_run_options *o, int argc, char *argv[], FILE *err)
 {
+	if (sort_outputs(o, err))
+		return -EINVAL;
 	if (optind != argc - 1) {
 		fprintf(err, "%s: run wants exactly one benchmark object\n", cbench_prog);
 		return -EINVAL;
@@ -163,8 +216,9 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "warmup", required_argument, NULL, OPT_WARMUP },
 		{ NULL, 0, NULL, 0 },
 	};
+	/* -o may come more than once: take_option() keeps each. */
 	const struct cbench_option_fields fields = {
-		.filter = &o->filter, .backend = &o->backend, .cpu = &o->cpu, .output = &o->output,
+		.filter = &o->filter, .backend = &o->backend, .cpu = &o->cpu,
 	};
 	int ret;
 
@@ -448,14 +502,15 @@ static int calibrate(struct run_state *st)
 				    &st->report.env);
 }
 
-static int write_report(const struct run_state *st, struct cbench_outfile *out)
+static int write_report(const struct run_state *st, struct cbench_outfile *out,
+			enum cbench_format format)
 {
 	int ret;
 
 	if (st->no_report)
 		return 0;
-	ret = st->opt->format == CBENCH_FORMAT_JSON ? cbench_report_json(&st->report, out->file) :
-						      cbench_report_go(&st->report, out->file);
+	ret = format == CBENCH_FORMAT_JSON ? cbench_report_json(&st->report, out->file) :
+					     cbench_report_go(&st->report, out->file);
 
 	if (ret) {
 		cbench_outfile_abort(out);
@@ -526,25 +581,24 @@ err:
  * nothing; they only appear, whole, at the end.  An interrupted run removes
  * its temporary files.  Returns 0, or -1 after saying why.
  */
-static int open_outputs(const struct cbench_run_options *opt, struct cbench_outfile *out,
+static int open_outputs(const struct cbench_run_options *opt, struct cbench_outfile out[2],
 			struct cbench_outfile *samples)
 {
-	int ret;
+	const char *paths[3] = { opt->output, opt->second_output, opt->samples };
+	struct cbench_outfile *files[3] = { &out[0], &out[1], samples };
 
 	cbench_outfile_handle_signals(on_signal);
-	ret = cbench_outfile_open(out, opt->output);
-	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->output,
-			cbench_outfile_error(out, ret));
-		return -1;
-	}
-	if (!opt->samples)
-		return 0;
-	ret = cbench_outfile_open(samples, opt->samples);
-	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->samples,
-			cbench_outfile_error(samples, ret));
-		return -1;
+	for (int i = 0; i < 3; i++) {
+		int ret;
+
+		if (i && !paths[i])
+			continue;
+		ret = cbench_outfile_open(files[i], paths[i]);
+		if (ret) {
+			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+				paths[i] ? paths[i] : "standard output", cbench_outfile_error(files[i], ret));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -689,11 +743,11 @@ static int measure_all(struct run_state *st, const struct cbench_library *lib,
  * report that cannot be written takes the samples back out with it.
  * Returns 0, or -1 after saying why.
  */
-static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
+static int write_outputs(const struct run_state *st, struct cbench_outfile out[2],
 			 struct cbench_outfile *samples)
 {
 	const struct cbench_run_options *opt = st->opt;
-	int ret;
+	int ret, which = 0;
 
 	if (opt->samples) {
 		ret = cbench_report_csv(&st->report, samples->file);
@@ -704,11 +758,19 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
 			return -1;
 		}
 	}
-	ret = write_report(st, out);
+	ret = write_report(st, &out[0], opt->format);
+	if (!ret && opt->second_output) {
+		which = 1;
+		ret = write_report(st, &out[1], opt->second_format);
+	}
 	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
-			opt->output ? opt->output : "the report", cbench_outfile_error(out, ret));
-		/* Only a file we renamed into place: never a device. */
+		const char *name = which ? opt->second_output : opt->output;
+
+		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, name ? name : "the report",
+			cbench_outfile_error(&out[which], ret));
+		/* Only files we renamed into place: never a device. */
+		if (which && cbench_outfile_retract(&out[0]) == 0)
+			fprintf(stderr, "%s: removed %s, which goes with it\n", cbench_prog, opt->output);
 		if (opt->samples && cbench_outfile_retract(samples) == 0)
 			fprintf(stderr, "%s: removed %s, which goes with it\n", cbench_prog, opt->samples);
 		return -1;
@@ -748,8 +810,11 @@ static void show_table(const struct run_state *st)
 static int finish(const struct run_state *st)
 {
 	const struct cbench_report *r = &st->report;
-	const char *where = st->opt->output && strcmp(st->opt->output, "-") ? st->opt->output :
-			    "standard output";
+	char where[8192];
+
+	snprintf(where, sizeof(where), "%s%s%s",
+		 st->opt->output && strcmp(st->opt->output, "-") ? st->opt->output : "standard output",
+		 st->opt->second_output ? " and " : "", st->opt->second_output ? st->opt->second_output : "");
 
 	if (st->no_report)
 		fprintf(stderr, "%s: no report written (standard output is a terminal): -o FILE writes "
@@ -775,7 +840,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	struct cbench_run_options opt;
 	struct run_state st = { .opt = &opt };
 	struct cbench_library lib;
-	struct cbench_outfile out = { 0 }, samples = { 0 };
+	struct cbench_outfile out[2] = { { 0 } }, samples = { 0 };
 	struct cbench_filter filter;
 	size_t total = 0;
 	int ret, status = 1, cpu_lock = -1;
@@ -789,7 +854,7 @@ int cbench_cmd_run(int argc, char *argv[])
 		return 1;
 	if (open_object(&st, &filter, &lib, &total))
 		goto out_filter;
-	if (open_outputs(&opt, &out, &samples))
+	if (open_outputs(&opt, out, &samples))
 		goto out_files;
 	/* Last before measuring, so that bad input never waits for a CPU. */
 	cpu_lock = cbench_cpulock_wait(st.cpu, stderr);
@@ -810,7 +875,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	}
 	cbench_report_summarize(&st.report);
 	show_table(&st);
-	if (write_outputs(&st, &out, &samples))
+	if (write_outputs(&st, out, &samples))
 		goto out_results;
 	status = finish(&st);
 out_results:
@@ -819,7 +884,8 @@ out_files:
 	if (cpu_lock >= 0)
 		close(cpu_lock);
 	cbench_outfile_abort(&samples);
-	cbench_outfile_abort(&out);
+	cbench_outfile_abort(&out[0]);
+	cbench_outfile_abort(&out[1]);
 	cbench_library_close(&lib);
 out_filter:
 	cbench_filter_free(&filter);

@@ -100,6 +100,13 @@ int cbench_option_confidence(const char *arg, double *p, FILE *err)
 	return 0;
 }
 
+bool cbench_path_has_ext(const char *path, const char *ext)
+{
+	size_t n = path ? strlen(path) : 0, k = strlen(ext);
+
+	return n > k && path[n - k - 1] != '/' && !strcmp(path + n - k, ext);
+}
+
 int cbench_option_cpu(const char *arg, int limit, int *cpu, FILE *err)
 {
 	char *end;

@@ -60,6 +60,10 @@ int cbench_parse_number(const char *s, double *v);
  */
 int cbench_option_confidence(const char *arg, double *p, FILE *err);
 
+/* Whether path ends with ext (".json") after something: -o's name says
+ * the format unless --format does. */
+bool cbench_path_has_ext(const char *path, const char *ext);
+
 /* --cpu N: a decimal CPU number below limit, else refused. */
 int cbench_option_cpu(const char *arg, int limit, int *cpu, FILE *err);
 

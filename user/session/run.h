@@ -19,6 +19,13 @@ struct cbench_run_options {
 	bool retune;			/* ignore cached n */
 	const char *output;		/* NULL: stdout */
 	enum cbench_format format;
+	/* A second report in the other format (-o twice), or NULL. */
+	const char *second_output;
+	enum cbench_format second_format;
+	/* As given: each -o, and whether --format was. */
+	const char *outputs[4];
+	unsigned int noutputs;
+	bool format_given;
 	const char *samples;		/* CSV of raw samples; NULL: none */
 	double time_limit_s;		/* per phase (tuning, each trial) */
 	double trial_time_s;		/* a trial measures for about this long */
