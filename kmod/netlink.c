@@ -6,6 +6,7 @@
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
+#include <linux/security.h>
 #include <net/genetlink.h>
 #include <asm/cpufeature.h>
 #include <asm/tsc.h>
@@ -125,22 +126,58 @@ static const struct nla_policy run_id_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
+/* The commands that put code into ring 0 or run it there. */
+static bool cbench_cmd_runs_code(u8 cmd)
+{
+	switch (cmd) {
+	case CBENCH_CMD_IMAGE_NEW:
+	case CBENCH_CMD_IMAGE_CHUNK:
+	case CBENCH_CMD_IMAGE_MAP:
+	case CBENCH_CMD_RUN_START:
+	case CBENCH_CMD_AUDIT_START:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
  * Every privileged command passes here, and only here.  GENL_ADMIN_PERM
  * has checked CAP_NET_ADMIN; what we guard is ring 0, so we want
  * CAP_SYS_ADMIN too, of both the sender and whoever opened the socket
  * (netlink_capable()), so a socket handed to an unprivileged process grants
- * nothing.  Checking here rather than in each handler means no privileged
- * command can forget.  Dumps do not pass here: each checks with
- * cbench_dump_capable() in its first dumpit call.
+ * nothing.  Uploading code and running it is loading kernel code: that
+ * wants CAP_SYS_MODULE as well, and a kernel locked down against unsigned
+ * modules (lockdown=integrity or confidentiality) refuses it, as it would
+ * refuse the module.  Checking here rather than in each handler means no
+ * privileged command can forget.  Dumps do not pass here: each checks
+ * with cbench_dump_capable() in its first dumpit call.
  */
 static int cbench_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb,
 			   struct genl_info *info)
 {
-	if (!(ops->flags & GENL_ADMIN_PERM) || netlink_capable(skb, CAP_SYS_ADMIN))
+	int ret;
+
+	if (!(ops->flags & GENL_ADMIN_PERM))
 		return 0;
-	NL_SET_ERR_MSG(info->extack, "needs CAP_SYS_ADMIN");
-	return -EPERM;
+	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack, "needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	if (!cbench_cmd_runs_code(ops->cmd))
+		return 0;
+	if (!netlink_capable(skb, CAP_SYS_MODULE)) {
+		NL_SET_ERR_MSG(info->extack, "running code in ring 0 is loading kernel code: "
+			       "needs CAP_SYS_MODULE");
+		return -EPERM;
+	}
+	ret = security_locked_down(LOCKDOWN_MODULE_SIGNATURE);
+	if (ret) {
+		NL_SET_ERR_MSG(info->extack, "the kernel is locked down (integrity or "
+			       "confidentiality): it runs no unsigned code in ring 0");
+		return ret;
+	}
+	return 0;
 }
 
 int cbench_dump_capable(struct netlink_callback *cb)

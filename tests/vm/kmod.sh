@@ -313,6 +313,13 @@ else
 	fail "cbenchctl run --backend kmod with the synthetic PMU"
 fi
 
+step "privilege: CAP_SYS_MODULE, lockdown"
+# Running code in ring 0 is loading kernel code: CAP_SYS_ADMIN alone is
+# refused; a kernel locked down refuses it as it refuses unsigned modules.
+$t privilege "$good" allowed || fail "an upload with every capability"
+$t privilege "$good" nomodule || fail "an upload without CAP_SYS_MODULE was not refused"
+live_is_zero "after the privilege checks"
+
 step "rmmod during a run"
 rmmod cbench && insmod "$ko" $params || fail "reload"
 $t hold "$good" add_chain >/tmp/hold.out 2>&1 &
@@ -324,6 +331,21 @@ wait $pid 2>/dev/null
 insmod "$ko" || fail "insmod after rmmod during a run"
 live_is_zero "after reload"
 rmmod cbench || fail "final rmmod"
+
+# Last: lockdown cannot be lowered once raised (for the rest of this boot).
+step "lockdown"
+[ -d /sys/kernel/security ] && ! [ -e /sys/kernel/security/lockdown ] &&
+	mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+if [ -w /sys/kernel/security/lockdown ]; then
+	insmod "$ko" $params || fail "insmod before lockdown"
+	echo integrity >/sys/kernel/security/lockdown || fail "raising lockdown to integrity"
+	$t privilege "$good" lockdown || fail "an upload under lockdown was not refused"
+	step "lockdown: integrity raised, the upload refused naming it"
+	live_is_zero "after lockdown"
+	rmmod cbench || fail "rmmod under lockdown"
+else
+	step "lockdown: skipped, this kernel has no lockdown LSM"
+fi
 
 step "kernel log"
 if dmesg | grep -Eq "WARNING|BUG|Oops|Call Trace|cbench: .*(error|leak)"; then

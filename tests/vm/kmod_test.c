@@ -28,6 +28,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/capability.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <sched.h>
@@ -36,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -2217,6 +2219,45 @@ static void tp_hostile(const struct cbench_kimage *image)
 	close(nl.fd);
 }
 
+/* Drops cap from this process's effective set; 0 or -errno. */
+static int drop_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	d[cap / 32].effective &= ~(1u << (cap % 32));
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
+
+/*
+ * Who may put code in ring 0: "nomodule", this client without
+ * CAP_SYS_MODULE (CAP_SYS_ADMIN kept) is refused the upload, naming the
+ * capability; "lockdown", on a kernel locked down, the upload is refused
+ * naming lockdown; "allowed", the upload is taken (and deleted).
+ */
+static void privilege(const struct cbench_kimage *image, const char *mode)
+{
+	const char *want = !strcmp(mode, "nomodule") ? "needs CAP_SYS_MODULE" :
+			   !strcmp(mode, "lockdown") ? "the kernel is locked down" : NULL;
+	struct nl nl;
+	int id;
+
+	if (!strcmp(mode, "nomodule"))
+		check(drop_cap(CAP_SYS_MODULE) == 0, "CAP_SYS_MODULE dropped");
+	nl_must(&nl);
+	id = upload(&nl, image);
+	if (want)
+		check(id == -EPERM && strstr(nl.ext, want), "%s: the upload is refused with EPERM "
+		      "naming it (got %d: '%s')", mode, id, nl.ext);
+	else
+		check(id > 0, "the upload is taken (got %d: '%s')", id, nl.ext);
+	if (id > 0)
+		simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	close(nl.fd);
+}
+
 int main(int argc, char *argv[])
 {
 	struct cbench_kimage image;
@@ -2272,6 +2313,8 @@ int main(int argc, char *argv[])
 		tpoints(&image);
 	} else if (!strcmp(argv[1], "tp-hostile")) {
 		tp_hostile(&image);
+	} else if (!strcmp(argv[1], "privilege") && argc >= 4) {
+		privilege(&image, argv[3]);
 	} else if (!strcmp(argv[1], "hold") && argc >= 4) {
 		return hold(&image, argv[3]);
 	} else if (!strcmp(argv[1], "concurrent") && argc >= 4) {

@@ -21,10 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/family.h>
 #include <netlink/genl/genl.h>
@@ -388,9 +390,39 @@ static void check_lockdown(struct doctor *d)
 		add(d, "lockdown", "lockdown", VERDICT_OK, NULL, "none");
 	} else {
 		add(d, "lockdown", "lockdown", VERDICT_WARN,
-		    "sign cbench.ko (make dkms-install), or boot with lockdown=none",
-		    "%s: unsigned modules are refused", mode);
+		    "boot with lockdown=none for the kmod backend (the user backend is unaffected)",
+		    "%s: unsigned modules are refused, and a loaded cbench.ko, signed or not, "
+		    "runs no benchmark code in ring 0 (docs/trust-model.md)", mode);
 	}
+}
+
+/*
+ * Whether this process may use the kmod backend: running code in ring 0 is
+ * loading kernel code, so cbench.ko wants CAP_SYS_MODULE as well as
+ * CAP_SYS_ADMIN (and the user backend wants neither).
+ */
+static void check_capabilities(struct doctor *d)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct c[2];
+	bool admin, module;
+
+	if (syscall(SYS_capget, &h, c)) {
+		add(d, "capabilities", "capabilities", VERDICT_WARN, NULL, "unknown: capget: %s",
+		    strerror(errno));
+		return;
+	}
+	admin = c[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32));
+	module = c[CAP_SYS_MODULE / 32].effective & (1u << (CAP_SYS_MODULE % 32));
+	if (admin && module)
+		add(d, "capabilities", "capabilities", VERDICT_OK, NULL,
+		    "CAP_SYS_ADMIN and CAP_SYS_MODULE: the kmod backend may run benchmark code");
+	else
+		add(d, "capabilities", "capabilities", VERDICT_WARN,
+		    "run as root for the kmod backend (the user backend needs neither)",
+		    "without %s%s%s: cbench.ko refuses to run benchmark code for this user",
+		    admin ? "" : "CAP_SYS_ADMIN", admin || module ? "" : " and ",
+		    module ? "" : "CAP_SYS_MODULE");
 }
 
 static void check_pmu(struct doctor *d, const struct cbench_machine *m)
@@ -994,6 +1026,7 @@ static void run_checks(struct doctor *d)
 	cbench_machine_probe(&machine);
 	check_cpu(d);
 	check_module(d);
+	check_capabilities(d);
 	check_headers(d);
 	check_secure_boot(d);
 	check_lockdown(d);
