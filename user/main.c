@@ -55,7 +55,7 @@ int main(int argc, char *argv[])
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "%s: '%s' is not a command\n\n", cbench_prog, argv[1]);
+	cbench_err("'%s' is not a command\n\n", argv[1]);
 	show_usage(stderr);
 	return 1;
 }

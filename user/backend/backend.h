@@ -72,8 +72,8 @@ struct cbench_timer {
 	/* The step the counter advances in, learnt from reads at spread-out
 	 * moments (cbench_stats_step): 1 on most hosts, 26 on some EPYC VMs. */
 	double step_ticks;
-	double precision_ns;		/* tau_prec of seed 000 */
-	double accuracy_ns;		/* tau_acc of seed 000, an upper bound */
+	double precision_ns;		/* tau_prec of Chen and Revels */
+	double accuracy_ns;		/* tau_acc of Chen and Revels, an upper bound */
 	/* Core cycles per tick from a dependent-add chain (1 cycle per add),
 	 * at calibration; 0 when not calibrated.  Trials measure their own
 	 * (ref_reps), since the core clock drifts. */
@@ -152,7 +152,7 @@ struct cbench_backend_ops {
 	void (*tpoints)(struct cbench_backend *b, struct cbench_tp_record *buf, uint64_t capacity,
 			uint64_t every);
 	/*
-	 * MIN_TIMING (seed 001): the least cost in ticks of a timing point,
+	 * MIN_TIMING (Lau et al.): the least cost in ticks of a timing point,
 	 * back to back, where measure() runs the benchmark, given the timer's
 	 * step; NAN if it cannot be had.  NULL: the worker's own, measured in
 	 * user mode (cbench_tp_min_timing()).

@@ -602,7 +602,7 @@ static int hook(struct cbench_backend *b, cbench_hook_fn fn, const char *name)
 }
 
 /*
- * A per-rep benchmark (seed 002's macrobenchmark instrument): each rep is a
+ * A per-rep benchmark (Caliper's macrobenchmark instrument): each rep is a
  * call of one rep between its hooks, timed alone; the sample adds them up.
  * The pipeline asks for one rep per measurement; allocation counting asks
  * for more.

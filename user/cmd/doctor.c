@@ -959,7 +959,7 @@ int cbench_doctor_main(int argc, char *argv[])
 	int ret;
 
 	if (!d) {
-		fprintf(stderr, "%s: unable to run the checks: %s\n", cbench_prog, strerror(ENOMEM));
+		cbench_err("unable to run the checks: %s\n", strerror(ENOMEM));
 		return 1;
 	}
 	ret = parse_options(d, argc, argv);

@@ -254,7 +254,7 @@ int cbench_run_tune(const struct cbench_worker_job *job, double time_limit_s, ui
 	double best_t_ns = INFINITY;
 	int ret;
 
-	/* Seed 002's macrobenchmark instrument: one call per measurement. */
+	/* Caliper's macrobenchmark instrument: one call per measurement. */
 	if (cbench_desc_per_rep(job->exp->desc)) {
 		*n = 1;
 		return 0;
@@ -296,7 +296,7 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 	char failure[600] = "";
 	int ret;
 
-	/* Seed 002's macrobenchmark instrument: one call per measurement. */
+	/* Caliper's macrobenchmark instrument: one call per measurement. */
 	if (cbench_desc_per_rep(e->desc)) {
 		res->tuning = "per-rep";
 		res->n = 1;
@@ -318,7 +318,7 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 	if (st->cache_path[0]) {
 		ret = cbench_cache_store(st->cache_path, key, res->n, e->id);
 		if (ret)
-			fprintf(stderr, "%s: unable to update the tuning cache %s: %s\n", cbench_prog,
+			cbench_err("unable to update the tuning cache %s: %s\n",
 				st->cache_path, strerror(-ret));
 	}
 }
@@ -392,11 +392,11 @@ int cbench_run_calibrate(const struct cbench_backend_ops *ops, int cpu, bool sha
 
 	ret = cbench_phase_run(&job, CALIBRATE_TIME_LIMIT_S, &p);
 	if (ret) {
-		fprintf(stderr, "%s: unable to start a worker: %s\n", cbench_prog, strerror(-ret));
+		cbench_err("unable to start a worker: %s\n", strerror(-ret));
 		return ret;
 	}
 	if (p.error) {
-		fprintf(stderr, "%s: unable to calibrate the timer: %s\n", cbench_prog, p.reason);
+		cbench_err("unable to calibrate the timer: %s\n", p.reason);
 		return p.error;
 	}
 	*timer = p.timer;
@@ -442,35 +442,33 @@ static int open_object(struct run_state *st, const struct cbench_filter *filter,
 		       struct cbench_library *lib, size_t *total)
 {
 	const struct cbench_run_options *opt = st->opt;
-	char err[512];
+	char err[CBENCH_ERR_LEN];
 
 	if (cbench_backend_select(opt->backend, &st->ops)) {
-		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n",
-			cbench_prog);
+		cbench_err("unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n");
 		return -1;
 	}
 	if (cbench_library_open(lib, opt->so_path, opt->time_limit_s, err, sizeof(err))) {
-		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+		cbench_err("unable to load benchmarks: %s\n", err);
 		return -1;
 	}
 	/* Ring 0 takes only self-contained objects; auto falls back to user mode. */
 	if (st->ops == &cbench_backend_kmod && cbench_backend_kmod_check(lib->path, err, sizeof(err))) {
 		if (opt->backend == CBENCH_BACKEND_KMOD) {
-			fprintf(stderr, "%s: unable to use the kmod backend: %s\n", cbench_prog, err);
+			cbench_err("unable to use the kmod backend: %s\n", err);
 			goto err;
 		}
-		fprintf(stderr, "%s: measuring in user mode: %s\n", cbench_prog, err);
+		cbench_err("measuring in user mode: %s\n", err);
 		st->ops = &cbench_backend_user;
 	}
 	*total = cbench_filter_count(filter, lib);
 	if (!*total) {
-		fprintf(stderr, "%s: unable to run: no benchmark in %s matches '%s'\n", cbench_prog,
+		cbench_err("unable to run: no benchmark in %s matches '%s'\n",
 			opt->so_path, opt->filter);
 		goto err;
 	}
 	if (pick_cpu(opt->cpu, &st->cpu, &st->shared_cpu)) {
-		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
-			cbench_prog, opt->cpu);
+		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", opt->cpu);
 		goto err;
 	}
 	return 0;
@@ -492,7 +490,7 @@ static int open_outputs(const struct cbench_run_options *opt, struct cbench_outf
 	cbench_outfile_handle_signals(on_signal);
 	ret = cbench_outfile_open(out, opt->output);
 	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->output,
+		cbench_err("unable to write %s: %s\n", opt->output,
 			cbench_outfile_error(out, ret));
 		return -1;
 	}
@@ -500,7 +498,7 @@ static int open_outputs(const struct cbench_run_options *opt, struct cbench_outf
 		return 0;
 	ret = cbench_outfile_open(samples, opt->samples);
 	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->samples,
+		cbench_err("unable to write %s: %s\n", opt->samples,
 			cbench_outfile_error(samples, ret));
 		return -1;
 	}
@@ -580,18 +578,18 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
 		ret = cbench_report_csv(&st->report, samples->file);
 		ret = ret ? ret : cbench_outfile_commit(samples);
 		if (ret) {
-			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->samples,
+			cbench_err("unable to write %s: %s\n", opt->samples,
 				cbench_outfile_error(samples, ret));
 			return -1;
 		}
 	}
 	ret = write_report(st, out);
 	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+		cbench_err("unable to write %s: %s\n",
 			opt->output ? opt->output : "the report", cbench_outfile_error(out, ret));
 		/* Only a file we renamed into place: never a device. */
 		if (opt->samples && cbench_outfile_retract(samples) == 0)
-			fprintf(stderr, "%s: removed %s, which goes with it\n", cbench_prog, opt->samples);
+			cbench_err("removed %s, which goes with it\n", opt->samples);
 		return -1;
 	}
 	return 0;
@@ -621,12 +619,11 @@ int cbench_cmd_run(int argc, char *argv[])
 	/* Last before measuring, so that bad input never waits for a CPU. */
 	cpu_lock = cbench_cpulock_wait(st.cpu, stderr);
 	if (cpu_lock < 0)
-		fprintf(stderr, "%s: measuring on CPU %d without claiming it (%s): another run may share it\n",
-			cbench_prog, st.cpu, strerror(-cpu_lock));
+		cbench_err("measuring on CPU %d without claiming it (%s): another run may share it\n", st.cpu, strerror(-cpu_lock));
 	if (start(&st, &lib))
 		goto out_files;
 	if (measure_all(&st, &lib, &filter, total)) {
-		fprintf(stderr, "%s: unable to run: out of memory\n", cbench_prog);
+		cbench_err("unable to run: out of memory\n");
 		goto out_results;
 	}
 	cbench_report_summarize(&st.report);
@@ -634,7 +631,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	if (write_outputs(&st, &out, &samples))
 		goto out_results;
 	if (st.report.failed_trials)
-		fprintf(stderr, "%s: %zu trial%s failed\n", cbench_prog, st.report.failed_trials,
+		cbench_err("%zu trial%s failed\n", st.report.failed_trials,
 			st.report.failed_trials == 1 ? "" : "s");
 	else
 		status = 0;

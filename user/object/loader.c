@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "error.h"
 #include "worker/clock.h"
 #include "object/elffile.h"
 #include "object/loader.h"
@@ -495,7 +496,7 @@ static int check_all(struct cbench_library *lib, const char *path, bool code, ch
 	int ret;
 
 	for (size_t i = 0; i < lib->ndescs; i++) {
-		char why[256];
+		char why[CBENCH_ERR_LEN];
 
 		ret = code ? check_pointers(lib, lib->descs[i], why, sizeof(why)) : 0;
 		if (!ret)
@@ -520,7 +521,7 @@ static int check_all(struct cbench_library *lib, const char *path, bool code, ch
 		return ret;
 	}
 	{
-		char why[512];
+		char why[CBENCH_ERR_LEN];
 
 		ret = check_report_names(lib, why, sizeof(why));
 		if (ret) {

@@ -41,7 +41,7 @@ struct cbench_trial {
 	size_t valid;
 	size_t discarded;
 	/* The headline estimate: the floor mean of the valid measurements
-	 * (cbench_stats_floor_mean), the minimum of seed 000 without the
+	 * (cbench_stats_floor_mean), the minimum of Chen and Revels without the
 	 * lucky roundings of a coarse timer. */
 	double ns_per_op;
 	double min_ns_per_op;
@@ -154,7 +154,7 @@ void cbench_report_summarize(struct cbench_report *r);
 double cbench_sample_ns_per_op(const struct cbench_report *r, const struct cbench_experiment *e,
 			       const struct cbench_sample *s);
 
-/* A perturb score above this is reported (seed 001, section 6.1). */
+/* A perturb score above this is reported (Lau et al., section 6.1). */
 #define CBENCH_TP_PERTURB_MAX 1.0
 
 /* The "tpoints" member of a JSON report (report_json.c). */
