@@ -24,10 +24,10 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "object/kimage.h"
 #include "backend/protocol.h"
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "stats/stats.h"
 #include "session/tune.h"
 

@@ -24,9 +24,9 @@
 #include "worker/alloc.h"
 #include "worker/arena.h"
 #include "backend/backend.h"
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "stats/stats.h"
-#include "worker/tsc.h"
+#include "machine/tsc.h"
 #include "session/tune.h"
 
 /* SCHED_FIFO priority of a worker: above every SCHED_OTHER task, below the

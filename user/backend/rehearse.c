@@ -18,7 +18,7 @@
 #include "../../kmod/lib/sample.h"
 #include "worker/arena.h"
 #include "backend/backend.h"
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "object/loader.h"
 
 /* What the rehearsing child got to, in memory its parent reads after it

@@ -32,14 +32,14 @@
 #include <uapi/linux/cbench.h>
 
 #include "backend/backend.h"
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "machine/cpuenv.h"
 #include "machine/cpulock.h"
 #include "report/json_writer.h"
 #include "session/options.h"
 #include "machine/probe.h"
 #include "backend/protocol.h"
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "stats/stats.h"
 #include "cmd/subcommands.h"
 #include "machine/sysroot.h"

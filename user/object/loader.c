@@ -29,11 +29,10 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "object/elffile.h"
 #include "object/loader.h"
 #include "session/proc.h"
-#include "report/report.h"
 
 /*
  * Most operations or bytes one rep may claim (ops_per_rep, bytes_per_rep, and
@@ -998,4 +997,17 @@ void cbench_library_close(struct cbench_library *lib)
 	if (lib->handle)
 		dlclose(lib->handle);
 	lib->handle = NULL;
+}
+
+bool cbench_go_valid_name(const char *name)
+{
+	if (strncmp(name, "Benchmark", 9))
+		return false;
+	if (name[9] && !isupper((unsigned char)name[9]))
+		return false;
+	for (const char *p = name; *p; p++) {
+		if (isspace((unsigned char)*p))
+			return false;
+	}
+	return true;
 }

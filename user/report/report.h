@@ -184,6 +184,5 @@ bool cbench_colour(int fd);
 
 /* The Go format's rules, for writers and tests. */
 bool cbench_go_valid_key(const char *key);
-bool cbench_go_valid_name(const char *name);
 
 #endif /* _CBENCH_REPORT_H */

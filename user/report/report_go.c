@@ -21,7 +21,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "report/report.h"
 #include "session/tune.h"
 
@@ -31,19 +31,6 @@ bool cbench_go_valid_key(const char *key)
 		return false;
 	for (const char *p = key; *p; p++) {
 		if (isspace((unsigned char)*p) || isupper((unsigned char)*p) || *p == ':')
-			return false;
-	}
-	return true;
-}
-
-bool cbench_go_valid_name(const char *name)
-{
-	if (strncmp(name, "Benchmark", 9))
-		return false;
-	if (name[9] && !isupper((unsigned char)name[9]))
-		return false;
-	for (const char *p = name; *p; p++) {
-		if (isspace((unsigned char)*p))
 			return false;
 	}
 	return true;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "report/json_writer.h"
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "report/report.h"
 
 /* A double member, absent where it is not available (NAN). */

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "session/proc.h"
 #include "session/phase.h"
 

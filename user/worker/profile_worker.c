@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "worker/sampler.h"
 #include "stats/share.h"
 #include "object/symbols.h"

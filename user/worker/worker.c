@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "worker/alloc.h"
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "session/proc.h"
 #include "session/tune.h"
 #include "worker/worker.h"
