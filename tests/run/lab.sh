@@ -143,6 +143,29 @@ else
 	not_ok "doctor with absent knobs"
 fi
 
+# The fixes doctor gives work where they are given: a kernel that is not
+# Debian's gets no apt-get line for headers that do not exist, a Debian one
+# does; a module DKMS installed is loaded with modprobe, an installed
+# cbenchctl (not in its build tree) is pointed at DKMS.
+run_cb doctor --root "$R" --cpu 1 --no-measure
+hint1=$rc
+grep -q 'fix: 6.1.0-test is not a Debian kernel: install the headers its builder ships' "$TMP/out" || hint1=x
+grep -q 'fix: make dkms-install in the cbench source tree (builds cbench.ko for 6.1.0-test), then modprobe cbench' "$TMP/out" || hint1=y
+echo 6.1.0-99-amd64 >"$R/proc/sys/kernel/osrelease"
+mkdir -p "$R/lib/modules/6.1.0-99-amd64/updates/dkms"
+: >"$R/lib/modules/6.1.0-99-amd64/updates/dkms/cbench.ko.xz"
+run_cb doctor --root "$R" --cpu 1 --no-measure
+hint2=$rc
+grep -q 'fix: apt-get install linux-headers-6.1.0-99-amd64$' "$TMP/out" || hint2=x
+grep -q 'fix: modprobe cbench (DKMS installed it for 6.1.0-99-amd64)$' "$TMP/out" || hint2=y
+echo 6.1.0-test >"$R/proc/sys/kernel/osrelease"
+rm -rf "$R/lib/modules/6.1.0-99-amd64"
+if [ "$hint1/$hint2" = 0/0 ]; then
+	ok "doctor's fixes: headers only for a Debian kernel, modprobe for a DKMS module, else DKMS"
+else
+	not_ok "doctor's fixes: $hint1/$hint2"
+fi
+
 run_cb doctor --root "$R" --cpu 9 --no-measure
 if [ "$rc" -eq 1 ] && grep -Eq '^  fail  CPU +CPU 9 does not exist' "$TMP/out"; then
 	ok "doctor: a missing CPU fails, exit status 1"

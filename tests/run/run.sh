@@ -84,6 +84,25 @@ elif [ -n "$(find "$TMP" -maxdepth 1 -name 'report.*.*')" ]; then
 else
 	ok "run suite: Go report, samples, config lines"
 fi
+# The CSV's reference rows are told apart by the kind column, as the user
+# guide says: each trial's benchmark rows and as many reference rows.
+if python3 - "$TMP/report.csv" <<'PY'
+import collections, csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert list(rows[0].keys())[-1] == "kind", rows[0].keys()
+kinds = collections.Counter((r["benchmark"], r["kind"]) for r in rows)
+assert set(r["kind"] for r in rows) == {"benchmark", "reference"}, kinds
+for (name, kind), n in kinds.items():
+    if kind == "benchmark":
+        assert kinds[(name, "reference")] == n, (name, kinds)
+adds = [float(r["ns_per_op"]) for r in rows if r["kind"] == "reference"]
+assert all(0.05 < x < 5 for x in adds), adds[:5]
+PY
+then
+	ok "run suite: samples CSV, reference rows apart by kind (one after each measurement)"
+else
+	not_ok "run suite: samples CSV kinds"
+fi
 [ -s "$TMP/report.txt" ] && cp "$TMP/report.txt" "$TMP/first.txt"
 
 run_cb run $FAST --filter 'add_chain' "$SUITE"

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -80,7 +81,7 @@ struct check {
 	const char *title;		/* text column */
 	enum verdict verdict;
 	char detail[384];
-	char fix[256];			/* "" when there is nothing to fix */
+	char fix[512];			/* "" when there is nothing to fix */
 	struct extra extra[EXTRAS_MAX];
 	unsigned int nextra;
 };
@@ -211,19 +212,68 @@ static int family_version(unsigned int *version)
 	return ret;
 }
 
+/* The running kernel's release into buf; false when unknown. */
+static bool kernel_release(char *buf, size_t len)
+{
+	return cbench_sysroot_read_line("/proc/sys/kernel/osrelease", buf, len) > 0;
+}
+
+/*
+ * How to load cbench.ko here, as a command that works: modprobe where DKMS
+ * installed it for the running kernel; insmod of the module built beside
+ * this cbenchctl in its build tree; else, for an installed cbenchctl, DKMS
+ * from the source tree.
+ */
+static void load_fix(char *fix, size_t len)
+{
+	static const char *const dkms[] = { "cbench.ko", "cbench.ko.xz", "cbench.ko.zst" };
+	char release[128], path[300], exe[256];
+	ssize_t n;
+
+	if (!kernel_release(release, sizeof(release))) {
+		snprintf(fix, len, "make dkms-install in the cbench source tree, then modprobe cbench");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(dkms) / sizeof(dkms[0]); i++) {
+		snprintf(path, sizeof(path), "/lib/modules/%s/updates/dkms/%s", release, dkms[i]);
+		if (cbench_sysroot_exists(path)) {
+			snprintf(fix, len, "modprobe cbench (DKMS installed it for %s)", release);
+			return;
+		}
+	}
+	/* A path too long for exe is no build tree we would name. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0 && n < (ssize_t)sizeof(exe) - 1 && cbench_sysroot_is_real()) {
+		char *tree;
+
+		exe[n] = '\0';
+		*strrchr(exe, '/') = '\0';
+		snprintf(path, sizeof(path), "%s/../Kbuild", exe);
+		tree = access(path, F_OK) ? NULL : realpath(dirname(path), NULL);
+		if (tree) {
+			snprintf(fix, len, "make -C %s module && insmod %s/build/kmod-%s/cbench.ko", tree,
+				 tree, release);
+			free(tree);
+			return;
+		}
+	}
+	snprintf(fix, len, "make dkms-install in the cbench source tree (builds cbench.ko for %s), "
+		 "then modprobe cbench", release);
+}
+
 static void check_module(struct doctor *d)
 {
-	static const char *const load_fix =
-		"make module && insmod build/kmod-$(uname -r)/cbench.ko, or make dkms-install";
 	struct cbench_proto_info info = { 0 };
 	struct cbench_nl *nl = NULL;
 	unsigned int version = 0;
 	struct check *c;
+	char fix[768];
 	int ret;
 
 	d->module_loaded = cbench_sysroot_exists("/sys/module/cbench");
 	if (!d->module_loaded) {
-		add(d, "module", "cbench.ko", VERDICT_WARN, load_fix,
+		load_fix(fix, sizeof(fix));
+		add(d, "module", "cbench.ko", VERDICT_WARN, fix,
 		    "not loaded: only the user backend can measure (no ring 0, interrupts on)");
 		return;
 	}
@@ -277,7 +327,7 @@ static void check_headers(struct doctor *d)
 {
 	char release[128], path[256];
 
-	if (cbench_sysroot_read_line("/proc/sys/kernel/osrelease", release, sizeof(release)) <= 0) {
+	if (!kernel_release(release, sizeof(release))) {
 		add(d, "headers", "kernel headers", VERDICT_WARN, NULL,
 		    "the running kernel's release is unknown (no /proc/sys/kernel/osrelease)");
 		return;
@@ -286,9 +336,18 @@ static void check_headers(struct doctor *d)
 	if (cbench_sysroot_exists(path)) {
 		add(d, "headers", "kernel headers", VERDICT_OK, NULL, "%s is there", path);
 	} else {
-		char fix[192];
+		char fix[320];
+		size_t n = strlen(release);
 
-		snprintf(fix, sizeof(fix), "apt-get install linux-headers-%s", release);
+		/* Debian names its kernels <version>-<abi>-amd64 (or -cloud-amd64,
+		 * -rt-amd64), with a headers package of the same name; another
+		 * kernel's headers come from whoever built it. */
+		if (n > 6 && !strcmp(release + n - 6, "-amd64"))
+			snprintf(fix, sizeof(fix), "apt-get install linux-headers-%s", release);
+		else
+			snprintf(fix, sizeof(fix), "%s is not a Debian kernel: install the headers its "
+				 "builder ships, or boot Debian's (apt-get install linux-image-amd64 "
+				 "linux-headers-amd64)", release);
 		add(d, "headers", "kernel headers", VERDICT_WARN, fix,
 		    "%s is missing: cbench.ko cannot be built (nor rebuilt by DKMS) for this kernel",
 		    path);
