@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "session/run.h"
+#include "cmd/run.h"
 #include "cmd/subcommands.h"
 
 static int show_version(int argc, char *argv[])

@@ -23,7 +23,8 @@
 #include "session/options.h"
 #include "report/outfile.h"
 #include "session/phase.h"
-#include "session/run.h"
+#include "cmd/run.h"
+#include "session/session.h"
 #include "session/select.h"
 #include "stats/sequential.h"
 #include "cmd/subcommands.h"
@@ -273,12 +274,6 @@ static int make_pairs(const struct audit_options *o, const struct cbench_library
 	return 0;
 }
 
-static void on_signal(int sig)
-{
-	cbench_phase_abort();
-	cbench_outfile_cleanup_and_die(sig);
-}
-
 struct audit_state {
 	const struct audit_options *opt;
 	const struct cbench_backend_ops *ops;
@@ -373,10 +368,10 @@ static void audit_pair(struct audit_state *st, size_t i)
 	int ret;
 
 	progress(st, i, "tuning");
-	ret = cbench_run_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_a, why, sizeof(why));
+	ret = cbench_session_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_a, why, sizeof(why));
 	if (!ret) {
 		job.exp = p->b;
-		ret = cbench_run_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_b, why, sizeof(why));
+		ret = cbench_session_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_b, why, sizeof(why));
 	}
 	if (ret) {
 		p->error = ret;
@@ -505,26 +500,18 @@ static int audit_all(struct audit_state *st, struct cbench_outfile *out)
 	const struct audit_options *o = st->opt;
 	int cpu_lock, ret = 0;
 
-	if (cbench_run_pick_cpu(o->cpu, &st->cpu, &st->shared_cpu)) {
+	if (cbench_session_pick_cpu(o->cpu, &st->cpu, &st->shared_cpu)) {
 		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", o->cpu);
 		return -1;
 	}
-	cbench_outfile_handle_signals(on_signal);
-	ret = cbench_outfile_open(out, o->output);
-	if (ret) {
-		cbench_err("unable to write %s: %s\n", o->output,
-			cbench_outfile_error(out, ret));
+	if (cbench_session_open_output(out, o->output))
 		return -1;
-	}
-	/* Last before measuring, so that bad input never waits for a CPU. */
-	cpu_lock = cbench_cpulock_wait(st->cpu, stderr);
-	if (cpu_lock < 0)
-		cbench_err("measuring on CPU %d without claiming it (%s): another run may share it\n", st->cpu, strerror(-cpu_lock));
+	cpu_lock = cbench_session_claim_cpu(st->cpu, "measuring");
 	st->tty = isatty(STDERR_FILENO);
 	{
 		struct cbench_backend_env env;
 
-		ret = cbench_run_calibrate(st->ops, st->cpu, st->shared_cpu,
+		ret = cbench_session_calibrate(st->ops, st->cpu, st->shared_cpu,
 					   &st->report.timer, &env);
 	}
 	for (size_t i = 0; !ret && i < st->report.npairs; i++)

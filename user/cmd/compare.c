@@ -41,7 +41,7 @@
 #include "object/elffile.h"
 #include "session/options.h"
 #include "report/report.h"
-#include "session/run.h"
+#include "cmd/run.h"
 #include "stats/stats.h"
 #include "cmd/subcommands.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "object/loader.h"
-#include "session/run.h"
+#include "cmd/run.h"
 #include "cmd/subcommands.h"
 
 static void usage(FILE *f)

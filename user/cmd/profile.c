@@ -20,7 +20,8 @@
 #include "session/options.h"
 #include "report/outfile.h"
 #include "cmd/profile.h"
-#include "session/run.h"
+#include "cmd/run.h"
+#include "session/session.h"
 #include "session/phase.h"
 #include "session/select.h"
 #include "stats/share.h"
@@ -202,12 +203,6 @@ static bool pmu_exposed(void)
 {
 	return !access("/sys/bus/event_source/devices/cpu", F_OK) ||
 	       !access("/sys/bus/event_source/devices/cpu_core", F_OK);
-}
-
-static void on_signal(int sig)
-{
-	cbench_phase_abort();
-	cbench_outfile_cleanup_and_die(sig);
 }
 
 static int by_count(const void *a, const void *b)
@@ -460,25 +455,18 @@ int cbench_cmd_profile(int argc, char *argv[])
 		return 1;
 	if (open_object(&opt, &filter, &lib, &report, &total))
 		goto out_filter;
-	if (cbench_run_pick_cpu(opt.cpu, &st.cpu, &st.shared_cpu)) {
+	if (cbench_session_pick_cpu(opt.cpu, &st.cpu, &st.shared_cpu)) {
 		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", opt.cpu);
 		goto out_lib;
 	}
-	cbench_outfile_handle_signals(on_signal);
-	ret = cbench_outfile_open(&out, opt.output);
-	if (ret) {
-		cbench_err("unable to write %s: %s\n", opt.output,
-			cbench_outfile_error(&out, ret));
+	if (cbench_session_open_output(&out, opt.output))
 		goto out_lib;
-	}
 	report.results = calloc(total, sizeof(*report.results));
 	if (!report.results) {
 		cbench_err("unable to profile: out of memory\n");
 		goto out_file;
 	}
-	cpu_lock = cbench_cpulock_wait(st.cpu, stderr);
-	if (cpu_lock < 0)
-		cbench_err("profiling on CPU %d without claiming it (%s): another run may share it\n", st.cpu, strerror(-cpu_lock));
+	cpu_lock = cbench_session_claim_cpu(st.cpu, "profiling");
 	report_init(&report, &opt, &lib, st.cpu);
 	st.job = (struct cbench_profile_job){
 		.samples = opt.samples,

@@ -21,16 +21,13 @@
 #include "session/options.h"
 #include "report/outfile.h"
 #include "report/report.h"
-#include "session/run.h"
+#include "cmd/run.h"
+#include "session/session.h"
 #include "session/phase.h"
 #include "session/select.h"
 #include "session/tune.h"
 #include "cmd/subcommands.h"
 
-/* Limit for the calibration worker, in seconds; it needs well under one. */
-#define CALIBRATE_TIME_LIMIT_S 30.0
-/* Fresh workers that each run Alg. 1 when a benchmark is tuned. */
-#define TUNE_WORKERS 3
 /* Valid measurements a trial needs before its time is up. */
 #define TRIAL_MIN_VALID 5
 /* Valid measurements after which a trial stops early. */
@@ -168,33 +165,6 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 	return ret ? ret : check_options(o, argc, argv, err);
 }
 
-static int pick_cpu(int wanted, int *cpu, bool *shared)
-{
-	cpu_set_t set, others;
-	int last = -1, count = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return -errno;
-	for (int i = 0; i < CPU_SETSIZE; i++) {
-		if (CPU_ISSET(i, &set)) {
-			last = i;
-			count++;
-		}
-	}
-	if (wanted >= 0 && !CPU_ISSET(wanted, &set))
-		return -EINVAL;
-	*cpu = wanted >= 0 ? wanted : last;
-	*shared = count == 1;
-	/* The runner keeps off the worker's CPU so that reading the pipe
-	 * never preempts a measurement. */
-	if (count > 1) {
-		others = set;
-		CPU_CLR(*cpu, &others);
-		sched_setaffinity(0, sizeof(others), &others);
-	}
-	return 0;
-}
-
 static void progress(bool tty, size_t i, size_t total, const char *name, const char *what)
 {
 	if (!tty)
@@ -207,12 +177,6 @@ static void fail_trial(struct cbench_trial *t, int error, const char *prefix, co
 {
 	t->error = error;
 	snprintf(t->reason, sizeof(t->reason), "%s%s", prefix, reason);
-}
-
-static void on_signal(int sig)
-{
-	cbench_phase_abort();
-	cbench_outfile_cleanup_and_die(sig);
 }
 
 struct run_state {
@@ -246,46 +210,6 @@ static struct cbench_worker_job make_job(const struct run_state *st, const struc
 	};
 }
 
-int cbench_run_tune(const struct cbench_worker_job *job, double time_limit_s, uint64_t *n,
-		    char *failure, size_t failure_len)
-{
-	struct cbench_worker_job tune = *job;
-	struct cbench_tune_params tp;
-	double best_t_ns = INFINITY;
-	int ret;
-
-	/* Caliper's macrobenchmark instrument: one call per measurement. */
-	if (cbench_desc_per_rep(job->exp->desc)) {
-		*n = 1;
-		return 0;
-	}
-
-	/* Alg. 1 in several fresh workers, keeping the smallest estimate of t:
-	 * one worker that ran while the machine was busy must not decide n for
-	 * every later run (the result is cached). */
-	tune.mode = CBENCH_WORKER_TUNE;
-	for (int w = 0; w < TUNE_WORKERS; w++) {
-		struct cbench_phase p;
-
-		ret = cbench_phase_run(&tune, time_limit_s, &p);
-		if (ret) {
-			snprintf(failure, failure_len, "cannot start a worker: %s", strerror(-ret));
-			return ret;
-		}
-		ret = p.error;
-		if (ret)
-			snprintf(failure, failure_len, "%s", p.reason);
-		else if (p.t_ns < best_t_ns)
-			best_t_ns = p.t_ns;
-		cbench_phase_free(&p);
-		if (ret)
-			return ret;
-	}
-	cbench_tune_params_init(&tp, job->timer.precision_ns, job->timer.accuracy_ns);
-	*n = cbench_tune_oracle(&tp, best_t_ns);
-	return 0;
-}
-
 /* Sets res->n from the cache or by tuning; on failure fails every trial. */
 static void tune_experiment(struct run_state *st, struct cbench_result *res, size_t index, size_t total)
 {
@@ -308,7 +232,7 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 
 	res->tuning = "tuned";
 	progress(st->tty, index, total, e->report_name, "tuning");
-	ret = cbench_run_tune(&job, opt->time_limit_s, &res->n, failure, sizeof(failure));
+	ret = cbench_session_tune(&job, opt->time_limit_s, &res->n, failure, sizeof(failure));
 	if (ret) {
 		res->tuning = "failed";
 		for (size_t t = 0; t < res->ntrials; t++)
@@ -377,36 +301,9 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 			   "the benchmark does no measurable work, or ignores reps");
 }
 
-int cbench_run_calibrate(const struct cbench_backend_ops *ops, int cpu, bool shared_cpu,
-			 struct cbench_timer *timer, struct cbench_backend_env *env)
-{
-	struct cbench_worker_job job = {
-		.mode = CBENCH_WORKER_CALIBRATE,
-		.ops = ops,
-		.cpu = cpu,
-		.no_fifo = shared_cpu,
-		.rt_limit_s = CALIBRATE_TIME_LIMIT_S,
-	};
-	struct cbench_phase p;
-	int ret;
-
-	ret = cbench_phase_run(&job, CALIBRATE_TIME_LIMIT_S, &p);
-	if (ret) {
-		cbench_err("unable to start a worker: %s\n", strerror(-ret));
-		return ret;
-	}
-	if (p.error) {
-		cbench_err("unable to calibrate the timer: %s\n", p.reason);
-		return p.error;
-	}
-	*timer = p.timer;
-	*env = p.env;
-	return 0;
-}
-
 static int calibrate(struct run_state *st)
 {
-	return cbench_run_calibrate(st->ops, st->cpu, st->shared_cpu, &st->report.timer,
+	return cbench_session_calibrate(st->ops, st->cpu, st->shared_cpu, &st->report.timer,
 				    &st->report.env);
 }
 
@@ -467,7 +364,7 @@ static int open_object(struct run_state *st, const struct cbench_filter *filter,
 			opt->so_path, opt->filter);
 		goto err;
 	}
-	if (pick_cpu(opt->cpu, &st->cpu, &st->shared_cpu)) {
+	if (cbench_session_pick_cpu(opt->cpu, &st->cpu, &st->shared_cpu)) {
 		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", opt->cpu);
 		goto err;
 	}
@@ -487,13 +384,8 @@ static int open_outputs(const struct cbench_run_options *opt, struct cbench_outf
 {
 	int ret;
 
-	cbench_outfile_handle_signals(on_signal);
-	ret = cbench_outfile_open(out, opt->output);
-	if (ret) {
-		cbench_err("unable to write %s: %s\n", opt->output,
-			cbench_outfile_error(out, ret));
+	if (cbench_session_open_output(out, opt->output))
 		return -1;
-	}
 	if (!opt->samples)
 		return 0;
 	ret = cbench_outfile_open(samples, opt->samples);
@@ -617,9 +509,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	if (open_outputs(&opt, &out, &samples))
 		goto out_files;
 	/* Last before measuring, so that bad input never waits for a CPU. */
-	cpu_lock = cbench_cpulock_wait(st.cpu, stderr);
-	if (cpu_lock < 0)
-		cbench_err("measuring on CPU %d without claiming it (%s): another run may share it\n", st.cpu, strerror(-cpu_lock));
+	cpu_lock = cbench_session_claim_cpu(st.cpu, "measuring");
 	if (start(&st, &lib))
 		goto out_files;
 	if (measure_all(&st, &lib, &filter, total)) {
@@ -646,9 +536,4 @@ out_files:
 out_filter:
 	cbench_filter_free(&filter);
 	return status;
-}
-
-int cbench_run_pick_cpu(int wanted, int *cpu, bool *shared)
-{
-	return pick_cpu(wanted, cpu, shared);
 }
