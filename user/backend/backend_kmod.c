@@ -23,7 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/backend.h"
+#include "backend/kmod.h"
+#include "backend/rehearse.h"
 #include "machine/clock.h"
 #include "object/kimage.h"
 #include "backend/protocol.h"

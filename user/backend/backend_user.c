@@ -23,7 +23,7 @@
 
 #include "worker/alloc.h"
 #include "worker/arena.h"
-#include "backend/backend.h"
+#include "backend/user.h"
 #include "machine/reference.h"
 #include "stats/stats.h"
 #include "machine/tsc.h"

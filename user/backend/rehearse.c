@@ -17,7 +17,8 @@
 #include "error.h"
 #include "../../kmod/lib/sample.h"
 #include "worker/arena.h"
-#include "backend/backend.h"
+#include "backend/rehearse.h"
+#include "backend/types.h"
 #include "machine/clock.h"
 #include "object/loader.h"
 

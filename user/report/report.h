@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "backend/backend.h"
+#include "backend/types.h"
 #include "machine/cpuenv.h"
 #include "object/loader.h"
 #include "machine/probe.h"
