@@ -17,7 +17,7 @@
 #include <time.h>
 
 /* The same serialized reads cbench uses: the harness is what we leave out. */
-#include "worker/tsc.h"
+#include "machine/tsc.h"
 
 /* Reps of 1000 ops per measurement, and alternating rounds. */
 #define REPS 100

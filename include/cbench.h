@@ -31,7 +31,7 @@
  *	CBENCH(sort, .before_rep = shuffle, .arena_bytes = 1 << 20);
  *
  * A benchmark whose rep is one long loop can mark its iterations and place
- * timing points in it (seed 001), so that one call yields many timings of
+ * timing points in it (Lau et al.), so that one call yields many timings of
  * single iterations instead of one timing of the whole loop:
  *
  *	uint64_t it = 0;
@@ -171,7 +171,7 @@ struct cbench_desc {
 	/* Bytes one rep processes, for MB/s; 0 for none. */
 	uint64_t bytes_per_rep;
 	/*
-	 * Per-rep setup and teardown (ABI version 2; seed 002's macrobenchmark
+	 * Per-rep setup and teardown (ABI version 2; Caliper's macrobenchmark
 	 * instrument), called around every measured call, outside timing.  A
 	 * benchmark with either is measured one call of one rep at a time
 	 * (run(ctx, 1)): no tuning of reps, so each call must be long enough
@@ -245,7 +245,7 @@ static inline void cbench_clobber(void)
 }
 
 /*
- * Loop timing points (seed 001, sections 3 to 5.4).
+ * Loop timing points (Lau et al., sections 3 to 5.4).
  *
  * cbench_mark(counter) is the lightweight marker: it adds one to an
  * unsigned 64-bit local that counts loop iterations, declared once per call

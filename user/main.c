@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "report/context.h"
-#include "session/run.h"
+#include "cmd/run.h"
 #include "cmd/subcommands.h"
 
 static int show_version(int argc, char *argv[])
@@ -57,7 +57,7 @@ int main(int argc, char *argv[])
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "%s: '%s' is not a command\n\n", cbench_prog, argv[1]);
+	cbench_err("'%s' is not a command\n\n", argv[1]);
 	show_usage(stderr);
 	return 1;
 }

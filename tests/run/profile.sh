@@ -20,7 +20,7 @@ FIX=build/tests/fixtures
 # A 95 % interval misses its true value one time in twenty by design, so a
 # test that asserted it on every run would fail about one run in ten (two
 # shares).  We ask for intervals at 99.99999 % instead: if the sampled shares
-# are unbiased and binomial, as seed 004 shows and test_share.c's simulation
+# are unbiased and binomial, as Wen et al. show and test_share.c's simulation
 # checks, each misses with probability 1e-7, and the pair (which move
 # together) well under 1e-6.  (Measured here: over 20 profiles of 10000
 # samples, heavy's share of the object had z-scores of mean 0.05 and sd

@@ -899,7 +899,7 @@ rm -f "$TMP/huge.txt" "$TMP/fifo"
 expect_failure "compare: missing file" "unable to read $TMP/absent.txt" compare "$TMP/first.txt" "$TMP/absent.txt"
 expect_failure "compare: no result lines" 'has no result lines' compare "$TMP/first.txt" "$TMP/notelf.so"
 
-# Allocation counting (seed 002): exact counts per op, a measured zero
+# Allocation counting (Caliper): exact counts per op, a measured zero
 # printed as 0, in Go's -benchmem units.
 run_cb run $FAST -o "$TMP/report.txt" "$FIX/allocs.so"
 if [ "$rc" -ne 0 ]; then
@@ -913,7 +913,7 @@ else
 	ok "allocation counting: exact per op, a measured zero as 0"
 fi
 
-# Per-rep hooks (seed 002's macrobenchmark instrument).  fresh_input fails
+# Per-rep hooks (Caliper's macrobenchmark instrument).  fresh_input fails
 # its trial unless every call ran between its own before_rep() and
 # after_rep(); heap_sort checks it sorted fresh input.
 KFIX=build/tests/kfixtures

@@ -13,7 +13,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "report/report.h"
 
 #define TRIALS 8

@@ -7,6 +7,7 @@
 
 #include <CUnit/CUnit.h>
 
+#include "object/loader.h"
 #include "report/report.h"
 
 static const struct cbench_desc desc_plain = {

@@ -11,7 +11,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "report/report.h"
 
 static const struct cbench_desc chain = { .name = "add_chain", .ops_per_rep = 1000 };

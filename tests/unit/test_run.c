@@ -7,7 +7,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "session/run.h"
+#include "cmd/run.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 

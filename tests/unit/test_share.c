@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Sampled shares: Wilson's interval against published values, the samples
- * a width needs, and seed 004's simulation (section 4): running states of
+ * a width needs, and Wen et al.'s simulation (section 4): running states of
  * tasks with several granularities, sampled at an interval with noise, show
  * that the estimated share is unbiased and that its 95 % interval covers
  * the true share as often as it claims.  Every random number comes from a
@@ -80,14 +80,14 @@ static void widest_interval(void)
 	CU_ASSERT_EQUAL(cbench_share_widest(counts, 3, 0, z, 0.02), 1);
 }
 
-/* ---- Seed 004, section 4: simulated running states, simulated profiles ---- */
+/* ---- Wen et al., section 4: simulated running states, simulated profiles ---- */
 
-/* Units of resource in one running state (seed 004 uses 1 million; a
+/* Units of resource in one running state (Wen et al. uses 1 million; a
  * fifth of that keeps the test well under a second). */
 #define SIM_UNITS 200000
-/* The sampling interval in units (seed 004, section 5.2). */
+/* The sampling interval in units (Wen et al., section 5.2). */
 #define SIM_INTERVAL 100.0
-/* Profiles per running state (seed 004: 1000). */
+/* Profiles per running state (Wen et al.: 1000). */
 #define SIM_PROFILES 1000
 /* Task kinds in a state; kind 0 is idle. */
 #define SIM_KINDS 5
@@ -170,13 +170,13 @@ struct sim_tally {
  * SIM_INTERVAL, as cbench's sampler dithers its period (profile_worker.c). */
 #define SIM_DITHER (-1.0)
 /* noise SIM_RANDOM: each sample at a moment drawn uniformly over the span,
- * independently: seed 004's Bernoulli model itself, where the interval's
+ * independently: Wen et al.'s Bernoulli model itself, where the interval's
  * coverage must come out near its nominal 95 %, not above. */
 #define SIM_RANDOM (-2.0)
 
 /*
  * One profile: a random start, then a sample every SIM_INTERVAL units plus
- * normal noise of sd `noise` (seed 004, section 5.3), nsamples of them.  A
+ * normal noise of sd `noise` (Wen et al., section 5.3), nsamples of them.  A
  * sample at moment t sees the kind of the unit running at t and stands for
  * the interval before it; the truth is each kind's share of the units from
  * the start to the last sample.
@@ -256,7 +256,7 @@ static void sampling_simulation(void)
 {
 	static const unsigned int single_gran[] = { 30, 50, 100, 150, 200, 280 };
 	static const double single_use[] = { 0.8, 0.5, 0.3 };
-	/* Seed 004, section 5.2.2: 30 % task 1 at granularity 30, 20 % task 2
+	/* Wen et al., section 5.2.2: 30 % task 1 at granularity 30, 20 % task 2
 	 * at 50, 20 % task 3 at 150, 10 % task 4 at 280, 20 % idle. */
 	static const double mixed_share[SIM_KINDS] = { 0.2, 0.3, 0.2, 0.2, 0.1 };
 	static const unsigned int mixed_gran[SIM_KINDS] = { 100, 30, 50, 150, 280 };
@@ -292,7 +292,7 @@ static void sampling_simulation(void)
 	sim_check("four tasks mixed", s, 100, 2, &all);
 	sim_check("four tasks mixed", s, 1200, SIM_DITHER, &all);
 	sim_check("four tasks mixed", s, 1500, SIM_RANDOM, &all);
-	printf("\n    seed 004 simulation: 95 %% intervals covered the true share in %.1f %% of %u"
+	printf("\n    Wen et al. simulation: 95 %% intervals covered the true share in %.1f %% of %u"
 	       " (%u profiles)\n    ", 100.0 * all.covered / all.intervals, all.intervals,
 	       (unsigned int)(SIM_PROFILES * (18 + 8)));
 	CU_ASSERT((double)all.covered / all.intervals >= 0.93);
@@ -304,7 +304,7 @@ static CU_TestInfo share_tests[] = {
 	{ "Wilson interval: published values", wilson_known_values },
 	{ "samples needed for a width", needed_samples },
 	{ "widest interval above the floor", widest_interval },
-	{ "seed 004 simulation: unbiased, 95 % coverage", sampling_simulation },
+	{ "Wen et al. simulation: unbiased, 95 % coverage", sampling_simulation },
 	CU_TEST_INFO_NULL,
 };
 

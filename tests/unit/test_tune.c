@@ -27,7 +27,7 @@ static void oracle_shape(void)
 	uint64_t prev = UINT64_MAX;
 
 	cbench_tune_params_init(&p, 0.5, 1000);	/* tau_acc = 1000 ns, j = 2000 */
-	p.max_measure_ns = INFINITY;	/* the paper's oracle alone */
+	p.max_measure_ns = INFINITY;	/* Chen and Revels' oracle alone */
 	/* nu(tau_prec) ~ j; nu(t >= tau_acc) ~ 1; never increasing. */
 	CU_ASSERT(cbench_tune_oracle(&p, 0.5) >= 1960);
 	CU_ASSERT(cbench_tune_oracle(&p, 0.5) <= 2000);
@@ -115,7 +115,7 @@ static void oracle_below_resolution(void)
 		CU_ASSERT((double)n * 0.3 >= p.accuracy_ns);
 		CU_ASSERT((double)n * 0.3 <= p.max_measure_ns);
 	}
-	/* At and above one step, the paper's oracle alone. */
+	/* At and above one step, Chen and Revels' oracle alone. */
 	p.max_measure_ns = INFINITY;
 	CU_ASSERT(cbench_tune_oracle(&p, 10) <= p.j);
 }
@@ -222,7 +222,7 @@ static CU_TestInfo tune_tests[] = {
 	{ "accuracy floor and parameters", params_floor_accuracy },
 	{ "oracle below the timer's step", oracle_below_resolution },
 	{ "reference chain reps", reference_reps },
-	{ "oracle: paper's shape", oracle_shape },
+	{ "oracle: Chen and Revels' shape", oracle_shape },
 	{ "oracle: measurement cap", oracle_cap },
 	{ "Alg. 1 estimates min T_i/i", alg1_estimates_minimum },
 	{ "Alg. 1 stops a pass at long measurements", alg1_stops_long_measurements },

@@ -23,11 +23,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/backend.h"
-#include "worker/clock.h"
+#include "backend/kmod.h"
+#include "backend/rehearse.h"
+#include "machine/clock.h"
 #include "object/kimage.h"
 #include "backend/protocol.h"
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "stats/stats.h"
 #include "session/tune.h"
 

@@ -23,10 +23,10 @@
 
 #include "worker/alloc.h"
 #include "worker/arena.h"
-#include "backend/backend.h"
-#include "worker/reference.h"
+#include "backend/user.h"
+#include "machine/reference.h"
 #include "stats/stats.h"
-#include "worker/tsc.h"
+#include "machine/tsc.h"
 #include "session/tune.h"
 
 /* SCHED_FIFO priority of a worker: above every SCHED_OTHER task, below the
@@ -602,7 +602,7 @@ static int hook(struct cbench_backend *b, cbench_hook_fn fn, const char *name)
 }
 
 /*
- * A per-rep benchmark (seed 002's macrobenchmark instrument): each rep is a
+ * A per-rep benchmark (Caliper's macrobenchmark instrument): each rep is a
  * call of one rep between its hooks, timed alone; the sample adds them up.
  * The pipeline asks for one rep per measurement; allocation counting asks
  * for more.

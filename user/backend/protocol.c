@@ -333,11 +333,6 @@ int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *
 	return cbench_nl_request(nl, &req);
 }
 
-int cbench_proto_image_del(struct cbench_nl *nl, uint32_t id)
-{
-	return simple(nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, id);
-}
-
 /* ---- runs ------------------------------------------------------------------ */
 
 static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
@@ -449,11 +444,6 @@ int cbench_proto_run_get(struct cbench_nl *nl, uint32_t id, struct cbench_proto_
 	req.build_arg = &b;
 	ret = cbench_nl_request(nl, &req);
 	return !ret && !g.seen ? -EPROTO : ret;
-}
-
-int cbench_proto_run_cancel(struct cbench_nl *nl, uint32_t id)
-{
-	return simple(nl, CBENCH_CMD_RUN_CANCEL, CBENCH_A_RUN_ID, id);
 }
 
 int cbench_proto_run_del(struct cbench_nl *nl, uint32_t id)

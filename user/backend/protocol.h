@@ -50,7 +50,6 @@ struct cbench_kimage;
 
 /* IMAGE_NEW, IMAGE_CHUNK..., IMAGE_MAP: the image, mapped; *id names it. */
 int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *image, uint32_t *id);
-int cbench_proto_image_del(struct cbench_nl *nl, uint32_t id);
 
 /* CBENCH_CMD_RUN_START's request. */
 struct cbench_proto_run {
@@ -85,7 +84,6 @@ struct cbench_proto_run_state {
 };
 
 int cbench_proto_run_get(struct cbench_nl *nl, uint32_t id, struct cbench_proto_run_state *state);
-int cbench_proto_run_cancel(struct cbench_nl *nl, uint32_t id);
 int cbench_proto_run_del(struct cbench_nl *nl, uint32_t id);
 
 /* CBENCH_CMD_SAMPLES, a dump: up to max samples into out, *n of them. */

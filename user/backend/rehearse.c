@@ -14,10 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "error.h"
 #include "../../kmod/lib/sample.h"
 #include "worker/arena.h"
-#include "backend/backend.h"
-#include "worker/clock.h"
+#include "backend/rehearse.h"
+#include "backend/types.h"
+#include "machine/clock.h"
 #include "object/loader.h"
 
 /* What the rehearsing child got to, in memory its parent reads after it
@@ -249,7 +251,7 @@ int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_
 
 int cbench_kmod_try_in_user_mode(const struct cbench_experiment *e, uint64_t *setup_ns)
 {
-	char why[256];
+	char why[CBENCH_ERR_LEN];
 
 	return cbench_kmod_rehearse(e, NULL, setup_ns, why, sizeof(why));
 }

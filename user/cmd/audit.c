@@ -23,7 +23,8 @@
 #include "session/options.h"
 #include "report/outfile.h"
 #include "session/phase.h"
-#include "session/run.h"
+#include "cmd/run.h"
+#include "session/session.h"
 #include "session/select.h"
 #include "stats/sequential.h"
 #include "cmd/subcommands.h"
@@ -168,13 +169,12 @@ static int check_options(struct audit_options *o, int argc, char *argv[])
 		return 0;
 	if (argc - optind == 1 && o->name_a && o->name_b) {
 		if (o->filter) {
-			fprintf(stderr, "%s: --filter goes with two objects, not with --a and --b\n",
-				cbench_prog);
+			cbench_err("--filter goes with two objects, not with --a and --b\n");
 			return -EINVAL;
 		}
 		return 0;
 	}
-	fprintf(stderr, "%s: audit wants two objects, or one object with --a and --b\n", cbench_prog);
+	cbench_err("audit wants two objects, or one object with --a and --b\n");
 	return -EINVAL;
 }
 
@@ -235,15 +235,14 @@ static int make_pairs(const struct audit_options *o, const struct cbench_library
 
 	r->pairs = calloc(lib[0].nexperiments + 1, sizeof(*r->pairs));
 	if (!r->pairs) {
-		fprintf(stderr, "%s: unable to audit: out of memory\n", cbench_prog);
+		cbench_err("unable to audit: out of memory\n");
 		return -1;
 	}
 	if (o->name_a) {
 		r->pairs[0].a = find(&lib[0], o->name_a);
 		r->pairs[0].b = find(&lib[0], o->name_b);
 		if (!r->pairs[0].a || !r->pairs[0].b) {
-			fprintf(stderr, "%s: unable to audit: no benchmark '%s' in %s (see %s list)\n",
-				cbench_prog, r->pairs[0].a ? o->name_b : o->name_a, o->paths[0],
+			cbench_err("unable to audit: no benchmark '%s' in %s (see %s list)\n", r->pairs[0].a ? o->name_b : o->name_a, o->paths[0],
 				cbench_prog);
 			return -1;
 		}
@@ -259,7 +258,7 @@ static int make_pairs(const struct audit_options *o, const struct cbench_library
 		if (!cbench_filter_match(&filter, a))
 			continue;
 		if (!b) {
-			fprintf(stderr, "%s: %s is only in %s: not audited\n", cbench_prog, a->id,
+			cbench_err("%s is only in %s: not audited\n", a->id,
 				o->paths[0]);
 		} else {
 			r->pairs[r->npairs].a = a;
@@ -268,23 +267,16 @@ static int make_pairs(const struct audit_options *o, const struct cbench_library
 	}
 	for (size_t i = 0; i < lb->nexperiments; i++) {
 		if (cbench_filter_match(&filter, &lb->experiments[i]) && !find(&lib[0], lb->experiments[i].id))
-			fprintf(stderr, "%s: %s is only in %s: not audited\n", cbench_prog,
+			cbench_err("%s is only in %s: not audited\n",
 				lb->experiments[i].id, o->paths[1]);
 	}
 	cbench_filter_free(&filter);
 	if (!r->npairs) {
-		fprintf(stderr, "%s: unable to audit: no benchmark is in both %s and %s%s%s\n",
-			cbench_prog, o->paths[0], o->paths[1], o->filter ? " and matches " : "",
+		cbench_err("unable to audit: no benchmark is in both %s and %s%s%s\n", o->paths[0], o->paths[1], o->filter ? " and matches " : "",
 			o->filter ? o->filter : "");
 		return -1;
 	}
 	return 0;
-}
-
-static void on_signal(int sig)
-{
-	cbench_phase_abort();
-	cbench_outfile_cleanup_and_die(sig);
 }
 
 struct audit_state {
@@ -381,10 +373,10 @@ static void audit_pair(struct audit_state *st, size_t i)
 	int ret;
 
 	progress(st, i, "tuning");
-	ret = cbench_run_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_a, why, sizeof(why));
+	ret = cbench_session_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_a, why, sizeof(why));
 	if (!ret) {
 		job.exp = p->b;
-		ret = cbench_run_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_b, why, sizeof(why));
+		ret = cbench_session_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_b, why, sizeof(why));
 	}
 	if (ret) {
 		p->error = ret;
@@ -471,21 +463,20 @@ static int write_report(const struct audit_state *st, struct cbench_outfile *out
 static int pick_backend(const struct audit_options *o, const struct cbench_library lib[2],
 			struct audit_state *st)
 {
-	char err[512];
+	char err[CBENCH_ERR_LEN];
 
 	if (cbench_backend_select(o->backend, &st->ops)) {
-		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n",
-			cbench_prog);
+		cbench_err("unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n");
 		return -1;
 	}
 	for (size_t i = 0; st->ops == &cbench_backend_kmod && i < o->npaths; i++) {
 		if (!cbench_backend_kmod_check(lib[i].path, err, sizeof(err)))
 			continue;
 		if (o->backend == CBENCH_BACKEND_KMOD) {
-			fprintf(stderr, "%s: unable to use the kmod backend: %s\n", cbench_prog, err);
+			cbench_err("unable to use the kmod backend: %s\n", err);
 			return -1;
 		}
-		fprintf(stderr, "%s: auditing in user mode: %s\n", cbench_prog, err);
+		cbench_err("auditing in user mode: %s\n", err);
 		st->ops = &cbench_backend_user;
 	}
 	st->report.backend = st->ops->name;
@@ -496,12 +487,12 @@ static int pick_backend(const struct audit_options *o, const struct cbench_libra
 static int open_objects(const struct audit_options *o, struct cbench_library lib[2],
 			struct cbench_audit_report *r)
 {
-	char err[512];
+	char err[CBENCH_ERR_LEN];
 
 	for (size_t i = 0; i < o->npaths; i++) {
 		if (cbench_library_open(&lib[i], o->paths[i], AUDIT_LOAD_TIME_LIMIT_S, err,
 					sizeof(err))) {
-			fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+			cbench_err("unable to load benchmarks: %s\n", err);
 			return -1;
 		}
 	}
@@ -514,28 +505,18 @@ static int audit_all(struct audit_state *st, struct cbench_outfile *out)
 	const struct audit_options *o = st->opt;
 	int cpu_lock, ret = 0;
 
-	if (cbench_run_pick_cpu(o->cpu, &st->cpu, &st->shared_cpu)) {
-		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
-			cbench_prog, o->cpu);
+	if (cbench_session_pick_cpu(o->cpu, &st->cpu, &st->shared_cpu)) {
+		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", o->cpu);
 		return -1;
 	}
-	cbench_outfile_handle_signals(on_signal);
-	ret = cbench_outfile_open(out, o->output);
-	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, o->output,
-			cbench_outfile_error(out, ret));
+	if (cbench_session_open_output(out, o->output))
 		return -1;
-	}
-	/* Last before measuring, so that bad input never waits for a CPU. */
-	cpu_lock = cbench_cpulock_wait(st->cpu, stderr);
-	if (cpu_lock < 0)
-		fprintf(stderr, "%s: measuring on CPU %d without claiming it (%s): another run may share it\n",
-			cbench_prog, st->cpu, strerror(-cpu_lock));
+	cpu_lock = cbench_session_claim_cpu(st->cpu, "measuring");
 	st->tty = isatty(STDERR_FILENO);
 	{
 		struct cbench_backend_env env;
 
-		ret = cbench_run_calibrate(st->ops, st->cpu, st->shared_cpu,
+		ret = cbench_session_calibrate(st->ops, st->cpu, st->shared_cpu,
 					   &st->report.timer, &env);
 	}
 	for (size_t i = 0; !ret && i < st->report.npairs; i++)
@@ -606,8 +587,7 @@ int cbench_cmd_audit(int argc, char *argv[])
 		return ret > 0 ? 0 : 1;
 	}
 	if (!opt.have_seed && random_seed(&opt.seed)) {
-		fprintf(stderr, "%s: unable to read a seed from /dev/urandom; give one with --seed\n",
-			cbench_prog);
+		cbench_err("unable to read a seed from /dev/urandom; give one with --seed\n");
 		return 1;
 	}
 	st.report = (struct cbench_audit_report){ .seed = opt.seed, .confidence = opt.confidence,
@@ -621,13 +601,13 @@ int cbench_cmd_audit(int argc, char *argv[])
 		cbench_audit_report_text(&st.report, stderr);
 	ret = write_report(&st, &out);
 	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+		cbench_err("unable to write %s: %s\n",
 			opt.output ? opt.output : "the report", cbench_outfile_error(&out, ret));
 		goto out;
 	}
 	failed = count_failed(&st.report);
 	if (failed)
-		fprintf(stderr, "%s: %zu audit%s failed\n", cbench_prog, failed, failed == 1 ? "" : "s");
+		cbench_err("%zu audit%s failed\n", failed, failed == 1 ? "" : "s");
 	else
 		status = gate(&opt, &st.report);
 out:

@@ -41,7 +41,7 @@
 #include "object/elffile.h"
 #include "session/options.h"
 #include "report/report.h"
-#include "session/run.h"
+#include "cmd/run.h"
 #include "stats/stats.h"
 #include "cmd/subcommands.h"
 
@@ -255,7 +255,7 @@ fail:
 	return NULL;
 }
 
-/* A configuration line, "key: value" (seed 003); a comment is not one. */
+/* A configuration line, "key: value" (the Go benchmark format); a comment is not one. */
 static bool config_line(const char *line)
 {
 	const char *colon = strchr(line, ':');
@@ -393,7 +393,7 @@ static void release(struct go_file *g)
  * twice, and is refused. */
 static int read_side(struct go_file *g, char *const paths[], size_t n)
 {
-	char why[512];
+	char why[CBENCH_ERR_LEN];
 
 	g->files = calloc(n, sizeof(*g->files));
 	if (!g->files)
@@ -405,8 +405,8 @@ static int read_side(struct go_file *g, char *const paths[], size_t n)
 		if (!stat(paths[i], &st)) {
 			for (size_t j = 0; j < g->nfiles; j++) {
 				if (g->files[j].dev == st.st_dev && g->files[j].ino == st.st_ino) {
-					fprintf(stderr, "%s: unable to compare: %s is given twice on one side "
-						"(also as %s); each run may count once\n", cbench_prog,
+					cbench_err("unable to compare: %s is given twice on one side "
+						"(also as %s); each run may count once\n",
 						paths[i], g->files[j].path);
 					return -EINVAL;
 				}
@@ -415,7 +415,7 @@ static int read_side(struct go_file *g, char *const paths[], size_t n)
 		}
 		ret = parse(paths[i], g, why, sizeof(why));
 		if (ret) {
-			fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, paths[i], why);
+			cbench_err("unable to read %s: %s\n", paths[i], why);
 			return ret;
 		}
 	}
@@ -688,7 +688,7 @@ static int take_option(struct compare_options *o, int argc, char *argv[], int *i
 	else if (*i + 1 < argc)
 		arg = argv[++*i];
 	if (!arg) {
-		fprintf(stderr, "%s: compare: %s wants a value; see '%s compare --help'\n", cbench_prog,
+		cbench_err("compare: %s wants a value; see '%s compare --help'\n",
 			names[k], cbench_prog);
 		return -1;
 	}
@@ -729,12 +729,10 @@ static int split(struct compare_options *o, int argc, char *argv[], int *nold, c
 		if (!strcmp(argv[i], "--") && !sep) {
 			sep = i;
 		} else if (!strcmp(argv[i], "--")) {
-			fprintf(stderr, "%s: compare: a second '--': one separates OLD from NEW\n",
-				cbench_prog);
+			cbench_err("compare: a second '--': one separates OLD from NEW\n");
 			return -1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "%s: compare: unknown option %s (a file of that name: ./%s)\n",
-				cbench_prog, argv[i], argv[i]);
+			cbench_err("compare: unknown option %s (a file of that name: ./%s)\n", argv[i], argv[i]);
 			return -1;
 		}
 	}
@@ -746,7 +744,7 @@ static int split(struct compare_options *o, int argc, char *argv[], int *nold, c
 		*nold = 1;
 		*newv = argv + 2;
 	} else {
-		fprintf(stderr, "%s: compare: %s; see '%s compare --help'\n", cbench_prog,
+		cbench_err("compare: %s; see '%s compare --help'\n",
 			argc < 3 ? "it wants an old and a new report" :
 				   "more than two reports want '--' between the old and the new ones",
 			cbench_prog);
@@ -755,7 +753,7 @@ static int split(struct compare_options *o, int argc, char *argv[], int *nold, c
 	*nnew = argc - (int)(*newv - argv);
 	if (*nold >= 1 && *nnew >= 1)
 		return 0;
-	fprintf(stderr, "%s: compare: no %s report beside '--'; see '%s compare --help'\n", cbench_prog,
+	cbench_err("compare: no %s report beside '--'; see '%s compare --help'\n",
 		*nold < 1 ? "old" : "new", cbench_prog);
 	return -1;
 }
@@ -778,7 +776,7 @@ int cbench_cmd_compare(int argc, char *argv[])
 	if (!old || !new || read_side(old, argv + 1, (size_t)nold) || read_side(new, newv, (size_t)nnew))
 		goto out;
 	if (print_table(&opt, old, new, &notes)) {
-		fprintf(stderr, "%s: unable to compare: %s\n", cbench_prog, strerror(ENOMEM));
+		cbench_err("unable to compare: %s\n", strerror(ENOMEM));
 		goto out;
 	}
 	print_legend(&opt, &notes);

@@ -35,14 +35,14 @@
 #include <uapi/linux/cbench.h>
 
 #include "backend/backend.h"
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "machine/cpuenv.h"
 #include "machine/cpulock.h"
 #include "report/json_writer.h"
 #include "session/options.h"
 #include "machine/probe.h"
 #include "backend/protocol.h"
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "stats/stats.h"
 #include "cmd/subcommands.h"
 #include "machine/sysroot.h"
@@ -1051,7 +1051,7 @@ int cbench_doctor_main(int argc, char *argv[])
 	int ret;
 
 	if (!d) {
-		fprintf(stderr, "%s: unable to run the checks: %s\n", cbench_prog, strerror(ENOMEM));
+		cbench_err("unable to run the checks: %s\n", strerror(ENOMEM));
 		return 1;
 	}
 	ret = parse_options(d, argc, argv);

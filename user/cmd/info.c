@@ -415,14 +415,14 @@ static int probe_counters(struct cbench_nl *nl, const struct options *opts,
 	if (opts->probe_cpu < 0) {
 		ret = cbench_proto_probe_all(nl, on_probe, probes);
 		if (ret)
-			fprintf(stderr, "%s: unable to probe counters: %s\n", cbench_prog,
+			cbench_err("unable to probe counters: %s\n",
 				cbench_nl_strerror(nl, ret));
 		return ret;
 	}
 	ret = cbench_proto_probe(nl, cpu, &counters);
 	if (ret) {
-		fprintf(stderr, "%s: unable to probe counters on CPU %" PRIu32 ": %s\n",
-			cbench_prog, cpu, cbench_nl_strerror(nl, ret));
+		cbench_err("unable to probe counters on CPU %" PRIu32 ": %s\n",
+			cpu, cbench_nl_strerror(nl, ret));
 		return ret;
 	}
 	return append_probe(probes, cpu, counters);
@@ -446,14 +446,14 @@ int cbench_info_main(int argc, char *argv[])
 	ret = cbench_nl_open(&nl);
 	loaded = !ret;
 	if (ret && ret != -ENOENT) {
-		fprintf(stderr, "%s: unable to reach cbench.ko: %s\n", cbench_prog,
+		cbench_err("unable to reach cbench.ko: %s\n",
 			cbench_nl_strerror(NULL, ret));
 		return 1;
 	}
 	if (loaded) {
 		ret = cbench_proto_info(nl, &info);
 		if (ret) {
-			fprintf(stderr, "%s: unable to query cbench.ko: %s\n", cbench_prog,
+			cbench_err("unable to query cbench.ko: %s\n",
 				cbench_nl_strerror(nl, ret));
 			goto out;
 		}
@@ -463,7 +463,7 @@ int cbench_info_main(int argc, char *argv[])
 				goto out;
 		}
 	} else if (opts.probe) {
-		fprintf(stderr, "%s: unable to probe counters: %s\n", cbench_prog,
+		cbench_err("unable to probe counters: %s\n",
 			"cbench.ko is not loaded");
 		ret = -ENOENT;
 		goto out;

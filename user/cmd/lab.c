@@ -272,7 +272,7 @@ static int set_knob(struct state *s, const char *what, const char *path, const c
 		return 0;
 	}
 	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, path, strerror(-ret));
+		cbench_err("unable to write %s: %s\n", path, strerror(-ret));
 		return ret;
 	}
 	printf("  %-5s %-14s %s: %s -> %s\n", "set", what, path, shown, value);
@@ -371,7 +371,7 @@ static int setup_irqbalance(struct state *s)
 		s->irqbalance_new = false;
 	}
 	if (ret) {
-		fprintf(stderr, "%s: unable to stop irqbalance: %s\n", cbench_prog,
+		cbench_err("unable to stop irqbalance: %s\n",
 			ret == -ENOENT ? "no systemctl" : ret == -EXDEV ?
 			"not this machine's service, with the files under a root prefix" :
 			"systemctl stop irqbalance failed");
@@ -442,7 +442,7 @@ static int restore(struct state *s, bool only_new)
 		int ret = service("start");
 
 		if (ret) {
-			fprintf(stderr, "%s: unable to start irqbalance again: %s\n", cbench_prog,
+			cbench_err("unable to start irqbalance again: %s\n",
 				ret == -ENOENT ? "no systemctl" : "systemctl start irqbalance failed");
 			first = first ? first : ret;
 		} else {
@@ -458,7 +458,7 @@ static int restore(struct state *s, bool only_new)
 			continue;
 		ret = cbench_sysroot_write(e->path, e->old, e->old_len);
 		if (ret) {
-			fprintf(stderr, "%s: unable to restore %s: %s\n", cbench_prog, e->path,
+			cbench_err("unable to restore %s: %s\n", e->path,
 				strerror(-ret));
 			first = first ? first : ret;
 			continue;
@@ -485,19 +485,18 @@ static int lab_setup(int cpu)
 
 	snprintf(path, sizeof(path), CBENCH_CPU_DIR "/cpu%d", cpu);
 	if (!cbench_sysroot_exists(path)) {
-		fprintf(stderr, "%s: unable to set up the lab: CPU %d does not exist\n",
-			cbench_prog, cpu);
+		cbench_err("unable to set up the lab: CPU %d does not exist\n", cpu);
 		return 1;
 	}
 	ret = state_load(&s);
 	if (ret) {
-		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, STATE_FILE,
+		cbench_err("unable to read %s: %s\n", STATE_FILE,
 			ret == -EBADMSG ? "not a lab state file" : strerror(-ret));
 		return 1;
 	}
 	if (s.cpu >= 0 && s.cpu != cpu) {
-		fprintf(stderr, "%s: unable to set up the lab for CPU %d: it is set up for CPU %d; "
-			"run `%s lab reset` first\n", cbench_prog, cpu, s.cpu, cbench_prog);
+		cbench_err("unable to set up the lab for CPU %d: it is set up for CPU %d; "
+			"run `%s lab reset` first\n", cpu, s.cpu, cbench_prog);
 		state_free(&s);
 		return 1;
 	}
@@ -521,16 +520,16 @@ static int lab_setup(int cpu)
 		restore(&s, true);
 		s.irqbalance_new = false;
 		if (state_save(&s))
-			fprintf(stderr, "%s: unable to update %s\n", cbench_prog, STATE_FILE);
-		fprintf(stderr, "%s: unable to set up the lab: a step failed (%s); what it had "
-			"changed is put back\n", cbench_prog, strerror(-ret));
+			cbench_err("unable to update %s\n", STATE_FILE);
+		cbench_err("unable to set up the lab: a step failed (%s); what it had "
+			"changed is put back\n", strerror(-ret));
 		state_free(&s);
 		return 1;
 	}
 	if (s.n || s.irqbalance) {
 		ret = state_save(&s);
 		if (ret) {
-			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, STATE_FILE,
+			cbench_err("unable to write %s: %s\n", STATE_FILE,
 				strerror(-ret));
 			state_free(&s);
 			return 1;
@@ -550,7 +549,7 @@ static int lab_reset(void)
 	int ret = state_load(&s);
 
 	if (ret) {
-		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, STATE_FILE,
+		cbench_err("unable to read %s: %s\n", STATE_FILE,
 			ret == -EBADMSG ? "not a lab state file" : strerror(-ret));
 		return 1;
 	}
@@ -563,10 +562,9 @@ static int lab_reset(void)
 	if (!ret)
 		ret = state_save(&s);
 	else if (state_save(&s))
-		fprintf(stderr, "%s: unable to update %s\n", cbench_prog, STATE_FILE);
+		cbench_err("unable to update %s\n", STATE_FILE);
 	if (ret)
-		fprintf(stderr, "%s: unable to reset the lab: %s; what is left is in %s\n",
-			cbench_prog, strerror(-ret), STATE_FILE);
+		cbench_err("unable to reset the lab: %s; what is left is in %s\n", strerror(-ret), STATE_FILE);
 	else
 		printf("lab reset: every setting is back\n");
 	state_free(&s);
@@ -648,8 +646,7 @@ int cbench_lab_main(int argc, char *argv[])
 		return 1;
 	}
 	if (geteuid()) {
-		fprintf(stderr, "%s: unable to %s the lab: only root may change these settings\n",
-			cbench_prog, !strcmp(action, "setup") ? "set up" : "reset");
+		cbench_err("unable to %s the lab: only root may change these settings\n", !strcmp(action, "setup") ? "set up" : "reset");
 		return 1;
 	}
 	if (!strcmp(action, "setup"))

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "object/loader.h"
-#include "session/run.h"
+#include "cmd/run.h"
 #include "cmd/subcommands.h"
 
 static void usage(FILE *f)
@@ -21,7 +21,7 @@ static void usage(FILE *f)
 int cbench_cmd_list(int argc, char *argv[])
 {
 	struct cbench_library lib;
-	char err[512];
+	char err[CBENCH_ERR_LEN];
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
@@ -32,7 +32,7 @@ int cbench_cmd_list(int argc, char *argv[])
 		return 1;
 	}
 	if (cbench_library_open(&lib, argv[1], CBENCH_LOAD_TIME_LIMIT_S, err, sizeof(err))) {
-		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+		cbench_err("unable to load benchmarks: %s\n", err);
 		return 1;
 	}
 	for (size_t i = 0; i < lib.nexperiments; i++) {
@@ -47,7 +47,7 @@ int cbench_cmd_list(int argc, char *argv[])
 		if (d->bytes_per_rep)
 			printf(" bytes/rep=%" PRIu64 "%s", d->bytes_per_rep,
 			       d->flags & CBENCH_F_BYTES_PER_PARAM ? "*param" : "");
-		/* Seed 002's instruments: a benchmark is timed by reps (said
+		/* Caliper's instruments: a benchmark is timed by reps (said
 		 * only beside another instrument), or one call at a time
 		 * between its per-rep hooks; one that may allocate also has
 		 * its allocations counted. */

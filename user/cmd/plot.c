@@ -102,21 +102,21 @@ static int load(struct input *in, const char *path)
 	in->label = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	ret = read_all(path, &text, &len);
 	if (ret) {
-		fprintf(stderr, "%s: unable to read %s: %s\n", cbench_prog, path,
+		cbench_err("unable to read %s: %s\n", path,
 			ret == -EFBIG ? "not a regular file of a report's size" : strerror(-ret));
 		return ret;
 	}
 	ret = cbench_json_parse(text, len, &in->root, err, sizeof(err));
 	free(text);
 	if (ret) {
-		fprintf(stderr, "%s: unable to read %s: not JSON: %s\n", cbench_prog, path, err);
+		cbench_err("unable to read %s: not JSON: %s\n", path, err);
 		return ret;
 	}
 	config = cbench_json_get(in->root, "config");
 	if (cbench_plot_is_audit(in->root)) {
 		ret = cbench_plot_audit_check(in->root, err, sizeof(err));
 		if (ret) {
-			fprintf(stderr, "%s: unable to read %s: not a cbench audit: %s\n", cbench_prog,
+			cbench_err("unable to read %s: not a cbench audit: %s\n",
 				path, err);
 			cbench_json_free(in->root);
 			in->root = NULL;
@@ -126,9 +126,8 @@ static int load(struct input *in, const char *path)
 	in->benchmarks = cbench_json_get(in->root, "benchmarks");
 	if (!config || config->type != CBENCH_JSON_OBJECT || !in->benchmarks ||
 	    in->benchmarks->type != CBENCH_JSON_ARRAY) {
-		fprintf(stderr, "%s: unable to read %s: not a cbench report (no \"config\" "
-			"and \"benchmarks\"; write one with `%s run --format json`)\n",
-			cbench_prog, path, cbench_prog);
+		cbench_err("unable to read %s: not a cbench report (no \"config\" "
+			"and \"benchmarks\"; write one with `%s run --format json`)\n", path, cbench_prog);
 		cbench_json_free(in->root);
 		in->root = NULL;
 		return -EINVAL;
@@ -138,8 +137,8 @@ static int load(struct input *in, const char *path)
 		const struct cbench_json *trials = cbench_json_get(b, "trials");
 
 		if (!cbench_json_string(b, "name", NULL) || !trials || trials->type != CBENCH_JSON_ARRAY) {
-			fprintf(stderr, "%s: unable to read %s: not a cbench report (benchmark %zu "
-				"has no name or trials)\n", cbench_prog, path, i + 1);
+			cbench_err("unable to read %s: not a cbench report (benchmark %zu "
+				"has no name or trials)\n", path, i + 1);
 			cbench_json_free(in->root);
 			in->root = NULL;
 			return -EINVAL;
@@ -452,14 +451,13 @@ int cbench_plot_main(int argc, char *argv[])
 		ret = load(&in[s], argv[optind + (int)s]);
 	/* An audit compares two versions already: it is drawn alone. */
 	if (!ret && nin > 1 && (cbench_plot_is_audit(in[0].root) || cbench_plot_is_audit(in[1].root))) {
-		fprintf(stderr, "%s: unable to plot: an audit is drawn alone, not beside another file\n",
-			cbench_prog);
+		cbench_err("unable to plot: an audit is drawn alone, not beside another file\n");
 		ret = -EINVAL;
 	}
 	if (!ret) {
 		ret = cbench_outfile_open(&out, output);
 		if (ret)
-			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, output,
+			cbench_err("unable to write %s: %s\n", output,
 				strerror(-ret));
 	}
 	if (!ret) {
@@ -471,7 +469,7 @@ int cbench_plot_main(int argc, char *argv[])
 			ret = cbench_outfile_commit(&out);
 		}
 		if (ret)
-			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, output,
+			cbench_err("unable to write %s: %s\n", output,
 				strerror(-ret));
 	}
 	for (size_t s = 0; s < nin; s++)

@@ -20,7 +20,8 @@
 #include "session/options.h"
 #include "report/outfile.h"
 #include "cmd/profile.h"
-#include "session/run.h"
+#include "cmd/run.h"
+#include "session/session.h"
 #include "session/phase.h"
 #include "session/select.h"
 #include "stats/share.h"
@@ -212,12 +213,6 @@ static bool pmu_exposed(void)
 	       !access("/sys/bus/event_source/devices/cpu_core", F_OK);
 }
 
-static void on_signal(int sig)
-{
-	cbench_phase_abort();
-	cbench_outfile_cleanup_and_die(sig);
-}
-
 static int by_count(const void *a, const void *b)
 {
 	const struct cbench_profile_share *x = a, *y = b;
@@ -346,7 +341,7 @@ static int open_object(const struct profile_options *opt, const struct cbench_fi
 		       struct cbench_library *lib, struct cbench_profile_report *report, size_t *total)
 {
 	struct cbench_symbols *symbols = NULL;
-	char err[512];
+	char err[CBENCH_ERR_LEN];
 
 	/* In ring 0 with interrupts off, only the PMU's overflow NMIs could
 	 * sample, and cbench.ko takes none: profiles are user mode's.  We never
@@ -358,16 +353,16 @@ static int open_object(const struct profile_options *opt, const struct cbench_fi
 			"which it does not yet): profiling in user mode" :
 			"ring-0 profiling needs a PMU (with interrupts off only its overflow NMIs can "
 			"sample), and this machine exposes none: profiling in user mode";
-		fprintf(stderr, "%s: %s\n", cbench_prog, report->backend_note);
+		cbench_err("%s\n", report->backend_note);
 	}
 	if (cbench_library_open(lib, opt->so_path, opt->time_limit_s, err, sizeof(err))) {
-		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+		cbench_err("unable to load benchmarks: %s\n", err);
 		return -1;
 	}
 	/* Reading the symbols (and lines) here, before any worker, makes an
 	 * object without debug information a clear error, not one per worker. */
 	if (cbench_symbols_open(&symbols, lib->path, opt->by_line, err, sizeof(err))) {
-		fprintf(stderr, "%s: unable to profile --by %s: %s\n", cbench_prog,
+		cbench_err("unable to profile --by %s: %s\n",
 			opt->by_line ? "line" : "function", err);
 		cbench_library_close(lib);
 		return -1;
@@ -375,7 +370,7 @@ static int open_object(const struct profile_options *opt, const struct cbench_fi
 	cbench_symbols_close(symbols);
 	*total = cbench_filter_count(filter, lib);
 	if (!*total) {
-		fprintf(stderr, "%s: unable to profile: no benchmark in %s matches '%s'\n", cbench_prog,
+		cbench_err("unable to profile: no benchmark in %s matches '%s'\n",
 			opt->so_path, opt->filter ? opt->filter : "");
 		cbench_library_close(lib);
 		return -1;
@@ -391,7 +386,7 @@ static int finish(const struct profile_options *opt, struct cbench_profile_repor
 	int ret = cbench_profile_summarize(report);
 
 	if (ret) {
-		fprintf(stderr, "%s: unable to profile: %s\n", cbench_prog, strerror(-ret));
+		cbench_err("unable to profile: %s\n", strerror(-ret));
 		return -1;
 	}
 	/* The table goes to the terminal whenever the report itself is not it. */
@@ -400,13 +395,13 @@ static int finish(const struct profile_options *opt, struct cbench_profile_repor
 	ret = write_report(opt, report, out->file);
 	ret = ret ? ret : cbench_outfile_commit(out);
 	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
+		cbench_err("unable to write %s: %s\n",
 			opt->output ? opt->output : "the report", strerror(-ret));
 		return -1;
 	}
 	for (size_t i = 0; i < report->nresults; i++) {
 		if (report->results[i].error)
-			fprintf(stderr, "%s: unable to profile %s: %s\n", cbench_prog,
+			cbench_err("unable to profile %s: %s\n",
 				report->results[i].exp->report_name, report->results[i].reason);
 	}
 	return 0;
@@ -468,27 +463,18 @@ int cbench_cmd_profile(int argc, char *argv[])
 		return 1;
 	if (open_object(&opt, &filter, &lib, &report, &total))
 		goto out_filter;
-	if (cbench_run_pick_cpu(opt.cpu, &st.cpu, &st.shared_cpu)) {
-		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
-			cbench_prog, opt.cpu);
+	if (cbench_session_pick_cpu(opt.cpu, &st.cpu, &st.shared_cpu)) {
+		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", opt.cpu);
 		goto out_lib;
 	}
-	cbench_outfile_handle_signals(on_signal);
-	ret = cbench_outfile_open(&out, opt.output);
-	if (ret) {
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt.output,
-			cbench_outfile_error(&out, ret));
+	if (cbench_session_open_output(&out, opt.output))
 		goto out_lib;
-	}
 	report.results = calloc(total, sizeof(*report.results));
 	if (!report.results) {
-		fprintf(stderr, "%s: unable to profile: out of memory\n", cbench_prog);
+		cbench_err("unable to profile: out of memory\n");
 		goto out_file;
 	}
-	cpu_lock = cbench_cpulock_wait(st.cpu, stderr);
-	if (cpu_lock < 0)
-		fprintf(stderr, "%s: profiling on CPU %d without claiming it (%s): another run may share it\n",
-			cbench_prog, st.cpu, strerror(-cpu_lock));
+	cpu_lock = cbench_session_claim_cpu(st.cpu, "profiling");
 	report_init(&report, &opt, &lib, st.cpu);
 	st.job = (struct cbench_profile_job){
 		.samples = opt.samples,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * `cbenchctl profile` (seed 004): where a benchmark's time goes.  A worker
+ * `cbenchctl profile` (Wen et al.): where a benchmark's time goes.  A worker
  * runs the benchmark in calls of a few milliseconds while perf samples its
  * instruction pointer; it groups the samples by function (or source line)
  * and sends the counts; cbenchctl gives each share its Wilson interval

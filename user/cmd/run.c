@@ -22,16 +22,13 @@
 #include "session/options.h"
 #include "report/outfile.h"
 #include "report/report.h"
-#include "session/run.h"
+#include "cmd/run.h"
+#include "session/session.h"
 #include "session/phase.h"
 #include "session/select.h"
 #include "session/tune.h"
 #include "cmd/subcommands.h"
 
-/* Limit for the calibration worker, in seconds; it needs well under one. */
-#define CALIBRATE_TIME_LIMIT_S 30.0
-/* Fresh workers that each run Alg. 1 when a benchmark is tuned. */
-#define TUNE_WORKERS 3
 /* Valid measurements a trial needs before its time is up. */
 #define TRIAL_MIN_VALID 5
 /* Valid measurements after which a trial stops early. */
@@ -227,33 +224,6 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 	return ret ? ret : check_options(o, argc, argv, err);
 }
 
-static int pick_cpu(int wanted, int *cpu, bool *shared)
-{
-	cpu_set_t set, others;
-	int last = -1, count = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return -errno;
-	for (int i = 0; i < CPU_SETSIZE; i++) {
-		if (CPU_ISSET(i, &set)) {
-			last = i;
-			count++;
-		}
-	}
-	if (wanted >= 0 && !CPU_ISSET(wanted, &set))
-		return -EINVAL;
-	*cpu = wanted >= 0 ? wanted : last;
-	*shared = count == 1;
-	/* The runner keeps off the worker's CPU so that reading the pipe
-	 * never preempts a measurement. */
-	if (count > 1) {
-		others = set;
-		CPU_CLR(*cpu, &others);
-		sched_setaffinity(0, sizeof(others), &others);
-	}
-	return 0;
-}
-
 static void progress(bool tty, size_t i, size_t total, const char *name, const char *what)
 {
 	if (!tty)
@@ -331,46 +301,6 @@ static struct cbench_worker_job make_job(const struct run_state *st, const struc
 	};
 }
 
-int cbench_run_tune(const struct cbench_worker_job *job, double time_limit_s, uint64_t *n,
-		    char *failure, size_t failure_len)
-{
-	struct cbench_worker_job tune = *job;
-	struct cbench_tune_params tp;
-	double best_t_ns = INFINITY;
-	int ret;
-
-	/* Seed 002's macrobenchmark instrument: one call per measurement. */
-	if (cbench_desc_per_rep(job->exp->desc)) {
-		*n = 1;
-		return 0;
-	}
-
-	/* Alg. 1 in several fresh workers, keeping the smallest estimate of t:
-	 * one worker that ran while the machine was busy must not decide n for
-	 * every later run (the result is cached). */
-	tune.mode = CBENCH_WORKER_TUNE;
-	for (int w = 0; w < TUNE_WORKERS; w++) {
-		struct cbench_phase p;
-
-		ret = cbench_phase_run(&tune, time_limit_s, &p);
-		if (ret) {
-			snprintf(failure, failure_len, "cannot start a worker: %s", strerror(-ret));
-			return ret;
-		}
-		ret = p.error;
-		if (ret)
-			snprintf(failure, failure_len, "%s", p.reason);
-		else if (p.t_ns < best_t_ns)
-			best_t_ns = p.t_ns;
-		cbench_phase_free(&p);
-		if (ret)
-			return ret;
-	}
-	cbench_tune_params_init(&tp, job->timer.precision_ns, job->timer.accuracy_ns);
-	*n = cbench_tune_oracle(&tp, best_t_ns);
-	return 0;
-}
-
 /* Sets res->n from the cache or by tuning; on failure fails every trial. */
 static void tune_experiment(struct run_state *st, struct cbench_result *res, size_t index, size_t total)
 {
@@ -381,7 +311,7 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 	char failure[600] = "";
 	int ret;
 
-	/* Seed 002's macrobenchmark instrument: one call per measurement. */
+	/* Caliper's macrobenchmark instrument: one call per measurement. */
 	if (cbench_desc_per_rep(e->desc)) {
 		res->tuning = "per-rep";
 		res->n = 1;
@@ -393,7 +323,7 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 
 	res->tuning = "tuned";
 	progress(st->tty, index, total, e->report_name, "tuning");
-	ret = cbench_run_tune(&job, opt->time_limit_s, &res->n, failure, sizeof(failure));
+	ret = cbench_session_tune(&job, opt->time_limit_s, &res->n, failure, sizeof(failure));
 	if (ret) {
 		res->tuning = "failed";
 		for (size_t t = 0; t < res->ntrials; t++)
@@ -403,7 +333,7 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 	if (st->cache_path[0]) {
 		ret = cbench_cache_store(st->cache_path, key, res->n, e->id);
 		if (ret)
-			fprintf(stderr, "%s: unable to update the tuning cache %s: %s\n", cbench_prog,
+			cbench_err("unable to update the tuning cache %s: %s\n",
 				st->cache_path, strerror(-ret));
 	}
 }
@@ -469,36 +399,9 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 			   "the benchmark does no measurable work, or ignores reps");
 }
 
-int cbench_run_calibrate(const struct cbench_backend_ops *ops, int cpu, bool shared_cpu,
-			 struct cbench_timer *timer, struct cbench_backend_env *env)
-{
-	struct cbench_worker_job job = {
-		.mode = CBENCH_WORKER_CALIBRATE,
-		.ops = ops,
-		.cpu = cpu,
-		.no_fifo = shared_cpu,
-		.rt_limit_s = CALIBRATE_TIME_LIMIT_S,
-	};
-	struct cbench_phase p;
-	int ret;
-
-	ret = cbench_phase_run(&job, CALIBRATE_TIME_LIMIT_S, &p);
-	if (ret) {
-		fprintf(stderr, "%s: unable to start a worker: %s\n", cbench_prog, strerror(-ret));
-		return ret;
-	}
-	if (p.error) {
-		fprintf(stderr, "%s: unable to calibrate the timer: %s\n", cbench_prog, p.reason);
-		return p.error;
-	}
-	*timer = p.timer;
-	*env = p.env;
-	return 0;
-}
-
 static int calibrate(struct run_state *st)
 {
-	return cbench_run_calibrate(st->ops, st->cpu, st->shared_cpu, &st->report.timer,
+	return cbench_session_calibrate(st->ops, st->cpu, st->shared_cpu, &st->report.timer,
 				    &st->report.env);
 }
 
@@ -539,35 +442,33 @@ static int open_object(struct run_state *st, const struct cbench_filter *filter,
 		       struct cbench_library *lib, size_t *total)
 {
 	const struct cbench_run_options *opt = st->opt;
-	char err[512];
+	char err[CBENCH_ERR_LEN];
 
 	if (cbench_backend_select(opt->backend, &st->ops)) {
-		fprintf(stderr, "%s: unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n",
-			cbench_prog);
+		cbench_err("unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n");
 		return -1;
 	}
 	if (cbench_library_open(lib, opt->so_path, opt->time_limit_s, err, sizeof(err))) {
-		fprintf(stderr, "%s: unable to load benchmarks: %s\n", cbench_prog, err);
+		cbench_err("unable to load benchmarks: %s\n", err);
 		return -1;
 	}
 	/* Ring 0 takes only self-contained objects; auto falls back to user mode. */
 	if (st->ops == &cbench_backend_kmod && cbench_backend_kmod_check(lib->path, err, sizeof(err))) {
 		if (opt->backend == CBENCH_BACKEND_KMOD) {
-			fprintf(stderr, "%s: unable to use the kmod backend: %s\n", cbench_prog, err);
+			cbench_err("unable to use the kmod backend: %s\n", err);
 			goto err;
 		}
-		fprintf(stderr, "%s: measuring in user mode: %s\n", cbench_prog, err);
+		cbench_err("measuring in user mode: %s\n", err);
 		st->ops = &cbench_backend_user;
 	}
 	*total = cbench_filter_count(filter, lib);
 	if (!*total) {
-		fprintf(stderr, "%s: unable to run: no benchmark in %s matches '%s'\n", cbench_prog,
+		cbench_err("unable to run: no benchmark in %s matches '%s'\n",
 			opt->so_path, opt->filter);
 		goto err;
 	}
-	if (pick_cpu(opt->cpu, &st->cpu, &st->shared_cpu)) {
-		fprintf(stderr, "%s: unable to use CPU %d: it is not online or not allowed to us\n",
-			cbench_prog, opt->cpu);
+	if (cbench_session_pick_cpu(opt->cpu, &st->cpu, &st->shared_cpu)) {
+		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", opt->cpu);
 		goto err;
 	}
 	return 0;
@@ -595,8 +496,8 @@ static int open_outputs(const struct cbench_run_options *opt, struct cbench_outf
 			continue;
 		ret = cbench_outfile_open(files[i], paths[i]);
 		if (ret) {
-			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog,
-				paths[i] ? paths[i] : "standard output", cbench_outfile_error(files[i], ret));
+			cbench_err("unable to write %s: %s\n", paths[i] ? paths[i] : "standard output",
+				   cbench_outfile_error(files[i], ret));
 			return -1;
 		}
 	}
@@ -753,7 +654,7 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile out[2
 		ret = cbench_report_csv(&st->report, samples->file);
 		ret = ret ? ret : cbench_outfile_commit(samples);
 		if (ret) {
-			fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, opt->samples,
+			cbench_err("unable to write %s: %s\n", opt->samples,
 				cbench_outfile_error(samples, ret));
 			return -1;
 		}
@@ -766,13 +667,13 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile out[2
 	if (ret) {
 		const char *name = which ? opt->second_output : opt->output;
 
-		fprintf(stderr, "%s: unable to write %s: %s\n", cbench_prog, name ? name : "the report",
-			cbench_outfile_error(&out[which], ret));
+		cbench_err("unable to write %s: %s\n", name ? name : "the report",
+			   cbench_outfile_error(&out[which], ret));
 		/* Only files we renamed into place: never a device. */
 		if (which && cbench_outfile_retract(&out[0]) == 0)
-			fprintf(stderr, "%s: removed %s, which goes with it\n", cbench_prog, opt->output);
+			cbench_err("removed %s, which goes with it\n", opt->output);
 		if (opt->samples && cbench_outfile_retract(samples) == 0)
-			fprintf(stderr, "%s: removed %s, which goes with it\n", cbench_prog, opt->samples);
+			cbench_err("removed %s, which goes with it\n", opt->samples);
 		return -1;
 	}
 	return 0;
@@ -781,8 +682,8 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile out[2
 /* A run stopped before any trial finished: nothing to write.  128 + signal. */
 static int nothing_kept(void)
 {
-	fprintf(stderr, "\r\033[K%s: interrupted (%s) before any trial finished: nothing kept\n",
-		cbench_prog, strsignal(stop_signal));
+	fputs("\r\033[K", stderr);
+	cbench_err("interrupted (%s) before any trial finished: nothing kept\n", strsignal(stop_signal));
 	return 128 + stop_signal;
 }
 
@@ -817,19 +718,17 @@ static int finish(const struct run_state *st)
 		 st->opt->second_output ? " and " : "", st->opt->second_output ? st->opt->second_output : "");
 
 	if (st->no_report)
-		fprintf(stderr, "%s: no report written (standard output is a terminal): -o FILE writes "
-			"it, -o - prints it here\n", cbench_prog);
+		cbench_err("no report written (standard output is a terminal): -o FILE writes it, -o - "
+			   "prints it here\n");
 	if (r->interrupted) {
-		fprintf(stderr, "%s: interrupted (%s): kept %zu trial%s of %zu at most, of %zu "
-			"benchmark%s (%zu not run)%s%s, marked as an interrupted run\n", cbench_prog,
-			strsignal(r->interrupted), r->trials_kept, r->trials_kept == 1 ? "" : "s",
-			r->trials_asked, r->nresults, r->nresults == 1 ? "" : "s", r->not_run,
-			st->no_report ? "" : " in ", st->no_report ? "" : where);
+		cbench_err("interrupted (%s): kept %zu trial%s of %zu at most, of %zu benchmark%s (%zu "
+			   "not run)%s%s, marked as an interrupted run\n", strsignal(r->interrupted), r->trials_kept, r->trials_kept == 1 ? "" : "s",
+			   r->trials_asked, r->nresults, r->nresults == 1 ? "" : "s", r->not_run,
+			   st->no_report ? "" : " in ", st->no_report ? "" : where);
 		return 128 + r->interrupted;
 	}
 	if (r->failed_trials) {
-		fprintf(stderr, "%s: %zu trial%s failed\n", cbench_prog, r->failed_trials,
-			r->failed_trials == 1 ? "" : "s");
+		cbench_err("%zu trial%s failed\n", r->failed_trials, r->failed_trials == 1 ? "" : "s");
 		return 1;
 	}
 	return 0;
@@ -857,16 +756,13 @@ int cbench_cmd_run(int argc, char *argv[])
 	if (open_outputs(&opt, out, &samples))
 		goto out_files;
 	/* Last before measuring, so that bad input never waits for a CPU. */
-	cpu_lock = cbench_cpulock_wait(st.cpu, stderr);
-	if (cpu_lock < 0)
-		fprintf(stderr, "%s: measuring on CPU %d without claiming it (%s): another run may share it\n",
-			cbench_prog, st.cpu, strerror(-cpu_lock));
+	cpu_lock = cbench_session_claim_cpu(st.cpu, "measuring");
 	if (start(&st, &lib)) {
 		status = stop_signal ? nothing_kept() : 1;
 		goto out_files;
 	}
 	if (measure_all(&st, &lib, &filter, total)) {
-		fprintf(stderr, "%s: unable to run: out of memory\n", cbench_prog);
+		cbench_err("unable to run: out of memory\n");
 		goto out_results;
 	}
 	if (stop_signal && !st.report.nresults) {
@@ -890,9 +786,4 @@ out_files:
 out_filter:
 	cbench_filter_free(&filter);
 	return status;
-}
-
-int cbench_run_pick_cpu(int wanted, int *cpu, bool *shared)
-{
-	return pick_cpu(wanted, cpu, shared);
 }

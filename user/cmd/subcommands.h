@@ -3,6 +3,8 @@
 #ifndef _CBENCH_SUBCOMMANDS_H
 #define _CBENCH_SUBCOMMANDS_H
 
+#include "error.h"
+
 /* Each takes the arguments after the subcommand name, argv[0] being it. */
 struct cbench_subcommand {
 	const char *name;
@@ -10,7 +12,6 @@ struct cbench_subcommand {
 	const char *summary;
 };
 
-extern const char *cbench_prog;
 
 int cbench_cmd_run(int argc, char *argv[]);
 int cbench_cmd_audit(int argc, char *argv[]);

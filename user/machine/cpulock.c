@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "machine/cpulock.h"
-#include "cmd/subcommands.h"
+#include "error.h"
 
 static int open_in(const char *dir, int cpu)
 {

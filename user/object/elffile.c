@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "error.h"
 #include "object/elffile.h"
 
 /* Whether [offset, offset + count * entry_bytes) lies within size bytes. */
@@ -116,7 +117,7 @@ static int open_regular(const char *path, struct stat *st, char *err, size_t err
 int cbench_elf_open(struct cbench_elf *e, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	char why[256];
+	char why[CBENCH_ERR_LEN];
 
 	memset(e, 0, sizeof(*e));
 	e->fd = open_regular(path, &st, err, errlen);

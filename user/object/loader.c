@@ -28,11 +28,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "worker/clock.h"
+#include "error.h"
+#include "machine/clock.h"
 #include "object/elffile.h"
 #include "object/loader.h"
 #include "session/proc.h"
-#include "report/report.h"
 
 /*
  * Most operations or bytes one rep may claim (ops_per_rep, bytes_per_rep, and
@@ -495,7 +495,7 @@ static int check_all(struct cbench_library *lib, const char *path, bool code, ch
 	int ret;
 
 	for (size_t i = 0; i < lib->ndescs; i++) {
-		char why[256];
+		char why[CBENCH_ERR_LEN];
 
 		ret = code ? check_pointers(lib, lib->descs[i], why, sizeof(why)) : 0;
 		if (!ret)
@@ -520,7 +520,7 @@ static int check_all(struct cbench_library *lib, const char *path, bool code, ch
 		return ret;
 	}
 	{
-		char why[512];
+		char why[CBENCH_ERR_LEN];
 
 		ret = check_report_names(lib, why, sizeof(why));
 		if (ret) {
@@ -997,4 +997,17 @@ void cbench_library_close(struct cbench_library *lib)
 	if (lib->handle)
 		dlclose(lib->handle);
 	lib->handle = NULL;
+}
+
+bool cbench_go_valid_name(const char *name)
+{
+	if (strncmp(name, "Benchmark", 9))
+		return false;
+	if (name[9] && !isupper((unsigned char)name[9]))
+		return false;
+	for (const char *p = name; *p; p++) {
+		if (isspace((unsigned char)*p))
+			return false;
+	}
+	return true;
 }

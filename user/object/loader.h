@@ -122,4 +122,8 @@ static inline bool cbench_desc_per_rep(const struct cbench_desc *d)
 /* "add_chain" -> "AddChain"; writes at most len bytes with the NUL. */
 void cbench_camel_name(const char *snake, char *out, size_t len);
 
+/* A benchmark name the Go benchmark format allows: Benchmark, then an upper-case
+ * letter or nothing, no white space. */
+bool cbench_go_valid_name(const char *name);
+
 #endif /* _CBENCH_LOADER_H */

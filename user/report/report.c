@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "report/report.h"
 #include "stats/sequential.h"
 #include "stats/stats.h"

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "backend/backend.h"
+#include "backend/types.h"
 #include "machine/cpuenv.h"
 #include "object/loader.h"
 #include "machine/probe.h"
@@ -41,7 +41,7 @@ struct cbench_trial {
 	size_t valid;
 	size_t discarded;
 	/* The headline estimate: the floor mean of the valid measurements
-	 * (cbench_stats_floor_mean), the minimum of seed 000 without the
+	 * (cbench_stats_floor_mean), the minimum of Chen and Revels without the
 	 * lucky roundings of a coarse timer. */
 	double ns_per_op;
 	double min_ns_per_op;
@@ -161,7 +161,7 @@ void cbench_report_summarize(struct cbench_report *r);
 double cbench_sample_ns_per_op(const struct cbench_report *r, const struct cbench_experiment *e,
 			       const struct cbench_sample *s);
 
-/* A perturb score above this is reported (seed 001, section 6.1). */
+/* A perturb score above this is reported (Lau et al., section 6.1). */
 #define CBENCH_TP_PERTURB_MAX 1.0
 
 /* The "tpoints" member of a JSON report (report_json.c). */
@@ -207,6 +207,5 @@ bool cbench_colour(int fd);
 
 /* The Go format's rules, for writers and tests. */
 bool cbench_go_valid_key(const char *key);
-bool cbench_go_valid_name(const char *name);
 
 #endif /* _CBENCH_REPORT_H */

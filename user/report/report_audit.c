@@ -81,7 +81,7 @@ static void text_tp(const struct cbench_audit_report *r, const struct cbench_aud
 
 	fprintf(f, "    timing points: per-iteration timings (%" PRIu64 " A / %" PRIu64
 		" B recorded, stride %" PRIu64 "), MIN_TIMING %.1f ns, perturb A %.3g B %.3g\n",
-		a->merged, b->merged, a->every, a->min_timing_ticks * 1e9 / r->timer.tsc_hz,
+		a->merged, b->merged, a->every, cbench_tp_min_timing_ns(a, r->timer.tsc_hz),
 		a->perturb, b->perturb);
 	if (a->perturb > CBENCH_TP_PERTURB_MAX || b->perturb > CBENCH_TP_PERTURB_MAX)
 		fprintf(f, "    perturb score above 1: timings come close to the timing point's own cost\n");

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "report/report.h"
 
 static void put_counter(FILE *f, const struct cbench_sample *s, uint32_t bit, uint64_t v)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The Go benchmark data format (seed 003): configuration lines, then one
+ * The Go benchmark data format (Cox and Clements): configuration lines, then one
  * result line per trial, which benchstat reads directly.  A failed trial has
  * no result line (the format cannot say "failed"); a comment line says why.
  *
@@ -21,7 +21,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "report/context.h"
 #include "report/report.h"
 #include "session/tune.h"
@@ -32,19 +32,6 @@ bool cbench_go_valid_key(const char *key)
 		return false;
 	for (const char *p = key; *p; p++) {
 		if (isspace((unsigned char)*p) || isupper((unsigned char)*p) || *p == ':')
-			return false;
-	}
-	return true;
-}
-
-bool cbench_go_valid_name(const char *name)
-{
-	if (strncmp(name, "Benchmark", 9))
-		return false;
-	if (name[9] && !isupper((unsigned char)name[9]))
-		return false;
-	for (const char *p = name; *p; p++) {
-		if (isspace((unsigned char)*p))
 			return false;
 	}
 	return true;
@@ -297,7 +284,7 @@ static void put_tp_note(FILE *f, const char *name, const struct cbench_result *r
 		"trials); %" PRIu64 " iterations in %" PRIu64 " timings, stride %" PRIu64
 		"; MIN_TIMING %.1f ns; perturb score %.3g%s\n", name, s->q_ns[0],
 		s->q_ns[1], s->q_ns[2], s->q_ns[3], s->q_ns[4], s->iterations, s->merged, s->every,
-		s->min_timing_ticks * 1e9 / tsc_hz, s->perturb,
+		cbench_tp_min_timing_ns(s, tsc_hz), s->perturb,
 		s->perturb > CBENCH_TP_PERTURB_MAX ? " (above 1: timings near the points' own cost)" : "");
 	if (s->dropped || s->skipped)
 		fprintf(f, "# %s: timing points: %" PRIu64 " records dropped (buffer full), %" PRIu64

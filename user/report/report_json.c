@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "report/json_writer.h"
-#include "worker/reference.h"
+#include "machine/reference.h"
 #include "report/context.h"
 #include "report/report.h"
 
@@ -34,7 +34,7 @@ void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct
 		cbench_jsonw_uint(j, "skipped", s->skipped);
 		cbench_jsonw_uint(j, "dropped", s->dropped);
 		maybe(j, "min_timing_ticks", s->min_timing_ticks);
-		maybe(j, "min_timing_ns", s->min_timing_ticks * 1e9 / tsc_hz);
+		maybe(j, "min_timing_ns", cbench_tp_min_timing_ns(s, tsc_hz));
 		maybe(j, "perturb_score", s->perturb);
 	}
 	/* An audit's sides have no distribution of their own: their rounds do. */
@@ -163,7 +163,7 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	cbench_jsonw_string(j, "id", res->exp->id);
 	cbench_jsonw_string(j, "tuning", res->tuning);
 	/* "reps" (run(ctx, n) per measurement) or "per-rep" (one call
-	 * between the benchmark's hooks, seed 002's macrobenchmark). */
+	 * between the benchmark's hooks, Caliper's macrobenchmark). */
 	cbench_jsonw_string(j, "instrument", cbench_desc_per_rep(res->exp->desc) ? "per-rep" : "reps");
 	cbench_jsonw_uint(j, "n", res->n);
 	cbench_jsonw_double(j, "ns_per_op", res->ns_per_op);

@@ -119,7 +119,7 @@ static void put_tp(const struct cbench_report *r, const struct cbench_result *re
 		"  %s(%llu iterations, stride %llu, MIN_TIMING %.1f ns, perturb %.3g)%s\n",
 		s->q_ns[0], s->q_ns[1], s->q_ns[2], s->q_ns[3], s->q_ns[4], colour ? DIM : "",
 		(unsigned long long)s->iterations, (unsigned long long)s->every,
-		s->min_timing_ticks * 1e9 / r->timer.tsc_hz, s->perturb, colour ? RESET : "");
+		cbench_tp_min_timing_ns(s, r->timer.tsc_hz), s->perturb, colour ? RESET : "");
 	if (s->perturb > CBENCH_TP_PERTURB_MAX)
 		fprintf(f, "  %sperturb score %.3g is above 1: the timings come close to the timing point's own cost; place the points further apart%s\n",
 			colour ? RED : "", s->perturb, colour ? RESET : "");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tuning cache (seed 000: n need only be found once per benchmark and
+ * The tuning cache (Chen and Revels: n need only be found once per benchmark and
  * machine).  One text file, $XDG_CACHE_HOME/cbench/tuning (default
  * ~/.cache/cbench/tuning), one line per entry:
  *

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "session/options.h"
-#include "cmd/subcommands.h"
+#include "error.h"
 
 /* Room for a subcommand's own options in the table we hand getopt_long. */
 #define OWN_MAX 16

@@ -20,7 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "worker/clock.h"
+#include "error.h"
+#include "machine/clock.h"
 #include "session/proc.h"
 #include "session/phase.h"
 
@@ -76,7 +77,7 @@ static void child(void *arg, int fd)
 	const struct cbench_worker_job *job = arg;
 	struct cbench_worker_job own = *job;
 	static struct cbench_library lib, lib_b;
-	char err[512];
+	char err[CBENCH_ERR_LEN];
 	int ret = 0;
 
 	if (job->exp)

@@ -4,11 +4,11 @@
 #include <stdio.h>
 
 #include "session/select.h"
-#include "cmd/subcommands.h"
+#include "error.h"
 
 int cbench_filter_init(struct cbench_filter *f, const char *pattern)
 {
-	char why[256];
+	char why[CBENCH_ERR_LEN];
 	int ret;
 
 	f->pattern = pattern;
@@ -18,7 +18,7 @@ int cbench_filter_init(struct cbench_filter *f, const char *pattern)
 	if (!ret)
 		return 0;
 	regerror(ret, &f->re, why, sizeof(why));
-	fprintf(stderr, "%s: unable to use --filter '%s': %s\n", cbench_prog, pattern, why);
+	cbench_err("unable to use --filter '%s': %s\n", pattern, why);
 	f->pattern = NULL;
 	return -EINVAL;
 }

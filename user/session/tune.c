@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Tuning n: seed 000 Alg. 1 and the oracle; see tune.h. */
+/* Tuning n: Chen and Revels, Alg. 1 and the oracle; see tune.h. */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>

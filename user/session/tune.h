@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Choosing n, the reps per measurement: seed 000's Alg. 1 with the
+ * Choosing n, the reps per measurement: Chen and Revels' Alg. 1 with the
  * generalized logistic oracle
  *
  *	nu(t) = floor(1 + (j - 1) / (1 + exp(a (t - b tau_acc)))),  j = tau_acc / tau_prec
  *
  * raised, for a rep shorter than the timer's step, so that a measurement
- * still lasts tau_acc (the paper's nu never exceeds j, which presumes
+ * still lasts tau_acc (Chen and Revels' nu never exceeds j, which presumes
  * t >= tau_prec), then capped so one measurement stays short next to the
  * scheduler tick.
  */
@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 /*
- * The paper lets tau_acc be an overestimate.  Our TSC's measured error bound
+ * Chen and Revels let tau_acc be an overestimate.  Our TSC's measured error bound
  * is a few ticks, which would give j of 2 or 3 and measurements short enough
  * for a timer step to be a percent of them.  We take tau_acc to be at least
  * this many steps, so a measurement is at least 2000 steps long where the
@@ -29,9 +29,9 @@
  * change what n a benchmark gets.
  */
 #define CBENCH_TUNE_METHOD "alg1 logistic b0.5 s4.5 acc2000 floor-tau-acc cap100us v3"
-/* b of the logistic (paper: 0.4 < b < 0.6). */
+/* b of the logistic (Chen and Revels: 0.4 < b < 0.6). */
 #define CBENCH_TUNE_B 0.5
-/* a * b * tau_acc: the steepness of the paper's Fig. 5 (0.009 * 500). */
+/* a * b * tau_acc: the steepness of Chen and Revels' Fig. 5 (0.009 * 500). */
 #define CBENCH_TUNE_STEEPNESS 4.5
 /* Longest measurement we aim for, in ns: a 250 Hz tick comes every 4 ms, so
  * at 100 us fewer than 3% of measurements straddle one. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Sampled shares (seed 004): a profile of n samples, k of which landed in a
- * function, estimates that function's share of the time by k/n.  Seed 004
+ * Sampled shares (Wen et al.): a profile of n samples, k of which landed in a
+ * function, estimates that function's share of the time by k/n.  Wen et al.
  * (sections 3.4, 3.5) shows the estimate is unbiased whatever the ratio R of
  * running granularity to sampling interval, with a binomial variance, so we
  * give each share a binomial confidence interval: Wilson's score interval,

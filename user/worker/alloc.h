@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Allocation counting (seed 002's allocation instrument): cbenchctl defines
+ * Allocation counting (Caliper's allocation instrument): cbenchctl defines
  * malloc, calloc, realloc, aligned allocation and free itself, each handing
  * the call to glibc's own (__libc_malloc, ...), so a benchmark's calls
  * reach them through the dynamic linker.  They count only while counting

@@ -29,7 +29,7 @@
 #include "../../kmod/lib/order.h"
 #include "worker/arena.h"
 #include "cmd/audit.h"
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "stats/sequential.h"
 #include "worker/tpoints.h"
 #include "worker/worker.h"

@@ -9,7 +9,7 @@
  * and dropping them would inflate every share of the object.
  *
  * We draw each call's sampling period at random between half and one and a
- * half of the mean.  Seed 004's proof takes the sampling moments to be
+ * half of the mean.  Wen et al.'s proof takes the sampling moments to be
  * independent of what runs; a fixed period that happened to be a multiple
  * of the benchmark's loop would sample the same point of it every time.
  */
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "worker/sampler.h"
 #include "stats/share.h"
 #include "object/symbols.h"

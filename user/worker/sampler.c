@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "worker/sampler.h"
 
 /* Data pages of the ring buffer (a power of two): 256 KiB holds 16384

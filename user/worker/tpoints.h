@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Loop timing points (seed 001, sections 3, 5.4 and 6.1): what the harness
+ * Loop timing points (Lau et al., sections 3, 5.4 and 6.1): what the harness
  * makes of the records cbench_tpoint() leaves in a call's buffer.
  *
  * Two consecutive records of one call give a merged timing: T ticks over
@@ -29,7 +29,7 @@
 #define CBENCH_TP_CAPACITY 65536
 /* A recorded timing should span at least this many MIN_TIMINGs. */
 #define CBENCH_TP_MIN_FACTOR 10
-/* ...and keep the perturb score at most this (1 is seed 001's limit of the
+/* ...and keep the perturb score at most this (1 is Lau et al.'s limit of the
  * acceptable, which we want to stay comfortably under). */
 #define CBENCH_TP_PERTURB_TARGET 0.25
 /* Largest stride we tune to: CBENCH_TP_EVERY_MAX, the most cbench.ko takes. */
@@ -49,7 +49,7 @@ struct cbench_tp_summary {
 					 * 0: the benchmark has timing points, but
 					 * too few or too close together to time */
 	double min_timing_ticks;	/* MIN_TIMING, the point's own cost */
-	double perturb;			/* seed 001's perturb score of the timings */
+	double perturb;			/* Lau et al.'s perturb score of the timings */
 	uint64_t merged;		/* recorded timings */
 	uint64_t iterations;		/* per-iteration timings they split into */
 	uint64_t skipped;		/* pairs whose count did not grow */
@@ -58,6 +58,12 @@ struct cbench_tp_summary {
 	double mean_ns;
 	double stddev_ns;
 };
+
+/* MIN_TIMING in ns, on a timer of tsc_hz ticks a second. */
+static inline double cbench_tp_min_timing_ns(const struct cbench_tp_summary *s, double tsc_hz)
+{
+	return s->min_timing_ticks * 1e9 / tsc_hz;
+}
 
 /* AUDIT with timing points: one side's round, its per-iteration timings
  * summed up (the worker keeps them; there are too many to send). */

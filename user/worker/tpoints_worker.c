@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "worker/tpoints.h"
 #include "worker/worker.h"
 

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "worker/alloc.h"
-#include "worker/clock.h"
+#include "machine/clock.h"
 #include "session/proc.h"
 #include "session/tune.h"
 #include "worker/worker.h"
@@ -127,7 +127,7 @@ static int post(struct cbench_outbox *o, int fd, uint32_t type, const struct cbe
 	return cbench_outbox_put(o, fd, &m);
 }
 
-/* Reps of the measurements allocations are counted over (seed 002): after
+/* Reps of the measurements allocations are counted over (Caliper): after
  * a warm-up of one rep, a baseline of ALLOC_BASE_REPS, then ALLOC_MORE_REPS
  * more; the difference per rep is the benchmark's, whatever the harness
  * allocates per measurement. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Worker processes (seed 002): each experiment phase runs in a fresh
+ * Worker processes (Caliper): each experiment phase runs in a fresh
  * process forked from the runner after the benchmark object is loaded.  The
  * worker measures and sends fixed-size messages up a pipe; the runner
  * measures nothing, enforces the time limit and survives the worker.

@@ -238,7 +238,7 @@
  *   had been sent: a dump that ends with 0 has sent them all.
  *
  * CBENCH_CMD_AUDIT_START (privileged)
- *   An audit run (seed 001): two benchmarks, side A and side B, each with
+ *   An audit run (Lau et al.): two benchmarks, side A and side B, each with
  *   its own entry, reps, arena and parameter, in one image or in two of
  *   the socket's images, measured alternately in a seeded random order in
  *   one kernel thread, so that whatever drifts falls on both alike.

@@ -69,7 +69,7 @@ cbench_ref_spin:
  * reps loop timing points back to back, each after one marked iteration:
  * cbench.h's cbench_mark(it); cbench_tpoint(ctx, it), as gcc -O2 builds
  * them, so that consecutive records are apart by MIN_TIMING, the timing
- * point's own cost (seed 001), where this runs (ring 0 for the kmod
+ * point's own cost (Lau et al.), where this runs (ring 0 for the kmod
  * backend).  The offsets are struct cbench_ctx's: tp.buf at 24, capacity
  * 32, next 40, every 48, countdown 56; a record is 16 bytes.
  */

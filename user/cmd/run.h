@@ -41,24 +41,4 @@ void cbench_run_options_init(struct cbench_run_options *o);
  */
 int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err);
 
-/* The worker's CPU: wanted, or the last we may use (-1); keeps this process
- * off it where there is another.  *shared: there is no other. */
-int cbench_run_pick_cpu(int wanted, int *cpu, bool *shared);
-
-/*
- * Calibrates the timer in a CALIBRATE worker on cpu.  Returns 0 or -errno
- * after saying why on stderr.
- */
-int cbench_run_calibrate(const struct cbench_backend_ops *ops, int cpu, bool shared_cpu,
-			 struct cbench_timer *timer, struct cbench_backend_env *env);
-
-/*
- * Tunes job->exp's reps per measurement (Alg. 1 in several TUNE workers,
- * then the oracle) into *n, each worker within time_limit_s.  Returns 0, or
- * -errno with a sentence in failure.
- */
-struct cbench_worker_job;
-int cbench_run_tune(const struct cbench_worker_job *job, double time_limit_s, uint64_t *n,
-		    char *failure, size_t failure_len);
-
 #endif /* _CBENCH_RUN_H */
