@@ -213,6 +213,20 @@ else
 	not_ok "--no-tpoints"
 fi
 
+# A 64-bit seed survives JSON: written as a string beyond 2^53 (a double
+# would round it), read back exactly by plot, whose page shows its digits.
+run_cb audit "$PLACED" --a placed/side=1 --b placed/side=2 --budget 5 --seed 14568070218695270837 \
+	--format json -o "$TMP/seed.json"
+if [ "$rc" -eq 0 ] && python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+assert c["seed"] == "14568070218695270837", c["seed"]' "$TMP/seed.json" &&
+   "$CB" plot -o "$TMP/seed.html" "$TMP/seed.json" 2>"$TMP/err" &&
+   grep -q 'seed 14568070218695270837<' "$TMP/seed.html"; then
+	ok "a 64-bit seed: exact in JSON (a string beyond 2^53) and in plot's page"
+else
+	not_ok "a 64-bit seed through JSON and plot (exit $rc)"
+fi
+
 # -o FILE.json writes JSON without --format.
 run_cb audit "$PLACED" --a placed/side=1 --b placed/side=2 --budget 5 --seed 11 -o "$TMP/named.json"
 if [ "$rc" -eq 0 ] && python3 -c 'import json, sys; json.load(open(sys.argv[1]))["audits"]' "$TMP/named.json"; then

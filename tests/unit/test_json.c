@@ -2,6 +2,7 @@
 /* The JSON reader: values, escapes, and every kind of bad text. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,7 +89,33 @@ static void deep_nesting_is_refused(void)
 	cbench_json_free(v);
 }
 
+/* 64-bit integers: exact from a whole number up to 2^53 or from a string
+ * of digits (how the writer puts those beyond), nothing else. */
+static void u64_exact(void)
+{
+	struct cbench_json *v = NULL;
+	uint64_t u = 0;
+	char err[128];
+
+	CU_ASSERT_EQUAL_FATAL(parse("{\"big\": \"14568070218695270837\", \"small\": 9007199254740992,"
+				    " \"half\": 1.5, \"neg\": -1, \"over\": \"18446744073709551616\","
+				    " \"word\": \"12a\", \"huge\": 9007199254740994}", &v, err, sizeof(err)), 0);
+	CU_ASSERT_TRUE(cbench_json_u64(v, "big", &u));
+	CU_ASSERT_EQUAL(u, UINT64_C(14568070218695270837));
+	CU_ASSERT_TRUE(cbench_json_u64(v, "small", &u));
+	CU_ASSERT_EQUAL(u, UINT64_C(9007199254740992));
+	CU_ASSERT_FALSE(cbench_json_u64(v, "half", &u));
+	CU_ASSERT_FALSE(cbench_json_u64(v, "neg", &u));
+	CU_ASSERT_FALSE(cbench_json_u64(v, "over", &u));
+	CU_ASSERT_FALSE(cbench_json_u64(v, "word", &u));
+	/* Beyond 2^53 a number may already be rounded: not taken as exact. */
+	CU_ASSERT_FALSE(cbench_json_u64(v, "huge", &u));
+	CU_ASSERT_FALSE(cbench_json_u64(v, "absent", &u));
+	cbench_json_free(v);
+}
+
 static CU_TestInfo json_tests[] = {
+	{ "64-bit integers read exactly", u64_exact },
 	{ "values parse", values_parse },
 	{ "unicode escapes become UTF-8", unicode_escapes_become_utf8 },
 	{ "bad text is refused, with where", bad_text_is_refused_with_where },

@@ -112,15 +112,25 @@ static const char *value_of(const char *out, const char *key)
 	return at ? at + strlen(quoted) : "";
 }
 
-/* Parses key's value as a JSON number that is an exact integer. */
+/*
+ * Parses key's value as an exact integer: a JSON number up to 2^53, a
+ * string of its digits beyond (a double would round it), as the writer
+ * puts them.
+ */
 static bool parse_uint(const char *out, const char *key, uint64_t *v)
 {
 	const char *text = value_of(out, key);
+	bool quoted = *text == '"';
 	char *end;
 
 	errno = 0;
-	*v = strtoull(text, &end, 10);
-	return end != text && !errno && (*end == ',' || *end == '}');
+	*v = strtoull(text + quoted, &end, 10);
+	if (end == text + quoted || errno || (quoted && *end++ != '"'))
+		return false;
+	/* A number beyond 2^53 is not exact for a reader; a string below is not ours. */
+	if (quoted != (*v > (UINT64_C(1) << 53)))
+		return false;
+	return *end == ',' || *end == '}';
 }
 
 static bool parse_double(const char *out, const char *key, double *v)

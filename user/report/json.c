@@ -377,6 +377,23 @@ double cbench_json_number(const struct cbench_json *v, const char *key, double f
 	return m && m->type == CBENCH_JSON_NUMBER ? m->number : fallback;
 }
 
+bool cbench_json_u64(const struct cbench_json *v, const char *key, uint64_t *out)
+{
+	const struct cbench_json *m = cbench_json_get(v, key);
+	char *end;
+
+	if (m && m->type == CBENCH_JSON_NUMBER && m->number >= 0 && m->number <= 0x1p53 &&
+	    m->number == floor(m->number)) {
+		*out = (uint64_t)m->number;
+		return true;
+	}
+	if (!m || m->type != CBENCH_JSON_STRING || m->string[0] < '0' || m->string[0] > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(m->string, &end, 10);
+	return !errno && !*end;
+}
+
 const char *cbench_json_string(const struct cbench_json *v, const char *key, const char *fallback)
 {
 	const struct cbench_json *m = cbench_json_get(v, key);

@@ -45,6 +45,12 @@ void cbench_json_free(struct cbench_json *v);
 const struct cbench_json *cbench_json_get(const struct cbench_json *v, const char *key);
 /* A member's number, or fallback if absent or not a number. */
 double cbench_json_number(const struct cbench_json *v, const char *key, double fallback);
+/*
+ * A member that is an unsigned 64-bit integer, exactly: a number that is a
+ * whole one up to 2^53, or a string of decimal digits (how cbench writes
+ * those beyond).  false if absent or neither.
+ */
+bool cbench_json_u64(const struct cbench_json *v, const char *key, uint64_t *out);
 /* A member's string, or fallback if absent or not a string. */
 const char *cbench_json_string(const struct cbench_json *v, const char *key, const char *fallback);
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,16 +102,26 @@ void cbench_jsonw_string(struct cbench_jsonw *j, const char *key, const char *va
 	put_string(j->f, value ? value : "");
 }
 
+/*
+ * Integers beyond 2^53 are written as strings of their digits: a reader
+ * that takes every JSON number for a double (JavaScript, jq, Python's
+ * float) would round them, and a seed rounded replays another audit.
+ * cbench_json_u64() reads both forms back exactly.
+ */
+#define EXACT_MAX (UINT64_C(1) << 53)
+
 void cbench_jsonw_uint(struct cbench_jsonw *j, const char *key, uint64_t value)
 {
 	member(j, key);
-	fprintf(j->f, "%" PRIu64, value);
+	fprintf(j->f, value > EXACT_MAX ? "\"%" PRIu64 "\"" : "%" PRIu64, value);
 }
 
 void cbench_jsonw_int(struct cbench_jsonw *j, const char *key, int64_t value)
 {
+	bool big = value > (int64_t)EXACT_MAX || value < -(int64_t)EXACT_MAX;
+
 	member(j, key);
-	fprintf(j->f, "%" PRId64, value);
+	fprintf(j->f, big ? "\"%" PRId64 "\"" : "%" PRId64, value);
 }
 
 /*

@@ -6,6 +6,7 @@
  * plot.c draws reports.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -110,6 +111,7 @@ int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json 
 	const struct cbench_json *audits = cbench_json_get(root, "audits");
 	const struct cbench_json *config = cbench_json_get(root, "config");
 	double min_effect = config ? cbench_json_number(config, "min_effect", 0) : 0;
+	uint64_t seed;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>cbench audit: ", f);
 	cbench_plot_html(f, label);
@@ -120,8 +122,11 @@ int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json 
 	      "</style></head><body>\n<h1>cbench audit: ", f);
 	cbench_plot_html(f, label);
 	fprintf(f, "</h1>\n<p class=\"config\">confidence %g, min-effect &plusmn;%g %% (the grey "
-		"band), seed %.0f</p>\n", config ? cbench_json_number(config, "confidence", NAN) : NAN,
-		min_effect, config ? cbench_json_number(config, "seed", NAN) : NAN);
+		"band), seed ", config ? cbench_json_number(config, "confidence", NAN) : NAN, min_effect);
+	if (config && cbench_json_u64(config, "seed", &seed))
+		fprintf(f, "%" PRIu64 "</p>\n", seed);
+	else
+		fputs("unknown</p>\n", f);
 	plot(f, audits, min_effect);
 	fputs("<ul>\n", f);
 	for (size_t i = 0; i < audits->n; i++) {
