@@ -44,20 +44,6 @@ struct input {
 	const struct cbench_json *benchmarks;
 };
 
-void cbench_plot_html(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 static int read_all(const char *path, char **text, size_t *len)
 {
 	struct stat st;

@@ -26,6 +26,20 @@ bool cbench_plot_is_audit(const struct cbench_json *root)
 	return a && a->type == CBENCH_JSON_ARRAY;
 }
 
+void cbench_plot_html(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
 int cbench_plot_audit_check(const struct cbench_json *root, char *err, size_t errlen)
 {
 	const struct cbench_json *audits = cbench_json_get(root, "audits");

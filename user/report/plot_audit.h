@@ -7,7 +7,7 @@
 
 #include "report/json.h"
 
-/* s into an HTML page, escaped (plot.c). */
+/* s into an HTML page, escaped. */
 void cbench_plot_html(FILE *f, const char *s);
 
 /* Whether root is an audit's JSON (an "audits" array). */
