@@ -16,3 +16,20 @@ void cbench_err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 }
+
+int cbench_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt) {
+		fprintf(stderr, "%s %s: ", cbench_prog, cmd);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fprintf(stderr, "; see '%s %s --help'\n", cbench_prog, cmd);
+	} else {
+		fprintf(stderr, "%s %s: see '%s %s --help' for what it takes\n", cbench_prog, cmd,
+			cbench_prog, cmd);
+	}
+	return CBENCH_EXIT_USAGE;
+}

@@ -11,7 +11,20 @@
 
 extern const char *cbench_prog;
 
+/* Exit statuses, the same for every subcommand (cbenchctl(1)). */
+#define CBENCH_EXIT_OK 0
+#define CBENCH_EXIT_FAILED 1	/* a measurement, a check or a file failed */
+#define CBENCH_EXIT_USAGE 2	/* the command line is wrong */
+#define CBENCH_EXIT_GATE 3	/* --fail-on found a change that counts */
+
 /* "cbenchctl: " and the message, on stderr; fmt ends the line itself. */
 void cbench_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A wrong command line for subcommand cmd: "cbenchctl cmd: <reason>; see
+ * 'cbenchctl cmd --help'" on stderr (fmt NULL when the reason was said
+ * already: then only where to look).  Returns CBENCH_EXIT_USAGE.
+ */
+int cbench_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* _CBENCH_ERROR_H */

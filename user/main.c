@@ -44,7 +44,7 @@ int main(int argc, char *argv[])
 	cbench_context_init(argc, argv);
 	if (argc < 2) {
 		show_usage(stderr);
-		return 1;
+		return CBENCH_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		show_usage(stdout);
@@ -57,7 +57,6 @@ int main(int argc, char *argv[])
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
 	}
-	cbench_err("'%s' is not a command\n\n", argv[1]);
-	show_usage(stderr);
-	return 1;
+	cbench_err("'%s' is not a command; see '%s --help' for the commands\n", argv[1], cbench_prog);
+	return CBENCH_EXIT_USAGE;
 }

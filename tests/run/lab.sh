@@ -340,7 +340,8 @@ else
 fi
 
 run_cb lab frobnicate
-if [ "$rc" -ne 0 ] && grep -q 'Usage: .* lab setup' "$TMP/err"; then
+if [ "$rc" -eq 2 ] && grep -q "^cbenchctl lab: no action 'frobnicate': setup or reset; see 'cbenchctl lab --help'$" "$TMP/err" &&
+   ! grep -q 'Usage:' "$TMP/err"; then
 	ok "lab: unknown action"
 else
 	not_ok "lab: unknown action"

@@ -131,7 +131,7 @@ expect_failure "plot: a missing file" "unable to read $TMP/absent.json: No such 
 expect_failure "plot: the second report bad" "unable to read $TMP/go.txt: not JSON" plot "$TMP/old.json" "$TMP/go.txt" -o "$TMP/out.html"
 expect_failure "plot: output is a directory" "unable to write $TMP: Is a directory" plot "$TMP/old.json" -o "$TMP"
 expect_failure "plot: output in a missing directory" "unable to write $TMP/nodir/out.html: No such file" plot "$TMP/old.json" -o "$TMP/nodir/out.html"
-expect_failure "plot: no -o" "Usage: .* plot" plot "$TMP/old.json"
-expect_failure "plot: three reports" "Usage: .* plot" plot "$TMP/old.json" "$TMP/old.json" "$TMP/old.json" -o "$TMP/out.html"
+expect_failure "plot: no -o" "plot: it wants -o FILE.html" plot "$TMP/old.json"
+expect_failure "plot: three reports" "plot: it wants one or two reports, not 3" plot "$TMP/old.json" "$TMP/old.json" "$TMP/old.json" -o "$TMP/out.html"
 
 finish

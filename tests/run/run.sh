@@ -868,7 +868,31 @@ if [ ! -d /sys/module/cbench ]; then
 	expect_failure "kmod backend unavailable" 'unable to use the kmod backend' run --backend kmod -o "$TMP/report.txt" "$SUITE"
 fi
 expect_failure "CPU not available" 'unable to use CPU 1000' run --cpu 1000 -o "$TMP/report.txt" "$SUITE"
-expect_failure "bad --trials" 'Usage: .* run' run --trials 0 "$SUITE"
+expect_failure "bad --trials" "^cbenchctl run: see 'cbenchctl run --help'" run --trials 0 "$SUITE"
+# A usage error: exit status 2, the reason and where to look, not the help.
+run_cb run --trials 0 "$SUITE"
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 2 ] &&
+   grep -q "^cbenchctl: --trials wants a count from 1 to 100000, not '0'$" "$TMP/err"; then
+	ok "a usage error: status 2, two lines (why, and where to look)"
+else
+	not_ok "a usage error: status $rc"
+fi
+# Every subcommand: a wrong command line is status 2 with a reason.
+bad=
+for args in "frob" "list" "list --filter x" "lab" "doctor --bogus" "info --bogus" "plot x.json" \
+	"compare a.txt" "audit" "profile --by file x.so" "run --nonsense x.so"; do
+	# shellcheck disable=SC2086
+	"$CB" $args >/dev/null 2>"$TMP/err"
+	st=$?
+	if [ "$st" -ne 2 ] || grep -q 'Usage:' "$TMP/err" || ! grep -q "see 'cbenchctl.*--help'" "$TMP/err"; then
+		bad="$bad [$args: $st]"
+	fi
+done
+if [ -z "$bad" ]; then
+	ok "every subcommand: a wrong command line is status 2, a reason and the --help to read"
+else
+	not_ok "usage errors:$bad"
+fi
 expect_failure "bad --backend" '--backend must be user, kmod or auto' run --backend fast "$SUITE"
 expect_failure "bad --format" '--format must be go or json' run --format xml "$SUITE"
 expect_failure "no object" 'run wants exactly one benchmark object' run

@@ -96,7 +96,8 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 when every audit reached a verdict or was inconclusive (an\n"
 		"inconclusive audit is not a failure); 1 when one failed (a crash, a time-out)\n"
-		"or the input was bad; 3 when --fail-on's gate failed.\n",
+		"or an object could not be loaded; 2 when the command line is wrong; 3 when\n"
+		"--fail-on's gate failed.\n",
 		cbench_prog, cbench_prog);
 }
 
@@ -568,7 +569,7 @@ static int gate(const struct audit_options *o, const struct cbench_audit_report 
 			fprintf(stderr, "%s%s", named == 1 ? "; inconclusive: " : ", ", p->b->id);
 	}
 	fprintf(stderr, "%s\n", open > 4 ? ", ..." : "");
-	return failing ? 3 : 0;
+	return failing ? CBENCH_EXIT_GATE : CBENCH_EXIT_OK;
 }
 
 int cbench_cmd_audit(int argc, char *argv[])
@@ -583,8 +584,10 @@ int cbench_cmd_audit(int argc, char *argv[])
 	memset(lib, 0, sizeof(lib));
 	ret = parse_options(&opt, argc, argv);
 	if (ret) {
-		usage(ret > 0 ? stdout : stderr);
-		return ret > 0 ? 0 : 1;
+		if (ret < 0)
+			return cbench_usage_error("audit", NULL);
+		usage(stdout);
+		return 0;
 	}
 	if (!opt.have_seed && random_seed(&opt.seed)) {
 		cbench_err("unable to read a seed from /dev/urandom; give one with --seed\n");

@@ -51,7 +51,7 @@
  * otherwise: audit's default, so both call the same changes real. */
 #define COMPARE_MIN_EFFECT_PCT 0.2
 /* Exit status of a failed gate (--fail-on): not 1, which is an error. */
-#define COMPARE_GATE_FAILED 3
+#define COMPARE_GATE_FAILED CBENCH_EXIT_GATE
 
 /* What compare was asked; the files come from split(). */
 struct compare_options {
@@ -660,7 +660,8 @@ static void usage(FILE *f)
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when compared (and the gate, if any, passed); 1 when a file\n"
-		"cannot be read or the arguments are wrong; %d when --fail-on's gate failed.\n",
+		"cannot be read; 2 when the arguments are wrong; %d when --fail-on's gate\n"
+		"failed.\n",
 		cbench_prog, cbench_prog, 100 * (1 - COMPARE_ALPHA), COMPARE_ALPHA, cbench_prog,
 		COMPARE_MIN_EFFECT_PCT, COMPARE_GATE_FAILED, COMPARE_GATE_FAILED);
 }
@@ -771,8 +772,10 @@ int cbench_cmd_compare(int argc, char *argv[])
 		status = 0;
 		goto out;
 	}
-	if (split(&opt, argc, argv, &nold, &newv, &nnew))
+	if (split(&opt, argc, argv, &nold, &newv, &nnew)) {
+		status = CBENCH_EXIT_USAGE;
 		goto out;
+	}
 	if (!old || !new || read_side(old, argv + 1, (size_t)nold) || read_side(new, newv, (size_t)nnew))
 		goto out;
 	if (print_table(&opt, old, new, &notes)) {

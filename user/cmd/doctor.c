@@ -987,6 +987,7 @@ static int parse_options(struct doctor *d, int argc, char *argv[])
 	d->cpu = -1;
 	d->measure = true;
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CPU:
@@ -1006,12 +1007,12 @@ static int parse_options(struct doctor *d, int argc, char *argv[])
 			usage(stdout);
 			return 1;
 		default:
-			usage(stderr);
+			cbench_usage_error("doctor", "unknown or incomplete option '%s'", argv[optind - 1]);
 			return -1;
 		}
 	}
 	if (optind != argc) {
-		usage(stderr);
+		cbench_usage_error("doctor", "it takes no operand ('%s')", argv[optind]);
 		return -1;
 	}
 	if (d->cpu < 0)
@@ -1057,7 +1058,7 @@ int cbench_doctor_main(int argc, char *argv[])
 	ret = parse_options(d, argc, argv);
 	if (ret) {
 		free(d);
-		return ret > 0 ? 0 : 1;
+		return ret > 0 ? 0 : CBENCH_EXIT_USAGE;
 	}
 	run_checks(d);
 	if (d->json)

@@ -353,6 +353,7 @@ static int parse_options(int argc, char *argv[], struct options *opts)
 
 	opts->probe_cpu = -1;
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -367,17 +368,22 @@ static int parse_options(int argc, char *argv[], struct options *opts)
 			errno = 0;
 			opts->probe_cpu = strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || opts->probe_cpu < 0 ||
-			    opts->probe_cpu > UINT32_MAX)
+			    opts->probe_cpu > UINT32_MAX) {
+				cbench_err("--probe wants a CPU number, not '%s'\n", optarg);
 				return -EINVAL;
+			}
 			break;
 		}
 		case 'h':
 			show_usage(stdout);
 			exit(0);
 		default:
+			cbench_err("info: unknown or incomplete option '%s'\n", argv[optind - 1]);
 			return -EINVAL;
 		}
 	}
+	if (optind != argc)
+		cbench_err("info: it takes no operand ('%s')\n", argv[optind]);
 	return optind == argc ? 0 : -EINVAL;
 }
 
@@ -438,10 +444,8 @@ int cbench_info_main(int argc, char *argv[])
 	bool loaded;
 	int ret;
 
-	if (parse_options(argc, argv, &opts)) {
-		show_usage(stderr);
-		return 1;
-	}
+	if (parse_options(argc, argv, &opts))
+		return cbench_usage_error("info", NULL);
 
 	ret = cbench_nl_open(&nl);
 	loaded = !ret;

@@ -605,20 +605,19 @@ int cbench_lab_main(int argc, char *argv[])
 	int c;
 
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 1;
+			return cbench_usage_error("lab", "unknown or incomplete option '%s'",
+						  argv[optind - 1]);
 		}
 	}
-	if (optind >= argc) {
-		usage(stderr);
-		return 1;
-	}
+	if (optind >= argc)
+		return cbench_usage_error("lab", "it wants an action, setup or reset");
 	action = argv[optind];
 	argc -= optind;
 	argv += optind;
@@ -627,7 +626,7 @@ int cbench_lab_main(int argc, char *argv[])
 		switch (c) {
 		case OPT_CPU:
 			if (cbench_option_cpu(optarg, CBENCH_MAX_CPUS, &cpu, stderr))
-				return 1;
+				return cbench_usage_error("lab", NULL);
 			break;
 		case OPT_ROOT:
 			cbench_sysroot_set(optarg);
@@ -636,15 +635,16 @@ int cbench_lab_main(int argc, char *argv[])
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 1;
+			return cbench_usage_error("lab", "unknown or incomplete option '%s'",
+						  argv[optind - 1]);
 		}
 	}
-	if (optind != argc || (strcmp(action, "setup") && strcmp(action, "reset")) ||
-	    (cpu >= 0 && strcmp(action, "setup"))) {
-		usage(stderr);
-		return 1;
-	}
+	if (strcmp(action, "setup") && strcmp(action, "reset"))
+		return cbench_usage_error("lab", "no action '%s': setup or reset", action);
+	if (optind != argc)
+		return cbench_usage_error("lab", "%s takes no operand ('%s')", action, argv[optind]);
+	if (cpu >= 0 && strcmp(action, "setup"))
+		return cbench_usage_error("lab", "--cpu goes with setup: reset restores what setup saved");
 	if (geteuid()) {
 		cbench_err("unable to %s the lab: only root may change these settings\n", !strcmp(action, "setup") ? "set up" : "reset");
 		return 1;

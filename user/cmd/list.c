@@ -27,10 +27,10 @@ int cbench_cmd_list(int argc, char *argv[])
 		usage(stdout);
 		return 0;
 	}
-	if (argc != 2 || argv[1][0] == '-') {
-		usage(stderr);
-		return 1;
-	}
+	if (argc > 1 && argv[1][0] == '-' && argv[1][1])
+		return cbench_usage_error("list", "unknown option '%s' (list takes none)", argv[1]);
+	if (argc != 2)
+		return cbench_usage_error("list", "it wants one benchmark object, not %d", argc - 1);
 	if (cbench_library_open(&lib, argv[1], CBENCH_LOAD_TIME_LIMIT_S, err, sizeof(err))) {
 		cbench_err("unable to load benchmarks: %s\n", err);
 		return 1;

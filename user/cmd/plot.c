@@ -415,6 +415,7 @@ int cbench_plot_main(int argc, char *argv[])
 	int c, ret = 0;
 
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -424,15 +425,16 @@ int cbench_plot_main(int argc, char *argv[])
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 1;
+			return cbench_usage_error("plot", "unknown or incomplete option '%s'",
+						  argv[optind - 1]);
 		}
 	}
 	nin = (size_t)(argc - optind);
-	if (!output || nin < 1 || nin > 2) {
-		usage(stderr);
-		return 1;
-	}
+	if (nin < 1 || nin > 2)
+		return cbench_usage_error("plot", "it wants one or two reports, not %zu", nin);
+	if (!output)
+		return cbench_usage_error("plot", "it wants -o FILE.html: the page is written there, "
+					  "never to a terminal");
 	for (size_t s = 0; s < nin && !ret; s++)
 		ret = load(&in[s], argv[optind + (int)s]);
 	/* An audit compares two versions already: it is drawn alone. */

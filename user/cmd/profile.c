@@ -456,8 +456,10 @@ int cbench_cmd_profile(int argc, char *argv[])
 
 	ret = parse_options(&opt, argc, argv, stderr);
 	if (ret) {
-		usage(ret > 0 ? stdout : stderr);
-		return ret > 0 ? 0 : 1;
+		if (ret < 0)
+			return cbench_usage_error("profile", NULL);
+		usage(stdout);
+		return 0;
 	}
 	if (cbench_filter_init(&filter, opt.filter))
 		return 1;

@@ -746,8 +746,10 @@ int cbench_cmd_run(int argc, char *argv[])
 
 	ret = cbench_run_options_parse(&opt, argc, argv, stderr);
 	if (ret) {
-		usage(ret > 0 ? stdout : stderr);
-		return ret > 0 ? 0 : 1;
+		if (ret < 0)
+			return cbench_usage_error("run", NULL);
+		usage(stdout);
+		return 0;
 	}
 	if (cbench_filter_init(&filter, opt.filter))
 		return 1;
