@@ -511,6 +511,17 @@ if [ "$rc" -eq 0 ] && python3 -c 'import json, sys; json.load(open(sys.argv[1]))
 else
 	not_ok "-o by name (exit $rc)"
 fi
+# compare reads JSON as it reads Go text, by content: one run's two
+# reports are the same run (to the Go text's six digits).
+run_cb compare "$TMP/multi.json" "$TMP/multi.txt"
+if [ "$rc" -eq 0 ] && grep -Eq '^AddChain +([0-9.]+) +\1 +[+-]0\.00% +- +n/a +1\+1 \?$' "$TMP/out"; then
+	ok "compare reads a JSON report beside a Go one"
+else
+	not_ok "compare of JSON and Go (exit $rc)"
+fi
+echo '{"audits": []}' >"$TMP/an-audit.json"
+expect_failure "compare: an audit's JSON" "it is JSON, but not a run's report \(an audit's" \
+	compare "$TMP/an-audit.json" "$TMP/multi.txt"
 run_cb run $FAST --filter '^add_chain$' --format go -o "$TMP/forced.json" "$SUITE"
 if [ "$rc" -eq 0 ] && grep -q '^BenchmarkAddChain ' "$TMP/forced.json"; then
 	ok "--format says otherwise than -o's name"

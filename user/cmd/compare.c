@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "object/elffile.h"
+#include "report/json.h"
 #include "session/options.h"
 #include "report/report.h"
 #include "cmd/run.h"
@@ -334,6 +335,89 @@ static int read_line(struct go_file *g, char *line, uint64_t at, bool *results, 
 	return ret;
 }
 
+/* A JSON report's text from f, whole; NULL (and why) if too big or unread. */
+static char *slurp(FILE *f, size_t *n, char *why, size_t len)
+{
+	size_t cap = 1 << 16;
+	char *text = malloc(cap), *bigger;
+
+	*n = 0;
+	while (text) {
+		*n += fread(text + *n, 1, cap - *n, f);
+		if (*n < cap)
+			break;
+		if (cap >= COMPARE_MAX_BYTES) {
+			snprintf(why, len, "it is larger than %d MiB, the most compare reads",
+				 COMPARE_MAX_BYTES >> 20);
+			free(text);
+			return NULL;
+		}
+		bigger = realloc(text, cap * 2);
+		if (!bigger)
+			free(text);
+		text = bigger;
+		cap *= 2;
+	}
+	if (!text || ferror(f)) {
+		snprintf(why, len, "%s", strerror(text ? EIO : ENOMEM));
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/*
+ * A JSON report of `run` (--format json) into g: one run, each trial that
+ * measured its ns/op.  An audit's or a profile's JSON is refused, saying
+ * what it is.
+ */
+static int parse_json(FILE *f, struct go_file *g, char *why, size_t len)
+{
+	struct cbench_json *root = NULL;
+	const struct cbench_json *list;
+	size_t n, trials = 0;
+	char *text = slurp(f, &n, why, len);
+	int ret;
+
+	if (!text)
+		return -EINVAL;
+	ret = cbench_json_parse(text, n, &root, why, len);
+	free(text);
+	if (ret)
+		return ret;
+	list = cbench_json_get(root, "benchmarks");
+	if (!list || list->type != CBENCH_JSON_ARRAY) {
+		snprintf(why, len, "it is JSON, but not a run's report (%s)",
+			 cbench_json_get(root, "audits") ? "an audit's: it compares two versions already" :
+			 cbench_json_get(root, "profile") ? "a profile's" : "no \"benchmarks\"");
+		cbench_json_free(root);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < list->n && !ret; i++) {
+		const struct cbench_json *b = &list->items[i], *t = cbench_json_get(b, "trials");
+		const char *name = cbench_json_string(b, "name", NULL);
+
+		for (size_t k = 0; name && t && t->type == CBENCH_JSON_ARRAY && k < t->n && !ret; k++) {
+			double v = cbench_json_number(&t->items[k], "ns_per_op", NAN);
+
+			if (strcmp(cbench_json_string(&t->items[k], "status", ""), "ok") || !(v > 0) ||
+			    !isfinite(v))
+				continue;
+			/* Written to round-trip: rounding is a double's own. */
+			ret = add_trial(g, name, v, v * 0x1p-52);
+			trials++;
+		}
+	}
+	cbench_json_free(root);
+	if (!ret && !trials) {
+		snprintf(why, len, "it has no measured trials");
+		return -ENODATA;
+	}
+	if (ret)
+		snprintf(why, len, "%s", strerror(-ret));
+	return ret;
+}
+
 /* Every run of one file into g.  Returns 0 or -errno with a sentence in why. */
 static int parse(const char *path, struct go_file *g, char *why, size_t len)
 {
@@ -343,10 +427,23 @@ static int parse(const char *path, struct go_file *g, char *why, size_t len)
 	struct stat st;
 	int ret = 0;
 	FILE *f = open_report(path, &st, &ret, why, len);
+	int first;
 
 	if (!f)
 		return ret;
 	g->runs++;
+	/* Go text or JSON, by what the file holds, whatever its name. */
+	do
+		first = getc(f);
+	while (first == ' ' || first == '\t' || first == '\n' || first == '\r');
+	if (first == '{') {
+		ungetc(first, f);
+		ret = parse_json(f, g, why, len);
+		fclose(f);
+		return ret;
+	}
+	if (first != EOF)
+		ungetc(first, f);
 	while (!ret && fgets(line, sizeof(line), f)) {
 		size_t line_bytes = strlen(line);
 		uint64_t at = lineno;
@@ -637,8 +734,8 @@ static void usage(FILE *f)
 		"Usage: %s compare [options] <old.txt> <new.txt>\n"
 		"       %s compare [options] <old.txt>... -- <new.txt>...\n"
 		"\n"
-		"Compares reports in the Go benchmark data format (cbenchctl run's default),\n"
-		"run against run.  A file holds one run, or several written one after another\n"
+		"Compares run's reports, in the Go benchmark data format or JSON (either, by\n"
+		"what the file holds), run against run.  A file holds one run, or several written one after another\n"
 		"(a configuration line after result lines starts the next run).\n"
 		"\n"
 		"Per benchmark, each run counts with its headline, its least trial's ns/op:\n"
