@@ -387,6 +387,7 @@ check: cbenchctl kmod-sources
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --std=c11 -Iinclude -Iuser -D__x86_64__ $(CPPCHECK_DIRS)
 	scripts/long-functions.sh user/*.c user/*/*.c kmod/*.c kmod/lib/*.c
+	scripts/dead-functions.sh user/*.c user/*/*.c kmod/*.c kmod/lib/*.c
 
 # `make check` for every Debian kernel whose headers are installed, as the
 # VM tests do; `make test` runs it.
