@@ -135,7 +135,7 @@ static void fail(struct cbench_run *run, u32 stage, s32 error)
 }
 
 /*
- * A per-rep hook (seed 002's macrobenchmark instrument) around a call of
+ * A per-rep hook (Caliper's macrobenchmark instrument) around a call of
  * run(), outside the sample: interrupts on and preemption off, as for
  * setup().  User mode has rehearsed it; a hook that fails, or whose call
  * overran CBENCH_HOOK_MAX_NS here, ends the run as FAILED.  Returns true to

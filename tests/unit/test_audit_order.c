@@ -9,7 +9,7 @@
 #include <CUnit/CUnit.h>
 
 #include "../kmod/lib/order.h"
-#include "cmd/audit.h"
+#include "report/audit.h"
 
 #define SLOTS (2 * CBENCH_AUDIT_PER_SIDE)
 

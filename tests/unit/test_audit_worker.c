@@ -18,8 +18,9 @@
 #include <CUnit/CUnit.h>
 
 #include "../kmod/lib/order.h"
-#include "cmd/audit.h"
+#include "report/audit.h"
 #include "stats/sequential.h"
+#include "worker/audit_worker.h"
 #include "worker/worker.h"
 
 static const struct cbench_desc desc = { .name = "fake", .ops_per_rep = 10 };

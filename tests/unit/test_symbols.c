@@ -8,7 +8,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "object/symbols.h"
+#include "worker/symbols.h"
 
 #define PROFILE_SO CBENCH_EXAMPLE_DIR "/profile.so"
 

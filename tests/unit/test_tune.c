@@ -5,7 +5,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "session/tune.h"
+#include "stats/tune.h"
 
 static void params_floor_accuracy(void)
 {

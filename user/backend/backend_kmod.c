@@ -30,7 +30,7 @@
 #include "backend/protocol.h"
 #include "machine/reference.h"
 #include "stats/stats.h"
-#include "session/tune.h"
+#include "stats/tune.h"
 
 /* Samples per run: enough to amortize starting a run, few enough to waste little. */
 #define BATCH_SAMPLES 256

@@ -27,7 +27,7 @@
 #include "machine/reference.h"
 #include "stats/stats.h"
 #include "machine/tsc.h"
-#include "session/tune.h"
+#include "stats/tune.h"
 
 /* SCHED_FIFO priority of a worker: above every SCHED_OTHER task, below the
  * kernel's own high-priority threads (which run at 50 and up). */

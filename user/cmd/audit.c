@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/audit.h"
+#include "report/audit.h"
 #include "machine/cpulock.h"
 #include "session/options.h"
 #include "report/outfile.h"

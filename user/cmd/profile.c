@@ -19,14 +19,14 @@
 #include "machine/cpulock.h"
 #include "session/options.h"
 #include "report/outfile.h"
-#include "cmd/profile.h"
+#include "worker/profile.h"
 #include "cmd/run.h"
 #include "session/session.h"
 #include "session/phase.h"
 #include "session/select.h"
 #include "stats/share.h"
 #include "cmd/subcommands.h"
-#include "object/symbols.h"
+#include "worker/symbols.h"
 
 /* Mean sampling interval, in ns: 10 kHz, a tenth of the kernel's default
  * perf_event_max_sample_rate, so the kernel has no cause to throttle us. */

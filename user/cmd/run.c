@@ -26,7 +26,7 @@
 #include "session/session.h"
 #include "session/phase.h"
 #include "session/select.h"
-#include "session/tune.h"
+#include "stats/tune.h"
 #include "cmd/subcommands.h"
 
 /* Valid measurements a trial needs before its time is up. */

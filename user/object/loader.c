@@ -32,7 +32,7 @@
 #include "machine/clock.h"
 #include "object/elffile.h"
 #include "object/loader.h"
-#include "session/proc.h"
+#include "machine/proc.h"
 
 /*
  * Most operations or bytes one rep may claim (ops_per_rep, bytes_per_rep, and

@@ -24,7 +24,7 @@
 #include "machine/reference.h"
 #include "report/context.h"
 #include "report/report.h"
-#include "session/tune.h"
+#include "stats/tune.h"
 
 bool cbench_go_valid_key(const char *key)
 {

@@ -12,7 +12,7 @@
 
 #include "session/cache.h"
 #include "report/outfile.h"
-#include "session/tune.h"
+#include "stats/tune.h"
 
 int cbench_cache_path(char *buf, size_t len)
 {

@@ -22,7 +22,7 @@
 
 #include "error.h"
 #include "machine/clock.h"
-#include "session/proc.h"
+#include "machine/proc.h"
 #include "session/phase.h"
 
 /* The worker of the phase in progress, for cbench_phase_abort(). */

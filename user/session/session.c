@@ -13,7 +13,7 @@
 #include "report/outfile.h"
 #include "session/phase.h"
 #include "session/session.h"
-#include "session/tune.h"
+#include "stats/tune.h"
 
 /* Limit for the calibration worker, in seconds; it needs well under one. */
 #define CALIBRATE_TIME_LIMIT_S 30.0

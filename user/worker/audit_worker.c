@@ -28,11 +28,11 @@
 
 #include "../../kmod/lib/order.h"
 #include "worker/arena.h"
-#include "cmd/audit.h"
 #include "machine/clock.h"
 #include "stats/sequential.h"
 #include "worker/tpoints.h"
-#include "worker/worker.h"
+#include "worker/audit_worker.h"
+#include "worker/tpoints_worker.h"
 
 /* Timings per side per sub-round (Lau et al. add 100 per side per round). */
 #define ROUND_PER_SIDE CBENCH_AUDIT_PER_SIDE

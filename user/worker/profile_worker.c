@@ -25,8 +25,8 @@
 #include "machine/clock.h"
 #include "worker/sampler.h"
 #include "stats/share.h"
-#include "object/symbols.h"
-#include "worker/worker.h"
+#include "worker/symbols.h"
+#include "worker/profile_worker.h"
 
 /* A call of the benchmark lasts at least this long, in ns: long enough that
  * the harness between calls is a small share of the samples, short enough

@@ -15,7 +15,7 @@
 
 #include "machine/clock.h"
 #include "worker/tpoints.h"
-#include "worker/worker.h"
+#include "worker/tpoints_worker.h"
 
 /* Splits kept at most (16 bytes each): past this, a trial stops early and
  * an audit round stops adding calls. */

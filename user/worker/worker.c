@@ -8,23 +8,16 @@
 
 #include "worker/alloc.h"
 #include "machine/clock.h"
-#include "session/proc.h"
-#include "session/tune.h"
+#include "machine/proc.h"
+#include "stats/tune.h"
+#include "worker/audit_worker.h"
+#include "worker/profile_worker.h"
+#include "worker/tpoints_worker.h"
 #include "worker/worker.h"
 
 static int send_msg(int fd, const struct cbench_msg *m)
 {
-	ssize_t put;
-
-	do {
-		put = write(fd, m, sizeof(*m));
-	} while (put < 0 && errno == EINTR);
-	return put == (ssize_t)sizeof(*m) ? 0 : -EPIPE;
-}
-
-int cbench_worker_send(int fd, const struct cbench_msg *m)
-{
-	return send_msg(fd, m);
+	return cbench_worker_send(fd, m);
 }
 
 /* The backend's own account of a failure, if it left one. */
@@ -81,43 +74,6 @@ static int warm_up(struct cbench_backend *b, uint64_t n, bool ref, double span_n
 		*last_ns = cbench_now_ns() - start;
 	} while (cbench_now_ns() < until);
 	return 0;
-}
-
-/*
- * Messages of a trial, sent in bursts: a write to the pipe wakes the runner,
- * which then works on the other CPU (an SMT sibling, on some hosts) while
- * the next measurement runs; one write per measurement slowed the short
- * reference measurements that follow each benchmark measurement by up to 3%
- * in some workers.  Bursts spread that over every measurement alike, and
- * rarely.
- */
-/* A burst goes at least this often, so a trial that runs out of time still
- * told the runner most of what it measured; ns. */
-#define OUTBOX_FLUSH_NS 10e6
-
-void cbench_outbox_init(struct cbench_outbox *o)
-{
-	o->n = 0;
-	o->last_ns = cbench_now_ns();
-}
-
-int cbench_outbox_flush(struct cbench_outbox *o, int fd)
-{
-	int ret = cbench_proc_write_all(fd, o->msg, o->n * sizeof(o->msg[0]));
-
-	if (ret)
-		return ret;
-	o->n = 0;
-	o->last_ns = cbench_now_ns();
-	return 0;
-}
-
-int cbench_outbox_put(struct cbench_outbox *o, int fd, const struct cbench_msg *m)
-{
-	o->msg[o->n] = *m;
-	if (++o->n < CBENCH_OUTBOX_MSGS && cbench_now_ns() - o->last_ns < OUTBOX_FLUSH_NS)
-		return 0;
-	return cbench_outbox_flush(o, fd);
 }
 
 static int post(struct cbench_outbox *o, int fd, uint32_t type, const struct cbench_sample *s)

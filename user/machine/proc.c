@@ -50,7 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "session/proc.h"
+#include "machine/proc.h"
 
 /* How long we wait for a killed process group to die, in 5 ms steps. */
 #define REAP_STEPS 200

@@ -10,7 +10,7 @@
 
 #include <elfutils/libdw.h>
 
-#include "object/symbols.h"
+#include "worker/symbols.h"
 
 struct function {
 	uint64_t start, end;

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdbool.h>
 
-#include "session/tune.h"
+#include "stats/tune.h"
 
 void cbench_tune_params_init(struct cbench_tune_params *p, double precision_ns, double accuracy_ns)
 {

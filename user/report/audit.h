@@ -1,26 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* `cbenchctl audit`: what the runner (audit.c) hands its reports (report_audit.c). */
+/* `cbenchctl audit`: what the runner (cmd/audit.c) hands its reports (report_audit.c). */
 #ifndef _CBENCH_AUDIT_H
 #define _CBENCH_AUDIT_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include "worker/audit_worker.h"
 #include "worker/tpoints.h"
 #include "worker/worker.h"
-
-/* Timings per side per round, at the least (Lau et al. add 100 per side
- * per round). */
-#define CBENCH_AUDIT_PER_SIDE 100
-
-/*
- * One round's order: CBENCH_AUDIT_PER_SIDE zeros (A) and as many ones (B)
- * into order, shuffled by xorshift64* from *state (never 0), which moves
- * on: the same seed replays the same rounds.
- */
-void cbench_audit_shuffle(uint8_t *order, uint64_t *state);
-/* The same with per_side of each (at most CBENCH_AUDIT_PER_SIDE). */
-void cbench_audit_shuffle_n(uint8_t *order, int per_side, uint64_t *state);
 
 /* One pair of benchmarks audited against each other. */
 struct cbench_audit_pair {
