@@ -384,9 +384,7 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 	tr->nsamples = p.nsamples;
 	tr->ref_samples = p.ref_samples;
 	tr->nref_samples = p.nref_samples;
-	tr->have_allocs = p.have_allocs;
-	tr->allocs_per_op = p.allocs_per_op;
-	tr->bytes_per_op = p.bytes_per_op;
+	tr->figures = p.figures;
 	tr->arena_bytes = p.env.arena_bytes;
 	tr->arena_huge_bytes = p.env.arena_huge_bytes;
 	tr->have_tp = p.have_tp[0];

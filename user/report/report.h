@@ -14,6 +14,7 @@
 #include "machine/cpuenv.h"
 #include "object/loader.h"
 #include "machine/probe.h"
+#include "worker/job.h"
 #include "worker/tpoints.h"
 
 struct cbench_trial {
@@ -22,11 +23,8 @@ struct cbench_trial {
 	uint64_t n;			/* reps per measurement */
 	struct cbench_sample *samples;	/* every measurement, disturbed ones too */
 	size_t nsamples;
-	/* Allocations per op, counted apart from the timed measurements, for
-	 * a benchmark that may allocate (CBENCH_F_USER_ONLY); a measured 0
-	 * is 0. */
-	bool have_allocs;
-	double allocs_per_op, bytes_per_op;
+	/* What the worker measured beside the samples (worker/job.h). */
+	struct cbench_trial_figures figures;
 	/* The arena the trial's worker got, and how much huge pages backed. */
 	uint64_t arena_bytes;
 	uint64_t arena_huge_bytes;

@@ -260,9 +260,9 @@ static void put_trial(FILE *f, const char *name, const struct cbench_trial *tr)
 		put_value(f, tr->est_cycles_per_op, "est-cycles/op");
 	/* Go's -benchmem units, so benchstat reads them; whole counts print
 	 * whole, as `go test` prints them. */
-	if (tr->have_allocs) {
-		put_count(f, tr->bytes_per_op, "B/op");
-		put_count(f, tr->allocs_per_op, "allocs/op");
+	if (tr->figures.have_allocs) {
+		put_count(f, tr->figures.bytes_per_op, "B/op");
+		put_count(f, tr->figures.allocs_per_op, "allocs/op");
 	}
 	/* The median per-iteration time of the loop timing points: a unit
 	 * of its own, so benchstat compares it in a table of its own. */

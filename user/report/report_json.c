@@ -77,9 +77,9 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 	maybe(j, "step_share", t->step_share);
 	maybe(j, "core_ghz", t->core_ghz);
 	maybe(j, "clock_moved", t->clock_moved);
-	if (t->have_allocs) {
-		cbench_jsonw_double(j, "bytes_per_op", t->bytes_per_op);
-		cbench_jsonw_double(j, "allocs_per_op", t->allocs_per_op);
+	if (t->figures.have_allocs) {
+		cbench_jsonw_double(j, "bytes_per_op", t->figures.bytes_per_op);
+		cbench_jsonw_double(j, "allocs_per_op", t->figures.allocs_per_op);
 	}
 	if (t->have_tp)
 		cbench_report_json_tp(j, "tpoints", &t->tp, tsc_hz);

@@ -224,10 +224,8 @@ static void take(struct receive *r, struct cbench_msg *m)
 		p->audit = m->u.audit;
 		r->done = true;
 		break;
-	case CBENCH_MSG_ALLOCS:
-		p->have_allocs = true;
-		p->allocs_per_op = m->u.allocs.allocs_per_op;
-		p->bytes_per_op = m->u.allocs.bytes_per_op;
+	case CBENCH_MSG_FIGURES:
+		p->figures = m->u.figures;
 		break;
 	case CBENCH_MSG_TPOINTS:
 		p->have_tp[m->u.tp.side != 0] = true;

@@ -19,9 +19,7 @@ struct cbench_phase {
 	size_t nsamples;
 	struct cbench_sample *ref_samples; /* TRIAL: the reference chain's, malloc'd */
 	size_t nref_samples;
-	/* TRIAL of a benchmark that may allocate: its allocations per op. */
-	bool have_allocs;
-	double allocs_per_op, bytes_per_op;
+	struct cbench_trial_figures figures;	/* TRIAL: beside the samples */
 	uint32_t needed;		/* TRIAL: valid measurements the worker wants */
 	struct cbench_profile_info profile;	/* PROFILE */
 	struct cbench_profile_group *groups;	/* PROFILE, malloc'd */

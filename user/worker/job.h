@@ -88,13 +88,28 @@ enum cbench_msg_type {
 	CBENCH_MSG_PROFILE_GROUP, /* PROFILE: one group's samples */
 	CBENCH_MSG_AUDIT_TIMING,	/* AUDIT: one timing, u.timing */
 	CBENCH_MSG_AUDIT_DONE,		/* AUDIT: the verdict, u.audit */
-	CBENCH_MSG_ALLOCS,		/* TRIAL: allocations per op, u.allocs */
+	CBENCH_MSG_FIGURES,		/* TRIAL: figures beside the samples, u.figures */
 	CBENCH_MSG_TPOINTS,		/* TRIAL, AUDIT: u.tp, per side in an audit */
 	CBENCH_MSG_AUDIT_TP_ROUND,	/* AUDIT with timing points: u.tp_round */
 	CBENCH_MSG_AUDIT_NOTE,		/* AUDIT: u.text, why timing points went unused */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
+/*
+ * What a TRIAL worker measures beside its samples, sent whole in one
+ * FIGURES message and carried whole by the phase and the run into the
+ * trial: a new per-trial figure is a field here, set by the worker's
+ * trial mode (worker.c) and printed by the writers (report_go.c,
+ * report_json.c), and nothing between them changes.
+ */
+struct cbench_trial_figures {
+	/* Allocations per op, counted apart from the timed measurements, for
+	 * a benchmark that may allocate (CBENCH_F_USER_ONLY); a measured 0
+	 * is 0. */
+	bool have_allocs;
+	double allocs_per_op, bytes_per_op;
+};
+
 struct cbench_msg {
 	uint32_t type;
 	int32_t error;				/* MSG_ERROR: -errno */
@@ -111,10 +126,7 @@ struct cbench_msg {
 		struct cbench_profile_group group;
 		struct cbench_audit_timing timing;
 		struct cbench_audit_end audit;
-		struct {
-			double allocs_per_op;
-			double bytes_per_op;
-		} allocs;
+		struct cbench_trial_figures figures;
 		struct cbench_tp_summary tp;
 		struct cbench_tp_round tp_round;
 	} u;

@@ -100,7 +100,7 @@ static bool counts_allocations(const struct cbench_backend *b, const struct cben
 /* Allocations per op, counted in measurements apart from the timed ones. */
 static int allocations(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
 {
-	struct cbench_msg m = { .type = CBENCH_MSG_ALLOCS };
+	struct cbench_msg m = { .type = CBENCH_MSG_FIGURES };
 	struct cbench_alloc_count base, more;
 	uint64_t ops = job->exp->desc->ops_per_rep ? job->exp->desc->ops_per_rep : 1;
 	struct cbench_sample s;
@@ -121,9 +121,10 @@ static int allocations(struct cbench_backend *b, const struct cbench_worker_job 
 		return ret;
 	/* A benchmark that frees what an earlier call allocated can come out
 	 * a little under the baseline: never below zero. */
-	m.u.allocs.allocs_per_op = more.allocs > base.allocs ?
+	m.u.figures.have_allocs = true;
+	m.u.figures.allocs_per_op = more.allocs > base.allocs ?
 		(double)(more.allocs - base.allocs) / ALLOC_MORE_REPS / (double)ops : 0;
-	m.u.allocs.bytes_per_op = more.bytes > base.bytes ?
+	m.u.figures.bytes_per_op = more.bytes > base.bytes ?
 		(double)(more.bytes - base.bytes) / ALLOC_MORE_REPS / (double)ops : 0;
 	return send_msg(fd, &m);
 }
