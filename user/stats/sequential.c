@@ -132,17 +132,21 @@ double cbench_seq_converge_score(const double *v, size_t n)
 	return n && sd > 0 ? (double)n / (sd * sd) : NAN;
 }
 
+double cbench_seq_perturb_term(double ticks, double min_timing)
+{
+	double over = ticks - (min_timing - 0.1);
+
+	/* A timing at or under MIN_TIMING times nothing at all. */
+	return over > 0.1 ? 100 / over : 1000;
+}
+
 double cbench_seq_perturb_score(const double *ticks, size_t n, double min_timing)
 {
 	double sum = 0;
 
 	if (!n)
 		return NAN;
-	for (size_t i = 0; i < n; i++) {
-		double over = ticks[i] - (min_timing - 0.1);
-
-		/* A timing at or under MIN_TIMING times nothing at all. */
-		sum += over > 0.1 ? 100 / over : 1000;
-	}
+	for (size_t i = 0; i < n; i++)
+		sum += cbench_seq_perturb_term(ticks[i], min_timing);
 	return sum / (double)n;
 }

@@ -116,5 +116,7 @@ double cbench_seq_converge_score(const double *v, size_t n);
  * enough to the timer's own cost to be perturbed by it.
  */
 double cbench_seq_perturb_score(const double *ticks, size_t n, double min_timing);
+/* One timing's term of that mean, for a score summed as timings come. */
+double cbench_seq_perturb_term(double ticks, double min_timing);
 
 #endif /* _CBENCH_SEQUENTIAL_H */

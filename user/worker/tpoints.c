@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "stats/sequential.h"
 #include "stats/stats.h"
 #include "worker/tpoints.h"
 
@@ -17,7 +18,7 @@ size_t cbench_tp_merge(const struct cbench_tp_record *rec, size_t n, uint64_t ta
 	if (taken > n)
 		c->dropped += taken - n;
 	for (size_t i = 1; i < n; i++) {
-		double raw = (double)(rec[i].tsc - rec[i - 1].tsc), over;
+		double raw = (double)(rec[i].tsc - rec[i - 1].tsc);
 		uint64_t iters = rec[i].count - rec[i - 1].count;
 
 		/* A counter that went back was reset (declared inside the
@@ -26,8 +27,7 @@ size_t cbench_tp_merge(const struct cbench_tp_record *rec, size_t n, uint64_t ta
 			c->skipped++;
 			continue;
 		}
-		over = raw - (min_timing - 0.1);
-		c->perturb_sum += over > 0.1 ? 100 / over : 1000;
+		c->perturb_sum += cbench_seq_perturb_term(raw, min_timing);
 		out[k].value = raw > min_timing ? (raw - min_timing) * scale / (double)iters : 0;
 		out[k].weight = iters;
 		c->iterations += iters;
