@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "machine/clock.h"
+#include "machine/proc.h"
 #include "worker/job.h"
 
 static int send_msg(int fd, const struct cbench_msg *m)
@@ -19,24 +20,6 @@ static int send_msg(int fd, const struct cbench_msg *m)
 int cbench_worker_send(int fd, const struct cbench_msg *m)
 {
 	return send_msg(fd, m);
-}
-
-/* All of len bytes, across short writes.  0 or -EPIPE. */
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t put = write(fd, p, len);
-
-		if (put < 0 && errno == EINTR)
-			continue;
-		if (put <= 0)
-			return -EPIPE;
-		p += put;
-		len -= (size_t)put;
-	}
-	return 0;
 }
 
 /*
@@ -59,7 +42,7 @@ void cbench_outbox_init(struct cbench_outbox *o)
 
 int cbench_outbox_flush(struct cbench_outbox *o, int fd)
 {
-	int ret = write_all(fd, o->msg, o->n * sizeof(o->msg[0]));
+	int ret = cbench_proc_write_all(fd, o->msg, o->n * sizeof(o->msg[0]));
 
 	if (ret)
 		return ret;
