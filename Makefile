@@ -104,15 +104,13 @@ $(BUILD)/unit_tests: $(BUILD)/tests/unit/runner.o $(TEST_OBJS) $(LIB_OBJS) $(KLI
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
-unit: $(BUILD)/unit_tests cbenchctl examples
+unit: $(BUILD)/unit_tests cbenchctl examples kfixtures
 	$(BUILD)/unit_tests
 
 # Examples: each examples/*.c becomes build/examples/<name>.so (user build).
 EXAMPLE_SRCS := $(wildcard examples/*.c)
 EXAMPLE_SOS  := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%.so)
 EXAMPLE_CFLAGS := -O2 -g -fPIC -shared -Iinclude -Wall -Wextra $(WERROR)
-
-examples: $(EXAMPLE_SOS)
 
 $(BUILD)/examples/%.so: examples/%.c include/cbench.h
 	@mkdir -p $(dir $@)
@@ -158,7 +156,8 @@ install-pkgconfig:
 
 KERNEL_EXAMPLE_SOS := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%.kernel.so)
 
-examples: $(KERNEL_EXAMPLE_SOS) $(BUILD)/pkgconfig/cbench-kernel.pc
+# Every example, for user mode and (kernel-safe ones) for ring 0.
+examples: $(EXAMPLE_SOS) $(KERNEL_EXAMPLE_SOS) $(BUILD)/pkgconfig/cbench-kernel.pc
 
 $(BUILD)/examples/%.kernel.so: examples/%.c include/cbench.h Makefile
 	@mkdir -p $(dir $@)
@@ -184,7 +183,6 @@ $(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c tests/kfixtures/spin.h includ
 
 kfixtures: $(KFIXTURE_SOS)
 
-unit: kfixtures
 $(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
 $(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
 
@@ -245,8 +243,6 @@ uninstall:
 install-check: cbenchctl
 	tests/run/install.sh
 
-itest: install-check
-
 # DKMS wants the module's sources in <source tree>/cbench-<version>/ with
 # dkms.conf beside them.
 DKMS_VERSION := $(VERSION)
@@ -292,8 +288,6 @@ dkms-check:
 	$(Q)rm -rf $(BUILD)/dkms
 	@echo "dkms-check: cbench/$(DKMS_VERSION) builds through dkms for $(DKMS_CHECK_KVERS)"
 
-test: dkms-check
-
 .PHONY: install uninstall install-check dkms-install dkms-check
 # --- end of installation -----------------------------------------------------
 
@@ -309,16 +303,14 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h $(wildcard tes
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
 
-# Integration tests of cbenchctl's run path and bad input (user backend),
-# then of its profiles.
-itest: cbenchctl examples fixtures kfixtures
+# Integration tests: `make install` into a scratch root, doctor and lab on a
+# fake root and plot's pages in headless chromium first, then the run path
+# and bad input (user backend), profiles and audits.
+itest: cbenchctl examples fixtures kfixtures install-check itest-lab itest-plot
 	tests/run/run.sh
 	tests/run/profile.sh
 	tests/run/audit.sh
 
-# doctor and lab on a fake root (tests/run/lab.sh), and plot's pages in
-# headless chromium (tests/run/plot.sh); part of itest.
-itest: itest-lab itest-plot
 itest-lab: cbenchctl
 	tests/run/lab.sh
 itest-plot: cbenchctl examples
@@ -376,7 +368,9 @@ vmtest: cbenchctl examples kfixtures $(VMTEST_TOOLS)
 vmtest-planted: cbenchctl examples kfixtures $(VMTEST_TOOLS)
 	scripts/vm-test.sh --planted
 
-test: unit itest vmtest check-all
+# Everything: unit and integration tests, the VM tests on every kernel,
+# the static checks on every kernel's headers, and the dkms build.
+test: unit itest vmtest check-all dkms-check
 
 CPPCHECK_DIRS := $(wildcard user tests/unit tests/vm examples kmod/lib)
 
