@@ -122,6 +122,48 @@ printf 'BenchmarkX 10 1.0 ns/op\n' >"$TMP/go.txt"
 printf '{"benchmarks": [' >"$TMP/cut.json"
 printf '{"a": 1}\n' >"$TMP/other.json"
 printf '{"config": {}, "benchmarks": [{"trials": []}]}\n' >"$TMP/noname.json"
+# A robust axis: one outlier (5 ns among 0.3082 ns) does not stretch it,
+# but runs to the edge, marked; ticks are round and evenly spaced, scaled
+# to the unit (40 µs in µs/op); a long failure is cut to fit, whole in its
+# title.  The page is rendered too, and every tick is seen in its DOM.
+python3 - "$TMP/outlier.json" <<'PY'
+import json, sys
+ok = {"status": "ok", "n": 10, "min_ns_per_op": 0.30822, "median_ns_per_op": 0.30823}
+t = [dict(ok, ns_per_op=0.30822 + i * 1e-6, max_ns_per_op=5.0 if i == 1 else 0.3083) for i in range(4)]
+t.append({"status": "failed", "reason": "worker killed by signal SIGSEGV; " + "and then some " * 20})
+big = [{"status": "ok", "ns_per_op": 40435.2 + i * 10, "min_ns_per_op": 40430, "median_ns_per_op": 40440,
+        "max_ns_per_op": 40500} for i in range(3)]
+json.dump({"config": {"cbench_version": "x"}, "benchmarks": [
+    {"name": "BenchmarkAddChain", "ns_per_op": 0.30822, "trials": t},
+    {"name": "BenchmarkBig", "ns_per_op": 40435.2, "trials": big}]}, open(sys.argv[1], "w"))
+PY
+run_cb plot "$TMP/outlier.json" -o "$TMP/outlier.html"
+if [ "$rc" -eq 0 ] && render "$TMP/outlier.html" && python3 - "$TMP/dom" <<'PY'
+import re, sys
+dom = open(sys.argv[1]).read()
+plots = dom.split('<svg class="plot"')[1:]
+assert len(plots) == 2, len(plots)
+assert plots[0].count('class="clipped"') == 1 and 'class="clipped"' not in plots[1]
+for p, unit in zip(plots, ("ns/op", "µs/op")):
+    ticks = [float(x) for x in re.findall(r'class="tick"[^>]*>([0-9.]+)<', p)]
+    assert len(ticks) >= 4, ticks
+    steps = {round(b - a, 9) for a, b in zip(ticks, ticks[1:])}
+    assert len(steps) == 1, ticks
+    step = steps.pop()
+    mant = step / 10 ** __import__("math").floor(__import__("math").log10(step))
+    assert any(abs(mant - m) < 1e-6 for m in (1, 2, 5)), step
+    assert unit in p, unit
+# The outlier's trial and the others share an axis a 0.1 % span wide, not 5 ns.
+assert max(float(x) for x in re.findall(r'class="tick"[^>]*>([0-9.]+)<', plots[0])) < 0.31
+failed = re.search(r'<text class="failed"[^>]*><title>([^<]*)</title>failed: ([^<]*)</text>', plots[0])
+assert failed and failed.group(2).endswith("…") and len(failed.group(2)) < len(failed.group(1)), failed
+PY
+then
+	ok "plot: a robust axis (an outlier marked at the edge), round scaled ticks, failures that fit"
+else
+	not_ok "plot: the robust axis (exit $rc)"
+fi
+
 expect_failure "plot: not JSON" "unable to read $TMP/go.txt: not JSON: not a JSON value at line 1, column 1" plot "$TMP/go.txt" -o "$TMP/out.html"
 expect_failure "plot: JSON cut short" "unable to read $TMP/cut.json: not JSON: no value at line 1" plot "$TMP/cut.json" -o "$TMP/out.html"
 expect_failure "plot: JSON, not a cbench report" "unable to read $TMP/other.json: not a cbench report" plot "$TMP/other.json" -o "$TMP/out.html"

@@ -150,14 +150,57 @@ static bool trial_ok(const struct cbench_json *t)
 	       isfinite(cbench_json_number(t, "ns_per_op", NAN));
 }
 
-/* The range of every number we draw for this benchmark, in ns/op. */
-static void extent(const struct cbench_json *const b[2], double *lo, double *hi)
-{
-	static const char *const keys[] = { "min_ns_per_op", "median_ns_per_op", "max_ns_per_op",
-					    "ns_per_op" };
+/*
+ * The axis: what it spans and its ticks.  It spans the trials' estimates,
+ * medians and minima, and their slowest measurements unless they are
+ * outliers: one outlier would squeeze every trial of a steady benchmark
+ * into a dot.  A range that runs
+ * past the axis is drawn to its edge and marked.  Ticks fall on round
+ * values (1, 2 or 5 times a power of ten) in ns, µs, ms or s.
+ */
+struct axis {
+	double lo, hi;		/* ns/op at the edges: multiples of step */
+	double step;		/* between ticks, ns/op */
+	double scale;		/* ns per unit of the labels */
+	const char *unit;	/* "ns/op", "µs/op", ... */
+};
 
-	*lo = INFINITY;
-	*hi = -INFINITY;
+/* The least of 1, 2 or 5 times a power of ten that is at least x. */
+static double round_step(double x)
+{
+	double p = pow(10, floor(log10(x))), m = x / p;
+
+	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+/*
+ * The slowest measurement that is no outlier: within two spreads of the
+ * estimates' range (a spread at least 0.1 % of them) above its top.
+ */
+static double slowest_in_view(const struct cbench_json *const b[2], double lo, double hi)
+{
+	double spread = fmax(hi - lo, hi * 1e-3), top = hi;
+
+	for (int s = 0; s < 2; s++) {
+		const struct cbench_json *trials = b[s] ? cbench_json_get(b[s], "trials") : NULL;
+
+		for (size_t i = 0; trials && i < trials->n; i++) {
+			double v = cbench_json_number(&trials->items[i], "max_ns_per_op", NAN);
+
+			if (isfinite(v) && v <= hi + 2 * spread)
+				top = fmax(top, v);
+		}
+	}
+	return top;
+}
+
+static void extent(const struct cbench_json *const b[2], struct axis *a)
+{
+	static const char *const keys[] = { "min_ns_per_op", "median_ns_per_op", "ns_per_op" };
+	static const char *const units[] = { "ns/op", "µs/op", "ms/op", "s/op" };
+	double lo = INFINITY, hi = -INFINITY, pad;
+	int u = 0;
+
 	for (int s = 0; s < 2; s++) {
 		const struct cbench_json *trials = b[s] ? cbench_json_get(b[s], "trials") : NULL;
 
@@ -166,23 +209,27 @@ static void extent(const struct cbench_json *const b[2], double *lo, double *hi)
 				double v = cbench_json_number(&trials->items[i], keys[k], NAN);
 
 				if (isfinite(v)) {
-					*lo = fmin(*lo, v);
-					*hi = fmax(*hi, v);
+					lo = fmin(lo, v);
+					hi = fmax(hi, v);
 				}
 			}
 		}
 	}
-	if (!isfinite(*lo)) {
-		*lo = 0;
-		*hi = 1;
+	if (!isfinite(lo)) {
+		lo = 0;
+		hi = 1;
 	}
+	hi = fmax(hi, slowest_in_view(b, lo, hi));
 	/* Some room either side, and a range even when every value is one. */
-	{
-		double pad = *hi > *lo ? (*hi - *lo) * 0.08 : fmax(fabs(*lo) * 0.01, 1e-3);
-
-		*lo = fmax(0, *lo - pad);
-		*hi += pad;
-	}
+	pad = hi > lo ? (hi - lo) * 0.08 : fmax(fabs(lo) * 0.01, 1e-3);
+	lo = fmax(0, lo - pad);
+	hi += pad;
+	a->step = round_step((hi - lo) / AXIS_TICKS);
+	a->lo = floor(lo / a->step) * a->step;
+	a->hi = ceil(hi / a->step) * a->step;
+	for (a->scale = 1; u < 3 && a->hi >= 1000 * a->scale; u++)
+		a->scale *= 1000;
+	a->unit = units[u];
 }
 
 static double x_of(double v, double lo, double hi)
@@ -190,24 +237,53 @@ static double x_of(double v, double lo, double hi)
 	return MARGIN_LEFT + (v - lo) / (hi - lo) * (SVG_WIDTH - MARGIN_LEFT - MARGIN_RIGHT);
 }
 
-static void axis(FILE *f, double lo, double hi, int y)
+/* v on the axis, held to its edges. */
+static double x_in(double v, const struct axis *a)
 {
+	return x_of(fmin(fmax(v, a->lo), a->hi), a->lo, a->hi);
+}
+
+static void axis(FILE *f, const struct axis *a, int y)
+{
+	/* Decimals enough to tell the ticks apart, in the labels' unit. */
+	int decimals = (int)fmax(0, -floor(log10(a->step / a->scale) + 1e-9));
+
 	fprintf(f, "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
 		MARGIN_LEFT, y, SVG_WIDTH - MARGIN_RIGHT, y);
-	for (int i = 0; i <= AXIS_TICKS; i++) {
-		double v = lo + (hi - lo) * i / AXIS_TICKS, x = x_of(v, lo, hi);
+	for (double v = a->lo; v <= a->hi + a->step / 2; v += a->step) {
+		double x = x_of(v, a->lo, a->hi);
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
-			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.4g</text>",
-			x, y, x, y + 4, x, y + 16, v);
+			"<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f</text>",
+			x, y, x, y + 4, x, y + 16, decimals, v / a->scale);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">ns/op</text></g>",
-		SVG_WIDTH - MARGIN_RIGHT, y + 30);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text></g>",
+		SVG_WIDTH - MARGIN_RIGHT, y + 30, a->unit);
+}
+
+/* A failure's reason, cut to what fits beside the labels (whole in its title). */
+static void failure(FILE *f, const char *reason, int y)
+{
+	size_t fit = (SVG_WIDTH - MARGIN_LEFT) / 6, n = strlen(reason);
+
+	fprintf(f, "<text class=\"failed\" x=\"%d\" y=\"%d\" stroke=\"none\"><title>",
+		MARGIN_LEFT, y + 4);
+	cbench_plot_html(f, reason);
+	fputs("</title>failed: ", f);
+	if (n <= fit) {
+		cbench_plot_html(f, reason);
+	} else {
+		/* Cut before a UTF-8 continuation byte never splits a character. */
+		while (fit && (reason[fit] & 0xc0) == 0x80)
+			fit--;
+		fprintf(f, "%.*s…", (int)fit, reason);
+	}
+	fputs("</text>", f);
 }
 
 /* One report's trials of one benchmark, from row `row` on. */
 static void series(FILE *f, const struct cbench_json *b, int s, const char *label, int *row,
-		   double lo, double hi)
+		   const struct axis *a)
 {
 	const struct cbench_json *trials = cbench_json_get(b, "trials");
 
@@ -222,10 +298,7 @@ static void series(FILE *f, const struct cbench_json *b, int s, const char *labe
 		cbench_plot_html(f, label);
 		fprintf(f, " trial %zu</text>", i + 1);
 		if (!trial_ok(t)) {
-			fprintf(f, "<text class=\"failed\" x=\"%d\" y=\"%d\" stroke=\"none\">failed: ",
-				MARGIN_LEFT, y + 4);
-			cbench_plot_html(f, cbench_json_string(t, "reason", "no estimate"));
-			fputs("</text>", f);
+			failure(f, cbench_json_string(t, "reason", "no estimate"), y);
 			continue;
 		}
 		double est = cbench_json_number(t, "ns_per_op", NAN);
@@ -234,12 +307,16 @@ static void series(FILE *f, const struct cbench_json *b, int s, const char *labe
 		double max = cbench_json_number(t, "max_ns_per_op", est);
 
 		fprintf(f, "<line class=\"range\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
-			x_of(min, lo, hi), y, x_of(max, lo, hi), y);
+			x_in(min, a), y, x_in(max, a), y);
+		/* Measurements beyond the axis: to its edge, and marked. */
+		if (max > a->hi)
+			fprintf(f, "<path class=\"clipped\" d=\"M%.1f %dl6 4l-6 4z\"><title>measurements "
+				"up to %.6g ns/op, beyond the axis</title></path>", x_in(max, a), y - 4, max);
 		fprintf(f, "<line class=\"median\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
-			x_of(med, lo, hi), y - 5, x_of(med, lo, hi), y + 5);
+			x_in(med, a), y - 5, x_in(med, a), y + 5);
 		fprintf(f, "<circle class=\"estimate\" cx=\"%.1f\" cy=\"%d\" r=\"4\">"
 			"<title>trial %zu: %.6g ns/op (measurements %.6g to %.6g, median %.6g)</title>"
-			"</circle>", x_of(est, lo, hi), y, i + 1, est, min, max, med);
+			"</circle>", x_in(est, a), y, i + 1, est, min, max, med);
 	}
 	fputs("</g>", f);
 }
@@ -268,7 +345,7 @@ static void plot_benchmark(FILE *f, const char *name, const struct input *in, si
 {
 	const struct cbench_json *b[2] = { NULL, NULL };
 	int rows = 0, row = 0, height;
-	double lo, hi;
+	struct axis a;
 
 	for (size_t s = 0; s < nin; s++) {
 		b[s] = find_benchmark(&in[s], name);
@@ -277,7 +354,7 @@ static void plot_benchmark(FILE *f, const char *name, const struct input *in, si
 	}
 	if (!rows)
 		rows = 1;
-	extent(b, &lo, &hi);
+	extent(b, &a);
 	height = HEADER_HEIGHT + rows * ROW_HEIGHT + AXIS_HEIGHT + 8;
 
 	fputs("<section class=\"benchmark\"><h2>", f);
@@ -300,9 +377,9 @@ static void plot_benchmark(FILE *f, const char *name, const struct input *in, si
 	      "estimate</title>", f);
 	for (size_t s = 0; s < nin; s++) {
 		if (b[s])
-			series(f, b[s], (int)s, in[s].label, &row, lo, hi);
+			series(f, b[s], (int)s, in[s].label, &row, &a);
 	}
-	axis(f, lo, hi, HEADER_HEIGHT + rows * ROW_HEIGHT + 4);
+	axis(f, &a, HEADER_HEIGHT + rows * ROW_HEIGHT + 4);
 	fputs("</svg></section>\n", f);
 }
 
@@ -353,7 +430,7 @@ static int write_page(FILE *f, const struct input *in, size_t nin)
 	      ".plot text { font: 11px sans-serif; }\n"
 	      ".axis line { stroke: #888; }\n .axis text { fill: #444; }\n"
 	      ".range { stroke-width: 2; }\n .median { stroke-width: 2; }\n"
-	      ".failed { fill: #b00; }\n .config { color: #555; }\n"
+	      ".failed { fill: #b00; }\n .clipped { fill: #b00; stroke: none; }\n .config { color: #555; }\n"
 	      ".legend span { display: inline-block; width: 1em; height: 0.7em; margin: 0 0.3em 0 1em; }\n"
 	      "</style></head><body>\n<h1>cbench: ", f);
 	cbench_plot_html(f, in[0].label);
@@ -365,7 +442,9 @@ static int write_page(FILE *f, const struct input *in, size_t nin)
 	for (size_t s = 0; s < nin; s++)
 		config_line(f, &in[s]);
 	fputs("<p class=\"legend\">Per trial: a line from its fastest to its slowest measurement, a "
-	      "tick at their median, a dot at its estimate (the floor mean).", f);
+	      "tick at their median, a dot at its estimate (the floor mean). The axis spans the "
+	      "estimates and the measurements but slow outliers, which run to its edge, marked "
+	      "with a red arrowhead.", f);
 	for (size_t s = 0; nin > 1 && s < nin; s++) {
 		fprintf(f, "<span style=\"background: %s\"></span>", series_colour[s]);
 		cbench_plot_html(f, in[s].label);
