@@ -170,6 +170,11 @@ static void floor_mean_bias(void)
 	/* No step: the minimum. */
 	CU_ASSERT_DOUBLE_EQUAL(cbench_stats_floor_mean(v, N, 0), cbench_stats_min(v, N), 0);
 	CU_ASSERT(isnan(cbench_stats_floor_mean(v, 0, step)));
+	/* Six equal values sum to a little under six of them: the mean is
+	 * never under the minimum for it. */
+	for (int i = 0; i < 6; i++)
+		v[i] = 0.3082499691294892;
+	CU_ASSERT(cbench_stats_floor_mean(v, 6, 1e-3) >= cbench_stats_min(v, 6));
 }
 
 static void t_distribution(void)

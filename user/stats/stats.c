@@ -231,7 +231,10 @@ double cbench_stats_floor_mean(const double *v, size_t n, double step)
 			k++;
 		}
 	}
-	return sum / (double)k;
+	/* A mean of values at least m is at least m, but its rounding may
+	 * fall an ulp under: a report would show an estimate below its own
+	 * minimum. */
+	return fmax(m, sum / (double)k);
 }
 
 static int compare_u64(const void *a, const void *b)
