@@ -182,6 +182,11 @@ void *cbench_image_entry(const struct cbench_image *image, u64 offset,
 		NL_SET_ERR_MSG(extack, "image is not mapped");
 		return NULL;
 	}
+	if (READ_ONCE(image->stuck)) {
+		NL_SET_ERR_MSG(extack, "a call of this image's code did not return in an earlier run "
+			       "and was ended by the watchdog; the image takes no more runs");
+		return NULL;
+	}
 	check = cbench_entry_check(image->bytes, image->image_bytes, image->text, image->ntext,
 				   offset);
 	if (check != CBENCH_CHECK_OK) {

@@ -24,6 +24,7 @@ struct cbench_image {
 	u64 image_bytes;
 	u64 received;			/* bytes uploaded so far, in order */
 	bool mapped;
+	bool stuck;			/* a call did not return: no more runs */
 	struct cbench_range text[CBENCH_TEXT_MAX];
 	u32 ntext;
 	pte_t *saved;			/* each text page's PTE before we flipped it */

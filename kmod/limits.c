@@ -17,6 +17,12 @@
 #define IRQOFF_NS_CAP (10UL * NSEC_PER_MSEC)
 /* The most tpoints_max_records may allow: 1 GiB of records per run. */
 #define TP_RECORDS_CAP (1UL << 26)
+/*
+ * The watchdog's limit on one call: above the 50 ms a per-rep hook may take
+ * and the 10 ms cap on a sample, below the 20 s of the soft-lockup detector.
+ */
+#define CALL_MS_MIN 100
+#define CALL_MS_MAX 10000
 
 struct cbench_limits cbench_limits __ro_after_init = {
 	.image_bytes = 16 * SZ_1M,
@@ -28,6 +34,8 @@ struct cbench_limits cbench_limits __ro_after_init = {
 	.runs = 1,
 	/* 32 MiB: 32 samples of cbenchctl's 65536 records per call. */
 	.tp_records = 1UL << 21,
+	/* Far above any budget or hook limit: only a call that never returns. */
+	.call_ms = 1000,
 };
 
 struct cbench_live cbench_live = {
@@ -45,6 +53,10 @@ module_param_named(irqoff_budget_ns, cbench_limits.irqoff_ns, ulong, 0444);
 MODULE_PARM_DESC(irqoff_budget_ns, "longest interrupts-off window of one sample, in ns (default 500000, at most 10000000)");
 module_param_named(runs_max, cbench_limits.runs, uint, 0444);
 MODULE_PARM_DESC(runs_max, "most runs at the same time, at most one per CPU (default 1)");
+module_param_named(call_limit_ms, cbench_limits.call_ms, uint, 0444);
+MODULE_PARM_DESC(call_limit_ms, "longest call of benchmark code in ring 0, in ms, before another CPU ends it by NMI and fails the run (default 1000, 100 to 10000)");
+module_param_named(unwatched_runs, cbench_limits.unwatched, bool, 0444);
+MODULE_PARM_DESC(unwatched_runs, "take runs with one CPU online, where no other CPU can end a call that never returns (default no)");
 module_param_named(tpoints_max_records, cbench_limits.tp_records, ulong, 0444);
 MODULE_PARM_DESC(tpoints_max_records, "most loop timing-point records of one run, all samples together, 16 bytes each (default 2097152, at most 67108864)");
 
@@ -71,6 +83,10 @@ int __init cbench_limits_check(void)
 	}
 	if (!l->runs || l->runs > nr_cpu_ids) {
 		pr_err("runs_max=%u: must be 1 to %u (CPUs)\n", l->runs, nr_cpu_ids);
+		return -EINVAL;
+	}
+	if (l->call_ms < CALL_MS_MIN || l->call_ms > CALL_MS_MAX) {
+		pr_err("call_limit_ms=%u: must be %u to %u\n", l->call_ms, CALL_MS_MIN, CALL_MS_MAX);
 		return -EINVAL;
 	}
 	if (!l->tp_records || l->tp_records > TP_RECORDS_CAP) {

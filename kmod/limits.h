@@ -15,6 +15,9 @@ struct cbench_limits {
 	unsigned int runs;		/* most runs at the same time */
 	unsigned long tp_records;	/* most timing-point records of one run,
 					 * all samples together (16 bytes each) */
+	unsigned int call_ms;		/* longest call of benchmark code before
+					 * the watchdog ends it (guard.c) */
+	bool unwatched;			/* take runs where no CPU can watch */
 };
 
 /* Images and runs allocated and not yet freed: image.c and measure.c count them. */

@@ -7,6 +7,7 @@
 
 #include "client.h"
 #include "cpu.h"
+#include "guard.h"
 #include "limits.h"
 #include "netlink.h"
 #include "planted.h"
@@ -22,9 +23,13 @@ static int __init cbench_init(void)
 	cbench_planted_bug();	/* test builds only: kmod/planted.h */
 	cbench_cpu_init();
 
-	ret = cbench_client_init();
+	ret = cbench_guard_init();
 	if (ret)
 		return ret;
+
+	ret = cbench_client_init();
+	if (ret)
+		goto err_guard;
 
 	/* Last: once the family exists, requests arrive. */
 	ret = cbench_genl_init();
@@ -38,6 +43,8 @@ static int __init cbench_init(void)
 
 err_client:
 	cbench_client_exit();
+err_guard:
+	cbench_guard_exit();
 	return ret;
 }
 
@@ -47,6 +54,8 @@ static void __exit cbench_exit(void)
 	/* No new requests, then stop every run and free what clients held. */
 	cbench_genl_uninit();
 	cbench_client_exit();
+	/* Every run has stopped: no call is left to watch. */
+	cbench_guard_exit();
 }
 
 module_init(cbench_init);

@@ -27,6 +27,7 @@
 #include <asm/tsc.h>
 
 #include "audit.h"
+#include "guard.h"
 #include "limits.h"
 #include "run.h"
 #include "tpoints.h"
@@ -108,7 +109,7 @@ static void measure(struct cbench_run *run, void *fn, struct cbench_kctx *ctx, u
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
 	flags = quiet_begin();
 	edge_begin(run, &before);
-	cbench_trampoline(fn, ctx, reps);
+	cbench_guarded_call(&run->guard, fn, ctx, reps);
 	edge_end(run, &after);
 	quiet_end(flags);
 	kernel_fpu_end();
@@ -135,6 +136,25 @@ static void fail(struct cbench_run *run, u32 stage, s32 error)
 }
 
 /*
+ * Whether the watchdog ended the last call (guard.c): then the run fails
+ * in stage with -ETIMEDOUT, and the image whose code did not return takes
+ * no more runs.
+ */
+static bool recovered(struct cbench_run *run, u32 stage)
+{
+	unsigned int which = READ_ONCE(run->guard.recovered);
+	struct cbench_image *image;
+
+	if (likely(!which))
+		return false;
+	image = which == 2 && run->audit ? run->audit->image : run->image;
+	WRITE_ONCE(image->stuck, true);
+	run->recovered = true;
+	fail(run, stage, -ETIMEDOUT);
+	return true;
+}
+
+/*
  * A per-rep hook (Caliper's macrobenchmark instrument) around a call of
  * run(), outside the sample: interrupts on and preemption off, as for
  * setup().  User mode has rehearsed it; a hook that fails, or whose call
@@ -150,9 +170,11 @@ static bool hook(struct cbench_run *run, void *fn, struct cbench_kctx *ctx, u32 
 		return true;
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
 	t0 = rdtsc_ordered();
-	ret = (s32)cbench_trampoline(fn, ctx, 0);
+	ret = (s32)cbench_guarded_call(&run->guard, fn, ctx, 0);
 	ticks = rdtsc_ordered() - t0;
 	kernel_fpu_end();
+	if (recovered(run, stage))
+		return false;
 	if (ret) {
 		fail(run, stage, ret);
 		return false;
@@ -181,13 +203,13 @@ static bool ended(struct cbench_run *run)
 }
 
 /* TSC ticks of one interrupts-on call of fn; preemption is off during it. */
-static u64 time_call(void *fn, struct cbench_kctx *ctx, u64 reps)
+static u64 time_call(struct cbench_run *run, void *fn, struct cbench_kctx *ctx, u64 reps)
 {
 	u64 t0, t1;
 
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
 	t0 = rdtsc_ordered();
-	cbench_trampoline(fn, ctx, reps);
+	cbench_guarded_call(&run->guard, fn, ctx, reps);
 	t1 = rdtsc_ordered();
 	kernel_fpu_end();
 	cond_resched();
@@ -226,8 +248,10 @@ static u64 probe(struct cbench_run *run, const struct cbench_pick *side, u64 rep
 			return U64_MAX;
 		/* With timing points, the probe's calls record as a sample's do. */
 		cbench_tp_arm(run, 0);
-		least = min(least, time_call(side->entry, side->ctx, reps));
+		least = min(least, time_call(run, side->entry, side->ctx, reps));
 		cbench_tp_disarm(run);
+		if (recovered(run, CBENCH_STAGE_RUN))
+			return U64_MAX;
 		if (!after_rep(run, side))
 			return U64_MAX;
 		if (projected_within(least, overhead, reps, target, limit))
@@ -265,7 +289,7 @@ static bool probe_budget(struct cbench_run *run, const struct cbench_pick *side)
 	for (i = 0; i < PROBE_OVERHEAD_CALLS; i++) {
 		if (should_stop(run))
 			return false;
-		overhead = min(overhead, time_call(cbench_empty, side->ctx, 0));
+		overhead = min(overhead, time_call(run, cbench_empty, side->ctx, 0));
 	}
 	for (reps = 1; reps < last; reps = next) {
 		next = cbench_probe_next(reps, last);
@@ -278,23 +302,22 @@ static bool probe_budget(struct cbench_run *run, const struct cbench_pick *side)
 }
 
 /* setup() with interrupts on (it may use SIMD too): 0 or its refusal. */
-static s32 call_setup(const struct cbench_pick *side)
+static s32 call_setup(struct cbench_run *run, const struct cbench_pick *side)
 {
 	s32 ret;
 
 	if (!side->setup)
 		return 0;
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
-	ret = (s32)cbench_trampoline(side->setup, side->ctx, 0);
+	ret = (s32)cbench_guarded_call(&run->guard, side->setup, side->ctx, 0);
 	kernel_fpu_end();
 	/* An audit run's second setup() would otherwise follow without a break. */
 	cond_resched();
 	return ret;
 }
 
-static int run_thread(void *data)
+static void run_samples(struct cbench_run *run)
 {
-	struct cbench_run *run = data;
 	struct cbench_pick side[CBENCH_AUDIT_SIDES], pick;
 	struct cbench_ksample sample;
 	u32 i, s, nsides, over = 0;
@@ -303,11 +326,13 @@ static int run_thread(void *data)
 	/* An audit run's sides, A then B; a single run has one (audit.c). */
 	nsides = cbench_run_sides(run, side);
 	for (s = 0; s < nsides; s++) {
-		s32 ret = call_setup(&side[s]);
+		s32 ret = call_setup(run, &side[s]);
 
+		if (recovered(run, CBENCH_STAGE_SETUP))
+			return;
 		if (ret) {
 			fail(run, CBENCH_STAGE_SETUP, ret);
-			return 0;
+			return;
 		}
 	}
 	for (s = 0; s < nsides; s++) {
@@ -315,7 +340,7 @@ static int run_thread(void *data)
 			if (!ended(run))
 				finish(run, READ_ONCE(run->cancel) ? CBENCH_RUN_CANCELLED :
 				       CBENCH_RUN_TOO_LONG, 0);
-			return 0;
+			return;
 		}
 		probe_tsc = max(probe_tsc, run->probe_tsc);
 	}
@@ -323,6 +348,8 @@ static int run_thread(void *data)
 
 	for (i = 0; i < CALIBRATION_SAMPLES && !should_stop(run); i++) {
 		measure(run, cbench_empty, side[0].ctx, 0, &sample);
+		if (recovered(run, CBENCH_STAGE_RUN))
+			return;
 		if (sample.flags)
 			continue;
 		if (!run->calibrated)
@@ -335,27 +362,40 @@ static int run_thread(void *data)
 	for (i = 0; i < run->config.samples; i++) {
 		if (should_stop(run)) {
 			finish(run, CBENCH_RUN_CANCELLED, 0);
-			return 0;
+			return;
 		}
 		cbench_run_pick(run, i, &pick);
 		if (!before_rep(run, &pick))
-			return 0;
+			return;
 		cbench_tp_arm(run, i);
 		measure(run, pick.entry, pick.ctx, pick.reps, &run->samples[i]);
+		if (recovered(run, CBENCH_STAGE_RUN))
+			return;
 		cbench_tp_collect(run, i);
 		if (!after_rep(run, &pick))
-			return 0;
+			return;
 		if (run->samples[i].flags)
 			run->disturbed++;
 		smp_store_release(&run->done, i + 1);
 		over = run->samples[i].flags & CBENCH_SAMPLE_F_OVER_BUDGET ? over + 1 : 0;
 		if (over == OVER_BUDGET_IN_A_ROW) {
 			finish(run, CBENCH_RUN_TOO_LONG, 0);
-			return 0;
+			return;
 		}
 		cond_resched();
 	}
 	finish(run, CBENCH_RUN_DONE, 0);
+}
+
+static int run_thread(void *data)
+{
+	struct cbench_run *run = data;
+	struct cbench_image *b = run->audit ? run->audit->image : NULL;
+
+	cbench_guard_start(&run->guard, run->config.cpu, run->image->bytes,
+			   run->image->image_bytes, b ? b->bytes : NULL, b ? b->image_bytes : 0);
+	run_samples(run);
+	cbench_guard_stop(&run->guard);
 	return 0;
 }
 

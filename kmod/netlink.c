@@ -219,7 +219,9 @@ static int put_limits(struct sk_buff *skb)
 	    nla_put_u32(skb, CBENCH_A_LIMIT_SAMPLES, l->samples) ||
 	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_IRQOFF_NS, l->irqoff_ns, CBENCH_A_LIMIT_UNSPEC) ||
 	    nla_put_u32(skb, CBENCH_A_LIMIT_RUNS, l->runs) ||
-	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_TP_RECORDS, l->tp_records, CBENCH_A_LIMIT_UNSPEC)) {
+	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_TP_RECORDS, l->tp_records, CBENCH_A_LIMIT_UNSPEC) ||
+	    nla_put_u32(skb, CBENCH_A_LIMIT_CALL_MS, l->call_ms) ||
+	    nla_put_u32(skb, CBENCH_A_LIMIT_UNWATCHED, l->unwatched)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

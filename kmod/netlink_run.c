@@ -308,6 +308,12 @@ int cbench_nl_run_launch(struct genl_info *info, struct sock *owner, struct cben
 		NL_SET_ERR_MSG(info->extack, "the module's runs are all in progress");
 		return -ENOSPC;
 	}
+	if (!cbench_guard_can_watch(config->cpu)) {
+		NL_SET_ERR_MSG(info->extack, "one CPU is online, so none can end a benchmark call "
+			       "that never returns; load cbench.ko with unwatched_runs=1 to take "
+			       "that risk");
+		return -EOPNOTSUPP;
+	}
 	/*
 	 * Two threads bound to one CPU would take turns between samples and
 	 * measure each other; the second's pinned counters could not count.
@@ -400,7 +406,8 @@ static int put_run(struct sk_buff *msg, struct cbench_run *run)
 		if (nla_put_u32(msg, CBENCH_A_RUN_DISTURBED, run->disturbed) ||
 		    (state == CBENCH_RUN_FAILED &&
 		     (nla_put_s32(msg, CBENCH_A_RUN_ERROR, run->error) ||
-		      nla_put_u32(msg, CBENCH_A_RUN_FAILED_IN, run->failed_in))) ||
+		      nla_put_u32(msg, CBENCH_A_RUN_FAILED_IN, run->failed_in) ||
+		      (run->recovered && nla_put_flag(msg, CBENCH_A_RUN_RECOVERED)))) ||
 		    (run->calibrated && nla_put(msg, CBENCH_A_RUN_OVERHEAD, sizeof(run->overhead),
 						&run->overhead)))
 			return -EMSGSIZE;

@@ -8,6 +8,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "guard.h"
 #include "image.h"
 #include "lib/abi.h"
 #include "object.h"
@@ -64,6 +65,8 @@ struct cbench_run {
 	u32 failed_in;			/* enum cbench_run_stage, once FAILED */
 	u64 hook_max_tsc;		/* CBENCH_HOOK_MAX_NS in TSC ticks */
 	u64 probe_tsc;			/* the interrupts-on call, TSC ticks */
+	struct cbench_guard guard;	/* the watchdog over its calls (guard.c) */
+	bool recovered;			/* the watchdog ended one: FAILED */
 	struct cbench_ksample overhead;	/* least cost of an empty call */
 	bool calibrated;
 	bool cancel;

@@ -12,12 +12,25 @@
  * for IBT kernels; the target must start with one too (checked on upload).
  */
 #include <linux/linkage.h>
+#include <linux/objtool.h>
 #include <asm/nospec-branch.h>
 
+/* struct cbench_guard's first fields (guard.h checks these offsets). */
+#define GUARD_SP	0
+#define GUARD_BP	8
+#define GUARD_FLAGS	16
+#define GUARD_INSIDE	24
+
 /*
- * u64 cbench_trampoline(void *fn, void *ctx, u64 reps)
+ * u64 cbench_trampoline(void *fn, void *ctx, u64 reps, struct cbench_guard *guard)
  *
  * Calls fn(ctx, reps); returns whatever fn left in %rax (setup()'s int).
+ * Before the call it leaves in *guard what the watchdog's NMI handler needs
+ * to resume this CPU at cbench_trampoline_resume should fn never return
+ * (guard.c): the stack pointer and frame at the call, the flags at entry,
+ * and "inside" set from just before the call to just after it.  From
+ * there on the frame below %rbp is all that is needed to return, the
+ * callee-saved registers included.
  */
 SYM_FUNC_START(cbench_trampoline)
 	push	%rbp
@@ -27,7 +40,14 @@ SYM_FUNC_START(cbench_trampoline)
 	push	%r13
 	push	%r14
 	push	%r15
+	push	%rcx
+	pushf
+	pop	%rax
+	mov	%rax, GUARD_FLAGS(%rcx)
 	and	$-16, %rsp
+	mov	%rsp, GUARD_SP(%rcx)
+	mov	%rbp, GUARD_BP(%rcx)
+	movq	$1, GUARD_INSIDE(%rcx)
 	mov	%rdi, %rax
 	mov	%rsi, %rdi
 	mov	%rdx, %rsi
@@ -36,6 +56,10 @@ SYM_FUNC_START(cbench_trampoline)
 	xor	%r8d, %r8d
 	xor	%r9d, %r9d
 	CALL_NOSPEC rax
+SYM_INNER_LABEL(cbench_trampoline_resume, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	mov	-48(%rbp), %rcx
+	movq	$0, GUARD_INSIDE(%rcx)
 	lea	-40(%rbp), %rsp
 	pop	%r15
 	pop	%r14

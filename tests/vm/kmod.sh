@@ -154,6 +154,35 @@ hook_refused before_slow "a call of before_rep\(\) takes .* ms in user mode"
 hook_refused before_hangs "timeout after 5"
 live_is_zero "after per-rep hooks"
 
+step "the watchdog ends calls that never return"
+# Sent raw (no rehearsal): run() looping with interrupts on, with
+# interrupts turned off by the code, in a sample after returning for a
+# while, setup(), a per-rep hook, an audit's side B; each is ended, the run
+# fails saying so and the CPU measures again (kmod_test.c).
+$t stuck "$dir/stuck.so" || fail "calls that never return in ring 0"
+# Through cbenchctl: it returns in the user-mode rehearsal, loops in ring 0.
+if cbenchctl run --backend kmod --trials 1 --filter '^forever_in_ring0$' "$dir/stuck.so" \
+	>/tmp/kmod-run.out 2>&1; then
+	fail "forever_in_ring0 ran to the end"
+elif ! grep -q "forever_in_ring0: the benchmark's run() did not return within [0-9]* ms in ring 0; the CPU was recovered" \
+	/tmp/kmod-run.out; then
+	fail "forever_in_ring0: no watchdog message in: $(cat /tmp/kmod-run.out)"
+fi
+cbenchctl info >/tmp/kmod-info.out 2>&1
+grep -q "watchdog: *a call of benchmark code is ended after [0-9]* ms" /tmp/kmod-info.out ||
+	fail "info does not show the watchdog: $(cat /tmp/kmod-info.out)"
+# One CPU online: none can watch, so runs are refused.
+if echo 0 >/sys/devices/system/cpu/cpu1/online; then
+	$t unwatched "$dir/stuck.so" || fail "a run with no CPU to watch it"
+	cbenchctl info >/tmp/kmod-info.out 2>&1
+	grep -q "one CPU is online, so none can watch: runs are refused" /tmp/kmod-info.out ||
+		fail "info does not say runs are refused: $(cat /tmp/kmod-info.out)"
+	echo 1 >/sys/devices/system/cpu/cpu1/online || fail "CPU 1 back online"
+else
+	fail "could not take CPU 1 offline"
+fi
+live_is_zero "after the watchdog"
+
 step "measure the fixture benchmarks"
 $t run "$good" add_chain 1000 100 || fail "add_chain"
 $t run "$good" call_global 200 10 || fail "call_global with setup"

@@ -370,6 +370,7 @@ static int run_start(struct nl *nl, const struct run_args *r)
 
 struct run_state {
 	uint32_t state, done, disturbed, counters, failed_in;
+	int recovered;
 	int32_t error;
 	uint64_t probe_tsc;
 	struct cbench_ksample overhead;
@@ -387,6 +388,7 @@ static void state_reply(const struct nlmsghdr *h, void *arg)
 	s->counters = (uint32_t)get_num(attr(h, CBENCH_A_RUN_COUNTERS));
 	s->error = (int32_t)get_num(attr(h, CBENCH_A_RUN_ERROR));
 	s->failed_in = (uint32_t)get_num(attr(h, CBENCH_A_RUN_FAILED_IN));
+	s->recovered = attr(h, CBENCH_A_RUN_RECOVERED) != NULL;
 	s->probe_tsc = get_num(attr(h, CBENCH_A_RUN_PROBE_TSC));
 	s->have_overhead = o && o->nla_len == NLA_HDRLEN + sizeof(s->overhead);
 	if (s->have_overhead)
@@ -2258,6 +2260,100 @@ static void privilege(const struct cbench_kimage *image, const char *mode)
 	close(nl.fd);
 }
 
+/*
+ * One call that never returns, sent as a raw client would (no rehearsal):
+ * the watchdog ends it, the run fails in stage with -ETIMEDOUT and
+ * RUN_RECOVERED, and the image takes no further run.  With audit, the
+ * looping benchmark is side B and "quick" side A.  Returns the samples the
+ * run had taken.
+ */
+static uint32_t stuck_run(const struct cbench_kimage *image, const char *name, uint32_t stage,
+			  int audit)
+{
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
+	const struct cbench_kimage_entry *q = cbench_kimage_find(image, "quick");
+	struct run_args r = { .entry = e, .reps = 1, .samples = 50, .hooks = 1 };
+	struct run_state s = { 0 };
+	struct nl nl;
+	int id, run;
+
+	if (!e || !q) {
+		check(0, "%s and quick exist", name);
+		return 0;
+	}
+	nl_must(&nl);
+	id = (int)upload_mapped(&nl, image);
+	r.image = (uint32_t)id;
+	if (audit) {
+		struct audit_args a = { .seed = 7, .per_side = 2, .rounds = 20, .nsides = 2 };
+
+		a.side[0] = side_of(r.image, q, 1);
+		a.side[1] = side_of(r.image, e, 1);
+		run = audit_start(&nl, &a);
+	} else {
+		run = run_start(&nl, &r);
+	}
+	check(run > 0, "%s: started (%d '%s')", name, run, nl.ext);
+	if (run > 0) {
+		int ret = run_wait(&nl, (uint32_t)run, &s);
+
+		check(ret == 0 && s.state == CBENCH_RUN_FAILED && s.recovered &&
+		      s.error == -ETIMEDOUT && s.failed_in == stage,
+		      "%s%s: the call was ended and the run failed, recovered, -ETIMEDOUT in stage "
+		      "%u (got %d: %s, recovered %d, error %d, stage %u, %u samples)", name,
+		      audit ? " (audit side B)" : "", stage, ret, state_name(s.state), s.recovered,
+		      s.error, s.failed_in, s.done);
+		check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0,
+		      "run deleted");
+	}
+	run = run_start(&nl, &r);
+	check(run == -EINVAL && strstr(nl.ext, "did not return"),
+	      "%s: the image takes no further run (got %d: '%s')", name, run, nl.ext);
+	if (id > 0)
+		check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
+		      "image deleted");
+	close(nl.fd);
+	return s.done;
+}
+
+/*
+ * The watchdog (kmod/guard.c) over every kind of call: run() looping with
+ * interrupts on, with interrupts turned off by the code itself, in a
+ * sample (interrupts off) after returning for a while, setup(), a per-rep
+ * hook, and one side of an audit; then the CPU measures as before.
+ */
+static void stuck(const struct cbench_kimage *image)
+{
+	check(stuck_run(image, "forever", CBENCH_STAGE_RUN, 0) == 0, "forever: no sample taken");
+	stuck_run(image, "forever_cli", CBENCH_STAGE_RUN, 0);
+	check(stuck_run(image, "forever_later", CBENCH_STAGE_RUN, 0) > 0,
+	      "forever_later: stuck in a sample, interrupts off (samples taken before it)");
+	stuck_run(image, "setup_forever", CBENCH_STAGE_SETUP, 0);
+	stuck_run(image, "before_forever", CBENCH_STAGE_BEFORE_REP, 0);
+	stuck_run(image, "forever_later", CBENCH_STAGE_RUN, 1);
+	check(measure(image, "quick", 200, 10, 0, CBENCH_RUN_DONE) == 0,
+	      "the CPU takes runs afterwards");
+}
+
+/* With one CPU online no other can watch: runs are refused, naming the parameter. */
+static void unwatched(const struct cbench_kimage *image)
+{
+	struct run_args r = { .reps = 1, .samples = 10 };
+	struct nl nl;
+	int id, run;
+
+	if (!prepare(&nl, image, "quick", &r, &id))
+		return;
+	run = run_start(&nl, &r);
+	check(run == -EOPNOTSUPP && strstr(nl.ext, "unwatched_runs"),
+	      "one CPU online: the run is refused naming unwatched_runs (got %d: '%s')", run, nl.ext);
+	if (run > 0)
+		simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run);
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
+	      "image deleted");
+	close(nl.fd);
+}
+
 int main(int argc, char *argv[])
 {
 	struct cbench_kimage image;
@@ -2313,6 +2409,10 @@ int main(int argc, char *argv[])
 		tpoints(&image);
 	} else if (!strcmp(argv[1], "tp-hostile")) {
 		tp_hostile(&image);
+	} else if (!strcmp(argv[1], "stuck")) {
+		stuck(&image);
+	} else if (!strcmp(argv[1], "unwatched")) {
+		unwatched(&image);
 	} else if (!strcmp(argv[1], "privilege") && argc >= 4) {
 		privilege(&image, argv[3]);
 	} else if (!strcmp(argv[1], "hold") && argc >= 4) {

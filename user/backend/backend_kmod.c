@@ -462,12 +462,21 @@ static uint64_t minus(uint64_t a, uint64_t b)
 }
 
 /* A FAILED run's error; where a per-rep hook failed, its account in error. */
-static int failed(const struct cbench_proto_run_state *res, const char *name, char *error,
-		  size_t error_bytes)
+static int failed(const struct cbench_proto_run_state *res, uint32_t call_ms, const char *name,
+		  char *error, size_t error_bytes)
 {
 	const char *hook = res->failed_in == CBENCH_STAGE_BEFORE_REP ? "before_rep" :
 			   res->failed_in == CBENCH_STAGE_AFTER_REP ? "after_rep" : NULL;
+	const char *fn = hook ? hook : res->failed_in == CBENCH_STAGE_SETUP ? "setup" : "run";
 
+	if (res->recovered) {
+		snprintf(error, error_bytes, "%s: the benchmark's %s() did not return within %" PRIu32
+			 " ms in ring 0; the CPU was recovered (cbench.ko's watchdog ended the call). "
+			 "It returned in the user-mode rehearsal: look for a loop on the TSC, on "
+			 "the number of calls, or on anything else that differs in ring 0",
+			 name, fn, call_ms);
+		return -ETIMEDOUT;
+	}
 	if (hook && res->error == -ETIME)
 		snprintf(error, error_bytes, "%s: a call of %s() took over %.0f ms in ring 0, where "
 			 "it runs with preemption off: make it cheaper, or measure with --backend user",
@@ -492,7 +501,7 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 			return n;
 	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
 	if (res.state == CBENCH_RUN_FAILED)
-		return failed(&res, name, error, error_bytes);
+		return failed(&res, k->info.call_ms, name, error, error_bytes);
 	if (n == 0 && res.state == CBENCH_RUN_TOO_LONG) {
 		/* The errno alone would not say which limit. */
 		snprintf(error, error_bytes, "%s: %" PRIu64 " reps outlast cbench.ko's interrupts-off "
@@ -721,7 +730,7 @@ static int audit_run(struct cbench_backend *b, const struct cbench_proto_audit *
 			return got;
 	} while (got == 0 && res->state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
 	if (res->state == CBENCH_RUN_FAILED)
-		return res->error ? res->error : -EIO;
+		return failed(res, k->info.call_ms, "A or B", b->error, sizeof(b->error));
 	if (got == 0 && res->state == CBENCH_RUN_TOO_LONG) {
 		snprintf(b->error, sizeof(b->error), "A (%" PRIu64 " reps) or B (%" PRIu64 " reps) "
 			 "outlasts cbench.ko's interrupts-off budget (%" PRIu64 " ns, module parameter "

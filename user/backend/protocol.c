@@ -86,6 +86,8 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 		[CBENCH_A_LIMIT_IRQOFF_NS] = { .type = NLA_U64 },
 		[CBENCH_A_LIMIT_RUNS] = { .type = NLA_U32 },
 		[CBENCH_A_LIMIT_TP_RECORDS] = { .type = NLA_U64 },
+		[CBENCH_A_LIMIT_CALL_MS] = { .type = NLA_U32 },
+		[CBENCH_A_LIMIT_UNWATCHED] = { .type = NLA_U32 },
 	};
 	struct nlattr *tb[CBENCH_A_LIMIT_MAX + 1];
 
@@ -102,6 +104,11 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 	/* Absent from a module without loop timing points. */
 	if (tb[CBENCH_A_LIMIT_TP_RECORDS])
 		info->tp_records = nla_get_u64(tb[CBENCH_A_LIMIT_TP_RECORDS]);
+	/* Absent from a module without the watchdog. */
+	if (tb[CBENCH_A_LIMIT_CALL_MS])
+		info->call_ms = nla_get_u32(tb[CBENCH_A_LIMIT_CALL_MS]);
+	if (tb[CBENCH_A_LIMIT_UNWATCHED])
+		info->unwatched = nla_get_u32(tb[CBENCH_A_LIMIT_UNWATCHED]) != 0;
 	info->has_limits = true;
 	return 0;
 }
@@ -345,6 +352,7 @@ static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_OVERHEAD] = { .minlen = sizeof(struct cbench_ksample) },
 	[CBENCH_A_RUN_PROBE_TSC] = { .type = NLA_U64 },
 	[CBENCH_A_RUN_FAILED_IN] = { .type = NLA_U32 },
+	[CBENCH_A_RUN_RECOVERED] = { .type = NLA_FLAG },
 	[CBENCH_A_SAMPLES_FIRST] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES] = { .type = NLA_UNSPEC },
 	[CBENCH_A_SAMPLES_SIDES] = { .type = NLA_UNSPEC },
@@ -416,6 +424,7 @@ static int parse_run_get(struct nlattr **tb, void *arg)
 	s->state = nla_get_u32(tb[CBENCH_A_RUN_STATE]);
 	s->error = (int32_t)get_u32(tb[CBENCH_A_RUN_ERROR]);
 	s->failed_in = get_u32(tb[CBENCH_A_RUN_FAILED_IN]);
+	s->recovered = tb[CBENCH_A_RUN_RECOVERED] != NULL;
 	s->done = nla_get_u32(tb[CBENCH_A_RUN_SAMPLES_DONE]);
 	s->disturbed = get_u32(tb[CBENCH_A_RUN_DISTURBED]);
 	s->counters = get_u32(tb[CBENCH_A_RUN_COUNTERS]);

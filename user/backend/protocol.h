@@ -34,6 +34,8 @@ struct cbench_proto_info {
 	uint64_t image_bytes, arena_bytes, irqoff_ns;
 	uint32_t samples, runs;
 	uint64_t tp_records;		/* 0: the module collects no timing points */
+	uint32_t call_ms;		/* the watchdog's limit on a call; 0: no watchdog */
+	bool unwatched;			/* runs taken with one CPU online */
 	bool has_live;
 	uint32_t live_images, live_runs;
 };
@@ -76,6 +78,7 @@ struct cbench_proto_run_state {
 	uint32_t state;			/* CBENCH_RUN_* */
 	int32_t error;			/* -errno of a FAILED run */
 	uint32_t failed_in;		/* enum cbench_run_stage of a FAILED run */
+	bool recovered;			/* the watchdog ended a call that did not return */
 	uint32_t done, disturbed;	/* samples taken, and disturbed among them */
 	uint32_t counters;		/* CBENCH_COUNTER_F_* measured */
 	bool has_overhead;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cbench.h>
 #include <uapi/linux/cbench.h>
@@ -67,6 +68,27 @@ static void print_bytes(uint64_t bytes)
 		printf("%" PRIu64 " MiB", bytes >> 20);
 	else
 		printf("%" PRIu64 " bytes", bytes);
+}
+
+static long online_cpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* The watchdog over ring-0 calls, and whether another CPU can keep it. */
+static void print_watchdog(const struct cbench_proto_info *info)
+{
+	if (!info->call_ms) {
+		printf("  watchdog:         none (an older cbench.ko): a call that never returns "
+		       "holds its CPU\n");
+		return;
+	}
+	printf("  watchdog:         a call of benchmark code is ended after %" PRIu32 " ms "
+	       "(call_limit_ms)\n", info->call_ms);
+	if (online_cpus() < 2)
+		printf("                    but one CPU is online, so none can watch: %s\n",
+		       info->unwatched ? "runs are taken all the same (unwatched_runs=1)" :
+					 "runs are refused (unwatched_runs=0)");
 }
 
 static void print_module(const struct cbench_proto_info *info, const struct probe_result *probes,
@@ -138,6 +160,7 @@ static void print_module(const struct cbench_proto_info *info, const struct prob
 		if (info->tp_records)
 			printf("                    %" PRIu64 " timing-point records per run\n",
 			       info->tp_records);
+		print_watchdog(info);
 	}
 	if (info->has_live)
 		printf("  in use:           %" PRIu32 " images, %" PRIu32 " runs\n",
@@ -270,6 +293,11 @@ static void json_module(struct cbench_jsonw *j, const struct cbench_proto_info *
 		cbench_jsonw_uint(j, "runs", info->runs);
 		if (info->tp_records)
 			cbench_jsonw_uint(j, "tpoints_records", info->tp_records);
+		if (info->call_ms) {
+			cbench_jsonw_uint(j, "call_limit_ms", info->call_ms);
+			cbench_jsonw_bool(j, "unwatched_runs", info->unwatched);
+			cbench_jsonw_bool(j, "watched", online_cpus() > 1);
+		}
 		cbench_jsonw_object_end(j);
 	} else {
 		cbench_jsonw_null(j, "limits");

@@ -190,6 +190,12 @@
  *   -ENOSPC when the socket already has CBENCH_RUNS_PER_CLIENT runs or the
  *   module LIMIT_RUNS runs in progress; -EBUSY when another run (of any
  *   client) is in progress on that CPU; -ENXIO if the CPU went offline.
+ *   Every call of benchmark code (setup(), the hooks, run()) is watched
+ *   from another CPU: one that has not returned after LIMIT_CALL_MS is
+ *   ended by an NMI that resumes the CPU where the module called it; the
+ *   run fails (RUN_RECOVERED) and the image is refused for further runs
+ *   (-EINVAL, "did not return").  With one CPU online no other can watch:
+ *   -EOPNOTSUPP unless LIMIT_UNWATCHED (module parameter unwatched_runs).
  *
  * CBENCH_CMD_RUN_GET (privileged)
  *   request: CBENCH_A_RUN_ID        NLA_U32
@@ -198,6 +204,10 @@
  *     CBENCH_A_RUN_STATE         NLA_U32  enum cbench_run_state
  *     CBENCH_A_RUN_ERROR         NLA_S32  setup()'s value or -errno; FAILED only
  *     CBENCH_A_RUN_FAILED_IN     NLA_U32  enum cbench_run_stage; FAILED only
+ *     CBENCH_A_RUN_RECOVERED     NLA_FLAG a call of the benchmark did not return
+ *                                   within LIMIT_CALL_MS: the watchdog ended it
+ *                                   and the CPU was recovered (FAILED, with
+ *                                   -ETIMEDOUT, in the stage of that call)
  *     CBENCH_A_RUN_SAMPLES_DONE  NLA_U32  samples recorded so far
  *     CBENCH_A_RUN_DISTURBED     NLA_U32  of those, how many carry flags
  *     CBENCH_A_RUN_COUNTERS      NLA_U32  CBENCH_COUNTER_F_* measured
@@ -422,6 +432,7 @@ enum cbench_attr {
 	CBENCH_A_TP_TAKEN,
 	CBENCH_A_TP_FIRST,
 	CBENCH_A_TP_RECORDS,
+	CBENCH_A_RUN_RECOVERED,
 	__CBENCH_A_LAST
 };
 #define CBENCH_A_MAX (__CBENCH_A_LAST - 1)
@@ -436,6 +447,10 @@ enum cbench_limit_attr {
 	CBENCH_A_LIMIT_RUNS,		/* NLA_U32: most concurrent runs */
 	CBENCH_A_LIMIT_TP_RECORDS,	/* NLA_U64: most timing-point records
 					 * one run holds, all samples together */
+	CBENCH_A_LIMIT_CALL_MS,		/* NLA_U32: longest call of benchmark code
+					 * before the watchdog ends it */
+	CBENCH_A_LIMIT_UNWATCHED,	/* NLA_U32: 1 if runs are taken where no
+					 * other CPU can watch (one online CPU) */
 	__CBENCH_A_LIMIT_LAST
 };
 #define CBENCH_A_LIMIT_MAX (__CBENCH_A_LIMIT_LAST - 1)
@@ -533,6 +548,7 @@ enum cbench_run_stage {
 	CBENCH_STAGE_SETUP = 1,		/* setup() returned non-zero */
 	CBENCH_STAGE_BEFORE_REP,	/* before_rep() returned non-zero, or overran */
 	CBENCH_STAGE_AFTER_REP,		/* after_rep() returned non-zero, or overran */
+	CBENCH_STAGE_RUN,		/* run() (a probe's call or a sample's) */
 };
 
 /* Longest call of a per-rep hook, in ns; a longer one fails the run. */
