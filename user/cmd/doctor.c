@@ -425,6 +425,32 @@ static void check_capabilities(struct doctor *d)
 		    module ? "" : "CAP_SYS_MODULE");
 }
 
+/*
+ * cbench.ko ends a call of benchmark code that never returns from another
+ * CPU (its watchdog): with one CPU online there is none to do it.
+ */
+static void check_ring0_watchdog(struct doctor *d, const struct cbench_machine *m)
+{
+	char limit[32], unwatched[8] = "N";
+
+	if (read_choice("/sys/module/cbench/parameters/call_limit_ms", limit, sizeof(limit)))
+		snprintf(limit, sizeof(limit), "1000 ms (call_limit_ms)");
+	else
+		snprintf(limit + strlen(limit), sizeof(limit) - strlen(limit), " ms");
+	read_choice("/sys/module/cbench/parameters/unwatched_runs", unwatched, sizeof(unwatched));
+	if (m->cpus_online >= 2)
+		add(d, "ring0_watchdog", "ring-0 watchdog", VERDICT_OK, NULL,
+		    "%d CPUs online: another CPU ends a ring-0 call that has not returned after %s",
+		    m->cpus_online, limit);
+	else
+		add(d, "ring0_watchdog", "ring-0 watchdog", VERDICT_WARN,
+		    "bring a second CPU online for the kmod backend (or load cbench.ko with "
+		    "unwatched_runs=1 to take the risk)",
+		    "one CPU online: none can end a ring-0 call that never returns, so cbench.ko %s",
+		    unwatched[0] == 'Y' ? "takes runs at that risk (unwatched_runs=Y)" :
+					  "refuses runs");
+}
+
 static void check_pmu(struct doctor *d, const struct cbench_machine *m)
 {
 	bool sysfs = cbench_sysroot_exists("/sys/bus/event_source/devices/cpu") ||
@@ -1031,6 +1057,7 @@ static void run_checks(struct doctor *d)
 	check_headers(d);
 	check_secure_boot(d);
 	check_lockdown(d);
+	check_ring0_watchdog(d, &machine);
 	check_pmu(d, &machine);
 	check_nmi_watchdog(d);
 	check_governor(d);
