@@ -349,12 +349,18 @@ module-clean:
 	@test -z "$(KDIR)" || test ! -d $(KMOD_OUT) || $(MAKE) $(KBUILD_ARGS) clean
 
 # Helpers the VM tests run in the guest, beside cbenchctl.
-VMTEST_TOOLS := $(BUILD)/tests/vm/cbench-nlcheck $(BUILD)/tests/vm/cbench-kmodtest
+VMTEST_TOOLS := $(BUILD)/tests/vm/cbench-nlcheck $(BUILD)/tests/vm/cbench-kmodtest \
+		$(BUILD)/tests/vm/cbench-fuzz
 
 # The kernel backend's raw-netlink test client (tests/vm/kmod.sh drives it).
 $(BUILD)/tests/vm/cbench-kmodtest: $(BUILD)/tests/vm/kmod_test.o $(LIB_OBJS) $(KLIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The protocol fuzzer (tests/vm/fuzz.c): raw requests only, no library.
+$(BUILD)/tests/vm/cbench-fuzz: $(BUILD)/tests/vm/fuzz.o
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
 $(BUILD)/tests/vm/cbench-nlcheck: $(BUILD)/tests/vm/nlcheck.o $(LIB_OBJS) $(KLIB_OBJS)
 	@echo "  LD      $@"
@@ -367,6 +373,12 @@ vmtest: cbenchctl examples kfixtures $(VMTEST_TOOLS)
 # per boot of the debug kernel, each of which must be reported.
 vmtest-planted: cbenchctl examples kfixtures $(VMTEST_TOOLS)
 	scripts/vm-test.sh --planted
+
+# The protocol fuzzer alone, as long as asked (FUZZ_SECONDS, default 600)
+# on each kernel of VMTEST_KERNELS; make test runs it for two minutes.
+FUZZ_SECONDS ?= 600
+fuzz: cbenchctl examples kfixtures $(VMTEST_TOOLS)
+	VMTEST_FUZZ_SECONDS=$(FUZZ_SECONDS) VMTEST_FUZZ_ONLY=1 scripts/vm-test.sh
 
 # Everything: unit and integration tests, the VM tests on every kernel,
 # the static checks on every kernel's headers, and the dkms build.

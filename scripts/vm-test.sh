@@ -31,8 +31,10 @@ set -eu
 cd "$(dirname "$0")/.."
 BUILD=build
 MAKE=${MAKE:-make}
-TIMEOUT=${VMTEST_TIMEOUT:-180}
-DEBUG_TIMEOUT=${VMTEST_TIMEOUT:-360}
+# The protocol fuzzer's time in each guest (tests/vm/fuzz.c), on top.
+FUZZ_SECONDS=${VMTEST_FUZZ_SECONDS:-120}
+TIMEOUT=${VMTEST_TIMEOUT:-$((180 + FUZZ_SECONDS))}
+DEBUG_TIMEOUT=${VMTEST_TIMEOUT:-$((360 + FUZZ_SECONDS))}
 PLANTED=
 [ "${1:-}" = --planted ] && PLANTED=${VMTEST_PLANTED:-uaf lockinv atomic_sleep leak}
 
@@ -46,7 +48,7 @@ for tool in qemu-system-x86_64 busybox cpio gzip ldd timeout; do
 done
 # busybox must be static: the initramfs has no loader for it.
 ldd "$(command -v busybox)" >/dev/null 2>&1 && die "busybox is dynamic: install busybox-static"
-for tool in cbenchctl tests/vm/cbench-nlcheck tests/vm/cbench-kmodtest tests/kfixtures/good.so \
+for tool in cbenchctl tests/vm/cbench-nlcheck tests/vm/cbench-kmodtest tests/vm/cbench-fuzz tests/kfixtures/good.so \
 	examples/suite.kernel.so examples/audit.kernel.so; do
 	[ -x "$BUILD/$tool" ] || die "$BUILD/$tool is missing: run make vmtest"
 done
@@ -133,6 +135,7 @@ make_initramfs() {
 	copy_with_libs "$BUILD/cbenchctl" "$root" bin/cbenchctl
 	copy_with_libs "$BUILD/tests/vm/cbench-nlcheck" "$root" bin/cbench-nlcheck
 	copy_with_libs "$BUILD/tests/vm/cbench-kmodtest" "$root" bin/cbench-kmodtest
+	copy_with_libs "$BUILD/tests/vm/cbench-fuzz" "$root" bin/cbench-fuzz
 	install -m 0755 tests/vm/kmod.sh "$root/kmod.sh"
 	install -D -m 0644 "$BUILD/tests/kfixtures/good.so" "$root/kmod/good.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/bad_libc_call.so" "$root/kmod/bad_libc_call.so"
@@ -218,6 +221,7 @@ boot() {
 
 	token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 	append="console=ttyS0 loglevel=5 panic_on_warn=1 panic=-1 oops=panic cbench_token=$token"
+	append="$append cbench_fuzz=$FUZZ_SECONDS${VMTEST_FUZZ_ONLY:+ cbench_fuzz_only}"
 	timeout=$TIMEOUT
 	if is_debug "$1"; then
 		# kmemleak stays off unless asked for (tests/vm/debug.config).

@@ -55,6 +55,27 @@ step "load"
 params="runs_max=2 irqoff_budget_ns=10000000"
 insmod "$ko" $params || fail "insmod"
 
+# The protocol fuzzer (tests/vm/fuzz.c) for cbench_fuzz= seconds: random
+# and corrupted requests from privileged and unprivileged clients killed
+# at random.  What must hold afterwards: no live object, and (checked at
+# the end) a clean kernel log.
+fuzz_seconds=$(sed -n 's/.*cbench_fuzz=\([0-9]*\).*/\1/p' /proc/cmdline)
+fuzz() {
+	step "protocol fuzzer: ${fuzz_seconds:-120} s"
+	cbench-fuzz --seconds "${fuzz_seconds:-120}" --clients 5 >/tmp/fuzz.out 2>&1 ||
+		fail "fuzzer: $(tail -3 /tmp/fuzz.out)"
+	head -1 /tmp/fuzz.out
+	tail -1 /tmp/fuzz.out
+	live_is_zero "after the fuzzer (seeds: $(grep -c 'client seed' /tmp/fuzz.out) in /tmp/fuzz.out)"
+}
+if grep -qw cbench_fuzz_only /proc/cmdline; then
+	fuzz
+	rmmod cbench || fail "rmmod after the fuzzer"
+	dmesg | grep -Eq "WARNING|BUG|Oops|Call Trace|cbench: .*(error|leak)" && fail "kernel log not clean"
+	[ $failed = 0 ] && echo "kmod: PASSED" || echo "kmod: FAILED"
+	exit $failed
+fi
+
 step "the example suite, every benchmark"
 $t suite "$suite" || fail "example suite"
 
@@ -348,6 +369,8 @@ step "privilege: CAP_SYS_MODULE, lockdown"
 $t privilege "$good" allowed || fail "an upload with every capability"
 $t privilege "$good" nomodule || fail "an upload without CAP_SYS_MODULE was not refused"
 live_is_zero "after the privilege checks"
+
+fuzz
 
 step "rmmod during a run"
 rmmod cbench && insmod "$ko" $params || fail "reload"
