@@ -310,6 +310,7 @@ itest: cbenchctl examples fixtures kfixtures install-check itest-lab itest-plot
 	tests/run/run.sh
 	tests/run/profile.sh
 	tests/run/audit.sh
+	tests/run/lnt.sh
 
 itest-lab: cbenchctl
 	tests/run/lab.sh

@@ -123,8 +123,18 @@ packages="$packages dwarves"
 # the certificate tools.
 packages="$packages linux-source-6.1 xz-utils flex bison bc libelf-dev libssl-dev"
 
+# The LNT and Bencher reports' tests: a schema validator, and a real LNT
+# (llvm-lnt, from PyPI) in a virtual environment of its own.
+packages="$packages python3-jsonschema python3-venv"
+
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $packages
 apt-get install -y -qq --no-install-recommends -t bookworm-backports dwarves
+
+LNT_VENV=/opt/cbench-lnt
+if ! "$LNT_VENV/bin/lnt" --version >/dev/null 2>&1; then
+	python3 -m venv "$LNT_VENV" && "$LNT_VENV/bin/pip" install -q 'llvm-lnt==0.4.20' ||
+		die "cannot install llvm-lnt from PyPI into $LNT_VENV"
+fi
 
 echo "install-deps: ready ($bpo_image beside $(dpkg-query -W -f='${Depends}' linux-image-amd64 | sed 's/[ ,(].*//'))"

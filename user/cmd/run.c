@@ -52,11 +52,15 @@ static void usage(FILE *f)
 		"  --retune            ignore the cached reps and tune again\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout when\n"
 		"                      it is not a terminal; -o - prints it on one too); its\n"
-		"                      name says the format: .json JSON, .csv the raw\n"
-		"                      measurements (as --samples), else Go; give -o once per\n"
-		"                      format to write several\n"
-		"  --format FMT        go (Go benchmark data format, for benchstat) or json,\n"
+		"                      name says the format: .lnt.json LNT, .bmf.json Bencher,\n"
+		"                      .json JSON, .csv the raw measurements (as --samples),\n"
+		"                      else Go; give -o once per format to write several\n"
+		"  --format FMT        go (Go benchmark data format, for benchstat), json, lnt\n"
+		"                      (an LNT server's report) or bmf (Bencher Metric Format),\n"
 		"                      whatever -o's name says\n"
+		"  --machine NAME      the machine's name in an LNT report (default: the host's)\n"
+		"  --order REV         the run's order in an LNT report, such as the benchmarked\n"
+		"                      build's revision (default: the date and time, UTC)\n"
 		"  --samples FILE      also write every raw measurement as CSV\n"
 		"  --time-limit SECS   a trial, the tuning or loading the object that takes longer\n"
 		"                      fails (default 10)\n"
@@ -81,8 +85,10 @@ void cbench_run_options_init(struct cbench_run_options *o)
 	o->warmup_s = 0.005;
 }
 
+const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", NULL };
+
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
-       OPT_WARMUP };
+       OPT_WARMUP, OPT_MACHINE, OPT_ORDER };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -101,7 +107,6 @@ static int seconds_option(struct cbench_run_options *o, int c, const char *arg, 
 /* One option into o; 0 or -EINVAL after saying why. */
 static int take_option(void *opts, int c, const char *arg, FILE *err)
 {
-	static const char *const formats[] = { "go", "json", NULL };
 	struct cbench_run_options *o = opts;
 	char *end;
 	long v;
@@ -122,38 +127,67 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		o->trials = (unsigned int)v;
 		return 0;
 	case CBENCH_OPT_FORMAT:
-		i = cbench_option_word("--format", arg, formats, err);
+		i = cbench_option_word("--format", arg, cbench_format_names, err);
 		if (i < 0)
 			return i;
-		o->format = i ? CBENCH_FORMAT_JSON : CBENCH_FORMAT_GO;
+		o->format = (enum cbench_format)i;
 		o->format_given = true;
 		return 0;
 	case CBENCH_OPT_OUTPUT:
 		if (o->noutputs == sizeof(o->outputs) / sizeof(o->outputs[0])) {
-			fprintf(err, "%s: run: -o at most %zu times (a Go report, a JSON report, the "
-				"raw measurements)\n", cbench_prog, sizeof(o->outputs) / sizeof(o->outputs[0]) - 1);
+			fprintf(err, "%s: run: -o at most %zu times (one report per format, and the "
+				"raw measurements)\n", cbench_prog, sizeof(o->outputs) / sizeof(o->outputs[0]));
 			return -EINVAL;
 		}
 		o->outputs[o->noutputs++] = arg;
+		return 0;
+	case OPT_MACHINE:
+	case OPT_ORDER:
+		if (!*arg || strlen(arg) > 255 || strpbrk(arg, "\n\t")) {
+			fprintf(err, "%s: run: %s wants a name of 1 to 255 characters, on one line\n",
+				cbench_prog, c == OPT_MACHINE ? "--machine" : "--order");
+			return -EINVAL;
+		}
+		*(c == OPT_MACHINE ? &o->machine_name : &o->order) = arg;
 		return 0;
 	default:
 		return seconds_option(o, c, arg, err);
 	}
 }
 
+/* The format -o's name says, or -1 for none (then --format's, or Go). */
+static int format_of_name(const char *path)
+{
+	if (cbench_path_has_ext(path, ".lnt.json"))
+		return CBENCH_FORMAT_LNT;
+	if (cbench_path_has_ext(path, ".bmf.json"))
+		return CBENCH_FORMAT_BMF;
+	if (cbench_path_has_ext(path, ".json"))
+		return CBENCH_FORMAT_JSON;
+	return -1;
+}
+
+static const char *format_title(enum cbench_format f)
+{
+	static const char *const titles[CBENCH_FORMATS] = { "Go", "JSON", "LNT", "BMF" };
+
+	return titles[f];
+}
+
 /*
- * Each -o by its name: .csv the raw measurements, .json a JSON report
- * (unless --format says otherwise), anything else a report in --format
- * (Go by default); one of each at most.  0, or -EINVAL after saying why.
+ * Each -o by its name: .csv the raw measurements, .lnt.json, .bmf.json and
+ * .json the report in that format (unless --format says otherwise), any
+ * other name the report in --format (Go by default); one of each at most.
+ * Without -o, one report in --format to stdout.  0, or -EINVAL after
+ * saying why.
  */
 static int sort_outputs(struct cbench_run_options *o, FILE *err)
 {
-	enum cbench_format asked = o->format;	/* --format's, or Go */
-
 	for (unsigned int i = 0; i < o->noutputs; i++) {
 		const char *p = o->outputs[i];
-		enum cbench_format f = o->format_given || !cbench_path_has_ext(p, ".json") ?
-					       asked : CBENCH_FORMAT_JSON;
+		int named = format_of_name(p);
+		enum cbench_format f = o->format_given || named < 0 ? o->format :
+								      (enum cbench_format)named;
 
 		if (cbench_path_has_ext(p, ".csv")) {
 			if (o->samples) {
@@ -162,20 +196,22 @@ static int sort_outputs(struct cbench_run_options *o, FILE *err)
 				return -EINVAL;
 			}
 			o->samples = p;
-		} else if (!o->output) {
-			o->output = p;
-			o->format = f;
-		} else if (!o->second_output && f != o->format) {
-			o->second_output = p;
-			o->second_format = f;
-		} else {
-			fprintf(err, "%s: run: %s and %s would both be %s reports: give one -o per "
-				"format (.json for JSON, .csv for the raw measurements)\n", cbench_prog,
-				o->second_output && o->second_format == f ? o->second_output : o->output,
-				p, f == CBENCH_FORMAT_JSON ? "JSON" : "Go");
-			return -EINVAL;
+			continue;
 		}
+		for (unsigned int k = 0; k < o->nreports; k++) {
+			if (o->reports[k].format == f) {
+				fprintf(err, "%s: run: %s and %s would both be %s reports: give one -o per "
+					"format (.json for JSON, .lnt.json for LNT, .bmf.json for Bencher, "
+					".csv for the raw measurements)\n", cbench_prog,
+					o->reports[k].path, p, format_title(f));
+				return -EINVAL;
+			}
+		}
+		o->reports[o->nreports++] = (struct cbench_run_report){ .path = p, .format = f };
 	}
+	if (!o->nreports)
+		o->reports[o->nreports++] = (struct cbench_run_report){ .format = o->format };
+	o->output = o->reports[0].path;
 	return 0;
 }
 
@@ -211,6 +247,8 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
 		{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
 		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "machine", required_argument, NULL, OPT_MACHINE },
+		{ "order", required_argument, NULL, OPT_ORDER },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* -o may come more than once: take_option() keeps each. */
@@ -279,6 +317,7 @@ struct run_state {
 	/* Trials run and to run, and when the first began: the ETA. */
 	size_t trials_done, trials_total;
 	double trials_start_s;
+	struct cbench_lnt_run lnt;	/* an LNT report's machine name and order */
 };
 
 static struct cbench_worker_job make_job(const struct run_state *st, const struct cbench_experiment *e)
@@ -410,8 +449,20 @@ static int write_report(const struct run_state *st, struct cbench_outfile *out,
 
 	if (st->no_report)
 		return 0;
-	ret = format == CBENCH_FORMAT_JSON ? cbench_report_json(&st->report, out->file) :
-					     cbench_report_go(&st->report, out->file);
+	switch (format) {
+	case CBENCH_FORMAT_JSON:
+		ret = cbench_report_json(&st->report, out->file);
+		break;
+	case CBENCH_FORMAT_LNT:
+		ret = cbench_report_lnt(&st->report, &st->lnt, out->file);
+		break;
+	case CBENCH_FORMAT_BMF:
+		ret = cbench_report_bmf(&st->report, out->file);
+		break;
+	default:
+		ret = cbench_report_go(&st->report, out->file);
+		break;
+	}
 
 	if (ret) {
 		cbench_outfile_abort(out);
@@ -480,22 +531,21 @@ err:
  * nothing; they only appear, whole, at the end.  An interrupted run removes
  * its temporary files.  Returns 0, or -1 after saying why.
  */
-static int open_outputs(const struct cbench_run_options *opt, struct cbench_outfile out[2],
+static int open_outputs(const struct cbench_run_options *opt, struct cbench_outfile *out,
 			struct cbench_outfile *samples)
 {
-	const char *paths[3] = { opt->output, opt->second_output, opt->samples };
-	struct cbench_outfile *files[3] = { &out[0], &out[1], samples };
-
 	cbench_outfile_handle_signals(on_signal);
-	for (int i = 0; i < 3; i++) {
+	for (unsigned int i = 0; i <= opt->nreports; i++) {
+		const char *path = i < opt->nreports ? opt->reports[i].path : opt->samples;
+		struct cbench_outfile *file = i < opt->nreports ? &out[i] : samples;
 		int ret;
 
-		if (i && !paths[i])
+		if (i == opt->nreports && !path)
 			continue;
-		ret = cbench_outfile_open(files[i], paths[i]);
+		ret = cbench_outfile_open(file, path);
 		if (ret) {
-			cbench_err("unable to write %s: %s\n", paths[i] ? paths[i] : "standard output",
-				   cbench_outfile_error(files[i], ret));
+			cbench_err("unable to write %s: %s\n", path ? path : "standard output",
+				   cbench_outfile_error(file, ret));
 			return -1;
 		}
 	}
@@ -642,11 +692,12 @@ static int measure_all(struct run_state *st, const struct cbench_library *lib,
  * report that cannot be written takes the samples back out with it.
  * Returns 0, or -1 after saying why.
  */
-static int write_outputs(const struct run_state *st, struct cbench_outfile out[2],
+static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
 			 struct cbench_outfile *samples)
 {
 	const struct cbench_run_options *opt = st->opt;
-	int ret, which = 0;
+	unsigned int which;
+	int ret = 0;
 
 	if (opt->samples) {
 		ret = cbench_report_csv(&st->report, samples->file);
@@ -657,24 +708,24 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile out[2
 			return -1;
 		}
 	}
-	ret = write_report(st, &out[0], opt->format);
-	if (!ret && opt->second_output) {
-		which = 1;
-		ret = write_report(st, &out[1], opt->second_format);
+	for (which = 0; which < opt->nreports && !ret; which++)
+		ret = write_report(st, &out[which], opt->reports[which].format);
+	if (!ret)
+		return 0;
+	which--;
+	cbench_err("unable to write %s: %s\n",
+		   opt->reports[which].path ? opt->reports[which].path : "the report",
+		   cbench_outfile_error(&out[which], ret));
+	/* Only files we renamed into place: never a device. */
+	for (unsigned int k = 0; k < which; k++) {
+		if (cbench_outfile_retract(&out[k]) == 0)
+			cbench_err("removed %s, which goes with it\n", opt->reports[k].path);
 	}
-	if (ret) {
-		const char *name = which ? opt->second_output : opt->output;
-
-		cbench_err("unable to write %s: %s\n", name ? name : "the report",
-			   cbench_outfile_error(&out[which], ret));
-		/* Only files we renamed into place: never a device. */
-		if (which && cbench_outfile_retract(&out[0]) == 0)
-			cbench_err("removed %s, which goes with it\n", opt->output);
-		if (opt->samples && cbench_outfile_retract(samples) == 0)
-			cbench_err("removed %s, which goes with it\n", opt->samples);
-		return -1;
-	}
-	return 0;
+	for (unsigned int k = which + 1; k < opt->nreports; k++)
+		cbench_outfile_abort(&out[k]);
+	if (opt->samples && cbench_outfile_retract(samples) == 0)
+		cbench_err("removed %s, which goes with it\n", opt->samples);
+	return -1;
 }
 
 /* A run stopped before any trial finished: nothing to write.  128 + signal. */
@@ -711,9 +762,14 @@ static int finish(const struct run_state *st)
 	const struct cbench_report *r = &st->report;
 	char where[8192];
 
-	snprintf(where, sizeof(where), "%s%s%s",
-		 st->opt->output && strcmp(st->opt->output, "-") ? st->opt->output : "standard output",
-		 st->opt->second_output ? " and " : "", st->opt->second_output ? st->opt->second_output : "");
+	where[0] = '\0';
+	for (unsigned int i = 0; i < st->opt->nreports; i++) {
+		const char *p = st->opt->reports[i].path;
+
+		snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%s",
+			 i == 0 ? "" : i + 1 == st->opt->nreports ? " and " : ", ",
+			 p && strcmp(p, "-") ? p : "standard output");
+	}
 
 	if (st->no_report)
 		cbench_err("no report written (standard output is a terminal): -o FILE writes it, -o - "
@@ -737,7 +793,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	struct cbench_run_options opt;
 	struct run_state st = { .opt = &opt };
 	struct cbench_library lib;
-	struct cbench_outfile out[2] = { { 0 } }, samples = { 0 };
+	struct cbench_outfile out[CBENCH_FORMATS] = { { 0 } }, samples = { 0 };
 	struct cbench_filter filter;
 	size_t total = 0;
 	int ret, status = 1, cpu_lock = -1;
@@ -749,6 +805,7 @@ int cbench_cmd_run(int argc, char *argv[])
 		usage(stdout);
 		return 0;
 	}
+	st.lnt = (struct cbench_lnt_run){ .machine = opt.machine_name, .order = opt.order };
 	if (cbench_filter_init(&filter, opt.filter))
 		return 1;
 	if (open_object(&st, &filter, &lib, &total))
@@ -780,8 +837,8 @@ out_files:
 	if (cpu_lock >= 0)
 		close(cpu_lock);
 	cbench_outfile_abort(&samples);
-	cbench_outfile_abort(&out[0]);
-	cbench_outfile_abort(&out[1]);
+	for (unsigned int i = 0; i < CBENCH_FORMATS; i++)
+		cbench_outfile_abort(&out[i]);
 	cbench_library_close(&lib);
 out_filter:
 	cbench_filter_free(&filter);

@@ -8,7 +8,18 @@
 
 #include "backend/backend.h"
 
-enum cbench_format { CBENCH_FORMAT_GO, CBENCH_FORMAT_JSON };
+/* The run report's formats: Go text (benchstat), cbench's JSON, LNT, Bencher's BMF. */
+enum cbench_format { CBENCH_FORMAT_GO, CBENCH_FORMAT_JSON, CBENCH_FORMAT_LNT, CBENCH_FORMAT_BMF,
+		     CBENCH_FORMATS };
+
+/* Their names, as --format takes them, by enum cbench_format. */
+extern const char *const cbench_format_names[CBENCH_FORMATS + 1];
+
+/* One report to write: path NULL or "-" is standard output. */
+struct cbench_run_report {
+	const char *path;
+	enum cbench_format format;
+};
 
 struct cbench_run_options {
 	const char *so_path;
@@ -17,15 +28,18 @@ struct cbench_run_options {
 	int cpu;			/* -1: the last CPU we may run on */
 	unsigned int trials;		/* per benchmark, each one result line */
 	bool retune;			/* ignore cached n */
-	const char *output;		/* NULL: stdout */
-	enum cbench_format format;
-	/* A second report in the other format (-o twice), or NULL. */
-	const char *second_output;
-	enum cbench_format second_format;
+	const char *output;		/* the first report's path; NULL: stdout */
+	enum cbench_format format;	/* --format's, or Go */
+	/* The reports to write, one per format at most: each -o that is not
+	 * the CSV of raw measurements, or one to stdout without -o. */
+	struct cbench_run_report reports[CBENCH_FORMATS];
+	unsigned int nreports;
 	/* As given: each -o, and whether --format was. */
-	const char *outputs[4];
+	const char *outputs[CBENCH_FORMATS + 1];
 	unsigned int noutputs;
 	bool format_given;
+	const char *machine_name;	/* --machine: the LNT machine name; NULL: the host's */
+	const char *order;		/* --order: the LNT run order; NULL: the date */
 	const char *samples;		/* CSV of raw samples; NULL: none */
 	double time_limit_s;		/* per phase (tuning, each trial) */
 	double trial_time_s;		/* a trial measures for about this long */

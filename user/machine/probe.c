@@ -17,6 +17,7 @@
 
 #include "../../kmod/lib/cpuid.h"
 #include "machine/probe.h"
+#include "machine/sysroot.h"
 
 void cbench_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
@@ -99,6 +100,33 @@ static void probe_cpuid(struct cbench_machine *m)
 	}
 }
 
+/* The microcode revision, from sysfs, else the first "microcode" line of /proc/cpuinfo. */
+static void probe_microcode(struct cbench_machine *m)
+{
+	char line[256];
+	FILE *f;
+
+	if (cbench_sysroot_read_line("/sys/devices/system/cpu/cpu0/microcode/version", line,
+				     sizeof(line)) > 0) {
+		snprintf(m->microcode, sizeof(m->microcode), "%.23s", line);
+		return;
+	}
+	f = fopen("/proc/cpuinfo", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "microcode", 9) && colon) {
+			colon += strspn(colon + 1, " \t") + 1;
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(m->microcode, sizeof(m->microcode), "%.23s", colon);
+			break;
+		}
+	}
+	fclose(f);
+}
+
 void cbench_machine_probe(struct cbench_machine *m)
 {
 	struct utsname uts;
@@ -114,6 +142,7 @@ void cbench_machine_probe(struct cbench_machine *m)
 	}
 	if (!sysinfo(&si))
 		m->mem_bytes = (uint64_t)si.totalram * si.mem_unit;
+	probe_microcode(m);
 
 	m->perf_paranoid = read_int("/proc/sys/kernel/perf_event_paranoid",
 				    CBENCH_PARANOID_UNKNOWN);

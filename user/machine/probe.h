@@ -18,6 +18,7 @@ struct cbench_machine {
 	int cpus_online;
 	char kernel_release[65];	/* uname -r */
 	char hostname[65];
+	char microcode[24];		/* the revision CPU 0 runs, "0x..."; "" if unknown (a VM) */
 	uint64_t mem_bytes;		/* physical memory; 0 if unknown */
 	bool hypervisor;		/* CPUID.1:ECX[31]: running in a VM */
 	bool tsc_invariant;		/* CPUID.80000007H:EDX[8] */

@@ -406,3 +406,21 @@ const char *cbench_arena_pages_text(const struct cbench_result *res, char *buf, 
 	}
 	return buf;
 }
+
+double cbench_trial_figure(const struct cbench_trial *t, enum cbench_figure f)
+{
+	switch (t->error ? -1 : (int)f) {
+	case CBENCH_FIG_NS:
+		return t->ns_per_op;
+	case CBENCH_FIG_EST_CYCLES:
+		return t->est_cycles_per_op;
+	case CBENCH_FIG_INSTRUCTIONS:
+		return t->have & CBENCH_HAVE_INSTRUCTIONS ? t->instructions_per_op : NAN;
+	case CBENCH_FIG_CYCLES:
+		return t->have & CBENCH_HAVE_CYCLES ? t->cycles_per_op : NAN;
+	case CBENCH_FIG_REF_CYCLES:
+		return t->have & CBENCH_HAVE_REF_CYCLES ? t->ref_cycles_per_op : NAN;
+	default:
+		return NAN;
+	}
+}

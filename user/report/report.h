@@ -152,6 +152,13 @@ struct cbench_report {
 	size_t trials_kept, trials_asked, not_run;
 };
 
+/* A trial's per-op figures, by what they are (the LNT and BMF writers). */
+enum cbench_figure { CBENCH_FIG_NS, CBENCH_FIG_EST_CYCLES, CBENCH_FIG_INSTRUCTIONS,
+		     CBENCH_FIG_CYCLES, CBENCH_FIG_REF_CYCLES };
+
+/* One of them; NAN for a failed trial, or one that did not measure it. */
+double cbench_trial_figure(const struct cbench_trial *t, enum cbench_figure f);
+
 /* Fills the derived fields of every trial and result. */
 void cbench_report_summarize(struct cbench_report *r);
 
@@ -173,6 +180,19 @@ const char *cbench_disturb_name(uint32_t disturbed);
 /* Each returns 0 or -errno (from the stream's error state). */
 int cbench_report_go(const struct cbench_report *r, FILE *f);
 int cbench_report_json(const struct cbench_report *r, FILE *f);
+
+/* What an LNT report says beside the run: the machine's name and the run's order. */
+struct cbench_lnt_run {
+	const char *machine;		/* NULL: the host's name */
+	const char *order;		/* NULL: the start's date and time, digits only */
+};
+
+/*
+ * An LNT report (format version 2) of the "cbench" test suite
+ * (docs/lnt/cbench.yaml): report_lnt.c.  Bencher Metric Format: report_bmf.c.
+ */
+int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run *l, FILE *f);
+int cbench_report_bmf(const struct cbench_report *r, FILE *f);
 int cbench_report_csv(const struct cbench_report *r, FILE *f);
 void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour);
 /* The table in parts, for a run that prints each row as its benchmark

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bencher Metric Format: one object per benchmark, keyed by its name, with
+ * a measure per figure: "latency" (ns per op, Bencher's built-in measure),
+ * "est-cycles" and, where measured, "instructions", "cycles" and
+ * "ref-cycles" per op.  Each has the figure cbench quotes as "value" and
+ * the least and the greatest trial's as "lower_value" and "upper_value".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/json_writer.h"
+#include "report/report.h"
+
+/* A measure: the quoted value and the trials' range; absent if no trial has it. */
+static void put_measure(struct cbench_jsonw *j, const struct cbench_result *res, const char *key,
+			enum cbench_figure f, double quoted)
+{
+	double lo = INFINITY, hi = -INFINITY, sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->ntrials; i++) {
+		double v = cbench_trial_figure(&res->trials[i], f);
+
+		if (!isfinite(v))
+			continue;
+		lo = fmin(lo, v);
+		hi = fmax(hi, v);
+		sum += v;
+		n++;
+	}
+	if (!n)
+		return;
+	cbench_jsonw_object_start(j, key);
+	cbench_jsonw_double(j, "value", isfinite(quoted) ? quoted : sum / (double)n);
+	cbench_jsonw_double(j, "lower_value", lo);
+	cbench_jsonw_double(j, "upper_value", hi);
+	cbench_jsonw_object_end(j);
+}
+
+int cbench_report_bmf(const struct cbench_report *r, FILE *f)
+{
+	struct cbench_jsonw j;
+
+	cbench_jsonw_init(&j, f, true);
+	cbench_jsonw_object_start(&j, NULL);
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+		const char *name = res->exp->report_name;
+
+		if (res->failed == res->ntrials)
+			continue;
+		cbench_jsonw_object_start(&j, strncmp(name, "Benchmark", 9) ? name : name + 9);
+		put_measure(&j, res, "latency", CBENCH_FIG_NS, res->quote_ns_per_op);
+		put_measure(&j, res, "est-cycles", CBENCH_FIG_EST_CYCLES, res->est_cycles_per_op);
+		put_measure(&j, res, "instructions", CBENCH_FIG_INSTRUCTIONS, NAN);
+		put_measure(&j, res, "cycles", CBENCH_FIG_CYCLES, NAN);
+		put_measure(&j, res, "ref-cycles", CBENCH_FIG_REF_CYCLES, NAN);
+		cbench_jsonw_object_end(&j);
+	}
+	cbench_jsonw_object_end(&j);
+	return cbench_jsonw_finish(&j);
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LNT report (LLVM's results server; its JSON report format version 2),
+ * of the "cbench" test suite that docs/lnt/cbench.yaml declares: one test
+ * per benchmark and parameter, each trial's estimate one sample.
+ *
+ * Units are chosen for LNT's analysis, which ignores changes under 1 % and
+ * absolute changes under 0.01 of a metric: picoseconds per op, and cycles
+ * (or counts) per thousand ops, so a change of a few percent of a
+ * nanosecond, or of one cycle, is 10 or more units.  LNT's rank test wants
+ * at least 4 samples a side: the default 10 trials give 10.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/context.h"
+#include "report/json_writer.h"
+#include "report/report.h"
+
+/* The report's times: ISO 8601 without a zone, as LNT stores them (UTC). */
+static void lnt_time(char *buf, size_t size, time_t t)
+{
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm))
+		snprintf(buf, size, "1970-01-01T00:00:00");
+}
+
+static void put_machine(struct cbench_jsonw *j, const struct cbench_report *r,
+			const struct cbench_lnt_run *l)
+{
+	const struct cbench_machine *m = &r->machine;
+	char text[160];
+
+	cbench_jsonw_object_start(j, "machine");
+	cbench_jsonw_string(j, "name", l->machine ? l->machine : m->hostname);
+	cbench_jsonw_string(j, "cpu", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
+	snprintf(text, sizeof(text), "%s family %u model %u stepping %u", m->cpu_vendor,
+		 m->cpu_family, m->cpu_model, m->cpu_stepping);
+	cbench_jsonw_string(j, "cpu_model", text);
+	cbench_jsonw_string(j, "microcode", m->microcode[0] ? m->microcode : "unknown");
+	snprintf(text, sizeof(text), "%d", m->cpus_online);
+	cbench_jsonw_string(j, "cpu_count", text);
+	cbench_jsonw_string(j, "kernel", m->kernel_release);
+	cbench_jsonw_string(j, "virtual_machine", m->hypervisor ? "yes" : "no");
+	cbench_jsonw_string(j, "backend", r->backend);
+	cbench_jsonw_string(j, "cbench_version", r->version);
+	cbench_jsonw_string(j, "timer", r->timer.name);
+	cbench_jsonw_string(j, "cpu_governor", r->cpuenv.governor);
+	cbench_jsonw_string(j, "cpu_boost", r->cpuenv.boost);
+	cbench_jsonw_string(j, "cpu_smt", r->cpuenv.smt);
+	cbench_jsonw_string(j, "cpu_isolation", r->cpuenv.isolation);
+	cbench_jsonw_object_end(j);
+}
+
+static void put_run(struct cbench_jsonw *j, const struct cbench_report *r,
+		    const struct cbench_lnt_run *l)
+{
+	const struct cbench_context *c = cbench_context();
+	char start[32], end[32], order[32];
+	size_t n = 0;
+
+	/* The context's date is "YYYY-MM-DDThh:mm:ssZ"; LNT takes it without the zone. */
+	snprintf(start, sizeof(start), "%.19s", c->date[0] ? c->date : "1970-01-01T00:00:00");
+	lnt_time(end, sizeof(end), time(NULL));
+	for (const char *p = start; *p && n + 1 < sizeof(order); p++) {
+		if (*p >= '0' && *p <= '9')
+			order[n++] = *p;
+	}
+	order[n] = '\0';
+	cbench_jsonw_object_start(j, "run");
+	cbench_jsonw_string(j, "start_time", start);
+	cbench_jsonw_string(j, "end_time", end);
+	/* LNT's order field: its name is fixed by LNT's own code. */
+	cbench_jsonw_string(j, "llvm_project_revision", l->order ? l->order : order);
+	cbench_jsonw_string(j, "command", c->command);
+	cbench_jsonw_string(j, "so", r->so_path);
+	cbench_jsonw_string(j, "so_build_id", r->build_id);
+	if (r->interrupted) {
+		char sig[32];
+
+		cbench_jsonw_string(j, "interrupted", cbench_signal_name(r->interrupted, sig, sizeof(sig)));
+	}
+	cbench_jsonw_object_end(j);
+}
+
+/* A metric's samples, one per trial that has the figure; absent if none has. */
+static void put_metric(struct cbench_jsonw *j, const struct cbench_result *res, const char *key,
+		       enum cbench_figure f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->ntrials; i++)
+		n += !res->trials[i].error && isfinite(cbench_trial_figure(&res->trials[i], f));
+	if (!n)
+		return;
+	cbench_jsonw_array_start(j, key);
+	for (size_t i = 0; i < res->ntrials; i++) {
+		double v = cbench_trial_figure(&res->trials[i], f);
+
+		if (isfinite(v))
+			cbench_jsonw_double(j, NULL, v * 1000);
+	}
+	cbench_jsonw_array_end(j);
+}
+
+int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run *l, FILE *f)
+{
+	static const struct { const char *key; enum cbench_figure f; } metrics[] = {
+		{ "ps_per_op", CBENCH_FIG_NS }, { "est_cycles_per_kop", CBENCH_FIG_EST_CYCLES },
+		{ "instructions_per_kop", CBENCH_FIG_INSTRUCTIONS },
+		{ "cycles_per_kop", CBENCH_FIG_CYCLES }, { "ref_cycles_per_kop", CBENCH_FIG_REF_CYCLES },
+	};
+	struct cbench_jsonw j;
+
+	cbench_jsonw_init(&j, f, true);
+	cbench_jsonw_object_start(&j, NULL);
+	cbench_jsonw_string(&j, "format_version", "2");
+	put_machine(&j, r, l);
+	put_run(&j, r, l);
+	cbench_jsonw_array_start(&j, "tests");
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+		const char *name = res->exp->report_name;
+
+		/* A benchmark without a trial that measured has nothing to say to LNT. */
+		if (res->failed == res->ntrials)
+			continue;
+		cbench_jsonw_object_start(&j, NULL);
+		cbench_jsonw_string(&j, "name", strncmp(name, "Benchmark", 9) ? name : name + 9);
+		for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++)
+			put_metric(&j, res, metrics[m].key, metrics[m].f);
+		cbench_jsonw_object_end(&j);
+	}
+	cbench_jsonw_array_end(&j);
+	cbench_jsonw_object_end(&j);
+	return cbench_jsonw_finish(&j);
+}
