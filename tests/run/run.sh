@@ -521,6 +521,20 @@ if [ "$rc" -eq 0 ] && grep -Eq '^AddChain +[0-9.]+ +[0-9.]+ +[+-]0\.00% +- +n/a 
 else
 	not_ok "compare of JSON and Go (exit $rc)"
 fi
+# Runs of other machines or backends are not compared, unless --mixed.
+sed 's/^backend: user$/backend: kmod/' "$TMP/multi.txt" >"$TMP/other-backend.txt"
+sed 's/^machine: [^ ]*/machine: lab-7/' "$TMP/multi.txt" >"$TMP/other-machine.txt"
+expect_failure "compare: runs of two backends" \
+	"unable to read .*other-backend.txt: it was measured on machine .*backend kmod, .*multi.json on .*backend user: .*--mixed" \
+	compare "$TMP/multi.json" "$TMP/other-backend.txt"
+expect_failure "compare: runs of two machines" "other-machine.txt: it was measured on machine lab-7, " \
+	compare "$TMP/multi.txt" -- "$TMP/multi.json" "$TMP/other-machine.txt"
+run_cb compare --mixed "$TMP/multi.json" "$TMP/other-backend.txt"
+if [ "$rc" -eq 0 ] && grep -q '^AddChain ' "$TMP/out"; then
+	ok "compare --mixed compares runs of two backends"
+else
+	not_ok "compare --mixed (exit $rc)"
+fi
 echo '{"audits": []}' >"$TMP/an-audit.json"
 expect_failure "compare: an audit's JSON" "it is JSON, but not a run's report \(an audit's" \
 	compare "$TMP/an-audit.json" "$TMP/multi.txt"
@@ -907,7 +921,7 @@ else
 	not_ok "usage errors:$bad"
 fi
 expect_failure "bad --backend" '--backend must be user, kmod or auto' run --backend fast "$SUITE"
-expect_failure "bad --format" '--format must be go or json' run --format xml "$SUITE"
+expect_failure "bad --format" '--format must be go, json, lnt or bmf' run --format xml "$SUITE"
 expect_failure "no object" 'run wants exactly one benchmark object' run
 expect_failure "unknown option" "unknown or incomplete option '--frobnicate'" run --frobnicate "$SUITE"
 

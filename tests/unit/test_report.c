@@ -183,10 +183,28 @@ static void unstable_flagged(void)
 	CU_ASSERT_FALSE(result.placement_sensitive);
 }
 
+/*
+ * Trials 2x apart, fixed per trial, under a clock that moves 2 % within
+ * each: the clock's move cannot explain a 2x spread, so it is put down to
+ * placement, not to the clock (as a shared host once had it).
+ */
+static void placement_under_a_moving_clock(void)
+{
+	static const double twice[TRIALS] = { 1, 2, 1, 2, 1, 2, 1, 2 };
+
+	build(&chain, 1.0, jumps, twice);
+	CU_ASSERT_EQUAL(report.clock_moved_trials, TRIALS);
+	CU_ASSERT_TRUE(result.unstable);
+	CU_ASSERT_TRUE(result.placement_sensitive);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "placement"));
+	CU_ASSERT_PTR_NULL(strstr(result.unstable_reason, "clock"));
+}
+
 static CU_TestInfo report_tests[] = {
 	{ "est-cycles/op cancel a clock ramping 3%", drift_cancels },
 	{ "a clock that moves within a trial is flagged", clock_moved_within_trial },
 	{ "trials that disagree are flagged unstable", unstable_flagged },
+	{ "a 2x spread under a clock moving 2% is placement", placement_under_a_moving_clock },
 	CU_TEST_INFO_NULL,
 };
 

@@ -32,6 +32,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,19 @@
 struct compare_options {
 	double min_effect;		/* a fraction: 0.002 for 0.2 % */
 	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
+	bool mixed;			/* --mixed: runs of other machines or backends too */
+};
+
+/*
+ * Where a run was measured, from its configuration: the machine, the CPU
+ * model and the backend.  Runs of two machines, or of user mode and ring
+ * 0, differ by more than the changes compare looks for.
+ */
+struct origin {
+	char machine[128];
+	char cpu_model[128];
+	char backend[32];
+	const char *path;		/* the file it was read from */
 };
 
 /* Largest report we read, in bytes: a million trials' lines fit in a
@@ -92,6 +106,10 @@ struct go_file {
 		const char *path;
 	} *files;			/* each file read, to refuse one twice */
 	size_t nfiles;
+	/* The current run's origin, whether its results were checked against
+	 * the first run's (*first, shared by both sides), and --mixed. */
+	struct origin cur, *first;
+	bool checked, mixed;
 };
 
 static uint64_t name_hash(const char *name)
@@ -269,6 +287,68 @@ static bool config_line(const char *line)
 	return cbench_go_valid_key(key);
 }
 
+/* Notes a configuration line's value where it says where the run was measured. */
+static void note_origin(struct origin *o, const char *line)
+{
+	static const struct { const char *key; size_t off, size; } keys[] = {
+		{ "machine", offsetof(struct origin, machine), sizeof(o->machine) },
+		{ "cpu-model", offsetof(struct origin, cpu_model), sizeof(o->cpu_model) },
+		{ "backend", offsetof(struct origin, backend), sizeof(o->backend) },
+	};
+	const char *colon = strchr(line, ':');
+
+	for (size_t k = 0; colon && k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *v = colon + 1 + strspn(colon + 1, " \t");
+
+		/* The machine is its host name, which has no space: the Go
+		 * line may add " (virtual machine)", JSON says that apart. */
+		if ((size_t)(colon - line) == strlen(keys[k].key) &&
+		    !strncmp(line, keys[k].key, (size_t)(colon - line)))
+			snprintf((char *)o + keys[k].off, keys[k].size, "%.*s",
+				 (int)strcspn(v, k == 0 ? " \t\r\n" : "\r\n"), v);
+	}
+}
+
+/* "machine vm, AuthenticAMD family 25 model 1, backend user": what is known of o. */
+static const char *origin_text(const struct origin *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "machine %s, %s, backend %s", o->machine[0] ? o->machine : "?",
+		 o->cpu_model[0] ? o->cpu_model : "CPU ?", o->backend[0] ? o->backend : "?");
+	return buf;
+}
+
+static bool differ(const char *a, const char *b)
+{
+	return a[0] && b[0] && strcmp(a, b);
+}
+
+/*
+ * The current run against the first one read: 0, or -EINVAL with why when
+ * they were measured on other machines or backends (unless --mixed).
+ */
+static int check_origin(struct go_file *g, char *why, size_t len)
+{
+	char a[320], b[320];
+
+	g->checked = true;
+	if (!g->cur.machine[0] && !g->cur.cpu_model[0] && !g->cur.backend[0])
+		return 0;
+	if (!g->first->path) {
+		*g->first = g->cur;
+		return 0;
+	}
+	if (g->mixed || (!differ(g->cur.machine, g->first->machine) &&
+			 !differ(g->cur.cpu_model, g->first->cpu_model) &&
+			 !differ(g->cur.backend, g->first->backend)))
+		return 0;
+	snprintf(why, len, "it was measured on %.100s, %.60s on %.100s: runs of different "
+		 "machines or backends differ by more than a change compare looks for; compare "
+		 "runs of one machine and backend, or give --mixed to compare them anyway",
+		 origin_text(&g->cur, a, sizeof(a)), g->first->path,
+		 origin_text(g->first, b, sizeof(b)));
+	return -EINVAL;
+}
+
 /*
  * The ns/op value of a result line, in *value with its token in *token;
  * false for a line that has none.
@@ -319,10 +399,14 @@ static int read_line(struct go_file *g, char *line, uint64_t at, bool *results, 
 	if (config_line(line)) {
 		g->runs += *results;
 		*results = false;
+		note_origin(&g->cur, line);
+		g->checked = false;
 		return 0;
 	}
 	if (!result_value(line, &name, &token))
 		return 0;
+	if (!g->checked && check_origin(g, why, len))
+		return -EINVAL;
 	if (!parse_time(token, &v)) {
 		snprintf(why, len, "line %" PRIu64 ": %s: ns/op value '%.40s' is not a finite, "
 			 "positive number", at, name, token);
@@ -386,6 +470,21 @@ static int parse_json(FILE *f, struct go_file *g, char *why, size_t len)
 	if (ret)
 		return ret;
 	list = cbench_json_get(root, "benchmarks");
+	if (list && list->type == CBENCH_JSON_ARRAY) {
+		const struct cbench_json *c = cbench_json_get(root, "config");
+
+		snprintf(g->cur.machine, sizeof(g->cur.machine), "%s",
+			 cbench_json_string(c, "machine", ""));
+		snprintf(g->cur.cpu_model, sizeof(g->cur.cpu_model), "%s",
+			 cbench_json_string(c, "cpu_model", ""));
+		snprintf(g->cur.backend, sizeof(g->cur.backend), "%s",
+			 cbench_json_string(c, "backend", ""));
+		ret = check_origin(g, why, len);
+		if (ret) {
+			cbench_json_free(root);
+			return ret;
+		}
+	}
 	if (!list || list->type != CBENCH_JSON_ARRAY) {
 		snprintf(why, len, "it is JSON, but not a run's report (%s)",
 			 cbench_json_get(root, "audits") ? "an audit's: it compares two versions already" :
@@ -432,6 +531,9 @@ static int parse(const char *path, struct go_file *g, char *why, size_t len)
 	if (!f)
 		return ret;
 	g->runs++;
+	memset(&g->cur, 0, sizeof(g->cur));
+	g->cur.path = path;
+	g->checked = false;
 	/* Go text or JSON, by what the file holds, whatever its name. */
 	do
 		first = getc(f);
@@ -755,6 +857,8 @@ static void usage(FILE *f)
 		"                      as audit's)\n"
 		"  --fail-on WHAT      slower or changed: exit status %d when a benchmark is\n"
 		"                      slower (or either) by at least --min-effect, for a CI gate\n"
+		"  --mixed             compare runs measured on different machines or backends\n"
+		"                      (refused otherwise: their difference is not the change's)\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when compared (and the gate, if any, passed); 1 when a file\n"
@@ -775,6 +879,10 @@ static int take_option(struct compare_options *o, int argc, char *argv[], int *i
 	int k;
 	double pct;
 
+	if (!strcmp(argv[*i], "--mixed")) {
+		o->mixed = true;
+		return 1;
+	}
 	for (k = 0; k < 2; k++) {
 		len = strlen(names[k]);
 		if (!strncmp(argv[*i], names[k], len) && (!argv[*i][len] || argv[*i][len] == '='))
@@ -862,6 +970,7 @@ int cbench_cmd_compare(int argc, char *argv[])
 	struct go_file *old = calloc(1, sizeof(*old)), *new = calloc(1, sizeof(*new));
 	struct compare_options opt = { .min_effect = COMPARE_MIN_EFFECT_PCT / 100 };
 	struct notes notes = { 0 };
+	struct origin first = { 0 };
 	int nold, nnew, status = 1;
 	char **newv;
 
@@ -874,7 +983,11 @@ int cbench_cmd_compare(int argc, char *argv[])
 		status = CBENCH_EXIT_USAGE;
 		goto out;
 	}
-	if (!old || !new || read_side(old, argv + 1, (size_t)nold) || read_side(new, newv, (size_t)nnew))
+	if (!old || !new)
+		goto out;
+	old->first = new->first = &first;
+	old->mixed = new->mixed = opt.mixed;
+	if (read_side(old, argv + 1, (size_t)nold) || read_side(new, newv, (size_t)nnew))
 		goto out;
 	if (print_table(&opt, old, new, &notes)) {
 		cbench_err("unable to compare: %s\n", strerror(ENOMEM));
