@@ -204,6 +204,15 @@ INCLUDEDIR   ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(PREFIX)/lib/pkgconfig
 MANDIR       ?= $(PREFIX)/share/man
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+# cbench's own benchmark objects: the selftest's known-answer kernels.
+CBENCHLIBDIR ?= $(PREFIX)/lib/cbench
+
+$(BUILD)/user/cmd/selftest.o: CPPFLAGS += -DCBENCH_LIBDIR='"$(CBENCHLIBDIR)"'
+# Rebuilt when the place changes (make install PREFIX=...).
+$(BUILD)/cbenchlibdir: FORCE
+	@mkdir -p $(BUILD)
+	$(Q)echo '$(CBENCHLIBDIR)' | cmp -s - $@ || echo '$(CBENCHLIBDIR)' >$@
+$(BUILD)/user/cmd/selftest.o: $(BUILD)/cbenchlibdir
 
 # User-mode benchmark objects need nothing but a shared object's flags.
 USER_BENCH_CFLAGS := -fPIC
@@ -212,7 +221,7 @@ USER_BENCH_LIBS   := -shared
 # Where each installed file goes (make install, make uninstall).
 INSTALLED := $(BINDIR)/cbenchctl $(INCLUDEDIR)/cbench.h $(PKGCONFIGDIR)/cbench.pc \
 	$(PKGCONFIGDIR)/cbench-kernel.pc $(MANDIR)/man1/cbenchctl.1 $(MANDIR)/man3/cbench.h.3 \
-	$(BASHCOMPDIR)/cbenchctl
+	$(BASHCOMPDIR)/cbenchctl $(CBENCHLIBDIR)/known.so
 
 # The .pc files' includedir, relative to ${prefix} where it lies under it.
 PC_INCDIR = $(if $(filter $(PREFIX)/%,$(INCLUDEDIR)),$${prefix}/$(patsubst $(PREFIX)/%,%,$(INCLUDEDIR)),$(INCLUDEDIR))
@@ -224,7 +233,7 @@ define write_pc
 		'Version: $(VERSION)' 'Cflags: $($(3)) -I$${includedir}' 'Libs: $($(4))' >$(5)
 endef
 
-install: cbenchctl
+install: cbenchctl $(BUILD)/examples/known.kernel.so
 	@mkdir -p $(BUILD)/install
 	$(call write_pc,cbench,flags for benchmarks cbenchctl runs in user mode,USER_BENCH_CFLAGS,USER_BENCH_LIBS,$(BUILD)/install/cbench.pc)
 	$(call write_pc,cbench-kernel,flags for benchmarks cbench.ko can run in ring 0,KERNEL_BENCH_CFLAGS,KERNEL_BENCH_LIBS,$(BUILD)/install/cbench-kernel.pc)
@@ -235,6 +244,7 @@ install: cbenchctl
 	install -D -m 0644 man/cbenchctl.1 $(DESTDIR)$(MANDIR)/man1/cbenchctl.1
 	install -D -m 0644 man/cbench.h.3 $(DESTDIR)$(MANDIR)/man3/cbench.h.3
 	install -D -m 0644 completion/cbenchctl $(DESTDIR)$(BASHCOMPDIR)/cbenchctl
+	install -D -m 0644 $(BUILD)/examples/known.kernel.so $(DESTDIR)$(CBENCHLIBDIR)/known.so
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
@@ -312,6 +322,7 @@ itest: cbenchctl examples fixtures kfixtures install-check itest-lab itest-plot
 	tests/run/profile.sh
 	tests/run/audit.sh
 	tests/run/lnt.sh
+	tests/run/selftest.sh
 
 itest-lab: cbenchctl
 	tests/run/lab.sh

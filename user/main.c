@@ -27,6 +27,7 @@ static const struct cbench_subcommand subcommands[] = {
 	{ "plot", cbench_plot_main, "draw JSON reports as an HTML page of SVG plots" },
 	{ "profile", cbench_cmd_profile, "show where a benchmark's time goes, with confidence intervals" },
 	{ "run", cbench_cmd_run, "measure the benchmarks in a shared object" },
+	{ "selftest", cbench_cmd_selftest, "measure kernels with known answers and check them here" },
 	{ "version", show_version, "print the version of cbenchctl" },
 };
 

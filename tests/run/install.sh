@@ -21,7 +21,8 @@ fi
 missing=
 for f in usr/bin/cbenchctl usr/include/cbench.h usr/lib/pkgconfig/cbench.pc \
 	usr/lib/pkgconfig/cbench-kernel.pc usr/share/man/man1/cbenchctl.1 \
-	usr/share/man/man3/cbench.h.3 usr/share/bash-completion/completions/cbenchctl; do
+	usr/share/man/man3/cbench.h.3 usr/share/bash-completion/completions/cbenchctl \
+	usr/lib/cbench/known.so; do
 	[ -f "$D/root/$f" ] || missing="$missing $f"
 done
 if [ -z "$missing" ] && [ -x "$D/root/usr/bin/cbenchctl" ]; then
@@ -29,11 +30,21 @@ if [ -z "$missing" ] && [ -x "$D/root/usr/bin/cbenchctl" ]; then
 else
 	not_ok "files missing:$missing"
 fi
-extra=$(cd "$D/root" && find . -type f | grep -Ev '^\./usr/(bin|include|lib/pkgconfig|share/man/man[13]|share/bash-completion/completions)/[^/]+$')
+extra=$(cd "$D/root" && find . -type f | grep -Ev '^\./usr/(bin|include|lib/pkgconfig|lib/cbench|share/man/man[13]|share/bash-completion/completions)/[^/]+$')
 if [ -z "$extra" ]; then
 	ok "nothing installed outside its place"
 else
 	not_ok "unexpected files: $extra"
+fi
+
+# The installed cbenchctl looks for the selftest's kernels where make
+# install put them under its PREFIX (here under DESTDIR, so it says they
+# are missing there).
+"$D/root/usr/bin/cbenchctl" selftest >"$D/out" 2>"$D/err"
+if grep -q "the known-answer kernels are missing (/usr/lib/cbench/known.so)" "$D/err"; then
+	ok "cbenchctl selftest looks for its kernels in PREFIX/lib/cbench"
+else
+	not_ok "selftest's kernels: not looked for in /usr/lib/cbench"
 fi
 
 # The .pc files name their prefix, and the version is VERSION's number.

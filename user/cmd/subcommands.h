@@ -18,6 +18,7 @@ int cbench_cmd_audit(int argc, char *argv[]);
 int cbench_cmd_list(int argc, char *argv[]);
 int cbench_cmd_compare(int argc, char *argv[]);
 int cbench_cmd_profile(int argc, char *argv[]);
+int cbench_cmd_selftest(int argc, char *argv[]);
 int cbench_info_main(int argc, char *argv[]);
 int cbench_doctor_main(int argc, char *argv[]);
 int cbench_lab_main(int argc, char *argv[]);
