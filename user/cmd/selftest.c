@@ -417,6 +417,45 @@ static void print_text(FILE *f, const struct cbench_machine *m, const struct bac
 	}
 }
 
+/* What a result's measurements say of the quiet it had: discarded share, spread, min-to-median. */
+struct quiet {
+	double discarded, cv, gap;
+};
+
+static struct quiet quiet_of(const struct backend_run *b, const char *benchmark)
+{
+	const struct cbench_json *res = find_result(b->report, benchmark);
+	const struct cbench_json *t = cbench_json_get(res, "trials");
+	double discarded = 0, total = 0, least = cbench_json_number(res, "ns_per_op", NAN);
+
+	for (size_t i = 0; t && i < t->n; i++) {
+		discarded += cbench_json_number(&t->items[i], "discarded", 0);
+		total += cbench_json_number(&t->items[i], "measurements", 0);
+	}
+	return (struct quiet){
+		.discarded = total > 0 ? discarded / total : NAN,
+		.cv = cbench_json_number(res, "cv_of_trials", NAN),
+		.gap = cbench_json_number(res, "median_of_trials_ns_per_op", NAN) / least - 1,
+	};
+}
+
+/* Both backends side by side: what ring 0 removes, kernel by kernel. */
+static void print_side_by_side(FILE *f, const struct backend_run *b)
+{
+	fprintf(f, "\nwhat %s removes against %s: measurements discarded as disturbed, the spread of\n"
+		"trials (cv), and the least trial's gap to their median\n", b[1].backend, b[0].backend);
+	fprintf(f, "%-15s %9s %9s  %9s %9s  %9s %9s\n", "kernel", "disc user", "disc kmod",
+		"cv user", "cv kmod", "gap user", "gap kmod");
+	for (unsigned int i = 0; i < cbench_known_nchecks; i++) {
+		struct quiet u = quiet_of(&b[0], cbench_known_checks[i].benchmark);
+		struct quiet k = quiet_of(&b[1], cbench_known_checks[i].benchmark);
+
+		fprintf(f, "%-15s %8.2f%% %8.2f%%  %8.3f%% %8.3f%%  %8.3f%% %8.3f%%\n",
+			cbench_known_checks[i].name, 100 * u.discarded, 100 * k.discarded, 100 * u.cv,
+			100 * k.cv, 100 * u.gap, 100 * k.gap);
+	}
+}
+
 static void print_json(FILE *f, const struct cbench_machine *m, const struct backend_run *b, int n)
 {
 	struct cbench_jsonw j;
@@ -557,10 +596,13 @@ int cbench_cmd_selftest(int argc, char *argv[])
 			   cbench_outfile_error(&out, ret));
 		goto out;
 	}
-	if (o.json)
+	if (o.json) {
 		print_json(out.file, &m, b, n);
-	else
+	} else {
 		print_text(out.file, &m, b, n);
+		if (n == 2)
+			print_side_by_side(out.file, b);
+	}
 	ret = cbench_outfile_commit(&out);
 	if (ret) {
 		cbench_err("selftest: unable to write %s: %s\n", o.output ? o.output : "the report",
