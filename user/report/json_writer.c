@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/json_writer.h"
+#include "report/utf8.h"
 
 void cbench_jsonw_init(struct cbench_jsonw *j, FILE *f, bool pretty)
 {
@@ -17,16 +18,22 @@ void cbench_jsonw_init(struct cbench_jsonw *j, FILE *f, bool pretty)
 	j->first[0] = true;
 }
 
+/* A string, escaped; a byte outside valid UTF-8 as the text \xNN (utf8.h). */
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = cbench_utf8_seq(p);
+
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
 		else if (*p < 0x20)
 			fprintf(f, "\\u%04x", *p);
+		else if (!n)
+			fprintf(f, "\\\\x%02x", *p);
 		else
-			fputc(*p, f);
+			fwrite(p, 1, n, f);
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }

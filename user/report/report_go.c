@@ -24,6 +24,7 @@
 #include "machine/reference.h"
 #include "report/context.h"
 #include "report/report.h"
+#include "report/utf8.h"
 #include "stats/tune.h"
 
 bool cbench_go_valid_key(const char *key)
@@ -208,6 +209,7 @@ static void put_notes(const struct cbench_report *r, FILE *f)
 {
 	const struct cbench_timer *t = &r->timer;
 	struct cbench_tune_params tp;
+	char text[8192];
 
 	if (r->interrupted) {
 		char sig[32];
@@ -218,8 +220,8 @@ static void put_notes(const struct cbench_report *r, FILE *f)
 	}
 	note(f, "date", "%s", cbench_context()->date);
 	note(f, "host", "%s", cbench_context()->host);
-	note(f, "command", "%s", cbench_context()->command);
-	note(f, "so", "%s", r->so_path);
+	note(f, "command", "%s", cbench_utf8_text(cbench_context()->command, text, sizeof(text)));
+	note(f, "so", "%s", cbench_utf8_text(r->so_path, text, sizeof(text)));
 	note(f, "so-build-id", "%s", r->build_id);
 	note(f, "timer-frequency", "%.6f MHz (vs CLOCK_MONOTONIC_RAW)", t->tsc_hz * 1e-6);
 	note(f, "timer-overhead", "%.0f ticks (subtracted)", t->overhead_ticks);
