@@ -511,6 +511,28 @@ if [ "$rc" -eq 0 ] && python3 -c 'import json, sys; json.load(open(sys.argv[1]))
 else
 	not_ok "-o by name (exit $rc)"
 fi
+# The JSON report against its documented schema (docs/schema/run.schema.json);
+# the schema refuses what is not one.
+if python3 - docs/schema/run.schema.json "$TMP/multi.json" <<'PY'
+import json, sys
+import jsonschema
+schema, report = (json.load(open(p)) for p in sys.argv[1:3])
+jsonschema.Draft202012Validator.check_schema(schema)
+jsonschema.validate(report, schema)
+assert report["schema_version"] == 1
+bad = dict(report, benchmarks=[dict(report["benchmarks"][0], trials=[{"status": "ok"}])])
+try:
+    jsonschema.validate(bad, schema)
+except jsonschema.ValidationError:
+    pass
+else:
+    raise SystemExit("a trial without its figures passed")
+PY
+then
+	ok "the JSON report: schema_version 1, valid against docs/schema/run.schema.json"
+else
+	not_ok "the JSON report against its schema"
+fi
 # compare reads JSON as it reads Go text, by content: one run's two
 # reports are the same run (to the Go text's six digits, so the two
 # estimates as printed may differ in their last digit by rounding twice).
@@ -577,6 +599,8 @@ i = d["config"]["interrupted"]
 assert i["signal"] == "SIGINT" and i["trials_asked"] == 100000 and i["benchmarks_not_run"] == 0, i
 b = d["benchmarks"][0]
 assert 2 <= len(b["trials"]) == i["trials_kept"] < 100000, (len(b["trials"]), i)
+import jsonschema
+jsonschema.validate(d, json.load(open("docs/schema/run.schema.json")))
 PY
 then
 	ok "Ctrl-C keeps the finished trials, marked interrupted (Go and JSON), exit status 130"

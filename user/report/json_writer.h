@@ -14,6 +14,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/*
+ * The version of cbench's JSON reports (run, audit, profile): the first
+ * member of each, raised when a member changes meaning or goes away (new
+ * members do not raise it).  docs/schema/run.schema.json is the run
+ * report's schema.
+ */
+#define CBENCH_JSON_SCHEMA_VERSION 1
+
 /* Deepest nesting of objects and arrays. */
 #define CBENCH_JSONW_DEPTH_MAX 16
 

@@ -207,6 +207,7 @@ int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f)
 
 	cbench_jsonw_init(&j, f, true);
 	cbench_jsonw_object_start(&j, NULL);
+	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
 	cbench_jsonw_object_start(&j, "config");
 	cbench_jsonw_string(&j, "date", cbench_context()->date);
 	cbench_jsonw_string(&j, "host", cbench_context()->host);

@@ -205,6 +205,7 @@ int cbench_report_json(const struct cbench_report *r, FILE *f)
 
 	cbench_jsonw_init(&j, f, false);
 	cbench_jsonw_object_start(&j, NULL);
+	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
 	put_config(&j, r);
 	cbench_jsonw_array_start(&j, "benchmarks");
 	for (size_t i = 0; i < r->nresults; i++)

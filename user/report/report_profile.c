@@ -211,6 +211,7 @@ int cbench_profile_report_json(const struct cbench_profile_report *r, FILE *f)
 
 	cbench_jsonw_init(&j, f, false);
 	cbench_jsonw_object_start(&j, NULL);
+	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
 	cbench_jsonw_object_start(&j, "profile");
 	cbench_jsonw_string(&j, "object", r->so_path);
 	cbench_jsonw_string(&j, "build_id", r->build_id);
