@@ -64,6 +64,30 @@ else
 	ok "plot: one SVG plot per benchmark, rendered in headless chromium ($want plots)"
 fi
 
+# A run's Go text plots too: one estimate per result line (its ns/op), and
+# beside its JSON twin the same benchmarks side by side.
+run_cb run $FAST --filter 'chain' -o "$TMP/go.txt" -o "$TMP/go.json" "$SUITE"
+run_cb plot "$TMP/go.txt" -o "$TMP/go.html"
+want=$(benchmarks "$TMP/go.json")
+if [ "$rc" -ne 0 ]; then
+	not_ok "plot of Go text: exit status $rc"
+elif ! render "$TMP/go.html" || ! grep -q '<footer id="end">' "$TMP/dom"; then
+	not_ok "plot of Go text: chromium could not load the page"
+elif [ "$(grep -o '<svg class="plot"' "$TMP/dom" | wc -l)" -ne "$want" ] ||
+     [ "$(grep -o '<circle class="estimate"' "$TMP/dom" | wc -l)" -ne $((want * 2)) ]; then
+	not_ok "plot of Go text: want $want plots of 2 trials each"
+else
+	ok "plot reads a run's Go text: one plot per benchmark, one estimate per result line"
+fi
+echo 'not a report' >"$TMP/junk.txt"
+run_cb plot "$TMP/junk.txt" -o "$TMP/junk.html"
+if [ "$rc" -ne 0 ] && grep -q "unable to read $TMP/junk.txt: no result line with ns/op" "$TMP/err" &&
+   [ ! -e "$TMP/junk.html" ]; then
+	ok "plot: a file that is neither JSON nor Go text is refused, naming it; no page"
+else
+	not_ok "plot of a file that is no report (exit $rc)"
+fi
+
 run_cb plot "$TMP/old.json" "$TMP/new.json" -o "$TMP/cmp.html"
 want=$(benchmarks "$TMP/old.json" "$TMP/new.json")
 if [ "$rc" -ne 0 ]; then
@@ -164,13 +188,15 @@ else
 	not_ok "plot: the robust axis (exit $rc)"
 fi
 
-expect_failure "plot: not JSON" "unable to read $TMP/go.txt: not JSON: not a JSON value at line 1, column 1" plot "$TMP/go.txt" -o "$TMP/out.html"
+expect_failure "plot: neither JSON nor Go text" "unable to read $TMP/junk.txt: no result line with ns/op" plot "$TMP/junk.txt" -o "$TMP/out.html"
+printf '{"config": ' >"$TMP/brace.txt"
+expect_failure "plot: starts as JSON, is not" "unable to read $TMP/brace.txt: not JSON: " plot "$TMP/brace.txt" -o "$TMP/out.html"
 expect_failure "plot: JSON cut short" "unable to read $TMP/cut.json: not JSON: no value at line 1" plot "$TMP/cut.json" -o "$TMP/out.html"
 expect_failure "plot: JSON, not a cbench report" "unable to read $TMP/other.json: not a cbench report" plot "$TMP/other.json" -o "$TMP/out.html"
 expect_failure "plot: a benchmark without a name" "benchmark 1 has no name or trials" plot "$TMP/noname.json" -o "$TMP/out.html"
 expect_failure "plot: a directory" "unable to read $TMP: Is a directory" plot "$TMP" -o "$TMP/out.html"
 expect_failure "plot: a missing file" "unable to read $TMP/absent.json: No such file" plot "$TMP/absent.json" -o "$TMP/out.html"
-expect_failure "plot: the second report bad" "unable to read $TMP/go.txt: not JSON" plot "$TMP/old.json" "$TMP/go.txt" -o "$TMP/out.html"
+expect_failure "plot: the second report bad" "unable to read $TMP/junk.txt: no result line" plot "$TMP/old.json" "$TMP/junk.txt" -o "$TMP/out.html"
 expect_failure "plot: output is a directory" "unable to write $TMP: Is a directory" plot "$TMP/old.json" -o "$TMP"
 expect_failure "plot: output in a missing directory" "unable to write $TMP/nodir/out.html: No such file" plot "$TMP/old.json" -o "$TMP/nodir/out.html"
 expect_failure "plot: no -o" "plot: it wants -o FILE.html" plot "$TMP/old.json"

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/go_read.h"
 #include "report/json.h"
 #include "report/outfile.h"
 #include "report/plot_audit.h"
@@ -65,6 +66,7 @@ static int read_all(const char *path, char **text, size_t *len)
 		return -ENOMEM;
 	}
 	*len = fread(*text, 1, (size_t)st.st_size, f);
+	(*text)[*len] = '\0';
 	if (ferror(f))
 		ret = -EIO;
 	fclose(f);
@@ -81,6 +83,7 @@ static int load(struct input *in, const char *path)
 	char *text = NULL, err[160];
 	const struct cbench_json *config;
 	size_t len = 0;
+	bool is_json;
 	int ret;
 
 	memset(in, 0, sizeof(*in));
@@ -92,10 +95,15 @@ static int load(struct input *in, const char *path)
 			ret == -EFBIG ? "not a regular file of a report's size" : strerror(-ret));
 		return ret;
 	}
-	ret = cbench_json_parse(text, len, &in->root, err, sizeof(err));
+	/* JSON, or a run's Go text, by what the file holds. */
+	is_json = text[strspn(text, " \t\r\n")] == '{';
+	if (is_json)
+		ret = cbench_json_parse(text, len, &in->root, err, sizeof(err));
+	else
+		ret = cbench_go_read(text, len, &in->root, err, sizeof(err));
 	free(text);
 	if (ret) {
-		cbench_err("unable to read %s: not JSON: %s\n", path, err);
+		cbench_err("unable to read %s: %s%s\n", path, is_json ? "not JSON: " : "", err);
 		return ret;
 	}
 	config = cbench_json_get(in->root, "config");
@@ -467,9 +475,10 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: %s plot <report.json> [<new.json>] -o <report.html>\n"
 		"\n"
-		"Draws JSON reports (run --format json) as one self-contained HTML page: per\n"
-		"benchmark an SVG plot of each trial's measurements (minimum to maximum, the\n"
-		"median marked) and its estimate.  Two reports are drawn side by side on a\n"
+		"Draws run reports, JSON (run --format json) or Go text, as one self-contained\n"
+		"HTML page: per benchmark an SVG plot of each trial's measurements (minimum to\n"
+		"maximum, the median marked; Go text keeps only the estimate) and its\n"
+		"estimate.  Two reports are drawn side by side on a\n"
 		"shared axis.  An audit's JSON (audit --format json) is drawn alone: each\n"
 		"audit's change of B against A with its interval, over the +-min-effect band.\n"
 		"No script, nothing fetched; written atomically.\n"

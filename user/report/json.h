@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum cbench_json_type {
 	CBENCH_JSON_NULL,
