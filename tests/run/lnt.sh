@@ -77,11 +77,29 @@ if "$LNT" import "$TMP/lnt" --testsuite cbench "$TMP/old.lnt.json" >>"$TMP/out" 
 else
 	not_ok "LNT import or query failed"
 fi
-run_cb audit --budget 5 "$OLD" "$NEW"
-if [ "$rc" -eq 0 ] && grep -q "^chain: B slower by " "$TMP/out"; then
+run_cb audit --budget 5 --machine lab-1 --order 102 -o "$TMP/audit.lnt.json" "$OLD" "$NEW"
+if [ "$rc" -eq 0 ] && grep -q "^chain: B slower by " "$TMP/err"; then
 	ok "cbench's audit finds the same slowdown"
 else
 	not_ok "audit of the two versions (exit $rc)"
+fi
+# The audit's LNT report: B's rounds as ps_per_op, A's beside, the change.
+if "$LNT" checkformat "$TMP/audit.lnt.json" >"$TMP/out" 2>&1 &&
+   "$LNT" import "$TMP/lnt" --testsuite cbench "$TMP/audit.lnt.json" >>"$TMP/out" 2>&1 &&
+   "$LNT_VENV/bin/python" tests/run/lnt_query.py "$TMP/lnt" >"$TMP/query" 2>>"$TMP/out" &&
+   grep -Eq "^run 102 Chain ps_per_op [0-9]+$" "$TMP/query" &&
+   grep -Eq "^run 102 Chain audit_a_ps_per_op [0-9]+$" "$TMP/query" &&
+   python3 - "$TMP/audit.lnt.json" <<'PY'
+import json, sys
+(t,) = json.load(open(sys.argv[1]))["tests"]
+assert t["name"] == "Chain" and 700 < t["audit_change_bp"] < 1300, t["audit_change_bp"]
+assert min(t["ps_per_op"]) > min(t["audit_a_ps_per_op"])
+PY
+then
+	ok "audit -o .lnt.json: LNT takes it; B's rounds, A's beside, the change (+10 %) in basis points"
+else
+	cat "$TMP/query" >>"$TMP/out" 2>/dev/null
+	not_ok "audit's LNT report"
 fi
 
 # Bencher Metric Format against its schema.

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "report/audit.h"
+#include "report/report.h"
 #include "machine/cpulock.h"
 #include "session/options.h"
 #include "report/outfile.h"
@@ -35,7 +36,7 @@
  * warm-up and the round in progress when the budget runs out; seconds. */
 #define AUDIT_MARGIN_S 30.0
 
-enum audit_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_GO };
+enum audit_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_GO, FORMAT_LNT };
 
 struct audit_options {
 	const char *paths[2];
@@ -51,6 +52,7 @@ struct audit_options {
 	enum cbench_backend_kind backend;
 	enum audit_format format;
 	bool format_given;
+	const char *machine_name, *order;	/* an LNT report's */
 };
 
 static void usage(FILE *f)
@@ -88,9 +90,12 @@ static void usage(FILE *f)
 		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded and both\n"
 		"                      objects are kernel-safe, else user); kmod measures in\n"
 		"                      ring 0, interrupts off, both sides in one run of cbench.ko\n"
-		"  --format FMT        text, json or go (default: json for an -o FILE.json,\n"
-		"                      else text; go reads with\n"
-		"                      benchstat -col build)\n"
+		"  --format FMT        text, json, go or lnt (default: lnt for -o FILE.lnt.json,\n"
+		"                      json for -o FILE.json, else text; go reads with\n"
+		"                      benchstat -col build; lnt is for an LNT server: B's\n"
+		"                      rounds as ps_per_op, A's beside, the change in bp)\n"
+		"  --machine NAME      the machine's name in an LNT report (default: the host's)\n"
+		"  --order REV         the run's order in an LNT report (default: the date)\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
 		"  -h, --help          show this help\n"
 		"\n"
@@ -102,7 +107,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
-       OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT, OPT_FAIL_ON };
+       OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT, OPT_FAIL_ON, OPT_MACHINE, OPT_ORDER };
 
 /* One option with a number or a choice; 0 or -EINVAL after saying why. */
 static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
@@ -130,18 +135,29 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 			return cbench_option_refuse(err, "--seed", "an unsigned 64-bit number", arg);
 		o->have_seed = true;
 		return 0;
+	case OPT_MACHINE:
+	case OPT_ORDER:
+		if (!*arg || strlen(arg) > 255 || strpbrk(arg, "\n\t")) {
+			fprintf(err, "%s: audit: %s wants a name of 1 to 255 characters, on one line\n",
+				cbench_prog, c == OPT_MACHINE ? "--machine" : "--order");
+			return -EINVAL;
+		}
+		*(c == OPT_MACHINE ? &o->machine_name : &o->order) = arg;
+		return 0;
 	case OPT_FAIL_ON:
 		if (strcmp(arg, "slower") && strcmp(arg, "changed"))
 			return cbench_option_refuse(err, "--fail-on", "slower or changed", arg);
 		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
 		return 0;
 	default:
-		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go")) {
-			o->format = arg[0] == 't' ? FORMAT_TEXT : arg[0] == 'j' ? FORMAT_JSON : FORMAT_GO;
+		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go") ||
+		    !strcmp(arg, "lnt")) {
+			o->format = arg[0] == 't' ? FORMAT_TEXT : arg[0] == 'j' ? FORMAT_JSON :
+				    arg[0] == 'g' ? FORMAT_GO : FORMAT_LNT;
 			o->format_given = true;
 			return 0;
 		}
-		return cbench_option_refuse(err, "--format", "text, json or go", arg);
+		return cbench_option_refuse(err, "--format", "text, json, go or lnt", arg);
 	}
 }
 
@@ -191,6 +207,8 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 		{ "no-tpoints", no_argument, NULL, OPT_NO_TPOINTS },
 		{ "fixed-placement", no_argument, NULL, OPT_FIXED_PLACEMENT },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "machine", required_argument, NULL, OPT_MACHINE },
+		{ "order", required_argument, NULL, OPT_ORDER },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cbench_option_fields fields = {
@@ -201,7 +219,9 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 	*o = (struct audit_options){ .confidence = 0.99, .budget_s = 30, .min_effect_pct = 0.2,
 				     .cpu = -1 };
 	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, stderr);
-	if (!ret && !o->format_given && cbench_path_has_ext(o->output, ".json"))
+	if (!ret && !o->format_given && cbench_path_has_ext(o->output, ".lnt.json"))
+		o->format = FORMAT_LNT;
+	else if (!ret && !o->format_given && cbench_path_has_ext(o->output, ".json"))
 		o->format = FORMAT_JSON;
 	return ret ? ret : check_options(o, argc, argv);
 }
@@ -445,6 +465,13 @@ static int write_report(const struct audit_state *st, struct cbench_outfile *out
 	case FORMAT_GO:
 		ret = cbench_audit_report_go(r, out->file);
 		break;
+	case FORMAT_LNT: {
+		const struct cbench_lnt_run l = { .machine = st->opt->machine_name,
+						  .order = st->opt->order };
+
+		ret = cbench_audit_report_lnt(r, &l, out->file);
+		break;
+	}
 	default:
 		ret = cbench_audit_report_text(r, out->file);
 		break;
@@ -514,6 +541,8 @@ static int audit_all(struct audit_state *st, struct cbench_outfile *out)
 		return -1;
 	cpu_lock = cbench_session_claim_cpu(st->cpu, "measuring");
 	st->tty = isatty(STDERR_FILENO);
+	cbench_machine_probe(&st->report.machine);
+	cbench_cpuenv_probe(st->cpu, &st->report.cpuenv);
 	{
 		struct cbench_backend_env env;
 

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "machine/cpuenv.h"
+#include "machine/probe.h"
 #include "worker/audit_worker.h"
 #include "worker/tpoints.h"
 #include "worker/worker.h"
@@ -42,6 +44,9 @@ struct cbench_audit_report {
 	struct cbench_timer timer;
 	struct cbench_audit_pair *pairs;
 	size_t npairs;
+	/* The machine and the measuring CPU's settings, for an LNT report. */
+	struct cbench_machine machine;
+	struct cbench_cpuenv cpuenv;
 };
 
 /* "B slower by 1.02 % [0.85 %, 1.19 %]" and the like, into buf. */
@@ -54,5 +59,12 @@ const char *cbench_audit_verdict_name(const struct cbench_audit_pair *p);
 int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f);
 int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f);
 int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f);
+/*
+ * An LNT report (report_lnt.c): a test per audit, B's round timings as
+ * ps_per_op, A's as audit_a_ps_per_op, and the change in basis points.
+ */
+struct cbench_lnt_run;
+int cbench_audit_report_lnt(const struct cbench_audit_report *r, const struct cbench_lnt_run *l,
+			    FILE *f);
 
 #endif /* _CBENCH_AUDIT_H */

@@ -17,6 +17,7 @@
 
 #include "report/context.h"
 #include "report/json_writer.h"
+#include "report/audit.h"
 #include "report/report.h"
 
 /* The report's times: ISO 8601 without a zone, as LNT stores them (UTC). */
@@ -28,10 +29,18 @@ static void lnt_time(char *buf, size_t size, time_t t)
 		snprintf(buf, size, "1970-01-01T00:00:00");
 }
 
-static void put_machine(struct cbench_jsonw *j, const struct cbench_report *r,
+/* What an LNT report says of where it was measured: shared by run and audit reports. */
+struct lnt_origin {
+	const struct cbench_machine *machine;
+	const struct cbench_cpuenv *cpuenv;
+	const char *backend, *version, *timer, *so, *build_id;
+	int interrupted;
+};
+
+static void put_machine(struct cbench_jsonw *j, const struct lnt_origin *o,
 			const struct cbench_lnt_run *l)
 {
-	const struct cbench_machine *m = &r->machine;
+	const struct cbench_machine *m = o->machine;
 	char text[160];
 
 	cbench_jsonw_object_start(j, "machine");
@@ -45,17 +54,17 @@ static void put_machine(struct cbench_jsonw *j, const struct cbench_report *r,
 	cbench_jsonw_string(j, "cpu_count", text);
 	cbench_jsonw_string(j, "kernel", m->kernel_release);
 	cbench_jsonw_string(j, "virtual_machine", m->hypervisor ? "yes" : "no");
-	cbench_jsonw_string(j, "backend", r->backend);
-	cbench_jsonw_string(j, "cbench_version", r->version);
-	cbench_jsonw_string(j, "timer", r->timer.name);
-	cbench_jsonw_string(j, "cpu_governor", r->cpuenv.governor);
-	cbench_jsonw_string(j, "cpu_boost", r->cpuenv.boost);
-	cbench_jsonw_string(j, "cpu_smt", r->cpuenv.smt);
-	cbench_jsonw_string(j, "cpu_isolation", r->cpuenv.isolation);
+	cbench_jsonw_string(j, "backend", o->backend);
+	cbench_jsonw_string(j, "cbench_version", o->version);
+	cbench_jsonw_string(j, "timer", o->timer);
+	cbench_jsonw_string(j, "cpu_governor", o->cpuenv->governor);
+	cbench_jsonw_string(j, "cpu_boost", o->cpuenv->boost);
+	cbench_jsonw_string(j, "cpu_smt", o->cpuenv->smt);
+	cbench_jsonw_string(j, "cpu_isolation", o->cpuenv->isolation);
 	cbench_jsonw_object_end(j);
 }
 
-static void put_run(struct cbench_jsonw *j, const struct cbench_report *r,
+static void put_run(struct cbench_jsonw *j, const struct lnt_origin *o,
 		    const struct cbench_lnt_run *l)
 {
 	const struct cbench_context *c = cbench_context();
@@ -76,14 +85,32 @@ static void put_run(struct cbench_jsonw *j, const struct cbench_report *r,
 	/* LNT's order field: its name is fixed by LNT's own code. */
 	cbench_jsonw_string(j, "llvm_project_revision", l->order ? l->order : order);
 	cbench_jsonw_string(j, "command", c->command);
-	cbench_jsonw_string(j, "so", r->so_path);
-	cbench_jsonw_string(j, "so_build_id", r->build_id);
-	if (r->interrupted) {
+	if (o->so)
+		cbench_jsonw_string(j, "so", o->so);
+	if (o->build_id)
+		cbench_jsonw_string(j, "so_build_id", o->build_id);
+	if (o->interrupted) {
 		char sig[32];
 
-		cbench_jsonw_string(j, "interrupted", cbench_signal_name(r->interrupted, sig, sizeof(sig)));
+		cbench_jsonw_string(j, "interrupted", cbench_signal_name(o->interrupted, sig, sizeof(sig)));
 	}
 	cbench_jsonw_object_end(j);
+}
+
+/* The report's head: format, machine and run. */
+static void put_head(struct cbench_jsonw *j, const struct lnt_origin *o,
+		     const struct cbench_lnt_run *l)
+{
+	cbench_jsonw_object_start(j, NULL);
+	cbench_jsonw_string(j, "format_version", "2");
+	put_machine(j, o, l);
+	put_run(j, o, l);
+}
+
+/* A test's name: the report name without Go's "Benchmark". */
+static const char *test_name(const char *report_name)
+{
+	return strncmp(report_name, "Benchmark", 9) ? report_name : report_name + 9;
 }
 
 /* A metric's samples, one per trial that has the figure; absent if none has. */
@@ -113,13 +140,15 @@ int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run
 		{ "instructions_per_kop", CBENCH_FIG_INSTRUCTIONS },
 		{ "cycles_per_kop", CBENCH_FIG_CYCLES }, { "ref_cycles_per_kop", CBENCH_FIG_REF_CYCLES },
 	};
+	const struct lnt_origin o = {
+		.machine = &r->machine, .cpuenv = &r->cpuenv, .backend = r->backend,
+		.version = r->version, .timer = r->timer.name, .so = r->so_path,
+		.build_id = r->build_id, .interrupted = r->interrupted,
+	};
 	struct cbench_jsonw j;
 
 	cbench_jsonw_init(&j, f, true);
-	cbench_jsonw_object_start(&j, NULL);
-	cbench_jsonw_string(&j, "format_version", "2");
-	put_machine(&j, r, l);
-	put_run(&j, r, l);
+	put_head(&j, &o, l);
 	cbench_jsonw_array_start(&j, "tests");
 	for (size_t i = 0; i < r->nresults; i++) {
 		const struct cbench_result *res = &r->results[i];
@@ -129,9 +158,64 @@ int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run
 		if (res->failed == res->ntrials)
 			continue;
 		cbench_jsonw_object_start(&j, NULL);
-		cbench_jsonw_string(&j, "name", strncmp(name, "Benchmark", 9) ? name : name + 9);
+		cbench_jsonw_string(&j, "name", test_name(name));
 		for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++)
 			put_metric(&j, res, metrics[m].key, metrics[m].f);
+		cbench_jsonw_object_end(&j);
+	}
+	cbench_jsonw_array_end(&j);
+	cbench_jsonw_object_end(&j);
+	return cbench_jsonw_finish(&j);
+}
+
+/* One side's timings of an audit pair, in ps per op; absent if it has none. */
+static void put_side(struct cbench_jsonw *j, const struct cbench_audit_pair *p, uint32_t side,
+		     const char *key)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->ntimings; i++)
+		n += p->timings[i].side == side && isfinite(p->timings[i].ns_per_op);
+	if (!n)
+		return;
+	cbench_jsonw_array_start(j, key);
+	for (size_t i = 0; i < p->ntimings; i++) {
+		if (p->timings[i].side == side && isfinite(p->timings[i].ns_per_op))
+			cbench_jsonw_double(j, NULL, p->timings[i].ns_per_op * 1000);
+	}
+	cbench_jsonw_array_end(j);
+}
+
+int cbench_audit_report_lnt(const struct cbench_audit_report *r, const struct cbench_lnt_run *l,
+			    FILE *f)
+{
+	const struct lnt_origin o = {
+		.machine = &r->machine, .cpuenv = &r->cpuenv, .backend = r->backend,
+		.version = CBENCH_VERSION, .timer = r->timer.name,
+	};
+	struct cbench_jsonw j;
+
+	cbench_jsonw_init(&j, f, true);
+	put_head(&j, &o, l);
+	cbench_jsonw_array_start(&j, "tests");
+	for (size_t i = 0; i < r->npairs; i++) {
+		const struct cbench_audit_pair *p = &r->pairs[i];
+		const char *a = test_name(p->a->report_name), *b = test_name(p->b->report_name);
+		char name[600];
+
+		if (p->error)
+			continue;
+		/* B is what the order measured; A, the reference beside it. */
+		if (strcmp(a, b))
+			snprintf(name, sizeof(name), "%s.vs.%s", b, a);
+		else
+			snprintf(name, sizeof(name), "%s", b);
+		cbench_jsonw_object_start(&j, NULL);
+		cbench_jsonw_string(&j, "name", name);
+		put_side(&j, p, 1, "ps_per_op");
+		put_side(&j, p, 0, "audit_a_ps_per_op");
+		if (isfinite(p->end.change))
+			cbench_jsonw_double(&j, "audit_change_bp", p->end.change * 1e4);
 		cbench_jsonw_object_end(&j);
 	}
 	cbench_jsonw_array_end(&j);
