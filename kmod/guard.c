@@ -10,8 +10,8 @@
  * machine is rebooted.
  *
  * Each call goes through the trampoline, which leaves in the run's guard
- * the stack pointer and frame at the call and the flags at entry.  A timer
- * on another CPU watches the guard's call count; when one call has lasted
+ * the stack pointer and frame at the call and the flags at entry.  A
+ * hard-interrupt timer on another CPU watches the guard's call count; when one call has lasted
  * call_limit_ms, it sends the measuring CPU an NMI, the one interrupt that
  * reaches code running with interrupts off.  The NMI handler, finding that
  * CPU inside the call (its instruction pointer in the run's image, its
@@ -38,7 +38,9 @@
  */
 #include <linux/build_bug.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
+#include <linux/smp.h>
 #include <linux/minmax.h>
 #include <linux/printk.h>
 #include <linux/stddef.h>
@@ -61,11 +63,6 @@ static_assert(offsetof(struct cbench_guard, inside) == 24);
 
 DEFINE_PER_CPU(struct cbench_guard *, cbench_guard_here);
 static DEFINE_PER_CPU(unsigned long, claim_until);
-
-static unsigned long limit_jiffies(void)
-{
-	return msecs_to_jiffies(cbench_limits.call_ms);
-}
 
 /* Which of guard's images ip is in, or -1. */
 static int image_at(const struct cbench_guard *guard, unsigned long ip)
@@ -106,6 +103,14 @@ static void resume_at_exit(struct pt_regs *regs, const struct cbench_guard *guar
 	}
 }
 
+/* Why an NMI left a call it was sent to end alone (the watcher says so). */
+enum cbench_guard_miss { MISS_NONE, MISS_OUTSIDE_IMAGE, MISS_STACK };
+static const char *const miss_text[] = {
+	[MISS_NONE] = "none of them arrived",
+	[MISS_OUTSIDE_IMAGE] = "the last found the CPU outside the benchmark's code",
+	[MISS_STACK] = "the last found the CPU on another stack than the call's",
+};
+
 static int cbench_nmi(unsigned int type, struct pt_regs *regs)
 {
 	struct cbench_guard *guard = this_cpu_read(cbench_guard_here);
@@ -118,56 +123,75 @@ static int cbench_nmi(unsigned int type, struct pt_regs *regs)
 	calls = READ_ONCE(guard->calls);
 	if (!(calls & 1) || READ_ONCE(guard->kill) != calls)
 		return ours;
+	WRITE_ONCE(guard->nmi_ip, regs->ip);
 	/* In the benchmark's code, on the stack the trampoline called it on. */
 	image = image_at(guard, regs->ip);
-	if (image < 0 || regs->cs != __KERNEL_CS || regs->sp >= guard->sp ||
-	    guard->sp - regs->sp > THREAD_SIZE)
+	if (image < 0 || regs->cs != __KERNEL_CS) {
+		WRITE_ONCE(guard->nmi_why, MISS_OUTSIDE_IMAGE);
 		return ours;
+	}
+	if (regs->sp >= guard->sp || guard->sp - regs->sp > THREAD_SIZE) {
+		WRITE_ONCE(guard->nmi_why, MISS_STACK);
+		return ours;
+	}
 	resume_at_exit(regs, guard);
 	WRITE_ONCE(guard->inside, 0);
 	WRITE_ONCE(guard->recovered, image + 1);
 	return NMI_HANDLED;
 }
 
-/* Adds the watcher's timer on the next online CPU but the guarded one. */
-static void watch_from_another(struct cbench_guard *guard)
+static u64 limit_ns(void)
 {
-	unsigned int cpu = guard->watcher, i;
-
-	for (i = 0; i < 2; i++) {
-		cpu = cpumask_next(cpu, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_first(cpu_online_mask);
-		if (cpu != guard->cpu)
-			break;
-	}
-	if (cpu >= nr_cpu_ids || cpu == guard->cpu)
-		return;		/* no other CPU: cbench_guard_can_watch() said so */
-	guard->watcher = cpu;
-	guard->timer.expires = jiffies + max(1UL, limit_jiffies() / 4);
-	add_timer_on(&guard->timer, cpu);
+	return (u64)cbench_limits.call_ms * NSEC_PER_MSEC;
 }
 
-static void watch(struct timer_list *timer)
+/*
+ * The watcher: a hard-interrupt hrtimer pinned to another CPU, every
+ * quarter of the limit.  Hard, not a timer_list: a softirq may wait for
+ * ksoftirqd, which cannot run while that CPU spins in a cross-CPU call
+ * waiting for the stuck one (a TLB flush, an expedited grace period); its
+ * hard interrupt still fires, and the NMI it sends frees both.
+ */
+static enum hrtimer_restart watch(struct hrtimer *timer)
 {
 	struct cbench_guard *guard = container_of(timer, struct cbench_guard, timer);
-	unsigned long calls = READ_ONCE(guard->calls), now = jiffies;
+	unsigned long calls = READ_ONCE(guard->calls);
+	u64 now = ktime_get_ns();
 
+	if (!READ_ONCE(guard->watching))
+		return HRTIMER_NORESTART;
 	if (!(calls & 1) || calls != guard->seen_calls) {
 		guard->seen_calls = calls;
 		guard->seen_at = now;
-	} else if (time_after_eq(now, guard->seen_at + limit_jiffies())) {
-		if (READ_ONCE(guard->kill) != calls)
+	} else if (now - guard->seen_at >= limit_ns()) {
+		if (READ_ONCE(guard->kill) != calls) {
 			pr_warn("CPU %u: a call of benchmark code has not returned after %u ms; ending it by NMI\n",
 				guard->cpu, cbench_limits.call_ms);
-		WRITE_ONCE(per_cpu(claim_until, guard->cpu), now + CLAIM_JIFFIES);
+			guard->resent = 0;
+			WRITE_ONCE(guard->nmi_why, MISS_NONE);
+		} else if (++guard->resent == 16) {
+			unsigned int why = READ_ONCE(guard->nmi_why);
+
+			pr_warn("CPU %u: %u NMIs have not ended the call: %s (at %pS)\n",
+				guard->cpu, guard->resent, why < ARRAY_SIZE(miss_text) ?
+				miss_text[why] : "?", (void *)READ_ONCE(guard->nmi_ip));
+		}
+		WRITE_ONCE(per_cpu(claim_until, guard->cpu), jiffies + CLAIM_JIFFIES);
 		WRITE_ONCE(guard->kill, calls);
 		/* The handler must see both before the NMI lands. */
 		smp_mb();
 		apic->send_IPI(guard->cpu, NMI_VECTOR);
 	}
-	if (READ_ONCE(guard->watching))
-		watch_from_another(guard);
+	hrtimer_forward_now(timer, ns_to_ktime(limit_ns() / 4));
+	return HRTIMER_RESTART;
+}
+
+/* On the watcher's CPU: starts its pinned timer there. */
+static void start_watch(void *data)
+{
+	struct cbench_guard *guard = data;
+
+	hrtimer_start(&guard->timer, ns_to_ktime(limit_ns() / 4), HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 bool cbench_guard_can_watch(unsigned int cpu)
@@ -178,9 +202,10 @@ bool cbench_guard_can_watch(unsigned int cpu)
 void cbench_guard_start(struct cbench_guard *guard, unsigned int cpu, const void *a, u64 a_bytes,
 			const void *b, u64 b_bytes)
 {
+	unsigned int watcher;
+
 	memset(guard, 0, sizeof(*guard));
 	guard->cpu = cpu;
-	guard->watcher = cpu;
 	if (a) {
 		guard->image[0].lo = (unsigned long)a;
 		guard->image[0].hi = (unsigned long)a + a_bytes;
@@ -189,16 +214,26 @@ void cbench_guard_start(struct cbench_guard *guard, unsigned int cpu, const void
 		guard->image[1].lo = (unsigned long)b;
 		guard->image[1].hi = (unsigned long)b + b_bytes;
 	}
-	timer_setup(&guard->timer, watch, 0);
+	hrtimer_init(&guard->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	guard->timer.function = watch;
 	WRITE_ONCE(guard->watching, true);
-	watch_from_another(guard);
+	/* Any other online CPU: the next one up from ours, round the mask. */
+	for_each_online_cpu(watcher) {
+		if (watcher == cpu)
+			continue;
+		if (!smp_call_function_single(watcher, start_watch, guard, 1)) {
+			guard->watcher = watcher;
+			return;
+		}
+	}
+	/* No other CPU: cbench_guard_can_watch() said so before the run began. */
 }
 
 void cbench_guard_stop(struct cbench_guard *guard)
 {
 	WRITE_ONCE(guard->watching, false);
-	/* Waits for a running watch(), and deletes what it re-added. */
-	del_timer_sync(&guard->timer);
+	/* Waits for a running watch(); it re-arms no more. */
+	hrtimer_cancel(&guard->timer);
 }
 
 int cbench_guard_init(void)

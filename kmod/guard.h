@@ -3,7 +3,7 @@
 #define _CBENCH_GUARD_H
 
 #include <linux/percpu.h>
-#include <linux/timer.h>
+#include <linux/hrtimer.h>
 #include <linux/types.h>
 
 #include "trampoline.h"
@@ -29,16 +29,20 @@ struct cbench_guard {
 		unsigned long lo, hi;	/* [lo, hi): an image's bytes */
 	} image[CBENCH_GUARD_IMAGES];
 
-	/* The watcher's (a timer on another CPU). */
-	struct timer_list timer;
+	/* The watcher's (a hard-interrupt timer pinned to another CPU). */
+	struct hrtimer timer;
 	bool watching;
-	unsigned int watcher;		/* the CPU its timer was last added on */
+	unsigned int watcher;		/* the CPU its timer runs on */
 	unsigned long seen_calls;	/* calls when last seen to change */
-	unsigned long seen_at;		/* and when, in jiffies */
+	u64 seen_at;			/* and when, in ns (ktime_get_ns) */
 	unsigned long kill;		/* the call to end (a calls value), or 0 */
 
-	/* The NMI handler's: 1 + the image whose call it ended, or 0. */
+	/* The NMI handler's: 1 + the image whose call it ended, or 0; and,
+	 * for the watcher's report, how its last NMI went. */
 	unsigned int recovered;
+	unsigned long nmi_ip;		/* where the last NMI found the CPU */
+	unsigned int nmi_why;		/* enum cbench_guard_miss of that NMI */
+	unsigned int resent;		/* NMIs sent for the current kill */
 };
 
 DECLARE_PER_CPU(struct cbench_guard *, cbench_guard_here);
