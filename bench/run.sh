@@ -12,7 +12,10 @@
 #   - the cache-cold walk over its warm twin (examples/per_rep.c: per-rep
 #     hooks flush the arena, or read it, before every call);
 #   - wall time to a result for the whole example suite, first run (tuning)
-#     versus second run (tuning cache).
+#     versus second run (tuning cache);
+#   - `cbenchctl selftest`: each known-answer kernel's cycles against the
+#     table, beside Google Benchmark's ns per instruction for the same asm
+#     (bench/gbench_known.cc) times the core clock the selftest saw.
 # Not a test: nothing here passes or fails on a number.  Run by `make bench`.
 set -eu
 
@@ -26,6 +29,7 @@ BARE=build/bench/bare_loop
 
 mkdir -p build/bench
 ${CXX:-g++} -O2 -o "$GB" bench/gbench_chains.cc -lbenchmark -lpthread
+${CXX:-g++} -O2 -o build/bench/gbench_known bench/gbench_known.cc -lbenchmark -lpthread
 ${CC:-gcc} -O2 -Wall -Wextra -Iuser -o "$BARE" bench/bare_loop.c
 
 
@@ -127,4 +131,30 @@ except (OSError, KeyError, ValueError, ZeroDivisionError) as e:
     print(f"cache-cold walk: no result ({e})")
 print(f"wall time, example suite: first run {t1 - t0:.2f} s (tuning), "
       f"second run {t2 - t1:.2f} s (cached): {(t1 - t0) / (t2 - t1):.2f}x")
+PY
+
+# The selftest's known answers, and Google Benchmark on the same kernels.
+"$CB" selftest --cpu "$CPU" --format json -o "$TMP/selftest.json" 2>/dev/null || true
+$GBRUN build/bench/gbench_known --benchmark_format=json >"$TMP/gbknown.json" 2>/dev/null
+python3 - "$TMP/selftest.json" "$TMP/gbknown.json" <<'PY'
+import json, sys
+try:
+    st = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    print(f"selftest: no report ({e})")
+    raise SystemExit(0)
+gb = {b["name"].replace("BM_", ""): b["real_time"] for b in json.load(open(sys.argv[2]))["benchmarks"]}
+(b,) = st["backends"]
+ghz = (b["core_ghz_min"] + b["core_ghz_max"]) / 2
+print(f"selftest ({'all passed' if st['passed'] else 'FAILED'}), core clock {b['core_ghz_min']:.3f}"
+      f" to {b['core_ghz_max']:.3f} GHz; Google Benchmark's ns per instruction x {ghz:.3f} GHz:")
+kernels = {"add": "latency_add", "imul": "latency_imul", "crc32": "latency_crc32",
+           "popcnt": "latency_popcnt", "l1": "latency_l1", "add-throughput": "throughput_add"}
+for c in b["checks"]:
+    if c["name"] not in kernels or "counted" in c["measures"]:
+        continue
+    g = gb.get(kernels[c["name"]])
+    gcyc = f"{g / 1000 * ghz:8.4f}" if g else "       -"
+    print(f"  {c['name']:15s} expected {c['expected']:7.4g}  cbench {c['measured']:8.4f} "
+          f"({c['verdict']})  gbench {gcyc}")
 PY
