@@ -126,6 +126,26 @@ else
 	ok "the BMF schema refuses a report that is not BMF"
 fi
 
+# The example suite, every benchmark and parameter, in both formats.
+run_cb run --trials 4 --trial-time 0.005 --warmup 0.001 -o "$TMP/suite.lnt.json" \
+	-o "$TMP/suite.bmf.json" build/examples/suite.so
+if [ "$rc" -eq 0 ] && "$LNT" checkformat "$TMP/suite.lnt.json" >"$TMP/out" 2>&1 &&
+   python3 - docs/lnt/bmf.schema.json "$TMP/suite.bmf.json" "$TMP/suite.lnt.json" <<'PY'
+import json, sys
+import jsonschema
+schema, bmf, lnt = (json.load(open(p)) for p in sys.argv[1:4])
+jsonschema.validate(bmf, schema)
+names = {t["name"] for t in lnt["tests"]}
+assert names == set(bmf), (names ^ set(bmf))
+assert "Copy/size=64" in names and len(names) > 10, names
+assert all(len(t["ps_per_op"]) == 4 for t in lnt["tests"]), [t["name"] for t in lnt["tests"]]
+PY
+then
+	ok "the example suite: LNT (checkformat) and BMF (schema) reports, every benchmark, 4 samples each"
+else
+	not_ok "the example suite's LNT and BMF reports (exit $rc)"
+fi
+
 # Bad options: a clear message, exit status 2, no file.
 OUTPUT_GLOB="report*"
 expect_failure "--order without a value" "run: option '--order' requires an argument|--order" \
