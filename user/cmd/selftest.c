@@ -50,8 +50,9 @@ struct selftest_options {
 	int nexpect;
 };
 
-enum verdict { PASS, FAIL, MEASURED_ONLY, NOT_MEASURED };
-static const char *const verdict_names[] = { "pass", "FAIL", "measured only", "not measured" };
+enum verdict { PASS, FAIL, MEASURED_ONLY, NOT_MEASURED, UNSUPPORTED };
+static const char *const verdict_names[] = { "pass", "FAIL", "measured only", "not measured",
+					     "not supported" };
 
 /* One check's outcome on one backend. */
 struct outcome {
@@ -220,13 +221,29 @@ static int find_kernels(char *path, size_t len)
 }
 
 /* Runs `cbenchctl run` on the kernels into json_path; its stderr into err_path. */
+/* "^(latency_add|...)$": the kernels this CPU can execute. */
+static void supported_filter(char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "^(");
+
+	for (unsigned int i = 0; i < cbench_known_nchecks && at < len; i++) {
+		if (cbench_known_supported(&cbench_known_checks[i]))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at > 2 ? "|" : "",
+					       cbench_known_checks[i].benchmark);
+	}
+	if (at < len)
+		snprintf(buf + at, len - at, ")$");
+}
+
 static int run_kernels(const struct selftest_options *o, const char *backend, const char *so,
 		       const char *json_path, const char *err_path)
 {
-	const char *argv[20];
+	const char *argv[24];
+	char filter[512];
 	int argc = 0, status, fd;
 	pid_t pid;
 
+	supported_filter(filter, sizeof(filter));
 	argv[argc++] = "cbenchctl";
 	argv[argc++] = "run";
 	argv[argc++] = "--backend";
@@ -237,6 +254,8 @@ static int run_kernels(const struct selftest_options *o, const char *backend, co
 		argv[argc++] = "--cpu";
 		argv[argc++] = o->cpu;
 	}
+	argv[argc++] = "--filter";
+	argv[argc++] = filter;
 	argv[argc++] = "--format";
 	argv[argc++] = "json";
 	argv[argc++] = "-o";
@@ -360,6 +379,12 @@ static void check_all(const struct selftest_options *o, const struct cbench_mach
 		*c = (struct outcome){ .name = k->name, .what = k->what, .unit = k->unit,
 				       .tolerance = k->tolerance };
 		c->expected = expected_of(o, k->name, m, c);
+		if (!cbench_known_supported(k)) {
+			c->measured = NAN;
+			c->verdict = UNSUPPORTED;
+			snprintf(c->cause, sizeof(c->cause), "this CPU has no %s (CPUID)", k->needs);
+			continue;
+		}
 		c->measured = res ? cbench_json_number(res, "est_cycles_per_op", NAN) : NAN;
 		judge(c, res ? cbench_json_string(res, "unstable_reason", "") : "not in the report");
 		b->failed += c->verdict == FAIL || c->verdict == NOT_MEASURED;
@@ -409,7 +434,7 @@ static void print_text(FILE *f, const struct cbench_machine *m, const struct bac
 				c->expected, c->measured, 100 * c->tolerance,
 				verdict_names[c->verdict], c->source, *c->cores ? " (" : "", c->cores,
 				*c->cores ? ")" : "");
-			if (*c->cause && (c->verdict == FAIL || c->verdict == NOT_MEASURED))
+			if (*c->cause && c->verdict != PASS && c->verdict != MEASURED_ONLY)
 				fprintf(f, "%15s   %s: %s\n", "", c->name, c->cause);
 		}
 		fprintf(f, "%s: %d check%s failed\n", b[r].backend, b[r].failed,
@@ -495,6 +520,7 @@ static void print_json(FILE *f, const struct cbench_machine *m, const struct bac
 			cbench_jsonw_double(&j, "tolerance", c->tolerance);
 			cbench_jsonw_string(&j, "verdict", c->verdict == FAIL ? "fail" :
 							   verdict_names[c->verdict]);
+			/* Not measured: null, not a number that reads as a result. */
 			if (*c->cause)
 				cbench_jsonw_string(&j, "cause", c->cause);
 			cbench_jsonw_object_end(&j);

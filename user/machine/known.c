@@ -6,18 +6,20 @@
  * instruction tables and microarchitecture manual agree on them.  A CPU
  * without a row is measured only: the selftest never fails for want of one.
  */
+#include <cpuid.h>
 #include <string.h>
 
 #include "machine/known.h"
 
 const struct cbench_known_check cbench_known_checks[] = {
-	{ "add", "latency_add", "dependent add r64, imm latency", "cycles", 0.02 },
-	{ "imul", "latency_imul", "dependent imul r64, r64 latency", "cycles", 0.02 },
-	{ "crc32", "latency_crc32", "dependent crc32 r64, r64 latency", "cycles", 0.02 },
-	{ "popcnt", "latency_popcnt", "dependent popcnt r64, r64 latency", "cycles", 0.02 },
-	{ "l1", "latency_l1", "L1 load-to-use latency (pointer chase in one page)", "cycles", 0.03 },
+	{ "add", "latency_add", "dependent add r64, imm latency", "cycles", 0.02, NULL },
+	{ "imul", "latency_imul", "dependent imul r64, r64 latency", "cycles", 0.02, NULL },
+	{ "crc32", "latency_crc32", "dependent crc32 r64, r64 latency", "cycles", 0.02, "sse4.2" },
+	{ "popcnt", "latency_popcnt", "dependent popcnt r64, r64 latency", "cycles", 0.02, "popcnt" },
+	{ "l1", "latency_l1", "L1 load-to-use latency (pointer chase in one page)", "cycles", 0.03,
+	  NULL },
 	{ "add-throughput", "throughput_add", "independent adds: cycles per add (1 / integer ALUs)",
-	  "cycles per add", 0.05 },
+	  "cycles per add", 0.05, NULL },
 };
 
 const unsigned int cbench_known_nchecks = sizeof(cbench_known_checks) / sizeof(cbench_known_checks[0]);
@@ -98,5 +100,20 @@ bool cbench_known_lookup(const char *check, const char *vendor, unsigned int fam
 			return true;
 		}
 	}
+	return false;
+}
+
+bool cbench_known_supported(const struct cbench_known_check *check)
+{
+	unsigned int eax, ebx, ecx = 0, edx;
+
+	if (!check->needs)
+		return true;
+	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+		return false;
+	if (!strcmp(check->needs, "sse4.2"))
+		return ecx & bit_SSE4_2;
+	if (!strcmp(check->needs, "popcnt"))
+		return ecx & bit_POPCNT;
 	return false;
 }

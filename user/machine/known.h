@@ -16,6 +16,7 @@ struct cbench_known_check {
 	const char *what;		/* what it measures */
 	const char *unit;		/* of the expected value: "cycles", "cycles per add" */
 	double tolerance;		/* relative: 0.02 for 2 % */
+	const char *needs;		/* the CPUID feature its instruction needs, or NULL */
 };
 
 extern const struct cbench_known_check cbench_known_checks[];
@@ -27,6 +28,9 @@ struct cbench_known_value {
 	const char *source;
 	const char *cores;		/* the parts the table row covers */
 };
+
+/* Whether this CPU has what check's kernel executes (CPUID.1:ECX's SSE4.2, POPCNT). */
+bool cbench_known_supported(const struct cbench_known_check *check);
 
 /*
  * The table's value of check on vendor (CPUID's string), family and model
