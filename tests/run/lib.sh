@@ -5,6 +5,9 @@
 # "report*") before calling expect_failure, and ends with `finish`.
 
 CB=${CBENCHCTL:-build/cbenchctl}
+# Debian's python3, which has python3-jsonschema (scripts/install-deps.sh
+# --all): the schema checks need it, whatever python3 comes first in PATH.
+SCHEMA_PY=${SCHEMA_PY:-/usr/bin/python3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
 OUTPUT_GLOB=${OUTPUT_GLOB:-report*}

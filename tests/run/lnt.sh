@@ -103,7 +103,7 @@ else
 fi
 
 # Bencher Metric Format against its schema.
-if python3 - docs/lnt/bmf.schema.json "$TMP/old.bmf.json" >"$TMP/out" 2>&1 <<'PY'
+if "$SCHEMA_PY" - docs/lnt/bmf.schema.json "$TMP/old.bmf.json" >"$TMP/out" 2>&1 <<'PY'
 import json, sys
 import jsonschema
 schema, report = (json.load(open(p)) for p in sys.argv[1:3])
@@ -119,7 +119,7 @@ else
 	not_ok "BMF report"
 fi
 echo '{"Chain": {"latency": {"value": "fast"}}}' >"$TMP/bad.bmf.json"
-if python3 -c 'import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
+if "$SCHEMA_PY" -c 'import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
 	docs/lnt/bmf.schema.json "$TMP/bad.bmf.json" >/dev/null 2>&1; then
 	not_ok "the BMF schema takes a string value"
 else
@@ -130,7 +130,7 @@ fi
 run_cb run --trials 4 --trial-time 0.005 --warmup 0.001 -o "$TMP/suite.lnt.json" \
 	-o "$TMP/suite.bmf.json" build/examples/suite.so
 if [ "$rc" -eq 0 ] && "$LNT" checkformat "$TMP/suite.lnt.json" >"$TMP/out" 2>&1 &&
-   python3 - docs/lnt/bmf.schema.json "$TMP/suite.bmf.json" "$TMP/suite.lnt.json" <<'PY'
+   "$SCHEMA_PY" - docs/lnt/bmf.schema.json "$TMP/suite.bmf.json" "$TMP/suite.lnt.json" <<'PY'
 import json, sys
 import jsonschema
 schema, bmf, lnt = (json.load(open(p)) for p in sys.argv[1:4])

@@ -513,7 +513,7 @@ else
 fi
 # The JSON report against its documented schema (docs/schema/run.schema.json);
 # the schema refuses what is not one.
-if python3 - docs/schema/run.schema.json "$TMP/multi.json" <<'PY'
+if "$SCHEMA_PY" - docs/schema/run.schema.json "$TMP/multi.json" <<'PY'
 import json, sys
 import jsonschema
 schema, report = (json.load(open(p)) for p in sys.argv[1:3])
@@ -592,7 +592,7 @@ if [ "$rc_go" -eq 130 ] && [ "$rc_json" -eq 130 ] &&
    grep -Eq '^# interrupted: by SIGINT: [0-9]+ of 100000 trials a benchmark at most, 0 benchmarks not run$' "$TMP/int.go" &&
    [ "$(grep -c '^BenchmarkByWorker ' "$TMP/int.go")" -ge 2 ] &&
    grep -q "^cbenchctl: interrupted (Interrupt): kept [0-9]* trials of 100000 at most, of 1 benchmark (0 not run) in $TMP/int.json, marked as an interrupted run$" "$TMP/err" &&
-   python3 - "$TMP/int.json" <<'PY'
+   "$SCHEMA_PY" - "$TMP/int.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 i = d["config"]["interrupted"]
