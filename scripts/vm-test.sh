@@ -34,7 +34,7 @@ MAKE=${MAKE:-make}
 # The protocol fuzzer's time in each guest (tests/vm/fuzz.c), on top.
 FUZZ_SECONDS=${VMTEST_FUZZ_SECONDS:-120}
 TIMEOUT=${VMTEST_TIMEOUT:-$((180 + FUZZ_SECONDS))}
-DEBUG_TIMEOUT=${VMTEST_TIMEOUT:-$((600 + FUZZ_SECONDS))}
+DEBUG_TIMEOUT=${VMTEST_TIMEOUT:-$((720 + FUZZ_SECONDS))}
 PLANTED=
 [ "${1:-}" = --planted ] && PLANTED=${VMTEST_PLANTED:-uaf lockinv atomic_sleep leak}
 
