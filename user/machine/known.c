@@ -12,14 +12,14 @@
 #include "machine/known.h"
 
 const struct cbench_known_check cbench_known_checks[] = {
-	{ "add", "latency_add", "dependent add r64, imm latency", "cycles", 0.02, NULL },
-	{ "imul", "latency_imul", "dependent imul r64, r64 latency", "cycles", 0.02, NULL },
-	{ "crc32", "latency_crc32", "dependent crc32 r64, r64 latency", "cycles", 0.02, "sse4.2" },
-	{ "popcnt", "latency_popcnt", "dependent popcnt r64, r64 latency", "cycles", 0.02, "popcnt" },
+	{ "add", "latency_add", "dependent add r64, imm latency", "cycles", 0.02, NULL, false },
+	{ "imul", "latency_imul", "dependent imul r64, r64 latency", "cycles", 0.02, NULL, false },
+	{ "crc32", "latency_crc32", "dependent crc32 r64, r64 latency", "cycles", 0.02, "sse4.2", false },
+	{ "popcnt", "latency_popcnt", "dependent popcnt r64, r64 latency", "cycles", 0.02, "popcnt", false },
 	{ "l1", "latency_l1", "L1 load-to-use latency (pointer chase in one page)", "cycles", 0.03,
-	  NULL },
+	  NULL, false },
 	{ "add-throughput", "throughput_add", "independent adds: cycles per add (1 / integer ALUs)",
-	  "cycles per add", 0.05, NULL },
+	  "cycles per add", 0.05, NULL, true },
 };
 
 const unsigned int cbench_known_nchecks = sizeof(cbench_known_checks) / sizeof(cbench_known_checks[0]);

@@ -17,6 +17,8 @@ struct cbench_known_check {
 	const char *unit;		/* of the expected value: "cycles", "cycles per add" */
 	double tolerance;		/* relative: 0.02 for 2 % */
 	const char *needs;		/* the CPUID feature its instruction needs, or NULL */
+	bool least;			/* judge the least trial, not the median: a sibling
+					 * thread or a neighbour only slows a throughput */
 };
 
 extern const struct cbench_known_check cbench_known_checks[];
