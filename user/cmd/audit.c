@@ -136,14 +136,9 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 		o->have_seed = true;
 		return 0;
 	case OPT_MACHINE:
+		return cbench_option_name("audit", "--machine", arg, &o->machine_name, err);
 	case OPT_ORDER:
-		if (!*arg || strlen(arg) > 255 || strpbrk(arg, "\n\t")) {
-			fprintf(err, "%s: audit: %s wants a name of 1 to 255 characters, on one line\n",
-				cbench_prog, c == OPT_MACHINE ? "--machine" : "--order");
-			return -EINVAL;
-		}
-		*(c == OPT_MACHINE ? &o->machine_name : &o->order) = arg;
-		return 0;
+		return cbench_option_name("audit", "--order", arg, &o->order, err);
 	case OPT_FAIL_ON:
 		if (strcmp(arg, "slower") && strcmp(arg, "changed"))
 			return cbench_option_refuse(err, "--fail-on", "slower or changed", arg);

@@ -142,14 +142,9 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		o->outputs[o->noutputs++] = arg;
 		return 0;
 	case OPT_MACHINE:
+		return cbench_option_name("run", "--machine", arg, &o->machine_name, err);
 	case OPT_ORDER:
-		if (!*arg || strlen(arg) > 255 || strpbrk(arg, "\n\t")) {
-			fprintf(err, "%s: run: %s wants a name of 1 to 255 characters, on one line\n",
-				cbench_prog, c == OPT_MACHINE ? "--machine" : "--order");
-			return -EINVAL;
-		}
-		*(c == OPT_MACHINE ? &o->machine_name : &o->order) = arg;
-		return 0;
+		return cbench_option_name("run", "--order", arg, &o->order, err);
 	default:
 		return seconds_option(o, c, arg, err);
 	}

@@ -26,6 +26,7 @@
 #include "report/json_writer.h"
 #include "report/outfile.h"
 #include "session/options.h"
+#include "stats/stats.h"
 
 #ifndef CBENCH_LIBDIR
 #define CBENCH_LIBDIR "/usr/local/lib/cbench"
@@ -322,17 +323,7 @@ static double trials_median(const struct cbench_json *res, const char *key)
 		if (isfinite(x))
 			v[n++] = x;
 	}
-	if (!n)
-		return NAN;
-	for (size_t i = 1; i < n; i++) {
-		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double s = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = s;
-		}
-	}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return n ? cbench_stats_median(v, n) : NAN;
 }
 
 static void judge(struct outcome *c, const char *why)

@@ -77,6 +77,18 @@ int cbench_option_refuse(FILE *err, const char *option, const char *want, const 
 	return -EINVAL;
 }
 
+int cbench_option_name(const char *cmd, const char *option, const char *arg, const char **dst,
+		       FILE *err)
+{
+	if (!*arg || strlen(arg) > 255 || strpbrk(arg, "\n\t")) {
+		fprintf(err, "%s: %s: %s wants a name of 1 to 255 characters, on one line\n",
+			cbench_prog, cmd, option);
+		return -EINVAL;
+	}
+	*dst = arg;
+	return 0;
+}
+
 int cbench_parse_number(const char *s, double *v)
 {
 	char *end;

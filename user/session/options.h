@@ -73,6 +73,13 @@ int cbench_option_cpu(const char *arg, int limit, int *cpu, FILE *err);
  */
 int cbench_option_word(const char *option, const char *arg, const char *const *words, FILE *err);
 
+/*
+ * A name for a report to carry (--machine, --order): 1 to 255 characters on
+ * one line into *dst, else "cmd: --option wants a name ..." on err and -EINVAL.
+ */
+int cbench_option_name(const char *cmd, const char *option, const char *arg, const char **dst,
+		       FILE *err);
+
 /* --backend KIND: user, kmod or auto. */
 int cbench_option_backend(const char *arg, enum cbench_backend_kind *kind, FILE *err);
 
