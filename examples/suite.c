@@ -97,6 +97,64 @@ static void fill(struct cbench_ctx *ctx, uint64_t reps)
 CBENCH(fill, .setup = mem_setup, .arena_bytes = MEM_ARENA, .param_name = "size",
        CBENCH_PARAMS(4096, 4194304), .bytes_per_rep = 1, .flags = CBENCH_F_BYTES_PER_PARAM);
 
+/* ---- Hashing -------------------------------------------------------------
+ * Two keys, one of them strings: BenchmarkHash/algo=fnv1a/len=16 ... and
+ * benchstat slices the results by either (benchstat -col /algo).  Each
+ * rep's hash is seeded with the last one, a chain the compiler cannot
+ * hoist out of the loop. */
+#define HASH_ARENA 4096
+
+enum hash_algo { HASH_FNV1A, HASH_DJB2 };	/* the order of CBENCH_STRS below */
+
+static int hash_setup(struct cbench_ctx *ctx)
+{
+	uint8_t *p = ctx->arena;
+	uint64_t s = 0x9e3779b97f4a7c15ULL;
+
+	if ((uint64_t)cbench_int(ctx, "len") > ctx->arena_bytes)
+		return -1;
+	for (uint64_t i = 0; i < ctx->arena_bytes; i++) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		p[i] = (uint8_t)s;
+	}
+	return 0;
+}
+
+static uint64_t fnv1a(const uint8_t *p, uint64_t n, uint64_t h)
+{
+	for (uint64_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t djb2(const uint8_t *p, uint64_t n, uint64_t h)
+{
+	for (uint64_t i = 0; i < n; i++)
+		h = h * 33 + p[i];
+	return h;
+}
+
+static void hash(struct cbench_ctx *ctx, uint64_t reps)
+{
+	const uint8_t *p = ctx->arena;
+	uint64_t n = (uint64_t)cbench_int(ctx, "len");
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	if (cbench_int(ctx, "algo") == HASH_FNV1A) {
+		for (uint64_t r = 0; r < reps; r++)
+			h = fnv1a(p, n, h);
+	} else {
+		for (uint64_t r = 0; r < reps; r++)
+			h = djb2(p, n, h);
+	}
+	cbench_keep(h);
+}
+CBENCH(hash, .setup = hash_setup, .arena_bytes = HASH_ARENA,
+       CBENCH_KEYS(CBENCH_STRS("algo", "fnv1a", "djb2"), CBENCH_RANGE("len", 16, 4096, 16)),
+       .bytes_per_rep = 1, .flags = CBENCH_F_BYTES_PER_PARAM);
+
 /* Sums the arena: a read stream. */
 static void stream_sum(struct cbench_ctx *ctx, uint64_t reps)
 {

@@ -25,6 +25,20 @@
  *
  * which yields sub-benchmarks BenchmarkCopy/size=64, /size=4096, ...
  *
+ * Several named parameters (ABI version 3) are keys, each with a list of
+ * integers, a list of strings, or an integer range; cbench runs every
+ * combination, keys in declaration order (the Go format's sub-benchmark
+ * names, which benchstat slices by key):
+ *
+ *	CBENCH(hash, .setup = hash_setup, .arena_bytes = 1 << 16,
+ *	       CBENCH_KEYS(CBENCH_STRS("algo", "fnv1a", "crc32c"),
+ *			   CBENCH_RANGE("len", 8, 4096, 8)));
+ *
+ * yields BenchmarkHash/algo=fnv1a/len=8, .../len=64, ... /algo=crc32c/len=4096,
+ * and the benchmark reads its values with cbench_str(ctx, "algo") and
+ * cbench_int(ctx, "len").  CBENCH_SETS(...) lists the combinations to run
+ * instead of all of them (docs/parameters.md).
+ *
  * A benchmark whose every call needs fresh state (a sort of unsorted input,
  * a cold cache) names per-rep hooks, run untimed around each measured call:
  *
@@ -53,6 +67,7 @@
 
 #ifdef __KERNEL__
 /* cbench.ko reads the same structures; the kernel has its own types. */
+#include <linux/stddef.h>
 #include <linux/types.h>
 #else
 #include <stddef.h>
@@ -66,8 +81,11 @@
  * Version 2 gives the five words version 1 reserved in struct cbench_ctx to
  * timing points (struct cbench_tp_state); the layout is the same, and
  * cbenchctl still runs version 1 objects, with those words zero.
+ * Version 3 appends named parameters: keys to struct cbench_desc, their
+ * current values (args) to struct cbench_ctx.  Objects of versions 1 and 2
+ * run unchanged.
  */
-#define CBENCH_ABI_VERSION 2
+#define CBENCH_ABI_VERSION 3
 
 /*
  * The ELF section holding one pointer per registered benchmark.  cbenchctl
@@ -81,8 +99,52 @@
 /* Longest benchmark name, parameter name included, in bytes with the NUL. */
 #define CBENCH_NAME_MAX 64
 
-/* Most parameter values one benchmark may sweep. */
+/* Most values one parameter (one key) may take. */
 #define CBENCH_PARAMS_MAX 64
+
+/* Most keys (named parameters) one benchmark may declare. */
+#define CBENCH_KEYS_MAX 8
+
+/* Most parameter sets (sub-benchmarks) one benchmark may run. */
+#define CBENCH_SETS_MAX 4096
+
+/* Longest string value of a key, in bytes with the NUL. */
+#define CBENCH_STR_MAX 32
+
+/* How a key lists its values (struct cbench_key's kind). */
+enum cbench_key_kind {
+	CBENCH_KEY_INTS = 1,	/* ints[0..count) */
+	CBENCH_KEY_STRS,	/* strs[0..count) */
+	CBENCH_KEY_RANGE,	/* lo, lo*by, lo*by^2, ... below hi, then hi */
+	CBENCH_KEY_DENSE,	/* lo, lo+by, lo+2*by, ... up to hi */
+};
+
+/*
+ * A named parameter (ABI version 3), as CBENCH_INTS(), CBENCH_STRS(),
+ * CBENCH_RANGE() and CBENCH_DENSE() lay it out.  The name is an identifier;
+ * a string value is at most CBENCH_STR_MAX - 1 bytes of letters, digits and
+ * "_.+:-" (what a Go benchmark name can carry).
+ */
+struct cbench_key {
+	const char *name;
+	uint32_t kind;			/* enum cbench_key_kind */
+	uint32_t count;			/* values in ints or strs */
+	const int64_t *ints;
+	const char *const *strs;
+	int64_t lo, hi, by;		/* RANGE: by is the multiplier (>= 2);
+					 * DENSE: by is the step (>= 1) */
+};
+
+/*
+ * One key's value in the current parameter set, in struct cbench_ctx.  For
+ * a string key, str is the value and i its index in the key's list; for an
+ * integer key, i is the value and str is NULL.
+ */
+struct cbench_arg {
+	const char *key;
+	const char *str;
+	int64_t i;
+};
 
 /* One recorded timing point: the timestamp counter and the marker's count. */
 struct cbench_tp_record {
@@ -121,10 +183,22 @@ struct cbench_ctx {
 	void *arena;
 	/* Size of the arena in bytes, as asked for in the descriptor. */
 	uint64_t arena_bytes;
-	/* The current parameter value; 0 for a benchmark without one. */
+	/*
+	 * The current parameter value; 0 for a benchmark without one.  With
+	 * keys (ABI version 3), the first key's args[0].i.
+	 */
 	int64_t param;
 	/* Timing points (ABI version 2; reserved and zero in version 1). */
 	struct cbench_tp_state tp;
+	/*
+	 * The current parameter set (ABI version 3): one arg per key, in
+	 * declaration order; a benchmark with one .param_name sees one arg,
+	 * one without parameters none (args may then be NULL).  Read them
+	 * with cbench_int() and cbench_str() below.
+	 */
+	const struct cbench_arg *args;
+	uint32_t nargs;
+	uint32_t reserved;
 };
 
 /* Runs `reps` repetitions.  Must not return before doing all of them. */
@@ -180,14 +254,29 @@ struct cbench_desc {
 	 */
 	cbench_hook_fn before_rep;
 	cbench_hook_fn after_rep;
+	/*
+	 * Named parameters (ABI version 3): CBENCH_KEYS(...), instead of
+	 * param_name and params.  Without sets, every combination of the
+	 * keys' values runs, the last key varying fastest.  With sets
+	 * (CBENCH_SETS(...)), only those: nset_values is a multiple of nkeys,
+	 * each set one value per key in declaration order, an integer key's
+	 * value itself and a string key's index in its list.
+	 */
+	const struct cbench_key *keys;
+	uint32_t nkeys;
+	uint32_t nset_values;
+	const int64_t *sets;
 };
 
 /* sizeof(struct cbench_desc) in ABI version 1, which had no hooks. */
 #define CBENCH_DESC_V1_BYTES 80
+/* sizeof(struct cbench_desc) in ABI version 2, which had no keys. */
+#define CBENCH_DESC_V2_BYTES 96
 
 /* The benchmark is not safe to run in ring 0 (needs libc, syscalls, ...). */
 #define CBENCH_F_USER_ONLY (1u << 0)
-/* bytes_per_rep is multiplied by the parameter value (a size sweep). */
+/* bytes_per_rep is multiplied by the parameter value (a size sweep); with
+ * keys, by the first integer key's. */
 #define CBENCH_F_BYTES_PER_PARAM (1u << 1)
 /*
  * The arena's page size is part of what is measured (TLB reach): ask for
@@ -223,6 +312,78 @@ struct cbench_desc {
 #define CBENCH_PARAMS(...)						\
 	.params = (const int64_t[]){ __VA_ARGS__ },			\
 	.nparams = sizeof((const int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t)
+
+/*
+ * Named parameters (ABI version 3), inside CBENCH_KEYS(...):
+ *
+ *	CBENCH_INTS("size", 64, 4096)		integers, run in this order
+ *	CBENCH_STRS("algo", "fnv1a", "crc32c")	strings
+ *	CBENCH_RANGE("len", 8, 4096, 8)		8, 64, 512, 4096: times 8, and
+ *						the end itself if not reached
+ *	CBENCH_DENSE("align", 0, 64, 8)		0, 8, 16, ..., 64: plus 8
+ */
+#define CBENCH__COUNT(type, ...) (uint32_t)(sizeof((type[]){ __VA_ARGS__ }) / sizeof(type))
+#define CBENCH_INTS(key, ...)							\
+	{ .name = (key), .kind = CBENCH_KEY_INTS,				\
+	  .count = CBENCH__COUNT(const int64_t, __VA_ARGS__),			\
+	  .ints = (const int64_t[]){ __VA_ARGS__ } }
+#define CBENCH_STRS(key, ...)							\
+	{ .name = (key), .kind = CBENCH_KEY_STRS,				\
+	  .count = CBENCH__COUNT(const char *const, __VA_ARGS__),		\
+	  .strs = (const char *const[]){ __VA_ARGS__ } }
+#define CBENCH_RANGE(key, start, stop, mult)					\
+	{ .name = (key), .kind = CBENCH_KEY_RANGE, .lo = (start), .hi = (stop), .by = (mult) }
+#define CBENCH_DENSE(key, start, stop, step)					\
+	{ .name = (key), .kind = CBENCH_KEY_DENSE, .lo = (start), .hi = (stop), .by = (step) }
+#define CBENCH_KEYS(...)							\
+	.keys = (const struct cbench_key[]){ __VA_ARGS__ },			\
+	.nkeys = CBENCH__COUNT(const struct cbench_key, __VA_ARGS__)
+
+/*
+ * The parameter sets to run, where not every combination is wanted: one
+ * value per key in declaration order, set after set; a string key's value
+ * is its index in the key's list.  CBENCH_SETS(64, 0,  4096, 8) runs
+ * size=64/align=0 and size=4096/align=8.
+ */
+#define CBENCH_SETS(...)							\
+	.sets = (const int64_t[]){ __VA_ARGS__ },				\
+	.nset_values = CBENCH__COUNT(const int64_t, __VA_ARGS__)
+
+/* Whether two strings are equal, without libc (ring 0 has none). */
+static inline int cbench__streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* The current value of key, or NULL if the benchmark has no such key. */
+static inline const struct cbench_arg *cbench_arg(const struct cbench_ctx *ctx, const char *key)
+{
+	for (uint32_t i = 0; i < ctx->nargs; i++) {
+		if (cbench__streq(ctx->args[i].key, key))
+			return &ctx->args[i];
+	}
+	return NULL;
+}
+
+/* An integer key's value (a string key's index); 0 for no such key. */
+static inline int64_t cbench_int(const struct cbench_ctx *ctx, const char *key)
+{
+	const struct cbench_arg *a = cbench_arg(ctx, key);
+
+	return a ? a->i : 0;
+}
+
+/* A string key's value; NULL for an integer key or no such key. */
+static inline const char *cbench_str(const struct cbench_ctx *ctx, const char *key)
+{
+	const struct cbench_arg *a = cbench_arg(ctx, key);
+
+	return a ? a->str : NULL;
+}
 
 /*
  * Keeps a value alive: the compiler must compute it, but may keep it in a

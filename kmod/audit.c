@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "args.h"
 #include "audit.h"
 #include "lib/order.h"
 #include "run.h"
@@ -37,6 +38,7 @@ struct cbench_audit *cbench_audit_new(const struct cbench_audit_config *config, 
 	audit->ctx.arena = (u64)(unsigned long)audit->arena;
 	audit->ctx.arena_bytes = config->arena_bytes;
 	audit->ctx.param = (u64)config->param;
+	cbench_args_set(&audit->args, &audit->ctx, config->args);
 	audit->per_side = config->per_side;
 	audit->state = cbench_order_seed(config->seed);
 	audit->image = config->image;

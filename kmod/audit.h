@@ -13,6 +13,7 @@
 #include "lib/abi.h"
 
 struct cbench_run;
+struct nlattr;
 
 /* What one call of a side's benchmark needs. */
 struct cbench_pick {
@@ -31,6 +32,7 @@ struct cbench_audit_config {
 	u64 reps;
 	u64 arena_bytes;
 	s64 param;
+	const struct nlattr *args;	/* CBENCH_A_SIDE_ARGS, checked; NULL: none */
 	u32 per_side;			/* samples of each side per round */
 	u64 seed;
 };
@@ -42,6 +44,7 @@ struct cbench_audit {
 	u64 reps;
 	void *arena;			/* ours; never read back from ctx */
 	struct cbench_kctx ctx;
+	struct cbench_kargs args;	/* what ctx.args points to (args.h) */
 	u32 per_side;
 	u64 state;			/* the order's xorshift64* state */
 	u8 *order;			/* the current round's, 2 * per_side */

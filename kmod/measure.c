@@ -26,6 +26,7 @@
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
+#include "args.h"
 #include "audit.h"
 #include "guard.h"
 #include "limits.h"
@@ -422,6 +423,8 @@ struct cbench_run *cbench_run_new(struct cbench_image *image,
 	run->ctx.arena = (u64)(unsigned long)run->arena;
 	run->ctx.arena_bytes = config->arena_bytes;
 	run->ctx.param = (u64)config->param;
+	cbench_args_set(&run->args, &run->ctx, config->args);
+	run->config.args = NULL;	/* the request's, gone after this */
 	run->state = CBENCH_RUN_RUNNING;
 	mutex_init(&run->stop_lock);
 	refcount_set(&run->refs, 1);

@@ -15,6 +15,7 @@
 #include <cbench.h>
 
 #include "cpu.h"
+#include "lib/abi.h"
 #include "limits.h"
 #include "netlink.h"
 #include "netlink_run.h"
@@ -83,6 +84,17 @@ static const struct nla_policy image_id_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_IMAGE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
+/* One key's value, inside CBENCH_A_RUN_ARGS and CBENCH_A_SIDE_ARGS (cbench_nl_args() reads them). */
+static const struct nla_policy arg_policy[CBENCH_A_ARG_MAX + 1] = {
+	[CBENCH_A_ARG_KEY] = { .type = NLA_NUL_STRING, .len = CBENCH_KKEY_BYTES - 1 },
+	[CBENCH_A_ARG_INT] = { .type = NLA_S64 },
+	[CBENCH_A_ARG_STR] = { .type = NLA_NUL_STRING, .len = CBENCH_KSTR_BYTES - 1 },
+};
+
+static const struct nla_policy args_policy[CBENCH_A_ARG + 1] = {
+	[CBENCH_A_ARG] = NLA_POLICY_NESTED(arg_policy),
+};
+
 static const struct nla_policy run_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_IMAGE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[CBENCH_A_RUN_ENTRY] = { .type = NLA_U64 },
@@ -95,6 +107,7 @@ static const struct nla_policy run_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_CPU] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_ARENA_BYTES] = { .type = NLA_U64 },
 	[CBENCH_A_RUN_PARAM] = { .type = NLA_S64 },
+	[CBENCH_A_RUN_ARGS] = NLA_POLICY_NESTED(args_policy),
 	[CBENCH_A_RUN_BUDGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &budget_range),
 	[CBENCH_A_RUN_TP_RECORDS] = NLA_POLICY_MIN(NLA_U32, 1),
 	[CBENCH_A_RUN_TP_EVERY] = NLA_POLICY_FULL_RANGE(NLA_U64, &tp_every_range),
@@ -108,6 +121,7 @@ const struct nla_policy cbench_side_policy[CBENCH_A_SIDE_MAX + 1] = {
 	[CBENCH_A_SIDE_REPS] = NLA_POLICY_FULL_RANGE(NLA_U64, &reps_range),
 	[CBENCH_A_SIDE_ARENA_BYTES] = { .type = NLA_U64 },
 	[CBENCH_A_SIDE_PARAM] = { .type = NLA_S64 },
+	[CBENCH_A_SIDE_ARGS] = NLA_POLICY_NESTED(args_policy),
 	[CBENCH_A_SIDE_BEFORE_REP] = { .type = NLA_U64 },
 	[CBENCH_A_SIDE_AFTER_REP] = { .type = NLA_U64 },
 };

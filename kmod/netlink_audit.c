@@ -10,6 +10,7 @@
 #include <linux/limits.h>
 #include <net/genetlink.h>
 
+#include "args.h"
 #include "audit.h"
 #include "client.h"
 #include "image.h"
@@ -130,7 +131,8 @@ static int side_config(struct sk_buff *skb, struct genl_info *info, struct nlatt
 		return -E2BIG;
 	}
 	side->param = tb[CBENCH_A_SIDE_PARAM] ? nla_get_s64(tb[CBENCH_A_SIDE_PARAM]) : 0;
-	return side_hooks(info, tb, side);
+	side->args = tb[CBENCH_A_SIDE_ARGS];
+	return cbench_args_check(side->args, info->extack) ?: side_hooks(info, tb, side);
 }
 
 /* Rounds times both sides' samples per round: at most the module's samples. */
@@ -179,6 +181,7 @@ static int audit_config(struct sk_buff *skb, struct genl_info *info, struct side
 	config->reps_last = a.reps;
 	config->arena_bytes = a.arena_bytes;
 	config->param = a.param;
+	config->args = a.args;
 	b->seed = seed ? nla_get_u64(seed) : 0;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
+#include "args.h"
 #include "audit.h"
 #include "client.h"
 #include "image.h"
@@ -272,7 +273,8 @@ static int run_config(struct genl_info *info, struct cbench_image *image,
 		return -E2BIG;
 	}
 	config->param = attrs[CBENCH_A_RUN_PARAM] ? nla_get_s64(attrs[CBENCH_A_RUN_PARAM]) : 0;
-	return cbench_nl_run_where(info, config);
+	config->args = attrs[CBENCH_A_RUN_ARGS];
+	return cbench_args_check(config->args, info->extack) ?: cbench_nl_run_where(info, config);
 }
 
 int cbench_nl_run_where(struct genl_info *info, struct cbench_run_config *config)

@@ -15,6 +15,7 @@
 #include "pmu.h"
 
 struct cbench_audit;
+struct nlattr;
 
 /* What a client asks of a run; checked by the netlink layer. */
 struct cbench_run_config {
@@ -29,6 +30,8 @@ struct cbench_run_config {
 	u32 cpu;
 	u64 arena_bytes;
 	s64 param;
+	const struct nlattr *args;	/* CBENCH_A_RUN_ARGS, checked; NULL: none.
+					 * Only until cbench_run_new() copies it. */
 	u64 budget_ns;			/* IRQ-off budget per sample */
 	u32 tp_records;			/* timing-point records per sample; 0: none */
 	u64 tp_every;			/* record every tp_every-th point */
@@ -49,6 +52,7 @@ struct cbench_run {
 
 	void *arena;			/* ours; never read back from ctx */
 	struct cbench_kctx ctx;
+	struct cbench_kargs args;	/* what ctx.args points to (args.h) */
 	struct cbench_pmu pmu;
 	struct cbench_sample_rules rules;
 	bool has_smi;			/* read MSR_SMI_COUNT (Intel) */

@@ -98,7 +98,10 @@ fi
 if python3 - "$TMP/report.csv" <<'PY'
 import collections, csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert list(rows[0].keys())[-1] == "kind", rows[0].keys()
+assert list(rows[0].keys())[-3:] == ["kind", "base", "params"], rows[0].keys()
+for r in rows:
+    assert r["benchmark"] == r["base"] + ("/" + r["params"] if r["params"] else ""), r
+assert any(r["params"] == "size=4096" for r in rows), set(r["params"] for r in rows)
 kinds = collections.Counter((r["benchmark"], r["kind"]) for r in rows)
 assert set(r["kind"] for r in rows) == {"benchmark", "reference"}, kinds
 for (name, kind), n in kinds.items():

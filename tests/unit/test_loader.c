@@ -47,8 +47,8 @@ static void checks(void)
 
 	d.abi_version = CBENCH_ABI_VERSION + 1;
 	CU_ASSERT_EQUAL(cbench_desc_check(&d, err, sizeof(err)), -EPROTO);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ABI version 3"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "versions 1 to 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ABI version 4"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "versions 1 to 3"));
 
 	d = good();
 	d.desc_bytes = 8;

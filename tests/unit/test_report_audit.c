@@ -91,15 +91,16 @@ static void go_lines(void)
 	make(&r, &p, CBENCH_VERDICT_B_SLOWER);
 	s = render(&r, cbench_audit_report_go);
 	/* Each side's rounds, by their lower quartile (R type 7), under A's
-	 * name: only the build key tells A from B. */
+	 * name: only the build key tells A from B.  The count is Go's b.N:
+	 * 4 timings of 380 reps. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "build: A\n# BenchmarkChain1000: A is chain_1000, B is chain_1010\n"
 				      "# BenchmarkChain1000: placements A 12, B 12, new each round; 75% of "
 				      "the round variance beyond timing noise\n"
-				      "BenchmarkChain1000 380 1.7500 ns/op\n"
-				      "BenchmarkChain1000 380 5.7500 ns/op\n"
+				      "BenchmarkChain1000 1520 1.7500 ns/op\n"
+				      "BenchmarkChain1000 1520 5.7500 ns/op\n"
 				      "build: B\n"
-				      "BenchmarkChain1000 380 10.7500 ns/op\n"
-				      "BenchmarkChain1000 380 20.7500 ns/op\n"));
+				      "BenchmarkChain1000 1520 10.7500 ns/op\n"
+				      "BenchmarkChain1000 1520 20.7500 ns/op\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "# seed: 42\n"));
 	free(s);
 }

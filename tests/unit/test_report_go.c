@@ -48,6 +48,7 @@ static void build(double est_cycles_per_tick)
 	exps[0] = (struct cbench_experiment){ .desc = &desc_plain, .id = "add_chain",
 					      .report_name = "BenchmarkAddChain" };
 	exps[1] = (struct cbench_experiment){ .desc = &desc_bytes, .param = 4096, .has_param = 1,
+					      .args = { { .key = "size", .i = 4096 } }, .nargs = 1, .size_arg = 1,
 					      .id = "copy/size=4096",
 					      .report_name = "BenchmarkCopy/size=4096" };
 	/* 10 reps x 1000 ops: ticks / 10000 ns per op. */
@@ -182,7 +183,8 @@ static void content(void)
 
 	build(2.0);
 	out = render();
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 10 0.300000 ns/op 0.600000 est-cycles/op\n"));
+	/* Go's b.N: 2 kept measurements x 10 reps x 1000 ops. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 20000 0.300000 ns/op 0.600000 est-cycles/op\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkCopy/size=4096 1 1024.00 ns/op 4000.00 MB/s 2048.00 instructions/op"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "# BenchmarkCopy/size=4096 trial 2 failed: worker killed by signal SIGSEGV"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# tuning: cached\nBenchmarkAddChain"));
@@ -211,8 +213,8 @@ static void placement_comments(void)
 				      "within them by 0.5%: 75% of their variance is placement\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# BenchmarkAddChain: quote: the median of trials, "
 				      "0.315 ns/op (placement-sensitive)\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 10 0.300000 ns/op"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 10 0.330000 ns/op"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 20000 0.300000 ns/op"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 10000 0.330000 ns/op"));
 	/* Two trials tell no variance between trials: no such comment. */
 	CU_ASSERT_PTR_NULL(strstr(out, "# BenchmarkCopy/size=4096: trials vary"));
 	free(out);

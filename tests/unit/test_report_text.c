@@ -96,10 +96,11 @@ static void colour_rules(void)
 static void csv_rows(void)
 {
 	static const char *const want =
-		"benchmark,trial,measurement,reps,ticks,ns_per_op,disturbed,instructions,cycles,ref_cycles,kind\n"
-		"BenchmarkAddChain,1,1,10,5000,0.500000,,,,,benchmark\n"
-		"BenchmarkAddChain,1,2,10,9000,0.900000,context-switch,,,,benchmark\n"
-		"BenchmarkAddChain,1,1,2,1000,0.500000,,,,,reference\n";
+		"benchmark,trial,measurement,reps,ticks,ns_per_op,disturbed,instructions,cycles,ref_cycles,kind,"
+		"base,params\n"
+		"BenchmarkAddChain,1,1,10,5000,0.500000,,,,,benchmark,BenchmarkAddChain,\n"
+		"BenchmarkAddChain,1,2,10,9000,0.900000,context-switch,,,,benchmark,BenchmarkAddChain,\n"
+		"BenchmarkAddChain,1,1,2,1000,0.500000,,,,,reference,BenchmarkAddChain,\n";
 	char *out;
 
 	build();

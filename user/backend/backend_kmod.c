@@ -81,6 +81,7 @@ struct kmod_backend {
 	uint32_t image_id;
 	const struct cbench_kimage_entry *entry;
 	int64_t param;
+	uint32_t nargs;			/* of exp's args, sent to the module */
 	uint64_t arena_bytes;
 
 	/* The benchmark's current batch, and the reference chain's. */
@@ -430,6 +431,12 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 	/* The object's own file (an ABI 1 descriptor is a copy on the heap). */
 	if (!e->lib || !e->lib->path[0])
 		return -ENOENT;
+	if (e->desc->abi_version > k->info.abi) {
+		snprintf(b->error, sizeof(b->error), "unable to run in ring 0: benchmark %s is built for "
+			 "cbench ABI %u, and the cbench.ko loaded runs ABI %u: load the cbench.ko built "
+			 "with this cbenchctl", e->id, e->desc->abi_version, k->info.abi);
+		return -EPROTO;
+	}
 	ret = cbench_kimage_load(e->lib->path, &k->image, why, sizeof(why));
 	if (ret) {
 		snprintf(b->error, sizeof(b->error), "unable to run in ring 0: %s", why);
@@ -441,6 +448,8 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 		return -ENOENT;
 	k->exp = e;
 	k->param = e->param;
+	/* A module of ABI 2 knows no RUN_ARGS; its objects read no ctx->args. */
+	k->nargs = k->info.abi >= 3 ? e->nargs : 0;
 	k->arena_bytes = e->desc->arena_bytes;
 	/* vmalloc's arena, base pages whatever was asked. */
 	b->env.arena_bytes = e->desc->arena_bytes;
@@ -634,6 +643,7 @@ static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_s
 			.reps = reps, .reps_step = reps == k->bench.last_reps + 1 && !per_rep(k) ? 1 : 0,
 			.samples = k->tp_records ? k->tp_samples : BATCH_SAMPLES, .cpu = (uint32_t)k->cpu,
 			.arena_bytes = k->arena_bytes, .param = k->param,
+			.args = k->exp->args, .nargs = k->nargs,
 			.tp_records = k->tp_records, .tp_every = k->tp_every,
 		};
 		struct cbench_kmod_shape shape = { r.reps, r.reps_step, r.samples, r.tp_records,
@@ -705,7 +715,7 @@ static struct cbench_proto_side side_of(const struct kmod_backend *k, uint32_t i
 	return (struct cbench_proto_side){
 		.image_id = image_id, .entry = k->entry->run, .has_setup = k->entry->has_setup,
 		.setup = k->entry->setup, .reps = reps, .arena_bytes = k->arena_bytes,
-		.param = k->param,
+		.param = k->param, .args = k->exp->args, .nargs = k->nargs,
 		.has_before_rep = k->entry->has_before_rep, .before_rep = k->entry->before_rep,
 		.has_after_rep = k->entry->has_after_rep, .after_rep = k->entry->after_rep,
 	};

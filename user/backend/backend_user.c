@@ -392,6 +392,8 @@ static int user_prepare(struct cbench_backend *b, const struct cbench_experiment
 	u->desc = d;
 	memset(&u->ctx, 0, sizeof(u->ctx));
 	u->ctx.param = e->param;
+	u->ctx.args = e->nargs ? e->args : NULL;
+	u->ctx.nargs = e->nargs;
 	if (d->arena_bytes) {
 		/* Prefaulted, between guard pages (arena.h); mlock keeps the
 		 * pages (if RLIMIT_MEMLOCK allows: a page fault later would

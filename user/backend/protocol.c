@@ -362,6 +362,29 @@ static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_TP_RECORDS] = { .type = NLA_UNSPEC },
 };
 
+/* A parameter set as an ARGS nest of type `type` (RUN_ARGS, SIDE_ARGS); none if nargs is 0. */
+static int put_args(struct nl_msg *msg, int type, const struct cbench_arg *args, uint32_t nargs)
+{
+	struct nlattr *nest;
+
+	if (!nargs)
+		return 0;
+	nest = nla_nest_start(msg, type | NLA_F_NESTED);
+	if (!nest)
+		return -EMSGSIZE;
+	for (uint32_t i = 0; i < nargs; i++) {
+		struct nlattr *arg = nla_nest_start(msg, CBENCH_A_ARG | NLA_F_NESTED);
+
+		if (!arg || nla_put_string(msg, CBENCH_A_ARG_KEY, args[i].key) ||
+		    put_u64(msg, CBENCH_A_ARG_INT, (uint64_t)args[i].i) ||
+		    (args[i].str && nla_put_string(msg, CBENCH_A_ARG_STR, args[i].str)))
+			return -EMSGSIZE;
+		nla_nest_end(msg, arg);
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static int build_run(struct nl_msg *msg, void *arg)
 {
 	const struct cbench_proto_run *r = arg;
@@ -385,6 +408,7 @@ static int build_run(struct nl_msg *msg, void *arg)
 		ret = put_u32(msg, CBENCH_A_RUN_TP_RECORDS, r->tp_records);
 	if (!ret && r->tp_records && r->tp_every)
 		ret = put_u64(msg, CBENCH_A_RUN_TP_EVERY, r->tp_every);
+	ret = ret ? ret : put_args(msg, CBENCH_A_RUN_ARGS, r->args, r->nargs);
 	return ret ? ret : put_u64(msg, CBENCH_A_RUN_PARAM, (uint64_t)r->param);
 }
 
@@ -538,6 +562,7 @@ static int build_side(struct nl_msg *msg, int index, const struct cbench_proto_s
 	if (!ret && s->arena_bytes)
 		ret = put_u64(msg, CBENCH_A_SIDE_ARENA_BYTES, s->arena_bytes);
 	ret = ret ? ret : put_u64(msg, CBENCH_A_SIDE_PARAM, (uint64_t)s->param);
+	ret = ret ? ret : put_args(msg, CBENCH_A_SIDE_ARGS, s->args, s->nargs);
 	if (!ret && s->has_before_rep)
 		ret = put_u64(msg, CBENCH_A_SIDE_BEFORE_REP, s->before_rep);
 	if (!ret && s->has_after_rep)

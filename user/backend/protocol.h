@@ -67,6 +67,8 @@ struct cbench_proto_run {
 	uint32_t cpu;
 	uint64_t arena_bytes;		/* 0: not sent */
 	int64_t param;
+	const struct cbench_arg *args;	/* ctx->args: nargs of them, sent as RUN_ARGS */
+	uint32_t nargs;
 	uint32_t tp_records;		/* timing-point records per sample; 0: none */
 	uint64_t tp_every;		/* with tp_records; 0: not sent (1) */
 };
@@ -105,6 +107,8 @@ struct cbench_proto_side {
 	uint64_t reps;			/* of each of its samples */
 	uint64_t arena_bytes;		/* 0: not sent */
 	int64_t param;
+	const struct cbench_arg *args;	/* ctx->args: nargs of them, sent as SIDE_ARGS */
+	uint32_t nargs;
 };
 
 /* CBENCH_CMD_AUDIT_START's request: sides A and B in a seeded order. */

@@ -118,7 +118,7 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 						     volatile struct rehearsal *r)
 {
 	const struct cbench_desc *d = e->desc;
-	struct cbench_ctx ctx = { .param = e->param };
+	struct cbench_ctx ctx = { .param = e->param, .args = e->nargs ? e->args : NULL, .nargs = e->nargs };
 	struct cbench_arena arena, tp_buf;
 	struct cbench_tp_state tp;
 	uint64_t t0, last;

@@ -45,8 +45,8 @@ int cbench_cmd_list(int argc, char *argv[])
 		if (d->ops_per_rep > 1)
 			printf(" ops/rep=%" PRIu64, d->ops_per_rep);
 		if (d->bytes_per_rep)
-			printf(" bytes/rep=%" PRIu64 "%s", d->bytes_per_rep,
-			       d->flags & CBENCH_F_BYTES_PER_PARAM ? "*param" : "");
+			printf(" bytes/rep=%" PRIu64 "%s%s", d->bytes_per_rep,
+			       e->size_arg ? "*" : "", e->size_arg ? e->args[e->size_arg - 1].key : "");
 		/* Caliper's instruments: a benchmark is timed by reps (said
 		 * only beside another instrument), or one call at a time
 		 * between its per-rep hooks; one that may allocate also has

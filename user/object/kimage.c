@@ -37,6 +37,14 @@ _Static_assert(offsetof(struct cbench_kctx, arena_bytes) == offsetof(struct cben
 	       "arena_bytes");
 _Static_assert(offsetof(struct cbench_kctx, param) == offsetof(struct cbench_ctx, param), "param");
 _Static_assert(offsetof(struct cbench_kctx, tp) == offsetof(struct cbench_ctx, tp), "tp");
+_Static_assert(offsetof(struct cbench_kctx, args) == offsetof(struct cbench_ctx, args) &&
+	       offsetof(struct cbench_kctx, nargs) == offsetof(struct cbench_ctx, nargs), "args");
+_Static_assert(sizeof(struct cbench_karg) == sizeof(struct cbench_arg) &&
+	       offsetof(struct cbench_karg, key) == offsetof(struct cbench_arg, key) &&
+	       offsetof(struct cbench_karg, str) == offsetof(struct cbench_arg, str) &&
+	       offsetof(struct cbench_karg, i) == offsetof(struct cbench_arg, i), "cbench_karg");
+_Static_assert(CBENCH_KARGS_MAX == CBENCH_KEYS_MAX && CBENCH_KKEY_BYTES == CBENCH_NAME_MAX &&
+	       CBENCH_KSTR_BYTES == CBENCH_STR_MAX, "parameter limits");
 _Static_assert(sizeof(((struct cbench_kctx *)0)->tp) == sizeof(((struct cbench_ctx *)0)->tp),
 	       "tp size");
 #define CBENCH_TP_SAME(f) \
@@ -587,7 +595,7 @@ static int read_descriptor(struct loader *ld, uint64_t at, const char *label,
 	if (!cbench_desc_bytes(desc.abi_version) ||
 	    desc.desc_bytes != cbench_desc_bytes(desc.abi_version))
 		return refuse(ld, "benchmark %s: built for cbench ABI %u (%u-byte descriptor); "
-			      "this cbenchctl knows ABI 1 and %u", label, desc.abi_version,
+			      "this cbenchctl knows ABI 1 to %u", label, desc.abi_version,
 			      desc.desc_bytes, CBENCH_ABI_VERSION);
 	if (desc.desc_bytes > image->image_bytes - at)
 		return refuse(ld, "benchmark %s: descriptor is outside the image", label);

@@ -229,22 +229,6 @@ static int desc_check(const struct cbench_desc *d, bool code, char *err, size_t 
 			 ops ? "ops_per_rep" : "bytes_per_rep", ops ? d->ops_per_rep : d->bytes_per_rep);
 		return -ERANGE;
 	}
-	if ((d->flags & CBENCH_F_BYTES_PER_PARAM) && d->params) {
-		for (uint32_t i = 0; i < d->nparams; i++) {
-			if (d->params[i] <= 0) {
-				snprintf(err, errlen, "benchmark %s counts bytes per %s, but sweeps %s=%" PRId64
-					 ": a byte count must be positive", d->name, d->param_name,
-					 d->param_name, d->params[i]);
-				return -EINVAL;
-			}
-			if (d->bytes_per_rep && (uint64_t)d->params[i] > CBENCH_DESC_COUNT_MAX / d->bytes_per_rep) {
-				snprintf(err, errlen, "benchmark %s at %s=%" PRId64 " has bytes_per_rep x %s = %" PRIu64
-					 " x %" PRId64 ", more than 2^40 bytes per rep", d->name, d->param_name,
-					 d->params[i], d->param_name, d->bytes_per_rep, d->params[i]);
-				return -ERANGE;
-			}
-		}
-	}
 	/* cbench.h's limit counts "name/param_name" together. */
 	if (d->nparams && strlen(d->name) + 1 + strlen(d->param_name) >= CBENCH_NAME_MAX) {
 		snprintf(err, errlen, "benchmark %s/%s: name and parameter name together are longer than %d bytes; "
@@ -256,7 +240,16 @@ static int desc_check(const struct cbench_desc *d, bool code, char *err, size_t 
 
 int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen)
 {
-	return desc_check(d, true, err, errlen);
+	struct cbench_params p;
+	int ret = desc_check(d, true, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = cbench_params_read(d, NULL, NULL, &p, err, errlen);
+	if (!ret)
+		ret = cbench_params_check(d, &p, err, errlen);
+	cbench_params_free(&p);
+	return ret;
 }
 
 static int find_descs(struct cbench_library *lib, const struct elf_facts *f, char *err, size_t errlen)
@@ -368,58 +361,77 @@ static int check_pointers(const struct cbench_library *lib, const struct cbench_
 		snprintf(why, len, "a descriptor's before_rep or after_rep hook is not code in the object");
 		return -EINVAL;
 	}
-	if ((d->param_name && !string_in_object(lib, d->param_name, CBENCH_NAME_MAX)) ||
-	    (d->nparams && d->nparams <= CBENCH_PARAMS_MAX &&
-	     !in_object(lib, d->params, d->nparams * sizeof(*d->params), false))) {
-		snprintf(why, len, "a descriptor's parameters lie outside the object");
-		return -EINVAL;
-	}
+	/* The parameters' pointers: cbench_params_read() checks them with readable(). */
 	return 0;
 }
 
-static int expand(struct cbench_library *lib)
+/* cbench_params_read()'s check that a declaration lies in the object. */
+static bool readable(const void *arg, const void *p, size_t bytes)
+{
+	const struct cbench_library *lib = arg;
+
+	return !lib->nsegments || in_object(lib, p, bytes, false);
+}
+
+/* Most experiments one object may make: far above any real suite, it
+ * bounds what a descriptor's declaration can make us allocate. */
+#define LOAD_EXPERIMENTS_MAX 65536
+
+/* Experiment e: descriptor d at parameter set s of p. */
+static int name_experiment(struct cbench_experiment *e, const struct cbench_desc *d,
+			   const struct cbench_params *p, uint32_t s)
+{
+	char camel[CBENCH_NAME_MAX], suffix[CBENCH_PARAMS_NAME_MAX];
+	size_t id_len, name_len;
+
+	if (p->nkeys && cbench_params_name(p, s, suffix, sizeof(suffix)) < 0)
+		return -ENAMETOOLONG;
+	if (!p->nkeys)
+		suffix[0] = '\0';
+	e->nargs = p->nkeys ? cbench_params_args(p, s, e->args) : 0;
+	e->has_param = e->nargs > 0;
+	e->param = e->nargs ? e->args[0].i : 0;
+	e->size_arg = d->flags & CBENCH_F_BYTES_PER_PARAM ? (uint32_t)(cbench_params_size_key(p) + 1) : 0;
+	cbench_camel_name(d->name, camel, sizeof(camel));
+	id_len = (size_t)snprintf(e->id, sizeof(e->id), "%s%s", d->name, suffix);
+	name_len = (size_t)snprintf(e->report_name, sizeof(e->report_name), "Benchmark%s%s", camel, suffix);
+	/* Never reached within cbench_params_check()'s limits: a cut name
+	 * would merge parameter sets in the tuning cache. */
+	return id_len >= sizeof(e->id) || name_len >= sizeof(e->report_name) ? -ENAMETOOLONG : 0;
+}
+
+static int expand(struct cbench_library *lib, char *err, size_t errlen)
 {
 	size_t total = 0, k = 0;
 
 	for (size_t i = 0; i < lib->ndescs; i++)
-		total += lib->descs[i]->nparams ? lib->descs[i]->nparams : 1;
+		total += cbench_params_nsets(&lib->params[i]);
+	if (total > LOAD_EXPERIMENTS_MAX) {
+		snprintf(err, errlen, "%s makes %zu benchmarks with their parameter sets, more than %d: "
+			 "split it into several objects", lib->path, total, LOAD_EXPERIMENTS_MAX);
+		return -E2BIG;
+	}
 	lib->experiments = calloc(total, sizeof(*lib->experiments));
 	if (!lib->experiments)
-		return -ENOMEM;
+		goto nomem;
 	for (size_t i = 0; i < lib->ndescs; i++) {
-		const struct cbench_desc *d = lib->descs[i];
-		uint32_t n = d->nparams ? d->nparams : 1;
+		uint32_t n = cbench_params_nsets(&lib->params[i]);
 
-		for (uint32_t p = 0; p < n; p++, k++) {
-			struct cbench_experiment *e = &lib->experiments[k];
-			char camel[CBENCH_NAME_MAX];
-
-			e->lib = lib;
-			e->desc = d;
-			e->has_param = d->nparams > 0;
-			e->param = e->has_param ? d->params[p] : 0;
-			size_t id_len, name_len;
-
-			cbench_camel_name(d->name, camel, sizeof(camel));
-			if (e->has_param) {
-				id_len = (size_t)snprintf(e->id, sizeof(e->id), "%s/%s=%" PRId64, d->name,
-							  d->param_name, e->param);
-				name_len = (size_t)snprintf(e->report_name, sizeof(e->report_name),
-							    "Benchmark%s/%s=%" PRId64, camel, d->param_name,
-							    e->param);
-			} else {
-				id_len = (size_t)snprintf(e->id, sizeof(e->id), "%s", d->name);
-				name_len = (size_t)snprintf(e->report_name, sizeof(e->report_name),
-							    "Benchmark%s", camel);
-			}
-			/* Never reached within cbench_desc_check()'s limits: a cut
-			 * name would merge parameters in the tuning cache. */
-			if (id_len >= sizeof(e->id) || name_len >= sizeof(e->report_name))
+		for (uint32_t s = 0; s < n; s++, k++) {
+			lib->experiments[k].lib = lib;
+			lib->experiments[k].desc = lib->descs[i];
+			if (name_experiment(&lib->experiments[k], lib->descs[i], &lib->params[i], s)) {
+				snprintf(err, errlen, "%s: benchmark %s: a name is too long", lib->path,
+					 lib->descs[i]->name);
 				return -ENAMETOOLONG;
+			}
 		}
 	}
 	lib->nexperiments = k;
 	return 0;
+nomem:
+	snprintf(err, errlen, "%s", strerror(ENOMEM));
+	return -ENOMEM;
 }
 
 /*
@@ -427,35 +439,64 @@ static int expand(struct cbench_library *lib)
  * silently) and distinct (or two benchmarks' results would merge), though
  * CamelCase can make "a_b" and "aB" one name and "_1x" an invalid one.
  */
+static int by_report_name(const void *a, const void *b)
+{
+	const struct cbench_experiment *const *x = a, *const *y = b;
+
+	return strcmp((*x)->report_name, (*y)->report_name);
+}
+
 static int check_report_names(const struct cbench_library *lib, char *err, size_t errlen)
 {
+	const struct cbench_experiment **sorted;
+	int ret = 0;
+
 	for (size_t i = 0; i < lib->nexperiments; i++) {
 		const struct cbench_experiment *e = &lib->experiments[i];
 
 		if (!cbench_go_valid_name(e->report_name)) {
-			snprintf(err, errlen, "benchmark %s would be reported as %s, which benchstat does not "
-				 "read (after \"Benchmark\" comes an upper-case letter): start the name "
+			snprintf(err, errlen, "benchmark %s would be reported as %.200s, which benchstat does "
+				 "not read (after \"Benchmark\" comes an upper-case letter): start the name "
 				 "with a letter", e->desc->name, e->report_name);
 			return -EINVAL;
 		}
-		for (size_t j = 0; j < i; j++) {
-			if (!strcmp(e->report_name, lib->experiments[j].report_name)) {
-				snprintf(err, errlen, "benchmarks %s and %s would both be reported as %s: "
-					 "rename one", lib->experiments[j].id, e->id, e->report_name);
-				return -EINVAL;
+	}
+	/* Sorted, equal names are neighbours: a suite of many parameter sets
+	 * is checked in n log n. */
+	sorted = calloc(lib->nexperiments ? lib->nexperiments : 1, sizeof(*sorted));
+	if (!sorted) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < lib->nexperiments; i++)
+		sorted[i] = &lib->experiments[i];
+	qsort(sorted, lib->nexperiments, sizeof(*sorted), by_report_name);
+	for (size_t i = 1; i < lib->nexperiments && !ret; i++) {
+		if (!strcmp(sorted[i - 1]->report_name, sorted[i]->report_name)) {
+			const struct cbench_experiment *a = sorted[i - 1], *b = sorted[i];
+
+			if (a > b) {
+				a = sorted[i];
+				b = sorted[i - 1];
 			}
+			snprintf(err, errlen, "benchmarks %.150s and %.150s would both be reported as %.150s: "
+				 "rename one", a->id, b->id, a->report_name);
+			ret = -EINVAL;
 		}
 	}
-	return 0;
+	free(sorted);
+	return ret;
 }
 
 _Static_assert(offsetof(struct cbench_desc, before_rep) == CBENCH_DESC_V1_BYTES,
 	       "ABI 2 appends the hooks to the ABI 1 descriptor");
+_Static_assert(offsetof(struct cbench_desc, keys) == CBENCH_DESC_V2_BYTES,
+	       "ABI 3 appends the keys to the ABI 2 descriptor");
 
 /*
- * Descriptors of ABI version 1 end before the hooks: we give each a full
- * copy, hooks NULL, so no one reads past the object's.  The copies keep
- * their version.
+ * Descriptors of ABI versions 1 and 2 end before the hooks or the keys: we
+ * give each a full copy, the rest NULL, so no one reads past the object's.
+ * The copies keep their version.
  */
 static int upgrade_old(struct cbench_library *lib)
 {
@@ -463,7 +504,7 @@ static int upgrade_old(struct cbench_library *lib)
 	const struct cbench_desc **ptrs;
 
 	for (size_t i = 0; i < lib->ndescs; i++)
-		old += lib->descs[i]->abi_version < 2;
+		old += lib->descs[i]->abi_version < CBENCH_ABI_VERSION;
 	if (!old)
 		return 0;
 	ptrs = calloc(lib->ndescs, sizeof(*ptrs));
@@ -475,13 +516,33 @@ static int upgrade_old(struct cbench_library *lib)
 	old = 0;
 	for (size_t i = 0; i < lib->ndescs; i++) {
 		ptrs[i] = lib->descs[i];
-		if (lib->descs[i]->abi_version >= 2)
+		if (lib->descs[i]->abi_version >= CBENCH_ABI_VERSION)
 			continue;
-		memcpy(&lib->upgraded[old], lib->descs[i], CBENCH_DESC_V1_BYTES);
+		memcpy(&lib->upgraded[old], lib->descs[i], lib->descs[i]->desc_bytes);
 		ptrs[i] = &lib->upgraded[old++];
 	}
 	lib->upgraded_ptrs = ptrs;
 	lib->descs = ptrs;
+	return 0;
+}
+
+/* Each descriptor's parameters, from the object's own declarations. */
+static int read_params(struct cbench_library *lib, char *err, size_t errlen)
+{
+	lib->params = calloc(lib->ndescs, sizeof(*lib->params));
+	if (!lib->params) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < lib->ndescs; i++) {
+		char why[CBENCH_ERR_LEN];
+		int ret = cbench_params_read(lib->descs[i], readable, lib, &lib->params[i], why, sizeof(why));
+
+		if (ret) {
+			snprintf(err, errlen, "%s: %s", lib->path, why);
+			return ret;
+		}
+	}
 	return 0;
 }
 
@@ -513,12 +574,22 @@ static int check_all(struct cbench_library *lib, const char *path, bool code, ch
 		}
 	}
 	ret = code ? upgrade_old(lib) : 0;
-	if (!ret)
-		ret = expand(lib);
 	if (ret) {
 		snprintf(err, errlen, "%s", strerror(-ret));
 		return ret;
 	}
+	ret = code ? read_params(lib, err, errlen) : 0;
+	for (size_t i = 0; !ret && i < lib->ndescs; i++) {
+		char why[CBENCH_ERR_LEN];
+
+		ret = cbench_params_check(lib->descs[i], &lib->params[i], why, sizeof(why));
+		if (ret)
+			snprintf(err, errlen, "%s: %s", path, why);
+	}
+	if (!ret)
+		ret = expand(lib, err, errlen);
+	if (ret)
+		return ret;
 	{
 		char why[CBENCH_ERR_LEN];
 
@@ -531,12 +602,17 @@ static int check_all(struct cbench_library *lib, const char *path, bool code, ch
 	return 0;
 }
 
+/* Parameter sets one message carries. */
+#define LOAD_SETS_PER_MSG 256
+
 /* Messages from the loading child, each written whole. */
 enum load_msg_type {
 	LOAD_MSG_LOADING = 1,	/* the file checked, dlopen() next */
 	LOAD_MSG_LOADED,	/* dlopen() returned: constructors have run */
 	LOAD_MSG_HEAD,		/* u.head, then ndescs DESC, then DONE */
-	LOAD_MSG_DESC,
+	LOAD_MSG_DESC,		/* u.desc, then its nkeys KEY, then SETS for its nsets */
+	LOAD_MSG_KEY,
+	LOAD_MSG_SETS,
 	LOAD_MSG_DONE,
 	LOAD_MSG_ERROR,		/* error, u.text */
 };
@@ -556,7 +632,18 @@ struct load_msg {
 			char name[CBENCH_NAME_MAX];
 			char param_name[CBENCH_NAME_MAX];
 			int64_t params[CBENCH_PARAMS_MAX];
+			uint32_t nkeys, nsets, listed;
 		} desc;
+		struct {
+			char name[CBENCH_NAME_MAX];
+			uint32_t strings, count;
+			int64_t ints[CBENCH_PARAMS_MAX];
+			char strs[CBENCH_PARAMS_MAX][CBENCH_STR_MAX];
+		} key;
+		struct {
+			uint32_t count;
+			uint8_t sets[LOAD_SETS_PER_MSG][CBENCH_KEYS_MAX];
+		} sets;
 		char text[512];
 	} u;
 };
@@ -571,7 +658,7 @@ struct cbench_desc_copy {
 
 /* Most benchmarks one object may register; far above any real suite, it
  * bounds what a loading child can make us allocate. */
-#define LOAD_DESCS_MAX 65536
+#define LOAD_DESCS_MAX 16384
 
 static int send_load_msg(int fd, const struct load_msg *m)
 {
@@ -649,6 +736,38 @@ int cbench_library_load(struct cbench_library *lib, const char *path, char *err,
 	return load(lib, path, -1, err, errlen);
 }
 
+/* One descriptor's parameters, after its DESC: a KEY per key, then its sets. */
+static int send_params(int fd, const struct cbench_params *p)
+{
+	struct load_msg m;
+
+	for (uint32_t k = 0; k < p->nkeys; k++) {
+		const struct cbench_param_key *key = &p->keys[k];
+
+		memset(&m, 0, sizeof(m));
+		m.type = LOAD_MSG_KEY;
+		memcpy(m.u.key.name, key->name, sizeof(m.u.key.name));
+		m.u.key.strings = key->strings;
+		m.u.key.count = key->count;
+		memcpy(m.u.key.ints, key->ints, sizeof(m.u.key.ints));
+		if (key->strings)
+			memcpy(m.u.key.strs, key->strs, key->count * sizeof(*key->strs));
+		if (send_load_msg(fd, &m))
+			return -EPIPE;
+	}
+	for (uint32_t s = 0; p->nkeys && s < p->nsets; s += LOAD_SETS_PER_MSG) {
+		uint32_t n = p->nsets - s < LOAD_SETS_PER_MSG ? p->nsets - s : LOAD_SETS_PER_MSG;
+
+		memset(&m, 0, sizeof(m));
+		m.type = LOAD_MSG_SETS;
+		m.u.sets.count = n;
+		memcpy(m.u.sets.sets, p->sets[s], n * sizeof(*p->sets));
+		if (send_load_msg(fd, &m))
+			return -EPIPE;
+	}
+	return 0;
+}
+
 /* The loading child: loads path here and sends what it found up fd. */
 static void __attribute__((noreturn)) load_child(void *arg, int fd)
 {
@@ -693,7 +812,10 @@ static void __attribute__((noreturn)) load_child(void *arg, int fd)
 		}
 		for (uint32_t p = 0; p < d->nparams; p++)
 			m.u.desc.params[p] = d->params[p];
-		if (send_load_msg(fd, &m))
+		m.u.desc.nkeys = lib.params[i].nkeys;
+		m.u.desc.nsets = lib.params[i].nsets;
+		m.u.desc.listed = lib.params[i].listed;
+		if (send_load_msg(fd, &m) || send_params(fd, &lib.params[i]))
 			_exit(1);
 	}
 	memset(&m, 0, sizeof(m));
@@ -707,6 +829,7 @@ static void __attribute__((noreturn)) load_child(void *arg, int fd)
 static int take_desc(struct cbench_library *lib, const struct load_msg *m)
 {
 	struct cbench_desc_copy *c = &lib->copies[lib->ndescs];
+	struct cbench_params *p = &lib->params[lib->ndescs];
 
 	/* Whatever wrote to our pipe may be the object's own code: bound
 	 * every string and count before use; desc_check() does the rest. */
@@ -730,8 +853,52 @@ static int take_desc(struct cbench_library *lib, const struct load_msg *m)
 		.bytes_per_rep = m->u.desc.bytes_per_rep,
 	};
 	lib->copy_ptrs[lib->ndescs] = &c->desc;
+	if (m->u.desc.nkeys > CBENCH_KEYS_MAX || m->u.desc.nsets > CBENCH_SETS_MAX ||
+	    (m->u.desc.nkeys && !m->u.desc.nsets))
+		return -EPROTO;
+	p->nkeys = m->u.desc.nkeys;
+	p->nsets = m->u.desc.nsets;
+	p->listed = m->u.desc.listed;
+	if (p->nkeys) {
+		p->sets = calloc(p->nsets, sizeof(*p->sets));
+		if (!p->sets)
+			return -ENOMEM;
+	}
 	lib->ndescs++;
 	return 0;
+}
+
+/* The child's description of a key of the last descriptor taken. */
+static int take_key(struct cbench_library *lib, uint32_t k, const struct load_msg *m)
+{
+	struct cbench_param_key *key = &lib->params[lib->ndescs - 1].keys[k];
+
+	if (m->u.key.count > CBENCH_PARAMS_MAX)
+		return -EPROTO;
+	memcpy(key->name, m->u.key.name, sizeof(key->name));
+	key->name[sizeof(key->name) - 1] = '\0';
+	key->strings = m->u.key.strings;
+	key->count = m->u.key.count;
+	memcpy(key->ints, m->u.key.ints, sizeof(key->ints));
+	if (key->strings) {
+		key->strs = calloc(CBENCH_PARAMS_MAX, sizeof(*key->strs));
+		if (!key->strs)
+			return -ENOMEM;
+		memcpy(key->strs, m->u.key.strs, sizeof(m->u.key.strs));
+		/* cbench_params_check() refuses a value that fills its buffer. */
+	}
+	return 0;
+}
+
+/* Sets from `done` on of the last descriptor taken; returns how many. */
+static int take_sets(struct cbench_library *lib, uint32_t done, const struct load_msg *m)
+{
+	struct cbench_params *p = &lib->params[lib->ndescs - 1];
+
+	if (!m->u.sets.count || m->u.sets.count > LOAD_SETS_PER_MSG || m->u.sets.count > p->nsets - done)
+		return -EPROTO;
+	memcpy(p->sets[done], m->u.sets.sets, m->u.sets.count * sizeof(*p->sets));
+	return (int)m->u.sets.count;
 }
 
 /*
@@ -782,6 +949,7 @@ static int receive(struct cbench_library *lib, int fd, int child_fd, const char 
 {
 	struct load_msg m;
 	size_t want = 0;
+	uint32_t keys = 0, sets = 0;	/* of the last descriptor, still to come */
 	int ret;
 
 	for (;;) {
@@ -810,18 +978,34 @@ static int receive(struct cbench_library *lib, int fd, int child_fd, const char 
 			want = m.u.head.ndescs;
 			lib->copies = calloc(want, sizeof(*lib->copies));
 			lib->copy_ptrs = calloc(want, sizeof(*lib->copy_ptrs));
-			if (!lib->copies || !lib->copy_ptrs) {
+			lib->params = calloc(want, sizeof(*lib->params));
+			if (!lib->copies || !lib->copy_ptrs || !lib->params) {
 				snprintf(err, errlen, "%s", strerror(ENOMEM));
 				return -ENOMEM;
 			}
 			lib->descs = lib->copy_ptrs;
 			break;
 		case LOAD_MSG_DESC:
-			if (lib->ndescs >= want || take_desc(lib, &m))
+			if (keys || sets || lib->ndescs >= want || take_desc(lib, &m))
 				goto bad;
+			keys = lib->params[lib->ndescs - 1].nkeys;
+			sets = keys ? lib->params[lib->ndescs - 1].nsets : 0;
+			break;
+		case LOAD_MSG_KEY:
+			if (!keys || take_key(lib, lib->params[lib->ndescs - 1].nkeys - keys, &m))
+				goto bad;
+			keys--;
+			break;
+		case LOAD_MSG_SETS:
+			if (keys || !sets)
+				goto bad;
+			ret = take_sets(lib, lib->params[lib->ndescs - 1].nsets - sets, &m);
+			if (ret < 0)
+				goto bad;
+			sets -= (uint32_t)ret;
 			break;
 		case LOAD_MSG_DONE:
-			if (!want || lib->ndescs != want)
+			if (!want || lib->ndescs != want || keys || sets)
 				goto bad;
 			return 0;
 		default:
@@ -947,6 +1131,18 @@ int cbench_library_open(struct cbench_library *lib, const char *path, double tim
 	return ret;
 }
 
+static bool same_args(const struct cbench_experiment *a, const struct cbench_experiment *b)
+{
+	if (a->nargs != b->nargs)
+		return false;
+	for (uint32_t i = 0; i < a->nargs; i++) {
+		if (a->args[i].i != b->args[i].i || strcmp(a->args[i].key, b->args[i].key) ||
+		    !a->args[i].str != !b->args[i].str || (a->args[i].str && strcmp(a->args[i].str, b->args[i].str)))
+			return false;
+	}
+	return true;
+}
+
 int cbench_experiment_find(const struct cbench_library *live, const struct cbench_experiment *want,
 			   const struct cbench_experiment **found, char *err, size_t errlen)
 {
@@ -966,7 +1162,7 @@ int cbench_experiment_find(const struct cbench_library *live, const struct cbenc
 		/* The same build can still register differently, from a
 		 * constructor that reads the environment or the time. */
 		if (strcmp(e->report_name, want->report_name) || e->param != want->param ||
-		    e->has_param != want->has_param || d->arena_bytes != w->arena_bytes ||
+		    e->has_param != want->has_param || !same_args(e, want) || d->arena_bytes != w->arena_bytes ||
 		    d->ops_per_rep != w->ops_per_rep || d->bytes_per_rep != w->bytes_per_rep ||
 		    d->flags != (w->flags & ~CBENCH_DESC_F_PER_REP) ||
 		    cbench_desc_per_rep(d) != cbench_desc_per_rep(w)) {
@@ -984,6 +1180,10 @@ int cbench_experiment_find(const struct cbench_library *live, const struct cbenc
 
 void cbench_library_close(struct cbench_library *lib)
 {
+	for (size_t i = 0; lib->params && i < lib->ndescs; i++)
+		cbench_params_free(&lib->params[i]);
+	free(lib->params);
+	lib->params = NULL;
 	free(lib->experiments);
 	lib->experiments = NULL;
 	free(lib->copies);

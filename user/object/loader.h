@@ -18,8 +18,12 @@
 
 #include <cbench.h>
 
-/* Longest report name: "Benchmark" + CamelName + "/param=value". */
-#define CBENCH_REPORT_NAME_MAX (16 + 2 * CBENCH_NAME_MAX + 24)
+#include "object/params.h"
+
+/* Longest id: name + "/key=value..." (object/params.h), with the NUL. */
+#define CBENCH_ID_MAX (CBENCH_NAME_MAX + CBENCH_PARAMS_NAME_MAX)
+/* Longest report name: "Benchmark" + CamelName + "/key=value...". */
+#define CBENCH_REPORT_NAME_MAX (16 + CBENCH_ID_MAX)
 
 /* How long a child may take to load an object, in seconds, where the
  * caller has no limit of its own (cbenchctl list). */
@@ -28,7 +32,7 @@
 struct cbench_library;
 struct cbench_desc_copy;
 
-/* One benchmark at one parameter value: what one worker process measures. */
+/* One benchmark at one parameter set: what one worker process measures. */
 struct cbench_experiment {
 	/* The object it comes from (path, build id): a backend that loads the
 	 * code elsewhere, such as cbench.ko, starts from there. */
@@ -37,10 +41,17 @@ struct cbench_experiment {
 	 * memory, with its names and parameter values but no code (run and
 	 * setup are NULL).  From cbench_library_load(): the object's own. */
 	const struct cbench_desc *desc;
-	int64_t param;
+	/* The parameter set: a value per key (pointing into lib's params),
+	 * what the benchmark's ctx->args gets; param is args[0].i (0 without). */
+	struct cbench_arg args[CBENCH_KEYS_MAX];
+	uint32_t nargs;
+	/* 1 + the index of the arg bytes_per_rep is multiplied by
+	 * (CBENCH_F_BYTES_PER_PARAM); 0 for none. */
+	uint32_t size_arg;
 	int has_param;
-	/* C name with "/param=value", e.g. "copy/size=64". */
-	char id[CBENCH_NAME_MAX + 32];
+	int64_t param;
+	/* C name with "/key=value...", e.g. "copy/size=64/align=8". */
+	char id[CBENCH_ID_MAX];
 	/* Go benchmark data format name, e.g. "BenchmarkCopy/size=64". */
 	char report_name[CBENCH_REPORT_NAME_MAX];
 };
@@ -52,6 +63,8 @@ struct cbench_library {
 	char build_id[80];
 	const struct cbench_desc *const *descs;
 	size_t ndescs;
+	/* Each descriptor's parameters, read and checked (ndescs of them). */
+	struct cbench_params *params;
 	struct cbench_experiment *experiments;
 	size_t nexperiments;
 	/* cbench_library_open(): the descriptors' copies descs points to. */
@@ -95,8 +108,9 @@ int cbench_experiment_find(const struct cbench_library *live, const struct cbenc
 			   const struct cbench_experiment **found, char *err, size_t errlen);
 
 /*
- * Checks one descriptor.  Returns 0 or -EINVAL/-EPROTO (newer ABI) with a
- * sentence in err.  Reads only the version fields before knowing the ABI.
+ * Checks one descriptor, its parameters too.  Returns 0 or -EINVAL/-EPROTO
+ * (newer ABI)/-ERANGE with a sentence in err.  Reads only the version
+ * fields before knowing the ABI.
  */
 int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen);
 
@@ -106,10 +120,19 @@ int cbench_desc_check(const struct cbench_desc *d, char *err, size_t errlen);
  */
 #define CBENCH_DESC_F_PER_REP (1u << 31)
 
-/* sizeof(struct cbench_desc) in ABI version `abi` (1 or 2); 0 for others. */
+/* sizeof(struct cbench_desc) in ABI version `abi` (1 to 3); 0 for others. */
 static inline size_t cbench_desc_bytes(uint32_t abi)
 {
-	return abi == 1 ? CBENCH_DESC_V1_BYTES : abi == CBENCH_ABI_VERSION ? sizeof(struct cbench_desc) : 0;
+	switch (abi) {
+	case 1:
+		return CBENCH_DESC_V1_BYTES;
+	case 2:
+		return CBENCH_DESC_V2_BYTES;
+	case CBENCH_ABI_VERSION:
+		return sizeof(struct cbench_desc);
+	default:
+		return 0;
+	}
 }
 
 /* Whether d's benchmark is measured one call at a time, with its hooks

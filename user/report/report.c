@@ -85,8 +85,10 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 	const struct cbench_sample *fastest = NULL;
 	uint64_t ops = d->ops_per_rep ? d->ops_per_rep : 1;
 	double cycles_per_tick, ticks_to_ns_per_op = 0;
+	uint64_t n_ops;
 
 	t->valid = t->discarded = 0;
+	t->iterations = 0;
 	t->ns_per_op = t->min_ns_per_op = t->median_ns_per_op = t->max_ns_per_op = t->cv = NAN;
 	t->half_ns_per_op[0] = t->half_ns_per_op[1] = NAN;
 	t->mb_per_s = t->est_cycles_per_op = t->step_share = NAN;
@@ -103,6 +105,10 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 			continue;
 		}
 		v[t->valid++] = cbench_sample_ns_per_op(r, e, s);
+		/* Saturates: 2^40 ops a rep times 2^48 reps would wrap. */
+		if (__builtin_mul_overflow(s->reps, ops, &n_ops) ||
+		    __builtin_add_overflow(t->iterations, n_ops, &t->iterations))
+			t->iterations = UINT64_MAX;
 		if (!fastest || s->ticks * fastest->reps < fastest->ticks * s->reps)
 			fastest = s;
 	}
@@ -126,8 +132,8 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 		}
 		t->step_share = r->timer.step_ticks * ticks_to_ns_per_op / t->median_ns_per_op;
 		bytes = (double)d->bytes_per_rep / (double)ops;
-		if (d->flags & CBENCH_F_BYTES_PER_PARAM)
-			bytes *= (double)e->param;
+		if (e->size_arg)
+			bytes *= (double)e->args[e->size_arg - 1].i;
 		if (bytes > 0 && t->ns_per_op > 0)
 			t->mb_per_s = bytes * 1e3 / t->ns_per_op;
 	}

@@ -21,6 +21,9 @@ struct cbench_trial {
 	int error;			/* 0, or -errno with reason */
 	char reason[640];
 	uint64_t n;			/* reps per measurement */
+	/* Operations the trial's estimate stands for (Go's b.N): ops per rep
+	 * times reps of every measurement kept; 0 without a valid one. */
+	uint64_t iterations;
 	struct cbench_sample *samples;	/* every measurement, disturbed ones too */
 	size_t nsamples;
 	/* What the worker measured beside the samples (worker/job.h). */

@@ -116,7 +116,7 @@ int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 		cbench_context()->command);
 	for (size_t i = 0; i < r->npairs; i++) {
 		const struct cbench_audit_pair *p = &r->pairs[i];
-		char name[2 * CBENCH_NAME_MAX + 80], verdict[800];
+		char name[2 * CBENCH_ID_MAX + 8], verdict[800];
 
 		pair_name(p, name, sizeof(name));
 		cbench_audit_verdict_text(r, p, verdict, sizeof(verdict));
@@ -253,7 +253,9 @@ static void go_tp_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f
 static int go_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f)
 {
 	double *v = malloc((p->ntimings ? p->ntimings : 1) * sizeof(*v));
-	uint64_t n = side ? p->n_b : p->n_a;
+	uint64_t n = side ? p->n_b : p->n_a, iterations;
+	const struct cbench_desc *d = side ? p->b->desc : p->a->desc;
+	uint64_t ops = d && d->ops_per_rep ? d->ops_per_rep : 1;
 	size_t i = 0;
 
 	if (!v)
@@ -271,7 +273,10 @@ static int go_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f)
 		if (!k)
 			continue;
 		qsort(v, k, sizeof(*v), by_value);
-		fprintf(f, "%s %" PRIu64 " %.4f ns/op\n", p->a->report_name, n,
+		/* Go's b.N: the operations of the round's timings of this side. */
+		if (__builtin_mul_overflow(n, (uint64_t)k * ops, &iterations))
+			iterations = UINT64_MAX;
+		fprintf(f, "%s %" PRIu64 " %.4f ns/op\n", p->a->report_name, iterations,
 			cbench_stats_quantile(v, k, CBENCH_SEQ_QUANTILE));
 	}
 	free(v);

@@ -2,10 +2,13 @@
 /*
  * Raw samples as CSV: one row per measurement, disturbed ones included, the
  * benchmark's (kind "benchmark") and the reference chain's measured after
- * each of them (kind "reference", ns_per_op per dependent add).
+ * each of them (kind "reference", ns_per_op per dependent add).  The last
+ * two columns split the benchmark's name: its base ("BenchmarkCopy") and
+ * its parameter set ("size=4096/align=8", empty without).
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "machine/reference.h"
 #include "report/report.h"
@@ -21,18 +24,21 @@ static void put_counter(FILE *f, const struct cbench_sample *s, uint32_t bit, ui
 static void put_row(FILE *f, const struct cbench_result *res, size_t trial, size_t k,
 		    const struct cbench_sample *s, double ns_per_op, const char *kind)
 {
-	fprintf(f, "%s,%zu,%zu,%" PRIu64 ",%" PRIu64 ",%.6f,%s", res->exp->report_name, trial + 1, k + 1,
+	const char *name = res->exp->report_name;
+	size_t base = strcspn(name, "/");
+
+	fprintf(f, "%s,%zu,%zu,%" PRIu64 ",%" PRIu64 ",%.6f,%s", name, trial + 1, k + 1,
 		s->reps, s->ticks, ns_per_op, cbench_disturb_name(s->disturbed));
 	put_counter(f, s, CBENCH_HAVE_INSTRUCTIONS, s->instructions);
 	put_counter(f, s, CBENCH_HAVE_CYCLES, s->cycles);
 	put_counter(f, s, CBENCH_HAVE_REF_CYCLES, s->ref_cycles);
-	fprintf(f, ",%s\n", kind);
+	fprintf(f, ",%s,%.*s,%s\n", kind, (int)base, name, name[base] ? name + base + 1 : "");
 }
 
 int cbench_report_csv(const struct cbench_report *r, FILE *f)
 {
-	fputs("benchmark,trial,measurement,reps,ticks,ns_per_op,disturbed,instructions,cycles,ref_cycles,kind\n",
-	      f);
+	fputs("benchmark,trial,measurement,reps,ticks,ns_per_op,disturbed,instructions,cycles,ref_cycles,kind,"
+	      "base,params\n", f);
 	for (size_t i = 0; i < r->nresults; i++) {
 		const struct cbench_result *res = &r->results[i];
 

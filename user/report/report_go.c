@@ -248,7 +248,8 @@ static void put_notes(const struct cbench_report *r, FILE *f)
 /* One trial's result line. */
 static void put_trial(FILE *f, const char *name, const struct cbench_trial *tr)
 {
-	fprintf(f, "%s %" PRIu64, name, tr->n);
+	/* Go's b.N: the operations the line's figures stand for. */
+	fprintf(f, "%s %" PRIu64, name, tr->iterations ? tr->iterations : tr->n);
 	put_value(f, tr->ns_per_op, "ns/op");
 	if (!isnan(tr->mb_per_s))
 		put_value(f, tr->mb_per_s, "MB/s");

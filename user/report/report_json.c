@@ -59,6 +59,7 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 		return;
 	}
 	cbench_jsonw_uint(j, "n", t->n);
+	cbench_jsonw_uint(j, "iterations", t->iterations);
 	cbench_jsonw_double(j, "ns_per_op", t->ns_per_op);
 	cbench_jsonw_double(j, "min_ns_per_op", t->min_ns_per_op);
 	cbench_jsonw_double(j, "median_ns_per_op", t->median_ns_per_op);
@@ -154,6 +155,21 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 	cbench_jsonw_object_end(j);
 }
 
+/* "params": each key's value, in declaration order (none without keys). */
+static void put_params(struct cbench_jsonw *j, const struct cbench_experiment *e)
+{
+	if (!e->nargs)
+		return;
+	cbench_jsonw_object_start(j, "params");
+	for (uint32_t i = 0; i < e->nargs; i++) {
+		if (e->args[i].str)
+			cbench_jsonw_string(j, e->args[i].key, e->args[i].str);
+		else
+			cbench_jsonw_int(j, e->args[i].key, e->args[i].i);
+	}
+	cbench_jsonw_object_end(j);
+}
+
 static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, double tsc_hz)
 {
 	char pages[64];
@@ -161,6 +177,7 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "name", res->exp->report_name);
 	cbench_jsonw_string(j, "id", res->exp->id);
+	put_params(j, res->exp);
 	cbench_jsonw_string(j, "tuning", res->tuning);
 	/* "reps" (run(ctx, n) per measurement) or "per-rep" (one call
 	 * between the benchmark's hooks, Caliper's macrobenchmark). */

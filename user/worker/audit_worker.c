@@ -610,7 +610,7 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 		ret = b.ops->prepare(&b, job->exp_b);
 	if (ret) {
 		/* B's own account, cut to fit beside B's name. */
-		snprintf(a->error, sizeof(a->error), "unable to prepare B (%s): %.300s", job->exp_b->id,
+		snprintf(a->error, sizeof(a->error), "unable to prepare B (%.150s): %.300s", job->exp_b->id,
 			 b.error[0] ? b.error : ret == -ECANCELED ? "its setup() refused" : strerror(-ret));
 		goto out;
 	}

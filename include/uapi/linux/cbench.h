@@ -141,6 +141,16 @@
  *            CBENCH_A_RUN_CPU       NLA_U32  an online CPU
  *            CBENCH_A_RUN_ARENA_BYTES NLA_U64 0 .. LIMIT_ARENA_BYTES
  *            CBENCH_A_RUN_PARAM     NLA_S64  ctx->param; optional, 0
+ *            CBENCH_A_RUN_ARGS      NLA_NESTED the parameter set ctx->args
+ *                                   points to (cbench.h, ABI 3): 1 ..
+ *                                   CBENCH_ARGS_MAX nests, in key order, of
+ *                                   type CBENCH_A_ARG, each holding
+ *              CBENCH_A_ARG_KEY     NLA_NUL_STRING the key, 1 .. 63 bytes
+ *              CBENCH_A_ARG_INT     NLA_S64  the value (a string's index)
+ *              CBENCH_A_ARG_STR     NLA_NUL_STRING a string value, 1 .. 31
+ *                                   bytes; optional (an integer key)
+ *                                   (another nest type or a missing KEY or
+ *                                   INT: -EINVAL); optional, no args
  *            CBENCH_A_RUN_BEFORE_REP NLA_U64 offset of a per-rep hook called
  *                                   before every timed call of run(); in
  *                                   text, endbr64; optional
@@ -273,6 +283,7 @@
  *              CBENCH_A_SIDE_ARENA_BYTES NLA_U64  its own arena,
  *                                        0 .. LIMIT_ARENA_BYTES; optional
  *              CBENCH_A_SIDE_PARAM       NLA_S64  its ctx->param; optional, 0
+ *              CBENCH_A_SIDE_ARGS        NLA_NESTED its ctx->args, as RUN_ARGS
  *              CBENCH_A_SIDE_BEFORE_REP  NLA_U64  per-rep hooks, as RUN_BEFORE_REP
  *              CBENCH_A_SIDE_AFTER_REP   NLA_U64  and RUN_AFTER_REP; optional;
  *                                        with either, the side's REPS is 1
@@ -433,6 +444,7 @@ enum cbench_attr {
 	CBENCH_A_TP_FIRST,
 	CBENCH_A_TP_RECORDS,
 	CBENCH_A_RUN_RECOVERED,
+	CBENCH_A_RUN_ARGS,
 	__CBENCH_A_LAST
 };
 #define CBENCH_A_MAX (__CBENCH_A_LAST - 1)
@@ -475,9 +487,30 @@ enum cbench_side_attr {
 	CBENCH_A_SIDE_PARAM,		/* NLA_S64 */
 	CBENCH_A_SIDE_BEFORE_REP,	/* NLA_U64 */
 	CBENCH_A_SIDE_AFTER_REP,	/* NLA_U64 */
+	CBENCH_A_SIDE_ARGS,		/* NLA_NESTED, as CBENCH_A_RUN_ARGS */
 	__CBENCH_A_SIDE_LAST
 };
 #define CBENCH_A_SIDE_MAX (__CBENCH_A_SIDE_LAST - 1)
+
+/* Inside CBENCH_A_RUN_ARGS and CBENCH_A_SIDE_ARGS: nests of one type. */
+enum cbench_args_attr {
+	CBENCH_A_ARGS_UNSPEC,
+	CBENCH_A_ARG,			/* NLA_NESTED: CBENCH_A_ARG_* */
+	__CBENCH_A_ARGS_LAST
+};
+
+/* Inside each CBENCH_A_ARG: one key's value. */
+enum cbench_arg_attr {
+	CBENCH_A_ARG_UNSPEC,
+	CBENCH_A_ARG_KEY,		/* NLA_NUL_STRING */
+	CBENCH_A_ARG_INT,		/* NLA_S64 */
+	CBENCH_A_ARG_STR,		/* NLA_NUL_STRING */
+	__CBENCH_A_ARG_LAST
+};
+#define CBENCH_A_ARG_MAX (__CBENCH_A_ARG_LAST - 1)
+
+/* Most CBENCH_A_ARG in one RUN_ARGS or SIDE_ARGS (cbench.h's CBENCH_KEYS_MAX). */
+#define CBENCH_ARGS_MAX 8
 
 /* Largest CBENCH_A_CHUNK_DATA, in bytes (a netlink attribute holds < 64 KiB). */
 #define CBENCH_CHUNK_MAX_BYTES 32768
