@@ -319,6 +319,7 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h $(wildcard tes
 # and bad input (user backend), profiles and audits.
 itest: cbenchctl examples fixtures kfixtures install-check itest-lab itest-plot
 	tests/run/run.sh
+	tests/run/params.sh
 	tests/run/profile.sh
 	tests/run/audit.sh
 	tests/run/lnt.sh
@@ -379,7 +380,7 @@ $(BUILD)/tests/vm/cbench-nlcheck: $(BUILD)/tests/vm/nlcheck.o $(LIB_OBJS) $(KLIB
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-vmtest: cbenchctl examples kfixtures $(VMTEST_TOOLS)
+vmtest: cbenchctl examples fixtures kfixtures $(VMTEST_TOOLS)
 	scripts/vm-test.sh
 
 # Not a test of cbench but of the VM tests: a module with one planted bug

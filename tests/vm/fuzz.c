@@ -406,6 +406,41 @@ static uint64_t some_arena(void)
 	return chance(90) ? below(1 << 20) : below(16 << 20);
 }
 
+/*
+ * A parameter set (RUN_ARGS or SIDE_ARGS): mostly well formed, sometimes
+ * too many args, a nest of another type, a key or value too long, empty
+ * or unterminated, or a missing KEY or INT.
+ */
+static void put_args(struct msg *m, uint16_t type)
+{
+	static const char *const words[] = { "size", "algo", "", "fnv1a",
+		"a-key-of-sixty-four-bytes-is-one-byte-longer-than-the-kernel-takes" };
+	struct nlattr *nest = (struct nlattr *)(m->bytes + m->len);
+	size_t at = m->len;
+
+	msg_put(m, type | (chance(95) ? NLA_F_NESTED : 0), "", 0);
+	m->nattrs--;		/* the nest is corrupted as a whole, not in part */
+	for (int i = 0, n = (int)below(chance(90) ? 4 : 12); i < n; i++) {
+		struct nlattr *arg = (struct nlattr *)(m->bytes + m->len);
+		size_t arg_at = m->len;
+		const char *key = words[chance(80) ? below(2) : below(5)];
+
+		msg_put(m, (uint16_t)(chance(95) ? CBENCH_A_ARG : below(4)) | NLA_F_NESTED, "", 0);
+		m->nattrs--;
+		if (chance(95))
+			msg_put(m, CBENCH_A_ARG_KEY, key, strlen(key) + (chance(95) ? 1 : 0));
+		if (chance(95))
+			put_u64(m, CBENCH_A_ARG_INT, wild());
+		if (chance(40)) {
+			const char *str = words[below(5)];
+
+			msg_put(m, CBENCH_A_ARG_STR, str, strlen(str) + (chance(95) ? 1 : 0));
+		}
+		arg->nla_len = (uint16_t)(m->len - arg_at);
+	}
+	nest->nla_len = (uint16_t)(m->len - at);
+}
+
 /* The optional attributes a run and a side share. */
 static void run_options(struct msg *m)
 {
@@ -419,6 +454,8 @@ static void run_options(struct msg *m)
 		put_u64(m, CBENCH_A_RUN_ARENA_BYTES, some_arena());
 	if (chance(30))
 		put_u64(m, CBENCH_A_RUN_PARAM, rnd());
+	if (chance(20))
+		put_args(m, CBENCH_A_RUN_ARGS);
 	if (chance(30))
 		put_u64(m, CBENCH_A_RUN_BUDGET_NS, 1000 + below(500000));
 	if (chance(10))
@@ -469,6 +506,8 @@ static void put_side(struct client *c, struct msg *m)
 		put_u64(m, CBENCH_A_SIDE_ARENA_BYTES, some_arena());
 	if (chance(10))
 		put_u64(m, CBENCH_A_SIDE_BEFORE_REP, entries[below(4)]);
+	if (chance(20))
+		put_args(m, CBENCH_A_SIDE_ARGS);
 	nest->nla_len = (uint16_t)(m->len - at);
 }
 

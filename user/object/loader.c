@@ -527,7 +527,7 @@ static int upgrade_old(struct cbench_library *lib)
 }
 
 /* Each descriptor's parameters, from the object's own declarations. */
-static int read_params(struct cbench_library *lib, char *err, size_t errlen)
+static int read_params(struct cbench_library *lib, const char *path, char *err, size_t errlen)
 {
 	lib->params = calloc(lib->ndescs, sizeof(*lib->params));
 	if (!lib->params) {
@@ -539,7 +539,7 @@ static int read_params(struct cbench_library *lib, char *err, size_t errlen)
 		int ret = cbench_params_read(lib->descs[i], readable, lib, &lib->params[i], why, sizeof(why));
 
 		if (ret) {
-			snprintf(err, errlen, "%s: %s", lib->path, why);
+			snprintf(err, errlen, "%s: %s", path, why);
 			return ret;
 		}
 	}
@@ -578,7 +578,7 @@ static int check_all(struct cbench_library *lib, const char *path, bool code, ch
 		snprintf(err, errlen, "%s", strerror(-ret));
 		return ret;
 	}
-	ret = code ? read_params(lib, err, errlen) : 0;
+	ret = code ? read_params(lib, path, err, errlen) : 0;
 	for (size_t i = 0; !ret && i < lib->ndescs; i++) {
 		char why[CBENCH_ERR_LEN];
 
