@@ -39,6 +39,19 @@ hold_started() {
 	return 1
 }
 
+# live_is WANT WHAT: the live objects ("images runs") come to WANT within
+# 5 s; else fails saying what it saw first and last.
+live_is() {
+	first=
+	for _ in $(seq 1 50); do
+		got=$($t live 2>&1)
+		[ -n "$first" ] || first=$got
+		[ "$got" = "$1" ] && return 0
+		sleep 0.1
+	done
+	fail "$2: live objects '$first', then '$got' (want '$1')"
+}
+
 live_is_zero() {
 	# The release work runs asynchronously after a socket closes: we wait
 	# for it, up to a bound no host should need.
@@ -387,7 +400,7 @@ step "a client killed mid-run"
 $t hold "$good" add_chain >/tmp/hold.out 2>&1 &
 pid=$!
 hold_started $pid
-[ "$($t live)" = "1 1" ] || fail "held run not live: $($t live)"
+live_is "1 1" "the held run"
 kill -9 $pid
 wait $pid 2>/dev/null
 live_is_zero "after the client was killed"
