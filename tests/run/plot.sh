@@ -140,6 +140,49 @@ else
 	not_ok "plot: no screenshot"
 fi
 
+# Sweeps: the suite's hash (algo x len) and copy (size), from JSON and Go
+# text alike: per integer key a chart, a line per value of the other keys,
+# a point per set, a log axis where the values span decades; none for the
+# string key.  A screenshot of the page paints.
+run_cb run $FAST --filter '^hash/|^copy/' -o "$TMP/sweep.json" -o "$TMP/sweep.txt" "$SUITE"
+[ "$rc" -eq 0 ] || not_ok "run for the sweeps (exit $rc)"
+for input in sweep.json sweep.txt; do
+	run_cb plot "$TMP/$input" -o "$TMP/sweep.html"
+	if [ "$rc" -ne 0 ]; then
+		not_ok "plot of sweeps ($input): exit status $rc"
+	elif ! render "$TMP/sweep.html" || ! grep -q '<footer id="end">' "$TMP/dom"; then
+		not_ok "plot of sweeps ($input): chromium did not load the whole page"
+	elif ! python3 - "$TMP/dom" <<'EOF'
+import re, sys
+dom = open(sys.argv[1]).read()
+sweeps = re.findall(r'<section class="sweep"><h2>(.*?)</h2>(.*?)</section>', dom, re.S)
+titles = [t for t, _ in sweeps]
+assert sorted(titles) == ["BenchmarkCopy: ns/op by size", "BenchmarkHash: ns/op by len"], titles
+svg = dict(sweeps)
+lines = re.findall(r'<g class="line".*?</g>', svg["BenchmarkHash: ns/op by len"], re.S)
+assert len(lines) == 2 and all(l.count("<circle") == 3 for l in lines), [l.count("<circle") for l in lines]
+assert "algo=fnv1a" in svg["BenchmarkHash: ns/op by len"] and "algo=djb2" in svg["BenchmarkHash: ns/op by len"]
+assert "len (log scale)" in svg["BenchmarkHash: ns/op by len"]      # 16 to 4096
+lines = re.findall(r'<g class="line".*?</g>', svg["BenchmarkCopy: ns/op by size"], re.S)
+assert len(lines) == 1 and lines[0].count("<circle") == 4, lines
+assert "size (log scale)" in svg["BenchmarkCopy: ns/op by size"]
+EOF
+	then
+		not_ok "plot of sweeps ($input): not a chart per integer key with a line per other value"
+	else
+		ok "plot of sweeps ($input): hash by len, a line per algo, copy by size, log axes"
+	fi
+done
+if timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync \
+	--user-data-dir="$TMP/chromium" --window-size=900,1400 --screenshot="$TMP/sweep.png" \
+	"file://$TMP/sweep.html" >/dev/null 2>&1 && [ -s "$TMP/sweep.png" ]; then
+	ok "plot of sweeps: chromium paints a screenshot"
+	[ -z "${PLOT_SHOTS:-}" ] || cp "$TMP/sweep.png" "$TMP/shot.png" "$PLOT_SHOTS/"
+else
+	not_ok "plot of sweeps: no screenshot"
+fi
+
 # ---- bad input: a message, non-zero exit, no output file ----------------------
 
 printf 'BenchmarkX 10 1.0 ns/op\n' >"$TMP/go.txt"

@@ -22,6 +22,7 @@
 #include "report/json.h"
 #include "report/outfile.h"
 #include "report/plot_audit.h"
+#include "report/plot_sweep.h"
 #include "cmd/subcommands.h"
 
 /* Largest report we read, in bytes: far above what a run writes. */
@@ -173,14 +174,6 @@ struct axis {
 	const char *unit;	/* "ns/op", "µs/op", ... */
 };
 
-/* The least of 1, 2 or 5 times a power of ten that is at least x. */
-static double round_step(double x)
-{
-	double p = pow(10, floor(log10(x))), m = x / p;
-
-	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-}
-
 /*
  * The slowest measurement that is no outlier: within two spreads of the
  * estimates' range (a spread at least 0.1 % of them) above its top.
@@ -232,7 +225,7 @@ static void extent(const struct cbench_json *const b[2], struct axis *a)
 	pad = hi > lo ? (hi - lo) * 0.08 : fmax(fabs(lo) * 0.01, 1e-3);
 	lo = fmax(0, lo - pad);
 	hi += pad;
-	a->step = round_step((hi - lo) / AXIS_TICKS);
+	a->step = cbench_plot_round_step((hi - lo) / AXIS_TICKS);
 	a->lo = floor(lo / a->step) * a->step;
 	a->hi = ceil(hi / a->step) * a->step;
 	for (a->scale = 1; u < 3 && a->hi >= 1000 * a->scale; u++)
@@ -333,6 +326,13 @@ static void summary(FILE *f, const struct cbench_json *b, const char *label)
 {
 	double ns = cbench_json_number(b, "ns_per_op", NAN), cv = cbench_json_number(b, "cv_of_trials", NAN);
 	const struct cbench_json *unstable = cbench_json_get(b, "unstable");
+	const struct cbench_json *trials = cbench_json_get(b, "trials");
+
+	/* Go text has no headline: the least trial is it. */
+	for (size_t i = 0; !cbench_json_get(b, "ns_per_op") && trials && i < trials->n; i++) {
+		if (trial_ok(&trials->items[i]))
+			ns = fmin(isfinite(ns) ? ns : INFINITY, cbench_json_number(&trials->items[i], "ns_per_op", NAN));
+	}
 
 	fputs("<li>", f);
 	cbench_plot_html(f, label);
@@ -435,7 +435,7 @@ static int write_page(FILE *f, const struct input *in, size_t nin)
 	      "body { font: 14px sans-serif; margin: 2em; color: #222; }\n"
 	      "h2 { font-size: 16px; margin: 1.5em 0 0.3em; }\n"
 	      "ul { margin: 0.2em 0; padding-left: 1.2em; }\n"
-	      ".plot text { font: 11px sans-serif; }\n"
+	      ".plot text, .sweep text { font: 11px sans-serif; }\n"
 	      ".axis line { stroke: #888; }\n .axis text { fill: #444; }\n"
 	      ".range { stroke-width: 2; }\n .median { stroke-width: 2; }\n"
 	      ".failed { fill: #b00; }\n .clipped { fill: #b00; stroke: none; }\n .config { color: #555; }\n"
@@ -458,6 +458,12 @@ static int write_page(FILE *f, const struct input *in, size_t nin)
 		cbench_plot_html(f, in[s].label);
 	}
 	fputs("</p>\n", f);
+	{
+		const struct cbench_json *benchmarks[2] = { in[0].benchmarks, nin > 1 ? in[1].benchmarks : NULL };
+		const char *labels[2] = { in[0].label, nin > 1 ? in[1].label : NULL };
+
+		cbench_plot_sweeps(f, benchmarks, labels, nin);
+	}
 	for (size_t s = 0; s < nin; s++) {
 		for (size_t i = 0; i < in[s].benchmarks->n; i++) {
 			const char *name = cbench_json_string(&in[s].benchmarks->items[i], "name", "");
@@ -479,7 +485,8 @@ static void usage(FILE *f)
 		"HTML page: per benchmark an SVG plot of each trial's measurements (minimum to\n"
 		"maximum, the median marked; Go text keeps only the estimate) and its\n"
 		"estimate.  Two reports are drawn side by side on a\n"
-		"shared axis.  An audit's JSON (audit --format json) is drawn alone: each\n"
+		"shared axis.  A benchmark with parameters also gets a sweep: ns/op against each\n"
+		"integer key, a line per value of the other keys, log axes over two decades.  An audit's JSON (audit --format json) is drawn alone: each\n"
 		"audit's change of B against A with its interval, over the +-min-effect band.\n"
 		"No script, nothing fetched; written atomically.\n"
 		"\n"
