@@ -135,6 +135,7 @@ else
 	cat /tmp/kmod-run.out
 	fail "cbenchctl audit --backend kmod of a parameter set"
 fi
+$t args "$dir/params.so" || fail "RUN_ARGS sent by hand"
 if cbenchctl run --backend kmod "$dir/bad_keys_twice.so" >/tmp/kmod-run.out 2>&1 ||
 	! grep -q "declares key size twice" /tmp/kmod-run.out; then
 	fail "a bad declaration was not refused: $(cat /tmp/kmod-run.out)"

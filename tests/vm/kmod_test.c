@@ -20,6 +20,7 @@
  *   kmod_test audit <audit.so> <good.so> audit runs: sides marked, in the seeded order
  *   kmod_test audit-hostile <audit.so>   bad audit schedules and sides refused
  *   kmod_test audit-hold <audit.so>      start a long audit run of two images and sleep
+ *   kmod_test args <params.so>          named parameters: RUN_ARGS reaching setup(), refusals
  *   kmod_test tpoints <tpoints.so>       loop timing points: exact records, refusals,
  *                                        a dump interrupted by RUN_DEL
  *   kmod_test tp-hostile <tp_hostile.so> benchmarks that scribble on ctx->tp
@@ -331,7 +332,53 @@ struct run_args {
 	uint64_t bad_hook;	/* if not 0: this offset as before_rep */
 	uint32_t tp_records;	/* 0: not sent */
 	uint64_t tp_every;	/* 0: not sent */
+	int args;		/* enum args_case: RUN_ARGS sent, good or bad */
 };
+
+/* What args_test() sends as CBENCH_A_RUN_ARGS. */
+enum args_case {
+	ARGS_NONE,
+	ARGS_GOOD,		/* len=8 algo=crc32c (index 1): params.so's hash accepts it */
+	ARGS_WRONG,		/* len=8 algo=fnv1a: well formed, a set hash refuses */
+	ARGS_NINE,		/* more than CBENCH_ARGS_MAX */
+	ARGS_OTHER_TYPE,	/* a nest of another type than CBENCH_A_ARG */
+	ARGS_NO_KEY,
+	ARGS_LONG_KEY,		/* 64 bytes: one over */
+	ARGS_EMPTY_STR,
+	ARGS_FLAT,		/* RUN_ARGS without NLA_F_NESTED */
+	ARGS_CASES
+};
+
+static size_t nest_begin(struct msg *m, uint16_t type);
+static void nest_end(struct msg *m, size_t off);
+
+static void put_arg(struct msg *m, uint16_t type, const char *key, int64_t i, const char *str)
+{
+	size_t off = nest_begin(m, type | NLA_F_NESTED);
+
+	if (key)
+		put(m, CBENCH_A_ARG_KEY, key, strlen(key) + 1);
+	put_u64(m, CBENCH_A_ARG_INT, (uint64_t)i);
+	if (str)
+		put(m, CBENCH_A_ARG_STR, str, strlen(str) + 1);
+	nest_end(m, off);
+}
+
+static void put_args(struct msg *m, int which)
+{
+	size_t off;
+
+	if (which == ARGS_NONE)
+		return;
+	off = nest_begin(m, CBENCH_A_RUN_ARGS | (which == ARGS_FLAT ? 0 : NLA_F_NESTED));
+	put_arg(m, CBENCH_A_ARG, which == ARGS_NO_KEY ? NULL : which == ARGS_LONG_KEY ?
+		"a-key-of-sixty-four-bytes-one-more-than-the-module-takes-xxxxxxx" : "len", 8, NULL);
+	put_arg(m, which == ARGS_OTHER_TYPE ? CBENCH_A_ARG + 1 : CBENCH_A_ARG, "algo",
+		which == ARGS_WRONG ? 0 : 1, which == ARGS_WRONG ? "fnv1a" : which == ARGS_EMPTY_STR ? "" : "crc32c");
+	for (int i = 0; which == ARGS_NINE && i < 7; i++)
+		put_arg(m, CBENCH_A_ARG, "extra", i, NULL);
+	nest_end(m, off);
+}
 
 static int run_start(struct nl *nl, const struct run_args *r)
 {
@@ -364,6 +411,7 @@ static int run_start(struct nl *nl, const struct run_args *r)
 		put_u32(&m, CBENCH_A_RUN_TP_RECORDS, r->tp_records);
 	if (r->tp_every)
 		put_u64(&m, CBENCH_A_RUN_TP_EVERY, r->tp_every);
+	put_args(&m, r->args);
 	ret = talk(nl, &m, u32_reply, out);
 	return ret ? ret : (int)out[1];
 }
@@ -653,6 +701,64 @@ static void hooks(const struct cbench_kimage *image)
 	check(run_start(&nl, &r) == -EINVAL, "before_rep not at an endbr64 refused: %s", nl.ext);
 	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
 	      "image deleted");
+	close(nl.fd);
+}
+
+/*
+ * Named parameters in ring 0, sent by hand: params.so's hash benchmark
+ * fails its setup() (-71, -72) unless ctx->args holds exactly the set
+ * len=8/algo=crc32c, so only the good args run to the end; malformed ARGS
+ * nests are refused before any run exists.
+ */
+static void args_test(const struct cbench_kimage *image)
+{
+	static const struct {
+		int args, ret;
+		uint32_t state;
+		int32_t error;
+		const char *what;
+	} cases[ARGS_CASES] = {
+		{ ARGS_NONE, 0, CBENCH_RUN_FAILED, -71, "no args: setup() sees none" },
+		{ ARGS_GOOD, 0, CBENCH_RUN_DONE, 0, "len=8 algo=crc32c reach setup() and run()" },
+		{ ARGS_WRONG, 0, CBENCH_RUN_FAILED, -72, "len=8 algo=fnv1a reach setup(), which refuses" },
+		{ ARGS_NINE, -EINVAL, 0, 0, "nine args refused" },
+		{ ARGS_OTHER_TYPE, -EINVAL, 0, 0, "a nest of another type refused" },
+		{ ARGS_NO_KEY, -EINVAL, 0, 0, "an arg without KEY refused" },
+		{ ARGS_LONG_KEY, -EINVAL, 0, 0, "a 64-byte key refused" },
+		{ ARGS_EMPTY_STR, -EINVAL, 0, 0, "an empty STR refused" },
+		{ ARGS_FLAT, -EINVAL, 0, 0, "RUN_ARGS without NLA_F_NESTED refused" },
+	};
+	struct run_args r = { .reps = 10, .samples = 20 };
+	struct run_state st;
+	struct nl nl;
+	int id;
+
+	if (!prepare(&nl, image, "hash", &r, &id))
+		return;
+	for (int c = 0; c < ARGS_CASES; c++) {
+		int run, ret;
+
+		r.args = cases[c].args;
+		run = run_start(&nl, &r);
+		if (cases[c].ret) {
+			check(run == cases[c].ret, "%s: %d (want %d) \"%s\"", cases[c].what, run, cases[c].ret,
+			      nl.ext);
+			continue;
+		}
+		check(run > 0, "%s: run start %d %s", cases[c].what, run, nl.ext);
+		if (run <= 0)
+			continue;
+		memset(&st, 0, sizeof(st));
+		/* Waited for first: check()'s arguments are evaluated in no set order. */
+		ret = run_wait(&nl, (uint32_t)run, &st);
+		check(ret == 0 && st.state == cases[c].state &&
+		      st.error == cases[c].error &&
+		      (cases[c].state != CBENCH_RUN_FAILED || st.failed_in == CBENCH_STAGE_SETUP),
+		      "%s: ended %s, error %d in stage %u, %u samples", cases[c].what, state_name(st.state),
+		      st.error, st.failed_in, st.done);
+		check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0, "run deleted");
+	}
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0, "image deleted");
 	close(nl.fd);
 }
 
@@ -2405,6 +2511,8 @@ int main(int argc, char *argv[])
 		hostile(&image);
 	} else if (!strcmp(argv[1], "hooks")) {
 		hooks(&image);
+	} else if (!strcmp(argv[1], "args")) {
+		args_test(&image);
 	} else if (!strcmp(argv[1], "tpoints")) {
 		tpoints(&image);
 	} else if (!strcmp(argv[1], "tp-hostile")) {
