@@ -1038,6 +1038,18 @@ else
 	not_ok "an ABI 1 object runs as it did: exit status $rc"
 fi
 
+# An object built with ABI 2 (no keys in its descriptor) runs its one
+# parameter as it did: what follows its descriptor is not read as keys.
+run_cb run $FAST -o "$TMP/report.txt" "$FIX/abi2.so"
+if [ "$rc" -eq 0 ] && grep -q '^BenchmarkOldSweep/n=2 [0-9]* ' "$TMP/report.txt" &&
+   grep -q '^BenchmarkOldSweep/n=3 [0-9]* ' "$TMP/report.txt" && ! grep -q 'failed' "$TMP/report.txt" &&
+   [ "$(run_cb list "$FIX/abi2.so"; sort "$TMP/out" | tr '\n' ' ')" = \
+     "old_sweep/n=2 BenchmarkOldSweep/n=2 old_sweep/n=3 BenchmarkOldSweep/n=3 " ]; then
+	ok "an ABI 2 object runs its parameter as it did"
+else
+	not_ok "an ABI 2 object runs its parameter as it did: exit status $rc"
+fi
+
 # Bad hooks fail the trial, saying which hook and why.
 check_failed_hook() {
 	name=$1
