@@ -156,6 +156,15 @@ void cbench_cpuid_decode(struct cbench_cpu *cpu, cbench_cpuid_read_fn read)
 		cpu->stepping = bits(r.eax, 0, 4);
 		cpu->hypervisor = r.ecx & BIT32(31);
 	}
+	/* Intel's hybrid flag; the bit is reserved on AMD. */
+	if (cpu->vendor_id == CBENCH_CPU_VENDOR_INTEL && max_basic >= 7) {
+		read(7, 0, &r);
+		cpu->hybrid = r.edx & BIT32(15);
+	}
+	if (cpu->hybrid && max_basic >= 0x1a) {
+		read(0x1a, 0, &r);
+		cpu->core_type = bits(r.eax, 24, 8);
+	}
 
 	read(0x80000000, 0, &r);
 	/* CPUs without extended leaves answer with garbage below 0x80000000. */

@@ -54,6 +54,11 @@ struct cbench_pmu_caps {
 	uint32_t events;
 };
 
+/* CPUID.1AH:EAX[31:24] of a hybrid Intel part: the core type of the CPU
+ * that executed CPUID (Intel SDM vol. 2A, CPUID leaf 1AH). */
+#define CBENCH_CORE_TYPE_ATOM 0x20	/* an E-core */
+#define CBENCH_CORE_TYPE_CORE 0x40	/* a P-core */
+
 struct cbench_cpu {
 	char vendor[13];		/* CPUID vendor string, NUL-terminated */
 	enum cbench_cpu_vendor vendor_id;
@@ -62,6 +67,10 @@ struct cbench_cpu {
 	uint32_t stepping;
 	bool hypervisor;		/* CPUID.1:ECX[31] */
 	bool tsc_invariant;		/* CPUID.80000007H:EDX[8] */
+	/* CPUID.07H:EDX[15]: a hybrid part, its cores of more than one type;
+	 * core_type is then the executing CPU's (CBENCH_CORE_TYPE_*), else 0. */
+	bool hybrid;
+	uint32_t core_type;
 	struct cbench_pmu_caps pmu;
 };
 

@@ -11,6 +11,7 @@
 #include <uapi/linux/cbench.h>
 
 #include "../../kmod/lib/cpuid.h"
+#include "machine/probe.h"
 
 struct leaf {
 	uint32_t leaf;
@@ -52,6 +53,7 @@ static void decode(struct cbench_cpu *cpu, const struct leaf *leaves)
 static const struct leaf coffee_lake[] = {
 	{ 0x0, { .eax = 0x16, GENUINE_INTEL } },
 	{ 0x1, { .eax = 0x000906ea, .ecx = 0x7ffafbbf } },
+	{ 0x7, { .ebx = 0x029c6fbf, .ecx = 0x40000000 } },
 	{ 0xa, { .eax = 0x07300404, .ebx = 0x0, .ecx = 0x0, .edx = 0x00000603 } },
 	{ 0x80000000, { .eax = 0x80000008 } },
 	{ 0x80000001, { .ecx = 0x121, .edx = 0x2c100800 } },
@@ -74,6 +76,8 @@ static void test_intel_arch_perfmon(void)
 	CU_ASSERT_EQUAL(cpu.pmu.version, 4);
 	CU_ASSERT_EQUAL(cpu.pmu.gp_counters, 4);
 	CU_ASSERT_EQUAL(cpu.pmu.gp_bits, 48);
+	CU_ASSERT_FALSE(cpu.hybrid);
+	CU_ASSERT_EQUAL(cpu.core_type, 0);
 	CU_ASSERT_EQUAL(cpu.pmu.fixed_counters, 3);
 	CU_ASSERT_EQUAL(cpu.pmu.fixed_bits, 48);
 	CU_ASSERT_EQUAL(cpu.pmu.fixed_mask, 0x7);
@@ -196,6 +200,88 @@ static void test_intel_guest_without_pmu(void)
 	CU_ASSERT_EQUAL(cpu.pmu.gp_counters, 0);
 	CU_ASSERT_EQUAL(cpu.pmu.fixed_counters, 0);
 	CU_ASSERT_EQUAL(cpu.pmu.events, 0);
+}
+
+/*
+ * Real parts, from InstLatx64's CPUID dumps (AIDA64, one section per
+ * logical CPU): Core i5-6400T (Skylake-S, GenuineIntel00506E3_Skylake),
+ * and an Alder Lake-S of 8 P-cores and 8 E-cores
+ * (GenuineIntel0090672_AlderLake_03), logical CPU 0 (a P-core) and 16 (an
+ * E-core): leaf 0AH alike, leaf 1AH telling the core types apart.
+ */
+static const struct leaf skylake[] = {
+	{ 0x0, { .eax = 0x16, GENUINE_INTEL } },
+	{ 0x1, { .eax = 0x000506e3, .ebx = 0x00100800, .ecx = 0x7ffafbff, .edx = 0xbfebfbff } },
+	{ 0x7, { .ebx = 0x029c67af } },
+	{ 0xa, { .eax = 0x07300804, .edx = 0x00000603 } },
+	{ 0x80000000, { .eax = 0x80000008 } },
+	{ 0x80000001, { .ecx = 0x00000121, .edx = 0x2c100000 } },
+	{ 0x80000007, { .edx = 0x00000100 } },
+	{ 0 },
+};
+
+#define ALDER_LAKE_COMMON							\
+	{ 0x0, { .eax = 0x20, GENUINE_INTEL } },				\
+	{ 0x7, { .eax = 0x2, .ebx = 0x239c27eb, .ecx = 0x98c007ac, .edx = 0xfc18c410 } }, \
+	{ 0xa, { .eax = 0x07300605, .ecx = 0x00000007, .edx = 0x00008603 } },	\
+	{ 0x80000000, { .eax = 0x80000008 } },					\
+	{ 0x80000001, { .ecx = 0x00000121, .edx = 0x2c100000 } },		\
+	{ 0x80000007, { .edx = 0x00000100 } }
+
+static const struct leaf alder_lake_p[] = {
+	ALDER_LAKE_COMMON,
+	{ 0x1, { .eax = 0x00090672, .ebx = 0x00800800, .ecx = 0x7ffafbbf, .edx = 0xbfebfbff } },
+	{ 0x1a, { .eax = 0x40000001 } },
+	{ 0 },
+};
+
+static const struct leaf alder_lake_e[] = {
+	ALDER_LAKE_COMMON,
+	{ 0x1, { .eax = 0x00090672, .ebx = 0x40800800, .ecx = 0x7ffafbbf, .edx = 0xbfebfbff } },
+	{ 0x1a, { .eax = 0x20000001 } },
+	{ 0 },
+};
+
+static void test_skylake(void)
+{
+	struct cbench_cpu cpu;
+
+	decode(&cpu, skylake);
+	CU_ASSERT_EQUAL(cpu.family, 6);
+	CU_ASSERT_EQUAL(cpu.model, 0x5e);
+	CU_ASSERT_EQUAL(cpu.stepping, 3);
+	CU_ASSERT_FALSE(cpu.hybrid);
+	CU_ASSERT_EQUAL(cpu.core_type, 0);
+	CU_ASSERT_EQUAL(cpu.pmu.version, 4);
+	CU_ASSERT_EQUAL(cpu.pmu.gp_counters, 8);	/* no SMT on the i5: all eight */
+	CU_ASSERT_EQUAL(cpu.pmu.gp_bits, 48);
+	CU_ASSERT_EQUAL(cpu.pmu.fixed_counters, 3);
+	CU_ASSERT_EQUAL(cpu.pmu.fixed_bits, 48);
+	CU_ASSERT_EQUAL(cpu.pmu.events, CBENCH_COUNTER_F_INSTRUCTIONS | CBENCH_COUNTER_F_CYCLES |
+			CBENCH_COUNTER_F_REF_CYCLES);
+	CU_ASSERT_EQUAL(fake_unknown_reads, 0);
+}
+
+static void test_alder_lake_core_types(void)
+{
+	struct cbench_cpu p, e;
+
+	decode(&p, alder_lake_p);
+	CU_ASSERT_EQUAL(fake_unknown_reads, 0);
+	decode(&e, alder_lake_e);
+	CU_ASSERT_EQUAL(fake_unknown_reads, 0);
+	CU_ASSERT_EQUAL(p.family, 6);
+	CU_ASSERT_EQUAL(p.model, 0x97);
+	CU_ASSERT_TRUE(p.hybrid);
+	CU_ASSERT_TRUE(e.hybrid);
+	CU_ASSERT_EQUAL(p.core_type, CBENCH_CORE_TYPE_CORE);
+	CU_ASSERT_EQUAL(e.core_type, CBENCH_CORE_TYPE_ATOM);
+	/* Version 5: the fixed counters from the ECX bitmap and EDX[4:0]. */
+	CU_ASSERT_EQUAL(p.pmu.version, 5);
+	CU_ASSERT_EQUAL(p.pmu.gp_counters, 6);
+	CU_ASSERT_EQUAL(p.pmu.fixed_counters, 3);
+	CU_ASSERT_EQUAL(p.pmu.fixed_mask, 0x7);
+	CU_ASSERT_EQUAL(memcmp(&p.pmu, &e.pmu, sizeof(p.pmu)), 0);
 }
 
 /* Ryzen 9 5950X (Zen 3, family 0x19 model 0x21): six 48-bit core counters. */
@@ -323,13 +409,44 @@ static void test_no_extended_leaves(void)
 	CU_ASSERT_EQUAL(fake_unknown_reads, 0);
 }
 
+/* The one line reports, info and doctor give, from each part's CPUID. */
+static void pmu_line(const struct leaf *leaves, unsigned int core_type, int cpu, const char *want)
+{
+	struct cbench_machine m = { 0 };
+	struct cbench_cpu c;
+	char text[256];
+
+	decode(&c, leaves);
+	cbench_machine_from_cpu(&m, &c);
+	cbench_pmu_text(&m, core_type, cpu, text, sizeof(text));
+	if (strcmp(text, want))
+		fprintf(stderr, "\n  got  %s\n  want %s\n", text, want);
+	CU_ASSERT_STRING_EQUAL(text, want);
+}
+
+static void test_pmu_lines(void)
+{
+	pmu_line(skylake, 0, 3, "Intel architectural perfmon v4: 8 general counters of 48 bits, 3 fixed of 48 bits");
+	pmu_line(alder_lake_p, CBENCH_CORE_TYPE_CORE, 0, "Intel architectural perfmon v5: 6 general counters "
+		 "of 48 bits, 3 fixed of 48 bits; hybrid, CPU 0 is a P-core (Core)");
+	pmu_line(alder_lake_e, CBENCH_CORE_TYPE_ATOM, 16, "Intel architectural perfmon v5: 6 general counters "
+		 "of 48 bits, 3 fixed of 48 bits; hybrid, CPU 16 is an E-core (Atom)");
+	pmu_line(zen3, 0, 1, "AMD core counter extension: 6 core counters of 48 bits");
+	pmu_line(zen4, 0, 1, "AMD PerfMonV2: 6 core counters of 48 bits");
+	pmu_line(qemu64, 0, 1, "none: CPUID enumerates no performance counters (a VM without a virtual PMU)");
+	pmu_line(k8, 0, 0, "AMD legacy counters: 4 core counters of 48 bits");
+}
+
 static CU_TestInfo cpuid_tests[] = {
+	{ "one PMU line per part: reports, info, doctor", test_pmu_lines },
 	{ "Intel architectural perfmon v4", test_intel_arch_perfmon },
 	{ "Intel v5 fixed-counter bitmap", test_intel_fixed_counter_bitmap },
 	{ "Intel v1 event vector", test_intel_version1_event_vector },
 	{ "Intel event on fixed counter only", test_intel_unavailable_event },
 	{ "Intel without leaf 0AH", test_intel_without_leaf_0a },
 	{ "Intel guest without PMU", test_intel_guest_without_pmu },
+	{ "Skylake-S (Core i5-6400T)", test_skylake },
+	{ "Alder Lake-S: P-core and E-core told apart (leaf 1AH)", test_alder_lake_core_types },
 	{ "AMD core counter extension", test_amd_core_extension },
 	{ "AMD PerfMonV2", test_amd_perfmon_v2 },
 	{ "AMD guest without PMU", test_amd_guest_without_pmu },

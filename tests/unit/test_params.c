@@ -77,10 +77,10 @@ static void product_in_order(void)
 	cbench_params_free(&p);
 }
 
-/* Each key's values, as a list of integers. */
-static void expect_ints(const struct cbench_key *k, const int64_t *want, uint32_t n)
+/* The first of nkeys keys' values, as a list of integers. */
+static void expect_ints(const struct cbench_key *k, uint32_t nkeys, const int64_t *want, uint32_t n)
 {
-	struct cbench_desc d = with_keys(k, 1);
+	struct cbench_desc d = with_keys(k, nkeys);
 	struct cbench_params p;
 	char err[CBENCH_ERR_LEN];
 
@@ -106,22 +106,27 @@ static const int64_t wd2[] = { 1, 3, 5 };
 static const struct cbench_key d3[] = { CBENCH_DENSE("n", INT64_MAX - 3, INT64_MAX, 2) };
 static const int64_t wd3[] = { INT64_MAX - 3, INT64_MAX - 1 };
 static const struct cbench_key r4[] = { CBENCH_RANGE("n", 1, INT64_MAX, 1 << 20) };
+/* From the least int64 to the largest in 2^62 steps: hi - v overflows an int64. */
+static const struct cbench_key d4[] = { CBENCH_DENSE("n", INT64_MIN, INT64_MAX, 1LL << 62),
+					CBENCH_INTS("m", 1) };
+static const int64_t wd4[] = { INT64_MIN, -(1LL << 62), 0, 1LL << 62 };
 
 static void ranges(void)
 {
 	/* Google Benchmark's Range: the powers of the multiplier between. */
 
-	expect_ints(r1, w1, 4);
-	expect_ints(r2, w2, 3);
-	expect_ints(r3, w3, 1);
-	expect_ints(d1, wd1, 5);
-	expect_ints(d2, wd2, 3);
-	expect_ints(d3, wd3, 2);
+	expect_ints(r1, 1, w1, 4);
+	expect_ints(r2, 1, w2, 3);
+	expect_ints(r3, 1, w3, 1);
+	expect_ints(d1, 1, wd1, 5);
+	expect_ints(d2, 1, wd2, 3);
+	expect_ints(d3, 1, wd3, 2);
+	expect_ints(d4, 2, wd4, 4);
 	{
 		/* Up to the largest int64 without overflowing: 1, 2^20, 2^40, 2^60, max. */
 		static const int64_t w4[] = { 1, 1LL << 20, 1LL << 40, 1LL << 60, INT64_MAX };
 
-		expect_ints(r4, w4, 5);
+		expect_ints(r4, 1, w4, 5);
 	}
 }
 

@@ -26,6 +26,7 @@
 #include "backend/kmod.h"
 #include "backend/rehearse.h"
 #include "machine/clock.h"
+#include "machine/probe.h"
 #include "object/kimage.h"
 #include "backend/protocol.h"
 #include "machine/reference.h"
@@ -220,6 +221,7 @@ static int kmod_open(struct cbench_backend *b, int cpu)
 	b->priv = k;
 	k->cpu = cpu;
 	b->env.cpu = cpu;
+	b->env.core_type = cbench_core_type_on(cpu);
 	strcpy(b->env.disturb_source, "kmod");
 	k->bench.s = calloc(BATCH_SAMPLES, sizeof(*k->bench.s));
 	k->ref.s = calloc(BATCH_SAMPLES, sizeof(*k->ref.s));

@@ -24,6 +24,7 @@
 #include "worker/alloc.h"
 #include "worker/arena.h"
 #include "backend/user.h"
+#include "machine/probe.h"
 #include "machine/reference.h"
 #include "stats/stats.h"
 #include "machine/tsc.h"
@@ -158,6 +159,7 @@ static int user_open(struct cbench_backend *b, int cpu)
 		u->hw_fd[i] = -1;
 	b->priv = u;
 	b->env.cpu = cpu;
+	b->env.core_type = cbench_core_type_on(cpu);
 	ret = pin(cpu);
 	if (ret)
 		return ret;		/* measuring on a CPU we did not ask for is worse than failing */

@@ -78,6 +78,8 @@ struct cbench_timer {
 /* How the worker's environment turned out; each error is 0 or -errno. */
 struct cbench_backend_env {
 	int cpu;			/* the CPU measured on */
+	unsigned int core_type;		/* its core type on a hybrid part
+					 * (cbench_core_type_on()); 0 otherwise */
 	int pin_error;
 	int mlock_error;
 	int fifo_error;			/* SCHED_FIFO refused (or not asked for:

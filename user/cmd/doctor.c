@@ -455,13 +455,14 @@ static void check_pmu(struct doctor *d, const struct cbench_machine *m)
 {
 	bool sysfs = cbench_sysroot_exists("/sys/bus/event_source/devices/cpu") ||
 		     cbench_sysroot_exists("/sys/bus/event_source/devices/cpu_core");
+	int cpu = cbench_last_allowed_cpu();
 	struct check *c;
+	char pmu[256];
 
 	d->pmu = m->pmu_version && sysfs;
+	cbench_pmu_text(m, cbench_core_type_on(cpu), cpu, pmu, sizeof(pmu));
 	if (d->pmu) {
-		c = add(d, "pmu", "PMU", VERDICT_OK, NULL,
-			"version %u: %u general counters, %u fixed; perf hardware events %s",
-			m->pmu_version, m->pmu_gp_counters, m->pmu_fixed_counters,
+		c = add(d, "pmu", "PMU", VERDICT_OK, NULL, "%s; perf hardware events %s", pmu,
 			m->perf_hw_usable ? "usable" : "refused to this user");
 	} else {
 		c = add(d, "pmu", "PMU", VERDICT_WARN,

@@ -185,6 +185,10 @@ static const char *rdpmc_text(const struct cbench_machine *m)
 
 static void print_user_backend(const struct cbench_machine *m)
 {
+	/* Where cbench measures unless told otherwise: its PMU, its core type. */
+	int cpu = cbench_last_allowed_cpu();
+	char pmu[256];
+
 	printf("  CPU:              %s", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
 	printf(" (%s family %u model %u stepping %u)%s\n", m->cpu_vendor, m->cpu_family,
 	       m->cpu_model, m->cpu_stepping, m->hypervisor ? " in a virtual machine" : "");
@@ -192,16 +196,8 @@ static void print_user_backend(const struct cbench_machine *m)
 	printf("  kernel:           %s\n", m->kernel_release);
 	printf("  timer:            TSC, %s; frequency calibrated when measuring\n",
 	       m->tsc_invariant ? "invariant" : "not invariant (CPUID.80000007H:EDX[8] clear)");
-	printf("  PMU (CPUID):      ");
-	if (m->pmu_version || m->pmu_gp_counters) {
-		printf("%u general counters of %u bits", m->pmu_gp_counters, m->pmu_gp_bits);
-		if (m->pmu_fixed_counters)
-			printf(", %u fixed counters of %u bits", m->pmu_fixed_counters,
-			       m->pmu_fixed_bits);
-		printf("\n");
-	} else {
-		printf("none enumerated\n");
-	}
+	cbench_pmu_text(m, cbench_core_type_on(cpu), cpu, pmu, sizeof(pmu));
+	printf("  PMU (CPUID):      %s\n", pmu);
 	printf("  perf hardware:    %s\n", m->perf_hw_usable ? "usable" :
 	       "not available: cycles and instructions cannot be counted");
 	printf("  perf software:    %s\n", m->perf_sw_usable ? "usable (disturbances are counted)" :
@@ -328,6 +324,8 @@ static void json_user_backend(struct cbench_jsonw *j, const struct cbench_machin
 		cbench_jsonw_uint(j, "gp_bits", m->pmu_gp_bits);
 		cbench_jsonw_uint(j, "fixed_counters", m->pmu_fixed_counters);
 		cbench_jsonw_uint(j, "fixed_bits", m->pmu_fixed_bits);
+		if (m->hybrid)
+			cbench_jsonw_uint(j, "core_type", cbench_core_type_on(cbench_last_allowed_cpu()));
 		cbench_jsonw_object_end(j);
 	} else {
 		cbench_jsonw_null(j, "pmu");

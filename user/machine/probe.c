@@ -62,6 +62,23 @@ static void read_cpuid(uint32_t leaf, uint32_t subleaf, struct cbench_cpuid_regs
 	__cpuid_count(leaf, subleaf, r->eax, r->ebx, r->ecx, r->edx);
 }
 
+void cbench_machine_from_cpu(struct cbench_machine *m, const struct cbench_cpu *cpu)
+{
+	memcpy(m->cpu_vendor, cpu->vendor, sizeof(m->cpu_vendor));
+	m->cpu_family = cpu->family;
+	m->cpu_model = cpu->model;
+	m->cpu_stepping = cpu->stepping;
+	m->hypervisor = cpu->hypervisor;
+	m->tsc_invariant = cpu->tsc_invariant;
+	m->pmu_version = cpu->pmu.version;
+	m->pmu_gp_counters = cpu->pmu.gp_counters;
+	m->pmu_gp_bits = cpu->pmu.gp_bits;
+	m->pmu_fixed_counters = cpu->pmu.fixed_counters;
+	m->pmu_fixed_bits = cpu->pmu.fixed_bits;
+	m->hybrid = cpu->hybrid;
+	m->core_type = cpu->core_type;
+}
+
 /* The decoding is cbench.ko's (kmod/lib/cpuid.c), so both report alike. */
 static void probe_cpuid(struct cbench_machine *m)
 {
@@ -69,17 +86,7 @@ static void probe_cpuid(struct cbench_machine *m)
 	uint32_t r[4], max_ext;
 
 	cbench_cpuid_decode(&cpu, read_cpuid);
-	memcpy(m->cpu_vendor, cpu.vendor, sizeof(m->cpu_vendor));
-	m->cpu_family = cpu.family;
-	m->cpu_model = cpu.model;
-	m->cpu_stepping = cpu.stepping;
-	m->hypervisor = cpu.hypervisor;
-	m->tsc_invariant = cpu.tsc_invariant;
-	m->pmu_version = cpu.pmu.version;
-	m->pmu_gp_counters = cpu.pmu.gp_counters;
-	m->pmu_gp_bits = cpu.pmu.gp_bits;
-	m->pmu_fixed_counters = cpu.pmu.fixed_counters;
-	m->pmu_fixed_bits = cpu.pmu.fixed_bits;
+	cbench_machine_from_cpu(m, &cpu);
 
 	cbench_cpuid(0x80000000, 0, r);
 	max_ext = r[0];
@@ -125,6 +132,57 @@ static void probe_microcode(struct cbench_machine *m)
 		}
 	}
 	fclose(f);
+}
+
+unsigned int cbench_core_type_on(int cpu)
+{
+	cpu_set_t was, here;
+	struct cbench_cpu c;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(was), &was))
+		return 0;
+	CPU_ZERO(&here);
+	CPU_SET(cpu, &here);
+	if (sched_setaffinity(0, sizeof(here), &here))
+		return 0;
+	cbench_cpuid_decode(&c, read_cpuid);
+	sched_setaffinity(0, sizeof(was), &was);
+	return c.hybrid ? c.core_type : 0;
+}
+
+static const char *core_type_name(unsigned int type, char *buf, size_t len)
+{
+	if (type == CBENCH_CORE_TYPE_CORE)
+		return "a P-core (Core)";
+	if (type == CBENCH_CORE_TYPE_ATOM)
+		return "an E-core (Atom)";
+	snprintf(buf, len, "of core type %#x", type);
+	return buf;
+}
+
+void cbench_pmu_text(const struct cbench_machine *m, unsigned int core_type, int cpu, char *buf,
+		     size_t len)
+{
+	bool amd = !strcmp(m->cpu_vendor, "AuthenticAMD") || !strcmp(m->cpu_vendor, "HygonGenuine");
+	char type[32];
+	int n;
+
+	if (!m->pmu_version) {
+		snprintf(buf, len, "none: CPUID enumerates no performance counters%s",
+			 m->hypervisor ? " (a VM without a virtual PMU)" : "");
+		return;
+	}
+	if (amd)
+		n = snprintf(buf, len, "AMD %s: %u core counters of %u bits",
+			     m->pmu_version >= 2 ? "PerfMonV2" : m->pmu_gp_counters > 4 ?
+			     "core counter extension" : "legacy counters", m->pmu_gp_counters, m->pmu_gp_bits);
+	else
+		n = snprintf(buf, len, "Intel architectural perfmon v%u: %u general counters of %u bits, "
+			     "%u fixed of %u bits", m->pmu_version, m->pmu_gp_counters, m->pmu_gp_bits,
+			     m->pmu_fixed_counters, m->pmu_fixed_bits);
+	if (m->hybrid && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; hybrid, CPU %d is %s", cpu,
+			 core_type_name(core_type, type, sizeof(type)));
 }
 
 void cbench_machine_probe(struct cbench_machine *m)

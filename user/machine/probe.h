@@ -7,6 +7,7 @@
 #define _CBENCH_PROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct cbench_machine {
@@ -29,6 +30,10 @@ struct cbench_machine {
 	unsigned int pmu_gp_bits;
 	unsigned int pmu_fixed_counters;
 	unsigned int pmu_fixed_bits;
+	/* A hybrid Intel part (CPUID.07H:EDX[15]), and the core type
+	 * (CPUID.1AH:EAX[31:24]) of the CPU the probe ran on; 0 otherwise. */
+	bool hybrid;
+	unsigned int core_type;
 	/* What user space may actually use here. */
 	bool perf_hw_usable;		/* perf_event_open(HW instructions) works */
 	bool perf_sw_usable;		/* perf_event_open(SW context switches) works */
@@ -38,12 +43,33 @@ struct cbench_machine {
 
 #define CBENCH_PARANOID_UNKNOWN (-99)
 
+struct cbench_cpu;
+
+/* The CPUID facts of cpu (kmod/lib/cpuid.h's decoding) into m. */
+void cbench_machine_from_cpu(struct cbench_machine *m, const struct cbench_cpu *cpu);
+
 /* Fills m.  Never fails: what cannot be learnt is left as documented. */
 void cbench_machine_probe(struct cbench_machine *m);
 
 /* The last CPU this process may run on (its affinity), where cbench measures
  * unless told otherwise; 0 if the affinity cannot be read. */
 int cbench_last_allowed_cpu(void);
+
+/*
+ * The core type of CPU cpu (CBENCH_CORE_TYPE_* of kmod/lib/cpuid.h) on a
+ * hybrid part, read there (the calling thread visits it); 0 on any other
+ * part, or if the CPU cannot be visited.
+ */
+unsigned int cbench_core_type_on(int cpu);
+
+/*
+ * The measuring CPU's PMU in one line, for reports, info and doctor: the
+ * vendor's counter architecture and version, the counters and their width,
+ * on a hybrid part the core type of CPU cpu (core_type), and on a machine
+ * whose CPUID enumerates no counters, that (a VM without a virtual PMU).
+ */
+void cbench_pmu_text(const struct cbench_machine *m, unsigned int core_type, int cpu, char *buf,
+		     size_t len);
 
 /* Raw CPUID, for callers that decode leaves themselves. */
 void cbench_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);

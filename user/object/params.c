@@ -126,7 +126,8 @@ static int expand_dense(const struct cbench_key *src, struct cbench_param_key *k
 	}
 	for (int64_t v = src->lo; !ret; v += src->by) {
 		ret = add_int(k, v, bench, err, errlen);
-		if (v > src->hi - src->by)
+		/* The distance to hi, unsigned: hi - v may not fit an int64. */
+		if ((uint64_t)src->hi - (uint64_t)v < (uint64_t)src->by)
 			break;
 	}
 	return ret;

@@ -161,6 +161,7 @@ static void put_config(const struct cbench_report *r, FILE *f)
 {
 	const struct cbench_machine *m = &r->machine;
 	bool kmod = !strcmp(r->backend, "kmod");
+	char pmu[256];
 
 	config(f, "goos", "linux");
 	config(f, "goarch", "amd64");
@@ -168,6 +169,8 @@ static void put_config(const struct cbench_report *r, FILE *f)
 	config(f, "cpu-model", "%s family %u model %u stepping %u", m->cpu_vendor, m->cpu_family,
 	       m->cpu_model, m->cpu_stepping);
 	config(f, "cpu-count", "%d", m->cpus_online);
+	cbench_pmu_text(m, r->env.core_type, r->env.cpu, pmu, sizeof(pmu));
+	config(f, "pmu", "%s", pmu);
 	config(f, "machine", "%s%s", m->hostname, m->hypervisor ? " (virtual machine)" : "");
 	config(f, "kernel", "%s", m->kernel_release);
 	config(f, "cbench-version", "%s", r->version);

@@ -92,7 +92,7 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 {
 	const struct cbench_machine *m = &r->machine;
 	const struct cbench_timer *t = &r->timer;
-	char model[96];
+	char model[96], pmu[256];
 
 	snprintf(model, sizeof(model), "%s family %u model %u stepping %u", m->cpu_vendor,
 		 m->cpu_family, m->cpu_model, m->cpu_stepping);
@@ -123,6 +123,10 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 		cbench_jsonw_double(j, "core_ghz_max", r->core_ghz_max);
 	}
 	cbench_jsonw_uint(j, "clock_moved_trials", r->clock_moved_trials);
+	cbench_pmu_text(&r->machine, r->env.core_type, r->env.cpu, pmu, sizeof(pmu));
+	cbench_jsonw_string(j, "pmu", pmu);
+	if (r->machine.hybrid)
+		cbench_jsonw_uint(j, "core_type", r->env.core_type);
 	cbench_jsonw_array_start(j, "counters");
 	for (unsigned int i = 0; i < CBENCH_COUNTER_KINDS; i++) {
 		if (t->counters & (1u << i))
