@@ -266,6 +266,15 @@ struct cbench_desc {
 	uint32_t nkeys;
 	uint32_t nset_values;
 	const int64_t *sets;
+	/*
+	 * Where CBENCH() stands (ABI version 3): cbenchctl lists and runs an
+	 * object's benchmarks in this order, file by file as they were linked,
+	 * by line within a file (the compiler lays out the section in no set
+	 * order).
+	 */
+	const char *file;
+	uint32_t line;
+	uint32_t reserved;
 };
 
 /* sizeof(struct cbench_desc) in ABI version 1, which had no hooks. */
@@ -302,6 +311,8 @@ struct cbench_desc {
 		.desc_bytes = sizeof(struct cbench_desc),			\
 		.name = #fn,							\
 		.run = fn,							\
+		.file = __FILE__,						\
+		.line = __LINE__,						\
 		__VA_ARGS__							\
 	};									\
 	static const struct cbench_desc *const CBENCH__CAT(cbench__ptr_, fn)	\

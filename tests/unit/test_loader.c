@@ -235,11 +235,26 @@ static void per_rep_copies(void)
 	cbench_library_close(&listed);
 }
 
+/* Benchmarks come out in source order, whatever order the section has. */
+static void source_order(void)
+{
+	static const char *const first[] = { "add_chain", "imul_chain", "divide_chain", "copy/size=64" };
+	struct cbench_library lib;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(cbench_library_open(&lib, SUITE_SO, 10, err, sizeof(err)), 0);
+	CU_ASSERT_TRUE_FATAL(lib.nexperiments >= 4);
+	for (size_t i = 0; i < 4; i++)
+		CU_ASSERT_STRING_EQUAL(lib.experiments[i].id, first[i]);
+	cbench_library_close(&lib);
+}
+
 static CU_TestInfo loader_tests[] = {
 	{ "per-rep hooks: a flag in copies, code in the worker", per_rep_copies },
 	{ "loading in a child maps nothing here", open_maps_nothing },
 	{ "a worker finds and checks its experiment", worker_finds_experiment },
 	{ "CamelCase report names", camel },
+	{ "benchmarks in source order", source_order },
 	{ "descriptor checks", checks },
 	CU_TEST_INFO_NULL,
 };

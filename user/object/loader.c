@@ -526,6 +526,65 @@ static int upgrade_old(struct cbench_library *lib)
 	return 0;
 }
 
+/* A descriptor's place: where its file first appears in the section, its
+ * line, its index (for a stable sort). */
+struct place {
+	size_t file, line, index;
+	const struct cbench_desc *desc;
+};
+
+static int by_place(const void *a, const void *b)
+{
+	const struct place *p = a, *q = b;
+
+	if (p->file != q->file)
+		return p->file < q->file ? -1 : 1;
+	if (p->line != q->line)
+		return p->line < q->line ? -1 : 1;
+	return (p->index > q->index) - (p->index < q->index);
+}
+
+/*
+ * The descriptors in registration order: by file, in the order the files
+ * first appear in the section (link order), then by line.  Only when every
+ * descriptor says where it stands (ABI 3, a file string in the object);
+ * otherwise the section's order is kept.
+ */
+static int order_descs(struct cbench_library *lib)
+{
+	struct place *places;
+
+	for (size_t i = 0; i < lib->ndescs; i++) {
+		const struct cbench_desc *d = lib->descs[i];
+
+		if (d->abi_version < 3 || !d->file || !d->line ||
+		    (lib->nsegments && !string_in_object(lib, d->file, 4096)))
+			return 0;
+	}
+	places = calloc(lib->ndescs, sizeof(*places));
+	lib->ordered_ptrs = calloc(lib->ndescs, sizeof(*lib->ordered_ptrs));
+	if (!places || !lib->ordered_ptrs) {
+		free(places);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < lib->ndescs; i++) {
+		const char *file = lib->descs[i]->file;
+		size_t f = 0;
+
+		/* The first descriptor of the same file (one literal, mostly). */
+		while (f < i && lib->descs[f]->file != file && strncmp(lib->descs[f]->file, file, 4096))
+			f++;
+		places[i] = (struct place){ .file = f, .line = lib->descs[i]->line, .index = i,
+					    .desc = lib->descs[i] };
+	}
+	qsort(places, lib->ndescs, sizeof(*places), by_place);
+	for (size_t i = 0; i < lib->ndescs; i++)
+		lib->ordered_ptrs[i] = places[i].desc;
+	lib->descs = lib->ordered_ptrs;
+	free(places);
+	return 0;
+}
+
 /* Each descriptor's parameters, from the object's own declarations. */
 static int read_params(struct cbench_library *lib, const char *path, char *err, size_t errlen)
 {
@@ -574,6 +633,8 @@ static int check_all(struct cbench_library *lib, const char *path, bool code, ch
 		}
 	}
 	ret = code ? upgrade_old(lib) : 0;
+	if (!ret && code)
+		ret = order_descs(lib);
 	if (ret) {
 		snprintf(err, errlen, "%s", strerror(-ret));
 		return ret;
@@ -1194,6 +1255,8 @@ void cbench_library_close(struct cbench_library *lib)
 	lib->upgraded = NULL;
 	free(lib->upgraded_ptrs);
 	lib->upgraded_ptrs = NULL;
+	free(lib->ordered_ptrs);
+	lib->ordered_ptrs = NULL;
 	if (lib->handle)
 		dlclose(lib->handle);
 	lib->handle = NULL;

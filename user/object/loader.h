@@ -74,6 +74,9 @@ struct cbench_library {
 	 * full-size copies, and the pointers descs then is. */
 	struct cbench_desc *upgraded;
 	const struct cbench_desc **upgraded_ptrs;
+	/* The descriptors in registration order (file, line), what descs
+	 * then is; NULL if kept in the section's order. */
+	const struct cbench_desc **ordered_ptrs;
 	/* The object's loaded segments, to check descriptor pointers against. */
 	struct {
 		uintptr_t start, end;
