@@ -127,6 +127,30 @@ elif [ "$(grep -o '<svg class="plot"' "$TMP/dom" | wc -l)" -ne 1 ] ||
 else
 	ok "plot of an audit: its change, interval and the min-effect band"
 fi
+# Verdicts drawn apart: the same audit as equivalent and as inconclusive
+# (its JSON edited) must not look alike.
+if python3 - "$TMP/audit.json" "$TMP/verdicts.json" <<'EOF'
+import copy, json, sys
+r = json.load(open(sys.argv[1]))
+a = r["audits"][0]
+r["audits"] = [dict(copy.deepcopy(a), name="Eq", verdict="equivalent"),
+               dict(copy.deepcopy(a), name="Unsure", verdict="inconclusive")]
+json.dump(r, open(sys.argv[2], "w"))
+EOF
+then
+	run_cb plot "$TMP/verdicts.json" -o "$TMP/verdicts.html"
+	if [ "$rc" -eq 0 ] && render "$TMP/verdicts.html" &&
+	   grep -q '<g class="audit equivalent">' "$TMP/dom" &&
+	   grep -q '<g class="audit inconclusive">' "$TMP/dom" &&
+	   [ "$(grep -o 'class="unsure"' "$TMP/dom" | wc -l)" -eq 1 ] &&
+	   grep -q '.inconclusive .interval { stroke: #d9661f; stroke-dasharray' "$TMP/dom"; then
+		ok "plot of audits: an inconclusive audit is drawn unlike an equivalent one (dashed, a ?)"
+	else
+		not_ok "plot of audits: inconclusive and equivalent drawn alike (exit $rc)"
+	fi
+else
+	not_ok "plot of audits: could not edit the audit's JSON"
+fi
 expect_failure "plot: an audit beside a report" "an audit is drawn alone" \
 	plot "$TMP/audit.json" "$TMP/old.json" -o "$TMP/out.html"
 

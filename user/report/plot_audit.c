@@ -6,11 +6,13 @@
  * plot.c draws reports.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
 #include "report/plot_audit.h"
+#include "report/plot_sweep.h"
 
 #define WIDTH 760
 #define LEFT 220
@@ -77,21 +79,41 @@ static void extent(const struct cbench_json *audits, double min_effect, double *
 		*hi = *lo + 1;
 	*lo -= 0.1 * (*hi - *lo);
 	*hi += 0.1 * (*hi - *lo);
+	/* Ends on round ticks (1, 2 or 5 times a power of ten). */
+	double step = cbench_plot_round_step((*hi - *lo) / TICKS);
+
+	*lo = floor(*lo / step) * step;
+	*hi = ceil(*hi / step) * step;
 }
 
+/*
+ * One audit's row, drawn by its verdict so none passes for another: an
+ * equivalent change's interval solid grey within the band, a slower or
+ * faster one's solid in its colour, an inconclusive one's dashed with a
+ * hollow estimate and "?" at its end, a failed audit as text.
+ */
 static void row(FILE *f, const struct cbench_json *a, int y, double lo, double hi)
 {
 	double l = cbench_json_number(a, "lower", NAN), u = cbench_json_number(a, "upper", NAN);
 	double c = cbench_json_number(a, "change", NAN);
+	const char *verdict = cbench_json_string(a, "verdict", "inconclusive");
+	bool unsure = !strcmp(verdict, "inconclusive");
 
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + 4);
+	fprintf(f, "<g class=\"audit %s\"><title>", verdict);
+	cbench_plot_html(f, cbench_json_string(a, "name", ""));
+	fprintf(f, ": %s</title><text x=\"%d\" y=\"%d\" text-anchor=\"end\">", verdict, LEFT - 8, y + 4);
 	cbench_plot_html(f, cbench_json_string(a, "name", ""));
 	fputs("</text>", f);
+	if (!strcmp(verdict, "failed"))
+		fprintf(f, "<text class=\"failed\" x=\"%d\" y=\"%d\">failed</text>", LEFT + 4, y + 4);
 	if (!isnan(l) && !isnan(u))
 		fprintf(f, "<line class=\"interval\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
 			x_of(l, lo, hi), y, x_of(u, lo, hi), y);
 	if (!isnan(c))
 		fprintf(f, "<circle class=\"estimate\" cx=\"%.1f\" cy=\"%d\" r=\"4\"/>", x_of(c, lo, hi), y);
+	if (unsure && !isnan(u))
+		fprintf(f, "<text class=\"unsure\" x=\"%.1f\" y=\"%d\">?</text>", x_of(u, lo, hi) + 5, y + 4);
+	fputs("</g>", f);
 }
 
 static void plot(FILE *f, const struct cbench_json *audits, double min_effect)
@@ -110,12 +132,12 @@ static void plot(FILE *f, const struct cbench_json *audits, double min_effect)
 		row(f, &audits->items[i], y0 + (int)i * ROW, lo, hi);
 	fprintf(f, "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", LEFT, axis_y,
 		WIDTH - RIGHT, axis_y);
-	for (int t = 0; t <= TICKS; t++) {
-		double v = lo + (hi - lo) * t / TICKS;
+	double step = cbench_plot_round_step((hi - lo) / TICKS);
+	int decimals = (int)fmax(0, -floor(log10(step) + 1e-9));
 
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.3g</text>",
-			x_of(v, lo, hi), axis_y + 16, v);
-	}
+	for (double v = ceil(lo / step - 1e-9) * step; v <= hi + step / 2; v += step)
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f</text>",
+			x_of(v, lo, hi), axis_y + 16, decimals, fabs(v) < step / 2 ? 0 : v);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">B's change against A, %%</text></g>"
 		"</svg>\n", WIDTH - RIGHT, axis_y + 32);
 }
@@ -133,10 +155,16 @@ int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json 
 	      ".plot text { font: 11px sans-serif; }\n.axis line { stroke: #888; }\n"
 	      ".band { fill: #e8e8e8; }\n.zero { stroke: #888; stroke-dasharray: 3 3; }\n"
 	      ".interval { stroke: #1f6fb4; stroke-width: 3; }\n.estimate { fill: #d9661f; }\n"
+	      ".equivalent .interval { stroke: #777; }\n .equivalent .estimate { fill: #555; }\n"
+	      ".slower .interval { stroke: #b3312c; }\n .faster .interval { stroke: #2a9d3a; }\n"
+	      ".inconclusive .interval { stroke: #d9661f; stroke-dasharray: 5 4; }\n"
+	      ".inconclusive .estimate { fill: #fff; stroke: #d9661f; stroke-width: 2; }\n"
+	      ".unsure { fill: #d9661f; font-weight: bold; }\n .failed { fill: #b00; }\n"
 	      "</style></head><body>\n<h1>cbench audit: ", f);
 	cbench_plot_html(f, label);
 	fprintf(f, "</h1>\n<p class=\"config\">confidence %g, min-effect &plusmn;%g %% (the grey "
-		"band), seed ", config ? cbench_json_number(config, "confidence", NAN) : NAN, min_effect);
+		"band; an interval within it is equivalent, grey; slower red, faster green; inconclusive "
+		"dashed, a hollow estimate and a ?), seed ", config ? cbench_json_number(config, "confidence", NAN) : NAN, min_effect);
 	if (config && cbench_json_u64(config, "seed", &seed))
 		fprintf(f, "%" PRIu64 "</p>\n", seed);
 	else
