@@ -22,6 +22,7 @@
 #include "report/json.h"
 #include "report/outfile.h"
 #include "report/plot_audit.h"
+#include "report/plot_svg.h"
 #include "report/plot_sweep.h"
 #include "cmd/subcommands.h"
 

@@ -6,13 +6,13 @@
  * plot.c draws reports.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "report/plot_audit.h"
-#include "report/plot_sweep.h"
+#include "report/plot_svg.h"
 
 #define WIDTH 760
 #define LEFT 220
@@ -26,20 +26,6 @@ bool cbench_plot_is_audit(const struct cbench_json *root)
 	const struct cbench_json *a = cbench_json_get(root, "audits");
 
 	return a && a->type == CBENCH_JSON_ARRAY;
-}
-
-void cbench_plot_html(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
 }
 
 int cbench_plot_audit_check(const struct cbench_json *root, char *err, size_t errlen)

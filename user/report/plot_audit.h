@@ -7,9 +7,6 @@
 
 #include "report/json.h"
 
-/* s into an HTML page, escaped. */
-void cbench_plot_html(FILE *f, const char *s);
-
 /* Whether root is an audit's JSON (an "audits" array). */
 bool cbench_plot_is_audit(const struct cbench_json *root);
 

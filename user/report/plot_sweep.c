@@ -9,12 +9,12 @@
  * bar from its fastest to its slowest trial.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/plot_audit.h"
+#include "report/plot_svg.h"
 #include "report/plot_sweep.h"
 
 #define SW_WIDTH 760
@@ -64,13 +64,6 @@ struct sw_chart {
 	struct sw_line lines[SW_LINES];
 	struct sw_axis x, y;
 };
-
-double cbench_plot_round_step(double x)
-{
-	double p = pow(10, floor(log10(x))), m = x / p;
-
-	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-}
 
 /* Copies [s, s + n) into out (SW_TEXT or base-sized); false if it does not fit. */
 static bool take(char *out, size_t size, const char *s, size_t n)

@@ -10,9 +10,6 @@
 
 #include "report/json.h"
 
-/* The least of 1, 2 or 5 times a power of ten that is at least x (> 0). */
-double cbench_plot_round_step(double x);
-
 /*
  * The sweeps of up to two reports' "benchmarks" arrays (labels name the
  * reports; the second report's lines are dashed): per base name whose
