@@ -105,7 +105,7 @@ $(BUILD)/unit_tests: $(BUILD)/tests/unit/runner.o $(TEST_OBJS) $(LIB_OBJS) $(KLI
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
-unit: $(BUILD)/unit_tests cbenchctl examples kfixtures
+unit: $(BUILD)/unit_tests cbenchctl examples kfixtures symbols-fixtures
 	$(BUILD)/unit_tests
 
 # Examples: each examples/*.c becomes build/examples/<name>.so (user build).
@@ -185,7 +185,8 @@ $(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c tests/kfixtures/spin.h includ
 kfixtures: $(KFIXTURE_SOS)
 
 $(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
-$(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
+$(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"' \
+	-DCBENCH_SYMBOLS_DIR='"$(BUILD)/tests/symbols"'
 
 .PHONY: install-pkgconfig kfixtures
 # --- end of kernel-safe benchmark builds -------------------------------------
@@ -314,10 +315,54 @@ $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h $(wildcard tes
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -o $@ $<
 
+# Symbols fixtures, for the unit test of user/worker/symbols.c: one source
+# with the classic PLT and with IBT's .plt.sec; stripped, with its debug
+# file under a build-ID directory, and (another build) beside it through
+# .gnu_debuglink only.
+SYMBOLS_DIR := $(BUILD)/tests/symbols
+SYMBOLS_OBJS := $(SYMBOLS_DIR)/plt.so $(SYMBOLS_DIR)/plt_ibt.so $(SYMBOLS_DIR)/stripped.so \
+		$(SYMBOLS_DIR)/linked.so
+
+$(SYMBOLS_DIR)/plt.so: tests/fixtures/symbols/plt.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -g -fPIC -shared -fcf-protection=none -o $@ $<
+$(SYMBOLS_DIR)/plt_ibt.so: tests/fixtures/symbols/plt.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -g -fPIC -shared -fcf-protection=full -Wl,-z,ibtplt -o $@ $<
+$(SYMBOLS_DIR)/stripped.so: tests/fixtures/symbols/plt.c
+	@mkdir -p $(SYMBOLS_DIR)/debug
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -g -fPIC -shared -DVARIANT=1 -Wl,--build-id=sha1 -o $@.full $<
+	$(Q)id=$$(readelf -n $@.full | sed -n 's/.*Build ID: //p'); \
+		mkdir -p $(SYMBOLS_DIR)/debug/.build-id/$$(echo $$id | cut -c1-2) && \
+		objcopy --only-keep-debug $@.full \
+			$(SYMBOLS_DIR)/debug/.build-id/$$(echo $$id | cut -c1-2)/$$(echo $$id | cut -c3-).debug
+	$(Q)objcopy --strip-all $@.full $@ && rm $@.full
+$(SYMBOLS_DIR)/linked.so: tests/fixtures/symbols/plt.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -g -fPIC -shared -DVARIANT=2 -Wl,--build-id=none -o $@.full $<
+	$(Q)objcopy --only-keep-debug $@.full $@.debug
+	$(Q)objcopy --strip-all --add-gnu-debuglink=$@.debug $@.full $@ && rm $@.full
+
+# calls.so and the user's library it calls, for profile.sh.
+$(SYMBOLS_DIR)/libcalls.so: tests/fixtures/symbols/lib.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -g -fPIC -shared -fcf-protection=none -o $@ $<
+$(SYMBOLS_DIR)/calls.so: tests/fixtures/symbols/calls.c $(SYMBOLS_DIR)/libcalls.so include/cbench.h
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) -fcf-protection=none -o $@ $< -L$(SYMBOLS_DIR) -lcalls \
+		-Wl,-rpath,'$$ORIGIN'
+
+symbols-fixtures: $(SYMBOLS_OBJS) $(SYMBOLS_DIR)/calls.so
+
 # Integration tests: `make install` into a scratch root, doctor and lab on a
 # fake root and plot's pages in headless chromium first, then the run path
 # and bad input (user backend), profiles and audits.
-itest: cbenchctl examples fixtures kfixtures install-check itest-lab itest-plot
+itest: cbenchctl examples fixtures symbols-fixtures kfixtures install-check itest-lab itest-plot
 	tests/run/run.sh
 	tests/run/params.sh
 	tests/run/profile.sh
@@ -443,7 +488,7 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE bench-audit bench-lnt check-all all cbenchctl examples fixtures itest kmod-sources module module-clean unit vmtest \
+.PHONY: FORCE bench-audit bench-lnt check-all all cbenchctl examples fixtures symbols-fixtures itest kmod-sources module module-clean unit vmtest \
 	vmtest-planted debug-kernel test check bench clean
 
 -include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d

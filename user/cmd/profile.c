@@ -81,9 +81,10 @@ static void usage(FILE *f)
 		"  --confidence C      the intervals' confidence: 0.95 or 95 (%%) alike, from\n"
 		"                      0.5 (50) to below 1 (100) (default 0.95)\n"
 		"  --by KIND           function (default) or line (needs bench.so built with -g)\n"
-		"  --format FMT        text (a table, default), json, or folded (stacks for\n"
-		"                      flame-graph tools: \"Benchmark;function count\"); an\n"
-		"                      -o FILE.json or FILE.folded says it unless --format does\n"
+		"  --format FMT        text (a table, default), json (with stacks), or folded\n"
+		"                      (whole stacks for flame-graph tools: \"Benchmark;run;\n"
+		"                      helper;libc.so.6`memcpy count\"); an -o FILE.json or\n"
+		"                      FILE.folded says it unless --format does\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
 		"  --time-limit SECS   per benchmark (default 10); sampling stops at 70 %% of it\n"
 		"  -h, --help          show this help\n",
@@ -222,6 +223,16 @@ static int by_count(const void *a, const void *b)
 	return strcmp(x->group->name, y->group->name);
 }
 
+/* Most samples first, then by frames: the same profile, the same order. */
+static int by_stack_count(const void *a, const void *b)
+{
+	const struct cbench_profile_stack *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->frames, y->frames);
+}
+
 static bool in_object_group(const struct cbench_profile_group *g)
 {
 	return g->where == CBENCH_PROFILE_FUNCTION || g->where == CBENCH_PROFILE_NO_SYMBOL;
@@ -237,6 +248,8 @@ int cbench_profile_summarize(struct cbench_profile_report *r)
 		res->needed = 0;
 		if (res->error)
 			continue;
+		if (res->nstacks)
+			qsort(res->stacks, res->nstacks, sizeof(*res->stacks), by_stack_count);
 		for (size_t g = 0; g < res->ngroups; g++) {
 			n += res->groups[g].count;
 			if (in_object_group(&res->groups[g]))
@@ -309,6 +322,9 @@ static void profile_one(const struct profile_state *st, struct cbench_profile_re
 	res->groups = p.groups;
 	res->ngroups = p.ngroups;
 	p.groups = NULL;
+	res->stacks = p.stacks;
+	res->nstacks = p.nstacks;
+	p.stacks = NULL;
 	if (p.error) {
 		res->error = p.error;
 		snprintf(res->reason, sizeof(res->reason), "%s", p.reason);
@@ -441,6 +457,8 @@ static void report_init(struct cbench_profile_report *report, const struct profi
 	report->width_requested = opt->width > 0;
 	report->samples_requested = opt->samples;
 	report->by_line = opt->by_line;
+	/* Flame graphs and tools want stacks; the table is by leaf. */
+	report->stacks = opt->format != FORMAT_TEXT;
 }
 
 int cbench_cmd_profile(int argc, char *argv[])
@@ -483,6 +501,7 @@ int cbench_cmd_profile(int argc, char *argv[])
 		.width = opt.width,
 		.z = report.z,
 		.by_line = opt.by_line,
+		.stacks = report.stacks,
 		.period_ns = PERIOD_NS,
 	};
 	failed = profile_all(&st, &lib, &filter, &report, total);
@@ -490,6 +509,7 @@ int cbench_cmd_profile(int argc, char *argv[])
 		status = failed ? 1 : 0;
 	for (size_t i = 0; i < report.nresults; i++) {
 		free(report.results[i].groups);
+		free(report.results[i].stacks);
 		free(report.results[i].shares);
 	}
 	free(report.results);

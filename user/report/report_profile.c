@@ -24,6 +24,8 @@ static const char *where_name(uint32_t where)
 		return "no-symbol";
 	case CBENCH_PROFILE_KERNEL:
 		return "kernel";
+	case CBENCH_PROFILE_LIBRARY:
+		return "library";
 	default:
 		return "outside";
 	}
@@ -96,6 +98,8 @@ static void text_result(const struct cbench_profile_report *r, const struct cben
 			fprintf(f, "%6.2f%% [%6.2f, %6.2f]  ", 100 * s->object_share, 100 * s->object_lower,
 				100 * s->object_upper);
 		fprintf(f, " %9" PRIu64 "  %s", s->group->count, s->group->name);
+		if (s->group->where == CBENCH_PROFILE_LIBRARY)
+			fprintf(f, " (%s)", s->group->object);
 		if (r->by_line && s->group->where == CBENCH_PROFILE_FUNCTION)
 			fprintf(f, "  %s:%u", s->group->file[0] ? s->group->file : "?", s->group->line);
 		fputc('\n', f);
@@ -142,6 +146,8 @@ static void json_share(struct cbench_jsonw *j, const struct cbench_profile_repor
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "name", s->group->name);
 	cbench_jsonw_string(j, "where", where_name(s->group->where));
+	if (s->group->where == CBENCH_PROFILE_LIBRARY)
+		cbench_jsonw_string(j, "object", s->group->object);
 	if (r->by_line && s->group->where == CBENCH_PROFILE_FUNCTION && s->group->file[0]) {
 		cbench_jsonw_string(j, "file", s->group->file);
 		cbench_jsonw_uint(j, "line", s->group->line);
@@ -181,6 +187,30 @@ static void json_sampling(struct cbench_jsonw *j, const struct cbench_profile_in
 	cbench_jsonw_bool(j, "time_limited", i->time_limited);
 }
 
+/* The folded stacks, most samples first: frames outermost first. */
+static void json_stacks(struct cbench_jsonw *j, const struct cbench_profile_result *res)
+{
+	cbench_jsonw_array_start(j, "stacks");
+	for (size_t i = 0; i < res->nstacks; i++) {
+		const struct cbench_profile_stack *st = &res->stacks[i];
+		char frame[CBENCH_PROFILE_STACK_CHARS];
+
+		cbench_jsonw_object_start(j, NULL);
+		cbench_jsonw_array_start(j, "frames");
+		for (const char *c = st->frames; *c; ) {
+			size_t len = strcspn(c, ";");
+
+			snprintf(frame, sizeof(frame), "%.*s", (int)len, c);
+			cbench_jsonw_string(j, NULL, frame);
+			c += len + (c[len] == ';');
+		}
+		cbench_jsonw_array_end(j);
+		cbench_jsonw_uint(j, "samples", st->count);
+		cbench_jsonw_object_end(j);
+	}
+	cbench_jsonw_array_end(j);
+}
+
 static void json_result(struct cbench_jsonw *j, const struct cbench_profile_report *r,
 			const struct cbench_profile_result *res)
 {
@@ -202,6 +232,8 @@ static void json_result(struct cbench_jsonw *j, const struct cbench_profile_repo
 	for (size_t g = 0; g < res->ngroups; g++)
 		json_share(j, r, &res->shares[g]);
 	cbench_jsonw_array_end(j);
+	if (r->stacks)
+		json_stacks(j, res);
 	cbench_jsonw_object_end(j);
 }
 
@@ -248,17 +280,33 @@ static void put_frame(FILE *f, const char *s)
 		fputc(*s == ';' ? ':' : *s == '\n' ? ' ' : *s, f);
 }
 
+/* A leaf group as a folded frame: a library's function is "lib`name". */
+static void put_group_frame(FILE *f, const struct cbench_profile_group *grp)
+{
+	if (grp->where == CBENCH_PROFILE_LIBRARY) {
+		put_frame(f, grp->object);
+		fputc('`', f);
+	}
+	put_frame(f, grp->name);
+}
+
 int cbench_profile_report_folded(const struct cbench_profile_report *r, FILE *f)
 {
 	for (size_t i = 0; i < r->nresults; i++) {
 		const struct cbench_profile_result *res = &r->results[i];
 
-		for (size_t g = 0; !res->error && g < res->ngroups; g++) {
+		/* Whole stacks where the worker unwound them (the stack's
+		 * frames are folded already). */
+		for (size_t k = 0; !res->error && k < res->nstacks; k++) {
+			put_frame(f, res->exp->report_name);
+			fprintf(f, ";%s %" PRIu64 "\n", res->stacks[k].frames, res->stacks[k].count);
+		}
+		for (size_t g = 0; !res->error && !res->nstacks && g < res->ngroups; g++) {
 			const struct cbench_profile_group *grp = res->shares[g].group;
 
 			put_frame(f, res->exp->report_name);
 			fputc(';', f);
-			put_frame(f, grp->name);
+			put_group_frame(f, grp);
 			if (r->by_line && grp->where == CBENCH_PROFILE_FUNCTION) {
 				fputc(';', f);
 				put_frame(f, grp->file[0] ? grp->file : "?");

@@ -143,7 +143,33 @@ static int add_group(struct cbench_phase *p, const struct cbench_profile_group *
 	if (!n)
 		return -ENOMEM;
 	p->groups = n;
-	p->groups[p->ngroups++] = *g;
+	p->groups[p->ngroups] = *g;
+	/* The worker runs the benchmark's code: its strings end here. */
+	n[p->ngroups].name[sizeof(g->name) - 1] = '\0';
+	n[p->ngroups].file[sizeof(g->file) - 1] = '\0';
+	n[p->ngroups].object[sizeof(g->object) - 1] = '\0';
+	p->ngroups++;
+	return 0;
+}
+
+/* At most CBENCH_PROFILE_STACKS_MAX (+1 for the rest), whatever the worker,
+ * which runs the benchmark's code, sends. */
+static int add_stack(struct cbench_phase *p, const struct cbench_profile_stack *st)
+{
+	struct cbench_profile_stack *n;
+
+	if (p->nstacks > CBENCH_PROFILE_STACKS_MAX)
+		return -E2BIG;
+	n = realloc(p->stacks, (p->nstacks + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	p->stacks = n;
+	p->stacks[p->nstacks] = *st;
+	p->stacks[p->nstacks].frames[sizeof(st->frames) - 1] = '\0';
+	/* One line each in a folded file. */
+	for (char *c = p->stacks[p->nstacks].frames; *c; c++)
+		*c = *c == '\n' || *c == '\r' ? ' ' : *c;
+	p->nstacks++;
 	return 0;
 }
 
@@ -215,6 +241,11 @@ static void take(struct receive *r, struct cbench_msg *m)
 	case CBENCH_MSG_PROFILE_GROUP:
 		if (add_group(p, &m->u.group))
 			fail(r, -ENOMEM, "out of memory for the profile");
+		break;
+	case CBENCH_MSG_PROFILE_STACK:
+		if (add_stack(p, &m->u.stack))
+			fail(r, -ENOMEM, p->nstacks > CBENCH_PROFILE_STACKS_MAX ?
+			     "the worker sent more stacks than a profile keeps" : "out of memory for the profile");
 		break;
 	case CBENCH_MSG_AUDIT_TIMING:
 		if (add_timing(p, &r->timing_cap, &m->u.timing))
@@ -363,6 +394,9 @@ void cbench_phase_free(struct cbench_phase *p)
 	free(p->groups);
 	p->groups = NULL;
 	p->ngroups = 0;
+	free(p->stacks);
+	p->stacks = NULL;
+	p->nstacks = 0;
 	free(p->timings);
 	p->timings = NULL;
 	p->ntimings = 0;

@@ -24,6 +24,8 @@ struct cbench_phase {
 	struct cbench_profile_info profile;	/* PROFILE */
 	struct cbench_profile_group *groups;	/* PROFILE, malloc'd */
 	size_t ngroups;
+	struct cbench_profile_stack *stacks;	/* PROFILE with stacks, malloc'd */
+	size_t nstacks;
 	struct cbench_audit_timing *timings;	/* AUDIT, malloc'd, both sides */
 	size_t ntimings;
 	struct cbench_audit_end audit;		/* AUDIT */

@@ -21,7 +21,8 @@ enum cbench_worker_mode {
 					 * (each followed by a REF_SAMPLE where the
 					 * timer has ref_reps) + DONE */
 	CBENCH_WORKER_PROFILE,		/* sample the IP, send ENV + PROFILE +
-					 * PROFILE_GROUP... + DONE (profile.h) */
+					 * PROFILE_GROUP... + PROFILE_STACK... +
+					 * DONE (profile.h) */
 	CBENCH_WORKER_AUDIT,		/* exp against exp_b in random order, send
 					 * ENV + AUDIT_TIMING... + AUDIT_DONE
 					 * (audit_worker.c) */
@@ -92,6 +93,7 @@ enum cbench_msg_type {
 	CBENCH_MSG_TPOINTS,		/* TRIAL, AUDIT: u.tp, per side in an audit */
 	CBENCH_MSG_AUDIT_TP_ROUND,	/* AUDIT with timing points: u.tp_round */
 	CBENCH_MSG_AUDIT_NOTE,		/* AUDIT: u.text, why timing points went unused */
+	CBENCH_MSG_PROFILE_STACK,	/* PROFILE with stacks: one stack's samples */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
@@ -124,6 +126,7 @@ struct cbench_msg {
 		char text[560];			/* MSG_ERROR: what failed; MSG_AUDIT_NOTE */
 		struct cbench_profile_info profile;
 		struct cbench_profile_group group;
+		struct cbench_profile_stack stack;
 		struct cbench_audit_timing timing;
 		struct cbench_audit_end audit;
 		struct cbench_trial_figures figures;

@@ -9,7 +9,8 @@
  *	profile.c		the subcommand: options, one worker per benchmark
  *	profile_worker.c	the worker side: reps per call, sampling, grouping
  *	sampler.c		perf_event_open sampling and its ring buffer
- *	symbols.c		addresses to functions and lines
+ *	symbols.c		addresses to functions and lines, of any object
+ *	unwind.c		call stacks from the samples (libdwfl)
  *	report_profile.c	text, JSON and folded stacks
  */
 #ifndef _CBENCH_PROFILE_H
@@ -21,10 +22,13 @@
 
 /* Where a group of samples is. */
 enum cbench_profile_where {
-	CBENCH_PROFILE_FUNCTION,	/* a function of the object */
+	CBENCH_PROFILE_FUNCTION,	/* a function of the object (or its PLT) */
 	CBENCH_PROFILE_NO_SYMBOL,	/* in the object, in no sized symbol */
-	CBENCH_PROFILE_OUTSIDE,		/* another object: the harness, libc, the vdso */
+	CBENCH_PROFILE_OUTSIDE,		/* the harness, the vdso, or a library's code
+					 * in no symbol */
 	CBENCH_PROFILE_KERNEL,		/* the kernel, on the worker's behalf */
+	CBENCH_PROFILE_LIBRARY,		/* a function of another object: libc, the
+					 * user's own libraries */
 };
 
 /* What the worker is asked to do: in struct cbench_worker_job. */
@@ -34,6 +38,7 @@ struct cbench_profile_job {
 					 * at most this, in [0, 1]; 0 with samples */
 	double z;			/* of the confidence level */
 	bool by_line;
+	bool stacks;			/* unwind each sample (folded, JSON) */
 	uint64_t period_ns;		/* mean sampling interval */
 };
 
@@ -64,6 +69,17 @@ struct cbench_profile_group {
 	uint32_t line;			/* --by line: 0 where unknown */
 	char name[200];			/* function, "[kernel]", the other object */
 	char file[300];			/* --by line: source file, "" where unknown */
+	char object[64];		/* LIBRARY: the object's file name */
+};
+
+/* One call stack's count (CBENCH_MSG_PROFILE_STACK): folded frames, the
+ * outermost first, separated by ';' (a library's function "lib`name");
+ * cut at the outer end (a first frame "...") to fit. */
+#define CBENCH_PROFILE_STACK_CHARS 544
+#define CBENCH_PROFILE_STACKS_MAX 4096
+struct cbench_profile_stack {
+	uint64_t count;
+	char frames[CBENCH_PROFILE_STACK_CHARS];
 };
 
 /* --ci-width holds the widest interval among shares of at least this
@@ -91,6 +107,8 @@ struct cbench_profile_result {
 	struct cbench_profile_info info;
 	struct cbench_profile_group *groups;	/* malloc'd */
 	size_t ngroups;
+	struct cbench_profile_stack *stacks;	/* with stacks; malloc'd */
+	size_t nstacks;
 	struct cbench_profile_share *shares;	/* by count, largest first; malloc'd */
 	double widest;			/* widest interval of a share >= the floor */
 	uint64_t needed;		/* samples for that to be report->width */
@@ -108,6 +126,7 @@ struct cbench_profile_report {
 	bool width_requested;		/* --ci-width gave it (else a default) */
 	uint64_t samples_requested;	/* --samples, 0 with --ci-width */
 	bool by_line;
+	bool stacks;			/* unwound: results have stacks */
 	struct cbench_profile_result *results;
 	size_t nresults;
 };
