@@ -97,6 +97,9 @@ apt-get update -qq
 packages="$USER_PACKAGES libcunit1-dev libbenchmark-dev sparse cppcheck python3
 	qemu-system-x86 busybox-static cpio gzip kmod"
 
+# glibc's debug symbols, so that the profile tests see memcpy named.
+packages="$packages libc6-dbg"
+
 # make install's checks (man pages, completion), make dkms-check, and the
 # headless browser that renders `cbenchctl plot`'s HTML in the tests.
 packages="$packages man-db groff-base bash-completion dkms chromium"
