@@ -11,6 +11,8 @@
 #include <linux/sizes.h>
 #include <linux/time64.h>
 
+#include <uapi/linux/cbench.h>
+
 #include "limits.h"
 
 /* The hard cap on one interrupts-off window, whatever the parameter says. */
@@ -58,6 +60,8 @@ MODULE_PARM_DESC(call_limit_ms, "longest call of benchmark code in ring 0, in ms
 module_param_named(unwatched_runs, cbench_limits.unwatched, bool, 0444);
 MODULE_PARM_DESC(unwatched_runs, "take runs with one CPU online, where no other CPU can end a call that never returns (default no)");
 module_param_named(tpoints_max_records, cbench_limits.tp_records, ulong, 0444);
+module_param_named(quiet_mode, cbench_limits.quiet, uint, 0444);
+MODULE_PARM_DESC(quiet_mode, "how a sample's measured region is kept quiet unless the run says: 0 interrupts off (default), 1 interrupts on with the local APIC's LVT entries masked (nanoBench's way)");
 MODULE_PARM_DESC(tpoints_max_records, "most loop timing-point records of one run, all samples together, 16 bytes each (default 2097152, at most 67108864)");
 
 /* Refuses limits that make no sense, so the backend can trust them. */
@@ -87,6 +91,10 @@ int __init cbench_limits_check(void)
 	}
 	if (l->call_ms < CALL_MS_MIN || l->call_ms > CALL_MS_MAX) {
 		pr_err("call_limit_ms=%u: must be %u to %u\n", l->call_ms, CALL_MS_MIN, CALL_MS_MAX);
+		return -EINVAL;
+	}
+	if (l->quiet > CBENCH_QUIET_MAX) {
+		pr_err("quiet_mode=%u: must be 0 (interrupts off) or 1 (LVT entries masked)\n", l->quiet);
 		return -EINVAL;
 	}
 	if (!l->tp_records || l->tp_records > TP_RECORDS_CAP) {

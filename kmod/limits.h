@@ -18,6 +18,7 @@ struct cbench_limits {
 	unsigned int call_ms;		/* longest call of benchmark code before
 					 * the watchdog ends it (guard.c) */
 	bool unwatched;			/* take runs where no CPU can watch */
+	unsigned int quiet;		/* a run's enum cbench_quiet by default */
 };
 
 /* Images and runs allocated and not yet freed: image.c and measure.c count them. */

@@ -10,7 +10,8 @@
  * A sample is one function, measure(), so the interrupts-off section is
  * never split: kernel_fpu_begin_mask() with interrupts on (it may have to
  * save the FPU state), interrupts off, edge, call, edge, interrupts on,
- * kernel_fpu_end().  Interrupts stay off for one call only and we never
+ * kernel_fpu_end().  In LVT mode (quiet.c) interrupts stay on and the local
+ * APIC's entries are masked and restored in their place.  Interrupts stay off for one call only and we never
  * turn them off for a call we have not first timed with them on: a call
  * longer than the budget ends the run as TOO_LONG instead (so does a run of
  * samples over it).
@@ -30,6 +31,7 @@
 #include "audit.h"
 #include "guard.h"
 #include "limits.h"
+#include "quiet.h"
 #include "run.h"
 #include "tpoints.h"
 #include "trampoline.h"
@@ -55,31 +57,40 @@
 #define PROBE_OVERHEAD_CALLS 8
 
 /*
- * The one place interrupts go off.  Kept apart so another way of keeping
- * the CPU quiet (masking the local APIC's LVT entries, as nanoBench does on
- * cores where pending interrupts under cli slow retirement) can be added
- * and compared here.
+ * The one place the measured region is made quiet, by the run's mode (enum
+ * cbench_quiet): interrupts off, or (quiet.c) interrupts on with the local
+ * APIC's own sources masked.
  */
-static __always_inline unsigned long quiet_begin(void)
-{
+struct quiet {
 	unsigned long flags;
+	struct cbench_lvt_state lvt;
+};
 
-	local_irq_save(flags);
-	return flags;
+static __always_inline void quiet_begin(const struct cbench_run *run, struct quiet *q)
+{
+	if (run->config.quiet == CBENCH_QUIET_LVT)
+		cbench_lvt_mask(&q->lvt);
+	else
+		local_irq_save(q->flags);
 }
 
-static __always_inline void quiet_end(unsigned long flags)
+static __always_inline void quiet_end(const struct cbench_run *run, const struct quiet *q)
 {
-	local_irq_restore(flags);
+	if (run->config.quiet == CBENCH_QUIET_LVT)
+		cbench_lvt_restore(&q->lvt);
+	else
+		local_irq_restore(q->flags);
 }
 
 /*
- * The edges of a sample, outermost first: NMI and SMI counts and the CPU,
- * then the counters, then the TSC, so the TSC brackets the call most
- * tightly and the disturbance counts bracket everything.
+ * The edges of a sample, outermost first: interrupt, NMI and SMI counts and
+ * the CPU, then the counters, then the TSC, so the TSC brackets the call
+ * most tightly and the disturbance counts bracket everything.  Interrupts
+ * are counted in LVT mode only: with them off none can arrive.
  */
 static __always_inline void edge_begin(struct cbench_run *run, struct cbench_edge *edge)
 {
+	edge->irq_count = run->config.quiet == CBENCH_QUIET_LVT ? cbench_irq_count() : 0;
 	edge->nmi_count = this_cpu_read(irq_stat.__nmi_count);
 	edge->smi_count = 0;
 	if (run->has_smi)
@@ -98,6 +109,7 @@ static __always_inline void edge_end(struct cbench_run *run, struct cbench_edge 
 	if (run->has_smi)
 		rdmsrl(MSR_SMI_COUNT, edge->smi_count);
 	edge->nmi_count += this_cpu_read(irq_stat.__nmi_count);
+	edge->irq_count = run->config.quiet == CBENCH_QUIET_LVT ? cbench_irq_count() : 0;
 }
 
 /* One sample of fn.  Interrupts are off from the first edge to the last. */
@@ -105,14 +117,14 @@ static void measure(struct cbench_run *run, void *fn, struct cbench_kctx *ctx, u
 		    struct cbench_ksample *sample)
 {
 	struct cbench_edge before = { 0 }, after = { 0 };
-	unsigned long flags;
+	struct quiet q;
 
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
-	flags = quiet_begin();
+	quiet_begin(run, &q);
 	edge_begin(run, &before);
 	cbench_guarded_call(&run->guard, fn, ctx, reps);
 	edge_end(run, &after);
-	quiet_end(flags);
+	quiet_end(run, &q);
 	kernel_fpu_end();
 	cbench_sample_make(&run->rules, &before, &after, sample);
 }

@@ -111,6 +111,7 @@ static const struct nla_policy run_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_BUDGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &budget_range),
 	[CBENCH_A_RUN_TP_RECORDS] = NLA_POLICY_MIN(NLA_U32, 1),
 	[CBENCH_A_RUN_TP_EVERY] = NLA_POLICY_FULL_RANGE(NLA_U64, &tp_every_range),
+	[CBENCH_A_RUN_QUIET] = NLA_POLICY_MAX(NLA_U32, CBENCH_QUIET_MAX),
 };
 
 /* Inside each of CBENCH_A_AUDIT_SIDES' nests (netlink_audit.c parses them again). */
@@ -129,6 +130,7 @@ const struct nla_policy cbench_side_policy[CBENCH_A_SIDE_MAX + 1] = {
 static const struct nla_policy audit_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_CPU] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_BUDGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &budget_range),
+	[CBENCH_A_RUN_QUIET] = NLA_POLICY_MAX(NLA_U32, CBENCH_QUIET_MAX),
 	[CBENCH_A_AUDIT_SEED] = { .type = NLA_U64 },
 	[CBENCH_A_AUDIT_PER_SIDE] = NLA_POLICY_RANGE(NLA_U32, 1, CBENCH_AUDIT_PER_SIDE_MAX),
 	[CBENCH_A_AUDIT_ROUNDS] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -235,7 +237,8 @@ static int put_limits(struct sk_buff *skb)
 	    nla_put_u32(skb, CBENCH_A_LIMIT_RUNS, l->runs) ||
 	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_TP_RECORDS, l->tp_records, CBENCH_A_LIMIT_UNSPEC) ||
 	    nla_put_u32(skb, CBENCH_A_LIMIT_CALL_MS, l->call_ms) ||
-	    nla_put_u32(skb, CBENCH_A_LIMIT_UNWATCHED, l->unwatched)) {
+	    nla_put_u32(skb, CBENCH_A_LIMIT_UNWATCHED, l->unwatched) ||
+	    nla_put_u32(skb, CBENCH_A_LIMIT_QUIET, l->quiet)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

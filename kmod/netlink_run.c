@@ -292,6 +292,8 @@ int cbench_nl_run_where(struct genl_info *info, struct cbench_run_config *config
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "budget over the module's irqoff_ns");
 		return -E2BIG;
 	}
+	attr = info->attrs[CBENCH_A_RUN_QUIET];
+	config->quiet = attr ? nla_get_u32(attr) : cbench_limits.quiet;
 	return cbench_nl_tp_config(info, config);
 }
 
@@ -401,6 +403,7 @@ static int put_run(struct sk_buff *msg, struct cbench_run *run)
 	    nla_put_u32(msg, CBENCH_A_RUN_STATE, state) ||
 	    nla_put_u32(msg, CBENCH_A_RUN_SAMPLES_DONE, done) ||
 	    nla_put_u32(msg, CBENCH_A_RUN_COUNTERS, run->rules.counters) ||
+	    nla_put_u32(msg, CBENCH_A_RUN_QUIET, run->config.quiet) ||
 	    nla_put_u64_64bit(msg, CBENCH_A_RUN_PROBE_TSC, READ_ONCE(run->probe_tsc),
 			      CBENCH_A_UNSPEC))
 		return -EMSGSIZE;

@@ -35,6 +35,7 @@ struct cbench_run_config {
 	u64 budget_ns;			/* IRQ-off budget per sample */
 	u32 tp_records;			/* timing-point records per sample; 0: none */
 	u64 tp_every;			/* record every tp_every-th point */
+	u32 quiet;			/* enum cbench_quiet */
 };
 
 /*

@@ -36,6 +36,8 @@ void cbench_sample_make(const struct cbench_sample_rules *rules, const struct cb
 		flags |= CBENCH_SAMPLE_F_NMI;
 	if (after->smi_count != before->smi_count)
 		flags |= CBENCH_SAMPLE_F_SMI;
+	if (after->irq_count != before->irq_count)
+		flags |= CBENCH_SAMPLE_F_IRQ;
 	if (before->cpu != rules->cpu || after->cpu != rules->cpu)
 		flags |= CBENCH_SAMPLE_F_CPU;
 	if ((before->inactive | after->inactive) & rules->counters)

@@ -9,12 +9,14 @@
 
 #include "types.h"
 
-/* What is read at one edge of a measured call, with interrupts off. */
+/* What is read at one edge of a measured call, kept quiet. */
 struct cbench_edge {
 	u64 tsc;
 	u64 counters[CBENCH_COUNTERS];	/* raw counter values */
 	u64 nmi_count;			/* NMIs taken on this CPU so far */
 	u64 smi_count;			/* MSR_SMI_COUNT; 0 where not read */
+	u64 irq_count;			/* interrupts taken on this CPU so far, in
+					 * LVT mode (interrupts on); 0 where not read */
 	u32 cpu;			/* the CPU the edge was read on */
 	u32 inactive;			/* CBENCH_COUNTER_F_* found not counting */
 };
@@ -33,7 +35,7 @@ u64 cbench_counter_delta(u64 before, u64 after, u32 width_bits);
 /*
  * Fills *sample from two edges: deltas of the TSC and of the measured
  * counters (others 0), and a CBENCH_SAMPLE_F_* flag for each disturbance:
- * an NMI or SMI count that moved, an edge read on another CPU, a measured
+ * an NMI, SMI or interrupt count that moved, an edge read on another CPU, a measured
  * counter found inactive at either edge, a TSC delta over the budget.
  */
 void cbench_sample_make(const struct cbench_sample_rules *rules, const struct cbench_edge *before,

@@ -252,6 +252,30 @@ else
 fi
 live_is_zero "after the watchdog"
 
+step "LVT mode: entries masked and restored, the timer alive afterwards"
+# 1000 runs of 100 samples on CPU 1 in LVT mode, a bad mode refused, one
+# cancelled mid-way (kmod_test.c: lvt_mode); the module checks each entry it
+# restores (a mismatch warns, and the kernel log step fails).  Then CPU 1's
+# local timer must still fire: a sleep pinned there ends, and its count of
+# local timer interrupts grows meanwhile.
+loc1() { awk '/^ *LOC:/ { print $3 }' /proc/interrupts; }
+if $t lvt "$good" add_chain 1 1000; then :; else fail "LVT mode"; fi
+before=$(loc1)
+if timeout 20 taskset -c 1 sleep 0.5; then
+	after=$(loc1)
+	[ "$after" -gt "$before" ] || fail "CPU 1's local timer count did not grow: $before, then $after"
+	echo "CPU 1's timer alive after the LVT-mode runs: LOC $before, then $after"
+else
+	fail "a sleep on CPU 1 did not end within 20 s after the LVT-mode runs: its timer is dead"
+fi
+if cbenchctl run --backend kmod --quiet-mode lvt --filter '^(add_chain|copy/size=4096)$' \
+	--trials 2 --format json -o /tmp/lvt.json "$suite" 2>/tmp/lvt.err; then
+	grep -q '"quiet_mode": "lvt"' /tmp/lvt.json || fail "cbenchctl run --quiet-mode lvt: no quiet_mode lvt in the report"
+else
+	fail "cbenchctl run --quiet-mode lvt: $(cat /tmp/lvt.err)"
+fi
+live_is_zero "after LVT mode"
+
 step "selftest in ring 0, and both backends side by side"
 # TCG's CPU has no row in the table: every timing is measured only (or not
 # supported, for an instruction the CPU lacks), and the selftest passes as
@@ -266,6 +290,10 @@ if CBENCH_KNOWN_SO=$dir/known.so cbenchctl selftest --backend both --trials 2 \
 		fail "selftest: not every check measured on both backends: $(cat /tmp/selftest.out)"
 	grep -q "^what kmod removes against user" /tmp/selftest.out ||
 		fail "selftest: no side-by-side comparison: $(cat /tmp/selftest.out)"
+	grep -q "^disturbances seen" /tmp/selftest.out ||
+		fail "selftest: no disturbance counts: $(cat /tmp/selftest.out)"
+	grep -q "^backend kmod (quiet mode cli)" /tmp/selftest.out ||
+		fail "selftest: the kmod backend's quiet mode is not said: $(cat /tmp/selftest.out)"
 	sed -n '/^what kmod removes/,$p' /tmp/selftest.out
 else
 	fail "selftest --backend both: $(cat /tmp/selftest.err /tmp/selftest.out 2>/dev/null)"

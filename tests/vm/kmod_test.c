@@ -333,6 +333,7 @@ struct run_args {
 	uint32_t tp_records;	/* 0: not sent */
 	uint64_t tp_every;	/* 0: not sent */
 	int args;		/* enum args_case: RUN_ARGS sent, good or bad */
+	int quiet;		/* CBENCH_A_RUN_QUIET sent as quiet - 1; 0: not sent */
 };
 
 /* What args_test() sends as CBENCH_A_RUN_ARGS. */
@@ -412,12 +413,14 @@ static int run_start(struct nl *nl, const struct run_args *r)
 	if (r->tp_every)
 		put_u64(&m, CBENCH_A_RUN_TP_EVERY, r->tp_every);
 	put_args(&m, r->args);
+	if (r->quiet)
+		put_u32(&m, CBENCH_A_RUN_QUIET, (uint32_t)(r->quiet - 1));
 	ret = talk(nl, &m, u32_reply, out);
 	return ret ? ret : (int)out[1];
 }
 
 struct run_state {
-	uint32_t state, done, disturbed, counters, failed_in;
+	uint32_t state, done, disturbed, counters, failed_in, quiet;
 	int recovered;
 	int32_t error;
 	uint64_t probe_tsc;
@@ -438,6 +441,7 @@ static void state_reply(const struct nlmsghdr *h, void *arg)
 	s->failed_in = (uint32_t)get_num(attr(h, CBENCH_A_RUN_FAILED_IN));
 	s->recovered = attr(h, CBENCH_A_RUN_RECOVERED) != NULL;
 	s->probe_tsc = get_num(attr(h, CBENCH_A_RUN_PROBE_TSC));
+	s->quiet = attr(h, CBENCH_A_RUN_QUIET) ? (uint32_t)get_num(attr(h, CBENCH_A_RUN_QUIET)) : 99;
 	s->have_overhead = o && o->nla_len == NLA_HDRLEN + sizeof(s->overhead);
 	if (s->have_overhead)
 		memcpy(&s->overhead, (const char *)o + NLA_HDRLEN, sizeof(s->overhead));
@@ -2441,6 +2445,64 @@ static void stuck(const struct cbench_kimage *image)
 	      "the CPU takes runs afterwards");
 }
 
+/*
+ * LVT mode (kmod/quiet.c): runs runs of name in it back to back, then one
+ * cancelled while measuring; each says it measured in LVT mode, and a bad
+ * mode is refused.  The module checks every entry it restores (a mismatch
+ * warns in the kernel log, which kmod.sh's last step reads), and kmod.sh
+ * checks afterwards that the CPU's timer still ticks.
+ */
+static void lvt_mode(const struct cbench_kimage *image, const char *name, uint32_t runs)
+{
+	struct run_args r = { .reps = 10, .samples = 100, .cpu = measure_cpu };
+	uint32_t done = 0, lvt = 0, disturbed = 0, samples = 0;
+	struct run_state s;
+	struct nl nl;
+	int id, run, ret;
+
+	if (!prepare(&nl, image, name, &r, &id))
+		return;
+	r.quiet = 1 + CBENCH_QUIET_MAX + 1;
+	run = run_start(&nl, &r);
+	check(run < 0, "a quiet mode past CBENCH_QUIET_MAX is refused (got %d: '%s')", run, nl.ext);
+	r.quiet = 0;
+	run = run_start(&nl, &r);
+	ret = run > 0 ? run_wait(&nl, (uint32_t)run, &s) : run;
+	check(ret == 0 && s.state == CBENCH_RUN_DONE && s.quiet == CBENCH_QUIET_CLI,
+	      "a run that does not say measures in the module's default, cli (got %u)", s.quiet);
+	if (run > 0)
+		simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run);
+	r.quiet = 1 + CBENCH_QUIET_LVT;
+	for (uint32_t i = 0; i < runs; i++) {
+		run = run_start(&nl, &r);
+		ret = run > 0 ? run_wait(&nl, (uint32_t)run, &s) : run;
+		done += ret == 0 && s.state == CBENCH_RUN_DONE && s.done == r.samples;
+		lvt += ret == 0 && s.quiet == CBENCH_QUIET_LVT;
+		disturbed += s.disturbed;
+		samples += s.done;
+		if (run > 0)
+			simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run);
+	}
+	check(done == runs && lvt == runs, "%u runs in LVT mode: %u done with every sample, %u said lvt; "
+	      "%u of %u samples disturbed (an interrupt or NMI reached them)", runs, done, lvt, disturbed,
+	      samples);
+	/* Cancelled while measuring: the entries are restored after every
+	 * sample, so after the last one too. */
+	r.samples = 1U << 20;
+	run = run_start(&nl, &r);
+	ret = run > 0 ? first_sample(&nl, (uint32_t)run, &s) : run;
+	check(ret == 0 && s.state == CBENCH_RUN_RUNNING, "a long LVT-mode run is measuring");
+	if (run > 0) {
+		simple(&nl, CBENCH_CMD_RUN_CANCEL, CBENCH_A_RUN_ID, (uint32_t)run);
+		ret = run_wait(&nl, (uint32_t)run, &s);
+		check(ret == 0 && s.state == CBENCH_RUN_CANCELLED && s.quiet == CBENCH_QUIET_LVT,
+		      "the LVT-mode run cancelled after %u samples (state %s)", s.done, state_name(s.state));
+		simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run);
+	}
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0, "image deleted");
+	close(nl.fd);
+}
+
 /* With one CPU online no other can watch: runs are refused, naming the parameter. */
 static void unwatched(const struct cbench_kimage *image)
 {
@@ -2521,6 +2583,9 @@ int main(int argc, char *argv[])
 		stuck(&image);
 	} else if (!strcmp(argv[1], "unwatched")) {
 		unwatched(&image);
+	} else if (!strcmp(argv[1], "lvt") && argc >= 5) {
+		measure_cpu = (uint32_t)strtoul(argv[4], NULL, 0);
+		lvt_mode(&image, argv[3], argc > 5 ? (uint32_t)strtoul(argv[5], NULL, 0) : 1000);
 	} else if (!strcmp(argv[1], "privilege") && argc >= 4) {
 		privilege(&image, argv[3]);
 	} else if (!strcmp(argv[1], "hold") && argc >= 4) {

@@ -161,14 +161,33 @@ static int run_finish(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *
 	return ret ? ret : del ? del : (int)n;
 }
 
+/* The quiet mode asked for (cbench_backend_kmod_set_quiet()); -1: the module's. */
+static int quiet_asked = -1;
+/* The mode every run of this process is sent with, once kmod_open() has
+ * read the module's; -1: none sent (a module without LVT mode). */
+static int quiet_sent = -1;
+
+void cbench_backend_kmod_set_quiet(int quiet)
+{
+	quiet_asked = quiet;
+}
+
+const char *cbench_quiet_name(int quiet)
+{
+	return quiet == CBENCH_QUIET_CLI ? "cli" : quiet == CBENCH_QUIET_LVT ? "lvt" : NULL;
+}
+
 static int run_once(struct cbench_nl *nl, const struct cbench_proto_run *r, struct cbench_ksample *out,
 		    struct cbench_proto_tp *tp, struct cbench_proto_run_state *st)
 {
+	struct cbench_proto_run req = *r;
 	uint32_t id;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	ret = cbench_proto_run_start(nl, r, &id);
+	req.has_quiet = quiet_sent >= 0;
+	req.quiet = (uint32_t)quiet_sent;
+	ret = cbench_proto_run_start(nl, &req, &id);
 	return ret ? ret : run_finish(nl, id, out, NULL, tp, r->samples, st);
 }
 
@@ -211,6 +230,25 @@ static bool has_rdtscp(void)
 	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
 }
 
+/* The quiet mode runs are sent with, or why the module cannot give it. */
+static int pick_quiet(struct cbench_backend *b, const struct cbench_proto_info *info)
+{
+	if (!info->has_quiet) {
+		quiet_sent = -1;
+		if (quiet_asked == CBENCH_QUIET_LVT) {
+			snprintf(b->error, sizeof(b->error), "this cbench.ko (%s) has no LVT mode: load the "
+				 "module built with this cbenchctl, or leave out --quiet-mode", info->version);
+			return -EOPNOTSUPP;
+		}
+		strcpy(b->env.quiet, "cli");
+		return 0;
+	}
+	quiet_sent = quiet_asked >= 0 ? quiet_asked : (int)info->quiet;
+	snprintf(b->env.quiet, sizeof(b->env.quiet), "%s",
+		 cbench_quiet_name(quiet_sent) ? cbench_quiet_name(quiet_sent) : "?");
+	return 0;
+}
+
 static int kmod_open(struct cbench_backend *b, int cpu)
 {
 	struct kmod_backend *k = calloc(1, sizeof(*k));
@@ -231,6 +269,9 @@ static int kmod_open(struct cbench_backend *b, int cpu)
 	if (ret)
 		return ret == -ENOENT ? -ENODEV : ret;
 	ret = cbench_proto_info(k->nl, &k->info);
+	if (ret)
+		return ret;
+	ret = pick_quiet(b, &k->info);
 	if (ret)
 		return ret;
 	/* The budget runs get: we never ask for less than the module's. */
@@ -547,14 +588,18 @@ static void convert(const struct cbench_ksample *ks, const struct cbench_ksample
 			  overhead->counters[CBENCH_COUNTER_CYCLES]);
 	s->ref_cycles = minus(ks->counters[CBENCH_COUNTER_REF_CYCLES],
 			      overhead->counters[CBENCH_COUNTER_REF_CYCLES]);
-	if (ks->flags & (CBENCH_SAMPLE_F_NMI | CBENCH_SAMPLE_F_SMI))
+	if (ks->flags & CBENCH_SAMPLE_F_NMI)
 		s->disturbed |= CBENCH_DISTURB_NMI;
+	if (ks->flags & CBENCH_SAMPLE_F_SMI)
+		s->disturbed |= CBENCH_DISTURB_SMI;
 	if (ks->flags & CBENCH_SAMPLE_F_CPU)
 		s->disturbed |= CBENCH_DISTURB_MIGRATION;
 	if (ks->flags & CBENCH_SAMPLE_F_UNSCHEDULED)
 		s->disturbed |= CBENCH_DISTURB_COUNTER;
 	if (ks->flags & CBENCH_SAMPLE_F_OVER_BUDGET)
 		s->disturbed |= CBENCH_DISTURB_OVER_BUDGET;
+	if (ks->flags & CBENCH_SAMPLE_F_IRQ)
+		s->disturbed |= CBENCH_DISTURB_IRQ;
 }
 
 /* The next sample of bt, as a cbench_sample. */
@@ -767,7 +812,8 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
 	struct cbench_kmod_shape a_shape = { .reps = reps, .samples = rounds * per_side };
 	struct cbench_kmod_shape b_shape = { .reps = reps_other, .samples = rounds * per_side };
 	struct cbench_proto_audit r = { .cpu = (uint32_t)k->cpu, .seed = seed,
-					.per_side = per_side, .rounds = rounds };
+					.per_side = per_side, .rounds = rounds,
+					.has_quiet = quiet_sent >= 0, .quiet = (uint32_t)quiet_sent };
 	uint32_t n = rounds * CBENCH_AUDIT_SIDES * per_side;
 	struct cbench_proto_run_state res;
 	struct cbench_ksample *ks;

@@ -10,6 +10,16 @@
 
 extern const struct cbench_backend_ops cbench_backend_kmod;
 
+/*
+ * How cbench.ko keeps its samples quiet (enum cbench_quiet), for every run
+ * this process and the workers it forks ask for; -1 (the default) leaves it
+ * to the module's quiet_mode parameter.  Set before the first worker.
+ */
+void cbench_backend_kmod_set_quiet(int quiet);
+
+/* "cli" or "lvt"; NULL for anything else. */
+const char *cbench_quiet_name(int quiet);
+
 /* cbench.ko is loaded and we may use it. */
 bool cbench_backend_kmod_available(void);
 

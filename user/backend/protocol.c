@@ -88,6 +88,7 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 		[CBENCH_A_LIMIT_TP_RECORDS] = { .type = NLA_U64 },
 		[CBENCH_A_LIMIT_CALL_MS] = { .type = NLA_U32 },
 		[CBENCH_A_LIMIT_UNWATCHED] = { .type = NLA_U32 },
+		[CBENCH_A_LIMIT_QUIET] = { .type = NLA_U32 },
 	};
 	struct nlattr *tb[CBENCH_A_LIMIT_MAX + 1];
 
@@ -109,6 +110,10 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 		info->call_ms = nla_get_u32(tb[CBENCH_A_LIMIT_CALL_MS]);
 	if (tb[CBENCH_A_LIMIT_UNWATCHED])
 		info->unwatched = nla_get_u32(tb[CBENCH_A_LIMIT_UNWATCHED]) != 0;
+	/* Absent from a module without LVT mode. */
+	info->has_quiet = tb[CBENCH_A_LIMIT_QUIET] != NULL;
+	if (info->has_quiet)
+		info->quiet = nla_get_u32(tb[CBENCH_A_LIMIT_QUIET]);
 	info->has_limits = true;
 	return 0;
 }
@@ -351,6 +356,7 @@ static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_COUNTERS] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_OVERHEAD] = { .minlen = sizeof(struct cbench_ksample) },
 	[CBENCH_A_RUN_PROBE_TSC] = { .type = NLA_U64 },
+	[CBENCH_A_RUN_QUIET] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_FAILED_IN] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_RECOVERED] = { .type = NLA_FLAG },
 	[CBENCH_A_SAMPLES_FIRST] = { .type = NLA_U32 },
@@ -409,6 +415,8 @@ static int build_run(struct nl_msg *msg, void *arg)
 	if (!ret && r->tp_records && r->tp_every)
 		ret = put_u64(msg, CBENCH_A_RUN_TP_EVERY, r->tp_every);
 	ret = ret ? ret : put_args(msg, CBENCH_A_RUN_ARGS, r->args, r->nargs);
+	if (!ret && r->has_quiet)
+		ret = put_u32(msg, CBENCH_A_RUN_QUIET, r->quiet);
 	return ret ? ret : put_u64(msg, CBENCH_A_RUN_PARAM, (uint64_t)r->param);
 }
 
@@ -454,6 +462,7 @@ static int parse_run_get(struct nlattr **tb, void *arg)
 	s->counters = get_u32(tb[CBENCH_A_RUN_COUNTERS]);
 	if (tb[CBENCH_A_RUN_PROBE_TSC])
 		s->probe_tsc = nla_get_u64(tb[CBENCH_A_RUN_PROBE_TSC]);
+	s->quiet = tb[CBENCH_A_RUN_QUIET] ? (int32_t)nla_get_u32(tb[CBENCH_A_RUN_QUIET]) : -1;
 	s->has_overhead = tb[CBENCH_A_RUN_OVERHEAD];
 	if (s->has_overhead) {
 		if (nla_len(tb[CBENCH_A_RUN_OVERHEAD]) != (int)sizeof(s->overhead))
@@ -581,6 +590,8 @@ static int build_audit(struct nl_msg *msg, void *arg)
 	ret = ret ? ret : put_u64(msg, CBENCH_A_AUDIT_SEED, a->seed);
 	ret = ret ? ret : put_u32(msg, CBENCH_A_AUDIT_PER_SIDE, a->per_side);
 	ret = ret ? ret : put_u32(msg, CBENCH_A_AUDIT_ROUNDS, a->rounds);
+	if (!ret && a->has_quiet)
+		ret = put_u32(msg, CBENCH_A_RUN_QUIET, a->quiet);
 	if (ret)
 		return ret;
 	sides = nla_nest_start(msg, CBENCH_A_AUDIT_SIDES | NLA_F_NESTED);

@@ -36,6 +36,8 @@ struct cbench_proto_info {
 	uint64_t tp_records;		/* 0: the module collects no timing points */
 	uint32_t call_ms;		/* the watchdog's limit on a call; 0: no watchdog */
 	bool unwatched;			/* runs taken with one CPU online */
+	bool has_quiet;			/* the module has LVT mode, and... */
+	uint32_t quiet;			/* ...this is a run's enum cbench_quiet by default */
 	bool has_live;
 	uint32_t live_images, live_runs;
 };
@@ -71,6 +73,8 @@ struct cbench_proto_run {
 	uint32_t nargs;
 	uint32_t tp_records;		/* timing-point records per sample; 0: none */
 	uint64_t tp_every;		/* with tp_records; 0: not sent (1) */
+	bool has_quiet;			/* send quiet (else the module's default) */
+	uint32_t quiet;			/* enum cbench_quiet */
 };
 
 int cbench_proto_run_start(struct cbench_nl *nl, const struct cbench_proto_run *run, uint32_t *id);
@@ -86,6 +90,7 @@ struct cbench_proto_run_state {
 	bool has_overhead;
 	struct cbench_ksample overhead;	/* least cost of an empty call */
 	uint64_t probe_tsc;
+	int32_t quiet;			/* enum cbench_quiet it measured in; -1: not said */
 };
 
 int cbench_proto_run_get(struct cbench_nl *nl, uint32_t id, struct cbench_proto_run_state *state);
@@ -117,6 +122,8 @@ struct cbench_proto_audit {
 	uint64_t seed;			/* the order's xorshift64* state */
 	uint32_t per_side, rounds;	/* rounds * 2 * per_side samples */
 	struct cbench_proto_side side[CBENCH_AUDIT_SIDES];
+	bool has_quiet;			/* send quiet (else the module's default) */
+	uint32_t quiet;			/* enum cbench_quiet */
 };
 
 int cbench_proto_audit_start(struct cbench_nl *nl, const struct cbench_proto_audit *audit,

@@ -9,6 +9,11 @@ _Static_assert(CBENCH_HAVE_INSTRUCTIONS == CBENCH_COUNTER_F_INSTRUCTIONS &&
 	       CBENCH_HAVE_REF_CYCLES == CBENCH_COUNTER_F_REF_CYCLES,
 	       "counter bits differ between cbench.ko and cbenchctl");
 
+const char *const cbench_disturb_names[CBENCH_DISTURB_KINDS] = {
+	"context-switch", "migration", "page-fault", "counter-descheduled", "nmi", "over-budget",
+	"interrupt", "smi",
+};
+
 const char *const cbench_counter_names[CBENCH_COUNTER_KINDS] = {
 	"instructions", "cycles", "ref-cycles",
 };

@@ -27,8 +27,14 @@ extern const char *const cbench_counter_names[CBENCH_COUNTER_KINDS];
 #define CBENCH_DISTURB_MIGRATION	(1u << 1)	/* moved to another CPU */
 #define CBENCH_DISTURB_FAULT		(1u << 2)	/* page fault */
 #define CBENCH_DISTURB_COUNTER		(1u << 3)	/* a counter was descheduled */
-#define CBENCH_DISTURB_NMI		(1u << 4)	/* an NMI or SMI (kmod) */
+#define CBENCH_DISTURB_NMI		(1u << 4)	/* an NMI (kmod) */
 #define CBENCH_DISTURB_OVER_BUDGET	(1u << 5)	/* past the IRQ-off budget (kmod) */
+#define CBENCH_DISTURB_IRQ		(1u << 6)	/* an interrupt (kmod, LVT mode) */
+#define CBENCH_DISTURB_SMI		(1u << 7)	/* an SMI (kmod, Intel) */
+/* Their names, by bit: "context-switch", "migration", "page-fault",
+ * "counter-descheduled", "nmi", "over-budget", "interrupt", "smi". */
+#define CBENCH_DISTURB_KINDS 8
+extern const char *const cbench_disturb_names[CBENCH_DISTURB_KINDS];
 
 /* One measurement of `reps` repetitions. */
 struct cbench_sample {
@@ -90,6 +96,7 @@ struct cbench_backend_env {
 	int perf_hw_error;		/* why no hardware counters; 0 if some */
 	bool rdpmc;			/* counters read with RDPMC */
 	uint64_t irqoff_budget_ns;	/* kmod: interrupts-off budget per sample */
+	char quiet[8];			/* kmod: "cli" or "lvt" (enum cbench_quiet) */
 	/* After prepare(): the arena, and how much of it huge pages back
 	 * (0 in ring 0, where it is vmalloc's). */
 	uint64_t arena_bytes;

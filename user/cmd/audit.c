@@ -53,6 +53,7 @@ struct audit_options {
 	enum audit_format format;
 	bool format_given;
 	const char *machine_name, *order;	/* an LNT report's */
+	int quiet;			/* --quiet-mode: enum cbench_quiet; -1 the module's */
 };
 
 static void usage(FILE *f)
@@ -80,6 +81,8 @@ static void usage(FILE *f)
 		"  --seed N            seed of the random order (default: from /dev/urandom;\n"
 		"                      always reported, so a run can be replayed)\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
+		"  --quiet-mode MODE   kmod: cli (interrupts off) or lvt (the local APIC's LVT\n"
+		"                      entries masked), as for run\n"
 		"  --no-tpoints        compare whole measurements even where both benchmarks\n"
 		"                      have loop timing points (by default their per-iteration\n"
 		"                      timings are compared)\n"
@@ -107,7 +110,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
-       OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT, OPT_FAIL_ON, OPT_MACHINE, OPT_ORDER };
+       OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT, OPT_FAIL_ON, OPT_MACHINE, OPT_ORDER, OPT_QUIET };
 
 /* One option with a number or a choice; 0 or -EINVAL after saying why. */
 static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
@@ -139,6 +142,8 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 		return cbench_option_name("audit", "--machine", arg, &o->machine_name, err);
 	case OPT_ORDER:
 		return cbench_option_name("audit", "--order", arg, &o->order, err);
+	case OPT_QUIET:
+		return cbench_option_quiet(arg, &o->quiet, err);
 	case OPT_FAIL_ON:
 		if (strcmp(arg, "slower") && strcmp(arg, "changed"))
 			return cbench_option_refuse(err, "--fail-on", "slower or changed", arg);
@@ -204,6 +209,7 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "machine", required_argument, NULL, OPT_MACHINE },
 		{ "order", required_argument, NULL, OPT_ORDER },
+		{ "quiet-mode", required_argument, NULL, OPT_QUIET },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cbench_option_fields fields = {
@@ -212,8 +218,10 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 	int ret;
 
 	*o = (struct audit_options){ .confidence = 0.99, .budget_s = 30, .min_effect_pct = 0.2,
-				     .cpu = -1 };
+				     .cpu = -1, .quiet = -1 };
 	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, stderr);
+	if (!ret && cbench_option_quiet_check(o->quiet, o->backend, stderr))
+		ret = -EINVAL;
 	if (!ret && !o->format_given && cbench_path_has_ext(o->output, ".lnt.json"))
 		o->format = FORMAT_LNT;
 	else if (!ret && !o->format_given && cbench_path_has_ext(o->output, ".json"))
@@ -492,6 +500,7 @@ static int pick_backend(const struct audit_options *o, const struct cbench_libra
 		cbench_err("unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n");
 		return -1;
 	}
+	cbench_backend_kmod_set_quiet(o->quiet);
 	for (size_t i = 0; st->ops == &cbench_backend_kmod && i < o->npaths; i++) {
 		if (!cbench_backend_kmod_check(lib[i].path, err, sizeof(err)))
 			continue;
@@ -543,6 +552,10 @@ static int audit_all(struct audit_state *st, struct cbench_outfile *out)
 
 		ret = cbench_session_calibrate(st->ops, st->cpu, st->shared_cpu,
 					   &st->report.timer, &env);
+		/* How cbench.ko kept the measurements quiet: what it told
+		 * the calibration's worker. */
+		if (!ret && env.quiet[0])
+			snprintf(st->report.quiet, sizeof(st->report.quiet), "%s", env.quiet);
 	}
 	for (size_t i = 0; !ret && i < st->report.npairs; i++)
 		audit_pair(st, i);

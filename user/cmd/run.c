@@ -48,6 +48,9 @@ static void usage(FILE *f)
 		"                      \"BenchmarkCopy/size=64\" forms)\n"
 		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded, else user)\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
+		"  --quiet-mode MODE   kmod: how cbench.ko keeps a measurement quiet: cli\n"
+		"                      (interrupts off) or lvt (interrupts on, the local APIC's\n"
+		"                      LVT entries masked); default the module's quiet_mode\n"
 		"  --trials K          trials per benchmark, each a result line (default 10)\n"
 		"  --retune            ignore the cached reps and tune again\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout when\n"
@@ -83,12 +86,13 @@ void cbench_run_options_init(struct cbench_run_options *o)
 	o->time_limit_s = 10;
 	o->trial_time_s = 0.02;
 	o->warmup_s = 0.005;
+	o->quiet = -1;
 }
 
 const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", NULL };
 
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
-       OPT_WARMUP, OPT_MACHINE, OPT_ORDER };
+       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -145,6 +149,8 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		return cbench_option_name("run", "--machine", arg, &o->machine_name, err);
 	case OPT_ORDER:
 		return cbench_option_name("run", "--order", arg, &o->order, err);
+	case OPT_QUIET:
+		return cbench_option_quiet(arg, &o->quiet, err);
 	default:
 		return seconds_option(o, c, arg, err);
 	}
@@ -220,6 +226,8 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 		return -EINVAL;
 	}
 	o->so_path = argv[optind];
+	if (cbench_option_quiet_check(o->quiet, o->backend, err))
+		return -EINVAL;
 	if (o->trial_time_s >= o->time_limit_s) {
 		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
 		return -EINVAL;
@@ -244,6 +252,7 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "warmup", required_argument, NULL, OPT_WARMUP },
 		{ "machine", required_argument, NULL, OPT_MACHINE },
 		{ "order", required_argument, NULL, OPT_ORDER },
+		{ "quiet-mode", required_argument, NULL, OPT_QUIET },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* -o may come more than once: take_option() keeps each. */
@@ -492,6 +501,7 @@ static int open_object(struct run_state *st, const struct cbench_filter *filter,
 		cbench_err("unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n");
 		return -1;
 	}
+	cbench_backend_kmod_set_quiet(opt->quiet);
 	if (cbench_library_open(lib, opt->so_path, opt->time_limit_s, err, sizeof(err))) {
 		cbench_err("unable to load benchmarks: %s\n", err);
 		return -1;

@@ -44,6 +44,7 @@ struct cbench_run_options {
 	double time_limit_s;		/* per phase (tuning, each trial) */
 	double trial_time_s;		/* a trial measures for about this long */
 	double warmup_s;		/* before each trial's measurements */
+	int quiet;			/* --quiet-mode: enum cbench_quiet; -1 the module's */
 };
 
 /* Defaults for everything, per the documentation in run.c's usage. */

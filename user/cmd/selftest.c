@@ -45,6 +45,7 @@ struct selftest_options {
 	int nbackends;
 	const char *cpu;		/* --cpu, as given; NULL: run's default */
 	const char *trials;
+	const char *quiet;		/* --quiet-mode for the kmod backend; NULL: the module's */
 	bool json;
 	const char *output;
 	struct { const char *name; double value; } expect[MAX_EXPECT];
@@ -88,6 +89,8 @@ static void usage(FILE *f)
 		"  --backend KIND      user, kmod or both (default user): both measures in user\n"
 		"                      mode and in ring 0 and shows them side by side\n"
 		"  --cpu N             measure on CPU N (default: run's)\n"
+		"  --quiet-mode MODE   kmod: cli (interrupts off) or lvt (the local APIC's LVT\n"
+		"                      entries masked), as for run; the report says which\n"
 		"  --trials K          trials per kernel (default 5)\n"
 		"  --expect NAME=VAL   expect VAL for check NAME instead of the table's (a CPU\n"
 		"                      the table lacks, or a check of the check)\n"
@@ -123,13 +126,14 @@ static int take_expect(struct selftest_options *o, const char *arg)
 /* 0, 1 for --help, or CBENCH_EXIT_USAGE after saying why. */
 static int parse(struct selftest_options *o, int argc, char *argv[])
 {
-	enum { OPT_BACKEND = 256, OPT_CPU, OPT_TRIALS, OPT_EXPECT, OPT_FORMAT };
+	enum { OPT_BACKEND = 256, OPT_CPU, OPT_TRIALS, OPT_EXPECT, OPT_FORMAT, OPT_QUIET };
 	static const struct option longopts[] = {
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "trials", required_argument, NULL, OPT_TRIALS },
 		{ "expect", required_argument, NULL, OPT_EXPECT },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "quiet-mode", required_argument, NULL, OPT_QUIET },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -162,6 +166,12 @@ static int parse(struct selftest_options *o, int argc, char *argv[])
 		case OPT_CPU:
 			o->cpu = optarg;
 			break;
+		case OPT_QUIET:
+			if (strcmp(optarg, "cli") && strcmp(optarg, "lvt"))
+				return cbench_usage_error("selftest", "--quiet-mode must be cli or lvt, "
+							  "not '%s'", optarg);
+			o->quiet = optarg;
+			break;
 		case OPT_TRIALS:
 			if (strspn(optarg, "0123456789") != strlen(optarg) || !*optarg ||
 			    atoi(optarg) < 1 || atoi(optarg) > 1000)
@@ -185,6 +195,9 @@ static int parse(struct selftest_options *o, int argc, char *argv[])
 			return cbench_usage_error("selftest", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (o->quiet && !strcmp(o->backends[0], "user") && o->nbackends == 1)
+		return cbench_usage_error("selftest", "--quiet-mode is how cbench.ko keeps its "
+					  "samples quiet: use it with --backend kmod or both");
 	if (optind != argc)
 		return cbench_usage_error("selftest", "it takes no object: its kernels are cbench's "
 					  "own (examples/known.c), not '%s'", argv[optind]);
@@ -254,6 +267,10 @@ static int run_kernels(const struct selftest_options *o, const char *backend, co
 	if (o->cpu) {
 		argv[argc++] = "--cpu";
 		argv[argc++] = o->cpu;
+	}
+	if (o->quiet && !strcmp(backend, "kmod")) {
+		argv[argc++] = "--quiet-mode";
+		argv[argc++] = o->quiet;
 	}
 	argv[argc++] = "--filter";
 	argv[argc++] = filter;
@@ -426,8 +443,11 @@ static void print_text(FILE *f, const struct cbench_machine *m, const struct bac
 		double hz = cbench_json_number(cfg, "timer_hz", NAN);
 		double step = cbench_json_number(cfg, "timer_step_ticks", NAN);
 
-		fprintf(f, "\nbackend %s: timer %s at %.0f MHz, step %.3g ticks (%.3g ns), overhead "
+		const char *quiet = cbench_json_string(cfg, "quiet_mode", NULL);
+
+		fprintf(f, "\nbackend %s%s%s%s: timer %s at %.0f MHz, step %.3g ticks (%.3g ns), overhead "
 			"%.3g ticks; core clock %.3f to %.3f GHz during the checks\n", b[r].backend,
+			quiet ? " (quiet mode " : "", quiet ? quiet : "", quiet ? ")" : "",
 			cbench_json_string(cfg, "timer", "?"), hz * 1e-6, step, step / hz * 1e9,
 			cbench_json_number(cfg, "timer_overhead_ticks", NAN),
 			cbench_json_number(cfg, "core_ghz_min", NAN),
@@ -471,7 +491,28 @@ static struct quiet quiet_of(const struct backend_run *b, const char *benchmark)
 	};
 }
 
-/* Both backends side by side: what ring 0 removes, kernel by kernel. */
+/* A backend's discarded measurements over every kernel, by what disturbed
+ * them (the trials' discarded_by), into counts. */
+static void discarded_by(const struct backend_run *b, double counts[CBENCH_DISTURB_KINDS])
+{
+	const struct cbench_json *res = cbench_json_get(b->report, "benchmarks");
+
+	for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
+		counts[k] = 0;
+	for (size_t i = 0; res && i < res->n; i++) {
+		const struct cbench_json *t = cbench_json_get(&res->items[i], "trials");
+
+		for (size_t j = 0; t && j < t->n; j++) {
+			const struct cbench_json *by = cbench_json_get(&t->items[j], "discarded_by");
+
+			for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
+				counts[k] += cbench_json_number(by, cbench_disturb_names[k], 0);
+		}
+	}
+}
+
+/* Both backends side by side: what ring 0 removes, kernel by kernel, and
+ * what disturbed the measurements each discarded. */
 static void print_side_by_side(FILE *f, const struct backend_run *b)
 {
 	fprintf(f, "\nwhat %s removes against %s: measurements discarded as disturbed, the spread of\n"
@@ -485,6 +526,22 @@ static void print_side_by_side(FILE *f, const struct backend_run *b)
 		fprintf(f, "%-15s %8.2f%% %8.2f%%  %8.3f%% %8.3f%%  %8.3f%% %8.3f%%\n",
 			cbench_known_checks[i].name, 100 * u.discarded, 100 * k.discarded, 100 * u.cv,
 			100 * k.cv, 100 * u.gap, 100 * k.gap);
+	}
+	fprintf(f, "disturbances seen (measurements discarded, by cause; user mode sees context\n"
+		"switches, migrations and page faults, ring 0 NMIs, SMIs and, in LVT mode,\n"
+		"interrupts):\n");
+	for (int r = 0; r < 2; r++) {
+		double counts[CBENCH_DISTURB_KINDS];
+		bool any = false;
+
+		discarded_by(&b[r], counts);
+		fprintf(f, "  %-5s", b[r].backend);
+		for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++) {
+			if (counts[k] > 0)
+				fprintf(f, "%s %s %.0f", any ? "," : "", cbench_disturb_names[k], counts[k]);
+			any |= counts[k] > 0;
+		}
+		fprintf(f, "%s\n", any ? "" : " none");
 	}
 }
 
@@ -505,7 +562,16 @@ static void print_json(FILE *f, const struct cbench_machine *m, const struct bac
 
 		passed &= !b[r].failed;
 		cbench_jsonw_object_start(&j, NULL);
+		double counts[CBENCH_DISTURB_KINDS];
+
 		cbench_jsonw_string(&j, "backend", b[r].backend);
+		if (cbench_json_string(cfg, "quiet_mode", NULL))
+			cbench_jsonw_string(&j, "quiet_mode", cbench_json_string(cfg, "quiet_mode", NULL));
+		discarded_by(&b[r], counts);
+		cbench_jsonw_object_start(&j, "discarded_by");
+		for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
+			cbench_jsonw_uint(&j, cbench_disturb_names[k], (uint64_t)counts[k]);
+		cbench_jsonw_object_end(&j);
 		cbench_jsonw_double(&j, "timer_hz", cbench_json_number(cfg, "timer_hz", NAN));
 		cbench_jsonw_double(&j, "timer_step_ticks", cbench_json_number(cfg, "timer_step_ticks", NAN));
 		cbench_jsonw_double(&j, "timer_overhead_ticks",

@@ -39,6 +39,7 @@ struct cbench_audit_report {
 	double budget_s;			/* per pair */
 	double min_effect_pct;			/* percent */
 	const char *backend;
+	char quiet[8];			/* kmod: "cli" or "lvt"; "" in user mode */
 	bool no_tpoints;			/* --no-tpoints */
 	bool fixed_placement;			/* --fixed-placement */
 	struct cbench_timer timer;

@@ -21,14 +21,16 @@ double cbench_sample_ns_per_op(const struct cbench_report *r, const struct cbenc
 
 const char *cbench_disturb_name(uint32_t d)
 {
-	if (d & CBENCH_DISTURB_MIGRATION)
-		return "migration";
-	if (d & CBENCH_DISTURB_CSWITCH)
-		return "context-switch";
-	if (d & CBENCH_DISTURB_FAULT)
-		return "page-fault";
-	if (d & CBENCH_DISTURB_COUNTER)
-		return "counter-descheduled";
+	/* The most telling first: a migration explains a context switch. */
+	static const uint32_t order[] = { CBENCH_DISTURB_MIGRATION, CBENCH_DISTURB_CSWITCH,
+					  CBENCH_DISTURB_FAULT, CBENCH_DISTURB_COUNTER,
+					  CBENCH_DISTURB_SMI, CBENCH_DISTURB_NMI, CBENCH_DISTURB_IRQ,
+					  CBENCH_DISTURB_OVER_BUDGET };
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (d & order[i])
+			return cbench_disturb_names[__builtin_ctz(order[i])];
+	}
 	return "";
 }
 
@@ -88,6 +90,7 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 	uint64_t n_ops;
 
 	t->valid = t->discarded = 0;
+	memset(t->discarded_by, 0, sizeof(t->discarded_by));
 	t->iterations = 0;
 	t->ns_per_op = t->min_ns_per_op = t->median_ns_per_op = t->max_ns_per_op = t->cv = NAN;
 	t->half_ns_per_op[0] = t->half_ns_per_op[1] = NAN;
@@ -102,6 +105,8 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 
 		if (s->disturbed) {
 			t->discarded++;
+			for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
+				t->discarded_by[k] += (s->disturbed >> k) & 1;
 			continue;
 		}
 		v[t->valid++] = cbench_sample_ns_per_op(r, e, s);

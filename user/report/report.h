@@ -41,6 +41,9 @@ struct cbench_trial {
 	/* Derived by cbench_report_summarize(); NAN where not available. */
 	size_t valid;
 	size_t discarded;
+	/* Discarded measurements by CBENCH_DISTURB_* bit (one may have
+	 * several): what disturbed them (context switches, NMIs, ...). */
+	size_t discarded_by[CBENCH_DISTURB_KINDS];
 	/* The headline estimate: the floor mean of the valid measurements
 	 * (cbench_stats_floor_mean), the minimum of Chen and Revels without the
 	 * lucky roundings of a coarse timer. */

@@ -109,8 +109,9 @@ static void text_placement(const struct cbench_audit_pair *p, FILE *f)
 
 int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 {
-	fprintf(f, "audit: seed %" PRIu64 ", confidence %g, min-effect %g %%, budget %g s, backend %s\n",
-		r->seed, r->confidence, r->min_effect_pct, r->budget_s, r->backend);
+	fprintf(f, "audit: seed %" PRIu64 ", confidence %g, min-effect %g %%, budget %g s, backend %s%s%s\n",
+		r->seed, r->confidence, r->min_effect_pct, r->budget_s, r->backend,
+		r->quiet[0] ? ", quiet mode " : "", r->quiet);
 	fprintf(f, "timer: %s\n", r->timer.name);
 	fprintf(f, "run: %s on %s: %s\n", cbench_context()->date, cbench_context()->host,
 		cbench_context()->command);
@@ -217,6 +218,8 @@ int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f)
 	cbench_jsonw_double(&j, "budget", r->budget_s);
 	cbench_jsonw_double(&j, "min_effect", r->min_effect_pct);
 	cbench_jsonw_string(&j, "backend", r->backend);
+	if (r->quiet[0])
+		cbench_jsonw_string(&j, "quiet_mode", r->quiet);
 	cbench_jsonw_string(&j, "timer", r->timer.name);
 	cbench_jsonw_bool(&j, "tpoints", !r->no_tpoints);
 	cbench_jsonw_bool(&j, "fixed_placement", r->fixed_placement);
@@ -305,6 +308,8 @@ int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f)
 	int ret = 0;
 
 	fprintf(f, "goos: linux\ngoarch: amd64\nbackend: %s\n", r->backend);
+	if (r->quiet[0])
+		fprintf(f, "quiet-mode: %s\n", r->quiet);
 	fprintf(f, "# date: %s\n# host: %s\n# command: %s\n", cbench_context()->date,
 		cbench_context()->host, cbench_context()->command);
 	fprintf(f, "# seed: %" PRIu64 "\n# confidence: %g\n# timer: %s\n", r->seed, r->confidence,

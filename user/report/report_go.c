@@ -176,11 +176,16 @@ static void put_config(const struct cbench_report *r, FILE *f)
 	config(f, "cbench-version", "%s", r->version);
 	config(f, "backend", "%s", r->backend);
 	if (kmod) {
-		/* cbench.ko measures in a kernel thread on this CPU, interrupts off. */
+		/* cbench.ko measures in a kernel thread on this CPU, interrupts
+		 * off or its local APIC's LVT entries masked. */
+		bool lvt = !strcmp(r->env.quiet, "lvt");
+
 		config(f, "cpu-measured", "%d", r->env.cpu);
 		config(f, "irqoff-budget", "%" PRIu64 " ns per measurement", r->env.irqoff_budget_ns);
-		config(f, "timer", "%s, rdtsc_ordered with interrupts off%s", r->timer.name,
-		       m->tsc_invariant ? ", invariant" : "");
+		config(f, "quiet-mode", "%s", lvt ? "lvt (interrupts on, the local APIC's LVT entries masked)" :
+		       "cli (interrupts off)");
+		config(f, "timer", "%s, rdtsc_ordered with %s%s", r->timer.name,
+		       lvt ? "the LVT entries masked" : "interrupts off", m->tsc_invariant ? ", invariant" : "");
 	} else {
 		config(f, "worker-cpu", "%d", r->env.cpu);
 		config(f, "worker-sched", "%s",

@@ -67,6 +67,12 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 	cbench_jsonw_double(j, "cv", t->cv);
 	cbench_jsonw_uint(j, "measurements", t->nsamples);
 	cbench_jsonw_uint(j, "discarded", t->discarded);
+	cbench_jsonw_object_start(j, "discarded_by");
+	for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++) {
+		if (t->discarded_by[k])
+			cbench_jsonw_uint(j, cbench_disturb_names[k], t->discarded_by[k]);
+	}
+	cbench_jsonw_object_end(j);
 	maybe(j, "mb_per_s", t->mb_per_s);
 	if (t->have & CBENCH_HAVE_INSTRUCTIONS)
 		cbench_jsonw_double(j, "instructions_per_op", t->instructions_per_op);
@@ -140,6 +146,8 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 	cbench_jsonw_string(j, "disturbances", r->env.disturb_source);
 	if (r->env.irqoff_budget_ns)
 		cbench_jsonw_uint(j, "irqoff_budget_ns", r->env.irqoff_budget_ns);
+	if (r->env.quiet[0])
+		cbench_jsonw_string(j, "quiet_mode", r->env.quiet);
 	cbench_jsonw_string(j, "date", cbench_context()->date);
 	cbench_jsonw_string(j, "host", cbench_context()->host);
 	cbench_jsonw_string(j, "command", cbench_context()->command);

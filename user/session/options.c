@@ -147,6 +147,27 @@ int cbench_option_word(const char *option, const char *arg, const char *const *w
 	return -EINVAL;
 }
 
+int cbench_option_quiet(const char *arg, int *quiet, FILE *err)
+{
+	static const char *const modes[] = { "cli", "lvt", NULL };
+	int i = cbench_option_word("--quiet-mode", arg, modes, err);
+
+	if (i < 0)
+		return i;
+	*quiet = i;		/* enum cbench_quiet's order */
+	return 0;
+}
+
+int cbench_option_quiet_check(int quiet, enum cbench_backend_kind backend, FILE *err)
+{
+	if (quiet >= 0 && backend == CBENCH_BACKEND_USER) {
+		fprintf(err, "%s: --quiet-mode is how cbench.ko keeps its samples quiet; user mode has "
+			"none to choose: leave it out, or use --backend kmod\n", cbench_prog);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int cbench_option_backend(const char *arg, enum cbench_backend_kind *kind, FILE *err)
 {
 	static const char *const kinds[] = { "user", "kmod", "auto", NULL };

@@ -64,6 +64,11 @@ int cbench_option_confidence(const char *arg, double *p, FILE *err);
  * the format unless --format does. */
 bool cbench_path_has_ext(const char *path, const char *ext);
 
+/* --quiet-mode cli|lvt: cbench.ko's enum cbench_quiet into *quiet. */
+int cbench_option_quiet(const char *arg, int *quiet, FILE *err);
+/* A --quiet-mode given (quiet >= 0) with --backend user is refused. */
+int cbench_option_quiet_check(int quiet, enum cbench_backend_kind backend, FILE *err);
+
 /* --cpu N: a decimal CPU number below limit, else refused. */
 int cbench_option_cpu(const char *arg, int limit, int *cpu, FILE *err);
 

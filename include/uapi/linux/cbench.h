@@ -170,6 +170,8 @@
  *                                   point, 1 .. CBENCH_TP_EVERY_MAX;
  *                                   optional, 1; only with TP_RECORDS
  *                                   (else -EINVAL)
+ *            CBENCH_A_RUN_QUIET     NLA_U32  enum cbench_quiet; optional,
+ *                                   the module's quiet_mode parameter
  *   reply:   CBENCH_CMD_RUN_START with CBENCH_A_RUN_ID (NLA_U32).
  *   The run proceeds in a kernel thread bound to the CPU: setup() with
  *   interrupts on; timed calls with interrupts on, of an empty call (the
@@ -224,6 +226,7 @@
  *     CBENCH_A_RUN_OVERHEAD      NLA_BINARY struct cbench_ksample: the least
  *                                   cost of an empty call, per field; absent
  *                                   until calibrated
+ *     CBENCH_A_RUN_QUIET         NLA_U32  enum cbench_quiet the run measures in
  *     CBENCH_A_RUN_PROBE_TSC     NLA_U64  TSC ticks of the least interrupts-on call
  *   A client polls this until the state is no longer RUNNING.  The module
  *   sends nothing unasked: a notification could arrive in the middle of the
@@ -264,6 +267,7 @@
  *   one kernel thread, so that whatever drifts falls on both alike.
  *   request: CBENCH_A_RUN_CPU       NLA_U32  an online CPU
  *            CBENCH_A_RUN_BUDGET_NS NLA_U64  as for RUN_START; optional
+ *            CBENCH_A_RUN_QUIET     NLA_U32  as for RUN_START; optional
  *            CBENCH_A_AUDIT_SEED    NLA_U64  the order's seed; optional, 0
  *            CBENCH_A_AUDIT_PER_SIDE NLA_U32 samples of each side per round,
  *                                   1 .. CBENCH_AUDIT_PER_SIDE_MAX
@@ -445,8 +449,25 @@ enum cbench_attr {
 	CBENCH_A_TP_RECORDS,
 	CBENCH_A_RUN_RECOVERED,
 	CBENCH_A_RUN_ARGS,
+	CBENCH_A_RUN_QUIET,
 	__CBENCH_A_LAST
 };
+
+/*
+ * How the measured region of a sample is kept quiet (CBENCH_A_RUN_QUIET).
+ * CLI: interrupts off.  LVT: interrupts on, the local APIC's LVT entries
+ * (timer, thermal, performance counter, LINT0, LINT1, error) masked and the
+ * TSC deadline disarmed, as nanoBench does; every entry is restored after
+ * the region, and a timer that came due meanwhile fires then.  Interrupts
+ * from elsewhere (IPIs, devices) still arrive: a sample one reached is
+ * flagged CBENCH_SAMPLE_F_IRQ.
+ */
+enum cbench_quiet {
+	CBENCH_QUIET_CLI,
+	CBENCH_QUIET_LVT,
+	__CBENCH_QUIET_LAST
+};
+#define CBENCH_QUIET_MAX (__CBENCH_QUIET_LAST - 1)
 #define CBENCH_A_MAX (__CBENCH_A_LAST - 1)
 
 /* Inside CBENCH_A_INFO_LIMITS: the module's limits, from its parameters. */
@@ -463,6 +484,9 @@ enum cbench_limit_attr {
 					 * before the watchdog ends it */
 	CBENCH_A_LIMIT_UNWATCHED,	/* NLA_U32: 1 if runs are taken where no
 					 * other CPU can watch (one online CPU) */
+	CBENCH_A_LIMIT_QUIET,		/* NLA_U32: enum cbench_quiet of a run that
+					 * does not say (module parameter quiet_mode);
+					 * absent from a module without LVT mode */
 	__CBENCH_A_LIMIT_LAST
 };
 #define CBENCH_A_LIMIT_MAX (__CBENCH_A_LIMIT_LAST - 1)
@@ -553,7 +577,8 @@ enum cbench_sample_flag {
 	CBENCH_SAMPLE_F_CPU = 1U << 2,		/* not on the run's CPU */
 	CBENCH_SAMPLE_F_UNSCHEDULED = 1U << 3,	/* a counter was not counting */
 	CBENCH_SAMPLE_F_OVER_BUDGET = 1U << 4,	/* longer than the IRQ-off budget */
-	__CBENCH_SAMPLE_F_ALL = (1U << 5) - 1
+	CBENCH_SAMPLE_F_IRQ = 1U << 5,		/* an interrupt arrived (LVT mode) */
+	__CBENCH_SAMPLE_F_ALL = (1U << 6) - 1
 };
 
 /*

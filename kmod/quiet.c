@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LVT masking for a quiet measured region; see quiet.h.
+ *
+ * The APIC is read and written through the kernel's struct apic (xAPIC
+ * registers or x2APIC MSRs alike); apic_read() and apic_write() are static
+ * calls modules cannot use since 6.9, but the apic pointer is exported.
+ * Entries the APIC does not have (its maxlvt) are left alone: an x2APIC
+ * faults on a register that is not there.
+ */
+#include <linux/bug.h>
+#include <linux/irqflags.h>
+#include <linux/kernel_stat.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+#include <asm/apic.h>
+#include <asm/hardirq.h>
+#include <asm/msr.h>
+#include <asm/processor.h>
+
+#include "quiet.h"
+
+#ifndef APIC_LVT_TIMER_MASK
+#define APIC_LVT_TIMER_MASK (3 << 17)
+#endif
+
+/* Registers, in restore order's reverse, and the least maxlvt each needs. */
+static const struct {
+	u32 reg;
+	u32 maxlvt;
+} lvts[CBENCH_LVTS] = {
+	{ APIC_LVTT, 0 },
+	{ APIC_LVTTHMR, 5 },
+	{ APIC_LVTPC, 4 },
+	{ APIC_LVT0, 0 },
+	{ APIC_LVT1, 0 },
+	{ APIC_LVTERR, 3 },
+};
+
+void cbench_lvt_mask(struct cbench_lvt_state *st)
+{
+	unsigned long flags;
+	u32 maxlvt, mode;
+	int i;
+
+	local_irq_save(flags);
+	maxlvt = GET_APIC_MAXLVT(apic->read(APIC_LVR));
+	st->present = 0;
+	for (i = 0; i < CBENCH_LVTS; i++) {
+		if (maxlvt < lvts[i].maxlvt)
+			continue;
+		st->present |= 1U << i;
+		st->lvt[i] = apic->read(lvts[i].reg);
+		apic->write(lvts[i].reg, st->lvt[i] | APIC_LVT_MASKED);
+	}
+	/*
+	 * Read after masking: a timer that expired before is pending in the
+	 * APIC already and needs nothing from us; one that expires from now
+	 * on is dropped, and restore() sees it from these.
+	 */
+	mode = st->lvt[0] & APIC_LVT_TIMER_MASK;
+	st->deadline = 0;
+	st->tmcct = 0;
+	if (mode == APIC_LVT_TIMER_TSCDEADLINE && boot_cpu_has(X86_FEATURE_TSC_DEADLINE_TIMER)) {
+		rdmsrl(MSR_IA32_TSC_DEADLINE, st->deadline);
+		if (st->deadline)
+			wrmsrl(MSR_IA32_TSC_DEADLINE, 0);
+	} else if (mode == APIC_LVT_TIMER_ONESHOT) {
+		st->tmcct = apic->read(APIC_TMCCT);
+	}
+	local_irq_restore(flags);
+}
+
+/* A counter overflow whose interrupt the masked LVTPC dropped. */
+static bool pmi_dropped(const struct cbench_lvt_state *st)
+{
+	u64 status = 0;
+
+	if (!(st->present & (1U << 2)) || (st->lvt[2] & APIC_LVT_MASKED))
+		return false;
+	if (boot_cpu_has(X86_FEATURE_ARCH_PERFMON) && (cpuid_eax(0xa) & 0xff) >= 2)
+		rdmsrl(MSR_CORE_PERF_GLOBAL_STATUS, status);
+	else if (boot_cpu_has(X86_FEATURE_PERFMON_V2))
+		rdmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, status);
+	/* The overflow bits: general counters low, fixed ones from bit 32. */
+	return status & GENMASK_ULL(47, 0);
+}
+
+void cbench_lvt_restore(const struct cbench_lvt_state *st)
+{
+	unsigned long flags;
+	u32 now;
+	int i;
+
+	local_irq_save(flags);
+	for (i = CBENCH_LVTS - 1; i >= 0; i--) {
+		if (st->present & (1U << i))
+			apic->write(lvts[i].reg, st->lvt[i]);
+	}
+	/* Exactly as they were, but for the read-only delivery status. */
+	for (i = 0; i < CBENCH_LVTS; i++) {
+		if (!(st->present & (1U << i)))
+			continue;
+		now = apic->read(lvts[i].reg);
+		WARN_ONCE((now ^ st->lvt[i]) & ~APIC_SEND_PENDING,
+			  "cbench: LVT entry 0x%x is 0x%x after a sample, was 0x%x\n", lvts[i].reg, now,
+			  st->lvt[i]);
+	}
+	if (st->deadline)
+		wrmsrl(MSR_IA32_TSC_DEADLINE, st->deadline);
+	else if (st->tmcct && !apic->read(APIC_TMCCT))
+		apic->write(APIC_TMICT, 1);
+	if (pmi_dropped(st))
+		apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
+	local_irq_restore(flags);
+}
+
+u64 cbench_irq_count(void)
+{
+	/* Every counter of irq_stat after the NMIs' (the fields vary with the
+	 * kernel's configuration; the padding after them stays 0), and the
+	 * device interrupts. */
+	const unsigned int *c = this_cpu_ptr(&irq_stat.apic_timer_irqs);
+	const unsigned int *end = (const unsigned int *)(this_cpu_ptr(&irq_stat) + 1);
+	u64 sum = kstat_this_cpu->irqs_sum;
+
+	for (; c < end; c++)
+		sum += *c;
+	return sum;
+}
