@@ -40,11 +40,24 @@ static const struct {
 void cbench_lvt_mask(struct cbench_lvt_state *st)
 {
 	unsigned long flags;
-	u32 maxlvt, mode;
+	u32 maxlvt;
 	int i;
 
 	local_irq_save(flags);
 	maxlvt = GET_APIC_MAXLVT(apic->read(APIC_LVR));
+	/*
+	 * The deadline is disarmed before the timer is masked: one that
+	 * passes first is delivered (and pending while interrupts are off);
+	 * one read here is written back by restore().  The other way round,
+	 * a deadline passing between the two would be dropped unseen.
+	 */
+	st->mode = apic->read(APIC_LVTT) & APIC_LVT_TIMER_MASK;
+	st->deadline = 0;
+	if (st->mode == APIC_LVT_TIMER_TSCDEADLINE && boot_cpu_has(X86_FEATURE_TSC_DEADLINE_TIMER)) {
+		rdmsrl(MSR_IA32_TSC_DEADLINE, st->deadline);
+		if (st->deadline)
+			wrmsrl(MSR_IA32_TSC_DEADLINE, 0);
+	}
 	st->present = 0;
 	for (i = 0; i < CBENCH_LVTS; i++) {
 		if (maxlvt < lvts[i].maxlvt)
@@ -53,21 +66,9 @@ void cbench_lvt_mask(struct cbench_lvt_state *st)
 		st->lvt[i] = apic->read(lvts[i].reg);
 		apic->write(lvts[i].reg, st->lvt[i] | APIC_LVT_MASKED);
 	}
-	/*
-	 * Read after masking: a timer that expired before is pending in the
-	 * APIC already and needs nothing from us; one that expires from now
-	 * on is dropped, and restore() sees it from these.
-	 */
-	mode = st->lvt[0] & APIC_LVT_TIMER_MASK;
-	st->deadline = 0;
-	st->tmcct = 0;
-	if (mode == APIC_LVT_TIMER_TSCDEADLINE && boot_cpu_has(X86_FEATURE_TSC_DEADLINE_TIMER)) {
-		rdmsrl(MSR_IA32_TSC_DEADLINE, st->deadline);
-		if (st->deadline)
-			wrmsrl(MSR_IA32_TSC_DEADLINE, 0);
-	} else if (mode == APIC_LVT_TIMER_ONESHOT) {
-		st->tmcct = apic->read(APIC_TMCCT);
-	}
+	/* Interrupts taken from here on (they are on in the region) may
+	 * program the timer while it is masked. */
+	st->irqs = cbench_irq_count();
 	local_irq_restore(flags);
 }
 
@@ -84,6 +85,40 @@ static bool pmi_dropped(const struct cbench_lvt_state *st)
 		rdmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, status);
 	/* The overflow bits: general counters low, fixed ones from bit 32. */
 	return status & GENMASK_ULL(47, 0);
+}
+
+/*
+ * The timer's interrupt, if it was due while masked.  touched: interrupts
+ * were taken meanwhile, and may have programmed it.  A timer that fires
+ * once too often costs the kernel a look at its hrtimers; one that never
+ * fires stops the CPU's clock events for good, so where we cannot tell,
+ * it fires.
+ */
+static void restart_timer(const struct cbench_lvt_state *st, bool touched)
+{
+	u64 now;
+
+	/* Stopped by the kernel (masked): nothing is due. */
+	if (st->lvt[0] & APIC_LVT_MASKED)
+		return;
+	if (st->mode == APIC_LVT_TIMER_TSCDEADLINE && boot_cpu_has(X86_FEATURE_TSC_DEADLINE_TIMER)) {
+		/* Armed now: by us never, so by the kernel, for later. */
+		rdmsrl(MSR_IA32_TSC_DEADLINE, now);
+		if (now)
+			return;
+		/* A deadline in the past fires at once. */
+		if (st->deadline || touched)
+			wrmsrl(MSR_IA32_TSC_DEADLINE, st->deadline ? st->deadline : 1);
+	} else if (st->mode == APIC_LVT_TIMER_ONESHOT) {
+		/*
+		 * Run out, having been started: its interrupt met the mask,
+		 * or may have.  The count reads 0 from the moment it runs out,
+		 * and in a VM its interrupt may follow later (QEMU's a tick
+		 * later); a mask in between drops it.
+		 */
+		if (!apic->read(APIC_TMCCT) && apic->read(APIC_TMICT))
+			apic->write(APIC_TMICT, 1);
+	}
 }
 
 void cbench_lvt_restore(const struct cbench_lvt_state *st)
@@ -106,10 +141,7 @@ void cbench_lvt_restore(const struct cbench_lvt_state *st)
 			  "cbench: LVT entry 0x%x is 0x%x after a sample, was 0x%x\n", lvts[i].reg, now,
 			  st->lvt[i]);
 	}
-	if (st->deadline)
-		wrmsrl(MSR_IA32_TSC_DEADLINE, st->deadline);
-	else if (st->tmcct && !apic->read(APIC_TMCCT))
-		apic->write(APIC_TMICT, 1);
+	restart_timer(st, cbench_irq_count() != st->irqs);
 	if (pmi_dropped(st))
 		apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
 	local_irq_restore(flags);

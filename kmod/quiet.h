@@ -18,8 +18,9 @@
 struct cbench_lvt_state {
 	u32 lvt[CBENCH_LVTS];		/* as they were */
 	u32 present;			/* bit i: entry i exists (the APIC's maxlvt) */
+	u32 mode;			/* the timer's: APIC_LVT_TIMER_* */
 	u64 deadline;			/* IA32_TSC_DEADLINE, TSC-deadline mode; 0 */
-	u32 tmcct;			/* the timer's count, one-shot mode; 0 */
+	u64 irqs;			/* cbench_irq_count() once masked */
 };
 
 /*
@@ -31,8 +32,11 @@ void cbench_lvt_mask(struct cbench_lvt_state *st);
 /*
  * Puts back every entry exactly; a timer that came due while masked (its
  * interrupt was dropped, not held) fires now: the deadline is written back,
- * a one-shot count that ran out is restarted at 1.  A performance-counter
- * overflow that happened meanwhile is raised again as the NMI it was.
+ * a one-shot count that ran out is restarted at 1.  An interrupt taken
+ * meanwhile (interrupts are on) may have programmed the timer anew while
+ * it was masked, so after one a timer found run out fires too.  A
+ * performance-counter overflow that happened meanwhile is raised again as
+ * the NMI it was.
  */
 void cbench_lvt_restore(const struct cbench_lvt_state *st);
 

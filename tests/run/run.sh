@@ -1073,4 +1073,21 @@ check_failed_hook "before_rep() that hangs" 'timeout after 0.5s' --filter '^befo
 run_cb run --help
 if [ "$rc" -eq 0 ] && grep -q -- '--retune' "$TMP/out"; then ok "run --help"; else not_ok "run --help"; fi
 
+# --backend both and --quiet-mode: what they refuse, before anything runs.
+expect_failure "run --backend both wants a Go report" "run --backend both writes one Go report" \
+	run --backend both --format json -o "$TMP/report.json" "$SUITE"
+expect_failure "run --backend both and --samples" "run --backend both writes one Go report" \
+	run --backend both --samples "$TMP/report.csv" "$SUITE"
+if ! grep -qs '^cbench ' /proc/modules; then
+	expect_failure "run --backend both without cbench.ko" \
+		"unable to run --backend both: cbench.ko is not loaded.*use --backend user" \
+		run --backend both -o "$TMP/report.txt" "$SUITE"
+fi
+expect_failure "run --quiet-mode with --backend user" "--quiet-mode is how cbench.ko keeps its samples quiet" \
+	run --backend user --quiet-mode lvt -o "$TMP/report.txt" "$SUITE"
+expect_failure "run --quiet-mode nonsense" "--quiet-mode must be cli or lvt, not 'off'" \
+	run --quiet-mode off -o "$TMP/report.txt" "$SUITE"
+expect_failure "audit --quiet-mode with --backend user" "--quiet-mode is how cbench.ko keeps its samples quiet" \
+	audit --backend user --quiet-mode lvt -o "$TMP/report.txt" "$SUITE" "$SUITE"
+
 finish

@@ -60,6 +60,10 @@ expect_failure "selftest: an unknown check" "no check named 'foo'" selftest --ex
 expect_failure "selftest: --expect without a value" "--expect wants NAME=VALUE" selftest --expect imul
 expect_failure "selftest: an object" "it takes no object" selftest build/examples/suite.so
 expect_failure "selftest: --backend fast" "--backend must be user, kmod or both" selftest --backend fast
+expect_failure "selftest: --quiet-mode in user mode" "--quiet-mode is how cbench.ko keeps its samples quiet" \
+	selftest --quiet-mode lvt
+expect_failure "selftest: --quiet-mode nonsense" "--quiet-mode must be cli or lvt, not 'off'" \
+	selftest --backend kmod --quiet-mode off
 CBENCH_KNOWN_SO=$TMP/none.so run_cb selftest
 if [ "$rc" -eq 1 ] && grep -q "the known-answer kernels are missing" "$TMP/err"; then
 	ok "selftest: missing kernels are named, with what to do"

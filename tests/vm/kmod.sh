@@ -270,31 +270,50 @@ else
 fi
 if cbenchctl run --backend kmod --quiet-mode lvt --filter '^(add_chain|copy/size=4096)$' \
 	--trials 2 --format json -o /tmp/lvt.json "$suite" 2>/tmp/lvt.err; then
-	grep -q '"quiet_mode": "lvt"' /tmp/lvt.json || fail "cbenchctl run --quiet-mode lvt: no quiet_mode lvt in the report"
+	grep -q '"quiet_mode":"lvt"' /tmp/lvt.json || fail "cbenchctl run --quiet-mode lvt: no quiet_mode lvt in the report"
 else
 	fail "cbenchctl run --quiet-mode lvt: $(cat /tmp/lvt.err)"
 fi
 live_is_zero "after LVT mode"
 
+step "run --backend both: user mode, then ring 0, in one Go report"
+if cbenchctl run --backend both --quiet-mode lvt --filter '^(add_chain|copy/size=4096)$' --trials 2 \
+	-o /tmp/both.txt "$suite" 2>/tmp/both.err; then
+	[ "$(grep -c '^backend: user$' /tmp/both.txt)" = 1 ] && [ "$(grep -c '^backend: kmod$' /tmp/both.txt)" = 1 ] ||
+		fail "run --backend both: not one section per backend: $(grep '^backend' /tmp/both.txt)"
+	# Each benchmark's two trials under each backend's section.
+	[ "$(sed -n '/^backend: user$/,/^backend: kmod$/p' /tmp/both.txt | grep -c '^BenchmarkAddChain')" = 2 ] &&
+		[ "$(sed -n '/^backend: kmod$/,$p' /tmp/both.txt | grep -c '^BenchmarkAddChain')" = 2 ] ||
+		fail "run --backend both: trials not under their backends: $(cat /tmp/both.txt)"
+	grep -q '^quiet-mode: lvt' /tmp/both.txt || fail "run --backend both: the kmod section has no quiet-mode line"
+	grep -q "^what kmod (lvt) removes against user" /tmp/both.err &&
+		grep -q "^disturbances seen" /tmp/both.err ||
+		fail "run --backend both: no side-by-side comparison: $(cat /tmp/both.err)"
+	sed -n '/^what kmod/,$p' /tmp/both.err
+else
+	fail "run --backend both: $(cat /tmp/both.err)"
+fi
+live_is_zero "after run --backend both"
+
 step "selftest in ring 0, and both backends side by side"
 # TCG's CPU has no row in the table: every timing is measured only (or not
 # supported, for an instruction the CPU lacks), and the selftest passes as
 # long as each kernel it can run ran on both backends.
-if CBENCH_KNOWN_SO=$dir/known.so cbenchctl selftest --backend both --trials 2 \
+if CBENCH_KNOWN_SO=$dir/known.so cbenchctl selftest --backend both --quiet-mode lvt --trials 2 \
 	-o /tmp/selftest.out 2>/tmp/selftest.err; then
 	for b in user kmod; do
-		grep -q "^backend $b: timer tsc" /tmp/selftest.out || fail "selftest: no $b backend: $(cat /tmp/selftest.out)"
+		grep -Eq "^backend $b( \(quiet mode [a-z]+\))?: timer tsc" /tmp/selftest.out || fail "selftest: no $b backend: $(cat /tmp/selftest.out)"
 	done
 	# QEMU's qemu64 CPU has no SSE4.2 nor POPCNT: those two are "not supported".
 	[ "$(grep -Ec ' (measured only|not supported) ' /tmp/selftest.out)" -ge 12 ] ||
 		fail "selftest: not every check measured on both backends: $(cat /tmp/selftest.out)"
-	grep -q "^what kmod removes against user" /tmp/selftest.out ||
+	grep -q "^what kmod (lvt) removes against user" /tmp/selftest.out ||
 		fail "selftest: no side-by-side comparison: $(cat /tmp/selftest.out)"
 	grep -q "^disturbances seen" /tmp/selftest.out ||
 		fail "selftest: no disturbance counts: $(cat /tmp/selftest.out)"
-	grep -q "^backend kmod (quiet mode cli)" /tmp/selftest.out ||
+	grep -q "^backend kmod (quiet mode lvt)" /tmp/selftest.out ||
 		fail "selftest: the kmod backend's quiet mode is not said: $(cat /tmp/selftest.out)"
-	sed -n '/^what kmod removes/,$p' /tmp/selftest.out
+	sed -n '/^what kmod/,$p' /tmp/selftest.out
 else
 	fail "selftest --backend both: $(cat /tmp/selftest.err /tmp/selftest.out 2>/dev/null)"
 fi

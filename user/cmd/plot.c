@@ -20,6 +20,7 @@
 
 #include "report/go_read.h"
 #include "report/json.h"
+#include "report/readfile.h"
 #include "report/outfile.h"
 #include "report/plot_audit.h"
 #include "report/plot_svg.h"
@@ -47,38 +48,6 @@ struct input {
 	const struct cbench_json *benchmarks;
 };
 
-static int read_all(const char *path, char **text, size_t *len)
-{
-	struct stat st;
-	FILE *f;
-	int ret = 0;
-
-	if (stat(path, &st))
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > PLOT_MAX_BYTES)
-		return -EFBIG;
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	*text = malloc((size_t)st.st_size + 1);
-	if (!*text) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	*len = fread(*text, 1, (size_t)st.st_size, f);
-	(*text)[*len] = '\0';
-	if (ferror(f))
-		ret = -EIO;
-	fclose(f);
-	if (ret) {
-		free(*text);
-		*text = NULL;
-	}
-	return ret;
-}
-
 /* Reads and checks one report; the message on failure goes to stderr. */
 static int load(struct input *in, const char *path)
 {
@@ -91,7 +60,7 @@ static int load(struct input *in, const char *path)
 	memset(in, 0, sizeof(*in));
 	in->path = path;
 	in->label = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	ret = read_all(path, &text, &len);
+	ret = cbench_read_file(path, PLOT_MAX_BYTES, &text, &len);
 	if (ret) {
 		cbench_err("unable to read %s: %s\n", path,
 			ret == -EFBIG ? "not a regular file of a report's size" : strerror(-ret));

@@ -46,7 +46,9 @@ static void usage(FILE *f)
 		"  --filter REGEX      run only benchmarks whose name matches (POSIX extended;\n"
 		"                      matched against \"add_chain\", \"copy/size=64\" and\n"
 		"                      \"BenchmarkCopy/size=64\" forms)\n"
-		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded, else user)\n"
+		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded, else\n"
+		"                      user), or both: user mode, then ring 0, in one Go report\n"
+		"                      (benchstat -col backend), and what ring 0 removes\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
 		"  --quiet-mode MODE   kmod: how cbench.ko keeps a measurement quiet: cli\n"
 		"                      (interrupts off) or lvt (interrupts on, the local APIC's\n"
@@ -151,6 +153,13 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		return cbench_option_name("run", "--order", arg, &o->order, err);
 	case OPT_QUIET:
 		return cbench_option_quiet(arg, &o->quiet, err);
+	case CBENCH_OPT_BACKEND:
+		o->both = !strcmp(arg, "both");
+		if (o->both) {
+			o->backend = CBENCH_BACKEND_KMOD;
+			return 0;
+		}
+		return cbench_option_backend(arg, &o->backend, err);
 	default:
 		return seconds_option(o, c, arg, err);
 	}
@@ -228,6 +237,12 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 	o->so_path = argv[optind];
 	if (cbench_option_quiet_check(o->quiet, o->backend, err))
 		return -EINVAL;
+	if (o->both && (o->samples || o->nreports > 1 || o->reports[0].format != CBENCH_FORMAT_GO)) {
+		fprintf(err, "%s: run --backend both writes one Go report (a section per backend, which "
+			"benchstat compares with -col backend); for JSON, LNT, BMF or the raw measurements, "
+			"run each backend on its own\n", cbench_prog);
+		return -EINVAL;
+	}
 	if (o->trial_time_s >= o->time_limit_s) {
 		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
 		return -EINVAL;
@@ -256,9 +271,8 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ NULL, 0, NULL, 0 },
 	};
 	/* -o may come more than once: take_option() keeps each. */
-	const struct cbench_option_fields fields = {
-		.filter = &o->filter, .backend = &o->backend, .cpu = &o->cpu,
-	};
+	/* --backend is ours: it takes "both" as well. */
+	const struct cbench_option_fields fields = { .filter = &o->filter, .cpu = &o->cpu };
 	int ret;
 
 	cbench_run_options_init(o);
@@ -810,6 +824,8 @@ int cbench_cmd_run(int argc, char *argv[])
 		usage(stdout);
 		return 0;
 	}
+	if (opt.both)
+		return cbench_run_both(&opt);
 	st.lnt = (struct cbench_lnt_run){ .machine = opt.machine_name, .order = opt.order };
 	if (cbench_filter_init(&filter, opt.filter))
 		return 1;

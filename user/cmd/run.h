@@ -45,7 +45,15 @@ struct cbench_run_options {
 	double trial_time_s;		/* a trial measures for about this long */
 	double warmup_s;		/* before each trial's measurements */
 	int quiet;			/* --quiet-mode: enum cbench_quiet; -1 the module's */
+	bool both;			/* --backend both (run_both.c); backend is kmod */
 };
+
+/*
+ * --backend both: the benchmarks in user mode, then in ring 0, in one Go
+ * report of two sections, and what ring 0 removes on stderr.  Returns the
+ * exit status.
+ */
+int cbench_run_both(const struct cbench_run_options *o);
 
 /* Defaults for everything, per the documentation in run.c's usage. */
 void cbench_run_options_init(struct cbench_run_options *o);

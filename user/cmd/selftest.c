@@ -22,10 +22,13 @@
 #include "cmd/subcommands.h"
 #include "machine/known.h"
 #include "machine/probe.h"
+#include "report/backends.h"
 #include "report/json.h"
 #include "report/json_writer.h"
+#include "report/readfile.h"
 #include "report/outfile.h"
 #include "session/options.h"
+#include "session/session.h"
 #include "stats/stats.h"
 
 #ifndef CBENCH_LIBDIR
@@ -254,8 +257,7 @@ static int run_kernels(const struct selftest_options *o, const char *backend, co
 {
 	const char *argv[24];
 	char filter[512];
-	int argc = 0, status, fd;
-	pid_t pid;
+	int argc = 0;
 
 	supported_filter(filter, sizeof(filter));
 	argv[argc++] = "cbenchctl";
@@ -280,25 +282,7 @@ static int run_kernels(const struct selftest_options *o, const char *backend, co
 	argv[argc++] = json_path;
 	argv[argc++] = so;
 	argv[argc] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (fd >= 0)
-			dup2(fd, STDERR_FILENO);
-		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		if (fd >= 0)
-			dup2(fd, STDOUT_FILENO);
-		execv("/proc/self/exe", (char *const *)argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return -errno;
-	}
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	return cbench_session_run_self(argv, err_path) == 0 ? 0 : -EIO;
 }
 
 static const struct cbench_json *find_result(const struct cbench_json *report, const char *id)
@@ -469,80 +453,17 @@ static void print_text(FILE *f, const struct cbench_machine *m, const struct bac
 	}
 }
 
-/* What a result's measurements say of the quiet it had: discarded share, spread, min-to-median. */
-struct quiet {
-	double discarded, cv, gap;
-};
-
-static struct quiet quiet_of(const struct backend_run *b, const char *benchmark)
-{
-	const struct cbench_json *res = find_result(b->report, benchmark);
-	const struct cbench_json *t = cbench_json_get(res, "trials");
-	double discarded = 0, total = 0, least = cbench_json_number(res, "ns_per_op", NAN);
-
-	for (size_t i = 0; t && i < t->n; i++) {
-		discarded += cbench_json_number(&t->items[i], "discarded", 0);
-		total += cbench_json_number(&t->items[i], "measurements", 0);
-	}
-	return (struct quiet){
-		.discarded = total > 0 ? discarded / total : NAN,
-		.cv = cbench_json_number(res, "cv_of_trials", NAN),
-		.gap = cbench_json_number(res, "median_of_trials_ns_per_op", NAN) / least - 1,
-	};
-}
-
-/* A backend's discarded measurements over every kernel, by what disturbed
- * them (the trials' discarded_by), into counts. */
-static void discarded_by(const struct backend_run *b, double counts[CBENCH_DISTURB_KINDS])
-{
-	const struct cbench_json *res = cbench_json_get(b->report, "benchmarks");
-
-	for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
-		counts[k] = 0;
-	for (size_t i = 0; res && i < res->n; i++) {
-		const struct cbench_json *t = cbench_json_get(&res->items[i], "trials");
-
-		for (size_t j = 0; t && j < t->n; j++) {
-			const struct cbench_json *by = cbench_json_get(&t->items[j], "discarded_by");
-
-			for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
-				counts[k] += cbench_json_number(by, cbench_disturb_names[k], 0);
-		}
-	}
-}
-
-/* Both backends side by side: what ring 0 removes, kernel by kernel, and
- * what disturbed the measurements each discarded. */
+/* Both backends side by side: what ring 0 removes, kernel by kernel. */
 static void print_side_by_side(FILE *f, const struct backend_run *b)
 {
-	fprintf(f, "\nwhat %s removes against %s: measurements discarded as disturbed, the spread of\n"
-		"trials (cv), and the least trial's gap to their median\n", b[1].backend, b[0].backend);
-	fprintf(f, "%-15s %9s %9s  %9s %9s  %9s %9s\n", "kernel", "disc user", "disc kmod",
-		"cv user", "cv kmod", "gap user", "gap kmod");
-	for (unsigned int i = 0; i < cbench_known_nchecks; i++) {
-		struct quiet u = quiet_of(&b[0], cbench_known_checks[i].benchmark);
-		struct quiet k = quiet_of(&b[1], cbench_known_checks[i].benchmark);
+	const char *ids[32], *labels[32];
+	size_t n = 0;
 
-		fprintf(f, "%-15s %8.2f%% %8.2f%%  %8.3f%% %8.3f%%  %8.3f%% %8.3f%%\n",
-			cbench_known_checks[i].name, 100 * u.discarded, 100 * k.discarded, 100 * u.cv,
-			100 * k.cv, 100 * u.gap, 100 * k.gap);
+	for (unsigned int i = 0; i < cbench_known_nchecks && n < sizeof(ids) / sizeof(ids[0]); i++) {
+		ids[n] = cbench_known_checks[i].benchmark;
+		labels[n++] = cbench_known_checks[i].name;
 	}
-	fprintf(f, "disturbances seen (measurements discarded, by cause; user mode sees context\n"
-		"switches, migrations and page faults, ring 0 NMIs, SMIs and, in LVT mode,\n"
-		"interrupts):\n");
-	for (int r = 0; r < 2; r++) {
-		double counts[CBENCH_DISTURB_KINDS];
-		bool any = false;
-
-		discarded_by(&b[r], counts);
-		fprintf(f, "  %-5s", b[r].backend);
-		for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++) {
-			if (counts[k] > 0)
-				fprintf(f, "%s %s %.0f", any ? "," : "", cbench_disturb_names[k], counts[k]);
-			any |= counts[k] > 0;
-		}
-		fprintf(f, "%s\n", any ? "" : " none");
-	}
+	cbench_backends_print(f, b[0].report, b[1].report, ids, labels, n);
 }
 
 static void print_json(FILE *f, const struct cbench_machine *m, const struct backend_run *b, int n)
@@ -567,7 +488,7 @@ static void print_json(FILE *f, const struct cbench_machine *m, const struct bac
 		cbench_jsonw_string(&j, "backend", b[r].backend);
 		if (cbench_json_string(cfg, "quiet_mode", NULL))
 			cbench_jsonw_string(&j, "quiet_mode", cbench_json_string(cfg, "quiet_mode", NULL));
-		discarded_by(&b[r], counts);
+		cbench_discarded_by(b[r].report, counts);
 		cbench_jsonw_object_start(&j, "discarded_by");
 		for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
 			cbench_jsonw_uint(&j, cbench_disturb_names[k], (uint64_t)counts[k]);
@@ -614,14 +535,9 @@ static struct cbench_json *read_report(const char *path)
 	struct cbench_json *root = NULL;
 	char why[CBENCH_ERR_LEN], *text = NULL;
 	size_t n = 0;
-	FILE *f = fopen(path, "re");
 
-	if (f) {
-		text = malloc(64 << 20);
-		n = text ? fread(text, 1, (64 << 20) - 1, f) : 0;
-		fclose(f);
-	}
-	if (!text || !n || cbench_json_parse(text, n, &root, why, sizeof(why))) {
+	if (cbench_read_file(path, 64 << 20, &text, &n) || !n ||
+	    cbench_json_parse(text, n, &root, why, sizeof(why))) {
 		cbench_err("selftest: unable to read the run's report %s\n", path);
 		root = NULL;
 	}

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What every measuring subcommand does around its measurements; see session.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -141,4 +143,32 @@ int cbench_session_tune(const struct cbench_worker_job *job, double time_limit_s
 	cbench_tune_params_init(&tp, job->timer.precision_ns, job->timer.accuracy_ns);
 	*n = cbench_tune_oracle(&tp, best_t_ns);
 	return 0;
+}
+
+int cbench_session_run_self(const char *const *argv, const char *err_path)
+{
+	int status, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (err_path) {
+			fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+			if (fd >= 0)
+				dup2(fd, STDERR_FILENO);
+		}
+		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (fd >= 0)
+			dup2(fd, STDOUT_FILENO);
+		execv("/proc/self/exe", (char *const *)argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

@@ -18,6 +18,15 @@
 struct cbench_outfile;
 struct cbench_worker_job;
 
+/*
+ * Runs this cbenchctl again with argv (argv[0] its name, NULL-ended),
+ * stdout to /dev/null and stderr to err_path (NULL: ours), and waits.
+ * Returns its exit status, 128 + the signal that ended it, or -errno if it
+ * could not start.  For `selftest` and `run --backend both`, which run
+ * `cbenchctl run` per backend.
+ */
+int cbench_session_run_self(const char *const *argv, const char *err_path);
+
 /* The worker's CPU: wanted, or the last we may use (-1); keeps this process
  * off it where there is another.  *shared: there is no other. */
 int cbench_session_pick_cpu(int wanted, int *cpu, bool *shared);
