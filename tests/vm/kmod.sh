@@ -253,13 +253,13 @@ fi
 live_is_zero "after the watchdog"
 
 step "LVT mode: entries masked and restored, the timer alive afterwards"
-# 1000 runs of 100 samples on CPU 1 in LVT mode, a bad mode refused, one
+# 2000 runs of 100 samples on CPU 1 in LVT mode, a bad mode refused, one
 # cancelled mid-way (kmod_test.c: lvt_mode); the module checks each entry it
 # restores (a mismatch warns, and the kernel log step fails).  Then CPU 1's
 # local timer must still fire: a sleep pinned there ends, and its count of
 # local timer interrupts grows meanwhile.
 loc1() { awk '/^ *LOC:/ { print $3 }' /proc/interrupts; }
-if $t lvt "$good" add_chain 1 1000; then :; else fail "LVT mode"; fi
+if $t lvt "$good" add_chain 1 2000; then :; else fail "LVT mode"; fi
 before=$(loc1)
 if timeout 20 taskset -c 1 sleep 0.5; then
 	after=$(loc1)

@@ -2377,12 +2377,15 @@ static void privilege(const struct cbench_kimage *image, const char *mode)
  * looping benchmark is side B and "quick" side A.  Returns the samples the
  * run had taken.
  */
+/* The quiet mode stuck_run() asks for, as run_args.quiet (0: not sent). */
+static int stuck_quiet;
+
 static uint32_t stuck_run(const struct cbench_kimage *image, const char *name, uint32_t stage,
 			  int audit)
 {
 	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
 	const struct cbench_kimage_entry *q = cbench_kimage_find(image, "quick");
-	struct run_args r = { .entry = e, .reps = 1, .samples = 50, .hooks = 1 };
+	struct run_args r = { .entry = e, .reps = 1, .samples = 50, .hooks = 1, .quiet = stuck_quiet };
 	struct run_state s = { 0 };
 	struct nl nl;
 	int id, run;
@@ -2441,6 +2444,14 @@ static void stuck(const struct cbench_kimage *image)
 	stuck_run(image, "setup_forever", CBENCH_STAGE_SETUP, 0);
 	stuck_run(image, "before_forever", CBENCH_STAGE_BEFORE_REP, 0);
 	stuck_run(image, "forever_later", CBENCH_STAGE_RUN, 1);
+	/* In LVT mode: stuck in a sample with interrupts on and the LVT
+	 * entries masked; recovered, the entries are put back as after any
+	 * sample (the module checks each), and the CPU's timer ticks on (or
+	 * nothing after this would run: it is the CPU this client sleeps on). */
+	stuck_quiet = 1 + CBENCH_QUIET_LVT;
+	check(stuck_run(image, "forever_later", CBENCH_STAGE_RUN, 0) > 0,
+	      "forever_later in LVT mode: stuck in a sample with the LVT entries masked");
+	stuck_quiet = 0;
 	check(measure(image, "quick", 200, 10, 0, CBENCH_RUN_DONE) == 0,
 	      "the CPU takes runs afterwards");
 }
