@@ -125,7 +125,7 @@ if [ -f /usr/share/bash-completion/bash_completion ] && command -v bash >/dev/nu
 		_cbenchctl; echo "${COMPREPLY[*]}"
 		COMP_WORDS=(cbenchctl run --backend ""); COMP_CWORD=3; COMP_LINE="cbenchctl run --backend "; COMP_POINT=24
 		_cbenchctl; echo "${COMPREPLY[*]}"' _ "$D/root/usr/share/bash-completion/completions/cbenchctl" 2>"$D/err")
-	if [ "$got" = "$(printf 'doctor\nsetup reset --help\nauto user kmod')" ]; then
+	if [ "$got" = "$(printf 'doctor\nsetup reset --help\nauto user kmod both')" ]; then
 		ok "bash completion completes commands, lab actions and option values"
 	else
 		echo "$got" >>"$D/err"
