@@ -192,6 +192,26 @@ static void alg1_disturbed_long(void)
 	CU_ASSERT_EQUAL(f.calls, CBENCH_TUNE_PASSES_MAX);
 }
 
+/* A benchmark that does nothing: every clean measurement reads under one
+ * step, at any reps.  That is no measurable work, not a disturbance. */
+static int no_work(void *arg, uint64_t reps, double *ns)
+{
+	(void)arg;
+	(void)reps;
+	*ns = 0;
+	return 0;
+}
+
+static void alg1_no_work(void)
+{
+	struct cbench_tune_params p;
+	uint64_t n;
+	double t;
+
+	cbench_tune_params_init(&p, 10, 30);
+	CU_ASSERT_EQUAL(cbench_tune(&p, no_work, NULL, &n, &t), -ERANGE);
+}
+
 static void alg1_errors(void)
 {
 	struct cbench_tune_params p;
@@ -229,6 +249,7 @@ static CU_TestInfo tune_tests[] = {
 	{ "Alg. 1 stops at its budget", alg1_budget },
 	{ "Alg. 1 stops on disturbed long measurements", alg1_disturbed_long },
 	{ "Alg. 1 errors", alg1_errors },
+	{ "Alg. 1 on a benchmark that does no work", alg1_no_work },
 	CU_TEST_INFO_NULL,
 };
 

@@ -53,6 +53,7 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 		uint64_t *n, double *t_ns)
 {
 	double best = INFINITY, spent_ns = 0;
+	bool clean = false;
 
 	for (int pass = 0; pass < CBENCH_TUNE_PASSES_MAX; pass++) {
 		bool more = pass < CBENCH_TUNE_PASSES && spent_ns < CBENCH_TUNE_BUDGET_NS;
@@ -68,6 +69,7 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 			if (ret < 0)
 				return ret;
 			spent_ns += ns;
+			clean |= !ret;
 			/* Under one timer step (0 once the overhead is off), a time
 			 * says only that i reps are short: it bounds t from no side. */
 			if (!ret && ns >= p->precision_ns && ns / (double)i < best)
@@ -76,8 +78,10 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 				break;
 		}
 	}
+	/* Clean measurements, every one under a timer step whatever the
+	 * reps: the benchmark does nothing that takes time. */
 	if (isinf(best))
-		return -EAGAIN;
+		return clean ? -ERANGE : -EAGAIN;
 	*t_ns = best;
 	*n = cbench_tune_oracle(p, best);
 	return 0;

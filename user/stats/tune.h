@@ -70,7 +70,8 @@ typedef int (*cbench_tune_time_fn)(void *arg, uint64_t reps, double *ns);
  * Alg. 1: measures i = 1..j reps (stopping a pass once a measurement passes
  * max_measure_ns, as no larger i can change n; starting no pass once the
  * budget is spent), estimates t = min T_i / i,
- * and returns n = nu(t).  *t_ns receives the estimate.  -EAGAIN if every
+ * and returns n = nu(t).  *t_ns receives the estimate.  -ERANGE if every
+ * clean measurement was under one timer step (no measurable work), -EAGAIN if every
  * measurement was disturbed.
  */
 int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn, void *arg,

@@ -201,7 +201,10 @@ static int tune(struct cbench_backend *b, const struct cbench_worker_job *job, i
 	}
 	if (ret) {
 		send_error(fd, ret, "unable to tune the repetitions",
-			   ret == -EAGAIN ? "every measurement was disturbed" : why(b));
+			   ret == -EAGAIN ? "every measurement was disturbed" :
+			   ret == -ERANGE ? "every measurement is shorter than one step of the timer, "
+					    "whatever the reps: the benchmark does no measurable work, or "
+					    "ignores reps" : why(b));
 		return ret;
 	}
 	return send_msg(fd, &m);
