@@ -11,6 +11,7 @@
 #include "limits.h"
 #include "netlink.h"
 #include "planted.h"
+#include "quiet.h"
 
 static int __init cbench_init(void)
 {
@@ -22,6 +23,7 @@ static int __init cbench_init(void)
 		return ret;
 	cbench_planted_bug();	/* test builds only: kmod/planted.h */
 	cbench_cpu_init();
+	cbench_quiet_init();
 
 	ret = cbench_guard_init();
 	if (ret)

@@ -9,6 +9,7 @@
  * faults on a register that is not there.
  */
 #include <linux/bug.h>
+#include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/kernel_stat.h>
 #include <linux/percpu.h>
@@ -72,17 +73,27 @@ void cbench_lvt_mask(struct cbench_lvt_state *st)
 	local_irq_restore(flags);
 }
 
+/* The MSR whose bits say which counters overflowed; 0 where there is none
+ * (before Intel's perfmon v2 and AMD's PerfMonV2).  Set once at load: a
+ * CPUID per sample would be an exit to the host in a VM. */
+static u32 overflow_status_msr __ro_after_init;
+
+void __init cbench_quiet_init(void)
+{
+	if (boot_cpu_has(X86_FEATURE_ARCH_PERFMON) && (cpuid_eax(0xa) & 0xff) >= 2)
+		overflow_status_msr = MSR_CORE_PERF_GLOBAL_STATUS;
+	else if (boot_cpu_has(X86_FEATURE_PERFMON_V2))
+		overflow_status_msr = MSR_AMD64_PERF_CNTR_GLOBAL_STATUS;
+}
+
 /* A counter overflow whose interrupt the masked LVTPC dropped. */
 static bool pmi_dropped(const struct cbench_lvt_state *st)
 {
-	u64 status = 0;
+	u64 status;
 
-	if (!(st->present & (1U << 2)) || (st->lvt[2] & APIC_LVT_MASKED))
+	if (!overflow_status_msr || !(st->present & (1U << 2)) || (st->lvt[2] & APIC_LVT_MASKED))
 		return false;
-	if (boot_cpu_has(X86_FEATURE_ARCH_PERFMON) && (cpuid_eax(0xa) & 0xff) >= 2)
-		rdmsrl(MSR_CORE_PERF_GLOBAL_STATUS, status);
-	else if (boot_cpu_has(X86_FEATURE_PERFMON_V2))
-		rdmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, status);
+	rdmsrl(overflow_status_msr, status);
 	/* The overflow bits: general counters low, fixed ones from bit 32. */
 	return status & GENMASK_ULL(47, 0);
 }

@@ -9,10 +9,14 @@
 #ifndef _CBENCH_QUIET_H
 #define _CBENCH_QUIET_H
 
+#include <linux/init.h>
 #include <linux/types.h>
 
 /* LVT entries: timer, thermal, performance counter, LINT0, LINT1, error. */
 #define CBENCH_LVTS 6
+
+/* Reads once what restore needs of the PMU; at module load. */
+void __init cbench_quiet_init(void);
 
 /* What cbench_lvt_mask() found, for cbench_lvt_restore(). */
 struct cbench_lvt_state {
