@@ -223,34 +223,66 @@ static uint64_t plt_slot(const unsigned char *e, size_t size, uint64_t vaddr)
 	return vaddr + at + 6 + (uint64_t)(int64_t)disp;
 }
 
-/* The name of the symbol a relocation at slot refers to, or NULL. */
-static const char *slot_symbol(Elf *elf, uint64_t slot)
+/* A relocated GOT slot and the name of the symbol it is for. */
+struct slot {
+	uint64_t offset;
+	const char *name;		/* in the ELF's string table */
+};
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* Every relocation of elf that names a symbol, sorted by the slot it
+ * fills: read once, then searched for each PLT entry.  NULL with *n 0 for
+ * none; -ENOMEM without memory. */
+static int read_slots(Elf *elf, struct slot **out, size_t *n)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr, symsh;
+	size_t cap = 0;
 
+	*out = NULL;
+	*n = 0;
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *data, *syms;
 		Elf_Scn *symscn;
-		size_t n;
+		size_t count;
 
 		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_RELA || !shdr.sh_entsize)
 			continue;
 		data = elf_getdata(scn, NULL);
 		symscn = elf_getscn(elf, shdr.sh_link);
 		syms = symscn && gelf_getshdr(symscn, &symsh) ? elf_getdata(symscn, NULL) : NULL;
-		n = shdr.sh_size / shdr.sh_entsize;
-		for (size_t i = 0; data && syms && i < n; i++) {
+		count = shdr.sh_size / shdr.sh_entsize;
+		for (size_t i = 0; data && syms && i < count; i++) {
 			GElf_Rela r;
 			GElf_Sym sym;
+			const char *name;
 
-			if (!gelf_getrela(data, (int)i, &r) || r.r_offset != slot || !GELF_R_SYM(r.r_info) ||
+			if (!gelf_getrela(data, (int)i, &r) || !GELF_R_SYM(r.r_info) ||
 			    !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
 				continue;
-			return elf_strptr(elf, symsh.sh_link, sym.st_name);
+			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			if (*n == cap) {
+				size_t ncap = cap ? 2 * cap : 64;
+				struct slot *ns = realloc(*out, ncap * sizeof(*ns));
+
+				if (!ns)
+					return -ENOMEM;
+				*out = ns;
+				cap = ncap;
+			}
+			(*out)[(*n)++] = (struct slot){ r.r_offset, name };
 		}
 	}
-	return NULL;
+	qsort(*out, *n, sizeof(**out), by_offset);
+	return 0;
 }
 
 /*
@@ -262,27 +294,31 @@ static const char *slot_symbol(Elf *elf, uint64_t slot)
 static int read_plt(Elf *elf, struct cbench_symbols *s)
 {
 	static const char *const names[] = { ".plt", ".plt.sec", ".plt.got" };
+	struct slot *slots;
 	char name[256];
+	size_t nslots;
+	int ret = read_slots(elf, &slots, &nslots);
 
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+	for (size_t k = 0; !ret && nslots && k < sizeof(names) / sizeof(names[0]); k++) {
 		GElf_Shdr shdr;
 		Elf_Scn *scn = section_named(elf, names[k], &shdr);
 		Elf_Data *data = scn && shdr.sh_type == SHT_PROGBITS ? elf_getdata(scn, NULL) : NULL;
 		size_t entry = shdr.sh_entsize == 8 || shdr.sh_entsize == 16 ? shdr.sh_entsize : 16;
 
-		for (size_t off = 0; data && off + entry <= data->d_size; off += entry) {
-			uint64_t slot = plt_slot((const unsigned char *)data->d_buf + off, entry,
-						 shdr.sh_addr + off);
-			const char *sym = slot ? slot_symbol(elf, slot) : NULL;
+		for (size_t off = 0; !ret && data && off + entry <= data->d_size; off += entry) {
+			struct slot key = { plt_slot((const unsigned char *)data->d_buf + off, entry,
+						     shdr.sh_addr + off), NULL };
+			const struct slot *hit = key.offset ?
+				bsearch(&key, slots, nslots, sizeof(*slots), by_offset) : NULL;
 
-			if (!sym || !*sym)
+			if (!hit)
 				continue;
-			snprintf(name, sizeof(name), "%s@plt", sym);
-			if (add_function(s, shdr.sh_addr + off, entry, name))
-				return -ENOMEM;
+			snprintf(name, sizeof(name), "%s@plt", hit->name);
+			ret = add_function(s, shdr.sh_addr + off, entry, name);
 		}
 	}
-	return 0;
+	free(slots);
+	return ret;
 }
 
 static int read_functions(const char *path, struct cbench_symbols *s, char *err, size_t errlen)
