@@ -285,17 +285,6 @@ static int run_kernels(const struct selftest_options *o, const char *backend, co
 	return cbench_session_run_self(argv, err_path) == 0 ? 0 : -EIO;
 }
 
-static const struct cbench_json *find_result(const struct cbench_json *report, const char *id)
-{
-	const struct cbench_json *list = cbench_json_get(report, "benchmarks");
-
-	for (size_t i = 0; list && i < list->n; i++) {
-		if (!strcmp(cbench_json_string(&list->items[i], "id", ""), id))
-			return &list->items[i];
-	}
-	return NULL;
-}
-
 /* The least over a result's ok trials of one figure; NAN if none has it. */
 static double trials_least(const struct cbench_json *res, const char *key)
 {
@@ -380,7 +369,7 @@ static void check_all(const struct selftest_options *o, const struct cbench_mach
 
 	for (unsigned int i = 0; i < cbench_known_nchecks; i++) {
 		const struct cbench_known_check *k = &cbench_known_checks[i];
-		const struct cbench_json *res = find_result(b->report, k->benchmark);
+		const struct cbench_json *res = cbench_report_result(b->report, k->benchmark);
 		struct outcome *c = &b->checks[b->nchecks++];
 
 		*c = (struct outcome){ .name = k->name, .what = k->what, .unit = k->unit,
@@ -480,14 +469,14 @@ static void print_json(FILE *f, const struct cbench_machine *m, const struct bac
 	cbench_jsonw_array_start(&j, "backends");
 	for (int r = 0; r < n; r++) {
 		const struct cbench_json *cfg = cbench_json_get(b[r].report, "config");
+		const char *quiet = cbench_json_string(cfg, "quiet_mode", NULL);
+		double counts[CBENCH_DISTURB_KINDS];
 
 		passed &= !b[r].failed;
 		cbench_jsonw_object_start(&j, NULL);
-		double counts[CBENCH_DISTURB_KINDS];
-
 		cbench_jsonw_string(&j, "backend", b[r].backend);
-		if (cbench_json_string(cfg, "quiet_mode", NULL))
-			cbench_jsonw_string(&j, "quiet_mode", cbench_json_string(cfg, "quiet_mode", NULL));
+		if (quiet)
+			cbench_jsonw_string(&j, "quiet_mode", quiet);
 		cbench_discarded_by(b[r].report, counts);
 		cbench_jsonw_object_start(&j, "discarded_by");
 		for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)

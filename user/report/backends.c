@@ -5,7 +5,7 @@
 
 #include "report/backends.h"
 
-static const struct cbench_json *find_result(const struct cbench_json *report, const char *id)
+const struct cbench_json *cbench_report_result(const struct cbench_json *report, const char *id)
 {
 	const struct cbench_json *list = cbench_json_get(report, "benchmarks");
 
@@ -18,7 +18,7 @@ static const struct cbench_json *find_result(const struct cbench_json *report, c
 
 void cbench_quietness_of(const struct cbench_json *report, const char *id, struct cbench_quietness *q)
 {
-	const struct cbench_json *res = find_result(report, id);
+	const struct cbench_json *res = cbench_report_result(report, id);
 	const struct cbench_json *t = cbench_json_get(res, "trials");
 	double discarded = 0, total = 0;
 

@@ -14,6 +14,9 @@
 #include "backend/types.h"
 #include "report/json.h"
 
+/* The benchmark of a JSON run report whose id is id, or NULL. */
+const struct cbench_json *cbench_report_result(const struct cbench_json *report, const char *id);
+
 /* One benchmark (by its id) of a report: what its measurements say of
  * the quiet they had; NAN where the report lacks it. */
 struct cbench_quietness {
