@@ -52,6 +52,15 @@ live_is() {
 	fail "$2: live objects '$first', then '$got' (want '$1')"
 }
 
+# side_by_side FILE WHAT: FILE shows what ring 0 in LVT mode removes against
+# user mode, and the disturbances each saw (report/backends.c); printed.
+side_by_side() {
+	grep -q "^what kmod (lvt) removes against user" "$1" ||
+		fail "$2: no side-by-side comparison: $(cat "$1")"
+	grep -q "^disturbances seen" "$1" || fail "$2: no disturbance counts: $(cat "$1")"
+	sed -n '/^what kmod/,$p' "$1"
+}
+
 live_is_zero() {
 	# The release work runs asynchronously after a socket closes: we wait
 	# for it, up to a bound no host should need.
@@ -286,10 +295,7 @@ if cbenchctl run --backend both --quiet-mode lvt --filter '^(add_chain|copy/size
 		[ "$(sed -n '/^backend: kmod$/,$p' /tmp/both.txt | grep -c '^BenchmarkAddChain')" = 2 ] ||
 		fail "run --backend both: trials not under their backends: $(cat /tmp/both.txt)"
 	grep -q '^quiet-mode: lvt' /tmp/both.txt || fail "run --backend both: the kmod section has no quiet-mode line"
-	grep -q "^what kmod (lvt) removes against user" /tmp/both.err &&
-		grep -q "^disturbances seen" /tmp/both.err ||
-		fail "run --backend both: no side-by-side comparison: $(cat /tmp/both.err)"
-	sed -n '/^what kmod/,$p' /tmp/both.err
+	side_by_side /tmp/both.err "run --backend both"
 else
 	fail "run --backend both: $(cat /tmp/both.err)"
 fi
@@ -307,13 +313,9 @@ if CBENCH_KNOWN_SO=$dir/known.so cbenchctl selftest --backend both --quiet-mode 
 	# QEMU's qemu64 CPU has no SSE4.2 nor POPCNT: those two are "not supported".
 	[ "$(grep -Ec ' (measured only|not supported) ' /tmp/selftest.out)" -ge 12 ] ||
 		fail "selftest: not every check measured on both backends: $(cat /tmp/selftest.out)"
-	grep -q "^what kmod (lvt) removes against user" /tmp/selftest.out ||
-		fail "selftest: no side-by-side comparison: $(cat /tmp/selftest.out)"
-	grep -q "^disturbances seen" /tmp/selftest.out ||
-		fail "selftest: no disturbance counts: $(cat /tmp/selftest.out)"
 	grep -q "^backend kmod (quiet mode lvt)" /tmp/selftest.out ||
 		fail "selftest: the kmod backend's quiet mode is not said: $(cat /tmp/selftest.out)"
-	sed -n '/^what kmod/,$p' /tmp/selftest.out
+	side_by_side /tmp/selftest.out "selftest"
 else
 	fail "selftest --backend both: $(cat /tmp/selftest.err /tmp/selftest.out 2>/dev/null)"
 fi
