@@ -416,8 +416,9 @@ $(BUILD)/tests/vm/cbench-kmodtest: $(BUILD)/tests/vm/kmod_test.o $(LIB_OBJS) $(K
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The protocol fuzzer (tests/vm/fuzz.c): raw requests only, no library.
-$(BUILD)/tests/vm/cbench-fuzz: $(BUILD)/tests/vm/fuzz.o
+# The protocol fuzzer (tests/vm/fuzz.c): raw requests only, no library
+# but the CRC-32 the module checks an upload against.
+$(BUILD)/tests/vm/cbench-fuzz: $(BUILD)/tests/vm/fuzz.o $(BUILD)/kmod/lib/crc32.o
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

@@ -11,7 +11,10 @@
  * write-protects, so rebuilding an entry by hand would be wrong) and flush
  * again.
  */
+#include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -21,6 +24,7 @@
 #include <asm/tlbflush.h>
 
 #include "image.h"
+#include "lib/crc32.h"
 #include "lib/reloc.h"
 #include "limits.h"
 
@@ -130,14 +134,9 @@ static int protect(struct cbench_image *image, struct netlink_ext_ack *extack)
 	return 0;
 }
 
-int cbench_image_map(struct cbench_image *image, const struct cbench_range *text, u32 ntext,
-		     const u64 *relocs, u32 nrelocs, struct netlink_ext_ack *extack)
+/* An image that may map now: all of it received, not mapped, not corrupt. */
+static int mappable(const struct cbench_image *image, struct netlink_ext_ack *extack)
 {
-	enum cbench_check check;
-	u32 bad = 0;
-	int ret;
-
-	BUILD_BUG_ON(CBENCH_IMAGE_PAGE_BYTES != PAGE_SIZE);
 	if (image->mapped) {
 		NL_SET_ERR_MSG(extack, "image is already mapped");
 		return -EINVAL;
@@ -146,6 +145,53 @@ int cbench_image_map(struct cbench_image *image, const struct cbench_range *text
 		NL_SET_ERR_MSG(extack, "image is not fully uploaded");
 		return -EINVAL;
 	}
+	if (image->corrupt) {
+		NL_SET_ERR_MSG(extack, "image's bytes did not match their CRC-32; delete it and "
+			       "upload it again");
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/*
+ * The bytes as uploaded (relocations are applied only when mapping) must
+ * give the client's CRC-32; if not, the image never maps.  A megabyte at a
+ * time, yielding between, for the largest images.
+ */
+int cbench_image_verify(struct cbench_image *image, u32 crc, struct netlink_ext_ack *extack)
+{
+	u32 got = 0;
+	u64 off;
+	int ret = mappable(image, extack);
+
+	if (ret)
+		return ret;
+	for (off = 0; off < image->image_bytes; off += SZ_1M) {
+		got = cbench_crc32(got, image->bytes + off, min_t(u64, SZ_1M, image->image_bytes - off));
+		cond_resched();
+	}
+	if (got == crc)
+		return 0;
+	image->corrupt = true;
+	/* A formatted message holds 80 bytes (6.2+); the plain one says more. */
+	CBENCH_SET_ERR_MSG_FMT(extack, "image CRC-32 mismatch: the bytes received are not those "
+			       "the client built (a chunk lost or changed); delete it and upload it again",
+			       "image CRC-32 mismatch (received %08x, sent %08x): upload it again",
+			       got, crc);
+	return -EBADMSG;
+}
+
+int cbench_image_map(struct cbench_image *image, const struct cbench_range *text, u32 ntext,
+		     const u64 *relocs, u32 nrelocs, struct netlink_ext_ack *extack)
+{
+	enum cbench_check check;
+	u32 bad = 0;
+	int ret;
+
+	BUILD_BUG_ON(CBENCH_IMAGE_PAGE_BYTES != PAGE_SIZE);
+	ret = mappable(image, extack);
+	if (ret)
+		return ret;
 	check = cbench_text_check(image->image_bytes, text, ntext, &bad);
 	if (check != CBENCH_CHECK_OK) {
 		CBENCH_SET_ERR_MSG_FMT(extack, "bad text range", "text range %u: %s", bad,

@@ -25,6 +25,7 @@ struct cbench_image {
 	u64 received;			/* bytes uploaded so far, in order */
 	bool mapped;
 	bool stuck;			/* a call did not return: no more runs */
+	bool corrupt;			/* its bytes failed their CRC-32: never maps */
 	struct cbench_range text[CBENCH_TEXT_MAX];
 	u32 ntext;
 	pte_t *saved;			/* each text page's PTE before we flipped it */
@@ -35,6 +36,8 @@ struct cbench_image {
 struct cbench_image *cbench_image_new(u64 image_bytes);
 int cbench_image_chunk(struct cbench_image *image, u64 offset, const void *data, u32 bytes,
 		       struct netlink_ext_ack *extack);
+/* Checks a fully uploaded image's bytes against the CRC-32 its client sent. */
+int cbench_image_verify(struct cbench_image *image, u32 crc, struct netlink_ext_ack *extack);
 int cbench_image_map(struct cbench_image *image, const struct cbench_range *text, u32 ntext,
 		     const u64 *relocs, u32 nrelocs, struct netlink_ext_ack *extack);
 /* Checks an entry point of a mapped image; returns its address or NULL. */

@@ -77,6 +77,7 @@ static const struct nla_policy image_map_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_IMAGE_TEXT] = { .type = NLA_BINARY,
 				  .len = CBENCH_TEXT_MAX * sizeof(struct cbench_range) },
 	[CBENCH_A_IMAGE_RELOCS] = { .type = NLA_BINARY, .len = CBENCH_RELOCS_MAX * sizeof(__u64) },
+	[CBENCH_A_IMAGE_CRC32] = { .type = NLA_U32 },
 };
 
 /* IMAGE_DEL */

@@ -159,8 +159,13 @@ int cbench_nl_image_map(struct sk_buff *skb, struct genl_info *info)
 
 	cbench_client_lock();
 	image = image_of(skb, info);
-	ret = image ? cbench_image_map(image, text, nla_len(text_attr) / sizeof(*text), relocs,
-				       nrelocs, info->extack) : -ENOENT;
+	ret = image ? 0 : -ENOENT;
+	if (!ret && info->attrs[CBENCH_A_IMAGE_CRC32])
+		ret = cbench_image_verify(image, nla_get_u32(info->attrs[CBENCH_A_IMAGE_CRC32]),
+					  info->extack);
+	if (!ret)
+		ret = cbench_image_map(image, text, nla_len(text_attr) / sizeof(*text), relocs,
+				       nrelocs, info->extack);
 	cbench_client_unlock();
 out:
 	kvfree(relocs);

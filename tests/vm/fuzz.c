@@ -17,11 +17,15 @@
  * closes its socket at random points; the parent kills clients with
  * SIGKILL at random moments and starts new ones.
  *
- * What it never does is change the bytes of the code it uploads: any code
- * may do anything in ring 0, so the image's code is benign under every
- * role a corrupted request can give it (see image_make()).  The kernel
- * log and INFO's live objects, checked by kmod.sh afterwards, are the
- * verdict; this program fails only if it cannot talk to the module.
+ * The bytes of the code it uploads change only where the upload's map
+ * carries their CRC-32 (one bit of one chunk, in some sequences): the
+ * module must then refuse the map, and this program fails if it does not.
+ * Any code may do anything in ring 0, so the image's code is benign under
+ * every role a corrupted request can give it (see image_make()); one byte
+ * of it changed can make it loop for ever (tests/kfixtures/stuck.c's
+ * fuzzed_loop).  The kernel log and INFO's live objects, checked by
+ * kmod.sh afterwards, are the rest of the verdict; otherwise this program
+ * fails only if it cannot talk to the module.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -43,6 +47,8 @@
 
 #include <uapi/linux/cbench.h>
 
+#include "../../kmod/lib/crc32.h"
+
 #define MAX_CLIENTS 16
 #define IMAGE_BYTES 8192
 #define PAGE 4096
@@ -55,6 +61,7 @@ static const uint64_t entries[] = { E_RET, E_LOOP, E_SETUP_OK, E_SETUP_EINVAL };
 /* What all clients got done, in memory they share: the fuzzer's reach. */
 static struct counts {
 	uint64_t sent, images, runs, audits;
+	uint64_t bent_refused, bent_mapped;	/* uploads changed on the way (upload()) */
 } *counts;
 
 static void count(uint64_t *what)
@@ -90,6 +97,7 @@ struct client {
 	uint32_t images[8], nimages;	/* mapped ones, as far as we know */
 	uint32_t runs[8], nruns;
 	bool corrupt;			/* corrupt one message of this sequence */
+	int error;			/* the ack of the last request sent, if read */
 };
 
 struct msg {
@@ -225,6 +233,11 @@ static int drain(struct client *c, bool wait, uint32_t *id)
 		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
 		     h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_DONE) {
+				const struct nlmsgerr *e = NLMSG_DATA(h);
+
+				if (h->nlmsg_type == NLMSG_ERROR &&
+				    h->nlmsg_len >= NLMSG_LENGTH(sizeof(*e)) && e->msg.nlmsg_seq == c->seq)
+					c->error = e->error;
 				got_answer = 1;
 				continue;
 			}
@@ -254,6 +267,7 @@ static void send_msg(struct client *c, struct msg *m, bool wait, uint32_t *id)
 		m->nlh.nlmsg_len = (uint32_t)m->len;
 	else if (m->nlh.nlmsg_len > m->len)
 		m->nlh.nlmsg_len = (uint32_t)m->len;
+	c->error = 1;		/* no ack read yet */
 	if (send(c->fd, m->bytes, m->len, 0) < 0)
 		return;
 	count(&counts->sent);
@@ -338,7 +352,11 @@ static void image_make(uint8_t *image, uint64_t *relocs, uint32_t *nrelocs)
 	}
 }
 
-/* Uploads and maps an image in chunks of random size. */
+/*
+ * Uploads and maps an image in chunks of random size.  Mostly the map
+ * carries the image's CRC-32; then, in some sequences, the one corruption
+ * is a bit of one chunk's data, and the module must refuse the map.
+ */
 static void upload(struct client *c, struct msg *m)
 {
 	uint8_t image[IMAGE_BYTES];
@@ -346,6 +364,7 @@ static void upload(struct client *c, struct msg *m)
 	uint32_t nrelocs, id = 0;
 	struct cbench_range text = { 0, PAGE };
 	uint64_t bytes = chance(95) ? IMAGE_BYTES : wild();
+	bool crc = chance(90), bent = false;
 
 	image_make(image, relocs, &nrelocs);
 	msg_start(c, m, c->family, CBENCH_CMD_IMAGE_NEW, 0);
@@ -364,6 +383,14 @@ static void upload(struct client *c, struct msg *m)
 		put_u64(m, CBENCH_A_CHUNK_OFFSET, off);
 		msg_put(m, CBENCH_A_CHUNK_DATA, image + off, n);
 		finish(m);
+		if (crc && c->corrupt && chance(10)) {
+			/* The data is the message's last bytes but for the padding. */
+			size_t at = m->attr[m->nattrs - 1] + NLA_HDRLEN + below(n);
+
+			m->bytes[at] ^= (char)(1u << below(8));
+			c->corrupt = false;
+			bent = true;
+		}
 		send_msg(c, m, false, NULL);
 		off += n;
 		if (chance(1))
@@ -374,9 +401,16 @@ static void upload(struct client *c, struct msg *m)
 	msg_put(m, CBENCH_A_IMAGE_TEXT, &text, sizeof(text));
 	if (nrelocs)
 		msg_put(m, CBENCH_A_IMAGE_RELOCS, relocs, nrelocs * sizeof(relocs[0]));
+	if (crc)
+		put_u32(m, CBENCH_A_IMAGE_CRC32, cbench_crc32(0, image, IMAGE_BYTES));
 	finish(m);
 	send_msg(c, m, true, NULL);
 	count(&counts->images);
+	if (bent) {
+		/* Never kept for runs: its code is not what image_make() wrote. */
+		count(c->error == 0 ? &counts->bent_mapped : &counts->bent_refused);
+		return;
+	}
 	if (c->nimages < sizeof(c->images) / sizeof(c->images[0]))
 		c->images[c->nimages++] = id;
 }
@@ -737,5 +771,9 @@ int main(int argc, char *argv[])
 	       "not), %" PRIu64 " runs and %" PRIu64 " audit runs started, %d clients killed on "
 	       "the way%s\n", seconds, counts->sent, counts->images, counts->runs, counts->audits,
 	       kills, failed ? "; a client could not talk to the module" : "");
-	return failed;
+	printf("fuzz: %" PRIu64 " uploads with a bit changed on the way: %" PRIu64 " maps refused, "
+	       "%" PRIu64 " mapped%s\n", counts->bent_refused + counts->bent_mapped,
+	       counts->bent_refused, counts->bent_mapped,
+	       counts->bent_mapped ? " (the module mapped bytes that fail their CRC-32)" : "");
+	return failed || counts->bent_mapped;
 }

@@ -24,6 +24,8 @@
  *   kmod_test tpoints <tpoints.so>       loop timing points: exact records, refusals,
  *                                        a dump interrupted by RUN_DEL
  *   kmod_test tp-hostile <tp_hostile.so> benchmarks that scribble on ctx->tp
+ *   kmod_test stuck <stuck.so>           calls that never return, each ended by the watchdog
+ *   kmod_test stuck-one <stuck.so> <name>   one of them, run() stuck
  *
  * Prints one line per check; exits 0 only if every check passed.
  */
@@ -43,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../kmod/lib/crc32.h"
 #include "../../kmod/lib/order.h"
 #include "object/kimage.h"
 
@@ -308,6 +311,7 @@ static int upload(struct nl *nl, const struct cbench_kimage *image)
 	return (int)out[1];
 }
 
+/* Maps an uploaded image, with the CRC-32 of image's bytes as cbenchctl sends it. */
 static int map(struct nl *nl, uint32_t id, const struct cbench_kimage *image)
 {
 	struct msg m;
@@ -317,6 +321,7 @@ static int map(struct nl *nl, uint32_t id, const struct cbench_kimage *image)
 	put(&m, CBENCH_A_IMAGE_TEXT, image->text, image->ntext * sizeof(image->text[0]));
 	if (image->nrelocs)
 		put(&m, CBENCH_A_IMAGE_RELOCS, image->relocs, image->nrelocs * sizeof(uint64_t));
+	put_u32(&m, CBENCH_A_IMAGE_CRC32, cbench_crc32(0, image->bytes, image->image_bytes));
 	return talk(nl, &m, NULL, NULL);
 }
 
@@ -793,6 +798,49 @@ static double now(void)
 }
 
 /*
+ * An image one bit of which changed between the client and the module (a
+ * copy with the bit flipped is uploaded, the CRC-32 of the true bytes
+ * sent): the map is refused with -EBADMSG naming the CRC, and the image
+ * never maps afterwards, with the CRC or without.  One flipped bit is all
+ * it took to make a fuzzer's counting loop spin (stuck.c's fuzzed_loop).
+ */
+static void changed_on_the_way(struct nl *nl, const struct cbench_kimage *image)
+{
+	struct cbench_kimage bent = *image;
+	struct msg m;
+	int id;
+
+	bent.bytes = malloc(image->image_bytes);
+	if (!bent.bytes) {
+		check(0, "memory for a copy of the image");
+		return;
+	}
+	memcpy(bent.bytes, image->bytes, image->image_bytes);
+	bent.bytes[image->text[0].start + 11] ^= 0x01;
+	id = upload(nl, &bent);
+	check(id > 0, "the bent copy uploads (%d '%s')", id, nl->ext);
+	if (id > 0) {
+		int ret = map(nl, (uint32_t)id, image);
+
+		check(ret == -EBADMSG && strstr(nl->ext, "CRC-32"),
+		      "a bit changed on the way: the map is refused (got %d '%s')", ret, nl->ext);
+		ret = map(nl, (uint32_t)id, image);
+		check(ret == -EBADMSG, "and again (got %d '%s')", ret, nl->ext);
+		start(nl, &m, CBENCH_CMD_IMAGE_MAP, 0);
+		put_u32(&m, CBENCH_A_IMAGE_ID, (uint32_t)id);
+		put(&m, CBENCH_A_IMAGE_TEXT, image->text, image->ntext * sizeof(image->text[0]));
+		if (image->nrelocs)
+			put(&m, CBENCH_A_IMAGE_RELOCS, image->relocs,
+			    image->nrelocs * sizeof(uint64_t));
+		ret = talk(nl, &m, NULL, NULL);
+		check(ret == -EBADMSG, "and without the CRC (got %d '%s')", ret, nl->ext);
+		check(simple(nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
+		      "the bent image is deleted");
+	}
+	free(bent.bytes);
+}
+
+/*
  * A sweep whose last sample does far more reps than its first: only the
  * first is cheap, so a probe of the first alone would let the later ones
  * hold interrupts off for seconds (step 10^9) or days (2^48 - 1).  The run
@@ -951,6 +999,7 @@ static void hostile(const struct cbench_kimage *image)
 
 	r.image = (uint32_t)id;
 	check(run_start(&nl, &r) == -EINVAL, "run on an unmapped image: \"%s\"", nl.ext);
+	changed_on_the_way(&nl, image);
 	check(map(&nl, (uint32_t)id, image) == 0, "map: %s", nl.ext);
 	check(map(&nl, (uint32_t)id, image) == -EINVAL, "second map: \"%s\"", nl.ext);
 
@@ -2458,6 +2507,10 @@ static void stuck(const struct cbench_kimage *image)
 	stuck_run(image, "setup_forever", CBENCH_STAGE_SETUP, 0);
 	stuck_run(image, "before_forever", CBENCH_STAGE_BEFORE_REP, 0);
 	stuck_run(image, "forever_later", CBENCH_STAGE_RUN, 1);
+	/* What wedged a 6.1 guest under a fuzzer (stuck.c): a corrupted
+	 * upload of a counting loop, called at reps 1 in the budget probe. */
+	check(stuck_run(image, "fuzzed_loop", CBENCH_STAGE_RUN, 0) == 0,
+	      "fuzzed_loop: ended in the budget probe");
 	/* In LVT mode: stuck in a sample with interrupts on and the LVT
 	 * entries masked; recovered, the entries are put back as after any
 	 * sample (the module checks each), and the CPU's timer ticks on (or
@@ -2606,6 +2659,8 @@ int main(int argc, char *argv[])
 		tp_hostile(&image);
 	} else if (!strcmp(argv[1], "stuck")) {
 		stuck(&image);
+	} else if (!strcmp(argv[1], "stuck-one") && argc >= 4) {
+		stuck_run(&image, argv[3], CBENCH_STAGE_RUN, 0);
 	} else if (!strcmp(argv[1], "unwatched")) {
 		unwatched(&image);
 	} else if (!strcmp(argv[1], "lvt") && argc >= 5) {

@@ -10,6 +10,7 @@
 
 #include <netlink/attr.h>
 
+#include "../../kmod/lib/crc32.h"
 #include "object/kimage.h"
 #include "backend/protocol.h"
 
@@ -308,7 +309,9 @@ static int build_map(struct nl_msg *msg, void *arg)
 	if (!ret && m->image->nrelocs)
 		ret = put_bin(msg, CBENCH_A_IMAGE_RELOCS, m->image->relocs,
 			      m->image->nrelocs * sizeof(m->image->relocs[0]));
-	return ret;
+	/* The module maps the bytes only if they are the ones we built. */
+	return ret ? ret : put_u32(msg, CBENCH_A_IMAGE_CRC32,
+				   cbench_crc32(0, m->image->bytes, m->image->image_bytes));
 }
 
 int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *image, uint32_t *id)

@@ -119,7 +119,14 @@
  *                                   8-byte aligned, strictly increasing,
  *                                   outside text, targets inside the image;
  *                                   optional, at most CBENCH_RELOCS_MAX
+ *            CBENCH_A_IMAGE_CRC32   NLA_U32  CRC-32 (IEEE 802.3, as zlib's
+ *                                   crc32()) of the image's bytes as the
+ *                                   client built them, before relocation;
+ *                                   optional (cbenchctl always sends it)
  *   reply:   ack only.  Needs every byte uploaded; an image maps once.
+ *   -EBADMSG when the bytes received do not give CBENCH_A_IMAGE_CRC32 (a
+ *   chunk lost, repeated or changed on the way): the image never maps
+ *   then; delete it and upload again.
  *
  * CBENCH_CMD_IMAGE_DEL (privileged)
  *   request: CBENCH_A_IMAGE_ID      NLA_U32
@@ -450,6 +457,7 @@ enum cbench_attr {
 	CBENCH_A_RUN_RECOVERED,
 	CBENCH_A_RUN_ARGS,
 	CBENCH_A_RUN_QUIET,
+	CBENCH_A_IMAGE_CRC32,
 	__CBENCH_A_LAST
 };
 
