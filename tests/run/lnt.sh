@@ -48,9 +48,14 @@ assert len(t["ps_per_op"]) == 6 and len(t["est_cycles_per_kop"]) == 6
 # 1000 dependent adds declared as 1000 ops: a cycle per op, in cycles per 1000 ops.
 assert all(900 < c < 1100 for c in t["est_cycles_per_kop"]), t["est_cycles_per_kop"]
 assert all(p > 10 for p in t["ps_per_op"])
+# cbench's own figures for the run: one value each, among the trials' range.
+e = t["est_cycles_per_kop_estimate"]
+assert isinstance(e, float) and min(t["est_cycles_per_kop"]) <= e <= max(t["est_cycles_per_kop"]), e
+p = t["ps_per_op_estimate"]
+assert isinstance(p, float) and min(t["ps_per_op"]) <= p <= max(t["ps_per_op"]), p
 PY
 then
-	ok "LNT report: machine name, order, one sample per trial in ps/op and cycles per 1000 ops"
+	ok "LNT report: machine name, order, one sample per trial in ps/op and cycles per 1000 ops, and the run's estimates"
 else
 	not_ok "LNT report's content"
 fi
@@ -63,14 +68,17 @@ if "$LNT" import "$TMP/lnt" --testsuite cbench "$TMP/old.lnt.json" >>"$TMP/out" 
    "$LNT_VENV/bin/python" tests/run/lnt_query.py "$TMP/lnt" >"$TMP/query" 2>>"$TMP/out"; then
 	cat "$TMP/query" >>"$TMP/out"
 	if grep -q "^run 100 Chain ps_per_op 6$" "$TMP/query" && grep -q "^run 101 Chain ps_per_op 6$" "$TMP/query" &&
-	   grep -q "^run 101 Chain est_cycles_per_kop 6$" "$TMP/query"; then
-		ok "LNT import: both runs come back with every trial's sample"
+	   grep -q "^run 101 Chain est_cycles_per_kop 6$" "$TMP/query" &&
+	   grep -q "^run 100 Chain est_cycles_per_kop_estimate 1$" "$TMP/query" &&
+	   grep -q "^run 101 Chain ps_per_op_estimate 1$" "$TMP/query"; then
+		ok "LNT import: both runs come back with every trial's sample and the run's estimates"
 	else
 		not_ok "LNT import: runs or samples missing"
 	fi
 	if grep -Eq "^compare Chain ps_per_op REGRESSED 0\.(0[4-9]|1[0-6])" "$TMP/query" &&
-	   grep -Eq "^compare Chain est_cycles_per_kop REGRESSED 0\.(0[7-9]|1[0-3])" "$TMP/query"; then
-		ok "LNT's own comparison flags the new version's 10 % slowdown"
+	   grep -Eq "^compare Chain est_cycles_per_kop REGRESSED 0\.(0[7-9]|1[0-3])" "$TMP/query" &&
+	   grep -Eq "^compare Chain est_cycles_per_kop_estimate REGRESSED 0\.(0[8-9]|1[0-2])" "$TMP/query"; then
+		ok "LNT's own comparison flags the new version's 10 % slowdown, per trial and on the estimates"
 	else
 		not_ok "LNT's comparison does not flag the slowdown"
 	fi

@@ -2,7 +2,12 @@
 /*
  * LNT report (LLVM's results server; its JSON report format version 2),
  * of the "cbench" test suite that docs/lnt/cbench.yaml declares: one test
- * per benchmark and parameter, each trial's estimate one sample.
+ * per benchmark and parameter, each trial's estimate one sample, and the
+ * figures cbench quotes for the run, one value each (the *_estimate
+ * metrics).  LNT measures a change from the new run's least sample to the
+ * nearest sample of the old run, so the old run's spread between trials
+ * hides that much of a change of the per-trial metrics; the estimates,
+ * one a run, are compared with each other (docs/lnt.md).
  *
  * Units are chosen for LNT's analysis, which ignores changes under 1 % and
  * absolute changes under 0.01 of a metric: picoseconds per op, and cycles
@@ -133,6 +138,13 @@ static void put_metric(struct cbench_jsonw *j, const struct cbench_result *res, 
 	cbench_jsonw_array_end(j);
 }
 
+/* One value for the run, scaled as the per-trial metric; absent if not measured. */
+static void put_estimate(struct cbench_jsonw *j, const char *key, double per_op)
+{
+	if (isfinite(per_op) && per_op > 0)
+		cbench_jsonw_double(j, key, per_op * 1000);
+}
+
 int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run *l, FILE *f)
 {
 	static const struct { const char *key; enum cbench_figure f; } metrics[] = {
@@ -161,6 +173,8 @@ int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run
 		cbench_jsonw_string(&j, "name", test_name(name));
 		for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++)
 			put_metric(&j, res, metrics[m].key, metrics[m].f);
+		put_estimate(&j, "ps_per_op_estimate", res->quote_ns_per_op);
+		put_estimate(&j, "est_cycles_per_kop_estimate", res->est_cycles_per_op);
 		cbench_jsonw_object_end(&j);
 	}
 	cbench_jsonw_array_end(&j);
