@@ -91,8 +91,9 @@ fuzz() {
 	tail -2 /tmp/fuzz.out
 	# The fuzzer's code returns at once for any reps the probe allows, and
 	# an upload it changes never maps (the CRC-32): a call the watchdog had
-	# to end is a wedge.  (One seen on 6.1 came from a changed upload of
-	# its loop, tests/kfixtures/stuck.c's fuzzed_loop.)
+	# to end is a wedge.  (One seen on 6.1 under another fuzzer is most
+	# likely a changed upload of this loop: tests/kfixtures/stuck.c's
+	# fuzzed_loop gives the same reports.)
 	[ "$(dmesg | grep -c "ending it by NMI")" = "$ended" ] ||
 		fail "the watchdog ended a fuzzer's call: $(dmesg | grep -B2 -A20 'ending it by NMI' | tail -40)"
 	live_is_zero "after the fuzzer (seeds: $(grep -c 'client seed' /tmp/fuzz.out) in /tmp/fuzz.out)"
@@ -251,6 +252,10 @@ fi
 cbenchctl info >/tmp/kmod-info.out 2>&1
 grep -q "watchdog: *a call of benchmark code is ended after [0-9]* ms" /tmp/kmod-info.out ||
 	fail "info does not show the watchdog: $(cat /tmp/kmod-info.out)"
+# cbenchctl reads from the family that this module takes an upload's CRC-32
+# (and so sends it with each map: protocol.c asks the same question).
+grep -q "uploads: *mapped only if their bytes give cbenchctl's CRC-32" /tmp/kmod-info.out ||
+	fail "info does not say uploads are checked: $(cat /tmp/kmod-info.out)"
 # One CPU online: none can watch, so runs are refused.
 if echo 0 >/sys/devices/system/cpu/cpu1/online; then
 	$t unwatched "$dir/stuck.so" || fail "a run with no CPU to watch it"

@@ -184,6 +184,7 @@ int cbench_proto_info(struct cbench_nl *nl, struct cbench_proto_info *info)
 	};
 
 	memset(info, 0, sizeof(*info));
+	info->image_crc = cbench_nl_takes(nl, CBENCH_A_IMAGE_CRC32);
 	return cbench_nl_request(nl, &req);
 }
 
@@ -297,6 +298,7 @@ static int build_chunk(struct nl_msg *msg, void *arg)
 struct map {
 	uint32_t id;
 	const struct cbench_kimage *image;
+	bool crc;		/* the module takes CBENCH_A_IMAGE_CRC32 */
 };
 
 static int build_map(struct nl_msg *msg, void *arg)
@@ -310,8 +312,10 @@ static int build_map(struct nl_msg *msg, void *arg)
 		ret = put_bin(msg, CBENCH_A_IMAGE_RELOCS, m->image->relocs,
 			      m->image->nrelocs * sizeof(m->image->relocs[0]));
 	/* The module maps the bytes only if they are the ones we built. */
-	return ret ? ret : put_u32(msg, CBENCH_A_IMAGE_CRC32,
-				   cbench_crc32(0, m->image->bytes, m->image->image_bytes));
+	if (!ret && m->crc)
+		ret = put_u32(msg, CBENCH_A_IMAGE_CRC32,
+			      cbench_crc32(0, m->image->bytes, m->image->image_bytes));
+	return ret;
 }
 
 int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *image, uint32_t *id)
@@ -344,6 +348,7 @@ int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *
 			return ret;
 	}
 	m.id = r.id;
+	m.crc = cbench_nl_takes(nl, CBENCH_A_IMAGE_CRC32);
 	req = (struct cbench_nl_request){ .cmd = CBENCH_CMD_IMAGE_MAP, .build = build_map, .arg = &m };
 	return cbench_nl_request(nl, &req);
 }

@@ -38,6 +38,7 @@ struct cbench_proto_info {
 	bool unwatched;			/* runs taken with one CPU online */
 	bool has_quiet;			/* the module has LVT mode, and... */
 	uint32_t quiet;			/* ...this is a run's enum cbench_quiet by default */
+	bool image_crc;			/* the module checks uploads against their CRC-32 */
 	bool has_live;
 	uint32_t live_images, live_runs;
 };

@@ -162,6 +162,9 @@ static void print_module(const struct cbench_proto_info *info, const struct prob
 			       info->tp_records);
 		print_watchdog(info);
 	}
+	printf("  uploads:          %s\n", info->image_crc ?
+	       "mapped only if their bytes give cbenchctl's CRC-32" :
+	       "not checked against a CRC-32 (an older cbench.ko)");
 	if (info->has_live)
 		printf("  in use:           %" PRIu32 " images, %" PRIu32 " runs\n",
 		       info->live_images, info->live_runs);
@@ -298,6 +301,7 @@ static void json_module(struct cbench_jsonw *j, const struct cbench_proto_info *
 	} else {
 		cbench_jsonw_null(j, "limits");
 	}
+	cbench_jsonw_bool(j, "image_crc", info->image_crc);
 	if (info->has_live) {
 		cbench_jsonw_object_start(j, "live");
 		cbench_jsonw_uint(j, "images", info->live_images);
