@@ -32,7 +32,8 @@ for adds in 1000 $ADDS; do
 	${CC:-cc} $CFLAGS -o "$TMP/chain$adds.so" "$TMP/chain$adds.c"
 done
 
-# lnt_round OLD.so NEW.so: LNT's verdicts on ps_per_op and est_cycles_per_kop.
+# lnt_round OLD.so NEW.so: LNT's verdicts on every metric (ps_per_op,
+# est_cycles_per_kop and their *_estimate).
 lnt_round() {
 	rm -rf "$TMP/lnt"
 	"$LNT_VENV/bin/lnt" create "$TMP/lnt" >/dev/null 2>&1
@@ -48,9 +49,10 @@ old = json.load(open(sys.argv[1]))["tests"][0]["est_cycles_per_kop"]
 new = json.load(open(sys.argv[2]))["tests"][0]["est_cycles_per_kop"]
 print("est_cycles_per_kop: old trials %.2f %% apart; new least over old least %+.2f %%, over old greatest %+.2f %%"
       % (100 * (max(old) / min(old) - 1), 100 * (min(new) / min(old) - 1), 100 * (min(new) / max(old) - 1)))
-old = json.load(open(sys.argv[1]))["tests"][0]["est_cycles_per_kop_estimate"]
-new = json.load(open(sys.argv[2]))["tests"][0]["est_cycles_per_kop_estimate"]
-print("est_cycles_per_kop_estimate: new over old %+.3f %%" % (100 * (new / old - 1)))' \
+old = json.load(open(sys.argv[1]))["tests"][0].get("est_cycles_per_kop_estimate")
+new = json.load(open(sys.argv[2]))["tests"][0].get("est_cycles_per_kop_estimate")
+if old and new:
+    print("est_cycles_per_kop_estimate: new over old %+.3f %%" % (100 * (new / old - 1)))' \
 		"$TMP/a.lnt.json" "$TMP/b.lnt.json"
 }
 

@@ -175,8 +175,8 @@ int cbench_image_verify(struct cbench_image *image, u32 crc, struct netlink_ext_
 	image->corrupt = true;
 	/* A formatted message holds 80 bytes (6.2+); the plain one says more. */
 	CBENCH_SET_ERR_MSG_FMT(extack, "image CRC-32 mismatch: the bytes received are not those "
-			       "the client built (a chunk lost or changed); delete it and upload it again",
-			       "image CRC-32 mismatch (received %08x, sent %08x): upload it again",
+			       "the client built; delete the image and upload it again",
+			       "image CRC-32 mismatch (got %08x, sent %08x): delete it, upload again",
 			       got, crc);
 	return -EBADMSG;
 }

@@ -4,9 +4,10 @@
  * CBENCH_A_IMAGE_CRC32): the same in cbenchctl, which sends it with
  * IMAGE_MAP, and in cbench.ko, which maps an image only if its bytes give
  * it.  IEEE 802.3's CRC-32, reflected, as zlib's crc32() and Ethernet
- * compute it.  It catches a chunk lost, repeated or changed between the
- * client's buffer and the module; it is no defence against a client that
- * means harm (one can send any code with its right CRC).
+ * compute it.  Chunks out of order are refused as they come (their offset
+ * must be the bytes received so far); this catches bytes changed between
+ * the client's buffer and the module.  It is no defence against a client
+ * that means harm (one can send any code with its right CRC).
  */
 #ifndef _CBENCH_LIB_CRC32_H
 #define _CBENCH_LIB_CRC32_H

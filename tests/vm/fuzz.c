@@ -61,7 +61,9 @@ static const uint64_t entries[] = { E_RET, E_LOOP, E_SETUP_OK, E_SETUP_EINVAL };
 /* What all clients got done, in memory they share: the fuzzer's reach. */
 static struct counts {
 	uint64_t sent, images, runs, audits;
-	uint64_t bent_refused, bent_mapped;	/* uploads changed on the way (upload()) */
+	/* Uploads changed on the way (upload()): the map refused for their
+	 * CRC-32, mapped, or answered otherwise (or not at all). */
+	uint64_t bent_refused, bent_mapped, bent_other;
 } *counts;
 
 static void count(uint64_t *what)
@@ -161,7 +163,8 @@ static uint64_t wild(void)
 
 /*
  * Corrupts the header or one attribute, never the bytes of a chunk: a
- * chunk's data is code (see the top).
+ * chunk's data is code (see the top); upload() changes those itself,
+ * only where the map carries the CRC-32.
  */
 static void corrupt(struct msg *m)
 {
@@ -352,6 +355,9 @@ static void image_make(uint8_t *image, uint64_t *relocs, uint32_t *nrelocs)
 	}
 }
 
+static void on_object(struct client *c, struct msg *m, uint8_t cmd, uint16_t type, uint32_t id,
+		      bool dump);
+
 /*
  * Uploads and maps an image in chunks of random size.  Mostly the map
  * carries the image's CRC-32; then, in some sequences, the one corruption
@@ -408,7 +414,11 @@ static void upload(struct client *c, struct msg *m)
 	count(&counts->images);
 	if (bent) {
 		/* Never kept for runs: its code is not what image_make() wrote. */
-		count(c->error == 0 ? &counts->bent_mapped : &counts->bent_refused);
+		if (c->error == -EBADMSG)
+			count(&counts->bent_refused);
+		else
+			count(c->error == 0 ? &counts->bent_mapped : &counts->bent_other);
+		on_object(c, m, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, id, false);
 		return;
 	}
 	if (c->nimages < sizeof(c->images) / sizeof(c->images[0]))
@@ -771,9 +781,10 @@ int main(int argc, char *argv[])
 	       "not), %" PRIu64 " runs and %" PRIu64 " audit runs started, %d clients killed on "
 	       "the way%s\n", seconds, counts->sent, counts->images, counts->runs, counts->audits,
 	       kills, failed ? "; a client could not talk to the module" : "");
-	printf("fuzz: %" PRIu64 " uploads with a bit changed on the way: %" PRIu64 " maps refused, "
-	       "%" PRIu64 " mapped%s\n", counts->bent_refused + counts->bent_mapped,
-	       counts->bent_refused, counts->bent_mapped,
+	printf("fuzz: %" PRIu64 " uploads with a bit changed on the way: %" PRIu64 " maps refused "
+	       "for the CRC-32, %" PRIu64 " answered otherwise or not at all, %" PRIu64 " mapped%s\n",
+	       counts->bent_refused + counts->bent_other + counts->bent_mapped, counts->bent_refused,
+	       counts->bent_other, counts->bent_mapped,
 	       counts->bent_mapped ? " (the module mapped bytes that fail their CRC-32)" : "");
 	return failed || counts->bent_mapped;
 }

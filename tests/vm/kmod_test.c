@@ -25,7 +25,8 @@
  *                                        a dump interrupted by RUN_DEL
  *   kmod_test tp-hostile <tp_hostile.so> benchmarks that scribble on ctx->tp
  *   kmod_test stuck <stuck.so>           calls that never return, each ended by the watchdog
- *   kmod_test stuck-one <stuck.so> <name>   one of them, run() stuck
+ *   kmod_test stuck-one <stuck.so> <name>   one of them, run() stuck (by hand: with a
+ *                                        raised call_limit_ms, to see the soft-lockup reports)
  *
  * Prints one line per check; exits 0 only if every check passed.
  */
@@ -801,8 +802,8 @@ static double now(void)
  * An image one bit of which changed between the client and the module (a
  * copy with the bit flipped is uploaded, the CRC-32 of the true bytes
  * sent): the map is refused with -EBADMSG naming the CRC, and the image
- * never maps afterwards, with the CRC or without.  One flipped bit is all
- * it took to make a fuzzer's counting loop spin (stuck.c's fuzzed_loop).
+ * never maps afterwards, with the CRC or without.  One changed byte is
+ * enough to make a fuzzer's counting loop spin (stuck.c's fuzzed_loop).
  */
 static void changed_on_the_way(struct nl *nl, const struct cbench_kimage *image)
 {

@@ -132,7 +132,7 @@ static void put_metric(struct cbench_jsonw *j, const struct cbench_result *res, 
 	for (size_t i = 0; i < res->ntrials; i++) {
 		double v = cbench_trial_figure(&res->trials[i], f);
 
-		if (isfinite(v))
+		if (!res->trials[i].error && isfinite(v))
 			cbench_jsonw_double(j, NULL, v * 1000);
 	}
 	cbench_jsonw_array_end(j);

@@ -125,7 +125,8 @@
  *                                   optional (cbenchctl always sends it)
  *   reply:   ack only.  Needs every byte uploaded; an image maps once.
  *   -EBADMSG when the bytes received do not give CBENCH_A_IMAGE_CRC32 (a
- *   chunk lost, repeated or changed on the way): the image never maps
+ *   byte changed on the way, or a chunk's data that is not what the client
+ *   built, at the right offset): the image never maps
  *   then; delete it and upload again.
  *
  * CBENCH_CMD_IMAGE_DEL (privileged)
