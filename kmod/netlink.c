@@ -239,7 +239,8 @@ static int put_limits(struct sk_buff *skb)
 	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_TP_RECORDS, l->tp_records, CBENCH_A_LIMIT_UNSPEC) ||
 	    nla_put_u32(skb, CBENCH_A_LIMIT_CALL_MS, l->call_ms) ||
 	    nla_put_u32(skb, CBENCH_A_LIMIT_UNWATCHED, l->unwatched) ||
-	    nla_put_u32(skb, CBENCH_A_LIMIT_QUIET, l->quiet)) {
+	    nla_put_u32(skb, CBENCH_A_LIMIT_QUIET, l->quiet) ||
+	    nla_put_u32(skb, CBENCH_A_LIMIT_IMAGE_CRC32, 1)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

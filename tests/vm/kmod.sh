@@ -252,8 +252,8 @@ fi
 cbenchctl info >/tmp/kmod-info.out 2>&1
 grep -q "watchdog: *a call of benchmark code is ended after [0-9]* ms" /tmp/kmod-info.out ||
 	fail "info does not show the watchdog: $(cat /tmp/kmod-info.out)"
-# cbenchctl reads from the family that this module takes an upload's CRC-32
-# (and so sends it with each map: protocol.c asks the same question).
+# INFO says this module takes an upload's CRC-32 (CBENCH_A_LIMIT_IMAGE_CRC32),
+# and so cbenchctl sends it with each map (backend_kmod.c reads the same).
 grep -q "uploads: *mapped only if their bytes give cbenchctl's CRC-32" /tmp/kmod-info.out ||
 	fail "info does not say uploads are checked: $(cat /tmp/kmod-info.out)"
 # One CPU online: none can watch, so runs are refused.

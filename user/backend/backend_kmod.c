@@ -403,7 +403,7 @@ static int kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 		goto out;
 	t->tsc_hz = (double)k->info.tsc_khz * 1e3;
 	ret = ref_image_make(&image);
-	ret = ret ? ret : cbench_proto_image_upload(k->nl, &image, &image_id);
+	ret = ret ? ret : cbench_proto_image_upload(k->nl, &image, k->info.image_crc, &image_id);
 	if (ret)
 		goto out;
 
@@ -497,7 +497,7 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 	/* vmalloc's arena, base pages whatever was asked. */
 	b->env.arena_bytes = e->desc->arena_bytes;
 	b->env.arena_huge_bytes = 0;
-	ret = cbench_proto_image_upload(k->nl, &k->image, &k->image_id);
+	ret = cbench_proto_image_upload(k->nl, &k->image, k->info.image_crc, &k->image_id);
 	if (ret)
 		return ret;
 	/* Trials interleave the reference chain (worker.c). */
@@ -505,7 +505,8 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 	if (ret)
 		return ret;
 	k->have_ref_image = true;
-	return cbench_proto_image_upload(k->nl, &k->ref_image, &k->ref_image_id);
+	return cbench_proto_image_upload(k->nl, &k->ref_image, k->info.image_crc,
+					 &k->ref_image_id);
 }
 
 static uint64_t minus(uint64_t a, uint64_t b)
@@ -825,7 +826,7 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
 	if (!ret && (ret = rehearsed(other, &b_shape)))
 		snprintf(b->error, sizeof(b->error), "B: %.500s", other->error);
 	if (!ret && !k->have_b_image) {
-		ret = cbench_proto_image_upload(k->nl, &kb->image, &k->b_image_id);
+		ret = cbench_proto_image_upload(k->nl, &kb->image, k->info.image_crc, &k->b_image_id);
 		k->have_b_image = !ret;
 	}
 	if (ret)

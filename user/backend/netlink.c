@@ -12,7 +12,6 @@
 
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
-#include <netlink/genl/family.h>
 #include <netlink/genl/genl.h>
 #include <netlink/handlers.h>
 #include <netlink/socket.h>
@@ -31,7 +30,6 @@
 struct cbench_nl {
 	struct nl_sock *sock;
 	int family;
-	int maxattr;		/* the module's highest attribute; 0 if unknown */
 	char ext_msg[256];	/* extended-ack text of the last request */
 	char error[320];	/* cbench_nl_strerror()'s answer */
 };
@@ -82,33 +80,6 @@ int cbench_nl_errno(int nlerr)
 	}
 }
 
-/*
- * The module's highest attribute type, from the controller's record of the
- * family, so requests send newer optional attributes only to a module that
- * takes them; 0 if it cannot be read (then none is sent).
- */
-static int family_maxattr(struct nl_sock *sock)
-{
-	struct nl_cache *cache;
-	struct genl_family *family;
-	int maxattr = 0;
-
-	if (genl_ctrl_alloc_cache(sock, &cache) < 0)
-		return 0;
-	family = genl_ctrl_search_by_name(cache, CBENCH_GENL_NAME);
-	if (family) {
-		maxattr = genl_family_get_maxattr(family);
-		genl_family_put(family);
-	}
-	nl_cache_free(cache);
-	return maxattr;
-}
-
-bool cbench_nl_takes(const struct cbench_nl *nl, int attr)
-{
-	return attr <= nl->maxattr;
-}
-
 int cbench_nl_open(struct cbench_nl **nlp)
 {
 	struct cbench_nl *nl;
@@ -140,7 +111,6 @@ int cbench_nl_open(struct cbench_nl **nlp)
 		ret = cbench_nl_errno(nl->family);
 		goto err_sock;
 	}
-	nl->maxattr = family_maxattr(nl->sock);
 	*nlp = nl;
 	return 0;
 

@@ -47,13 +47,6 @@ struct cbench_nl_request {
 int cbench_nl_open(struct cbench_nl **nl);
 void cbench_nl_close(struct cbench_nl *nl);
 
-/*
- * Whether the module takes attribute attr (its family's highest attribute
- * is at least attr): an older cbench.ko refuses requests with attributes it
- * does not know, so optional newer ones are sent only where taken.
- */
-bool cbench_nl_takes(const struct cbench_nl *nl, int attr);
-
 /* Sends req and receives its reply; 0 or -errno. */
 int cbench_nl_request(struct cbench_nl *nl, const struct cbench_nl_request *req);
 

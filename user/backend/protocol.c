@@ -90,6 +90,7 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 		[CBENCH_A_LIMIT_CALL_MS] = { .type = NLA_U32 },
 		[CBENCH_A_LIMIT_UNWATCHED] = { .type = NLA_U32 },
 		[CBENCH_A_LIMIT_QUIET] = { .type = NLA_U32 },
+		[CBENCH_A_LIMIT_IMAGE_CRC32] = { .type = NLA_U32 },
 	};
 	struct nlattr *tb[CBENCH_A_LIMIT_MAX + 1];
 
@@ -115,6 +116,9 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 	info->has_quiet = tb[CBENCH_A_LIMIT_QUIET] != NULL;
 	if (info->has_quiet)
 		info->quiet = nla_get_u32(tb[CBENCH_A_LIMIT_QUIET]);
+	/* Absent from a module that maps uploads unchecked. */
+	info->image_crc = tb[CBENCH_A_LIMIT_IMAGE_CRC32] &&
+			  nla_get_u32(tb[CBENCH_A_LIMIT_IMAGE_CRC32]);
 	info->has_limits = true;
 	return 0;
 }
@@ -184,7 +188,6 @@ int cbench_proto_info(struct cbench_nl *nl, struct cbench_proto_info *info)
 	};
 
 	memset(info, 0, sizeof(*info));
-	info->image_crc = cbench_nl_takes(nl, CBENCH_A_IMAGE_CRC32);
 	return cbench_nl_request(nl, &req);
 }
 
@@ -318,14 +321,15 @@ static int build_map(struct nl_msg *msg, void *arg)
 	return ret;
 }
 
-int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *image, uint32_t *id)
+int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *image, bool crc,
+			      uint32_t *id)
 {
 	struct id_reply r = { .type = CBENCH_A_IMAGE_ID };
 	struct cbench_nl_request req = {
 		.cmd = CBENCH_CMD_IMAGE_NEW, .build = build_image_new, .parse = parse_id,
 		.policy = image_policy, .arg = &r,
 	};
-	struct map m = { .image = image };
+	struct map m = { .image = image, .crc = crc };
 	int ret;
 
 	req.build_arg = (void *)&image->image_bytes;
@@ -348,7 +352,6 @@ int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *
 			return ret;
 	}
 	m.id = r.id;
-	m.crc = cbench_nl_takes(nl, CBENCH_A_IMAGE_CRC32);
 	req = (struct cbench_nl_request){ .cmd = CBENCH_CMD_IMAGE_MAP, .build = build_map, .arg = &m };
 	return cbench_nl_request(nl, &req);
 }

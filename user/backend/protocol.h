@@ -38,7 +38,7 @@ struct cbench_proto_info {
 	bool unwatched;			/* runs taken with one CPU online */
 	bool has_quiet;			/* the module has LVT mode, and... */
 	uint32_t quiet;			/* ...this is a run's enum cbench_quiet by default */
-	bool image_crc;			/* the module checks uploads against their CRC-32 */
+	bool image_crc;			/* IMAGE_MAP takes CBENCH_A_IMAGE_CRC32 (send it then) */
 	bool has_live;
 	uint32_t live_images, live_runs;
 };
@@ -54,7 +54,8 @@ int cbench_proto_probe_all(struct cbench_nl *nl, int (*fn)(void *arg, uint32_t c
 struct cbench_kimage;
 
 /* IMAGE_NEW, IMAGE_CHUNK..., IMAGE_MAP: the image, mapped; *id names it. */
-int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *image, uint32_t *id);
+int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *image, bool crc,
+			      uint32_t *id);
 
 /* CBENCH_CMD_RUN_START's request. */
 struct cbench_proto_run {

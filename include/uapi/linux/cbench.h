@@ -496,6 +496,10 @@ enum cbench_limit_attr {
 	CBENCH_A_LIMIT_QUIET,		/* NLA_U32: enum cbench_quiet of a run that
 					 * does not say (module parameter quiet_mode);
 					 * absent from a module without LVT mode */
+	CBENCH_A_LIMIT_IMAGE_CRC32,	/* NLA_U32: 1, IMAGE_MAP takes
+					 * CBENCH_A_IMAGE_CRC32; absent from a module
+					 * that does not (send it none: it refuses
+					 * attributes it does not know) */
 	__CBENCH_A_LIMIT_LAST
 };
 #define CBENCH_A_LIMIT_MAX (__CBENCH_A_LIMIT_LAST - 1)
