@@ -22,10 +22,11 @@
 #define CHAIN(name, n)								\
 	static void name(struct cbench_ctx *ctx, uint64_t reps)			\
 	{									\
-		uint64_t x = (uint64_t)ctx->param;				\
+		uint64_t x = (uint64_t)ctx->param, one = 1;			\
 										\
 		for (uint64_t i = 0; i < reps; i++)				\
-			__asm__ volatile(".rept " STR(n) "\n\tadd $1, %0\n\t.endr" : "+r"(x)); \
+			__asm__ volatile(".rept " STR(n) "\n\tadd %1, %0\n\t.endr"	\
+					 : "+r"(x) : "r"(one));				\
 		cbench_keep(x);							\
 	}									\
 	CBENCH(name, .ops_per_rep = 1000)

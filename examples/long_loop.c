@@ -52,8 +52,8 @@ static int lengths(struct cbench_ctx *ctx)
 				for (uint32_t e = 0; e < len[i]; e++) {		\
 					cbench_mark(it);			\
 					__asm__ volatile(".rept " STR(adds)	\
-							 "\n\tadd $1, %0\n\t.endr" \
-							 : "+r"(x));		\
+							 "\n\tadd %1, %0\n\t.endr" \
+							 : "+r"(x) : "r"(1UL));	\
 				}						\
 				cbench_tpoint(ctx, it);				\
 			}							\

@@ -15,13 +15,13 @@
 
 __attribute__((noinline)) static uint64_t heavy(uint64_t x)
 {
-	__asm__ volatile(".rept 300\n\tadd $1, %0\n\t.endr" : "+r"(x));
+	__asm__ volatile(".rept 300\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(1UL));
 	return x;
 }
 
 __attribute__((noinline)) static uint64_t light(uint64_t x)
 {
-	__asm__ volatile(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+	__asm__ volatile(".rept 100\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(1UL));
 	return x;
 }
 

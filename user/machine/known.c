@@ -12,7 +12,7 @@
 #include "machine/known.h"
 
 const struct cbench_known_check cbench_known_checks[] = {
-	{ "add", "latency_add", "dependent add r64, imm latency", "cycles", 0.02, NULL, false },
+	{ "add", "latency_add", "dependent add r64, r64 latency", "cycles", 0.02, NULL, false },
 	{ "imul", "latency_imul", "dependent imul r64, r64 latency", "cycles", 0.02, NULL, false },
 	{ "crc32", "latency_crc32", "dependent crc32 r64, r64 latency", "cycles", 0.02, "sse4.2", false },
 	{ "popcnt", "latency_popcnt", "dependent popcnt r64, r64 latency", "cycles", 0.02, "popcnt", false },
