@@ -212,6 +212,48 @@ static void alg1_no_work(void)
 	CU_ASSERT_EQUAL(cbench_tune(&p, no_work, NULL, &n, &t), -ERANGE);
 }
 
+/*
+ * A benchmark that ignores reps on a fine timer: a call's fixed cost is
+ * above a step, the same at any reps.  Jitter of +-0.4 % (a fixed
+ * sequence) does not make it grow; real work per rep does, even work that
+ * is a small part of a call with a large fixed cost.
+ */
+struct flat_fake {
+	double fixed_ns, per_rep_ns, jitter;
+	uint32_t seed;
+};
+
+static int flat_time(void *arg, uint64_t reps, double *ns)
+{
+	struct flat_fake *f = arg;
+
+	f->seed = f->seed * 1103515245u + 12345u;
+	*ns = (f->fixed_ns + f->per_rep_ns * (double)reps) *
+	      (1 + f->jitter * ((double)(f->seed >> 16 & 0x7fff) / 0x7fff * 2 - 1));
+	return 0;
+}
+
+static void alg1_ignores_reps(void)
+{
+	struct cbench_tune_params p;
+	struct flat_fake nothing = { .fixed_ns = 12 }, jittery = { .fixed_ns = 1000, .jitter = 0.004 };
+	struct flat_fake fixed = { .fixed_ns = 10000, .per_rep_ns = 1, .jitter = 0.004 };
+	struct flat_fake quick = { .per_rep_ns = 0.05 };
+	uint64_t n;
+	double t;
+
+	cbench_tune_params_init(&p, 0.4, 0);	/* a 1-tick step at 2.5 GHz; j = 2000 */
+	CU_ASSERT_EQUAL(cbench_tune(&p, flat_time, &nothing, &n, &t), -EDOM);
+	CU_ASSERT_EQUAL(cbench_tune(&p, flat_time, &jittery, &n, &t), -EDOM);
+	CU_ASSERT_EQUAL(cbench_tune(&p, flat_time, &fixed, &n, &t), 0);
+	CU_ASSERT(t > 1 && t < 20);
+	/* 0.05 ns a rep (a vectorized byte loop): 100 ns over 2000 reps. */
+	CU_ASSERT_EQUAL(cbench_tune(&p, flat_time, &quick, &n, &t), 0);
+	/* On a coarse timer, 0.3 ns reps read in 10 ns steps grow too. */
+	cbench_tune_params_init(&p, 10, 30);
+	CU_ASSERT_EQUAL(cbench_tune(&p, fake_time_steps, NULL, &n, &t), 0);
+}
+
 static void alg1_errors(void)
 {
 	struct cbench_tune_params p;
@@ -250,6 +292,7 @@ static CU_TestInfo tune_tests[] = {
 	{ "Alg. 1 stops on disturbed long measurements", alg1_disturbed_long },
 	{ "Alg. 1 errors", alg1_errors },
 	{ "Alg. 1 on a benchmark that does no work", alg1_no_work },
+	{ "Alg. 1 on a benchmark that ignores reps", alg1_ignores_reps },
 	CU_TEST_INFO_NULL,
 };
 

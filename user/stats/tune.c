@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include "stats/tune.h"
 
@@ -49,12 +50,62 @@ uint64_t cbench_tune_oracle(const struct cbench_tune_params *p, double t_ns)
 	return n;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of the finite values among v[0..n), or NAN; sorts them to the front. */
+static double finite_median(double *v, uint64_t n)
+{
+	uint64_t k = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[k++] = v[i];
+	if (!k)
+		return NAN;
+	qsort(v, k, sizeof(*v), cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+/*
+ * Whether a call takes as long whatever its reps: the least clean time at
+ * each i, least[1..top], grows from the lowest quarter of the i measured to
+ * the highest by less than the timer can tell (half a step) or than calls
+ * of the same reps differ (1 %).  Real work per rep grows it by the time of
+ * 3/4 of top reps, which is most of a measurement.  Sorts least.
+ */
+static bool flat(const struct cbench_tune_params *p, double *least, uint64_t top)
+{
+	uint64_t q = top / 4;
+	double lo, hi;
+
+	if (q < CBENCH_TUNE_FLAT_MIN_I)
+		return false;
+	lo = finite_median(least + 1, q);
+	hi = finite_median(least + top - q + 1, q);
+	if (!isfinite(lo) || !isfinite(hi))
+		return false;
+	return hi - lo < fmax(0.5 * p->precision_ns, CBENCH_TUNE_FLAT_SHARE * lo);
+}
+
 int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn, void *arg,
 		uint64_t *n, double *t_ns)
 {
 	double best = INFINITY, spent_ns = 0;
+	uint64_t top = 0, slots = p->j < CBENCH_TUNE_FLAT_MAX_J ? p->j : 0;
+	/* least[i]: the least clean time of i reps; slots 0: not kept. */
+	double *least = slots ? malloc((slots + 1) * sizeof(*least)) : NULL;
 	bool clean = false;
+	int ret = 0;
 
+	if (slots && !least)
+		return -ENOMEM;
+	for (uint64_t i = 0; least && i <= slots; i++)
+		least[i] = INFINITY;
 	for (int pass = 0; pass < CBENCH_TUNE_PASSES_MAX; pass++) {
 		bool more = pass < CBENCH_TUNE_PASSES && spent_ns < CBENCH_TUNE_BUDGET_NS;
 
@@ -64,12 +115,15 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 			break;
 		for (uint64_t i = 1; i <= p->j; i++) {
 			double ns = 0;
-			int ret = time_fn(arg, i, &ns);
 
+			ret = time_fn(arg, i, &ns);
 			if (ret < 0)
-				return ret;
+				goto out;
 			spent_ns += ns;
 			clean |= !ret;
+			if (!ret && least && ns < least[i])
+				least[i] = ns;
+			top = i > top ? i : top;
 			/* Under one timer step (0 once the overhead is off), a time
 			 * says only that i reps are short: it bounds t from no side. */
 			if (!ret && ns >= p->precision_ns && ns / (double)i < best)
@@ -80,11 +134,21 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 	}
 	/* Clean measurements, every one under a timer step whatever the
 	 * reps: the benchmark does nothing that takes time. */
-	if (isinf(best))
-		return clean ? -ERANGE : -EAGAIN;
+	if (isinf(best)) {
+		ret = clean ? -ERANGE : -EAGAIN;
+		goto out;
+	}
+	/* Above a step, but no longer for more reps: it ignores them. */
+	if (least && flat(p, least, top)) {
+		ret = -EDOM;
+		goto out;
+	}
 	*t_ns = best;
 	*n = cbench_tune_oracle(p, best);
-	return 0;
+	ret = 0;
+out:
+	free(least);
+	return ret;
 }
 
 uint64_t cbench_tune_ref_reps(double step_ticks, double tsc_hz, double cycles_per_tick,

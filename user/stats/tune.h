@@ -44,6 +44,16 @@
 /* Passes we go on to, past the budget, while no measurement was clean. */
 #define CBENCH_TUNE_PASSES_MAX 100
 
+/*
+ * The check that a call's time grows with its reps: it needs at least this
+ * many i in each quarter of those measured, keeps the least time of each i
+ * up to this j, and calls growth under this share of the time of the
+ * fewest reps none (or a half timer step, whichever is more).
+ */
+#define CBENCH_TUNE_FLAT_MIN_I 8
+#define CBENCH_TUNE_FLAT_MAX_J (1u << 20)
+#define CBENCH_TUNE_FLAT_SHARE 0.01
+
 struct cbench_tune_params {
 	double precision_ns;	/* tau_prec */
 	double accuracy_ns;	/* tau_acc after the floor above */
@@ -71,8 +81,10 @@ typedef int (*cbench_tune_time_fn)(void *arg, uint64_t reps, double *ns);
  * max_measure_ns, as no larger i can change n; starting no pass once the
  * budget is spent), estimates t = min T_i / i,
  * and returns n = nu(t).  *t_ns receives the estimate.  -ERANGE if every
- * clean measurement was under one timer step (no measurable work), -EAGAIN if every
- * measurement was disturbed.
+ * clean measurement was under one timer step (no measurable work), -EDOM if
+ * a call took as long whatever its reps (the benchmark ignores them: on a
+ * fine timer its fixed cost is above a step), -EAGAIN if every measurement
+ * was disturbed, -ENOMEM.
  */
 int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn, void *arg,
 		uint64_t *n, double *t_ns);

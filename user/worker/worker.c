@@ -204,7 +204,10 @@ static int tune(struct cbench_backend *b, const struct cbench_worker_job *job, i
 			   ret == -EAGAIN ? "every measurement was disturbed" :
 			   ret == -ERANGE ? "every measurement is shorter than one step of the timer, "
 					    "whatever the reps: the benchmark does no measurable work, or "
-					    "ignores reps" : why(b));
+					    "ignores reps" :
+			   ret == -EDOM ? "a call takes as long whatever its reps: the benchmark "
+					  "ignores reps (repeat the work in a loop of reps "
+					  "iterations)" : why(b));
 		return ret;
 	}
 	return send_msg(fd, &m);
