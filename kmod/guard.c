@@ -35,11 +35,28 @@
  * NMIs can merge and arrive late: for two seconds after sending one, any
  * NMI on that CPU that no other handler claims is taken as ours, rather
  * than reported as unknown (which may panic).
+ *
+ * Exceptions.  Code that is fine in user mode can fault in ring 0 (a
+ * raw client's upload was never rehearsed; ring 0 reads other values), and
+ * an exception in kernel code that no fixup claims kills the kernel: an
+ * oops with the CPU's preemption count, FPU and run all held.  Before it
+ * dies, the kernel asks the die notifiers: for int3 (DIE_INT3), #GP
+ * (DIE_GPF), and the traps that go through do_error_trap() or
+ * math_error() (DIE_TRAP: #DE, #UD, #OF, #BR, #TS, #NP, #SS, #MF, #XM).
+ * Ours, finding the faulting instruction in the image of this CPU's
+ * current call and its stack below the trampoline's, resumes at the
+ * trampoline's exit as the NMI handler does (an exception's return frame
+ * is its pt_regs alone) and the run fails naming the exception.  Page
+ * faults ask no notifier before the oops: a benchmark that touches memory
+ * it may not is stopped by the rehearsal or not at all
+ * (docs/trust-model.md).
  */
 #include <linux/build_bug.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
+#include <linux/irqflags.h>
 #include <linux/jiffies.h>
+#include <linux/kdebug.h>
 #include <linux/smp.h>
 #include <linux/minmax.h>
 #include <linux/printk.h>
@@ -47,6 +64,7 @@
 #include <asm/apic.h>
 #include <asm/cpufeature.h>
 #include <asm/nmi.h>
+#include <asm/trapnr.h>
 #include <asm/ptrace.h>
 
 #include "guard.h"
@@ -139,6 +157,55 @@ static int cbench_nmi(unsigned int type, struct pt_regs *regs)
 	WRITE_ONCE(guard->recovered, image + 1);
 	return NMI_HANDLED;
 }
+
+/*
+ * The die notifier: an exception in the benchmark's code ends its call;
+ * see the comment at the top.  Anything else is left to the kernel.
+ */
+static int cbench_die(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct die_args *args = data;
+	struct pt_regs *regs = args->regs;
+	struct cbench_guard *guard;
+	unsigned long ip;
+	int image;
+
+	if ((val != DIE_INT3 && val != DIE_GPF && val != DIE_TRAP) || !regs || user_mode(regs))
+		return NOTIFY_DONE;
+	guard = this_cpu_read(cbench_guard_here);
+	if (!guard || !READ_ONCE(guard->inside) || !(READ_ONCE(guard->calls) & 1))
+		return NOTIFY_DONE;
+	/* int3 reports the address after itself. */
+	ip = val == DIE_INT3 ? regs->ip - 1 : regs->ip;
+	image = image_at(guard, ip);
+	if (image < 0 || regs->cs != __KERNEL_CS || regs->sp >= guard->sp ||
+	    guard->sp - regs->sp > THREAD_SIZE)
+		return NOTIFY_DONE;
+	/*
+	 * The handlers of #GP, #MF and #XM turn interrupts on before asking
+	 * us if the code ran with them on, and off again on the way out only
+	 * if the frame they return to had them on.  Returning to a call made
+	 * with interrupts off, we turn them off ourselves, as they would have.
+	 */
+	if (!(guard->flags & X86_EFLAGS_IF) && !irqs_disabled())
+		local_irq_disable();
+	WRITE_ONCE(guard->trap, args->trapnr + 1);
+	WRITE_ONCE(guard->trap_offset, ip - guard->image[image].lo);
+	regs->ip = (unsigned long)cbench_trampoline_resume;
+	regs->sp = guard->sp;
+	regs->bp = guard->bp;
+	regs->flags = guard->flags;
+	regs->ax = 0;
+	WRITE_ONCE(guard->inside, 0);
+	WRITE_ONCE(guard->recovered, image + 1);
+	return NOTIFY_STOP;
+}
+
+static struct notifier_block cbench_die_nb = {
+	.notifier_call = cbench_die,
+	/* First: it acts only on the image's code, which no other knows. */
+	.priority = INT_MAX,
+};
 
 static u64 limit_ns(void)
 {
@@ -238,11 +305,19 @@ void cbench_guard_stop(struct cbench_guard *guard)
 
 int cbench_guard_init(void)
 {
-	return register_nmi_handler(NMI_LOCAL, cbench_nmi, 0, "cbench");
+	int ret = register_nmi_handler(NMI_LOCAL, cbench_nmi, 0, "cbench");
+
+	if (ret)
+		return ret;
+	ret = register_die_notifier(&cbench_die_nb);
+	if (ret)
+		unregister_nmi_handler(NMI_LOCAL, "cbench");
+	return ret;
 }
 
 void cbench_guard_exit(void)
 {
 	/* Every run has stopped: no guard is in use. */
+	unregister_die_notifier(&cbench_die_nb);
 	unregister_nmi_handler(NMI_LOCAL, "cbench");
 }

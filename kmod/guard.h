@@ -37,9 +37,13 @@ struct cbench_guard {
 	u64 seen_at;			/* and when, in ns (ktime_get_ns) */
 	unsigned long kill;		/* the call to end (a calls value), or 0 */
 
-	/* The NMI handler's: 1 + the image whose call it ended, or 0; and,
-	 * for the watcher's report, how its last NMI went. */
+	/* The NMI handler's or the exception notifier's: 1 + the image whose
+	 * call it ended, or 0; for an exception, 1 + its vector and the
+	 * faulting instruction's offset in that image; and, for the watcher's
+	 * report, how its last NMI went. */
 	unsigned int recovered;
+	unsigned int trap;
+	unsigned long trap_offset;
 	unsigned long nmi_ip;		/* where the last NMI found the CPU */
 	unsigned int nmi_why;		/* enum cbench_guard_miss of that NMI */
 	unsigned int resent;		/* NMIs sent for the current kill */
@@ -65,8 +69,9 @@ void cbench_guard_stop(struct cbench_guard *guard);
 /*
  * Calls fn(ctx, reps) through the trampoline, watched: with preemption off
  * (the caller holds the FPU), on guard's CPU.  If the call does not return
- * within the module's call_limit_ms, the watcher ends it and guard->recovered
- * says so; what it returned is then meaningless.
+ * within the module's call_limit_ms, the watcher ends it, and if it raises
+ * an exception the kernel would die of, the notifier ends it: then
+ * guard->recovered says so; what it returned is meaningless.
  */
 static __always_inline u64 cbench_guarded_call(struct cbench_guard *guard, void *fn, void *ctx,
 					       u64 reps)

@@ -233,6 +233,11 @@ void *cbench_image_entry(const struct cbench_image *image, u64 offset,
 			       "and was ended by the watchdog; the image takes no more runs");
 		return NULL;
 	}
+	if (READ_ONCE(image->trapped)) {
+		NL_SET_ERR_MSG(extack, "a call of this image's code raised an exception in ring 0 in "
+			       "an earlier run and was ended; the image takes no more runs");
+		return NULL;
+	}
 	check = cbench_entry_check(image->bytes, image->image_bytes, image->text, image->ntext,
 				   offset);
 	if (check != CBENCH_CHECK_OK) {

@@ -25,6 +25,7 @@ struct cbench_image {
 	u64 received;			/* bytes uploaded so far, in order */
 	bool mapped;
 	bool stuck;			/* a call did not return: no more runs */
+	bool trapped;			/* a call raised an exception: no more runs */
 	bool corrupt;			/* its bytes failed their CRC-32: never maps */
 	struct cbench_range text[CBENCH_TEXT_MAX];
 	u32 ntext;

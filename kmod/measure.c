@@ -149,21 +149,26 @@ static void fail(struct cbench_run *run, u32 stage, s32 error)
 }
 
 /*
- * Whether the watchdog ended the last call (guard.c): then the run fails
- * in stage with -ETIMEDOUT, and the image whose code did not return takes
- * no more runs.
+ * Whether the safety net ended the last call (guard.c): then the run fails
+ * in stage, with -ETIMEDOUT if the watchdog ended a call that did not
+ * return, -EFAULT if the call raised an exception; and the image whose
+ * code it was takes no more runs.
  */
 static bool recovered(struct cbench_run *run, u32 stage)
 {
 	unsigned int which = READ_ONCE(run->guard.recovered);
+	unsigned int trap = READ_ONCE(run->guard.trap);
 	struct cbench_image *image;
 
 	if (likely(!which))
 		return false;
 	image = which == 2 && run->audit ? run->audit->image : run->image;
-	WRITE_ONCE(image->stuck, true);
+	if (trap)
+		WRITE_ONCE(image->trapped, true);
+	else
+		WRITE_ONCE(image->stuck, true);
 	run->recovered = true;
-	fail(run, stage, -ETIMEDOUT);
+	fail(run, stage, trap ? -EFAULT : -ETIMEDOUT);
 	return true;
 }
 

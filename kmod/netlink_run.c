@@ -397,6 +397,20 @@ static struct cbench_run *run_of(struct sk_buff *skb, struct genl_info *info)
 	return run;
 }
 
+
+/* A FAILED run's exception, where its call raised one (guard.c). */
+static int put_trap(struct sk_buff *msg, const struct cbench_run *run)
+{
+	unsigned int trap = READ_ONCE(run->guard.trap);
+
+	if (!run->recovered || !trap)
+		return 0;
+	if (nla_put_u32(msg, CBENCH_A_RUN_TRAP, trap - 1) ||
+	    nla_put_u64_64bit(msg, CBENCH_A_RUN_TRAP_OFFSET, READ_ONCE(run->guard.trap_offset),
+			      CBENCH_A_UNSPEC))
+		return -EMSGSIZE;
+	return 0;
+}
 static int put_run(struct sk_buff *msg, struct cbench_run *run)
 {
 	/* Pairs with finish(): once it has ended, everything the thread wrote is visible. */
@@ -417,7 +431,8 @@ static int put_run(struct sk_buff *msg, struct cbench_run *run)
 		    (state == CBENCH_RUN_FAILED &&
 		     (nla_put_s32(msg, CBENCH_A_RUN_ERROR, run->error) ||
 		      nla_put_u32(msg, CBENCH_A_RUN_FAILED_IN, run->failed_in) ||
-		      (run->recovered && nla_put_flag(msg, CBENCH_A_RUN_RECOVERED)))) ||
+		      (run->recovered && nla_put_flag(msg, CBENCH_A_RUN_RECOVERED)) ||
+		      put_trap(msg, run))) ||
 		    (run->calibrated && nla_put(msg, CBENCH_A_RUN_OVERHEAD, sizeof(run->overhead),
 						&run->overhead)))
 			return -EMSGSIZE;

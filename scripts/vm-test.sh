@@ -144,6 +144,7 @@ make_initramfs() {
 	install -D -m 0644 "$BUILD/tests/kfixtures/tpoints.so" "$root/kmod/tpoints.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/tp_hostile.so" "$root/kmod/tp_hostile.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/stuck.so" "$root/kmod/stuck.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/faulting.so" "$root/kmod/faulting.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/params.so" "$root/kmod/params.so"
 	install -D -m 0644 "$BUILD/tests/fixtures/bad_keys_twice.so" "$root/kmod/bad_keys_twice.so"
 	install -D -m 0644 "$BUILD/examples/known.kernel.so" "$root/kmod/known.so"

@@ -235,6 +235,16 @@ hook_refused before_slow "a call of before_rep\(\) takes .* ms in user mode"
 hook_refused before_hangs "timeout after 5"
 live_is_zero "after per-rep hooks"
 
+# Benchmark $1 of object $2 passes the user-mode rehearsal; run by
+# cbenchctl in ring 0 it must fail saying what matches $3.
+fails_in_ring0() {
+	if cbenchctl run --backend kmod --trials 1 --filter "^$1\$" "$2" >/tmp/kmod-run.out 2>&1; then
+		fail "$1 ran to the end"
+	elif ! grep -q "$3" /tmp/kmod-run.out; then
+		fail "$1: no '$3' in: $(cat /tmp/kmod-run.out)"
+	fi
+}
+
 step "the watchdog ends calls that never return"
 # Sent raw (no rehearsal): run() looping with interrupts on, with
 # interrupts turned off by the code, in a sample after returning for a
@@ -242,13 +252,8 @@ step "the watchdog ends calls that never return"
 # fails saying so and the CPU measures again (kmod_test.c).
 $t stuck "$dir/stuck.so" || fail "calls that never return in ring 0"
 # Through cbenchctl: it returns in the user-mode rehearsal, loops in ring 0.
-if cbenchctl run --backend kmod --trials 1 --filter '^forever_in_ring0$' "$dir/stuck.so" \
-	>/tmp/kmod-run.out 2>&1; then
-	fail "forever_in_ring0 ran to the end"
-elif ! grep -q "forever_in_ring0: the benchmark's run() did not return within [0-9]* ms in ring 0; the CPU was recovered" \
-	/tmp/kmod-run.out; then
-	fail "forever_in_ring0: no watchdog message in: $(cat /tmp/kmod-run.out)"
-fi
+fails_in_ring0 forever_in_ring0 "$dir/stuck.so" \
+	"forever_in_ring0: the benchmark's run() did not return within [0-9]* ms in ring 0; the CPU was recovered"
 cbenchctl info >/tmp/kmod-info.out 2>&1
 grep -q "watchdog: *a call of benchmark code is ended after [0-9]* ms" /tmp/kmod-info.out ||
 	fail "info does not show the watchdog: $(cat /tmp/kmod-info.out)"
@@ -267,6 +272,17 @@ else
 	fail "could not take CPU 1 offline"
 fi
 live_is_zero "after the watchdog"
+
+step "exceptions in benchmark code end its call, not the kernel"
+# Sent raw: int3, #UD, #DE, #GP and #XM in run(), with interrupts on, off
+# by the code, in a sample, turned on by the code before a #GP; in setup(),
+# each hook, an audit's side B, LVT mode.  Each run fails naming the
+# exception and where; the CPU measures again (kmod_test.c: faulting).
+$t faulting "$dir/faulting.so" || fail "calls that raise exceptions in ring 0"
+# Through cbenchctl: it returns in the user-mode rehearsal, #UD in ring 0.
+fails_in_ring0 ud2_in_ring0 "$dir/faulting.so" \
+	"ud2_in_ring0: the benchmark's run() raised an invalid opcode (#UD) in ring 0 at 0x[0-9a-f]* of its object; the CPU was recovered.*addr2line -f -i -e $dir/faulting.so 0x"
+live_is_zero "after exceptions"
 
 step "LVT mode: entries masked and restored, the timer alive afterwards"
 # 2000 runs of 100 samples on CPU 1 in LVT mode, a bad mode refused, one

@@ -27,6 +27,7 @@
  *   kmod_test stuck <stuck.so>           calls that never return, each ended by the watchdog
  *   kmod_test stuck-one <stuck.so> <name>   one of them, run() stuck (by hand: with a
  *                                        raised call_limit_ms, to see the soft-lockup reports)
+ *   kmod_test faulting <faulting.so>     calls that raise exceptions, each ended where it faulted
  *
  * Prints one line per check; exits 0 only if every check passed.
  */
@@ -428,6 +429,8 @@ static int run_start(struct nl *nl, const struct run_args *r)
 struct run_state {
 	uint32_t state, done, disturbed, counters, failed_in, quiet;
 	int recovered;
+	int32_t trap;		/* CBENCH_A_RUN_TRAP; -1: absent */
+	uint64_t trap_offset;
 	int32_t error;
 	uint64_t probe_tsc;
 	struct cbench_ksample overhead;
@@ -446,6 +449,8 @@ static void state_reply(const struct nlmsghdr *h, void *arg)
 	s->error = (int32_t)get_num(attr(h, CBENCH_A_RUN_ERROR));
 	s->failed_in = (uint32_t)get_num(attr(h, CBENCH_A_RUN_FAILED_IN));
 	s->recovered = attr(h, CBENCH_A_RUN_RECOVERED) != NULL;
+	s->trap = attr(h, CBENCH_A_RUN_TRAP) ? (int32_t)get_num(attr(h, CBENCH_A_RUN_TRAP)) : -1;
+	s->trap_offset = get_num(attr(h, CBENCH_A_RUN_TRAP_OFFSET));
 	s->probe_tsc = get_num(attr(h, CBENCH_A_RUN_PROBE_TSC));
 	s->quiet = attr(h, CBENCH_A_RUN_QUIET) ? (uint32_t)get_num(attr(h, CBENCH_A_RUN_QUIET)) : 99;
 	s->have_overhead = o && o->nla_len == NLA_HDRLEN + sizeof(s->overhead);
@@ -2434,23 +2439,41 @@ static void privilege(const struct cbench_kimage *image, const char *mode)
 	close(nl.fd);
 }
 
-/*
- * One call that never returns, sent as a raw client would (no rehearsal):
- * the watchdog ends it, the run fails in stage with -ETIMEDOUT and
- * RUN_RECOVERED, and the image takes no further run.  With audit, the
- * looping benchmark is side B and "quick" side A.  Returns the samples the
- * run had taken.
- */
-/* The quiet mode stuck_run() asks for, as run_args.quiet (0: not sent). */
+/* The quiet mode ended_run() asks for, as run_args.quiet (0: not sent). */
 static int stuck_quiet;
 
-static uint32_t stuck_run(const struct cbench_kimage *image, const char *name, uint32_t stage,
-			  int audit)
+/*
+ * What ended_run() expects of a call the module ends: the watchdog's, or an
+ * exception's, whose vector the run reports with the offset of the
+ * faulting instruction, which must start with the bytes op (op_len long).
+ */
+struct ending {
+	int32_t trap;			/* x86 vector; -1: the call never returns */
+	const char *op;
+	size_t op_len;
+	/* The CPU may run the instruction without raising it: QEMU's TCG
+	 * raises no #XM.  A run that then ends DONE is a skip. */
+	bool optional;
+};
+
+static const struct ending never_returns = { .trap = -1 };
+
+/*
+ * One call that never returns or that faults, sent as a raw client would
+ * (no rehearsal): the module ends it, the run fails in stage with
+ * RUN_RECOVERED and -ETIMEDOUT, or -EFAULT and the exception, and the image
+ * takes no further run.  With audit, the benchmark is side B and "quick"
+ * side A.  Returns the samples the run had taken.
+ */
+static uint32_t ended_run(const struct cbench_kimage *image, const char *name, uint32_t stage,
+			  int audit, const struct ending *how)
 {
 	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
 	const struct cbench_kimage_entry *q = cbench_kimage_find(image, "quick");
 	struct run_args r = { .entry = e, .reps = 1, .samples = 50, .hooks = 1, .quiet = stuck_quiet };
 	struct run_state s = { 0 };
+	int32_t error = how->trap < 0 ? -ETIMEDOUT : -EFAULT;
+	const char *refusal = how->trap < 0 ? "did not return" : "raised an exception";
 	struct nl nl;
 	int id, run;
 
@@ -2471,26 +2494,48 @@ static uint32_t stuck_run(const struct cbench_kimage *image, const char *name, u
 		run = run_start(&nl, &r);
 	}
 	check(run > 0, "%s: started (%d '%s')", name, run, nl.ext);
+	if (run > 0 && how->optional && run_wait(&nl, (uint32_t)run, &s) == 0 &&
+	    s.state == CBENCH_RUN_DONE && !s.recovered) {
+		printf("skip: %s: this CPU ran it without raising exception %d\n", name, how->trap);
+		check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0,
+		      "run deleted");
+		check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
+		      "image deleted");
+		close(nl.fd);
+		return s.done;
+	}
 	if (run > 0) {
 		int ret = run_wait(&nl, (uint32_t)run, &s);
 
 		check(ret == 0 && s.state == CBENCH_RUN_FAILED && s.recovered &&
-		      s.error == -ETIMEDOUT && s.failed_in == stage,
-		      "%s%s: the call was ended and the run failed, recovered, -ETIMEDOUT in stage "
-		      "%u (got %d: %s, recovered %d, error %d, stage %u, %u samples)", name,
-		      audit ? " (audit side B)" : "", stage, ret, state_name(s.state), s.recovered,
-		      s.error, s.failed_in, s.done);
+		      s.error == error && s.failed_in == stage && s.trap == how->trap,
+		      "%s%s: the call was ended and the run failed, recovered, error %d in stage "
+		      "%u, exception %d (got %d: %s, recovered %d, error %d, stage %u, exception "
+		      "%d, %u samples)", name, audit ? " (audit side B)" : "", error, stage,
+		      how->trap, ret, state_name(s.state), s.recovered, s.error, s.failed_in,
+		      s.trap, s.done);
+		if (how->trap >= 0)
+			check(s.trap_offset < image->image_bytes - how->op_len &&
+			      !memcmp(image->bytes + s.trap_offset, how->op, how->op_len),
+			      "%s: the reported offset 0x%" PRIx64 " is the faulting instruction's",
+			      name, s.trap_offset);
 		check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0,
 		      "run deleted");
 	}
 	run = run_start(&nl, &r);
-	check(run == -EINVAL && strstr(nl.ext, "did not return"),
+	check(run == -EINVAL && strstr(nl.ext, refusal),
 	      "%s: the image takes no further run (got %d: '%s')", name, run, nl.ext);
 	if (id > 0)
 		check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
 		      "image deleted");
 	close(nl.fd);
 	return s.done;
+}
+
+static uint32_t stuck_run(const struct cbench_kimage *image, const char *name, uint32_t stage,
+			  int audit)
+{
+	return ended_run(image, name, stage, audit, &never_returns);
 }
 
 /*
@@ -2519,6 +2564,45 @@ static void stuck(const struct cbench_kimage *image)
 	stuck_quiet = 1 + CBENCH_QUIET_LVT;
 	check(stuck_run(image, "forever_later", CBENCH_STAGE_RUN, 0) > 0,
 	      "forever_later in LVT mode: stuck in a sample with the LVT entries masked");
+	stuck_quiet = 0;
+	check(measure(image, "quick", 200, 10, 0, CBENCH_RUN_DONE) == 0,
+	      "the CPU takes runs afterwards");
+}
+
+/*
+ * The die notifier (kmod/guard.c) over every kind of call: exceptions in
+ * run() with interrupts on (the budget probe), with interrupts turned off
+ * by the code, in a sample (interrupts off), in one with interrupts turned
+ * on by the code before a #GP (whose handler then runs with them on), in
+ * setup(), in each per-rep hook, on one side of an audit; then the CPU
+ * measures as before.  Each run must report the faulting instruction.
+ */
+static void faulting(const struct cbench_kimage *image)
+{
+	static const struct ending int3 = { 3, "\xcc", 1, false };
+	static const struct ending ud2 = { 6, "\x0f\x0b", 2, false };
+	static const struct ending divide = { 0, "\xf7\xf1", 2, false };
+	static const struct ending gp = { 13, "\x48\x8b\x00", 3, false };
+	static const struct ending simd = { 19, "\xf3\x0f\x5e\xc1", 4, true };
+
+	check(ended_run(image, "int3", CBENCH_STAGE_RUN, 0, &int3) == 0, "int3: no sample taken");
+	ended_run(image, "ud2", CBENCH_STAGE_RUN, 0, &ud2);
+	ended_run(image, "divide", CBENCH_STAGE_RUN, 0, &divide);
+	ended_run(image, "gp", CBENCH_STAGE_RUN, 0, &gp);
+	ended_run(image, "simd", CBENCH_STAGE_RUN, 0, &simd);
+	ended_run(image, "cli_int3", CBENCH_STAGE_RUN, 0, &int3);
+	check(ended_run(image, "later_ud2", CBENCH_STAGE_RUN, 0, &ud2) > 0,
+	      "later_ud2: in a sample, interrupts off (samples taken before it)");
+	check(ended_run(image, "later_sti_gp", CBENCH_STAGE_RUN, 0, &gp) > 0,
+	      "later_sti_gp: in a sample, interrupts turned on by the code");
+	ended_run(image, "setup_ud2", CBENCH_STAGE_SETUP, 0, &ud2);
+	ended_run(image, "before_int3", CBENCH_STAGE_BEFORE_REP, 0, &int3);
+	ended_run(image, "after_divide", CBENCH_STAGE_AFTER_REP, 0, &divide);
+	ended_run(image, "later_ud2", CBENCH_STAGE_RUN, 1, &ud2);
+	/* In LVT mode, with the LVT entries masked: put back as after any sample. */
+	stuck_quiet = 1 + CBENCH_QUIET_LVT;
+	check(ended_run(image, "later_ud2", CBENCH_STAGE_RUN, 0, &ud2) > 0,
+	      "later_ud2 in LVT mode: in a sample with the LVT entries masked");
 	stuck_quiet = 0;
 	check(measure(image, "quick", 200, 10, 0, CBENCH_RUN_DONE) == 0,
 	      "the CPU takes runs afterwards");
@@ -2660,6 +2744,8 @@ int main(int argc, char *argv[])
 		tp_hostile(&image);
 	} else if (!strcmp(argv[1], "stuck")) {
 		stuck(&image);
+	} else if (!strcmp(argv[1], "faulting")) {
+		faulting(&image);
 	} else if (!strcmp(argv[1], "stuck-one") && argc >= 4) {
 		stuck_run(&image, argv[3], CBENCH_STAGE_RUN, 0);
 	} else if (!strcmp(argv[1], "unwatched")) {

@@ -514,14 +514,57 @@ static uint64_t minus(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-/* A FAILED run's error; where a per-rep hook failed, its account in error. */
+/* An x86 exception vector, as the SDM names it. */
+static const char *trap_name(int32_t vector)
+{
+	static const char *const names[] = {
+		[0] = "a divide error (#DE)",
+		[3] = "a breakpoint, int3 (#BP)",
+		[4] = "an overflow trap (#OF)",
+		[5] = "a BOUND range exceeded (#BR)",
+		[6] = "an invalid opcode (#UD)",
+		[10] = "an invalid TSS (#TS)",
+		[11] = "a segment not present (#NP)",
+		[12] = "a stack-segment fault (#SS)",
+		[13] = "a general-protection fault (#GP)",
+		[16] = "an x87 floating-point error (#MF)",
+		[19] = "a SIMD floating-point exception (#XM)",
+	};
+
+	if (vector >= 0 && (size_t)vector < sizeof(names) / sizeof(names[0]) && names[vector])
+		return names[vector];
+	return "an exception";
+}
+
+/*
+ * A FAILED run's error; where a per-rep hook failed, or cbench.ko ended a
+ * call, its account in error.  image: the run's (NULL: an audit's, of
+ * either side), to place an exception in its object.
+ */
 static int failed(const struct cbench_proto_run_state *res, uint32_t call_ms, const char *name,
-		  char *error, size_t error_bytes)
+		  const struct cbench_kimage *image, const char *object, char *error,
+		  size_t error_bytes)
 {
 	const char *hook = res->failed_in == CBENCH_STAGE_BEFORE_REP ? "before_rep" :
 			   res->failed_in == CBENCH_STAGE_AFTER_REP ? "after_rep" : NULL;
 	const char *fn = hook ? hook : res->failed_in == CBENCH_STAGE_SETUP ? "setup" : "run";
 
+	if (res->recovered && res->trap >= 0 && image && object) {
+		uint64_t at = image->base + res->trap_offset;
+
+		snprintf(error, error_bytes, "%s: the benchmark's %s() raised %s in ring 0 at "
+			 "0x%" PRIx64 " of its object; the CPU was recovered (cbench.ko ended the "
+			 "call). It ran in the user-mode rehearsal: see where with 'addr2line -f -i "
+			 "-e %s 0x%" PRIx64 "' and look for what differs in ring 0",
+			 name, fn, trap_name(res->trap), at, object, at);
+		return -EFAULT;
+	}
+	if (res->recovered && res->trap >= 0) {
+		snprintf(error, error_bytes, "%s: the benchmark's %s() raised %s in ring 0, at "
+			 "offset 0x%" PRIx64 " of its image; the CPU was recovered (cbench.ko ended "
+			 "the call)", name, fn, trap_name(res->trap), res->trap_offset);
+		return -EFAULT;
+	}
 	if (res->recovered) {
 		snprintf(error, error_bytes, "%s: the benchmark's %s() did not return within %" PRIu32
 			 " ms in ring 0; the CPU was recovered (cbench.ko's watchdog ended the call). "
@@ -554,7 +597,8 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 			return n;
 	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
 	if (res.state == CBENCH_RUN_FAILED)
-		return failed(&res, k->info.call_ms, name, error, error_bytes);
+		return failed(&res, k->info.call_ms, name, bt == &k->bench ? &k->image : NULL,
+			      bt == &k->bench ? k->exp->lib->path : NULL, error, error_bytes);
 	if (n == 0 && res.state == CBENCH_RUN_TOO_LONG) {
 		/* The errno alone would not say which limit. */
 		snprintf(error, error_bytes, "%s: %" PRIu64 " reps outlast cbench.ko's interrupts-off "
@@ -788,7 +832,8 @@ static int audit_run(struct cbench_backend *b, const struct cbench_proto_audit *
 			return got;
 	} while (got == 0 && res->state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
 	if (res->state == CBENCH_RUN_FAILED)
-		return failed(res, k->info.call_ms, "A or B", b->error, sizeof(b->error));
+		return failed(res, k->info.call_ms, "A or B", NULL, NULL, b->error,
+			      sizeof(b->error));
 	if (got == 0 && res->state == CBENCH_RUN_TOO_LONG) {
 		snprintf(b->error, sizeof(b->error), "A (%" PRIu64 " reps) or B (%" PRIu64 " reps) "
 			 "outlasts cbench.ko's interrupts-off budget (%" PRIu64 " ns, module parameter "

@@ -370,6 +370,8 @@ static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_QUIET] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_FAILED_IN] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_RECOVERED] = { .type = NLA_FLAG },
+	[CBENCH_A_RUN_TRAP] = { .type = NLA_U32 },
+	[CBENCH_A_RUN_TRAP_OFFSET] = { .type = NLA_U64 },
 	[CBENCH_A_SAMPLES_FIRST] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES] = { .type = NLA_UNSPEC },
 	[CBENCH_A_SAMPLES_SIDES] = { .type = NLA_UNSPEC },
@@ -468,6 +470,10 @@ static int parse_run_get(struct nlattr **tb, void *arg)
 	s->error = (int32_t)get_u32(tb[CBENCH_A_RUN_ERROR]);
 	s->failed_in = get_u32(tb[CBENCH_A_RUN_FAILED_IN]);
 	s->recovered = tb[CBENCH_A_RUN_RECOVERED] != NULL;
+	s->trap = s->recovered && tb[CBENCH_A_RUN_TRAP] ?
+		  (int32_t)(nla_get_u32(tb[CBENCH_A_RUN_TRAP]) & 0xff) : -1;
+	s->trap_offset = s->trap >= 0 && tb[CBENCH_A_RUN_TRAP_OFFSET] ?
+			 nla_get_u64(tb[CBENCH_A_RUN_TRAP_OFFSET]) : 0;
 	s->done = nla_get_u32(tb[CBENCH_A_RUN_SAMPLES_DONE]);
 	s->disturbed = get_u32(tb[CBENCH_A_RUN_DISTURBED]);
 	s->counters = get_u32(tb[CBENCH_A_RUN_COUNTERS]);

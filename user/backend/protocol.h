@@ -86,7 +86,9 @@ struct cbench_proto_run_state {
 	uint32_t state;			/* CBENCH_RUN_* */
 	int32_t error;			/* -errno of a FAILED run */
 	uint32_t failed_in;		/* enum cbench_run_stage of a FAILED run */
-	bool recovered;			/* the watchdog ended a call that did not return */
+	bool recovered;			/* the module ended a call that did not return or faulted */
+	int32_t trap;			/* with recovered: the exception's x86 vector; -1: none */
+	uint64_t trap_offset;		/* and its instruction's offset in the image */
 	uint32_t done, disturbed;	/* samples taken, and disturbed among them */
 	uint32_t counters;		/* CBENCH_COUNTER_F_* measured */
 	bool has_overhead;

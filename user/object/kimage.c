@@ -207,6 +207,7 @@ static int read_segments(struct loader *ld)
 	if (ret)
 		return ret;
 	image->image_bytes = round_up(end - ld->base);
+	image->base = ld->base;
 	image->bytes = calloc(1, image->image_bytes);
 	if (!image->bytes)
 		return -ENOMEM;

@@ -44,6 +44,7 @@ struct cbench_kimage_entry {
 struct cbench_kimage {
 	uint8_t *bytes;			/* image_bytes of image, zero-filled */
 	uint64_t image_bytes;		/* a multiple of the page size */
+	uint64_t base;			/* the object's address of offset 0 */
 	struct cbench_range text[CBENCH_TEXT_MAX];	/* executable pages */
 	uint32_t ntext;
 	uint64_t *relocs;		/* RELATIVE slot offsets, increasing */

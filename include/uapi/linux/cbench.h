@@ -214,7 +214,11 @@
  *   from another CPU: one that has not returned after LIMIT_CALL_MS is
  *   ended by an NMI that resumes the CPU where the module called it; the
  *   run fails (RUN_RECOVERED) and the image is refused for further runs
- *   (-EINVAL, "did not return").  With one CPU online no other can watch:
+ *   (-EINVAL, "did not return").  A call that raises an exception the
+ *   kernel would otherwise die of (int3, #GP, #DE, #UD and the other traps
+ *   that reach the die notifiers; not a page fault) is ended where it
+ *   faulted in the same way: the run fails (RUN_RECOVERED, RUN_TRAP) and
+ *   the image is refused ("raised an exception").  With one CPU online no other can watch:
  *   -EOPNOTSUPP unless LIMIT_UNWATCHED (module parameter unwatched_runs).
  *
  * CBENCH_CMD_RUN_GET (privileged)
@@ -225,9 +229,16 @@
  *     CBENCH_A_RUN_ERROR         NLA_S32  setup()'s value or -errno; FAILED only
  *     CBENCH_A_RUN_FAILED_IN     NLA_U32  enum cbench_run_stage; FAILED only
  *     CBENCH_A_RUN_RECOVERED     NLA_FLAG a call of the benchmark did not return
- *                                   within LIMIT_CALL_MS: the watchdog ended it
- *                                   and the CPU was recovered (FAILED, with
- *                                   -ETIMEDOUT, in the stage of that call)
+ *                                   within LIMIT_CALL_MS, or raised an
+ *                                   exception: the module ended it and the CPU
+ *                                   was recovered (FAILED, in the stage of that
+ *                                   call, with -ETIMEDOUT or, with RUN_TRAP,
+ *                                   -EFAULT)
+ *     CBENCH_A_RUN_TRAP          NLA_U32  with RECOVERED: the x86 vector of the
+ *                                   exception the call raised (0 #DE, 3 #BP,
+ *                                   6 #UD, 13 #GP, ...)
+ *     CBENCH_A_RUN_TRAP_OFFSET   NLA_U64  with RUN_TRAP: the faulting
+ *                                   instruction's offset in its image
  *     CBENCH_A_RUN_SAMPLES_DONE  NLA_U32  samples recorded so far
  *     CBENCH_A_RUN_DISTURBED     NLA_U32  of those, how many carry flags
  *     CBENCH_A_RUN_COUNTERS      NLA_U32  CBENCH_COUNTER_F_* measured
@@ -459,6 +470,8 @@ enum cbench_attr {
 	CBENCH_A_RUN_ARGS,
 	CBENCH_A_RUN_QUIET,
 	CBENCH_A_IMAGE_CRC32,
+	CBENCH_A_RUN_TRAP,
+	CBENCH_A_RUN_TRAP_OFFSET,
 	__CBENCH_A_LAST
 };
 
