@@ -37,7 +37,7 @@ static uint64_t add_chain(void)
 	uint64_t x = 0, start = cbench_tsc_start();
 
 	for (int r = 0; r < REPS; r++)
-		__asm__ volatile(".rept 1000\n\tadd $1, %0\n\t.endr" : "+r"(x));
+		__asm__ volatile(".rept 1000\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(1UL));
 	return cbench_tsc_stop() - start + (x & 0);
 }
 

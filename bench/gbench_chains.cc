@@ -11,7 +11,7 @@ static void BM_add_chain(benchmark::State &state)
 	uint64_t x = 0;
 
 	for (auto _ : state)
-		asm volatile(".rept 1000\n\tadd $1, %0\n\t.endr" : "+r"(x));
+		asm volatile(".rept 1000\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(1UL));
 	benchmark::DoNotOptimize(x);
 	state.SetItemsProcessed(state.iterations() * 1000);
 }

@@ -18,7 +18,7 @@
 	}										\
 	BENCHMARK(BM_##name)
 
-CHAIN(latency_add, 0, "add $1, %0");
+CHAIN(latency_add, 0, "add %1, %0");
 CHAIN(latency_imul, 3, "imul %0, %0");
 CHAIN(latency_crc32, 0, "crc32q %1, %0");
 CHAIN(latency_popcnt, 0, "popcnt %0, %0");
@@ -38,14 +38,15 @@ BENCHMARK(BM_latency_l1);
 
 static void BM_throughput_add(benchmark::State &state)
 {
-	uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0;
+	uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0, one = 1;
 
 	for (auto _ : state)
 		asm volatile(".rept 125\n\t"
-			     "add $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t"
-			     "add $1, %4\n\tadd $1, %5\n\tadd $1, %6\n\tadd $1, %7\n\t"
+			     "add %8, %0\n\tadd %8, %1\n\tadd %8, %2\n\tadd %8, %3\n\t"
+			     "add %8, %4\n\tadd %8, %5\n\tadd %8, %6\n\tadd %8, %7\n\t"
 			     ".endr"
-			     : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f), "+r"(g), "+r"(h));
+			     : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f), "+r"(g), "+r"(h)
+			     : "r"(one));
 	benchmark::DoNotOptimize(a + b + c + d + e + f + g + h);
 }
 BENCHMARK(BM_throughput_add);

@@ -10,10 +10,10 @@
  *
  *	static void add_chain(struct cbench_ctx *ctx, uint64_t reps)
  *	{
- *		uint64_t x = ctx->param;
+ *		uint64_t x = ctx->param, one = 1;
  *
  *		for (uint64_t i = 0; i < reps; i++)
- *			__asm__ volatile("add $1, %0" : "+r"(x));
+ *			__asm__ volatile("add %1, %0" : "+r"(x) : "r"(one));
  *		cbench_keep(x);
  *	}
  *	CBENCH(add_chain);

@@ -42,7 +42,8 @@
  * oops with the CPU's preemption count, FPU and run all held.  Before it
  * dies, the kernel asks the die notifiers: for int3 (DIE_INT3), #GP
  * (DIE_GPF), and the traps that go through do_error_trap() or
- * math_error() (DIE_TRAP: #DE, #UD, #OF, #BR, #TS, #NP, #SS, #MF, #XM).
+ * math_error() (DIE_TRAP: #DE, #UD, #OF, #BR, #TS, #NP, #SS, #AC, #MF,
+ * #XM).  The one-byte int3 only: the kprobes handler takes `int $3`.
  * Ours, finding the faulting instruction in the image of this CPU's
  * current call and its stack below the trampoline's, resumes at the
  * trampoline's exit as the NMI handler does (an exception's return frame

@@ -397,7 +397,6 @@ static struct cbench_run *run_of(struct sk_buff *skb, struct genl_info *info)
 	return run;
 }
 
-
 /* A FAILED run's exception, where its call raised one (guard.c). */
 static int put_trap(struct sk_buff *msg, const struct cbench_run *run)
 {
@@ -411,6 +410,7 @@ static int put_trap(struct sk_buff *msg, const struct cbench_run *run)
 		return -EMSGSIZE;
 	return 0;
 }
+
 static int put_run(struct sk_buff *msg, struct cbench_run *run)
 {
 	/* Pairs with finish(): once it has ended, everything the thread wrote is visible. */

@@ -528,7 +528,9 @@ static const char *trap_name(int32_t vector)
 		[12] = "a stack-segment fault (#SS)",
 		[13] = "a general-protection fault (#GP)",
 		[16] = "an x87 floating-point error (#MF)",
+		[17] = "an alignment check, a split lock (#AC)",
 		[19] = "a SIMD floating-point exception (#XM)",
+		[20] = "a virtualization exception (#VE)",
 	};
 
 	if (vector >= 0 && (size_t)vector < sizeof(names) / sizeof(names[0]) && names[vector])

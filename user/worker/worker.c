@@ -207,7 +207,8 @@ static int tune(struct cbench_backend *b, const struct cbench_worker_job *job, i
 					    "ignores reps" :
 			   ret == -EDOM ? "a call takes as long whatever its reps: the benchmark "
 					  "ignores reps (repeat the work in a loop of reps "
-					  "iterations)" : why(b));
+					  "iterations), or its fixed cost per call dwarfs a "
+					  "rep's work" : why(b));
 		return ret;
 	}
 	return send_msg(fd, &m);
