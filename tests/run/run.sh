@@ -107,8 +107,10 @@ assert set(r["kind"] for r in rows) == {"benchmark", "reference"}, kinds
 for (name, kind), n in kinds.items():
     if kind == "benchmark":
         assert kinds[(name, "reference")] == n, (name, kinds)
-adds = [float(r["ns_per_op"]) for r in rows if r["kind"] == "reference"]
-assert all(0.05 < x < 5 for x in adds), adds[:5]
+# The reference chain: a cycle an add, so no faster than a 6.6 GHz core
+# (an add folded at rename would be); an interrupt may stretch one.
+adds = sorted(float(r["ns_per_op"]) for r in rows if r["kind"] == "reference")
+assert adds[0] > 0.15 and adds[len(adds) // 2] < 5, adds
 PY
 then
 	ok "run suite: samples CSV, reference rows apart by kind (one after each measurement)"
