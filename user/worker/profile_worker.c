@@ -514,15 +514,18 @@ static int sample_calls(struct cbench_backend *b, struct cbench_sampler *s, stru
 		 * than the harness between calls, and are not its work. */
 		ret = cbench_sampler_disable(s);
 		cbench_sampler_drain(s, on_sample, p);
-		if (!ret)
-			ret = cbench_sampler_enable(s);
+		/* Judged paused: samples taken after the judgement would move
+		 * the shares the report gives past the width it met. */
 		if (ret || p->error || enough(p))
 			break;
 		if (cbench_now_ns() > until) {
 			info->time_limited = true;
 			break;
 		}
-		ret = cbench_sampler_period(s, pj->period_ns / 2 + rng_next(&rng) % (pj->period_ns + 1));
+		ret = cbench_sampler_enable(s);
+		if (!ret)
+			ret = cbench_sampler_period(s, pj->period_ns / 2 +
+						       rng_next(&rng) % (pj->period_ns + 1));
 	}
 	cbench_sampler_disable(s);
 	info->sampling_ns = cbench_now_ns() - enabled;
