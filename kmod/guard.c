@@ -103,18 +103,36 @@ static bool fred_frame(void)
 #endif
 }
 
-/* Makes the NMI return to the trampoline's exit; see the comment at the top. */
-static void resume_at_exit(struct pt_regs *regs, const struct cbench_guard *guard)
+/* Whether regs are on the stack guard's call was made on, below the trampoline's frame. */
+static bool on_call_stack(const struct cbench_guard *guard, const struct pt_regs *regs)
 {
-	unsigned long *iret = (unsigned long *)(regs + 1);
-	bool copy = !fred_frame() && iret[0] == regs->ip && iret[1] == regs->cs &&
-		    iret[2] == regs->flags && iret[3] == regs->sp && iret[4] == regs->ss;
+	return regs->sp < guard->sp && guard->sp - regs->sp <= THREAD_SIZE;
+}
 
+/*
+ * Ends guard's call of code in image: regs, the frame the interrupted CPU
+ * returns through, now return to the trampoline's exit with its stack,
+ * frame and flags, and the run learns the call was ended.
+ */
+static void end_call(struct pt_regs *regs, struct cbench_guard *guard, int image)
+{
 	regs->ip = (unsigned long)cbench_trampoline_resume;
 	regs->sp = guard->sp;
 	regs->bp = guard->bp;
 	regs->flags = guard->flags;
 	regs->ax = 0;
+	WRITE_ONCE(guard->inside, 0);
+	WRITE_ONCE(guard->recovered, image + 1);
+}
+
+/* end_call() from the NMI handler, and its "iret" copy; see the comment at the top. */
+static void nmi_end_call(struct pt_regs *regs, struct cbench_guard *guard, int image)
+{
+	unsigned long *iret = (unsigned long *)(regs + 1);
+	bool copy = !fred_frame() && iret[0] == regs->ip && iret[1] == regs->cs &&
+		    iret[2] == regs->flags && iret[3] == regs->sp && iret[4] == regs->ss;
+
+	end_call(regs, guard, image);
 	if (copy) {
 		iret[0] = regs->ip;
 		iret[2] = regs->flags;
@@ -149,13 +167,11 @@ static int cbench_nmi(unsigned int type, struct pt_regs *regs)
 		WRITE_ONCE(guard->nmi_why, MISS_OUTSIDE_IMAGE);
 		return ours;
 	}
-	if (regs->sp >= guard->sp || guard->sp - regs->sp > THREAD_SIZE) {
+	if (!on_call_stack(guard, regs)) {
 		WRITE_ONCE(guard->nmi_why, MISS_STACK);
 		return ours;
 	}
-	resume_at_exit(regs, guard);
-	WRITE_ONCE(guard->inside, 0);
-	WRITE_ONCE(guard->recovered, image + 1);
+	nmi_end_call(regs, guard, image);
 	return NMI_HANDLED;
 }
 
@@ -179,8 +195,7 @@ static int cbench_die(struct notifier_block *nb, unsigned long val, void *data)
 	/* int3 reports the address after itself. */
 	ip = val == DIE_INT3 ? regs->ip - 1 : regs->ip;
 	image = image_at(guard, ip);
-	if (image < 0 || regs->cs != __KERNEL_CS || regs->sp >= guard->sp ||
-	    guard->sp - regs->sp > THREAD_SIZE)
+	if (image < 0 || regs->cs != __KERNEL_CS || !on_call_stack(guard, regs))
 		return NOTIFY_DONE;
 	/*
 	 * The handlers of #GP, #MF and #XM turn interrupts on before asking
@@ -192,13 +207,7 @@ static int cbench_die(struct notifier_block *nb, unsigned long val, void *data)
 		local_irq_disable();
 	WRITE_ONCE(guard->trap, args->trapnr + 1);
 	WRITE_ONCE(guard->trap_offset, ip - guard->image[image].lo);
-	regs->ip = (unsigned long)cbench_trampoline_resume;
-	regs->sp = guard->sp;
-	regs->bp = guard->bp;
-	regs->flags = guard->flags;
-	regs->ax = 0;
-	WRITE_ONCE(guard->inside, 0);
-	WRITE_ONCE(guard->recovered, image + 1);
+	end_call(regs, guard, image);
 	return NOTIFY_STOP;
 }
 

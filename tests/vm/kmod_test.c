@@ -2474,6 +2474,7 @@ static uint32_t ended_run(const struct cbench_kimage *image, const char *name, u
 	struct run_state s = { 0 };
 	int32_t error = how->trap < 0 ? -ETIMEDOUT : -EFAULT;
 	const char *refusal = how->trap < 0 ? "did not return" : "raised an exception";
+	bool skipped = false;
 	struct nl nl;
 	int id, run;
 
@@ -2494,27 +2495,22 @@ static uint32_t ended_run(const struct cbench_kimage *image, const char *name, u
 		run = run_start(&nl, &r);
 	}
 	check(run > 0, "%s: started (%d '%s')", name, run, nl.ext);
-	if (run > 0 && how->optional && run_wait(&nl, (uint32_t)run, &s) == 0 &&
-	    s.state == CBENCH_RUN_DONE && !s.recovered) {
-		printf("skip: %s: this CPU ran it without raising exception %d\n", name, how->trap);
-		check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0,
-		      "run deleted");
-		check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
-		      "image deleted");
-		close(nl.fd);
-		return s.done;
-	}
 	if (run > 0) {
 		int ret = run_wait(&nl, (uint32_t)run, &s);
 
-		check(ret == 0 && s.state == CBENCH_RUN_FAILED && s.recovered &&
-		      s.error == error && s.failed_in == stage && s.trap == how->trap,
-		      "%s%s: the call was ended and the run failed, recovered, error %d in stage "
-		      "%u, exception %d (got %d: %s, recovered %d, error %d, stage %u, exception "
-		      "%d, %u samples)", name, audit ? " (audit side B)" : "", error, stage,
-		      how->trap, ret, state_name(s.state), s.recovered, s.error, s.failed_in,
-		      s.trap, s.done);
-		if (how->trap >= 0)
+		skipped = how->optional && ret == 0 && s.state == CBENCH_RUN_DONE && !s.recovered;
+		if (skipped)
+			printf("skip: %s: this CPU ran it without raising exception %d\n", name,
+			       how->trap);
+		else
+			check(ret == 0 && s.state == CBENCH_RUN_FAILED && s.recovered &&
+			      s.error == error && s.failed_in == stage && s.trap == how->trap,
+			      "%s%s: the call was ended and the run failed, recovered, error %d in "
+			      "stage %u, exception %d (got %d: %s, recovered %d, error %d, stage %u, "
+			      "exception %d, %u samples)", name, audit ? " (audit side B)" : "", error,
+			      stage, how->trap, ret, state_name(s.state), s.recovered, s.error,
+			      s.failed_in, s.trap, s.done);
+		if (how->trap >= 0 && !skipped)
 			check(s.trap_offset < image->image_bytes - how->op_len &&
 			      !memcmp(image->bytes + s.trap_offset, how->op, how->op_len),
 			      "%s: the reported offset 0x%" PRIx64 " is the faulting instruction's",
@@ -2522,9 +2518,11 @@ static uint32_t ended_run(const struct cbench_kimage *image, const char *name, u
 		check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0,
 		      "run deleted");
 	}
-	run = run_start(&nl, &r);
-	check(run == -EINVAL && strstr(nl.ext, refusal),
-	      "%s: the image takes no further run (got %d: '%s')", name, run, nl.ext);
+	if (!skipped) {
+		run = run_start(&nl, &r);
+		check(run == -EINVAL && strstr(nl.ext, refusal),
+		      "%s: the image takes no further run (got %d: '%s')", name, run, nl.ext);
+	}
 	if (id > 0)
 		check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
 		      "image deleted");

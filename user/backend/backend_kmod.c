@@ -551,20 +551,19 @@ static int failed(const struct cbench_proto_run_state *res, uint32_t call_ms, co
 			   res->failed_in == CBENCH_STAGE_AFTER_REP ? "after_rep" : NULL;
 	const char *fn = hook ? hook : res->failed_in == CBENCH_STAGE_SETUP ? "setup" : "run";
 
-	if (res->recovered && res->trap >= 0 && image && object) {
-		uint64_t at = image->base + res->trap_offset;
-
-		snprintf(error, error_bytes, "%s: the benchmark's %s() raised %s in ring 0 at "
-			 "0x%" PRIx64 " of its object; the CPU was recovered (cbench.ko ended the "
-			 "call). It ran in the user-mode rehearsal: see where with 'addr2line -f -i "
-			 "-e %s 0x%" PRIx64 "' and look for what differs in ring 0",
-			 name, fn, trap_name(res->trap), at, object, at);
-		return -EFAULT;
-	}
 	if (res->recovered && res->trap >= 0) {
-		snprintf(error, error_bytes, "%s: the benchmark's %s() raised %s in ring 0, at "
-			 "offset 0x%" PRIx64 " of its image; the CPU was recovered (cbench.ko ended "
-			 "the call)", name, fn, trap_name(res->trap), res->trap_offset);
+		/* In the object where we know which, else in the image. */
+		bool placed = image && object;
+		uint64_t at = placed ? image->base + res->trap_offset : res->trap_offset;
+		int len = snprintf(error, error_bytes, "%s: the benchmark's %s() raised %s in ring 0 "
+				   "at %s0x%" PRIx64 " of its %s; the CPU was recovered (cbench.ko "
+				   "ended the call)", name, fn, trap_name(res->trap),
+				   placed ? "" : "offset ", at, placed ? "object" : "image");
+
+		if (placed && len >= 0 && (size_t)len < error_bytes)
+			snprintf(error + len, error_bytes - (size_t)len, ". It ran in the user-mode "
+				 "rehearsal: see where with 'addr2line -f -i -e %s 0x%" PRIx64 "' and "
+				 "look for what differs in ring 0", object, at);
 		return -EFAULT;
 	}
 	if (res->recovered) {

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "stats/stats.h"
 #include "stats/tune.h"
 
 void cbench_tune_params_init(struct cbench_tune_params *p, double precision_ns, double accuracy_ns)
@@ -50,25 +51,15 @@ uint64_t cbench_tune_oracle(const struct cbench_tune_params *p, double t_ns)
 	return n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of the finite values among v[0..n), or NAN; sorts them to the front. */
+/* The median of the finite values among v[0..n), or NAN; moves them to the front. */
 static double finite_median(double *v, uint64_t n)
 {
-	uint64_t k = 0;
+	size_t k = 0;
 
 	for (uint64_t i = 0; i < n; i++)
 		if (isfinite(v[i]))
 			v[k++] = v[i];
-	if (!k)
-		return NAN;
-	qsort(v, k, sizeof(*v), cmp_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	return cbench_stats_median(v, k);
 }
 
 /*
@@ -76,7 +67,7 @@ static double finite_median(double *v, uint64_t n)
  * each i, least[1..top], grows from the lowest quarter of the i measured to
  * the highest by less than the timer can tell (half a step) or than calls
  * of the same reps differ (1 %).  Real work per rep grows it by the time of
- * 3/4 of top reps, which is most of a measurement.  Sorts least.
+ * 3/4 of top reps, which is most of a measurement.  Reorders least.
  */
 static bool flat(const struct cbench_tune_params *p, double *least, uint64_t top)
 {
