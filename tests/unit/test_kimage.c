@@ -5,6 +5,7 @@
  * message that names the problem and the fix.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <CUnit/CUnit.h>
@@ -101,6 +102,54 @@ static void no_benchmarks(void)
 	refused(FIXTURE("bad_no_benchmarks"), "no benchmarks", "CBENCH()");
 }
 
+/* Loads path, whose code check must refuse it naming word1 and word2. */
+static void code_refused(const char *path, const char *word1, const char *word2)
+{
+	struct cbench_kimage image;
+	char why[600];
+
+	CU_ASSERT_EQUAL_FATAL(cbench_kimage_load(path, &image, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kimage_check_code(&image, path, why, sizeof(why)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, word1));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, word2));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "in_ring0()"));
+	cbench_kimage_free(&image);
+}
+
+/*
+ * Instructions only ring 0 would run: refused before upload, naming the
+ * function and the instruction; every kernel-safe fixture passes the check,
+ * those that misbehave in ring 0 only by what they compute included.
+ */
+static void code_check(void)
+{
+	static const char *const pass[] = { "good", "per_rep", "tpoints", "faulting", "stuck",
+					    "ring0_only", "deep_stack", "hostile" };
+	struct cbench_kimage image;
+	char why[600];
+
+	code_refused(FIXTURE("bad_int3_long"), "int $3 (cd 03)", "__builtin_trap()");
+	code_refused(FIXTURE("bad_syscall"), "syscall", "system instruction");
+	static const char *const examples[] = { "suite", "audit", "known", "long_loop", "per_rep",
+						"placement", "profile" };
+	size_t n = sizeof(pass) / sizeof(pass[0]);
+
+	for (size_t i = 0; i < n + sizeof(examples) / sizeof(examples[0]); i++) {
+		char path[256];
+
+		if (i < n)
+			snprintf(path, sizeof(path), "%s/%s.so", CBENCH_FIXTURE_DIR, pass[i]);
+		else
+			snprintf(path, sizeof(path), "build/examples/%s.kernel.so", examples[i - n]);
+		CU_ASSERT_EQUAL_FATAL(cbench_kimage_load(path, &image, why, sizeof(why)), 0);
+		CU_ASSERT(image.nfuncs > 0);
+		CU_ASSERT_EQUAL(cbench_kimage_check_code(&image, path, why, sizeof(why)), 0);
+		if (why[0])
+			fprintf(stderr, "kimage: %s\n", why);
+		cbench_kimage_free(&image);
+	}
+}
+
 static void not_elf(void)
 {
 	/* A C source file is no ELF object. */
@@ -164,6 +213,7 @@ static CU_TestInfo kimage_tests[] = {
 	{ "IFUNC refused", ifunc },
 	{ "entry without endbr64 refused", no_endbr },
 	{ "object without benchmarks refused", no_benchmarks },
+	{ "instructions only ring 0 would run refused", code_check },
 	{ "non-ELF file refused", not_elf },
 	{ "missing file reports errno", missing_file },
 	CU_TEST_INFO_NULL,

@@ -664,6 +664,112 @@ static int read_descriptors(struct loader *ld)
 	return 0;
 }
 
+/* Whether [offset, offset + bytes) lies in one of image's text ranges; its end if so. */
+static uint64_t text_end(const struct cbench_kimage *image, uint64_t offset, uint64_t bytes)
+{
+	for (uint32_t i = 0; i < image->ntext; i++) {
+		const struct cbench_range *t = &image->text[i];
+
+		if (offset >= t->start && offset - t->start < t->bytes &&
+		    bytes <= t->bytes - (offset - t->start))
+			return t->start + t->bytes;
+	}
+	return 0;
+}
+
+static int add_func(struct cbench_kimage *image, const char *name, uint64_t offset, uint64_t bytes)
+{
+	struct cbench_kimage_func *f = realloc(image->funcs, (image->nfuncs + 1) * sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	image->funcs = f;
+	f[image->nfuncs].name = strdup(name);
+	if (!f[image->nfuncs].name)
+		return -ENOMEM;
+	f[image->nfuncs].offset = offset;
+	f[image->nfuncs].bytes = bytes;
+	image->nfuncs++;
+	return 0;
+}
+
+/* The sized functions of symbol table scn that lie in text. */
+static int functions_of(struct loader *ld, Elf_Scn *scn)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	GElf_Shdr sh;
+
+	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return 0;
+	for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+		GElf_Sym sym;
+		const char *name = symbol_name(ld, scn, (GElf_Word)i, &sym);
+		uint64_t offset = sym.st_value - ld->base;
+		int ret;
+
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_value < ld->base ||
+		    !text_end(ld->image, offset, sym.st_size))
+			continue;
+		ret = add_func(ld->image, name, offset, sym.st_size);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static bool covered(const struct cbench_kimage *image, uint64_t offset)
+{
+	for (uint32_t i = 0; i < image->nfuncs; i++)
+		if (offset >= image->funcs[i].offset &&
+		    offset - image->funcs[i].offset < image->funcs[i].bytes)
+			return true;
+	return false;
+}
+
+/*
+ * The object's functions, for cbench_kimage_check_code(): .symtab's, or
+ * .dynsym's if it was stripped, then every entry point no symbol covers,
+ * to the end of its text.
+ */
+static int read_functions(struct loader *ld)
+{
+	struct cbench_kimage *image = ld->image;
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	int ret;
+
+	while ((scn = elf_nextscn(ld->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+	}
+	if (symtab || dynsym) {
+		ret = functions_of(ld, symtab ? symtab : dynsym);
+		if (ret)
+			return ret;
+	}
+	for (uint32_t i = 0; i < image->nentries; i++) {
+		const struct cbench_kimage_entry *e = &image->entries[i];
+		uint64_t at[] = { e->run, e->has_setup ? e->setup : 0,
+				  e->has_before_rep ? e->before_rep : 0,
+				  e->has_after_rep ? e->after_rep : 0 };
+
+		for (size_t j = 0; j < sizeof(at) / sizeof(at[0]); j++) {
+			uint64_t end = at[j] ? text_end(image, at[j], 1) : 0;
+
+			if (!end || covered(image, at[j]))
+				continue;
+			ret = add_func(image, e->name, at[j], end - at[j]);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 static int finish_relocs(struct loader *ld)
 {
 	struct cbench_kimage *image = ld->image;
@@ -718,6 +824,8 @@ int cbench_kimage_load(const char *path, struct cbench_kimage *image, char *why,
 		ret = finish_relocs(&ld);
 	if (!ret)
 		ret = read_descriptors(&ld);
+	if (!ret)
+		ret = read_functions(&ld);
 out:
 	cbench_elf_close(&e);
 	if (ret)
@@ -727,6 +835,9 @@ out:
 
 void cbench_kimage_free(struct cbench_kimage *image)
 {
+	for (uint32_t i = 0; i < image->nfuncs; i++)
+		free(image->funcs[i].name);
+	free(image->funcs);
 	free(image->bytes);
 	free(image->relocs);
 	free(image->entries);

@@ -41,6 +41,13 @@ struct cbench_kimage_entry {
 	int64_t params[CBENCH_KIMAGE_PARAMS];
 };
 
+/* A function of the object's code, for cbench_kimage_check_code(). */
+struct cbench_kimage_func {
+	char *name;			/* the symbol's, or the entry point's benchmark */
+	uint64_t offset;		/* in the image */
+	uint64_t bytes;			/* its size; to its text range's end if unknown */
+};
+
 struct cbench_kimage {
 	uint8_t *bytes;			/* image_bytes of image, zero-filled */
 	uint64_t image_bytes;		/* a multiple of the page size */
@@ -51,6 +58,10 @@ struct cbench_kimage {
 	uint32_t nrelocs;
 	struct cbench_kimage_entry *entries;	/* in cbench_descs order */
 	uint32_t nentries;
+	/* Its functions: .symtab's (.dynsym's if stripped), and any entry
+	 * point no symbol covers. */
+	struct cbench_kimage_func *funcs;
+	uint32_t nfuncs;
 };
 
 /*
@@ -59,6 +70,19 @@ struct cbench_kimage {
  * run in ring 0, other values for I/O and memory errors.
  */
 int cbench_kimage_load(const char *path, struct cbench_kimage *image, char *why, size_t why_bytes);
+
+/*
+ * Walks every instruction of image's functions and refuses one that must
+ * not run in ring 0 although the user-mode rehearsal may never meet it: a
+ * system instruction (syscall, wrmsr, a move to a control register, ...),
+ * int n, the two-byte int $3, int1 (object/x86insn.c).  Returns 0, or
+ * -EINVAL with a one-line reason naming the function, the address in the
+ * object at path and the instruction.  The kmod backend checks every object
+ * so; a raw client may skip it, and cbench.ko's safety net is then all
+ * there is.
+ */
+int cbench_kimage_check_code(const struct cbench_kimage *image, const char *path, char *why,
+			     size_t why_bytes);
 
 /* Frees what cbench_kimage_load() allocated; *image may be zeroed. */
 void cbench_kimage_free(struct cbench_kimage *image);

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runs int $3 in its two-byte encoding (cd 03), only at CPL 0: the
+ * user-mode rehearsal never meets it, and cbenchctl's code check must
+ * refuse the object before upload (object/kcode.c).
+ */
+#include <cbench.h>
+
+static void in_ring0(struct cbench_ctx *ctx, uint64_t reps)
+{
+	uint16_t cs;
+
+	cbench_launder(reps);
+	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
+	if (!(cs & 3))
+		__asm__ volatile(".byte 0xcd, 0x03" ::: "memory");
+}
+CBENCH(in_ring0);

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Just enough of an x86-64 instruction decoder to walk a benchmark's code
+ * and name what it must not run in ring 0 (x86insn.c): the length of every
+ * instruction of the 64-bit mode's encodings (legacy, REX, REX2, VEX, EVEX,
+ * XOP, 3DNow!), its opcode map, opcode and ModRM.
+ */
+#ifndef _CBENCH_X86INSN_H
+#define _CBENCH_X86INSN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Opcode maps: the one-byte map, 0F, 0F 38, 0F 3A, and the others. */
+enum cbench_x86_map {
+	CBENCH_X86_MAP_ONE,
+	CBENCH_X86_MAP_0F,
+	CBENCH_X86_MAP_0F38,
+	CBENCH_X86_MAP_0F3A,
+	CBENCH_X86_MAP_OTHER,		/* 3DNow!, XOP, EVEX maps 4 to 7 */
+};
+
+struct cbench_x86_insn {
+	uint8_t length;
+	enum cbench_x86_map map;
+	uint8_t opcode;
+	bool has_modrm;
+	uint8_t mod, reg, rm;		/* of the ModRM byte, if has_modrm */
+	bool vex;			/* VEX, EVEX or XOP: no legacy system opcodes */
+	bool rep;			/* an F3 prefix */
+	bool opsize;			/* a 66 prefix */
+	uint8_t imm8;			/* the first immediate byte, if any */
+};
+
+/*
+ * Decodes the instruction at code (at most bytes long) into *insn.
+ * Returns its length, or 0 if the bytes are not a valid 64-bit-mode
+ * instruction or run past bytes.
+ */
+size_t cbench_x86_decode(const uint8_t *code, size_t bytes, struct cbench_x86_insn *insn);
+
+/*
+ * Why insn must not run in ring 0 although it may pass the user-mode
+ * rehearsal, in a phrase ("int $0x80: ..."), written to why; NULL if it
+ * may.  Returns why or NULL.
+ */
+const char *cbench_x86_ring0_hazard(const struct cbench_x86_insn *insn, char *why,
+				    size_t why_bytes);
+
+#endif /* _CBENCH_X86INSN_H */
