@@ -132,7 +132,7 @@ $(BUILD)/examples/%.so: examples/%.c include/cbench.h
 # fixtures.
 KERNEL_BENCH_CFLAGS := -fPIC -nostdlib -ffreestanding -fno-stack-protector -mno-red-zone \
 	-fcf-protection=branch -fno-jump-tables -fno-omit-frame-pointer \
-	-Werror=frame-larger-than=2048 -Werror=vla -Werror=alloca
+	-Werror=frame-larger-than=16384 -Werror=vla -Werror=alloca
 KERNEL_BENCH_LIBS := -shared -nostdlib -Wl,-z,now -Wl,-z,defs -Wl,-z,noexecstack \
 	-Wl,-z,separate-code -Wl,-z,nopack-relative-relocs -Wl,--hash-style=gnu
 PREFIX ?= /usr/local
@@ -175,6 +175,7 @@ KFIXTURE_SOS  := $(KFIXTURE_SRCS:tests/kfixtures/%.c=$(BUILD)/tests/kfixtures/%.
 KFIXTURE_LIBS := $(filter-out -Wl$(,)-z$(,)defs,$(KERNEL_BENCH_LIBS))
 kfixture_flags = $(KERNEL_BENCH_CFLAGS) \
 	$(if $(findstring stack_protector,$(1)),-fstack-protector-all) \
+	$(if $(findstring deep_stack,$(1)),-Wno-frame-larger-than) \
 	$(if $(findstring no_endbr,$(1)),-fcf-protection=none)
 
 $(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c tests/kfixtures/spin.h include/cbench.h Makefile

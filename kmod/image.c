@@ -71,7 +71,7 @@ static void flush_one(void *unused)
 	__flush_tlb_all();
 }
 
-static void flush_everywhere(void)
+void cbench_flush_tlb_everywhere(void)
 {
 	on_each_cpu(flush_one, NULL, 1);
 }
@@ -93,7 +93,7 @@ static void restore(struct cbench_image *image, unsigned long n)
 			set_pte(pte, image->saved[i]);
 		}
 	}
-	flush_everywhere();
+	cbench_flush_tlb_everywhere();
 }
 
 static int protect(struct cbench_image *image, struct netlink_ext_ack *extack)
@@ -130,7 +130,7 @@ static int protect(struct cbench_image *image, struct netlink_ext_ack *extack)
 		}
 	}
 	image->nsaved = pages;
-	flush_everywhere();
+	cbench_flush_tlb_everywhere();
 	return 0;
 }
 

@@ -45,6 +45,8 @@ int cbench_image_map(struct cbench_image *image, const struct cbench_range *text
 void *cbench_image_entry(const struct cbench_image *image, u64 offset,
 			 struct netlink_ext_ack *extack);
 void cbench_image_get(struct cbench_image *image);
+/* Flushes every CPU's TLB after PTEs of ours changed (here and stack.c). */
+void cbench_flush_tlb_everywhere(void);
 /* Drops a reference; the last one unmaps and frees the image. */
 void cbench_image_put(struct cbench_image *image);
 

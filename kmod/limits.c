@@ -10,6 +10,7 @@
 #include <linux/printk.h>
 #include <linux/sizes.h>
 #include <linux/time64.h>
+#include <asm/page.h>
 
 #include <uapi/linux/cbench.h>
 
@@ -25,6 +26,9 @@
  */
 #define CALL_MS_MIN 100
 #define CALL_MS_MAX 10000
+/* A benchmark's stack: more than a kernel thread's 16 KiB, at most 64 MiB. */
+#define STACK_BYTES_MIN (64UL * SZ_1K)
+#define STACK_BYTES_MAX (64UL * SZ_1M)
 
 struct cbench_limits cbench_limits __ro_after_init = {
 	.image_bytes = 16 * SZ_1M,
@@ -38,6 +42,9 @@ struct cbench_limits cbench_limits __ro_after_init = {
 	.tp_records = 1UL << 21,
 	/* Far above any budget or hook limit: only a call that never returns. */
 	.call_ms = 1000,
+	/* Deep recursion and large local arrays; vmalloc'd once per run. */
+	.stack_bytes = 256 * SZ_1K,
+	.fault_net = CBENCH_FAULT_NET_QUIET,
 };
 
 struct cbench_live cbench_live = {
@@ -60,6 +67,10 @@ MODULE_PARM_DESC(call_limit_ms, "longest call of benchmark code in ring 0, in ms
 module_param_named(unwatched_runs, cbench_limits.unwatched, bool, 0444);
 MODULE_PARM_DESC(unwatched_runs, "take runs with one CPU online, where no other CPU can end a call that never returns (default no)");
 module_param_named(tpoints_max_records, cbench_limits.tp_records, ulong, 0444);
+module_param_named(fault_net, cbench_limits.fault_net, uint, 0444);
+MODULE_PARM_DESC(fault_net, "how a page fault in benchmark code is ended: 1 quietly, before the kernel's oops, where the kernel has the page_fault_kernel tracepoint (default); 0 only after the oops, which taints the kernel");
+module_param_named(call_stack_bytes, cbench_limits.stack_bytes, ulong, 0444);
+MODULE_PARM_DESC(call_stack_bytes, "the stack benchmark code runs on in ring 0, in bytes, a multiple of 4096 (default 262144, 65536 to 67108864); cbenchctl rehearses every call on a stack of this size less a margin");
 module_param_named(quiet_mode, cbench_limits.quiet, uint, 0444);
 MODULE_PARM_DESC(quiet_mode, "how a sample's measured region is kept quiet unless the run says: 0 interrupts off (default), 1 interrupts on with the local APIC's LVT entries masked (nanoBench's way)");
 MODULE_PARM_DESC(tpoints_max_records, "most loop timing-point records of one run, all samples together, 16 bytes each (default 2097152, at most 67108864)");
@@ -95,6 +106,16 @@ int __init cbench_limits_check(void)
 	}
 	if (l->quiet > CBENCH_QUIET_MAX) {
 		pr_err("quiet_mode=%u: must be 0 (interrupts off) or 1 (LVT entries masked)\n", l->quiet);
+		return -EINVAL;
+	}
+	if (l->fault_net > CBENCH_FAULT_NET_QUIET) {
+		pr_err("fault_net=%u: must be 0 (after the oops) or 1 (quietly)\n", l->fault_net);
+		return -EINVAL;
+	}
+	if (l->stack_bytes < STACK_BYTES_MIN || l->stack_bytes > STACK_BYTES_MAX ||
+	    l->stack_bytes % PAGE_SIZE) {
+		pr_err("call_stack_bytes=%lu: must be a multiple of %lu from %lu to %lu\n",
+		       l->stack_bytes, PAGE_SIZE, STACK_BYTES_MIN, STACK_BYTES_MAX);
 		return -EINVAL;
 	}
 	if (!l->tp_records || l->tp_records > TP_RECORDS_CAP) {

@@ -19,6 +19,9 @@ struct cbench_limits {
 					 * the watchdog ends it (guard.c) */
 	bool unwatched;			/* take runs where no CPU can watch */
 	unsigned int quiet;		/* a run's enum cbench_quiet by default */
+	unsigned long stack_bytes;	/* the stack benchmark code runs on (stack.c),
+					 * bytes, a multiple of the page size */
+	unsigned int fault_net;		/* enum cbench_fault_net to try (guard.c) */
 };
 
 /* Images and runs allocated and not yet freed: image.c and measure.c count them. */

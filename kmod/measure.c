@@ -138,6 +138,7 @@ static bool should_stop(struct cbench_run *run)
 static void finish(struct cbench_run *run, u32 state, s32 error)
 {
 	run->error = error;
+	run->stack_used = cbench_stack_used(&run->stack);
 	smp_store_release(&run->state, state);
 }
 
@@ -152,16 +153,26 @@ static void fail(struct cbench_run *run, u32 stage, s32 error)
  * Whether the safety net ended the last call (guard.c): then the run fails
  * in stage, with -ETIMEDOUT if the watchdog ended a call that did not
  * return, -EFAULT if the call raised an exception; and the image whose
- * code it was takes no more runs.
+ * code it was takes no more runs.  A call that returned with RFLAGS bits
+ * changed that it must leave alone (interrupts turned on or off, the trap
+ * or direction flag set) fails the run too, with -EPERM: whatever it
+ * measured is not what the sample says.
  */
 static bool recovered(struct cbench_run *run, u32 stage)
 {
 	unsigned int which = READ_ONCE(run->guard.recovered);
-	unsigned int trap = READ_ONCE(run->guard.trap);
+	unsigned int trap = READ_ONCE(run->guard.fault.trap);
 	struct cbench_image *image;
 
-	if (likely(!which))
-		return false;
+	if (likely(!which)) {
+		unsigned long changed = cbench_guard_flags_changed(&run->guard);
+
+		if (likely(!changed))
+			return false;
+		run->flags_changed = changed;
+		fail(run, stage, -EPERM);
+		return true;
+	}
 	image = which == 2 && run->audit ? run->audit->image : run->image;
 	if (trap)
 		WRITE_ONCE(image->trapped, true);
@@ -410,7 +421,7 @@ static int run_thread(void *data)
 	struct cbench_run *run = data;
 	struct cbench_image *b = run->audit ? run->audit->image : NULL;
 
-	cbench_guard_start(&run->guard, run->config.cpu, run->image->bytes,
+	cbench_guard_start(&run->guard, run->config.cpu, &run->stack, run->image->bytes,
 			   run->image->image_bytes, b ? b->bytes : NULL, b ? b->image_bytes : 0);
 	run_samples(run);
 	cbench_guard_stop(&run->guard);
@@ -435,7 +446,7 @@ struct cbench_run *cbench_run_new(struct cbench_image *image,
 		if (!run->arena)
 			goto fail;
 	}
-	if (cbench_tp_alloc(run))
+	if (cbench_tp_alloc(run) || cbench_stack_new(&run->stack))
 		goto fail;
 	run->ctx.arena = (u64)(unsigned long)run->arena;
 	run->ctx.arena_bytes = config->arena_bytes;
@@ -449,6 +460,8 @@ struct cbench_run *cbench_run_new(struct cbench_image *image,
 	atomic_inc(&cbench_live.runs);
 	return run;
 fail:
+	cbench_stack_free(&run->stack);
+	cbench_tp_free(run);
 	vfree(run->arena);
 	kvfree(run->samples);
 	kfree(run);
@@ -515,11 +528,14 @@ void cbench_run_put(struct cbench_run *run)
 		return;
 	/* The thread runs the image's code until it stops: stop, then release. */
 	cbench_run_stop(run);
+	/* Whatever ended the thread, nothing that reaches the guard outlives it. */
+	cbench_guard_release(&run->guard);
 	cbench_pmu_close(&run->pmu);
 	cbench_audit_free(run->audit);
 	cbench_image_put(run->image);
 	vfree(run->arena);
 	cbench_tp_free(run);
+	cbench_stack_free(&run->stack);
 	kvfree(run->samples);
 	kfree(run);
 	atomic_dec(&cbench_live.runs);

@@ -11,6 +11,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include <asm/trapnr.h>
 
 #include "args.h"
 #include "audit.h"
@@ -400,13 +401,20 @@ static struct cbench_run *run_of(struct sk_buff *skb, struct genl_info *info)
 /* A FAILED run's exception, where its call raised one (guard.c). */
 static int put_trap(struct sk_buff *msg, const struct cbench_run *run)
 {
-	unsigned int trap = READ_ONCE(run->guard.trap);
+	const struct cbench_guard_fault *fault = &run->guard.fault;
 
-	if (!run->recovered || !trap)
+	if (run->flags_changed && nla_put_u32(msg, CBENCH_A_RUN_FLAGS_CHANGED, run->flags_changed))
+		return -EMSGSIZE;
+	if (!run->recovered || !fault->trap)
 		return 0;
-	if (nla_put_u32(msg, CBENCH_A_RUN_TRAP, trap - 1) ||
-	    nla_put_u64_64bit(msg, CBENCH_A_RUN_TRAP_OFFSET, READ_ONCE(run->guard.trap_offset),
-			      CBENCH_A_UNSPEC))
+	if (nla_put_u32(msg, CBENCH_A_RUN_TRAP, fault->trap - 1) ||
+	    nla_put_u64_64bit(msg, CBENCH_A_RUN_TRAP_OFFSET, fault->offset, CBENCH_A_UNSPEC) ||
+	    (fault->from_caller && nla_put_flag(msg, CBENCH_A_RUN_TRAP_FROM_CALLER)) ||
+	    (fault->oopsed && nla_put_flag(msg, CBENCH_A_RUN_OOPSED)))
+		return -EMSGSIZE;
+	if (fault->trap - 1 == X86_TRAP_PF &&
+	    (nla_put_u64_64bit(msg, CBENCH_A_RUN_FAULT_ADDR, fault->address, CBENCH_A_UNSPEC) ||
+	     nla_put_u32(msg, CBENCH_A_RUN_FAULT_ERROR, (u32)fault->error_code)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -428,6 +436,8 @@ static int put_run(struct sk_buff *msg, struct cbench_run *run)
 		return -EMSGSIZE;
 	if (state != CBENCH_RUN_RUNNING) {
 		if (nla_put_u32(msg, CBENCH_A_RUN_DISTURBED, run->disturbed) ||
+		    nla_put_u64_64bit(msg, CBENCH_A_RUN_STACK_USED, run->stack_used,
+				      CBENCH_A_UNSPEC) ||
 		    (state == CBENCH_RUN_FAILED &&
 		     (nla_put_s32(msg, CBENCH_A_RUN_ERROR, run->error) ||
 		      nla_put_u32(msg, CBENCH_A_RUN_FAILED_IN, run->failed_in) ||

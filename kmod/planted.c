@@ -81,8 +81,15 @@ static void plant(void)
 	OPTIMIZER_HIDE_VAR(p);
 }
 
+#elif defined(CBENCH_PLANT_BUG_nonet)
+
+/* Nothing at load: guard.c leaves page faults to the kernel (planted.h). */
+static void plant(void)
+{
+}
+
 #else
-#error "CBENCH_PLANT_BUG: one of uaf, lockinv, atomic_sleep, leak"
+#error "CBENCH_PLANT_BUG: one of uaf, lockinv, atomic_sleep, leak, nonet"
 #endif
 
 void cbench_planted_bug(void)

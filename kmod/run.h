@@ -13,6 +13,7 @@
 #include "lib/abi.h"
 #include "object.h"
 #include "pmu.h"
+#include "stack.h"
 
 struct cbench_audit;
 struct nlattr;
@@ -70,8 +71,11 @@ struct cbench_run {
 	u32 failed_in;			/* enum cbench_run_stage, once FAILED */
 	u64 hook_max_tsc;		/* CBENCH_HOOK_MAX_NS in TSC ticks */
 	u64 probe_tsc;			/* the interrupts-on call, TSC ticks */
+	struct cbench_stack stack;	/* what its calls run on (stack.c) */
+	u64 stack_used;			/* the most of it they used, once ended */
 	struct cbench_guard guard;	/* the watchdog over its calls (guard.c) */
-	bool recovered;			/* the watchdog ended one: FAILED */
+	bool recovered;			/* the safety net ended one: FAILED */
+	u32 flags_changed;		/* RFLAGS bits a call left changed: FAILED */
 	struct cbench_ksample overhead;	/* least cost of an empty call */
 	bool calibrated;
 	bool cancel;

@@ -9,8 +9,14 @@ struct cbench_guard;
 /* Calls fn(ctx, reps) on an aligned stack, recoverable through guard; see trampoline.S. */
 u64 cbench_trampoline(void *fn, void *ctx, u64 reps, struct cbench_guard *guard);
 
-/* Where the watchdog's NMI handler resumes a call that did not return (guard.c). */
+/*
+ * Where the safety net resumes a call it ends (guard.c): directly, or, from
+ * a page fault, through the landing's exception-table entry; the resume
+ * path runs up to the trampoline's ret.
+ */
 extern const char cbench_trampoline_resume[];
+extern const char cbench_trampoline_landing[];
+extern const char cbench_trampoline_ret[];
 
 /* An entry point that does nothing, for measuring the trampoline's cost. */
 void cbench_empty(void *ctx, u64 reps);

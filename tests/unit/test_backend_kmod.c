@@ -10,9 +10,12 @@
 #include <CUnit/CUnit.h>
 
 #include "backend/backend.h"
+#include "backend/rehearse.h"
 #include "object/loader.h"
 
 #define FIXTURE(name) CBENCH_FIXTURE_DIR "/" name ".so"
+/* What the rehearsal gives a call under cbench.ko's default stack. */
+#define STACK cbench_kmod_stack_rehearsed(256 << 10)
 
 /* The rule, with and without the module, whatever this machine has. */
 static void backend_choice(void)
@@ -57,7 +60,8 @@ static void slow_setup_refused(void)
 	for (size_t i = 0; i < lib.nexperiments; i++) {
 		const struct cbench_experiment *e = &lib.experiments[i];
 		uint64_t setup_ns = 0;
-		int ret = cbench_kmod_try_in_user_mode(e, &setup_ns);
+		char why[512];
+		int ret = cbench_kmod_rehearse(e, NULL, STACK, &setup_ns, why, sizeof(why));
 
 		if (!strcmp(e->desc->name, "slow_setup")) {
 			CU_ASSERT_EQUAL(ret, -ETIME);
@@ -103,33 +107,33 @@ static void rehearsal_catches_hostile(void)
 	/* One rep is fine; the run's reps are not, and a sweep 10..49 is. */
 	e = find(&lib, "overrun_at_reps");
 	CU_ASSERT_FATAL(e != NULL);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, &setup_ns, why, sizeof(why)), 0);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &small, &setup_ns, why, sizeof(why)), 0);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &trial, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, STACK, &setup_ns, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &small, STACK, &setup_ns, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &trial, STACK, &setup_ns, why, sizeof(why)), -EFAULT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "SIGSEGV"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "never reached cbench.ko"));
 
 	/* Only the probe's 256 reps overrun: the rehearsal makes that call too. */
 	e = find(&lib, "overrun_in_probe");
 	CU_ASSERT_FATAL(e != NULL);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, &setup_ns, why, sizeof(why)), 0);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &trial, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, STACK, &setup_ns, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &trial, STACK, &setup_ns, why, sizeof(why)), -EFAULT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "the budget probe's call of 256 reps"));
 
 	e = find(&lib, "null_deref");
 	CU_ASSERT_FATAL(e != NULL);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, STACK, &setup_ns, why, sizeof(why)), -EFAULT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "SIGSEGV"));
 
 	e = find(&lib, "ud2");
 	CU_ASSERT_FATAL(e != NULL);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, STACK, &setup_ns, why, sizeof(why)), -EFAULT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "SIGILL"));
 
 	/* An arena user mode cannot have is said so, with its size. */
 	e = find(&lib, "arena_1tib");
 	CU_ASSERT_FATAL(e != NULL);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, &setup_ns, why, sizeof(why)), -ENOMEM);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, NULL, STACK, &setup_ns, why, sizeof(why)), -ENOMEM);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "1099511627776 bytes"));
 	cbench_library_close(&lib);
 }
@@ -155,23 +159,60 @@ static void rehearsal_with_tpoints(void)
 	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&lib, FIXTURE("tp_hostile"), err, sizeof(err)), 0);
 	e = find(&lib, "tp_capacity_lie");
 	CU_ASSERT_FATAL(e != NULL);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &plain, &setup_ns, why, sizeof(why)), 0);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &tp, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &plain, STACK, &setup_ns, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &tp, STACK, &setup_ns, why, sizeof(why)), -EFAULT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "SIGSEGV"));
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &few, &setup_ns, why, sizeof(why)), -EFAULT);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &few, STACK, &setup_ns, why, sizeof(why)), -EFAULT);
 	e = find(&lib, "tp_scribble");
 	CU_ASSERT_FATAL(e != NULL);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &tp, &setup_ns, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &tp, STACK, &setup_ns, why, sizeof(why)), 0);
 	cbench_library_close(&lib);
 
 	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&lib, FIXTURE("tpoints"), err, sizeof(err)), 0);
 	e = find(&lib, "looped");
 	CU_ASSERT_FATAL(e != NULL);
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &few, &setup_ns, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &few, STACK, &setup_ns, why, sizeof(why)), 0);
+	cbench_library_close(&lib);
+}
+
+/*
+ * Ring 0 calls benchmark code on cbench.ko's stack, not a user thread's 8
+ * MiB: the rehearsal makes every call on three quarters of it, so code that
+ * needs more is refused here, saying how much it had, and code that fits
+ * (a 64 KiB frame, which overflowed a kernel thread's 16 KiB) passes.
+ */
+static void rehearsal_stack(void)
+{
+	const struct cbench_kmod_shape shape = { .reps = 1, .samples = 2 };
+	static const char *const refused[] = { "recurse_10k", "frame_1m" };
+	const struct cbench_experiment *e;
+	struct cbench_library lib;
+	uint64_t setup_ns;
+	char err[512], why[600];
+
+	CU_ASSERT_EQUAL(cbench_kmod_stack_rehearsed(256 << 10), 192 << 10);
+	CU_ASSERT_EQUAL(cbench_kmod_stack_rehearsed(64 << 10), 48 << 10);
+	CU_ASSERT_EQUAL(cbench_kmod_stack_rehearsed(0), CBENCH_KMOD_STACK_OLD);
+	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&lib, FIXTURE("deep_stack"), err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		e = find(&lib, refused[i]);
+		CU_ASSERT_FATAL(e != NULL);
+		CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &shape, STACK, &setup_ns, why, sizeof(why)),
+				-E2BIG);
+		CU_ASSERT_PTR_NOT_NULL(strstr(why, "needs more than 192 KiB of stack"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(why, "never reached cbench.ko"));
+	}
+	e = find(&lib, "frame_64k");
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &shape, STACK, &setup_ns, why, sizeof(why)), 0);
+	/* On an old module's thread stack it would not fit. */
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &shape, cbench_kmod_stack_rehearsed(0), &setup_ns,
+					     why, sizeof(why)), -E2BIG);
 	cbench_library_close(&lib);
 }
 
 static CU_TestInfo backend_kmod_tests[] = {
+	{ "the rehearsal gives each call ring 0's stack", rehearsal_stack },
 	{ "the rehearsal gives timing points the module's buffer", rehearsal_with_tpoints },
 	{ "the user-mode rehearsal stops hostile benchmarks", rehearsal_catches_hostile },
 	{ "a setup() too slow for ring 0 is refused in user mode", slow_setup_refused },

@@ -458,7 +458,7 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 {
 	struct kmod_backend *k = b->priv;
 	uint64_t setup_ns;
-	char why[400];
+	char why[600];
 	int ret;
 
 	if (k->arena_max_bytes && e->desc->arena_bytes > k->arena_max_bytes) {
@@ -468,7 +468,8 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 			 e->desc->arena_bytes, k->arena_max_bytes);
 		return -E2BIG;
 	}
-	ret = cbench_kmod_rehearse(e, NULL, &setup_ns, b->error, sizeof(b->error));
+	ret = cbench_kmod_rehearse(e, NULL, cbench_kmod_stack_rehearsed(k->info.stack_bytes),
+				   &setup_ns, b->error, sizeof(b->error));
 	if (ret)
 		return ret;
 	/* The object's own file (an ABI 1 descriptor is a copy on the heap). */
@@ -486,6 +487,11 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 		return ret;
 	}
 	k->have_image = true;
+	ret = cbench_kimage_check_code(&k->image, e->lib->path, why, sizeof(why));
+	if (ret) {
+		snprintf(b->error, sizeof(b->error), "unable to run in ring 0: %s", why);
+		return ret;
+	}
 	k->entry = cbench_kimage_find(&k->image, e->desc->name);
 	if (!k->entry)
 		return -ENOENT;
@@ -519,6 +525,7 @@ static const char *trap_name(int32_t vector)
 {
 	static const char *const names[] = {
 		[0] = "a divide error (#DE)",
+		[1] = "a single step (#DB): it set the trap flag, TF,",
 		[3] = "a breakpoint, int3 (#BP)",
 		[4] = "an overflow trap (#OF)",
 		[5] = "a BOUND range exceeded (#BR)",
@@ -527,6 +534,7 @@ static const char *trap_name(int32_t vector)
 		[11] = "a segment not present (#NP)",
 		[12] = "a stack-segment fault (#SS)",
 		[13] = "a general-protection fault (#GP)",
+		[14] = "a page fault (#PF)",
 		[16] = "an x87 floating-point error (#MF)",
 		[17] = "an alignment check, a split lock (#AC)",
 		[19] = "a SIMD floating-point exception (#XM)",
@@ -536,6 +544,71 @@ static const char *trap_name(int32_t vector)
 	if (vector >= 0 && (size_t)vector < sizeof(names) / sizeof(names[0]) && names[vector])
 		return names[vector];
 	return "an exception";
+}
+
+/* What a page fault's error code says was done at its address (x86 #PF bits). */
+static const char *fault_access(uint32_t error)
+{
+	if (error & 0x10)
+		return "fetching an instruction at";
+	return error & 0x2 ? "writing" : "reading";
+}
+
+/*
+ * "raised <what> in ring 0 at <where>" for a run whose call cbench.ko
+ * ended on an exception, into error; returns the length written.  at is
+ * the object's (placed) or the image's address of the instruction, or of
+ * the return address for a fetch outside the image.
+ */
+static int fault_account(const struct cbench_proto_run_state *res, bool placed, uint64_t at,
+			 char *error, size_t error_bytes)
+{
+	const char *in = placed ? "object" : "image";
+	int len;
+
+	if (res->trap == 14 && res->trap_from_caller)
+		len = snprintf(error, error_bytes, "raised a page fault (#PF) in ring 0 %s 0x%" PRIx64
+			       ", outside its code: it was called or jumped to from just before "
+			       "%s0x%" PRIx64 " of its %s", fault_access(res->fault_error),
+			       res->fault_addr, placed ? "" : "offset ", at, in);
+	else if (res->trap == 14)
+		len = snprintf(error, error_bytes, "raised a page fault (#PF) in ring 0 %s 0x%" PRIx64
+			       " (%s) at %s0x%" PRIx64 " of its %s", fault_access(res->fault_error),
+			       res->fault_addr, res->fault_error & 1 ? "not permitted" : "not mapped",
+			       placed ? "" : "offset ", at, in);
+	else
+		len = snprintf(error, error_bytes, "raised %s in ring 0 at %s0x%" PRIx64 " of its %s",
+			       trap_name(res->trap), placed ? "" : "offset ", at, in);
+	if (len >= 0 && (size_t)len < error_bytes && res->oopsed)
+		len += snprintf(error + len, error_bytes - (size_t)len, " (the kernel printed an "
+				"oops for it first and is tainted from now on: 'cbenchctl doctor' "
+				"says so)");
+	return len;
+}
+
+/* The RFLAGS bits a call left changed, in words ("turned interrupts on"). */
+static void flags_account(uint32_t changed, const char *fn, const char *name, char *error,
+			  size_t error_bytes)
+{
+	static const struct { uint32_t bit; const char *what; } names[] = {
+		{ 0x200, "turned interrupts on or off (sti, cli or popf changed IF)" },
+		{ 0x100, "set the trap flag (TF)" },
+		{ 0x400, "left the direction flag set (std without cld)" },
+		{ 0x40000, "changed the alignment-check flag (AC: stac or clac)" },
+		{ 0x4000, "changed the nested-task flag (NT)" },
+		{ 0x3000, "changed the I/O privilege level (IOPL)" },
+	};
+	const char *what = "changed RFLAGS bits it must leave alone";
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (changed & names[i].bit) {
+			what = names[i].what;
+			break;
+		}
+	}
+	snprintf(error, error_bytes, "%s: the benchmark's %s() %s in ring 0 (RFLAGS bits 0x%" PRIx32
+		 "); cbench.ko put them back and refused the run's samples: benchmark code must "
+		 "leave the flags as it found them", name, fn, what, changed);
 }
 
 /*
@@ -555,11 +628,13 @@ static int failed(const struct cbench_proto_run_state *res, uint32_t call_ms, co
 		/* In the object where we know which, else in the image. */
 		bool placed = image && object;
 		uint64_t at = placed ? image->base + res->trap_offset : res->trap_offset;
-		int len = snprintf(error, error_bytes, "%s: the benchmark's %s() raised %s in ring 0 "
-				   "at %s0x%" PRIx64 " of its %s; the CPU was recovered (cbench.ko "
-				   "ended the call)", name, fn, trap_name(res->trap),
-				   placed ? "" : "offset ", at, placed ? "object" : "image");
+		int len = snprintf(error, error_bytes, "%s: the benchmark's %s() ", name, fn);
 
+		if (len >= 0 && (size_t)len < error_bytes)
+			len += fault_account(res, placed, at, error + len, error_bytes - (size_t)len);
+		if (len >= 0 && (size_t)len < error_bytes)
+			len += snprintf(error + len, error_bytes - (size_t)len, "; the CPU was "
+					"recovered (cbench.ko ended the call)");
 		if (placed && len >= 0 && (size_t)len < error_bytes)
 			snprintf(error + len, error_bytes - (size_t)len, ". It ran in the user-mode "
 				 "rehearsal: see where with 'addr2line -f -i -e %s 0x%" PRIx64 "' and "
@@ -573,6 +648,10 @@ static int failed(const struct cbench_proto_run_state *res, uint32_t call_ms, co
 			 "the number of calls, or on anything else that differs in ring 0",
 			 name, fn, call_ms);
 		return -ETIMEDOUT;
+	}
+	if (res->error == -EPERM && res->flags_changed) {
+		flags_account(res->flags_changed, fn, name, error, error_bytes);
+		return -EPERM;
 	}
 	if (hook && res->error == -ETIME)
 		snprintf(error, error_bytes, "%s: a call of %s() took over %.0f ms in ring 0, where "
@@ -703,7 +782,8 @@ static int rehearsed(struct cbench_backend *b, const struct cbench_kmod_shape *s
 		    x->tp_records == shape->tp_records && x->tp_every == shape->tp_every)
 			return 0;
 	}
-	ret = cbench_kmod_rehearse(k->exp, shape, &setup_ns, b->error, sizeof(b->error));
+	ret = cbench_kmod_rehearse(k->exp, shape, cbench_kmod_stack_rehearsed(k->info.stack_bytes),
+				   &setup_ns, b->error, sizeof(b->error));
 	if (ret)
 		return ret;
 	k->rehearsed[k->nrehearsed++ % REHEARSED_MAX] = *shape;
@@ -1005,7 +1085,9 @@ int cbench_backend_kmod_check(const char *path, char *why, size_t why_bytes)
 	struct cbench_kimage image;
 	int ret = cbench_kimage_load(path, &image, why, why_bytes);
 
-	if (!ret)
-		cbench_kimage_free(&image);
+	if (ret)
+		return ret;
+	ret = cbench_kimage_check_code(&image, path, why, why_bytes);
+	cbench_kimage_free(&image);
 	return ret;
 }

@@ -91,6 +91,8 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 		[CBENCH_A_LIMIT_UNWATCHED] = { .type = NLA_U32 },
 		[CBENCH_A_LIMIT_QUIET] = { .type = NLA_U32 },
 		[CBENCH_A_LIMIT_IMAGE_CRC32] = { .type = NLA_U32 },
+		[CBENCH_A_LIMIT_STACK_BYTES] = { .type = NLA_U64 },
+		[CBENCH_A_LIMIT_FAULT_NET] = { .type = NLA_U32 },
 	};
 	struct nlattr *tb[CBENCH_A_LIMIT_MAX + 1];
 
@@ -119,6 +121,10 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 	/* Absent from a module that maps uploads unchecked. */
 	info->image_crc = tb[CBENCH_A_LIMIT_IMAGE_CRC32] &&
 			  nla_get_u32(tb[CBENCH_A_LIMIT_IMAGE_CRC32]);
+	info->stack_bytes = tb[CBENCH_A_LIMIT_STACK_BYTES] ?
+			    nla_get_u64(tb[CBENCH_A_LIMIT_STACK_BYTES]) : 0;
+	info->fault_net = tb[CBENCH_A_LIMIT_FAULT_NET] ?
+			  (int32_t)nla_get_u32(tb[CBENCH_A_LIMIT_FAULT_NET]) : -1;
 	info->has_limits = true;
 	return 0;
 }
@@ -372,6 +378,12 @@ static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_RECOVERED] = { .type = NLA_FLAG },
 	[CBENCH_A_RUN_TRAP] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_TRAP_OFFSET] = { .type = NLA_U64 },
+	[CBENCH_A_RUN_TRAP_FROM_CALLER] = { .type = NLA_FLAG },
+	[CBENCH_A_RUN_FAULT_ADDR] = { .type = NLA_U64 },
+	[CBENCH_A_RUN_FAULT_ERROR] = { .type = NLA_U32 },
+	[CBENCH_A_RUN_OOPSED] = { .type = NLA_FLAG },
+	[CBENCH_A_RUN_FLAGS_CHANGED] = { .type = NLA_U32 },
+	[CBENCH_A_RUN_STACK_USED] = { .type = NLA_U64 },
 	[CBENCH_A_SAMPLES_FIRST] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES] = { .type = NLA_UNSPEC },
 	[CBENCH_A_SAMPLES_SIDES] = { .type = NLA_UNSPEC },
@@ -474,6 +486,12 @@ static int parse_run_get(struct nlattr **tb, void *arg)
 		  (int32_t)(nla_get_u32(tb[CBENCH_A_RUN_TRAP]) & 0xff) : -1;
 	s->trap_offset = s->trap >= 0 && tb[CBENCH_A_RUN_TRAP_OFFSET] ?
 			 nla_get_u64(tb[CBENCH_A_RUN_TRAP_OFFSET]) : 0;
+	s->trap_from_caller = s->trap >= 0 && tb[CBENCH_A_RUN_TRAP_FROM_CALLER];
+	s->oopsed = s->trap >= 0 && tb[CBENCH_A_RUN_OOPSED];
+	s->fault_addr = tb[CBENCH_A_RUN_FAULT_ADDR] ? nla_get_u64(tb[CBENCH_A_RUN_FAULT_ADDR]) : 0;
+	s->fault_error = get_u32(tb[CBENCH_A_RUN_FAULT_ERROR]);
+	s->flags_changed = get_u32(tb[CBENCH_A_RUN_FLAGS_CHANGED]);
+	s->stack_used = tb[CBENCH_A_RUN_STACK_USED] ? nla_get_u64(tb[CBENCH_A_RUN_STACK_USED]) : 0;
 	s->done = nla_get_u32(tb[CBENCH_A_RUN_SAMPLES_DONE]);
 	s->disturbed = get_u32(tb[CBENCH_A_RUN_DISTURBED]);
 	s->counters = get_u32(tb[CBENCH_A_RUN_COUNTERS]);

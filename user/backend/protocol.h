@@ -39,6 +39,9 @@ struct cbench_proto_info {
 	bool has_quiet;			/* the module has LVT mode, and... */
 	uint32_t quiet;			/* ...this is a run's enum cbench_quiet by default */
 	bool image_crc;			/* IMAGE_MAP takes CBENCH_A_IMAGE_CRC32 (send it then) */
+	uint64_t stack_bytes;		/* the stack benchmark code runs on; 0: the
+					 * module's thread's (an older module) */
+	int32_t fault_net;		/* enum cbench_fault_net; -1: not said (none) */
 	bool has_live;
 	uint32_t live_images, live_runs;
 };
@@ -89,6 +92,13 @@ struct cbench_proto_run_state {
 	bool recovered;			/* the module ended a call that did not return or faulted */
 	int32_t trap;			/* with recovered: the exception's x86 vector; -1: none */
 	uint64_t trap_offset;		/* and its instruction's offset in the image */
+	bool trap_from_caller;		/* trap_offset is of the return address: the
+					 * fault was a fetch outside the image */
+	bool oopsed;			/* the kernel printed an oops first */
+	uint64_t fault_addr;		/* a page fault's address (trap 14) */
+	uint32_t fault_error;		/* and its error code */
+	uint32_t flags_changed;		/* RFLAGS bits a call left changed (-EPERM) */
+	uint64_t stack_used;		/* the most of its stack a call used, once ended */
 	uint32_t done, disturbed;	/* samples taken, and disturbed among them */
 	uint32_t counters;		/* CBENCH_COUNTER_F_* measured */
 	bool has_overhead;

@@ -19,6 +19,7 @@
 #include "worker/arena.h"
 #include "backend/rehearse.h"
 #include "backend/types.h"
+#include "machine/callstack.h"
 #include "machine/clock.h"
 #include "object/loader.h"
 
@@ -35,7 +36,11 @@ struct rehearsal {
 	uint32_t stage;			/* REHEARSE_* */
 	uint32_t hook;			/* REHEARSE_BEFORE_REP/AFTER_REP: the one under way */
 	int32_t error;			/* -errno of a failed arena map; a hook's value */
+	uint64_t stack_bytes;		/* each call's stack */
 };
+
+/* The child's: the stack its calls run on (and the SIGSEGV handler checks). */
+static struct cbench_callstack call_stack;
 
 enum {
 	REHEARSE_ARENA = 1, REHEARSE_SETUP, REHEARSE_PROBE, REHEARSE_SAMPLES, REHEARSE_DONE,
@@ -48,6 +53,35 @@ static const char *const stage_names[] = {
 	[REHEARSE_BEFORE_REP] = "before_rep()", [REHEARSE_AFTER_REP] = "after_rep()",
 };
 
+/*
+ * In the child: a fault in the gap below the call stack is a call that
+ * needed more stack than ring 0 gives (status 5); any other ends the child
+ * by the signal, as before this handler.  It runs on an alternate stack:
+ * the overflowing one cannot take its frame.
+ */
+static void on_segv(int sig, siginfo_t *info, void *uc)
+{
+	if (cbench_callstack_overflow(&call_stack, (uintptr_t)info->si_addr))
+		_exit(5);
+	signal(sig, SIG_DFL);
+}
+
+/* The call stack of stack_bytes and the handler that tells an overflow; 0 or -errno. */
+static int rehearse_stack(uint64_t stack_bytes)
+{
+	static char alt[64 << 10] __attribute__((aligned(16)));
+	stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) };
+	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	int ret = stack_bytes > SIZE_MAX ? -ENOMEM : cbench_callstack_map(&call_stack, (size_t)stack_bytes);
+
+	if (ret)
+		return ret;
+	sigemptyset(&sa.sa_mask);
+	if (sigaltstack(&ss, NULL) || sigaction(SIGSEGV, &sa, NULL))
+		return -errno;
+	return 0;
+}
+
 /* A per-rep hook, timed; a non-zero value ends the child (status 4). */
 static void rehearse_hook(cbench_hook_fn fn, uint32_t which, struct cbench_ctx *ctx,
 			  volatile struct rehearsal *r)
@@ -59,7 +93,7 @@ static void rehearse_hook(cbench_hook_fn fn, uint32_t which, struct cbench_ctx *
 		return;
 	r->hook = which;
 	t0 = cbench_now_ns();
-	ret = fn(ctx);
+	ret = (int)cbench_callstack_call(&call_stack, (const void *)fn, ctx, 0);
 	ns = cbench_now_ns() - t0;
 	which -= REHEARSE_BEFORE_REP;
 	if (!r->hook_min_ns[which] || ns < r->hook_min_ns[which])
@@ -82,7 +116,7 @@ static void rehearse_call(const struct cbench_desc *d, struct cbench_ctx *ctx, u
 	r->reps = reps;
 	rehearse_hook(d->before_rep, REHEARSE_BEFORE_REP, ctx, r);
 	ctx->tp = *tp;
-	d->run(ctx, reps);
+	cbench_callstack_call(&call_stack, (const void *)d->run, ctx, reps);
 	memset(&ctx->tp, 0, sizeof(ctx->tp));
 	rehearse_hook(d->after_rep, REHEARSE_AFTER_REP, ctx, r);
 }
@@ -129,6 +163,8 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 								     CBENCH_ARENA_PAGES_BASE);
 	if (!ret)
 		ret = rehearse_tp(shape, &tp_buf, &tp);
+	if (!ret)
+		ret = rehearse_stack(r->stack_bytes);
 	if (ret) {
 		r->error = ret;
 		_exit(2);
@@ -137,7 +173,7 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 	ctx.arena_bytes = d->arena_bytes;
 	r->stage = REHEARSE_SETUP;
 	t0 = cbench_now_ns();
-	if (d->setup && d->setup(&ctx))
+	if (d->setup && (int)cbench_callstack_call(&call_stack, (const void *)d->setup, &ctx, 0))
 		_exit(3);
 	r->setup_ns = cbench_now_ns() - t0;
 	if (!shape) {
@@ -174,9 +210,18 @@ static int rehearsal_verdict(const struct cbench_experiment *e, const volatile s
 		return -ECANCELED;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && r->stage == REHEARSE_ARENA) {
-		snprintf(why, why_bytes, "%s: cannot map its arena of %" PRIu64 " bytes, or its timing-point buffer, in user mode (%s)",
+		snprintf(why, why_bytes, "%s: cannot map its arena of %" PRIu64 " bytes, its timing-point buffer or its stack, in user mode (%s)",
 			 e->id, e->desc->arena_bytes, strerror(-r->error));
 		return -ENOMEM;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 5) {
+		snprintf(why, why_bytes, "%s needs more than %" PRIu64 " KiB of stack: %s of %" PRIu64
+			 " reps overflowed the stack ring 0 gives benchmark code (three quarters of "
+			 "cbench.ko's call_stack_bytes: the rest is kept for interrupts), rehearsed "
+			 "in user mode: it never reached cbench.ko; make its frames smaller or its "
+			 "recursion shallower, load cbench.ko with a larger call_stack_bytes, or "
+			 "measure it with --backend user", e->id, r->stack_bytes >> 10, stage, r->reps);
+		return -E2BIG;
 	}
 	if (WIFSIGNALED(status)) {
 		const char *abbrev = sigabbrev_np(WTERMSIG(status));
@@ -213,8 +258,19 @@ static int rehearsal_verdict(const struct cbench_experiment *e, const volatile s
 	return 0;
 }
 
+uint64_t cbench_kmod_stack_rehearsed(uint64_t module_bytes)
+{
+	uint64_t margin = module_bytes / 4;
+
+	if (margin < CBENCH_KMOD_STACK_MARGIN)
+		margin = CBENCH_KMOD_STACK_MARGIN;
+	if (module_bytes <= 2 * margin)
+		return CBENCH_KMOD_STACK_OLD;
+	return module_bytes - margin;
+}
+
 int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_kmod_shape *shape,
-			 uint64_t *setup_ns, char *why, size_t why_bytes)
+			 uint64_t stack_bytes, uint64_t *setup_ns, char *why, size_t why_bytes)
 {
 	volatile struct rehearsal *r;
 	int status, ret;
@@ -227,6 +283,7 @@ int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_
 	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (r == MAP_FAILED)
 		return -errno;
+	r->stack_bytes = stack_bytes;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -248,11 +305,3 @@ int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_
 	munmap((void *)r, sizeof(*r));
 	return ret;
 }
-
-int cbench_kmod_try_in_user_mode(const struct cbench_experiment *e, uint64_t *setup_ns)
-{
-	char why[CBENCH_ERR_LEN];
-
-	return cbench_kmod_rehearse(e, NULL, setup_ns, why, sizeof(why));
-}
-

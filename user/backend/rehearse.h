@@ -14,6 +14,20 @@
  */
 #define CBENCH_KMOD_SETUP_MAX_NS 10000000ULL
 
+/*
+ * What the rehearsal keeps back of cbench.ko's benchmark stack: room for
+ * what interrupts, exceptions and the trampoline push on it beside the
+ * benchmark's own frames, and for code that goes a little deeper in ring 0
+ * than it did here.  A quarter of the stack, at least this much.
+ */
+#define CBENCH_KMOD_STACK_MARGIN (16ULL << 10)
+/* A module that says nothing calls benchmarks on its 16 KiB thread stack. */
+#define CBENCH_KMOD_STACK_OLD (8ULL << 10)
+
+/* The stack the rehearsal gives each call, for a module whose benchmark
+ * stack is module_bytes (INFO's CBENCH_A_LIMIT_STACK_BYTES; 0: not said). */
+uint64_t cbench_kmod_stack_rehearsed(uint64_t module_bytes);
+
 struct cbench_experiment;
 
 /* What one run in cbench.ko does with a benchmark: samples calls of reps,
@@ -34,18 +48,18 @@ struct cbench_kmod_shape {
  * between guard pages, setup(), the budget probe's calls (reps 1, 16, 256,
  * ... up to the last sample's: cbench_probe_next()), then every sample's,
  * each with ctx->tp set as the module sets it (a buffer of the shape's
- * tp_records between guard pages) or zero.
- * A benchmark that overruns its arena only at some reps dies here, not in
- * the kernel.  shape NULL: setup() and one call of 1 rep.  Returns 0;
- * -ECANCELED if setup() refused the parameter; -ETIME if setup() took longer
- * than CBENCH_KMOD_SETUP_MAX_NS; -EFAULT if the benchmark crashed, exited or
- * ran away; -ENOMEM if the arena cannot be had; with the reason and the fix
- * in why.  *setup_ns gets setup()'s time, 0 if unknown.
+ * tp_records between guard pages) or zero.  Every call runs on a stack of
+ * stack_bytes (cbench_kmod_stack_rehearsed()) above an unmapped gap.
+ * A benchmark that overruns its arena only at some reps, or needs more
+ * stack than ring 0 gives it, dies here, not in the kernel.  shape NULL:
+ * setup() and one call of 1 rep.  Returns 0; -ECANCELED if setup() refused
+ * the parameter; -ETIME if setup() took longer than
+ * CBENCH_KMOD_SETUP_MAX_NS; -EFAULT if the benchmark crashed, exited or ran
+ * away; -E2BIG if it needs more stack; -ENOMEM if the arena cannot be had;
+ * with the reason and the fix in why.  *setup_ns gets setup()'s time, 0 if
+ * unknown.
  */
 int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_kmod_shape *shape,
-			 uint64_t *setup_ns, char *why, size_t why_bytes);
-
-/* cbench_kmod_rehearse() of setup() and one call, without the reason. */
-int cbench_kmod_try_in_user_mode(const struct cbench_experiment *e, uint64_t *setup_ns);
+			 uint64_t stack_bytes, uint64_t *setup_ns, char *why, size_t why_bytes);
 
 #endif /* _CBENCH_REHEARSE_H */

@@ -173,7 +173,7 @@ struct cbench_backend {
 	struct cbench_backend_env env;
 	/* Set by an op that fails, where -errno alone would not say what
 	 * failed and how to fix it; the worker reports it. */
-	char error[512];
+	char error[1024];
 	void *priv;
 };
 #endif /* _CBENCH_BACKEND_TYPES_H */

@@ -18,6 +18,7 @@
 #include "report/json_writer.h"
 #include "machine/probe.h"
 #include "backend/protocol.h"
+#include "backend/rehearse.h"
 #include "cmd/subcommands.h"
 
 #define NOT_LOADED_HINT \
@@ -91,6 +92,32 @@ static void print_watchdog(const struct cbench_proto_info *info)
 					 "runs are refused (unwatched_runs=0)");
 }
 
+/* The stack benchmark code runs on in ring 0, and how a page fault there ends. */
+static void print_safety(const struct cbench_proto_info *info)
+{
+	if (info->stack_bytes)
+		printf("  stack:            benchmark code runs on %" PRIu64 " KiB of its own "
+		       "(call_stack_bytes); every call is rehearsed on %" PRIu64 " KiB\n",
+		       info->stack_bytes >> 10, cbench_kmod_stack_rehearsed(info->stack_bytes) >> 10);
+	else
+		printf("  stack:            the module's thread's (an older cbench.ko); every call is "
+		       "rehearsed on %" PRIu64 " KiB\n", cbench_kmod_stack_rehearsed(0) >> 10);
+	if (info->fault_net == CBENCH_FAULT_NET_QUIET)
+		printf("  page faults:      ended before the kernel's oops (its page_fault_kernel "
+		       "tracepoint), but\n                    a fetch at a user address, ended "
+		       "after it\n");
+	else if (info->fault_net == CBENCH_FAULT_NET_OOPS)
+		printf("  page faults:      ended after the kernel's oops, which taints the kernel "
+		       "(fault_net=0, or no\n                    page_fault_kernel tracepoint)\n");
+	else
+		printf("  page faults:      not caught (an older cbench.ko): the kernel oopses\n");
+}
+
+static const char *fault_net_name(int32_t net)
+{
+	return net == CBENCH_FAULT_NET_QUIET ? "quiet" : net == CBENCH_FAULT_NET_OOPS ? "oops" : NULL;
+}
+
 static void print_module(const struct cbench_proto_info *info, const struct probe_result *probes,
 			 size_t nprobes)
 {
@@ -161,6 +188,7 @@ static void print_module(const struct cbench_proto_info *info, const struct prob
 			printf("                    %" PRIu64 " timing-point records per run\n",
 			       info->tp_records);
 		print_watchdog(info);
+		print_safety(info);
 	}
 	printf("  uploads:          %s\n", info->image_crc ?
 	       "mapped only if their bytes give cbenchctl's CRC-32" :
@@ -297,6 +325,16 @@ static void json_module(struct cbench_jsonw *j, const struct cbench_proto_info *
 			cbench_jsonw_bool(j, "unwatched_runs", info->unwatched);
 			cbench_jsonw_bool(j, "watched", online_cpus() > 1);
 		}
+		if (info->stack_bytes)
+			cbench_jsonw_uint(j, "stack_bytes", info->stack_bytes);
+		else
+			cbench_jsonw_null(j, "stack_bytes");
+		cbench_jsonw_uint(j, "stack_rehearsed_bytes",
+				  cbench_kmod_stack_rehearsed(info->stack_bytes));
+		if (fault_net_name(info->fault_net))
+			cbench_jsonw_string(j, "fault_net", fault_net_name(info->fault_net));
+		else
+			cbench_jsonw_null(j, "fault_net");
 		cbench_jsonw_object_end(j);
 	} else {
 		cbench_jsonw_null(j, "limits");

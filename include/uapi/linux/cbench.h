@@ -215,10 +215,16 @@
  *   ended by an NMI that resumes the CPU where the module called it; the
  *   run fails (RUN_RECOVERED) and the image is refused for further runs
  *   (-EINVAL, "did not return").  A call that raises an exception the
- *   kernel would otherwise die of (int3, #GP, #DE, #UD and the other traps
- *   that reach the die notifiers; not a page fault) is ended where it
- *   faulted in the same way: the run fails (RUN_RECOVERED, RUN_TRAP) and
- *   the image is refused ("raised an exception").  With one CPU online no other can watch:
+ *   kernel would otherwise die of (int3 in either encoding, #GP, #DE, #UD
+ *   and the other traps that reach the die notifiers, a single step of a
+ *   trap flag it set, a page fault: LIMIT_FAULT_NET says how) is ended
+ *   where it faulted in the same way: the run fails (RUN_RECOVERED,
+ *   RUN_TRAP) and the image is refused ("raised an exception").  Every
+ *   call runs on a stack of LIMIT_STACK_BYTES the module provides, with
+ *   unmapped pages below it; and it must leave RFLAGS' IF, TF, DF, AC, NT
+ *   and IOPL as it found them: the module puts them back after each call,
+ *   and a call that changed one fails the run with -EPERM
+ *   (RUN_FLAGS_CHANGED).  With one CPU online no other can watch:
  *   -EOPNOTSUPP unless LIMIT_UNWATCHED (module parameter unwatched_runs).
  *
  * CBENCH_CMD_RUN_GET (privileged)
@@ -238,7 +244,28 @@
  *                                   exception the call raised (0 #DE, 3 #BP,
  *                                   6 #UD, 13 #GP, ...)
  *     CBENCH_A_RUN_TRAP_OFFSET   NLA_U64  with RUN_TRAP: the faulting
- *                                   instruction's offset in its image
+ *                                   instruction's offset in its image (for
+ *                                   a single step, the instruction after
+ *                                   the one stepped)
+ *     CBENCH_A_RUN_TRAP_FROM_CALLER NLA_FLAG with RUN_TRAP: the fault was an
+ *                                   instruction fetch outside the image, and
+ *                                   TRAP_OFFSET is that of the return address
+ *                                   at the top of the stack: the call or jump
+ *                                   out of it was just before
+ *     CBENCH_A_RUN_FAULT_ADDR    NLA_U64  with RUN_TRAP 14 (#PF): the address
+ *                                   accessed (CR2)
+ *     CBENCH_A_RUN_FAULT_ERROR   NLA_U32  with RUN_TRAP 14: the page fault's
+ *                                   error code (bit 1 write, bit 4 fetch)
+ *     CBENCH_A_RUN_OOPSED        NLA_FLAG with RUN_TRAP: the kernel printed an
+ *                                   oops before the module ended the call
+ *                                   (see enum cbench_fault_net); it is
+ *                                   tainted (D) from then on
+ *     CBENCH_A_RUN_FLAGS_CHANGED NLA_U32  FAILED with -EPERM: the RFLAGS bits
+ *                                   a call left changed (0x100 TF, 0x200 IF,
+ *                                   0x400 DF, 0x3000 IOPL, 0x4000 NT,
+ *                                   0x40000 AC); its samples are refused
+ *     CBENCH_A_RUN_STACK_USED    NLA_U64  the most stack any call of the run
+ *                                   used so far, in bytes (of LIMIT_STACK_BYTES)
  *     CBENCH_A_RUN_SAMPLES_DONE  NLA_U32  samples recorded so far
  *     CBENCH_A_RUN_DISTURBED     NLA_U32  of those, how many carry flags
  *     CBENCH_A_RUN_COUNTERS      NLA_U32  CBENCH_COUNTER_F_* measured
@@ -472,6 +499,12 @@ enum cbench_attr {
 	CBENCH_A_IMAGE_CRC32,
 	CBENCH_A_RUN_TRAP,
 	CBENCH_A_RUN_TRAP_OFFSET,
+	CBENCH_A_RUN_TRAP_FROM_CALLER,
+	CBENCH_A_RUN_FAULT_ADDR,
+	CBENCH_A_RUN_FAULT_ERROR,
+	CBENCH_A_RUN_OOPSED,
+	CBENCH_A_RUN_FLAGS_CHANGED,
+	CBENCH_A_RUN_STACK_USED,
 	__CBENCH_A_LAST
 };
 
@@ -490,6 +523,19 @@ enum cbench_quiet {
 	__CBENCH_QUIET_LAST
 };
 #define CBENCH_QUIET_MAX (__CBENCH_QUIET_LAST - 1)
+
+/*
+ * How a page fault in benchmark code is ended (CBENCH_A_LIMIT_FAULT_NET).
+ * OOPS: the kernel prints an oops first, and the module ends the call from
+ * the die notifier; the kernel carries on, tainted (D).  QUIET: the module
+ * ends it from the kernel's page_fault_kernel tracepoint before anything is
+ * printed, but for an instruction fetch at a user address (a call through
+ * a null pointer), which the kernel oopses on whatever the module does.
+ */
+enum cbench_fault_net {
+	CBENCH_FAULT_NET_OOPS,
+	CBENCH_FAULT_NET_QUIET,
+};
 #define CBENCH_A_MAX (__CBENCH_A_LAST - 1)
 
 /* Inside CBENCH_A_INFO_LIMITS: the module's limits, from its parameters. */
@@ -513,6 +559,12 @@ enum cbench_limit_attr {
 					 * CBENCH_A_IMAGE_CRC32; absent from a module
 					 * that does not (send it none: it refuses
 					 * attributes it does not know) */
+	CBENCH_A_LIMIT_STACK_BYTES,	/* NLA_U64: the stack benchmark code runs
+					 * on in ring 0 (module parameter
+					 * call_stack_bytes); absent from a module
+					 * that calls it on its thread's stack */
+	CBENCH_A_LIMIT_FAULT_NET,	/* NLA_U32: enum cbench_fault_net; absent
+					 * from a module without one */
 	__CBENCH_A_LIMIT_LAST
 };
 #define CBENCH_A_LIMIT_MAX (__CBENCH_A_LIMIT_LAST - 1)
