@@ -39,6 +39,7 @@ make_root() {
 	echo 6.1.0-test >"$R/proc/sys/kernel/osrelease"
 	echo 1 >"$R/proc/sys/kernel/nmi_watchdog"
 	echo 3 >"$R/proc/sys/kernel/perf_event_paranoid"
+	echo 4224 >"$R/proc/sys/kernel/tainted"
 	echo irqbalance >"$R/proc/4242/comm"
 	for irq in 0:0-3 1:1 24:1,3 30:0; do
 		mkdir -p "$R/proc/irq/${irq%%:*}"
@@ -87,7 +88,7 @@ assert [c for c in d["checks"] if c["name"] == "perf_event_paranoid"][0]["value"
 else
 	ok "doctor --json on a fake root parses, exact integers"
 fi
-want="cpu=ok headers=ok secure_boot=warn lockdown=warn governor=warn boost=warn smt=warn isolation=warn irqs=warn irqbalance=warn thp=ok thp_defrag=warn perf_event_paranoid=warn"
+want="cpu=ok headers=ok secure_boot=warn lockdown=warn taint=warn governor=warn boost=warn smt=warn isolation=warn irqs=warn irqbalance=warn thp=ok thp_defrag=warn perf_event_paranoid=warn"
 missing=
 for w in $want; do
 	has_status "$w" || missing="$missing $w"
@@ -111,11 +112,12 @@ for irq in 0 24; do echo 0 >"$R/proc/irq/$irq/smp_affinity_list"; done
 rm -rf "$R/proc/irq/1" "$R/proc/4242" "$R/sys/firmware"
 echo 0 >"$R/proc/sys/kernel/nmi_watchdog"
 echo 2 >"$R/proc/sys/kernel/perf_event_paranoid"
+echo 4096 >"$R/proc/sys/kernel/tainted"
 echo 'always [madvise] never' >"$R/sys/kernel/mm/transparent_hugepage/defrag"
 echo '[none] integrity confidentiality' >"$R/sys/kernel/security/lockdown"
 run_cb doctor --root "$R" --cpu 1 --no-measure --json
 missing=
-for w in cpu=ok headers=ok secure_boot=ok lockdown=ok nmi_watchdog=ok governor=ok boost=ok smt=ok \
+for w in cpu=ok headers=ok secure_boot=ok lockdown=ok taint=ok nmi_watchdog=ok governor=ok boost=ok smt=ok \
 	isolation=ok irqs=ok irqbalance=ok thp=ok thp_defrag=ok perf_event_paranoid=ok; do
 	has_status "$w" || missing="$missing $w"
 done

@@ -88,7 +88,7 @@ struct check {
 	unsigned int nextra;
 };
 
-#define MAX_CHECKS 24
+#define MAX_CHECKS 32
 
 struct doctor {
 	int cpu;
@@ -449,6 +449,42 @@ static void check_ring0_watchdog(struct doctor *d, const struct cbench_machine *
 		    "one CPU online: none can end a ring-0 call that never returns, so cbench.ko %s",
 		    unwatched[0] == 'Y' ? "takes runs at that risk (unwatched_runs=Y)" :
 					  "refuses runs");
+}
+
+/* /proc/sys/kernel/tainted's bits (the kernel's TAINT_DIE, TAINT_WARN). */
+#define TAINT_DIE (1ULL << 7)
+#define TAINT_WARN (1ULL << 9)
+
+/*
+ * A kernel that oopsed, or warned, since boot: whatever oopsed (a benchmark
+ * cbench.ko's oops net ended in ring 0 among them, docs/trust-model.md),
+ * the kernel turned lockdep and tracing off and may be inconsistent.
+ */
+static void check_taint(struct doctor *d)
+{
+	char raw[32];
+	unsigned long long taint;
+	struct check *c;
+
+	if (cbench_sysroot_read_line("/proc/sys/kernel/tainted", raw, sizeof(raw)) < 0) {
+		add(d, "taint", "kernel taint", VERDICT_OK, NULL, "unknown: no /proc/sys/kernel/tainted");
+		return;
+	}
+	taint = strtoull(raw, NULL, 10);
+	if (taint & TAINT_DIE)
+		c = add(d, "taint", "kernel taint", VERDICT_WARN,
+			"reboot before measuring here; dmesg shows what oopsed",
+			"tainted by an oops (D): the kernel oopsed since boot (cbench.ko says so when "
+			"benchmark code caused it); it may be inconsistent, and lockdep and tracing "
+			"are off");
+	else if (taint & TAINT_WARN)
+		c = add(d, "taint", "kernel taint", VERDICT_WARN,
+			"read dmesg for the warning; reboot before measuring here",
+			"tainted by a warning (W): the kernel warned since boot");
+	else
+		c = add(d, "taint", "kernel taint", VERDICT_OK, NULL,
+			"no oops or warning since boot (tainted %llu)", taint);
+	extra_int(c, "tainted", (int64_t)taint);
 }
 
 static void check_pmu(struct doctor *d, const struct cbench_machine *m)
@@ -1059,6 +1095,7 @@ static void run_checks(struct doctor *d)
 	check_secure_boot(d);
 	check_lockdown(d);
 	check_ring0_watchdog(d, &machine);
+	check_taint(d);
 	check_pmu(d, &machine);
 	check_nmi_watchdog(d);
 	check_governor(d);
