@@ -137,6 +137,7 @@ make_initramfs() {
 	copy_with_libs "$BUILD/tests/vm/cbench-kmodtest" "$root" bin/cbench-kmodtest
 	copy_with_libs "$BUILD/tests/vm/cbench-fuzz" "$root" bin/cbench-fuzz
 	install -m 0755 tests/vm/kmod.sh "$root/kmod.sh"
+	install -m 0755 tests/vm/killed.sh "$root/killed.sh"
 	install -D -m 0644 "$BUILD/tests/kfixtures/good.so" "$root/kmod/good.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/bad_libc_call.so" "$root/kmod/bad_libc_call.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/hostile.so" "$root/kmod/hostile.so"
@@ -145,6 +146,11 @@ make_initramfs() {
 	install -D -m 0644 "$BUILD/tests/kfixtures/tp_hostile.so" "$root/kmod/tp_hostile.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/stuck.so" "$root/kmod/stuck.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/faulting.so" "$root/kmod/faulting.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/hazards.so" "$root/kmod/hazards.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/deep_stack.so" "$root/kmod/deep_stack.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/ring0_only.so" "$root/kmod/ring0_only.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/bad_int3_long.so" "$root/kmod/bad_int3_long.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/bad_syscall.so" "$root/kmod/bad_syscall.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/params.so" "$root/kmod/params.so"
 	install -D -m 0644 "$BUILD/tests/fixtures/bad_keys_twice.so" "$root/kmod/bad_keys_twice.so"
 	install -D -m 0644 "$BUILD/examples/known.kernel.so" "$root/kmod/known.so"
@@ -162,11 +168,16 @@ make_initramfs() {
 # vmtest-planted matches: KASAN, lockdep, atomic-sleep, list, WARN, BUG,
 # and panic (which follows one of the others).
 # A report printed twice (the guest's own dmesg check prints it again) is
-# listed once.
+# listed once.  Between the guest's "cbench-expected-oops" markers (kmod.sh:
+# the oops net) an oops is what is tested, and only a "BUG" report there
+# counts, and only if cbench.ko did not say it ended the call.
 findings() {
 	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' | awk '
 		/cbench-kmemleak: begin/ { skip = 1 } /cbench-kmemleak: end/ { skip = 0 }
 		skip { next }
+		/cbench-expected-oops: begin/ { expect = 1; bugs = ""; next }
+		/cbench-expected-oops: end/ { expect = 0; if (!ended) printf "%s", bugs; ended = 0; next }
+		expect && /benchmark code caused the oops above; its call was ended/ { ended = 1 }
 		/BUG: KASAN: / { k = "KASAN" }
 		/WARNING: possible (circular|recursive) locking|WARNING: inconsistent lock state|WARNING: possible irq lock inversion|WARNING: bad unlock balance|WARNING: lock held when returning|WARNING: held lock freed|WARNING: suspicious RCU usage|WARNING: Nested lock was not taken|BUG: Invalid wait context|BUG: MAX_LOCK/ { k = "lockdep" }
 		/BUG: sleeping function called from invalid context|BUG: scheduling while atomic/ { k = "atomic-sleep" }
@@ -174,8 +185,10 @@ findings() {
 		/WARNING: CPU: [0-9]+ PID: / { k = "WARN" }
 		!k && /BUG: |kernel BUG at|Oops: |general protection fault/ { k = "BUG" }
 		/Kernel panic - not syncing/ { k = "panic" }
+		expect && k == "BUG" { if (!seen[$0]++) bugs = bugs k ": " $0 "\n"; k = ""; next }
 		k && !seen[$0]++ { print k ": " $0 }
-		{ k = "" }'
+		{ k = "" }
+		END { if (expect) printf "%s", bugs }'
 }
 
 # kmemleak's report, which the debug kernel's /init prints on the console
@@ -225,6 +238,10 @@ boot() {
 
 	token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 	append="console=ttyS0 loglevel=5 panic_on_warn=1 panic=-1 oops=panic cbench_token=$token"
+	# The no-fault-net build kills a thread on purpose: that oops must not
+	# panic, and the guest runs that scenario alone (tests/vm/killed.sh).
+	[ "${2:-}" = nonet ] &&
+		append="console=ttyS0 loglevel=5 panic_on_warn=1 panic=-1 cbench_token=$token cbench_scenario=killed"
 	append="$append cbench_fuzz=$FUZZ_SECONDS${VMTEST_FUZZ_ONLY:+ cbench_fuzz_only}"
 	timeout=$TIMEOUT
 	if is_debug "$1"; then
@@ -275,6 +292,7 @@ boot() {
 
 	# The last line of the result port must be this boot's token; what
 	# came before it is `cbenchctl info --json`, which must parse.
+	verdict=
 	if ! tr -d '\r' <"$dir/result" | tail -n 1 | grep -qx "cbench-vmtest PASS $token"; then
 		echo "vm-test: $1: FAIL: no verdict from the guest (qemu exit $status)"
 		return 1
@@ -293,6 +311,7 @@ assert info["user"]["perf_hardware"] is False, "perf hardware events in QEMU"
 		echo "vm-test: $1: FAIL: cbenchctl info --json from the guest is wrong"
 		return 1
 	fi
+	verdict=1
 	[ -n "$ok" ] || return 1
 	echo "vm-test: $1: PASS (boot and tests: ${boot_s}s)"
 }
@@ -327,10 +346,34 @@ if [ -n "$PLANTED" ]; then
 	exit 0
 fi
 
+# A measuring thread killed in a call, on the debug kernel: the test build
+# with no fault net (CBENCH_PLANT_BUG=nonet) lets a page fault oops and kill
+# it with its run's watchdog armed.  The guest must pass (tests/vm/killed.sh)
+# and the kernel must report that oops and nothing else: no KASAN report,
+# which a run freed under its armed timer gives within a second, no leak.
+killed_thread() {
+	if boot "$1" nonet; then
+		echo "vm-test: killed thread: FAIL: no oops in the log: the fault did not kill the thread"
+		return 1
+	fi
+	if [ -z "$verdict" ]; then
+		echo "vm-test: killed thread: FAIL: the guest did not pass"
+		return 1
+	fi
+	if echo "$reported" | grep -qv '^BUG: '; then
+		echo "vm-test: killed thread: FAIL: the kernel reported more than the oops"
+		return 1
+	fi
+	echo "vm-test: killed thread: PASS: the oops killed it, and nothing freed was touched"
+}
+
 failed=
 for kver in $kernels; do
 	boot "$kver" || failed="$failed $kver"
-	if is_debug "$kver"; then debug_boot_s=$boot_s; fi
+	if is_debug "$kver"; then
+		debug_boot_s=$boot_s
+		killed_thread "$kver" || failed="$failed $kver(killed thread)"
+	fi
 done
 echo "==== vm-test: kernels:$kernels"
 if [ -n "${debug_boot_s:-}" ]; then

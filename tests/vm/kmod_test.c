@@ -28,6 +28,10 @@
  *   kmod_test stuck-one <stuck.so> <name>   one of them, run() stuck (by hand: with a
  *                                        raised call_limit_ms, to see the soft-lockup reports)
  *   kmod_test faulting <faulting.so>     calls that raise exceptions, each ended where it faulted
+ *   kmod_test hazards <hazards.so>       page faults, int3 forms, int1, into, the trap flag, flags
+ *   kmod_test oops-net <hazards.so> quiet|oops  calls ended after an oops (null call; all faults)
+ *   kmod_test stack <deep_stack.so>      a 64 KiB frame runs on the benchmark's own stack
+ *   kmod_test killed <hazards.so>        (a build with no fault net) a thread killed mid-call
  *
  * Prints one line per check; exits 0 only if every check passed.
  */
@@ -431,6 +435,9 @@ struct run_state {
 	int recovered;
 	int32_t trap;		/* CBENCH_A_RUN_TRAP; -1: absent */
 	uint64_t trap_offset;
+	int from_caller, oopsed;
+	uint64_t fault_addr, stack_used;
+	uint32_t fault_error, flags_changed;
 	int32_t error;
 	uint64_t probe_tsc;
 	struct cbench_ksample overhead;
@@ -451,6 +458,12 @@ static void state_reply(const struct nlmsghdr *h, void *arg)
 	s->recovered = attr(h, CBENCH_A_RUN_RECOVERED) != NULL;
 	s->trap = attr(h, CBENCH_A_RUN_TRAP) ? (int32_t)get_num(attr(h, CBENCH_A_RUN_TRAP)) : -1;
 	s->trap_offset = get_num(attr(h, CBENCH_A_RUN_TRAP_OFFSET));
+	s->from_caller = attr(h, CBENCH_A_RUN_TRAP_FROM_CALLER) != NULL;
+	s->oopsed = attr(h, CBENCH_A_RUN_OOPSED) != NULL;
+	s->fault_addr = get_num(attr(h, CBENCH_A_RUN_FAULT_ADDR));
+	s->fault_error = (uint32_t)get_num(attr(h, CBENCH_A_RUN_FAULT_ERROR));
+	s->flags_changed = (uint32_t)get_num(attr(h, CBENCH_A_RUN_FLAGS_CHANGED));
+	s->stack_used = get_num(attr(h, CBENCH_A_RUN_STACK_USED));
 	s->probe_tsc = get_num(attr(h, CBENCH_A_RUN_PROBE_TSC));
 	s->quiet = attr(h, CBENCH_A_RUN_QUIET) ? (uint32_t)get_num(attr(h, CBENCH_A_RUN_QUIET)) : 99;
 	s->have_overhead = o && o->nla_len == NLA_HDRLEN + sizeof(s->overhead);
@@ -2445,25 +2458,82 @@ static int stuck_quiet;
 /*
  * What ended_run() expects of a call the module ends: the watchdog's, or an
  * exception's, whose vector the run reports with the offset of the
- * faulting instruction, which must start with the bytes op (op_len long).
+ * faulting instruction, which must start with the bytes op (op_len long);
+ * or a call that returned with RFLAGS bits changed (flags), which fails
+ * the run with -EPERM and leaves the image usable.
  */
 struct ending {
 	int32_t trap;			/* x86 vector; -1: the call never returns */
 	const char *op;
 	size_t op_len;
 	/* The CPU may run the instruction without raising it: QEMU's TCG
-	 * raises no #XM.  A run that then ends DONE is a skip. */
+	 * raises no #XM, 6.1 resumes cd 03 at its second byte and ignores
+	 * int1.  A run that then ends DONE is a skip. */
 	bool optional;
+	/* A fetch outside the image: the offset is the return address's, and
+	 * op ends just before it. */
+	bool from_caller;
+	uint32_t fault_error;		/* #PF error-code bits that must be set */
+	uint64_t fault_addr;		/* #PF: the address, unless 0 */
+	bool oopsed;			/* the kernel printed an oops first */
+	uint32_t flags;			/* RFLAGS bits left changed: -EPERM */
+	int32_t trap_alt;		/* another vector the CPU may raise; 0: none */
 };
 
 static const struct ending never_returns = { .trap = -1 };
 
+/* Whether s is the end how expects of a run in stage; says what it got if not. */
+static void check_ending(const char *name, int audit, uint32_t stage, const struct ending *how,
+			 int ret, const struct run_state *s)
+{
+	int32_t error = how->flags ? -EPERM : how->trap < 0 ? -ETIMEDOUT : -EFAULT;
+
+	if (how->flags) {
+		check(ret == 0 && s->state == CBENCH_RUN_FAILED && !s->recovered &&
+		      s->error == error && s->failed_in == stage && s->flags_changed == how->flags,
+		      "%s: the run failed with -EPERM, RFLAGS 0x%x left changed (got %d: %s, "
+		      "recovered %d, error %d, stage %u, flags 0x%x)", name, how->flags, ret,
+		      state_name(s->state), s->recovered, s->error, s->failed_in, s->flags_changed);
+		return;
+	}
+	check(ret == 0 && s->state == CBENCH_RUN_FAILED && s->recovered &&
+	      s->error == error && s->failed_in == stage &&
+	      (s->trap == how->trap || (how->trap_alt && s->trap == how->trap_alt)) &&
+	      s->oopsed == how->oopsed && s->from_caller == how->from_caller,
+	      "%s%s: the call was ended and the run failed, recovered, error %d in "
+	      "stage %u, exception %d%s%s (got %d: %s, recovered %d, error %d, stage %u, "
+	      "exception %d, oops %d, from its caller %d, %u samples)", name,
+	      audit ? " (audit side B)" : "", error, stage, how->trap,
+	      how->oopsed ? ", after an oops" : "", how->from_caller ? ", from its caller" : "",
+	      ret, state_name(s->state), s->recovered, s->error, s->failed_in, s->trap,
+	      s->oopsed, s->from_caller, s->done);
+	if (how->trap == 14)
+		check((s->fault_error & how->fault_error) == how->fault_error &&
+		      (!how->fault_addr || s->fault_addr == how->fault_addr),
+		      "%s: the page fault's address 0x%" PRIx64 " and error code 0x%x (want "
+		      "0x%" PRIx64 ", bits 0x%x)", name, s->fault_addr, s->fault_error,
+		      how->fault_addr, how->fault_error);
+}
+
+/* Whether the run's reported offset is where how says its instruction is. */
+static void check_offset(const struct cbench_kimage *image, const char *name,
+			 const struct ending *how, const struct run_state *s)
+{
+	uint64_t at = how->from_caller ? s->trap_offset - how->op_len : s->trap_offset;
+
+	check(s->trap_offset >= how->op_len && at < image->image_bytes - how->op_len &&
+	      !memcmp(image->bytes + at, how->op, how->op_len),
+	      "%s: the reported offset 0x%" PRIx64 " is the faulting instruction's%s", name,
+	      s->trap_offset, how->from_caller ? " return address" : "");
+}
+
 /*
- * One call that never returns or that faults, sent as a raw client would
- * (no rehearsal): the module ends it, the run fails in stage with
- * RUN_RECOVERED and -ETIMEDOUT, or -EFAULT and the exception, and the image
- * takes no further run.  With audit, the benchmark is side B and "quick"
- * side A.  Returns the samples the run had taken.
+ * One call that never returns, faults or leaves flags changed, sent as a
+ * raw client would (no rehearsal): the module ends it, the run fails in
+ * stage with RUN_RECOVERED and -ETIMEDOUT, or -EFAULT and the exception, and
+ * the image takes no further run; or, for flags, the run fails with -EPERM
+ * and the image takes runs.  With audit, the benchmark is side B and
+ * "quick" side A.  Returns the samples the run had taken.
  */
 static uint32_t ended_run(const struct cbench_kimage *image, const char *name, uint32_t stage,
 			  int audit, const struct ending *how)
@@ -2472,7 +2542,6 @@ static uint32_t ended_run(const struct cbench_kimage *image, const char *name, u
 	const struct cbench_kimage_entry *q = cbench_kimage_find(image, "quick");
 	struct run_args r = { .entry = e, .reps = 1, .samples = 50, .hooks = 1, .quiet = stuck_quiet };
 	struct run_state s = { 0 };
-	int32_t error = how->trap < 0 ? -ETIMEDOUT : -EFAULT;
 	const char *refusal = how->trap < 0 ? "did not return" : "raised an exception";
 	bool skipped = false;
 	struct nl nl;
@@ -2500,25 +2569,16 @@ static uint32_t ended_run(const struct cbench_kimage *image, const char *name, u
 
 		skipped = how->optional && ret == 0 && s.state == CBENCH_RUN_DONE && !s.recovered;
 		if (skipped)
-			printf("skip: %s: this CPU ran it without raising exception %d\n", name,
-			       how->trap);
+			printf("skip: %s: this kernel or CPU ran it without raising exception %d\n",
+			       name, how->trap);
 		else
-			check(ret == 0 && s.state == CBENCH_RUN_FAILED && s.recovered &&
-			      s.error == error && s.failed_in == stage && s.trap == how->trap,
-			      "%s%s: the call was ended and the run failed, recovered, error %d in "
-			      "stage %u, exception %d (got %d: %s, recovered %d, error %d, stage %u, "
-			      "exception %d, %u samples)", name, audit ? " (audit side B)" : "", error,
-			      stage, how->trap, ret, state_name(s.state), s.recovered, s.error,
-			      s.failed_in, s.trap, s.done);
-		if (how->trap >= 0 && !skipped)
-			check(s.trap_offset < image->image_bytes - how->op_len &&
-			      !memcmp(image->bytes + s.trap_offset, how->op, how->op_len),
-			      "%s: the reported offset 0x%" PRIx64 " is the faulting instruction's",
-			      name, s.trap_offset);
+			check_ending(name, audit, stage, how, ret, &s);
+		if (how->trap >= 0 && !how->flags && !skipped)
+			check_offset(image, name, how, &s);
 		check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0,
 		      "run deleted");
 	}
-	if (!skipped) {
+	if (!skipped && !how->flags) {
 		run = run_start(&nl, &r);
 		check(run == -EINVAL && strstr(nl.ext, refusal),
 		      "%s: the image takes no further run (got %d: '%s')", name, run, nl.ext);
@@ -2577,11 +2637,16 @@ static void stuck(const struct cbench_kimage *image)
  */
 static void faulting(const struct cbench_kimage *image)
 {
-	static const struct ending int3 = { 3, "\xcc", 1, false };
-	static const struct ending ud2 = { 6, "\x0f\x0b", 2, false };
-	static const struct ending divide = { 0, "\xf7\xf1", 2, false };
-	static const struct ending gp = { 13, "\x48\x8b\x00", 3, false };
-	static const struct ending simd = { 19, "\xf3\x0f\x5e\xc1", 4, true };
+	static const struct ending int3 = { .trap = 3, .op = "\xcc", .op_len = 1,
+						.optional = false };
+	static const struct ending ud2 = { .trap = 6, .op = "\x0f\x0b", .op_len = 2,
+						.optional = false };
+	static const struct ending divide = { .trap = 0, .op = "\xf7\xf1", .op_len = 2,
+						.optional = false };
+	static const struct ending gp = { .trap = 13, .op = "\x48\x8b\x00", .op_len = 3,
+						.optional = false };
+	static const struct ending simd = { .trap = 19, .op = "\xf3\x0f\x5e\xc1", .op_len = 4,
+						.optional = true };
 
 	check(ended_run(image, "int3", CBENCH_STAGE_RUN, 0, &int3) == 0, "int3: no sample taken");
 	ended_run(image, "ud2", CBENCH_STAGE_RUN, 0, &ud2);
@@ -2604,6 +2669,156 @@ static void faulting(const struct cbench_kimage *image)
 	stuck_quiet = 0;
 	check(measure(image, "quick", 200, 10, 0, CBENCH_RUN_DONE) == 0,
 	      "the CPU takes runs afterwards");
+}
+
+/*
+ * What else a benchmark can do in ring 0 that the kernel would die of, or
+ * that would corrupt what is measured (kfixtures/hazards.c): page faults at
+ * user and kernel addresses, reading and writing and fetching; int3's
+ * two-byte encoding, int1, into; the trap flag, inside the call and as it
+ * returns; flags left changed.  Each is ended or refused, says what and
+ * where, and the CPU measures as before.
+ */
+static void hazards(const struct cbench_kimage *image)
+{
+	static const struct ending pf_user = { .trap = 14,
+					       .op = "\x48\x8b\x04\x25\x00\x10\x00\x00", .op_len = 8,
+					       .fault_addr = 0x1000 };
+	static const struct ending pf_fs = { .trap = 14,
+					     .op = "\x64\x48\x8b\x04\x25\x28\x00\x00\x00", .op_len = 9 };
+	static const struct ending pf_kernel = { .trap = 14, .op = "\x48\x8b\x80\x00\x10\x00\x00",
+						 .op_len = 7 };
+	static const struct ending pf_text = { .trap = 14, .op = "\xc6\x00\x00", .op_len = 3,
+						.fault_error = 0x3 };
+	static const struct ending pf_arena = { .trap = 14, .op = "\xff\xd0", .op_len = 2,
+						.from_caller = true,
+						.fault_error = 0x11 };
+	static const struct ending int3_long = { .trap = 3, .op = "\xcd\x03", .op_len = 2,
+						.optional = true };
+	/* int1 is a #DB the kernel ignores in ring 0 on hardware; QEMU's TCG raises #UD. */
+	static const struct ending int1 = { .trap = 1, .op = "\xf1", .op_len = 1,
+					    .optional = true, .trap_alt = 6 };
+	static const struct ending into = { .trap = 6, .op = "\xce", .op_len = 1 };
+	static const struct ending tf_step = { .trap = 1, .op = "\x90", .op_len = 1 };
+	static const struct ending tf_flag = { .trap = 1, .flags = 0x100 };
+	static const struct ending sti = { .trap = 0, .flags = 0x200 };
+	static const struct ending std = { .trap = 0, .flags = 0x400 };
+
+	ended_run(image, "pf_user_read", CBENCH_STAGE_RUN, 0, &pf_user);
+	ended_run(image, "pf_fs_canary", CBENCH_STAGE_RUN, 0, &pf_fs);
+	ended_run(image, "pf_kernel_read", CBENCH_STAGE_RUN, 0, &pf_kernel);
+	ended_run(image, "pf_text_write", CBENCH_STAGE_RUN, 0, &pf_text);
+	ended_run(image, "pf_arena_call", CBENCH_STAGE_RUN, 0, &pf_arena);
+	ended_run(image, "pf_user_read", CBENCH_STAGE_RUN, 1, &pf_user);
+	ended_run(image, "int3_long", CBENCH_STAGE_RUN, 0, &int3_long);
+	ended_run(image, "int1", CBENCH_STAGE_RUN, 0, &int1);
+	ended_run(image, "into", CBENCH_STAGE_RUN, 0, &into);
+	ended_run(image, "tf_step", CBENCH_STAGE_RUN, 0, &tf_step);
+	ended_run(image, "tf_return", CBENCH_STAGE_RUN, 0, &tf_flag);
+	ended_run(image, "sti_left", CBENCH_STAGE_RUN, 0, &sti);
+	ended_run(image, "std_left", CBENCH_STAGE_RUN, 0, &std);
+	/* In LVT mode, interrupts are on: a page fault there, and cli. */
+	stuck_quiet = 1 + CBENCH_QUIET_LVT;
+	ended_run(image, "pf_kernel_read", CBENCH_STAGE_RUN, 0, &pf_kernel);
+	ended_run(image, "cli_left", CBENCH_STAGE_RUN, 0, &sti);
+	stuck_quiet = 0;
+	check(measure(image, "quick", 200, 10, 0, CBENCH_RUN_DONE) == 0,
+	      "the CPU takes runs afterwards");
+}
+
+/*
+ * The oops net.  A call through a null pointer: an instruction fetch at a
+ * user address, which the kernel oopses on before anything else can act;
+ * the die notifier (DIE_OOPS) ends the call then: the run fails saying an
+ * oops was printed, the kernel carries on (tainted), and the CPU measures.
+ * With all (a module loaded with fault_net=0), page faults at data
+ * addresses go the same way.
+ */
+static void oops_net(const struct cbench_kimage *image, bool all)
+{
+	static const struct ending null_call = { .trap = 14, .op = "\xff\xd0", .op_len = 2,
+						 .from_caller = true, .fault_error = 0x10,
+						 .oopsed = true };
+	static const struct ending user_read = { .trap = 14,
+						 .op = "\x48\x8b\x04\x25\x00\x10\x00\x00",
+						 .op_len = 8, .fault_addr = 0x1000, .oopsed = true };
+	static const struct ending kernel_read = { .trap = 14,
+						   .op = "\x48\x8b\x80\x00\x10\x00\x00",
+						   .op_len = 7, .oopsed = true };
+
+	ended_run(image, "pf_null_call", CBENCH_STAGE_RUN, 0, &null_call);
+	if (all) {
+		ended_run(image, "pf_user_read", CBENCH_STAGE_RUN, 0, &user_read);
+		ended_run(image, "pf_kernel_read", CBENCH_STAGE_RUN, 0, &kernel_read);
+	}
+	check(measure(image, "quick", 200, 10, 0, CBENCH_RUN_DONE) == 0,
+	      "the CPU takes runs afterwards");
+}
+
+/*
+ * Benchmark code runs on a stack of its own (kmod/stack.c): a 64 KiB frame,
+ * which overflowed a kernel thread's 16 KiB stack, runs to the end, and the
+ * run says how deep its calls went.
+ */
+static void stack(const struct cbench_kimage *image)
+{
+	struct run_args r = { .reps = 1, .samples = 20, .cpu = measure_cpu };
+	struct run_state s = { 0 };
+	struct nl nl;
+	int id, run, ret;
+
+	if (!prepare(&nl, image, "frame_64k", &r, &id))
+		return;
+	run = run_start(&nl, &r);
+	ret = run > 0 ? run_wait(&nl, (uint32_t)run, &s) : run;
+	check(ret == 0 && s.state == CBENCH_RUN_DONE && s.done == r.samples,
+	      "frame_64k ran in ring 0 (got %d: %s, %u samples, error %d)", ret,
+	      state_name(s.state), s.done, s.error);
+	check(s.stack_used >= (64 << 10) && s.stack_used <= (256 << 10),
+	      "its calls used %" PRIu64 " bytes of their stack: over 64 KiB, within 256 KiB",
+	      s.stack_used);
+	if (run > 0)
+		simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run);
+	if (id > 0)
+		simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id);
+	close(nl.fd);
+}
+
+/*
+ * The test build with no fault net (CBENCH_PLANT_BUG=nonet): a page fault
+ * in run() kills the measuring thread with its run's watchdog armed.  The
+ * run never ends; we delete it, and its release must wait for the
+ * watchdog's timer and the NMI handler (kmod/guard.c): we then leave the
+ * timer three seconds, twelve of its periods, to touch the freed run, and
+ * the host's scan of the debug kernel's log must find no KASAN report.
+ */
+static void killed(const struct cbench_kimage *image)
+{
+	struct run_args r = { .reps = 1, .samples = 50, .cpu = measure_cpu };
+	struct run_state s = { 0 };
+	struct nl nl;
+	int id, run;
+
+	if (!prepare(&nl, image, "pf_kernel_read", &r, &id))
+		return;
+	run = run_start(&nl, &r);
+	check(run > 0, "pf_kernel_read: started (%d '%s')", run, nl.ext);
+	if (run <= 0)
+		return;
+	/* Its thread is dead: the run stays RUNNING, with nothing measured. */
+	for (int i = 0; i < 20; i++) {
+		check(run_get(&nl, (uint32_t)run, &s) == 0, "RUN_GET of the dead thread's run");
+		usleep(100000);
+	}
+	check(s.state == CBENCH_RUN_RUNNING && s.done == 0,
+	      "the run never ends: its thread died in the oops (got %s, %u samples)",
+	      state_name(s.state), s.done);
+	check(simple(&nl, CBENCH_CMD_RUN_DEL, CBENCH_A_RUN_ID, (uint32_t)run) == 0,
+	      "the dead thread's run is deleted");
+	sleep(3);
+	check(simple(&nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, (uint32_t)id) == 0,
+	      "image deleted");
+	close(nl.fd);
 }
 
 /*
@@ -2683,99 +2898,180 @@ static void unwatched(const struct cbench_kimage *image)
 	close(nl.fd);
 }
 
+/*
+ * The subcommands, by name: each takes the loaded image (NULL for those
+ * that load none) and the arguments after the object.  Returns -1 to say
+ * the test ran (PASSED or FAILED follows), or the process's exit status.
+ */
+struct subcommand {
+	const char *name;
+	int image;			/* 1: argv[2] is an object to load */
+	int args;			/* arguments it needs after the object */
+	int (*fn)(const struct cbench_kimage *image, char **arg);
+};
+
+static int do_live(const struct cbench_kimage *image, char **arg)
+{
+	return live();
+}
+
+static int do_policy(const struct cbench_kimage *image, char **arg)
+{
+	policy();
+	return -1;
+}
+
+static int do_port_reuse(const struct cbench_kimage *image, char **arg)
+{
+	port_reuse();
+	return -1;
+}
+
+/* run NAME [SAMPLES [REPS [BUDGET_NS [STATE]]]] */
+static int do_run(const struct cbench_kimage *image, char **arg)
+{
+	uint64_t v[4] = { 100, 100, 0, CBENCH_RUN_DONE };
+
+	for (int i = 0; i < 4 && arg[i + 1]; i++)
+		v[i] = strtoull(arg[i + 1], NULL, 0);
+	measure(image, arg[0], (uint32_t)v[0], v[1], v[2], (uint32_t)v[3]);
+	return -1;
+}
+
+static int do_suite(const struct cbench_kimage *image, char **arg)
+{
+	for (uint32_t i = 0; i < image->nentries; i++)
+		measure(image, image->entries[i].name, 50, 1, 0, WANT_DONE_OR_TOO_LONG);
+	return -1;
+}
+
+static int do_audit(const struct cbench_kimage *image, char **arg)
+{
+	struct cbench_kimage good;
+
+	if (load(arg[0], &good))
+		return 2;
+	audits(image, &good);
+	cbench_kimage_free(&good);
+	return -1;
+}
+
+/* lvt NAME CPU [RUNS] */
+static int do_lvt(const struct cbench_kimage *image, char **arg)
+{
+	measure_cpu = (uint32_t)strtoul(arg[1], NULL, 0);
+	lvt_mode(image, arg[0], arg[2] ? (uint32_t)strtoul(arg[2], NULL, 0) : 1000);
+	return -1;
+}
+
+static int do_concurrent(const struct cbench_kimage *image, char **arg)
+{
+	pid_t a = fork();
+	int status;
+
+	if (a == 0) {
+		/* One run per CPU: the other client measures next door. */
+		measure_cpu = 1;
+		measure(image, arg[0], 2000, 100, 0, CBENCH_RUN_DONE);
+		_exit(failures != 0);
+	}
+	measure(image, arg[0], 2000, 100, 0, CBENCH_RUN_DONE);
+	waitpid(a, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the other client passed");
+	return -1;
+}
+
+/* Subcommands that are one call of a test with the image, or with a name too. */
+#define IMAGE_TEST(sub, call)							\
+	static int do_##sub(const struct cbench_kimage *image, char **arg)	\
+	{									\
+		call;								\
+		return -1;							\
+	}
+IMAGE_TEST(cheap, cheap_reps(image, arg[0]))
+IMAGE_TEST(cancel, cancel(image, arg[0]))
+IMAGE_TEST(dump_interrupted, dump_interrupted(image, arg[0]))
+IMAGE_TEST(audit_hostile, audit_hostile(image))
+IMAGE_TEST(ids, ids(image))
+IMAGE_TEST(hostile, hostile(image))
+IMAGE_TEST(hooks, hooks(image))
+IMAGE_TEST(args, args_test(image))
+IMAGE_TEST(tpoints, tpoints(image))
+IMAGE_TEST(tp_hostile, tp_hostile(image))
+IMAGE_TEST(stuck, stuck(image))
+IMAGE_TEST(faulting, faulting(image))
+IMAGE_TEST(hazards, hazards(image))
+IMAGE_TEST(oops_net, oops_net(image, !strcmp(arg[0], "oops")))
+IMAGE_TEST(stack, stack(image))
+IMAGE_TEST(killed, killed(image))
+IMAGE_TEST(stuck_one, stuck_run(image, arg[0], CBENCH_STAGE_RUN, 0))
+IMAGE_TEST(unwatched, unwatched(image))
+IMAGE_TEST(privilege, privilege(image, arg[0]))
+#undef IMAGE_TEST
+
+static int do_audit_hold(const struct cbench_kimage *image, char **arg)
+{
+	return audit_hold(image);
+}
+
+static int do_hold(const struct cbench_kimage *image, char **arg)
+{
+	return hold(image, arg[0]);
+}
+
+static const struct subcommand subcommands[] = {
+	{ "live", 0, 0, do_live },
+	{ "policy", 0, 0, do_policy },
+	{ "port-reuse", 0, 0, do_port_reuse },
+	{ "run", 1, 1, do_run },
+	{ "suite", 1, 0, do_suite },
+	{ "cheap", 1, 1, do_cheap },
+	{ "cancel", 1, 1, do_cancel },
+	{ "dump-interrupted", 1, 1, do_dump_interrupted },
+	{ "audit", 1, 1, do_audit },
+	{ "audit-hold", 1, 0, do_audit_hold },
+	{ "audit-hostile", 1, 0, do_audit_hostile },
+	{ "ids", 1, 0, do_ids },
+	{ "hostile", 1, 0, do_hostile },
+	{ "hooks", 1, 0, do_hooks },
+	{ "args", 1, 0, do_args },
+	{ "tpoints", 1, 0, do_tpoints },
+	{ "tp-hostile", 1, 0, do_tp_hostile },
+	{ "stuck", 1, 0, do_stuck },
+	{ "faulting", 1, 0, do_faulting },
+	{ "hazards", 1, 0, do_hazards },
+	{ "oops-net", 1, 1, do_oops_net },
+	{ "stack", 1, 0, do_stack },
+	{ "killed", 1, 0, do_killed },
+	{ "stuck-one", 1, 1, do_stuck_one },
+	{ "unwatched", 1, 0, do_unwatched },
+	{ "lvt", 1, 2, do_lvt },
+	{ "privilege", 1, 1, do_privilege },
+	{ "hold", 1, 1, do_hold },
+	{ "concurrent", 1, 1, do_concurrent },
+};
+
 int main(int argc, char *argv[])
 {
 	struct cbench_kimage image;
+	const struct subcommand *sub = NULL;
+	int ret;
 
-	if (argc >= 2 && !strcmp(argv[1], "live"))
-		return live();
-	if (argc >= 2 && !strcmp(argv[1], "policy")) {
-		policy();
-		printf("%s\n", failures ? "FAILED" : "PASSED");
-		return failures ? 1 : 0;
-	}
-	if (argc >= 2 && !strcmp(argv[1], "port-reuse")) {
-		port_reuse();
-		printf("%s\n", failures ? "FAILED" : "PASSED");
-		return failures ? 1 : 0;
-	}
-	if (argc < 3 || load(argv[2], &image))
-		return 2;
-	if (!strcmp(argv[1], "run") && argc >= 4) {
-		uint32_t n = argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 0) : 100;
-		uint64_t reps = argc > 5 ? strtoull(argv[5], NULL, 0) : 100;
-		uint64_t budget = argc > 6 ? strtoull(argv[6], NULL, 0) : 0;
-		uint32_t want = argc > 7 ? (uint32_t)strtoul(argv[7], NULL, 0) : CBENCH_RUN_DONE;
-
-		measure(&image, argv[3], n, reps, budget, want);
-	} else if (!strcmp(argv[1], "suite")) {
-		for (uint32_t i = 0; i < image.nentries; i++)
-			measure(&image, image.entries[i].name, 50, 1, 0, WANT_DONE_OR_TOO_LONG);
-	} else if (!strcmp(argv[1], "cheap") && argc >= 4) {
-		cheap_reps(&image, argv[3]);
-	} else if (!strcmp(argv[1], "cancel") && argc >= 4) {
-		cancel(&image, argv[3]);
-	} else if (!strcmp(argv[1], "dump-interrupted") && argc >= 4) {
-		dump_interrupted(&image, argv[3]);
-	} else if (!strcmp(argv[1], "audit") && argc >= 4) {
-		struct cbench_kimage good;
-
-		if (load(argv[3], &good))
-			return 2;
-		audits(&image, &good);
-		cbench_kimage_free(&good);
-	} else if (!strcmp(argv[1], "audit-hold")) {
-		return audit_hold(&image);
-	} else if (!strcmp(argv[1], "audit-hostile")) {
-		audit_hostile(&image);
-	} else if (!strcmp(argv[1], "ids")) {
-		ids(&image);
-	} else if (!strcmp(argv[1], "hostile")) {
-		hostile(&image);
-	} else if (!strcmp(argv[1], "hooks")) {
-		hooks(&image);
-	} else if (!strcmp(argv[1], "args")) {
-		args_test(&image);
-	} else if (!strcmp(argv[1], "tpoints")) {
-		tpoints(&image);
-	} else if (!strcmp(argv[1], "tp-hostile")) {
-		tp_hostile(&image);
-	} else if (!strcmp(argv[1], "stuck")) {
-		stuck(&image);
-	} else if (!strcmp(argv[1], "faulting")) {
-		faulting(&image);
-	} else if (!strcmp(argv[1], "stuck-one") && argc >= 4) {
-		stuck_run(&image, argv[3], CBENCH_STAGE_RUN, 0);
-	} else if (!strcmp(argv[1], "unwatched")) {
-		unwatched(&image);
-	} else if (!strcmp(argv[1], "lvt") && argc >= 5) {
-		measure_cpu = (uint32_t)strtoul(argv[4], NULL, 0);
-		lvt_mode(&image, argv[3], argc > 5 ? (uint32_t)strtoul(argv[5], NULL, 0) : 1000);
-	} else if (!strcmp(argv[1], "privilege") && argc >= 4) {
-		privilege(&image, argv[3]);
-	} else if (!strcmp(argv[1], "hold") && argc >= 4) {
-		return hold(&image, argv[3]);
-	} else if (!strcmp(argv[1], "concurrent") && argc >= 4) {
-		pid_t a = fork();
-
-		if (a == 0) {
-			/* One run per CPU: the other client measures next door. */
-			measure_cpu = 1;
-			measure(&image, argv[3], 2000, 100, 0, CBENCH_RUN_DONE);
-			_exit(failures != 0);
-		}
-		measure(&image, argv[3], 2000, 100, 0, CBENCH_RUN_DONE);
-		{
-			int status;
-
-			waitpid(a, &status, 0);
-			check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the other client passed");
-		}
-	} else {
+	for (size_t i = 0; argc >= 2 && i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			sub = &subcommands[i];
+	if (!sub || argc < 2 + sub->image + sub->args) {
 		fprintf(stderr, "kmod_test: bad arguments\n");
 		return 2;
 	}
-	cbench_kimage_free(&image);
+	if (sub->image && load(argv[2], &image))
+		return 2;
+	/* argv ends with NULL: a subcommand reads its optional arguments until then. */
+	ret = sub->fn(sub->image ? &image : NULL, argv + 2 + sub->image);
+	if (sub->image)
+		cbench_kimage_free(&image);
+	if (ret >= 0)
+		return ret;
 	printf("%s\n", failures ? "FAILED" : "PASSED");
 	return failures ? 1 : 0;
 }
