@@ -586,13 +586,15 @@ expect_failure "-o twice for one format" "run: $TMP/a.txt and $TMP/b.txt would b
 
 # Ctrl-C keeps what finished: a run of many trials, interrupted once a few
 # trials' workers have started (the fixture counts its setups: one per
-# worker), writes the trials that finished, marked as interrupted in both
-# formats, says so, and exits 130; the terminal line is left clean.
+# worker), writes the trials that finished (and their raw measurements),
+# marked as interrupted in both formats, says so, naming every file it
+# kept, and exits 130; a stderr that is no terminal gets no escape codes.
+ESC=$(printf '\033')
 for fmt in go json; do
 	echo 0 >"$TMP/counter"
 	rm -f "$TMP/int.$fmt"
 	CBENCH_PLACED_COUNTER=$TMP/counter "$CB" run --trials 100000 --trial-time 0.002 --warmup 0.001 \
-		--retune --filter '^by_worker$' --format "$fmt" -o "$TMP/int.$fmt" "$FIX/placed.so" \
+		--retune --filter '^by_worker$' --format "$fmt" -o "$TMP/int.$fmt" -o "$TMP/int-$fmt.csv" "$FIX/placed.so" \
 		>"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	for _ in $(seq 600); do
@@ -606,7 +608,8 @@ done
 if [ "$rc_go" -eq 130 ] && [ "$rc_json" -eq 130 ] &&
    grep -Eq '^# interrupted: by SIGINT: [0-9]+ of 100000 trials a benchmark at most, 0 benchmarks not run$' "$TMP/int.go" &&
    [ "$(grep -c '^BenchmarkByWorker ' "$TMP/int.go")" -ge 2 ] &&
-   grep -q "^cbenchctl: interrupted (Interrupt): kept [0-9]* trials of 100000 at most, of 1 benchmark (0 not run) in $TMP/int.json, marked as an interrupted run$" "$TMP/err" &&
+   grep -q "^cbenchctl: interrupted (Interrupt): kept [0-9]* trials of 100000 at most, of 1 benchmark (0 not run) in $TMP/int.json and $TMP/int-json.csv, marked as an interrupted run$" "$TMP/err" &&
+   [ "$(grep -c '^BenchmarkByWorker,' "$TMP/int-json.csv")" -ge 2 ] && ! grep -q "$ESC" "$TMP/err" &&
    "$SCHEMA_PY" - "$TMP/int.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -634,8 +637,9 @@ done
 kill -INT "$pid"
 wait "$pid"
 rc=$?
-if [ "$rc" -eq 130 ] && [ ! -e "$TMP/none.txt" ] && grep -q 'before any trial finished: nothing kept' "$TMP/err"; then
-	ok "Ctrl-C before any trial: nothing kept, no file, exit status 130"
+if [ "$rc" -eq 130 ] && [ ! -e "$TMP/none.txt" ] && grep -q 'before any trial finished: nothing kept' "$TMP/err" &&
+   ! grep -q "$ESC" "$TMP/err"; then
+	ok "Ctrl-C before any trial: nothing kept, no file, exit status 130, no escape codes in a file"
 else
 	not_ok "Ctrl-C before any trial (exit $rc): $(cat "$TMP/err")"
 fi

@@ -748,9 +748,11 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
 }
 
 /* A run stopped before any trial finished: nothing to write.  128 + signal. */
-static int nothing_kept(void)
+static int nothing_kept(const struct run_state *st)
 {
-	fputs("\r\033[K", stderr);
+	/* The progress line is erased only where one was drawn: a terminal. */
+	if (st->tty)
+		fputs("\r\033[K", stderr);
 	cbench_err("interrupted (%s) before any trial finished: nothing kept\n", strsignal(stop_signal));
 	return 128 + stop_signal;
 }
@@ -781,12 +783,13 @@ static int finish(const struct run_state *st)
 	const struct cbench_report *r = &st->report;
 	char where[8192];
 
+	/* Every file kept: the reports, then the raw measurements. */
 	where[0] = '\0';
-	for (unsigned int i = 0; i < st->opt->nreports; i++) {
-		const char *p = st->opt->reports[i].path;
+	for (unsigned int i = 0, n = st->opt->nreports + !!st->opt->samples; i < n; i++) {
+		const char *p = i < st->opt->nreports ? st->opt->reports[i].path : st->opt->samples;
 
 		snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%s",
-			 i == 0 ? "" : i + 1 == st->opt->nreports ? " and " : ", ",
+			 i == 0 ? "" : i + 1 == n ? " and " : ", ",
 			 p && strcmp(p, "-") ? p : "standard output");
 	}
 
@@ -836,7 +839,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	/* Last before measuring, so that bad input never waits for a CPU. */
 	cpu_lock = cbench_session_claim_cpu(st.cpu, "measuring");
 	if (start(&st, &lib)) {
-		status = stop_signal ? nothing_kept() : 1;
+		status = stop_signal ? nothing_kept(&st) : 1;
 		goto out_files;
 	}
 	if (measure_all(&st, &lib, &filter, total)) {
@@ -844,7 +847,7 @@ int cbench_cmd_run(int argc, char *argv[])
 		goto out_results;
 	}
 	if (stop_signal && !st.report.nresults) {
-		status = nothing_kept();
+		status = nothing_kept(&st);
 		goto out_results;
 	}
 	cbench_report_summarize(&st.report);
