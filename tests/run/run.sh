@@ -49,6 +49,32 @@ else
 	not_ok "list"
 fi
 
+# list --filter previews run --filter: for each regex (one matching ids only,
+# one report names only, parameter values, anchors), list prints exactly the
+# benchmarks run's report holds, in the same order.
+filter_same=0
+for re in 'divide_chain' 'BenchmarkImul' 'algo=djb2/len=(16|256)$' '^branch/|^copy/size=64$'; do
+	run_cb list --filter "$re" "$SUITE"
+	rc_list=$rc
+	awk '{ print $2 }' "$TMP/out" >"$TMP/listed"
+	run_cb run $FAST --trials 1 --filter "$re" -o "$TMP/filter.json" "$SUITE"
+	python3 -c 'import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]: print(b["name"])' "$TMP/filter.json" >"$TMP/ran" 2>/dev/null
+	if [ "$rc_list/$rc" = 0/0 ] && [ -s "$TMP/ran" ] && cmp -s "$TMP/listed" "$TMP/ran"; then
+		filter_same=$((filter_same + 1))
+	else
+		diff "$TMP/listed" "$TMP/ran" >"$TMP/err"
+		not_ok "list --filter '$re' (exit $rc_list) is not what run --filter '$re' (exit $rc) ran"
+	fi
+done
+[ "$filter_same" -eq 4 ] && ok "list --filter lists exactly what run --filter runs, in its order (4 regexes)"
+expect_failure "list --filter matching nothing" "unable to list: no benchmark in $SUITE matches 'nothing_matches'" \
+	list --filter nothing_matches "$SUITE"
+expect_failure "list --filter, a bad regex" "unable to use --filter '\(': Unmatched" list --filter '(' "$SUITE"
+expect_failure "list: an option of run's" "list: --backend is run's, not list's \(list takes --filter only\)" \
+	list --backend user "$SUITE"
+expect_failure "list: two objects" "list: it wants one benchmark object, not 2" list "$SUITE" "$SUITE"
+
 run_cb list "$FIX/anchored.so"
 if [ "$rc" -eq 0 ] && [ "$(sort "$TMP/out" | tr '\n' ' ')" = "first BenchmarkFirst second BenchmarkSecond " ] &&
    nm -D "$FIX/anchored.so" | grep -q __start_cbench_descs && nm -D "$FIX/anchored.so" | grep -q __stop_cbench_descs; then

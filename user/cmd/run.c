@@ -529,12 +529,8 @@ static int open_object(struct run_state *st, const struct cbench_filter *filter,
 		cbench_err("measuring in user mode: %s\n", err);
 		st->ops = &cbench_backend_user;
 	}
-	*total = cbench_filter_count(filter, lib);
-	if (!*total) {
-		cbench_err("unable to run: no benchmark in %s matches '%s'\n",
-			opt->so_path, opt->filter);
+	if (cbench_filter_select(filter, lib, "run", opt->so_path, total))
 		goto err;
-	}
 	if (cbench_session_pick_cpu(opt->cpu, &st->cpu, &st->shared_cpu)) {
 		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", opt->cpu);
 		goto err;
@@ -658,15 +654,13 @@ static int measure_all(struct run_state *st, const struct cbench_library *lib,
 	st->report.results = calloc(total, sizeof(*st->report.results));
 	if (!st->report.results)
 		return -ENOMEM;
-	for (size_t i = 0, k = 0; i < lib->nexperiments && !stop_signal; i++) {
+	for (size_t i = 0, k = 0; k < total && !stop_signal; ) {
 		struct cbench_result *res = &st->report.results[k];
 
-		if (!cbench_filter_match(filter, &lib->experiments[i]))
-			continue;
+		res->exp = cbench_filter_next(filter, lib, &i);
 		res->trials = calloc(opt->trials, sizeof(*res->trials));
 		if (!res->trials)
 			return -ENOMEM;
-		res->exp = &lib->experiments[i];
 		res->ntrials = opt->trials;
 		st->report.nresults = ++k;
 		tune_experiment(st, res, k - 1, total);
