@@ -256,24 +256,30 @@ else
 	not_ok "compare --fail-on: statuses $gate_slow/$gate_aa/$gate_big/$gate_fast, not 3/0/0/3"
 fi
 # Practical equivalence: a real difference of +0.01 % (narrow interval,
-# p < 0.05) is "~ equal" within the default 0.2 %, "slower" with
-# --min-effect 0; +0.30 % (p < 0.05, the interval across 0.2 %) is
-# "slower", and "~ small" with --min-effect 0.5.
+# p < 0.05) is "~ equal" within the default 0.2 %, and its row says it is
+# slower but under --min-effect; "slower" with --min-effect 0; no difference
+# within 0.2 % is "~ equal" within --min-effect; +0.30 % (p < 0.05, the
+# interval across 0.2 %) is "slower", "~ small" with --min-effect 0.5, and
+# "~ equal: slower, under --min-effect" with 10.
 for i in 1 2 3; do
-	printf 'BenchmarkT 10 1.0000%s ns/op\nBenchmarkS 10 1.00%s ns/op\n' "$i" "$i" >"$TMP/e$i.txt"
-	printf 'BenchmarkT 10 1.0001%s ns/op\nBenchmarkS 10 1.00%s ns/op\n' "$i" "$((i + 3))" >"$TMP/f$i.txt"
+	printf 'BenchmarkT 10 1.0000%s ns/op\nBenchmarkS 10 1.00%s ns/op\nBenchmarkU 10 1.0000%s ns/op\n' "$i" "$i" "$i" >"$TMP/e$i.txt"
+	printf 'BenchmarkT 10 1.0001%s ns/op\nBenchmarkS 10 1.00%s ns/op\nBenchmarkU 10 1.0000%s ns/op\n' "$i" "$((i + 3))" "$((4 - i))" >"$TMP/f$i.txt"
 done
 run_cb compare "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
 eq=$rc
-grep -Eq '^T .*\+0\.01% +\[\+0\.0[0-9]%,\+0\.0[0-9]%\] +0\.0[0-4][0-9] +3\+3 ~ equal$' "$TMP/out" || eq=x
+grep -Eq '^T .*\+0\.01% +\[\+0\.0[0-9]%,\+0\.0[0-9]%\] +0\.0[0-4][0-9] +3\+3 ~ equal: slower, under --min-effect 0\.20%$' "$TMP/out" || eq=x
+grep -Eq '^U .* +3\+3 ~ equal: within --min-effect ±0\.20%$' "$TMP/out" || eq=u
 grep -Eq '^S .*\+0\.30% .* +3\+3 slower$' "$TMP/out" || eq=y
 grep -q '^~ equal: the 95% interval lies within ±0.20%' "$TMP/out" || eq=z
+grep -q '^~ equal: slower (or faster), under --min-effect: a real difference (p < 0.05)' "$TMP/out" || eq=t
 run_cb compare --min-effect 0 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
 grep -Eq '^T .* slower$' "$TMP/out" || eq=w
 run_cb compare --min-effect 0.5 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
 grep -Eq '^S .* ~ small$' "$TMP/out" && grep -q '^~ small: a difference (p < 0.05) smaller than ±0.50%' "$TMP/out" || eq=v
+run_cb compare --min-effect 10 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
+grep -Eq '^S .*\+0\.30% .* ~ equal: slower, under --min-effect 10\.00%$' "$TMP/out" || eq=s
 if [ "$eq" = 0 ]; then
-	ok "compare: +0.01 % is ~ equal within --min-effect (slower with 0), +0.30 % slower, ~ small below 0.5 %"
+	ok "compare: +0.01 % is ~ equal, slower under --min-effect (slower with 0), +0.30 % slower, ~ small below 0.5 %, ~ equal under 10 %"
 else
 	cp "$TMP/out" "$TMP/err"
 	not_ok "compare: practical equivalence ($eq)"
