@@ -9,17 +9,13 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/plot_audit.h"
+#include "report/plot_forest.h"
 #include "report/plot_svg.h"
 
-#define WIDTH 760
-#define LEFT 220
-#define RIGHT 30
-#define ROW 22
-#define AXIS 40
-#define TICKS 6
 
 bool cbench_plot_is_audit(const struct cbench_json *root)
 {
@@ -43,89 +39,65 @@ int cbench_plot_audit_check(const struct cbench_json *root, char *err, size_t er
 	return 0;
 }
 
-static double x_of(double v, double lo, double hi)
+/* The verdict in words, as the row's label ends. */
+static const char *verdict_words(const struct cbench_json *a)
 {
-	return LEFT + (v - lo) / (hi - lo) * (WIDTH - LEFT - RIGHT);
-}
-
-/* The axis's range: every interval, the band and zero, with a margin. */
-static void extent(const struct cbench_json *audits, double min_effect, double *lo, double *hi)
-{
-	*lo = -min_effect;
-	*hi = min_effect;
-	for (size_t i = 0; i < audits->n; i++) {
-		const struct cbench_json *a = &audits->items[i];
-		double l = cbench_json_number(a, "lower", NAN), u = cbench_json_number(a, "upper", NAN);
-		double c = cbench_json_number(a, "change", NAN);
-
-		*lo = fmin(*lo, isnan(l) ? (isnan(c) ? *lo : c) : l);
-		*hi = fmax(*hi, isnan(u) ? (isnan(c) ? *hi : c) : u);
-	}
-	if (!(*hi > *lo))
-		*hi = *lo + 1;
-	*lo -= 0.1 * (*hi - *lo);
-	*hi += 0.1 * (*hi - *lo);
-	/* Ends on round ticks (1, 2 or 5 times a power of ten). */
-	double step = cbench_plot_round_step((*hi - *lo) / TICKS);
-
-	*lo = floor(*lo / step) * step;
-	*hi = ceil(*hi / step) * step;
-}
-
-/*
- * One audit's row, drawn by its verdict so none passes for another: an
- * equivalent change's interval solid grey within the band, a slower or
- * faster one's solid in its colour, an inconclusive one's dashed with a
- * hollow estimate and "?" at its end, a failed audit as text.
- */
-static void row(FILE *f, const struct cbench_json *a, int y, double lo, double hi)
-{
-	double l = cbench_json_number(a, "lower", NAN), u = cbench_json_number(a, "upper", NAN);
-	double c = cbench_json_number(a, "change", NAN);
 	const char *verdict = cbench_json_string(a, "verdict", "inconclusive");
-	bool unsure = !strcmp(verdict, "inconclusive");
+	const char *under = cbench_json_string(a, "under_min_effect", NULL);
 
-	fprintf(f, "<g class=\"audit %s\"><title>", verdict);
-	cbench_plot_html(f, cbench_json_string(a, "name", ""));
-	fprintf(f, ": %s</title><text x=\"%d\" y=\"%d\" text-anchor=\"end\">", verdict, LEFT - 8, y + 4);
-	cbench_plot_html(f, cbench_json_string(a, "name", ""));
-	fputs("</text>", f);
-	if (!strcmp(verdict, "failed"))
-		fprintf(f, "<text class=\"failed\" x=\"%d\" y=\"%d\">failed</text>", LEFT + 4, y + 4);
-	if (!isnan(l) && !isnan(u))
-		fprintf(f, "<line class=\"interval\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
-			x_of(l, lo, hi), y, x_of(u, lo, hi), y);
-	if (!isnan(c))
-		fprintf(f, "<circle class=\"estimate\" cx=\"%.1f\" cy=\"%d\" r=\"4\"/>", x_of(c, lo, hi), y);
-	if (unsure && !isnan(u))
-		fprintf(f, "<text class=\"unsure\" x=\"%.1f\" y=\"%d\">?</text>", x_of(u, lo, hi) + 5, y + 4);
-	fputs("</g>", f);
+	if (under && !strcmp(under, "slower"))
+		return "equivalent: slower, under --min-effect";
+	if (under && !strcmp(under, "faster"))
+		return "equivalent: faster, under --min-effect";
+	return verdict;
 }
 
-static void plot(FILE *f, const struct cbench_json *audits, double min_effect)
+/* An audit as a row of the forest (changes in JSON are in percent). */
+static void audit_row(const struct cbench_json *a, struct cbench_plot_row *r)
 {
-	int height = (int)audits->n * ROW + AXIS + 10, y0 = 14, axis_y = y0 + (int)audits->n * ROW;
-	double lo, hi;
+	const char *verdict = cbench_json_string(a, "verdict", "inconclusive");
 
-	extent(audits, min_effect, &lo, &hi);
-	fprintf(f, "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">",
-		WIDTH, height);
-	fprintf(f, "<rect class=\"band\" x=\"%.1f\" y=\"0\" width=\"%.1f\" height=\"%d\"/>",
-		x_of(-min_effect, lo, hi), x_of(min_effect, lo, hi) - x_of(-min_effect, lo, hi), axis_y);
-	fprintf(f, "<line class=\"zero\" x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\"/>",
-		x_of(0, lo, hi), x_of(0, lo, hi), axis_y);
+	r->name = cbench_json_string(a, "name", "");
+	r->verdict = verdict;
+	r->change = cbench_json_number(a, "change", NAN) / 100;
+	r->lo = cbench_json_number(a, "lower", NAN) / 100;
+	r->hi = cbench_json_number(a, "upper", NAN) / 100;
+	if (!strcmp(verdict, "failed"))
+		snprintf(r->label, sizeof(r->label), "failed");
+	else if (isfinite(r->lo) && isfinite(r->hi))
+		snprintf(r->label, sizeof(r->label), "%+.2f %% [%+.2f, %+.2f] %s", 100 * r->change,
+			 100 * r->lo, 100 * r->hi, verdict_words(a));
+	else if (isfinite(r->change))
+		snprintf(r->label, sizeof(r->label), "%+.2f %% %s", 100 * r->change, verdict_words(a));
+	else
+		snprintf(r->label, sizeof(r->label), "%s", verdict_words(a));
+	snprintf(r->title, sizeof(r->title), "%s: %s%s%s, %g rounds", r->name, r->label,
+		 cbench_json_string(a, "error", NULL) ? ": " : "", cbench_json_string(a, "error", ""),
+		 cbench_json_number(a, "rounds", NAN));
+}
+
+/* Larger changes first; audits without one (failed) last. */
+static int by_change(const void *x, const void *y)
+{
+	const struct cbench_plot_row *a = x, *b = y;
+	double ca = isfinite(a->change) ? a->change : -INFINITY;
+	double cb = isfinite(b->change) ? b->change : -INFINITY;
+
+	return (ca < cb) - (ca > cb);
+}
+
+static int plot(FILE *f, const struct cbench_json *audits, double min_effect)
+{
+	struct cbench_plot_row *rows = calloc(audits->n ? audits->n : 1, sizeof(*rows));
+
+	if (!rows)
+		return -ENOMEM;
 	for (size_t i = 0; i < audits->n; i++)
-		row(f, &audits->items[i], y0 + (int)i * ROW, lo, hi);
-	fprintf(f, "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", LEFT, axis_y,
-		WIDTH - RIGHT, axis_y);
-	double step = cbench_plot_round_step((hi - lo) / TICKS);
-	int decimals = (int)fmax(0, -floor(log10(step) + 1e-9));
-
-	for (double v = ceil(lo / step - 1e-9) * step; v <= hi + step / 2; v += step)
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f</text>",
-			x_of(v, lo, hi), axis_y + 16, decimals, fabs(v) < step / 2 ? 0 : v);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">B's change against A, %%</text></g>"
-		"</svg>\n", WIDTH - RIGHT, axis_y + 32);
+		audit_row(&audits->items[i], &rows[i]);
+	qsort(rows, audits->n, sizeof(*rows), by_change);
+	cbench_plot_forest(f, rows, audits->n, min_effect / 100, false, "B's change against A, %", "audit");
+	free(rows);
+	return 0;
 }
 
 int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json *root)
@@ -137,25 +109,20 @@ int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json 
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>cbench audit: ", f);
 	cbench_plot_html(f, label);
-	fputs("</title>\n<style>\nbody { font: 14px sans-serif; margin: 2em; color: #222; }\n"
-	      ".plot text { font: 11px sans-serif; }\n.axis line { stroke: #888; }\n"
-	      ".band { fill: #e8e8e8; }\n.zero { stroke: #888; stroke-dasharray: 3 3; }\n"
-	      ".interval { stroke: #1f6fb4; stroke-width: 3; }\n.estimate { fill: #d9661f; }\n"
-	      ".equivalent .interval { stroke: #777; }\n .equivalent .estimate { fill: #555; }\n"
-	      ".slower .interval { stroke: #b3312c; }\n .faster .interval { stroke: #2a9d3a; }\n"
-	      ".inconclusive .interval { stroke: #d9661f; stroke-dasharray: 5 4; }\n"
-	      ".inconclusive .estimate { fill: #fff; stroke: #d9661f; stroke-width: 2; }\n"
-	      ".unsure { fill: #d9661f; font-weight: bold; }\n .failed { fill: #b00; }\n"
-	      "</style></head><body>\n<h1>cbench audit: ", f);
+	fputs("</title>\n<style>\nbody { font: 14px sans-serif; margin: 2em; color: #222; }\n", f);
+	fputs(cbench_plot_forest_css, f);
+	fputs("</style></head><body>\n<h1>cbench audit: ", f);
 	cbench_plot_html(f, label);
 	fprintf(f, "</h1>\n<p class=\"config\">confidence %g, min-effect &plusmn;%g %% (the grey "
 		"band; an interval within it is equivalent, grey; slower red, faster green; inconclusive "
-		"dashed, a hollow estimate and a ?), seed ", config ? cbench_json_number(config, "confidence", NAN) : NAN, min_effect);
+		"dashed, a hollow estimate and a ?; sorted by change, slowest first), seed ",
+		config ? cbench_json_number(config, "confidence", NAN) : NAN, min_effect);
 	if (config && cbench_json_u64(config, "seed", &seed))
 		fprintf(f, "%" PRIu64 "</p>\n", seed);
 	else
 		fputs("unknown</p>\n", f);
-	plot(f, audits, min_effect);
+	if (plot(f, audits, min_effect))
+		return -ENOMEM;
 	fputs("<ul>\n", f);
 	for (size_t i = 0; i < audits->n; i++) {
 		const struct cbench_json *a = &audits->items[i];
@@ -163,7 +130,7 @@ int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json 
 		fputs("<li>", f);
 		cbench_plot_html(f, cbench_json_string(a, "name", ""));
 		fputs(": ", f);
-		cbench_plot_html(f, cbench_json_string(a, "verdict", ""));
+		cbench_plot_html(f, verdict_words(a));
 		fprintf(f, ", %g rounds</li>\n", cbench_json_number(a, "rounds", NAN));
 	}
 	fputs("</ul>\n<footer id=\"end\">cbenchctl plot</footer>\n</body></html>\n", f);

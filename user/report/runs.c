@@ -422,7 +422,7 @@ static int parse_json(FILE *f, struct cbench_runs *g, char *why, size_t len)
 		}
 	}
 	cbench_json_free(root);
-	if (!ret && !trials) {
+	if (!ret && !trials && !g->empty_ok) {
 		snprintf(why, len, "it has no measured trials");
 		return -ENODATA;
 	}

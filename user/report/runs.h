@@ -64,12 +64,13 @@ struct cbench_runs {
 	struct cbench_origin cur, *first;
 	bool checked, mixed;
 	bool differed;			/* a run of another origin was read, mixed being set */
+	bool empty_ok;			/* a JSON report without a measured trial is no error */
 	const char *cmd;		/* the subcommand reading, for its messages: "compare" */
 };
 
 /*
  * Reads a side's files into g, which its caller zeroed and gave cmd, first
- * (the first run's origin, shared by both sides, zeroed) and mixed.  A file
+ * (the first run's origin, shared by both sides, zeroed), mixed and empty_ok.  A file
  * given twice on a side would count its runs twice, and is refused.  0, or
  * -errno after saying "cbenchctl: unable to read FILE: why".  Free with
  * cbench_runs_release().
