@@ -385,6 +385,97 @@ else
 	fi
 fi
 
+# Many sets: a key's sets go ten to a chart, three charts at most, and the
+# sets beyond are named with why; a key of 40 values (1 to 40, more than a
+# decade) on a log axis with integer ticks, one of 0 to 30 on a linear
+# axis with integer ticks, every set's label whole.
+python3 - "$TMP/many.json" <<'EOF'
+import json, sys
+def bench(name, ns):
+    return {"name": name, "ns_per_op": ns, "trials": [{"status": "ok", "ns_per_op": ns, "min_ns_per_op": ns,
+            "median_ns_per_op": ns, "max_ns_per_op": ns * 1.01}]}
+b = [bench("BenchmarkMany/a=%d/n=%d" % (a, n), 10.0 * a * n + a) for a in range(1, 41) for n in (1, 2)]
+b += [bench("BenchmarkSteps/b=%d" % v, 100.0 + 3 * v) for v in range(0, 31)]
+json.dump({"config": {"cbench_version": "x"}, "benchmarks": b}, open(sys.argv[1], "w"))
+EOF
+run_cb plot "$TMP/many.json" -o "$TMP/many.html"
+if [ "$rc" -ne 0 ]; then
+	not_ok "plot of many sets: exit status $rc"
+elif ! textcheck "$TMP/many.html" || ! uncut; then
+	not_ok "plot of many sets: text cut or overlapping"
+elif ! python3 - "$TMP/many.html" <<'EOF'
+import re, sys
+page = open(sys.argv[1]).read()
+charts = re.findall(r'<section class="sweep"><h2>(.*?)</h2>(.*?)</section>', page, re.S)
+titles = [t for t, _ in charts]
+assert titles == ["BenchmarkMany: ns/op by a", "BenchmarkMany: ns/op by n (sets 1 to 10 of 40)",
+                  "BenchmarkMany: ns/op by n (sets 11 to 20 of 40)", "BenchmarkMany: ns/op by n (sets 21 to 30 of 40)",
+                  "BenchmarkSteps: ns/op by b"], titles
+svg = dict(charts)
+note = re.search(r'<p class="note">Not in the charts of BenchmarkMany by n, which draw 30 sets at most '
+                 r'\(each has its own plot below\): 10 sets, ([^<]*)\.</p>', page)
+assert note and note.group(1).split(", ") == ["a=%d" % a for a in range(31, 41)], note
+for title, body in charts:
+    ticks = re.findall(r'<text class="xtick"[^>]*>([^<]*)</text>', body)
+    assert ticks and all(re.fullmatch(r"-?[0-9]+[kMGT]?", t) for t in ticks), (title, ticks)
+    if "by n" in title:
+        assert ticks == ["1", "2"], ticks
+        assert len(re.findall(r'<g class="line new"', body)) == 10
+assert ">a (log scale)<" in svg["BenchmarkMany: ns/op by a"]
+steps = re.findall(r'<text class="xtick"[^>]*>([^<]*)</text>', svg["BenchmarkSteps: ns/op by b"])
+assert ">b<" in svg["BenchmarkSteps: ns/op by b"] and steps == ["0", "10", "20", "30"], steps
+EOF
+then
+	not_ok "plot of many sets: not ten to a chart, the rest named, integer ticks"
+else
+	ok "plot of many sets: ten to a chart, three charts, the rest named with why; integer ticks, log over a decade"
+fi
+
+# Long names are never cut: reports of long file names side by side (the
+# legends, the trials' labels), and an audit of long benchmark names
+# (its forest, sorted by change).
+long_old="$TMP/the-baseline-build-of-the-checksum-library-before-the-patch.json"
+long_new="$TMP/the-candidate-build-of-the-checksum-library-after-the-patch.json"
+cp "$TMP/one/old1.json" "$long_old"
+cp "$TMP/one/new1.json" "$long_new"
+run_cb plot "$long_old" "$long_new" -o "$TMP/long.html"
+if [ "$rc" -eq 0 ] && textcheck "$TMP/long.html" && uncut &&
+   grep -q '>new: the-candidate-build-of-the-checksum-library-after-the-patch.json</text>' "$TMP/long.html" &&
+   grep -q '>the-baseline-build-of-the-checksum-library-before-the-patch.json trial 1</text>' "$TMP/long.html"; then
+	ok "plot: long report names whole in the legends and the trials' labels, nothing cut"
+else
+	not_ok "plot: long report names (exit $rc)"
+fi
+if python3 - "$TMP/audit.json" "$TMP/audits.json" <<'EOF'
+import copy, json, sys
+r = json.load(open(sys.argv[1]))
+a = r["audits"][0]
+rows = [("BenchmarkChecksum/algo=crc32c/len=4096/align=1", "slower", 1.02, 0.85, 1.19),
+        ("BenchmarkChecksum/algo=adler32/len=64/align=0", "equivalent", 0.01, -0.1, 0.12),
+        ("BenchmarkSortWithAVeryLongNameIndeed/dist=sawtooth/size=65536", "faster", -2.5, -3.0, -2.0),
+        ("BenchmarkParse", "inconclusive", 0.3, -0.5, 1.1)]
+r["audits"] = [dict(copy.deepcopy(a), name=n, verdict=v, change=c, lower=lo, upper=hi) for n, v, c, lo, hi in rows]
+json.dump(r, open(sys.argv[2], "w"))
+EOF
+then
+	run_cb plot "$TMP/audits.json" -o "$TMP/audits.html"
+	if [ "$rc" -eq 0 ] && textcheck "$TMP/audits.html" && uncut && python3 - "$TMP/textcheck" <<'EOF'
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+names = [r["name"] for r in rows]
+assert names == ["BenchmarkChecksum/algo=crc32c/len=4096/align=1", "BenchmarkParse",
+                 "BenchmarkChecksum/algo=adler32/len=64/align=0",
+                 "BenchmarkSortWithAVeryLongNameIndeed/dist=sawtooth/size=65536"], names
+EOF
+	then
+		ok "plot of an audit: long benchmark names whole, rows by change, nothing cut"
+	else
+		not_ok "plot of an audit with long names (exit $rc)"
+	fi
+else
+	not_ok "plot of an audit with long names: could not edit the audit's JSON"
+fi
+
 # ---- bad input: a message, non-zero exit, no output file ----------------------
 
 printf 'BenchmarkX 10 1.0 ns/op\n' >"$TMP/go.txt"
