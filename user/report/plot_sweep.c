@@ -311,8 +311,21 @@ static void axes_ranges(struct sw_chart *c)
 	ranges(c, x, y);
 	y_log = c->y_scale == CBENCH_PLOT_LOG ||
 		(c->y_scale == CBENCH_PLOT_AUTO && y[0] > 0 && y[1] / y[0] >= SW_Y_DECADES);
-	axis_range(&c->x, x[0], x[1], x[0] > 0 && x[1] / x[0] > SW_X_DECADES, false);
 	axis_range(&c->y, y[0], y[1], y_log, true);
+	/* The key's axis spans its values and 5 % more either side, so no
+	 * point sits on the time axis. */
+	c->x.log = x[0] > 0 && x[1] / x[0] > SW_X_DECADES;
+	if (c->x.log) {
+		double pad = pow(x[1] / x[0], 0.05);
+
+		c->x.lo = x[0] / pad;
+		c->x.hi = x[1] * pad;
+	} else {
+		double pad = x[1] > x[0] ? 0.05 * (x[1] - x[0]) : 1;
+
+		c->x.lo = x[0] - pad;
+		c->x.hi = x[1] + pad;
+	}
 }
 
 static double pos(const struct sw_axis *a, double v, double from, double to)
@@ -345,6 +358,9 @@ static void value_label(char *buf, size_t len, double v)
 {
 	static const char *const suffix[] = { "", "k", "M", "G", "T" };
 	int u = 0;
+
+	if (v == 0)
+		v = 0;	/* not "-0" */
 
 	while (u < 4 && v != 0 && fmod(v, 1000) == 0 && fabs(v) >= (u ? 1000 : 1e4)) {
 		v /= 1000;
@@ -419,10 +435,20 @@ static int x_ticks(const struct sw_chart *c, double *v, double right)
 	if (n > SW_TICKS) {
 		double step = fmax(1, cbench_plot_round_step((c->x.hi - c->x.lo) / 5));
 
+		/* 1, 2 and 5 times the powers of ten on a log axis (integers:
+		 * from 1 up), whole round steps on a linear one. */
 		n = 0;
-		for (double t = c->x.log ? c->x.lo : ceil(c->x.lo / step) * step;
-		     t <= c->x.hi * (c->x.log ? 1.001 : 1) && n < SW_TICKS; t = c->x.log ? t * 10 : t + step)
-			vals[n++] = t;
+		if (c->x.log) {
+			for (double d = fmax(1, pow(10, floor(log10(c->x.lo)))); d <= c->x.hi && n < SW_TICKS; d *= 10) {
+				for (int m = 1; m <= 5 && n < SW_TICKS; m += m == 1 ? 1 : 3) {
+					if (d * m >= c->x.lo && d * m <= c->x.hi)
+						vals[n++] = d * m;
+				}
+			}
+		} else {
+			for (double t = ceil(c->x.lo / step) * step; t <= c->x.hi && n < SW_TICKS; t += step)
+				vals[n++] = t;
+		}
 	}
 	for (int i = 0; i < n; i++) {
 		char label[32];
