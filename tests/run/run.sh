@@ -278,12 +278,30 @@ run_cb compare --min-effect 0.5 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$T
 grep -Eq '^S .* ~ small$' "$TMP/out" && grep -q '^~ small: a difference (p < 0.05) smaller than ±0.50%' "$TMP/out" || eq=v
 run_cb compare --min-effect 10 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
 grep -Eq '^S .*\+0\.30% .* ~ equal: slower, under --min-effect 10\.00%$' "$TMP/out" || eq=s
+# The same in JSON: the figures and verdicts of the table, what
+# --min-effect alone made equal, valid against the schema; the gate's line
+# on stderr, its status kept.
+run_cb compare --format json --fail-on slower "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
+[ "$rc" -eq 3 ] && grep -q '^gate (--fail-on slower): FAILED: 1 benchmark slower by 0.20% or more: S$' "$TMP/err" || eq=j
+"$SCHEMA_PY" - "$TMP/out" <<'PY' || eq=k
+import json, sys, jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open("docs/schema/compare.schema.json")))
+rows = {b["name"]: b for b in d["benchmarks"]}
+assert rows["BenchmarkT"]["verdict"] == "equal" and rows["BenchmarkT"]["under_min_effect"] == "slower", rows["BenchmarkT"]
+assert rows["BenchmarkU"]["verdict"] == "equal" and "under_min_effect" not in rows["BenchmarkU"], rows["BenchmarkU"]
+assert rows["BenchmarkS"]["verdict"] == "slower" and abs(rows["BenchmarkS"]["change"] - 0.30) < 0.01, rows["BenchmarkS"]
+assert rows["BenchmarkS"]["runs_old"] == 3 and 0 < rows["BenchmarkS"]["lower"] < 0.30 < rows["BenchmarkS"]["upper"]
+assert d["config"]["min_effect"] == 0.2 and d["only_old"] == d["only_new"] == []
+PY
 if [ "$eq" = 0 ]; then
-	ok "compare: +0.01 % is ~ equal, slower under --min-effect (slower with 0), +0.30 % slower, ~ small below 0.5 %, ~ equal under 10 %"
+	ok "compare: +0.01 % is ~ equal, slower under --min-effect (slower with 0), +0.30 % slower, ~ small below 0.5 %, ~ equal under 10 %; the same in JSON"
 else
 	cp "$TMP/out" "$TMP/err"
 	not_ok "compare: practical equivalence ($eq)"
 fi
+expect_failure "compare: --format with a bad value" "--format wants text or json, not 'csv'" \
+	compare --format csv "$TMP/a1.txt" "$TMP/b1.txt"
 expect_failure "compare: --fail-on with a bad value" "--fail-on wants slower or changed, not 'slow'" \
 	compare --fail-on slow "$TMP/a1.txt" "$TMP/b1.txt"
 expect_failure "compare: --min-effect with a bad value" "--min-effect wants a percentage from 0 to below 100, not '-1'" \

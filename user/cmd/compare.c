@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "session/options.h"
+#include "report/compare.h"
 #include "report/runs.h"
 #include "stats/change.h"
 #include "cmd/subcommands.h"
@@ -49,6 +50,7 @@ struct compare_options {
 	double min_effect;		/* a fraction: 0.002 for 0.2 % */
 	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
 	bool mixed;			/* --mixed: runs of other machines or backends too */
+	bool json;			/* --format json */
 };
 
 
@@ -123,29 +125,50 @@ static void note_row(const struct compare_options *o, const struct cbench_series
 	}
 }
 
-static int print_table(const struct compare_options *o, const struct cbench_runs *old,
-		       const struct cbench_runs *new, struct notes *n)
+/* The rows: each benchmark of old that new has, tested, in old's order.  0 or -ENOMEM. */
+static int test_all(const struct compare_options *o, const struct cbench_runs *old, const struct cbench_runs *new,
+		    struct cbench_compare_row **rows, size_t *n, struct notes *notes)
 {
+	*n = 0;
+	*rows = calloc(old->n ? old->n : 1, sizeof(**rows));
+	if (!*rows)
+		return -ENOMEM;
+	for (size_t i = 0; i < old->n; i++) {
+		struct cbench_compare_row *r = &(*rows)[*n];
+
+		r->old = &old->s[i];
+		r->new = cbench_runs_find(new, r->old->name);
+		if (!r->new)
+			continue;
+		if (cbench_series_change(r->old, r->new, o->min_effect, &r->change))
+			return -ENOMEM;
+		note_row(o, r->old, r->new, &r->change, notes);
+		(*n)++;
+	}
+	return 0;
+}
+
+static void print_table(const struct compare_options *o, const struct cbench_runs *old,
+			const struct cbench_runs *new, const struct cbench_compare_row *rows, size_t n)
+{
+	size_t k = 0;
+
 	printf("%-40s %14s %14s %9s %19s %7s %7s\n", "benchmark", "old ns/op", "new ns/op", "change",
 	       "95% interval", "p", "runs");
 	for (size_t i = 0; i < old->n; i++) {
-		const struct cbench_series *a = &old->s[i], *b = cbench_runs_find(new, a->name);
-		struct cbench_change c;
+		const struct cbench_series *a = &old->s[i];
 
-		if (!b) {
+		if (k < n && rows[k].old == a) {
+			print_row(a, rows[k].new, &rows[k].change, o->min_effect);
+			k++;
+		} else {
 			printf("%-40s %14.4f %14s\n", a->name + 9, cbench_series_mean(a), "(absent)");
-			continue;
 		}
-		if (cbench_series_change(a, b, o->min_effect, &c))
-			return -ENOMEM;
-		note_row(o, a, b, &c, n);
-		print_row(a, b, &c, o->min_effect);
 	}
 	for (size_t i = 0; i < new->n; i++) {
 		if (!cbench_runs_find(old, new->s[i].name))
 			printf("%-40s %14s %14.4f\n", new->s[i].name + 9, "(absent)", cbench_series_mean(&new->s[i]));
 	}
-	return 0;
 }
 
 /* Which rule gave each verdict the table shows. */
@@ -171,26 +194,28 @@ static void print_legend(const struct compare_options *o, const struct notes *n)
 		       COMPARE_ALPHA, e);
 }
 
-/* The gate's one-line summary; its exit status. */
+/* The gate's one-line summary (on stderr beside JSON, which has stdout); its exit status. */
 static int gate(const struct compare_options *o, const struct notes *n)
 {
 	const char *what = o->fail_on == GATE_SLOWER ? "slower" : "changed";
+	const char *gap = o->json ? "" : "\n";
+	FILE *f = o->json ? stderr : stdout;
 	double e = 100 * o->min_effect;
 
 	if (o->fail_on == GATE_NONE)
 		return 0;
 	if (!n->ngated) {
-		printf("\ngate (--fail-on %s): passed: no benchmark %s by %.2f%% or more", what, what, e);
+		fprintf(f, "%sgate (--fail-on %s): passed: no benchmark %s by %.2f%% or more", gap, what, what, e);
 		if (n->undecided)
-			printf("; %zu undecided (one run a side)", n->undecided);
-		printf("\n");
+			fprintf(f, "; %zu undecided (one run a side)", n->undecided);
+		fprintf(f, "\n");
 		return 0;
 	}
-	printf("\ngate (--fail-on %s): FAILED: %zu benchmark%s %s by %.2f%% or more:", what, n->ngated,
-	       n->ngated == 1 ? "" : "s", what, e);
+	fprintf(f, "%sgate (--fail-on %s): FAILED: %zu benchmark%s %s by %.2f%% or more:", gap, what, n->ngated,
+		n->ngated == 1 ? "" : "s", what, e);
 	for (size_t i = 0; i < n->ngated && i < sizeof(n->gated) / sizeof(n->gated[0]); i++)
-		printf(" %s", n->gated[i]->name + 9);
-	printf("%s\n", n->ngated > sizeof(n->gated) / sizeof(n->gated[0]) ? " ..." : "");
+		fprintf(f, " %s", n->gated[i]->name + 9);
+	fprintf(f, "%s\n", n->ngated > sizeof(n->gated) / sizeof(n->gated[0]) ? " ..." : "");
 	return COMPARE_GATE_FAILED;
 }
 
@@ -240,6 +265,8 @@ static void usage(FILE *f)
 		"                      slower (or either) by at least --min-effect, for a CI gate\n"
 		"  --mixed             compare runs measured on different machines or backends\n"
 		"                      (refused otherwise: their difference is not the change's)\n"
+		"  --format FMT        text (the table, default) or json (a member per benchmark,\n"
+		"                      the same figures and verdicts; the gate's line on stderr)\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when compared (and the gate, if any, passed); 1 when a file\n"
@@ -255,7 +282,7 @@ static void usage(FILE *f)
  */
 static int take_option(struct compare_options *o, int argc, char *argv[], int *i)
 {
-	const char *names[] = { "--min-effect", "--fail-on" }, *arg = NULL;
+	const char *names[] = { "--min-effect", "--fail-on", "--format" }, *arg = NULL;
 	size_t len = 0;
 	int k;
 	double pct;
@@ -264,12 +291,12 @@ static int take_option(struct compare_options *o, int argc, char *argv[], int *i
 		o->mixed = true;
 		return 1;
 	}
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 3; k++) {
 		len = strlen(names[k]);
 		if (!strncmp(argv[*i], names[k], len) && (!argv[*i][len] || argv[*i][len] == '='))
 			break;
 	}
-	if (k == 2)
+	if (k == 3)
 		return 0;
 	if (argv[*i][len] == '=')
 		arg = argv[*i] + len + 1;
@@ -286,6 +313,12 @@ static int take_option(struct compare_options *o, int argc, char *argv[], int *i
 			return -1;
 		}
 		o->min_effect = pct / 100;
+	} else if (k == 2) {
+		if (strcmp(arg, "text") && strcmp(arg, "json")) {
+			cbench_option_refuse(stderr, "--format", "text or json", arg);
+			return -1;
+		}
+		o->json = arg[0] == 'j';
 	} else if (!strcmp(arg, "slower") || !strcmp(arg, "changed")) {
 		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
 	} else {
@@ -352,7 +385,9 @@ int cbench_cmd_compare(int argc, char *argv[])
 	struct compare_options opt = { .min_effect = COMPARE_MIN_EFFECT_PCT / 100 };
 	struct notes notes = { 0 };
 	struct cbench_origin first = { 0 };
+	struct cbench_compare_row *rows = NULL;
 	int nold, nnew, status = 1;
+	size_t nrows = 0;
 	char **newv;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -371,14 +406,23 @@ int cbench_cmd_compare(int argc, char *argv[])
 	old->cmd = new->cmd = "compare";
 	if (cbench_runs_read(old, argv + 1, (size_t)nold) || cbench_runs_read(new, newv, (size_t)nnew))
 		goto out;
-	if (print_table(&opt, old, new, &notes)) {
+	if (test_all(&opt, old, new, &rows, &nrows, &notes)) {
 		cbench_err("unable to compare: %s\n", strerror(ENOMEM));
 		goto out;
 	}
-	print_legend(&opt, &notes);
-	print_notes(&notes);
+	if (opt.json) {
+		if (cbench_compare_report_json(stdout, rows, nrows, old, new, opt.min_effect)) {
+			cbench_err("unable to write the report: %s\n", strerror(EIO));
+			goto out;
+		}
+	} else {
+		print_table(&opt, old, new, rows, nrows);
+		print_legend(&opt, &notes);
+		print_notes(&notes);
+	}
 	status = gate(&opt, &notes);
 out:
+	free(rows);
 	if (old)
 		cbench_runs_release(old);
 	if (new)
