@@ -28,6 +28,37 @@ render() {
 		--user-data-dir="$TMP/chromium" --dump-dom "file://$1" >"$TMP/dom" 2>"$TMP/log"
 }
 
+# textcheck PAGE: PAGE laid out in headless Chromium with our script
+# (tests/run/textcheck.js, added to a copy: the page has none), which
+# measures every SVG text's box; its findings, JSON, in $TMP/textcheck.
+textcheck() {
+	python3 - "$1" "$TMP/checked.html" <<'EOF'
+import sys
+page = open(sys.argv[1]).read()
+js = open("tests/run/textcheck.js").read()
+open(sys.argv[2], "w").write(page.replace("</body>", "<script>" + js + "</script></body>"))
+EOF
+	render "$TMP/checked.html" && python3 - "$TMP/dom" >"$TMP/textcheck" <<'EOF'
+import html, re, sys
+m = re.search(r'<pre id="textcheck">(.*?)</pre>', open(sys.argv[1]).read(), re.S)
+print(html.unescape(m.group(1)) if m else "{}")
+EOF
+}
+
+# uncut: no SVG text of the page in $TMP/textcheck past its SVG's edges,
+# none over another (the failures in $TMP/err).
+uncut() {
+	python3 - "$TMP/textcheck" >"$TMP/err" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for c in r.get("clipped", []):
+    print("cut:", c)
+for o in r.get("overlaps", []):
+    print("overlap:", o)
+sys.exit(0 if r.get("texts") and not r["clipped"] and not r["overlaps"] else 1)
+EOF
+}
+
 run_cb run $FAST --filter 'chain|copy' --format json -o "$TMP/old.json" "$SUITE"
 [ "$rc" -eq 0 ] || not_ok "run --format json for the plots (exit $rc)"
 run_cb run $FAST --filter 'chain|fill' --format json -o "$TMP/new.json" "$SUITE"
@@ -60,6 +91,8 @@ elif [ "$(grep -o '<svg class="plot"' "$TMP/dom" | wc -l)" -ne "$want" ]; then
 	not_ok "plot: want $want SVG plots, got $(grep -o '<svg class="plot"' "$TMP/dom" | wc -l)"
 elif [ "$(grep -o '<circle class="estimate"' "$TMP/dom" | wc -l)" -ne $((want * 2)) ]; then
 	not_ok "plot: want one estimate per trial"
+elif ! textcheck "$TMP/report.html" || ! uncut; then
+	not_ok "plot: text cut or overlapping"
 else
 	ok "plot: one SVG plot per benchmark, rendered in headless chromium ($want plots)"
 fi
@@ -208,37 +241,6 @@ else
 fi
 
 # ---- comparisons: what changed, first; nothing cut --------------------------
-
-# textcheck PAGE: PAGE laid out in headless Chromium with our script
-# (tests/run/textcheck.js, added to a copy: the page has none), which
-# measures every SVG text's box; its findings, JSON, in $TMP/textcheck.
-textcheck() {
-	python3 - "$1" "$TMP/checked.html" <<'EOF'
-import sys
-page = open(sys.argv[1]).read()
-js = open("tests/run/textcheck.js").read()
-open(sys.argv[2], "w").write(page.replace("</body>", "<script>" + js + "</script></body>"))
-EOF
-	render "$TMP/checked.html" && python3 - "$TMP/dom" >"$TMP/textcheck" <<'EOF'
-import html, re, sys
-m = re.search(r'<pre id="textcheck">(.*?)</pre>', open(sys.argv[1]).read(), re.S)
-print(html.unescape(m.group(1)) if m else "{}")
-EOF
-}
-
-# uncut: no SVG text of the page in $TMP/textcheck past its SVG's edges,
-# none over another (the failures in $TMP/err).
-uncut() {
-	python3 - "$TMP/textcheck" >"$TMP/err" <<'EOF'
-import json, sys
-r = json.load(open(sys.argv[1]))
-for c in r.get("clipped", []):
-    print("cut:", c)
-for o in r.get("overlaps", []):
-    print("overlap:", o)
-sys.exit(0 if r.get("texts") and not r["clipped"] and not r["overlaps"] else 1)
-EOF
-}
 
 S18_OLD=build/tests/fixtures/sets18_old.so
 S18_NEW=build/tests/fixtures/sets18_new.so
@@ -472,6 +474,21 @@ EOF
 	else
 		not_ok "plot of an audit with long names (exit $rc)"
 	fi
+	# Audits drawn together: one forest of both files' audits, each named
+	# with its file.
+	run_cb plot "$TMP/audit.json" "$TMP/audits.json" -o "$TMP/audits2.html"
+	if [ "$rc" -eq 0 ] && textcheck "$TMP/audits2.html" && uncut && python3 - "$TMP/textcheck" <<'EOF'
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+names = sorted(r["name"] for r in rows)
+assert len(rows) == 5 and sum(n.endswith(" (audit.json)") for n in names) == 1, names
+assert sum(n.endswith(" (audits.json)") for n in names) == 4, names
+EOF
+	then
+		ok "plot of two audits: one forest, each audit named with its file, nothing cut"
+	else
+		not_ok "plot of two audits (exit $rc)"
+	fi
 else
 	not_ok "plot of an audit with long names: could not edit the audit's JSON"
 fi
@@ -498,7 +515,7 @@ json.dump({"config": {"cbench_version": "x"}, "benchmarks": [
     {"name": "BenchmarkBig", "ns_per_op": 40435.2, "trials": big}]}, open(sys.argv[1], "w"))
 PY
 run_cb plot "$TMP/outlier.json" -o "$TMP/outlier.html"
-if [ "$rc" -eq 0 ] && render "$TMP/outlier.html" && python3 - "$TMP/dom" <<'PY'
+if [ "$rc" -eq 0 ] && textcheck "$TMP/outlier.html" && uncut && render "$TMP/outlier.html" && python3 - "$TMP/dom" <<'PY'
 import re, sys
 dom = open(sys.argv[1]).read()
 plots = dom.split('<svg class="plot"')[1:]

@@ -41,8 +41,9 @@
 /* The smallest change that counts, in percent, as compare's default. */
 #define PLOT_MIN_EFFECT_PCT 0.2
 
-/* The SVG's geometry, in CSS pixels; the labels' column is as wide as they need. */
-#define PLOT_WIDTH 610
+/* The SVG's geometry, in CSS pixels: the axis's length (the labels' column
+ * before it is as wide as they need), ... */
+#define AXIS_WIDTH 610
 #define MARGIN_RIGHT 30
 #define ROW_HEIGHT 16
 #define AXIS_HEIGHT 34
@@ -363,7 +364,7 @@ static void plot_benchmark(FILE *f, const char *name, const struct input *in, si
 	extent(b, nin, &a);
 	/* The labels' column is as wide as its widest label. */
 	a.left = ceil(8 + labels + 8);
-	a.right = a.left + PLOT_WIDTH;
+	a.right = a.left + AXIS_WIDTH;
 	height = HEADER_HEIGHT + rows * ROW_HEIGHT + AXIS_HEIGHT + 8;
 
 	fputs("<section class=\"benchmark\"><h2>", f);
@@ -510,10 +511,10 @@ static void usage(FILE *f)
 		"line per value of the other keys, old dashed and new solid in one colour, the\n"
 		"change on hover; the key's axis logarithmic over more than a decade.  Then per\n"
 		"benchmark each trial's measurements (minimum to maximum, the median marked; Go\n"
-		"text keeps only the estimate) and its estimate.  An audit's JSON (audit\n"
-		"--format json) is drawn alone: each audit's change of B against A with its\n"
-		"interval, over the +-min-effect band.  No script, nothing fetched; written\n"
-		"atomically.\n"
+		"text keeps only the estimate) and its estimate.  Audits' JSON (audit --format\n"
+		"json), one file or more, is drawn apart from runs: each audit's change of B\n"
+		"against A with its interval, over the +-min-effect band, sorted by change.\n"
+		"No script, nothing fetched; written atomically.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE   the HTML file to write (required; - for stdout)\n"
@@ -670,8 +671,18 @@ static int draw(const struct page *pg, const char *output)
 		cbench_err("unable to write %s: %s\n", output, strerror(-ret));
 		return ret;
 	}
-	ret = cbench_plot_is_audit(pg->in[0].root) ? cbench_plot_audit_page(out.file, pg->in[0].label, pg->in[0].root) :
-						     write_page(out.file, pg);
+	if (cbench_plot_is_audit(pg->in[0].root)) {
+		const char *labels[2 * PLOT_MAX_RUNS];
+		const struct cbench_json *roots[2 * PLOT_MAX_RUNS];
+
+		for (size_t i = 0; i < pg->nin; i++) {
+			labels[i] = pg->in[i].label;
+			roots[i] = pg->in[i].root;
+		}
+		ret = cbench_plot_audit_page(out.file, labels, roots, pg->nin);
+	} else {
+		ret = write_page(out.file, pg);
+	}
 	if (ret)
 		cbench_outfile_abort(&out);
 	else
@@ -687,7 +698,7 @@ int cbench_plot_main(int argc, char *argv[])
 	struct input in[2 * PLOT_MAX_RUNS] = { { 0 } };
 	struct cbench_origin first = { 0 };
 	struct page pg = { .in = in, .opt = &opt };
-	bool audit = false;
+	size_t audits = 0;
 	int ret;
 
 	ret = parse(&opt, argc, argv, in, &pg.nin, &pg.nsides);
@@ -695,18 +706,19 @@ int cbench_plot_main(int argc, char *argv[])
 		return ret == 1 ? 0 : ret;
 	for (size_t s = 0; s < pg.nin && !ret; s++) {
 		ret = load(&in[s], in[s].path);
-		audit |= !ret && cbench_plot_is_audit(in[s].root);
+		audits += !ret && cbench_plot_is_audit(in[s].root);
 	}
-	/* An audit compares two versions already: it is drawn alone. */
-	if (!ret && audit && pg.nin > 1) {
-		cbench_err("unable to plot: an audit is drawn alone, not beside another file\n");
+	/* An audit compares two versions already: audits are drawn together,
+	 * never beside runs. */
+	if (!ret && audits && audits < pg.nin) {
+		cbench_err("unable to plot: an audit is drawn alone or beside audits, not beside a run's report\n");
 		ret = -EINVAL;
 	}
 	if (!ret) {
 		name_inputs(in, pg.nin);
 		pg.labels[0] = in[0].label;
 	}
-	if (!ret && !audit)
+	if (!ret && !audits)
 		ret = read_sides(&pg, &first);
 	if (!ret)
 		ret = draw(&pg, opt.output);

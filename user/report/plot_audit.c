@@ -52,12 +52,20 @@ static const char *verdict_words(const struct cbench_json *a)
 	return verdict;
 }
 
+/* A row and the name it shows: the audit's, and its file's where there are several. */
+struct audit_row {
+	struct cbench_plot_row row;
+	char name[320];
+};
+
 /* An audit as a row of the forest (changes in JSON are in percent). */
-static void audit_row(const struct cbench_json *a, struct cbench_plot_row *r)
+static void audit_row(const struct cbench_json *a, const char *file, struct audit_row *ar)
 {
+	struct cbench_plot_row *r = &ar->row;
 	const char *verdict = cbench_json_string(a, "verdict", "inconclusive");
 
-	r->name = cbench_json_string(a, "name", "");
+	snprintf(ar->name, sizeof(ar->name), "%s%s%s%s", cbench_json_string(a, "name", ""), file ? " (" : "",
+		 file ? file : "", file ? ")" : "");
 	r->verdict = verdict;
 	r->change = cbench_json_number(a, "change", NAN) / 100;
 	r->lo = cbench_json_number(a, "lower", NAN) / 100;
@@ -71,7 +79,7 @@ static void audit_row(const struct cbench_json *a, struct cbench_plot_row *r)
 		snprintf(r->label, sizeof(r->label), "%+.2f %% %s", 100 * r->change, verdict_words(a));
 	else
 		snprintf(r->label, sizeof(r->label), "%s", verdict_words(a));
-	snprintf(r->title, sizeof(r->title), "%s: %s%s%s, %g rounds", r->name, r->label,
+	snprintf(r->title, sizeof(r->title), "%s: %s%s%s, %g rounds", ar->name, r->label,
 		 cbench_json_string(a, "error", NULL) ? ": " : "", cbench_json_string(a, "error", ""),
 		 cbench_json_number(a, "rounds", NAN));
 }
@@ -79,60 +87,113 @@ static void audit_row(const struct cbench_json *a, struct cbench_plot_row *r)
 /* Larger changes first; audits without one (failed) last. */
 static int by_change(const void *x, const void *y)
 {
-	const struct cbench_plot_row *a = x, *b = y;
-	double ca = isfinite(a->change) ? a->change : -INFINITY;
-	double cb = isfinite(b->change) ? b->change : -INFINITY;
+	const struct audit_row *a = x, *b = y;
+	double ca = isfinite(a->row.change) ? a->row.change : -INFINITY;
+	double cb = isfinite(b->row.change) ? b->row.change : -INFINITY;
 
 	return (ca < cb) - (ca > cb);
 }
 
-static int plot(FILE *f, const struct cbench_json *audits, double min_effect)
+/* Every file's audits in one forest, over the first file's band. */
+static int plot(FILE *f, const char *const labels[], const struct cbench_json *const roots[], size_t n,
+		double min_effect)
 {
-	struct cbench_plot_row *rows = calloc(audits->n ? audits->n : 1, sizeof(*rows));
+	struct audit_row *rows;
+	struct cbench_plot_row *plain;
+	size_t total = 0, k = 0;
 
-	if (!rows)
+	for (size_t i = 0; i < n; i++)
+		total += cbench_json_get(roots[i], "audits")->n;
+	rows = calloc(total ? total : 1, sizeof(*rows));
+	plain = calloc(total ? total : 1, sizeof(*plain));
+	if (!rows || !plain) {
+		free(rows);
+		free(plain);
 		return -ENOMEM;
-	for (size_t i = 0; i < audits->n; i++)
-		audit_row(&audits->items[i], &rows[i]);
-	qsort(rows, audits->n, sizeof(*rows), by_change);
-	cbench_plot_forest(f, rows, audits->n, min_effect / 100, false, "B's change against A, %", "audit");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct cbench_json *audits = cbench_json_get(roots[i], "audits");
+
+		for (size_t j = 0; j < audits->n; j++)
+			audit_row(&audits->items[j], n > 1 ? labels[i] : NULL, &rows[k++]);
+	}
+	qsort(rows, total, sizeof(*rows), by_change);
+	for (size_t i = 0; i < total; i++) {
+		plain[i] = rows[i].row;
+		plain[i].name = rows[i].name;
+	}
+	cbench_plot_forest(f, plain, total, min_effect / 100, false, "B's change against A, %", "audit");
 	free(rows);
+	free(plain);
 	return 0;
 }
 
-int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json *root)
+/* A file's configuration: its confidence, min-effect and seed. */
+static void config_line(FILE *f, const char *label, const struct cbench_json *root)
 {
-	const struct cbench_json *audits = cbench_json_get(root, "audits");
 	const struct cbench_json *config = cbench_json_get(root, "config");
-	double min_effect = config ? cbench_json_number(config, "min_effect", 0) : 0;
 	uint64_t seed;
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>cbench audit: ", f);
+	fputs("<p class=\"config\"><strong>", f);
 	cbench_plot_html(f, label);
-	fputs("</title>\n<style>\nbody { font: 14px sans-serif; margin: 2em; color: #222; }\n", f);
-	fputs(cbench_plot_forest_css, f);
-	fputs("</style></head><body>\n<h1>cbench audit: ", f);
-	cbench_plot_html(f, label);
-	fprintf(f, "</h1>\n<p class=\"config\">confidence %g, min-effect &plusmn;%g %% (the grey "
-		"band; an interval within it is equivalent, grey; slower red, faster green; inconclusive "
-		"dashed, a hollow estimate and a ?; sorted by change, slowest first), seed ",
-		config ? cbench_json_number(config, "confidence", NAN) : NAN, min_effect);
+	fprintf(f, "</strong>: confidence %g, min-effect &plusmn;%g %%, seed ",
+		config ? cbench_json_number(config, "confidence", NAN) : NAN,
+		config ? cbench_json_number(config, "min_effect", 0) : 0);
 	if (config && cbench_json_u64(config, "seed", &seed))
 		fprintf(f, "%" PRIu64 "</p>\n", seed);
 	else
 		fputs("unknown</p>\n", f);
-	if (plot(f, audits, min_effect))
-		return -ENOMEM;
-	fputs("<ul>\n", f);
+}
+
+static void list(FILE *f, const char *label, const struct cbench_json *root, bool named)
+{
+	const struct cbench_json *audits = cbench_json_get(root, "audits");
+
 	for (size_t i = 0; i < audits->n; i++) {
 		const struct cbench_json *a = &audits->items[i];
 
 		fputs("<li>", f);
 		cbench_plot_html(f, cbench_json_string(a, "name", ""));
+		if (named) {
+			fputs(" (", f);
+			cbench_plot_html(f, label);
+			fputs(")", f);
+		}
 		fputs(": ", f);
 		cbench_plot_html(f, verdict_words(a));
 		fprintf(f, ", %g rounds</li>\n", cbench_json_number(a, "rounds", NAN));
 	}
+}
+
+int cbench_plot_audit_page(FILE *f, const char *const labels[], const struct cbench_json *const roots[], size_t n)
+{
+	const struct cbench_json *config = cbench_json_get(roots[0], "config");
+	double min_effect = config ? cbench_json_number(config, "min_effect", 0) : 0;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>cbench audit: ", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		cbench_plot_html(f, labels[i]);
+	}
+	fputs("</title>\n<style>\nbody { font: 14px sans-serif; margin: 2em; color: #222; }\n", f);
+	fputs(cbench_plot_forest_css, f);
+	fputs("</style></head><body>\n<h1>cbench audit: ", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		cbench_plot_html(f, labels[i]);
+	}
+	fputs("</h1>\n", f);
+	for (size_t i = 0; i < n; i++)
+		config_line(f, labels[i], roots[i]);
+	fprintf(f, "<p class=\"legend\">Each audit's change of B against A with its interval, sorted by "
+		"change, slowest first. The grey band is &plusmn;%g %% (min-effect%s): an interval within it "
+		"is equivalent, grey; slower red, faster green; inconclusive dashed, a hollow estimate and "
+		"a ?.</p>\n", min_effect, n > 1 ? ", the first file's" : "");
+	if (plot(f, labels, roots, n, min_effect))
+		return -ENOMEM;
+	fputs("<ul>\n", f);
+	for (size_t i = 0; i < n; i++)
+		list(f, labels[i], roots[i], n > 1);
 	fputs("</ul>\n<footer id=\"end\">cbenchctl plot</footer>\n</body></html>\n", f);
 	return ferror(f) ? -EIO : 0;
 }
