@@ -293,6 +293,7 @@ assert top["name"] == "Checksum/algo=fnv/len=512/align=1", top
 assert re.match(r"\+[0-9.]+ % \?$", top["label"]) and 4.5 < float(top["label"].split()[0]) < 5.5, top
 # Hollow (no verdict), but red: past the band, slower.
 assert top["cls"] == "change undecided up", top
+assert top["fill"] == "rgb(255, 255, 255)" and top["stroke"] == "rgb(179, 49, 44)", top
 # It stands out: every other set within 1 %, drawn below it.
 others = [float(x["label"].split()[0]) for x in rows[1:]]
 assert all(abs(v) < 1 for v in others), others
@@ -304,8 +305,14 @@ assert "1 run a side" in page or "one run a side" in page
 EOF
 then
 	not_ok "plot of the 5 % comparison: the slow set is not first on the page"
+elif ! timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync \
+	--user-data-dir="$TMP/chromium" --window-size=1100,1200 --screenshot="$TMP/held.png" \
+	"file://$TMP/held.html" >/dev/null 2>&1 || [ ! -s "$TMP/held.png" ]; then
+	not_ok "plot of the 5 % comparison: no screenshot"
 else
-	ok "plot of two runs, one set of 18 5 % slower: it stands out first (first row, headline), no text cut"
+	ok "plot of two runs, one set of 18 5 % slower: it stands out first (first row, red, headline), no text cut"
+	[ -z "${PLOT_SHOTS:-}" ] || cp "$TMP/held.png" "$PLOT_SHOTS/"
 fi
 
 # Three runs a side: the rows' verdicts are compare's, row for row, and the
@@ -332,6 +339,8 @@ for row in r["rows"]:
     verdict = row["cls"].split()[1]
     assert table[row["name"]].startswith(words[verdict]), (row, table[row["name"]])
 assert r["rows"][0]["name"] == "Checksum/algo=fnv/len=512/align=1" and r["rows"][0]["cls"] == "change slower"
+assert r["rows"][0]["fill"] == "rgb(179, 49, 44)", r["rows"][0]
+assert all(x["fill"] != "rgb(179, 49, 44)" for x in r["rows"][1:]), r["rows"]
 assert [x for x in r["rows"] if x["cls"] == "change slower"] == r["rows"][:1]
 EOF
 then

@@ -3,7 +3,8 @@
 // has no script): what the text looks like once laid out in headless
 // Chromium.  Every SVG text's box against its SVG's viewport (a box past it
 // is cut), texts of one SVG that overlap, and where the page's sections and
-// the forests' rows are, as JSON in a pre element of id textcheck.
+// the forests' rows are, with their estimates' colours, as JSON in a pre
+// element of id textcheck.
 (function () {
   var out = { clipped: [], overlaps: [], texts: 0, sections: [], rows: [] };
   var svgs = document.querySelectorAll('svg');
@@ -35,10 +36,12 @@
                         h2: (secs[i].querySelector('h2') || {}).textContent });
   var rows = document.querySelectorAll('svg.forest g.change, svg.forest g.audit');
   for (var i = 0; i < rows.length; i++) {
-    var name = rows[i].querySelector('text.name');
+    var name = rows[i].querySelector('text.name'), dot = rows[i].querySelector('circle.estimate');
+    var style = dot ? getComputedStyle(dot) : null;
     out.rows.push({ cls: rows[i].getAttribute('class'), name: name ? name.textContent : '',
                     top: rows[i].getBoundingClientRect().top + window.scrollY,
-                    label: (rows[i].querySelector('text.label') || {}).textContent });
+                    label: (rows[i].querySelector('text.label') || {}).textContent,
+                    fill: style ? style.fill : '', stroke: style ? style.stroke : '' });
   }
   var pre = document.createElement('pre');
   pre.id = 'textcheck';
