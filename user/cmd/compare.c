@@ -167,7 +167,8 @@ static void print_table(const struct compare_options *o, const struct cbench_run
 	}
 	for (size_t i = 0; i < new->n; i++) {
 		if (!cbench_runs_find(old, new->s[i].name))
-			printf("%-40s %14s %14.4f\n", new->s[i].name + 9, "(absent)", cbench_series_mean(&new->s[i]));
+			printf("%-40s %14s %14.4f\n", new->s[i].name + 9, "(absent)",
+			       cbench_series_mean(&new->s[i]));
 	}
 }
 

@@ -551,7 +551,8 @@ static int parse_options(struct plot_options *o, int argc, char *argv[])
 			break;
 		case OPT_MIN_EFFECT:
 			if (cbench_parse_number(optarg, &pct) || !(pct >= 0) || pct >= 100) {
-				cbench_option_refuse(stderr, "--min-effect", "a percentage from 0 to below 100", optarg);
+				cbench_option_refuse(stderr, "--min-effect", "a percentage from 0 to below 100",
+						     optarg);
 				return cbench_usage_error("plot", NULL);
 			}
 			o->min_effect = pct / 100;
@@ -594,7 +595,8 @@ static int parse(struct plot_options *o, int argc, char *argv[], struct input *i
 	if (ret)
 		return ret;
 	if (sep < 0 && argc - optind > 2)
-		return cbench_usage_error("plot", "more than two reports want '--' between the old and the new ones");
+		return cbench_usage_error("plot", "more than two reports want '--' between the old and the "
+					  "new ones");
 	for (int i = optind; i < argc; i++) {
 		if (argv[i] == marker) {
 			after = true;
@@ -646,7 +648,9 @@ static int read_sides(struct page *pg, struct cbench_origin *first)
 		pg->sides[s] = calloc(1, sizeof(*pg->sides[s]));
 		if (!pg->sides[s])
 			return -ENOMEM;
-		*pg->sides[s] = (struct cbench_runs){ .first = first, .mixed = true, .empty_ok = true, .cmd = "plot" };
+		*pg->sides[s] = (struct cbench_runs){
+			.first = first, .mixed = true, .empty_ok = true, .cmd = "plot",
+		};
 		for (size_t i = 0; i < pg->nin; i++) {
 			if ((size_t)pg->in[i].side == s) {
 				paths[n++] = (char *)pg->in[i].path;
@@ -711,7 +715,8 @@ int cbench_plot_main(int argc, char *argv[])
 	/* An audit compares two versions already: audits are drawn together,
 	 * never beside runs. */
 	if (!ret && audits && audits < pg.nin) {
-		cbench_err("unable to plot: an audit is drawn alone or beside audits, not beside a run's report\n");
+		cbench_err("unable to plot: an audit is drawn alone or beside audits, not beside a run's "
+			   "report\n");
 		ret = -EINVAL;
 	}
 	if (!ret) {

@@ -439,7 +439,9 @@ static int x_ticks(const struct sw_chart *c, double *v, double right)
 		 * from 1 up), whole round steps on a linear one. */
 		n = 0;
 		if (c->x.log) {
-			for (double d = fmax(1, pow(10, floor(log10(c->x.lo)))); d <= c->x.hi && n < SW_TICKS; d *= 10) {
+			double d = fmax(1, pow(10, floor(log10(c->x.lo))));
+
+			for (; d <= c->x.hi && n < SW_TICKS; d *= 10) {
 				for (int m = 1; m <= 5 && n < SW_TICKS; m += m == 1 ? 1 : 3) {
 					if (d * m >= c->x.lo && d * m <= c->x.hi)
 						vals[n++] = d * m;
@@ -587,16 +589,18 @@ static void axes(FILE *f, const struct sw_chart *c)
 		double x = pos(&c->x, v[i], c->left, right);
 
 		value_label(label, sizeof(label), v[i]);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text class=\"xtick\" x=\"%.1f\" "
-			"y=\"%.1f\" text-anchor=\"middle\">%s</text>", x, bottom, x, bottom + 4, x, bottom + 16, label);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x, bottom, x, bottom + 4);
+		fprintf(f, "<text class=\"xtick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>", x,
+			bottom + 16, label);
 	}
 	n = y_ticks(&c->y, v);
 	for (int i = 0; i < n; i++) {
 		double y = pos(&c->y, v[i], bottom, SW_TOP);
 
 		time_label(label, sizeof(label), v[i]);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text class=\"ytick\" x=\"%.1f\" "
-			"y=\"%.1f\" text-anchor=\"end\">%s</text>", c->left - 4, y, c->left, y, c->left - 6, y + 4, label);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", c->left - 4, y, c->left, y);
+		fprintf(f, "<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>", c->left - 6,
+			y + 4, label);
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", c->left + SW_PLOT_W / 2, bottom + 36);
 	cbench_plot_html(f, c->key);
