@@ -124,8 +124,12 @@ if [ -f /usr/share/bash-completion/bash_completion ] && command -v bash >/dev/nu
 		COMP_WORDS=(cbenchctl lab ""); COMP_CWORD=2; COMP_LINE="cbenchctl lab "; COMP_POINT=14
 		_cbenchctl; echo "${COMPREPLY[*]}"
 		COMP_WORDS=(cbenchctl run --backend ""); COMP_CWORD=3; COMP_LINE="cbenchctl run --backend "; COMP_POINT=24
+		_cbenchctl; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(cbenchctl list --f); COMP_CWORD=2; COMP_LINE="cbenchctl list --f"; COMP_POINT=18
+		_cbenchctl; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(cbenchctl plot --y-scale ""); COMP_CWORD=3; COMP_LINE="cbenchctl plot --y-scale "; COMP_POINT=25
 		_cbenchctl; echo "${COMPREPLY[*]}"' _ "$D/root/usr/share/bash-completion/completions/cbenchctl" 2>"$D/err")
-	if [ "$got" = "$(printf 'doctor\nsetup reset --help\nauto user kmod both')" ]; then
+	if [ "$got" = "$(printf 'doctor\nsetup reset --help\nauto user kmod both\n--filter\nauto linear log')" ]; then
 		ok "bash completion completes commands, lab actions and option values"
 	else
 		echo "$got" >>"$D/err"

@@ -25,6 +25,18 @@ if ! "$LNT" --version >/dev/null 2>&1; then
 	exit 1
 fi
 
+# docs/lnt.md says where install-deps.sh --all puts LNT, and its PATH line,
+# as written there, finds that lnt first.
+venv=$(sed -n 's/^LNT_VENV=//p' scripts/install-deps.sh)
+line=$(grep -E '^ +export PATH=' docs/lnt.md | head -1)
+if [ -n "$venv" ] && grep -q "in a Python virtual environment of its own, \`$venv\`" docs/lnt.md &&
+   echo "$line" | grep -q "$venv/bin" &&
+   [ "$(PATH=/usr/bin:/bin sh -c "$line; command -v lnt")" = "$venv/bin/lnt" ]; then
+	ok "docs/lnt.md names $venv, where install-deps.sh --all puts LNT, and its PATH line finds it"
+else
+	not_ok "docs/lnt.md on where LNT is ('$venv', '$line')"
+fi
+
 # The old and the new version, as a lab's CI would report two builds.
 run_cb run $FAST --machine lab-1 --order 100 -o "$TMP/old.lnt.json" -o "$TMP/old.bmf.json" "$OLD"
 old_rc=$rc

@@ -49,6 +49,32 @@ else
 	not_ok "list"
 fi
 
+# list --filter previews run --filter: for each regex (one matching ids only,
+# one report names only, parameter values, anchors), list prints exactly the
+# benchmarks run's report holds, in the same order.
+filter_same=0
+for re in 'divide_chain' 'BenchmarkImul' 'algo=djb2/len=(16|256)$' '^branch/|^copy/size=64$'; do
+	run_cb list --filter "$re" "$SUITE"
+	rc_list=$rc
+	awk '{ print $2 }' "$TMP/out" >"$TMP/listed"
+	run_cb run $FAST --trials 1 --filter "$re" -o "$TMP/filter.json" "$SUITE"
+	python3 -c 'import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]: print(b["name"])' "$TMP/filter.json" >"$TMP/ran" 2>/dev/null
+	if [ "$rc_list/$rc" = 0/0 ] && [ -s "$TMP/ran" ] && cmp -s "$TMP/listed" "$TMP/ran"; then
+		filter_same=$((filter_same + 1))
+	else
+		diff "$TMP/listed" "$TMP/ran" >"$TMP/err"
+		not_ok "list --filter '$re' (exit $rc_list) is not what run --filter '$re' (exit $rc) ran"
+	fi
+done
+[ "$filter_same" -eq 4 ] && ok "list --filter lists exactly what run --filter runs, in its order (4 regexes)"
+expect_failure "list --filter matching nothing" "unable to list: no benchmark in $SUITE matches 'nothing_matches'" \
+	list --filter nothing_matches "$SUITE"
+expect_failure "list --filter, a bad regex" "unable to use --filter '\(': Unmatched" list --filter '(' "$SUITE"
+expect_failure "list: an option of run's" "list: --backend is run's, not list's \(list takes --filter only\)" \
+	list --backend user "$SUITE"
+expect_failure "list: two objects" "list: it wants one benchmark object, not 2" list "$SUITE" "$SUITE"
+
 run_cb list "$FIX/anchored.so"
 if [ "$rc" -eq 0 ] && [ "$(sort "$TMP/out" | tr '\n' ' ')" = "first BenchmarkFirst second BenchmarkSecond " ] &&
    nm -D "$FIX/anchored.so" | grep -q __start_cbench_descs && nm -D "$FIX/anchored.so" | grep -q __stop_cbench_descs; then
@@ -193,7 +219,7 @@ fi
 # as wide as the two runs are apart).
 cat "$TMP/first.txt" "$TMP/second.txt" >"$TMP/both.txt"
 run_cb compare "$TMP/both.txt" -- "$TMP/second.txt" "$TMP/first.txt"
-if [ "$rc" -eq 0 ] && grep -Eq '^AddChain +[0-9.]+ +[0-9.]+ +[+-]0\.00% +\[-[0-9.]+%,\+[0-9.]+%\] +1\.000 +2\+2 +~( equal)?$' "$TMP/out"; then
+if [ "$rc" -eq 0 ] && grep -Eq '^AddChain +[0-9.]+ +[0-9.]+ +[+-]0\.00% +\[-[0-9.]+%,\+[0-9.]+%\] +1\.000 +2\+2 +~( equal: within --min-effect ±0\.20%)?$' "$TMP/out"; then
 	ok "compare: reports concatenated in a file are runs; the same runs are no difference"
 else
 	not_ok "compare: concatenated reports"
@@ -230,28 +256,52 @@ else
 	not_ok "compare --fail-on: statuses $gate_slow/$gate_aa/$gate_big/$gate_fast, not 3/0/0/3"
 fi
 # Practical equivalence: a real difference of +0.01 % (narrow interval,
-# p < 0.05) is "~ equal" within the default 0.2 %, "slower" with
-# --min-effect 0; +0.30 % (p < 0.05, the interval across 0.2 %) is
-# "slower", and "~ small" with --min-effect 0.5.
+# p < 0.05) is "~ equal" within the default 0.2 %, and its row says it is
+# slower but under --min-effect; "slower" with --min-effect 0; no difference
+# within 0.2 % is "~ equal" within --min-effect; +0.30 % (p < 0.05, the
+# interval across 0.2 %) is "slower", "~ small" with --min-effect 0.5, and
+# "~ equal: slower, under --min-effect" with 10.
 for i in 1 2 3; do
-	printf 'BenchmarkT 10 1.0000%s ns/op\nBenchmarkS 10 1.00%s ns/op\n' "$i" "$i" >"$TMP/e$i.txt"
-	printf 'BenchmarkT 10 1.0001%s ns/op\nBenchmarkS 10 1.00%s ns/op\n' "$i" "$((i + 3))" >"$TMP/f$i.txt"
+	printf 'BenchmarkT 10 1.0000%s ns/op\nBenchmarkS 10 1.00%s ns/op\nBenchmarkU 10 1.0000%s ns/op\n' "$i" "$i" "$i" >"$TMP/e$i.txt"
+	printf 'BenchmarkT 10 1.0001%s ns/op\nBenchmarkS 10 1.00%s ns/op\nBenchmarkU 10 1.0000%s ns/op\n' "$i" "$((i + 3))" "$((4 - i))" >"$TMP/f$i.txt"
 done
 run_cb compare "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
 eq=$rc
-grep -Eq '^T .*\+0\.01% +\[\+0\.0[0-9]%,\+0\.0[0-9]%\] +0\.0[0-4][0-9] +3\+3 ~ equal$' "$TMP/out" || eq=x
+grep -Eq '^T .*\+0\.01% +\[\+0\.0[0-9]%,\+0\.0[0-9]%\] +0\.0[0-4][0-9] +3\+3 ~ equal: slower, under --min-effect 0\.20%$' "$TMP/out" || eq=x
+grep -Eq '^U .* +3\+3 ~ equal: within --min-effect ±0\.20%$' "$TMP/out" || eq=u
 grep -Eq '^S .*\+0\.30% .* +3\+3 slower$' "$TMP/out" || eq=y
 grep -q '^~ equal: the 95% interval lies within ±0.20%' "$TMP/out" || eq=z
+grep -q '^~ equal: slower (or faster), under --min-effect: a real difference (p < 0.05)' "$TMP/out" || eq=t
 run_cb compare --min-effect 0 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
 grep -Eq '^T .* slower$' "$TMP/out" || eq=w
 run_cb compare --min-effect 0.5 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
 grep -Eq '^S .* ~ small$' "$TMP/out" && grep -q '^~ small: a difference (p < 0.05) smaller than ±0.50%' "$TMP/out" || eq=v
+run_cb compare --min-effect 10 "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
+grep -Eq '^S .*\+0\.30% .* ~ equal: slower, under --min-effect 10\.00%$' "$TMP/out" || eq=s
+# The same in JSON: the figures and verdicts of the table, what
+# --min-effect alone made equal, valid against the schema; the gate's line
+# on stderr, its status kept.
+run_cb compare --format json --fail-on slower "$TMP/e1.txt" "$TMP/e2.txt" "$TMP/e3.txt" -- "$TMP/f1.txt" "$TMP/f2.txt" "$TMP/f3.txt"
+[ "$rc" -eq 3 ] && grep -q '^gate (--fail-on slower): FAILED: 1 benchmark slower by 0.20% or more: S$' "$TMP/err" || eq=j
+"$SCHEMA_PY" - "$TMP/out" <<'PY' || eq=k
+import json, sys, jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open("docs/schema/compare.schema.json")))
+rows = {b["name"]: b for b in d["benchmarks"]}
+assert rows["BenchmarkT"]["verdict"] == "equal" and rows["BenchmarkT"]["under_min_effect"] == "slower", rows["BenchmarkT"]
+assert rows["BenchmarkU"]["verdict"] == "equal" and "under_min_effect" not in rows["BenchmarkU"], rows["BenchmarkU"]
+assert rows["BenchmarkS"]["verdict"] == "slower" and abs(rows["BenchmarkS"]["change"] - 0.30) < 0.01, rows["BenchmarkS"]
+assert rows["BenchmarkS"]["runs_old"] == 3 and 0 < rows["BenchmarkS"]["lower"] < 0.30 < rows["BenchmarkS"]["upper"]
+assert d["config"]["min_effect"] == 0.2 and d["only_old"] == d["only_new"] == []
+PY
 if [ "$eq" = 0 ]; then
-	ok "compare: +0.01 % is ~ equal within --min-effect (slower with 0), +0.30 % slower, ~ small below 0.5 %"
+	ok "compare: +0.01 % is ~ equal, slower under --min-effect (slower with 0), +0.30 % slower, ~ small below 0.5 %, ~ equal under 10 %; the same in JSON"
 else
 	cp "$TMP/out" "$TMP/err"
 	not_ok "compare: practical equivalence ($eq)"
 fi
+expect_failure "compare: --format with a bad value" "--format wants text or json, not 'csv'" \
+	compare --format csv "$TMP/a1.txt" "$TMP/b1.txt"
 expect_failure "compare: --fail-on with a bad value" "--fail-on wants slower or changed, not 'slow'" \
 	compare --fail-on slow "$TMP/a1.txt" "$TMP/b1.txt"
 expect_failure "compare: --min-effect with a bad value" "--min-effect wants a percentage from 0 to below 100, not '-1'" \
@@ -586,13 +636,15 @@ expect_failure "-o twice for one format" "run: $TMP/a.txt and $TMP/b.txt would b
 
 # Ctrl-C keeps what finished: a run of many trials, interrupted once a few
 # trials' workers have started (the fixture counts its setups: one per
-# worker), writes the trials that finished, marked as interrupted in both
-# formats, says so, and exits 130; the terminal line is left clean.
+# worker), writes the trials that finished (and their raw measurements),
+# marked as interrupted in both formats, says so, naming every file it
+# kept, and exits 130; a stderr that is no terminal gets no escape codes.
+ESC=$(printf '\033')
 for fmt in go json; do
 	echo 0 >"$TMP/counter"
 	rm -f "$TMP/int.$fmt"
 	CBENCH_PLACED_COUNTER=$TMP/counter "$CB" run --trials 100000 --trial-time 0.002 --warmup 0.001 \
-		--retune --filter '^by_worker$' --format "$fmt" -o "$TMP/int.$fmt" "$FIX/placed.so" \
+		--retune --filter '^by_worker$' --format "$fmt" -o "$TMP/int.$fmt" -o "$TMP/int-$fmt.csv" "$FIX/placed.so" \
 		>"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	for _ in $(seq 600); do
@@ -606,7 +658,8 @@ done
 if [ "$rc_go" -eq 130 ] && [ "$rc_json" -eq 130 ] &&
    grep -Eq '^# interrupted: by SIGINT: [0-9]+ of 100000 trials a benchmark at most, 0 benchmarks not run$' "$TMP/int.go" &&
    [ "$(grep -c '^BenchmarkByWorker ' "$TMP/int.go")" -ge 2 ] &&
-   grep -q "^cbenchctl: interrupted (Interrupt): kept [0-9]* trials of 100000 at most, of 1 benchmark (0 not run) in $TMP/int.json, marked as an interrupted run$" "$TMP/err" &&
+   grep -q "^cbenchctl: interrupted (Interrupt): kept [0-9]* trials of 100000 at most, of 1 benchmark (0 not run) in $TMP/int.json and $TMP/int-json.csv, marked as an interrupted run$" "$TMP/err" &&
+   [ "$(grep -c '^BenchmarkByWorker,' "$TMP/int-json.csv")" -ge 2 ] && ! grep -q "$ESC" "$TMP/err" &&
    "$SCHEMA_PY" - "$TMP/int.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -634,8 +687,9 @@ done
 kill -INT "$pid"
 wait "$pid"
 rc=$?
-if [ "$rc" -eq 130 ] && [ ! -e "$TMP/none.txt" ] && grep -q 'before any trial finished: nothing kept' "$TMP/err"; then
-	ok "Ctrl-C before any trial: nothing kept, no file, exit status 130"
+if [ "$rc" -eq 130 ] && [ ! -e "$TMP/none.txt" ] && grep -q 'before any trial finished: nothing kept' "$TMP/err" &&
+   ! grep -q "$ESC" "$TMP/err"; then
+	ok "Ctrl-C before any trial: nothing kept, no file, exit status 130, no escape codes in a file"
 else
 	not_ok "Ctrl-C before any trial (exit $rc): $(cat "$TMP/err")"
 fi

@@ -175,8 +175,9 @@ static void bad_declarations(void)
 	refused((d = with_keys(slash, 2), &d), "\"a/b\"");
 	refused((d = with_keys(equals, 2), &d), "\"a=b\"");
 	refused((d = with_keys(empty, 2), &d), "would break");
-	refused((d = with_keys(procs, 2), &d), "GOMAXPROCS");
-	refused((d = with_keys(negative, 1), &d), "GOMAXPROCS");
+	/* The value as declared: a string alone, an integer alone. */
+	refused((d = with_keys(procs, 2), &d), "(algo=crc-32): benchstat would read it as GOMAXPROCS");
+	refused((d = with_keys(negative, 1), &d), "(n=-1): benchstat would read it as GOMAXPROCS");
 	refused((d = with_keys(endless, 1), &d), "CBENCH_RANGE(1, 100, 1), which never ends");
 	refused((d = with_keys(zero_start, 1), &d), "starts below 1");
 	refused((d = with_keys(no_step, 1), &d), "CBENCH_DENSE(0, 100, 0), which never ends");

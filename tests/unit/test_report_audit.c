@@ -54,9 +54,28 @@ static void verdicts(void)
 	cbench_audit_verdict_text(&r, &p, s, sizeof(s));
 	CU_ASSERT_STRING_EQUAL(s, "B faster by 1.02 % [0.85 %, 1.19 %]");
 	CU_ASSERT_STRING_EQUAL(cbench_audit_verdict_name(&p), "faster");
-	p.end.verdict = CBENCH_VERDICT_EQUIVALENT;
+	/* Equivalent: within the band, across 0. */
+	p.end = (struct cbench_audit_end){ .verdict = CBENCH_VERDICT_EQUIVALENT, .change = 0.0002,
+					   .lower = -0.0011, .upper = 0.0015 };
 	cbench_audit_verdict_text(&r, &p, s, sizeof(s));
 	CU_ASSERT_STRING_EQUAL(s, "equivalent within \u00b10.2 %");
+	CU_ASSERT_PTR_NULL(cbench_audit_under_min_effect(&p));
+	/* Equivalent only by --min-effect: a real +5.04 % under 10 %, and
+	 * a real -5.04 %, said as faster. */
+	r.min_effect_pct = 10;
+	p.end = (struct cbench_audit_end){ .verdict = CBENCH_VERDICT_EQUIVALENT, .change = 0.0504,
+					   .lower = 0.0480, .upper = 0.0530 };
+	cbench_audit_verdict_text(&r, &p, s, sizeof(s));
+	CU_ASSERT_STRING_EQUAL(s, "equivalent within \u00b110 % (--min-effect), though B is slower by "
+			       "5.04 % [4.80 %, 5.30 %]: a real change, under the threshold");
+	CU_ASSERT_STRING_EQUAL(cbench_audit_under_min_effect(&p), "slower");
+	p.end.change = -0.0504;
+	p.end.lower = -0.0530;
+	p.end.upper = -0.0480;
+	cbench_audit_verdict_text(&r, &p, s, sizeof(s));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "though B is faster by 5.04 % [4.80 %, 5.30 %]"));
+	CU_ASSERT_STRING_EQUAL(cbench_audit_under_min_effect(&p), "faster");
+	r.min_effect_pct = 0.2;
 	p.end.verdict = CBENCH_VERDICT_UNDECIDED;
 	CU_ASSERT_STRING_EQUAL(cbench_audit_verdict_name(&p), "inconclusive");
 	cbench_audit_verdict_text(&r, &p, s, sizeof(s));
@@ -127,6 +146,13 @@ static void json_fields(void)
 			fprintf(stderr, "\nmissing %s in\n%s", keys[i], s);
 		CU_ASSERT_PTR_NOT_NULL(strstr(s, keys[i]));
 	}
+	CU_ASSERT_PTR_NULL(strstr(s, "under_min_effect"));
+	free(s);
+	/* The same slowdown called equivalent by a --min-effect of 2 %. */
+	r.min_effect_pct = 2;
+	p.end.verdict = CBENCH_VERDICT_EQUIVALENT;
+	s = render(&r, cbench_audit_report_json);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"verdict\": \"equivalent\",\n      \"under_min_effect\": \"slower\""));
 	free(s);
 }
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `cbenchctl plot report.json [new.json] -o report.html`: a JSON report as
- * one self-contained HTML page, an inline SVG plot per benchmark, with no
- * script and nothing fetched.  Per trial we draw the range of its
- * measurements (minimum to maximum, a tick at the median) and its estimate
- * (the floor mean, a dot): the report keeps no raw measurements, and these
- * are what says how a trial's measurements spread and where it settled.
- * Given two reports, each benchmark's plot holds both, one above the other
- * on a shared axis, so a shift between them shows as one.
+ * `cbenchctl plot report.json -o report.html`, `plot old.json new.json -o
+ * cmp.html`, `plot OLD... -- NEW... -o cmp.html`: run reports as one
+ * self-contained HTML page, inline SVG plots, with no script and nothing
+ * fetched.  A comparison opens with what changed (plot_change.c: compare's
+ * runs, test and verdicts as a forest, slowest first), then the sweeps of
+ * parameterized benchmarks (plot_sweep.c), then per benchmark each trial:
+ * the range of its measurements (minimum to maximum, a tick at the median)
+ * and its estimate (the floor mean, a dot).  The report keeps no raw
+ * measurements, and these are what says how a trial's measurements spread
+ * and where it settled.  An audit's JSON is drawn alone (plot_audit.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,16 +25,25 @@
 #include "report/readfile.h"
 #include "report/outfile.h"
 #include "report/plot_audit.h"
+#include "report/plot_change.h"
+#include "report/plot_forest.h"
 #include "report/plot_svg.h"
 #include "report/plot_sweep.h"
+#include "report/runs.h"
+#include "session/options.h"
 #include "cmd/subcommands.h"
 
 /* Largest report we read, in bytes: far above what a run writes. */
 #define PLOT_MAX_BYTES (64u << 20)
 
-/* The SVG's geometry, in CSS pixels. */
-#define SVG_WIDTH 760
-#define MARGIN_LEFT 150
+/* Reports a side takes: runs to compare. */
+#define PLOT_MAX_RUNS 32
+/* The smallest change that counts, in percent, as compare's default. */
+#define PLOT_MIN_EFFECT_PCT 0.2
+
+/* The SVG's geometry, in CSS pixels: the axis's length (the labels' column
+ * before it is as wide as they need), ... */
+#define AXIS_WIDTH 610
 #define MARGIN_RIGHT 30
 #define ROW_HEIGHT 16
 #define AXIS_HEIGHT 34
@@ -43,9 +54,17 @@ static const char *const series_colour[2] = { "#1f6fb4", "#d9661f" };
 
 struct input {
 	const char *path;
-	const char *label;		/* the file's base name */
+	const char *label;		/* the file's base name, or its path where two share one */
+	int side;			/* 0 old (or the only one), 1 new */
 	struct cbench_json *root;
 	const struct cbench_json *benchmarks;
+};
+
+/* What plot was asked. */
+struct plot_options {
+	const char *output;
+	double min_effect;		/* a fraction */
+	enum cbench_plot_scale y_scale;
 };
 
 /* Reads and checks one report; the message on failure goes to stderr. */
@@ -55,9 +74,10 @@ static int load(struct input *in, const char *path)
 	const struct cbench_json *config;
 	size_t len = 0;
 	bool is_json;
-	int ret;
+	int ret, side = in->side;
 
 	memset(in, 0, sizeof(*in));
+	in->side = side;
 	in->path = path;
 	in->label = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	ret = cbench_read_file(path, PLOT_MAX_BYTES, &text, &len);
@@ -142,17 +162,18 @@ struct axis {
 	double step;		/* between ticks, ns/op */
 	double scale;		/* ns per unit of the labels */
 	const char *unit;	/* "ns/op", "µs/op", ... */
+	double left, right;	/* where it is drawn, px: after the labels' column */
 };
 
 /*
  * The slowest measurement that is no outlier: within two spreads of the
  * estimates' range (a spread at least 0.1 % of them) above its top.
  */
-static double slowest_in_view(const struct cbench_json *const b[2], double lo, double hi)
+static double slowest_in_view(const struct cbench_json *const b[], size_t nb, double lo, double hi)
 {
 	double spread = fmax(hi - lo, hi * 1e-3), top = hi;
 
-	for (int s = 0; s < 2; s++) {
+	for (size_t s = 0; s < nb; s++) {
 		const struct cbench_json *trials = b[s] ? cbench_json_get(b[s], "trials") : NULL;
 
 		for (size_t i = 0; trials && i < trials->n; i++) {
@@ -165,14 +186,14 @@ static double slowest_in_view(const struct cbench_json *const b[2], double lo, d
 	return top;
 }
 
-static void extent(const struct cbench_json *const b[2], struct axis *a)
+static void extent(const struct cbench_json *const b[], size_t nb, struct axis *a)
 {
 	static const char *const keys[] = { "min_ns_per_op", "median_ns_per_op", "ns_per_op" };
 	static const char *const units[] = { "ns/op", "µs/op", "ms/op", "s/op" };
 	double lo = INFINITY, hi = -INFINITY, pad;
 	int u = 0;
 
-	for (int s = 0; s < 2; s++) {
+	for (size_t s = 0; s < nb; s++) {
 		const struct cbench_json *trials = b[s] ? cbench_json_get(b[s], "trials") : NULL;
 
 		for (size_t i = 0; trials && i < trials->n; i++) {
@@ -190,7 +211,7 @@ static void extent(const struct cbench_json *const b[2], struct axis *a)
 		lo = 0;
 		hi = 1;
 	}
-	hi = fmax(hi, slowest_in_view(b, lo, hi));
+	hi = fmax(hi, slowest_in_view(b, nb, lo, hi));
 	/* Some room either side, and a range even when every value is one. */
 	pad = hi > lo ? (hi - lo) * 0.08 : fmax(fabs(lo) * 0.01, 1e-3);
 	lo = fmax(0, lo - pad);
@@ -203,15 +224,12 @@ static void extent(const struct cbench_json *const b[2], struct axis *a)
 	a->unit = units[u];
 }
 
-static double x_of(double v, double lo, double hi)
-{
-	return MARGIN_LEFT + (v - lo) / (hi - lo) * (SVG_WIDTH - MARGIN_LEFT - MARGIN_RIGHT);
-}
-
 /* v on the axis, held to its edges. */
 static double x_in(double v, const struct axis *a)
 {
-	return x_of(fmin(fmax(v, a->lo), a->hi), a->lo, a->hi);
+	double t = (fmin(fmax(v, a->lo), a->hi) - a->lo) / (a->hi - a->lo);
+
+	return a->left + t * (a->right - a->left);
 }
 
 static void axis(FILE *f, const struct axis *a, int y)
@@ -219,57 +237,60 @@ static void axis(FILE *f, const struct axis *a, int y)
 	/* Decimals enough to tell the ticks apart, in the labels' unit. */
 	int decimals = (int)fmax(0, -floor(log10(a->step / a->scale) + 1e-9));
 
-	fprintf(f, "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
-		MARGIN_LEFT, y, SVG_WIDTH - MARGIN_RIGHT, y);
+	fprintf(f, "<g class=\"axis\"><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
+		a->left, y, a->right, y);
 	for (double v = a->lo; v <= a->hi + a->step / 2; v += a->step) {
-		double x = x_of(v, a->lo, a->hi);
+		double x = x_in(v, a);
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
 			"<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f</text>",
 			x, y, x, y + 4, x, y + 16, decimals, v / a->scale);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text></g>",
-		SVG_WIDTH - MARGIN_RIGHT, y + 30, a->unit);
+	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\">%s</text></g>", a->right, y + 30, a->unit);
 }
 
 /* A failure's reason, cut to what fits beside the labels (whole in its title). */
-static void failure(FILE *f, const char *reason, int y)
+static void failure(FILE *f, const char *reason, const struct axis *a, int y)
 {
-	size_t fit = (SVG_WIDTH - MARGIN_LEFT) / 6, n = strlen(reason);
+	double room = a->right + MARGIN_RIGHT - a->left - 4;
+	char shown[512];
+	size_t n = strlen(reason);
 
-	fprintf(f, "<text class=\"failed\" x=\"%d\" y=\"%d\" stroke=\"none\"><title>",
-		MARGIN_LEFT, y + 4);
+	fprintf(f, "<text class=\"failed\" x=\"%.1f\" y=\"%d\" stroke=\"none\"><title>", a->left, y + 4);
 	cbench_plot_html(f, reason);
 	fputs("</title>failed: ", f);
-	if (n <= fit) {
+	snprintf(shown, sizeof(shown), "failed: %s", reason);
+	if (cbench_plot_text_width(shown) <= room) {
 		cbench_plot_html(f, reason);
-	} else {
-		/* Cut before a UTF-8 continuation byte never splits a character. */
-		while (fit && (reason[fit] & 0xc0) == 0x80)
-			fit--;
-		fprintf(f, "%.*s…", (int)fit, reason);
+		fputs("</text>", f);
+		return;
 	}
-	fputs("</text>", f);
+	/* Shorter until it fits with its ellipsis; never inside a UTF-8 character. */
+	do {
+		while (n && (reason[--n] & 0xc0) == 0x80)
+			;
+		snprintf(shown, sizeof(shown), "failed: %.*s…", (int)n, reason);
+	} while (n && cbench_plot_text_width(shown) > room);
+	fprintf(f, "%.*s…</text>", (int)n, reason);
 }
 
 /* One report's trials of one benchmark, from row `row` on. */
-static void series(FILE *f, const struct cbench_json *b, int s, const char *label, int *row,
-		   const struct axis *a)
+static void series(FILE *f, const struct cbench_json *b, const struct input *in, int *row, const struct axis *a)
 {
 	const struct cbench_json *trials = cbench_json_get(b, "trials");
 
-	fprintf(f, "<g class=\"series\" fill=\"%s\" stroke=\"%s\">", series_colour[s],
-		series_colour[s]);
+	fprintf(f, "<g class=\"series\" fill=\"%s\" stroke=\"%s\">", series_colour[in->side],
+		series_colour[in->side]);
 	for (size_t i = 0; i < trials->n; i++, (*row)++) {
 		const struct cbench_json *t = &trials->items[i];
 		int y = HEADER_HEIGHT + *row * ROW_HEIGHT + ROW_HEIGHT / 2;
 
-		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"end\" stroke=\"none\">",
-			MARGIN_LEFT - 8, y + 4);
-		cbench_plot_html(f, label);
+		fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\" stroke=\"none\">",
+			a->left - 8, y + 4);
+		cbench_plot_html(f, in->label);
 		fprintf(f, " trial %zu</text>", i + 1);
 		if (!trial_ok(t)) {
-			failure(f, cbench_json_string(t, "reason", "no estimate"), y);
+			failure(f, cbench_json_string(t, "reason", "no estimate"), a, y);
 			continue;
 		}
 		double est = cbench_json_number(t, "ns_per_op", NAN);
@@ -321,18 +342,29 @@ static void summary(FILE *f, const struct cbench_json *b, const char *label)
 
 static void plot_benchmark(FILE *f, const char *name, const struct input *in, size_t nin)
 {
-	const struct cbench_json *b[2] = { NULL, NULL };
+	const struct cbench_json *b[2 * PLOT_MAX_RUNS] = { NULL };
+	double labels = 0;
 	int rows = 0, row = 0, height;
 	struct axis a;
+	char label[300];
 
 	for (size_t s = 0; s < nin; s++) {
+		const struct cbench_json *trials;
+
 		b[s] = find_benchmark(&in[s], name);
-		if (b[s])
-			rows += (int)cbench_json_get(b[s], "trials")->n;
+		if (!b[s])
+			continue;
+		trials = cbench_json_get(b[s], "trials");
+		rows += (int)trials->n;
+		snprintf(label, sizeof(label), "%s trial %zu", in[s].label, trials->n);
+		labels = fmax(labels, cbench_plot_text_width(label));
 	}
 	if (!rows)
 		rows = 1;
-	extent(b, &a);
+	extent(b, nin, &a);
+	/* The labels' column is as wide as its widest label. */
+	a.left = ceil(8 + labels + 8);
+	a.right = a.left + AXIS_WIDTH;
 	height = HEADER_HEIGHT + rows * ROW_HEIGHT + AXIS_HEIGHT + 8;
 
 	fputs("<section class=\"benchmark\"><h2>", f);
@@ -348,14 +380,14 @@ static void plot_benchmark(FILE *f, const char *name, const struct input *in, si
 		}
 	}
 	fprintf(f, "</ul>\n<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>", SVG_WIDTH, height,
-		SVG_WIDTH, height);
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>", (int)a.right + MARGIN_RIGHT, height,
+		(int)a.right + MARGIN_RIGHT, height);
 	cbench_plot_html(f, name);
 	fputs(": each trial's measurements, minimum to maximum with the median marked, and its "
 	      "estimate</title>", f);
 	for (size_t s = 0; s < nin; s++) {
 		if (b[s])
-			series(f, b[s], (int)s, in[s].label, &row, &a);
+			series(f, b[s], &in[s], &row, &a);
 	}
 	axis(f, &a, HEADER_HEIGHT + rows * ROW_HEIGHT + 4);
 	fputs("</svg></section>\n", f);
@@ -393,53 +425,71 @@ static bool seen_before(const struct input *in, size_t s, size_t i, const char *
 	return false;
 }
 
-static int write_page(FILE *f, const struct input *in, size_t nin)
+/* A comparison's or a report's page: its reports, and its sides' runs. */
+struct page {
+	struct input *in;
+	size_t nin;
+	struct cbench_runs *sides[2];
+	size_t nsides;
+	const char *labels[2];		/* the sides' */
+	char side_label[2][64];
+	const struct plot_options *opt;
+};
+
+static void page_head(FILE *f, const struct page *pg)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>cbench: ", f);
-	cbench_plot_html(f, in[0].label);
-	if (nin > 1) {
+	cbench_plot_html(f, pg->labels[0]);
+	if (pg->nsides > 1) {
 		fputs(" vs ", f);
-		cbench_plot_html(f, in[1].label);
+		cbench_plot_html(f, pg->labels[1]);
 	}
 	fputs("</title>\n<style>\n"
 	      "body { font: 14px sans-serif; margin: 2em; color: #222; }\n"
 	      "h2 { font-size: 16px; margin: 1.5em 0 0.3em; }\n"
 	      "ul { margin: 0.2em 0; padding-left: 1.2em; }\n"
-	      ".plot text, .sweep text { font: 11px sans-serif; }\n"
+	      ".plot text, .sweep text { font: " CBENCH_PLOT_FONT "; }\n"
 	      ".axis line { stroke: #888; }\n .axis text { fill: #444; }\n"
 	      ".range { stroke-width: 2; }\n .median { stroke-width: 2; }\n"
-	      ".failed { fill: #b00; }\n .clipped { fill: #b00; stroke: none; }\n .config { color: #555; }\n"
-	      ".legend span { display: inline-block; width: 1em; height: 0.7em; margin: 0 0.3em 0 1em; }\n"
-	      "</style></head><body>\n<h1>cbench: ", f);
-	cbench_plot_html(f, in[0].label);
-	if (nin > 1) {
+	      ".plot .failed { fill: #b00; }\n .clipped { fill: #b00; stroke: none; }\n .config { color: #555; }\n"
+	      ".headline { font-size: 16px; }\n .note { color: #444; }\n .sweep .coincide { fill: #555; }\n"
+	      "p.legend span { display: inline-block; width: 1em; height: 0.7em; margin: 0 0.3em 0 1em; }\n", f);
+	fputs(cbench_plot_forest_css, f);
+	fputs("</style></head><body>\n<h1>cbench: ", f);
+	cbench_plot_html(f, pg->labels[0]);
+	if (pg->nsides > 1) {
 		fputs(" vs ", f);
-		cbench_plot_html(f, in[1].label);
+		cbench_plot_html(f, pg->labels[1]);
 	}
 	fputs("</h1>\n", f);
-	for (size_t s = 0; s < nin; s++)
+}
+
+static int write_page(FILE *f, const struct page *pg)
+{
+	const struct cbench_runs *const *sides = (const struct cbench_runs *const *)pg->sides;
+	const struct input *in = pg->in;
+
+	page_head(f, pg);
+	for (size_t s = 0; s < pg->nin; s++)
 		config_line(f, &in[s]);
+	if (pg->nsides > 1 && cbench_plot_change(f, pg->sides[0], pg->sides[1], pg->labels, pg->opt->min_effect))
+		return -ENOMEM;
+	cbench_plot_sweeps(f, sides, pg->labels, pg->nsides, pg->opt->y_scale);
 	fputs("<p class=\"legend\">Per trial: a line from its fastest to its slowest measurement, a "
 	      "tick at their median, a dot at its estimate (the floor mean). The axis spans the "
 	      "estimates and the measurements but slow outliers, which run to its edge, marked "
 	      "with a red arrowhead.", f);
-	for (size_t s = 0; nin > 1 && s < nin; s++) {
+	for (size_t s = 0; pg->nsides > 1 && s < pg->nsides; s++) {
 		fprintf(f, "<span style=\"background: %s\"></span>", series_colour[s]);
-		cbench_plot_html(f, in[s].label);
+		cbench_plot_html(f, pg->labels[s]);
 	}
 	fputs("</p>\n", f);
-	{
-		const struct cbench_json *benchmarks[2] = { in[0].benchmarks, nin > 1 ? in[1].benchmarks : NULL };
-		const char *labels[2] = { in[0].label, nin > 1 ? in[1].label : NULL };
-
-		cbench_plot_sweeps(f, benchmarks, labels, nin);
-	}
-	for (size_t s = 0; s < nin; s++) {
+	for (size_t s = 0; s < pg->nin; s++) {
 		for (size_t i = 0; i < in[s].benchmarks->n; i++) {
 			const char *name = cbench_json_string(&in[s].benchmarks->items[i], "name", "");
 
 			if (!seen_before(in, s, i, name))
-				plot_benchmark(f, name, in, nin);
+				plot_benchmark(f, name, in, pg->nin);
 		}
 	}
 	fputs("<footer id=\"end\">cbenchctl plot</footer>\n</body></html>\n", f);
@@ -449,83 +499,240 @@ static int write_page(FILE *f, const struct input *in, size_t nin)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s plot <report.json> [<new.json>] -o <report.html>\n"
+		"Usage: %s plot [options] <report> -o <report.html>\n"
+		"       %s plot [options] <old> <new> -o <cmp.html>\n"
+		"       %s plot [options] <old>... -- <new>... -o <cmp.html>\n"
 		"\n"
 		"Draws run reports, JSON (run --format json) or Go text, as one self-contained\n"
-		"HTML page: per benchmark an SVG plot of each trial's measurements (minimum to\n"
-		"maximum, the median marked; Go text keeps only the estimate) and its\n"
-		"estimate.  Two reports are drawn side by side on a\n"
-		"shared axis.  A benchmark with parameters also gets a sweep: ns/op against each\n"
-		"integer key, a line per value of the other keys, log axes over two decades.  An audit's JSON (audit --format json) is drawn alone: each\n"
-		"audit's change of B against A with its interval, over the +-min-effect band.\n"
+		"HTML page.  Two sides (old and new, one run or more each) open with what\n"
+		"changed: per benchmark new/old with compare's 95%% interval (two runs a side or\n"
+		"more), sorted by change, slowest first, coloured by compare's verdict.  A\n"
+		"benchmark with parameters gets a sweep per integer key: ns/op against it, a\n"
+		"line per value of the other keys, old dashed and new solid in one colour, the\n"
+		"change on hover; the key's axis logarithmic over more than a decade.  Then per\n"
+		"benchmark each trial's measurements (minimum to maximum, the median marked; Go\n"
+		"text keeps only the estimate) and its estimate.  Audits' JSON (audit --format\n"
+		"json), one file or more, is drawn apart from runs: each audit's change of B\n"
+		"against A with its interval, over the +-min-effect band, sorted by change.\n"
 		"No script, nothing fetched; written atomically.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE   the HTML file to write (required; - for stdout)\n"
+		"  --min-effect PCT    smallest change that counts, in percent (default %.1f, as\n"
+		"                      compare's)\n"
+		"  --y-scale SCALE     the sweeps' time axis: auto (logarithmic where times span\n"
+		"                      two decades), linear (from 0) or log\n"
 		"  -h, --help          show this help\n",
-		cbench_prog);
+		cbench_prog, cbench_prog, cbench_prog, PLOT_MIN_EFFECT_PCT);
 }
 
-int cbench_plot_main(int argc, char *argv[])
+enum { OPT_MIN_EFFECT = 256, OPT_Y_SCALE };
+
+/* The options into o; the operands are left from optind on.  0, 1 for --help, or a usage error's status. */
+static int parse_options(struct plot_options *o, int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
+		{ "y-scale", required_argument, NULL, OPT_Y_SCALE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct input in[2] = { { 0 } };
-	struct cbench_outfile out;
-	const char *output = NULL;
-	size_t nin;
-	int c, ret = 0;
+	static const char *const scales[] = { "auto", "linear", "log", NULL };
+	double pct;
+	int c, i;
 
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			output = optarg;
+			o->output = optarg;
+			break;
+		case OPT_MIN_EFFECT:
+			if (cbench_parse_number(optarg, &pct) || !(pct >= 0) || pct >= 100) {
+				cbench_option_refuse(stderr, "--min-effect", "a percentage from 0 to below 100",
+						     optarg);
+				return cbench_usage_error("plot", NULL);
+			}
+			o->min_effect = pct / 100;
+			break;
+		case OPT_Y_SCALE:
+			i = cbench_option_word("--y-scale", optarg, scales, stderr);
+			if (i < 0)
+				return cbench_usage_error("plot", NULL);
+			o->y_scale = (enum cbench_plot_scale)i;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return 1;
 		default:
-			return cbench_usage_error("plot", "unknown or incomplete option '%s'",
-						  argv[optind - 1]);
+			return cbench_usage_error("plot", "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
-	nin = (size_t)(argc - optind);
-	if (nin < 1 || nin > 2)
-		return cbench_usage_error("plot", "it wants one or two reports, not %zu", nin);
-	if (!output)
+	return 0;
+}
+
+/*
+ * The reports into in[] with their sides: OLD... -- NEW..., or OLD NEW, or
+ * one report.  getopt would take "--" for the end of the options and
+ * move it, so we hide it from getopt behind a marker it does not know.
+ */
+static int parse(struct plot_options *o, int argc, char *argv[], struct input *in, size_t *nin, size_t *nsides)
+{
+	static char marker[] = "\x1f--";
+	size_t nold = 0, nnew = 0;
+	int sep = -1, ret;
+	bool after = false;
+
+	for (int i = 1; i < argc && sep < 0; i++) {
+		if (!strcmp(argv[i], "--")) {
+			sep = i;
+			argv[i] = marker;
+		}
+	}
+	ret = parse_options(o, argc, argv);
+	if (ret)
+		return ret;
+	if (sep < 0 && argc - optind > 2)
+		return cbench_usage_error("plot", "more than two reports want '--' between the old and the "
+					  "new ones");
+	for (int i = optind; i < argc; i++) {
+		if (argv[i] == marker) {
+			after = true;
+			continue;
+		}
+		if ((after ? nnew : nold) == PLOT_MAX_RUNS)
+			return cbench_usage_error("plot", "at most %d reports a side", PLOT_MAX_RUNS);
+		in[nold + nnew].path = argv[i];
+		in[nold + nnew].side = after;
+		if (after)
+			nnew++;
+		else
+			nold++;
+	}
+	*nin = nold + nnew;
+	if (sep < 0 && *nin == 2)
+		in[1].side = 1;
+	*nsides = sep >= 0 || *nin == 2 ? 2 : 1;
+	if (sep >= 0 && (!nold || !nnew))
+		return cbench_usage_error("plot", "no %s report beside '--'", nold ? "new" : "old");
+	if (!*nin)
+		return cbench_usage_error("plot", "it wants a report");
+	if (!o->output)
 		return cbench_usage_error("plot", "it wants -o FILE.html: the page is written there, "
 					  "never to a terminal");
-	for (size_t s = 0; s < nin && !ret; s++)
-		ret = load(&in[s], argv[optind + (int)s]);
-	/* An audit compares two versions already: it is drawn alone. */
-	if (!ret && nin > 1 && (cbench_plot_is_audit(in[0].root) || cbench_plot_is_audit(in[1].root))) {
-		cbench_err("unable to plot: an audit is drawn alone, not beside another file\n");
+	return 0;
+}
+
+/* Where two reports share a base name, each is named by its path. */
+static void name_inputs(struct input *in, size_t nin)
+{
+	for (size_t i = 0; i < nin; i++) {
+		for (size_t j = 0; j < nin; j++) {
+			if (i != j && !strcmp(in[i].label, in[j].label) && strcmp(in[i].path, in[j].path))
+				in[i].label = in[i].path;
+		}
+	}
+}
+
+/* Each side's runs, as compare reads them.  0, or -errno after saying why. */
+static int read_sides(struct page *pg, struct cbench_origin *first)
+{
+	char *paths[PLOT_MAX_RUNS];
+
+	for (size_t s = 0; s < pg->nsides; s++) {
+		const char *label = NULL;
+		size_t n = 0;
+
+		pg->sides[s] = calloc(1, sizeof(*pg->sides[s]));
+		if (!pg->sides[s])
+			return -ENOMEM;
+		*pg->sides[s] = (struct cbench_runs){
+			.first = first, .mixed = true, .empty_ok = true, .cmd = "plot",
+		};
+		for (size_t i = 0; i < pg->nin; i++) {
+			if ((size_t)pg->in[i].side == s) {
+				paths[n++] = (char *)pg->in[i].path;
+				label = pg->in[i].label;
+			}
+		}
+		snprintf(pg->side_label[s], sizeof(pg->side_label[s]), "%s (%zu reports)", s ? "new" : "old", n);
+		pg->labels[s] = n == 1 ? label : pg->side_label[s];
+		if (cbench_runs_read(pg->sides[s], paths, n))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The page (or the audit's) into output, atomically.  0, or -errno after saying why. */
+static int draw(const struct page *pg, const char *output)
+{
+	struct cbench_outfile out;
+	int ret = cbench_outfile_open(&out, output);
+
+	if (ret) {
+		cbench_err("unable to write %s: %s\n", output, strerror(-ret));
+		return ret;
+	}
+	if (cbench_plot_is_audit(pg->in[0].root)) {
+		const char *labels[2 * PLOT_MAX_RUNS];
+		const struct cbench_json *roots[2 * PLOT_MAX_RUNS];
+
+		for (size_t i = 0; i < pg->nin; i++) {
+			labels[i] = pg->in[i].label;
+			roots[i] = pg->in[i].root;
+		}
+		ret = cbench_plot_audit_page(out.file, labels, roots, pg->nin);
+	} else {
+		ret = write_page(out.file, pg);
+	}
+	if (ret)
+		cbench_outfile_abort(&out);
+	else
+		ret = cbench_outfile_commit(&out);
+	if (ret)
+		cbench_err("unable to write %s: %s\n", output, strerror(-ret));
+	return ret;
+}
+
+int cbench_plot_main(int argc, char *argv[])
+{
+	struct plot_options opt = { .min_effect = PLOT_MIN_EFFECT_PCT / 100 };
+	struct input in[2 * PLOT_MAX_RUNS] = { { 0 } };
+	struct cbench_origin first = { 0 };
+	struct page pg = { .in = in, .opt = &opt };
+	size_t audits = 0;
+	int ret;
+
+	ret = parse(&opt, argc, argv, in, &pg.nin, &pg.nsides);
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	for (size_t s = 0; s < pg.nin && !ret; s++) {
+		ret = load(&in[s], in[s].path);
+		audits += !ret && cbench_plot_is_audit(in[s].root);
+	}
+	/* An audit compares two versions already: audits are drawn together,
+	 * never beside runs. */
+	if (!ret && audits && audits < pg.nin) {
+		cbench_err("unable to plot: an audit is drawn alone or beside audits, not beside a run's "
+			   "report\n");
 		ret = -EINVAL;
 	}
 	if (!ret) {
-		ret = cbench_outfile_open(&out, output);
-		if (ret)
-			cbench_err("unable to write %s: %s\n", output,
-				strerror(-ret));
+		name_inputs(in, pg.nin);
+		pg.labels[0] = in[0].label;
 	}
-	if (!ret) {
-		ret = cbench_plot_is_audit(in[0].root) ? cbench_plot_audit_page(out.file, in[0].label, in[0].root) :
-							 write_page(out.file, in, nin);
-		if (ret) {
-			cbench_outfile_abort(&out);
-		} else {
-			ret = cbench_outfile_commit(&out);
-		}
-		if (ret)
-			cbench_err("unable to write %s: %s\n", output,
-				strerror(-ret));
-	}
-	for (size_t s = 0; s < nin; s++)
+	if (!ret && !audits)
+		ret = read_sides(&pg, &first);
+	if (!ret)
+		ret = draw(&pg, opt.output);
+	for (size_t s = 0; s < pg.nin; s++)
 		cbench_json_free(in[s].root);
+	for (size_t s = 0; s < 2; s++) {
+		if (pg.sides[s])
+			cbench_runs_release(pg.sides[s]);
+		free(pg.sides[s]);
+	}
 	return ret ? 1 : 0;
 }

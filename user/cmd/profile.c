@@ -384,10 +384,7 @@ static int open_object(const struct profile_options *opt, const struct cbench_fi
 		return -1;
 	}
 	cbench_symbols_close(symbols);
-	*total = cbench_filter_count(filter, lib);
-	if (!*total) {
-		cbench_err("unable to profile: no benchmark in %s matches '%s'\n",
-			opt->so_path, opt->filter ? opt->filter : "");
+	if (cbench_filter_select(filter, lib, "profile", opt->so_path, total)) {
 		cbench_library_close(lib);
 		return -1;
 	}
@@ -430,12 +427,10 @@ static size_t profile_all(struct profile_state *st, const struct cbench_library 
 	size_t failed = 0;
 
 	st->tty = isatty(STDERR_FILENO);
-	for (size_t i = 0; i < lib->nexperiments; i++) {
+	for (size_t i = 0; report->nresults < total; ) {
 		struct cbench_profile_result *res = &report->results[report->nresults];
 
-		if (!cbench_filter_match(filter, &lib->experiments[i]))
-			continue;
-		res->exp = &lib->experiments[i];
+		res->exp = cbench_filter_next(filter, lib, &i);
 		profile_one(st, res, report->nresults++, total);
 		failed += res->error != 0;
 	}

@@ -529,12 +529,8 @@ static int open_object(struct run_state *st, const struct cbench_filter *filter,
 		cbench_err("measuring in user mode: %s\n", err);
 		st->ops = &cbench_backend_user;
 	}
-	*total = cbench_filter_count(filter, lib);
-	if (!*total) {
-		cbench_err("unable to run: no benchmark in %s matches '%s'\n",
-			opt->so_path, opt->filter);
+	if (cbench_filter_select(filter, lib, "run", opt->so_path, total))
 		goto err;
-	}
 	if (cbench_session_pick_cpu(opt->cpu, &st->cpu, &st->shared_cpu)) {
 		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", opt->cpu);
 		goto err;
@@ -658,15 +654,13 @@ static int measure_all(struct run_state *st, const struct cbench_library *lib,
 	st->report.results = calloc(total, sizeof(*st->report.results));
 	if (!st->report.results)
 		return -ENOMEM;
-	for (size_t i = 0, k = 0; i < lib->nexperiments && !stop_signal; i++) {
+	for (size_t i = 0, k = 0; k < total && !stop_signal; ) {
 		struct cbench_result *res = &st->report.results[k];
 
-		if (!cbench_filter_match(filter, &lib->experiments[i]))
-			continue;
+		res->exp = cbench_filter_next(filter, lib, &i);
 		res->trials = calloc(opt->trials, sizeof(*res->trials));
 		if (!res->trials)
 			return -ENOMEM;
-		res->exp = &lib->experiments[i];
 		res->ntrials = opt->trials;
 		st->report.nresults = ++k;
 		tune_experiment(st, res, k - 1, total);
@@ -748,9 +742,11 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
 }
 
 /* A run stopped before any trial finished: nothing to write.  128 + signal. */
-static int nothing_kept(void)
+static int nothing_kept(const struct run_state *st)
 {
-	fputs("\r\033[K", stderr);
+	/* The progress line is erased only where one was drawn: a terminal. */
+	if (st->tty)
+		fputs("\r\033[K", stderr);
 	cbench_err("interrupted (%s) before any trial finished: nothing kept\n", strsignal(stop_signal));
 	return 128 + stop_signal;
 }
@@ -781,12 +777,13 @@ static int finish(const struct run_state *st)
 	const struct cbench_report *r = &st->report;
 	char where[8192];
 
+	/* Every file kept: the reports, then the raw measurements. */
 	where[0] = '\0';
-	for (unsigned int i = 0; i < st->opt->nreports; i++) {
-		const char *p = st->opt->reports[i].path;
+	for (unsigned int i = 0, n = st->opt->nreports + !!st->opt->samples; i < n; i++) {
+		const char *p = i < st->opt->nreports ? st->opt->reports[i].path : st->opt->samples;
 
 		snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%s",
-			 i == 0 ? "" : i + 1 == st->opt->nreports ? " and " : ", ",
+			 i == 0 ? "" : i + 1 == n ? " and " : ", ",
 			 p && strcmp(p, "-") ? p : "standard output");
 	}
 
@@ -836,7 +833,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	/* Last before measuring, so that bad input never waits for a CPU. */
 	cpu_lock = cbench_session_claim_cpu(st.cpu, "measuring");
 	if (start(&st, &lib)) {
-		status = stop_signal ? nothing_kept() : 1;
+		status = stop_signal ? nothing_kept(&st) : 1;
 		goto out_files;
 	}
 	if (measure_all(&st, &lib, &filter, total)) {
@@ -844,7 +841,7 @@ int cbench_cmd_run(int argc, char *argv[])
 		goto out_results;
 	}
 	if (stop_signal && !st.report.nresults) {
-		status = nothing_kept();
+		status = nothing_kept(&st);
 		goto out_results;
 	}
 	cbench_report_summarize(&st.report);

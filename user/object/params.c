@@ -380,10 +380,15 @@ static int check_key(const struct cbench_desc *d, const struct cbench_params *p,
 		 * sweep keeps the names it always had. */
 		if (d->abi_version >= 3 && d->nkeys && n + 1 == p->nkeys &&
 		    (k->strings ? ends_like_gomaxprocs(k->strs[i]) : k->ints[i] < 0)) {
+			char value[CBENCH_STR_MAX];
+
+			if (k->strings)
+				snprintf(value, sizeof(value), "%s", k->strs[i]);
+			else
+				snprintf(value, sizeof(value), "%" PRId64, k->ints[i]);
 			snprintf(err, errlen, "benchmark %s: the last key, %s, may not take a value ending in "
-				 "'-' and digits (%s=%s%" PRId64 "): benchstat would read it as GOMAXPROCS; "
-				 "declare another key after it", d->name, k->name, k->name,
-				 k->strings ? k->strs[i] : "", k->strings ? (int64_t)0 : k->ints[i]);
+				 "'-' and digits (%s=%s): benchstat would read it as GOMAXPROCS; "
+				 "declare another key after it", d->name, k->name, k->name, value);
 			return -EINVAL;
 		}
 	}

@@ -53,6 +53,12 @@ struct cbench_audit_report {
 /* "B slower by 1.02 % [0.85 %, 1.19 %]" and the like, into buf. */
 void cbench_audit_verdict_text(const struct cbench_audit_report *r, const struct cbench_audit_pair *p,
 			       char *buf, size_t len);
+/*
+ * "slower" or "faster" where the verdict is equivalent only because of
+ * --min-effect (the interval lies within it but excludes 0: the change is
+ * real, and smaller than the threshold); NULL otherwise.
+ */
+const char *cbench_audit_under_min_effect(const struct cbench_audit_pair *p);
 /* "faster", "slower", "equivalent", "inconclusive" or "failed". */
 const char *cbench_audit_verdict_name(const struct cbench_audit_pair *p);
 

@@ -17,9 +17,11 @@ bool cbench_plot_is_audit(const struct cbench_json *root);
 int cbench_plot_audit_check(const struct cbench_json *root, char *err, size_t errlen);
 
 /*
- * The page: per audit an SVG of B's change against A, in percent, with its
- * confidence interval, the +-min-effect band and the verdict.
+ * The page of one audit's JSON or several: every audit's change of B
+ * against A, in percent, with its confidence interval, in one forest
+ * sorted by change over the first file's +-min_effect band, and the
+ * verdicts; labels name the files.
  */
-int cbench_plot_audit_page(FILE *f, const char *label, const struct cbench_json *root);
+int cbench_plot_audit_page(FILE *f, const char *const labels[], const struct cbench_json *const roots[], size_t n);
 
 #endif /* _CBENCH_PLOT_AUDIT_H */

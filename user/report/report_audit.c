@@ -34,6 +34,15 @@ const char *cbench_audit_verdict_name(const struct cbench_audit_pair *p)
 	}
 }
 
+const char *cbench_audit_under_min_effect(const struct cbench_audit_pair *p)
+{
+	const struct cbench_audit_end *e = &p->end;
+
+	if (p->error || e->verdict != CBENCH_VERDICT_EQUIVALENT)
+		return NULL;
+	return e->lower > 0 ? "slower" : e->upper < 0 ? "faster" : NULL;
+}
+
 void cbench_audit_verdict_text(const struct cbench_audit_report *r, const struct cbench_audit_pair *p,
 			       char *buf, size_t len)
 {
@@ -53,7 +62,13 @@ void cbench_audit_verdict_text(const struct cbench_audit_report *r, const struct
 		snprintf(buf, len, "B slower by %.2f %% [%.2f %%, %.2f %%]", c, lo, hi);
 		break;
 	case CBENCH_VERDICT_EQUIVALENT:
-		snprintf(buf, len, "equivalent within \u00b1%g %%", r->min_effect_pct);
+		if (cbench_audit_under_min_effect(p))
+			snprintf(buf, len, "equivalent within \u00b1%g %% (--min-effect), though B is %s by "
+				 "%.2f %% [%.2f %%, %.2f %%]: a real change, under the threshold",
+				 r->min_effect_pct, c > 0 ? "slower" : "faster", fabs(c),
+				 c > 0 ? lo : -hi, c > 0 ? hi : -lo);
+		else
+			snprintf(buf, len, "equivalent within \u00b1%g %%", r->min_effect_pct);
 		break;
 	default:
 		if (isnan(lo))
@@ -172,6 +187,9 @@ static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p,
 	cbench_jsonw_string(j, "a", p->a->id);
 	cbench_jsonw_string(j, "b", p->b->id);
 	cbench_jsonw_string(j, "verdict", cbench_audit_verdict_name(p));
+	/* An equivalent verdict --min-effect alone made: the change is real. */
+	if (cbench_audit_under_min_effect(p))
+		cbench_jsonw_string(j, "under_min_effect", cbench_audit_under_min_effect(p));
 	if (p->error) {
 		cbench_jsonw_string(j, "error", p->reason);
 		cbench_jsonw_object_end(j);

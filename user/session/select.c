@@ -30,13 +30,33 @@ bool cbench_filter_match(const struct cbench_filter *f, const struct cbench_expe
 	return !regexec(&f->re, e->id, 0, NULL, 0) || !regexec(&f->re, e->report_name, 0, NULL, 0);
 }
 
-size_t cbench_filter_count(const struct cbench_filter *f, const struct cbench_library *lib)
+int cbench_filter_select(const struct cbench_filter *f, const struct cbench_library *lib,
+			 const char *action, const char *path, size_t *total)
 {
-	size_t n = 0;
+	size_t i = 0;
 
-	for (size_t i = 0; i < lib->nexperiments; i++)
-		n += cbench_filter_match(f, &lib->experiments[i]);
-	return n;
+	*total = 0;
+	while (cbench_filter_next(f, lib, &i))
+		(*total)++;
+	if (*total)
+		return 0;
+	if (f->pattern)
+		cbench_err("unable to %s: no benchmark in %s matches '%s'\n", action, path, f->pattern);
+	else
+		cbench_err("unable to %s: %s registers no benchmark\n", action, path);
+	return -ENOENT;
+}
+
+const struct cbench_experiment *cbench_filter_next(const struct cbench_filter *f,
+						   const struct cbench_library *lib, size_t *i)
+{
+	while (*i < lib->nexperiments) {
+		const struct cbench_experiment *e = &lib->experiments[(*i)++];
+
+		if (cbench_filter_match(f, e))
+			return e;
+	}
+	return NULL;
 }
 
 void cbench_filter_free(struct cbench_filter *f)

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `cbenchctl compare`: what the comparer (cmd/compare.c) hands its JSON report (report_compare.c). */
+#ifndef _CBENCH_COMPARE_H
+#define _CBENCH_COMPARE_H
+
+#include <stdio.h>
+
+#include "report/runs.h"
+#include "stats/change.h"
+
+/* One row of a comparison: a benchmark on both sides, and its change. */
+struct cbench_compare_row {
+	const struct cbench_series *old, *new;
+	struct cbench_change change;
+};
+
+/* "slower", "faster", "equal", "small", "none" or "undecided". */
+const char *cbench_compare_verdict_name(enum cbench_change_verdict v);
+
+/*
+ * The comparison as JSON: the smallest change that counts and the
+ * confidence, a member per row in the order given (each side's geometric
+ * mean of its runs' ns/op, their runs, the change with its interval and p
+ * in percent, where known, the verdict, and "under_min_effect": "slower"
+ * or "faster" where --min-effect alone made it equal), then the benchmarks
+ * of one side only.  0, or -EIO.
+ */
+int cbench_compare_report_json(FILE *f, const struct cbench_compare_row *rows, size_t n,
+			       const struct cbench_runs *old, const struct cbench_runs *new, double min_effect);
+
+#endif /* _CBENCH_COMPARE_H */

@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Run reports read as runs; see runs.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "object/elffile.h"
+#include "report/json.h"
+#include "report/report.h"
+#include "report/runs.h"
+
+/* Largest report we read, in bytes: a million trials' lines fit in a
+ * tenth of it. */
+#define RUNS_MAX_BYTES (1024 << 20)
+
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		h ^= *p;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* The slot that holds name, or the empty one where it would go. */
+static size_t *slot_of(const struct cbench_runs *g, const char *name)
+{
+	size_t mask = g->nslots - 1, i = (size_t)name_hash(name) & mask;
+
+	while (g->slots[i] && strcmp(g->s[g->slots[i] - 1].name, name))
+		i = (i + 1) & mask;
+	return &g->slots[i];
+}
+
+static int grow_index(struct cbench_runs *g)
+{
+	size_t nslots = g->nslots ? g->nslots * 2 : 64;
+	size_t *slots = calloc(nslots, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	free(g->slots);
+	g->slots = slots;
+	g->nslots = nslots;
+	for (size_t i = 0; i < g->n; i++)
+		*slot_of(g, g->s[i].name) = i + 1;
+	return 0;
+}
+
+static struct cbench_series *find(struct cbench_runs *g, const char *full_name, bool add)
+{
+	char name[sizeof(g->s->name)];
+	size_t *slot;
+
+	/* As stored: a longer name is cut, and must still find itself. */
+	snprintf(name, sizeof(name), "%s", full_name);
+	if (g->nslots) {
+		slot = slot_of(g, name);
+		if (*slot)
+			return &g->s[*slot - 1];
+	}
+	if (!add)
+		return NULL;
+	if (2 * (g->n + 1) > g->nslots && grow_index(g))
+		return NULL;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 16;
+		struct cbench_series *s = realloc(g->s, cap * sizeof(*s));
+
+		if (!s)
+			return NULL;
+		g->s = s;
+		g->cap = cap;
+	}
+	memset(&g->s[g->n], 0, sizeof(g->s[g->n]));
+	memcpy(g->s[g->n].name, name, sizeof(name));
+	*slot_of(g, name) = g->n + 1;
+	return &g->s[g->n++];
+}
+
+/*
+ * The rounding of a decimal number as printed: 0.270642 stands for
+ * anything within half of 0.000001 of it.  Returns that unit (1e-6).
+ */
+static double unit_in_last_place(const char *s)
+{
+	const char *e = strpbrk(s, "eE"), *dot = strchr(s, '.');
+	long exp10 = e ? strtol(e + 1, NULL, 10) : 0;
+	long decimals = 0;
+
+	if (dot && (!e || dot < e))
+		decimals = (e ? e : s + strlen(s)) - dot - 1;
+	return pow(10, (double)(exp10 - decimals));
+}
+
+/* Counts the trials of the run v[n - 1] into fewest and most. */
+static void fold(struct cbench_series *s)
+{
+	if (!s->fewest || s->run_trials < s->fewest)
+		s->fewest = s->run_trials;
+	if (s->run_trials > s->most)
+		s->most = s->run_trials;
+}
+
+/* One trial's value, in the run the file is at: a run keeps its least. */
+static int add_trial(struct cbench_runs *g, const char *name, double v, double ulp)
+{
+	struct cbench_series *s = find(g, name, true);
+	double rel = ulp / v;
+
+	if (!s)
+		return -ENOMEM;
+	/* Uniform rounding of +-ulp/2 has variance ulp^2 / 12. */
+	s->min_var = fmax(s->min_var, rel * rel / 12);
+	s->fastest = s->n ? fmin(s->fastest, v) : v;
+	s->slowest = s->n ? fmax(s->slowest, v) : v;
+	if (s->n && s->run == g->runs) {
+		s->v[s->n - 1] = fmin(s->v[s->n - 1], v);
+		s->run_trials++;
+		return 0;
+	}
+	if (s->n)
+		fold(s);
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 4;
+		double *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	s->run = g->runs;
+	s->run_trials = 1;
+	return 0;
+}
+
+/*
+ * Opens a report to read: a regular file of at most RUNS_MAX_BYTES.  We
+ * open without blocking (a FIFO would wait for a writer) and look before
+ * reading (a device such as /dev/zero never ends).
+ */
+static FILE *open_report(const char *path, const char *cmd, struct stat *st, int *ret, char *why, size_t len)
+{
+	FILE *f;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		*ret = -errno;
+		snprintf(why, len, "%s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		*ret = S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+		snprintf(why, len, "it is %s, not a report", cbench_file_kind(st->st_mode));
+		goto fail;
+	}
+	if (st->st_size > RUNS_MAX_BYTES) {
+		*ret = -EFBIG;
+		snprintf(why, len, "it is larger than %d MiB, the most %s reads", RUNS_MAX_BYTES >> 20, cmd);
+		goto fail;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		*ret = -errno;
+		snprintf(why, len, "%s", strerror(errno));
+		goto fail;
+	}
+	return f;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* A configuration line, "key: value" (the Go benchmark format); a comment is not one. */
+static bool config_line(const char *line)
+{
+	const char *colon = strchr(line, ':');
+	char key[128];
+
+	if (!colon || (size_t)(colon - line) >= sizeof(key) || !isspace((unsigned char)colon[1]))
+		return false;
+	memcpy(key, line, (size_t)(colon - line));
+	key[colon - line] = '\0';
+	return cbench_go_valid_key(key);
+}
+
+/* Notes a configuration line's value where it says where the run was measured. */
+static void note_origin(struct cbench_origin *o, const char *line)
+{
+	static const struct { const char *key; size_t off, size; } keys[] = {
+		{ "machine", offsetof(struct cbench_origin, machine), sizeof(o->machine) },
+		{ "cpu-model", offsetof(struct cbench_origin, cpu_model), sizeof(o->cpu_model) },
+		{ "backend", offsetof(struct cbench_origin, backend), sizeof(o->backend) },
+	};
+	const char *colon = strchr(line, ':');
+
+	for (size_t k = 0; colon && k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *v = colon + 1 + strspn(colon + 1, " \t");
+
+		/* The machine is its host name, which has no space: the Go
+		 * line may add " (virtual machine)", JSON says that apart. */
+		if ((size_t)(colon - line) == strlen(keys[k].key) &&
+		    !strncmp(line, keys[k].key, (size_t)(colon - line)))
+			snprintf((char *)o + keys[k].off, keys[k].size, "%.*s",
+				 (int)strcspn(v, k == 0 ? " \t\r\n" : "\r\n"), v);
+	}
+}
+
+/* "machine vm, AuthenticAMD family 25 model 1, backend user": what is known of o. */
+static const char *origin_text(const struct cbench_origin *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "machine %s, %s, backend %s", o->machine[0] ? o->machine : "?",
+		 o->cpu_model[0] ? o->cpu_model : "CPU ?", o->backend[0] ? o->backend : "?");
+	return buf;
+}
+
+static bool differ(const char *a, const char *b)
+{
+	return a[0] && b[0] && strcmp(a, b);
+}
+
+/*
+ * The current run against the first one read: 0, or -EINVAL with why when
+ * they were measured on other machines or backends (unless --mixed).
+ */
+static int check_origin(struct cbench_runs *g, char *why, size_t len)
+{
+	char a[320], b[320];
+
+	g->checked = true;
+	if (!g->cur.machine[0] && !g->cur.cpu_model[0] && !g->cur.backend[0])
+		return 0;
+	if (!g->first->path) {
+		*g->first = g->cur;
+		return 0;
+	}
+	if (!differ(g->cur.machine, g->first->machine) && !differ(g->cur.cpu_model, g->first->cpu_model) &&
+	    !differ(g->cur.backend, g->first->backend))
+		return 0;
+	g->differed = true;
+	if (g->mixed)
+		return 0;
+	snprintf(why, len, "it was measured on %.100s, %.60s on %.100s: runs of different "
+		 "machines or backends differ by more than a change compare looks for; compare "
+		 "runs of one machine and backend, or give --mixed to compare them anyway",
+		 origin_text(&g->cur, a, sizeof(a)), g->first->path,
+		 origin_text(g->first, b, sizeof(b)));
+	return -EINVAL;
+}
+
+/*
+ * The ns/op value of a result line, in *value with its token in *token;
+ * false for a line that has none.
+ */
+static bool result_value(char *line, char **name, char **token)
+{
+	char *save = NULL, *tok, *value = NULL;
+	int field = 0;
+
+	if (strncmp(line, "Benchmark", 9) || (line[9] && !isupper((unsigned char)line[9]) &&
+					      !isspace((unsigned char)line[9])))
+		return false;
+	*name = strtok_r(line, " \t\n", &save);
+	while ((tok = strtok_r(NULL, " \t\n", &save))) {
+		field++;
+		if (field >= 2 && field % 2 == 0)
+			value = tok;
+		else if (field >= 3 && !strcmp(tok, "ns/op") && value)
+			break;
+	}
+	*token = value;
+	return tok && value;
+}
+
+/* A time is finite, positive and decimal: nan, inf, -1, 0 or 0x10 would
+ * print "nan ... slower" or a made-up change. */
+static bool parse_time(const char *token, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(token, &end);
+	return end != token && !*end && errno != ERANGE && isfinite(*v) && *v > 0 &&
+	       !strpbrk(token, "xX");
+}
+
+/*
+ * Reads one line into g: a result line's ns/op goes to its benchmark's
+ * current run; a configuration line after result lines starts the next
+ * run (reports written one after another into one file).
+ */
+static int read_line(struct cbench_runs *g, char *line, uint64_t at, bool *results, char *why, size_t len)
+{
+	char *name, *token;
+	double v;
+	int ret;
+
+	if (config_line(line)) {
+		g->runs += *results;
+		*results = false;
+		note_origin(&g->cur, line);
+		g->checked = false;
+		return 0;
+	}
+	if (!result_value(line, &name, &token))
+		return 0;
+	if (!g->checked && check_origin(g, why, len))
+		return -EINVAL;
+	if (!parse_time(token, &v)) {
+		snprintf(why, len, "line %" PRIu64 ": %s: ns/op value '%.40s' is not a finite, "
+			 "positive number", at, name, token);
+		return -EINVAL;
+	}
+	*results = true;
+	ret = add_trial(g, name, v, unit_in_last_place(token));
+	if (ret)
+		snprintf(why, len, "%s", strerror(-ret));
+	return ret;
+}
+
+/* A JSON report's text from f, whole; NULL (and why) if too big or unread. */
+static char *slurp(FILE *f, const char *cmd, size_t *n, char *why, size_t len)
+{
+	size_t cap = 1 << 16;
+	char *text = malloc(cap), *bigger;
+
+	*n = 0;
+	while (text) {
+		*n += fread(text + *n, 1, cap - *n, f);
+		if (*n < cap)
+			break;
+		if (cap >= RUNS_MAX_BYTES) {
+			snprintf(why, len, "it is larger than %d MiB, the most %s reads",
+				 RUNS_MAX_BYTES >> 20, cmd);
+			free(text);
+			return NULL;
+		}
+		bigger = realloc(text, cap * 2);
+		if (!bigger)
+			free(text);
+		text = bigger;
+		cap *= 2;
+	}
+	if (!text || ferror(f)) {
+		snprintf(why, len, "%s", strerror(text ? EIO : ENOMEM));
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/*
+ * A JSON report of `run` (--format json) into g: one run, each trial that
+ * measured its ns/op.  An audit's or a profile's JSON is refused, saying
+ * what it is.
+ */
+static int parse_json(FILE *f, struct cbench_runs *g, char *why, size_t len)
+{
+	struct cbench_json *root = NULL;
+	const struct cbench_json *list;
+	size_t n, trials = 0;
+	char *text = slurp(f, g->cmd, &n, why, len);
+	int ret;
+
+	if (!text)
+		return -EINVAL;
+	ret = cbench_json_parse(text, n, &root, why, len);
+	free(text);
+	if (ret)
+		return ret;
+	list = cbench_json_get(root, "benchmarks");
+	if (list && list->type == CBENCH_JSON_ARRAY) {
+		const struct cbench_json *c = cbench_json_get(root, "config");
+
+		snprintf(g->cur.machine, sizeof(g->cur.machine), "%s",
+			 cbench_json_string(c, "machine", ""));
+		snprintf(g->cur.cpu_model, sizeof(g->cur.cpu_model), "%s",
+			 cbench_json_string(c, "cpu_model", ""));
+		snprintf(g->cur.backend, sizeof(g->cur.backend), "%s",
+			 cbench_json_string(c, "backend", ""));
+		ret = check_origin(g, why, len);
+		if (ret) {
+			cbench_json_free(root);
+			return ret;
+		}
+	}
+	if (!list || list->type != CBENCH_JSON_ARRAY) {
+		snprintf(why, len, "it is JSON, but not a run's report (%s)",
+			 cbench_json_get(root, "audits") ? "an audit's: it compares two versions already" :
+			 cbench_json_get(root, "profile") ? "a profile's" : "no \"benchmarks\"");
+		cbench_json_free(root);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < list->n && !ret; i++) {
+		const struct cbench_json *b = &list->items[i], *t = cbench_json_get(b, "trials");
+		const char *name = cbench_json_string(b, "name", NULL);
+
+		for (size_t k = 0; name && t && t->type == CBENCH_JSON_ARRAY && k < t->n && !ret; k++) {
+			double v = cbench_json_number(&t->items[k], "ns_per_op", NAN);
+
+			if (strcmp(cbench_json_string(&t->items[k], "status", ""), "ok") || !(v > 0) ||
+			    !isfinite(v))
+				continue;
+			/* Written to round-trip: rounding is a double's own. */
+			ret = add_trial(g, name, v, v * 0x1p-52);
+			trials++;
+		}
+	}
+	cbench_json_free(root);
+	if (!ret && !trials && !g->empty_ok) {
+		snprintf(why, len, "it has no measured trials");
+		return -ENODATA;
+	}
+	if (ret)
+		snprintf(why, len, "%s", strerror(-ret));
+	return ret;
+}
+
+/* Every run of one file into g.  Returns 0 or -errno with a sentence in why. */
+static int parse(const char *path, struct cbench_runs *g, char *why, size_t len)
+{
+	char line[4096];
+	uint64_t bytes = 0, lineno = 1;
+	bool results = false, any = false, starts_line = true;
+	struct stat st;
+	int ret = 0;
+	FILE *f = open_report(path, g->cmd, &st, &ret, why, len);
+	int first;
+
+	if (!f)
+		return ret;
+	g->runs++;
+	memset(&g->cur, 0, sizeof(g->cur));
+	g->cur.path = path;
+	g->checked = false;
+	/* Go text or JSON, by what the file holds, whatever its name. */
+	do
+		first = getc(f);
+	while (first == ' ' || first == '\t' || first == '\n' || first == '\r');
+	if (first == '{') {
+		ungetc(first, f);
+		ret = parse_json(f, g, why, len);
+		fclose(f);
+		return ret;
+	}
+	if (first != EOF)
+		ungetc(first, f);
+	while (!ret && fgets(line, sizeof(line), f)) {
+		size_t line_bytes = strlen(line);
+		uint64_t at = lineno;
+		bool ends_line = line_bytes && line[line_bytes - 1] == '\n';
+
+		/* fgets() may return part of a longer line; only its start
+		 * is a line to read. */
+		lineno += ends_line;
+		/* The file may grow while we read it. */
+		bytes += line_bytes;
+		if (bytes > RUNS_MAX_BYTES) {
+			ret = -EFBIG;
+			snprintf(why, len, "it is larger than %d MiB, the most %s reads",
+				 RUNS_MAX_BYTES >> 20, g->cmd);
+			break;
+		}
+		if (starts_line)
+			ret = read_line(g, line, at, &results, why, len);
+		starts_line = ends_line;
+		any |= results;
+	}
+	if (!ret && ferror(f)) {
+		ret = -EIO;
+		snprintf(why, len, "%s", strerror(EIO));
+	}
+	if (!ret && !any) {
+		ret = -ENODATA;
+		snprintf(why, len, "it has no result lines");
+	}
+	fclose(f);
+	return ret;
+}
+
+void cbench_runs_release(struct cbench_runs *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->s[i].v);
+	free(g->s);
+	free(g->slots);
+	free(g->files);
+}
+
+int cbench_runs_read(struct cbench_runs *g, char *const paths[], size_t n)
+{
+	char why[CBENCH_ERR_LEN];
+
+	g->files = calloc(n, sizeof(*g->files));
+	if (!g->files)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		int ret;
+
+		if (!stat(paths[i], &st)) {
+			for (size_t j = 0; j < g->nfiles; j++) {
+				if (g->files[j].dev == st.st_dev && g->files[j].ino == st.st_ino) {
+					cbench_err("unable to %s: %s is given twice on one side "
+						"(also as %s); each run may count once\n",
+						g->cmd, paths[i], g->files[j].path);
+					return -EINVAL;
+				}
+			}
+			g->files[g->nfiles++] = (struct cbench_runs_file){ st.st_dev, st.st_ino, paths[i] };
+		}
+		ret = parse(paths[i], g, why, sizeof(why));
+		if (ret) {
+			cbench_err("unable to read %s: %s\n", paths[i], why);
+			return ret;
+		}
+	}
+	for (size_t i = 0; i < g->n; i++)
+		fold(&g->s[i]);
+	return 0;
+}
+struct cbench_series *cbench_runs_find(const struct cbench_runs *g, const char *name)
+{
+	return find((struct cbench_runs *)g, name, false);
+}
+
+double cbench_series_mean(const struct cbench_series *s)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		sum += log(s->v[i]);
+	return exp(sum / (double)s->n);
+}
+
+int cbench_series_change(const struct cbench_series *old, const struct cbench_series *new, double min_effect,
+			 struct cbench_change *c)
+{
+	return cbench_change_test(old->v, old->n, new->v, new->n, fmax(old->min_var, new->min_var), min_effect,
+				  c);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Run reports read as runs, for `compare` and `plot`'s change view: each
+ * file, Go text or a run's JSON (by what it holds), gives one run, or in Go
+ * text several written one after another (a configuration line after
+ * result lines starts the next run); each run gives every benchmark one
+ * value, its headline, the least trial's ns/op.  Runs of other machines or
+ * backends than the first one read are refused unless mixed is set.
+ */
+#ifndef _CBENCH_RUNS_H
+#define _CBENCH_RUNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "stats/change.h"
+
+/*
+ * Where a run was measured, from its configuration: the machine, the CPU
+ * model and the backend.  Runs of two machines, or of user mode and ring
+ * 0, differ by more than the changes compare looks for.
+ */
+struct cbench_origin {
+	char machine[128];
+	char cpu_model[128];
+	char backend[32];
+	const char *path;		/* the file it was read from */
+};
+
+
+/* A benchmark's runs on one side. */
+struct cbench_series {
+	char name[256];
+	double *v;			/* per run: its least trial's ns/op */
+	size_t n, cap;			/* runs */
+	size_t run_trials;		/* trials of the run v[n - 1] */
+	size_t fewest, most;		/* trials of a run, once folded; fewest 0: none */
+	uint64_t run;			/* the run v[n - 1] came from */
+	double min_var;			/* the values' rounding variance, log scale */
+	double fastest, slowest;	/* ns/op of its fastest and slowest trial, of any run */
+};
+
+/*
+ * The series of one side in the order first seen, and a hash index over
+ * their names (open addressing, linear probing, at most half full): two
+ * files of 100,000 benchmarks each took 15 s with a linear search.
+ */
+struct cbench_runs {
+	struct cbench_series *s;
+	size_t n, cap;
+	size_t *slots;			/* series index + 1; 0 for an empty slot */
+	size_t nslots;			/* a power of two */
+	uint64_t runs;			/* runs read so far; the current one's id */
+	struct cbench_runs_file {
+		dev_t dev;
+		ino_t ino;
+		const char *path;
+	} *files;			/* each file read, to refuse one twice */
+	size_t nfiles;
+	/* The current run's origin, whether its results were checked against
+	 * the first run's (*first, shared by both sides), and --mixed. */
+	struct cbench_origin cur, *first;
+	bool checked, mixed;
+	bool differed;			/* a run of another origin was read, mixed being set */
+	bool empty_ok;			/* a JSON report without a measured trial is no error */
+	const char *cmd;		/* the subcommand reading, for its messages: "compare" */
+};
+
+/*
+ * Reads a side's files into g, which its caller zeroed and gave cmd, first
+ * (the first run's origin, shared by both sides, zeroed), mixed and empty_ok.  A file
+ * given twice on a side would count its runs twice, and is refused.  0, or
+ * -errno after saying "cbenchctl: unable to read FILE: why".  Free with
+ * cbench_runs_release().
+ */
+int cbench_runs_read(struct cbench_runs *g, char *const paths[], size_t n);
+void cbench_runs_release(struct cbench_runs *g);
+
+/* The side's series of that name, NULL for none (a longer name is cut as stored). */
+struct cbench_series *cbench_runs_find(const struct cbench_runs *g, const char *name);
+
+/* The geometric mean of a series' runs' values (n >= 1). */
+double cbench_series_mean(const struct cbench_series *s);
+
+/* old against new: cbench_change_test() over their runs, with their rounding. */
+int cbench_series_change(const struct cbench_series *old, const struct cbench_series *new, double min_effect,
+			 struct cbench_change *c);
+
+#endif /* _CBENCH_RUNS_H */
