@@ -384,9 +384,10 @@ itest-plot: cbenchctl examples
 KVER      ?= $(patsubst linux-headers-%,%,$(notdir $(patsubst %/build,%,$(KDIR))))
 
 # Test builds only: CBENCH_PLANT_BUG=<kind> plants one deliberate bug
-# (kmod/planted.c) for `make vmtest-planted`.  Such a module goes to a
-# directory of its own, so it can never be mistaken for the real one.
-PLANT_BUGS := uaf lockinv atomic_sleep leak
+# (kmod/planted.c) for `make vmtest-planted`, or, with nonet, turns the
+# fault nets off for the killed-thread boot of `make vmtest`.  Such a module
+# goes to a directory of its own, so it can never be mistaken for the real one.
+PLANT_BUGS := uaf lockinv atomic_sleep leak nonet
 ifneq ($(filter-out $(PLANT_BUGS),$(CBENCH_PLANT_BUG))$(word 2,$(CBENCH_PLANT_BUG)),)
 $(error CBENCH_PLANT_BUG=$(CBENCH_PLANT_BUG): one of $(PLANT_BUGS))
 endif

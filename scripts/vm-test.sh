@@ -22,7 +22,7 @@
 #
 # Environment: CI=true makes fewer than two Debian kernels, or no debug
 # kernel, an error; VMTEST_KERNELS="<kver> ..." picks kernels ("debug" is
-# the debug kernel); VMTEST_DEBUG=0 skips the debug kernel (not in CI);
+# the debug kernel, "killed" its killed-thread boot alone); VMTEST_DEBUG=0 skips the debug kernel (not in CI);
 # VMTEST_TIMEOUT (seconds, per boot, default 180; 360 for the debug
 # kernel, whose checks slow it down under TCG); VMTEST_PLANTED="<kind> ..."
 # picks the planted bugs.
@@ -61,7 +61,7 @@ if [ -n "$PLANTED" ]; then
 	debug=1
 elif [ -n "$kernels" ]; then
 	for kver in $kernels; do
-		case $kver in debug | *-cbench-debug) debug=1 ;; esac
+		case $kver in debug | killed | *-cbench-debug) debug=1 ;; esac
 	done
 elif [ "${VMTEST_DEBUG:-1}" != 0 ]; then
 	debug=1
@@ -369,6 +369,10 @@ killed_thread() {
 
 failed=
 for kver in $kernels; do
+	if [ "$kver" = killed ]; then
+		killed_thread "$debug_kver" || failed="$failed $debug_kver(killed thread)"
+		continue
+	fi
 	boot "$kver" || failed="$failed $kver"
 	if is_debug "$kver"; then
 		debug_boot_s=$boot_s
