@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a run's trials say together (stats/trials.c): the median's
+ * distribution-free interval against the binomial, and the classifier of
+ * slow trials on synthetic runs whose causes are known: a busy moment over
+ * a round of several benchmarks, a clock dip, a stretch within a trial, a
+ * lone slow trial, and the spread a placement-sensitive benchmark has.
+ */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <string.h>
+
+#include "stats/trials.h"
+
+#define CLOSE(a, b) CU_ASSERT(fabs((a) - (b)) < 1e-12)
+
+static void median_interval(void)
+{
+	const double v[] = { 7, 3, 9, 1, 5, 10, 2, 8, 4, 6 };
+	double m, lo, hi, cov;
+
+	cbench_trials_median_ci(v, 10, 0.95, &m, &lo, &hi, &cov);
+	CLOSE(m, 5.5);
+	CLOSE(lo, 2);
+	CLOSE(hi, 9);
+	/* 1 - 2 P(Bin(10, 1/2) <= 1) = 1 - 2 * 11 / 1024 */
+	CLOSE(cov, 1 - 22.0 / 1024);
+	/* At 0.80, k = 3 covers 1 - 2 * 56 / 1024 = 0.89. */
+	cbench_trials_median_ci(v, 10, 0.80, &m, &lo, &hi, &cov);
+	CLOSE(lo, 3);
+	CLOSE(hi, 8);
+	/* Five values cover at most 1 - 2/32 = 0.9375: the range, saying so. */
+	cbench_trials_median_ci(v, 5, 0.95, &m, &lo, &hi, &cov);
+	CLOSE(m, 5);
+	CLOSE(lo, 1);
+	CLOSE(hi, 9);
+	CLOSE(cov, 0.9375);
+	cbench_trials_median_ci(v, 1, 0.95, &m, &lo, &hi, &cov);
+	CLOSE(m, 7);
+	CLOSE(lo, 7);
+	CLOSE(cov, 1);
+	cbench_trials_median_ci(v, 0, 0.95, &m, &lo, &hi, &cov);
+	CU_ASSERT(isnan(m) && isnan(lo) && isnan(hi));
+	/* Quantiles 3.25 and 7.75 (R's type 7) of 1..10. */
+	CLOSE(cbench_trials_robust_sd(v, 10), 4.5 / 1.349);
+	CLOSE(cbench_trials_robust_sd(v, 1), 0);
+}
+
+/*
+ * A run of nb benchmarks by k trials, round-robin, each trial 25 ms with
+ * 5 ms between: benchmark b's trial t at log(base_b) plus a small jitter,
+ * halves agreeing, a steady clock.
+ */
+static void synthetic(struct cbench_trial_obs *obs, size_t nb, size_t k)
+{
+	static const double jitter[] = { 0, 1, -1, 2, -2, 0.5, -0.5, 1.5, -1.5, 0.2, -0.2, 0.7 };
+
+	for (size_t t = 0; t < k; t++) {
+		for (size_t b = 0; b < nb; b++) {
+			struct cbench_trial_obs *o = &obs[t * nb + b];
+			double start = 0.030 * (double)(t * nb + b);
+
+			memset(o, 0, sizeof(*o));
+			o->bench = b;
+			o->log_ns = log(100.0 * (double)(b + 1)) + 1e-4 * jitter[(t + b) % 12];
+			o->core_ghz = 3.0;
+			o->half_diff = 5e-5;
+			o->start_s = start;
+			o->end_s = start + 0.025;
+			o->floor = 1e-4;
+		}
+	}
+}
+
+static size_t count(const struct cbench_trial_obs *obs, size_t n, enum cbench_trial_cause c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += obs[i].cause == c;
+	return k;
+}
+
+/* The machine busy for one round: every benchmark's trial of it is slow. */
+static void busy_moment(void)
+{
+	struct cbench_trial_obs obs[40];
+
+	synthetic(obs, 4, 10);
+	for (size_t b = 0; b < 4; b++)
+		obs[3 * 4 + b].log_ns += log(1.6);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 4);
+	for (size_t b = 0; b < 4; b++) {
+		CU_ASSERT_EQUAL(obs[3 * 4 + b].cause, CBENCH_TRIAL_MOMENT);
+		CU_ASSERT(obs[3 * 4 + b].beside >= 1);
+	}
+	CU_ASSERT_EQUAL(count(obs, 40, CBENCH_TRIAL_KEPT), 36);
+}
+
+/* One slow trial alone, nothing beside it slow: no cause seen, not disturbed. */
+static void lone_slow_trial(void)
+{
+	struct cbench_trial_obs obs[40];
+
+	synthetic(obs, 4, 10);
+	obs[5 * 4 + 2].log_ns += log(1.723);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 0);
+	CU_ASSERT_EQUAL(obs[5 * 4 + 2].cause, CBENCH_TRIAL_SLOW);
+	CU_ASSERT_EQUAL(count(obs, 40, CBENCH_TRIAL_KEPT), 39);
+	/* The same with its reference chain slow: the clock dipped. */
+	obs[5 * 4 + 2].core_ghz = 3.0 / 1.5;
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 1);
+	CU_ASSERT_EQUAL(obs[5 * 4 + 2].cause, CBENCH_TRIAL_CLOCK);
+	/* A trial fast by 6.6 %, its clock 6.6 % higher: a boost, set aside. */
+	obs[5 * 4 + 2].log_ns -= log(1.723) + log(1.066);
+	obs[5 * 4 + 2].core_ghz = 3.0 * 1.066;
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 1);
+	CU_ASSERT_EQUAL(obs[5 * 4 + 2].cause, CBENCH_TRIAL_CLOCK);
+	/* As fast at the run's clock: a lucky placement's, kept. */
+	obs[5 * 4 + 2].core_ghz = 3.0;
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 0);
+	CU_ASSERT_EQUAL(obs[5 * 4 + 2].cause, CBENCH_TRIAL_KEPT);
+	obs[5 * 4 + 2].log_ns += log(1.723) + log(1.066);
+	/* Or with its halves far apart: slow for part of the trial. */
+	obs[5 * 4 + 2].core_ghz = 3.0;
+	obs[5 * 4 + 2].half_diff = 0.4;
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 1);
+	CU_ASSERT_EQUAL(obs[5 * 4 + 2].cause, CBENCH_TRIAL_PART);
+}
+
+/*
+ * A placement-sensitive benchmark (trials spread over 4 %, both ways, with
+ * no time pattern) beside compute-only ones: nothing is slow beyond its
+ * spread, nothing disturbed; and a slow trial of a neighbour does not make
+ * its placement-sensitive neighbour's trials disturbed.
+ */
+static void placement_spread(void)
+{
+	static const double spread[] = { 0, 3.1, 0.4, 2.2, 3.9, 1.0, 0.1, 2.8, 1.7, 3.5 };
+	struct cbench_trial_obs obs[30];
+
+	synthetic(obs, 3, 10);
+	for (size_t t = 0; t < 10; t++)
+		obs[t * 3 + 1].log_ns += log(1 + spread[t] / 100);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3), 0);
+	CU_ASSERT_EQUAL(count(obs, 30, CBENCH_TRIAL_KEPT), 30);
+	/* Benchmark 0 slow in round 4: benchmark 1's trial beside it is not
+	 * slow for its own spread, so benchmark 0's is slow alone. */
+	obs[4 * 3].log_ns += log(1.3);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3), 0);
+	CU_ASSERT_EQUAL(obs[4 * 3].cause, CBENCH_TRIAL_SLOW);
+	CU_ASSERT_EQUAL(obs[4 * 3 + 1].cause, CBENCH_TRIAL_KEPT);
+}
+
+/* Slowdowns under CBENCH_TRIAL_SLOW_MIN are noise, whatever the spread. */
+static void small_slowdowns(void)
+{
+	struct cbench_trial_obs obs[20];
+
+	synthetic(obs, 2, 10);
+	obs[2 * 2].log_ns += 0.004;
+	obs[2 * 2 + 1].log_ns += 0.004;
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 0);
+	CU_ASSERT_EQUAL(count(obs, 20, CBENCH_TRIAL_KEPT), 20);
+}
+
+static CU_TestInfo trials_tests[] = {
+	{ "the median's interval from order statistics", median_interval },
+	{ "a busy moment over a round is a disturbance", busy_moment },
+	{ "a lone slow trial, a clock dip, a stretch within a trial", lone_slow_trial },
+	{ "a placement's spread is not a disturbance", placement_spread },
+	{ "slowdowns too small to matter are kept", small_slowdowns },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_trials_suites[] = {
+	{ "trials: headline, interval, disturbances", NULL, NULL, NULL, NULL, trials_tests },
+	CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What a run's trials say together (trials.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+#include "stats/trials.h"
+
+/* A normal's interquartile range in standard deviations. */
+#define IQR_TO_SD 1.349
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* P(Bin(n, 1/2) <= k). */
+static double binomial_half_cdf(size_t n, size_t k)
+{
+	double term = ldexp(1, -(int)n), sum = 0;
+
+	for (size_t i = 0; i <= k && i <= n; i++) {
+		sum += term;
+		term = term * (double)(n - i) / (double)(i + 1);
+	}
+	return sum;
+}
+
+void cbench_trials_median_ci(const double *v, size_t n, double confidence, double *median,
+			     double *lo, double *hi, double *coverage)
+{
+	double *s;
+	size_t k;
+
+	*median = *lo = *hi = *coverage = NAN;
+	if (!n)
+		return;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), compare_double);
+	*median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	/* The widest k (1-based) whose order statistics cover the median. */
+	for (k = n / 2 ? n / 2 : 1; k > 1 && 1 - 2 * binomial_half_cdf(n, k - 1) < confidence; k--)
+		;
+	*lo = s[k - 1];
+	*hi = s[n - k];
+	*coverage = n == 1 ? 1 : 1 - 2 * binomial_half_cdf(n, k - 1);
+	free(s);
+}
+
+double cbench_trials_robust_sd(const double *v, size_t n)
+{
+	if (n < 2)
+		return 0;
+	return (cbench_stats_quantile(v, n, 0.75) - cbench_stats_quantile(v, n, 0.25)) / IQR_TO_SD;
+}
+
+bool cbench_trial_disturbed(enum cbench_trial_cause cause)
+{
+	return cause == CBENCH_TRIAL_MOMENT || cause == CBENCH_TRIAL_CLOCK ||
+	       cause == CBENCH_TRIAL_PART;
+}
+
+const char *cbench_trial_cause_name(int cause)
+{
+	static const char *const names[] = {
+		[CBENCH_TRIAL_KEPT] = "kept", [CBENCH_TRIAL_SLOW] = "slow",
+		[CBENCH_TRIAL_MOMENT] = "moment", [CBENCH_TRIAL_CLOCK] = "clock",
+		[CBENCH_TRIAL_PART] = "part",
+	};
+
+	return cause >= 0 && (size_t)cause < sizeof(names) / sizeof(names[0]) ? names[cause] : "?";
+}
+
+/*
+ * One benchmark's median and noise, the largest of its trials' robust
+ * spread, the noise between their halves and the floor, on the log scale;
+ * v has room for n values.  Its trials' excess over the median goes into
+ * obs.
+ */
+static double bench_noise(struct cbench_trial_obs *obs, size_t n, size_t bench, double *v)
+{
+	double median, noise = 0, halves;
+	size_t k = 0, h = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (obs[i].bench == bench)
+			v[k++] = obs[i].log_ns;
+	if (!k)
+		return 0;
+	median = cbench_stats_median(v, k);
+	noise = cbench_trials_robust_sd(v, k);
+	for (size_t i = 0; i < n; i++) {
+		if (obs[i].bench != bench)
+			continue;
+		obs[i].excess = obs[i].log_ns - median;
+		noise = fmax(noise, isnan(obs[i].floor) ? 0 : obs[i].floor);
+		if (!isnan(obs[i].half_diff))
+			v[h++] = obs[i].half_diff;
+	}
+	/* |h0 - h1| of a trial's halves: the trial's own noise is half its
+	 * standard deviation, which is its median over 0.6745. */
+	halves = h ? cbench_stats_median(v, h) / 0.6745 / 2 : 0;
+	return fmax(noise, halves);
+}
+
+static bool slow(const struct cbench_trial_obs *o, double noise, double min)
+{
+	return o->excess > fmax(min, CBENCH_TRIAL_SLOW_SD * noise);
+}
+
+/*
+ * Whether trial o is as fast beyond its benchmark's noise as a slow one must
+ * be slow to be suspect, with its core clock higher than the run's by at
+ * least a third of that: the clock, not the code, made it fast.
+ */
+static bool fast_by_clock(const struct cbench_trial_obs *o, double noise, double clock)
+{
+	return -o->excess > fmax(CBENCH_TRIAL_SLOW_MIN, CBENCH_TRIAL_SLOW_SD * noise) &&
+	       !isnan(o->core_ghz) && log(o->core_ghz / clock) > -o->excess / 3;
+}
+
+/* How many trials of other benchmarks ran beside trial i and were slow too. */
+static size_t slow_beside(const struct cbench_trial_obs *obs, size_t n, size_t i,
+			  const double *noise)
+{
+	double len = obs[i].end_s - obs[i].start_s, from = obs[i].start_s - len,
+	       to = obs[i].end_s + len;
+	size_t count = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		const struct cbench_trial_obs *o = &obs[j];
+
+		if (o->bench == obs[i].bench || o->end_s < from || o->start_s > to)
+			continue;
+		/* Slow too, by half as much as it would need to be suspect. */
+		if (o->excess > fmax(CBENCH_TRIAL_SLOW_MIN / 2, CBENCH_TRIAL_SLOW_SD / 2 * noise[o->bench]))
+			count++;
+	}
+	return count;
+}
+
+/* The median core clock of the trials that have one; NAN if none. */
+static double median_clock(const struct cbench_trial_obs *obs, size_t n, double *v)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(obs[i].core_ghz))
+			v[k++] = obs[i].core_ghz;
+	return k ? cbench_stats_median(v, k) : NAN;
+}
+
+size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbench)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v)), *noise = calloc(nbench ? nbench : 1,
+								       sizeof(*noise));
+	double clock;
+	size_t disturbed = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		obs[i].cause = CBENCH_TRIAL_KEPT;
+		obs[i].excess = 0;
+		obs[i].beside = 0;
+	}
+	if (!v || !noise) {
+		free(v);
+		free(noise);
+		return 0;
+	}
+	for (size_t b = 0; b < nbench; b++)
+		noise[b] = bench_noise(obs, n, b, v);
+	clock = median_clock(obs, n, v);
+	for (size_t i = 0; i < n; i++) {
+		struct cbench_trial_obs *o = &obs[i];
+
+		if (o->bench >= nbench)
+			continue;
+		/* Fast by the clock: a boost, which moved this trial alone. */
+		if (fast_by_clock(o, noise[o->bench], clock)) {
+			o->cause = CBENCH_TRIAL_CLOCK;
+			disturbed++;
+			continue;
+		}
+		if (!slow(o, noise[o->bench], CBENCH_TRIAL_SLOW_MIN))
+			continue;
+		o->beside = slow_beside(obs, n, i, noise);
+		if (o->beside)
+			o->cause = CBENCH_TRIAL_MOMENT;
+		else if (!isnan(o->core_ghz) && log(clock / o->core_ghz) > o->excess / 3)
+			o->cause = CBENCH_TRIAL_CLOCK;
+		else if (!isnan(o->half_diff) && o->half_diff > o->excess / 3)
+			o->cause = CBENCH_TRIAL_PART;
+		else
+			o->cause = CBENCH_TRIAL_SLOW;
+		disturbed += cbench_trial_disturbed(o->cause);
+	}
+	free(v);
+	free(noise);
+	return disturbed;
+}
