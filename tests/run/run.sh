@@ -408,25 +408,29 @@ fi
 
 # tests/fixtures/placed.c's by_worker does twice the work in every other
 # worker: a speed fixed for a worker, as where its memory lies is.  Its
-# trials differ by 2x, each steady within itself: the run puts it down to
-# placement, marks the least trial, and says to quote the median.
+# trials differ by 2x, each steady within itself, nothing beside them slow:
+# the run puts it down to placement, and its headline is the median of
+# trials, as always, with an interval that spans them.
 echo 0 >"$TMP/counter"
 CBENCH_PLACED_COUNTER=$TMP/counter run_cb run --trials 6 --trial-time 0.005 --warmup 0.001 \
 	--filter '^by_worker$' --format json -o "$TMP/report.json" build/tests/fixtures/placed.so
-if [ "$rc" -eq 0 ] && grep -q '^ByWorker  *[0-9.]* [nµm]*s\* ' "$TMP/err" &&
-   grep -q '^  \* placement-sensitive: trials differ by .*: placement (.*quote the median of trials' \
+if [ "$rc" -eq 0 ] && grep -q '^ByWorker  *[0-9.]* [nµm]*s ' "$TMP/err" &&
+   grep -q '^  placement-sensitive: trials spread .* by placement (.*the median of trials, quoted' \
 	"$TMP/err" && python3 - "$TMP/report.json" <<'PY'
 import json, statistics, sys
 b = json.load(open(sys.argv[1]))["benchmarks"][0]
 trials = [t["ns_per_op"] for t in b["trials"]]
 assert max(trials) / min(trials) > 1.8, trials
 assert b["placement_sensitive"] is True and b["quote"] == "median_of_trials", b
-assert b["quote_ns_per_op"] == b["median_of_trials_ns_per_op"] > b["ns_per_op"], b
+assert b["quote_ns_per_op"] == b["median_of_trials_ns_per_op"] == b["ns_per_op"], b
+assert b["ns_per_op"] == statistics.median(trials) > b["least_trial_ns_per_op"], b
+assert b["ns_per_op_lower"] <= min(trials) and b["ns_per_op_upper"] >= max(trials), b
 assert b["placement_share"] > 0.9 and b["between_trials_sd_pct"] > 10, b
+assert b["set_aside_trials"] == 0, b
 assert "placement" in b["unstable_reason"], b
 PY
 then
-	ok "trials that differ by worker: placement-sensitive, the median of trials to quote"
+	ok "trials that differ by worker: placement-sensitive, the median of trials quoted"
 else
 	not_ok "a placement-sensitive benchmark's headline"
 fi
@@ -435,10 +439,41 @@ CBENCH_PLACED_COUNTER=$TMP/counter run_cb run --trials 6 --trial-time 0.005 --wa
 	--filter '^by_worker$' build/tests/fixtures/placed.so
 if [ "$rc" -eq 0 ] && [ "$(grep -c '^BenchmarkByWorker ' "$TMP/out")" -eq 6 ] &&
    grep -q '^# BenchmarkByWorker: trials vary by .*% (sd), the noise within them by .*: [0-9]*% of their variance is placement$' "$TMP/out" &&
-   grep -q '^# BenchmarkByWorker: quote: the median of trials, .* ns/op (placement-sensitive)$' "$TMP/out"; then
-	ok "Go format: a line per trial, the placement figures and the quote in comments"
+   grep -q '^# BenchmarkByWorker: headline: the median of 6 trials, .* ns/op, 9[0-9]% interval \[.*, .*\]$' "$TMP/out"; then
+	ok "Go format: a line per trial, the placement figures and the headline in comments"
 else
 	not_ok "Go format of a placement-sensitive benchmark"
+fi
+
+# tests/fixtures/moment.c: three compute-only benchmarks, and a "busy
+# moment" over one round of their trials (workers 9 to 11, with the tuning
+# cached: the round-robin's fourth round), which does 1.6 times the work.
+# Each benchmark's trial of that round is set aside as disturbed by a busy
+# moment (the others measured beside it were slow too), measured again, and
+# counts in no figure: no placement, the headline as without the moment.
+run_cb run --trials 1 --trial-time 0.005 --warmup 0.001 -o /dev/null "$FIX/moment.so"
+echo "9 3 0" >"$TMP/moment"
+CBENCH_MOMENT_FILE=$TMP/moment run_cb run --trials 6 --trial-time 0.005 --warmup 0.001 \
+	-o "$TMP/moment.json" -o "$TMP/moment.txt" "$FIX/moment.so"
+if [ "$rc" -eq 0 ] && grep -q 'set aside as disturbed and measured again: 1 by a busy moment' "$TMP/err" &&
+   grep -q '^# BenchmarkFirst trial 4 set aside as disturbed (moment): ' "$TMP/moment.txt" &&
+   [ "$(grep -c '^BenchmarkFirst ' "$TMP/moment.txt")" -ge 6 ] && python3 - "$TMP/moment.json" <<'PY'
+import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    t = b["trials"]
+    assert t[3]["status"] == "set_aside" and t[3]["cause"] == "moment", (b["name"], t[3])
+    assert t[3]["slow_beside"] >= 1, t[3]
+    assert any(x.get("replacement") for x in t), b["name"]
+    kept = [x["ns_per_op"] for x in t if x["status"] == "ok"]
+    assert len(kept) >= 6 and t[3]["ns_per_op"] > 1.4 * max(kept), (b["name"], kept)
+    assert b["ns_per_op_upper"] < t[3]["ns_per_op"], b
+    assert b["placement_sensitive"] is False, b
+PY
+then
+	ok "a busy moment over a round: each slowed trial set aside, measured again, never placement"
+else
+	not_ok "a busy moment over a round of trials"
+	cat "$TMP/err"
 fi
 
 # ---- failing benchmarks: reported, the others still run ---------------------
@@ -584,7 +619,7 @@ import jsonschema
 schema, report = (json.load(open(p)) for p in sys.argv[1:3])
 jsonschema.Draft202012Validator.check_schema(schema)
 jsonschema.validate(report, schema)
-assert report["schema_version"] == 1
+assert report["schema_version"] == 2
 bad = dict(report, benchmarks=[dict(report["benchmarks"][0], trials=[{"status": "ok"}])])
 try:
     jsonschema.validate(bad, schema)
@@ -594,7 +629,7 @@ else:
     raise SystemExit("a trial without its figures passed")
 PY
 then
-	ok "the JSON report: schema_version 1, valid against docs/schema/run.schema.json"
+	ok "the JSON report: schema_version 2, valid against docs/schema/run.schema.json"
 else
 	not_ok "the JSON report against its schema"
 fi
@@ -705,8 +740,8 @@ if command -v script >/dev/null; then
 	NO_COLOR=1 script -qec "$CB run $FAST --filter '^add_chain\$' -o - $SUITE" /dev/null >"$TMP/raw" 2>&1
 	rc2=$?
 	sed 's/.*\x1b\[K//; s/\r$//' "$TMP/raw" >"$TMP/tty2"
-	if [ "$rc1/$rc2" = 0/0 ] && grep -Eq '^benchmark +time/op +median +cv +rate +cycles/op' "$TMP/tty" &&
-	   grep -Eq '^AddChain +[0-9.]+ ns +[0-9.]+ ns ' "$TMP/tty" &&
+	if [ "$rc1/$rc2" = 0/0 ] && grep -Eq '^benchmark +time/op +interval +cv +rate +cycles/op' "$TMP/tty" &&
+	   grep -Eq '^AddChain +[0-9.]+ ns +±[0-9.]+% ' "$TMP/tty" &&
 	   grep -Eq '^Copy/size=4096 +[0-9.]+ (ns|µs) .* [0-9.]+ [GM]B/s ' "$TMP/tty" &&
 	   ! grep -q '^BenchmarkAddChain' "$TMP/tty" &&
 	   grep -q 'no report written (standard output is a terminal): -o FILE writes it, -o - prints it here' "$TMP/tty" &&
@@ -1066,7 +1101,7 @@ if [ "$rc" -ne 0 ]; then
 	not_ok "per-rep hooks: exit status $rc"
 elif ! grep -q '"failed_trials":0' "$TMP/report.txt" ||
      ! grep -q '"tuning":"per-rep","instrument":"per-rep","n":1,' "$TMP/report.txt" ||
-     [ "$(grep -o '"status":"ok","n":1,' "$TMP/report.txt" | wc -l)" -ne 2 ]; then
+     [ "$(grep -o '"status":"ok","cause":"[a-z]*","n":1,' "$TMP/report.txt" | wc -l)" -ne 2 ]; then
 	cp "$TMP/report.txt" "$TMP/out"
 	not_ok "per-rep hooks: want every trial good, one call per measurement, no tuning"
 else

@@ -15,7 +15,7 @@
 
 static const char user_report[] =
 	"{\"config\":{\"backend\":\"user\"},\"benchmarks\":["
-	"{\"id\":\"a\",\"ns_per_op\":2,\"median_of_trials_ns_per_op\":2.2,\"cv_of_trials\":0.05,"
+	"{\"id\":\"a\",\"ns_per_op\":2.2,\"least_trial_ns_per_op\":2,\"cv_of_trials\":0.05,"
 	"\"trials\":[{\"measurements\":100,\"discarded\":10,\"discarded_by\":{\"context-switch\":8,"
 	"\"page-fault\":3}},{\"measurements\":100,\"discarded\":0,\"discarded_by\":{}}]},"
 	"{\"id\":\"b\",\"ns_per_op\":4,\"median_of_trials_ns_per_op\":4,\"cv_of_trials\":0,"
@@ -40,7 +40,7 @@ static void quietness(void)
 	struct cbench_quietness q;
 
 	cbench_quietness_of(u, "a", &q);
-	CU_ASSERT_DOUBLE_EQUAL(q.ns_per_op, 2, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(q.ns_per_op, 2.2, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(q.discarded, 0.05, 1e-12);	/* 10 of 200 */
 	CU_ASSERT_DOUBLE_EQUAL(q.cv, 0.05, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(q.gap, 0.1, 1e-12);

@@ -118,7 +118,10 @@ static void summary_numbers(void)
 	CU_ASSERT_DOUBLE_EQUAL(trials[1][0].instructions_per_op, 2048, 1e-9);
 	CU_ASSERT(isnan(trials[0][0].mb_per_s));
 	CU_ASSERT(isnan(trials[0][0].cycles_per_op));
-	CU_ASSERT_DOUBLE_EQUAL(results[0].ns_per_op, 0.3, 1e-12);
+	/* The headline: the median of the trials' 0.3 and 0.33. */
+	CU_ASSERT_DOUBLE_EQUAL(results[0].ns_per_op, 0.315, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(results[0].least_ns_per_op, 0.3, 1e-12);
+	CU_ASSERT(results[0].ns_lo <= 0.3 && results[0].ns_hi >= 0.33);
 	CU_ASSERT_DOUBLE_EQUAL(trials[0][0].ns_per_op, 0.3, 1e-12);
 	CU_ASSERT_EQUAL(results[1].failed, 1);
 	CU_ASSERT_EQUAL(report.failed_trials, 1);
@@ -195,8 +198,8 @@ static void content(void)
 	free(out);
 }
 
-/* A placement-sensitive result: its placement figures and the figure to
- * quote are comments; its result lines stay one per trial. */
+/* A placement-sensitive result: its placement figures and the headline,
+ * with its interval, are comments; its result lines stay one per trial. */
 static void placement_comments(void)
 {
 	char *out;
@@ -206,13 +209,16 @@ static void placement_comments(void)
 	results[0].within_var = 2.5e-5;
 	results[0].placement_share = 0.75;
 	results[0].placement_sensitive = results[0].unstable = true;
-	results[0].quote_ns_per_op = 0.315;
-	strcpy(results[0].unstable_reason, "trials differ by 10.0%: placement");
+	results[0].ns_per_op = 0.315;
+	results[0].ns_lo = 0.3;
+	results[0].ns_hi = 0.33;
+	results[0].ns_coverage = 0.5;
+	strcpy(results[0].unstable_reason, "trials spread 10.00% by placement");
 	out = render();
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# BenchmarkAddChain: trials vary by 1% (sd), the noise "
 				      "within them by 0.5%: 75% of their variance is placement\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# BenchmarkAddChain: quote: the median of trials, "
-				      "0.315 ns/op (placement-sensitive)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# BenchmarkAddChain: headline: the median of 2 trials, "
+				      "0.315 ns/op, 50% interval [0.3, 0.33]\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 20000 0.300000 ns/op"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nBenchmarkAddChain 10000 0.330000 ns/op"));
 	/* Two trials tell no variance between trials: no such comment. */

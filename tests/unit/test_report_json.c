@@ -65,8 +65,9 @@ static void content(void)
 	/* One good trial: its cv is 0 by the small-sample rule, not NaN text. */
 	CU_ASSERT_PTR_NULL(strstr(out, "nan"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"failed_trials\":1"));
-	/* One trial: no spread between trials, and the least is the quote. */
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"placement_sensitive\":false,\"quote\":\"least_trial\","
+	/* One trial: no spread between trials; the headline is always the
+	 * median of trials. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"placement_sensitive\":false,\"quote\":\"median_of_trials\","
 				      "\"quote_ns_per_op\":2,"));
 	CU_ASSERT_PTR_NULL(strstr(out, "placement_share"));
 	CU_ASSERT_PTR_NULL(strstr(out, "between_trials"));
@@ -75,7 +76,7 @@ static void content(void)
 	res.within_var = 2.5e-5;
 	res.placement_share = 0.75;
 	res.placement_sensitive = true;
-	res.quote_ns_per_op = 2.5;
+	res.ns_per_op = 2.5;
 	free(out);
 	out = render(&r);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"between_trials_sd_pct\":1,\"within_trials_sd_pct\":0.5,"

@@ -432,7 +432,9 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 	tr->n = res->n;
 	job.mode = CBENCH_WORKER_TRIAL;
 	job.n = res->n;
+	tr->start_s = now_s();
 	ret = cbench_phase_run(&job, st->opt->time_limit_s, &p);
+	tr->end_s = now_s();
 	if (ret) {
 		fail_trial(tr, ret, "cannot start a worker: ", strerror(-ret));
 		return;
@@ -645,6 +647,85 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 	r->trials_kept = kept ? t + (i > 0) : 0;
 }
 
+/* Most trials a benchmark gets measured again in place of disturbed ones. */
+static size_t replacements_max(const struct run_state *st)
+{
+	return st->opt->trials > 2 ? st->opt->trials / 2 : 1;
+}
+
+/*
+ * One more trial of res, in place of a disturbed one: appended, marked,
+ * measured now.  0 or -ENOMEM.
+ */
+static int replace_trial(struct run_state *st, struct cbench_result *res, size_t index,
+			 size_t total)
+{
+	struct cbench_trial *trials = realloc(res->trials, (res->ntrials + 1) * sizeof(*trials));
+
+	if (!trials)
+		return -ENOMEM;
+	res->trials = trials;
+	memset(&trials[res->ntrials], 0, sizeof(*trials));
+	trials[res->ntrials].replacement = true;
+	res->ntrials++;
+	run_trial(st, res, res->ntrials - 1, index, total);
+	if (stop_signal) {
+		/* The trial the signal caught is dropped; the rest stand. */
+		free(trials[res->ntrials - 1].samples);
+		free(trials[res->ntrials - 1].ref_samples);
+		res->ntrials--;
+	}
+	return 0;
+}
+
+/*
+ * Measures again, once, each trial that the run's trials together set
+ * aside as disturbed (report.c, stats/trials.c): in a fresh worker, at
+ * another moment, after every round, up to half of a benchmark's trials.
+ * The set-aside trial stays in the report, marked.  On a terminal the rows
+ * of benchmarks measured again are printed again.  0 or -ENOMEM.
+ */
+static int remeasure(struct run_state *st, size_t total)
+{
+	struct cbench_report *r = &st->report;
+	bool again = false;
+
+	cbench_report_summarize(r);
+	for (size_t i = 0; i < r->nresults && !stop_signal; i++) {
+		struct cbench_result *res = &r->results[i];
+		size_t asked = res->ntrials, done = 0;
+
+		for (size_t j = 0; j < asked && done < replacements_max(st) && !stop_signal; j++) {
+			int ret;
+
+			if (!res->trials[j].set_aside)
+				continue;
+			ret = replace_trial(st, res, i, total);
+			if (ret)
+				return ret;
+			done++;
+			again = true;
+		}
+	}
+	if (stop_signal) {
+		r->interrupted = stop_signal;
+		r->trials_asked = r->trials_kept = st->opt->trials;
+		r->not_run = 0;
+	}
+	if (st->tty)
+		fprintf(stderr, "\r\033[K");
+	if (!again || !st->tty)
+		return 0;
+	fprintf(stderr, "measured again in place of trials set aside as disturbed:\n");
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+
+		if (res->ntrials && res->trials[res->ntrials - 1].replacement)
+			stream_row(st, &r->results[i]);
+	}
+	return 0;
+}
+
 /* Tunes every selected benchmark, then runs the trials.  0 or -ENOMEM. */
 static int measure_all(struct run_state *st, const struct cbench_library *lib,
 		       const struct cbench_filter *filter, size_t total)
@@ -697,7 +778,7 @@ static int measure_all(struct run_state *st, const struct cbench_library *lib,
 	}
 	if (st->tty)
 		fprintf(stderr, "\r\033[K");
-	return 0;
+	return remeasure(st, total);
 }
 
 /*

@@ -117,7 +117,7 @@ static void write_json(const struct go_text *g, FILE *f)
 
 	cbench_jsonw_init(&j, f, false);
 	cbench_jsonw_object_start(&j, NULL);
-	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
+	cbench_jsonw_uint(&j, "schema_version", CBENCH_RUN_JSON_SCHEMA_VERSION);
 	cbench_jsonw_object_start(&j, "config");
 	for (size_t k = 0; k < NCONFIG; k++)
 		cbench_jsonw_string(&j, config_keys[k][1], g->config[k][0] ? g->config[k] : "unknown");

@@ -10,6 +10,7 @@
 #include "report/report.h"
 #include "stats/sequential.h"
 #include "stats/stats.h"
+#include "stats/trials.h"
 
 double cbench_sample_ns_per_op(const struct cbench_report *r, const struct cbench_experiment *e,
 			       const struct cbench_sample *s)
@@ -159,68 +160,174 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 	free(v);
 }
 
-static double spread(const double *v, size_t n)
+/* Whether a trial counts towards its benchmark's figures. */
+static bool kept(const struct cbench_trial *t)
 {
-	double lo = cbench_stats_min(v, n);
+	return !t->error && !t->set_aside && t->valid && t->ns_per_op > 0;
+}
 
-	return n < 2 ? 0 : (cbench_stats_max(v, n) - lo) / lo;
+/* A trial as the classifier sees it (stats/trials.h). */
+static void observe(const struct cbench_trial *t, size_t bench, struct cbench_trial_obs *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->bench = bench;
+	o->log_ns = log(t->ns_per_op);
+	o->core_ghz = t->core_ghz;
+	o->half_diff = t->half_ns_per_op[0] > 0 && t->half_ns_per_op[1] > 0 ?
+		       fabs(log(t->half_ns_per_op[0] / t->half_ns_per_op[1])) : NAN;
+	o->start_s = t->start_s;
+	o->end_s = t->end_s;
+	o->floor = isnan(t->step_share) ? 0 : t->step_share;
 }
 
 /*
- * Whether the trials of res disagree beyond what the timer's step and the
- * core clock explain, and the likely cause.  ns/op is wall time and moves
- * with the clock; est-cycles/op, against the trial's own reference, does
- * not: if it agrees where ns/op does not, the clock is to blame.
+ * Marks the trials a busy moment, a clock dip or a stretch within them
+ * slowed (stats/trials.c) as set aside, over every benchmark of the run at
+ * once: a moment shows across the benchmarks measured beside it.  A
+ * benchmark never loses more than half its trials so: where most were
+ * slowed, the machine was, and they all stay (its result then says so).
  */
-static void judge_stability(struct cbench_result *res, const double *ns, const double *cycles,
-			    size_t k, size_t nclock, size_t discarded, size_t total, double moved)
+static void classify(struct cbench_report *r)
 {
-	double clock = nclock ? (res->core_ghz_max - res->core_ghz_min) / res->core_ghz_min : 0;
+	size_t n = 0, k = 0;
+	struct cbench_trial_obs *obs;
+	struct cbench_trial **of;
+
+	for (size_t i = 0; i < r->nresults; i++)
+		for (size_t j = 0; j < r->results[i].ntrials; j++)
+			n += !r->results[i].trials[j].error && r->results[i].trials[j].valid;
+	obs = calloc(n ? n : 1, sizeof(*obs));
+	of = calloc(n ? n : 1, sizeof(*of));
+	for (size_t i = 0; obs && of && i < r->nresults; i++) {
+		for (size_t j = 0; j < r->results[i].ntrials; j++) {
+			struct cbench_trial *t = &r->results[i].trials[j];
+
+			t->cause = CBENCH_TRIAL_KEPT;
+			t->beside = 0;
+			t->set_aside = false;
+			if (t->error || !t->valid || !(t->ns_per_op > 0))
+				continue;
+			observe(t, i, &obs[k]);
+			of[k++] = t;
+		}
+	}
+	if (obs && of)
+		cbench_trials_classify(obs, k, r->nresults);
+	for (size_t i = 0; obs && of && i < k; i++) {
+		of[i]->cause = obs[i].cause;
+		of[i]->beside = obs[i].beside;
+		of[i]->set_aside = cbench_trial_disturbed(obs[i].cause);
+	}
+	for (size_t i = 0; i < r->nresults; i++) {
+		struct cbench_result *res = &r->results[i];
+		size_t ok = 0, aside = 0;
+
+		for (size_t j = 0; j < res->ntrials; j++) {
+			ok += !res->trials[j].error && res->trials[j].valid;
+			aside += res->trials[j].set_aside;
+		}
+		if (2 * aside > ok)
+			for (size_t j = 0; j < res->ntrials; j++)
+				res->trials[j].set_aside = false;
+	}
+	free(obs);
+	free(of);
+}
+
+/* What slowed a result's set-aside trials, in words, into its note. */
+static void note_set_aside(struct cbench_result *res)
+{
+	size_t cause[CBENCH_TRIAL_PART + 1] = { 0 }, beside = 0;
+	int len;
+
+	res->set_aside_note[0] = '\0';
+	for (size_t j = 0; j < res->ntrials; j++) {
+		const struct cbench_trial *t = &res->trials[j];
+
+		if (!t->set_aside)
+			continue;
+		cause[t->cause]++;
+		beside += t->beside;
+	}
+	if (!res->set_aside)
+		return;
+	len = snprintf(res->set_aside_note, sizeof(res->set_aside_note),
+		       "%zu trial%s set aside as disturbed and measured again:", res->set_aside,
+		       res->set_aside == 1 ? "" : "s");
+	if (cause[CBENCH_TRIAL_MOMENT] && len > 0 && (size_t)len < sizeof(res->set_aside_note))
+		len += snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
+				" %zu by a busy moment of the machine (%zu trials of other benchmarks "
+				"measured beside %s were slow too);", cause[CBENCH_TRIAL_MOMENT], beside,
+				cause[CBENCH_TRIAL_MOMENT] == 1 ? "it" : "them");
+	if (cause[CBENCH_TRIAL_CLOCK] && len > 0 && (size_t)len < sizeof(res->set_aside_note))
+		len += snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
+				" %zu by a dip of the core clock (the reference chain was slow too);",
+				cause[CBENCH_TRIAL_CLOCK]);
+	if (cause[CBENCH_TRIAL_PART] && len > 0 && (size_t)len < sizeof(res->set_aside_note))
+		snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
+			 " %zu slow for part of the trial (its halves disagree);",
+			 cause[CBENCH_TRIAL_PART]);
+	len = (int)strlen(res->set_aside_note);
+	if (len && res->set_aside_note[len - 1] == ';')
+		res->set_aside_note[len - 1] = '\0';
+}
+
+/*
+ * Whether the kept trials of res disagree beyond what the timer's step
+ * explains, robustly (one odd trial does not make a spread), and the
+ * likely cause.  ns/op is wall time and moves with the clock;
+ * est-cycles/op, against the trial's own reference, does not: if it agrees
+ * where ns/op does not, the clock is to blame.
+ */
+static void judge_stability(struct cbench_result *res, const double *logs, const double *cycles,
+			    size_t k, size_t ncycles, double clock, size_t discarded, size_t total,
+			    double moved)
+	/* cycles: the logs of the kept trials' est-cycles/op, ncycles of them;
+	 * clock: the robust spread of the logs of their core clocks */
+{
 	double timer = 2 * (isnan(res->step_share) ? 0 : res->step_share);
-	double ns_spread = spread(ns, k);
+	double sd = cbench_trials_robust_sd(logs, k);
 
 	res->unstable = false;
 	res->placement_sensitive = false;
 	res->unstable_reason[0] = '\0';
-	if (k < 2 || ns_spread <= CBENCH_UNSTABLE_SPREAD + timer + clock)
+	/* A core clock that moved across the trials explains as much of their
+	 * spread: est-cycles/op agree where ns/op follows the clock. */
+	if (k < 3 || sd <= CBENCH_UNSTABLE_SD + timer + clock)
 		return;
 	res->unstable = true;
-	if (nclock == k && spread(cycles, k) <= CBENCH_UNSTABLE_SPREAD + timer)
+	if (ncycles == k && cbench_trials_robust_sd(cycles, k) <= CBENCH_UNSTABLE_SD + timer)
 		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
-			 "trials differ by %.1f%%: the core clock moved (est-cycles/op agree)",
-			 100 * ns_spread);
+			 "trials spread %.2f%%: the core clock moved (est-cycles/op agree)", 100 * sd);
 	else if (total && (double)discarded / (double)total > 0.05)
 		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
-			 "trials differ by %.1f%%: disturbances (%.1f%% of measurements discarded)",
-			 100 * ns_spread, 100.0 * (double)discarded / (double)total);
+			 "trials spread %.2f%%: disturbances (%.1f%% of measurements discarded)",
+			 100 * sd, 100.0 * (double)discarded / (double)total);
 	/* A clock that moved by some percent within trials moves their
-	 * estimates by about as much, not by more: trials twice as far
-	 * apart have another cause. */
-	else if (moved > 0 && ns_spread <= CBENCH_UNSTABLE_SPREAD + timer + 2 * moved)
+	 * estimates by about as much, not by more. */
+	else if (moved > 0 && sd <= CBENCH_UNSTABLE_SD + timer + moved)
 		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
-			 "trials differ by %.1f%%: the core clock moved during trials", 100 * ns_spread);
+			 "trials spread %.2f%%: the core clock moved during trials", 100 * sd);
 	else if (res->placement_share >= CBENCH_PLACEMENT_SHARE_MIN) {
 		res->placement_sensitive = true;
 		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
-			 "trials differ by %.1f%%: placement (%.0f%% of their variance is beyond the "
-			 "noise within them; each trial is a worker on other pages): quote the median "
-			 "of trials, %.4g ns/op; the least, %.4g ns/op, is one lucky placement",
-			 100 * ns_spread, 100 * res->placement_share, res->median_ns_per_op,
-			 res->ns_per_op);
+			 "trials spread %.2f%% by placement (%.0f%% of their variance is beyond the "
+			 "noise within them; each trial is a worker on other pages): the median of "
+			 "trials, quoted, is a typical placement's; the least, %.4g ns/op, one lucky "
+			 "placement's", 100 * sd, 100 * res->placement_share, res->least_ns_per_op);
 	} else
 		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
-			 "trials differ by %.1f%%: a noisy machine (no cause cbench can see)",
-			 100 * ns_spread);
+			 "trials spread %.2f%%: a noisy machine (no cause cbench can see)", 100 * sd);
 }
 
 /*
  * Between trials and within them (struct cbench_result): the log estimates
- * of the ok trials' in ns, their halves' in halves (two per trial).
+ * of the kept trials in logs, their halves' in halves (two per trial).
  */
-static void placement_figures(struct cbench_result *res, const double *ns, const double *halves,
-			      size_t k)
+static void placement_figures(struct cbench_result *res, const double *logs,
+			      const double *halves, size_t k)
 {
-	double noise = 0;
+	double noise = 0, sd;
 	size_t n = 0;
 
 	res->between_var = res->within_var = res->placement_share = NAN;
@@ -234,81 +341,128 @@ static void placement_figures(struct cbench_result *res, const double *ns, const
 			n++;
 		}
 	}
-	res->between_var = cbench_stats_stddev(ns, k);
-	res->between_var *= res->between_var;
+	sd = cbench_trials_robust_sd(logs, k);
+	res->between_var = sd * sd;
 	res->within_var = n ? noise / (double)n : NAN;
 	res->placement_share = cbench_seq_share_beyond(res->between_var, res->within_var);
 }
 
+/* The kept trials' figures, one array each (struct summary). */
+enum { V_NS, V_LOG, V_CYC, V_LOG_CYC, V_LOG_GHZ, V_MB, V_INS, V_CYCLES, V_REF, V_HALVES,
+       V_ARRAYS };
+
+struct summary {
+	double *v[V_ARRAYS];
+	size_t n[V_ARRAYS];
+	size_t discarded, total;
+	double moved;		/* the most any trial's clock moved within it */
+	size_t nclock;
+};
+
+static void add_value(struct summary *s, int which, double value)
+{
+	if (!isnan(value))
+		s->v[which][s->n[which]++] = value;
+}
+
+/* Takes in the kept trial t (and its clock into the result's range). */
+static void add_trial(struct cbench_report *r, struct cbench_result *res, struct summary *s,
+		      const struct cbench_trial *t)
+{
+	add_value(s, V_NS, t->ns_per_op);
+	add_value(s, V_LOG, log(t->ns_per_op));
+	s->v[V_HALVES][s->n[V_HALVES]++] = t->half_ns_per_op[0];
+	s->v[V_HALVES][s->n[V_HALVES]++] = t->half_ns_per_op[1];
+	add_value(s, V_CYC, t->est_cycles_per_op);
+	add_value(s, V_LOG_CYC, log(t->est_cycles_per_op));
+	add_value(s, V_LOG_GHZ, log(t->core_ghz));
+	add_value(s, V_MB, t->mb_per_s);
+	add_value(s, V_INS, cbench_trial_figure(t, CBENCH_FIG_INSTRUCTIONS));
+	add_value(s, V_CYCLES, cbench_trial_figure(t, CBENCH_FIG_CYCLES));
+	add_value(s, V_REF, cbench_trial_figure(t, CBENCH_FIG_REF_CYCLES));
+	if (!(t->step_share <= res->step_share))
+		res->step_share = t->step_share;
+	if (!isnan(t->core_ghz)) {
+		s->nclock++;
+		res->core_ghz_min = fmin(isnan(res->core_ghz_min) ? INFINITY : res->core_ghz_min, t->core_ghz);
+		res->core_ghz_max = fmax(isnan(res->core_ghz_max) ? 0 : res->core_ghz_max, t->core_ghz);
+	}
+	if (t->clock_moved > CBENCH_CLOCK_MOVED_MAX) {
+		s->moved = fmax(s->moved, t->clock_moved);
+		r->clock_moved_trials++;
+	}
+}
+
+/* The headline and the figures of res from its kept trials in s. */
+static void headline(const struct cbench_report *r, struct cbench_result *res, struct summary *s)
+{
+	double q = isnan(res->step_share) ? 0 : res->step_share;
+	size_t k = s->n[V_NS];
+
+	cbench_trials_median_ci(s->v[V_NS], k, r->confidence > 0 ? r->confidence :
+				CBENCH_REPORT_CONFIDENCE, &res->ns_per_op, &res->ns_lo, &res->ns_hi,
+				&res->ns_coverage);
+	/* Each trial's estimate lies within a step of its measurements'
+	 * durations (the floor mean's levels): the interval carries it. */
+	res->ns_lo *= 1 - q;
+	res->ns_hi *= 1 + q;
+	res->least_ns_per_op = cbench_stats_min(s->v[V_NS], k);
+	res->cv = cbench_stats_cv(s->v[V_NS], k);
+	res->est_cycles_per_op = cbench_stats_median(s->v[V_CYC], s->n[V_CYC]);
+	res->mb_per_s = cbench_stats_median(s->v[V_MB], s->n[V_MB]);
+	res->instructions_per_op = cbench_stats_median(s->v[V_INS], s->n[V_INS]);
+	res->cycles_per_op = cbench_stats_median(s->v[V_CYCLES], s->n[V_CYCLES]);
+	res->ref_cycles_per_op = cbench_stats_median(s->v[V_REF], s->n[V_REF]);
+	res->have = (s->n[V_INS] == k ? CBENCH_HAVE_INSTRUCTIONS : 0) |
+		    (s->n[V_CYCLES] == k ? CBENCH_HAVE_CYCLES : 0) |
+		    (s->n[V_REF] == k ? CBENCH_HAVE_REF_CYCLES : 0);
+	placement_figures(res, s->v[V_LOG], s->v[V_HALVES], k);
+	judge_stability(res, s->v[V_LOG], s->v[V_LOG_CYC], k, s->n[V_LOG_CYC],
+			cbench_trials_robust_sd(s->v[V_LOG_GHZ], s->n[V_LOG_GHZ]), s->discarded,
+			s->total, s->moved);
+}
+
 static void summarize_result(struct cbench_report *r, struct cbench_result *res)
 {
-	size_t n = res->ntrials ? res->ntrials : 1, k = 0, nclock = 0, ncycles = 0;
-	size_t discarded = 0, total = 0;
-	double *ns = malloc(n * sizeof(*ns)), *cycles = malloc(n * sizeof(*cycles));
-	double *logs = malloc(n * sizeof(*logs)), *halves = malloc(2 * n * sizeof(*halves));
-	double moved = 0;		/* the most any trial's clock moved within it */
+	struct summary s = { 0 };
+	size_t n = res->ntrials ? res->ntrials : 1;
+	bool ok = true;
 
-	res->failed = 0;
-	res->ns_per_op = res->median_ns_per_op = res->cv = res->est_cycles_per_op = NAN;
+	res->failed = res->set_aside = res->replacements = 0;
+	res->ns_per_op = res->ns_lo = res->ns_hi = res->ns_coverage = res->least_ns_per_op = NAN;
+	res->cv = res->est_cycles_per_op = res->mb_per_s = NAN;
+	res->instructions_per_op = res->cycles_per_op = res->ref_cycles_per_op = NAN;
+	res->have = 0;
 	res->step_share = res->core_ghz_min = res->core_ghz_max = NAN;
-	for (size_t j = 0; j < res->ntrials; j++) {
-		struct cbench_trial *t = &res->trials[j];
+	res->between_var = res->within_var = res->placement_share = NAN;
+	res->unstable = res->placement_sensitive = false;
+	res->unstable_reason[0] = '\0';
+	for (int i = 0; i < V_ARRAYS; i++)
+		ok &= (s.v[i] = malloc(2 * n * sizeof(double))) != NULL;
+	for (size_t j = 0; ok && j < res->ntrials; j++) {
+		const struct cbench_trial *t = &res->trials[j];
 
-		summarize_trial(r, res->exp, t);
-		if (!t->error && !t->valid) {
-			t->error = -EAGAIN;
-			snprintf(t->reason, sizeof(t->reason), "no valid measurement");
-		}
-		discarded += t->discarded;
-		total += t->nsamples;
-		if (t->error) {
-			res->failed++;
-			continue;
-		}
-		if (!ns || !cycles || !logs || !halves)
-			continue;
-		logs[k] = log(t->ns_per_op);
-		halves[2 * k] = t->half_ns_per_op[0];
-		halves[2 * k + 1] = t->half_ns_per_op[1];
-		ns[k++] = t->ns_per_op;
-		if (!isnan(t->est_cycles_per_op))
-			cycles[ncycles++] = t->est_cycles_per_op;
-		if (!(t->step_share <= res->step_share))
-			res->step_share = t->step_share;
-		if (!isnan(t->core_ghz)) {
-			nclock++;
-			res->core_ghz_min = fmin(isnan(res->core_ghz_min) ? INFINITY : res->core_ghz_min, t->core_ghz);
-			res->core_ghz_max = fmax(isnan(res->core_ghz_max) ? 0 : res->core_ghz_max, t->core_ghz);
-		}
-		if (t->clock_moved > CBENCH_CLOCK_MOVED_MAX) {
-			moved = fmax(moved, t->clock_moved);
-			r->clock_moved_trials++;
-		}
+		s.discarded += t->discarded;
+		s.total += t->nsamples;
+		res->failed += t->error != 0;
+		res->set_aside += t->set_aside;
+		res->replacements += t->replacement;
+		if (kept(t))
+			add_trial(r, res, &s, t);
 	}
-	res->between_var = res->within_var = res->placement_share = res->quote_ns_per_op = NAN;
-	if (ns && cycles && logs && halves) {
-		res->ns_per_op = cbench_stats_min(ns, k);
-		res->median_ns_per_op = cbench_stats_median(ns, k);
-		res->cv = cbench_stats_cv(ns, k);
-		placement_figures(res, logs, halves, k);
-		/* Not the least: a trial whose reference was delayed reads low,
-		 * one whose benchmark was delayed reads high; the median of the
-		 * trials' floor-level figures shrugs off both. */
-		res->est_cycles_per_op = cbench_stats_median(cycles, ncycles);
-		judge_stability(res, ns, cycles, k, ncycles == k ? nclock : 0, discarded, total, moved);
-		res->quote_ns_per_op = res->placement_sensitive ? res->median_ns_per_op : res->ns_per_op;
-	}
-	if (nclock) {
+	if (ok && s.n[V_NS])
+		headline(r, res, &s);
+	note_set_aside(res);
+	if (!isnan(res->core_ghz_min)) {
 		r->core_ghz_min = fmin(isnan(r->core_ghz_min) ? INFINITY : r->core_ghz_min, res->core_ghz_min);
 		r->core_ghz_max = fmax(isnan(r->core_ghz_max) ? 0 : r->core_ghz_max, res->core_ghz_max);
 	}
 	r->unstable_results += res->unstable;
 	r->placement_sensitive_results += res->placement_sensitive;
 	r->failed_trials += res->failed;
-	free(ns);
-	free(cycles);
-	free(logs);
-	free(halves);
+	r->set_aside_trials += res->set_aside;
+	for (int i = 0; i < V_ARRAYS; i++)
+		free(s.v[i]);
 }
 
 /* The median over the trials with usable timing points of one field. */
@@ -370,8 +524,33 @@ const char *cbench_signal_name(int sig, char *buf, size_t len)
 	return buf;
 }
 
+/* Every trial's own figures, each once: a trial's measurements never change. */
+static void summarize_trials(const struct cbench_report *r)
+{
+	for (size_t i = 0; i < r->nresults; i++) {
+		struct cbench_result *res = &r->results[i];
+
+		for (size_t j = 0; j < res->ntrials; j++) {
+			struct cbench_trial *t = &res->trials[j];
+
+			/* Summarized already, or not measured yet (a row streamed
+			 * while later benchmarks' trials of its round wait). */
+			if (t->summarized || (!t->error && !t->samples && !(t->start_s > 0)))
+				continue;
+			summarize_trial(r, res->exp, t);
+			t->summarized = true;
+			if (!t->error && !t->valid) {
+				t->error = -EAGAIN;
+				snprintf(t->reason, sizeof(t->reason), "no valid measurement");
+			}
+		}
+	}
+}
+
 void cbench_report_summarize_one(struct cbench_report *r, struct cbench_result *res)
 {
+	summarize_trials(r);
+	classify(r);
 	summarize_result(r, res);
 	summarize_tp(res);
 }
@@ -379,8 +558,10 @@ void cbench_report_summarize_one(struct cbench_report *r, struct cbench_result *
 void cbench_report_summarize(struct cbench_report *r)
 {
 	r->failed_trials = r->clock_moved_trials = r->unstable_results = 0;
-	r->placement_sensitive_results = 0;
+	r->placement_sensitive_results = r->set_aside_trials = 0;
 	r->core_ghz_min = r->core_ghz_max = NAN;
+	summarize_trials(r);
+	classify(r);
 	for (size_t i = 0; i < r->nresults; i++) {
 		summarize_result(r, &r->results[i]);
 		summarize_tp(&r->results[i]);

@@ -70,6 +70,20 @@ struct cbench_trial {
 	double instructions_per_op;	/* at the fastest valid measurement */
 	double cycles_per_op;
 	double ref_cycles_per_op;
+	/* When it ran, in seconds on the runner's monotonic clock (run.c). */
+	double start_s, end_s;
+	/*
+	 * What the run's trials together say of it (stats/trials.h): enum
+	 * cbench_trial_cause, and how many trials of other benchmarks that
+	 * ran beside it were slow too.  A trial a busy moment, a clock dip or
+	 * a stretch within it slowed is set aside: no figure of its benchmark
+	 * counts it, and the run measures another in its place (replacement).
+	 */
+	int cause;
+	size_t beside;
+	bool set_aside;
+	bool replacement;
+	bool summarized;		/* its own figures are derived (report.c) */
 };
 
 struct cbench_result {
@@ -81,12 +95,24 @@ struct cbench_result {
 	struct cbench_trial *trials;
 	size_t ntrials;
 	size_t failed;
-	/* Over the trials' estimates: the least (the headline), the median,
-	 * and their cv. */
-	double ns_per_op;
-	double median_ns_per_op;
-	double cv;
-	double est_cycles_per_op;	/* the median of the trials'; NAN if none */
+	size_t set_aside;		/* trials set aside as disturbed */
+	size_t replacements;		/* trials measured in place of those */
+	/*
+	 * The headline: the median of the kept trials' estimates, each the
+	 * floor mean of one worker's measurements (delays only add within a
+	 * trial; across trials placements and moments go both ways), with its
+	 * distribution-free interval at the report's confidence, widened by
+	 * the timer's step (ns_coverage: what the order statistics cover, less
+	 * than the confidence with too few trials).  Every per-op figure of a
+	 * result is the same statistic, the median of its kept trials'.
+	 */
+	double ns_per_op, ns_lo, ns_hi, ns_coverage;
+	double least_ns_per_op;		/* the least kept trial's: one lucky trial */
+	double cv;			/* of the kept trials' estimates */
+	double est_cycles_per_op;	/* medians of the kept trials'; NAN if none */
+	double mb_per_s;
+	uint32_t have;			/* CBENCH_HAVE_* of the three below */
+	double instructions_per_op, cycles_per_op, ref_cycles_per_op;
 	double step_share;		/* the largest of the trials' */
 	double core_ghz_min, core_ghz_max; /* over the trials; NAN if unknown */
 	/* Over the trials with timing points: quantiles, mean, spread and
@@ -96,26 +122,24 @@ struct cbench_result {
 	struct cbench_tp_summary tp;
 	/*
 	 * Placement (docs/placement.md): each trial runs in a fresh worker,
-	 * on other pages.  The variance of the trials' estimates (of their
-	 * logs), what the noise within trials predicts of it (from each
-	 * trial's halves, as an audit's rounds: an upper bound for a
-	 * minimum-like estimate, whose variance falls faster than 1/n), and
-	 * the share beyond that noise: what stays put for a trial and changes
+	 * on other pages.  The variance of the kept trials' estimates (of
+	 * their logs; robust: from their interquartile range, so one odd
+	 * trial does not make it), what the noise within trials predicts
+	 * of it (from each trial's halves, as an audit's rounds), and the
+	 * share beyond that noise: what stays put for a trial and changes
 	 * between trials, its placement; NAN where unknown (under 3 trials).
 	 */
 	double between_var, within_var, placement_share;
-	/*
-	 * The trials differ by placement: they disagree (unstable) and most
-	 * of their variance is beyond the noise within them.  The least trial
-	 * is then one lucky placement, and the median of trials the figure
-	 * to quote (quote_ns_per_op, which is the least otherwise).
-	 */
+	/* The kept trials differ, robustly, beyond the noise within them, and
+	 * most of that is placement: informational, the headline is the
+	 * median of trials either way. */
 	bool placement_sensitive;
-	double quote_ns_per_op;
-	/* The trials disagree beyond what the timer's step and the core
+	/* The kept trials disagree beyond what the timer's step and the core
 	 * clock explain; why, where cbench can tell. */
 	bool unstable;
 	char unstable_reason[256];
+	/* Trials set aside, and what slowed them, for the report's notes. */
+	char set_aside_note[256];
 };
 
 /* A placement share from which trials that disagree are put down to
@@ -125,10 +149,12 @@ struct cbench_result {
 /* A trial whose core clock moved more than this between its halves is
  * flagged; relative. */
 #define CBENCH_CLOCK_MOVED_MAX 0.01
-/* Trials of one benchmark may differ by this much, relative, on top of
- * what the timer's step and the core clock's range explain, before the
- * result is flagged unstable. */
-#define CBENCH_UNSTABLE_SPREAD 0.02
+/* The kept trials of one benchmark may spread this much (a robust
+ * standard deviation of their logs), on top of what the timer's step
+ * explains, before the result is flagged unstable. */
+#define CBENCH_UNSTABLE_SD 0.005
+/* The confidence of a result's interval unless the run says. */
+#define CBENCH_REPORT_CONFIDENCE 0.99
 /* A step share over this is reported: measurements shorter than 2000 steps. */
 #define CBENCH_STEP_SHARE_MAX (1.0 / 2000)
 
@@ -149,6 +175,8 @@ struct cbench_report {
 	size_t clock_moved_trials;	/* trials flagged by CBENCH_CLOCK_MOVED_MAX */
 	size_t unstable_results;
 	size_t placement_sensitive_results;
+	size_t set_aside_trials;	/* over every result */
+	double confidence;		/* of the results' intervals; 0: the default */
 	/*
 	 * A run stopped by a signal (SIGINT, SIGTERM, SIGHUP; 0 if not): it
 	 * keeps the trials that finished, trials_kept of trials_asked at most

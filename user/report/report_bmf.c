@@ -3,8 +3,10 @@
  * Bencher Metric Format: one object per benchmark, keyed by its name, with
  * a measure per figure: "latency" (ns per op, Bencher's built-in measure),
  * "est-cycles" and, where measured, "instructions", "cycles" and
- * "ref-cycles" per op.  Each has the figure cbench quotes as "value" and
- * the least and the greatest trial's as "lower_value" and "upper_value".
+ * "ref-cycles" per op.  Each has the figure cbench quotes, the median of
+ * the kept trials, as "value"; latency has the headline's interval as
+ * "lower_value" and "upper_value", the others the least and the greatest
+ * kept trial's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +23,7 @@ static void put_measure(struct cbench_jsonw *j, const struct cbench_result *res,
 	size_t n = 0;
 
 	for (size_t i = 0; i < res->ntrials; i++) {
-		double v = cbench_trial_figure(&res->trials[i], f);
+		double v = res->trials[i].set_aside ? NAN : cbench_trial_figure(&res->trials[i], f);
 
 		if (!isfinite(v))
 			continue;
@@ -32,6 +34,10 @@ static void put_measure(struct cbench_jsonw *j, const struct cbench_result *res,
 	}
 	if (!n)
 		return;
+	if (f == CBENCH_FIG_NS && isfinite(res->ns_lo)) {
+		lo = res->ns_lo;
+		hi = res->ns_hi;
+	}
 	cbench_jsonw_object_start(j, key);
 	cbench_jsonw_double(j, "value", isfinite(quoted) ? quoted : sum / (double)n);
 	cbench_jsonw_double(j, "lower_value", lo);
@@ -52,11 +58,11 @@ int cbench_report_bmf(const struct cbench_report *r, FILE *f)
 		if (res->failed == res->ntrials)
 			continue;
 		cbench_jsonw_object_start(&j, strncmp(name, "Benchmark", 9) ? name : name + 9);
-		put_measure(&j, res, "latency", CBENCH_FIG_NS, res->quote_ns_per_op);
+		put_measure(&j, res, "latency", CBENCH_FIG_NS, res->ns_per_op);
 		put_measure(&j, res, "est-cycles", CBENCH_FIG_EST_CYCLES, res->est_cycles_per_op);
-		put_measure(&j, res, "instructions", CBENCH_FIG_INSTRUCTIONS, NAN);
-		put_measure(&j, res, "cycles", CBENCH_FIG_CYCLES, NAN);
-		put_measure(&j, res, "ref-cycles", CBENCH_FIG_REF_CYCLES, NAN);
+		put_measure(&j, res, "instructions", CBENCH_FIG_INSTRUCTIONS, res->instructions_per_op);
+		put_measure(&j, res, "cycles", CBENCH_FIG_CYCLES, res->cycles_per_op);
+		put_measure(&j, res, "ref-cycles", CBENCH_FIG_REF_CYCLES, res->ref_cycles_per_op);
 		cbench_jsonw_object_end(&j);
 	}
 	cbench_jsonw_object_end(&j);

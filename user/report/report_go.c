@@ -24,6 +24,7 @@
 #include "machine/reference.h"
 #include "report/context.h"
 #include "report/report.h"
+#include "stats/trials.h"
 #include "report/utf8.h"
 #include "stats/tune.h"
 
@@ -318,6 +319,12 @@ static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 			fprintf(f, "# %s trial %zu failed: %s\n", name, j + 1, tr->reason);
 			continue;
 		}
+		/* Not a result line: benchstat's median would count it. */
+		if (tr->set_aside) {
+			fprintf(f, "# %s trial %zu set aside as disturbed (%s): %.4g ns/op\n", name,
+				j + 1, cbench_trial_cause_name(tr->cause), tr->ns_per_op);
+			continue;
+		}
 		if (tr->clock_moved > CBENCH_CLOCK_MOVED_MAX)
 			fprintf(f, "# %s trial %zu: the core clock moved %.2f%% within the trial\n",
 				name, j + 1, 100 * tr->clock_moved);
@@ -340,9 +347,12 @@ static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 			100 * sqrt(res->within_var), 100 * res->placement_share);
 	if (res->unstable)
 		fprintf(f, "# %s: UNSTABLE: %s\n", name, res->unstable_reason);
-	if (res->placement_sensitive)
-		fprintf(f, "# %s: quote: the median of trials, %.4g ns/op (placement-sensitive)\n",
-			name, res->quote_ns_per_op);
+	if (res->set_aside_note[0])
+		fprintf(f, "# %s: %s\n", name, res->set_aside_note);
+	if (!isnan(res->ns_per_op))
+		fprintf(f, "# %s: headline: the median of %zu trials, %.6g ns/op, %.0f%% interval "
+			"[%.6g, %.6g]\n", name, res->ntrials - res->failed - res->set_aside,
+			res->ns_per_op, 100 * res->ns_coverage, res->ns_lo, res->ns_hi);
 	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
 		fprintf(f, "# %s: arena of %" PRIu64 " bytes on %s\n", name, res->exp->desc->arena_bytes,
 			pages);

@@ -11,6 +11,7 @@
 #include "machine/reference.h"
 #include "report/context.h"
 #include "report/report.h"
+#include "stats/trials.h"
 
 /* A double member, absent where it is not available (NAN). */
 static void maybe(struct cbench_jsonw *j, const char *key, double value)
@@ -52,12 +53,18 @@ void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct
 static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, double tsc_hz)
 {
 	cbench_jsonw_object_start(j, NULL);
-	cbench_jsonw_string(j, "status", t->error ? "failed" : "ok");
+	cbench_jsonw_string(j, "status", t->error ? "failed" : t->set_aside ? "set_aside" : "ok");
 	if (t->error) {
 		cbench_jsonw_string(j, "reason", t->reason);
 		cbench_jsonw_object_end(j);
 		return;
 	}
+	/* What the run's trials together say of it (stats/trials.h). */
+	cbench_jsonw_string(j, "cause", cbench_trial_cause_name(t->cause));
+	if (t->beside)
+		cbench_jsonw_uint(j, "slow_beside", t->beside);
+	if (t->replacement)
+		cbench_jsonw_bool(j, "replacement", true);
 	cbench_jsonw_uint(j, "n", t->n);
 	cbench_jsonw_uint(j, "iterations", t->iterations);
 	cbench_jsonw_double(j, "ns_per_op", t->ns_per_op);
@@ -195,10 +202,23 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	 * between the benchmark's hooks, Caliper's macrobenchmark). */
 	cbench_jsonw_string(j, "instrument", cbench_desc_per_rep(res->exp->desc) ? "per-rep" : "reps");
 	cbench_jsonw_uint(j, "n", res->n);
+	/* The headline, the median of the kept trials, and its interval;
+	 * every per-op figure here is the same statistic of the trials'. */
 	cbench_jsonw_double(j, "ns_per_op", res->ns_per_op);
-	cbench_jsonw_double(j, "median_of_trials_ns_per_op", res->median_ns_per_op);
+	cbench_jsonw_double(j, "ns_per_op_lower", res->ns_lo);
+	cbench_jsonw_double(j, "ns_per_op_upper", res->ns_hi);
+	cbench_jsonw_double(j, "interval_coverage", res->ns_coverage);
+	cbench_jsonw_double(j, "median_of_trials_ns_per_op", res->ns_per_op);
+	cbench_jsonw_double(j, "least_trial_ns_per_op", res->least_ns_per_op);
 	cbench_jsonw_double(j, "cv_of_trials", res->cv);
 	maybe(j, "est_cycles_per_op", res->est_cycles_per_op);
+	maybe(j, "mb_per_s", res->mb_per_s);
+	if (res->have & CBENCH_HAVE_INSTRUCTIONS)
+		cbench_jsonw_double(j, "instructions_per_op", res->instructions_per_op);
+	if (res->have & CBENCH_HAVE_CYCLES)
+		cbench_jsonw_double(j, "cycles_per_op", res->cycles_per_op);
+	if (res->have & CBENCH_HAVE_REF_CYCLES)
+		cbench_jsonw_double(j, "ref_cycles_per_op", res->ref_cycles_per_op);
 	maybe(j, "step_share", res->step_share);
 	if (!isnan(res->core_ghz_min)) {
 		cbench_jsonw_double(j, "core_ghz_min", res->core_ghz_min);
@@ -214,9 +234,12 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	maybe(j, "within_trials_sd_pct", 100 * sqrt(res->within_var));
 	maybe(j, "placement_share", res->placement_share);
 	cbench_jsonw_bool(j, "placement_sensitive", res->placement_sensitive);
-	cbench_jsonw_string(j, "quote", res->placement_sensitive ? "median_of_trials" : "least_trial");
-	maybe(j, "quote_ns_per_op", res->quote_ns_per_op);
+	cbench_jsonw_string(j, "quote", "median_of_trials");
+	maybe(j, "quote_ns_per_op", res->ns_per_op);
 	cbench_jsonw_uint(j, "failed_trials", res->failed);
+	cbench_jsonw_uint(j, "set_aside_trials", res->set_aside);
+	if (res->set_aside_note[0])
+		cbench_jsonw_string(j, "set_aside_note", res->set_aside_note);
 	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
 		cbench_jsonw_string(j, "arena_pages", pages);
 	if (res->have_tp)
@@ -234,7 +257,7 @@ int cbench_report_json(const struct cbench_report *r, FILE *f)
 
 	cbench_jsonw_init(&j, f, false);
 	cbench_jsonw_object_start(&j, NULL);
-	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
+	cbench_jsonw_uint(&j, "schema_version", CBENCH_RUN_JSON_SCHEMA_VERSION);
 	put_config(&j, r);
 	cbench_jsonw_array_start(&j, "benchmarks");
 	for (size_t i = 0; i < r->nresults; i++)

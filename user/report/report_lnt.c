@@ -125,14 +125,14 @@ static void put_metric(struct cbench_jsonw *j, const struct cbench_result *res, 
 	size_t n = 0;
 
 	for (size_t i = 0; i < res->ntrials; i++)
-		n += !res->trials[i].error && isfinite(cbench_trial_figure(&res->trials[i], f));
+		n += !res->trials[i].set_aside && isfinite(cbench_trial_figure(&res->trials[i], f));
 	if (!n)
 		return;
 	cbench_jsonw_array_start(j, key);
 	for (size_t i = 0; i < res->ntrials; i++) {
 		double v = cbench_trial_figure(&res->trials[i], f);
 
-		if (!res->trials[i].error && isfinite(v))
+		if (!res->trials[i].set_aside && isfinite(v))
 			cbench_jsonw_double(j, NULL, v * 1000);
 	}
 	cbench_jsonw_array_end(j);
@@ -173,7 +173,7 @@ int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run
 		cbench_jsonw_string(&j, "name", test_name(name));
 		for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++)
 			put_metric(&j, res, metrics[m].key, metrics[m].f);
-		put_estimate(&j, "ps_per_op_estimate", res->quote_ns_per_op);
+		put_estimate(&j, "ps_per_op_estimate", res->ns_per_op);
 		put_estimate(&j, "est_cycles_per_kop_estimate", res->est_cycles_per_op);
 		cbench_jsonw_object_end(&j);
 	}

@@ -72,17 +72,12 @@ static const char *scale_rate(double mb_per_s, char *buf, size_t len)
 }
 
 /* The best throughput of a result's trials: its least time's. */
-static double best_rate(const struct cbench_result *res)
+/* Digits of the interval's percentage: two significant ones, at most four decimals. */
+static int interval_digits(const struct cbench_result *res)
 {
-	double best = NAN;
+	double pct = 100 * fmax(res->ns_hi / res->ns_per_op - 1, 1 - res->ns_lo / res->ns_per_op);
 
-	for (size_t j = 0; j < res->ntrials; j++) {
-		const struct cbench_trial *t = &res->trials[j];
-
-		if (!t->error && !isnan(t->mb_per_s) && !(t->mb_per_s <= best))
-			best = t->mb_per_s;
-	}
-	return best;
+	return pct >= 10 ? 0 : pct >= 1 ? 1 : pct >= 0.1 ? 2 : pct >= 0.01 ? 3 : 4;
 }
 
 static bool any_rate(const struct cbench_report *r)
@@ -127,8 +122,8 @@ static void put_tp(const struct cbench_report *r, const struct cbench_result *re
 
 void cbench_report_table_head(const struct cbench_report *r, FILE *f, bool colour)
 {
-	fprintf(f, "%s%-*s %*s  %*s %8s", colour ? BOLD : "", name_width(r), "benchmark", TIME_W,
-		"time/op", TIME_W, "median", "cv");
+	fprintf(f, "%s%-*s %*s %9s %8s", colour ? BOLD : "", name_width(r), "benchmark", TIME_W,
+		"time/op", "interval", "cv");
 	if (any_rate(r))
 		fprintf(f, " %*s", RATE_W, "rate");
 	fprintf(f, " %*s %9s %7s %s%s\n", CYC_W, "cycles/op", "discarded", "trials", "tuning",
@@ -141,8 +136,10 @@ static void put_notes(const struct cbench_report *r, const struct cbench_result 
 {
 	if (res->unstable)
 		fprintf(f, "  %s%s: %s%s\n", colour ? RED : "",
-			res->placement_sensitive ? "* placement-sensitive" : "unstable",
+			res->placement_sensitive ? "placement-sensitive" : "unstable",
 			res->unstable_reason, colour ? RESET : "");
+	if (res->set_aside_note[0])
+		fprintf(f, "  %s%s%s\n", colour ? DIM : "", res->set_aside_note, colour ? RESET : "");
 	if (cbench_desc_per_rep(res->exp->desc) && res->step_share > CBENCH_STEP_SHARE_MAX)
 		fprintf(f, "  short calls: one timer step is %.3f%% of a call (timed one at a "
 			"time); give each call more work\n", 100 * res->step_share);
@@ -166,18 +163,23 @@ void cbench_report_table_row(const struct cbench_report *r, const struct cbench_
 		total += res->trials[j].nsamples;
 	}
 	fprintf(f, "%-*s ", name_width(r), res->exp->report_name + 9);
-	/* A lucky placement's figure is marked: the line below says to quote
-	 * the median. */
 	put_cell(f, cbench_scale_ns(res->ns_per_op, t, sizeof(t)), TIME_W);
-	fputs(res->placement_sensitive ? "* " : "  ", f);
-	put_cell(f, cbench_scale_ns(res->median_ns_per_op, m, sizeof(m)), TIME_W);
 	fputc(' ', f);
+	/* The interval's wider side, relative: ±0.012% */
+	if (isnan(res->ns_lo) || !(res->ns_per_op > 0)) {
+		fprintf(f, "%9s ", "-");
+	} else {
+		snprintf(m, sizeof(m), "\u00b1%.*f%%", interval_digits(res), 100 * fmax(
+			 res->ns_hi / res->ns_per_op - 1, 1 - res->ns_lo / res->ns_per_op));
+		put_cell(f, m, 9);
+		fputc(' ', f);
+	}
 	if (isnan(res->cv))
 		fprintf(f, "%8s", "-");
 	else
 		fprintf(f, "%7.3f%%", 100 * res->cv);
 	if (any_rate(r))
-		fprintf(f, " %*s", RATE_W, scale_rate(best_rate(res), rate, sizeof(rate)));
+		fprintf(f, " %*s", RATE_W, scale_rate(res->mb_per_s, rate, sizeof(rate)));
 	if (isnan(res->est_cycles_per_op))
 		fprintf(f, " %*s", CYC_W, "-");
 	else
@@ -187,11 +189,12 @@ void cbench_report_table_row(const struct cbench_report *r, const struct cbench_
 		fprintf(f, " %8.2f%%", 100.0 * (double)discarded / (double)total);
 	else
 		fprintf(f, " %9s", "-");
+	/* Kept of measured: failed ones in red, set-aside ones count as measured. */
 	if (res->failed)
-		fprintf(f, " %s%3zu/%-3zu%s ", colour ? RED : "", res->ntrials - res->failed, res->ntrials,
-			colour ? RESET : "");
+		fprintf(f, " %s%3zu/%-3zu%s ", colour ? RED : "",
+			res->ntrials - res->failed - res->set_aside, res->ntrials, colour ? RESET : "");
 	else
-		fprintf(f, " %3zu/%-3zu ", res->ntrials, res->ntrials);
+		fprintf(f, " %3zu/%-3zu ", res->ntrials - res->set_aside, res->ntrials);
 	fprintf(f, "%s%s%s\n", colour ? DIM : "", res->tuning, colour ? RESET : "");
 	put_notes(r, res, f, colour);
 }
