@@ -473,6 +473,7 @@ debug-kernel:
 bench: cbenchctl examples
 	bench/run.sh
 	bench/tpoints.sh
+	bench/headline.sh
 
 # compare on A/A pairs of separate runs, and audit on A/A pairs and true
 # slowdowns of compute-bound and memory-bound benchmarks (prints figures;
