@@ -44,11 +44,16 @@
 #define COMPARE_MIN_EFFECT_PCT 0.2
 /* Exit status of a failed gate (--fail-on): not 1, which is an error. */
 #define COMPARE_GATE_FAILED CBENCH_EXIT_GATE
+/* Exit status of a gate that found nothing but could not judge every row
+ * (one run on a side), unless --undecided pass: a gate that passed what it
+ * could not judge would be trusted for what it never looked at. */
+#define COMPARE_GATE_UNDECIDED CBENCH_EXIT_UNDECIDED
 
 /* What compare was asked; the files come from split(). */
 struct compare_options {
 	double min_effect;		/* a fraction: 0.002 for 0.2 % */
 	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
+	bool undecided_pass;		/* --undecided pass: "?" rows pass the gate */
 	bool mixed;			/* --mixed: runs of other machines or backends too */
 	bool json;			/* --format json */
 };
@@ -195,7 +200,12 @@ static void print_legend(const struct compare_options *o, const struct notes *n)
 		       COMPARE_ALPHA, e);
 }
 
-/* The gate's one-line summary (on stderr beside JSON, which has stdout); its exit status. */
+/*
+ * The gate's one-line summary (on stderr beside JSON, which has stdout);
+ * its exit status: 3 when a row fails it (whatever else the table holds: a
+ * change that counts was found), else 4 when a row could not be judged (one
+ * run on a side) unless --undecided pass, else 0.
+ */
 static int gate(const struct compare_options *o, const struct notes *n)
 {
 	const char *what = o->fail_on == GATE_SLOWER ? "slower" : "changed";
@@ -205,19 +215,27 @@ static int gate(const struct compare_options *o, const struct notes *n)
 
 	if (o->fail_on == GATE_NONE)
 		return 0;
-	if (!n->ngated) {
-		fprintf(f, "%sgate (--fail-on %s): passed: no benchmark %s by %.2f%% or more", gap, what, what, e);
-		if (n->undecided)
-			fprintf(f, "; %zu undecided (one run a side)", n->undecided);
-		fprintf(f, "\n");
-		return 0;
+	if (n->ngated) {
+		fprintf(f, "%sgate (--fail-on %s): FAILED: %zu benchmark%s %s by %.2f%% or more:", gap, what,
+			n->ngated, n->ngated == 1 ? "" : "s", what, e);
+		for (size_t i = 0; i < n->ngated && i < sizeof(n->gated) / sizeof(n->gated[0]); i++)
+			fprintf(f, " %s", n->gated[i]->name + 9);
+		fprintf(f, "%s\n", n->ngated > sizeof(n->gated) / sizeof(n->gated[0]) ? " ..." : "");
+		return COMPARE_GATE_FAILED;
 	}
-	fprintf(f, "%sgate (--fail-on %s): FAILED: %zu benchmark%s %s by %.2f%% or more:", gap, what, n->ngated,
-		n->ngated == 1 ? "" : "s", what, e);
-	for (size_t i = 0; i < n->ngated && i < sizeof(n->gated) / sizeof(n->gated[0]); i++)
-		fprintf(f, " %s", n->gated[i]->name + 9);
-	fprintf(f, "%s\n", n->ngated > sizeof(n->gated) / sizeof(n->gated[0]) ? " ..." : "");
-	return COMPARE_GATE_FAILED;
+	if (n->undecided && !o->undecided_pass) {
+		fprintf(f, "%sgate (--fail-on %s): UNDECIDED: %zu benchmark%s with one run a side not "
+			"judged\n  (exit status %d): give each side 3 or more runs, or gate with %s "
+			"audit\n  --fail-on %s; --undecided pass lets such rows pass\n", gap, what,
+			n->undecided, n->undecided == 1 ? "" : "s", COMPARE_GATE_UNDECIDED, cbench_prog,
+			what);
+		return COMPARE_GATE_UNDECIDED;
+	}
+	fprintf(f, "%sgate (--fail-on %s): passed: no benchmark %s by %.2f%% or more", gap, what, what, e);
+	if (n->undecided)
+		fprintf(f, "; %zu undecided (one run a side), passed by --undecided pass", n->undecided);
+	fprintf(f, "\n");
+	return 0;
 }
 
 static void print_notes(const struct notes *n)
@@ -263,7 +281,12 @@ static void usage(FILE *f)
 		"  --min-effect PCT    smallest change that counts, in percent (default %.1f,\n"
 		"                      as audit's)\n"
 		"  --fail-on WHAT      slower or changed: exit status %d when a benchmark is\n"
-		"                      slower (or either) by at least --min-effect, for a CI gate\n"
+		"                      slower (or either) by at least --min-effect, for a CI\n"
+		"                      gate; status %d when none is but a row says \"?\" (one\n"
+		"                      run on a side: not judged)\n"
+		"  --undecided WHAT    fail (default) or pass: whether the gate fails, with\n"
+		"                      status %d, when rows could not be judged, or lets them\n"
+		"                      pass\n"
 		"  --mixed             compare runs measured on different machines or backends\n"
 		"                      (refused otherwise: their difference is not the change's)\n"
 		"  --format FMT        text (the table, default) or json (a member per benchmark,\n"
@@ -272,9 +295,10 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 when compared (and the gate, if any, passed); 1 when a file\n"
 		"cannot be read; 2 when the arguments are wrong; %d when --fail-on's gate\n"
-		"failed.\n",
+		"failed; %d when it found nothing to fail on but could not judge every row.\n",
 		cbench_prog, cbench_prog, 100 * (1 - COMPARE_ALPHA), COMPARE_ALPHA, cbench_prog,
-		COMPARE_MIN_EFFECT_PCT, COMPARE_GATE_FAILED, COMPARE_GATE_FAILED);
+		COMPARE_MIN_EFFECT_PCT, COMPARE_GATE_FAILED, COMPARE_GATE_UNDECIDED,
+		COMPARE_GATE_UNDECIDED, COMPARE_GATE_FAILED, COMPARE_GATE_UNDECIDED);
 }
 
 /*
@@ -283,7 +307,7 @@ static void usage(FILE *f)
  */
 static int take_option(struct compare_options *o, int argc, char *argv[], int *i)
 {
-	const char *names[] = { "--min-effect", "--fail-on", "--format" }, *arg = NULL;
+	const char *names[] = { "--min-effect", "--fail-on", "--format", "--undecided" }, *arg = NULL;
 	size_t len = 0;
 	int k;
 	double pct;
@@ -292,12 +316,12 @@ static int take_option(struct compare_options *o, int argc, char *argv[], int *i
 		o->mixed = true;
 		return 1;
 	}
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 4; k++) {
 		len = strlen(names[k]);
 		if (!strncmp(argv[*i], names[k], len) && (!argv[*i][len] || argv[*i][len] == '='))
 			break;
 	}
-	if (k == 3)
+	if (k == 4)
 		return 0;
 	if (argv[*i][len] == '=')
 		arg = argv[*i] + len + 1;
@@ -320,6 +344,12 @@ static int take_option(struct compare_options *o, int argc, char *argv[], int *i
 			return -1;
 		}
 		o->json = arg[0] == 'j';
+	} else if (k == 3) {
+		if (strcmp(arg, "pass") && strcmp(arg, "fail")) {
+			cbench_option_refuse(stderr, "--undecided", "pass or fail", arg);
+			return -1;
+		}
+		o->undecided_pass = arg[0] == 'p';
 	} else if (!strcmp(arg, "slower") || !strcmp(arg, "changed")) {
 		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
 	} else {
