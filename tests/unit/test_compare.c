@@ -316,6 +316,57 @@ static void gate_undecided(void)
 	free(err);
 }
 
+/*
+ * The timer's step in compare's interval: runs that agree to the last
+ * digit on each side, old 100.0000 and new 100.0200 ns/op (+0.02 %), with
+ * a step of 0.01 % of a measurement.  Each run's figure is then known to a
+ * step, a uniform rounding of variance (1e-4)^2 / 12 on the log scale:
+ * Welch's se is sqrt(1e-8 / 12) over two runs a side (df 2, t 4.303), an
+ * interval of +0.02 % +- 0.0124 %, where the printed digits alone left
+ * +- 0.0001 %.  The same from JSON reports' step_share.
+ */
+static void step_in_interval(void)
+{
+	static const char *const go[] = { "s1.txt", "s2.txt", "--", "s3.txt", "s4.txt", NULL };
+	static const char *const bare[] = { "t1.txt", "t2.txt", "--", "t3.txt", "t4.txt", NULL };
+	static const char *const json[] = { "j1.json", "j2.json", "--", "j3.json", "j4.json", NULL };
+	static const char step[] = "# BenchmarkA: one timer step is 0.01% of a measurement\n";
+	char *out, *err, text[512];
+
+	for (int i = 1; i <= 4; i++) {
+		const char *v = i <= 2 ? "100.0000" : "100.0200";
+		char name[16];
+
+		snprintf(text, sizeof(text), "goos: linux\nBenchmarkA 1 %s ns/op\n%s", v, step);
+		snprintf(name, sizeof(name), "s%d.txt", i);
+		put(name, text);
+		snprintf(text, sizeof(text), "goos: linux\nBenchmarkA 1 %s ns/op\n", v);
+		name[0] = 't';
+		put(name, text);
+		snprintf(text, sizeof(text), "{\"benchmarks\": [{\"name\": \"BenchmarkA\", \"trials\": "
+			 "[{\"status\": \"ok\", \"ns_per_op\": %s, \"step_share\": 0.0001}]}]}", v);
+		snprintf(name, sizeof(name), "j%d.json", i);
+		put(name, text);
+	}
+	CU_ASSERT_EQUAL(compare(go, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", "+0.02% "));
+	CU_ASSERT(row_has(out, "A", "[+0.01%,+0.03%]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: the runs of 1 benchmark agree more closely than the "
+					   "timer resolves (a\n  step is up to 0.01% of a measurement)"));
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(compare(json, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", "[+0.01%,+0.03%]"));
+	free(out);
+	free(err);
+	/* Reports that do not say (older ones): the printed rounding only. */
+	CU_ASSERT_EQUAL(compare(bare, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", "[+0.02%,+0.02%]"));
+	CU_ASSERT_PTR_NULL(strstr(out, "timer"));
+	free(out);
+	free(err);
+}
+
 static void bad_values_refused(void)
 {
 	static const char *const bad[] = { "nan", "inf", "-1.5", "0", "1.0x", "0x10" };
@@ -371,6 +422,7 @@ static CU_TestInfo compare_tests[] = {
 	{ "a line longer than the buffer is one line", long_line_is_one_line },
 	{ "runs of unequal trials are noted", uneven_trials_noted },
 	{ "--fail-on with rows one run a side: exit 4 unless --undecided pass", gate_undecided },
+	{ "the timer's step is a floor of the runs' variance", step_in_interval },
 	{ "NaN, Inf, negative, zero and hex ns/op refused", bad_values_refused },
 	{ "a file twice on a side, two '--', unknown options refused", bad_usage_refused },
 	CU_TEST_INFO_NULL,

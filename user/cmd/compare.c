@@ -99,6 +99,8 @@ struct notes {
 	const struct cbench_series *gated[8];		/* the first rows that fail the gate */
 	size_t ngated;
 	size_t undecided;				/* rows with one run on a side */
+	size_t step_floored;				/* rows whose runs agree within the timer's step */
+	double step_share;				/* the largest step share among them */
 	size_t uneven;					/* rows whose runs have unequal trials */
 	const struct cbench_series *first;		/* the first of those */
 	size_t fewest, most;				/* and its trials per run */
@@ -116,8 +118,14 @@ static void note_row(const struct compare_options *o, const struct cbench_series
 	size_t fewest = a->fewest < b->fewest ? a->fewest : b->fewest;
 	size_t most = a->most > b->most ? a->most : b->most;
 
+	double step = cbench_series_step_floor(a, b);
+
 	n->count[c->verdict]++;
 	n->under += c->under_min_effect != 0;
+	if (step > 0) {
+		n->step_floored++;
+		n->step_share = fmax(n->step_share, step);
+	}
 	if (fails_gate(o, c->verdict) && n->ngated++ < sizeof(n->gated) / sizeof(n->gated[0]))
 		n->gated[n->ngated - 1] = a;
 	n->undecided += isnan(c->p);
@@ -246,6 +254,11 @@ static void print_notes(const struct notes *n)
 		       "  alternately (compare OLD1 OLD2 ... -- NEW1 NEW2 ...), or interleave both\n"
 		       "  versions in one run: %s audit.\n", n->undecided, n->undecided == 1 ? "" : "s",
 		       cbench_prog);
+	if (n->step_floored)
+		printf("\nnote: the runs of %zu benchmark%s agree more closely than the timer resolves (a\n"
+		       "  step is up to %.3g%% of a measurement): their intervals take a step's rounding\n"
+		       "  as the runs' spread.\n", n->step_floored, n->step_floored == 1 ? "" : "s",
+		       100 * n->step_share);
 	/* A run's headline is its least trial, and the least of more draws
 	 * is lower: runs of unequal trials are unequal contestants. */
 	if (n->uneven)
