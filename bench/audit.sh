@@ -18,6 +18,13 @@
 #       chain_slow  1 %: chain_1010 vs chain_1000, both declaring 1000 ops;
 #       chase_slow  2 %: chase_l2_slow vs chase_l2, 1020 steps against 1000,
 #                   both declaring 1000 ops;
+#       tiny_slow   0.02 % at --min-effect 0.01: chain_5001 vs chain_5000,
+#                   a change of the order of one timer step on some hosts;
+#   - for each case how many intervals have zero width (none should: each
+#     carries the timer's step), the median of the step's part of the
+#     interval, and where the true change is known (the A/A cases' 0 and the
+#     chains' 1 % and 0.02 %), how many intervals cover it (at 99 %, 99 of
+#     100 should);
 #   - for each case how often the gate (--fail-on slower, which every audit
 #     here is given) failed: exit status 3 (B slower), 0 or other;
 #   - for each case the median time to a verdict, the audit's own
@@ -30,9 +37,10 @@
 #                   arena: placements that cost more than a round's measuring);
 #       suite_copy_aa   examples/suite.c's copy/size=4096 (8-byte words);
 #       objects_aa  chase_l2 of two copies of placement.so, each loaded at
-#                   its own address: what code placement does.
+#                   its own address: what code placement does;
+#       tiny_aa     chain_5000 against itself at --min-effect 0.01.
 # The cases take turns, so a noisy stretch of the machine hits all of them.
-# N (default 20) sets the audits per case, CASES (default the first six)
+# N (default 20) sets the audits per case, CASES (default the first seven)
 # which cases run; KEEP=DIR keeps each audit's JSON report there.  Not a test: nothing here passes or fails on a number.
 # Run by `make bench-audit`.
 set -eu
@@ -40,7 +48,7 @@ set -eu
 . bench/lib.sh
 
 N=${N:-20}
-CASES=${CASES:-chain_aa chain_slow memcpy_aa chase_aa stream_aa chase_slow}
+CASES=${CASES:-chain_aa chain_slow memcpy_aa chase_aa stream_aa chase_slow tiny_slow}
 AUDIT=build/examples/audit.so
 PLACE=build/examples/placement.so
 SUITE=build/examples/suite.so
@@ -57,8 +65,11 @@ args() {
 	suite_chase_aa) echo "$SUITE --a pointer_chase/size=1048576 --b pointer_chase/size=1048576" ;;
 	suite_copy_aa) echo "$SUITE --a copy/size=4096 --b copy/size=4096" ;;
 	objects_aa) echo "$TMP/place_a.so $TMP/place_b.so --filter ^chase_l2\$" ;;
+	tiny_slow) echo "$AUDIT --a chain_5000 --b chain_5001 --min-effect 0.01" ;;
+	tiny_aa) echo "$AUDIT --a chain_5000 --b chain_5000 --min-effect 0.01" ;;
 	*) echo "bench/audit.sh: no case '$1' (known: chain_aa chain_slow memcpy_aa chase_aa" \
-		"stream_aa chase_slow suite_chase_aa suite_copy_aa objects_aa)" >&2; exit 1 ;;
+		"stream_aa chase_slow tiny_slow suite_chase_aa suite_copy_aa objects_aa tiny_aa)" >&2
+		exit 1 ;;
 	esac
 }
 for c in $CASES; do
@@ -66,7 +77,7 @@ for c in $CASES; do
 done
 cp "$PLACE" "$TMP/place_a.so"
 cp "$PLACE" "$TMP/place_b.so"
-echo "audit: $N audits of each of $CASES; CPU $CPU, default confidence, min-effect and budget" >&2
+echo "audit: $N audits of each of $CASES; CPU $CPU, default confidence, min-effect (tiny_*: 0.01 %) and budget" >&2
 
 i=0
 while [ "$i" -lt "$N" ]; do
@@ -102,7 +113,12 @@ label = {
     "suite_chase_aa": "A/A, suite.so's pointer chase over 1 MiB (pointer_chase/size=1048576)",
     "suite_copy_aa": "A/A, suite.so's copy of 4096 bytes (copy/size=4096)",
     "objects_aa": "A/A, chase_l2 of two copies of placement.so (code placed apart)",
+    "tiny_slow": "a true 0.02% slowdown at --min-effect 0.01 (chain_5001 vs chain_5000)",
+    "tiny_aa": "A/A at --min-effect 0.01, add chain (chain_5000)",
 }
+# The true change where it is known, in percent: the chains' adds per rep.
+truth = {"chain_slow": 1.0, "tiny_slow": 0.02}
+truth.update({c: 0.0 for c in label if c.endswith("_aa")})
 
 def load(case):
     out = []
@@ -116,6 +132,11 @@ def load(case):
         a["status"] = int(st)
         out.append(a)
     return out
+
+def ok_intervals(audits):
+    """The audits that ended with an interval (two rounds or more)."""
+    return [a for a in audits if a["verdict"] != "failed" and a.get("lower") is not None
+            and a.get("upper") is not None]
 
 def median(v):
     v = [x for x in v if x is not None and not math.isnan(x)]
@@ -145,6 +166,15 @@ for case in cases:
                   f"{max(a['change'] for a in decided):+.2f}% (median "
                   f"{median(a['change'] for a in decided):+.2f}%), rounds "
                   f"{min(a['rounds'] for a in decided)} to {max(a['rounds'] for a in decided)}")
+    shown = [a for a in ok_intervals(audits)]
+    if shown:
+        zero = sum(a["upper"] - a["lower"] <= 0 for a in shown)
+        line = (f"  intervals: {zero} of {len(shown)} of zero width; the timer step's part, "
+                f"median: ±{median(a.get('step_bound_pct') for a in shown):.3g}%")
+        if case in truth:
+            covered = sum(a["lower"] <= truth[case] <= a["upper"] for a in shown)
+            line += f"; {covered} of {len(shown)} cover the true {truth[case]:+g}%"
+        print(line)
     gate = {st: sum(a["status"] == st for a in audits) for st in (0, 3)}
     print(f"  the gate (--fail-on slower): exit status 3 in {gate[3]} of {n}, 0 in {gate[0]}, "
           f"other {n - gate[0] - gate[3]}")

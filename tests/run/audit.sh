@@ -32,7 +32,8 @@ fi
 # 1010 against 1000 dependent adds, both declaring 1000 ops: B is 1 % slower.
 run_cb audit "$AUDIT" --a chain_1000 --b chain_1010 --budget 30
 if [ "$rc" -eq 0 ] && grep -q '^chain_1000 vs chain_1010: B slower by ' "$TMP/out" &&
-   grep -Eq 'timings [0-9]+ A / [0-9]+ B, rounds [0-9]+' "$TMP/out"; then
+   grep -Eq 'timings [0-9]+ A / [0-9]+ B, rounds [0-9]+' "$TMP/out" &&
+   grep -Eq "^    interval ±[0-9.e+-]+ %: ±[0-9.e+-]+ % from the rounds' spread, ±[0-9.e+-]+ % for the timer's step" "$TMP/out"; then
 	ok "1 % slowdown: $(sed -n 's/^chain_1000 vs chain_1010: //p' "$TMP/out")"
 else
 	not_ok "1 % slowdown found as B slower"
@@ -55,6 +56,9 @@ for k in ("name", "id", "verdict", "change", "lower", "upper", "rounds", "timing
     assert k in a, k
 assert a["verdict"] == "slower" and a["lower"] > 0, a
 assert a["timings_a"] > 0 and a["timings_b"] > 0 and a["rounds"] >= 8, a
+# The interval carries the timer's step (a bound on each side's quartile)
+# beside the rounds' spread: never narrower than twice that bound.
+assert a["step_bound_pct"] > 0 and a["upper"] - a["lower"] >= 1.99 * a["step_bound_pct"], a
 PY
 then
 	ok "JSON report parses, with the seed and every field"
@@ -190,6 +194,8 @@ for side in ("a", "b"):
     assert s["iterations"] > s["timings"], s
 assert tp["a"]["every"] == tp["b"]["every"], tp
 assert a["timings_a"] == tp["a"]["iterations"] and a["timings_b"] == tp["b"]["iterations"], a
+# One step of a merged timing, at each side's quartile: in the interval too.
+assert a["step_bound_pct"] > 0 and a["upper"] - a["lower"] >= 1.99 * a["step_bound_pct"], a
 PY
 then
 	ok "timing points: the audit compares per-iteration timings and finds B slower"

@@ -255,6 +255,27 @@ if [ "$gate_slow/$gate_aa/$gate_big/$gate_fast" = 3/0/0/3 ]; then
 else
 	not_ok "compare --fail-on: statuses $gate_slow/$gate_aa/$gate_big/$gate_fast, not 3/0/0/3"
 fi
+# A gate never passes what it could not judge: one run a side, real runs
+# or a made-up 5 % slowdown, is "?" on every row and exits 4, unless
+# --undecided pass (0).
+run_cb compare --fail-on slower "$TMP/first.txt" "$TMP/second.txt"
+gate_real=$rc
+grep -q '^gate (--fail-on slower): UNDECIDED: [0-9]* benchmarks\{0,1\} with one run a side not judged$' "$TMP/out" ||
+	gate_real=x
+printf 'goos: linux\nBenchmarkX 10 100.00 ns/op\n' >"$TMP/u_old.txt"
+printf 'goos: linux\nBenchmarkX 10 105.04 ns/op\n' >"$TMP/u_new.txt"
+run_cb compare --fail-on slower "$TMP/u_old.txt" "$TMP/u_new.txt"
+gate_five=$rc
+grep -Eq '^X .*\+5\.04% +- +n/a +1\+1 \?$' "$TMP/out" || gate_five=x
+run_cb compare --fail-on slower --undecided pass "$TMP/u_old.txt" "$TMP/u_new.txt"
+gate_pass=$rc
+grep -q '^gate (--fail-on slower): passed: .*1 undecided (one run a side), passed by --undecided pass$' "$TMP/out" ||
+	gate_pass=x
+if [ "$gate_real/$gate_five/$gate_pass" = 4/4/0 ]; then
+	ok "compare --fail-on, one run a side: 4 (undecided) on real runs and on a 5 % slowdown; 0 with --undecided pass"
+else
+	not_ok "compare --fail-on, one run a side: statuses $gate_real/$gate_five/$gate_pass, not 4/4/0"
+fi
 # Practical equivalence: a real difference of +0.01 % (narrow interval,
 # p < 0.05) is "~ equal" within the default 0.2 %, and its row says it is
 # slower but under --min-effect; "slower" with --min-effect 0; no difference
@@ -304,6 +325,8 @@ expect_failure "compare: --format with a bad value" "--format wants text or json
 	compare --format csv "$TMP/a1.txt" "$TMP/b1.txt"
 expect_failure "compare: --fail-on with a bad value" "--fail-on wants slower or changed, not 'slow'" \
 	compare --fail-on slow "$TMP/a1.txt" "$TMP/b1.txt"
+expect_failure "compare: --undecided with a bad value" "--undecided wants pass or fail, not 'skip'" \
+	compare --fail-on slower --undecided skip "$TMP/a1.txt" "$TMP/b1.txt"
 expect_failure "compare: --min-effect with a bad value" "--min-effect wants a percentage from 0 to below 100, not '-1'" \
 	compare --min-effect -1 "$TMP/a1.txt" "$TMP/b1.txt"
 expect_failure "compare: one report" "it wants an old and a new report; see 'cbenchctl compare --help'" \

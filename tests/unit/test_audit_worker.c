@@ -31,6 +31,8 @@ static const struct cbench_experiment exp_b = { .desc = &desc, .id = "b" };
 static int lie_at = -1;		/* a sample whose side the fake flips; -1: none */
 static int batches, measures_in_rounds, placed[2];
 static bool warm;
+/* The timer's step the child's backend was calibrated to, in ticks. */
+static double step_ticks;
 
 static int fake_open(struct cbench_backend *b, int cpu)
 {
@@ -153,7 +155,8 @@ static void audit_in_child(int lie, const struct cbench_backend_ops *ops, bool f
 	pid = fork();
 	CU_ASSERT_FATAL(pid >= 0);
 	if (pid == 0) {
-		struct cbench_backend a = { .ops = ops, .timer = { .tsc_hz = 1e9 } };
+		struct cbench_backend a = { .ops = ops,
+					    .timer = { .tsc_hz = 1e9, .step_ticks = step_ticks } };
 		struct asked got;
 		int ret;
 
@@ -275,7 +278,31 @@ static void fixed_placement(void)
 	CU_ASSERT_EQUAL(o.end.per_round, CBENCH_AUDIT_PER_SIDE);
 }
 
+/*
+ * The timer's step in the interval: a step of 20 ticks in timings of about
+ * 10,000 (A) and 10,200 (B), 0.2 % of each, is a bound of
+ * -log(1 - 0.002) - log(1 - 0.00196) on the statistic, which the interval
+ * carries beside the rounds' spread; a step of 0 (an exact timer) none.
+ */
+static void step_in_interval(void)
+{
+	double expect = -log1p(-20.0 / 10009) - log1p(-20.0 / 10209), half;
+	struct outcome o;
+
+	step_ticks = 20;
+	audit_in_child(-1, &fake_ops, true, &o, NULL);
+	step_ticks = 0;
+	CU_ASSERT(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(o.end.step_bound, expect, 2e-6);
+	half = (log1p(o.end.upper) - log1p(o.end.lower)) / 2;
+	CU_ASSERT(half > o.end.step_bound);
+	CU_ASSERT_EQUAL(o.end.verdict, CBENCH_VERDICT_B_SLOWER);
+	audit_in_child(-1, &fake_ops, true, &o, NULL);
+	CU_ASSERT_DOUBLE_EQUAL(o.end.step_bound, 0, 0);
+}
+
 static CU_TestInfo audit_worker_tests[] = {
+	{ "the timer's step is part of the interval", step_in_interval },
 	{ "a new placement for each side every round, a run each", places_every_round },
 	{ "--fixed-placement: none", fixed_placement },
 	{ "a backend's own rounds, in the seeded order", takes_the_backends_rounds },

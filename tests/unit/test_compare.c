@@ -253,6 +253,120 @@ static void uneven_trials_noted(void)
 	free(err);
 }
 
+/*
+ * The gate never passes what it could not judge: one run a side on a 5 %
+ * slowdown is "?", and --fail-on exits 4 (not 0, not 3) unless told
+ * --undecided pass; a row that fails the gate still gives 3 beside
+ * undecided ones; a gate with every row judged and none failing gives 0.
+ */
+static void gate_undecided(void)
+{
+	static const char *const one[] = { "--fail-on=slower", "g_old.txt", "g_new.txt", NULL };
+	static const char *const pass[] = { "--fail-on=slower", "--undecided=pass", "g_old.txt",
+					     "g_new.txt", NULL };
+	static const char *const told[] = { "--undecided=fail", "--fail-on=changed", "g_old.txt",
+					    "g_new.txt", NULL };
+	static const char *const none[] = { "g_old.txt", "g_new.txt", NULL };
+	static const char *const mixed[] = { "--fail-on=slower", "m1.txt", "m2.txt", "--", "m3.txt",
+					     "m4.txt", NULL };
+	static const char *const judged[] = { "--fail-on=slower", "m1.txt", "m2.txt", "--", "m1.txt",
+					      "m2.txt", NULL };
+	char *out, *err;
+
+	put("g_old.txt", "goos: linux\nBenchmarkA 1 100.00 ns/op\nBenchmarkB 1 10.00 ns/op\n");
+	put("g_new.txt", "goos: linux\nBenchmarkA 1 105.04 ns/op\nBenchmarkB 1 10.00 ns/op\n");
+	CU_ASSERT_EQUAL(compare(one, &out, &err), 4);
+	CU_ASSERT(row_has(out, "A", "+5.04%"));
+	CU_ASSERT(row_has(out, "A", " 1+1 ?"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ngate (--fail-on slower): UNDECIDED: 2 benchmarks with one "
+					   "run a side not judged\n  (exit status 4)"));
+	CU_ASSERT_PTR_NULL(strstr(out, "passed"));
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(compare(pass, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "gate (--fail-on slower): passed: no benchmark slower by "
+					   "0.20% or more; 2 undecided (one run a side), passed by "
+					   "--undecided pass"));
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(compare(told, &out, &err), 4);
+	free(out);
+	free(err);
+	/* No gate: the table only. */
+	CU_ASSERT_EQUAL(compare(none, &out, &err), 0);
+	CU_ASSERT_PTR_NULL(strstr(out, "gate"));
+	free(out);
+	free(err);
+	/* A slower by 100 % over two runs a side, B in one run a side. */
+	put("m1.txt", "BenchmarkA 1 1.00 ns/op\nBenchmarkB 1 1.00 ns/op\n");
+	put("m2.txt", "BenchmarkA 1 1.02 ns/op\n");
+	put("m3.txt", "BenchmarkA 1 2.00 ns/op\nBenchmarkB 1 1.00 ns/op\n");
+	put("m4.txt", "BenchmarkA 1 2.04 ns/op\n");
+	CU_ASSERT_EQUAL(compare(mixed, &out, &err), 3);
+	CU_ASSERT(row_has(out, "A", " 2+2 slower"));
+	CU_ASSERT(row_has(out, "B", " 1+1 ?"));
+	free(out);
+	free(err);
+	/* The same two runs on both sides: every row judged (2+2), none
+	 * slower: passed. */
+	put("m2.txt", "BenchmarkA 1 1.02 ns/op\nBenchmarkB 1 1.00 ns/op\n");
+	CU_ASSERT_EQUAL(compare(judged, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "gate (--fail-on slower): passed"));
+	free(out);
+	free(err);
+}
+
+/*
+ * The timer's step in compare's interval: runs that agree to the last
+ * digit on each side, old 100.0000 and new 100.0200 ns/op (+0.02 %), with
+ * a step of 0.01 % of a measurement.  Each run's figure is then known to a
+ * step, a uniform rounding of variance (1e-4)^2 / 12 on the log scale:
+ * Welch's se is sqrt(1e-8 / 12) over two runs a side (df 2, t 4.303), an
+ * interval of +0.02 % +- 0.0124 %, where the printed digits alone left
+ * +- 0.0001 %.  The same from JSON reports' step_share.
+ */
+static void step_in_interval(void)
+{
+	static const char *const go[] = { "s1.txt", "s2.txt", "--", "s3.txt", "s4.txt", NULL };
+	static const char *const bare[] = { "t1.txt", "t2.txt", "--", "t3.txt", "t4.txt", NULL };
+	static const char *const json[] = { "j1.json", "j2.json", "--", "j3.json", "j4.json", NULL };
+	static const char step[] = "# BenchmarkA: one timer step is 0.01% of a measurement\n";
+	char *out, *err, text[512];
+
+	for (int i = 1; i <= 4; i++) {
+		const char *v = i <= 2 ? "100.0000" : "100.0200";
+		char name[16];
+
+		snprintf(text, sizeof(text), "goos: linux\nBenchmarkA 1 %s ns/op\n%s", v, step);
+		snprintf(name, sizeof(name), "s%d.txt", i);
+		put(name, text);
+		snprintf(text, sizeof(text), "goos: linux\nBenchmarkA 1 %s ns/op\n", v);
+		name[0] = 't';
+		put(name, text);
+		snprintf(text, sizeof(text), "{\"benchmarks\": [{\"name\": \"BenchmarkA\", \"trials\": "
+			 "[{\"status\": \"ok\", \"ns_per_op\": %s, \"step_share\": 0.0001}]}]}", v);
+		snprintf(name, sizeof(name), "j%d.json", i);
+		put(name, text);
+	}
+	CU_ASSERT_EQUAL(compare(go, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", "+0.02% "));
+	CU_ASSERT(row_has(out, "A", "[+0.01%,+0.03%]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: the runs of 1 benchmark agree more closely than the "
+					   "timer resolves (a\n  step is up to 0.01% of a measurement)"));
+	free(out);
+	free(err);
+	CU_ASSERT_EQUAL(compare(json, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", "[+0.01%,+0.03%]"));
+	free(out);
+	free(err);
+	/* Reports that do not say (older ones): the printed rounding only. */
+	CU_ASSERT_EQUAL(compare(bare, &out, &err), 0);
+	CU_ASSERT(row_has(out, "A", "[+0.02%,+0.02%]"));
+	CU_ASSERT_PTR_NULL(strstr(out, "timer"));
+	free(out);
+	free(err);
+}
+
 static void bad_values_refused(void)
 {
 	static const char *const bad[] = { "nan", "inf", "-1.5", "0", "1.0x", "0x10" };
@@ -307,6 +421,8 @@ static CU_TestInfo compare_tests[] = {
 	{ "reports one after another in a file are runs", concatenated_runs },
 	{ "a line longer than the buffer is one line", long_line_is_one_line },
 	{ "runs of unequal trials are noted", uneven_trials_noted },
+	{ "--fail-on with rows one run a side: exit 4 unless --undecided pass", gate_undecided },
+	{ "the timer's step is a floor of the runs' variance", step_in_interval },
 	{ "NaN, Inf, negative, zero and hex ns/op refused", bad_values_refused },
 	{ "a file twice on a side, two '--', unknown options refused", bad_usage_refused },
 	CU_TEST_INFO_NULL,

@@ -31,7 +31,7 @@ static void make(struct cbench_audit_report *r, struct cbench_audit_pair *p, int
 	p->end = (struct cbench_audit_end){ .rounds = 2, .verdict = verdict, .change = 0.0102,
 					    .lower = 0.0085, .upper = 0.0119, .wall_s = 1.5,
 					    .placements = { 12, 12 }, .per_round = 100,
-					    .round_var = 1e-4, .noise_var = 2.5e-5 };
+					    .round_var = 1e-4, .noise_var = 2.5e-5, .step_bound = 2e-4 };
 	p->timings = timings;
 	p->ntimings = sizeof(timings) / sizeof(timings[0]);
 	*r = (struct cbench_audit_report){ .seed = 42, .confidence = 0.99, .budget_s = 30,
@@ -133,7 +133,7 @@ static void json_fields(void)
 		"\"timings_b\": 8", "\"wall_s\": 1.5", "\"converge_a\"", "\"converge_b\"",
 		"\"fixed_placement\": false", "\"placement\": {", "\"redrawn\": true", "\"a\": 12",
 		"\"b\": 12", "\"per_round\": 100", "\"round_sd_pct\": 1", "\"noise_sd_pct\": 0.5",
-		"\"share\": 0.75" };
+		"\"share\": 0.75", "\"step_bound_pct\": 0.02" };
 	struct cbench_audit_report r;
 	struct cbench_audit_pair p;
 	char *s;
@@ -192,7 +192,29 @@ static void placements(void)
 	free(s);
 }
 
+/* The interval's half-width, the rounds' spread and the timer's step. */
+static void interval_parts(void)
+{
+	struct cbench_audit_report r;
+	struct cbench_audit_pair p;
+	char *s;
+
+	make(&r, &p, CBENCH_VERDICT_B_SLOWER);
+	/* [0.85 %, 1.19 %]: a half-width of 0.168 % on the log scale. */
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n    interval \u00b10.168 %: \u00b10.148 % from the rounds' "
+				      "spread, \u00b10.02 % for the timer's step (one step of each "
+				      "side's quartile)\n"));
+	free(s);
+	/* Before two rounds there is no interval to say anything of. */
+	p.end.lower = p.end.upper = NAN;
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NULL(strstr(s, "interval"));
+	free(s);
+}
+
 static CU_TestInfo report_audit_tests[] = {
+	{ "the interval: the rounds' spread and the timer's step", interval_parts },
 	{ "verdict texts", verdicts },
 	{ "placements: counts and the share beyond noise", placements },
 	{ "Go format: a line per round and side", go_lines },

@@ -252,6 +252,47 @@ static void per_run_facts_are_comments(void)
 	free(out);
 }
 
+/* Every result says what a timer step is of its measurements, in a
+ * comment compare reads back (cbench_go_step_share()). */
+static void step_share_comment(void)
+{
+	static const char *const not_it[] = {
+		"BenchmarkAddChain 20000 0.300000 ns/op", "# timer-step: 1 ticks (1.000 ns)",
+		"# BenchmarkX: one timer step is nan% of a measurement",
+		"# BenchmarkX: one timer step is -1% of a measurement",
+		"# BenchmarkX: one timer step is 0.01 of a measurement",
+	};
+	char *out, name[64];
+	double share;
+
+	build(2.0);
+	/* No step known: no comment. */
+	out = render();
+	CU_ASSERT_PTR_NULL(strstr(out, "timer step is"));
+	free(out);
+	/* A step of 1 tick (1 ns): 1e-4 ns/op over AddChain's median
+	 * measurement of 0.305 ns/op, and 1 ns of Copy's 1024. */
+	report.timer.step_ticks = 1;
+	cbench_report_summarize(&report);
+	out = render();
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# BenchmarkAddChain: one timer step is 0.0328% of a "
+				      "measurement\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# BenchmarkCopy/size=4096: one timer step is 0.0977% of "
+				      "a measurement (measurements are capped at 100 us); the floor "
+				      "mean takes most of its rounding off\n"));
+	free(out);
+	CU_ASSERT(cbench_go_step_share("# BenchmarkAddChain: one timer step is 0.0328% of a "
+				       "measurement\n", name, sizeof(name), &share));
+	CU_ASSERT_STRING_EQUAL(name, "BenchmarkAddChain");
+	CU_ASSERT_DOUBLE_EQUAL(share, 0.000328, 1e-12);
+	CU_ASSERT(cbench_go_step_share("# BenchmarkCopy/size=4096: one timer step is 1.2e-05% of a call, "
+				       "and ...", name, sizeof(name), &share));
+	CU_ASSERT_STRING_EQUAL(name, "BenchmarkCopy/size=4096");
+	CU_ASSERT_DOUBLE_EQUAL(share, 1.2e-7, 1e-15);
+	for (size_t i = 0; i < sizeof(not_it) / sizeof(not_it[0]); i++)
+		CU_ASSERT(!cbench_go_step_share(not_it[i], name, sizeof(name), &share));
+}
+
 static void no_est_cycles_without_calibration(void)
 {
 	char *out;
@@ -283,6 +324,7 @@ static CU_TestInfo report_go_tests[] = {
 	{ "content and failures", content },
 	{ "placement figures and the figure to quote are comments", placement_comments },
 	{ "no est-cycles without calibration", no_est_cycles_without_calibration },
+	{ "the timer step's share of a measurement, written and read", step_share_comment },
 	{ "per-run facts are comments, not configuration", per_run_facts_are_comments },
 	{ "key and name rules", key_and_name_rules },
 	CU_TEST_INFO_NULL,

@@ -15,6 +15,7 @@
 #include <CUnit/CUnit.h>
 
 #include "stats/sequential.h"
+#include "stats/stats.h"
 
 #define PER_SIDE 100
 #define MAX_ROUNDS 400
@@ -263,6 +264,121 @@ static void halves(void)
 	CU_ASSERT(isnan(cbench_seq_round_var(&seq)));
 }
 
+/* The step's bound of a round, known values, and what it does to the
+ * interval of rounds that all sit on the same steps. */
+static void step_bound(void)
+{
+	struct cbench_seq seq;
+	double d = log(1.0002), change, lo, hi;
+
+	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_step_bound(0, 0), 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_step_bound(0.001, 0.002), -log(0.999) - log(0.998), 1e-15);
+	CU_ASSERT(isinf(cbench_seq_step_bound(1, 0.001)));
+	CU_ASSERT(isnan(cbench_seq_step_bound(NAN, 0.001)));
+	CU_ASSERT(isnan(cbench_seq_step_bound(0.001, -1)));
+	/* Identical rounds, each with a bound of 1e-4 or 3e-4 (mean 2e-4):
+	 * no spread, so the interval is the bound's, d +- 2e-4, not [d, d]. */
+	cbench_seq_init(&seq, 0.99);
+	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_bound(&seq), 0, 0);
+	for (int i = 0; i < 10; i++) {
+		cbench_seq_add(&seq, d);
+		cbench_seq_add_bound(&seq, i % 2 ? 1e-4 : 3e-4);
+	}
+	cbench_seq_add_bound(&seq, NAN);
+	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_bound(&seq), 2e-4, 1e-15);
+	cbench_seq_interval(&seq, &change, &lo, &hi);
+	CU_ASSERT_DOUBLE_EQUAL(change, 0.0002, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(lo, expm1(d - 2e-4), 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(hi, expm1(d + 2e-4), 1e-15);
+	/* +0.02 % at two steps of 0.01 %: not shown slower at --min-effect
+	 * 0.01, nor equivalent within it. */
+	CU_ASSERT_EQUAL(cbench_seq_verdict(&seq, 0.0001), CBENCH_VERDICT_UNDECIDED);
+	/* Without the bound the interval had no width, and a verdict. */
+	seq.bounds = 0;
+	seq.bound_sum = 0;
+	cbench_seq_interval(&seq, &change, &lo, &hi);
+	CU_ASSERT_DOUBLE_EQUAL(hi - lo, 0, 1e-18);
+	CU_ASSERT_EQUAL(cbench_seq_verdict(&seq, 0.0001), CBENCH_VERDICT_B_SLOWER);
+}
+
+/*
+ * A timer that steps coarsely: timings of 7000 to 13000 steps (a step is
+ * 0.008 to 0.014 % of one, as 10 ns of a 100 us measurement), jitter of a
+ * twentieth of a step, placements of a fiftieth, 5 % of timings delayed,
+ * and each timing read as a whole number of steps: the reads' phase drawn
+ * for every read (lock_phase false), or fixed per side for the audit, as
+ * reads that keep time with the timer's updates.  B is 0.02 % slower, a
+ * step or two.  Audits at --min-effect 0.01 to a verdict or 60 rounds.
+ */
+struct coarse {
+	size_t zero_width, missed, false_equivalent, slower, audits;
+};
+
+static double coarse_read(double duration, double phase)
+{
+	return floor(phase + duration) - floor(phase);
+}
+
+static void coarse_audit(bool lock_phase, bool bound, struct coarse *c)
+{
+	static double a[PER_SIDE], b[PER_SIDE];
+	const double change = 0.0002, length = 7000 + 6000 * uniform();
+	double phase[2] = { uniform(), uniform() }, lo, hi, est;
+	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
+	struct cbench_seq seq;
+
+	cbench_seq_init(&seq, 0.99);
+	for (int round = 0; round < 60 && v == CBENCH_VERDICT_UNDECIDED; round++) {
+		double place[2] = { 1 + 0.02 / length * normal(), 1 + 0.02 / length * normal() };
+
+		for (int i = 0; i < PER_SIDE; i++) {
+			for (int side = 0; side < 2; side++) {
+				double t = length * (side ? 1 + change : 1) * place[side] + 0.05 * normal();
+
+				if (uniform() < 0.05)
+					t += -log(1 - uniform()) * 20;
+				(side ? b : a)[i] = coarse_read(t, lock_phase ? phase[side] : uniform());
+			}
+		}
+		cbench_seq_add(&seq, cbench_seq_round_stat(a, PER_SIDE, b, PER_SIDE));
+		if (bound)
+			cbench_seq_add_bound(&seq, cbench_seq_step_bound(
+				1 / cbench_stats_quantile(a, PER_SIDE, CBENCH_SEQ_QUANTILE),
+				1 / cbench_stats_quantile(b, PER_SIDE, CBENCH_SEQ_QUANTILE)));
+		v = cbench_seq_verdict(&seq, 0.0001);
+	}
+	cbench_seq_interval(&seq, &est, &lo, &hi);
+	c->audits++;
+	c->zero_width += !(hi > lo);
+	c->missed += !(lo <= change && change <= hi);
+	c->false_equivalent += v == CBENCH_VERDICT_EQUIVALENT;
+	c->slower += v == CBENCH_VERDICT_B_SLOWER;
+}
+
+static void coarse_timer(void)
+{
+	struct coarse with[2] = { { 0 } }, without[2] = { { 0 } };
+
+	for (int lock = 0; lock < 2; lock++) {
+		for (int i = 0; i < 200; i++) {
+			coarse_audit(lock, false, &without[lock]);
+			coarse_audit(lock, true, &with[lock]);
+		}
+	}
+	for (int lock = 0; lock < 2; lock++) {
+		printf("\n    coarse timer, +0.02 %%, reads %s: %zu of %zu intervals of zero width, "
+		       "%zu missing the change, %zu equivalent, %zu slower (without the step's bound: "
+		       "%zu, %zu, %zu, %zu) ", lock ? "at a fixed phase" : "at random phases",
+		       with[lock].zero_width, with[lock].audits, with[lock].missed,
+		       with[lock].false_equivalent, with[lock].slower, without[lock].zero_width,
+		       without[lock].missed, without[lock].false_equivalent, without[lock].slower);
+		CU_ASSERT_EQUAL(with[lock].zero_width, 0);
+		/* At 99 %: at most 1 % of intervals may miss. */
+		CU_ASSERT(with[lock].missed <= with[lock].audits / 100);
+		CU_ASSERT_EQUAL(with[lock].false_equivalent, 0);
+	}
+}
+
 static void scores(void)
 {
 	static const double v[] = { 10, 12, 14 };	/* variance 4 */
@@ -282,6 +398,8 @@ static CU_TestInfo sequential_tests[] = {
 	{ "placement drawn per round is variance, fixed per side a bias", placement_is_variance },
 	{ "the share of the round variance beyond the noise within rounds", placement_share },
 	{ "halves of a round", halves },
+	{ "the timer step's bound widens the interval", step_bound },
+	{ "a coarse timer: no zero-width interval, the change covered", coarse_timer },
 	{ "converge and perturb scores", scores },
 	CU_TEST_INFO_NULL,
 };

@@ -44,11 +44,16 @@
 #define COMPARE_MIN_EFFECT_PCT 0.2
 /* Exit status of a failed gate (--fail-on): not 1, which is an error. */
 #define COMPARE_GATE_FAILED CBENCH_EXIT_GATE
+/* Exit status of a gate that found nothing but could not judge every row
+ * (one run on a side), unless --undecided pass: a gate that passed what it
+ * could not judge would be trusted for what it never looked at. */
+#define COMPARE_GATE_UNDECIDED CBENCH_EXIT_UNDECIDED
 
 /* What compare was asked; the files come from split(). */
 struct compare_options {
 	double min_effect;		/* a fraction: 0.002 for 0.2 % */
 	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
+	bool undecided_pass;		/* --undecided pass: "?" rows pass the gate */
 	bool mixed;			/* --mixed: runs of other machines or backends too */
 	bool json;			/* --format json */
 };
@@ -94,6 +99,8 @@ struct notes {
 	const struct cbench_series *gated[8];		/* the first rows that fail the gate */
 	size_t ngated;
 	size_t undecided;				/* rows with one run on a side */
+	size_t step_floored;				/* rows whose runs agree within the timer's step */
+	double step_share;				/* the largest step share among them */
 	size_t uneven;					/* rows whose runs have unequal trials */
 	const struct cbench_series *first;		/* the first of those */
 	size_t fewest, most;				/* and its trials per run */
@@ -111,8 +118,14 @@ static void note_row(const struct compare_options *o, const struct cbench_series
 	size_t fewest = a->fewest < b->fewest ? a->fewest : b->fewest;
 	size_t most = a->most > b->most ? a->most : b->most;
 
+	double step = cbench_series_step_floor(a, b);
+
 	n->count[c->verdict]++;
 	n->under += c->under_min_effect != 0;
+	if (step > 0) {
+		n->step_floored++;
+		n->step_share = fmax(n->step_share, step);
+	}
 	if (fails_gate(o, c->verdict) && n->ngated++ < sizeof(n->gated) / sizeof(n->gated[0]))
 		n->gated[n->ngated - 1] = a;
 	n->undecided += isnan(c->p);
@@ -195,7 +208,12 @@ static void print_legend(const struct compare_options *o, const struct notes *n)
 		       COMPARE_ALPHA, e);
 }
 
-/* The gate's one-line summary (on stderr beside JSON, which has stdout); its exit status. */
+/*
+ * The gate's one-line summary (on stderr beside JSON, which has stdout);
+ * its exit status: 3 when a row fails it (whatever else the table holds: a
+ * change that counts was found), else 4 when a row could not be judged (one
+ * run on a side) unless --undecided pass, else 0.
+ */
 static int gate(const struct compare_options *o, const struct notes *n)
 {
 	const char *what = o->fail_on == GATE_SLOWER ? "slower" : "changed";
@@ -205,19 +223,27 @@ static int gate(const struct compare_options *o, const struct notes *n)
 
 	if (o->fail_on == GATE_NONE)
 		return 0;
-	if (!n->ngated) {
-		fprintf(f, "%sgate (--fail-on %s): passed: no benchmark %s by %.2f%% or more", gap, what, what, e);
-		if (n->undecided)
-			fprintf(f, "; %zu undecided (one run a side)", n->undecided);
-		fprintf(f, "\n");
-		return 0;
+	if (n->ngated) {
+		fprintf(f, "%sgate (--fail-on %s): FAILED: %zu benchmark%s %s by %.2f%% or more:", gap, what,
+			n->ngated, n->ngated == 1 ? "" : "s", what, e);
+		for (size_t i = 0; i < n->ngated && i < sizeof(n->gated) / sizeof(n->gated[0]); i++)
+			fprintf(f, " %s", n->gated[i]->name + 9);
+		fprintf(f, "%s\n", n->ngated > sizeof(n->gated) / sizeof(n->gated[0]) ? " ..." : "");
+		return COMPARE_GATE_FAILED;
 	}
-	fprintf(f, "%sgate (--fail-on %s): FAILED: %zu benchmark%s %s by %.2f%% or more:", gap, what, n->ngated,
-		n->ngated == 1 ? "" : "s", what, e);
-	for (size_t i = 0; i < n->ngated && i < sizeof(n->gated) / sizeof(n->gated[0]); i++)
-		fprintf(f, " %s", n->gated[i]->name + 9);
-	fprintf(f, "%s\n", n->ngated > sizeof(n->gated) / sizeof(n->gated[0]) ? " ..." : "");
-	return COMPARE_GATE_FAILED;
+	if (n->undecided && !o->undecided_pass) {
+		fprintf(f, "%sgate (--fail-on %s): UNDECIDED: %zu benchmark%s with one run a side not "
+			"judged\n  (exit status %d): give each side 3 or more runs, or gate with %s "
+			"audit\n  --fail-on %s; --undecided pass lets such rows pass\n", gap, what,
+			n->undecided, n->undecided == 1 ? "" : "s", COMPARE_GATE_UNDECIDED, cbench_prog,
+			what);
+		return COMPARE_GATE_UNDECIDED;
+	}
+	fprintf(f, "%sgate (--fail-on %s): passed: no benchmark %s by %.2f%% or more", gap, what, what, e);
+	if (n->undecided)
+		fprintf(f, "; %zu undecided (one run a side), passed by --undecided pass", n->undecided);
+	fprintf(f, "\n");
+	return 0;
 }
 
 static void print_notes(const struct notes *n)
@@ -228,6 +254,11 @@ static void print_notes(const struct notes *n)
 		       "  alternately (compare OLD1 OLD2 ... -- NEW1 NEW2 ...), or interleave both\n"
 		       "  versions in one run: %s audit.\n", n->undecided, n->undecided == 1 ? "" : "s",
 		       cbench_prog);
+	if (n->step_floored)
+		printf("\nnote: the runs of %zu benchmark%s agree more closely than the timer resolves (a\n"
+		       "  step is up to %.3g%% of a measurement): their intervals take a step's rounding\n"
+		       "  as the runs' spread.\n", n->step_floored, n->step_floored == 1 ? "" : "s",
+		       100 * n->step_share);
 	/* A run's headline is its least trial, and the least of more draws
 	 * is lower: runs of unequal trials are unequal contestants. */
 	if (n->uneven)
@@ -263,7 +294,12 @@ static void usage(FILE *f)
 		"  --min-effect PCT    smallest change that counts, in percent (default %.1f,\n"
 		"                      as audit's)\n"
 		"  --fail-on WHAT      slower or changed: exit status %d when a benchmark is\n"
-		"                      slower (or either) by at least --min-effect, for a CI gate\n"
+		"                      slower (or either) by at least --min-effect, for a CI\n"
+		"                      gate; status %d when none is but a row says \"?\" (one\n"
+		"                      run on a side: not judged)\n"
+		"  --undecided WHAT    fail (default) or pass: whether the gate fails, with\n"
+		"                      status %d, when rows could not be judged, or lets them\n"
+		"                      pass\n"
 		"  --mixed             compare runs measured on different machines or backends\n"
 		"                      (refused otherwise: their difference is not the change's)\n"
 		"  --format FMT        text (the table, default) or json (a member per benchmark,\n"
@@ -272,9 +308,10 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 when compared (and the gate, if any, passed); 1 when a file\n"
 		"cannot be read; 2 when the arguments are wrong; %d when --fail-on's gate\n"
-		"failed.\n",
+		"failed; %d when it found nothing to fail on but could not judge every row.\n",
 		cbench_prog, cbench_prog, 100 * (1 - COMPARE_ALPHA), COMPARE_ALPHA, cbench_prog,
-		COMPARE_MIN_EFFECT_PCT, COMPARE_GATE_FAILED, COMPARE_GATE_FAILED);
+		COMPARE_MIN_EFFECT_PCT, COMPARE_GATE_FAILED, COMPARE_GATE_UNDECIDED,
+		COMPARE_GATE_UNDECIDED, COMPARE_GATE_FAILED, COMPARE_GATE_UNDECIDED);
 }
 
 /*
@@ -283,7 +320,7 @@ static void usage(FILE *f)
  */
 static int take_option(struct compare_options *o, int argc, char *argv[], int *i)
 {
-	const char *names[] = { "--min-effect", "--fail-on", "--format" }, *arg = NULL;
+	const char *names[] = { "--min-effect", "--fail-on", "--format", "--undecided" }, *arg = NULL;
 	size_t len = 0;
 	int k;
 	double pct;
@@ -292,12 +329,12 @@ static int take_option(struct compare_options *o, int argc, char *argv[], int *i
 		o->mixed = true;
 		return 1;
 	}
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 4; k++) {
 		len = strlen(names[k]);
 		if (!strncmp(argv[*i], names[k], len) && (!argv[*i][len] || argv[*i][len] == '='))
 			break;
 	}
-	if (k == 3)
+	if (k == 4)
 		return 0;
 	if (argv[*i][len] == '=')
 		arg = argv[*i] + len + 1;
@@ -320,6 +357,12 @@ static int take_option(struct compare_options *o, int argc, char *argv[], int *i
 			return -1;
 		}
 		o->json = arg[0] == 'j';
+	} else if (k == 3) {
+		if (strcmp(arg, "pass") && strcmp(arg, "fail")) {
+			cbench_option_refuse(stderr, "--undecided", "pass or fail", arg);
+			return -1;
+		}
+		o->undecided_pass = arg[0] == 'p';
 	} else if (!strcmp(arg, "slower") || !strcmp(arg, "changed")) {
 		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
 	} else {

@@ -260,4 +260,12 @@ bool cbench_colour(int fd);
 /* The Go format's rules, for writers and tests. */
 bool cbench_go_valid_key(const char *key);
 
+/*
+ * A Go report's "# <name>: one timer step is <pct>% of a measurement" (or
+ * "of a call") comment, which report_go.c writes after a benchmark's result
+ * lines: its name into name (len bytes at most, cut), the step's share of a
+ * measurement into *share (a fraction); false for any other line.
+ */
+bool cbench_go_step_share(const char *line, char *name, size_t len, double *share);
+
 #endif /* _CBENCH_REPORT_H */

@@ -122,6 +122,22 @@ static void text_placement(const struct cbench_audit_pair *p, FILE *f)
 	fputc('\n', f);
 }
 
+/*
+ * What the interval's half-width is made of (log scale, in percent): the
+ * confidence sequence's radius over the rounds' spread, and the timer
+ * step's bound (sequential.h), which no number of rounds narrows.
+ */
+static void text_interval(const struct cbench_audit_end *e, FILE *f)
+{
+	double half = (log1p(e->upper) - log1p(e->lower)) / 2;
+
+	if (isnan(half) || isnan(e->step_bound))
+		return;
+	fprintf(f, "    interval \u00b1%.3g %%: \u00b1%.3g %% from the rounds' spread, \u00b1%.3g %% "
+		"for the timer's step (one step of each side's quartile)\n", 100 * half,
+		100 * (half - e->step_bound), 100 * e->step_bound);
+}
+
 int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 {
 	fprintf(f, "audit: seed %" PRIu64 ", confidence %g, min-effect %g %%, budget %g s, backend %s%s%s\n",
@@ -143,6 +159,7 @@ int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 			"converge A %.3g B %.3g, reps A %" PRIu64 " B %" PRIu64 "\n",
 			p->timings_a, p->timings_b, p->end.rounds, p->end.wall_s, p->converge_a,
 			p->converge_b, p->n_a, p->n_b);
+		text_interval(&p->end, f);
 		text_placement(p, f);
 		if (p->tp)
 			text_tp(r, p, f);
@@ -199,6 +216,9 @@ static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p,
 	cbench_jsonw_double(j, "change", p->end.change * 100);
 	cbench_jsonw_double(j, "lower", p->end.lower * 100);
 	cbench_jsonw_double(j, "upper", p->end.upper * 100);
+	/* Of the interval's half-width on the log scale, what the timer's
+	 * step accounts for (sequential.h), in percent. */
+	maybe(j, "step_bound_pct", p->end.step_bound * 100);
 	cbench_jsonw_uint(j, "rounds", p->end.rounds);
 	cbench_jsonw_uint(j, "timings_a", p->timings_a);
 	cbench_jsonw_uint(j, "timings_b", p->timings_b);

@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "machine/reference.h"
@@ -36,6 +37,24 @@ bool cbench_go_valid_key(const char *key)
 		if (isspace((unsigned char)*p) || isupper((unsigned char)*p) || *p == ':')
 			return false;
 	}
+	return true;
+}
+
+/* The phrase of the comment that gives a benchmark's timer step. */
+#define STEP_PHRASE ": one timer step is "
+
+bool cbench_go_step_share(const char *line, char *name, size_t len, double *share)
+{
+	const char *at = strstr(line, STEP_PHRASE), *num;
+	char *end;
+
+	if (strncmp(line, "# Benchmark", 11) || !at || !len)
+		return false;
+	num = at + strlen(STEP_PHRASE);
+	*share = strtod(num, &end) / 100;
+	if (end == num || strncmp(end, "% of a ", 7) || !(*share >= 0) || !isfinite(*share))
+		return false;
+	snprintf(name, len, "%.*s", (int)(at - line - 2), line + 2);
 	return true;
 }
 
@@ -333,14 +352,19 @@ static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 	if (total)
 		fprintf(f, "# %s: %zu of %zu measurements discarded as disturbed (%.2f%%)\n",
 			name, discarded, total, 100.0 * (double)discarded / (double)total);
+	/* Always: compare reads it, as the rounding a run's figure carries
+	 * (cbench_go_step_share()). */
+	if (res->step_share > 0)
+		fprintf(f, "# %s" STEP_PHRASE "%.3g%% of a %s", name, 100 * res->step_share,
+			cbench_desc_per_rep(res->exp->desc) ? "call" : "measurement");
 	if (res->step_share > CBENCH_STEP_SHARE_MAX && cbench_desc_per_rep(res->exp->desc))
-		fprintf(f, "# %s: one timer step is %.3f%% of a call, and a per-rep benchmark is "
-			"timed one call at a time: give each call more work for a finer result\n",
-			name, 100 * res->step_share);
+		fprintf(f, ", and a per-rep benchmark is timed one call at a time: give each call "
+			"more work for a finer result");
 	else if (res->step_share > CBENCH_STEP_SHARE_MAX)
-		fprintf(f, "# %s: one timer step is %.3f%% of a measurement (measurements are "
-			"capped at %.0f us); the floor mean takes most of its rounding off\n",
-			name, 100 * res->step_share, CBENCH_TUNE_MAX_MEASURE_NS * 1e-3);
+		fprintf(f, " (measurements are capped at %.0f us); the floor mean takes most of its "
+			"rounding off", CBENCH_TUNE_MAX_MEASURE_NS * 1e-3);
+	if (res->step_share > 0)
+		fputc('\n', f);
 	if (!isnan(res->placement_share))
 		fprintf(f, "# %s: trials vary by %.3g%% (sd), the noise within them by %.3g%%: %.0f%% "
 			"of their variance is placement\n", name, 100 * sqrt(res->between_var),

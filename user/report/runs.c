@@ -113,8 +113,26 @@ static void fold(struct cbench_series *s)
 		s->most = s->run_trials;
 }
 
-/* One trial's value, in the run the file is at: a run keeps its least. */
-static int add_trial(struct cbench_runs *g, const char *name, double v, double ulp)
+/*
+ * The timer's part in a run's headline: a measurement is a whole number of
+ * timer steps, so the run's figure is known to within a step of it at best
+ * (where the measurements keep their phase to the timer's updates, no
+ * averaging over them takes the rounding off).  Like a printed value's last
+ * digit, we take it as a uniform rounding over one step, share^2 / 12 on
+ * the log scale, and independent between runs (each calibrates, tunes and
+ * places anew).  It is a floor for the runs' variance, as the printed
+ * rounding is: runs that agree to the last step still differ by as much as
+ * the timer cannot tell apart.
+ */
+static void step_rounding(struct cbench_series *s, double share)
+{
+	if (share > 0 && isfinite(share))
+		s->step_var = fmax(s->step_var, share * share / 12);
+}
+
+/* One trial's value, in the run the file is at: a run keeps its least.
+ * step_share: a timer step over a measurement, NAN where not known. */
+static int add_trial(struct cbench_runs *g, const char *name, double v, double ulp, double step_share)
 {
 	struct cbench_series *s = find(g, name, true);
 	double rel = ulp / v;
@@ -123,6 +141,7 @@ static int add_trial(struct cbench_runs *g, const char *name, double v, double u
 		return -ENOMEM;
 	/* Uniform rounding of +-ulp/2 has variance ulp^2 / 12. */
 	s->min_var = fmax(s->min_var, rel * rel / 12);
+	step_rounding(s, step_share);
 	s->fastest = s->n ? fmin(s->fastest, v) : v;
 	s->slowest = s->n ? fmax(s->slowest, v) : v;
 	if (s->n && s->run == g->runs) {
@@ -306,10 +325,18 @@ static bool parse_time(const char *token, double *v)
  */
 static int read_line(struct cbench_runs *g, char *line, uint64_t at, bool *results, char *why, size_t len)
 {
-	char *name, *token;
+	char *name, *token, step_of[sizeof(g->s->name)];
 	double v;
 	int ret;
 
+	/* A benchmark's timer step, after its result lines (report_go.c). */
+	if (cbench_go_step_share(line, step_of, sizeof(step_of), &v)) {
+		struct cbench_series *s = find(g, step_of, false);
+
+		if (s)
+			step_rounding(s, v);
+		return 0;
+	}
 	if (config_line(line)) {
 		g->runs += *results;
 		*results = false;
@@ -327,7 +354,7 @@ static int read_line(struct cbench_runs *g, char *line, uint64_t at, bool *resul
 		return -EINVAL;
 	}
 	*results = true;
-	ret = add_trial(g, name, v, unit_in_last_place(token));
+	ret = add_trial(g, name, v, unit_in_last_place(token), NAN);
 	if (ret)
 		snprintf(why, len, "%s", strerror(-ret));
 	return ret;
@@ -417,7 +444,8 @@ static int parse_json(FILE *f, struct cbench_runs *g, char *why, size_t len)
 			    !isfinite(v))
 				continue;
 			/* Written to round-trip: rounding is a double's own. */
-			ret = add_trial(g, name, v, v * 0x1p-52);
+			ret = add_trial(g, name, v, v * 0x1p-52,
+					cbench_json_number(&t->items[k], "step_share", NAN));
 			trials++;
 		}
 	}
@@ -548,9 +576,34 @@ double cbench_series_mean(const struct cbench_series *s)
 	return exp(sum / (double)s->n);
 }
 
+/* The least variance a side's runs are taken to have: the printed value's
+ * rounding and the timer's, which are apart and add. */
+static double floor_var(const struct cbench_series *old, const struct cbench_series *new)
+{
+	return fmax(old->min_var + old->step_var, new->min_var + new->step_var);
+}
+
 int cbench_series_change(const struct cbench_series *old, const struct cbench_series *new, double min_effect,
 			 struct cbench_change *c)
 {
-	return cbench_change_test(old->v, old->n, new->v, new->n, fmax(old->min_var, new->min_var), min_effect,
-				  c);
+	return cbench_change_test(old->v, old->n, new->v, new->n, floor_var(old, new), min_effect, c);
+}
+
+/* The sample variance of the logs of s's runs (n >= 2). */
+static double log_var(const struct cbench_series *s)
+{
+	double mean = log(cbench_series_mean(s)), sum = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		sum += (log(s->v[i]) - mean) * (log(s->v[i]) - mean);
+	return sum / (double)(s->n - 1);
+}
+
+double cbench_series_step_floor(const struct cbench_series *old, const struct cbench_series *new)
+{
+	double step_var = fmax(old->step_var, new->step_var), least = floor_var(old, new);
+
+	if (old->n < 2 || new->n < 2 || !(step_var > fmax(old->min_var, new->min_var)))
+		return 0;
+	return log_var(old) < least || log_var(new) < least ? sqrt(12 * step_var) : 0;
 }

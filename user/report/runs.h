@@ -39,6 +39,11 @@ struct cbench_series {
 	size_t fewest, most;		/* trials of a run, once folded; fewest 0: none */
 	uint64_t run;			/* the run v[n - 1] came from */
 	double min_var;			/* the values' rounding variance, log scale */
+	/* The timer's rounding of a run's headline, log scale: one step of a
+	 * measurement, as a uniform rounding (step share^2 / 12), the largest
+	 * of the runs'; 0 where the reports do not say (a run's Go report
+	 * gives it in a comment, its JSON as the trials' step_share). */
+	double step_var;
 	double fastest, slowest;	/* ns/op of its fastest and slowest trial, of any run */
 };
 
@@ -84,8 +89,15 @@ struct cbench_series *cbench_runs_find(const struct cbench_runs *g, const char *
 /* The geometric mean of a series' runs' values (n >= 1). */
 double cbench_series_mean(const struct cbench_series *s);
 
-/* old against new: cbench_change_test() over their runs, with their rounding. */
+/* old against new: cbench_change_test() over their runs, with their rounding:
+ * each side's runs vary at least by the printed digits' and the timer
+ * step's rounding (docs/methodology.md). */
 int cbench_series_change(const struct cbench_series *old, const struct cbench_series *new, double min_effect,
 			 struct cbench_change *c);
+
+/* Whether the timer's step set that floor (the runs of a side agree more
+ * closely than it, and it is the larger rounding): the step's share of a
+ * measurement; 0 if not, or with one run on a side. */
+double cbench_series_step_floor(const struct cbench_series *old, const struct cbench_series *new);
 
 #endif /* _CBENCH_RUNS_H */

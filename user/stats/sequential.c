@@ -20,6 +20,8 @@ void cbench_seq_init(struct cbench_seq *s, double confidence)
 	s->mean = s->m2 = 0;
 	s->halves = 0;
 	s->noise_sum = 0;
+	s->bounds = 0;
+	s->bound_sum = 0;
 }
 
 double cbench_seq_round_stat(const double *a, size_t na, const double *b, size_t nb)
@@ -76,6 +78,32 @@ double cbench_seq_share_beyond(double var, double noise_var)
 	return noise_var >= var ? 0 : 1 - noise_var / var;
 }
 
+/* -log(1 - rel): how far log(q) may be from log(q') for |q - q'| < rel q. */
+static double side_bound(double rel)
+{
+	if (isnan(rel) || rel < 0)
+		return NAN;
+	return rel >= 1 ? INFINITY : -log1p(-rel);
+}
+
+double cbench_seq_step_bound(double rel_a, double rel_b)
+{
+	return side_bound(rel_a) + side_bound(rel_b);
+}
+
+void cbench_seq_add_bound(struct cbench_seq *s, double bound)
+{
+	if (isnan(bound))
+		return;
+	s->bounds++;
+	s->bound_sum += bound;
+}
+
+double cbench_seq_bound(const struct cbench_seq *s)
+{
+	return s->bounds ? s->bound_sum / (double)s->bounds : 0;
+}
+
 /*
  * The boundary is asymptotic: it takes the estimated spread for the true
  * one.  After a few rounds the estimate is itself uncertain, as in a t
@@ -102,7 +130,9 @@ void cbench_seq_interval(const struct cbench_seq *s, double *change, double *lo,
 		return;
 	se = sqrt(s->m2 / (t - 1) / t);
 	z = sqrt(2 * (t * s->rho2 + 1) / (t * s->rho2) * log(sqrt(t * s->rho2 + 1) / s->alpha));
-	radius = se * student(z, t - 1);
+	/* The sequence covers the mean of the statistic the timings give;
+	 * the durations' is within the step's bound of it (sequential.h). */
+	radius = se * student(z, t - 1) + cbench_seq_bound(s);
 	*lo = expm1(s->mean - radius);
 	*hi = expm1(s->mean + radius);
 }

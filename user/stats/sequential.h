@@ -20,7 +20,8 @@
  *
  * which covers the true mean at every t at once with probability 1 - alpha
  * (as t grows), so stopping at the first round where it excludes 0 keeps
- * the false-alarm rate at alpha.  Its spread is estimated, so for the first
+ * the false-alarm rate at alpha.  The timer's step adds a bound of its own
+ * to that radius (cbench_seq_step_bound()).  Its spread is estimated, so for the first
  * rounds we widen it as Student's t widens a z interval (sequential.c).
  * Why not alpha spending over a fixed number of looks: an audit does not
  * know in advance how many rounds its budget allows, and a confidence
@@ -47,6 +48,10 @@ struct cbench_seq {
 	 * (d1 - d2)^2 / 4 (cbench_seq_noise_var()). */
 	size_t halves;
 	double noise_sum;
+	/* Rounds whose timer step bound was counted, and the sum of those
+	 * bounds (cbench_seq_step_bound()). */
+	size_t bounds;
+	double bound_sum;
 };
 
 enum cbench_verdict {
@@ -92,9 +97,37 @@ double cbench_seq_noise_var(const struct cbench_seq *s);
 double cbench_seq_share_beyond(double var, double noise_var);
 
 /*
+ * What the timer's step can do to a round's statistic.  A timing is a
+ * difference of two reads of a counter that advances in steps of s, so it
+ * lies within one step of the duration it times (strictly, whatever the
+ * phase of the reads), and so does any quantile of a side's timings of the
+ * same quantile of their durations.  With rel_a and rel_b each side's step
+ * over its quantile (s / q), the statistic log q(B) - log q(A) lies within
+ *
+ *	-log(1 - rel_a) - log(1 - rel_b)
+ *
+ * of the one the durations would give.  That is a bound, not a variance:
+ * where the reads keep their phase (timings that sit on the same steps
+ * round after round), the rounding is the same in every round and no
+ * number of rounds averages it away, so it widens the interval by as much,
+ * however many rounds there are (cbench_seq_interval()).  INFINITY where a
+ * step is as long as the quantile (nothing resolved); NAN where either is
+ * NAN or negative; 0 for steps of 0.
+ */
+double cbench_seq_step_bound(double rel_a, double rel_b);
+/* Counts a round's bound (NAN: not counted). */
+void cbench_seq_add_bound(struct cbench_seq *s, double bound);
+/* The mean of the counted rounds' bounds, on the log scale; 0 without
+ * any (timings taken as exact). */
+double cbench_seq_bound(const struct cbench_seq *s);
+
+/*
  * The current estimate of B's change relative to A and its confidence
  * interval, as fractions (0.01 is B 1% slower), from the log-scale
- * sequence.  NAN bounds before two rounds.
+ * sequence: the confidence sequence's radius around the rounds' mean,
+ * plus the timer step's bound (cbench_seq_bound()), so that the interval
+ * is never narrower than the timer can resolve.  NAN bounds before two
+ * rounds.
  */
 void cbench_seq_interval(const struct cbench_seq *s, double *change, double *lo, double *hi);
 

@@ -30,6 +30,7 @@
 #include "worker/arena.h"
 #include "machine/clock.h"
 #include "stats/sequential.h"
+#include "stats/stats.h"
 #include "worker/tpoints.h"
 #include "worker/audit_worker.h"
 #include "worker/tpoints_worker.h"
@@ -66,6 +67,7 @@ struct side {
 	struct cbench_backend *b;
 	uint64_t n;
 	double ops;			/* declared ops per rep */
+	double step;			/* the timer's step in a timing, ns/op */
 	double v[ROUND_MAX_PER_SIDE];	/* this round's timings, ns/op */
 	size_t nv;
 	double measure_ns;		/* a measurement's wall time, from the warm-up */
@@ -89,6 +91,10 @@ static void init_side(struct side *s, struct cbench_backend *b, uint64_t n,
 	s->n = n ? n : 1;
 	s->ops = e->desc->ops_per_rep ? (double)e->desc->ops_per_rep : 1;
 	s->nv = 0;
+	/* A timing is one region of n reps, or with a per-rep benchmark n
+	 * regions of one rep, each timed alone: n steps' rounding. */
+	s->step = b->timer.step_ticks * 1e9 / b->timer.tsc_hz / s->ops /
+		  (cbench_desc_per_rep(e->desc) ? 1 : (double)s->n);
 }
 
 /* A measurement of side s in ns per op; a disturbed one is dropped (NAN). */
@@ -207,6 +213,7 @@ static void audit_end(const struct cbench_seq *seq, enum cbench_verdict v, doubl
 	end->per_round = (uint32_t)per_sub * pc->subrounds;
 	end->round_var = cbench_seq_round_var(seq);
 	end->noise_var = cbench_seq_noise_var(seq);
+	end->step_bound = cbench_seq_bound(seq);
 }
 
 /*
@@ -258,11 +265,12 @@ static int place_first(struct placing *pc, struct side sides[2], int per_sub)
  * One round of an audit: subrounds sub-rounds, each in an order drawn from
  * *state, their timings sent to the runner through out.  d[0] gets the
  * round's statistic (the log ratio of B's lower quartile to A's), d[1] and
- * d[2] its halves' (cbench_seq_round_halves()); NAN if the round says
+ * d[2] its halves' (cbench_seq_round_halves()), d[3] the most the timer's
+ * step can move d[0] (cbench_seq_step_bound()); NAN if the round says
  * nothing.
  */
 typedef int (*audit_round_fn)(void *arg, uint64_t *state, uint32_t round, uint32_t subrounds,
-			      struct cbench_outbox *out, int fd, double d[3]);
+			      struct cbench_outbox *out, int fd, double d[4]);
 
 /* Rounds until a verdict or the budget's end, each on a placement of its
  * own unless they stay fixed; fills *end. */
@@ -272,7 +280,7 @@ static int audit_rounds(const struct cbench_worker_job *job, struct placing *pc,
 	static struct cbench_outbox out;
 	uint64_t state = cbench_order_seed(job->seed);
 	enum cbench_verdict v = CBENCH_VERDICT_UNDECIDED;
-	double start = (double)cbench_now_ns(), d[3];
+	double start = (double)cbench_now_ns(), d[4];
 	struct cbench_seq seq;
 	uint32_t round = 0;
 	int ret = 0;
@@ -290,6 +298,7 @@ static int audit_rounds(const struct cbench_worker_job *job, struct placing *pc,
 			continue;
 		cbench_seq_add(&seq, d[0]);
 		cbench_seq_add_halves(&seq, d[1], d[2]);
+		cbench_seq_add_bound(&seq, d[3]);
 		v = cbench_seq_verdict(&seq, job->min_effect);
 	}
 	if (ret)
@@ -308,7 +317,7 @@ struct plain_round {
 };
 
 static int plain_round(void *arg, uint64_t *state, uint32_t round, uint32_t subrounds,
-		       struct cbench_outbox *out, int fd, double d[3])
+		       struct cbench_outbox *out, int fd, double d[4])
 {
 	struct plain_round *p = arg;
 	struct side *sides = p->sides;
@@ -316,7 +325,7 @@ static int plain_round(void *arg, uint64_t *state, uint32_t round, uint32_t subr
 	int ret = 0;
 
 	sides[0].nv = sides[1].nv = 0;
-	d[0] = d[1] = d[2] = NAN;
+	d[0] = d[1] = d[2] = d[3] = NAN;
 	for (uint32_t k = 0; k < subrounds && !ret; k++) {
 		const struct cbench_sample *taken = NULL;
 		uint64_t before = *state;
@@ -331,6 +340,9 @@ static int plain_round(void *arg, uint64_t *state, uint32_t round, uint32_t subr
 	if (!ret) {
 		d[0] = cbench_seq_round_stat(sides[0].v, sides[0].nv, sides[1].v, sides[1].nv);
 		cbench_seq_round_halves(sides[0].v, sides[0].nv, sides[1].v, sides[1].nv, d + 1);
+		d[3] = cbench_seq_step_bound(
+			sides[0].step / cbench_stats_quantile(sides[0].v, sides[0].nv, CBENCH_SEQ_QUANTILE),
+			sides[1].step / cbench_stats_quantile(sides[1].v, sides[1].nv, CBENCH_SEQ_QUANTILE));
 	}
 	return ret;
 }
@@ -466,9 +478,15 @@ static int tp_start(struct tp_audit *t, struct side sides[2], const struct cbenc
 	return 0;
 }
 
-/* One side's round: its statistic's quantile, sent with its moments. */
-static int tp_round_end(struct cbench_tp_collect *c, uint32_t round, uint32_t side,
-			struct cbench_outbox *out, int fd, double *q)
+/*
+ * One side's round: its statistic's quantile q, sent with its moments, and
+ * the timer's step over the quantile (rel).  A split is a merged timing of
+ * whole steps over its iterations; the stride makes every merged timing
+ * span the same iterations, so the step in the split at the quantile is
+ * the step over q times the mean iterations of a split.
+ */
+static int tp_round_end(struct cbench_tp_collect *c, double step_ticks, uint32_t round,
+			uint32_t side, struct cbench_outbox *out, int fd, double *q, double *rel)
 {
 	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_TP_ROUND };
 	struct cbench_tp_round *r = &m.u.tp_round;
@@ -479,6 +497,8 @@ static int tp_round_end(struct cbench_tp_collect *c, uint32_t round, uint32_t si
 	r->side = side;
 	r->q_ns = *q;
 	cbench_tp_moments(c->splits, c->nsplits, &r->iterations, &r->mean_ns, &r->m2);
+	*rel = r->iterations ? step_ticks * c->scale * (double)c->nsplits / (*q * (double)r->iterations) :
+	       NAN;
 	c->nsplits = 0;
 	return r->iterations ? cbench_outbox_put(out, fd, &m) : 0;
 }
@@ -521,12 +541,12 @@ struct tp_round {
 };
 
 static int tp_round(void *arg, uint64_t *state, uint32_t round, uint32_t subrounds,
-		    struct cbench_outbox *out, int fd, double d[3])
+		    struct cbench_outbox *out, int fd, double d[4])
 {
 	struct tp_round *p = arg;
 	struct tp_audit *t = p->t;
 	uint8_t order[2 * ROUND_PER_SIDE];
-	double q[2] = { NAN, NAN }, h[2][2] = { { NAN, NAN }, { NAN, NAN } };
+	double q[2] = { NAN, NAN }, h[2][2] = { { NAN, NAN }, { NAN, NAN } }, rel[2] = { NAN, NAN };
 	int ret = 0;
 
 	t->ncalls[0] = t->ncalls[1] = 0;
@@ -544,10 +564,12 @@ static int tp_round(void *arg, uint64_t *state, uint32_t round, uint32_t subroun
 	for (uint32_t s = 0; s < 2 && !ret; s++)
 		tp_halves(&t->c[s], t->ends[s], t->ncalls[s], h[s]);
 	for (uint32_t s = 0; s < 2 && !ret; s++)
-		ret = tp_round_end(&t->c[s], round, s, out, fd, &q[s]);
+		ret = tp_round_end(&t->c[s], p->sides[s].b->timer.step_ticks, round, s, out, fd, &q[s],
+				   &rel[s]);
 	d[0] = log_ratio(q[0], q[1]);
 	d[1] = log_ratio(h[0][0], h[1][0]);
 	d[2] = log_ratio(h[0][1], h[1][1]);
+	d[3] = cbench_seq_step_bound(rel[0], rel[1]);
 	return ret;
 }
 

@@ -74,6 +74,9 @@ struct cbench_audit_end {
 	/* The round statistic's variance, and what the noise within rounds
 	 * predicts of it (sequential.h); NAN where unknown. */
 	double round_var, noise_var;
+	/* The most the timer's step can move the statistic, on the log scale
+	 * (cbench_seq_bound()): part of the interval's half-width. */
+	double step_bound;
 };
 
 enum cbench_msg_type {
