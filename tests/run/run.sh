@@ -225,11 +225,13 @@ else
 	not_ok "compare: concatenated reports"
 fi
 # Made-up runs, clearly apart: "slower", by the change of the geometric
-# means of the runs' least trials (2.01 2.02 2.03 over 1.01 1.02 1.03:
-# +98.04 %).
+# means of the runs' median trials (2.01 2.02 2.03 over 1.01 1.02 1.03:
+# +98.04 %; each run's slow third trial moves no median).
 for i in 1 2 3; do
-	printf 'goos: linux\nBenchmarkX 10 1.0%s ns/op\nBenchmarkX 10 1.50 ns/op\n' "$i" >"$TMP/a$i.txt"
-	printf 'goos: linux\nBenchmarkX 10 2.0%s ns/op\nBenchmarkX 10 2.90 ns/op\n' "$i" >"$TMP/b$i.txt"
+	printf 'goos: linux\nBenchmarkX 10 1.0%s ns/op\nBenchmarkX 10 1.50 ns/op\nBenchmarkX 10 1.0%s ns/op\n' \
+		"$i" "$i" >"$TMP/a$i.txt"
+	printf 'goos: linux\nBenchmarkX 10 2.0%s ns/op\nBenchmarkX 10 2.90 ns/op\nBenchmarkX 10 2.0%s ns/op\n' \
+		"$i" "$i" >"$TMP/b$i.txt"
 done
 run_cb compare "$TMP/a1.txt" "$TMP/a2.txt" "$TMP/a3.txt" -- "$TMP/b1.txt" "$TMP/b2.txt" "$TMP/b3.txt"
 if [ "$rc" -eq 0 ] && grep -Eq '^X .*\+98\.0[0-9]% +\[\+9[0-9]\.[0-9]+%,\+10[0-9]\.[0-9]+%\] +0\.000 +3\+3 slower$' "$TMP/out"; then

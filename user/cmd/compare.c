@@ -11,7 +11,8 @@
  * Mann-Whitney U test we and benchstat used) called A/A pairs of runs
  * different in 7 to 15 of 40 pairs where alpha = 0.05 allows 2
  * (bench/compare_aa.sh).  So the unit here is the run: each run gives one
- * value per benchmark, its headline (the least trial, as `run` reports it),
+ * value per benchmark, its headline (the median of its trials, as `run`
+ * reports it),
  * and Welch's t test compares the logs of those values, k runs a side (a
  * permutation test would need 4 runs a side to reach p < 0.05 at all).
  * With one run a side nothing measures how far runs wander, and we say so
@@ -259,13 +260,13 @@ static void print_notes(const struct notes *n)
 		       "  step is up to %.3g%% of a measurement): their intervals take a step's rounding\n"
 		       "  as the runs' spread.\n", n->step_floored, n->step_floored == 1 ? "" : "s",
 		       100 * n->step_share);
-	/* A run's headline is its least trial, and the least of more draws
-	 * is lower: runs of unequal trials are unequal contestants. */
+	/* A run's headline is the median of its trials: runs of unequal
+	 * trials have headlines of unequal precision. */
 	if (n->uneven)
-		printf("\nnote: runs of %s%s have from %zu to %zu trials; the least of more trials\n"
-		       "  tends lower, so a difference may come from that: give every run the same\n"
-		       "  --trials.\n", n->first->name + 9,
-		       n->uneven > 1 ? " and other benchmarks" : "", n->fewest, n->most);
+		printf("\nnote: runs of %s%s have from %zu to %zu trials; the median of fewer\n"
+		       "  trials wanders further, so give every run the same --trials.\n",
+		       n->first->name + 9, n->uneven > 1 ? " and other benchmarks" : "", n->fewest,
+		       n->most);
 }
 
 static void usage(FILE *f)
@@ -279,7 +280,7 @@ static void usage(FILE *f)
 		"several written one after another (a configuration line after result lines\n"
 		"starts the next run).\n"
 		"\n"
-		"Per benchmark, each run counts with its headline, its least trial's ns/op:\n"
+		"Per benchmark, each run counts with its headline, the median of its trials:\n"
 		"the table gives each side's geometric mean of those, the change between them\n"
 		"with its %.0f%% interval, and Welch's t test over the runs.  As in audit, a\n"
 		"change is faster or slower when it is shown (p < %.2f) and reaches --min-effect;\n"

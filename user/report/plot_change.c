@@ -128,7 +128,7 @@ static void legend(FILE *f, const char *const labels[2], double min_effect, size
 	cbench_plot_html(f, labels[1]);
 	fputs(" against ", f);
 	cbench_plot_html(f, labels[0]);
-	fprintf(f, " as <code>compare</code> tests it: each run's headline (its least trial), each "
+	fprintf(f, " as <code>compare</code> tests it: each run's headline (the median of its trials), each "
 		"side's geometric mean of those, and Welch's 95 %% interval over the runs. The grey "
 		"band is &plusmn;%.2f %% (<code>--min-effect</code>): slower red, faster green, equal "
 		"grey (within the band), small blue (real but within it), no difference shown light grey. "

@@ -17,6 +17,7 @@
 #include "report/json.h"
 #include "report/report.h"
 #include "report/runs.h"
+#include "stats/stats.h"
 
 /* Largest report we read, in bytes: a million trials' lines fit in a
  * tenth of it. */
@@ -130,8 +131,28 @@ static void step_rounding(struct cbench_series *s, double share)
 		s->step_var = fmax(s->step_var, share * share / 12);
 }
 
-/* One trial's value, in the run the file is at: a run keeps its least.
- * step_share: a timer step over a measurement, NAN where not known. */
+/*
+ * Another trial of the run v[n - 1]: the run's value is the median of its
+ * trials, as run's headline is (and as benchstat takes a run's lines).
+ */
+static int add_to_run(struct cbench_series *s, double v)
+{
+	if (s->run_trials == s->trials_cap) {
+		size_t cap = s->trials_cap ? s->trials_cap * 2 : 16;
+		double *t = realloc(s->trials, cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		s->trials = t;
+		s->trials_cap = cap;
+	}
+	s->trials[s->run_trials++] = v;
+	s->v[s->n - 1] = cbench_stats_median(s->trials, s->run_trials);
+	return 0;
+}
+
+/* One trial's value, in the run the file is at: a run's value is their
+ * median.  step_share: a timer step over a measurement, NAN where not known. */
 static int add_trial(struct cbench_runs *g, const char *name, double v, double ulp, double step_share)
 {
 	struct cbench_series *s = find(g, name, true);
@@ -144,11 +165,8 @@ static int add_trial(struct cbench_runs *g, const char *name, double v, double u
 	step_rounding(s, step_share);
 	s->fastest = s->n ? fmin(s->fastest, v) : v;
 	s->slowest = s->n ? fmax(s->slowest, v) : v;
-	if (s->n && s->run == g->runs) {
-		s->v[s->n - 1] = fmin(s->v[s->n - 1], v);
-		s->run_trials++;
-		return 0;
-	}
+	if (s->n && s->run == g->runs)
+		return add_to_run(s, v);
 	if (s->n)
 		fold(s);
 	if (s->n == s->cap) {
@@ -160,10 +178,10 @@ static int add_trial(struct cbench_runs *g, const char *name, double v, double u
 		s->v = nv;
 		s->cap = cap;
 	}
-	s->v[s->n++] = v;
+	s->n++;
 	s->run = g->runs;
-	s->run_trials = 1;
-	return 0;
+	s->run_trials = 0;
+	return add_to_run(s, v);
 }
 
 /*
@@ -523,8 +541,10 @@ static int parse(const char *path, struct cbench_runs *g, char *why, size_t len)
 
 void cbench_runs_release(struct cbench_runs *g)
 {
-	for (size_t i = 0; i < g->n; i++)
+	for (size_t i = 0; i < g->n; i++) {
 		free(g->s[i].v);
+		free(g->s[i].trials);
+	}
 	free(g->s);
 	free(g->slots);
 	free(g->files);

@@ -33,9 +33,11 @@ struct cbench_origin {
 /* A benchmark's runs on one side. */
 struct cbench_series {
 	char name[256];
-	double *v;			/* per run: its least trial's ns/op */
+	double *v;			/* per run: its headline, the median of its trials' ns/op */
 	size_t n, cap;			/* runs */
 	size_t run_trials;		/* trials of the run v[n - 1] */
+	double *trials;			/* their ns/op, run_trials of them */
+	size_t trials_cap;
 	size_t fewest, most;		/* trials of a run, once folded; fewest 0: none */
 	uint64_t run;			/* the run v[n - 1] came from */
 	double min_var;			/* the values' rounding variance, log scale */
