@@ -16,7 +16,7 @@ extern const char *cbench_prog;
 #define CBENCH_EXIT_FAILED 1	/* a measurement, a check or a file failed */
 #define CBENCH_EXIT_USAGE 2	/* the command line is wrong */
 #define CBENCH_EXIT_GATE 3	/* --fail-on found a change that counts */
-#define CBENCH_EXIT_UNDECIDED 4	/* compare --fail-on: rows it could not judge */
+#define CBENCH_EXIT_UNDECIDED 4	/* --fail-on: rows or audits it could not judge */
 
 /* "cbenchctl: " and the message, on stderr; fmt ends the line itself. */
 void cbench_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -92,6 +92,21 @@ else
 	not_ok "a spent budget is inconclusive, exit status 0"
 fi
 
+# The same under a gate: it could not judge, so it does not pass (exit 4),
+# unless the user lets undecided audits pass.
+run_cb audit "$AUDIT" --a chain_1000 --b chain_1010 --budget 0.001 --fail-on slower
+if [ "$rc" -eq 4 ] && grep -q 'UNDECIDED' "$TMP/err" && grep -q -- '--undecided pass' "$TMP/err"; then
+	ok "an inconclusive audit under --fail-on is undecided, exit status 4"
+else
+	not_ok "an inconclusive audit under --fail-on is undecided, exit status 4 (got $rc)"
+fi
+run_cb audit "$AUDIT" --a chain_1000 --b chain_1010 --budget 0.001 --fail-on slower --undecided pass
+if [ "$rc" -eq 0 ] && grep -q 'gate (--fail-on slower): passed' "$TMP/err"; then
+	ok "--undecided pass lets an inconclusive audit pass the gate"
+else
+	not_ok "--undecided pass lets an inconclusive audit pass the gate (got $rc)"
+fi
+
 # A benchmark that crashes fails its audit, and the exit status says so.
 run_cb audit build/tests/fixtures/crash.so --a good --b segfault --budget 5
 if [ "$rc" -eq 1 ] && grep -q '^good vs segfault: failed: .*SIGSEGV' "$TMP/out" &&
@@ -302,6 +317,8 @@ expect_failure "--a without --b" "one object with --a and --b" \
 	audit "$AUDIT" --a chain_1000 -o "$TMP/report.txt"
 expect_failure "an unwritable -o" "unable to write $TMP/none/report.txt" \
 	audit "$AUDIT" --a chain_1000 --b chain_1010 -o "$TMP/none/report.txt"
+expect_failure "--undecided maybe" "--undecided wants pass or fail, not 'maybe'" \
+	audit "$AUDIT" --a chain_1000 --b chain_1010 --undecided maybe
 
 run_cb audit --help
 if [ "$rc" -eq 0 ] && grep -q 'inconclusive audit is not a failure' "$TMP/out"; then

@@ -48,6 +48,7 @@ struct audit_options {
 	bool no_tpoints;
 	bool fixed_placement;
 	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
+	bool undecided_pass;		/* --undecided pass: inconclusive audits pass the gate */
 	int cpu;
 	enum cbench_backend_kind backend;
 	enum audit_format format;
@@ -77,7 +78,10 @@ static void usage(FILE *f)
 		"  --budget SECS       wall time per benchmark before it is inconclusive (default 30)\n"
 		"  --min-effect PCT    smallest change that counts, in percent (default 0.2)\n"
 		"  --fail-on WHAT      slower or changed: exit status 3 when B is slower (or\n"
-		"                      either) by at least --min-effect, for a CI gate\n"
+		"                      either) by at least --min-effect, for a CI gate; 4 when\n"
+		"                      none is but an audit was inconclusive\n"
+		"  --undecided WHAT    fail (default) or pass: whether an inconclusive audit\n"
+		"                      fails the gate (exit status 4) or passes it\n"
 		"  --seed N            seed of the random order (default: from /dev/urandom;\n"
 		"                      always reported, so a run can be replayed)\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
@@ -102,15 +106,17 @@ static void usage(FILE *f)
 		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
 		"  -h, --help          show this help\n"
 		"\n"
-		"Exit status: 0 when every audit reached a verdict or was inconclusive (an\n"
-		"inconclusive audit is not a failure); 1 when one failed (a crash, a time-out)\n"
-		"or an object could not be loaded; 2 when the command line is wrong; 3 when\n"
-		"--fail-on's gate failed.\n",
+		"Exit status: 0 when every audit reached a verdict or was inconclusive (without\n"
+		"--fail-on an inconclusive audit is not a failure); 1 when one failed (a crash,\n"
+		"a time-out) or an object could not be loaded; 2 when the command line is\n"
+		"wrong; 3 when --fail-on's gate failed; 4 when it could not judge (an audit\n"
+		"was inconclusive) and --undecided pass was not given.\n",
 		cbench_prog, cbench_prog);
 }
 
 enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
-       OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT, OPT_FAIL_ON, OPT_MACHINE, OPT_ORDER, OPT_QUIET };
+       OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT, OPT_FAIL_ON, OPT_MACHINE, OPT_ORDER, OPT_QUIET,
+       OPT_UNDECIDED };
 
 /* One option with a number or a choice; 0 or -EINVAL after saying why. */
 static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
@@ -148,6 +154,11 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 		if (strcmp(arg, "slower") && strcmp(arg, "changed"))
 			return cbench_option_refuse(err, "--fail-on", "slower or changed", arg);
 		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
+		return 0;
+	case OPT_UNDECIDED:
+		if (strcmp(arg, "pass") && strcmp(arg, "fail"))
+			return cbench_option_refuse(err, "--undecided", "pass or fail", arg);
+		o->undecided_pass = arg[0] == 'p';
 		return 0;
 	default:
 		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go") ||
@@ -210,6 +221,7 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 		{ "machine", required_argument, NULL, OPT_MACHINE },
 		{ "order", required_argument, NULL, OPT_ORDER },
 		{ "quiet-mode", required_argument, NULL, OPT_QUIET },
+		{ "undecided", required_argument, NULL, OPT_UNDECIDED },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cbench_option_fields fields = {
@@ -577,8 +589,9 @@ static size_t count_failed(const struct cbench_audit_report *r)
 
 /*
  * The gate of --fail-on, in one line on stderr: which audits fail it, and
- * which were inconclusive (they do not fail it, but a reader should know).
- * Returns the exit status it asks for: 3 when failed, else 0.
+ * which were inconclusive.  Returns the exit status it asks for: 3 when
+ * failed; 4 when none failed but some were inconclusive, which a gate must
+ * not pass as if it had judged them, unless --undecided pass; else 0.
  */
 static int gate(const struct audit_options *o, const struct cbench_audit_report *r)
 {
@@ -597,8 +610,8 @@ static int gate(const struct audit_options *o, const struct cbench_audit_report 
 		open += v == CBENCH_VERDICT_UNDECIDED;
 	}
 	fprintf(stderr, "gate (--fail-on %s): %s: %zu of %zu audit%s %s by %g %% or more",
-		what, failing ? "FAILED" : "passed", failing, r->npairs, r->npairs == 1 ? "" : "s",
-		what, o->min_effect_pct);
+		what, failing ? "FAILED" : open && !o->undecided_pass ? "UNDECIDED" : "passed",
+		failing, r->npairs, r->npairs == 1 ? "" : "s", what, o->min_effect_pct);
 	for (size_t i = 0, named = 0; i < r->npairs; i++) {
 		const struct cbench_audit_pair *p = &r->pairs[i];
 
@@ -606,7 +619,15 @@ static int gate(const struct audit_options *o, const struct cbench_audit_report 
 			fprintf(stderr, "%s%s", named == 1 ? "; inconclusive: " : ", ", p->b->id);
 	}
 	fprintf(stderr, "%s\n", open > 4 ? ", ..." : "");
-	return failing ? CBENCH_EXIT_GATE : CBENCH_EXIT_OK;
+	if (failing)
+		return CBENCH_EXIT_GATE;
+	if (open && !o->undecided_pass) {
+		fprintf(stderr, "gate: %zu inconclusive audit%s not judged (exit status %d): give it "
+			"a longer --budget, a larger --min-effect, or --undecided pass to let it pass\n",
+			open, open == 1 ? "" : "s", CBENCH_EXIT_UNDECIDED);
+		return CBENCH_EXIT_UNDECIDED;
+	}
+	return CBENCH_EXIT_OK;
 }
 
 int cbench_cmd_audit(int argc, char *argv[])

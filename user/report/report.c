@@ -560,6 +560,10 @@ void cbench_report_summarize(struct cbench_report *r)
 	r->failed_trials = r->clock_moved_trials = r->unstable_results = 0;
 	r->placement_sensitive_results = r->set_aside_trials = 0;
 	r->core_ghz_min = r->core_ghz_max = NAN;
+	/* Everything anew: the streamed rows' summaries may predate the timer. */
+	for (size_t i = 0; i < r->nresults; i++)
+		for (size_t j = 0; j < r->results[i].ntrials; j++)
+			r->results[i].trials[j].summarized = false;
 	summarize_trials(r);
 	classify(r);
 	for (size_t i = 0; i < r->nresults; i++) {
