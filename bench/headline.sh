@@ -11,7 +11,8 @@
 #     beside the least trials';
 #   - the independent-add benchmark's flags over RUNS runs;
 #   - est-cycles/op against ns/op times the trials' median core clock, the
-#     largest gap of each run;
+#     largest gap of each run and of EST_RUNS runs of independent_adds, and
+#     whether every row apart by more than 0.5 % says why;
 #   - a run with a busy moment made on purpose: a SCHED_FIFO hog on the
 #     measuring CPU for half a second, a few seconds in; what the run says
 #     of the trials it slowed.
@@ -21,6 +22,7 @@ set -eu
 . bench/lib.sh
 
 RUNS=${RUNS:-4}
+EST_RUNS=${EST_RUNS:-20}
 SO=$TMP/headline.so
 ${CC:-gcc} -O2 -fPIC -shared -Iinclude -o "$SO" bench/headline.c
 export XDG_CACHE_HOME="$TMP/cache"
@@ -32,16 +34,22 @@ while [ "$i" -lt "$RUNS" ]; do
 	i=$((i + 1))
 done
 
+i=0
+while [ "$i" -lt "$EST_RUNS" ]; do
+	"$CB" run --cpu "$CPU" --filter '^independent_adds$' -o "$TMP/e$i.json" "$SO" 2>/dev/null
+	i=$((i + 1))
+done
+
 # A busy moment: a real-time hog on the measuring CPU for half a second.
 ( sleep 3; timeout 0.5 chrt -f 99 taskset -c "$CPU" sh -c 'while :; do :; done' ) 2>/dev/null &
 hog=$!
 "$CB" run --cpu "$CPU" -o "$TMP/hog.json" "$SO" 2>/dev/null
 wait "$hog" 2>/dev/null || true
 
-python3 - "$TMP" "$RUNS" <<'PY'
+python3 - "$TMP" "$RUNS" "$EST_RUNS" <<'PY'
 import itertools, json, statistics, sys
 
-tmp, runs = sys.argv[1], int(sys.argv[2])
+tmp, runs, est_runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 reports = [json.load(open(f"{tmp}/h{i}.json")) for i in range(runs)]
 
 def causes(rep):
@@ -73,14 +81,28 @@ print(f"independent_adds: unstable in {sum(f['unstable'] for f in flags)} of {ru
       f"placement-sensitive in {sum(f['placement_sensitive'] for f in flags)}, "
       f"headlines {', '.join('%.5g' % f['ns_per_op'] for f in flags)} ns/op")
 
-print("est-cycles/op against ns/op x the kept trials' median core clock: largest gap per run")
-for i, rep in enumerate(reports):
-    gaps = []
+def gaps(rep):
+    """est-cycles/op against ns/op x the kept trials' median core clock, in
+    percent, and whether a row apart by more than 0.5 % says why."""
+    out = []
     for b in rep["benchmarks"]:
         ghz = [t["core_ghz"] for t in b["trials"] if t["status"] == "ok" and "core_ghz" in t]
         if ghz and "est_cycles_per_op" in b:
-            gaps.append(abs(b["est_cycles_per_op"] / (b["ns_per_op"] * statistics.median(ghz)) - 1) * 100)
-    print(f"  run {i + 1}: {max(gaps):.3f}% (median {statistics.median(gaps):.4f}%)")
+            g = abs(b["est_cycles_per_op"] / (b["ns_per_op"] * statistics.median(ghz)) - 1) * 100
+            out.append((g, "est_cycles_note" in b))
+    return out
+
+print("est-cycles/op against ns/op x the kept trials' median core clock: largest gap per run")
+for i, rep in enumerate(reports):
+    g = gaps(rep)
+    print(f"  run {i + 1}: {max(x for x, _ in g):.3f}% (median {statistics.median(x for x, _ in g):.4f}%); "
+          f"{sum(x > 0.5 for x, _ in g)} rows beyond 0.5%, {sum(x > 0.5 and n for x, n in g)} saying why")
+est = [gaps(json.load(open(f"{tmp}/e{i}.json"))) for i in range(est_runs)]
+flat = [x for g in est for x in g]
+if flat:
+    print(f"independent_adds over {est_runs} runs: gap largest {max(x for x, _ in flat):.4f}%, "
+          f"median {statistics.median(x for x, _ in flat):.4f}%; "
+          f"{sum(x > 0.5 for x, _ in flat)} runs beyond 0.5%, {sum(x > 0.5 and n for x, n in flat)} saying why")
 
 hog = json.load(open(f"{tmp}/hog.json"))
 b = hog["benchmarks"]

@@ -393,6 +393,26 @@ static void add_trial(struct cbench_report *r, struct cbench_result *res, struct
 	}
 }
 
+/*
+ * Whether est-cycles/op (the median of the trials' own: each trial's
+ * ns/op at the clock its reference chain saw) agrees with ns/op at the
+ * trials' median clock.  They part when the chain and the benchmark saw
+ * different clocks in some trials: the clock moved within them, or the
+ * chain alone was disturbed.  The row then says so and which to trust.
+ */
+static void cycles_agreement(struct cbench_result *res, const struct summary *s)
+{
+	double ghz = exp(cbench_stats_median(s->v[V_LOG_GHZ], s->n[V_LOG_GHZ]));
+
+	res->cycles_gap = res->est_cycles_per_op / (res->ns_per_op * ghz) - 1;
+	if (!(fabs(res->cycles_gap) > CBENCH_CYCLES_GAP_MAX))
+		return;
+	snprintf(res->cycles_note, sizeof(res->cycles_note),
+		 "est-cycles/op is %+.2f%% off ns/op at the median clock (%.4g GHz): in some trials "
+		 "the reference chain saw another clock than the benchmark (%s); trust ns/op",
+		 100 * res->cycles_gap, ghz, s->moved > 0 ? "it moved within them" : "a disturbance");
+}
+
 /* The headline and the figures of res from its kept trials in s. */
 static void headline(const struct cbench_report *r, struct cbench_result *res, struct summary *s)
 {
@@ -416,6 +436,7 @@ static void headline(const struct cbench_report *r, struct cbench_result *res, s
 	res->have = (s->n[V_INS] == k ? CBENCH_HAVE_INSTRUCTIONS : 0) |
 		    (s->n[V_CYCLES] == k ? CBENCH_HAVE_CYCLES : 0) |
 		    (s->n[V_REF] == k ? CBENCH_HAVE_REF_CYCLES : 0);
+	cycles_agreement(res, s);
 	placement_figures(res, s->v[V_LOG], s->v[V_HALVES], k);
 	judge_stability(res, s->v[V_LOG], s->v[V_LOG_CYC], k, s->n[V_LOG_CYC],
 			cbench_trials_robust_sd(s->v[V_LOG_GHZ], s->n[V_LOG_GHZ]), s->discarded,
@@ -437,6 +458,8 @@ static void summarize_result(struct cbench_report *r, struct cbench_result *res)
 	res->between_var = res->within_var = res->placement_share = NAN;
 	res->unstable = res->placement_sensitive = false;
 	res->unstable_reason[0] = '\0';
+	res->cycles_gap = NAN;
+	res->cycles_note[0] = '\0';
 	for (int i = 0; i < V_ARRAYS; i++)
 		ok &= (s.v[i] = malloc(2 * n * sizeof(double))) != NULL;
 	for (size_t j = 0; ok && j < res->ntrials; j++) {

@@ -140,7 +140,19 @@ struct cbench_result {
 	char unstable_reason[256];
 	/* Trials set aside, and what slowed them, for the report's notes. */
 	char set_aside_note[256];
+	/*
+	 * est-cycles/op against ns/op times the kept trials' median core
+	 * clock, relative (NAN without a clock), and why they part where
+	 * they part by more than CBENCH_CYCLES_GAP_MAX: the reference chain
+	 * saw another clock than the benchmark in some trial.
+	 */
+	double cycles_gap;
+	char cycles_note[256];
 };
+
+/* est-cycles/op may part from ns/op x the median core clock by this much,
+ * relative, before the row says why. */
+#define CBENCH_CYCLES_GAP_MAX 0.005
 
 /* A placement share from which trials that disagree are put down to
  * placement: most of their variance beyond the noise within them. */

@@ -373,6 +373,8 @@ static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 		fprintf(f, "# %s: UNSTABLE: %s\n", name, res->unstable_reason);
 	if (res->set_aside_note[0])
 		fprintf(f, "# %s: %s\n", name, res->set_aside_note);
+	if (res->cycles_note[0])
+		fprintf(f, "# %s: %s\n", name, res->cycles_note);
 	if (!isnan(res->ns_per_op))
 		fprintf(f, "# %s: headline: the median of %zu trials, %.6g ns/op, %.0f%% interval "
 			"[%.6g, %.6g]\n", name, res->ntrials - res->failed - res->set_aside,

@@ -240,6 +240,10 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	cbench_jsonw_uint(j, "set_aside_trials", res->set_aside);
 	if (res->set_aside_note[0])
 		cbench_jsonw_string(j, "set_aside_note", res->set_aside_note);
+	/* est-cycles/op against ns/op at the median core clock, in percent */
+	maybe(j, "est_cycles_gap_pct", 100 * res->cycles_gap);
+	if (res->cycles_note[0])
+		cbench_jsonw_string(j, "est_cycles_note", res->cycles_note);
 	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
 		cbench_jsonw_string(j, "arena_pages", pages);
 	if (res->have_tp)

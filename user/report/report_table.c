@@ -140,6 +140,8 @@ static void put_notes(const struct cbench_report *r, const struct cbench_result 
 			res->unstable_reason, colour ? RESET : "");
 	if (res->set_aside_note[0])
 		fprintf(f, "  %s%s%s\n", colour ? DIM : "", res->set_aside_note, colour ? RESET : "");
+	if (res->cycles_note[0])
+		fprintf(f, "  %s\n", res->cycles_note);
 	if (cbench_desc_per_rep(res->exp->desc) && res->step_share > CBENCH_STEP_SHARE_MAX)
 		fprintf(f, "  short calls: one timer step is %.3f%% of a call (timed one at a "
 			"time); give each call more work\n", 100 * res->step_share);
