@@ -256,9 +256,10 @@ static void note_set_aside(struct cbench_result *res)
 		       res->set_aside == 1 ? "" : "s");
 	if (cause[CBENCH_TRIAL_MOMENT] && len > 0 && (size_t)len < sizeof(res->set_aside_note))
 		len += snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
-				" %zu by a busy moment of the machine (%zu trials of other benchmarks "
-				"measured beside %s were slow too);", cause[CBENCH_TRIAL_MOMENT], beside,
-				cause[CBENCH_TRIAL_MOMENT] == 1 ? "it" : "them");
+				" %zu by a busy moment of the machine (%zu trial%s of other benchmarks "
+				"measured beside %s %s slow too);", cause[CBENCH_TRIAL_MOMENT], beside,
+				beside == 1 ? "" : "s", cause[CBENCH_TRIAL_MOMENT] == 1 ? "it" : "them",
+				beside == 1 ? "was" : "were");
 	if (cause[CBENCH_TRIAL_CLOCK] && len > 0 && (size_t)len < sizeof(res->set_aside_note))
 		len += snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
 				" %zu by a dip of the core clock (the reference chain was slow too);",
