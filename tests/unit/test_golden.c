@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every report format, rendered from one fixed run and one fixed audit,
+ * against the files in tests/golden/: a change to the writers or to what
+ * they read that changes a byte of a report shows here.  Where the change
+ * is meant, write the files anew and read their diff:
+ *
+ *   CBENCH_GOLDEN_WRITE=1 build/unit_tests golden
+ *
+ * The run: three benchmarks on a made-up machine, every number drawn from
+ * a fixed seed; the audit: one pair, two rounds.  Nothing here reads the
+ * clock or the host (the LNT report's end time is masked).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "machine/reference.h"
+#include "report/audit.h"
+#include "report/report.h"
+#include "stats/sequential.h"
+
+#define GOLDEN_DIR "tests/golden/"
+#define TRIALS 7
+#define SAMPLES 24
+
+static const struct cbench_desc chain = { .name = "add_chain", .ops_per_rep = 1000 };
+static const struct cbench_desc copy = { .name = "copy", .ops_per_rep = 1, .bytes_per_rep = 4096 };
+static struct cbench_experiment exps[3];
+static struct cbench_sample bench[2][TRIALS][SAMPLES], refs[2][TRIALS][SAMPLES];
+static struct cbench_trial trials[3][TRIALS];
+static struct cbench_result results[3];
+static struct cbench_report run;
+
+static uint64_t state;
+
+static double uniform(void)
+{
+	state ^= state << 13;
+	state ^= state >> 7;
+	state ^= state << 17;
+	return (double)(state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Benchmark b's trial t: SAMPLES measurements of `ticks` give or take a
+ * few, one in eight disturbed, each followed by a reference measurement
+ * at 3.0 GHz on a 2.3 GHz TSC. */
+static void fill_trial(int b, int t, double ticks, uint64_t reps)
+{
+	struct cbench_trial *tr = &trials[b][t];
+
+	for (int i = 0; i < SAMPLES; i++) {
+		bench[b][t][i] = (struct cbench_sample){
+			.reps = reps, .ticks = (uint64_t)(ticks * (1 + 0.002 * uniform())),
+			.disturbed = i % 8 == 7 ? CBENCH_DISTURB_CSWITCH : 0 };
+		refs[b][t][i] = (struct cbench_sample){
+			.reps = 64, .ticks = (uint64_t)(64.0 * CBENCH_REF_ADDS_PER_REP * 2.3 / 3.0 *
+							(1 + 0.001 * uniform())) };
+	}
+	*tr = (struct cbench_trial){ .n = reps, .samples = bench[b][t], .nsamples = SAMPLES,
+				     .ref_samples = refs[b][t], .nref_samples = SAMPLES,
+				     .arena_bytes = 1 << 21, .start_s = 10.0 * t + b,
+				     .end_s = 10.0 * t + b + 0.5 };
+}
+
+static void build_run(void)
+{
+	memset(&run, 0, sizeof(run));
+	state = 88172645463325252ULL;
+	run.backend = "user";
+	run.version = "0.9.0-golden";
+	run.so_path = "/lab/bench.so";
+	run.build_id = "0123456789abcdef";
+	strcpy(run.machine.cpu_vendor, "GenuineIntel");
+	strcpy(run.machine.cpu_name, "Made-up Xeon");
+	run.machine.cpu_family = 6;
+	run.machine.cpu_model = 207;
+	run.machine.cpus_online = 2;
+	strcpy(run.machine.kernel_release, "6.1.0-golden");
+	strcpy(run.machine.hostname, "lab1");
+	run.machine.mem_bytes = 24ULL << 30;
+	run.machine.hypervisor = true;
+	run.machine.tsc_invariant = true;
+	run.machine.rdtscp = true;
+	run.machine.perf_paranoid = 2;
+	run.machine.rdpmc_sysfs = 1;
+	strcpy(run.timer.name, "tsc (lfence;rdtsc / rdtscp;lfence)");
+	run.timer.tsc_hz = 2.3e9;
+	run.timer.overhead_ticks = 34;
+	run.timer.step_ticks = 2;
+	run.timer.precision_ns = 0.87;
+	run.timer.accuracy_ns = 15;
+	run.timer.est_cycles_per_tick = 3.0 / 2.3;
+	run.timer.ref_reps = 64;
+	run.env.cpu = 1;
+	strcpy(run.env.disturb_source, "perf");
+	run.env.perf_hw_error = -2;
+	run.env.arena_bytes = 1 << 21;
+	exps[0] = (struct cbench_experiment){ .desc = &chain, .id = "add_chain",
+					      .report_name = "BenchmarkAddChain" };
+	exps[1] = (struct cbench_experiment){ .desc = &copy, .id = "copy/size=4096",
+					      .report_name = "BenchmarkCopy/size=4096" };
+	exps[2] = (struct cbench_experiment){ .desc = &chain, .id = "broken",
+					      .report_name = "BenchmarkBroken" };
+	for (int t = 0; t < TRIALS; t++) {
+		/* 1000 adds a rep, 40 reps: 40,000 cycles, 30,667 ticks; trial 3
+		 * 4 % slow throughout, placement-like. */
+		fill_trial(0, t, 30667 * (t == 3 ? 1.04 : 1.0), 40);
+		fill_trial(1, t, 23000, 100);
+		trials[1][t].figures = (struct cbench_trial_figures){
+			.have_allocs = true, .allocs_per_op = 0.5, .bytes_per_op = 48 };
+		trials[2][t] = (struct cbench_trial){ .error = -5 };
+		strcpy(trials[2][t].reason, "tuning failed: worker killed by signal SIGSEGV");
+	}
+	trials[0][5].have_tp = true;
+	trials[0][5].tp = (struct cbench_tp_summary){ .calls = 3, .every = 1, .iterations = 120,
+		.q_ns = { 10, 11, 12, 13, 20 }, .mean_ns = 12.5, .stddev_ns = 1.5,
+		.min_timing_ticks = 40, .perturb = 0.25 };
+	results[0] = (struct cbench_result){ .exp = &exps[0], .tuning = "tuned", .n = 40,
+					     .trials = trials[0], .ntrials = TRIALS };
+	results[1] = (struct cbench_result){ .exp = &exps[1], .tuning = "cached", .n = 100,
+					     .trials = trials[1], .ntrials = TRIALS };
+	results[2] = (struct cbench_result){ .exp = &exps[2], .tuning = "failed",
+					     .trials = trials[2], .ntrials = TRIALS };
+	run.results = results;
+	run.nresults = 3;
+	cbench_report_summarize(&run);
+}
+
+/* The LNT report's end time is the moment it was written. */
+static void mask_time(char *s)
+{
+	for (char *p = strstr(s, "\"end_time\""); p; p = strstr(p + 1, "\"end_time\"")) {
+		char *v = strchr(p + 10, '"');
+
+		for (v = v ? v + 1 : NULL; v && *v && *v != '"'; v++)
+			*v = 'X';
+	}
+}
+
+/* Compares what writer wrote against tests/golden/name (or writes it). */
+static void golden(const char *name, const char *text)
+{
+	char path[256], *want = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), GOLDEN_DIR "%s", name);
+	if (getenv("CBENCH_GOLDEN_WRITE")) {
+		f = fopen(path, "w");
+		CU_ASSERT_FATAL(f != NULL);
+		fputs(text, f);
+		fclose(f);
+		return;
+	}
+	f = fopen(path, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	if (getdelim(&want, &len, '\0', f) < 0)
+		want[0] = '\0';
+	fclose(f);
+	if (strcmp(want, text)) {
+		size_t at = 0, line = 1;
+
+		while (want[at] && want[at] == text[at])
+			line += want[at++] == '\n';
+		fprintf(stderr, "\n    %s differs from %s at line %zu:\n    want: %.80s\n    got:  %.80s\n",
+			name, path, line, want + at, text + at);
+		CU_FAIL("a report differs from its golden file");
+	}
+	free(want);
+}
+
+enum run_format { GO, JSON, LNT, BMF, CSV, TABLE };
+
+static void render_run(enum run_format which, const char *name)
+{
+	const struct cbench_lnt_run lnt = { .machine = "lab1", .order = "42" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret = 0;
+
+	CU_ASSERT_FATAL(f != NULL);
+	switch (which) {
+	case GO:
+		ret = cbench_report_go(&run, f);
+		break;
+	case JSON:
+		ret = cbench_report_json(&run, f);
+		break;
+	case LNT:
+		ret = cbench_report_lnt(&run, &lnt, f);
+		break;
+	case BMF:
+		ret = cbench_report_bmf(&run, f);
+		break;
+	case CSV:
+		ret = cbench_report_csv(&run, f);
+		break;
+	case TABLE:
+		cbench_report_table(&run, f, false);
+		break;
+	}
+	fclose(f);
+	CU_ASSERT_EQUAL(ret, 0);
+	mask_time(buf);
+	golden(name, buf);
+	free(buf);
+}
+
+static void run_reports(void)
+{
+	build_run();
+	render_run(GO, "run.go.txt");
+	render_run(JSON, "run.json");
+	render_run(LNT, "run.lnt.json");
+	render_run(BMF, "run.bmf.json");
+	render_run(CSV, "run.csv");
+	render_run(TABLE, "run.table.txt");
+}
+
+static struct cbench_audit_timing timings[] = {
+	{ 0, 0, 1.00 }, { 0, 1, 1.02 }, { 0, 0, 1.01 }, { 0, 1, 1.03 }, { 1, 1, 1.02 },
+	{ 1, 0, 1.00 }, { 1, 1, 1.04 }, { 1, 0, 1.02 },
+};
+
+static void audit_reports(void)
+{
+	const struct cbench_lnt_run lnt = { .machine = "lab1", .order = "42" };
+	struct cbench_audit_pair p = {
+		.a = &exps[0], .b = &exps[1], .n_a = 40, .n_b = 40, .timings = timings,
+		.ntimings = sizeof(timings) / sizeof(timings[0]), .timings_a = 4, .timings_b = 4,
+		.converge_a = 1e4, .converge_b = 2e4,
+		.end = { .rounds = 2, .verdict = CBENCH_VERDICT_B_SLOWER, .change = 0.0199,
+			 .lower = 0.011, .upper = 0.028, .wall_s = 1.25, .placements = { 2, 2 },
+			 .per_round = 2, .round_var = 1e-4, .noise_var = 2e-5, .step_bound = 1e-5 },
+	};
+	struct cbench_audit_report r = { .seed = 42, .confidence = 0.99, .budget_s = 30,
+					 .min_effect_pct = 0.2, .backend = "user", .pairs = &p,
+					 .npairs = 1, .timer = run.timer, .machine = run.machine };
+	static const char *const names[] = { "audit.txt", "audit.json", "audit.go.txt",
+					     "audit.lnt.json" };
+
+	build_run();
+	r.timer = run.timer;
+	for (int i = 0; i < 4; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		int ret;
+
+		CU_ASSERT_FATAL(f != NULL);
+		ret = i == 0 ? cbench_audit_report_text(&r, f) :
+		      i == 1 ? cbench_audit_report_json(&r, f) :
+		      i == 2 ? cbench_audit_report_go(&r, f) : cbench_audit_report_lnt(&r, &lnt, f);
+		fclose(f);
+		CU_ASSERT_EQUAL(ret, 0);
+		mask_time(buf);
+		golden(names[i], buf);
+		free(buf);
+	}
+}
+
+static CU_TestInfo golden_tests[] = {
+	{ "a fixed run in every format, byte for byte", run_reports },
+	{ "a fixed audit in every format, byte for byte", audit_reports },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_golden_suites[] = {
+	{ "golden reports", NULL, NULL, NULL, NULL, golden_tests },
+	CU_SUITE_INFO_NULL,
+};
