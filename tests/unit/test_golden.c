@@ -20,6 +20,7 @@
 
 #include "machine/reference.h"
 #include "report/audit.h"
+#include "report/context.h"
 #include "report/report.h"
 #include "stats/sequential.h"
 
@@ -68,6 +69,12 @@ static void fill_trial(int b, int t, double ticks, uint64_t reps)
 
 static void build_run(void)
 {
+	static char *argv[] = { "cbenchctl", "run", "bench.so", NULL };
+
+	/* Whether or not another test set it: a date of our own. */
+	setenv("SOURCE_DATE_EPOCH", "1795000000", 1);
+	cbench_context_init(3, argv);
+	unsetenv("SOURCE_DATE_EPOCH");
 	memset(&run, 0, sizeof(run));
 	state = 88172645463325252ULL;
 	run.backend = "user";
@@ -128,6 +135,43 @@ static void build_run(void)
 	run.results = results;
 	run.nresults = 3;
 	cbench_report_summarize(&run);
+}
+
+/* Every occurrence of what in *s, as with. */
+static void replace_all(char **s, const char *what, const char *with)
+{
+	size_t wl = strlen(what), tl = strlen(with);
+	char *at;
+
+	for (at = wl ? strstr(*s, what) : NULL; at; at = strstr(at, what)) {
+		size_t off = (size_t)(at - *s), len = strlen(*s);
+		char *n = malloc(len - wl + tl + 1);
+
+		CU_ASSERT_FATAL(n != NULL);
+		memcpy(n, *s, off);
+		memcpy(n + off, with, tl);
+		memcpy(n + off + tl, *s + off + wl, len - off - wl + 1);
+		free(*s);
+		*s = n;
+		at = n + off + tl;
+	}
+}
+
+/* What the build and the host say: cbenchctl's version and the host. */
+static void mask_context(char **s)
+{
+	const char *host = cbench_context()->host;
+	char what[128];
+
+	replace_all(s, CBENCH_VERSION, "<version>");
+	snprintf(what, sizeof(what), "\"host\":\"%s\"", host);
+	replace_all(s, what, "\"host\":\"<host>\"");
+	snprintf(what, sizeof(what), "\"host\": \"%s\"", host);
+	replace_all(s, what, "\"host\": \"<host>\"");
+	snprintf(what, sizeof(what), "# host: %s\n", host);
+	replace_all(s, what, "# host: <host>\n");
+	snprintf(what, sizeof(what), " on %s: ", host);
+	replace_all(s, what, " on <host>: ");
 }
 
 /* The LNT report's end time is the moment it was written. */
@@ -207,6 +251,7 @@ static void render_run(enum run_format which, const char *name)
 	fclose(f);
 	CU_ASSERT_EQUAL(ret, 0);
 	mask_time(buf);
+	mask_context(&buf);
 	golden(name, buf);
 	free(buf);
 }
@@ -259,6 +304,7 @@ static void audit_reports(void)
 		fclose(f);
 		CU_ASSERT_EQUAL(ret, 0);
 		mask_time(buf);
+		mask_context(&buf);
 		golden(names[i], buf);
 		free(buf);
 	}

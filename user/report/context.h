@@ -13,7 +13,8 @@ struct cbench_context {
 	char command[2048];	/* argv, shell-quoted where a word needs it */
 };
 
-/* Fills the context from the clock, the host and argv; main() calls it. */
+/* Fills the context from the clock (or SOURCE_DATE_EPOCH, seconds since
+ * 1970, where set), the host and argv; main() calls it. */
 void cbench_context_init(int argc, char *argv[]);
 
 /* The context; zeroed (empty strings) before cbench_context_init(). */
