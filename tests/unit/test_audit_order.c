@@ -10,6 +10,7 @@
 
 #include "../kmod/lib/order.h"
 #include "report/audit.h"
+#include "worker/audit_worker.h"
 
 #define SLOTS (2 * CBENCH_AUDIT_PER_SIDE)
 

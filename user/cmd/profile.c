@@ -19,7 +19,7 @@
 #include "machine/cpulock.h"
 #include "session/options.h"
 #include "report/outfile.h"
-#include "worker/profile.h"
+#include "report/profile.h"
 #include "cmd/run.h"
 #include "session/session.h"
 #include "session/phase.h"

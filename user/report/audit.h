@@ -8,9 +8,8 @@
 
 #include "machine/cpuenv.h"
 #include "machine/probe.h"
-#include "worker/audit_worker.h"
-#include "worker/tpoints.h"
-#include "worker/worker.h"
+#include "object/loader.h"
+#include "worker/results.h"
 
 /* One pair of benchmarks audited against each other. */
 struct cbench_audit_pair {

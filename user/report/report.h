@@ -14,8 +14,7 @@
 #include "machine/cpuenv.h"
 #include "object/loader.h"
 #include "machine/probe.h"
-#include "worker/job.h"
-#include "worker/tpoints.h"
+#include "worker/results.h"
 
 struct cbench_trial {
 	int error;			/* 0, or -errno with reason */

@@ -13,7 +13,7 @@
 #include "report/context.h"
 #include "report/json_writer.h"
 #include "object/loader.h"
-#include "worker/profile.h"
+#include "report/profile.h"
 
 static const char *where_name(uint32_t where)
 {

@@ -11,8 +11,7 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
-#include "worker/profile.h"
-#include "worker/tpoints.h"
+#include "worker/results.h"
 
 enum cbench_worker_mode {
 	CBENCH_WORKER_CALIBRATE,	/* measure the timer, send ENV + TIMER */
@@ -26,6 +25,17 @@ enum cbench_worker_mode {
 	CBENCH_WORKER_AUDIT,		/* exp against exp_b in random order, send
 					 * ENV + AUDIT_TIMING... + AUDIT_DONE
 					 * (audit_worker.c) */
+};
+
+/* PROFILE: what the worker is asked to do (profile_worker.c). */
+struct cbench_profile_job {
+	uint64_t samples;		/* stop after this many (0 with width) */
+	double width;			/* stop when the widest interval (share.h) is
+					 * at most this, in [0, 1]; 0 with samples */
+	double z;			/* of the confidence level */
+	bool by_line;
+	bool stacks;			/* unwind each sample (folded, JSON) */
+	uint64_t period_ns;		/* mean sampling interval */
 };
 
 struct cbench_worker_job {
@@ -53,32 +63,6 @@ struct cbench_worker_job {
 	bool fixed_placement;			/* AUDIT: no new placements (arena.h) */
 };
 
-/* AUDIT: one timing of one side, ns per declared op. */
-struct cbench_audit_timing {
-	uint32_t round;			/* from 0 */
-	uint32_t side;			/* 0 for A, 1 for B */
-	double ns_per_op;
-};
-
-/* AUDIT: how it ended; change and bounds as fractions (0.01: B 1% slower). */
-struct cbench_audit_end {
-	uint32_t rounds;		/* rounds that counted */
-	int32_t verdict;		/* enum cbench_verdict; UNDECIDED: budget spent */
-	double change, lower, upper;	/* NAN before two rounds */
-	double wall_s;			/* from the first placement to the verdict */
-	/* The placements each side's rounds were measured on (A, B); 0 where
-	 * they stayed fixed (--fixed-placement, or the backend cannot). */
-	uint32_t placements[2];
-	/* Measurements (or, with timing points, calls) per side per round. */
-	uint32_t per_round;
-	/* The round statistic's variance, and what the noise within rounds
-	 * predicts of it (sequential.h); NAN where unknown. */
-	double round_var, noise_var;
-	/* The most the timer's step can move the statistic, on the log scale
-	 * (cbench_seq_bound()): part of the interval's half-width. */
-	double step_bound;
-};
-
 enum cbench_msg_type {
 	CBENCH_MSG_ENV = 1,
 	CBENCH_MSG_TIMER,
@@ -100,21 +84,6 @@ enum cbench_msg_type {
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
-/*
- * What a TRIAL worker measures beside its samples, sent whole in one
- * FIGURES message and carried whole by the phase and the run into the
- * trial: a new per-trial figure is a field here, set by the worker's
- * trial mode (worker.c) and printed by the writers (report_go.c,
- * report_json.c), and nothing between them changes.
- */
-struct cbench_trial_figures {
-	/* Allocations per op, counted apart from the timed measurements, for
-	 * a benchmark that may allocate (CBENCH_F_USER_ONLY); a measured 0
-	 * is 0. */
-	bool have_allocs;
-	double allocs_per_op, bytes_per_op;
-};
-
 struct cbench_msg {
 	uint32_t type;
 	int32_t error;				/* MSG_ERROR: -errno */

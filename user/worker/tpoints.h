@@ -25,6 +25,8 @@
 
 #include <cbench.h>
 
+#include "worker/results.h"
+
 /* Records one call may leave; later ones are dropped and counted. */
 #define CBENCH_TP_CAPACITY 65536
 /* A recorded timing should span at least this many MIN_TIMINGs. */
@@ -35,45 +37,6 @@
 /* Largest stride we tune to: CBENCH_TP_EVERY_MAX, the most cbench.ko takes. */
 /* Back-to-back timing points measured for MIN_TIMING. */
 #define CBENCH_TP_MIN_PAIRS 10000
-
-/*
- * TRIAL and AUDIT: what a benchmark's loop timing points gave
- * (tpoints_worker.c), per-iteration times in ns.
- */
-#define CBENCH_TP_QUANTILES 5
-extern const double cbench_tp_quantile_levels[CBENCH_TP_QUANTILES];	/* 0.01 .. 0.99 */
-struct cbench_tp_summary {
-	uint32_t side;			/* AUDIT: 0 for A, 1 for B */
-	uint32_t calls;			/* measurements whose records were used */
-	uint64_t every;			/* the stride k: every k-th point recorded;
-					 * 0: the benchmark has timing points, but
-					 * too few or too close together to time */
-	double min_timing_ticks;	/* MIN_TIMING, the point's own cost */
-	double perturb;			/* Lau et al.'s perturb score of the timings */
-	uint64_t merged;		/* recorded timings */
-	uint64_t iterations;		/* per-iteration timings they split into */
-	uint64_t skipped;		/* pairs whose count did not grow */
-	uint64_t dropped;		/* records a full buffer dropped */
-	double q_ns[CBENCH_TP_QUANTILES];	/* at cbench_tp_quantile_levels */
-	double mean_ns;
-	double stddev_ns;
-};
-
-/* MIN_TIMING in ns, on a timer of tsc_hz ticks a second. */
-static inline double cbench_tp_min_timing_ns(const struct cbench_tp_summary *s, double tsc_hz)
-{
-	return s->min_timing_ticks * 1e9 / tsc_hz;
-}
-
-/* AUDIT with timing points: one side's round, its per-iteration timings
- * summed up (the worker keeps them; there are too many to send). */
-struct cbench_tp_round {
-	uint32_t round;
-	uint32_t side;
-	double q_ns;			/* at CBENCH_SEQ_QUANTILE: the statistic */
-	uint64_t iterations;
-	double mean_ns, m2;		/* for the converge score */
-};
 
 /* One split: `weight` per-iteration timings of `value` each. */
 struct cbench_tp_split {

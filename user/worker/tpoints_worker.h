@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "worker/job.h"
+#include "worker/tpoints.h"
 
 /*
  * Collecting timing points (tpoints_worker.c) in a worker whose backend
