@@ -18,17 +18,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/subcommands.h"
 #include "report/audit.h"
 #include "report/report.h"
-#include "machine/cpulock.h"
+#include "session/collect.h"
 #include "session/options.h"
-#include "report/outfile.h"
-#include "session/phase.h"
-#include "cmd/run.h"
-#include "session/session.h"
 #include "session/select.h"
+#include "session/session.h"
 #include "stats/sequential.h"
-#include "cmd/subcommands.h"
 
 /* Limit for loading an object and for each tuning worker, in seconds. */
 #define AUDIT_LOAD_TIME_LIMIT_S 10.0
@@ -317,28 +314,9 @@ static int make_pairs(const struct audit_options *o, const struct cbench_library
 
 struct audit_state {
 	const struct audit_options *opt;
-	const struct cbench_backend_ops *ops;
+	struct cbench_session s;
 	struct cbench_audit_report report;
-	int cpu;
-	bool shared_cpu;
-	bool tty;
 };
-
-static struct cbench_worker_job make_job(const struct audit_state *st,
-					 const struct cbench_experiment *e, double limit_s)
-{
-	return (struct cbench_worker_job){
-		.ops = st->ops,
-		.cpu = st->cpu,
-		.no_fifo = st->shared_cpu,
-		/* A little over the runner's limit: the runner reports first. */
-		.rt_limit_s = limit_s * 1.5 + 1,
-		.exp = e,
-		.timer = st->report.timer,
-		.warmup_ns = 5e6,
-		.time_limit_ns = limit_s * 1e9,
-	};
-}
 
 /* Each side's converge score over the per-iteration timings of all its
  * rounds, their moments pooled (Chan et al.'s parallel update). */
@@ -388,36 +366,27 @@ static void converge(struct cbench_audit_pair *p)
 	free(v[1]);
 }
 
-static void progress(const struct audit_state *st, size_t i, const char *what)
-{
-	if (!st->tty)
-		return;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, st->report.npairs,
-		st->report.pairs[i].a->id, what);
-	fflush(stderr);
-}
-
 /* Tunes both sides, then audits them in one AUDIT phase. */
 static void audit_pair(struct audit_state *st, size_t i)
 {
 	const struct audit_options *o = st->opt;
 	struct cbench_audit_pair *p = &st->report.pairs[i];
 	double limit_s = o->budget_s + AUDIT_MARGIN_S;
-	struct cbench_worker_job job = make_job(st, p->a, AUDIT_LOAD_TIME_LIMIT_S);
-	struct cbench_phase ph;
+	struct cbench_worker_job job;
 	char why[600];
 	int ret;
 
-	progress(st, i, "tuning");
-	ret = cbench_session_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_a, why, sizeof(why));
-	if (!ret) {
-		job.exp = p->b;
-		ret = cbench_session_tune(&job, AUDIT_LOAD_TIME_LIMIT_S, &p->n_b, why, sizeof(why));
-	}
+	cbench_session_progress(&st->s, i, st->report.npairs, cbench_bench_title(p->a->report_name), "tuning");
+	ret = cbench_session_tune(&st->s, p->a, AUDIT_LOAD_TIME_LIMIT_S, &p->n_a, why, sizeof(why));
 	if (ret) {
 		p->error = ret;
-		snprintf(p->reason, sizeof(p->reason), "tuning %s failed: %s",
-			 job.exp == p->a ? "A" : "B", why);
+		snprintf(p->reason, sizeof(p->reason), "tuning A failed: %s", why);
+		return;
+	}
+	ret = cbench_session_tune(&st->s, p->b, AUDIT_LOAD_TIME_LIMIT_S, &p->n_b, why, sizeof(why));
+	if (ret) {
+		p->error = ret;
+		snprintf(p->reason, sizeof(p->reason), "tuning B failed: %s", why);
 		return;
 	}
 	/*
@@ -429,13 +398,10 @@ static void audit_pair(struct audit_state *st, size_t i)
 	 * slower than itself.  The smaller keeps each side's measurements
 	 * within every limit its own tuning kept them in.
 	 */
-	if (p->n_b < p->n_a)
-		p->n_a = p->n_b;
-	else
-		p->n_b = p->n_a;
-	progress(st, i, "auditing");
-	job = make_job(st, p->a, limit_s);
-	job.mode = CBENCH_WORKER_AUDIT;
+	p->n_a = p->n_b = p->n_a < p->n_b ? p->n_a : p->n_b;
+	cbench_session_progress(&st->s, i, st->report.npairs, cbench_bench_title(p->a->report_name), "auditing");
+	job = cbench_session_job(&st->s, CBENCH_WORKER_AUDIT, p->a, limit_s);
+	job.warmup_ns = 5e6;
 	job.n = p->n_a;
 	job.exp_b = p->b;
 	job.n_b = p->n_b;
@@ -445,27 +411,8 @@ static void audit_pair(struct audit_state *st, size_t i)
 	job.budget_ns = o->budget_s * 1e9;
 	job.no_tpoints = o->no_tpoints;
 	job.fixed_placement = o->fixed_placement;
-	ret = cbench_phase_run(&job, limit_s, &ph);
-	if (ret) {
-		p->error = ret;
-		snprintf(p->reason, sizeof(p->reason), "cannot start a worker: %s", strerror(-ret));
-		return;
-	}
-	p->error = ph.error;
-	snprintf(p->reason, sizeof(p->reason), "%s", ph.reason);
-	p->end = ph.audit;
-	p->timings = ph.timings;
-	p->ntimings = ph.ntimings;
-	ph.timings = NULL;
-	p->tp = ph.have_tp[0] && ph.have_tp[1];
-	snprintf(p->tp_note, sizeof(p->tp_note), "%s", ph.audit_note);
-	p->tp_side[0] = ph.tp[0];
-	p->tp_side[1] = ph.tp[1];
-	p->tp_rounds = ph.tp_rounds;
-	p->ntp_rounds = ph.ntp_rounds;
-	ph.tp_rounds = NULL;
-	cbench_phase_free(&ph);
-	converge(p);
+	if (!cbench_collect_audit(&job, limit_s, p))
+		converge(p);
 }
 
 static int write_report(const struct audit_state *st, struct cbench_outfile *out)
@@ -498,84 +445,25 @@ static int write_report(const struct audit_state *st, struct cbench_outfile *out
 	return cbench_outfile_commit(out);
 }
 
-/*
- * The backend: kmod needs cbench.ko, root and kernel-safe objects; auto
- * takes it where it can and says why when it cannot.  0, or -1 after
- * saying why.
- */
-static int pick_backend(const struct audit_options *o, const struct cbench_library lib[2],
-			struct audit_state *st)
-{
-	char err[CBENCH_ERR_LEN];
-
-	if (cbench_backend_select(o->backend, &st->ops)) {
-		cbench_err("unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n");
-		return -1;
-	}
-	cbench_backend_kmod_set_quiet(o->quiet);
-	for (size_t i = 0; st->ops == &cbench_backend_kmod && i < o->npaths; i++) {
-		if (!cbench_backend_kmod_check(lib[i].path, err, sizeof(err)))
-			continue;
-		if (o->backend == CBENCH_BACKEND_KMOD) {
-			cbench_err("unable to use the kmod backend: %s\n", err);
-			return -1;
-		}
-		cbench_err("auditing in user mode: %s\n", err);
-		st->ops = &cbench_backend_user;
-	}
-	st->report.backend = st->ops->name;
-	return 0;
-}
-
-/* Loads the objects and pairs their benchmarks; 0, or -1 after saying why. */
-static int open_objects(const struct audit_options *o, struct cbench_library lib[2],
-			struct cbench_audit_report *r)
-{
-	char err[CBENCH_ERR_LEN];
-
-	for (size_t i = 0; i < o->npaths; i++) {
-		if (cbench_library_open(&lib[i], o->paths[i], AUDIT_LOAD_TIME_LIMIT_S, err,
-					sizeof(err))) {
-			cbench_err("unable to load benchmarks: %s\n", err);
-			return -1;
-		}
-	}
-	return make_pairs(o, lib, r);
-}
-
 /* Everything between good options and the report; 0, or -1 after saying why. */
-static int audit_all(struct audit_state *st, struct cbench_outfile *out)
+static int audit_all(struct audit_state *st)
 {
-	const struct audit_options *o = st->opt;
-	int cpu_lock, ret = 0;
+	struct cbench_session *s = &st->s;
+	struct cbench_audit_report *r = &st->report;
 
-	if (cbench_session_pick_cpu(o->cpu, &st->cpu, &st->shared_cpu)) {
-		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", o->cpu);
+	if (cbench_session_start(s))
 		return -1;
-	}
-	if (cbench_session_open_output(out, o->output))
-		return -1;
-	cpu_lock = cbench_session_claim_cpu(st->cpu, "measuring");
-	st->tty = isatty(STDERR_FILENO);
-	cbench_machine_probe(&st->report.machine);
-	cbench_cpuenv_probe(st->cpu, &st->report.cpuenv);
-	{
-		struct cbench_backend_env env;
-
-		ret = cbench_session_calibrate(st->ops, st->cpu, st->shared_cpu,
-					   &st->report.timer, &env);
-		/* How cbench.ko kept the measurements quiet: what it told
-		 * the calibration's worker. */
-		if (!ret && env.quiet[0])
-			snprintf(st->report.quiet, sizeof(st->report.quiet), "%s", env.quiet);
-	}
-	for (size_t i = 0; !ret && i < st->report.npairs; i++)
+	r->backend = s->ops->name;
+	r->machine = s->machine;
+	r->cpuenv = s->cpuenv;
+	r->timer = s->timer;
+	/* How cbench.ko kept the measurements quiet: what it told the
+	 * calibration's worker. */
+	snprintf(r->quiet, sizeof(r->quiet), "%s", s->env.quiet);
+	for (size_t i = 0; i < r->npairs; i++)
 		audit_pair(st, i);
-	if (st->tty)
-		fprintf(stderr, "\r\033[K");
-	if (cpu_lock >= 0)
-		close(cpu_lock);
-	return ret ? -1 : 0;
+	cbench_session_progress(s, 0, 0, NULL, NULL);
+	return 0;
 }
 
 static size_t count_failed(const struct cbench_audit_report *r)
@@ -634,12 +522,11 @@ int cbench_cmd_audit(int argc, char *argv[])
 {
 	struct audit_options opt;
 	struct audit_state st = { .opt = &opt };
-	struct cbench_library lib[2];
-	struct cbench_outfile out = { 0 };
+	struct cbench_session_config cfg;
+	struct cbench_outfile *out;
 	size_t failed;
 	int ret, status = 1;
 
-	memset(lib, 0, sizeof(lib));
 	ret = parse_options(&opt, argc, argv);
 	if (ret) {
 		if (ret < 0)
@@ -654,16 +541,23 @@ int cbench_cmd_audit(int argc, char *argv[])
 	st.report = (struct cbench_audit_report){ .seed = opt.seed, .confidence = opt.confidence,
 		.budget_s = opt.budget_s, .min_effect_pct = opt.min_effect_pct,
 		.no_tpoints = opt.no_tpoints, .fixed_placement = opt.fixed_placement };
-	if (open_objects(&opt, lib, &st.report) || pick_backend(&opt, lib, &st) ||
-	    audit_all(&st, &out))
+	cfg = (struct cbench_session_config){
+		.cmd = "audit", .doing = "auditing", .objects = { opt.paths[0], opt.paths[1] },
+		.nobjects = opt.npaths, .backend = opt.backend, .quiet = opt.quiet, .cpu = opt.cpu,
+		.load_limit_s = AUDIT_LOAD_TIME_LIMIT_S,
+	};
+	if (cbench_session_open(&st.s, &cfg) || make_pairs(&opt, st.s.lib, &st.report))
+		goto out;
+	out = cbench_session_output(&st.s, opt.output);
+	if (!out || audit_all(&st))
 		goto out;
 	/* The text report is the table; the others get it on stderr too. */
 	if (opt.format != FORMAT_TEXT)
 		cbench_audit_report_text(&st.report, stderr);
-	ret = write_report(&st, &out);
+	ret = write_report(&st, out);
 	if (ret) {
 		cbench_err("unable to write %s: %s\n",
-			opt.output ? opt.output : "the report", cbench_outfile_error(&out, ret));
+			opt.output ? opt.output : "the report", cbench_outfile_error(out, ret));
 		goto out;
 	}
 	failed = count_failed(&st.report);
@@ -672,13 +566,11 @@ int cbench_cmd_audit(int argc, char *argv[])
 	else
 		status = gate(&opt, &st.report);
 out:
-	cbench_outfile_abort(&out);
 	for (size_t i = 0; i < st.report.npairs; i++) {
 		free(st.report.pairs[i].timings);
 		free(st.report.pairs[i].tp_rounds);
 	}
 	free(st.report.pairs);
-	cbench_library_close(&lib[0]);
-	cbench_library_close(&lib[1]);
+	cbench_session_close(&st.s);
 	return status;
 }

@@ -89,7 +89,7 @@ static void print_row(const struct cbench_series *a, const struct cbench_series 
 	}
 	snprintf(runs, sizeof(runs), "%zu+%zu", a->n, b->n);
 	verdict_text(c, min_effect, verdict, sizeof(verdict));
-	printf("%-40s %14.4f %14.4f %+8.2f%% %19s %7s %7s %s\n", a->name + 9, c->old_ns, c->new_ns,
+	printf("%-40s %14.4f %14.4f %+8.2f%% %19s %7s %7s %s\n", cbench_bench_title(a->name), c->old_ns, c->new_ns,
 	       100 * c->change, interval, p, runs, verdict);
 }
 
@@ -176,12 +176,12 @@ static void print_table(const struct compare_options *o, const struct cbench_run
 			print_row(a, rows[k].new, &rows[k].change, o->min_effect);
 			k++;
 		} else {
-			printf("%-40s %14.4f %14s\n", a->name + 9, cbench_series_mean(a), "(absent)");
+			printf("%-40s %14.4f %14s\n", cbench_bench_title(a->name), cbench_series_mean(a), "(absent)");
 		}
 	}
 	for (size_t i = 0; i < new->n; i++) {
 		if (!cbench_runs_find(old, new->s[i].name))
-			printf("%-40s %14s %14.4f\n", new->s[i].name + 9, "(absent)",
+			printf("%-40s %14s %14.4f\n", cbench_bench_title(new->s[i].name), "(absent)",
 			       cbench_series_mean(&new->s[i]));
 	}
 }
@@ -228,7 +228,7 @@ static int gate(const struct compare_options *o, const struct notes *n)
 		fprintf(f, "%sgate (--fail-on %s): FAILED: %zu benchmark%s %s by %.2f%% or more:", gap, what,
 			n->ngated, n->ngated == 1 ? "" : "s", what, e);
 		for (size_t i = 0; i < n->ngated && i < sizeof(n->gated) / sizeof(n->gated[0]); i++)
-			fprintf(f, " %s", n->gated[i]->name + 9);
+			fprintf(f, " %s", cbench_bench_title(n->gated[i]->name));
 		fprintf(f, "%s\n", n->ngated > sizeof(n->gated) / sizeof(n->gated[0]) ? " ..." : "");
 		return COMPARE_GATE_FAILED;
 	}
@@ -265,7 +265,7 @@ static void print_notes(const struct notes *n)
 	if (n->uneven)
 		printf("\nnote: runs of %s%s have from %zu to %zu trials; the median of fewer\n"
 		       "  trials wanders further, so give every run the same --trials.\n",
-		       n->first->name + 9, n->uneven > 1 ? " and other benchmarks" : "", n->fewest,
+		       cbench_bench_title(n->first->name), n->uneven > 1 ? " and other benchmarks" : "", n->fewest,
 		       n->most);
 }
 

@@ -16,16 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "machine/cpulock.h"
-#include "session/options.h"
+#include "cmd/subcommands.h"
 #include "report/outfile.h"
 #include "report/profile.h"
-#include "cmd/run.h"
+#include "session/collect.h"
+#include "session/options.h"
 #include "session/session.h"
-#include "session/phase.h"
-#include "session/select.h"
 #include "stats/share.h"
-#include "cmd/subcommands.h"
 #include "worker/symbols.h"
 
 /* Mean sampling interval, in ns: 10 kHz, a tenth of the kernel's default
@@ -285,55 +282,24 @@ int cbench_profile_summarize(struct cbench_profile_report *r)
 
 struct profile_state {
 	const struct profile_options *opt;
+	struct cbench_session s;
 	struct cbench_profile_job job;
-	int cpu;
-	bool shared_cpu;
-	bool tty;
+	struct cbench_profile_report report;
 };
 
-static void profile_one(const struct profile_state *st, struct cbench_profile_result *res, size_t index,
-			size_t total)
+static void profile_one(struct profile_state *st, size_t index)
 {
-	struct cbench_worker_job job = {
-		.mode = CBENCH_WORKER_PROFILE,
-		.ops = &cbench_backend_user,
-		.cpu = st->cpu,
-		.no_fifo = st->shared_cpu,
-		/* A little over the runner's limit: the runner reports first. */
-		.rt_limit_s = st->opt->time_limit_s * 1.5 + 1,
-		.exp = res->exp,
-		.time_limit_ns = st->opt->time_limit_s * 1e9,
-		.profile = &st->job,
-	};
-	struct cbench_phase p;
-	int ret;
+	struct cbench_profile_result *res = &st->report.results[index];
+	struct cbench_worker_job job = cbench_session_job(&st->s, CBENCH_WORKER_PROFILE, res->exp,
+							  st->opt->time_limit_s);
 
-	if (st->tty) {
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s profiling", index + 1, total, res->exp->report_name + 9);
-		fflush(stderr);
-	}
-	ret = cbench_phase_run(&job, st->opt->time_limit_s, &p);
-	if (ret) {
-		res->error = ret;
-		snprintf(res->reason, sizeof(res->reason), "cannot start a worker: %s", strerror(-ret));
-		return;
-	}
-	res->info = p.profile;
-	res->groups = p.groups;
-	res->ngroups = p.ngroups;
-	p.groups = NULL;
-	res->stacks = p.stacks;
-	res->nstacks = p.nstacks;
-	p.stacks = NULL;
-	if (p.error) {
-		res->error = p.error;
-		snprintf(res->reason, sizeof(res->reason), "%s", p.reason);
-	} else if (!res->info.samples) {
+	cbench_session_progress(&st->s, index, st->s.nchosen, cbench_bench_title(res->exp->report_name), "profiling");
+	job.profile = &st->job;
+	if (!cbench_collect_profile(&job, st->opt->time_limit_s, res) && !res->info.samples) {
 		res->error = -ENODATA;
 		snprintf(res->reason, sizeof(res->reason), "no sample arrived in %.3g s of sampling",
 			 res->info.sampling_ns * 1e-9);
 	}
-	cbench_phase_free(&p);
 }
 
 static int write_report(const struct profile_options *opt, const struct cbench_profile_report *r, FILE *f)
@@ -349,45 +315,36 @@ static int write_report(const struct profile_options *opt, const struct cbench_p
 }
 
 /*
- * Everything before a worker runs: the backend's note, the object's list of
- * benchmarks, its symbols (and lines), the selection.  Returns 0, or -1 after
- * saying why, with lib closed.
+ * In ring 0 with interrupts off, only the PMU's overflow NMIs could
+ * sample, and cbench.ko takes none: profiles are user mode's.  We never
+ * make up samples for a backend that cannot take them.
  */
-static int open_object(const struct profile_options *opt, const struct cbench_filter *filter,
-		       struct cbench_library *lib, struct cbench_profile_report *report, size_t *total)
+static void backend_note(const struct profile_options *opt, struct cbench_profile_report *report)
+{
+	report->backend = "user";
+	if (opt->backend != CBENCH_BACKEND_KMOD)
+		return;
+	report->backend_note = pmu_exposed() ?
+		"cbench.ko does not sample in ring 0 (it would take the PMU's overflow NMIs, "
+		"which it does not yet): profiling in user mode" :
+		"ring-0 profiling needs a PMU (with interrupts off only its overflow NMIs can "
+		"sample), and this machine exposes none: profiling in user mode";
+	cbench_err("%s\n", report->backend_note);
+}
+
+/* Reading the symbols (and lines) before any worker makes an object without
+ * debug information a clear error, not one per worker.  0, or -1 after
+ * saying why. */
+static int check_symbols(const struct profile_options *opt, const struct cbench_library *lib)
 {
 	struct cbench_symbols *symbols = NULL;
 	char err[CBENCH_ERR_LEN];
 
-	/* In ring 0 with interrupts off, only the PMU's overflow NMIs could
-	 * sample, and cbench.ko takes none: profiles are user mode's.  We never
-	 * make up samples for a backend that cannot take them. */
-	report->backend = "user";
-	if (opt->backend == CBENCH_BACKEND_KMOD) {
-		report->backend_note = pmu_exposed() ?
-			"cbench.ko does not sample in ring 0 (it would take the PMU's overflow NMIs, "
-			"which it does not yet): profiling in user mode" :
-			"ring-0 profiling needs a PMU (with interrupts off only its overflow NMIs can "
-			"sample), and this machine exposes none: profiling in user mode";
-		cbench_err("%s\n", report->backend_note);
-	}
-	if (cbench_library_open(lib, opt->so_path, opt->time_limit_s, err, sizeof(err))) {
-		cbench_err("unable to load benchmarks: %s\n", err);
-		return -1;
-	}
-	/* Reading the symbols (and lines) here, before any worker, makes an
-	 * object without debug information a clear error, not one per worker. */
 	if (cbench_symbols_open(&symbols, lib->path, opt->by_line, err, sizeof(err))) {
-		cbench_err("unable to profile --by %s: %s\n",
-			opt->by_line ? "line" : "function", err);
-		cbench_library_close(lib);
+		cbench_err("unable to profile --by %s: %s\n", opt->by_line ? "line" : "function", err);
 		return -1;
 	}
 	cbench_symbols_close(symbols);
-	if (cbench_filter_select(filter, lib, "profile", opt->so_path, total)) {
-		cbench_library_close(lib);
-		return -1;
-	}
 	return 0;
 }
 
@@ -420,28 +377,10 @@ static int finish(const struct profile_options *opt, struct cbench_profile_repor
 	return 0;
 }
 
-/* One worker per selected benchmark, in order.  Returns how many failed. */
-static size_t profile_all(struct profile_state *st, const struct cbench_library *lib,
-			  const struct cbench_filter *filter, struct cbench_profile_report *report, size_t total)
-{
-	size_t failed = 0;
-
-	st->tty = isatty(STDERR_FILENO);
-	for (size_t i = 0; report->nresults < total; ) {
-		struct cbench_profile_result *res = &report->results[report->nresults];
-
-		res->exp = cbench_filter_next(filter, lib, &i);
-		profile_one(st, res, report->nresults++, total);
-		failed += res->error != 0;
-	}
-	if (st->tty)
-		fprintf(stderr, "\r\033[K");
-	return failed;
-}
-
 static void report_init(struct cbench_profile_report *report, const struct profile_options *opt,
 			const struct cbench_library *lib, int cpu)
 {
+	report->nresults = 0;
 	report->so_path = lib->path;
 	report->build_id = lib->build_id;
 	report->version = CBENCH_VERSION;
@@ -460,12 +399,11 @@ int cbench_cmd_profile(int argc, char *argv[])
 {
 	struct profile_options opt;
 	struct profile_state st = { .opt = &opt };
-	struct cbench_profile_report report = { 0 };
-	struct cbench_library lib;
-	struct cbench_outfile out = { 0 };
-	struct cbench_filter filter;
-	size_t total = 0, failed = 0;
-	int ret, status = 1, cpu_lock = -1;
+	struct cbench_profile_report *report = &st.report;
+	struct cbench_session_config cfg;
+	struct cbench_outfile *out;
+	size_t failed = 0;
+	int ret, status = 1;
 
 	ret = parse_options(&opt, argc, argv, stderr);
 	if (ret) {
@@ -474,47 +412,48 @@ int cbench_cmd_profile(int argc, char *argv[])
 		usage(stdout);
 		return 0;
 	}
-	if (cbench_filter_init(&filter, opt.filter))
-		return 1;
-	if (open_object(&opt, &filter, &lib, &report, &total))
-		goto out_filter;
-	if (cbench_session_pick_cpu(opt.cpu, &st.cpu, &st.shared_cpu)) {
-		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", opt.cpu);
-		goto out_lib;
-	}
-	if (cbench_session_open_output(&out, opt.output))
-		goto out_lib;
-	report.results = calloc(total, sizeof(*report.results));
-	if (!report.results) {
+	backend_note(&opt, report);
+	cfg = (struct cbench_session_config){
+		.cmd = "profile", .doing = "profiling", .objects = { opt.so_path }, .nobjects = 1,
+		.select = true, .filter = opt.filter, .user_only = true, .quiet = -1, .cpu = opt.cpu,
+		.load_limit_s = opt.time_limit_s, .no_timer = true,
+	};
+	if (cbench_session_open(&st.s, &cfg) || check_symbols(&opt, &st.s.lib[0]))
+		goto out;
+	out = cbench_session_output(&st.s, opt.output);
+	if (!out)
+		goto out;
+	report->results = calloc(st.s.nchosen, sizeof(*report->results));
+	if (!report->results) {
 		cbench_err("unable to profile: out of memory\n");
-		goto out_file;
+		goto out;
 	}
-	cpu_lock = cbench_session_claim_cpu(st.cpu, "profiling");
-	report_init(&report, &opt, &lib, st.cpu);
+	if (cbench_session_start(&st.s))
+		goto out;
+	report_init(report, &opt, &st.s.lib[0], st.s.cpu);
 	st.job = (struct cbench_profile_job){
 		.samples = opt.samples,
 		.width = opt.width,
-		.z = report.z,
+		.z = report->z,
 		.by_line = opt.by_line,
-		.stacks = report.stacks,
+		.stacks = report->stacks,
 		.period_ns = PERIOD_NS,
 	};
-	failed = profile_all(&st, &lib, &filter, &report, total);
-	if (!finish(&opt, &report, &out))
-		status = failed ? 1 : 0;
-	for (size_t i = 0; i < report.nresults; i++) {
-		free(report.results[i].groups);
-		free(report.results[i].stacks);
-		free(report.results[i].shares);
+	for (; report->nresults < st.s.nchosen; report->nresults++) {
+		report->results[report->nresults].exp = st.s.chosen[report->nresults];
+		profile_one(&st, report->nresults);
+		failed += report->results[report->nresults].error != 0;
 	}
-	free(report.results);
-out_file:
-	if (cpu_lock >= 0)
-		close(cpu_lock);
-	cbench_outfile_abort(&out);
-out_lib:
-	cbench_library_close(&lib);
-out_filter:
-	cbench_filter_free(&filter);
+	cbench_session_progress(&st.s, 0, 0, NULL, NULL);
+	if (!finish(&opt, report, out))
+		status = failed ? 1 : 0;
+out:
+	for (size_t i = 0; i < report->nresults; i++) {
+		free(report->results[i].groups);
+		free(report->results[i].stacks);
+		free(report->results[i].shares);
+	}
+	free(report->results);
+	cbench_session_close(&st.s);
 	return status;
 }

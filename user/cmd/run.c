@@ -17,17 +17,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "session/cache.h"
-#include "machine/cpulock.h"
-#include "session/options.h"
+#include "cmd/run.h"
+#include "cmd/subcommands.h"
 #include "report/outfile.h"
 #include "report/report.h"
-#include "cmd/run.h"
+#include "session/cache.h"
+#include "session/collect.h"
+#include "session/options.h"
 #include "session/session.h"
-#include "session/phase.h"
-#include "session/select.h"
-#include "stats/tune.h"
-#include "cmd/subcommands.h"
 
 /* Valid measurements a trial needs before its time is up. */
 #define TRIAL_MIN_VALID 5
@@ -280,14 +277,6 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 	return ret ? ret : check_options(o, argc, argv, err);
 }
 
-static void progress(bool tty, size_t i, size_t total, const char *name, const char *what)
-{
-	if (!tty)
-		return;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, total, name + 9, what);
-	fflush(stderr);
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -303,68 +292,30 @@ static void fail_trial(struct cbench_trial *t, int error, const char *prefix, co
 }
 
 /*
- * The first SIGINT, SIGTERM or SIGHUP stops the run: the worker it catches
- * is ended, and the trials that finished are kept and written, marked as
- * an interrupted run.  A second one ends cbenchctl at once, its temporary
- * files removed.
+ * The run: its session (session.h) and what it found.  The first SIGINT,
+ * SIGTERM or SIGHUP stops it (cbench_session_stopped()): the worker it
+ * catches is ended, and the trials that finished are kept and written,
+ * marked as an interrupted run.  A second one ends cbenchctl at once, its
+ * temporary files removed.
  */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	if (!stop_signal) {
-		stop_signal = sig;
-		cbench_phase_stop();
-		return;
-	}
-	cbench_phase_abort();
-	cbench_outfile_cleanup_and_die(sig);
-}
-
 struct run_state {
 	const struct cbench_run_options *opt;
-	const struct cbench_backend_ops *ops;
+	struct cbench_session s;
 	struct cbench_report report;
-	int cpu;
-	bool shared_cpu;		/* the runner could not leave the worker's CPU */
 	char cache_path[4096];
 	char cpu_model[160];
-	bool tty;
 	bool no_report;			/* stdout is a terminal and no -o: none */
 	size_t streamed;		/* rows printed as their benchmarks finished */
-	/* Trials run and to run, and when the first began: the ETA. */
-	size_t trials_done, trials_total;
-	double trials_start_s;
 	struct cbench_lnt_run lnt;	/* an LNT report's machine name and order */
+	struct cbench_outfile *out[CBENCH_FORMATS], *samples;
 };
-
-static struct cbench_worker_job make_job(const struct run_state *st, const struct cbench_experiment *e)
-{
-	const struct cbench_run_options *opt = st->opt;
-
-	return (struct cbench_worker_job){
-		.ops = st->ops,
-		.cpu = st->cpu,
-		.no_fifo = st->shared_cpu,
-		/* A little over the runner's limit: the runner reports first. */
-		.rt_limit_s = opt->time_limit_s * 1.5 + 1,
-		.exp = e,
-		.timer = st->report.timer,
-		.warmup_ns = opt->warmup_s * 1e9,
-		.trial_ns = opt->trial_time_s * 1e9,
-		.max_measurements = TRIAL_MAX_MEASUREMENTS,
-		.min_valid = TRIAL_MIN_VALID,
-		.time_limit_ns = opt->time_limit_s * 1e9,
-	};
-}
 
 /* Sets res->n from the cache or by tuning; on failure fails every trial. */
 static void tune_experiment(struct run_state *st, struct cbench_result *res, size_t index, size_t total)
 {
 	const struct cbench_run_options *opt = st->opt;
 	const struct cbench_experiment *e = res->exp;
-	struct cbench_worker_job job = make_job(st, e);
-	uint64_t key = cbench_cache_key(st->report.build_id, e->id, st->cpu_model, st->ops->name);
+	uint64_t key = cbench_cache_key(st->report.build_id, e->id, st->cpu_model, st->s.ops->name);
 	char failure[600] = "";
 	int ret;
 
@@ -379,8 +330,8 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 		return;
 
 	res->tuning = "tuned";
-	progress(st->tty, index, total, e->report_name, "tuning");
-	ret = cbench_session_tune(&job, opt->time_limit_s, &res->n, failure, sizeof(failure));
+	cbench_session_progress(&st->s, index, total, cbench_bench_title(e->report_name), "tuning");
+	ret = cbench_session_tune(&st->s, e, opt->time_limit_s, &res->n, failure, sizeof(failure));
 	if (ret) {
 		res->tuning = "failed";
 		for (size_t t = 0; t < res->ntrials; t++)
@@ -414,52 +365,25 @@ static bool resolved(const struct cbench_trial *tr, double step_ticks)
 static void run_trial(struct run_state *st, struct cbench_result *res, size_t t, size_t index,
 		      size_t total)
 {
-	struct cbench_worker_job job = make_job(st, res->exp);
+	const struct cbench_run_options *opt = st->opt;
+	struct cbench_worker_job job = cbench_session_job(&st->s, CBENCH_WORKER_TRIAL, res->exp,
+							  opt->time_limit_s);
 	struct cbench_trial *tr = &res->trials[t];
-	struct cbench_phase p;
 	char what[64];
-	int ret;
 
-	if (st->trials_done) {
-		double left = (now_s() - st->trials_start_s) / (double)st->trials_done *
-			      (double)(st->trials_total - st->trials_done);
-
-		snprintf(what, sizeof(what), "trial %zu/%zu, %.0f s left", t + 1, res->ntrials, ceil(left));
-	} else {
-		snprintf(what, sizeof(what), "trial %zu/%zu", t + 1, res->ntrials);
-	}
-	progress(st->tty, index, total, res->exp->report_name, what);
-	tr->n = res->n;
-	job.mode = CBENCH_WORKER_TRIAL;
-	job.n = res->n;
+	snprintf(what, sizeof(what), "trial %zu/%zu", t + 1, res->ntrials);
+	cbench_session_progress(&st->s, index, total, cbench_bench_title(res->exp->report_name), what);
+	job.n = tr->n = res->n;
+	job.warmup_ns = opt->warmup_s * 1e9;
+	job.trial_ns = opt->trial_time_s * 1e9;
+	job.max_measurements = TRIAL_MAX_MEASUREMENTS;
+	job.min_valid = TRIAL_MIN_VALID;
 	tr->start_s = now_s();
-	ret = cbench_phase_run(&job, st->opt->time_limit_s, &p);
+	cbench_collect_trial(&job, opt->time_limit_s, tr);
 	tr->end_s = now_s();
-	if (ret) {
-		fail_trial(tr, ret, "cannot start a worker: ", strerror(-ret));
-		return;
-	}
-	tr->samples = p.samples;
-	tr->nsamples = p.nsamples;
-	tr->ref_samples = p.ref_samples;
-	tr->nref_samples = p.nref_samples;
-	tr->figures = p.figures;
-	tr->arena_bytes = p.env.arena_bytes;
-	tr->arena_huge_bytes = p.env.arena_huge_bytes;
-	tr->have_tp = p.have_tp[0];
-	tr->tp = p.tp[0];
-	p.samples = p.ref_samples = NULL;
-	if (p.error)
-		fail_trial(tr, p.error, "", p.reason);
-	else if (!resolved(tr, st->report.timer.step_ticks))
+	if (!tr->error && !resolved(tr, st->report.timer.step_ticks))
 		fail_trial(tr, -ERANGE, "", "every measurement is shorter than one step of the timer: "
 			   "the benchmark does no measurable work, or ignores reps");
-}
-
-static int calibrate(struct run_state *st)
-{
-	return cbench_session_calibrate(st->ops, st->cpu, st->shared_cpu, &st->report.timer,
-				    &st->report.env);
 }
 
 static int write_report(const struct run_state *st, struct cbench_outfile *out,
@@ -504,91 +428,48 @@ static void free_results(struct cbench_report *r)
 }
 
 /*
- * The object, its selection and the backend, before anything runs.
- * Returns 0, or -1 after saying why (lib closed).
+ * Outputs are opened before anything runs, so an unwritable path costs
+ * nothing; they only appear, whole, at the end.  Returns 0, or -1 after
+ * saying why.
  */
-static int open_object(struct run_state *st, const struct cbench_filter *filter,
-		       struct cbench_library *lib, size_t *total)
+static int open_outputs(struct run_state *st)
 {
 	const struct cbench_run_options *opt = st->opt;
-	char err[CBENCH_ERR_LEN];
 
-	if (cbench_backend_select(opt->backend, &st->ops)) {
-		cbench_err("unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n");
-		return -1;
-	}
-	cbench_backend_kmod_set_quiet(opt->quiet);
-	if (cbench_library_open(lib, opt->so_path, opt->time_limit_s, err, sizeof(err))) {
-		cbench_err("unable to load benchmarks: %s\n", err);
-		return -1;
-	}
-	/* Ring 0 takes only self-contained objects; auto falls back to user mode. */
-	if (st->ops == &cbench_backend_kmod && cbench_backend_kmod_check(lib->path, err, sizeof(err))) {
-		if (opt->backend == CBENCH_BACKEND_KMOD) {
-			cbench_err("unable to use the kmod backend: %s\n", err);
-			goto err;
-		}
-		cbench_err("measuring in user mode: %s\n", err);
-		st->ops = &cbench_backend_user;
-	}
-	if (cbench_filter_select(filter, lib, "run", opt->so_path, total))
-		goto err;
-	if (cbench_session_pick_cpu(opt->cpu, &st->cpu, &st->shared_cpu)) {
-		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", opt->cpu);
-		goto err;
-	}
-	return 0;
-err:
-	cbench_library_close(lib);
-	return -1;
-}
-
-/*
- * Outputs are opened before anything runs, so an unwritable path costs
- * nothing; they only appear, whole, at the end.  An interrupted run removes
- * its temporary files.  Returns 0, or -1 after saying why.
- */
-static int open_outputs(const struct cbench_run_options *opt, struct cbench_outfile *out,
-			struct cbench_outfile *samples)
-{
-	cbench_outfile_handle_signals(on_signal);
-	for (unsigned int i = 0; i <= opt->nreports; i++) {
-		const char *path = i < opt->nreports ? opt->reports[i].path : opt->samples;
-		struct cbench_outfile *file = i < opt->nreports ? &out[i] : samples;
-		int ret;
-
-		if (i == opt->nreports && !path)
-			continue;
-		ret = cbench_outfile_open(file, path);
-		if (ret) {
-			cbench_err("unable to write %s: %s\n", path ? path : "standard output",
-				   cbench_outfile_error(file, ret));
+	for (unsigned int i = 0; i < opt->nreports; i++) {
+		st->out[i] = cbench_session_output(&st->s, opt->reports[i].path);
+		if (!st->out[i])
 			return -1;
-		}
+	}
+	if (opt->samples) {
+		st->samples = cbench_session_output(&st->s, opt->samples);
+		if (!st->samples)
+			return -1;
 	}
 	return 0;
 }
 
-/* The machine and the run's facts for the report, then the timer. */
-static int start(struct run_state *st, const struct cbench_library *lib)
+/* The session's machine and timer, and the run's facts, for the report. */
+static void start(struct run_state *st)
 {
-	const struct cbench_machine *m = &st->report.machine;
+	const struct cbench_session *s = &st->s;
+	const struct cbench_machine *m = &s->machine;
 
-	cbench_machine_probe(&st->report.machine);
-	cbench_cpuenv_probe(st->cpu, &st->report.cpuenv);
+	st->report.machine = s->machine;
+	st->report.cpuenv = s->cpuenv;
+	st->report.timer = s->timer;
+	st->report.env = s->env;
 	snprintf(st->cpu_model, sizeof(st->cpu_model), "%s %s %u/%u/%u", m->cpu_vendor, m->cpu_name,
 		 m->cpu_family, m->cpu_model, m->cpu_stepping);
 	if (cbench_cache_path(st->cache_path, sizeof(st->cache_path)))
 		st->cache_path[0] = '\0';
-	st->tty = isatty(STDERR_FILENO);
 	/* The Go report would scroll the table away: on a terminal it is
 	 * printed only when -o - asks for it. */
 	st->no_report = !st->opt->output && isatty(STDOUT_FILENO);
-	st->report.backend = st->ops->name;
+	st->report.backend = s->ops->name;
 	st->report.version = CBENCH_VERSION;
-	st->report.so_path = lib->path;
-	st->report.build_id = lib->build_id;
-	return calibrate(st);
+	st->report.so_path = s->lib[0].path;
+	st->report.build_id = s->lib[0].build_id;
 }
 
 /*
@@ -620,8 +501,7 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 	struct cbench_report *r = &st->report;
 	size_t kept = 0;
 
-	if (st->tty)
-		fprintf(stderr, "\r\033[K");
+	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
 	if (i < r->nresults && t < r->results[i].ntrials) {
 		struct cbench_trial *tr = &r->results[i].trials[t];
 
@@ -629,7 +509,7 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 		free(tr->ref_samples);
 		memset(tr, 0, sizeof(*tr));
 	}
-	r->interrupted = stop_signal;
+	r->interrupted = cbench_session_stopped();
 	r->trials_asked = st->opt->trials;
 	r->not_run = 0;
 	for (size_t j = 0; j < r->nresults; j++) {
@@ -669,7 +549,7 @@ static int replace_trial(struct run_state *st, struct cbench_result *res, size_t
 	trials[res->ntrials].replacement = true;
 	res->ntrials++;
 	run_trial(st, res, res->ntrials - 1, index, total);
-	if (stop_signal) {
+	if (cbench_session_stopped()) {
 		/* The trial the signal caught is dropped; the rest stand. */
 		free(trials[res->ntrials - 1].samples);
 		free(trials[res->ntrials - 1].ref_samples);
@@ -691,11 +571,11 @@ static int remeasure(struct run_state *st, size_t total)
 	bool again = false;
 
 	cbench_report_summarize(r);
-	for (size_t i = 0; i < r->nresults && !stop_signal; i++) {
+	for (size_t i = 0; i < r->nresults && !cbench_session_stopped(); i++) {
 		struct cbench_result *res = &r->results[i];
 		size_t asked = res->ntrials, done = 0;
 
-		for (size_t j = 0; j < asked && done < replacements_max(st) && !stop_signal; j++) {
+		for (size_t j = 0; j < asked && done < replacements_max(st) && !cbench_session_stopped(); j++) {
 			int ret;
 
 			if (!res->trials[j].set_aside)
@@ -707,14 +587,13 @@ static int remeasure(struct run_state *st, size_t total)
 			again = true;
 		}
 	}
-	if (stop_signal) {
-		r->interrupted = stop_signal;
+	if (cbench_session_stopped()) {
+		r->interrupted = cbench_session_stopped();
 		r->trials_asked = r->trials_kept = st->opt->trials;
 		r->not_run = 0;
 	}
-	if (st->tty)
-		fprintf(stderr, "\r\033[K");
-	if (!again || !st->tty)
+	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
+	if (!again || !st->s.tty)
 		return 0;
 	fprintf(stderr, "measured again in place of trials set aside as disturbed:\n");
 	for (size_t i = 0; i < r->nresults; i++) {
@@ -727,18 +606,18 @@ static int remeasure(struct run_state *st, size_t total)
 }
 
 /* Tunes every selected benchmark, then runs the trials.  0 or -ENOMEM. */
-static int measure_all(struct run_state *st, const struct cbench_library *lib,
-		       const struct cbench_filter *filter, size_t total)
+static int measure_all(struct run_state *st)
 {
 	const struct cbench_run_options *opt = st->opt;
+	size_t total = st->s.nchosen;
 
 	st->report.results = calloc(total, sizeof(*st->report.results));
 	if (!st->report.results)
 		return -ENOMEM;
-	for (size_t i = 0, k = 0; k < total && !stop_signal; ) {
+	for (size_t k = 0; k < total && !cbench_session_stopped(); ) {
 		struct cbench_result *res = &st->report.results[k];
 
-		res->exp = cbench_filter_next(filter, lib, &i);
+		res->exp = st->s.chosen[k];
 		res->trials = calloc(opt->trials, sizeof(*res->trials));
 		if (!res->trials)
 			return -ENOMEM;
@@ -746,12 +625,11 @@ static int measure_all(struct run_state *st, const struct cbench_library *lib,
 		st->report.nresults = ++k;
 		tune_experiment(st, res, k - 1, total);
 	}
-	if (stop_signal) {
+	if (cbench_session_stopped()) {
 		stopped(st, 0, 0);
 		return 0;
 	}
-	st->trials_total = opt->trials * st->report.nresults;
-	st->trials_start_s = now_s();
+	cbench_session_plan(&st->s, opt->trials * st->report.nresults);
 	/* Trials round-robin over the benchmarks: trial t of every benchmark,
 	 * then trial t + 1.  Each benchmark's trials then span the whole run,
 	 * so one stretch of a busy machine (a noisy neighbour, a host
@@ -760,24 +638,23 @@ static int measure_all(struct run_state *st, const struct cbench_library *lib,
 	for (size_t t = 0; t < opt->trials; t++) {
 		bool last = t + 1 == opt->trials;
 
-		if (last && st->tty)
+		if (last && st->s.tty)
 			stream_row(st, NULL);
 		for (size_t i = 0; i < st->report.nresults; i++) {
 			struct cbench_result *res = &st->report.results[i];
 
 			if (strcmp(res->tuning, "failed"))
 				run_trial(st, res, t, i, total);
-			if (stop_signal) {
+			if (cbench_session_stopped()) {
 				stopped(st, t, i);
 				return 0;
 			}
-			st->trials_done++;
-			if (last && st->tty)
+			cbench_session_done(&st->s);
+			if (last && st->s.tty)
 				stream_row(st, res);
 		}
 	}
-	if (st->tty)
-		fprintf(stderr, "\r\033[K");
+	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
 	return remeasure(st, total);
 }
 
@@ -786,9 +663,9 @@ static int measure_all(struct run_state *st, const struct cbench_library *lib,
  * report that cannot be written takes the samples back out with it.
  * Returns 0, or -1 after saying why.
  */
-static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
-			 struct cbench_outfile *samples)
+static int write_outputs(const struct run_state *st)
 {
+	struct cbench_outfile *const *out = st->out, *samples = st->samples;
 	const struct cbench_run_options *opt = st->opt;
 	unsigned int which;
 	int ret = 0;
@@ -803,20 +680,20 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
 		}
 	}
 	for (which = 0; which < opt->nreports && !ret; which++)
-		ret = write_report(st, &out[which], opt->reports[which].format);
+		ret = write_report(st, out[which], opt->reports[which].format);
 	if (!ret)
 		return 0;
 	which--;
 	cbench_err("unable to write %s: %s\n",
 		   opt->reports[which].path ? opt->reports[which].path : "the report",
-		   cbench_outfile_error(&out[which], ret));
+		   cbench_outfile_error(out[which], ret));
 	/* Only files we renamed into place: never a device. */
 	for (unsigned int k = 0; k < which; k++) {
-		if (cbench_outfile_retract(&out[k]) == 0)
+		if (cbench_outfile_retract(out[k]) == 0)
 			cbench_err("removed %s, which goes with it\n", opt->reports[k].path);
 	}
 	for (unsigned int k = which + 1; k < opt->nreports; k++)
-		cbench_outfile_abort(&out[k]);
+		cbench_outfile_abort(out[k]);
 	if (opt->samples && cbench_outfile_retract(samples) == 0)
 		cbench_err("removed %s, which goes with it\n", opt->samples);
 	return -1;
@@ -825,11 +702,9 @@ static int write_outputs(const struct run_state *st, struct cbench_outfile *out,
 /* A run stopped before any trial finished: nothing to write.  128 + signal. */
 static int nothing_kept(const struct run_state *st)
 {
-	/* The progress line is erased only where one was drawn: a terminal. */
-	if (st->tty)
-		fputs("\r\033[K", stderr);
-	cbench_err("interrupted (%s) before any trial finished: nothing kept\n", strsignal(stop_signal));
-	return 128 + stop_signal;
+	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
+	cbench_err("interrupted (%s) before any trial finished: nothing kept\n", strsignal(cbench_session_stopped()));
+	return 128 + cbench_session_stopped();
 }
 
 /*
@@ -841,7 +716,7 @@ static void show_table(const struct run_state *st)
 	const struct cbench_report *r = &st->report;
 	bool colour = cbench_colour(STDERR_FILENO);
 
-	if (!st->tty) {
+	if (!st->s.tty) {
 		cbench_report_table(r, stderr, colour);
 		return;
 	}
@@ -889,11 +764,8 @@ int cbench_cmd_run(int argc, char *argv[])
 {
 	struct cbench_run_options opt;
 	struct run_state st = { .opt = &opt };
-	struct cbench_library lib;
-	struct cbench_outfile out[CBENCH_FORMATS] = { { 0 } }, samples = { 0 };
-	struct cbench_filter filter;
-	size_t total = 0;
-	int ret, status = 1, cpu_lock = -1;
+	struct cbench_session_config cfg;
+	int ret, status = 1;
 
 	ret = cbench_run_options_parse(&opt, argc, argv, stderr);
 	if (ret) {
@@ -905,41 +777,32 @@ int cbench_cmd_run(int argc, char *argv[])
 	if (opt.both)
 		return cbench_run_both(&opt);
 	st.lnt = (struct cbench_lnt_run){ .machine = opt.machine_name, .order = opt.order };
-	if (cbench_filter_init(&filter, opt.filter))
-		return 1;
-	if (open_object(&st, &filter, &lib, &total))
-		goto out_filter;
-	if (open_outputs(&opt, out, &samples))
-		goto out_files;
-	/* Last before measuring, so that bad input never waits for a CPU. */
-	cpu_lock = cbench_session_claim_cpu(st.cpu, "measuring");
-	if (start(&st, &lib)) {
-		status = stop_signal ? nothing_kept(&st) : 1;
-		goto out_files;
+	cfg = (struct cbench_session_config){
+		.cmd = "run", .doing = "measuring", .objects = { opt.so_path }, .nobjects = 1,
+		.select = true, .filter = opt.filter, .backend = opt.backend, .quiet = opt.quiet,
+		.cpu = opt.cpu, .load_limit_s = opt.time_limit_s, .stoppable = true,
+	};
+	if (cbench_session_open(&st.s, &cfg) || open_outputs(&st))
+		goto out;
+	if (cbench_session_start(&st.s)) {
+		status = cbench_session_stopped() ? nothing_kept(&st) : 1;
+		goto out;
 	}
-	if (measure_all(&st, &lib, &filter, total)) {
+	start(&st);
+	if (measure_all(&st)) {
 		cbench_err("unable to run: out of memory\n");
-		goto out_results;
+		goto out;
 	}
-	if (stop_signal && !st.report.nresults) {
+	if (cbench_session_stopped() && !st.report.nresults) {
 		status = nothing_kept(&st);
-		goto out_results;
+		goto out;
 	}
 	cbench_report_summarize(&st.report);
 	show_table(&st);
-	if (write_outputs(&st, out, &samples))
-		goto out_results;
-	status = finish(&st);
-out_results:
+	if (!write_outputs(&st))
+		status = finish(&st);
+out:
 	free_results(&st.report);
-out_files:
-	if (cpu_lock >= 0)
-		close(cpu_lock);
-	cbench_outfile_abort(&samples);
-	for (unsigned int i = 0; i < CBENCH_FORMATS; i++)
-		cbench_outfile_abort(&out[i]);
-	cbench_library_close(&lib);
-out_filter:
-	cbench_filter_free(&filter);
+	cbench_session_close(&st.s);
 	return status;
 }

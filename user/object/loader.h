@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cbench.h>
 
@@ -55,6 +56,13 @@ struct cbench_experiment {
 	/* Go benchmark data format name, e.g. "BenchmarkCopy/size=64". */
 	char report_name[CBENCH_REPORT_NAME_MAX];
 };
+
+/* A Go benchmark name without its "Benchmark", as the table and the
+ * progress line show it: "AddChain", "Copy/size=64". */
+static inline const char *cbench_bench_title(const char *report_name)
+{
+	return strncmp(report_name, "Benchmark", 9) ? report_name : report_name + 9;
+}
 
 struct cbench_library {
 	void *handle;			/* NULL where the object is not loaded here */

@@ -57,7 +57,7 @@ int cbench_report_bmf(const struct cbench_report *r, FILE *f)
 
 		if (res->failed == res->ntrials)
 			continue;
-		cbench_jsonw_object_start(&j, strncmp(name, "Benchmark", 9) ? name : name + 9);
+		cbench_jsonw_object_start(&j, cbench_bench_title(name));
 		put_measure(&j, res, "latency", CBENCH_FIG_NS, res->ns_per_op);
 		put_measure(&j, res, "est-cycles", CBENCH_FIG_EST_CYCLES, res->est_cycles_per_op);
 		put_measure(&j, res, "instructions", CBENCH_FIG_INSTRUCTIONS, res->instructions_per_op);

@@ -112,12 +112,6 @@ static void put_head(struct cbench_jsonw *j, const struct lnt_origin *o,
 	put_run(j, o, l);
 }
 
-/* A test's name: the report name without Go's "Benchmark". */
-static const char *test_name(const char *report_name)
-{
-	return strncmp(report_name, "Benchmark", 9) ? report_name : report_name + 9;
-}
-
 /* A metric's samples, one per trial that has the figure; absent if none has. */
 static void put_metric(struct cbench_jsonw *j, const struct cbench_result *res, const char *key,
 		       enum cbench_figure f)
@@ -170,7 +164,7 @@ int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run
 		if (res->failed == res->ntrials)
 			continue;
 		cbench_jsonw_object_start(&j, NULL);
-		cbench_jsonw_string(&j, "name", test_name(name));
+		cbench_jsonw_string(&j, "name", cbench_bench_title(name));
 		for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++)
 			put_metric(&j, res, metrics[m].key, metrics[m].f);
 		put_estimate(&j, "ps_per_op_estimate", res->ns_per_op);
@@ -214,7 +208,7 @@ int cbench_audit_report_lnt(const struct cbench_audit_report *r, const struct cb
 	cbench_jsonw_array_start(&j, "tests");
 	for (size_t i = 0; i < r->npairs; i++) {
 		const struct cbench_audit_pair *p = &r->pairs[i];
-		const char *a = test_name(p->a->report_name), *b = test_name(p->b->report_name);
+		const char *a = cbench_bench_title(p->a->report_name), *b = cbench_bench_title(p->b->report_name);
 		char name[600];
 
 		if (p->error)

@@ -164,7 +164,7 @@ void cbench_report_table_row(const struct cbench_report *r, const struct cbench_
 		discarded += res->trials[j].discarded;
 		total += res->trials[j].nsamples;
 	}
-	fprintf(f, "%-*s ", name_width(r), res->exp->report_name + 9);
+	fprintf(f, "%-*s ", name_width(r), cbench_bench_title(res->exp->report_name));
 	put_cell(f, cbench_scale_ns(res->ns_per_op, t, sizeof(t)), TIME_W);
 	fputc(' ', f);
 	/* The interval's wider side, relative: ±0.012% */

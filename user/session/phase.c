@@ -95,85 +95,7 @@ static void child(void *arg, int fd)
 	_exit(ret);
 }
 
-static int add_sample(struct cbench_sample **v, size_t *n, size_t *cap, const struct cbench_sample *s)
-{
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
-		struct cbench_sample *nv = realloc(*v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = ncap;
-	}
-	(*v)[(*n)++] = *s;
-	return 0;
-}
-
-static int add_timing(struct cbench_phase *p, size_t *cap, const struct cbench_audit_timing *t)
-{
-	if (p->ntimings == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 1024;
-		struct cbench_audit_timing *nv = realloc(p->timings, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		p->timings = nv;
-		*cap = ncap;
-	}
-	p->timings[p->ntimings++] = *t;
-	return 0;
-}
-
-static int add_tp_round(struct cbench_phase *p, const struct cbench_tp_round *t)
-{
-	struct cbench_tp_round *n = realloc(p->tp_rounds, (p->ntp_rounds + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	p->tp_rounds = n;
-	p->tp_rounds[p->ntp_rounds++] = *t;
-	return 0;
-}
-
-static int add_group(struct cbench_phase *p, const struct cbench_profile_group *g)
-{
-	struct cbench_profile_group *n = realloc(p->groups, (p->ngroups + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	p->groups = n;
-	p->groups[p->ngroups] = *g;
-	/* The worker runs the benchmark's code: its strings end here. */
-	n[p->ngroups].name[sizeof(g->name) - 1] = '\0';
-	n[p->ngroups].file[sizeof(g->file) - 1] = '\0';
-	n[p->ngroups].object[sizeof(g->object) - 1] = '\0';
-	p->ngroups++;
-	return 0;
-}
-
-/* At most CBENCH_PROFILE_STACKS_MAX (+1 for the rest), whatever the worker,
- * which runs the benchmark's code, sends. */
-static int add_stack(struct cbench_phase *p, const struct cbench_profile_stack *st)
-{
-	struct cbench_profile_stack *n;
-
-	if (p->nstacks > CBENCH_PROFILE_STACKS_MAX)
-		return -E2BIG;
-	n = realloc(p->stacks, (p->nstacks + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	p->stacks = n;
-	p->stacks[p->nstacks] = *st;
-	p->stacks[p->nstacks].frames[sizeof(st->frames) - 1] = '\0';
-	/* One line each in a folded file. */
-	for (char *c = p->stacks[p->nstacks].frames; *c; c++)
-		*c = *c == '\n' || *c == '\r' ? ' ' : *c;
-	p->nstacks++;
-	return 0;
-}
-
-static void describe_exit(struct cbench_phase *p, int status)
+static void describe_exit(struct cbench_phase_end *p, int status)
 {
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
@@ -192,127 +114,60 @@ static void describe_exit(struct cbench_phase *p, int status)
 
 /* What the receive loop keeps between messages. */
 struct receive {
-	struct cbench_phase *p;
+	struct cbench_phase_end *p;
+	struct cbench_collector *c;
 	pid_t pid;
-	size_t cap, ref_cap;		/* room in p->samples, p->ref_samples */
-	size_t timing_cap;		/* room in p->timings */
 	bool done;			/* the worker finished its job */
 	bool eof;			/* it will send nothing more */
 };
 
-/* A failure of ours: the worker goes, and the phase says why. */
-static void fail(struct receive *r, int error, const char *reason)
-{
-	cbench_proc_kill_group(r->pid);
-	r->p->error = error;
-	snprintf(r->p->reason, sizeof(r->p->reason), "%s", reason);
-	r->eof = true;
-}
-
-/* One whole message from the worker. */
+/* One whole message from the worker: what every mode sends here, the
+ * rest to the mode's collector. */
 static void take(struct receive *r, struct cbench_msg *m)
 {
-	struct cbench_phase *p = r->p;
+	struct cbench_phase_end *p = r->p;
+	int ret;
 
 	switch (m->type) {
 	case CBENCH_MSG_ENV:
 		p->env = m->u.env;
-		break;
-	case CBENCH_MSG_TIMER:
-		p->timer = m->u.timer;
-		r->done = true;
-		break;
-	case CBENCH_MSG_TUNED:
-		p->n = m->u.tuned.n;
-		p->t_ns = m->u.tuned.t_ns;
-		r->done = true;
-		break;
-	case CBENCH_MSG_SAMPLE:
-		if (add_sample(&p->samples, &p->nsamples, &r->cap, &m->u.sample))
-			fail(r, -ENOMEM, "out of memory for samples");
-		break;
-	case CBENCH_MSG_REF_SAMPLE:
-		if (add_sample(&p->ref_samples, &p->nref_samples, &r->ref_cap, &m->u.sample))
-			fail(r, -ENOMEM, "out of memory for samples");
-		break;
-	case CBENCH_MSG_PROFILE:
-		p->profile = m->u.profile;
-		break;
-	case CBENCH_MSG_PROFILE_GROUP:
-		if (add_group(p, &m->u.group))
-			fail(r, -ENOMEM, "out of memory for the profile");
-		break;
-	case CBENCH_MSG_PROFILE_STACK:
-		if (add_stack(p, &m->u.stack))
-			fail(r, -ENOMEM, p->nstacks > CBENCH_PROFILE_STACKS_MAX ?
-			     "the worker sent more stacks than a profile keeps" : "out of memory for the profile");
-		break;
-	case CBENCH_MSG_AUDIT_TIMING:
-		if (add_timing(p, &r->timing_cap, &m->u.timing))
-			fail(r, -ENOMEM, "out of memory for timings");
-		break;
-	case CBENCH_MSG_AUDIT_DONE:
-		p->audit = m->u.audit;
-		r->done = true;
-		break;
-	case CBENCH_MSG_FIGURES:
-		p->figures = m->u.figures;
-		break;
-	case CBENCH_MSG_TPOINTS:
-		p->have_tp[m->u.tp.side != 0] = true;
-		p->tp[m->u.tp.side != 0] = m->u.tp;
-		break;
-	case CBENCH_MSG_AUDIT_NOTE:
-		/* Bounded: the worker runs the benchmark's code. */
-		snprintf(p->audit_note, sizeof(p->audit_note), "%.*s", (int)sizeof(p->audit_note) - 1,
-			 m->u.text);
-		break;
-	case CBENCH_MSG_AUDIT_TP_ROUND:
-		if (add_tp_round(p, &m->u.tp_round))
-			fail(r, -ENOMEM, "out of memory for timings");
-		break;
-	case CBENCH_MSG_NEEDED:
-		p->needed = (uint32_t)m->u.tuned.n;
-		break;
+		return;
 	case CBENCH_MSG_DONE:
 		r->done = true;
-		break;
+		return;
 	case CBENCH_MSG_ERROR:
 		m->u.text[sizeof(m->u.text) - 1] = '\0';
 		p->error = m->error ? m->error : -EIO;
 		snprintf(p->reason, sizeof(p->reason), "%s", m->u.text);
 		r->eof = true;
-		break;
-	default:
+		return;
+	}
+	ret = r->c->take(r->c, m, p->reason, sizeof(p->reason));
+	if (ret > 0) {
+		r->done = true;
+	} else if (ret < 0) {
+		/* A failure of ours, or a message the mode does not take: the
+		 * worker goes, and the phase says why. */
 		cbench_proc_kill_group(r->pid);
-		p->error = -EPROTO;
-		snprintf(p->reason, sizeof(p->reason), "worker sent an unknown message %u", m->type);
+		p->error = ret;
+		if (ret == -EPROTO)
+			snprintf(p->reason, sizeof(p->reason), "worker sent an unknown message %u",
+				 m->type);
 		r->eof = true;
-		break;
 	}
 }
 
 /* The phase ran out of time: Caliper's failed trial, saying what came. */
-static void timed_out(struct receive *r, const struct cbench_worker_job *job, double time_limit_s)
+static void timed_out(struct receive *r, double time_limit_s)
 {
-	struct cbench_phase *p = r->p;
-	size_t disturbed = 0;
-
 	cbench_proc_kill_group(r->pid);
-	for (size_t i = 0; i < p->nsamples; i++)
-		disturbed += p->samples[i].disturbed != 0;
-	if (p->nsamples)
-		snprintf(p->reason, sizeof(p->reason),
-			 "timeout after %gs with %zu valid measurements of %u needed (%zu disturbed)",
-			 time_limit_s, p->nsamples - disturbed, p->needed ? p->needed : job->min_valid,
-			 disturbed);
-	else
-		snprintf(p->reason, sizeof(p->reason), "timeout after %gs", time_limit_s);
-	p->error = -ETIMEDOUT;
+	r->p->error = -ETIMEDOUT;
+	if (!r->c->late || !r->c->late(r->c, time_limit_s, r->p->reason, sizeof(r->p->reason)))
+		snprintf(r->p->reason, sizeof(r->p->reason), "timeout after %gs", time_limit_s);
 }
 
 /* Reads whole messages from fd until the worker is done, gone or late. */
-static void receive(struct receive *r, int fd, const struct cbench_worker_job *job, double time_limit_s)
+static void receive(struct receive *r, int fd, double time_limit_s)
 {
 	double deadline = cbench_now_s() + time_limit_s;
 	struct cbench_msg m;
@@ -325,17 +180,19 @@ static void receive(struct receive *r, int fd, const struct cbench_worker_job *j
 		int ready;
 
 		if (left <= 0) {
-			timed_out(r, job, time_limit_s);
+			timed_out(r, time_limit_s);
 			return;
 		}
 		ready = poll(&pfd, 1, (int)ceil(left * 1000));
 		got = ready > 0 ? read(fd, (char *)&m + have, sizeof(m) - have) : 0;
 		if ((ready < 0 || got < 0) && errno != EINTR) {
 			int error = errno;
-			char reason[128];
 
-			snprintf(reason, sizeof(reason), "lost the worker: %s", strerror(error));
-			fail(r, -error, reason);
+			cbench_proc_kill_group(r->pid);
+			r->p->error = -error;
+			snprintf(r->p->reason, sizeof(r->p->reason), "lost the worker: %s",
+				 strerror(error));
+			r->eof = true;
 			return;
 		}
 		if (ready <= 0 || got < 0)
@@ -352,9 +209,10 @@ static void receive(struct receive *r, int fd, const struct cbench_worker_job *j
 	}
 }
 
-int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, struct cbench_phase *p)
+int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s,
+		     struct cbench_collector *c, struct cbench_phase_end *p)
 {
-	struct receive r = { .p = p };
+	struct receive r = { .p = p, .c = c };
 	struct cbench_proc_end end;
 	int fd;
 
@@ -363,7 +221,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 	if (r.pid < 0)
 		return (int)r.pid;
 	current_worker = r.pid;
-	receive(&r, fd, job, time_limit_s);
+	receive(&r, fd, time_limit_s);
 	close(fd);
 	cbench_proc_end_group(r.pid, &end);
 	current_worker = 0;
@@ -381,26 +239,4 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, s
 		p->error = -ECHILD;
 	}
 	return 0;
-}
-
-void cbench_phase_free(struct cbench_phase *p)
-{
-	free(p->samples);
-	p->samples = NULL;
-	p->nsamples = 0;
-	free(p->ref_samples);
-	p->ref_samples = NULL;
-	p->nref_samples = 0;
-	free(p->groups);
-	p->groups = NULL;
-	p->ngroups = 0;
-	free(p->stacks);
-	p->stacks = NULL;
-	p->nstacks = 0;
-	free(p->timings);
-	p->timings = NULL;
-	p->ntimings = 0;
-	free(p->tp_rounds);
-	p->tp_rounds = NULL;
-	p->ntp_rounds = 0;
 }

@@ -3,47 +3,43 @@
 #ifndef _CBENCH_PHASE_H
 #define _CBENCH_PHASE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "worker/worker.h"
 
-struct cbench_phase {
-	/* 0 when the worker finished its job; else -errno and `reason`. */
+/* How a worker ended: error 0 when it finished its job, else -errno and
+ * why; and what it said of its environment (CBENCH_MSG_ENV). */
+struct cbench_phase_end {
 	int error;
 	char reason[600];
 	struct cbench_backend_env env;
-	struct cbench_timer timer;	/* CALIBRATE */
-	uint64_t n;			/* TUNE */
-	double t_ns;			/* TUNE */
-	struct cbench_sample *samples;	/* TRIAL, malloc'd */
-	size_t nsamples;
-	struct cbench_sample *ref_samples; /* TRIAL: the reference chain's, malloc'd */
-	size_t nref_samples;
-	struct cbench_trial_figures figures;	/* TRIAL: beside the samples */
-	uint32_t needed;		/* TRIAL: valid measurements the worker wants */
-	struct cbench_profile_info profile;	/* PROFILE */
-	struct cbench_profile_group *groups;	/* PROFILE, malloc'd */
-	size_t ngroups;
-	struct cbench_profile_stack *stacks;	/* PROFILE with stacks, malloc'd */
-	size_t nstacks;
-	struct cbench_audit_timing *timings;	/* AUDIT, malloc'd, both sides */
-	size_t ntimings;
-	struct cbench_audit_end audit;		/* AUDIT */
-	/* TRIAL (side 0) and AUDIT (per side): what timing points gave. */
-	bool have_tp[2];
-	struct cbench_tp_summary tp[2];
-	char audit_note[200];			/* AUDIT: why timing points went unused */
-	struct cbench_tp_round *tp_rounds;	/* AUDIT with timing points, malloc'd */
-	size_t ntp_rounds;
+};
+
+/*
+ * What a phase keeps of its worker's messages: one collector per worker
+ * mode (collect.h), each filling a result of its own.  take() gets every
+ * message but ENV, DONE and ERROR, which the phase takes itself; it
+ * returns 0 to go on, 1 when the job is done, or -errno to end the worker
+ * with why in reason (-EPROTO: a message the mode does not take).  late(),
+ * where given, says why a phase that ran out of time failed, from what
+ * came; false for the plain "timeout after N s".
+ */
+struct cbench_collector {
+	int (*take)(struct cbench_collector *c, const struct cbench_msg *m, char *reason,
+		    size_t len);
+	bool (*late)(const struct cbench_collector *c, double time_limit_s, char *reason,
+		     size_t len);
 };
 
 /*
  * Runs job in a fresh worker process with a limit of time_limit_s seconds of
- * wall time.  Returns 0 if the phase result is in *p (which may still carry a
- * failure: crash, timeout, early exit), -errno if no worker could start.
+ * wall time, its messages to c.  Returns 0 when the worker ran (how it
+ * ended in *end, which may be a failure: a crash, a timeout, an early
+ * exit), -errno if none could start.
  */
-int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s, struct cbench_phase *p);
-void cbench_phase_free(struct cbench_phase *p);
+int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s,
+		     struct cbench_collector *c, struct cbench_phase_end *end);
 
 /*
  * Asks the current worker's keeper to end it and returns at once

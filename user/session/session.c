@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What every measuring subcommand does around its measurements; see session.h. */
+/* A measuring session; see session.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "error.h"
+#include "machine/clock.h"
 #include "machine/cpulock.h"
-#include "object/loader.h"
-#include "report/outfile.h"
-#include "session/phase.h"
+#include "session/collect.h"
+#include "session/select.h"
 #include "session/session.h"
 #include "stats/tune.h"
 
@@ -22,7 +24,28 @@
 /* Fresh workers that each run Alg. 1 when a benchmark is tuned. */
 #define TUNE_WORKERS 3
 
-int cbench_session_pick_cpu(int wanted, int *cpu, bool *shared)
+/* The signal that stopped the session, and whether one may. */
+static volatile sig_atomic_t stop_signal, stoppable;
+
+static void on_signal(int sig)
+{
+	if (stoppable && !stop_signal) {
+		stop_signal = sig;
+		cbench_phase_stop();
+		return;
+	}
+	cbench_phase_abort();
+	cbench_outfile_cleanup_and_die(sig);
+}
+
+int cbench_session_stopped(void)
+{
+	return stop_signal;
+}
+
+/* The worker's CPU: wanted, or the last we may use (-1); keeps this process
+ * off it where there is another.  *shared: there is no other. */
+static int pick_cpu(int wanted, int *cpu, bool *shared)
 {
 	cpu_set_t set, others;
 	int last = -1, count = 0;
@@ -49,100 +72,221 @@ int cbench_session_pick_cpu(int wanted, int *cpu, bool *shared)
 	return 0;
 }
 
-static void on_signal(int sig)
+/*
+ * The backend: kmod needs cbench.ko, root and kernel-safe objects; auto
+ * takes it where it can and says why when it cannot.  0, or -1 after
+ * saying why.
+ */
+static int pick_backend(struct cbench_session *s)
 {
-	cbench_phase_abort();
-	cbench_outfile_cleanup_and_die(sig);
+	char err[CBENCH_ERR_LEN];
+
+	if (s->cfg.user_only) {
+		s->ops = &cbench_backend_user;
+		return 0;
+	}
+	if (cbench_backend_select(s->cfg.backend, &s->ops)) {
+		cbench_err("unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n");
+		return -1;
+	}
+	cbench_backend_kmod_set_quiet(s->cfg.quiet);
+	/* Ring 0 takes only self-contained objects; auto falls back to user mode. */
+	for (size_t i = 0; s->ops == &cbench_backend_kmod && i < s->nlib; i++) {
+		if (!cbench_backend_kmod_check(s->lib[i].path, err, sizeof(err)))
+			continue;
+		if (s->cfg.backend == CBENCH_BACKEND_KMOD) {
+			cbench_err("unable to use the kmod backend: %s\n", err);
+			return -1;
+		}
+		cbench_err("%s in user mode: %s\n", s->cfg.doing, err);
+		s->ops = &cbench_backend_user;
+	}
+	return 0;
 }
 
-int cbench_session_open_output(struct cbench_outfile *out, const char *path)
+/* The benchmarks of the first object that the filter lets through. */
+static int choose(struct cbench_session *s)
 {
-	int ret;
+	struct cbench_filter filter;
+	size_t total = 0;
+	int ret = -1;
 
+	if (cbench_filter_init(&filter, s->cfg.filter))
+		return -1;
+	if (cbench_filter_select(&filter, &s->lib[0], s->cfg.cmd, s->cfg.objects[0], &total))
+		goto out;
+	s->chosen = calloc(total, sizeof(*s->chosen));
+	if (!s->chosen) {
+		cbench_err("unable to %s: out of memory\n", s->cfg.cmd);
+		goto out;
+	}
+	for (size_t i = 0; s->nchosen < total; )
+		s->chosen[s->nchosen++] = cbench_filter_next(&filter, &s->lib[0], &i);
+	ret = 0;
+out:
+	cbench_filter_free(&filter);
+	return ret;
+}
+
+int cbench_session_open(struct cbench_session *s, const struct cbench_session_config *cfg)
+{
+	char err[CBENCH_ERR_LEN];
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	s->cpu_lock = -1;
+	s->tty = isatty(STDERR_FILENO);
+	stoppable = cfg->stoppable;
 	cbench_outfile_handle_signals(on_signal);
-	ret = cbench_outfile_open(out, path);
-	if (ret) {
-		cbench_err("unable to write %s: %s\n", path, cbench_outfile_error(out, ret));
+	for (; s->nlib < cfg->nobjects; s->nlib++) {
+		if (cbench_library_open(&s->lib[s->nlib], cfg->objects[s->nlib], cfg->load_limit_s,
+					err, sizeof(err))) {
+			cbench_err("unable to load benchmarks: %s\n", err);
+			return -1;
+		}
+	}
+	if (pick_backend(s) || (cfg->select && choose(s)))
+		return -1;
+	if (pick_cpu(cfg->cpu, &s->cpu, &s->shared_cpu)) {
+		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", cfg->cpu);
 		return -1;
 	}
 	return 0;
 }
 
-int cbench_session_claim_cpu(int cpu, const char *doing)
+struct cbench_outfile *cbench_session_output(struct cbench_session *s, const char *path)
 {
-	int fd = cbench_cpulock_wait(cpu, stderr);
-
-	if (fd < 0)
-		cbench_err("%s on CPU %d without claiming it (%s): another run may share it\n", doing,
-			   cpu, strerror(-fd));
-	return fd;
-}
-
-int cbench_session_calibrate(const struct cbench_backend_ops *ops, int cpu, bool shared_cpu,
-			     struct cbench_timer *timer, struct cbench_backend_env *env)
-{
-	struct cbench_worker_job job = {
-		.mode = CBENCH_WORKER_CALIBRATE,
-		.ops = ops,
-		.cpu = cpu,
-		.no_fifo = shared_cpu,
-		.rt_limit_s = CALIBRATE_TIME_LIMIT_S,
-	};
-	struct cbench_phase p;
+	struct cbench_outfile *out = &s->out[s->nout];
 	int ret;
 
-	ret = cbench_phase_run(&job, CALIBRATE_TIME_LIMIT_S, &p);
+	if (s->nout == CBENCH_SESSION_OUTPUTS) {
+		cbench_err("unable to write %s: a command writes %d files at most\n",
+			   path ? path : "standard output", CBENCH_SESSION_OUTPUTS);
+		return NULL;
+	}
+	ret = cbench_outfile_open(out, path);
 	if (ret) {
-		cbench_err("unable to start a worker: %s\n", strerror(-ret));
-		return ret;
+		cbench_err("unable to write %s: %s\n", path ? path : "standard output",
+			   cbench_outfile_error(out, ret));
+		return NULL;
 	}
-	if (p.error) {
-		cbench_err("unable to calibrate the timer: %s\n", p.reason);
-		return p.error;
+	s->nout++;
+	return out;
+}
+
+int cbench_session_start(struct cbench_session *s)
+{
+	struct cbench_worker_job job = cbench_session_job(s, CBENCH_WORKER_CALIBRATE, NULL,
+							  CALIBRATE_TIME_LIMIT_S);
+	struct cbench_phase_end end;
+	int ret;
+
+	s->cpu_lock = cbench_cpulock_wait(s->cpu, stderr);
+	if (s->cpu_lock < 0)
+		cbench_err("%s on CPU %d without claiming it (%s): another run may share it\n",
+			   s->cfg.doing, s->cpu, strerror(-s->cpu_lock));
+	cbench_machine_probe(&s->machine);
+	cbench_cpuenv_probe(s->cpu, &s->cpuenv);
+	if (s->cfg.no_timer)
+		return 0;
+	/* The calibration's worker ends itself only at the runner's limit. */
+	job.rt_limit_s = CALIBRATE_TIME_LIMIT_S;
+	ret = cbench_collect_calibration(&job, CALIBRATE_TIME_LIMIT_S, &s->timer, &end);
+	if (ret) {
+		cbench_err("unable to calibrate the timer: %s\n", end.reason);
+		return -1;
 	}
-	*timer = p.timer;
-	*env = p.env;
+	s->env = end.env;
 	return 0;
 }
 
-int cbench_session_tune(const struct cbench_worker_job *job, double time_limit_s, uint64_t *n,
-			char *failure, size_t failure_len)
+struct cbench_worker_job cbench_session_job(const struct cbench_session *s,
+					    enum cbench_worker_mode mode,
+					    const struct cbench_experiment *e, double limit_s)
 {
-	struct cbench_worker_job tune = *job;
+	return (struct cbench_worker_job){
+		.mode = mode,
+		.ops = s->ops,
+		.cpu = s->cpu,
+		.no_fifo = s->shared_cpu,
+		/* A little over the runner's limit: the runner reports first. */
+		.rt_limit_s = limit_s * 1.5 + 1,
+		.exp = e,
+		.timer = s->timer,
+		.time_limit_ns = limit_s * 1e9,
+	};
+}
+
+int cbench_session_tune(const struct cbench_session *s, const struct cbench_experiment *e,
+			double limit_s, uint64_t *n, char *failure, size_t failure_len)
+{
+	struct cbench_worker_job job = cbench_session_job(s, CBENCH_WORKER_TUNE, e, limit_s);
 	struct cbench_tune_params tp;
 	double best_t_ns = INFINITY;
-	int ret;
 
 	/* Caliper's macrobenchmark instrument: one call per measurement. */
-	if (cbench_desc_per_rep(job->exp->desc)) {
+	if (cbench_desc_per_rep(e->desc)) {
 		*n = 1;
 		return 0;
 	}
-
 	/* Alg. 1 in several fresh workers, keeping the smallest estimate of t:
 	 * one worker that ran while the machine was busy must not decide n for
 	 * every later run (the result is cached). */
-	tune.mode = CBENCH_WORKER_TUNE;
 	for (int w = 0; w < TUNE_WORKERS; w++) {
-		struct cbench_phase p;
+		struct cbench_phase_end end;
+		struct cbench_tuned tuned;
 
-		ret = cbench_phase_run(&tune, time_limit_s, &p);
-		if (ret) {
-			snprintf(failure, failure_len, "cannot start a worker: %s", strerror(-ret));
-			return ret;
+		if (cbench_collect_tuned(&job, limit_s, &tuned, &end)) {
+			snprintf(failure, failure_len, "%s", end.reason);
+			return end.error;
 		}
-		ret = p.error;
-		if (ret)
-			snprintf(failure, failure_len, "%s", p.reason);
-		else if (p.t_ns < best_t_ns)
-			best_t_ns = p.t_ns;
-		cbench_phase_free(&p);
-		if (ret)
-			return ret;
+		best_t_ns = fmin(best_t_ns, tuned.t_ns);
 	}
-	cbench_tune_params_init(&tp, job->timer.precision_ns, job->timer.accuracy_ns);
+	cbench_tune_params_init(&tp, s->timer.precision_ns, s->timer.accuracy_ns);
 	*n = cbench_tune_oracle(&tp, best_t_ns);
 	return 0;
+}
+
+void cbench_session_plan(struct cbench_session *s, size_t units)
+{
+	s->planned = units;
+	s->done = 0;
+	s->since_s = cbench_now_s();
+}
+
+void cbench_session_done(struct cbench_session *s)
+{
+	s->done++;
+}
+
+void cbench_session_progress(const struct cbench_session *s, size_t index, size_t total,
+			     const char *name, const char *what)
+{
+	if (!s->tty)
+		return;
+	fprintf(stderr, "\r\033[K");
+	if (what && s->done && s->done < s->planned)
+		fprintf(stderr, "[%zu/%zu] %s %s, %.0f s left", index + 1, total, name, what,
+			ceil((cbench_now_s() - s->since_s) / (double)s->done *
+			     (double)(s->planned - s->done)));
+	else if (what)
+		fprintf(stderr, "[%zu/%zu] %s %s", index + 1, total, name, what);
+	fflush(stderr);
+}
+
+void cbench_session_close(struct cbench_session *s)
+{
+	for (size_t i = 0; i < s->nout; i++)
+		cbench_outfile_abort(&s->out[i]);
+	s->nout = 0;
+	if (s->cpu_lock >= 0)
+		close(s->cpu_lock);
+	s->cpu_lock = -1;
+	free(s->chosen);
+	s->chosen = NULL;
+	for (size_t i = 0; i < s->nlib; i++)
+		cbench_library_close(&s->lib[i]);
+	s->nlib = 0;
 }
 
 int cbench_session_run_self(const char *const *argv, const char *err_path)

@@ -1,10 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A measuring session: what run, audit and profile each do around their
- * measurements, in this order: choose the worker's CPU, open the output
- * (an interrupted session removes its temporary files and ends its
- * worker), claim the CPU from other cbenchctl runs, calibrate the timer,
- * tune each benchmark's reps.  Errors are said on stderr.
+ * A measuring session: what run, audit and profile share, in one object.
+ *
+ *	open		the objects, the backend, the selection and the CPU:
+ *			everything bad input fails on, before anything waits
+ *			or measures
+ *	output		each file the command writes, opened now (an
+ *			unwritable path costs nothing), put in place by the
+ *			command when whole
+ *	start		claims the CPU from other cbenchctl runs, probes the
+ *			machine and the CPU's settings, calibrates the timer
+ *	job		a worker's job, from all of the above
+ *	tune		reps per measurement (Alg. 1 in fresh workers)
+ *	progress	one line on a terminal: which, what, how long left
+ *	close		ends it: unwritten outputs removed, the CPU released,
+ *			the objects closed
+ *
+ * The workers themselves run through each mode's collector (collect.h).
+ * A signal ends the worker; in a session that may stop (run), the first
+ * stops it and cbench_session_stopped() says so, the command keeping what
+ * finished; otherwise, and at the second, cbenchctl ends, its temporary
+ * files removed.  Errors are said on stderr.
  */
 #ifndef _CBENCH_SESSION_H
 #define _CBENCH_SESSION_H
@@ -14,9 +30,101 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "machine/cpuenv.h"
+#include "machine/probe.h"
+#include "object/loader.h"
+#include "report/outfile.h"
+#include "worker/job.h"
 
-struct cbench_outfile;
-struct cbench_worker_job;
+/* Files a session writes at most: a report per format and the raw
+ * measurements. */
+#define CBENCH_SESSION_OUTPUTS 8
+
+struct cbench_session_config {
+	const char *cmd;		/* "run": whose messages */
+	const char *doing;		/* "measuring": "<doing> in user mode: ..." */
+	const char *objects[2];		/* one, or two for an audit of two */
+	size_t nobjects;
+	/* Choose the benchmarks of objects[0] that filter (NULL: all)
+	 * matches, in the object's order (run, profile). */
+	bool select;
+	const char *filter;
+	enum cbench_backend_kind backend;
+	bool user_only;			/* the command measures in user mode only */
+	int quiet;			/* --quiet-mode: enum cbench_quiet; -1 the module's */
+	int cpu;			/* wanted, or -1: the last we may use */
+	double load_limit_s;		/* for loading an object */
+	bool no_timer;			/* start calibrates no timer (profile) */
+	bool stoppable;			/* the first signal stops the session */
+};
+
+struct cbench_session {
+	struct cbench_session_config cfg;
+	const struct cbench_backend_ops *ops;
+	struct cbench_library lib[2];
+	size_t nlib;
+	const struct cbench_experiment **chosen;	/* select: malloc'd */
+	size_t nchosen;
+	int cpu;
+	bool shared_cpu;		/* the runner could not leave the worker's CPU */
+	int cpu_lock;			/* the CPU's lock, or -1 */
+	bool tty;			/* stderr is a terminal: progress is drawn */
+	struct cbench_machine machine;
+	struct cbench_cpuenv cpuenv;	/* of the measuring CPU */
+	struct cbench_timer timer;
+	struct cbench_backend_env env;	/* the calibration worker's */
+	struct cbench_outfile out[CBENCH_SESSION_OUTPUTS];
+	size_t nout;
+	/* Units of work planned and done, and when the first began: the
+	 * progress line's time left. */
+	size_t planned, done;
+	double since_s;
+};
+
+/* Loads, selects, picks the backend and the CPU.  0, or -1 after saying
+ * why (then close it all the same). */
+int cbench_session_open(struct cbench_session *s, const struct cbench_session_config *cfg);
+
+/* Opens path (NULL or "-": standard output) for the command to write and
+ * commit (outfile.h).  NULL after saying why. */
+struct cbench_outfile *cbench_session_output(struct cbench_session *s, const char *path);
+
+/* Claims the CPU, probes the machine, calibrates (unless no_timer).  0, or
+ * -1 after saying why.  Last before measuring, so that bad input never
+ * waits for a CPU. */
+int cbench_session_start(struct cbench_session *s);
+
+/* A job of mode for e (NULL when calibrating), the worker out of time
+ * after limit_s; the mode's own fields are the caller's. */
+struct cbench_worker_job cbench_session_job(const struct cbench_session *s,
+					    enum cbench_worker_mode mode,
+					    const struct cbench_experiment *e, double limit_s);
+
+/*
+ * Tunes e's reps per measurement (Alg. 1 in several TUNE workers, then the
+ * oracle) into *n, each worker within limit_s.  0, or -errno with a
+ * sentence in failure.
+ */
+int cbench_session_tune(const struct cbench_session *s, const struct cbench_experiment *e,
+			double limit_s, uint64_t *n, char *failure, size_t failure_len);
+
+/* The signal that stopped a stoppable session, or 0. */
+int cbench_session_stopped(void);
+
+/* Units of work to come (trials, audits), for the time left. */
+void cbench_session_plan(struct cbench_session *s, size_t units);
+/* One of them done. */
+void cbench_session_done(struct cbench_session *s);
+/*
+ * On a terminal, "[index+1/total] name what" over the last such line, with
+ * the time left once a planned unit is done; what NULL clears the line.
+ */
+void cbench_session_progress(const struct cbench_session *s, size_t index, size_t total,
+			     const char *name, const char *what);
+
+/* Releases what open, output and start took; the outputs not committed
+ * are removed. */
+void cbench_session_close(struct cbench_session *s);
 
 /*
  * Runs this cbenchctl again with argv (argv[0] its name, NULL-ended),
@@ -26,33 +134,5 @@ struct cbench_worker_job;
  * `cbenchctl run` per backend.
  */
 int cbench_session_run_self(const char *const *argv, const char *err_path);
-
-/* The worker's CPU: wanted, or the last we may use (-1); keeps this process
- * off it where there is another.  *shared: there is no other. */
-int cbench_session_pick_cpu(int wanted, int *cpu, bool *shared);
-
-/* Signals clean up the outputs and end the worker; then opens path (NULL:
- * stdout).  0, or -1 after saying why. */
-int cbench_session_open_output(struct cbench_outfile *out, const char *path);
-
-/* Waits for cpu's lock; the lock's fd, or -errno after saying that we are
- * `doing` ("measuring") on it unclaimed.  Last before measuring, so that
- * bad input never waits for a CPU. */
-int cbench_session_claim_cpu(int cpu, const char *doing);
-
-/*
- * Calibrates the timer in a CALIBRATE worker on cpu.  Returns 0 or -errno
- * after saying why on stderr.
- */
-int cbench_session_calibrate(const struct cbench_backend_ops *ops, int cpu, bool shared_cpu,
-			     struct cbench_timer *timer, struct cbench_backend_env *env);
-
-/*
- * Tunes job->exp's reps per measurement (Alg. 1 in several TUNE workers,
- * then the oracle) into *n, each worker within time_limit_s.  Returns 0, or
- * -errno with a sentence in failure.
- */
-int cbench_session_tune(const struct cbench_worker_job *job, double time_limit_s, uint64_t *n,
-			char *failure, size_t failure_len);
 
 #endif /* _CBENCH_SESSION_H */

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Each worker mode's collector (collect.h): the messages of one mode into
+ * its result.  The worker runs the benchmark's code, so whatever it sends
+ * is bounded here: strings cut and ended, counts capped.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/collect.h"
+
+/* Room for one more element of size bytes in *v (n used of *cap),
+ * doubling from first.  0 or -ENOMEM. */
+static int grow(void **v, size_t n, size_t *cap, size_t size, size_t first)
+{
+	size_t ncap;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : first;
+	nv = realloc(*v, ncap * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+/* Why a worker could not start, where a result keeps its reason. */
+static int not_started(int ret, int *error, char *reason, size_t len)
+{
+	*error = ret;
+	snprintf(reason, len, "cannot start a worker: %s", strerror(-ret));
+	return ret;
+}
+
+/* The phase's end into a result's error and reason. */
+static int ended(const struct cbench_phase_end *end, int *error, char *reason, size_t len)
+{
+	if (end->error) {
+		*error = end->error;
+		snprintf(reason, len, "%s", end->reason);
+	}
+	return end->error;
+}
+
+/* CALIBRATE and TUNE: one message is the result. */
+struct one {
+	struct cbench_collector c;
+	struct cbench_timer *timer;
+	struct cbench_tuned *tuned;
+};
+
+static int take_one(struct cbench_collector *c, const struct cbench_msg *m, char *reason,
+		    size_t len)
+{
+	struct one *o = (struct one *)c;
+
+	if (m->type == CBENCH_MSG_TIMER && o->timer)
+		*o->timer = m->u.timer;
+	else if (m->type == CBENCH_MSG_TUNED && o->tuned)
+		*o->tuned = (struct cbench_tuned){ .n = m->u.tuned.n, .t_ns = m->u.tuned.t_ns };
+	else
+		return -EPROTO;
+	return 1;
+}
+
+int cbench_collect_calibration(const struct cbench_worker_job *job, double time_limit_s,
+			       struct cbench_timer *timer, struct cbench_phase_end *end)
+{
+	struct one o = { .c = { .take = take_one }, .timer = timer };
+	int ret = cbench_phase_run(job, time_limit_s, &o.c, end);
+
+	return ret ? not_started(ret, &end->error, end->reason, sizeof(end->reason)) : end->error;
+}
+
+int cbench_collect_tuned(const struct cbench_worker_job *job, double time_limit_s,
+			 struct cbench_tuned *tuned, struct cbench_phase_end *end)
+{
+	struct one o = { .c = { .take = take_one }, .tuned = tuned };
+	int ret = cbench_phase_run(job, time_limit_s, &o.c, end);
+
+	return ret ? not_started(ret, &end->error, end->reason, sizeof(end->reason)) : end->error;
+}
+
+struct trial {
+	struct cbench_collector c;
+	struct cbench_trial *tr;
+	size_t cap, ref_cap;		/* room in tr->samples, tr->ref_samples */
+	uint32_t needed;		/* valid measurements the worker wants */
+	uint32_t min_valid;		/* the job's, before it says */
+};
+
+static int take_trial(struct cbench_collector *c, const struct cbench_msg *m, char *reason,
+		      size_t len)
+{
+	struct trial *t = (struct trial *)c;
+	struct cbench_trial *tr = t->tr;
+
+	switch (m->type) {
+	case CBENCH_MSG_SAMPLE:
+		if (grow((void **)&tr->samples, tr->nsamples, &t->cap, sizeof(*tr->samples), 256))
+			break;
+		tr->samples[tr->nsamples++] = m->u.sample;
+		return 0;
+	case CBENCH_MSG_REF_SAMPLE:
+		if (grow((void **)&tr->ref_samples, tr->nref_samples, &t->ref_cap,
+			 sizeof(*tr->ref_samples), 256))
+			break;
+		tr->ref_samples[tr->nref_samples++] = m->u.sample;
+		return 0;
+	case CBENCH_MSG_FIGURES:
+		tr->figures = m->u.figures;
+		return 0;
+	case CBENCH_MSG_TPOINTS:
+		if (m->u.tp.side == 0) {
+			tr->have_tp = true;
+			tr->tp = m->u.tp;
+		}
+		return 0;
+	case CBENCH_MSG_NEEDED:
+		t->needed = (uint32_t)m->u.tuned.n;
+		return 0;
+	default:
+		return -EPROTO;
+	}
+	snprintf(reason, len, "out of memory for samples");
+	return -ENOMEM;
+}
+
+/* A trial out of time says how far it got (Caliper's failed trial). */
+static bool late_trial(const struct cbench_collector *c, double time_limit_s, char *reason,
+		       size_t len)
+{
+	const struct trial *t = (const struct trial *)c;
+	size_t disturbed = 0;
+
+	if (!t->tr->nsamples)
+		return false;
+	for (size_t i = 0; i < t->tr->nsamples; i++)
+		disturbed += t->tr->samples[i].disturbed != 0;
+	snprintf(reason, len, "timeout after %gs with %zu valid measurements of %u needed (%zu disturbed)",
+		 time_limit_s, t->tr->nsamples - disturbed, t->needed ? t->needed : t->min_valid,
+		 disturbed);
+	return true;
+}
+
+int cbench_collect_trial(const struct cbench_worker_job *job, double time_limit_s,
+			 struct cbench_trial *tr)
+{
+	struct trial t = { .c = { .take = take_trial, .late = late_trial }, .tr = tr,
+			   .min_valid = job->min_valid };
+	struct cbench_phase_end end;
+	int ret = cbench_phase_run(job, time_limit_s, &t.c, &end);
+
+	if (ret)
+		return not_started(ret, &tr->error, tr->reason, sizeof(tr->reason));
+	tr->arena_bytes = end.env.arena_bytes;
+	tr->arena_huge_bytes = end.env.arena_huge_bytes;
+	return ended(&end, &tr->error, tr->reason, sizeof(tr->reason));
+}
+
+struct audit {
+	struct cbench_collector c;
+	struct cbench_audit_pair *p;
+	size_t cap, tp_cap;		/* room in p->timings, p->tp_rounds */
+	bool have_tp[2];
+};
+
+static int take_audit(struct cbench_collector *c, const struct cbench_msg *m, char *reason,
+		      size_t len)
+{
+	struct audit *a = (struct audit *)c;
+	struct cbench_audit_pair *p = a->p;
+
+	switch (m->type) {
+	case CBENCH_MSG_AUDIT_TIMING:
+		if (grow((void **)&p->timings, p->ntimings, &a->cap, sizeof(*p->timings), 1024))
+			break;
+		p->timings[p->ntimings++] = m->u.timing;
+		return 0;
+	case CBENCH_MSG_AUDIT_TP_ROUND:
+		if (grow((void **)&p->tp_rounds, p->ntp_rounds, &a->tp_cap, sizeof(*p->tp_rounds), 64))
+			break;
+		p->tp_rounds[p->ntp_rounds++] = m->u.tp_round;
+		return 0;
+	case CBENCH_MSG_TPOINTS:
+		a->have_tp[m->u.tp.side != 0] = true;
+		p->tp_side[m->u.tp.side != 0] = m->u.tp;
+		return 0;
+	case CBENCH_MSG_AUDIT_NOTE:
+		snprintf(p->tp_note, sizeof(p->tp_note), "%.*s", (int)sizeof(p->tp_note) - 1,
+			 m->u.text);
+		return 0;
+	case CBENCH_MSG_AUDIT_DONE:
+		p->end = m->u.audit;
+		return 1;
+	default:
+		return -EPROTO;
+	}
+	snprintf(reason, len, "out of memory for timings");
+	return -ENOMEM;
+}
+
+int cbench_collect_audit(const struct cbench_worker_job *job, double time_limit_s,
+			 struct cbench_audit_pair *p)
+{
+	struct audit a = { .c = { .take = take_audit }, .p = p };
+	struct cbench_phase_end end;
+	int ret = cbench_phase_run(job, time_limit_s, &a.c, &end);
+
+	if (ret)
+		return not_started(ret, &p->error, p->reason, sizeof(p->reason));
+	p->tp = a.have_tp[0] && a.have_tp[1];
+	return ended(&end, &p->error, p->reason, sizeof(p->reason));
+}
+
+struct profile {
+	struct cbench_collector c;
+	struct cbench_profile_result *res;
+	size_t cap, stack_cap;		/* room in res->groups, res->stacks */
+};
+
+/* One group, its strings ended here. */
+static int add_group(struct profile *pr, const struct cbench_profile_group *g)
+{
+	struct cbench_profile_result *res = pr->res;
+	struct cbench_profile_group *n;
+
+	if (grow((void **)&res->groups, res->ngroups, &pr->cap, sizeof(*res->groups), 16))
+		return -ENOMEM;
+	n = &res->groups[res->ngroups++];
+	*n = *g;
+	n->name[sizeof(n->name) - 1] = '\0';
+	n->file[sizeof(n->file) - 1] = '\0';
+	n->object[sizeof(n->object) - 1] = '\0';
+	return 0;
+}
+
+/* At most CBENCH_PROFILE_STACKS_MAX (+1 for the rest), each one line. */
+static int add_stack(struct profile *pr, const struct cbench_profile_stack *st)
+{
+	struct cbench_profile_result *res = pr->res;
+	struct cbench_profile_stack *n;
+
+	if (res->nstacks > CBENCH_PROFILE_STACKS_MAX)
+		return -E2BIG;
+	if (grow((void **)&res->stacks, res->nstacks, &pr->stack_cap, sizeof(*res->stacks), 16))
+		return -ENOMEM;
+	n = &res->stacks[res->nstacks++];
+	*n = *st;
+	n->frames[sizeof(n->frames) - 1] = '\0';
+	for (char *c = n->frames; *c; c++)
+		*c = *c == '\n' || *c == '\r' ? ' ' : *c;
+	return 0;
+}
+
+static int take_profile(struct cbench_collector *c, const struct cbench_msg *m, char *reason,
+			size_t len)
+{
+	struct profile *pr = (struct profile *)c;
+	int ret;
+
+	switch (m->type) {
+	case CBENCH_MSG_PROFILE:
+		pr->res->info = m->u.profile;
+		return 0;
+	case CBENCH_MSG_PROFILE_GROUP:
+		ret = add_group(pr, &m->u.group);
+		break;
+	case CBENCH_MSG_PROFILE_STACK:
+		ret = add_stack(pr, &m->u.stack);
+		break;
+	default:
+		return -EPROTO;
+	}
+	if (ret)
+		snprintf(reason, len, "%s", ret == -E2BIG ?
+			 "the worker sent more stacks than a profile keeps" : "out of memory for the profile");
+	return ret;
+}
+
+int cbench_collect_profile(const struct cbench_worker_job *job, double time_limit_s,
+			   struct cbench_profile_result *res)
+{
+	struct profile pr = { .c = { .take = take_profile }, .res = res };
+	struct cbench_phase_end end;
+	int ret = cbench_phase_run(job, time_limit_s, &pr.c, &end);
+
+	if (ret)
+		return not_started(ret, &res->error, res->reason, sizeof(res->reason));
+	return ended(&end, &res->error, res->reason, sizeof(res->reason));
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The runner's side of each worker mode: a worker runs the job (phase.h),
+ * and what it sends is kept in the mode's own result.  Each returns 0 when
+ * the worker finished its job, else -errno with why: in the result where
+ * it has a place for it (a trial, an audit pair, a profile), else in end.
+ */
+#ifndef _CBENCH_COLLECT_H
+#define _CBENCH_COLLECT_H
+
+#include "report/audit.h"
+#include "report/profile.h"
+#include "report/report.h"
+#include "session/phase.h"
+
+/* CALIBRATE: the timer. */
+int cbench_collect_calibration(const struct cbench_worker_job *job, double time_limit_s,
+			       struct cbench_timer *timer, struct cbench_phase_end *end);
+
+/* TUNE: Alg. 1's reps and time per rep. */
+int cbench_collect_tuned(const struct cbench_worker_job *job, double time_limit_s,
+			 struct cbench_tuned *tuned, struct cbench_phase_end *end);
+
+/*
+ * TRIAL: the measurements, the reference chain's, the figures beside them,
+ * the timing points and the arena, into tr (its samples malloc'd, kept
+ * even when the trial failed); tr->error and tr->reason on failure.
+ */
+int cbench_collect_trial(const struct cbench_worker_job *job, double time_limit_s,
+			 struct cbench_trial *tr);
+
+/* AUDIT: the timings, the verdict, each side's timing points, into p;
+ * p->error and p->reason on failure. */
+int cbench_collect_audit(const struct cbench_worker_job *job, double time_limit_s,
+			 struct cbench_audit_pair *p);
+
+/* PROFILE: the sampling's account, the groups and stacks, into res;
+ * res->error and res->reason on failure. */
+int cbench_collect_profile(const struct cbench_worker_job *job, double time_limit_s,
+			   struct cbench_profile_result *res);
+
+#endif /* _CBENCH_COLLECT_H */
