@@ -372,6 +372,7 @@ itest: cbenchctl examples fixtures symbols-fixtures kfixtures install-check ites
 	tests/run/audit.sh
 	tests/run/lnt.sh
 	tests/run/selftest.sh
+	tests/run/history.sh
 
 itest-lab: cbenchctl
 	tests/run/lab.sh

@@ -333,8 +333,8 @@ static int write_report(const struct history_options *o, const struct cbench_his
 	}
 	if (ret == -EINVAL) {
 		cbench_outfile_abort(&out);
-		cbench_err("unable to write Otava's CSV: it holds one object on one machine and backend, "
-			   "one metric; choose with --machine, --object, --backend and --metric\n");
+		cbench_err("unable to write Otava's CSV: it holds one object on one machine and backend; "
+			   "choose with --machine, --object and --backend\n");
 		return -1;
 	}
 	ret = ret ? ret : cbench_outfile_commit(&out);

@@ -71,8 +71,9 @@ int cbench_history_report_text(const struct cbench_history *h, FILE *f);
 int cbench_history_report_json(const struct cbench_history *h, FILE *f);
 /*
  * Otava's CSV (its docs/CSV.md): time,commit,order, then a column per
- * benchmark, a row per run in order.  It holds one object on one machine
- * and backend, one metric: -EINVAL when h holds more (the caller chooses).
+ * series ("Chain:est-cycles"), a row per run in order.  It holds one
+ * object on one machine and backend: -EINVAL when h holds more (the
+ * caller chooses).
  */
 int cbench_history_report_csv(const struct cbench_history *h, FILE *f);
 /* An HTML page: a plot per series, its change points marked. */

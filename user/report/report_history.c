@@ -232,8 +232,7 @@ static bool one_group(const struct cbench_history *h)
 		const struct cbench_history_series *a = &h->series[0], *b = &h->series[i];
 
 		if (strcmp(a->machine, b->machine) || strcmp(a->cpu, b->cpu) ||
-		    strcmp(a->backend, b->backend) || strcmp(a->object, b->object) ||
-		    strcmp(a->metric, b->metric))
+		    strcmp(a->backend, b->backend) || strcmp(a->object, b->object))
 			return false;
 	}
 	return true;
@@ -285,8 +284,12 @@ int cbench_history_report_csv(const struct cbench_history *h, FILE *f)
 		return -ENOMEM;
 	fputs("time,commit,order", f);
 	for (size_t i = 0; i < h->nseries; i++) {
+		char column[600];
+
+		/* The metric in the name: series of one object may differ in it. */
+		snprintf(column, sizeof(column), "%s:%s", h->series[i].name, h->series[i].metric);
 		fputc(',', f);
-		csv_field(f, h->series[i].name);
+		csv_field(f, column);
 	}
 	fputc('\n', f);
 	for (size_t r = 0; r < n; r++) {

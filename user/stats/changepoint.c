@@ -25,16 +25,15 @@ static double median_known(const double *v, size_t n)
 	return m;
 }
 
-/* tau^2 from the successive differences; see cbench_cp_weights(). */
-static double between_var(const double *y, size_t n, double typical_u)
+double cbench_cp_spread(const double *y, size_t n)
 {
-	double *d, med, mad, sd;
+	double *d, med, mad;
 
 	if (n < 3)
-		return 0;
+		return NAN;
 	d = malloc((n - 1) * sizeof(*d));
 	if (!d)
-		return 0;
+		return NAN;
 	for (size_t i = 0; i + 1 < n; i++)
 		d[i] = y[i + 1] - y[i];
 	med = cbench_stats_median(d, n - 1);
@@ -42,10 +41,17 @@ static double between_var(const double *y, size_t n, double typical_u)
 		d[i] = fabs(d[i] - med);
 	mad = cbench_stats_median(d, n - 1);
 	free(d);
-	/* A difference of two points has twice a point's variance, and
-	 * each point's own u^2 is in it too. */
-	sd = 1.4826 * mad;
-	return isfinite(sd) ? fmax(0, sd * sd / 2 - typical_u * typical_u) : 0;
+	/* A difference of two points has twice a point's variance. */
+	return 1.4826 * mad / sqrt(2);
+}
+
+/* tau^2 from the successive differences; see cbench_cp_weights(). */
+static double between_var(const double *y, size_t n, double typical_u)
+{
+	double sd = cbench_cp_spread(y, n);
+
+	/* Each point's own u^2 is in a point's variance too. */
+	return isfinite(sd) ? fmax(0, sd * sd - typical_u * typical_u) : 0;
 }
 
 double cbench_cp_weights(const double *y, const double *u, size_t n, double *w)

@@ -71,11 +71,16 @@ struct cbench_cp {
 };
 
 /*
+ * A point's robust standard deviation from the successive differences
+ * d_i = y_{i+1} - y_i: 1.4826 MAD(d) / sqrt(2) (a step moves one
+ * difference, which the median ignores).  NAN under three points.
+ */
+double cbench_cp_spread(const double *y, size_t n);
+
+/*
  * The weights: w_i = 1 / (tau^2 + u_i^2) with the rules above, into w[n];
- * returns tau^2, estimated from the successive differences d_i = y_{i+1} -
- * y_i as a robust variance (1.4826 MAD)^2 / 2, less the typical u^2, at
- * least 0 (a step moves one difference, which the median ignores).  n < 3
- * gives tau^2 = 0.
+ * returns tau^2: cbench_cp_spread()'s square less the typical u^2, at
+ * least 0.  n < 3 gives tau^2 = 0.
  */
 double cbench_cp_weights(const double *y, const double *u, size_t n, double *w);
 

@@ -155,11 +155,13 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 	char other[CBENCH_STORE_NAME_MAX];
 	int ret;
 
-	/* The same run twice would count as two measurements of one commit. */
+	/* The same run twice would count as two measurements of one commit
+	 * (a Bencher report has no build nor date of its own to tell). */
 	ret = query_text(s, cbench_store_prepare(s, "SELECT id FROM run WHERE machine = ? AND object = ? "
-						 "AND backend = ? AND build_id = ? AND date = ? LIMIT 1",
-						 "itttt", machine, run->object, run->backend, run->build_id,
-						 run->date), other, sizeof(other));
+						 "AND backend = ? AND build_id = ? AND date = ? AND "
+						 "build_id != 'unknown' LIMIT 1", "itttt", machine,
+						 run->object, run->backend, run->build_id, run->date),
+			 other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "this run is in the store already (run %s, measured %s)", other,
 			 run->date);

@@ -29,7 +29,13 @@ static const struct cbench_store_series *of_metric(const struct cbench_store_ser
 	return NULL;
 }
 
-/* The series to analyse of one benchmark's v[0..n) (one per metric). */
+/*
+ * The series to analyse of one benchmark's v[0..n) (one per metric): the
+ * one asked for, else est-cycles where every run has it, else ns.
+ * est-cycles cancels a core clock that moves between runs (a boosting or
+ * shared host), which time per op follows: on a steady clock ns is the
+ * quieter, but one run on a moved clock is a step of its own.
+ */
 static const struct cbench_store_series *pick(const struct cbench_store_series *v, size_t n,
 					      const struct cbench_history_select *sel)
 {

@@ -24,8 +24,8 @@ struct cbench_history_select {
 	const regex_t *filter;		/* on the benchmark's name */
 	/*
 	 * enum cbench_store_metric, or -1: est-cycles where every run of the
-	 * series has it (it follows the core clock, which time per op does
-	 * not on a boosting or shared host), else ns.
+	 * series has it (it cancels a core clock that moves between runs,
+	 * which time per op follows), else ns.
 	 */
 	int metric;
 };

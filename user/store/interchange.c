@@ -261,19 +261,25 @@ int cbench_store_import(const char *store, const char *path, struct cbench_store
 	return ret;
 }
 
-/* "MODEL (NAME)" back into its two parts. */
+/* "MODEL (NAME)" back into its two parts: NAME is what the last
+ * parenthesis holds, its own parentheses ("(R)") included. */
 static void split_cpu(const char *cpu, char *model, size_t mlen, char *name, size_t nlen)
 {
-	const char *open = strrchr(cpu, '(');
-	size_t n = strlen(cpu);
+	size_t n = strlen(cpu), depth = 0, i = n;
 
-	if (!open || open == cpu || open[-1] != ' ' || cpu[n - 1] != ')') {
+	while (n && cpu[n - 1] == ')' && i-- > 0) {
+		depth += cpu[i] == ')';
+		depth -= cpu[i] == '(';
+		if (!depth)
+			break;
+	}
+	if (!n || cpu[n - 1] != ')' || i == 0 || i >= n || cpu[i - 1] != ' ') {
 		snprintf(model, mlen, "%s", cpu);
 		snprintf(name, nlen, "%s", cpu);
 		return;
 	}
-	snprintf(model, mlen, "%.*s", (int)(open - 1 - cpu), cpu);
-	snprintf(name, nlen, "%.*s", (int)(cpu + n - 1 - open - 1), open + 1);
+	snprintf(model, mlen, "%.*s", (int)(i - 1), cpu);
+	snprintf(name, nlen, "%.*s", (int)(n - i - 2), cpu + i + 1);
 }
 
 static void lnt_head(struct cbench_jsonw *j, const struct cbench_store_listed *r)

@@ -222,13 +222,17 @@ static int check(struct cbench_store *s, char *err, size_t errlen)
 	bool any;
 	int ret;
 
-	if (pragma_int(s, "PRAGMA application_id", &app) != SQLITE_OK ||
+	/* One snapshot: a writer may be creating the store meanwhile. */
+	if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+	    pragma_int(s, "PRAGMA application_id", &app) != SQLITE_OK ||
 	    pragma_int(s, "PRAGMA user_version", &version) != SQLITE_OK ||
 	    has_tables(s, &any) != SQLITE_OK) {
 		snprintf(err, errlen, "%s is not a cbench store (SQLite: %s)", s->path,
 			 sqlite3_errmsg(s->db));
+		cbench_store_rollback(s);
 		return -EINVAL;
 	}
+	cbench_store_rollback(s);
 	if (!app && !version && !any && s->writable) {
 		ret = create(s, err, errlen);
 		return ret ? ret : check(s, err, errlen);
