@@ -289,6 +289,15 @@ static void weights(void)
 	CU_ASSERT_DOUBLE_EQUAL(w[3], 1 / (tau2 + 0.025 * 0.025), 1e-12);
 	/* Under three points, no tau^2. */
 	CU_ASSERT_DOUBLE_EQUAL(cbench_cp_weights(y, u, 2, w), 0, 0);
+	/* The spread itself: 1.4826 MAD / sqrt(2); a step moves no median. */
+	CU_ASSERT_DOUBLE_EQUAL(cbench_cp_spread(y, 5), 1.4826 / sqrt(2), 1e-12);
+	{
+		/* Differences 0.1, -0.1, 0.1, 10, -0.1, 0.1, -0.1: median 0.1, MAD 0.2. */
+		const double step[] = { 0, 0.1, 0, 0.1, 10.1, 10, 10.1, 10 };
+
+		CU_ASSERT_DOUBLE_EQUAL(cbench_cp_spread(step, 8), 1.4826 * 0.2 / sqrt(2), 1e-12);
+	}
+	CU_ASSERT(isnan(cbench_cp_spread(y, 2)));
 }
 
 static CU_TestInfo changepoint_tests[] = {
