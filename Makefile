@@ -14,7 +14,9 @@
 #   make check-all      make check for every installed Debian kernel (part of make test)
 #   make bench          how good cbench is (prints figures; not a test);
 #                       bench/tpoints.sh alone: time to an audit verdict with
-#                       and without loop timing points
+#                       and without loop timing points; bench/history.sh
+#                       alone: history's false alerts and steps found, on
+#                       histories replayed from real runs
 #   make bench-audit    how honest compare and audit are here (figures)
 #   make bench-lnt      LNT's view of a 1 % slowdown in cbench's reports (figures)
 #
@@ -475,6 +477,7 @@ debug-kernel:
 bench: cbenchctl examples
 	bench/run.sh
 	bench/tpoints.sh
+	bench/history.sh
 
 # compare on A/A pairs of separate runs, and audit on A/A pairs and true
 # slowdowns of compute-bound and memory-bound benchmarks (prints figures;
