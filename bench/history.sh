@@ -27,6 +27,10 @@
 # Not a test: nothing here passes or fails.  Run by `make bench`.
 #
 #   ROUNDS=140 STRIDE=1 BUILDS=10 sh bench/history.sh
+#
+# WORK=DIR keeps the objects and the runs in DIR (default: a scratch
+# directory); a DIR that holds ROUNDS rounds already is replayed without
+# measuring again.
 set -eu
 
 . bench/lib.sh
@@ -35,13 +39,21 @@ ROUNDS=${ROUNDS:-140}
 STRIDE=${STRIDE:-1}
 BUILDS=${BUILDS:-10}
 FIXTURE=tests/fixtures/history.c
+WORK=${WORK:-$TMP}
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
 
 build() {
-	mkdir -p "$TMP/obj/$1"
+	mkdir -p "$WORK/obj/$1"
 	${CC:-cc} -O2 -fPIC -shared -Iinclude -DHISTORY_ADDS="$2" -DHISTORY_COMMIT="\"$1\"" \
-		-o "$TMP/obj/$1/history.so" "$FIXTURE"
+		-o "$WORK/obj/$1/history.so" "$FIXTURE"
 }
 
+if [ "$(cat "$WORK/runs/rounds" 2>/dev/null)" = "$ROUNDS $BUILDS" ]; then
+	echo "history replay: the $ROUNDS rounds measured in $WORK/runs" >&2
+else
+
+rm -rf "$WORK/runs" "$WORK/obj"
 b=0
 while [ "$b" -lt "$BUILDS" ]; do
 	build "base$b" 2000
@@ -53,7 +65,7 @@ build s1 2020
 
 echo "history replay: $ROUNDS rounds of 4 runs (--trials 3 --trial-time 0.005) on CPU $CPU of" \
 	"$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(date -u +%Y-%m-%dT%H:%MZ)" >&2
-mkdir -p "$TMP/runs"
+mkdir -p "$WORK/runs"
 r=0
 while [ "$r" -lt "$ROUNDS" ]; do
 	set -- "base$((r % BUILDS))" s025 s05 s1
@@ -69,15 +81,17 @@ while [ "$r" -lt "$ROUNDS" ]; do
 		name=$kind
 		case $kind in base*) name=base ;; esac
 		"$CB" run --backend user --cpu "$CPU" --trials 3 --trial-time 0.005 --format json \
-			-o "$TMP/runs/$name-$r.json" "$TMP/obj/$kind/history.so" 2>/dev/null
+			-o "$WORK/runs/$name-$r.json" "$WORK/obj/$kind/history.so" 2>/dev/null
 	done
 	r=$((r + 1))
 done
+echo "$ROUNDS $BUILDS" >"$WORK/runs/rounds"
+fi
 
-python3 - "$TMP" "$CB" "$ROUNDS" "$STRIDE" <<'PY'
+python3 - "$TMP" "$CB" "$ROUNDS" "$STRIDE" "$WORK" <<'PY'
 import json, os, shutil, subprocess, sys
 
-tmp, cb, rounds, stride = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+tmp, cb, rounds, stride, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 keep = os.path.join(tmp, "kept")
 SERIES = 30
 STEP_AT = 16          # the first commit of the step's runs (order)
@@ -87,7 +101,7 @@ def cbench(*args):
     return p.returncode, p.stdout, p.stderr
 
 def add(store, kind, r, order):
-    rc, _, err = cbench("store", "add", store, "%s/runs/%s-%d.json" % (tmp, kind, r),
+    rc, _, err = cbench("store", "add", store, "%s/runs/%s-%d.json" % (work, kind, r),
                         "--commit", "r%d-%s" % (r, kind), "--order", str(order),
                         "--keep-object", keep)
     if rc:

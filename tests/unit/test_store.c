@@ -251,6 +251,8 @@ static void refusals(void)
 		CU_ASSERT_EQUAL(cbench_store_add_report(path, text, strlen(text), &a, &out, err,
 							sizeof(err)), -EINVAL);
 	}
+	/* Another run of the build in the same second: its trials tell it apart. */
+	CU_ASSERT_EQUAL(add(path, "lab-1", 61, 1.01, "abc", &out, err, sizeof(err)), 0);
 	/* Another machine: added, apart, and the note says why. */
 	CU_ASSERT_EQUAL(add(path, "lab-2", 2, 1.0, "abc", &out, err, sizeof(err)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.note, "the first run of bench.so on lab-2"));

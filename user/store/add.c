@@ -150,17 +150,15 @@ static int machine_id(struct cbench_store *s, const struct cbench_store_run *run
 
 /* The refusals of add.h; 0, -EINVAL with why, or -EIO. */
 static int refuse(struct cbench_store *s, const struct cbench_store_run *run, long long machine,
-		  char *err, size_t errlen)
+		  const char *fingerprint, char *err, size_t errlen)
 {
 	char other[CBENCH_STORE_NAME_MAX];
 	int ret;
 
-	/* The same run twice would count as two measurements of one commit
-	 * (a Bencher report has no build nor date of its own to tell). */
+	/* The same run twice would count as two measurements of one commit. */
 	ret = query_text(s, cbench_store_prepare(s, "SELECT id FROM run WHERE machine = ? AND object = ? "
-						 "AND backend = ? AND build_id = ? AND date = ? AND "
-						 "build_id != 'unknown' LIMIT 1", "itttt", machine,
-						 run->object, run->backend, run->build_id, run->date),
+						 "AND backend = ? AND fingerprint = ? LIMIT 1", "ittt",
+						 machine, run->object, run->backend, fingerprint),
 			 other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "this run is in the store already (run %s, measured %s)", other,
@@ -257,7 +255,7 @@ static int insert_results(struct cbench_store *s, const struct cbench_store_run 
 }
 
 static int insert_run(struct cbench_store *s, const struct cbench_store_run *run, long long machine,
-		      struct cbench_store_added *out)
+		      const char *fingerprint, struct cbench_store_added *out)
 {
 	char now[32];
 	time_t t = time(NULL);
@@ -267,10 +265,10 @@ static int insert_run(struct cbench_store *s, const struct cbench_store_run *run
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	st = cbench_store_prepare(s, "INSERT INTO run (machine, object, backend, commit_id, ord, build_id, "
-				  "date, kernel, cbench_version, source, object_copy, note, added) VALUES "
-				  "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "itttitttttttt", machine,
+				  "date, kernel, cbench_version, source, fingerprint, object_copy, note, added) "
+				  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "itttittttttttt", machine,
 				  run->object, run->backend, run->commit, run->order, run->build_id,
-				  run->date, run->kernel, run->version, run->source,
+				  run->date, run->kernel, run->version, run->source, fingerprint,
 				  out->kept[0] ? out->kept : NULL, out->note[0] ? out->note : NULL, now);
 	if (!st || sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_finalize(st);
@@ -285,10 +283,12 @@ int cbench_store_add(struct cbench_store *s, const struct cbench_store_run *run,
 		     const struct cbench_store_add *o, struct cbench_store_added *out, char *err,
 		     size_t errlen)
 {
+	char fingerprint[32];
 	long long machine;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	cbench_store_run_fingerprint(run, fingerprint, sizeof(fingerprint));
 	if (!cbench_store_commit_valid(run->commit) || run->order < 0) {
 		snprintf(err, errlen, "a run needs a commit (1 to 255 characters, no blank) and an order "
 			 "(a whole number from 0)");
@@ -303,9 +303,9 @@ int cbench_store_add(struct cbench_store *s, const struct cbench_store_run *run,
 	if (ret)
 		return ret;
 	ret = machine_id(s, run, &machine);
-	ret = ret ? ret : refuse(s, run, machine, err, errlen);
+	ret = ret ? ret : refuse(s, run, machine, fingerprint, err, errlen);
 	ret = ret ? ret : apart(s, run, machine, out->note, sizeof(out->note));
-	ret = ret ? ret : insert_run(s, run, machine, out);
+	ret = ret ? ret : insert_run(s, run, machine, fingerprint, out);
 	if (ret == -EIO)
 		ret = cbench_store_error(s, "cannot add the run", err, errlen);
 	if (ret) {

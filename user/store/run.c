@@ -2,6 +2,8 @@
 /* A run as the store takes it in; see run.h. */
 #include <errno.h>
 #include <math.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,4 +69,33 @@ void cbench_store_result_spread(struct cbench_store_result *res)
 		logs[i] = log(res->trials[i]);
 	res->u = cbench_stats_stddev(logs, res->ntrials) / sqrt((double)res->ntrials);
 	free(logs);
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+void cbench_store_run_fingerprint(const struct cbench_store_run *r, char *out, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	/* Strings with their NULs, so that no two splits hash alike. */
+	h = fnv1a(h, r->build_id, strlen(r->build_id) + 1);
+	h = fnv1a(h, r->date, strlen(r->date) + 1);
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_store_result *x = &r->results[i];
+
+		h = fnv1a(h, x->name, strlen(x->name) + 1);
+		h = fnv1a(h, &x->metric, sizeof(x->metric));
+		h = fnv1a(h, &x->value, sizeof(x->value));
+		h = fnv1a(h, x->trials, x->ntrials * sizeof(*x->trials));
+	}
+	snprintf(out, len, "%016" PRIx64, h);
 }

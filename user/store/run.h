@@ -69,6 +69,14 @@ void cbench_store_run_free(struct cbench_store_run *r);
  */
 void cbench_store_result_spread(struct cbench_store_result *res);
 
+/*
+ * What tells one run from another: a hash (FNV-1a, 64 bits, as hex) of
+ * its build ID, date and every result's name, metric and trial values.
+ * Two runs of one build within one second share a date, never their
+ * trials' values.
+ */
+void cbench_store_run_fingerprint(const struct cbench_store_run *r, char *out, size_t len);
+
 /* The metric of a name ("est-cycles"), or -1. */
 int cbench_store_metric_of(const char *name);
 

@@ -12,7 +12,8 @@
 
 /*
  * Schema 1.  A run is one report added; its machine is shared with the
- * other runs of that machine; result holds per benchmark and metric the
+ * other runs of that machine; its fingerprint (store/run.h) tells the same
+ * run added twice; result holds per benchmark and metric the
  * run's headline (value), its relative standard uncertainty u (NULL when
  * unknown), the least and greatest trial and how many trials had it, and
  * trial each trial's value.  Figures are per op in the metric's unit: ns
@@ -37,11 +38,13 @@ static const char schema_v1[] =
 	" kernel TEXT NOT NULL,"
 	" cbench_version TEXT NOT NULL,"
 	" source TEXT NOT NULL,"
+	" fingerprint TEXT NOT NULL,"
 	" object_copy TEXT,"
 	" note TEXT,"
 	" added TEXT NOT NULL);"
 	"CREATE INDEX run_series ON run (object, backend, machine, ord);"
 	"CREATE INDEX run_commit ON run (commit_id);"
+	"CREATE INDEX run_fingerprint ON run (fingerprint);"
 	"CREATE TABLE result ("
 	" run INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
 	" benchmark TEXT NOT NULL,"
