@@ -35,8 +35,8 @@ static const char *confirm_word(const struct cbench_history_change *c)
 }
 
 /* One change point's lines. */
-static void text_change(const struct cbench_history_series *s, const struct cbench_history_change *c,
-			FILE *f)
+static void text_change(const struct cbench_history_series *s,
+			const struct cbench_history_change *c, FILE *f)
 {
 	const struct cbench_history_point *before = &s->points[c->cp.index - 1];
 	const struct cbench_history_point *after = &s->points[c->cp.index];
@@ -94,7 +94,8 @@ int cbench_history_report_text(const struct cbench_history *h, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-static void json_point(struct cbench_jsonw *j, const char *key, const struct cbench_history_point *p)
+static void json_point(struct cbench_jsonw *j, const char *key,
+		       const struct cbench_history_point *p)
 {
 	cbench_jsonw_object_start(j, key);
 	cbench_jsonw_int(j, "order", p->order);

@@ -156,37 +156,34 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 	int ret;
 
 	/* The same run twice would count as two measurements of one commit. */
-	ret = query_text(s, cbench_store_prepare(s, "SELECT id FROM run WHERE machine = ? AND object = ? "
-						 "AND backend = ? AND fingerprint = ? LIMIT 1", "ittt",
-						 machine, run->object, run->backend, fingerprint),
-			 other, sizeof(other));
+	ret = query_text(s, cbench_store_prepare(s,
+		"SELECT id FROM run WHERE machine = ? AND object = ? AND backend = ? AND fingerprint = ? "
+		"LIMIT 1", "ittt", machine, run->object, run->backend, fingerprint), other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "this run is in the store already (run %s, measured %s)", other,
 			 run->date);
 		return -EINVAL;
 	}
-	ret = ret ? ret : query_text(s, cbench_store_prepare(s, "SELECT ord FROM run WHERE object = ? AND commit_id = ? "
-							     "AND ord != ? LIMIT 1", "tti", run->object,
-							     run->commit, run->order), other, sizeof(other));
+	ret = ret ? ret : query_text(s, cbench_store_prepare(s,
+		"SELECT ord FROM run WHERE object = ? AND commit_id = ? AND ord != ? LIMIT 1", "tti",
+		run->object, run->commit, run->order), other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "commit %s is order %s in this store, not %lld", run->commit, other,
 			 run->order);
 		return -EINVAL;
 	}
-	ret = ret ? ret : query_text(s, cbench_store_prepare(s, "SELECT commit_id FROM run WHERE object = ? "
-							     "AND ord = ? AND commit_id != ? LIMIT 1", "tit",
-							     run->object, run->order, run->commit),
-				     other, sizeof(other));
+	ret = ret ? ret : query_text(s, cbench_store_prepare(s,
+		"SELECT commit_id FROM run WHERE object = ? AND ord = ? AND commit_id != ? LIMIT 1", "tit",
+		run->object, run->order, run->commit), other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "order %lld of %s is commit %s in this store, not %s", run->order,
 			 run->object, other, run->commit);
 		return -EINVAL;
 	}
-	ret = ret ? ret : query_text(s, cbench_store_prepare(s, "SELECT build_id FROM run WHERE object = ? "
-							     "AND backend = ? AND machine = ? AND commit_id = ? "
-							     "AND build_id != ? LIMIT 1", "ttitt", run->object,
-							     run->backend, machine, run->commit, run->build_id),
-				     other, sizeof(other));
+	ret = ret ? ret : query_text(s, cbench_store_prepare(s,
+		"SELECT build_id FROM run WHERE object = ? AND backend = ? AND machine = ? AND "
+		"commit_id = ? AND build_id != ? LIMIT 1", "ttitt", run->object, run->backend, machine,
+		run->commit, run->build_id), other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "commit %s of %s was measured here as build %s; this run's object is "
 			 "build %s: another object under the same name?", run->commit, run->object, other,
@@ -209,10 +206,10 @@ static int apart(struct cbench_store *s, const struct cbench_store_run *run, lon
 						 run->backend, machine), same, sizeof(same));
 	if (ret || atoll(same))
 		return ret;
-	ret = query_text(s, cbench_store_prepare(s, "SELECT group_concat(DISTINCT m.name || ' (' || m.cpu || "
-						 "', ' || r.backend || ')') FROM run r JOIN machine m ON "
-						 "m.id = r.machine WHERE r.object = ?", "t", run->object),
-			 others, sizeof(others));
+	ret = query_text(s, cbench_store_prepare(s,
+		"SELECT group_concat(DISTINCT m.name || ' (' || m.cpu || ', ' || r.backend || ')') "
+		"FROM run r JOIN machine m ON m.id = r.machine WHERE r.object = ?", "t", run->object),
+		others, sizeof(others));
 	ret = ret ? ret : query_text(s, cbench_store_prepare(s, "SELECT group_concat(DISTINCT object) "
 							     "FROM run", ""), objects, sizeof(objects));
 	if (ret)
@@ -264,12 +261,13 @@ static int insert_run(struct cbench_store *s, const struct cbench_store_run *run
 
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	st = cbench_store_prepare(s, "INSERT INTO run (machine, object, backend, commit_id, ord, build_id, "
-				  "date, kernel, cbench_version, source, fingerprint, object_copy, note, added) "
-				  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "itttittttttttt", machine,
-				  run->object, run->backend, run->commit, run->order, run->build_id,
-				  run->date, run->kernel, run->version, run->source, fingerprint,
-				  out->kept[0] ? out->kept : NULL, out->note[0] ? out->note : NULL, now);
+	st = cbench_store_prepare(s,
+		"INSERT INTO run (machine, object, backend, commit_id, ord, build_id, date, kernel, "
+		"cbench_version, source, fingerprint, object_copy, note, added) "
+		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "itttittttttttt", machine,
+		run->object, run->backend, run->commit, run->order, run->build_id, run->date,
+		run->kernel, run->version, run->source, fingerprint, out->kept[0] ? out->kept : NULL,
+		out->note[0] ? out->note : NULL, now);
 	if (!st || sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_finalize(st);
 		return -EIO;
@@ -409,8 +407,8 @@ int cbench_store_add_run(const struct cbench_report *r, const char *store, const
 	return 0;
 }
 
-void cbench_store_say_added(const char *store, const struct cbench_store_added *a, const char *commit,
-			    long long order)
+void cbench_store_say_added(const char *store, const struct cbench_store_added *a,
+			    const char *commit, long long order)
 {
 	fprintf(stderr, "%s: run %lld added to %s: order %lld, commit %s%s%s\n", cbench_prog,
 		a->run_id, store, order, commit, a->kept[0] ? "; object kept as " : "", a->kept);

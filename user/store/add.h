@@ -61,8 +61,8 @@ int cbench_store_add_report(const char *path, const char *text, size_t len,
 			    size_t errlen);
 
 /* What an add did, on stderr: the run, where its object went, why it stands apart. */
-void cbench_store_say_added(const char *store, const struct cbench_store_added *a, const char *commit,
-			    long long order);
+void cbench_store_say_added(const char *store, const struct cbench_store_added *a,
+			    const char *commit, long long order);
 
 /*
  * `run --store`'s options: a store wants --commit and --order (a whole

@@ -133,7 +133,8 @@ static int read_lnt(const struct cbench_json *doc, struct cbench_store_run *run,
 	lnt_machine(m, run, im);
 	snprintf(run->object, sizeof(run->object), "%s",
 		 im->name ? im->name : base ? base + 1 : so ? so : "lnt");
-	snprintf(run->build_id, sizeof(run->build_id), "%s", cbench_json_string(r, "so_build_id", "unknown"));
+	snprintf(run->build_id, sizeof(run->build_id), "%s",
+		 cbench_json_string(r, "so_build_id", "unknown"));
 	snprintf(run->date, sizeof(run->date), "%.19sZ", cbench_json_string(r, "start_time", ""));
 	run->source = "lnt";
 	for (size_t i = 0; !ret && i < tests->n; i++) {
@@ -156,8 +157,8 @@ static int read_lnt(const struct cbench_json *doc, struct cbench_store_run *run,
 }
 
 /* One Bencher benchmark's measures into run. */
-static int bmf_benchmark(const struct cbench_json *b, const char *name, struct cbench_store_run *run,
-			 char *err, size_t errlen)
+static int bmf_benchmark(const struct cbench_json *b, const char *name,
+			 struct cbench_store_run *run, char *err, size_t errlen)
 {
 	for (int m = 0; m < CBENCH_METRICS; m++) {
 		const struct cbench_json *x = cbench_json_get(b, bmf_measures[m]);
@@ -361,8 +362,8 @@ static void write_bmf(struct cbench_jsonw *j, const struct cbench_store_run *run
 		cbench_jsonw_object_end(j);
 }
 
-static int export_run(struct cbench_store *s, const struct cbench_store_listed *r, const char *format,
-		      const char *dir, char *err, size_t errlen)
+static int export_run(struct cbench_store *s, const struct cbench_store_listed *r,
+		      const char *format, const char *dir, char *err, size_t errlen)
 {
 	struct cbench_store_run run = { 0 };
 	struct cbench_outfile out = { 0 };

@@ -24,8 +24,8 @@ static const char *const trial_keys[CBENCH_METRICS] = {
  * cycles the benchmark's own (the median of trials); the counters, which
  * the report gives per trial only, the median of trials.
  */
-static double headline(const struct cbench_json *b, enum cbench_store_metric m, const double *trials,
-		       size_t n)
+static double headline(const struct cbench_json *b, enum cbench_store_metric m,
+		       const double *trials, size_t n)
 {
 	double v = NAN;
 

@@ -52,8 +52,8 @@ static int finish(struct cbench_store *s, sqlite3_stmt *st, int rc, int ret, cha
 	return 0;
 }
 
-int cbench_store_runs(struct cbench_store *s, struct cbench_store_listed **out, size_t *n, char *err,
-		      size_t errlen)
+int cbench_store_runs(struct cbench_store *s, struct cbench_store_listed **out, size_t *n,
+		      char *err, size_t errlen)
 {
 	sqlite3_stmt *st = cbench_store_prepare(s,
 		"SELECT r.id, r.ord, r.commit_id, m.name, m.cpu, r.backend, r.object, r.build_id, r.date, "
@@ -116,8 +116,8 @@ void cbench_store_runs_free(struct cbench_store_listed *v, size_t n)
 }
 
 /* Whether the row continues series cur (same machine, backend, object, name, metric). */
-static int same_series(sqlite3_stmt *st, const struct cbench_store_series *cur, long long *machine_id,
-		       long long cur_machine)
+static int same_series(sqlite3_stmt *st, const struct cbench_store_series *cur,
+		       long long *machine_id, long long cur_machine)
 {
 	*machine_id = sqlite3_column_int64(st, 0);
 	return cur && *machine_id == cur_machine &&

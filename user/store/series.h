@@ -24,8 +24,8 @@ struct cbench_store_listed {
 };
 
 /* Every run, by object, backend, machine and order; 0 or -EIO/-ENOMEM (err). */
-int cbench_store_runs(struct cbench_store *s, struct cbench_store_listed **out, size_t *n, char *err,
-		      size_t errlen);
+int cbench_store_runs(struct cbench_store *s, struct cbench_store_listed **out, size_t *n,
+		      char *err, size_t errlen);
 void cbench_store_runs_free(struct cbench_store_listed *v, size_t n);
 
 /* One run of a series. */
