@@ -101,6 +101,18 @@ else
 	not_ok "history --confirm confirms the step"
 fi
 
+for f in step confirm; do
+	if "$SCHEMA_PY" - docs/schema/history.schema.json "$TMP/$f.json" <<'PY'
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+	then
+		ok "$f.json is valid against docs/schema/history.schema.json"
+	else
+		not_ok "$f.json against docs/schema/history.schema.json"
+	fi
+done
+
 run_cb history --confirm --fail-on slower "$STEP"
 if [ "$rc" -eq 3 ] && grep -q 'gate (--fail-on slower): FAILED: 1 confirmed change point slower' \
 	"$TMP/err" && grep -q '^  order 1[567] (commit c1[567]): +0\.[456][0-9] %' "$TMP/out" &&
