@@ -26,7 +26,7 @@
 # machine's real run-to-run noise, in every position a window can take.
 # Not a test: nothing here passes or fails.  Run by `make bench`.
 #
-#   ROUNDS=140 STRIDE=1 BUILDS=10 sh bench/history.sh
+#   ROUNDS=142 STRIDE=1 BUILDS=10 sh bench/history.sh
 #
 # WORK=DIR keeps the objects and the runs in DIR (default: a scratch
 # directory); a DIR that holds ROUNDS rounds already is replayed without
@@ -35,7 +35,7 @@ set -eu
 
 . bench/lib.sh
 
-ROUNDS=${ROUNDS:-140}
+ROUNDS=${ROUNDS:-142}
 STRIDE=${STRIDE:-1}
 BUILDS=${BUILDS:-10}
 FIXTURE=tests/fixtures/history.c
@@ -119,9 +119,15 @@ def history(store, confirm=None):
 def change_points(store, confirm=None):
     return {n: b["change_points"] for n, b in history(store, confirm).items()}
 
-def confirmed(store, name, order):
+def confirmed(store, name, order, what):
     cps = change_points(store, confirm=name).get(name, [])
-    return any(c["order"] == order and c["confirmed"] for c in cps)
+    for c in cps:
+        if c["order"] == order:
+            if not c["confirmed"]:
+                print("  (%s, %s at order %d: not confirmed: %s)" % (what, name, order, c["reason"]))
+            return c["confirmed"]
+    print("  (%s, %s at order %d: gone with --confirm)" % (what, name, order))
+    return False
 
 windows = list(range(0, rounds - SERIES + 1, stride))
 if not windows:
@@ -148,7 +154,7 @@ for w in windows:
                     continue
                 seen.add((name, c["order"]))
                 alerts += 1
-                false_confirmed += confirmed(store, name, c["order"])
+                false_confirmed += confirmed(store, name, c["order"], "A/A window %d" % w)
     final = history(store)
     at_end += sum(len(b["change_points"]) for b in final.values())
     for name, b in final.items():
@@ -177,7 +183,8 @@ for kind, size in (("s025", "0.25"), ("s05", "0.5"), ("s1", "1")):
             hit = [c for c in cps.get("Chain", []) if abs(c["order"] - STEP_AT) <= 1]
             if hit:
                 found = i + 2 - STEP_AT
-                confirms += confirmed(store, "Chain", hit[0]["order"])
+                confirms += confirmed(store, "Chain", hit[0]["order"],
+                                      "+%s %% window %d" % (size, w))
                 others += sum(len(cps.get(n, [])) for n in ("Steady", "Imul"))
                 break
         delays.append(found)
