@@ -43,6 +43,13 @@ static void candidate_by_hand(void)
 	/* [0,0,0 | 1]: 2/4 * 3 = 1.5 beats [0,0 | 0,1]: 2/4 * 2 - 2*2/(4*1) * 1 = 0. */
 	CU_ASSERT_EQUAL(cbench_cp_candidate(late, 0, 4, &q), 3);
 	CU_ASSERT_DOUBLE_EQUAL(q, 1.5, 1e-12);
+	/* Ties go to the first: a constant series' candidate is its second point. */
+	{
+		const double flat[] = { 5, 5, 5, 5 };
+
+		CU_ASSERT_EQUAL(cbench_cp_candidate(flat, 0, 4, &q), 1);
+		CU_ASSERT_DOUBLE_EQUAL(q, 0, 1e-12);
+	}
 	/* An interval of one point has no split. */
 	CU_ASSERT_EQUAL(cbench_cp_candidate(step, 1, 2, &q), 0);
 	/* Within a sub-interval, indices stay the series'. */
