@@ -67,13 +67,19 @@ for x in b.values():
 cps = b["Chain"]["change_points"]
 assert len(cps) == 1, cps
 c = cps[0]
-assert 15 <= c["order"] <= 17, c
+# At 16 plus or minus 1; or, where runs next to the step were measured too
+# noisily to tell their side (a busy host), between the clear runs either
+# side of them, and no wider than those runs.
+before = c["last_before"]["order"]
+if not 15 <= c["order"] <= 17:
+    assert before < 16 <= c["order"] and c["untested"] == 0, c
+    assert c["unclear"] == c["order"] - before - 1, c
 assert c["commit"] == "c%d" % c["order"], c
 # +0.5 % by construction (2010 adds against 2000): the interval holds it or
 # lies near it, and the estimate is within a tenth of it.
 assert 0.4 < c["change_pct"] < 0.6 and c["lower"] < c["change_pct"] < c["upper"], c
 assert c["confirmed"] is False and c["confirmation"] == "not asked", c
-assert c["untested"] == 0 and c["last_before"]["order"] == c["order"] - 1, c
+assert c["untested"] == 0 and before == c["order"] - 1 - c["unclear"], c
 for k in ("order", "commit", "change_pct", "lower", "upper", "confirmed"):
     assert k in c, k
 assert b["Steady"]["change_points"] == [] and b["Imul"]["change_points"] == [], b
@@ -82,11 +88,18 @@ then
 	ok "history --format json: the +0.5 % step at order 16 (+-1), for Chain only"
 else
 	not_ok "history names the step at order 16 for Chain only"
-	python3 -m json.tool "$TMP/step.json" 2>/dev/null | grep -A8 change_points | head -40
 fi
+# Chain's series, for whoever reads a failure below.
+python3 - "$TMP/step.json" >"$TMP/chain.txt" <<'PY'
+import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b["name"] == "Chain":
+        print(" ".join("%d:%.5f" % (p["order"], p["value"]) for p in b["points"]))
+        print(b["change_points"] and {k: b["change_points"][0][k] for k in ("order", "change_pct", "p")})
+PY
 
 run_cb history --confirm --format json -o "$TMP/confirm.json" "$STEP"
-if [ "$rc" -eq 0 ] && grep -q 'auditing Chain, order 1[456] (commit c1[456]) against order 1[567]' \
+if [ "$rc" -eq 0 ] && grep -Eq 'auditing Chain, order [0-9]+ \(commit c[0-9]+\) against order [0-9]+ \(commit c[0-9]+\)$' \
 	"$TMP/err" && python3 - "$TMP/confirm.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -99,6 +112,7 @@ then
 	ok "history --confirm: the audit of the kept objects confirms it"
 else
 	not_ok "history --confirm confirms the step"
+	sed 's/^/       | /' "$TMP/chain.txt"
 fi
 
 for f in step confirm; do
@@ -115,7 +129,7 @@ done
 
 run_cb history --confirm --fail-on slower "$STEP"
 if [ "$rc" -eq 3 ] && grep -q 'gate (--fail-on slower): FAILED: 1 confirmed change point slower' \
-	"$TMP/err" && grep -q '^  order 1[567] (commit c1[567]): +0\.[456][0-9] %' "$TMP/out" &&
+	"$TMP/err" && grep -Eq '^  order [0-9]+ \(commit c[0-9]+\): \+0\.[456][0-9] %' "$TMP/out" &&
 	grep -q '^    confirmed: the audit of the two objects found B slower by ' "$TMP/out"; then
 	ok "history --fail-on slower: exit status 3 on the confirmed slowdown"
 else
@@ -208,7 +222,7 @@ else
 	not_ok "history --next"
 fi
 run_cb history "$TMP/gap.db"
-if [ "$rc" -eq 0 ] && grep -q '9 untested commits between (orders 11 to 19): measure order 15 next' "$TMP/out"; then
+if [ "$rc" -eq 0 ] && grep -q '9 commits between (orders 11 to 19), 9 untested: measure order 15 next' "$TMP/out"; then
 	ok "the text report names the untested commits between"
 else
 	not_ok "untested commits in the text report"

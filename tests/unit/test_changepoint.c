@@ -243,6 +243,33 @@ static void noisy_runs_weigh_less(void)
 	free(cps);
 }
 
+static void noisy_run_at_the_step(void)
+{
+	double y[30], u[30];
+	struct cbench_cp *cps;
+	size_t n;
+
+	/* The last run before a +0.5 % step reads at the new level, its
+	 * trials 2 % apart: it cannot say which side it is on. */
+	rng_state = 13;
+	series(y, u, 0.0005, 15, 0.005);
+	y[14] = y[20];
+	u[14] = 0.01;
+	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 30, &defaults, &cps, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(cps[0].index, 15);
+	CU_ASSERT_EQUAL(cps[0].last, 13);
+	CU_ASSERT_DOUBLE_EQUAL(cps[0].change, 0.005, 0.0005);
+	free(cps);
+	/* The same run as steady as the others: it is the first after. */
+	u[14] = 0.0005;
+	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 30, &defaults, &cps, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(cps[0].index, 14);
+	CU_ASSERT_EQUAL(cps[0].last, 13);
+	free(cps);
+}
+
 static void min_effect(void)
 {
 	double y[30], u[30];
@@ -317,6 +344,7 @@ static CU_TestInfo changepoint_tests[] = {
 	{ "a +0.5 % step found where it is", known_step },
 	{ "A/A series: few false change points", no_step },
 	{ "noisy runs weigh less", noisy_runs_weigh_less },
+	{ "a noisy run at the step is passed over", noisy_run_at_the_step },
 	{ "min_effect drops small changes", min_effect },
 	{ "two steps in a series longer than a window", two_steps_long_series },
 	{ "weights and the variance between runs", weights },

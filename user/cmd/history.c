@@ -286,7 +286,7 @@ static void next(const struct history_options *o, const struct cbench_history *h
 
 		for (size_t k = 0; k < s->nchanges; k++) {
 			const struct cbench_history_change *c = &s->changes[k];
-			const struct cbench_history_point *a = &s->points[c->cp.index - 1];
+			const struct cbench_history_point *a = &s->points[c->cp.last];
 			const struct cbench_history_point *b = &s->points[c->cp.index];
 			bool seen = false;
 

@@ -30,10 +30,14 @@ enum cbench_confirmation {
 };
 
 struct cbench_history_change {
-	struct cbench_cp cp;		/* cp.index: the first run after the change */
-	/* Orders strictly between the last run before and the first after:
-	 * commits no run measured, where the change may be. */
+	/* cp.index: the first run after the change; cp.last: the last run
+	 * before it (the runs between, if any, too noisy to tell their side) */
+	struct cbench_cp cp;
+	/* Orders strictly between the last run before and the first after,
+	 * where the change may be: commits no run measured (untested), and
+	 * runs between measured too noisily to place (unclear). */
 	long long untested;
+	size_t unclear;
 	long long next_order;		/* the one to measure next (bisection); -1: none */
 	const char *next_commit;	/* its commit, where --commits names it; else NULL */
 	enum cbench_confirmation confirm;

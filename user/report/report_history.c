@@ -38,19 +38,24 @@ static const char *confirm_word(const struct cbench_history_change *c)
 static void text_change(const struct cbench_history_series *s,
 			const struct cbench_history_change *c, FILE *f)
 {
-	const struct cbench_history_point *before = &s->points[c->cp.index - 1];
+	const struct cbench_history_point *before = &s->points[c->cp.last];
 	const struct cbench_history_point *after = &s->points[c->cp.index];
+	long long between = after->order - before->order - 1;
 
 	fprintf(f, "  order %lld (commit %s): %+.2f %% [%+.2f %%, %+.2f %%], p %.2g\n", after->order,
 		after->commit, 100 * c->cp.change, 100 * c->cp.lower, 100 * c->cp.upper, c->cp.p);
 	fprintf(f, "    after order %lld (commit %s); ", before->order, before->commit);
-	if (c->untested)
-		fprintf(f, "%lld untested commit%s between (orders %lld to %lld): measure order %lld%s%s "
-			"next\n", c->untested, c->untested == 1 ? "" : "s", before->order + 1,
-			after->order - 1, c->next_order, c->next_commit ? ", commit " : "",
-			c->next_commit ? c->next_commit : "");
+	if (c->next_order >= 0)
+		fprintf(f, "%lld commit%s between (orders %lld to %lld), %lld untested", between,
+			between == 1 ? "" : "s", before->order + 1, after->order - 1, c->untested);
+	if (c->unclear)
+		fprintf(f, "%s%zu run%s between too noisy to tell its side", c->next_order >= 0 ? ", " : "",
+			c->unclear, c->unclear == 1 ? "" : "s");
+	if (c->next_order >= 0)
+		fprintf(f, ": measure order %lld%s%s next\n", c->next_order,
+			c->next_commit ? ", commit " : "", c->next_commit ? c->next_commit : "");
 	else
-		fprintf(f, "no commit between untested: this is the commit\n");
+		fprintf(f, "%sno commit between untested: this is the commit\n", c->unclear ? "; " : "");
 	if (c->confirm == CBENCH_CONFIRM_YES)
 		fprintf(f, "    confirmed: the audit of the two objects found B %s by %.2f %% [%.2f %%, "
 			"%.2f %%]\n", c->verdict, fabs(c->audit_change),
@@ -135,9 +140,10 @@ static void json_change(struct cbench_jsonw *j, const struct cbench_history_seri
 		cbench_jsonw_double(j, "upper", c->audit_upper);
 		cbench_jsonw_object_end(j);
 	}
-	json_point(j, "last_before", &s->points[c->cp.index - 1]);
+	json_point(j, "last_before", &s->points[c->cp.last]);
 	json_point(j, "first_after", after);
 	cbench_jsonw_int(j, "untested", c->untested);
+	cbench_jsonw_uint(j, "unclear", c->unclear);
 	if (c->next_order >= 0) {
 		cbench_jsonw_int(j, "next_order", c->next_order);
 		if (c->next_commit)

@@ -152,7 +152,7 @@ int cbench_session_confirm(const struct cbench_confirm_options *o,
 			   const struct cbench_history_series *s, struct cbench_history_change *c,
 			   size_t serial)
 {
-	const struct cbench_history_point *a = &s->points[c->cp.index - 1];
+	const struct cbench_history_point *a = &s->points[c->cp.last];
 	const struct cbench_history_point *b = &s->points[c->cp.index];
 	char json[PATH_MAX], log[PATH_MAX];
 	int status;

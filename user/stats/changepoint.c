@@ -153,6 +153,7 @@ void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t
 
 	memset(cp, 0, sizeof(*cp));
 	cp->index = b;
+	cp->last = b ? b - 1 : 0;
 	cp->p = 1;
 	cp->t = 0;
 	cp->df = c >= a + 2 ? (double)(c - a - 2) : 0;
@@ -335,6 +336,37 @@ static void merge(const double *y, const double *w, size_t n, const struct cbenc
 	}
 }
 
+/*
+ * Each change point moved past the light points next to it (see
+ * changepoint.h): its first point after onto the first that weighs enough,
+ * its last point before onto the last one that does.  Done in order, so
+ * that a point never crosses its right neighbour; then each is tested
+ * again as its neighbours now stand.
+ */
+static void anchor(const double *y, const double *w, size_t n, double confidence,
+		   struct cp_list *l)
+{
+	double light = cbench_stats_median(w, n) / CBENCH_CP_WEIGHT_RATIO;
+	size_t a, c, b, last;
+
+	if (!(light > 0))
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		bounds(l, i, 0, n, &a, &c);
+		for (b = l->v[i].index; b + 1 < c && w[b] < light; b++)
+			;
+		for (last = l->v[i].index - 1; last > a && w[last] < light; last--)
+			;
+		l->v[i].index = b;
+		l->v[i].last = last;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		last = l->v[i].last;
+		retest(y, w, l, i, 0, n, confidence);
+		l->v[i].last = last;
+	}
+}
+
 int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cbench_cp_params *p,
 		     struct cbench_cp **out, size_t *nout)
 {
@@ -356,8 +388,10 @@ int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cb
 	/* Otava's first pass: ten times max_p below 0.05, twice up to 0.5. */
 	weak_p = p->max_p < 0.05 ? p->max_p * 10 : p->max_p < 0.5 ? p->max_p * 2 : p->max_p;
 	ret = split(y, w, n, p, weak_p, &l);
-	if (!ret)
+	if (!ret) {
 		merge(y, w, n, p, &l);
+		anchor(y, w, n, p->confidence, &l);
+	}
 	free(w);
 	if (ret) {
 		free(l.v);

@@ -62,6 +62,9 @@ struct cbench_cp_params {
 /* A change point, or one test of two adjacent segments. */
 struct cbench_cp {
 	size_t index;		/* the first point after the change */
+	/* The last point before it that tells its side (cbench_cp_detect());
+	 * those between weigh too little to say which side they are on. */
+	size_t last;
 	double qhat;		/* the energy statistic that chose it */
 	double p, t, df;	/* the weighted t test of its two sides */
 	double before, after;	/* the sides' weighted means (of the logs) */
@@ -106,8 +109,12 @@ void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t
 /*
  * The change points of y[0..n) (logs) with uncertainties u (NULL: all
  * unknown), into a malloc'd array in index order (*out NULL when none);
- * each tested against its neighbours' segments.  Returns 0, or -ENOMEM,
- * or -EINVAL for parameters out of range.
+ * each tested against its neighbours' segments.  A point that weighs less
+ * than a CBENCH_CP_WEIGHT_RATIO-th of the median weight cannot place a
+ * change: one next to a change point is passed over, so that index is the
+ * first point after the change that weighs enough, and last the last one
+ * before it (the light ones between belong to neither side for sure).
+ * Returns 0, or -ENOMEM, or -EINVAL for parameters out of range.
  */
 int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cbench_cp_params *p,
 		     struct cbench_cp **out, size_t *nout);

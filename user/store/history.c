@@ -56,14 +56,23 @@ static bool selected(const struct cbench_store_series *s, const struct cbench_hi
 	       (!sel->filter || !regexec(sel->filter, s->name, 0, NULL, 0));
 }
 
-/* The untested commits around change c of hs, and the next to measure. */
+/* The commits around change c of hs no run placed, and the next to measure. */
 static void between(const struct cbench_history_series *hs, struct cbench_history_change *c)
 {
-	long long a = hs->points[c->cp.index - 1].order, b = hs->points[c->cp.index].order;
+	long long a = hs->points[c->cp.last].order, b = hs->points[c->cp.index].order;
+	long long open = b - a > 1 ? b - a - 1 : 0;
 
-	c->untested = b - a > 1 ? b - a - 1 : 0;
-	/* Bisection: the middle of what no run measured. */
-	c->next_order = c->untested ? a + (b - a) / 2 : -1;
+	c->unclear = c->cp.index - c->cp.last - 1;
+	c->untested = open;
+	/* Orders between that a run measured (too noisily) are not untested. */
+	for (size_t i = c->cp.last + 1; i < c->cp.index; i++) {
+		long long o = hs->points[i].order;
+
+		if (o > a && o < b && (i == c->cp.last + 1 || hs->points[i - 1].order != o))
+			c->untested--;
+	}
+	/* Bisection: the middle of what no run placed. */
+	c->next_order = open ? a + (b - a) / 2 : -1;
 }
 
 /* Series s into hs, with its change points. */

@@ -230,10 +230,13 @@ static int check(struct cbench_store *s, char *err, size_t errlen)
 	    pragma_int(s, "PRAGMA application_id", &app) != SQLITE_OK ||
 	    pragma_int(s, "PRAGMA user_version", &version) != SQLITE_OK ||
 	    has_tables(s, &any) != SQLITE_OK) {
-		snprintf(err, errlen, "%s is not a cbench store (SQLite: %s)", s->path,
-			 sqlite3_errmsg(s->db));
+		int code = sqlite3_errcode(s->db);
+
+		snprintf(err, errlen, code == SQLITE_BUSY || code == SQLITE_LOCKED ?
+			 "%s is locked by another writer (SQLite: %s)" :
+			 "%s is not a cbench store (SQLite: %s)", s->path, sqlite3_errmsg(s->db));
 		cbench_store_rollback(s);
-		return -EINVAL;
+		return code == SQLITE_BUSY || code == SQLITE_LOCKED ? -EBUSY : -EINVAL;
 	}
 	cbench_store_rollback(s);
 	if (!app && !version && !any && s->writable) {
