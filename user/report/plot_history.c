@@ -6,7 +6,8 @@
  * between change points is a line at its weighted mean; each change point
  * a dashed line before its first run, red for a confirmed slowdown, green
  * for a confirmed speed-up, orange where no audit confirmed it, grey where
- * none was asked, labelled with its change.
+ * none was asked, labelled with its change, and a band over the runs
+ * before it too noisy to tell their side.
  */
 #include <errno.h>
 #include <math.h>
@@ -132,6 +133,12 @@ static void changes(const struct cbench_history_series *s, const struct frame *f
 		const struct cbench_history_change *c = &s->changes[k];
 		double x = x_of(fr, (double)c->cp.index - 0.5);
 
+		/* Runs between too noisy to tell their side: a band. */
+		if (c->unclear)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" class=\"unclear\">"
+				"<title>%zu run%s too noisy to tell its side</title></rect>\n",
+				x_of(fr, (double)c->cp.last + 0.5), H_TOP, x - x_of(fr, (double)c->cp.last + 0.5),
+				H_HEIGHT - H_TOP - H_BOTTOM, c->unclear, c->unclear == 1 ? "" : "s");
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"change %s\"/>", x,
 			H_TOP - 4, x, H_HEIGHT - H_BOTTOM, change_class(c));
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"tick %s\" text-anchor=\"middle\">%+.2f %%%s"
@@ -157,8 +164,8 @@ static void series(const struct cbench_history_series *s, FILE *f)
 	fprintf(f, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n", H_WIDTH,
 		H_HEIGHT, H_WIDTH, H_HEIGHT);
 	axes(s, &fr, f);
-	segments(s, &fr, f);
 	changes(s, &fr, f);
+	segments(s, &fr, f);
 	points(s, &fr, f);
 	fputs("</svg>\n", f);
 }
@@ -176,7 +183,7 @@ int cbench_history_report_html(const struct cbench_history *h, FILE *f)
 	      "svg text { font-size: 11px; fill: #333; }\n"
 	      ".axis { stroke: #444; } .grid { stroke: #e4e4e4; } .bar { stroke: #8aa9c8; }\n"
 	      ".run { fill: #1f6fb4; } .segment { stroke: #1c3f95; stroke-width: 2; }\n"
-	      ".change { stroke-width: 2; stroke-dasharray: 5 3; }\n"
+	      ".change { stroke-width: 2; stroke-dasharray: 5 3; } .unclear { fill: #f1e4d3; }\n"
 	      "line.slower { stroke: #b3312c; } line.faster { stroke: #2a9d3a; }\n"
 	      "line.unconfirmed { stroke: #d9661f; } line.unasked { stroke: #6b6b6b; }\n"
 	      "text.slower { fill: #b3312c; } text.faster { fill: #2a9d3a; }\n"
