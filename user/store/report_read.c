@@ -140,10 +140,12 @@ int cbench_store_read_report(const struct cbench_json *doc, struct cbench_store_
 		snprintf(err, errlen, "%s", what);
 		return -EINVAL;
 	}
+	/* Every schema up to ours: the members read here keep their meaning
+	 * (a newer schema would raise the version if one did not). */
 	version = cbench_json_number(doc, "schema_version", 0);
-	if (version != CBENCH_JSON_SCHEMA_VERSION) {
-		snprintf(err, errlen, "a report of schema %g; this cbenchctl reads schema %d", version,
-			 CBENCH_JSON_SCHEMA_VERSION);
+	if (!(version >= 1 && version <= CBENCH_JSON_SCHEMA_VERSION) || version != floor(version)) {
+		snprintf(err, errlen, "a report of schema %g; this cbenchctl reads schemas 1 to %d",
+			 version, CBENCH_JSON_SCHEMA_VERSION);
 		return -EINVAL;
 	}
 	ret = read_config(cbench_json_get(doc, "config"), run, err, errlen);
