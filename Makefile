@@ -14,7 +14,9 @@
 #   make check-all      make check for every installed Debian kernel (part of make test)
 #   make bench          how good cbench is (prints figures; not a test);
 #                       bench/tpoints.sh alone: time to an audit verdict with
-#                       and without loop timing points
+#                       and without loop timing points; bench/history.sh
+#                       alone: history's false alerts and steps found, on
+#                       histories replayed from real runs
 #   make bench-audit    how honest compare and audit are here (figures)
 #   make bench-lnt      LNT's view of a 1 % slowdown in cbench's reports (figures)
 #
@@ -43,8 +45,11 @@ WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 CFLAGS   ?= -O2 -g
 NL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS   := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
-CPPFLAGS += -Iinclude -Iuser -D_GNU_SOURCE -DCBENCH_VERSION='"$(VERSION)"' $(NL_CFLAGS)
-LDLIBS   += $(NL_LIBS) -ldw -lelf -ldl -lm
+# The results store (user/store/): Debian's libsqlite3.
+SQLITE_CFLAGS := $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
+SQLITE_LIBS   := $(or $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null),-lsqlite3)
+CPPFLAGS += -Iinclude -Iuser -D_GNU_SOURCE -DCBENCH_VERSION='"$(VERSION)"' $(NL_CFLAGS) $(SQLITE_CFLAGS)
+LDLIBS   += $(NL_LIBS) $(SQLITE_LIBS) -ldw -lelf -ldl -lm
 # user/alloc.c's malloc family must be what a benchmark object's calls bind
 # to: exported from the executable.
 ALLOC_SYMS := malloc calloc realloc aligned_alloc memalign posix_memalign free
@@ -370,6 +375,7 @@ itest: cbenchctl examples fixtures symbols-fixtures kfixtures install-check ites
 	tests/run/audit.sh
 	tests/run/lnt.sh
 	tests/run/selftest.sh
+	tests/run/history.sh
 
 itest-lab: cbenchctl
 	tests/run/lab.sh
@@ -474,6 +480,7 @@ bench: cbenchctl examples
 	bench/run.sh
 	bench/tpoints.sh
 	bench/headline.sh
+	bench/history.sh
 
 # compare on A/A pairs of separate runs, and audit on A/A pairs and true
 # slowdowns of compute-bound and memory-bound benchmarks (prints figures;

@@ -39,8 +39,9 @@ esac
 [ $# -le 1 ] || usage
 
 # cbenchctl and the example benchmarks: a C compiler, libnl's generic
-# netlink (the module's protocol), libelf and libdw (objects, profiles).
-USER_PACKAGES="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev libdw-dev"
+# netlink (the module's protocol), libelf and libdw (objects, profiles),
+# libsqlite3 (the results store).
+USER_PACKAGES="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev libdw-dev libsqlite3-dev"
 
 export DEBIAN_FRONTEND=noninteractive
 

@@ -21,6 +21,7 @@ static const struct cbench_subcommand subcommands[] = {
 	{ "audit", cbench_cmd_audit, "is B faster than A: both interleaved at random, to a confidence" },
 	{ "compare", cbench_cmd_compare, "compare runs of two versions (Go benchmark data format)" },
 	{ "doctor", cbench_doctor_main, "check whether this machine is fit for low-noise measurement" },
+	{ "history", cbench_history_main, "find the commits that made a stored series slower, and confirm them" },
 	{ "info", cbench_info_main, "show what this machine offers for measurement" },
 	{ "lab", cbench_lab_main, "set this machine up for measurement, and reset it" },
 	{ "list", cbench_cmd_list, "list the benchmarks in a shared object" },
@@ -28,6 +29,7 @@ static const struct cbench_subcommand subcommands[] = {
 	{ "profile", cbench_cmd_profile, "show where a benchmark's time goes, with confidence intervals" },
 	{ "run", cbench_cmd_run, "measure the benchmarks in a shared object" },
 	{ "selftest", cbench_cmd_selftest, "measure kernels with known answers and check them here" },
+	{ "store", cbench_store_main, "keep runs in a results store: add, list, import, export" },
 	{ "version", show_version, "print the version of cbenchctl" },
 };
 

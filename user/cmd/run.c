@@ -25,6 +25,7 @@
 #include "session/collect.h"
 #include "session/options.h"
 #include "session/session.h"
+#include "store/add.h"
 
 /* Valid measurements a trial needs before its time is up. */
 #define TRIAL_MIN_VALID 5
@@ -62,7 +63,12 @@ static void usage(FILE *f)
 		"                      whatever -o's name says\n"
 		"  --machine NAME      the machine's name in an LNT report (default: the host's)\n"
 		"  --order REV         the run's order in an LNT report, such as the benchmarked\n"
-		"                      build's revision (default: the date and time, UTC)\n"
+		"                      build's revision (default: the date and time, UTC);\n"
+		"                      with --store, a whole number that sorts the commits\n"
+		"  --store FILE        add the run to a results store (cbenchctl store), with\n"
+		"                      --commit ID and --order N, for cbenchctl history\n"
+		"  --commit ID         the commit the run measured, for --store\n"
+		"  --keep-object DIR   with --store: keep a copy of the object in DIR\n"
 		"  --samples FILE      also write every raw measurement as CSV\n"
 		"  --time-limit SECS   a trial, the tuning or loading the object that takes longer\n"
 		"                      fails (default 10)\n"
@@ -91,7 +97,7 @@ void cbench_run_options_init(struct cbench_run_options *o)
 const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", NULL };
 
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
-       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET };
+       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -150,6 +156,11 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		return cbench_option_name("run", "--order", arg, &o->order, err);
 	case OPT_QUIET:
 		return cbench_option_quiet(arg, &o->quiet, err);
+	case OPT_STORE:
+	case OPT_COMMIT:
+	case OPT_KEEP:
+		*(c == OPT_STORE ? &o->store : c == OPT_COMMIT ? &o->commit : &o->keep_dir) = arg;
+		return 0;
 	case CBENCH_OPT_BACKEND:
 		o->both = !strcmp(arg, "both");
 		if (o->both) {
@@ -234,12 +245,15 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 	o->so_path = argv[optind];
 	if (cbench_option_quiet_check(o->quiet, o->backend, err))
 		return -EINVAL;
-	if (o->both && (o->samples || o->nreports > 1 || o->reports[0].format != CBENCH_FORMAT_GO)) {
+	if (o->both && (o->samples || o->nreports > 1 || o->reports[0].format != CBENCH_FORMAT_GO ||
+			o->store)) {
 		fprintf(err, "%s: run --backend both writes one Go report (a section per backend, which "
 			"benchstat compares with -col backend); for JSON, LNT, BMF or the raw measurements, "
-			"run each backend on its own\n", cbench_prog);
+			"run each backend on its own (as for --store)\n", cbench_prog);
 		return -EINVAL;
 	}
+	if (cbench_store_options_check(o->store, o->commit, o->order, o->keep_dir, err))
+		return -EINVAL;
 	if (o->trial_time_s >= o->time_limit_s) {
 		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
 		return -EINVAL;
@@ -265,6 +279,9 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "machine", required_argument, NULL, OPT_MACHINE },
 		{ "order", required_argument, NULL, OPT_ORDER },
 		{ "quiet-mode", required_argument, NULL, OPT_QUIET },
+		{ "store", required_argument, NULL, OPT_STORE },
+		{ "commit", required_argument, NULL, OPT_COMMIT },
+		{ "keep-object", required_argument, NULL, OPT_KEEP },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* -o may come more than once: take_option() keeps each. */
@@ -799,8 +816,13 @@ int cbench_cmd_run(int argc, char *argv[])
 	}
 	cbench_report_summarize(&st.report);
 	show_table(&st);
-	if (!write_outputs(&st))
-		status = finish(&st);
+	if (write_outputs(&st))
+		goto out;
+	status = finish(&st);
+	if (opt.store && !st.report.interrupted &&
+	    cbench_store_add_run(&st.report, opt.store, opt.commit, opt.order, opt.keep_dir,
+				 opt.machine_name))
+		status = 1;
 out:
 	free_results(&st.report);
 	cbench_session_close(&st.s);

@@ -40,6 +40,9 @@ struct cbench_run_options {
 	bool format_given;
 	const char *machine_name;	/* --machine: the LNT machine name; NULL: the host's */
 	const char *order;		/* --order: the LNT run order; NULL: the date */
+	/* --store: the results store to add the run to, with --commit, --order
+	 * (then a whole number) and --keep-object's directory (NULL: none). */
+	const char *store, *commit, *keep_dir;
 	const char *samples;		/* CSV of raw samples; NULL: none */
 	double time_limit_s;		/* per phase (tuning, each trial) */
 	double trial_time_s;		/* a trial measures for about this long */

@@ -23,5 +23,7 @@ int cbench_info_main(int argc, char *argv[]);
 int cbench_doctor_main(int argc, char *argv[]);
 int cbench_lab_main(int argc, char *argv[]);
 int cbench_plot_main(int argc, char *argv[]);
+int cbench_store_main(int argc, char *argv[]);
+int cbench_history_main(int argc, char *argv[]);
 
 #endif /* _CBENCH_SUBCOMMANDS_H */

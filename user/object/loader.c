@@ -139,6 +139,16 @@ out:
 	return ret;
 }
 
+int cbench_object_build_id(const char *path, char *out, size_t len, char *err, size_t errlen)
+{
+	struct elf_facts f;
+	int ret = read_elf(path, &f, err, errlen);
+
+	if (!ret)
+		snprintf(out, len, "%s", f.build_id);
+	return ret;
+}
+
 void cbench_camel_name(const char *snake, char *out, size_t len)
 {
 	size_t o = 0;

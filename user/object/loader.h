@@ -30,6 +30,13 @@
  * caller has no limit of its own (cbenchctl list). */
 #define CBENCH_LOAD_TIME_LIMIT_S 10.0
 
+/*
+ * The build ID an object's report gives it (its GNU build ID as hex, else a
+ * hash of its content), read from the file without loading it, into out.
+ * 0, or -errno with a sentence in err (cbench_elf_open's).
+ */
+int cbench_object_build_id(const char *path, char *out, size_t len, char *err, size_t errlen);
+
 struct cbench_library;
 struct cbench_desc_copy;
 

@@ -1,0 +1,438 @@
+#!/bin/sh
+# Integration tests of `cbenchctl store` and `cbenchctl history` on the user
+# backend: a series of 30 commits of one object (tests/fixtures/history.c)
+# whose "chain" benchmark takes 0.5 % longer from commit 16 on (2010 adds a
+# rep instead of 2000, a real code change), the others unchanged, one run a
+# commit into a store with the objects kept; history must name the step at
+# order 16 (plus or minus 1) for that benchmark only, --confirm must confirm
+# it with an audit, and an A/A series of 30 must give no change point or
+# none confirmed.  Then the reports (JSON, Otava's CSV, HTML), bisection,
+# LNT and Bencher round trips, and the store's bad input: other machines and
+# objects kept apart, refusals, truncated and foreign files, concurrent
+# writers.
+# Nothing here asserts speed; the step is 30 times the noise between runs
+# measured on a busy 2-vCPU VM, and an audit that runs out of its budget is
+# inconclusive, which fails only the checks that need a verdict.
+#
+# Usage: tests/run/history.sh   (from the top of the tree, after make itest's deps)
+set -u
+
+. tests/run/lib.sh
+
+OUTPUT_GLOB='report* *.tmp'
+FIXTURE=tests/fixtures/history.c
+CC=${CC:-cc}
+
+# build DIR COMMIT ADDS: the fixture as COMMIT's build, into DIR/history.so.
+build() {
+	mkdir -p "$1" &&
+	$CC -O2 -fPIC -shared -Iinclude -DHISTORY_ADDS="$3" -DHISTORY_COMMIT="\"$2\"" \
+		-o "$1/history.so" "$FIXTURE"
+}
+
+# series STORE PREFIX STEP_ADDS: 30 commits PREFIX1..PREFIX30, orders 1..30,
+# STEP_ADDS adds from commit 16 on; one run each into STORE, objects kept.
+series() {
+	for n in $(seq 1 30); do
+		adds=2000
+		[ "$n" -ge 16 ] && adds=$3
+		build "$TMP/$2$n" "$2$n" "$adds" || return 1
+		run_cb run --backend user --trials 3 --trial-time 0.005 --store "$1" --commit "$2$n" \
+			--order "$n" --keep-object "$TMP/kept" -o "$TMP/$2$n/run.json" "$TMP/$2$n/history.so"
+		[ "$rc" -eq 0 ] || { cat "$TMP/err"; return 1; }
+	done
+}
+
+STEP=$TMP/step.db
+AA=$TMP/aa.db
+
+if series "$STEP" c 2010 && grep -q "run 30 added to $STEP: order 30, commit c30; object kept as" \
+	"$TMP/err"; then
+	ok "30 commits, one run each, stored with their objects (run --store --keep-object)"
+else
+	not_ok "30 commits stored"
+fi
+
+# ---- the step -----------------------------------------------------------------
+
+run_cb history --format json -o "$TMP/step.json" "$STEP"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/step.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+b = {x["name"]: x for x in r["benchmarks"]}
+assert set(b) == {"Chain", "Steady", "Imul"}, b.keys()
+for x in b.values():
+    assert x["runs"] == 30 and x["object"] == "history.so" and x["backend"] == "user", x
+    assert x["metric"] == "est-cycles", x["metric"]
+cps = b["Chain"]["change_points"]
+assert len(cps) == 1, cps
+c = cps[0]
+# At 16 plus or minus 1; or, where runs next to the step were measured too
+# noisily to tell their side (a busy host), between the clear runs either
+# side of them, and no wider than those runs.
+before = c["last_before"]["order"]
+if not 15 <= c["order"] <= 17:
+    assert before < 16 <= c["order"] and c["untested"] == 0, c
+    assert c["unclear"] == c["order"] - before - 1, c
+assert c["commit"] == "c%d" % c["order"], c
+# +0.5 % by construction (2010 adds against 2000): the interval holds it or
+# lies near it, and the estimate is within a tenth of it.
+assert 0.4 < c["change_pct"] < 0.6 and c["lower"] < c["change_pct"] < c["upper"], c
+assert c["confirmed"] is False and c["confirmation"] == "not asked", c
+assert c["untested"] == 0 and before == c["order"] - 1 - c["unclear"], c
+for k in ("order", "commit", "change_pct", "lower", "upper", "confirmed"):
+    assert k in c, k
+assert b["Steady"]["change_points"] == [] and b["Imul"]["change_points"] == [], b
+PY
+then
+	ok "history --format json: the +0.5 % step at order 16 (+-1), for Chain only"
+else
+	not_ok "history names the step at order 16 for Chain only"
+fi
+# Chain's series, for whoever reads a failure below.
+python3 - "$TMP/step.json" >"$TMP/chain.txt" <<'PY'
+import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b["name"] == "Chain":
+        print(" ".join("%d:%.5f" % (p["order"], p["value"]) for p in b["points"]))
+        print(b["change_points"] and {k: b["change_points"][0][k] for k in ("order", "change_pct", "p")})
+PY
+
+run_cb history --confirm --format json -o "$TMP/confirm.json" "$STEP"
+if [ "$rc" -eq 0 ] && grep -Eq 'auditing Chain, order [0-9]+ \(commit c[0-9]+\) against order [0-9]+ \(commit c[0-9]+\)$' \
+	"$TMP/err" && python3 - "$TMP/confirm.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["config"]["confirm"] is True and r["confirmed_slower"] == 1, r
+c = [x for x in r["benchmarks"] if x["name"] == "Chain"][0]["change_points"][0]
+assert c["confirmed"] is True and c["confirmation"] == "confirmed", c
+assert c["audit"]["verdict"] == "slower" and c["audit"]["lower"] > 0, c
+PY
+then
+	ok "history --confirm: the audit of the kept objects confirms it"
+else
+	not_ok "history --confirm confirms the step"
+	sed 's/^/       | /' "$TMP/chain.txt"
+fi
+
+for f in step confirm; do
+	if "$SCHEMA_PY" - docs/schema/history.schema.json "$TMP/$f.json" <<'PY'
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+	then
+		ok "$f.json is valid against docs/schema/history.schema.json"
+	else
+		not_ok "$f.json against docs/schema/history.schema.json"
+	fi
+done
+
+run_cb history --confirm --fail-on slower "$STEP"
+if [ "$rc" -eq 3 ] && grep -q 'gate (--fail-on slower): FAILED: 1 confirmed change point slower' \
+	"$TMP/err" && grep -Eq '^  order [0-9]+ \(commit c[0-9]+\): \+0\.[456][0-9] %' "$TMP/out" &&
+	grep -q '^    confirmed: the audit of the two objects found B slower by ' "$TMP/out"; then
+	ok "history --fail-on slower: exit status 3 on the confirmed slowdown"
+else
+	not_ok "history --fail-on slower exits 3"
+fi
+
+# ---- A/A ---------------------------------------------------------------------
+
+if series "$AA" a 2000; then
+	run_cb history --confirm --fail-on slower --format json -o "$TMP/aa.json" "$AA"
+fi
+if [ "$rc" -eq 0 ] && python3 - "$TMP/aa.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r["benchmarks"]) == 3 and all(x["runs"] == 30 for x in r["benchmarks"]), r
+assert r["confirmed"] == 0, [x["change_points"] for x in r["benchmarks"]]
+PY
+then
+	ok "A/A series of 30: no confirmed change point, the gate passes"
+else
+	not_ok "A/A series of 30"
+fi
+
+# ---- reports -----------------------------------------------------------------
+
+run_cb history --format csv --metric est-cycles -o "$TMP/report.csv" "$STEP"
+if [ "$rc" -eq 0 ] &&
+	[ "$(head -1 "$TMP/report.csv")" = "time,commit,order,Chain:est-cycles,Imul:est-cycles,Steady:est-cycles" ] &&
+	[ "$(wc -l <"$TMP/report.csv")" -eq 31 ] && python3 - "$TMP/report.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1]), quotechar="'"))[1:]
+assert [int(r[2]) for r in rows] == list(range(1, 31)), rows
+assert all(r[1] == "c" + r[2] for r in rows), rows
+chain = sorted(float(r[3]) for r in rows[:15]), sorted(float(r[3]) for r in rows[15:])
+# The medians either side: a run on a busy moment may stray that far alone.
+assert 1.004 < chain[1][7] / chain[0][7] < 1.006, chain
+PY
+then
+	ok "--format csv: Otava's columns (time, commit, then a column per series), a row per run in order"
+else
+	not_ok "--format csv"
+fi
+
+# Two objects cannot share one CSV: the command says how to choose.
+cp "$STEP" "$TMP/two.db"
+python3 - "$TMP/c1/run.json" "$TMP/other.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["config"]["so"] = r["config"]["so"].replace("history.so", "other.so")
+json.dump(r, open(sys.argv[2], "w"))
+PY
+run_cb store add "$TMP/two.db" "$TMP/other.json" --commit c31 --order 31
+if [ "$rc" -eq 0 ] && grep -q 'run 31 added' "$TMP/err" &&
+	grep -q 'kept apart: the first run of other.so in this store: a series of its own, apart from those of history.so' "$TMP/err"; then
+	ok "store add: a report of another object is kept apart, with the reason"
+else
+	not_ok "another object kept apart"
+fi
+expect_failure "--format csv over two objects is refused" "choose with --machine, --object and --backend" \
+	history --format csv -o "$TMP/report.csv" "$TMP/two.db"
+
+run_cb history --format html -o "$TMP/report.html" "$STEP"
+if [ "$rc" -eq 0 ] && [ "$(grep -c '<svg ' "$TMP/report.html")" -eq 3 ] &&
+	[ "$(grep -c 'class="change unasked"' "$TMP/report.html")" -eq 1 ] &&
+	grep -q '<h2>Chain <small>history.so on ' "$TMP/report.html" &&
+	python3 -c 'import sys, html.parser
+p = html.parser.HTMLParser(); p.feed(open(sys.argv[1]).read()); p.close()' "$TMP/report.html"; then
+	ok "--format html: a plot per series, the change point marked"
+else
+	not_ok "--format html"
+fi
+
+# ---- bisection ----------------------------------------------------------------
+
+# Only orders 1-10 and 20-30 measured (taken through LNT, which also tests
+# the round trip): the change lies between 10 and 20, nine commits untested.
+run_cb store export "$STEP" --format lnt -o "$TMP/lnt"
+rm -f "$TMP/gap.db"
+for n in $(seq 1 10) $(seq 20 30); do
+	"$CB" store import "$TMP/gap.db" "$TMP/lnt/run-$n.lnt.json" --format lnt 2>>"$TMP/import.err" ||
+		echo "import of run $n failed" >>"$TMP/import.err"
+done
+seq 1 30 | sed 's/.*/& c&/' >"$TMP/commits"
+run_cb history --next --commits "$TMP/commits" "$TMP/gap.db"
+# (A run at 10 or 20 measured on a busy moment widens the span by one, as
+# too noisy to tell its side, and the middle may then be 14.)
+if [ "$rc" -eq 0 ] && ! grep -q failed "$TMP/import.err" &&
+	grep -Eq '^1[45] c1[45]  Chain on .*: \+0\.[456][0-9] % between order (9|10) \(c(9|10)\) and (20|21) \(c(20|21)\), 9 untested$' \
+	"$TMP/out" && [ "$(wc -l <"$TMP/out")" -eq 1 ]; then
+	ok "history --next: measure order 15 (c15), halfway between 10 and 20"
+else
+	not_ok "history --next"
+fi
+run_cb history "$TMP/gap.db"
+if [ "$rc" -eq 0 ] &&
+	grep -Eq '(9|10) commits between \(orders 1[01] to (19|20)\), 9 untested(, 1 run between too noisy to tell its side)?: measure order 1[45] next' "$TMP/out"; then
+	ok "the text report names the untested commits between"
+else
+	not_ok "untested commits in the text report"
+fi
+
+# ---- LNT and Bencher round trips -------------------------------------------------
+
+rm -f "$TMP/lnt.db"
+for n in $(seq 1 30); do
+	"$CB" store import "$TMP/lnt.db" "$TMP/lnt/run-$n.lnt.json" --format lnt 2>>"$TMP/import.err"
+done
+run_cb history --format json -o "$TMP/lnt.json" "$TMP/lnt.db"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/step.json" "$TMP/lnt.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+def key(r):
+    return {(x["name"], x["machine"], x["metric"]): [(p["order"], p["commit"], p["value"])
+            for p in x["points"]] for x in r["benchmarks"]}
+ka, kb = key(a), key(b)
+assert ka.keys() == kb.keys(), (ka.keys(), kb.keys())
+for k in ka:
+    # LNT's ps and per-1000-op figures scale back to the last bit or two.
+    assert [p[:2] for p in ka[k]] == [p[:2] for p in kb[k]], k
+    assert all(abs(p[2] - q[2]) <= 1e-12 * p[2] for p, q in zip(ka[k], kb[k])), k
+ca = [x["change_points"] for x in a["benchmarks"]]
+cb = [x["change_points"] for x in b["benchmarks"]]
+assert [[c["order"] for c in l] for l in ca] == [[c["order"] for c in l] for l in cb]
+PY
+then
+	ok "store export and import (LNT): the same series, the same change point"
+else
+	not_ok "LNT round trip"
+fi
+python3 - "$TMP/lnt/run-16.lnt.json" <<'PY' || not_ok "the exported LNT report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["format_version"] == "2" and r["run"]["llvm_project_revision"] == "16.c16", r["run"]
+assert r["machine"]["cpu_model"].startswith(("GenuineIntel", "AuthenticAMD")), r["machine"]
+t = {x["name"]: x for x in r["tests"]}
+assert len(t["Chain"]["ps_per_op"]) == 3 and t["Chain"]["ps_per_op_estimate"] > 0, t
+PY
+
+run_cb store export "$STEP" --format bmf -o "$TMP/bmf"
+rm -f "$TMP/bmf.db"
+for n in $(seq 1 30); do
+	"$CB" store import "$TMP/bmf.db" "$TMP/bmf/run-$n.bmf.json" --format bmf --machine bench-1 \
+		--commit "c$n" --order "$n" --name history.so 2>>"$TMP/import.err"
+done
+run_cb history --format json -o "$TMP/bmf.json" "$TMP/bmf.db"
+if [ "$rc" -eq 0 ] && "$SCHEMA_PY" - docs/lnt/bmf.schema.json "$TMP/bmf/run-1.bmf.json" <<'PY' &&
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+	python3 - "$TMP/bmf.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+b = {x["name"]: x for x in r["benchmarks"]}
+assert all(x["machine"] == "bench-1" and x["runs"] == 30 for x in b.values()), b
+assert [c["order"] for c in b["Chain"]["change_points"]] in ([15], [16], [17]), b["Chain"]
+PY
+then
+	ok "store export and import (Bencher): valid BMF, the same change point"
+else
+	not_ok "Bencher round trip"
+fi
+expect_failure "a Bencher report without --machine is refused" "give --machine, --commit and --order" \
+	store import "$TMP/bmf.db" "$TMP/bmf/run-1.bmf.json" --format bmf --commit x --order 99
+
+# ---- bad input ------------------------------------------------------------------
+
+# A report of history.so from another machine joins no series of this one.
+cp "$STEP" "$TMP/mixed.db"
+python3 - "$TMP/c30/run.json" "$TMP/elsewhere.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["config"]["machine"] = "elsewhere"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+run_cb store add "$TMP/mixed.db" "$TMP/elsewhere.json" --commit c31 --order 31
+if [ "$rc" -eq 0 ] && grep -q 'kept apart: the first run of history.so on elsewhere (.*, user backend): a series of its own, apart from its runs on ' "$TMP/err"; then
+	run_cb history --format json -o "$TMP/mixed.json" "$TMP/mixed.db"
+	if [ "$rc" -eq 0 ] && python3 - "$TMP/mixed.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+runs = sorted((x["machine"], x["name"], x["runs"]) for x in r["benchmarks"])
+assert [n for m, _, n in runs if m == "elsewhere"] == [1, 1, 1], runs
+assert [n for m, _, n in runs if m != "elsewhere"] == [30, 30, 30], runs
+PY
+	then
+		ok "a report of another machine is kept apart, with the reason; the series stays 30 runs"
+	else
+		not_ok "another machine's run kept apart in history"
+	fi
+else
+	not_ok "another machine's run kept apart"
+fi
+
+# redate N: run N's report as if measured again, into $TMP/again-N.json.
+redate() {
+	python3 - "$TMP/c$1/run.json" "$TMP/again-$1.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["config"]["date"] = "2026-01-01T00:00:00Z"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+}
+redate 30
+redate 17
+expect_failure "an order the store has for another commit is refused" \
+	"order 16 of history.so is commit c16 in this store, not c99" \
+	store add "$TMP/mixed.db" "$TMP/again-30.json" --commit c99 --order 16
+expect_failure "a commit the store has at another order is refused" \
+	"commit c30 is order 30 in this store, not 40" \
+	store add "$TMP/mixed.db" "$TMP/again-30.json" --commit c30 --order 40
+expect_failure "another build for a commit measured already is refused" \
+	"commit c16 of history.so was measured here as build .*: another object under the same name" \
+	store add "$TMP/mixed.db" "$TMP/again-17.json" --commit c16 --order 16
+run_cb store add "$TMP/mixed.db" "$TMP/again-30.json" --commit c30 --order 30
+if [ "$rc" -eq 0 ] && grep -q 'run 32 added to .*: order 30, commit c30$' "$TMP/err"; then
+	ok "a commit measured again is a second run at its order"
+else
+	not_ok "a commit measured again"
+fi
+expect_failure "the same run twice is refused" "this run is in the store already \(run 30," \
+	store add "$TMP/mixed.db" "$TMP/c30/run.json" --commit c30 --order 30
+expect_failure "a stale object is not kept" "is build .*, not the build the run measured" \
+	store add "$TMP/mixed.db" "$TMP/c30/run.json" --commit c30 --order 30 --keep-object "$TMP/kept" \
+	--object "$TMP/c1/history.so"
+
+head -c 2000 "$TMP/c1/run.json" >"$TMP/cut.json"
+expect_failure "a truncated report is refused" "not JSON, or cut short" \
+	store add "$TMP/mixed.db" "$TMP/cut.json" --commit c41 --order 41
+run_cb audit build/examples/audit.so --a chain_1000 --b chain_1000_again --budget 1 --format json \
+	-o "$TMP/audit.json"
+expect_failure "an audit's report is refused" "an audit's report, not a run's" \
+	store add "$TMP/mixed.db" "$TMP/audit.json" --commit c41 --order 41
+expect_failure "an LNT report given to store add is refused" "an LNT report: add it with 'store import --format lnt'" \
+	store add "$TMP/mixed.db" "$TMP/lnt/run-1.lnt.json" --commit c41 --order 41
+echo 'BenchmarkChain 100 1.0 ns/op' >"$TMP/go.txt"
+expect_failure "a Go report is refused" "not JSON, or cut short" \
+	store add "$TMP/mixed.db" "$TMP/go.txt" --commit c41 --order 41
+python3 - "$TMP/c1/run.json" "$TMP/stopped.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["config"]["interrupted"] = {"signal": "SIGINT", "trials_kept": 1, "trials_asked": 3}
+json.dump(r, open(sys.argv[2], "w"))
+PY
+expect_failure "an interrupted run is refused" "an interrupted run \(SIGINT\)" \
+	store add "$TMP/mixed.db" "$TMP/stopped.json" --commit c41 --order 41
+expect_failure "run --store without --commit is refused" "--store wants --commit ID" \
+	run --store "$TMP/mixed.db" --order 1 "$TMP/c1/history.so"
+expect_failure "run --store with an order that is no number is refused" "--store wants --commit ID" \
+	run --store "$TMP/mixed.db" --commit c1 --order 1042.3f2a1c "$TMP/c1/history.so"
+expect_failure "--commit without --store is refused" "--commit and --keep-object go with --store" \
+	run --commit c1 "$TMP/c1/history.so"
+expect_failure "history --fail-on without --confirm is refused" "give --confirm too" \
+	history --fail-on slower "$STEP"
+
+# The store file itself: cut short, another application's, not SQLite at all.
+size=$(wc -c <"$STEP")
+head -c $((size / 2)) "$STEP" >"$TMP/cut.db"
+cp "$TMP/cut.db" "$TMP/cut.copy"
+expect_failure "a truncated store is refused (list)" "cut.db is not a cbench store, or is damaged|malformed" \
+	store list "$TMP/cut.db"
+expect_failure "a truncated store is refused (history)" "malformed" history "$TMP/cut.db"
+expect_failure "a truncated store is refused (add), and left as it was" "malformed" \
+	store add "$TMP/cut.db" "$TMP/c1/run.json" --commit c1 --order 1
+cmp -s "$TMP/cut.db" "$TMP/cut.copy" || not_ok "the truncated store was changed"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("create table t (x)"); c.commit()' \
+	"$TMP/foreign.db"
+expect_failure "another application's SQLite database is refused" \
+	"foreign.db is another application's SQLite database, not a cbench store" \
+	store add "$TMP/foreign.db" "$TMP/c1/run.json" --commit c1 --order 1
+cp "$TMP/c1/run.json" "$TMP/json.db"
+expect_failure "a file that is not SQLite is refused, and left as it was" "file is not a database" \
+	store add "$TMP/json.db" "$TMP/c1/run.json" --commit c1 --order 1
+cmp -s "$TMP/json.db" "$TMP/c1/run.json" || not_ok "the foreign file was changed"
+expect_failure "a store that does not exist is not made by list" "No such file" \
+	store list "$TMP/nothing.db"
+[ -e "$TMP/nothing.db" ] && not_ok "store list made a store"
+
+# Concurrent writers: 12 adds at once, each its own commit; none is lost.
+rm -f "$TMP/busy.db"
+python3 - "$TMP/c1/run.json" "$TMP" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for i in range(12):
+    r["config"]["date"] = "2026-01-01T00:00:%02dZ" % i
+    json.dump(r, open("%s/busy%d.json" % (sys.argv[2], i), "w"))
+PY
+for i in $(seq 0 11); do
+	"$CB" store add "$TMP/busy.db" "$TMP/busy$i.json" --commit "b$i" --order "$i" 2>"$TMP/busy$i.err" &
+done
+wait
+run_cb store list --format json "$TMP/busy.db"
+if [ "$rc" -eq 0 ] && [ "$(cat "$TMP"/busy*.err | grep -c 'added to')" -eq 12 ] &&
+	python3 - "$TMP/out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert sorted(x["order"] for x in r["runs"]) == list(range(12)), r["runs"]
+assert all(x["benchmarks"] == 3 for x in r["runs"]), r["runs"]
+PY
+then
+	ok "12 concurrent writers: every run added, none lost"
+else
+	not_ok "concurrent writers"
+	cat "$TMP"/busy*.err | grep -v 'added to' | head -5
+fi
+
+finish

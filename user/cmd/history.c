@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cbenchctl history`: which commit made a benchmark slower.  Per series
+ * of a store (one benchmark of one object on one machine and backend), the
+ * change points over its runs in commit order (store/history.h), each with
+ * its step and interval, the commits between the runs either side that no
+ * run measured, and, with --confirm, an audit of the objects kept either
+ * side (session/confirm.h): a change counts only once the audit calls it
+ * the same way.  --fail-on makes it a CI gate over a series; --next says
+ * which untested commit to measure to narrow a change down to one.
+ */
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/subcommands.h"
+#include "report/history.h"
+#include "report/outfile.h"
+#include "session/confirm.h"
+#include "session/options.h"
+#include "store/history.h"
+#include "store/run.h"
+
+enum history_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_HTML };
+
+static const char *const format_names[] = { "text", "json", "csv", "html", NULL };
+
+struct history_options {
+	const char *store, *machine, *object, *backend, *filter, *output, *commits;
+	int metric;
+	struct cbench_cp_params params;
+	bool confirm, next;
+	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
+	double budget_s;
+	int cpu;
+	enum history_format format;
+	bool format_given;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s history [options] <store>\n"
+		"\n"
+		"Finds, in each series of the store (one benchmark of one object on one machine\n"
+		"and backend, its runs in order), the change points: where its level moved, by\n"
+		"how much (with an interval), and which commits no run measured between the last\n"
+		"run before and the first after.  E-Divisive means with a t test, as Apache Otava\n"
+		"does it, each run weighed by its own uncertainty.\n"
+		"\n"
+		"Options:\n"
+		"  --confirm           audit the objects kept either side of each change point\n"
+		"                      (cbenchctl audit, here): confirmed only if the audit calls\n"
+		"                      it the same way\n"
+		"  --fail-on WHAT      slower or changed: exit status 3 on a confirmed slowdown\n"
+		"                      (or any confirmed change); needs --confirm\n"
+		"  --next              print the untested commits to measure next (bisection):\n"
+		"                      ORDER COMMIT and why, one line each\n"
+		"  --commits FILE      lines \"ORDER COMMIT\": names the untested commits\n"
+		"  --machine NAME      only this machine's series\n"
+		"  --object NAME       only this object's (its file name)\n"
+		"  --backend KIND      only user's or kmod's\n"
+		"  --filter REGEX      only benchmarks whose name matches (\"Copy/size=64\")\n"
+		"  --metric M          ns, est-cycles, instructions, cycles or ref-cycles\n"
+		"                      (default est-cycles where every run has it, else ns)\n"
+		"  --max-p P           the change points' significance (default %g)\n"
+		"  --min-effect PCT    smallest change that counts, in percent, for the\n"
+		"                      detector and the audits (default 0.2)\n"
+		"  --window N          runs per window of the search (default %d)\n"
+		"  --confidence C      of each step's interval and of the audits (default 0.99)\n"
+		"  --budget SECS       per audit (default 30)\n"
+		"  --cpu N             the audits' CPU\n"
+		"  --format FMT        text, json, csv (Apache Otava's, one object on one machine)\n"
+		"                      or html (a plot per series)\n"
+		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
+		"  -h, --help          show this help\n"
+		"\n"
+		"Exit status: 0, 1 when the store cannot be read or an audit failed, 2 when the\n"
+		"command line is wrong, 3 when --fail-on's gate failed.\n",
+		cbench_prog, CBENCH_CP_MAX_P, CBENCH_CP_WINDOW);
+}
+
+enum { OPT_CONFIRM = CBENCH_OPT_OWN, OPT_FAIL_ON, OPT_NEXT, OPT_COMMITS, OPT_MACHINE, OPT_OBJECT,
+       OPT_METRIC, OPT_MAX_P, OPT_MIN_EFFECT, OPT_WINDOW, OPT_CONFIDENCE, OPT_BUDGET };
+
+/* The options with a number; 0 or -EINVAL after saying why. */
+static int number_option(struct history_options *o, int c, const char *arg, FILE *err)
+{
+	double v;
+
+	if (c == OPT_CONFIDENCE)
+		return cbench_option_confidence(arg, &o->params.confidence, err);
+	if (cbench_parse_number(arg, &v))
+		v = NAN;
+	switch (c) {
+	case OPT_MAX_P:
+		if (!(v > 0 && v < 1))
+			return cbench_option_refuse(err, "--max-p", "a probability above 0 and below 1", arg);
+		o->params.max_p = v;
+		return 0;
+	case OPT_MIN_EFFECT:
+		if (!(v >= 0 && v < 100))
+			return cbench_option_refuse(err, "--min-effect", "a percentage from 0 to below 100",
+						    arg);
+		o->params.min_effect = v / 100;
+		return 0;
+	case OPT_WINDOW:
+		if (!(v >= 4 && v <= CBENCH_CP_WINDOW_MAX) || v != floor(v))
+			return cbench_option_refuse(err, "--window", "a whole number of runs from 4 to 2000",
+						    arg);
+		o->params.window = (size_t)v;
+		return 0;
+	default:
+		if (!(v > 0 && v <= 86400))
+			return cbench_option_refuse(err, "--budget", "a positive number of seconds (at most "
+						    "a day)", arg);
+		o->budget_s = v;
+		return 0;
+	}
+}
+
+static int take_option(void *opts, int c, const char *arg, FILE *err)
+{
+	struct history_options *o = opts;
+	int i;
+
+	switch (c) {
+	case OPT_CONFIRM:
+		o->confirm = true;
+		return 0;
+	case OPT_NEXT:
+		o->next = true;
+		return 0;
+	case OPT_FAIL_ON:
+		if (strcmp(arg, "slower") && strcmp(arg, "changed"))
+			return cbench_option_refuse(err, "--fail-on", "slower or changed", arg);
+		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
+		return 0;
+	case OPT_COMMITS:
+		o->commits = arg;
+		return 0;
+	case OPT_MACHINE:
+		return cbench_option_name("history", "--machine", arg, &o->machine, err);
+	case OPT_OBJECT:
+		return cbench_option_name("history", "--object", arg, &o->object, err);
+	case OPT_METRIC:
+		o->metric = cbench_option_word("--metric", arg, cbench_store_metric_names, err);
+		return o->metric < 0 ? -EINVAL : 0;
+	case CBENCH_OPT_BACKEND:
+		if (strcmp(arg, "user") && strcmp(arg, "kmod"))
+			return cbench_option_refuse(err, "--backend", "user or kmod", arg);
+		o->backend = arg;
+		return 0;
+	case CBENCH_OPT_FORMAT:
+		i = cbench_option_word("--format", arg, format_names, err);
+		if (i < 0)
+			return i;
+		o->format = (enum history_format)i;
+		o->format_given = true;
+		return 0;
+	default:
+		return number_option(o, c, arg, err);
+	}
+}
+
+/* The options; 0, 1 for --help, or -EINVAL after saying why. */
+static int parse(struct history_options *o, int argc, char *argv[])
+{
+	static const struct option own[] = {
+		{ "confirm", no_argument, NULL, OPT_CONFIRM },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "next", no_argument, NULL, OPT_NEXT },
+		{ "commits", required_argument, NULL, OPT_COMMITS },
+		{ "machine", required_argument, NULL, OPT_MACHINE },
+		{ "object", required_argument, NULL, OPT_OBJECT },
+		{ "metric", required_argument, NULL, OPT_METRIC },
+		{ "max-p", required_argument, NULL, OPT_MAX_P },
+		{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
+		{ "window", required_argument, NULL, OPT_WINDOW },
+		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cbench_option_fields fields = { .filter = &o->filter, .cpu = &o->cpu,
+						     .output = &o->output };
+	int ret;
+
+	*o = (struct history_options){
+		.metric = -1, .budget_s = 30, .cpu = -1,
+		.params = { .window = CBENCH_CP_WINDOW, .max_p = CBENCH_CP_MAX_P, .min_effect = 0.002,
+			    .confidence = 0.99 },
+	};
+	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, stderr);
+	if (ret)
+		return ret;
+	if (optind != argc - 1) {
+		cbench_err("history wants one store\n");
+		return -EINVAL;
+	}
+	o->store = argv[optind];
+	if (o->fail_on != GATE_NONE && !o->confirm) {
+		cbench_err("history --fail-on gates on confirmed change points: give --confirm too\n");
+		return -EINVAL;
+	}
+	if (o->next && o->format != FORMAT_TEXT) {
+		cbench_err("history --next prints lines of text; --format goes without it\n");
+		return -EINVAL;
+	}
+	if (!o->format_given && cbench_path_has_ext(o->output, ".json"))
+		o->format = FORMAT_JSON;
+	else if (!o->format_given && cbench_path_has_ext(o->output, ".csv"))
+		o->format = FORMAT_CSV;
+	else if (!o->format_given && (cbench_path_has_ext(o->output, ".html")))
+		o->format = FORMAT_HTML;
+	return 0;
+}
+
+/* --commits FILE: "ORDER COMMIT" lines; names each change's next commit. */
+static int name_commits(const char *path, struct cbench_history *h)
+{
+	FILE *f = fopen(path, "re");
+	char line[1024], commit[512];
+	long long order;
+
+	if (!f) {
+		cbench_err("unable to read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lld %511s", &order, commit) != 2)
+			continue;
+		for (size_t i = 0; i < h->nseries; i++) {
+			for (size_t k = 0; k < h->series[i].nchanges; k++) {
+				struct cbench_history_change *c = &h->series[i].changes[k];
+
+				if (c->next_order == order && !c->next_commit)
+					c->next_commit = strdup(commit);
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Audits every change point; the count of audits that failed. */
+static size_t confirm_all(const struct history_options *o, struct cbench_history *h)
+{
+	char dir[] = "/tmp/cbench-history.XXXXXX";
+	struct cbench_confirm_options co = { .min_effect_pct = 100 * o->params.min_effect,
+					     .confidence = o->params.confidence, .budget_s = o->budget_s,
+					     .cpu = o->cpu, .dir = dir };
+	size_t failed = 0, serial = 0;
+
+	h->confirm = true;
+	if (!mkdtemp(dir)) {
+		cbench_err("unable to make a directory for the audits: %s\n", strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < h->nseries; i++) {
+		for (size_t k = 0; k < h->series[i].nchanges; k++)
+			failed += (size_t)cbench_session_confirm(&co, &h->series[i],
+								 &h->series[i].changes[k], serial++);
+	}
+	for (size_t s = 0; s < serial; s++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "%s/audit-%zu.json", dir, s);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/audit-%zu.log", dir, s);
+		unlink(path);
+	}
+	rmdir(dir);
+	return failed;
+}
+
+/* --next: one line per order to measure, the first change point it narrows. */
+static void next(const struct history_options *o, const struct cbench_history *h, FILE *f)
+{
+	size_t lines = 0;
+
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct cbench_history_series *s = &h->series[i];
+
+		for (size_t k = 0; k < s->nchanges; k++) {
+			const struct cbench_history_change *c = &s->changes[k];
+			const struct cbench_history_point *a = &s->points[c->cp.last];
+			const struct cbench_history_point *b = &s->points[c->cp.index];
+			bool seen = false;
+
+			if (c->next_order < 0 || (o->confirm && c->confirm != CBENCH_CONFIRM_YES))
+				continue;
+			for (size_t j = 0; j <= i && !seen; j++) {
+				for (size_t l = 0; l < (j < i ? h->series[j].nchanges : k) && !seen; l++)
+					seen = h->series[j].changes[l].next_order == c->next_order;
+			}
+			if (seen)
+				continue;
+			fprintf(f, "%lld %s  %s on %s: %+.2f %% between order %lld (%s) and %lld (%s), %lld "
+				"untested\n", c->next_order, c->next_commit ? c->next_commit : "-", s->name,
+				s->machine, 100 * c->cp.change, a->order, a->commit, b->order, b->commit,
+				c->untested);
+			lines++;
+		}
+	}
+	if (!lines)
+		fprintf(stderr, "%s: history: nothing to measure next: every %schange point is pinned "
+			"to one commit\n", cbench_prog, o->confirm ? "confirmed " : "");
+}
+
+static int write_report(const struct history_options *o, const struct cbench_history *h)
+{
+	struct cbench_outfile out = { 0 };
+	int ret = cbench_outfile_open(&out, o->output);
+
+	if (ret) {
+		cbench_err("unable to write %s: %s\n", o->output, cbench_outfile_error(&out, ret));
+		return -1;
+	}
+	if (o->next) {
+		next(o, h, out.file);
+		ret = ferror(out.file) ? -EIO : 0;
+	} else if (o->format == FORMAT_JSON) {
+		ret = cbench_history_report_json(h, out.file);
+	} else if (o->format == FORMAT_CSV) {
+		ret = cbench_history_report_csv(h, out.file);
+	} else if (o->format == FORMAT_HTML) {
+		ret = cbench_history_report_html(h, out.file);
+	} else {
+		ret = cbench_history_report_text(h, out.file);
+	}
+	if (ret == -EINVAL) {
+		cbench_outfile_abort(&out);
+		cbench_err("unable to write Otava's CSV: it holds one object on one machine and backend; "
+			   "choose with --machine, --object and --backend\n");
+		return -1;
+	}
+	ret = ret ? ret : cbench_outfile_commit(&out);
+	if (ret) {
+		cbench_err("unable to write %s: %s\n", o->output ? o->output : "the report",
+			   cbench_outfile_error(&out, ret));
+		cbench_outfile_abort(&out);
+		return -1;
+	}
+	return 0;
+}
+
+/* --fail-on's gate, said on stderr: 3 when it failed, else 0. */
+static int gate(const struct history_options *o, const struct cbench_history *h)
+{
+	size_t failing = 0, open = 0;
+
+	if (o->fail_on == GATE_NONE)
+		return 0;
+	for (size_t i = 0; i < h->nseries; i++) {
+		for (size_t k = 0; k < h->series[i].nchanges; k++) {
+			const struct cbench_history_change *c = &h->series[i].changes[k];
+
+			failing += c->confirm == CBENCH_CONFIRM_YES &&
+				   (c->cp.change > 0 || o->fail_on == GATE_CHANGED);
+			open += c->confirm != CBENCH_CONFIRM_YES;
+		}
+	}
+	fprintf(stderr, "gate (--fail-on %s): %s: %zu confirmed change point%s %s; %zu not confirmed\n",
+		o->fail_on == GATE_SLOWER ? "slower" : "changed", failing ? "FAILED" : "passed", failing,
+		failing == 1 ? "" : "s", o->fail_on == GATE_SLOWER ? "slower" : "changed", open);
+	return failing ? CBENCH_EXIT_GATE : CBENCH_EXIT_OK;
+}
+
+int cbench_history_main(int argc, char *argv[])
+{
+	struct history_options o;
+	struct cbench_store_history sh;
+	struct cbench_history_select sel;
+	regex_t filter;
+	char err[CBENCH_ERR_LEN];
+	size_t failed = 0;
+	int ret, status = CBENCH_EXIT_FAILED;
+
+	ret = parse(&o, argc, argv);
+	if (ret) {
+		if (ret > 0)
+			usage(stdout);
+		return ret > 0 ? 0 : cbench_usage_error("history", NULL);
+	}
+	if (o.filter && regcomp(&filter, o.filter, REG_EXTENDED | REG_NOSUB)) {
+		cbench_err("--filter '%s' is not a regular expression (POSIX extended)\n", o.filter);
+		return CBENCH_EXIT_USAGE;
+	}
+	sel = (struct cbench_history_select){ .machine = o.machine, .object = o.object,
+		.backend = o.backend, .filter = o.filter ? &filter : NULL, .metric = o.metric };
+	ret = cbench_store_history(o.store, &sel, &o.params, &sh, err, sizeof(err));
+	if (ret) {
+		cbench_err("unable to read the history of %s: %s\n", o.store, err);
+		goto out;
+	}
+	if (o.commits && name_commits(o.commits, &sh.h))
+		goto out;
+	if (o.confirm)
+		failed = confirm_all(&o, &sh.h);
+	if (write_report(&o, &sh.h))
+		goto out;
+	if (failed)
+		cbench_err("%zu audit%s failed\n", failed, failed == 1 ? "" : "s");
+	status = failed ? CBENCH_EXIT_FAILED : gate(&o, &sh.h);
+out:
+	for (size_t i = 0; i < sh.h.nseries; i++) {
+		for (size_t k = 0; k < sh.h.series[i].nchanges; k++)
+			free((char *)sh.h.series[i].changes[k].next_commit);
+	}
+	cbench_store_history_free(&sh);
+	if (o.filter)
+		regfree(&filter);
+	return status;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `cbenchctl history`: what it found in a store's series, and the writers
+ * that print it (report_history.c: text, JSON and Otava's CSV;
+ * plot_history.c: an HTML page with a plot per series).  Writers only
+ * format: the series come from the store, their change points from
+ * stats/changepoint.h, the confirmations from audits.
+ */
+#ifndef _CBENCH_HISTORY_H
+#define _CBENCH_HISTORY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "stats/changepoint.h"
+
+/* One run of a series; the strings belong to whoever read the store. */
+struct cbench_history_point {
+	long long run, order;
+	const char *commit, *build_id, *date;
+	const char *copy;		/* the object kept for it; NULL if none */
+	double value;			/* the headline, in the series' unit */
+	double u;			/* its relative standard uncertainty; NAN unknown */
+};
+
+enum cbench_confirmation {
+	CBENCH_CONFIRM_NOT_ASKED,
+	CBENCH_CONFIRM_YES,		/* the audit called it, the same way */
+	CBENCH_CONFIRM_NO,		/* it did not, or could not be run (reason) */
+};
+
+struct cbench_history_change {
+	/* cp.index: the first run after the change; cp.last: the last run
+	 * before it (the runs between, if any, too noisy to tell their side) */
+	struct cbench_cp cp;
+	/* Orders strictly between the last run before and the first after,
+	 * where the change may be: commits no run measured (untested), and
+	 * runs between measured too noisily to place (unclear). */
+	long long untested;
+	size_t unclear;
+	long long next_order;		/* the one to measure next (bisection); -1: none */
+	const char *next_commit;	/* its commit, where --commits names it; else NULL */
+	enum cbench_confirmation confirm;
+	/* The audit of the kept objects (A before, B after), when it ran:
+	 * its verdict word and its change with interval, in percent. */
+	char verdict[16];
+	double audit_change, audit_lower, audit_upper;
+	char reason[400];		/* why not confirmed; "" otherwise */
+};
+
+struct cbench_history_series {
+	const char *machine, *cpu, *backend, *object, *name;
+	const char *metric, *unit;	/* "est-cycles", "est-cycles/op" */
+	struct cbench_history_point *points;
+	size_t npoints;
+	struct cbench_history_change *changes;
+	size_t nchanges;
+	double between_sd;		/* relative sd between runs beyond their own (tau) */
+};
+
+struct cbench_history {
+	const char *store;
+	struct cbench_cp_params params;
+	bool confirm;			/* --confirm asked */
+	struct cbench_history_series *series;
+	size_t nseries;
+};
+
+/* Counts of a history: change points, confirmed ones, confirmed slowdowns. */
+void cbench_history_count(const struct cbench_history *h, size_t *changes, size_t *confirmed,
+			  size_t *slower);
+
+/* Each returns 0 or -EIO (the stream's error). */
+int cbench_history_report_text(const struct cbench_history *h, FILE *f);
+int cbench_history_report_json(const struct cbench_history *h, FILE *f);
+/*
+ * Otava's CSV (its docs/CSV.md): time,commit,order, then a column per
+ * series ("Chain:est-cycles"), a row per run in order.  It holds one
+ * object on one machine and backend: -EINVAL when h holds more (the
+ * caller chooses).
+ */
+int cbench_history_report_csv(const struct cbench_history *h, FILE *f);
+/* An HTML page: a plot per series, its change points marked. */
+int cbench_history_report_html(const struct cbench_history *h, FILE *f);
+
+#endif /* _CBENCH_HISTORY_H */

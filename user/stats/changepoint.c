@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Change points: E-Divisive means with a weighted t test; see changepoint.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/changepoint.h"
+#include "stats/stats.h"
+
+/* The median of the positive finite values of v; NAN if none. */
+static double median_known(const double *v, size_t n)
+{
+	double *known = malloc((n + 1) * sizeof(*known)), m;
+	size_t k = 0;
+
+	if (!known)
+		return NAN;
+	for (size_t i = 0; v && i < n; i++) {
+		if (isfinite(v[i]) && v[i] > 0)
+			known[k++] = v[i];
+	}
+	m = k ? cbench_stats_median(known, k) : NAN;
+	free(known);
+	return m;
+}
+
+double cbench_cp_spread(const double *y, size_t n)
+{
+	double *d, med, mad;
+
+	if (n < 3)
+		return NAN;
+	d = malloc((n - 1) * sizeof(*d));
+	if (!d)
+		return NAN;
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = y[i + 1] - y[i];
+	med = cbench_stats_median(d, n - 1);
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = fabs(d[i] - med);
+	mad = cbench_stats_median(d, n - 1);
+	free(d);
+	/* A difference of two points has twice a point's variance. */
+	return 1.4826 * mad / sqrt(2);
+}
+
+/* tau^2 from the successive differences; see cbench_cp_weights(). */
+static double between_var(const double *y, size_t n, double typical_u)
+{
+	double sd = cbench_cp_spread(y, n);
+
+	/* Each point's own u^2 is in a point's variance too. */
+	return isfinite(sd) ? fmax(0, sd * sd - typical_u * typical_u) : 0;
+}
+
+double cbench_cp_weights(const double *y, const double *u, size_t n, double *w)
+{
+	double typical = median_known(u, n), floor_u, tau2;
+
+	if (isnan(typical))
+		typical = CBENCH_CP_U_MIN;
+	floor_u = fmax(CBENCH_CP_U_MIN, typical / sqrt(CBENCH_CP_WEIGHT_RATIO));
+	tau2 = between_var(y, n, typical);
+	for (size_t i = 0; i < n; i++) {
+		double ui = u && isfinite(u[i]) && u[i] > 0 ? u[i] : typical;
+
+		ui = fmax(ui, floor_u);
+		w[i] = 1 / (tau2 + ui * ui);
+	}
+	return tau2;
+}
+
+/*
+ * Sums of |y_r - y_s| over blocks of [a, c), by 2-D prefix sums:
+ * s[i * m + j] is the sum over r < i, s < j (local indices), m = c - a + 1.
+ */
+static double block(const double *s, size_t m, size_t r0, size_t r1, size_t c0, size_t c1)
+{
+	return s[r1 * m + c1] - s[r0 * m + c1] - s[r1 * m + c0] + s[r0 * m + c0];
+}
+
+/*
+ * Matteson and James's Q-hat of X = [a, tau) against Y = [tau, kappa) in
+ * local indices x0 = 0, t, k: with n = |X|, m = |Y|,
+ *	2/(n+m) sum|X-Y| - 2m/((n+m)(n-1)) sum_{i<j}|X_i-X_j|
+ *			 - 2n/((n+m)(m-1)) sum_{i<j}|Y_i-Y_j|,
+ * a within-side term dropped for a side of one point.
+ */
+static double qhat(const double *s, size_t m, size_t t, size_t k)
+{
+	double n_x = (double)t, n_y = (double)(k - t), q;
+
+	q = 2 / (n_x + n_y) * block(s, m, 0, t, t, k);
+	if (t > 1)
+		q -= 2 * n_y / ((n_x + n_y) * (n_x - 1)) * block(s, m, 0, t, 0, t) / 2;
+	if (k - t > 1)
+		q -= 2 * n_x / ((n_x + n_y) * (n_y - 1)) * block(s, m, t, k, t, k) / 2;
+	return q;
+}
+
+size_t cbench_cp_candidate(const double *y, size_t a, size_t c, double *q_out)
+{
+	size_t len = c - a, m = len + 1, best = 0;
+	double *s, best_q = -INFINITY;
+
+	if (c < a + 2)
+		return 0;
+	s = calloc(m * m, sizeof(*s));
+	if (!s)
+		return 0;
+	for (size_t i = 1; i <= len; i++) {
+		for (size_t j = 1; j <= len; j++)
+			s[i * m + j] = fabs(y[a + i - 1] - y[a + j - 1]) + s[(i - 1) * m + j] +
+				       s[i * m + j - 1] - s[(i - 1) * m + j - 1];
+	}
+	for (size_t t = 1; t < len; t++) {
+		for (size_t k = t + 1; k <= len; k++) {
+			double q = qhat(s, m, t, k);
+
+			if (q > best_q) {
+				best_q = q;
+				best = a + t;
+			}
+		}
+	}
+	free(s);
+	*q_out = best_q;
+	return best;
+}
+
+/* Weighted sum, mean and residual sum of squares of y over [a, b). */
+static void side(const double *y, const double *w, size_t a, size_t b, double *sum_w, double *mean,
+		 double *rss)
+{
+	double sw = 0, swy = 0, r = 0;
+
+	for (size_t i = a; i < b; i++) {
+		sw += w[i];
+		swy += w[i] * y[i];
+	}
+	*mean = swy / sw;
+	for (size_t i = a; i < b; i++)
+		r += w[i] * (y[i] - *mean) * (y[i] - *mean);
+	*sum_w = sw;
+	*rss = r;
+}
+
+void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t c,
+		    double confidence, struct cbench_cp *cp)
+{
+	double w1, w2, rss1, rss2, d, se, q;
+
+	memset(cp, 0, sizeof(*cp));
+	cp->index = b;
+	cp->last = b ? b - 1 : 0;
+	cp->p = 1;
+	cp->t = 0;
+	cp->df = c >= a + 2 ? (double)(c - a - 2) : 0;
+	cp->change = cp->lower = cp->upper = NAN;
+	if (b <= a || c <= b)
+		return;
+	side(y, w, a, b, &w1, &cp->before, &rss1);
+	side(y, w, b, c, &w2, &cp->after, &rss2);
+	d = cp->after - cp->before;
+	cp->change = expm1(d);
+	if (cp->df < 1)
+		return;
+	se = sqrt((rss1 + rss2) / cp->df * (1 / w1 + 1 / w2));
+	if (!(se > 0)) {
+		/* Both sides constant: equal, or as different as can be. */
+		cp->p = d == 0 ? 1 : 0;
+		cp->t = d == 0 ? 0 : copysign(INFINITY, d);
+		cp->lower = cp->upper = cp->change;
+		return;
+	}
+	cp->t = d / se;
+	cp->p = 2 * cbench_stats_t_cdf(-fabs(cp->t), cp->df);
+	q = cbench_stats_t_quantile(1 - (1 - confidence) / 2, cp->df);
+	cp->lower = expm1(d - q * se);
+	cp->upper = expm1(d + q * se);
+}
+
+/* A growing array of change points, kept in index order. */
+struct cp_list {
+	struct cbench_cp *v;
+	size_t n, cap;
+};
+
+static int insert(struct cp_list *l, const struct cbench_cp *cp)
+{
+	size_t at = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->v[i].index == cp->index)
+			return 0;
+		at += l->v[i].index < cp->index;
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct cbench_cp *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	memmove(&l->v[at + 1], &l->v[at], (l->n - at) * sizeof(*l->v));
+	l->v[at] = *cp;
+	l->n++;
+	return 0;
+}
+
+/* The segment bounds around change point i of l within [lo, hi). */
+static void bounds(const struct cp_list *l, size_t i, size_t lo, size_t hi, size_t *a, size_t *c)
+{
+	*a = i > 0 ? l->v[i - 1].index : lo;
+	*c = i + 1 < l->n ? l->v[i + 1].index : hi;
+}
+
+/* Tests change point i of l against its neighbours' segments. */
+static void retest(const double *y, const double *w, struct cp_list *l, size_t i, size_t lo,
+		  size_t hi, double confidence)
+{
+	double q = l->v[i].qhat;
+	size_t a, c;
+
+	bounds(l, i, lo, hi, &a, &c);
+	cbench_cp_test(y, w, a, l->v[i].index, c, confidence, &l->v[i]);
+	l->v[i].qhat = q;
+}
+
+/*
+ * E-Divisive within the window [lo, hi) (Otava's ChangePointDetector):
+ * the best candidate over the intervals the accepted points leave, tested
+ * on its interval's two sides; accepted while p <= max_p, into found.
+ * *last is the last point the window found, 0 if none.
+ */
+static int divide(const double *y, const double *w, size_t lo, size_t hi, double max_p,
+		  double confidence, struct cp_list *found, size_t *last)
+{
+	struct cp_list win = { 0 };
+	int ret = 0;
+
+	for (;;) {
+		size_t best = 0, best_a = 0, best_c = 0;
+		double best_q = -INFINITY;
+		struct cbench_cp cp;
+
+		for (size_t i = 0; i <= win.n; i++) {
+			size_t a = i ? win.v[i - 1].index : lo, c = i < win.n ? win.v[i].index : hi;
+			double q;
+			size_t t = c >= a + 2 ? cbench_cp_candidate(y, a, c, &q) : 0;
+
+			if (t && q > best_q) {
+				best_q = q;
+				best = t;
+				best_a = a;
+				best_c = c;
+			}
+		}
+		if (!best)
+			break;
+		cbench_cp_test(y, w, best_a, best, best_c, confidence, &cp);
+		cp.qhat = best_q;
+		if (!(cp.p <= max_p))
+			break;
+		ret = insert(&win, &cp);
+		if (ret)
+			break;
+	}
+	*last = win.n ? win.v[win.n - 1].index : 0;
+	for (size_t i = 0; !ret && i < win.n; i++)
+		ret = insert(found, &win.v[i]);
+	free(win.v);
+	return ret;
+}
+
+/* Otava's split: overlapping windows, each searched at the weak threshold. */
+static int split(const double *y, const double *w, size_t n, const struct cbench_cp_params *p,
+		 double weak_p, struct cp_list *l)
+{
+	size_t step = p->window / 2, start = 0;
+
+	while (start < n) {
+		size_t end = start + p->window < n ? start + p->window : n, last;
+		int ret = divide(y, w, start, end, weak_p, p->confidence, l, &last);
+
+		if (ret)
+			return ret;
+		/* The next window starts at the last point this one found, or
+		 * half a window on. */
+		start = last > start + step ? last : start + step;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		retest(y, w, l, i, 0, n, p->confidence);
+	return 0;
+}
+
+/* A change's size both ways, as Otava's change_magnitude(). */
+static double magnitude(const struct cbench_cp *cp)
+{
+	return expm1(fabs(cp->after - cp->before));
+}
+
+/*
+ * Otava's merge: while some point fails (the largest p above max_p, else
+ * the smallest change at or under min_effect), remove it and test the
+ * others again against their new neighbours.
+ */
+static void merge(const double *y, const double *w, size_t n, const struct cbench_cp_params *p,
+		  struct cp_list *l)
+{
+	while (l->n) {
+		size_t weakest = 0;
+
+		for (size_t i = 1; i < l->n; i++) {
+			if (l->v[i].p > l->v[weakest].p)
+				weakest = i;
+		}
+		if (l->v[weakest].p < p->max_p) {
+			weakest = 0;
+			for (size_t i = 1; i < l->n; i++) {
+				if (magnitude(&l->v[i]) < magnitude(&l->v[weakest]))
+					weakest = i;
+			}
+			if (magnitude(&l->v[weakest]) > p->min_effect)
+				return;
+		}
+		memmove(&l->v[weakest], &l->v[weakest + 1], (l->n - weakest - 1) * sizeof(*l->v));
+		l->n--;
+		/* Otava retests the two points after the removed one; the one
+		 * before it lost its right side too, so we retest every one. */
+		for (size_t i = 0; i < l->n; i++)
+			retest(y, w, l, i, 0, n, p->confidence);
+	}
+}
+
+/*
+ * Each change point moved past the light points next to it (see
+ * changepoint.h): its first point after onto the first that weighs enough,
+ * its last point before onto the last one that does.  Done in order, so
+ * that a point never crosses its right neighbour; then each is tested
+ * again as its neighbours now stand.
+ */
+static void anchor(const double *y, const double *w, size_t n, double confidence,
+		   struct cp_list *l)
+{
+	double light = cbench_stats_median(w, n) / CBENCH_CP_WEIGHT_RATIO;
+	size_t a, c, b, last;
+
+	if (!(light > 0))
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		bounds(l, i, 0, n, &a, &c);
+		for (b = l->v[i].index; b + 1 < c && w[b] < light; b++)
+			;
+		for (last = l->v[i].index - 1; last > a && w[last] < light; last--)
+			;
+		l->v[i].index = b;
+		l->v[i].last = last;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		last = l->v[i].last;
+		retest(y, w, l, i, 0, n, confidence);
+		l->v[i].last = last;
+	}
+}
+
+int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cbench_cp_params *p,
+		     struct cbench_cp **out, size_t *nout)
+{
+	struct cp_list l = { 0 };
+	double *w, weak_p;
+	int ret;
+
+	*out = NULL;
+	*nout = 0;
+	if (p->window < 4 || p->window > CBENCH_CP_WINDOW_MAX || !(p->max_p > 0 && p->max_p < 1) ||
+	    !(p->min_effect >= 0) || !(p->confidence > 0 && p->confidence < 1))
+		return -EINVAL;
+	if (n < CBENCH_CP_MIN_POINTS)
+		return 0;
+	w = malloc(n * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	cbench_cp_weights(y, u, n, w);
+	/* Otava's first pass: ten times max_p below 0.05, twice up to 0.5. */
+	weak_p = p->max_p < 0.05 ? p->max_p * 10 : p->max_p < 0.5 ? p->max_p * 2 : p->max_p;
+	ret = split(y, w, n, p, weak_p, &l);
+	if (!ret) {
+		merge(y, w, n, p, &l);
+		anchor(y, w, n, p->confidence, &l);
+	}
+	free(w);
+	if (ret) {
+		free(l.v);
+		return ret;
+	}
+	if (!l.n)
+		free(l.v);
+	*out = l.n ? l.v : NULL;
+	*nout = l.n;
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A store's series, analysed: each series (one benchmark of one object on
+ * one machine and backend, one metric) read from the store and its change
+ * points found (stats/changepoint.h) over the logs of its runs' headlines,
+ * each weighed by the run's own uncertainty; for each change point, the
+ * commits between the last run before it and the first after it that no
+ * run measured, and the one to measure next to narrow it down.
+ */
+#ifndef _CBENCH_STORE_HISTORY_H
+#define _CBENCH_STORE_HISTORY_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/history.h"
+
+struct cbench_store_series;
+
+/* Which series: NULL (or -1) for any. */
+struct cbench_history_select {
+	const char *machine, *object, *backend;
+	const regex_t *filter;		/* on the benchmark's name */
+	/*
+	 * enum cbench_store_metric, or -1: est-cycles where every run of the
+	 * series has it (it cancels a core clock that moves between runs,
+	 * which time per op follows), else ns.
+	 */
+	int metric;
+};
+
+/* A history with the series it points into. */
+struct cbench_store_history {
+	struct cbench_history h;
+	struct cbench_store_series *series;
+	size_t nseries;
+};
+
+/*
+ * Reads the store at path (read-only) and analyses the series sel picks
+ * with p into out->h.  0, or -errno with why in err (the store's errors;
+ * -EINVAL for p out of range).
+ */
+int cbench_store_history(const char *path, const struct cbench_history_select *sel,
+			 const struct cbench_cp_params *p, struct cbench_store_history *out, char *err,
+			 size_t errlen);
+void cbench_store_history_free(struct cbench_store_history *sh);
+
+#endif /* _CBENCH_STORE_HISTORY_H */

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading a run's JSON report (report/report_json.c writes it) into what
+ * the store keeps: the one place that knows which of the report's fields
+ * are a benchmark's headline and its trials, so that when the report
+ * changes what it quotes, only this file follows.
+ */
+#ifndef _CBENCH_STORE_REPORT_READ_H
+#define _CBENCH_STORE_REPORT_READ_H
+
+#include <stddef.h>
+
+struct cbench_json;
+struct cbench_store_run;
+
+/*
+ * doc, a parsed run report, into run (its commit and order left alone).
+ * Refused, -EINVAL with why in err: another kind of file (an audit, LNT or
+ * Bencher report, or not cbench's), a newer schema, an interrupted run,
+ * one without an object's build ID, or one in which no benchmark measured.
+ * -ENOMEM.
+ */
+int cbench_store_read_report(const struct cbench_json *doc, struct cbench_store_run *run, char *err,
+			     size_t errlen);
+
+#endif /* _CBENCH_STORE_REPORT_READ_H */
