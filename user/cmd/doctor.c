@@ -38,7 +38,7 @@
 #include "machine/clock.h"
 #include "machine/cpuenv.h"
 #include "machine/cpulock.h"
-#include "report/json_writer.h"
+#include "report/doctor.h"
 #include "session/options.h"
 #include "machine/probe.h"
 #include "backend/protocol.h"
@@ -64,83 +64,13 @@
 #define EFI_SECURE_BOOT \
 	"/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e98c0f8e4aa8"
 
-enum verdict { VERDICT_OK, VERDICT_WARN, VERDICT_FAIL };
-
-static const char *const verdict_names[] = { "ok", "warn", "fail" };
-
-/* A check's extra JSON member: what it read or measured, typed. */
-struct extra {
-	const char *key;
-	enum { EXTRA_INT, EXTRA_DOUBLE, EXTRA_BOOL } kind;
-	int64_t i;
-	double d;
-};
-
-#define EXTRAS_MAX 4
-
-struct check {
-	const char *key;		/* stable JSON name */
-	const char *title;		/* text column */
-	enum verdict verdict;
-	char detail[384];
-	char fix[512];			/* "" when there is nothing to fix */
-	struct extra extra[EXTRAS_MAX];
-	unsigned int nextra;
-};
-
-#define MAX_CHECKS 32
-
 struct doctor {
-	int cpu;
 	bool json;
 	bool measure;
-	struct check checks[MAX_CHECKS];
-	size_t nchecks;
+	struct cbench_doctor_report report;
 	bool module_loaded;
 	bool pmu;
 };
-
-static struct check *add(struct doctor *d, const char *key, const char *title,
-			 enum verdict verdict, const char *fix, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-
-static void extra(struct check *c, const char *key, int kind, int64_t i, double v)
-{
-	if (c->nextra < EXTRAS_MAX)
-		c->extra[c->nextra++] = (struct extra){ .key = key, .kind = kind, .i = i, .d = v };
-}
-
-static void extra_int(struct check *c, const char *key, int64_t v)
-{
-	extra(c, key, EXTRA_INT, v, 0);
-}
-
-static void extra_double(struct check *c, const char *key, double v)
-{
-	extra(c, key, EXTRA_DOUBLE, 0, v);
-}
-
-static void extra_bool(struct check *c, const char *key, bool v)
-{
-	extra(c, key, EXTRA_BOOL, v, 0);
-}
-
-static struct check *add(struct doctor *d, const char *key, const char *title,
-			 enum verdict verdict, const char *fix, const char *fmt, ...)
-{
-	struct check *c = &d->checks[d->nchecks < MAX_CHECKS ? d->nchecks++ : MAX_CHECKS - 1];
-	va_list ap;
-
-	memset(c, 0, sizeof(*c));
-	c->key = key;
-	c->title = title;
-	c->verdict = verdict;
-	snprintf(c->fix, sizeof(c->fix), "%s", fix ? fix : "");
-	va_start(ap, fmt);
-	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
-	va_end(ap);
-	return c;
-}
 
 /* The selected word of a sysfs choice file: "always [madvise] never". */
 static int read_choice(const char *path, char *buf, size_t size)
@@ -175,15 +105,15 @@ static void check_cpu(struct doctor *d)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), CBENCH_CPU_DIR "/cpu%d", d->cpu);
+	snprintf(path, sizeof(path), CBENCH_CPU_DIR "/cpu%d", d->report.cpu);
 	if (!cbench_sysroot_exists(path))
-		add(d, "cpu", "CPU", VERDICT_FAIL, "pick another with --cpu",
-		    "CPU %d does not exist", d->cpu);
-	else if (!cpu_online(d->cpu))
-		add(d, "cpu", "CPU", VERDICT_FAIL, "echo 1 > " CBENCH_CPU_DIR "/cpuN/online",
-		    "CPU %d is offline", d->cpu);
+		cbench_doctor_add(&d->report, "cpu", "CPU", CBENCH_VERDICT_FAIL, "pick another with --cpu",
+		    "CPU %d does not exist", d->report.cpu);
+	else if (!cpu_online(d->report.cpu))
+		cbench_doctor_add(&d->report, "cpu", "CPU", CBENCH_VERDICT_FAIL, "echo 1 > " CBENCH_CPU_DIR "/cpuN/online",
+		    "CPU %d is offline", d->report.cpu);
 	else
-		add(d, "cpu", "CPU", VERDICT_OK, NULL, "CPU %d is online", d->cpu);
+		cbench_doctor_add(&d->report, "cpu", "CPU", CBENCH_VERDICT_OK, NULL, "CPU %d is online", d->report.cpu);
 }
 
 /* The version the cbench family registered with, from the genl controller;
@@ -268,30 +198,30 @@ static void check_module(struct doctor *d)
 	struct cbench_proto_info info = { 0 };
 	struct cbench_nl *nl = NULL;
 	unsigned int version = 0;
-	struct check *c;
+	struct cbench_doctor_check *c;
 	char fix[768];
 	int ret;
 
 	d->module_loaded = cbench_sysroot_exists("/sys/module/cbench");
 	if (!d->module_loaded) {
 		load_fix(fix, sizeof(fix));
-		add(d, "module", "cbench.ko", VERDICT_WARN, fix,
+		cbench_doctor_add(&d->report, "module", "cbench.ko", CBENCH_VERDICT_WARN, fix,
 		    "not loaded: only the user backend can measure (no ring 0, interrupts on)");
 		return;
 	}
 	if (!cbench_sysroot_is_real()) {
-		add(d, "module", "cbench.ko", VERDICT_OK, NULL,
+		cbench_doctor_add(&d->report, "module", "cbench.ko", CBENCH_VERDICT_OK, NULL,
 		    "loaded (not asked: the files are a copy, not this machine's)");
 		return;
 	}
 	ret = family_version(&version);
 	if (ret) {
-		add(d, "module", "cbench.ko", VERDICT_FAIL, "rmmod cbench && insmod cbench.ko",
+		cbench_doctor_add(&d->report, "module", "cbench.ko", CBENCH_VERDICT_FAIL, "rmmod cbench && insmod cbench.ko",
 		    "loaded, but its netlink family does not answer: %s", strerror(-ret));
 		return;
 	}
 	if (version != CBENCH_GENL_VERSION) {
-		add(d, "module", "cbench.ko", VERDICT_FAIL,
+		cbench_doctor_add(&d->report, "module", "cbench.ko", CBENCH_VERDICT_FAIL,
 		    "load the cbench.ko built from the same tree as this cbenchctl",
 		    "speaks protocol version %u, this cbenchctl version %d", version,
 		    CBENCH_GENL_VERSION);
@@ -301,28 +231,28 @@ static void check_module(struct doctor *d)
 	if (!ret)
 		ret = cbench_proto_info(nl, &info);
 	if (ret) {
-		add(d, "module", "cbench.ko", VERDICT_FAIL, "rmmod cbench && insmod cbench.ko",
+		cbench_doctor_add(&d->report, "module", "cbench.ko", CBENCH_VERDICT_FAIL, "rmmod cbench && insmod cbench.ko",
 		    "loaded, but INFO fails: %s", cbench_nl_strerror(nl, ret));
 		cbench_nl_close(nl);
 		return;
 	}
 	cbench_nl_close(nl);
 	if (info.abi != CBENCH_ABI_VERSION) {
-		c = add(d, "module", "cbench.ko", VERDICT_FAIL,
+		c = cbench_doctor_add(&d->report, "module", "cbench.ko", CBENCH_VERDICT_FAIL,
 			"load the cbench.ko built from the same tree as this cbenchctl",
 			"%s runs benchmark ABI %" PRIu32 ", this cbenchctl %d", info.version,
 			info.abi, CBENCH_ABI_VERSION);
 	} else if (strcmp(info.version, CBENCH_VERSION)) {
-		c = add(d, "module", "cbench.ko", VERDICT_WARN,
+		c = cbench_doctor_add(&d->report, "module", "cbench.ko", CBENCH_VERDICT_WARN,
 			"load the cbench.ko built from the same tree as this cbenchctl",
 			"%s loaded (protocol %u, ABI %" PRIu32 "), but this cbenchctl is %s",
 			info.version, version, info.abi, CBENCH_VERSION);
 	} else {
-		c = add(d, "module", "cbench.ko", VERDICT_OK, NULL,
+		c = cbench_doctor_add(&d->report, "module", "cbench.ko", CBENCH_VERDICT_OK, NULL,
 			"%s loaded, protocol %u, ABI %" PRIu32, info.version, version, info.abi);
 	}
-	extra_int(c, "protocol", version);
-	extra_int(c, "abi", info.abi);
+	cbench_doctor_extra_int(c, "protocol", version);
+	cbench_doctor_extra_int(c, "abi", info.abi);
 }
 
 static void check_headers(struct doctor *d)
@@ -330,13 +260,13 @@ static void check_headers(struct doctor *d)
 	char release[128], path[256];
 
 	if (!kernel_release(release, sizeof(release))) {
-		add(d, "headers", "kernel headers", VERDICT_WARN, NULL,
+		cbench_doctor_add(&d->report, "headers", "kernel headers", CBENCH_VERDICT_WARN, NULL,
 		    "the running kernel's release is unknown (no /proc/sys/kernel/osrelease)");
 		return;
 	}
 	snprintf(path, sizeof(path), "/lib/modules/%s/build", release);
 	if (cbench_sysroot_exists(path)) {
-		add(d, "headers", "kernel headers", VERDICT_OK, NULL, "%s is there", path);
+		cbench_doctor_add(&d->report, "headers", "kernel headers", CBENCH_VERDICT_OK, NULL, "%s is there", path);
 	} else {
 		char fix[320];
 		size_t n = strlen(release);
@@ -350,7 +280,7 @@ static void check_headers(struct doctor *d)
 			snprintf(fix, sizeof(fix), "%s is not a Debian kernel: install the headers its "
 				 "builder ships, or boot Debian's (apt-get install linux-image-amd64 "
 				 "linux-headers-amd64)", release);
-		add(d, "headers", "kernel headers", VERDICT_WARN, fix,
+		cbench_doctor_add(&d->report, "headers", "kernel headers", CBENCH_VERDICT_WARN, fix,
 		    "%s is missing: cbench.ko cannot be built (nor rebuilt by DKMS) for this kernel",
 		    path);
 	}
@@ -362,21 +292,21 @@ static void check_secure_boot(struct doctor *d)
 	ssize_t n;
 
 	if (!cbench_sysroot_exists("/sys/firmware/efi")) {
-		add(d, "secure_boot", "Secure Boot", VERDICT_OK, NULL,
+		cbench_doctor_add(&d->report, "secure_boot", "Secure Boot", CBENCH_VERDICT_OK, NULL,
 		    "not booted by EFI: no Secure Boot");
 		return;
 	}
 	/* An EFI variable file: 4 bytes of attributes, then the value. */
 	n = cbench_sysroot_read(EFI_SECURE_BOOT, (char *)var, sizeof(var));
 	if (n < 5) {
-		add(d, "secure_boot", "Secure Boot", VERDICT_OK, NULL,
+		cbench_doctor_add(&d->report, "secure_boot", "Secure Boot", CBENCH_VERDICT_OK, NULL,
 		    "EFI boot without a SecureBoot variable: off");
 	} else if (var[4] == 1) {
-		add(d, "secure_boot", "Secure Boot", VERDICT_WARN,
+		cbench_doctor_add(&d->report, "secure_boot", "Secure Boot", CBENCH_VERDICT_WARN,
 		    "make dkms-install (DKMS signs it), then mokutil --import /var/lib/dkms/mok.pub",
 		    "on: cbench.ko loads only if signed with a key the firmware trusts");
 	} else {
-		add(d, "secure_boot", "Secure Boot", VERDICT_OK, NULL, "off");
+		cbench_doctor_add(&d->report, "secure_boot", "Secure Boot", CBENCH_VERDICT_OK, NULL, "off");
 	}
 }
 
@@ -385,11 +315,11 @@ static void check_lockdown(struct doctor *d)
 	char mode[64];
 
 	if (read_choice("/sys/kernel/security/lockdown", mode, sizeof(mode))) {
-		add(d, "lockdown", "lockdown", VERDICT_OK, NULL, "no lockdown LSM");
+		cbench_doctor_add(&d->report, "lockdown", "lockdown", CBENCH_VERDICT_OK, NULL, "no lockdown LSM");
 	} else if (!strcmp(mode, "none")) {
-		add(d, "lockdown", "lockdown", VERDICT_OK, NULL, "none");
+		cbench_doctor_add(&d->report, "lockdown", "lockdown", CBENCH_VERDICT_OK, NULL, "none");
 	} else {
-		add(d, "lockdown", "lockdown", VERDICT_WARN,
+		cbench_doctor_add(&d->report, "lockdown", "lockdown", CBENCH_VERDICT_WARN,
 		    "boot with lockdown=none for the kmod backend (the user backend is unaffected)",
 		    "%s: unsigned modules are refused, and a loaded cbench.ko, signed or not, "
 		    "runs no benchmark code in ring 0 (docs/trust-model.md)", mode);
@@ -408,17 +338,17 @@ static void check_capabilities(struct doctor *d)
 	bool admin, module;
 
 	if (syscall(SYS_capget, &h, c)) {
-		add(d, "capabilities", "capabilities", VERDICT_WARN, NULL, "unknown: capget: %s",
+		cbench_doctor_add(&d->report, "capabilities", "capabilities", CBENCH_VERDICT_WARN, NULL, "unknown: capget: %s",
 		    strerror(errno));
 		return;
 	}
 	admin = c[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32));
 	module = c[CAP_SYS_MODULE / 32].effective & (1u << (CAP_SYS_MODULE % 32));
 	if (admin && module)
-		add(d, "capabilities", "capabilities", VERDICT_OK, NULL,
+		cbench_doctor_add(&d->report, "capabilities", "capabilities", CBENCH_VERDICT_OK, NULL,
 		    "CAP_SYS_ADMIN and CAP_SYS_MODULE: the kmod backend may run benchmark code");
 	else
-		add(d, "capabilities", "capabilities", VERDICT_WARN,
+		cbench_doctor_add(&d->report, "capabilities", "capabilities", CBENCH_VERDICT_WARN,
 		    "run as root for the kmod backend (the user backend needs neither)",
 		    "without %s%s%s: cbench.ko refuses to run benchmark code for this user",
 		    admin ? "" : "CAP_SYS_ADMIN", admin || module ? "" : " and ",
@@ -439,11 +369,11 @@ static void check_ring0_watchdog(struct doctor *d, const struct cbench_machine *
 		snprintf(limit + strlen(limit), sizeof(limit) - strlen(limit), " ms");
 	read_choice("/sys/module/cbench/parameters/unwatched_runs", unwatched, sizeof(unwatched));
 	if (m->cpus_online >= 2)
-		add(d, "ring0_watchdog", "ring-0 watchdog", VERDICT_OK, NULL,
+		cbench_doctor_add(&d->report, "ring0_watchdog", "ring-0 watchdog", CBENCH_VERDICT_OK, NULL,
 		    "%d CPUs online: another CPU ends a ring-0 call that has not returned after %s",
 		    m->cpus_online, limit);
 	else
-		add(d, "ring0_watchdog", "ring-0 watchdog", VERDICT_WARN,
+		cbench_doctor_add(&d->report, "ring0_watchdog", "ring-0 watchdog", CBENCH_VERDICT_WARN,
 		    "bring a second CPU online for the kmod backend (or load cbench.ko with "
 		    "unwatched_runs=1 to take the risk)",
 		    "one CPU online: none can end a ring-0 call that never returns, so cbench.ko %s",
@@ -464,27 +394,27 @@ static void check_taint(struct doctor *d)
 {
 	char raw[32];
 	unsigned long long taint;
-	struct check *c;
+	struct cbench_doctor_check *c;
 
 	if (cbench_sysroot_read_line("/proc/sys/kernel/tainted", raw, sizeof(raw)) < 0) {
-		add(d, "taint", "kernel taint", VERDICT_OK, NULL, "unknown: no /proc/sys/kernel/tainted");
+		cbench_doctor_add(&d->report, "taint", "kernel taint", CBENCH_VERDICT_OK, NULL, "unknown: no /proc/sys/kernel/tainted");
 		return;
 	}
 	taint = strtoull(raw, NULL, 10);
 	if (taint & TAINT_DIE)
-		c = add(d, "taint", "kernel taint", VERDICT_WARN,
+		c = cbench_doctor_add(&d->report, "taint", "kernel taint", CBENCH_VERDICT_WARN,
 			"reboot before measuring here; dmesg shows what oopsed",
 			"tainted by an oops (D): the kernel oopsed since boot (cbench.ko says so when "
 			"benchmark code caused it); it may be inconsistent, and lockdep and tracing "
 			"are off");
 	else if (taint & TAINT_WARN)
-		c = add(d, "taint", "kernel taint", VERDICT_WARN,
+		c = cbench_doctor_add(&d->report, "taint", "kernel taint", CBENCH_VERDICT_WARN,
 			"read dmesg for the warning; reboot before measuring here",
 			"tainted by a warning (W): the kernel warned since boot");
 	else
-		c = add(d, "taint", "kernel taint", VERDICT_OK, NULL,
+		c = cbench_doctor_add(&d->report, "taint", "kernel taint", CBENCH_VERDICT_OK, NULL,
 			"no oops or warning since boot (tainted %llu)", taint);
-	extra_int(c, "tainted", (int64_t)taint);
+	cbench_doctor_extra_int(c, "tainted", (int64_t)taint);
 }
 
 static void check_pmu(struct doctor *d, const struct cbench_machine *m)
@@ -492,22 +422,22 @@ static void check_pmu(struct doctor *d, const struct cbench_machine *m)
 	bool sysfs = cbench_sysroot_exists("/sys/bus/event_source/devices/cpu") ||
 		     cbench_sysroot_exists("/sys/bus/event_source/devices/cpu_core");
 	int cpu = cbench_last_allowed_cpu();
-	struct check *c;
+	struct cbench_doctor_check *c;
 	char pmu[256];
 
 	d->pmu = m->pmu_version && sysfs;
 	cbench_pmu_text(m, cbench_core_type_on(cpu), cpu, pmu, sizeof(pmu));
 	if (d->pmu) {
-		c = add(d, "pmu", "PMU", VERDICT_OK, NULL, "%s; perf hardware events %s", pmu,
+		c = cbench_doctor_add(&d->report, "pmu", "PMU", CBENCH_VERDICT_OK, NULL, "%s; perf hardware events %s", pmu,
 			m->perf_hw_usable ? "usable" : "refused to this user");
 	} else {
-		c = add(d, "pmu", "PMU", VERDICT_WARN,
+		c = cbench_doctor_add(&d->report, "pmu", "PMU", CBENCH_VERDICT_WARN,
 			"measure on bare metal, or give the VM a PMU (QEMU: -cpu host,pmu=on)",
 			"no PMU%s: TSC only; cycles are estimated from the reference chain",
 			m->hypervisor ? " (a virtual machine)" : "");
 	}
-	extra_int(c, "pmu_version", m->pmu_version);
-	extra_bool(c, "perf_hardware", m->perf_hw_usable);
+	cbench_doctor_extra_int(c, "pmu_version", m->pmu_version);
+	cbench_doctor_extra_bool(c, "perf_hardware", m->perf_hw_usable);
 }
 
 static void check_nmi_watchdog(struct doctor *d)
@@ -515,14 +445,14 @@ static void check_nmi_watchdog(struct doctor *d)
 	long v;
 
 	if (cbench_sysroot_read_long("/proc/sys/kernel/nmi_watchdog", &v))
-		add(d, "nmi_watchdog", "NMI watchdog", VERDICT_OK, NULL, "not built in");
+		cbench_doctor_add(&d->report, "nmi_watchdog", "NMI watchdog", CBENCH_VERDICT_OK, NULL, "not built in");
 	else if (!v)
-		add(d, "nmi_watchdog", "NMI watchdog", VERDICT_OK, NULL, "off");
+		cbench_doctor_add(&d->report, "nmi_watchdog", "NMI watchdog", CBENCH_VERDICT_OK, NULL, "off");
 	else if (!d->pmu)
-		add(d, "nmi_watchdog", "NMI watchdog", VERDICT_OK, NULL,
+		cbench_doctor_add(&d->report, "nmi_watchdog", "NMI watchdog", CBENCH_VERDICT_OK, NULL,
 		    "on, but without a PMU it holds no counter");
 	else
-		add(d, "nmi_watchdog", "NMI watchdog", VERDICT_WARN,
+		cbench_doctor_add(&d->report, "nmi_watchdog", "NMI watchdog", CBENCH_VERDICT_WARN,
 		    "sysctl kernel.nmi_watchdog=0 (cbenchctl lab setup does)",
 		    "on: it holds a cycles counter on every CPU and interrupts each one");
 }
@@ -531,19 +461,19 @@ static void check_governor(struct doctor *d)
 {
 	char path[128], governor[64], driver[64] = "";
 
-	cbench_cpu_path(path, sizeof(path), d->cpu, "cpufreq/scaling_governor");
+	cbench_cpu_path(path, sizeof(path), d->report.cpu, "cpufreq/scaling_governor");
 	if (cbench_sysroot_read_line(path, governor, sizeof(governor)) <= 0) {
-		add(d, "governor", "governor", VERDICT_OK, NULL,
-		    "no cpufreq on CPU %d: the frequency is not the kernel's to set", d->cpu);
+		cbench_doctor_add(&d->report, "governor", "governor", CBENCH_VERDICT_OK, NULL,
+		    "no cpufreq on CPU %d: the frequency is not the kernel's to set", d->report.cpu);
 		return;
 	}
-	cbench_cpu_path(path, sizeof(path), d->cpu, "cpufreq/scaling_driver");
+	cbench_cpu_path(path, sizeof(path), d->report.cpu, "cpufreq/scaling_driver");
 	if (cbench_sysroot_read_line(path, driver, sizeof(driver)) <= 0)
 		strcpy(driver, "unknown driver");
 	if (!strcmp(governor, "performance"))
-		add(d, "governor", "governor", VERDICT_OK, NULL, "performance (%s)", driver);
+		cbench_doctor_add(&d->report, "governor", "governor", CBENCH_VERDICT_OK, NULL, "performance (%s)", driver);
 	else
-		add(d, "governor", "governor", VERDICT_WARN,
+		cbench_doctor_add(&d->report, "governor", "governor", CBENCH_VERDICT_WARN,
 		    "cpupower frequency-set -g performance (cbenchctl lab setup does)",
 		    "%s (%s): the clock follows the load", governor, driver);
 }
@@ -556,7 +486,7 @@ static void check_boost(struct doctor *d)
 	long v;
 	size_t len = 0;
 
-	cbench_boost_knobs(d->cpu, knobs);
+	cbench_boost_knobs(d->report.cpu, knobs);
 	for (size_t i = 0; i < CBENCH_BOOST_KNOBS; i++) {
 		if (cbench_sysroot_read_long(knobs[i].path, &v))
 			continue;
@@ -568,13 +498,13 @@ static void check_boost(struct doctor *d)
 			on = knobs[i].name;
 	}
 	if (!len)
-		add(d, "boost", "boost/turbo", VERDICT_OK, NULL, "no boost control exposed");
+		cbench_doctor_add(&d->report, "boost", "boost/turbo", CBENCH_VERDICT_OK, NULL, "no boost control exposed");
 	else if (on)
-		add(d, "boost", "boost/turbo", VERDICT_WARN,
+		cbench_doctor_add(&d->report, "boost", "boost/turbo", CBENCH_VERDICT_WARN,
 		    "turn boost off (cbenchctl lab setup does)",
 		    "on (%s): the clock depends on temperature and the other cores' load", found);
 	else
-		add(d, "boost", "boost/turbo", VERDICT_OK, NULL, "off (%s)", found);
+		cbench_doctor_add(&d->report, "boost", "boost/turbo", CBENCH_VERDICT_OK, NULL, "off (%s)", found);
 }
 
 static void check_smt(struct doctor *d)
@@ -583,12 +513,12 @@ static void check_smt(struct doctor *d)
 	unsigned long bits[CBENCH_CPU_WORDS];
 	size_t len = 0;
 
-	if (cbench_cpu_siblings(d->cpu, list, sizeof(list), bits)) {
-		add(d, "smt", "SMT sibling", VERDICT_OK, NULL, "no topology for CPU %d", d->cpu);
+	if (cbench_cpu_siblings(d->report.cpu, list, sizeof(list), bits)) {
+		cbench_doctor_add(&d->report, "smt", "SMT sibling", CBENCH_VERDICT_OK, NULL, "no topology for CPU %d", d->report.cpu);
 		return;
 	}
 	for (unsigned int i = 0; i < CBENCH_MAX_CPUS; i++) {
-		if (!cbench_cpulist_has(list, i) || (int)i == d->cpu || !cpu_online((int)i))
+		if (!cbench_cpulist_has(list, i) || (int)i == d->report.cpu || !cpu_online((int)i))
 			continue;
 		len += (size_t)snprintf(online + len, sizeof(online) - len, "%s%u",
 					len ? "," : "", i);
@@ -596,15 +526,15 @@ static void check_smt(struct doctor *d)
 			len = sizeof(online) - 1;
 	}
 	if (!len) {
-		add(d, "smt", "SMT sibling", VERDICT_OK, NULL,
-		    "CPU %d has its core to itself (siblings: %s)", d->cpu, list);
+		cbench_doctor_add(&d->report, "smt", "SMT sibling", CBENCH_VERDICT_OK, NULL,
+		    "CPU %d has its core to itself (siblings: %s)", d->report.cpu, list);
 	} else {
 		char fix[160];
 
 		snprintf(fix, sizeof(fix), "echo 0 > " CBENCH_CPU_DIR "/cpu%s/online (cbenchctl lab setup does)",
 			 online);
-		add(d, "smt", "SMT sibling", VERDICT_WARN, fix,
-		    "CPU %s shares CPU %d's core and is online", online, d->cpu);
+		cbench_doctor_add(&d->report, "smt", "SMT sibling", CBENCH_VERDICT_WARN, fix,
+		    "CPU %s shares CPU %d's core and is online", online, d->report.cpu);
 	}
 }
 
@@ -634,34 +564,34 @@ static void check_isolation(struct doctor *d)
 {
 	char cmdline[4096] = "", list[256], detail[256];
 	bool isolated = false, nohz = false, nocbs = false;
-	struct check *c;
+	struct cbench_doctor_check *c;
 
 	cbench_sysroot_read_line("/proc/cmdline", cmdline, sizeof(cmdline));
 	if (cbench_sysroot_read_line(CBENCH_CPU_DIR "/isolated", list, sizeof(list)) >= 0)
-		isolated = cbench_cpulist_has(list, (unsigned int)d->cpu);
+		isolated = cbench_cpulist_has(list, (unsigned int)d->report.cpu);
 	else if (cmdline_list(cmdline, "isolcpus", list, sizeof(list)))
-		isolated = cbench_cpulist_has(list, (unsigned int)d->cpu);
+		isolated = cbench_cpulist_has(list, (unsigned int)d->report.cpu);
 	if (cbench_sysroot_read_line(CBENCH_CPU_DIR "/nohz_full", list, sizeof(list)) >= 0)
-		nohz = cbench_cpulist_has(list, (unsigned int)d->cpu);
+		nohz = cbench_cpulist_has(list, (unsigned int)d->report.cpu);
 	else if (cmdline_list(cmdline, "nohz_full", list, sizeof(list)))
-		nohz = cbench_cpulist_has(list, (unsigned int)d->cpu);
+		nohz = cbench_cpulist_has(list, (unsigned int)d->report.cpu);
 	if (cmdline_list(cmdline, "rcu_nocbs", list, sizeof(list)))
-		nocbs = cbench_cpulist_has(list, (unsigned int)d->cpu);
+		nocbs = cbench_cpulist_has(list, (unsigned int)d->report.cpu);
 	snprintf(detail, sizeof(detail), "isolcpus %s, nohz_full %s, rcu_nocbs %s",
 		 isolated ? "yes" : "no", nohz ? "yes" : "no", nocbs ? "yes" : "no");
 	if (isolated && nohz && nocbs) {
-		c = add(d, "isolation", "isolation", VERDICT_OK, NULL, "CPU %d: %s", d->cpu, detail);
+		c = cbench_doctor_add(&d->report, "isolation", "isolation", CBENCH_VERDICT_OK, NULL, "CPU %d: %s", d->report.cpu, detail);
 	} else {
 		char fix[160];
 
 		snprintf(fix, sizeof(fix), "boot with isolcpus=%d nohz_full=%d rcu_nocbs=%d",
-			 d->cpu, d->cpu, d->cpu);
-		c = add(d, "isolation", "isolation", VERDICT_WARN, fix,
-			"CPU %d: %s: the scheduler, the tick and RCU may run there", d->cpu, detail);
+			 d->report.cpu, d->report.cpu, d->report.cpu);
+		c = cbench_doctor_add(&d->report, "isolation", "isolation", CBENCH_VERDICT_WARN, fix,
+			"CPU %d: %s: the scheduler, the tick and RCU may run there", d->report.cpu, detail);
 	}
-	extra_bool(c, "isolcpus", isolated);
-	extra_bool(c, "nohz_full", nohz);
-	extra_bool(c, "rcu_nocbs", nocbs);
+	cbench_doctor_extra_bool(c, "isolcpus", isolated);
+	cbench_doctor_extra_bool(c, "nohz_full", nohz);
+	cbench_doctor_extra_bool(c, "rcu_nocbs", nocbs);
 }
 
 /* Interrupts CPU cpu has taken since boot: its column of /proc/interrupts;
@@ -709,15 +639,15 @@ static void check_irqs(struct doctor *d)
 {
 	char dir[4096], path[300], list[256], fix[128];
 	unsigned int routed = 0, total = 0;
-	long long taken = interrupts_on(d->cpu);
+	long long taken = interrupts_on(d->report.cpu);
 	struct dirent *e;
-	struct check *c;
+	struct cbench_doctor_check *c;
 	DIR *irqs;
 
 	cbench_sysroot_path(dir, sizeof(dir), "/proc/irq");
 	irqs = opendir(dir);
 	if (!irqs) {
-		add(d, "irqs", "interrupts", VERDICT_OK, NULL, "no /proc/irq to read");
+		cbench_doctor_add(&d->report, "irqs", "interrupts", CBENCH_VERDICT_OK, NULL, "no /proc/irq to read");
 		return;
 	}
 	while ((e = readdir(irqs))) {
@@ -727,28 +657,28 @@ static void check_irqs(struct doctor *d)
 		if (cbench_sysroot_read_line(path, list, sizeof(list)) < 0)
 			continue;
 		total++;
-		if (cbench_cpulist_has(list, (unsigned int)d->cpu))
+		if (cbench_cpulist_has(list, (unsigned int)d->report.cpu))
 			routed++;
 	}
 	closedir(irqs);
-	snprintf(fix, sizeof(fix), "cbenchctl lab setup --cpu %d moves them off", d->cpu);
+	snprintf(fix, sizeof(fix), "cbenchctl lab setup --cpu %d moves them off", d->report.cpu);
 	if (routed)
-		c = add(d, "irqs", "interrupts", VERDICT_WARN, fix,
-			"%u of %u IRQs may be routed to CPU %d", routed, total, d->cpu);
+		c = cbench_doctor_add(&d->report, "irqs", "interrupts", CBENCH_VERDICT_WARN, fix,
+			"%u of %u IRQs may be routed to CPU %d", routed, total, d->report.cpu);
 	else
-		c = add(d, "irqs", "interrupts", VERDICT_OK, NULL,
-			"none of %u IRQs is routed to CPU %d", total, d->cpu);
+		c = cbench_doctor_add(&d->report, "irqs", "interrupts", CBENCH_VERDICT_OK, NULL,
+			"none of %u IRQs is routed to CPU %d", total, d->report.cpu);
 	if (taken >= 0) {
 		size_t len = strlen(c->detail);
 
 		snprintf(c->detail + len, sizeof(c->detail) - len,
 			 "; it took %lld interrupts since boot", taken);
-		extra_int(c, "routed", routed);
-		extra_int(c, "irqs", total);
-		extra_int(c, "taken", taken);
+		cbench_doctor_extra_int(c, "routed", routed);
+		cbench_doctor_extra_int(c, "irqs", total);
+		cbench_doctor_extra_int(c, "taken", taken);
 	} else {
-		extra_int(c, "routed", routed);
-		extra_int(c, "irqs", total);
+		cbench_doctor_extra_int(c, "routed", routed);
+		cbench_doctor_extra_int(c, "irqs", total);
 	}
 }
 
@@ -757,11 +687,11 @@ static void check_irqbalance(struct doctor *d)
 	long pid = cbench_sysroot_find_process("irqbalance");
 
 	if (pid)
-		add(d, "irqbalance", "irqbalance", VERDICT_WARN,
+		cbench_doctor_add(&d->report, "irqbalance", "irqbalance", CBENCH_VERDICT_WARN,
 		    "systemctl stop irqbalance (cbenchctl lab setup does)",
 		    "running (pid %ld): it moves interrupts back onto the measuring CPU", pid);
 	else
-		add(d, "irqbalance", "irqbalance", VERDICT_OK, NULL, "not running");
+		cbench_doctor_add(&d->report, "irqbalance", "irqbalance", CBENCH_VERDICT_OK, NULL, "not running");
 }
 
 static void check_thp(struct doctor *d)
@@ -769,42 +699,42 @@ static void check_thp(struct doctor *d)
 	char mode[64];
 
 	if (read_choice("/sys/kernel/mm/transparent_hugepage/enabled", mode, sizeof(mode)))
-		add(d, "thp", "huge pages", VERDICT_OK, NULL, "no transparent huge pages");
+		cbench_doctor_add(&d->report, "thp", "huge pages", CBENCH_VERDICT_OK, NULL, "no transparent huge pages");
 	else if (!strcmp(mode, "always"))
-		add(d, "thp", "huge pages", VERDICT_WARN,
+		cbench_doctor_add(&d->report, "thp", "huge pages", CBENCH_VERDICT_WARN,
 		    "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled",
 		    "always: an arena gets huge pages or not from run to run");
 	else
-		add(d, "thp", "huge pages", VERDICT_OK, NULL, "%s", mode);
+		cbench_doctor_add(&d->report, "thp", "huge pages", CBENCH_VERDICT_OK, NULL, "%s", mode);
 
 	if (read_choice("/sys/kernel/mm/transparent_hugepage/defrag", mode, sizeof(mode)))
 		return;
 	if (!strcmp(mode, "always"))
-		add(d, "thp_defrag", "huge page defrag", VERDICT_WARN,
+		cbench_doctor_add(&d->report, "thp_defrag", "huge page defrag", CBENCH_VERDICT_WARN,
 		    "echo madvise > /sys/kernel/mm/transparent_hugepage/defrag",
 		    "always: a page fault may stall while memory is compacted");
 	else
-		add(d, "thp_defrag", "huge page defrag", VERDICT_OK, NULL, "%s", mode);
+		cbench_doctor_add(&d->report, "thp_defrag", "huge page defrag", CBENCH_VERDICT_OK, NULL, "%s", mode);
 }
 
 static void check_paranoid(struct doctor *d)
 {
-	struct check *c;
+	struct cbench_doctor_check *c;
 	long v;
 
 	if (cbench_sysroot_read_long("/proc/sys/kernel/perf_event_paranoid", &v)) {
-		add(d, "perf_event_paranoid", "perf_event_paranoid", VERDICT_WARN, NULL,
+		cbench_doctor_add(&d->report, "perf_event_paranoid", "perf_event_paranoid", CBENCH_VERDICT_WARN, NULL,
 		    "unknown: perf events may not be available at all");
 		return;
 	}
 	if (v <= 2)
-		c = add(d, "perf_event_paranoid", "perf_event_paranoid", VERDICT_OK, NULL,
+		c = cbench_doctor_add(&d->report, "perf_event_paranoid", "perf_event_paranoid", CBENCH_VERDICT_OK, NULL,
 			"%ld: unprivileged runs count their own events", v);
 	else
-		c = add(d, "perf_event_paranoid", "perf_event_paranoid", VERDICT_WARN,
+		c = cbench_doctor_add(&d->report, "perf_event_paranoid", "perf_event_paranoid", CBENCH_VERDICT_WARN,
 			"sysctl kernel.perf_event_paranoid=2",
 			"%ld: only root counts events; others fall back to getrusage", v);
-	extra_int(c, "value", v);
+	cbench_doctor_extra_int(c, "value", v);
 }
 
 /* What the measuring child finds; sent to the parent through a pipe. */
@@ -914,106 +844,47 @@ static int measure_in_child(int cpu, struct measured *r)
 static void check_measured(struct doctor *d)
 {
 	struct measured r;
-	struct check *c;
+	struct cbench_doctor_check *c;
 	int ret;
 
 	if (!d->measure)
 		return;
-	ret = measure_in_child(d->cpu, &r);
+	ret = measure_in_child(d->report.cpu, &r);
 	if (ret) {
-		add(d, "timer_step", "timer step", VERDICT_FAIL, NULL,
-		    "unable to measure on CPU %d: %s", d->cpu, strerror(-ret));
+		cbench_doctor_add(&d->report, "timer_step", "timer step", CBENCH_VERDICT_FAIL, NULL,
+		    "unable to measure on CPU %d: %s", d->report.cpu, strerror(-ret));
 		return;
 	}
 	if (r.step_ns <= STEP_WARN_NS)
-		c = add(d, "timer_step", "timer step", VERDICT_OK, NULL,
+		c = cbench_doctor_add(&d->report, "timer_step", "timer step", CBENCH_VERDICT_OK, NULL,
 			"%.0f TSC ticks (%.2f ns)", r.step_ticks, r.step_ns);
 	else
-		c = add(d, "timer_step", "timer step", VERDICT_WARN,
+		c = cbench_doctor_add(&d->report, "timer_step", "timer step", CBENCH_VERDICT_WARN,
 			"measure on bare metal, where the TSC advances by one tick",
 			"%.0f TSC ticks (%.2f ns): measurements under 100 us are shorter than 2000 steps",
 			r.step_ticks, r.step_ns);
-	extra_int(c, "step_ticks", (int64_t)r.step_ticks);
-	extra_double(c, "step_ns", r.step_ns);
-	extra_double(c, "tsc_hz", round(r.tsc_hz));
+	cbench_doctor_extra_int(c, "step_ticks", (int64_t)r.step_ticks);
+	cbench_doctor_extra_double(c, "step_ns", r.step_ns);
+	cbench_doctor_extra_double(c, "tsc_hz", round(r.tsc_hz));
 
 	if (!r.rounds) {
-		add(d, "clock_drift", "clock drift", VERDICT_WARN, NULL,
+		cbench_doctor_add(&d->report, "clock_drift", "clock drift", CBENCH_VERDICT_WARN, NULL,
 		    "no undisturbed reference measurement in %.1f s", DRIFT_SECONDS);
 		return;
 	}
 	if (r.spread <= DRIFT_WARN)
-		c = add(d, "clock_drift", "clock drift", VERDICT_OK, NULL,
+		c = cbench_doctor_add(&d->report, "clock_drift", "clock drift", CBENCH_VERDICT_OK, NULL,
 			"%.3f-%.3f GHz over %u readings in %.1f s: %.2f %%",
 			r.ghz_min, r.ghz_max, r.rounds, DRIFT_SECONDS, 100 * r.spread);
 	else
-		c = add(d, "clock_drift", "clock drift", VERDICT_WARN,
+		c = cbench_doctor_add(&d->report, "clock_drift", "clock drift", CBENCH_VERDICT_WARN,
 			"governor performance and boost off (cbenchctl lab setup); on a VM, a dedicated host",
 			"%.3f-%.3f GHz over %u readings in %.1f s: %.2f %%, above %.1f %%",
 			r.ghz_min, r.ghz_max, r.rounds, DRIFT_SECONDS, 100 * r.spread, 100 * DRIFT_WARN);
-	extra_int(c, "readings", r.rounds);
-	extra_double(c, "ghz_min", r.ghz_min);
-	extra_double(c, "ghz_max", r.ghz_max);
-	extra_double(c, "spread", r.spread);
-}
-
-static void print_text(const struct doctor *d)
-{
-	unsigned int count[3] = { 0 };
-
-	printf("cbenchctl doctor: is CPU %d of this machine fit for low-noise measurement?\n\n",
-	       d->cpu);
-	for (size_t i = 0; i < d->nchecks; i++) {
-		const struct check *c = &d->checks[i];
-
-		count[c->verdict]++;
-		printf("  %-5s %-20s %s\n", verdict_names[c->verdict], c->title, c->detail);
-		if (c->verdict != VERDICT_OK && c->fix[0])
-			printf("  %-5s %-20s fix: %s\n", "", "", c->fix);
-	}
-	printf("\n%zu checks: %u ok, %u warn, %u fail\n", d->nchecks, count[VERDICT_OK],
-	       count[VERDICT_WARN], count[VERDICT_FAIL]);
-}
-
-static void print_json(const struct doctor *d)
-{
-	unsigned int count[3] = { 0 };
-	struct cbench_jsonw j;
-
-	cbench_jsonw_init(&j, stdout, true);
-	cbench_jsonw_object_start(&j, NULL);
-	cbench_jsonw_int(&j, "cpu", d->cpu);
-	cbench_jsonw_array_start(&j, "checks");
-	for (size_t i = 0; i < d->nchecks; i++) {
-		const struct check *c = &d->checks[i];
-
-		count[c->verdict]++;
-		cbench_jsonw_object_start(&j, NULL);
-		cbench_jsonw_string(&j, "name", c->key);
-		cbench_jsonw_string(&j, "status", verdict_names[c->verdict]);
-		cbench_jsonw_string(&j, "detail", c->detail);
-		if (c->fix[0])
-			cbench_jsonw_string(&j, "fix", c->fix);
-		else
-			cbench_jsonw_null(&j, "fix");
-		for (unsigned int k = 0; k < c->nextra; k++) {
-			const struct extra *x = &c->extra[k];
-
-			if (x->kind == EXTRA_INT)
-				cbench_jsonw_int(&j, x->key, x->i);
-			else if (x->kind == EXTRA_BOOL)
-				cbench_jsonw_bool(&j, x->key, x->i);
-			else
-				cbench_jsonw_double(&j, x->key, x->d);
-		}
-		cbench_jsonw_object_end(&j);
-	}
-	cbench_jsonw_array_end(&j);
-	cbench_jsonw_uint(&j, "ok", count[VERDICT_OK]);
-	cbench_jsonw_uint(&j, "warn", count[VERDICT_WARN]);
-	cbench_jsonw_uint(&j, "fail", count[VERDICT_FAIL]);
-	cbench_jsonw_object_end(&j);
-	cbench_jsonw_finish(&j);
+	cbench_doctor_extra_int(c, "readings", r.rounds);
+	cbench_doctor_extra_double(c, "ghz_min", r.ghz_min);
+	cbench_doctor_extra_double(c, "ghz_max", r.ghz_max);
+	cbench_doctor_extra_double(c, "spread", r.spread);
 }
 
 static void usage(FILE *f)
@@ -1047,14 +918,14 @@ static int parse_options(struct doctor *d, int argc, char *argv[])
 	};
 	int c;
 
-	d->cpu = -1;
+	d->report.cpu = -1;
 	d->measure = true;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CPU:
-			if (cbench_option_cpu(optarg, CBENCH_MAX_CPUS, &d->cpu, stderr))
+			if (cbench_option_cpu(optarg, CBENCH_MAX_CPUS, &d->report.cpu, stderr))
 				return -1;
 			break;
 		case OPT_JSON:
@@ -1078,8 +949,8 @@ static int parse_options(struct doctor *d, int argc, char *argv[])
 		cbench_usage_error("doctor", "it takes no operand ('%s')", argv[optind]);
 		return -1;
 	}
-	if (d->cpu < 0)
-		d->cpu = cbench_last_allowed_cpu();
+	if (d->report.cpu < 0)
+		d->report.cpu = cbench_last_allowed_cpu();
 	return 0;
 }
 
@@ -1107,7 +978,7 @@ static void run_checks(struct doctor *d)
 	check_thp(d);
 	check_paranoid(d);
 	/* Measuring on a CPU that is not there would only fail again. */
-	if (d->checks[0].verdict != VERDICT_FAIL)
+	if (d->report.checks[0].verdict != CBENCH_VERDICT_FAIL)
 		check_measured(d);
 }
 
@@ -1126,12 +997,9 @@ int cbench_doctor_main(int argc, char *argv[])
 		return ret > 0 ? 0 : CBENCH_EXIT_USAGE;
 	}
 	run_checks(d);
-	if (d->json)
-		print_json(d);
-	else
-		print_text(d);
-	for (size_t i = 0; i < d->nchecks; i++) {
-		if (d->checks[i].verdict == VERDICT_FAIL)
+	cbench_doctor_print(&d->report, stdout, d->json);
+	for (size_t i = 0; i < d->report.nchecks; i++) {
+		if (d->report.checks[i].verdict == CBENCH_VERDICT_FAIL)
 			ret = 1;
 	}
 	free(d);
