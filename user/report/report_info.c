@@ -1,169 +1,276 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `cbenchctl info`'s report: cbench.ko's answer to INFO (or why there is
- * none) and what the user backend will use, as text or JSON.
+ * none) and what the user backend will use, one call per field for the
+ * text and the JSON (print.h).  The text is lines of "label: what it
+ * means"; the JSON keeps the raw figures (kHz, bytes) the text turns into
+ * MHz, MiB and words.
  */
-#include <inttypes.h>
-#include <stdio.h>
-
 #include <cbench.h>
 #include <uapi/linux/cbench.h>
 
 #include "backend/rehearse.h"
 #include "backend/types.h"
 #include "report/info.h"
-#include "report/json_writer.h"
+#include "report/print.h"
 
 static const struct {
 	uint32_t flag;
 	const char *name;
-} tsc_flag_names[] = {
+} tsc_flags[] = {
 	{ CBENCH_TSC_F_CONSTANT, "constant" },
 	{ CBENCH_TSC_F_NONSTOP, "nonstop" },
 	{ CBENCH_TSC_F_RELIABLE, "reliable" },
 };
 
+/* How a page fault in benchmark code ends (enum cbench_fault_net). */
+static const struct {
+	int32_t net;
+	const char *name;
+	const char *text;
+} fault_nets[] = {
+	{ CBENCH_FAULT_NET_QUIET, "quiet",
+	  "ended before the kernel's oops (its page_fault_kernel tracepoint), but\n"
+	  "                    a fetch at a user address, ended after it\n" },
+	{ CBENCH_FAULT_NET_OOPS, "oops",
+	  "ended after the kernel's oops, which taints the kernel (fault_net=0, or no\n"
+	  "                    page_fault_kernel tracepoint)\n" },
+};
 
-static void print_counters(FILE *out, uint32_t counters)
+/* A CBENCH_COUNTER_F_* mask: an array of names; in text (if text), the names by commas. */
+static void print_counters(struct cbench_print *p, const char *key, uint32_t counters, bool text)
+{
+	bool first = true;
+
+	cbench_print_array_start(p, key);
+	for (unsigned int i = 0; i < CBENCH_COUNTER_KINDS; i++) {
+		if (!(counters & (1u << i)))
+			continue;
+		if (text)
+			cbench_print_string(p, NULL, first ? "%s" : ", %s", cbench_counter_names[i]);
+		else
+			cbench_print_json_string(p, NULL, cbench_counter_names[i]);
+		first = false;
+	}
+	cbench_print_array_end(p);
+}
+
+/* A size: bytes in JSON; in text MiB where it is a whole number of them. */
+static void print_bytes(struct cbench_print *p, const char *key, uint64_t bytes)
+{
+	if (bytes >= (1 << 20) && !(bytes % (1 << 20))) {
+		cbench_print_json_uint(p, key, bytes);
+		cbench_print_text(p, "%" PRIu64 " MiB", bytes >> 20);
+	} else {
+		cbench_print_uint(p, key, "%" PRIu64 " bytes", bytes);
+	}
+}
+
+/* Vendor, family, model and stepping; the brand string (JSON only) where
+ * name is given, null if the CPU has none. */
+static void print_cpu_id(struct cbench_print *p, const char *vendor, const char *name,
+			 uint32_t family, uint32_t model, uint32_t stepping)
+{
+	cbench_print_string(p, "vendor", "%s", vendor);
+	if (name && name[0])
+		cbench_print_json_string(p, "name", name);
+	else if (name)
+		cbench_print_null(p, "name", NULL);
+	cbench_print_uint(p, "family", " family %" PRIu64, family);
+	cbench_print_uint(p, "model", " model %" PRIu64, model);
+	cbench_print_uint(p, "stepping", " stepping %" PRIu64, stepping);
+}
+
+static void print_tsc(struct cbench_print *p, const struct cbench_proto_info *m)
 {
 	const char *sep = "";
 
-	for (unsigned int i = 0; i < CBENCH_COUNTER_KINDS; i++) {
-		if (counters & (1u << i)) {
-			fprintf(out, "%s%s", sep, cbench_counter_names[i]);
+	cbench_print_object_start(p, "tsc");
+	cbench_print_text(p, "  TSC:              ");
+	if (m->has_tsc_khz) {
+		cbench_print_json_uint(p, "khz", m->tsc_khz);
+		cbench_print_text(p, "%" PRIu64 ".%03" PRIu64 " MHz", m->tsc_khz / 1000,
+				  m->tsc_khz % 1000);
+	} else {
+		cbench_print_null(p, "khz", "frequency not known to the kernel");
+	}
+	cbench_print_text(p, "; ");
+	if (!m->tsc_flags)
+		cbench_print_text(p, "neither constant nor nonstop: its rate may follow the core "
+				  "clock, and it may stop in deep sleep");
+	for (size_t i = 0; i < sizeof(tsc_flags) / sizeof(tsc_flags[0]); i++) {
+		bool set = m->tsc_flags & tsc_flags[i].flag;
+
+		if (set) {
+			cbench_print_text(p, "%s", sep);
 			sep = ", ";
 		}
+		cbench_print_bool(p, tsc_flags[i].name, set, tsc_flags[i].name, NULL);
 	}
+	cbench_print_text(p, "\n");
+	cbench_print_object_end(p);
 }
 
-static void print_bytes(FILE *f, uint64_t bytes)
+/* The PMU CPUID enumerates to the module; the events it can count, JSON only. */
+static void print_module_pmu(struct cbench_print *p, const struct cbench_proto_info *m)
 {
-	if (bytes >= (1 << 20) && !(bytes % (1 << 20)))
-		fprintf(f, "%" PRIu64 " MiB", bytes >> 20);
-	else
-		fprintf(f, "%" PRIu64 " bytes", bytes);
+	cbench_print_text(p, "  PMU:              ");
+	if (!m->pmu_version) {
+		cbench_print_null(p, "pmu", "no PMU: CPUID enumerates no performance counters\n");
+		return;
+	}
+	cbench_print_object_start(p, "pmu");
+	cbench_print_uint(p, "version", "version %" PRIu64, m->pmu_version);
+	cbench_print_uint(p, "gp_counters", ", %" PRIu64 " general counters", m->gp_counters);
+	cbench_print_uint(p, "gp_bits", " of %" PRIu64 " bits", m->gp_bits);
+	if (m->has_fixed_bits) {
+		cbench_print_uint(p, "fixed_counters", ", %" PRIu64 " fixed counters", m->fixed_counters);
+		cbench_print_uint(p, "fixed_bits", " of %" PRIu64 " bits", m->fixed_bits);
+	} else {
+		cbench_print_json_uint(p, "fixed_counters", m->fixed_counters);
+		cbench_print_null(p, "fixed_bits", ", no fixed counters");
+	}
+	cbench_print_text(p, "\n");
+	print_counters(p, "events", m->pmu_events, false);
+	cbench_print_object_end(p);
+}
+
+/* The counters perf lent the module at load, then on each CPU probed now. */
+static void print_module_counters(struct cbench_print *p, const struct cbench_info *in)
+{
+	const struct cbench_proto_info *m = &in->module;
+
+	cbench_print_object_start(p, "counters");
+	cbench_print_text(p, "  counters:         ");
+	if (m->counters) {
+		cbench_print_json_uint(p, "cpu", m->counters_cpu);
+		print_counters(p, "usable", m->counters, true);
+		cbench_print_text(p, " (CPU %" PRIu32 ", at load)\n", m->counters_cpu);
+	} else {
+		cbench_print_uint(p, "cpu", "none usable: TSC only (perf lent no hardware counter on "
+				  "CPU %" PRIu64 " at load)\n", m->counters_cpu);
+		print_counters(p, "usable", 0, true);
+	}
+	cbench_print_object_end(p);
+	cbench_print_array_start(p, "probes");
+	for (size_t i = 0; i < in->nprobes; i++) {
+		cbench_print_object_start(p, NULL);
+		cbench_print_uint(p, "cpu", "  counters, CPU %-3" PRIu64 " ", in->probes[i].cpu);
+		print_counters(p, "usable", in->probes[i].counters, true);
+		if (!in->probes[i].counters)
+			cbench_print_text(p, "none usable");
+		cbench_print_text(p, " (now)\n");
+		cbench_print_object_end(p);
+	}
+	cbench_print_array_end(p);
 }
 
 /* The watchdog over ring-0 calls, and whether another CPU can keep it. */
-static void print_watchdog(FILE *f, const struct cbench_proto_info *info, int cpus_online)
+static void print_watchdog(struct cbench_print *p, const struct cbench_proto_info *m,
+			   int cpus_online)
 {
-	if (!info->call_ms) {
-		fprintf(f, "  watchdog:         none (an older cbench.ko): a call that never returns "
-		       "holds its CPU\n");
+	bool watched = cpus_online > 1;
+
+	if (!m->call_ms) {
+		cbench_print_text(p, "  watchdog:         none (an older cbench.ko): a call that never "
+				  "returns holds its CPU\n");
 		return;
 	}
-	fprintf(f, "  watchdog:         a call of benchmark code is ended after %" PRIu32 " ms "
-	       "(call_limit_ms)\n", info->call_ms);
-	if (cpus_online < 2)
-		fprintf(f, "                    but one CPU is online, so none can watch: %s\n",
-		       info->unwatched ? "runs are taken all the same (unwatched_runs=1)" :
-					 "runs are refused (unwatched_runs=0)");
+	cbench_print_uint(p, "call_limit_ms", "  watchdog:         a call of benchmark code is ended "
+			  "after %" PRIu64 " ms (call_limit_ms)\n", m->call_ms);
+	if (!watched)
+		cbench_print_text(p, "                    but one CPU is online, so none can watch: ");
+	cbench_print_bool(p, "unwatched_runs", m->unwatched,
+			  watched ? NULL : "runs are taken all the same (unwatched_runs=1)\n",
+			  watched ? NULL : "runs are refused (unwatched_runs=0)\n");
+	cbench_print_json_bool(p, "watched", watched);
 }
 
 /* The stack benchmark code runs on in ring 0, and how a page fault there ends. */
-static void print_safety(FILE *f, const struct cbench_proto_info *info)
+static void print_safety(struct cbench_print *p, const struct cbench_proto_info *m)
 {
-	if (info->stack_bytes)
-		fprintf(f, "  stack:            benchmark code runs on %" PRIu64 " KiB of its own "
-		       "(call_stack_bytes); every call is rehearsed on %" PRIu64 " KiB\n",
-		       info->stack_bytes >> 10, cbench_kmod_stack_rehearsed(info->stack_bytes) >> 10);
-	else
-		fprintf(f, "  stack:            the module's thread's (an older cbench.ko); every call is "
-		       "rehearsed on %" PRIu64 " KiB\n", cbench_kmod_stack_rehearsed(0) >> 10);
-	if (info->fault_net == CBENCH_FAULT_NET_QUIET)
-		fprintf(f, "  page faults:      ended before the kernel's oops (its page_fault_kernel "
-		       "tracepoint), but\n                    a fetch at a user address, ended "
-		       "after it\n");
-	else if (info->fault_net == CBENCH_FAULT_NET_OOPS)
-		fprintf(f, "  page faults:      ended after the kernel's oops, which taints the kernel "
-		       "(fault_net=0, or no\n                    page_fault_kernel tracepoint)\n");
-	else
-		fprintf(f, "  page faults:      not caught (an older cbench.ko): the kernel oopses\n");
+	uint64_t rehearsed = cbench_kmod_stack_rehearsed(m->stack_bytes);
+	size_t i = 0;
+
+	cbench_print_text(p, "  stack:            ");
+	if (m->stack_bytes) {
+		cbench_print_json_uint(p, "stack_bytes", m->stack_bytes);
+		cbench_print_text(p, "benchmark code runs on %" PRIu64 " KiB of its own "
+				  "(call_stack_bytes)", m->stack_bytes >> 10);
+	} else {
+		cbench_print_null(p, "stack_bytes", "the module's thread's (an older cbench.ko)");
+	}
+	cbench_print_json_uint(p, "stack_rehearsed_bytes", rehearsed);
+	cbench_print_text(p, "; every call is rehearsed on %" PRIu64 " KiB\n", rehearsed >> 10);
+	cbench_print_text(p, "  page faults:      ");
+	while (i < sizeof(fault_nets) / sizeof(fault_nets[0]) && fault_nets[i].net != m->fault_net)
+		i++;
+	if (i < sizeof(fault_nets) / sizeof(fault_nets[0])) {
+		cbench_print_json_string(p, "fault_net", fault_nets[i].name);
+		cbench_print_text(p, "%s", fault_nets[i].text);
+	} else {
+		cbench_print_null(p, "fault_net", "not caught (an older cbench.ko): the kernel oopses\n");
+	}
 }
 
-static const char *fault_net_name(int32_t net)
+static void print_limits(struct cbench_print *p, const struct cbench_proto_info *m,
+			 int cpus_online)
 {
-	return net == CBENCH_FAULT_NET_QUIET ? "quiet" : net == CBENCH_FAULT_NET_OOPS ? "oops" : NULL;
+	if (!m->has_limits) {
+		cbench_print_null(p, "limits", NULL);
+		return;
+	}
+	cbench_print_object_start(p, "limits");
+	cbench_print_text(p, "  limits:           image ");
+	print_bytes(p, "image_bytes", m->image_bytes);
+	cbench_print_text(p, ", arena ");
+	print_bytes(p, "arena_bytes", m->arena_bytes);
+	cbench_print_uint(p, "samples", ", %" PRIu64 " samples per run", m->samples);
+	cbench_print_uint(p, "irqoff_ns", ", interrupts off %" PRIu64 " ns per sample", m->irqoff_ns);
+	cbench_print_uint(p, "runs", ", %" PRIu64 " concurrent run", m->runs);
+	cbench_print_text(p, "%s\n", m->runs == 1 ? "" : "s");
+	if (m->tp_records)
+		cbench_print_uint(p, "tpoints_records", "                    %" PRIu64
+				  " timing-point records per run\n", m->tp_records);
+	print_watchdog(p, m, cpus_online);
+	print_safety(p, m);
+	cbench_print_object_end(p);
 }
 
-static void print_module(FILE *f, const struct cbench_proto_info *info,
-			 const struct cbench_info_probe *probes, size_t nprobes, int cpus_online)
+static void print_module(struct cbench_print *p, const struct cbench_info *in)
 {
-	fprintf(f, "cbench.ko %s (benchmark ABI %" PRIu32 "): ring-0 measurement available\n",
-	       info->version, info->abi);
-	if (info->abi != CBENCH_ABI_VERSION)
-		fprintf(f, "  note:             the module's benchmark ABI is not this cbenchctl's (%d)\n",
-		       CBENCH_ABI_VERSION);
-	fprintf(f, "  CPU:              %s family %" PRIu32 " model %" PRIu32 " stepping %" PRIu32 "%s\n",
-	       info->cpu_vendor, info->cpu_family, info->cpu_model, info->cpu_stepping,
-	       info->hypervisor ? " (in a virtual machine)" : "");
-	fprintf(f, "  TSC:              ");
-	if (info->has_tsc_khz)
-		fprintf(f, "%" PRIu64 ".%03" PRIu64 " MHz", info->tsc_khz / 1000, info->tsc_khz % 1000);
-	else
-		fprintf(f, "frequency not known to the kernel");
-	fprintf(f, "; ");
-	if (!info->tsc_flags) {
-		fprintf(f, "neither constant nor nonstop: its rate may follow the core clock, and it may stop in deep sleep");
-	} else {
-		const char *sep = "";
+	const struct cbench_proto_info *m = &in->module;
 
-		for (size_t i = 0; i < sizeof(tsc_flag_names) / sizeof(tsc_flag_names[0]); i++) {
-			if (info->tsc_flags & tsc_flag_names[i].flag) {
-				fprintf(f, "%s%s", sep, tsc_flag_names[i].name);
-				sep = ", ";
-			}
-		}
-	}
-	fprintf(f, "\n  PMU:              ");
-	if (!info->pmu_version) {
-		fprintf(f, "no PMU: CPUID enumerates no performance counters\n");
+	cbench_print_object_start(p, "module");
+	cbench_print_bool(p, "loaded", true, NULL, NULL);
+	cbench_print_string(p, "version", "cbench.ko %s", m->version);
+	cbench_print_uint(p, "abi", " (benchmark ABI %" PRIu64 "): ring-0 measurement available\n",
+			  m->abi);
+	if (m->abi != CBENCH_ABI_VERSION)
+		cbench_print_text(p, "  note:             the module's benchmark ABI is not this "
+				  "cbenchctl's (%d)\n", CBENCH_ABI_VERSION);
+	cbench_print_object_start(p, "cpu");
+	cbench_print_text(p, "  CPU:              ");
+	print_cpu_id(p, m->cpu_vendor, NULL, m->cpu_family, m->cpu_model, m->cpu_stepping);
+	cbench_print_bool(p, "hypervisor", m->hypervisor, " (in a virtual machine)", NULL);
+	cbench_print_text(p, "\n");
+	cbench_print_object_end(p);
+	print_tsc(p, m);
+	print_module_pmu(p, m);
+	print_module_counters(p, in);
+	print_limits(p, m, in->machine.cpus_online);
+	cbench_print_bool(p, "image_crc", m->image_crc,
+			  "  uploads:          mapped only if their bytes give cbenchctl's CRC-32\n",
+			  "  uploads:          not checked against a CRC-32 (an older cbench.ko)\n");
+	if (m->has_live) {
+		cbench_print_object_start(p, "live");
+		cbench_print_uint(p, "images", "  in use:           %" PRIu64 " images", m->live_images);
+		cbench_print_uint(p, "runs", ", %" PRIu64 " runs\n", m->live_runs);
+		cbench_print_object_end(p);
 	} else {
-		fprintf(f, "version %" PRIu32 ", %" PRIu32 " general counters of %" PRIu32 " bits",
-		       info->pmu_version, info->gp_counters, info->gp_bits);
-		if (info->has_fixed_bits)
-			fprintf(f, ", %" PRIu32 " fixed counters of %" PRIu32 " bits",
-			       info->fixed_counters, info->fixed_bits);
-		else
-			fprintf(f, ", no fixed counters");
-		fprintf(f, "\n");
+		cbench_print_null(p, "live", NULL);
 	}
-	fprintf(f, "  counters:         ");
-	if (info->counters) {
-		print_counters(f, info->counters);
-		fprintf(f, " (CPU %" PRIu32 ", at load)\n", info->counters_cpu);
-	} else {
-		fprintf(f, "none usable: TSC only (perf lent no hardware counter on CPU %" PRIu32
-		       " at load)\n", info->counters_cpu);
-	}
-	for (size_t i = 0; i < nprobes; i++) {
-		fprintf(f, "  counters, CPU %-3" PRIu32 " ", probes[i].cpu);
-		if (probes[i].counters)
-			print_counters(f, probes[i].counters);
-		else
-			fprintf(f, "none usable");
-		fprintf(f, " (now)\n");
-	}
-	if (info->has_limits) {
-		fprintf(f, "  limits:           image ");
-		print_bytes(f, info->image_bytes);
-		fprintf(f, ", arena ");
-		print_bytes(f, info->arena_bytes);
-		fprintf(f, ", %" PRIu32 " samples per run, interrupts off %" PRIu64
-		       " ns per sample, %" PRIu32 " concurrent run%s\n",
-		       info->samples, info->irqoff_ns, info->runs, info->runs == 1 ? "" : "s");
-		if (info->tp_records)
-			fprintf(f, "                    %" PRIu64 " timing-point records per run\n",
-			       info->tp_records);
-		print_watchdog(f, info, cpus_online);
-		print_safety(f, info);
-	}
-	fprintf(f, "  uploads:          %s\n", info->image_crc ?
-	       "mapped only if their bytes give cbenchctl's CRC-32" :
-	       "not checked against a CRC-32 (an older cbench.ko)");
-	if (info->has_live)
-		fprintf(f, "  in use:           %" PRIu32 " images, %" PRIu32 " runs\n",
-		       info->live_images, info->live_runs);
+	cbench_print_object_end(p);
 }
 
 static const char *rdpmc_text(const struct cbench_machine *m)
@@ -182,202 +289,77 @@ static const char *rdpmc_text(const struct cbench_machine *m)
 	}
 }
 
-static void print_user_backend(FILE *f, const struct cbench_machine *m, int cpu,
-			       unsigned int core_type)
+/* The PMU of the CPU where cbench measures unless told otherwise: a line
+ * of text; its figures, and its core type on a hybrid part, in JSON. */
+static void print_user_pmu(struct cbench_print *p, const struct cbench_info *in)
 {
+	const struct cbench_machine *m = &in->machine;
 	char pmu[256];
 
-	fprintf(f, "  CPU:              %s", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
-	fprintf(f, " (%s family %u model %u stepping %u)%s\n", m->cpu_vendor, m->cpu_family,
-	       m->cpu_model, m->cpu_stepping, m->hypervisor ? " in a virtual machine" : "");
-	fprintf(f, "  CPUs online:      %d\n", m->cpus_online);
-	fprintf(f, "  kernel:           %s\n", m->kernel_release);
-	fprintf(f, "  timer:            TSC, %s; frequency calibrated when measuring\n",
-	       m->tsc_invariant ? "invariant" : "not invariant (CPUID.80000007H:EDX[8] clear)");
-	/* Where cbench measures unless told otherwise: its PMU, its core type. */
-	cbench_pmu_text(m, core_type, cpu, pmu, sizeof(pmu));
-	fprintf(f, "  PMU (CPUID):      %s\n", pmu);
-	fprintf(f, "  perf hardware:    %s\n", m->perf_hw_usable ? "usable" :
-	       "not available: cycles and instructions cannot be counted");
-	fprintf(f, "  perf software:    %s\n", m->perf_sw_usable ? "usable (disturbances are counted)" :
-	       "not available: disturbances cannot be counted");
-	fprintf(f, "  user RDPMC:       %s\n", rdpmc_text(m));
-}
-
-static void json_counters(struct cbench_jsonw *j, const char *key, uint32_t counters)
-{
-	cbench_jsonw_array_start(j, key);
-	for (unsigned int i = 0; i < CBENCH_COUNTER_KINDS; i++) {
-		if (counters & (1u << i))
-			cbench_jsonw_string(j, NULL, cbench_counter_names[i]);
-	}
-	cbench_jsonw_array_end(j);
-}
-
-static void json_cpu(struct cbench_jsonw *j, const char *vendor, const char *name, uint32_t family,
-		     uint32_t model, uint32_t stepping, bool hypervisor)
-{
-	cbench_jsonw_object_start(j, "cpu");
-	cbench_jsonw_string(j, "vendor", vendor);
-	if (name && name[0])
-		cbench_jsonw_string(j, "name", name);
-	else if (name)
-		cbench_jsonw_null(j, "name");
-	cbench_jsonw_uint(j, "family", family);
-	cbench_jsonw_uint(j, "model", model);
-	cbench_jsonw_uint(j, "stepping", stepping);
-	cbench_jsonw_bool(j, "hypervisor", hypervisor);
-	cbench_jsonw_object_end(j);
-}
-
-static void json_module_pmu(struct cbench_jsonw *j, const struct cbench_proto_info *info)
-{
-	if (!info->pmu_version) {
-		cbench_jsonw_null(j, "pmu");
+	cbench_pmu_text(m, in->core_type, in->cpu, pmu, sizeof(pmu));
+	cbench_print_text(p, "  PMU (CPUID):      %s\n", pmu);
+	if (!m->pmu_version && !m->pmu_gp_counters) {
+		cbench_print_null(p, "pmu", NULL);
 		return;
 	}
-	cbench_jsonw_object_start(j, "pmu");
-	cbench_jsonw_uint(j, "version", info->pmu_version);
-	cbench_jsonw_uint(j, "gp_counters", info->gp_counters);
-	cbench_jsonw_uint(j, "gp_bits", info->gp_bits);
-	cbench_jsonw_uint(j, "fixed_counters", info->fixed_counters);
-	if (info->has_fixed_bits)
-		cbench_jsonw_uint(j, "fixed_bits", info->fixed_bits);
-	else
-		cbench_jsonw_null(j, "fixed_bits");
-	json_counters(j, "events", info->pmu_events);
-	cbench_jsonw_object_end(j);
+	cbench_print_object_start(p, "pmu");
+	cbench_print_json_uint(p, "version", m->pmu_version);
+	cbench_print_json_uint(p, "gp_counters", m->pmu_gp_counters);
+	cbench_print_json_uint(p, "gp_bits", m->pmu_gp_bits);
+	cbench_print_json_uint(p, "fixed_counters", m->pmu_fixed_counters);
+	cbench_print_json_uint(p, "fixed_bits", m->pmu_fixed_bits);
+	if (m->hybrid)
+		cbench_print_json_uint(p, "core_type", in->core_type);
+	cbench_print_object_end(p);
 }
 
-static void json_module(struct cbench_jsonw *j, const struct cbench_proto_info *info,
-			const struct cbench_info_probe *probes, size_t nprobes, int cpus_online)
+static void print_user_backend(struct cbench_print *p, const struct cbench_info *in)
 {
-	cbench_jsonw_object_start(j, "module");
-	cbench_jsonw_bool(j, "loaded", true);
-	cbench_jsonw_string(j, "version", info->version);
-	cbench_jsonw_uint(j, "abi", info->abi);
-	json_cpu(j, info->cpu_vendor, NULL, info->cpu_family, info->cpu_model, info->cpu_stepping,
-		 info->hypervisor);
-	cbench_jsonw_object_start(j, "tsc");
-	if (info->has_tsc_khz)
-		cbench_jsonw_uint(j, "khz", info->tsc_khz);
-	else
-		cbench_jsonw_null(j, "khz");
-	for (size_t i = 0; i < sizeof(tsc_flag_names) / sizeof(tsc_flag_names[0]); i++)
-		cbench_jsonw_bool(j, tsc_flag_names[i].name, info->tsc_flags & tsc_flag_names[i].flag);
-	cbench_jsonw_object_end(j);
-	json_module_pmu(j, info);
-	cbench_jsonw_object_start(j, "counters");
-	cbench_jsonw_uint(j, "cpu", info->counters_cpu);
-	json_counters(j, "usable", info->counters);
-	cbench_jsonw_object_end(j);
-	cbench_jsonw_array_start(j, "probes");
-	for (size_t i = 0; i < nprobes; i++) {
-		cbench_jsonw_object_start(j, NULL);
-		cbench_jsonw_uint(j, "cpu", probes[i].cpu);
-		json_counters(j, "usable", probes[i].counters);
-		cbench_jsonw_object_end(j);
-	}
-	cbench_jsonw_array_end(j);
-	if (info->has_limits) {
-		cbench_jsonw_object_start(j, "limits");
-		cbench_jsonw_uint(j, "image_bytes", info->image_bytes);
-		cbench_jsonw_uint(j, "arena_bytes", info->arena_bytes);
-		cbench_jsonw_uint(j, "samples", info->samples);
-		cbench_jsonw_uint(j, "irqoff_ns", info->irqoff_ns);
-		cbench_jsonw_uint(j, "runs", info->runs);
-		if (info->tp_records)
-			cbench_jsonw_uint(j, "tpoints_records", info->tp_records);
-		if (info->call_ms) {
-			cbench_jsonw_uint(j, "call_limit_ms", info->call_ms);
-			cbench_jsonw_bool(j, "unwatched_runs", info->unwatched);
-			cbench_jsonw_bool(j, "watched", cpus_online > 1);
-		}
-		if (info->stack_bytes)
-			cbench_jsonw_uint(j, "stack_bytes", info->stack_bytes);
-		else
-			cbench_jsonw_null(j, "stack_bytes");
-		cbench_jsonw_uint(j, "stack_rehearsed_bytes",
-				  cbench_kmod_stack_rehearsed(info->stack_bytes));
-		if (fault_net_name(info->fault_net))
-			cbench_jsonw_string(j, "fault_net", fault_net_name(info->fault_net));
-		else
-			cbench_jsonw_null(j, "fault_net");
-		cbench_jsonw_object_end(j);
-	} else {
-		cbench_jsonw_null(j, "limits");
-	}
-	cbench_jsonw_bool(j, "image_crc", info->image_crc);
-	if (info->has_live) {
-		cbench_jsonw_object_start(j, "live");
-		cbench_jsonw_uint(j, "images", info->live_images);
-		cbench_jsonw_uint(j, "runs", info->live_runs);
-		cbench_jsonw_object_end(j);
-	} else {
-		cbench_jsonw_null(j, "live");
-	}
-	cbench_jsonw_object_end(j);
-}
+	const struct cbench_machine *m = &in->machine;
 
-static void json_user_backend(struct cbench_jsonw *j, const struct cbench_machine *m,
-			      unsigned int core_type)
-{
-	cbench_jsonw_object_start(j, "user");
-	json_cpu(j, m->cpu_vendor, m->cpu_name, m->cpu_family, m->cpu_model, m->cpu_stepping,
-		 m->hypervisor);
-	cbench_jsonw_int(j, "cpus_online", m->cpus_online);
-	cbench_jsonw_string(j, "kernel", m->kernel_release);
-	cbench_jsonw_bool(j, "tsc_invariant", m->tsc_invariant);
-	if (m->pmu_version || m->pmu_gp_counters) {
-		cbench_jsonw_object_start(j, "pmu");
-		cbench_jsonw_uint(j, "version", m->pmu_version);
-		cbench_jsonw_uint(j, "gp_counters", m->pmu_gp_counters);
-		cbench_jsonw_uint(j, "gp_bits", m->pmu_gp_bits);
-		cbench_jsonw_uint(j, "fixed_counters", m->pmu_fixed_counters);
-		cbench_jsonw_uint(j, "fixed_bits", m->pmu_fixed_bits);
-		if (m->hybrid)
-			cbench_jsonw_uint(j, "core_type", core_type);
-		cbench_jsonw_object_end(j);
-	} else {
-		cbench_jsonw_null(j, "pmu");
-	}
-	cbench_jsonw_bool(j, "perf_hardware", m->perf_hw_usable);
-	cbench_jsonw_bool(j, "perf_software", m->perf_sw_usable);
-	cbench_jsonw_bool(j, "user_rdpmc", m->perf_hw_usable && m->rdpmc_sysfs >= 1);
-	cbench_jsonw_object_end(j);
-}
-
-/* `info --json`: the module (or why not) and the user backend. */
-static void json_info(const struct cbench_info *in, FILE *f)
-{
-	struct cbench_jsonw j;
-
-	cbench_jsonw_init(&j, f, true);
-	cbench_jsonw_object_start(&j, NULL);
-	if (in->loaded) {
-		json_module(&j, &in->module, in->probes, in->nprobes, in->machine.cpus_online);
-	} else {
-		cbench_jsonw_object_start(&j, "module");
-		cbench_jsonw_bool(&j, "loaded", false);
-		cbench_jsonw_string(&j, "hint", CBENCH_INFO_NOT_LOADED);
-		cbench_jsonw_object_end(&j);
-	}
-	json_user_backend(&j, &in->machine, in->core_type);
-	cbench_jsonw_object_end(&j);
-	cbench_jsonw_finish(&j);
+	cbench_print_object_start(p, "user");
+	cbench_print_object_start(p, "cpu");
+	cbench_print_text(p, "  CPU:              %s (", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
+	print_cpu_id(p, m->cpu_vendor, m->cpu_name, m->cpu_family, m->cpu_model, m->cpu_stepping);
+	cbench_print_text(p, ")");
+	cbench_print_bool(p, "hypervisor", m->hypervisor, " in a virtual machine", NULL);
+	cbench_print_text(p, "\n");
+	cbench_print_object_end(p);
+	cbench_print_int(p, "cpus_online", "  CPUs online:      %" PRId64 "\n", m->cpus_online);
+	cbench_print_string(p, "kernel", "  kernel:           %s\n", m->kernel_release);
+	cbench_print_text(p, "  timer:            TSC, ");
+	cbench_print_bool(p, "tsc_invariant", m->tsc_invariant, "invariant",
+			  "not invariant (CPUID.80000007H:EDX[8] clear)");
+	cbench_print_text(p, "; frequency calibrated when measuring\n");
+	print_user_pmu(p, in);
+	cbench_print_bool(p, "perf_hardware", m->perf_hw_usable, "  perf hardware:    usable\n",
+			  "  perf hardware:    not available: cycles and instructions cannot be "
+			  "counted\n");
+	cbench_print_bool(p, "perf_software", m->perf_sw_usable,
+			  "  perf software:    usable (disturbances are counted)\n",
+			  "  perf software:    not available: disturbances cannot be counted\n");
+	cbench_print_json_bool(p, "user_rdpmc", m->perf_hw_usable && m->rdpmc_sysfs >= 1);
+	cbench_print_text(p, "  user RDPMC:       %s\n", rdpmc_text(m));
+	cbench_print_object_end(p);
 }
 
 void cbench_info_print(const struct cbench_info *in, FILE *f, bool json)
 {
-	if (json) {
-		json_info(in, f);
-		return;
+	struct cbench_print p;
+
+	cbench_print_init(&p, f, json);
+	cbench_print_object_start(&p, NULL);
+	if (in->loaded) {
+		print_module(&p, in);
+		cbench_print_text(&p, "user backend:\n");
+	} else {
+		cbench_print_object_start(&p, "module");
+		cbench_print_bool(&p, "loaded", false, NULL, NULL);
+		cbench_print_string(&p, "hint", "%s; meanwhile the user backend will use:\n",
+				    CBENCH_INFO_NOT_LOADED);
+		cbench_print_object_end(&p);
 	}
-	if (in->loaded)
-		print_module(f, &in->module, in->probes, in->nprobes, in->machine.cpus_online);
-	else
-		fprintf(f, "%s; meanwhile the user backend will use:\n", CBENCH_INFO_NOT_LOADED);
-	if (in->loaded)
-		fprintf(f, "user backend:\n");
-	print_user_backend(f, &in->machine, in->cpu, in->core_type);
+	print_user_backend(&p, in);
+	cbench_print_object_end(&p);
+	cbench_print_finish(&p);
 }
