@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `cbenchctl doctor`'s report; see doctor.h. */
+/* `cbenchctl doctor`'s checks and their report, text and JSON; see doctor.h. */
 #include <stdarg.h>
 #include <string.h>
 
 #include "report/doctor.h"
-#include "report/json_writer.h"
+#include "report/print.h"
 
 static const char *const verdict_names[] = { "ok", "warn", "fail" };
 
@@ -49,69 +49,57 @@ struct cbench_doctor_check *cbench_doctor_add(struct cbench_doctor_report *r, co
 	return c;
 }
 
-static void print_text(const struct cbench_doctor_report *d, FILE *f)
+/* One check: in text, its verdict, title and detail, and the fix where
+ * there is something to fix; in JSON, its name, the fix or null, and what
+ * it read or measured, typed. */
+static void print_check(struct cbench_print *p, const struct cbench_doctor_check *c)
 {
-	unsigned int count[3] = { 0 };
-
-	fprintf(f, "cbenchctl doctor: is CPU %d of this machine fit for low-noise measurement?\n\n",
-		d->cpu);
-	for (size_t i = 0; i < d->nchecks; i++) {
-		const struct cbench_doctor_check *c = &d->checks[i];
-
-		count[c->verdict]++;
-		fprintf(f, "  %-5s %-20s %s\n", verdict_names[c->verdict], c->title, c->detail);
-		if (c->verdict != CBENCH_VERDICT_OK && c->fix[0])
-			fprintf(f, "  %-5s %-20s fix: %s\n", "", "", c->fix);
+	cbench_print_object_start(p, NULL);
+	cbench_print_json_string(p, "name", c->key);
+	cbench_print_string(p, "status", "  %-5s", verdict_names[c->verdict]);
+	cbench_print_text(p, " %-20s", c->title);
+	cbench_print_string(p, "detail", " %s\n", c->detail);
+	if (!c->fix[0]) {
+		cbench_print_null(p, "fix", NULL);
+	} else if (c->verdict == CBENCH_VERDICT_OK) {
+		/* Nothing to do, though the check knows how. */
+		cbench_print_json_string(p, "fix", c->fix);
+	} else {
+		cbench_print_text(p, "  %-5s %-20s ", "", "");
+		cbench_print_string(p, "fix", "fix: %s\n", c->fix);
 	}
-	fprintf(f, "\n%zu checks: %u ok, %u warn, %u fail\n", d->nchecks, count[CBENCH_VERDICT_OK],
-		count[CBENCH_VERDICT_WARN], count[CBENCH_VERDICT_FAIL]);
-}
+	for (unsigned int k = 0; k < c->nextra; k++) {
+		const struct cbench_doctor_extra *x = &c->extra[k];
 
-static void print_json(const struct cbench_doctor_report *d, FILE *f)
-{
-	unsigned int count[3] = { 0 };
-	struct cbench_jsonw j;
-
-	cbench_jsonw_init(&j, f, true);
-	cbench_jsonw_object_start(&j, NULL);
-	cbench_jsonw_int(&j, "cpu", d->cpu);
-	cbench_jsonw_array_start(&j, "checks");
-	for (size_t i = 0; i < d->nchecks; i++) {
-		const struct cbench_doctor_check *c = &d->checks[i];
-
-		count[c->verdict]++;
-		cbench_jsonw_object_start(&j, NULL);
-		cbench_jsonw_string(&j, "name", c->key);
-		cbench_jsonw_string(&j, "status", verdict_names[c->verdict]);
-		cbench_jsonw_string(&j, "detail", c->detail);
-		if (c->fix[0])
-			cbench_jsonw_string(&j, "fix", c->fix);
+		if (x->kind == CBENCH_EXTRA_INT)
+			cbench_print_json_int(p, x->key, x->i);
+		else if (x->kind == CBENCH_EXTRA_BOOL)
+			cbench_print_json_bool(p, x->key, x->i);
 		else
-			cbench_jsonw_null(&j, "fix");
-		for (unsigned int k = 0; k < c->nextra; k++) {
-			const struct cbench_doctor_extra *x = &c->extra[k];
-
-			if (x->kind == CBENCH_EXTRA_INT)
-				cbench_jsonw_int(&j, x->key, x->i);
-			else if (x->kind == CBENCH_EXTRA_BOOL)
-				cbench_jsonw_bool(&j, x->key, x->i);
-			else
-				cbench_jsonw_double(&j, x->key, x->d);
-		}
-		cbench_jsonw_object_end(&j);
+			cbench_print_json_double(p, x->key, x->d);
 	}
-	cbench_jsonw_array_end(&j);
-	cbench_jsonw_uint(&j, "ok", count[CBENCH_VERDICT_OK]);
-	cbench_jsonw_uint(&j, "warn", count[CBENCH_VERDICT_WARN]);
-	cbench_jsonw_uint(&j, "fail", count[CBENCH_VERDICT_FAIL]);
-	cbench_jsonw_object_end(&j);
-	cbench_jsonw_finish(&j);
+	cbench_print_object_end(p);
 }
 
 void cbench_doctor_print(const struct cbench_doctor_report *r, FILE *f, bool json)
 {
-	if (json)
-		print_json(r, f);
-	else
-		print_text(r, f);
+	unsigned int count[3] = { 0 };
+	struct cbench_print p;
+
+	cbench_print_init(&p, f, json);
+	cbench_print_object_start(&p, NULL);
+	cbench_print_int(&p, "cpu", "cbenchctl doctor: is CPU %" PRId64 " of this machine fit for "
+			 "low-noise measurement?\n\n", r->cpu);
+	cbench_print_array_start(&p, "checks");
+	for (size_t i = 0; i < r->nchecks; i++) {
+		count[r->checks[i].verdict]++;
+		print_check(&p, &r->checks[i]);
+	}
+	cbench_print_array_end(&p);
+	cbench_print_text(&p, "\n%zu checks: ", r->nchecks);
+	cbench_print_uint(&p, "ok", "%" PRIu64 " ok", count[CBENCH_VERDICT_OK]);
+	cbench_print_uint(&p, "warn", ", %" PRIu64 " warn", count[CBENCH_VERDICT_WARN]);
+	cbench_print_uint(&p, "fail", ", %" PRIu64 " fail\n", count[CBENCH_VERDICT_FAIL]);
+	cbench_print_object_end(&p);
+	cbench_print_finish(&p);
 }
