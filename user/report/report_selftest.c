@@ -1,50 +1,109 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `cbenchctl selftest`'s report; see selftest.h. */
+/*
+ * `cbenchctl selftest`'s report, one call per field for the text and the
+ * JSON (print.h): the CPU, then per backend its timer and core clock and a
+ * row per check.  The text's table puts a check's source last and
+ * shouts FAIL; the JSON keeps raw figures (Hz, a tolerance of 0.02) where
+ * the text shows MHz and 2%.
+ */
 #include <math.h>
-#include <stdint.h>
 
 #include "backend/types.h"
 #include "machine/known.h"
 #include "report/backends.h"
-#include "report/json_writer.h"
+#include "report/print.h"
 #include "report/selftest.h"
 
-static const char *const verdict_names[] = { "pass", "FAIL", "measured only", "not measured",
+/* As JSON names them; the text shouts FAIL. */
+static const char *const verdict_names[] = { "pass", "fail", "measured only", "not measured",
 					     "not supported" };
 
-static void print_text(FILE *f, const struct cbench_machine *m, const struct cbench_selftest_backend *b, int n)
+/* What disturbed the backend's measurements, by cause (JSON only: the
+ * text shows them for two backends side by side). */
+static void print_discarded(struct cbench_print *p, const struct cbench_json *report)
 {
-	fprintf(f, "cbench selftest: %s %s, family %u model %u stepping %u\n", m->cpu_vendor,
-		m->cpu_name, m->cpu_family, m->cpu_model, m->cpu_stepping);
-	for (int r = 0; r < n; r++) {
-		const struct cbench_json *cfg = cbench_json_get(b[r].report, "config");
-		double hz = cbench_json_number(cfg, "timer_hz", NAN);
-		double step = cbench_json_number(cfg, "timer_step_ticks", NAN);
+	double counts[CBENCH_DISTURB_KINDS];
 
-		const char *quiet = cbench_json_string(cfg, "quiet_mode", NULL);
+	cbench_discarded_by(report, counts);
+	cbench_print_object_start(p, "discarded_by");
+	for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
+		cbench_print_json_uint(p, cbench_disturb_names[k], (uint64_t)counts[k]);
+	cbench_print_object_end(p);
+}
 
-		fprintf(f, "\nbackend %s%s%s%s: timer %s at %.0f MHz, step %.3g ticks (%.3g ns), overhead "
-			"%.3g ticks; core clock %.3f to %.3f GHz during the checks\n", b[r].backend,
-			quiet ? " (quiet mode " : "", quiet ? quiet : "", quiet ? ")" : "",
-			cbench_json_string(cfg, "timer", "?"), hz * 1e-6, step, step / hz * 1e9,
-			cbench_json_number(cfg, "timer_overhead_ticks", NAN),
-			cbench_json_number(cfg, "core_ghz_min", NAN),
-			cbench_json_number(cfg, "core_ghz_max", NAN));
-		fprintf(f, "%-15s %-52s %9s %9s %5s  %-13s %s\n", "check", "measures", "expected",
-			"measured", "tol", "verdict", "source");
-		for (int i = 0; i < b[r].nchecks; i++) {
-			const struct cbench_selftest_outcome *c = &b[r].checks[i];
+/* The run's timer and the core clock during the checks, from its report. */
+static void print_timer(struct cbench_print *p, const struct cbench_json *cfg)
+{
+	double hz = cbench_json_number(cfg, "timer_hz", NAN);
+	double step = cbench_json_number(cfg, "timer_step_ticks", NAN);
 
-			fprintf(f, "%-15s %-52s %9.4g %9.4g %4.0f%%  %-13s %s%s%s%s\n", c->name, c->what,
-				c->expected, c->measured, 100 * c->tolerance,
-				verdict_names[c->verdict], c->source, *c->cores ? " (" : "", c->cores,
-				*c->cores ? ")" : "");
-			if (*c->cause && c->verdict != CBENCH_SELFTEST_PASS && c->verdict != CBENCH_SELFTEST_MEASURED_ONLY)
-				fprintf(f, "%15s   %s: %s\n", "", c->name, c->cause);
-		}
-		fprintf(f, "%s: %d check%s failed\n", b[r].backend, b[r].failed,
-			b[r].failed == 1 ? "" : "s");
+	cbench_print_text(p, ": timer %s", cbench_json_string(cfg, "timer", "?"));
+	cbench_print_json_double(p, "timer_hz", hz);
+	cbench_print_text(p, " at %.0f MHz", hz * 1e-6);
+	cbench_print_double(p, "timer_step_ticks", ", step %.3g ticks", step);
+	cbench_print_text(p, " (%.3g ns)", step / hz * 1e9);
+	cbench_print_double(p, "timer_overhead_ticks", ", overhead %.3g ticks",
+			    cbench_json_number(cfg, "timer_overhead_ticks", NAN));
+	cbench_print_double(p, "core_ghz_min", "; core clock %.3f",
+			    cbench_json_number(cfg, "core_ghz_min", NAN));
+	cbench_print_double(p, "core_ghz_max", " to %.3f GHz during the checks\n",
+			    cbench_json_number(cfg, "core_ghz_max", NAN));
+}
+
+/* One check, a row of the table; its cause below it where it failed or
+ * was not measured (JSON: wherever it has one). */
+static void print_outcome(struct cbench_print *p, const struct cbench_selftest_outcome *c)
+{
+	bool cause_shown = c->verdict != CBENCH_SELFTEST_PASS &&
+			   c->verdict != CBENCH_SELFTEST_MEASURED_ONLY;
+
+	cbench_print_object_start(p, NULL);
+	cbench_print_string(p, "name", "%-15s", c->name);
+	cbench_print_string(p, "measures", " %-52s", c->what);
+	cbench_print_json_string(p, "unit", c->unit);
+	cbench_print_double(p, "expected", " %9.4g", c->expected);
+	cbench_print_json_string(p, "source", c->source);
+	cbench_print_json_string(p, "cores", c->cores);
+	/* Not measured: null, not a number that reads as a result. */
+	cbench_print_double(p, "measured", " %9.4g", c->measured);
+	cbench_print_json_double(p, "tolerance", c->tolerance);
+	cbench_print_text(p, " %4.0f%%", 100 * c->tolerance);
+	cbench_print_json_string(p, "verdict", verdict_names[c->verdict]);
+	cbench_print_text(p, "  %-13s %s", c->verdict == CBENCH_SELFTEST_FAIL ? "FAIL" :
+			  verdict_names[c->verdict], c->source);
+	if (*c->cores)
+		cbench_print_text(p, " (%s)", c->cores);
+	cbench_print_text(p, "\n");
+	if (*c->cause && cause_shown) {
+		cbench_print_text(p, "%15s   %s: ", "", c->name);
+		cbench_print_string(p, "cause", "%s\n", c->cause);
+	} else if (*c->cause) {
+		cbench_print_json_string(p, "cause", c->cause);
 	}
+	cbench_print_object_end(p);
+}
+
+static void print_backend(struct cbench_print *p, const struct cbench_selftest_backend *b)
+{
+	const struct cbench_json *cfg = cbench_json_get(b->report, "config");
+	const char *quiet = cbench_json_string(cfg, "quiet_mode", NULL);
+
+	cbench_print_object_start(p, NULL);
+	cbench_print_string(p, "backend", "\nbackend %s", b->backend);
+	if (quiet)
+		cbench_print_string(p, "quiet_mode", " (quiet mode %s)", quiet);
+	print_discarded(p, b->report);
+	print_timer(p, cfg);
+	cbench_print_text(p, "%-15s %-52s %9s %9s %5s  %-13s %s\n", "check", "measures", "expected",
+			  "measured", "tol", "verdict", "source");
+	cbench_print_array_start(p, "checks");
+	for (int i = 0; i < b->nchecks; i++)
+		print_outcome(p, &b->checks[i]);
+	cbench_print_array_end(p);
+	cbench_print_text(p, "%s: ", b->backend);
+	cbench_print_uint(p, "failed", "%" PRIu64 " check", b->failed);
+	cbench_print_text(p, "%s failed\n", b->failed == 1 ? "" : "s");
+	cbench_print_object_end(p);
 }
 
 /* Both backends side by side: what ring 0 removes, kernel by kernel. */
@@ -60,77 +119,28 @@ static void print_side_by_side(FILE *f, const struct cbench_selftest_backend *b)
 	cbench_backends_print(f, b[0].report, b[1].report, ids, labels, n);
 }
 
-static void print_json(FILE *f, const struct cbench_machine *m, const struct cbench_selftest_backend *b, int n)
-{
-	struct cbench_jsonw j;
-	bool passed = true;
-
-	cbench_jsonw_init(&j, f, true);
-	cbench_jsonw_object_start(&j, NULL);
-	cbench_jsonw_string(&j, "cpu_vendor", m->cpu_vendor);
-	cbench_jsonw_string(&j, "cpu", m->cpu_name);
-	cbench_jsonw_uint(&j, "cpu_family", m->cpu_family);
-	cbench_jsonw_uint(&j, "cpu_model", m->cpu_model);
-	cbench_jsonw_array_start(&j, "backends");
-	for (int r = 0; r < n; r++) {
-		const struct cbench_json *cfg = cbench_json_get(b[r].report, "config");
-		const char *quiet = cbench_json_string(cfg, "quiet_mode", NULL);
-		double counts[CBENCH_DISTURB_KINDS];
-
-		passed &= !b[r].failed;
-		cbench_jsonw_object_start(&j, NULL);
-		cbench_jsonw_string(&j, "backend", b[r].backend);
-		if (quiet)
-			cbench_jsonw_string(&j, "quiet_mode", quiet);
-		cbench_discarded_by(b[r].report, counts);
-		cbench_jsonw_object_start(&j, "discarded_by");
-		for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
-			cbench_jsonw_uint(&j, cbench_disturb_names[k], (uint64_t)counts[k]);
-		cbench_jsonw_object_end(&j);
-		cbench_jsonw_double(&j, "timer_hz", cbench_json_number(cfg, "timer_hz", NAN));
-		cbench_jsonw_double(&j, "timer_step_ticks", cbench_json_number(cfg, "timer_step_ticks", NAN));
-		cbench_jsonw_double(&j, "timer_overhead_ticks",
-				    cbench_json_number(cfg, "timer_overhead_ticks", NAN));
-		cbench_jsonw_double(&j, "core_ghz_min", cbench_json_number(cfg, "core_ghz_min", NAN));
-		cbench_jsonw_double(&j, "core_ghz_max", cbench_json_number(cfg, "core_ghz_max", NAN));
-		cbench_jsonw_array_start(&j, "checks");
-		for (int i = 0; i < b[r].nchecks; i++) {
-			const struct cbench_selftest_outcome *c = &b[r].checks[i];
-
-			cbench_jsonw_object_start(&j, NULL);
-			cbench_jsonw_string(&j, "name", c->name);
-			cbench_jsonw_string(&j, "measures", c->what);
-			cbench_jsonw_string(&j, "unit", c->unit);
-			cbench_jsonw_double(&j, "expected", c->expected);
-			cbench_jsonw_string(&j, "source", c->source);
-			cbench_jsonw_string(&j, "cores", c->cores);
-			cbench_jsonw_double(&j, "measured", c->measured);
-			cbench_jsonw_double(&j, "tolerance", c->tolerance);
-			cbench_jsonw_string(&j, "verdict", c->verdict == CBENCH_SELFTEST_FAIL ? "fail" :
-							   verdict_names[c->verdict]);
-			/* Not measured: null, not a number that reads as a result. */
-			if (*c->cause)
-				cbench_jsonw_string(&j, "cause", c->cause);
-			cbench_jsonw_object_end(&j);
-		}
-		cbench_jsonw_array_end(&j);
-		cbench_jsonw_uint(&j, "failed", (uint64_t)b[r].failed);
-		cbench_jsonw_object_end(&j);
-	}
-	cbench_jsonw_array_end(&j);
-	cbench_jsonw_bool(&j, "passed", passed);
-	cbench_jsonw_object_end(&j);
-	cbench_jsonw_finish(&j);
-}
-
 void cbench_selftest_print(FILE *f, const struct cbench_machine *m,
 			   const struct cbench_selftest_backend *b, int n, bool json)
 {
-	if (json) {
-		print_json(f, m, b, n);
-		return;
+	struct cbench_print p;
+	bool passed = true;
+
+	cbench_print_init(&p, f, json);
+	cbench_print_object_start(&p, NULL);
+	cbench_print_string(&p, "cpu_vendor", "cbench selftest: %s", m->cpu_vendor);
+	cbench_print_string(&p, "cpu", " %s", m->cpu_name);
+	cbench_print_uint(&p, "cpu_family", ", family %" PRIu64, m->cpu_family);
+	cbench_print_uint(&p, "cpu_model", " model %" PRIu64, m->cpu_model);
+	cbench_print_text(&p, " stepping %u\n", m->cpu_stepping);
+	cbench_print_array_start(&p, "backends");
+	for (int r = 0; r < n; r++) {
+		passed &= !b[r].failed;
+		print_backend(&p, &b[r]);
 	}
-	print_text(f, m, b, n);
-	if (n == 2)
+	cbench_print_array_end(&p);
+	cbench_print_json_bool(&p, "passed", passed);
+	cbench_print_object_end(&p);
+	cbench_print_finish(&p);
+	if (!json && n == 2)
 		print_side_by_side(f, b);
 }
