@@ -242,7 +242,7 @@ static void print_module(struct cbench_print *p, const struct cbench_info *in)
 	const struct cbench_proto_info *m = &in->module;
 
 	cbench_print_object_start(p, "module");
-	cbench_print_bool(p, "loaded", true, NULL, NULL);
+	cbench_print_json_bool(p, "loaded", true);
 	cbench_print_string(p, "version", "cbench.ko %s", m->version);
 	cbench_print_uint(p, "abi", " (benchmark ABI %" PRIu64 "): ring-0 measurement available\n",
 			  m->abi);
@@ -354,7 +354,7 @@ void cbench_info_print(const struct cbench_info *in, FILE *f, bool json)
 		cbench_print_text(&p, "user backend:\n");
 	} else {
 		cbench_print_object_start(&p, "module");
-		cbench_print_bool(&p, "loaded", false, NULL, NULL);
+		cbench_print_json_bool(&p, "loaded", false);
 		cbench_print_string(&p, "hint", "%s; meanwhile the user backend will use:\n",
 				    CBENCH_INFO_NOT_LOADED);
 		cbench_print_object_end(&p);
