@@ -3,9 +3,9 @@
  * Every report format, rendered from one fixed run and one fixed audit,
  * against the files in tests/golden/: a change to the writers or to what
  * they read that changes a byte of a report shows here.  Where the change
- * is meant, write the files anew and read their diff:
+ * is meant, write the files anew and read their diff (golden.h):
  *
- *   CBENCH_GOLDEN_WRITE=1 build/unit_tests golden
+ *   CBENCH_GOLDEN_UPDATE=1 build/unit_tests golden
  *
  * The run: three benchmarks on a made-up machine, every number drawn from
  * a fixed seed; the audit: one pair, two rounds.  Nothing here reads the
@@ -18,13 +18,13 @@
 
 #include <CUnit/CUnit.h>
 
+#include "golden.h"
 #include "machine/reference.h"
 #include "report/audit.h"
 #include "report/context.h"
 #include "report/report.h"
 #include "stats/sequential.h"
 
-#define GOLDEN_DIR "tests/golden/"
 #define TRIALS 7
 #define SAMPLES 24
 
@@ -185,38 +185,6 @@ static void mask_time(char *s)
 	}
 }
 
-/* Compares what writer wrote against tests/golden/name (or writes it). */
-static void golden(const char *name, const char *text)
-{
-	char path[256], *want = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), GOLDEN_DIR "%s", name);
-	if (getenv("CBENCH_GOLDEN_WRITE")) {
-		f = fopen(path, "w");
-		CU_ASSERT_FATAL(f != NULL);
-		fputs(text, f);
-		fclose(f);
-		return;
-	}
-	f = fopen(path, "r");
-	CU_ASSERT_FATAL(f != NULL);
-	if (getdelim(&want, &len, '\0', f) < 0)
-		want[0] = '\0';
-	fclose(f);
-	if (strcmp(want, text)) {
-		size_t at = 0, line = 1;
-
-		while (want[at] && want[at] == text[at])
-			line += want[at++] == '\n';
-		fprintf(stderr, "\n    %s differs from %s at line %zu:\n    want: %.80s\n    got:  %.80s\n",
-			name, path, line, want + at, text + at);
-		CU_FAIL("a report differs from its golden file");
-	}
-	free(want);
-}
-
 enum run_format { GO, JSON, LNT, BMF, CSV, TABLE };
 
 static void render_run(enum run_format which, const char *name)
@@ -252,7 +220,7 @@ static void render_run(enum run_format which, const char *name)
 	CU_ASSERT_EQUAL(ret, 0);
 	mask_time(buf);
 	mask_context(&buf);
-	golden(name, buf);
+	golden_check(name, buf);
 	free(buf);
 }
 
@@ -305,7 +273,7 @@ static void audit_reports(void)
 		CU_ASSERT_EQUAL(ret, 0);
 		mask_time(buf);
 		mask_context(&buf);
-		golden(names[i], buf);
+		golden_check(names[i], buf);
 		free(buf);
 	}
 }

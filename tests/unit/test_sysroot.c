@@ -97,6 +97,25 @@ static void files_go_through_the_root(void)
 	CU_ASSERT_EQUAL(cbench_sysroot_write("/proc/nodir/knob", "1", 1), -ENOENT);
 }
 
+static void a_choice_is_the_word_in_brackets(void)
+{
+	char buf[16];
+
+	create("/proc/thp");
+	CU_ASSERT_EQUAL(cbench_sysroot_write("/proc/thp", "always [madvise] never\n", 23), 0);
+	CU_ASSERT_EQUAL(cbench_sysroot_read_choice("/proc/thp", buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "madvise");
+	/* No brackets: the line, as a module parameter reads. */
+	CU_ASSERT_EQUAL(cbench_sysroot_write("/proc/thp", "1000\n", 5), 0);
+	CU_ASSERT_EQUAL(cbench_sysroot_read_choice("/proc/thp", buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "1000");
+	/* Cut to the buffer. */
+	CU_ASSERT_EQUAL(cbench_sysroot_write("/proc/thp", "[a-word-longer-than-16]\n", 24), 0);
+	CU_ASSERT_EQUAL(cbench_sysroot_read_choice("/proc/thp", buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "a-word-longer-t");
+	CU_ASSERT_EQUAL(cbench_sysroot_read_choice("/proc/absent", buf, sizeof(buf)), -ENOENT);
+}
+
 static void a_file_larger_than_the_buffer_is_refused(void)
 {
 	char buf[4];
@@ -126,6 +145,7 @@ static CU_TestInfo sysroot_tests[] = {
 	{ "CPU lists parse and format", cpulist_parses_ranges },
 	{ "a CPU list that does not fit is an error", cpulist_format_says_when_too_small },
 	{ "files are read and written under the root", files_go_through_the_root },
+	{ "a choice file's selected word", a_choice_is_the_word_in_brackets },
 	{ "a file larger than the buffer is refused", a_file_larger_than_the_buffer_is_refused },
 	{ "processes are found by name", processes_are_found_by_name },
 	CU_TEST_INFO_NULL,

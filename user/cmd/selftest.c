@@ -24,9 +24,9 @@
 #include "machine/probe.h"
 #include "report/backends.h"
 #include "report/json.h"
-#include "report/json_writer.h"
 #include "report/readfile.h"
 #include "report/outfile.h"
+#include "report/selftest.h"
 #include "session/options.h"
 #include "session/session.h"
 #include "stats/stats.h"
@@ -53,27 +53,6 @@ struct selftest_options {
 	const char *output;
 	struct { const char *name; double value; } expect[MAX_EXPECT];
 	int nexpect;
-};
-
-enum verdict { PASS, FAIL, MEASURED_ONLY, NOT_MEASURED, UNSUPPORTED };
-static const char *const verdict_names[] = { "pass", "FAIL", "measured only", "not measured",
-					     "not supported" };
-
-/* One check's outcome on one backend. */
-struct outcome {
-	const char *name, *what, *unit, *source, *cores;
-	double expected, tolerance, measured;
-	enum verdict verdict;
-	char cause[256];
-};
-
-/* What one backend's run gave. */
-struct backend_run {
-	const char *backend;
-	struct cbench_json *report;
-	struct outcome checks[3 * 8];		/* each known check, and two counted ones */
-	int nchecks;
-	int failed;
 };
 
 static void usage(FILE *f)
@@ -316,29 +295,29 @@ static double trials_median(const struct cbench_json *res, const char *key)
 	return n ? cbench_stats_median(v, n) : NAN;
 }
 
-static void judge(struct outcome *c, const char *why)
+static void judge(struct cbench_selftest_outcome *c, const char *why)
 {
 	double off;
 
 	if (!isfinite(c->measured)) {
-		c->verdict = NOT_MEASURED;
+		c->verdict = CBENCH_SELFTEST_NOT_MEASURED;
 		snprintf(c->cause, sizeof(c->cause), "%s", why && *why ? why : "no trial measured it");
 		return;
 	}
 	if (!(c->expected > 0)) {
-		c->verdict = MEASURED_ONLY;
+		c->verdict = CBENCH_SELFTEST_MEASURED_ONLY;
 		return;
 	}
 	off = c->measured / c->expected - 1;
-	c->verdict = fabs(off) <= c->tolerance ? PASS : FAIL;
-	if (c->verdict == FAIL)
+	c->verdict = fabs(off) <= c->tolerance ? CBENCH_SELFTEST_PASS : CBENCH_SELFTEST_FAIL;
+	if (c->verdict == CBENCH_SELFTEST_FAIL)
 		snprintf(c->cause, sizeof(c->cause), "%.4g %s is %+.1f%% off %g (tolerance %.0f%%)%s%s",
 			 c->measured, c->unit, 100 * off, c->expected, 100 * c->tolerance,
 			 why && *why ? "; the run said: " : "", why ? why : "");
 }
 
 static double expected_of(const struct selftest_options *o, const char *name,
-			  const struct cbench_machine *m, struct outcome *c)
+			  const struct cbench_machine *m, struct cbench_selftest_outcome *c)
 {
 	struct cbench_known_value k;
 
@@ -361,7 +340,7 @@ static double expected_of(const struct selftest_options *o, const char *name,
 
 /* The checks of one backend's report. */
 static void check_all(const struct selftest_options *o, const struct cbench_machine *m,
-		      struct backend_run *b)
+		      struct cbench_selftest_backend *b)
 {
 	const struct cbench_json *counters = cbench_json_get(cbench_json_get(b->report, "config"),
 							     "counters");
@@ -370,152 +349,41 @@ static void check_all(const struct selftest_options *o, const struct cbench_mach
 	for (unsigned int i = 0; i < cbench_known_nchecks; i++) {
 		const struct cbench_known_check *k = &cbench_known_checks[i];
 		const struct cbench_json *res = cbench_report_result(b->report, k->benchmark);
-		struct outcome *c = &b->checks[b->nchecks++];
+		struct cbench_selftest_outcome *c = &b->checks[b->nchecks++];
 
-		*c = (struct outcome){ .name = k->name, .what = k->what, .unit = k->unit,
+		*c = (struct cbench_selftest_outcome){ .name = k->name, .what = k->what, .unit = k->unit,
 				       .tolerance = k->tolerance };
 		c->expected = expected_of(o, k->name, m, c);
 		if (!cbench_known_supported(k)) {
 			c->measured = NAN;
-			c->verdict = UNSUPPORTED;
+			c->verdict = CBENCH_SELFTEST_UNSUPPORTED;
 			snprintf(c->cause, sizeof(c->cause), "this CPU has no %s (CPUID)", k->needs);
 			continue;
 		}
 		c->measured = !res ? NAN : k->least ? trials_least(res, "est_cycles_per_op") :
 			      cbench_json_number(res, "est_cycles_per_op", NAN);
 		judge(c, res ? cbench_json_string(res, "unstable_reason", "") : "not in the report");
-		b->failed += c->verdict == FAIL || c->verdict == NOT_MEASURED;
+		b->failed += c->verdict == CBENCH_SELFTEST_FAIL || c->verdict == CBENCH_SELFTEST_NOT_MEASURED;
 		if (!counted || !res)
 			continue;
 		/* Where the PMU counted: one instruction per op, and its cycles
 		 * agree with the reference chain's estimate. */
 		c = &b->checks[b->nchecks++];
-		*c = (struct outcome){ .name = k->name, .what = "instructions per op (counted)",
+		*c = (struct cbench_selftest_outcome){ .name = k->name, .what = "instructions per op (counted)",
 				       .unit = "instructions", .expected = 1, .source = "the kernel's code",
 				       .cores = "any", .tolerance = INSTRUCTIONS_TOLERANCE,
 				       .measured = trials_median(res, "instructions_per_op") };
 		judge(c, NULL);
-		b->failed += c->verdict == FAIL;
+		b->failed += c->verdict == CBENCH_SELFTEST_FAIL;
 		c = &b->checks[b->nchecks++];
-		*c = (struct outcome){ .name = k->name, .what = "cycles per op (counted) vs estimate",
+		*c = (struct cbench_selftest_outcome){ .name = k->name, .what = "cycles per op (counted) vs estimate",
 				       .unit = "cycles", .source = "the estimate", .cores = "any",
 				       .tolerance = CYCLES_TOLERANCE,
 				       .expected = cbench_json_number(res, "est_cycles_per_op", NAN),
 				       .measured = trials_median(res, "cycles_per_op") };
 		judge(c, NULL);
-		b->failed += c->verdict == FAIL;
+		b->failed += c->verdict == CBENCH_SELFTEST_FAIL;
 	}
-}
-
-static void print_text(FILE *f, const struct cbench_machine *m, const struct backend_run *b, int n)
-{
-	fprintf(f, "cbench selftest: %s %s, family %u model %u stepping %u\n", m->cpu_vendor,
-		m->cpu_name, m->cpu_family, m->cpu_model, m->cpu_stepping);
-	for (int r = 0; r < n; r++) {
-		const struct cbench_json *cfg = cbench_json_get(b[r].report, "config");
-		double hz = cbench_json_number(cfg, "timer_hz", NAN);
-		double step = cbench_json_number(cfg, "timer_step_ticks", NAN);
-
-		const char *quiet = cbench_json_string(cfg, "quiet_mode", NULL);
-
-		fprintf(f, "\nbackend %s%s%s%s: timer %s at %.0f MHz, step %.3g ticks (%.3g ns), overhead "
-			"%.3g ticks; core clock %.3f to %.3f GHz during the checks\n", b[r].backend,
-			quiet ? " (quiet mode " : "", quiet ? quiet : "", quiet ? ")" : "",
-			cbench_json_string(cfg, "timer", "?"), hz * 1e-6, step, step / hz * 1e9,
-			cbench_json_number(cfg, "timer_overhead_ticks", NAN),
-			cbench_json_number(cfg, "core_ghz_min", NAN),
-			cbench_json_number(cfg, "core_ghz_max", NAN));
-		fprintf(f, "%-15s %-52s %9s %9s %5s  %-13s %s\n", "check", "measures", "expected",
-			"measured", "tol", "verdict", "source");
-		for (int i = 0; i < b[r].nchecks; i++) {
-			const struct outcome *c = &b[r].checks[i];
-
-			fprintf(f, "%-15s %-52s %9.4g %9.4g %4.0f%%  %-13s %s%s%s%s\n", c->name, c->what,
-				c->expected, c->measured, 100 * c->tolerance,
-				verdict_names[c->verdict], c->source, *c->cores ? " (" : "", c->cores,
-				*c->cores ? ")" : "");
-			if (*c->cause && c->verdict != PASS && c->verdict != MEASURED_ONLY)
-				fprintf(f, "%15s   %s: %s\n", "", c->name, c->cause);
-		}
-		fprintf(f, "%s: %d check%s failed\n", b[r].backend, b[r].failed,
-			b[r].failed == 1 ? "" : "s");
-	}
-}
-
-/* Both backends side by side: what ring 0 removes, kernel by kernel. */
-static void print_side_by_side(FILE *f, const struct backend_run *b)
-{
-	const char *ids[32], *labels[32];
-	size_t n = 0;
-
-	for (unsigned int i = 0; i < cbench_known_nchecks && n < sizeof(ids) / sizeof(ids[0]); i++) {
-		ids[n] = cbench_known_checks[i].benchmark;
-		labels[n++] = cbench_known_checks[i].name;
-	}
-	cbench_backends_print(f, b[0].report, b[1].report, ids, labels, n);
-}
-
-static void print_json(FILE *f, const struct cbench_machine *m, const struct backend_run *b, int n)
-{
-	struct cbench_jsonw j;
-	bool passed = true;
-
-	cbench_jsonw_init(&j, f, true);
-	cbench_jsonw_object_start(&j, NULL);
-	cbench_jsonw_string(&j, "cpu_vendor", m->cpu_vendor);
-	cbench_jsonw_string(&j, "cpu", m->cpu_name);
-	cbench_jsonw_uint(&j, "cpu_family", m->cpu_family);
-	cbench_jsonw_uint(&j, "cpu_model", m->cpu_model);
-	cbench_jsonw_array_start(&j, "backends");
-	for (int r = 0; r < n; r++) {
-		const struct cbench_json *cfg = cbench_json_get(b[r].report, "config");
-		const char *quiet = cbench_json_string(cfg, "quiet_mode", NULL);
-		double counts[CBENCH_DISTURB_KINDS];
-
-		passed &= !b[r].failed;
-		cbench_jsonw_object_start(&j, NULL);
-		cbench_jsonw_string(&j, "backend", b[r].backend);
-		if (quiet)
-			cbench_jsonw_string(&j, "quiet_mode", quiet);
-		cbench_discarded_by(b[r].report, counts);
-		cbench_jsonw_object_start(&j, "discarded_by");
-		for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
-			cbench_jsonw_uint(&j, cbench_disturb_names[k], (uint64_t)counts[k]);
-		cbench_jsonw_object_end(&j);
-		cbench_jsonw_double(&j, "timer_hz", cbench_json_number(cfg, "timer_hz", NAN));
-		cbench_jsonw_double(&j, "timer_step_ticks", cbench_json_number(cfg, "timer_step_ticks", NAN));
-		cbench_jsonw_double(&j, "timer_overhead_ticks",
-				    cbench_json_number(cfg, "timer_overhead_ticks", NAN));
-		cbench_jsonw_double(&j, "core_ghz_min", cbench_json_number(cfg, "core_ghz_min", NAN));
-		cbench_jsonw_double(&j, "core_ghz_max", cbench_json_number(cfg, "core_ghz_max", NAN));
-		cbench_jsonw_array_start(&j, "checks");
-		for (int i = 0; i < b[r].nchecks; i++) {
-			const struct outcome *c = &b[r].checks[i];
-
-			cbench_jsonw_object_start(&j, NULL);
-			cbench_jsonw_string(&j, "name", c->name);
-			cbench_jsonw_string(&j, "measures", c->what);
-			cbench_jsonw_string(&j, "unit", c->unit);
-			cbench_jsonw_double(&j, "expected", c->expected);
-			cbench_jsonw_string(&j, "source", c->source);
-			cbench_jsonw_string(&j, "cores", c->cores);
-			cbench_jsonw_double(&j, "measured", c->measured);
-			cbench_jsonw_double(&j, "tolerance", c->tolerance);
-			cbench_jsonw_string(&j, "verdict", c->verdict == FAIL ? "fail" :
-							   verdict_names[c->verdict]);
-			/* Not measured: null, not a number that reads as a result. */
-			if (*c->cause)
-				cbench_jsonw_string(&j, "cause", c->cause);
-			cbench_jsonw_object_end(&j);
-		}
-		cbench_jsonw_array_end(&j);
-		cbench_jsonw_uint(&j, "failed", (uint64_t)b[r].failed);
-		cbench_jsonw_object_end(&j);
-	}
-	cbench_jsonw_array_end(&j);
-	cbench_jsonw_bool(&j, "passed", passed);
-	cbench_jsonw_object_end(&j);
-	cbench_jsonw_finish(&j);
 }
 
 /* Reads a report file whole and parses it; NULL after saying why. */
@@ -536,7 +404,7 @@ static struct cbench_json *read_report(const char *path)
 
 /* One backend: the run and its checks; 0, or -1 after saying why. */
 static int measure_backend(const struct selftest_options *o, const struct cbench_machine *m,
-			   const char *so, const char *dir, struct backend_run *b)
+			   const char *so, const char *dir, struct cbench_selftest_backend *b)
 {
 	char json[PATH_MAX], err[PATH_MAX];
 
@@ -567,7 +435,7 @@ static int measure_backend(const struct selftest_options *o, const struct cbench
 int cbench_cmd_selftest(int argc, char *argv[])
 {
 	struct selftest_options o;
-	struct backend_run b[BACKENDS] = { { 0 } };
+	struct cbench_selftest_backend b[BACKENDS] = { { 0 } };
 	struct cbench_machine m;
 	char so[PATH_MAX], dir[] = "/tmp/cbench-selftest.XXXXXX";
 	int ret = parse(&o, argc, argv), status = 1, n = 0;
@@ -600,13 +468,7 @@ int cbench_cmd_selftest(int argc, char *argv[])
 			   cbench_outfile_error(&out, ret));
 		goto out;
 	}
-	if (o.json) {
-		print_json(out.file, &m, b, n);
-	} else {
-		print_text(out.file, &m, b, n);
-		if (n == 2)
-			print_side_by_side(out.file, b);
-	}
+	cbench_selftest_print(out.file, &m, b, n, o.json);
 	ret = cbench_outfile_commit(&out);
 	if (ret) {
 		cbench_err("selftest: unable to write %s: %s\n", o.output ? o.output : "the report",

@@ -103,6 +103,24 @@ int cbench_sysroot_read_long(const char *path, long *value)
 	return errno || end == buf || *end ? -EINVAL : 0;
 }
 
+int cbench_sysroot_read_choice(const char *path, char *buf, size_t size)
+{
+	char raw[256], *open, *close;
+	ssize_t n = cbench_sysroot_read_line(path, raw, sizeof(raw));
+
+	if (n < 0)
+		return (int)n;
+	open = strchr(raw, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (!open || !close) {
+		snprintf(buf, size, "%.*s", (int)size - 1, raw);
+		return 0;
+	}
+	*close = '\0';
+	snprintf(buf, size, "%.*s", (int)size - 1, open + 1);
+	return 0;
+}
+
 int cbench_sysroot_write(const char *path, const char *buf, size_t len)
 {
 	char full[4096];

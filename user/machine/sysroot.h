@@ -31,6 +31,11 @@ ssize_t cbench_sysroot_read_line(const char *path, char *buf, size_t size);
 /* Reads one integer; -errno if absent or not a number. */
 int cbench_sysroot_read_long(const char *path, long *value);
 /*
+ * The selected word of a sysfs choice file ("always [madvise] never" gives
+ * "madvise"), or the whole line if none is marked; -errno if absent.
+ */
+int cbench_sysroot_read_choice(const char *path, char *buf, size_t size);
+/*
  * Writes len bytes in one write() and checks close(): sysfs reports a
  * refused value on either.  0 or -errno.
  */

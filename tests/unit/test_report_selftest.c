@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cbenchctl selftest`'s report (report/report_selftest.c), text and JSON,
+ * for fixed outcomes and fixed run reports, against the golden files
+ * tests/golden/selftest-*: every verdict, a cause shown and one only JSON
+ * has, a value not measured (null in JSON), a table row without cores, one
+ * backend and two side by side.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "golden.h"
+#include "report/selftest.h"
+
+static const struct cbench_machine machine = {
+	.cpu_vendor = "AuthenticAMD", .cpu_name = "AMD EPYC 9454P 48-Core Processor",
+	.cpu_family = 25, .cpu_model = 17, .cpu_stepping = 1,
+};
+
+static const char user_report[] =
+	"{\"config\":{\"backend\":\"user\",\"timer\":\"tsc\",\"timer_hz\":2994373000,"
+	"\"timer_step_ticks\":26,\"timer_overhead_ticks\":30.5,\"core_ghz_min\":3.6812,"
+	"\"core_ghz_max\":3.7049,\"counters\":[\"instructions\",\"cycles\"]},\"benchmarks\":["
+	"{\"id\":\"latency_add\",\"ns_per_op\":0.27,\"least_trial_ns_per_op\":0.269,\"cv_of_trials\":0.002,"
+	"\"trials\":[{\"measurements\":100,\"discarded\":4,\"discarded_by\":{\"context-switch\":3,"
+	"\"page-fault\":1}}]},"
+	"{\"id\":\"latency_imul\",\"ns_per_op\":0.81,\"least_trial_ns_per_op\":0.8,\"cv_of_trials\":0.01,"
+	"\"trials\":[{\"measurements\":100,\"discarded\":0,\"discarded_by\":{}}]}]}";
+static const char kmod_report[] =
+	"{\"config\":{\"backend\":\"kmod\",\"quiet_mode\":\"lvt\",\"timer\":\"tsc\",\"timer_hz\":2994373000,"
+	"\"timer_step_ticks\":1,\"timer_overhead_ticks\":24,\"core_ghz_min\":3.7,"
+	"\"core_ghz_max\":3.7},\"benchmarks\":["
+	"{\"id\":\"latency_add\",\"ns_per_op\":0.2701,\"least_trial_ns_per_op\":0.27,\"cv_of_trials\":0.0001,"
+	"\"trials\":[{\"measurements\":100,\"discarded\":1,\"discarded_by\":{\"nmi\":1}}]}]}";
+
+static struct cbench_json *parse(const char *text)
+{
+	struct cbench_json *j = NULL;
+	char err[128];
+
+	CU_ASSERT_FATAL(cbench_json_parse(text, strlen(text), &j, err, sizeof(err)) == 0);
+	return j;
+}
+
+static void add(struct cbench_selftest_backend *b, struct cbench_selftest_outcome c,
+		const char *cause)
+{
+	snprintf(c.cause, sizeof(c.cause), "%s", cause);
+	b->checks[b->nchecks++] = c;
+	b->failed += c.verdict == CBENCH_SELFTEST_FAIL || c.verdict == CBENCH_SELFTEST_NOT_MEASURED;
+}
+
+static void fill_user(struct cbench_selftest_backend *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->backend = "user";
+	b->report = parse(user_report);
+	add(b, (struct cbench_selftest_outcome){ .name = "add", .what = "dependent add r64, r64 latency",
+		.unit = "cycles", .source = "uops.info", .cores = "AMD Zen 3, Zen 4", .expected = 1,
+		.tolerance = 0.02, .measured = 1.0003, .verdict = CBENCH_SELFTEST_PASS }, "");
+	add(b, (struct cbench_selftest_outcome){ .name = "add", .what = "instructions per op (counted)",
+		.unit = "instructions", .source = "the kernel's code", .cores = "any", .expected = 1,
+		.tolerance = 0.01, .measured = 1.002, .verdict = CBENCH_SELFTEST_PASS },
+	    "a cause a passing check does not show");
+	add(b, (struct cbench_selftest_outcome){ .name = "imul", .what = "dependent imul r64, r64 latency",
+		.unit = "cycles", .source = "--expect", .cores = "as given", .expected = 4,
+		.tolerance = 0.02, .measured = 2.9991, .verdict = CBENCH_SELFTEST_FAIL },
+	    "2.999 cycles is -25.0% off 4 (tolerance 2%)");
+	add(b, (struct cbench_selftest_outcome){ .name = "crc32", .what = "dependent crc32 r64, r64 latency",
+		.unit = "cycles", .source = "no table row for this CPU", .cores = "", .expected = NAN,
+		.tolerance = 0.02, .measured = 3.01, .verdict = CBENCH_SELFTEST_MEASURED_ONLY }, "");
+	add(b, (struct cbench_selftest_outcome){ .name = "popcnt", .what = "dependent popcnt r64, r64 latency",
+		.unit = "cycles", .source = "uops.info", .cores = "AMD Zen 3, Zen 4", .expected = 1,
+		.tolerance = 0.02, .measured = NAN, .verdict = CBENCH_SELFTEST_UNSUPPORTED },
+	    "this CPU has no popcnt (CPUID)");
+	add(b, (struct cbench_selftest_outcome){ .name = "l1", .what = "L1 load-to-use latency",
+		.unit = "cycles", .source = "uops.info", .cores = "AMD Zen 3, Zen 4", .expected = 4,
+		.tolerance = 0.03, .measured = NAN, .verdict = CBENCH_SELFTEST_NOT_MEASURED },
+	    "no trial measured it");
+}
+
+static void fill_kmod(struct cbench_selftest_backend *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->backend = "kmod";
+	b->report = parse(kmod_report);
+	add(b, (struct cbench_selftest_outcome){ .name = "add", .what = "dependent add r64, r64 latency",
+		.unit = "cycles", .source = "uops.info", .cores = "AMD Zen 3, Zen 4", .expected = 1,
+		.tolerance = 0.02, .measured = 1, .verdict = CBENCH_SELFTEST_PASS }, "");
+}
+
+struct render_arg {
+	const struct cbench_selftest_backend *b;
+	int n;
+	bool json;
+};
+
+static void render(FILE *f, const void *arg)
+{
+	const struct render_arg *a = arg;
+
+	cbench_selftest_print(f, &machine, a->b, a->n, a->json);
+}
+
+static void check(const char *name, const struct cbench_selftest_backend *b, int n)
+{
+	struct render_arg arg = { b, n, false };
+	char path[64];
+	char *text;
+
+	snprintf(path, sizeof(path), "selftest-%s.txt", name);
+	text = golden_render(render, &arg);
+	golden_check(path, text);
+	free(text);
+	arg.json = true;
+	snprintf(path, sizeof(path), "selftest-%s.json", name);
+	text = golden_render(render, &arg);
+	golden_check(path, text);
+	free(text);
+}
+
+static void one_backend(void)
+{
+	struct cbench_selftest_backend b[1];
+
+	fill_user(&b[0]);
+	check("user", b, 1);
+	cbench_json_free(b[0].report);
+}
+
+static void both_backends(void)
+{
+	struct cbench_selftest_backend b[2];
+
+	fill_user(&b[0]);
+	fill_kmod(&b[1]);
+	check("both", b, 2);
+	cbench_json_free(b[0].report);
+	cbench_json_free(b[1].report);
+}
+
+static CU_TestInfo selftest_tests[] = {
+	{ "one backend, text and JSON as the golden files", one_backend },
+	{ "two backends side by side", both_backends },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_report_selftest_suites[] = {
+	{ "report_selftest", NULL, NULL, NULL, NULL, selftest_tests },
+	CU_SUITE_INFO_NULL,
+};

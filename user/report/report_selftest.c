@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cbenchctl selftest`'s report, one call per field for the text and the
+ * JSON (print.h): the CPU, then per backend its timer and core clock and a
+ * row per check.  The text's table puts a check's source last and
+ * shouts FAIL; the JSON keeps raw figures (Hz, a tolerance of 0.02) where
+ * the text shows MHz and 2%.
+ */
+#include <math.h>
+
+#include "backend/types.h"
+#include "machine/known.h"
+#include "report/backends.h"
+#include "report/print.h"
+#include "report/selftest.h"
+
+/* As JSON names them; the text shouts FAIL. */
+static const char *const verdict_names[] = { "pass", "fail", "measured only", "not measured",
+					     "not supported" };
+
+/* What disturbed the backend's measurements, by cause (JSON only: the
+ * text shows them for two backends side by side). */
+static void print_discarded(struct cbench_print *p, const struct cbench_json *report)
+{
+	double counts[CBENCH_DISTURB_KINDS];
+
+	cbench_discarded_by(report, counts);
+	cbench_print_object_start(p, "discarded_by");
+	for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
+		cbench_print_json_uint(p, cbench_disturb_names[k], (uint64_t)counts[k]);
+	cbench_print_object_end(p);
+}
+
+/* The run's timer and the core clock during the checks, from its report. */
+static void print_timer(struct cbench_print *p, const struct cbench_json *cfg)
+{
+	double hz = cbench_json_number(cfg, "timer_hz", NAN);
+	double step = cbench_json_number(cfg, "timer_step_ticks", NAN);
+
+	cbench_print_text(p, ": timer %s", cbench_json_string(cfg, "timer", "?"));
+	cbench_print_json_double(p, "timer_hz", hz);
+	cbench_print_text(p, " at %.0f MHz", hz * 1e-6);
+	cbench_print_double(p, "timer_step_ticks", ", step %.3g ticks", step);
+	cbench_print_text(p, " (%.3g ns)", step / hz * 1e9);
+	cbench_print_double(p, "timer_overhead_ticks", ", overhead %.3g ticks",
+			    cbench_json_number(cfg, "timer_overhead_ticks", NAN));
+	cbench_print_double(p, "core_ghz_min", "; core clock %.3f",
+			    cbench_json_number(cfg, "core_ghz_min", NAN));
+	cbench_print_double(p, "core_ghz_max", " to %.3f GHz during the checks\n",
+			    cbench_json_number(cfg, "core_ghz_max", NAN));
+}
+
+/* One check, a row of the table; its cause below it where it failed or
+ * was not measured (JSON: wherever it has one). */
+static void print_outcome(struct cbench_print *p, const struct cbench_selftest_outcome *c)
+{
+	bool cause_shown = c->verdict != CBENCH_SELFTEST_PASS &&
+			   c->verdict != CBENCH_SELFTEST_MEASURED_ONLY;
+
+	cbench_print_object_start(p, NULL);
+	cbench_print_string(p, "name", "%-15s", c->name);
+	cbench_print_string(p, "measures", " %-52s", c->what);
+	cbench_print_json_string(p, "unit", c->unit);
+	cbench_print_double(p, "expected", " %9.4g", c->expected);
+	cbench_print_json_string(p, "source", c->source);
+	cbench_print_json_string(p, "cores", c->cores);
+	/* Not measured: null, not a number that reads as a result. */
+	cbench_print_double(p, "measured", " %9.4g", c->measured);
+	cbench_print_json_double(p, "tolerance", c->tolerance);
+	cbench_print_text(p, " %4.0f%%", 100 * c->tolerance);
+	cbench_print_json_string(p, "verdict", verdict_names[c->verdict]);
+	cbench_print_text(p, "  %-13s %s", c->verdict == CBENCH_SELFTEST_FAIL ? "FAIL" :
+			  verdict_names[c->verdict], c->source);
+	if (*c->cores)
+		cbench_print_text(p, " (%s)", c->cores);
+	cbench_print_text(p, "\n");
+	if (*c->cause && cause_shown) {
+		cbench_print_text(p, "%15s   %s: ", "", c->name);
+		cbench_print_string(p, "cause", "%s\n", c->cause);
+	} else if (*c->cause) {
+		cbench_print_json_string(p, "cause", c->cause);
+	}
+	cbench_print_object_end(p);
+}
+
+static void print_backend(struct cbench_print *p, const struct cbench_selftest_backend *b)
+{
+	const struct cbench_json *cfg = cbench_json_get(b->report, "config");
+	const char *quiet = cbench_json_string(cfg, "quiet_mode", NULL);
+
+	cbench_print_object_start(p, NULL);
+	cbench_print_string(p, "backend", "\nbackend %s", b->backend);
+	if (quiet)
+		cbench_print_string(p, "quiet_mode", " (quiet mode %s)", quiet);
+	print_discarded(p, b->report);
+	print_timer(p, cfg);
+	cbench_print_text(p, "%-15s %-52s %9s %9s %5s  %-13s %s\n", "check", "measures", "expected",
+			  "measured", "tol", "verdict", "source");
+	cbench_print_array_start(p, "checks");
+	for (int i = 0; i < b->nchecks; i++)
+		print_outcome(p, &b->checks[i]);
+	cbench_print_array_end(p);
+	cbench_print_text(p, "%s: ", b->backend);
+	cbench_print_uint(p, "failed", "%" PRIu64 " check", b->failed);
+	cbench_print_text(p, "%s failed\n", b->failed == 1 ? "" : "s");
+	cbench_print_object_end(p);
+}
+
+/* Both backends side by side: what ring 0 removes, kernel by kernel. */
+static void print_side_by_side(FILE *f, const struct cbench_selftest_backend *b)
+{
+	const char *ids[32], *labels[32];
+	size_t n = 0;
+
+	for (unsigned int i = 0; i < cbench_known_nchecks && n < sizeof(ids) / sizeof(ids[0]); i++) {
+		ids[n] = cbench_known_checks[i].benchmark;
+		labels[n++] = cbench_known_checks[i].name;
+	}
+	cbench_backends_print(f, b[0].report, b[1].report, ids, labels, n);
+}
+
+void cbench_selftest_print(FILE *f, const struct cbench_machine *m,
+			   const struct cbench_selftest_backend *b, int n, bool json)
+{
+	struct cbench_print p;
+	bool passed = true;
+
+	cbench_print_init(&p, f, json);
+	cbench_print_object_start(&p, NULL);
+	cbench_print_string(&p, "cpu_vendor", "cbench selftest: %s", m->cpu_vendor);
+	cbench_print_string(&p, "cpu", " %s", m->cpu_name);
+	cbench_print_uint(&p, "cpu_family", ", family %" PRIu64, m->cpu_family);
+	cbench_print_uint(&p, "cpu_model", " model %" PRIu64, m->cpu_model);
+	cbench_print_text(&p, " stepping %u\n", m->cpu_stepping);
+	cbench_print_array_start(&p, "backends");
+	for (int r = 0; r < n; r++) {
+		passed &= !b[r].failed;
+		print_backend(&p, &b[r]);
+	}
+	cbench_print_array_end(&p);
+	cbench_print_json_bool(&p, "passed", passed);
+	cbench_print_object_end(&p);
+	cbench_print_finish(&p);
+	if (!json && n == 2)
+		print_side_by_side(f, b);
+}
