@@ -50,7 +50,7 @@ SQLITE_CFLAGS := $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(or $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null),-lsqlite3)
 CPPFLAGS += -Iinclude -Iuser -D_GNU_SOURCE -DCBENCH_VERSION='"$(VERSION)"' $(NL_CFLAGS) $(SQLITE_CFLAGS)
 LDLIBS   += $(NL_LIBS) $(SQLITE_LIBS) -ldw -lelf -ldl -lm
-# user/alloc.c's malloc family must be what a benchmark object's calls bind
+# user/machine/alloc.c's malloc family must be what a benchmark object's calls bind
 # to: exported from the executable.
 ALLOC_SYMS := malloc calloc realloc aligned_alloc memalign posix_memalign free
 LDFLAGS  += $(foreach s,$(ALLOC_SYMS),-Wl,--export-dynamic-symbol=$(s))

@@ -19,7 +19,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "worker/arena.h"
+#include "machine/arena.h"
 
 static sigjmp_buf fault;
 

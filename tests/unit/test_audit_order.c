@@ -9,7 +9,7 @@
 #include <CUnit/CUnit.h>
 
 #include "../kmod/lib/order.h"
-#include "report/audit.h"
+#include "report/report_audit.h"
 #include "worker/audit_worker.h"
 
 #define SLOTS (2 * CBENCH_AUDIT_PER_SIDE)

@@ -18,7 +18,7 @@
 #include <CUnit/CUnit.h>
 
 #include "../kmod/lib/order.h"
-#include "report/audit.h"
+#include "report/report_audit.h"
 #include "stats/sequential.h"
 #include "worker/audit_worker.h"
 #include "worker/worker.h"

@@ -20,7 +20,7 @@
 
 #include "golden.h"
 #include "machine/reference.h"
-#include "report/audit.h"
+#include "report/report_audit.h"
 #include "report/context.h"
 #include "report/report.h"
 #include "stats/sequential.h"

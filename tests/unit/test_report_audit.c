@@ -7,7 +7,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "report/audit.h"
+#include "report/report_audit.h"
 #include "stats/sequential.h"
 
 static struct cbench_experiment exp_a = { .id = "chain_1000", .report_name = "BenchmarkChain1000" };

@@ -13,7 +13,7 @@
 #include <CUnit/CUnit.h>
 
 #include "golden.h"
-#include "report/doctor.h"
+#include "report/report_doctor.h"
 
 static struct cbench_doctor_report report;
 

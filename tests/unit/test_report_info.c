@@ -17,7 +17,7 @@
 #include <uapi/linux/cbench.h>
 
 #include "golden.h"
-#include "report/info.h"
+#include "report/report_info.h"
 
 #define ALL_COUNTERS (CBENCH_COUNTER_F_INSTRUCTIONS | CBENCH_COUNTER_F_CYCLES | \
 		      CBENCH_COUNTER_F_REF_CYCLES)

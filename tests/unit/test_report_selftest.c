@@ -14,7 +14,7 @@
 #include <CUnit/CUnit.h>
 
 #include "golden.h"
-#include "report/selftest.h"
+#include "report/report_selftest.h"
 
 static const struct cbench_machine machine = {
 	.cpu_vendor = "AuthenticAMD", .cpu_name = "AMD EPYC 9454P 48-Core Processor",

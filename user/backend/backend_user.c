@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "worker/alloc.h"
-#include "worker/arena.h"
+#include "machine/alloc.h"
+#include "machine/arena.h"
 #include "backend/user.h"
 #include "machine/probe.h"
 #include "machine/reference.h"

@@ -16,7 +16,7 @@
 
 #include "error.h"
 #include "../../kmod/lib/sample.h"
-#include "worker/arena.h"
+#include "machine/arena.h"
 #include "backend/rehearse.h"
 #include "backend/types.h"
 #include "machine/callstack.h"

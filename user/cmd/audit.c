@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cmd/subcommands.h"
-#include "report/audit.h"
+#include "report/report_audit.h"
 #include "report/report.h"
 #include "session/collect.h"
 #include "session/options.h"

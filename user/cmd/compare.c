@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "session/options.h"
-#include "report/compare.h"
+#include "report/report_compare.h"
 #include "report/runs.h"
 #include "stats/change.h"
 #include "cmd/subcommands.h"

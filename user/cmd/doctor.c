@@ -2,7 +2,7 @@
 /*
  * `cbenchctl doctor`: is this machine, and this CPU, fit for low-noise
  * measurement?  Each check says ok, warn or fail, what it found, and the one
- * line that fixes it (report/doctor.h).  Most checks read procfs and sysfs
+ * line that fixes it (report/report_doctor.h).  Most checks read procfs and sysfs
  * (doctor_cpu.c, doctor_kmod.c); the last two measure: the timer's step and
  * how far the core clock drifts (doctor_measure.c).  Here: the options, the
  * order of the checks, and the exit status.

@@ -5,13 +5,13 @@
  * the kmod backend can run (doctor_kmod.c), the CPU is quiet
  * (doctor_cpu.c), and, measured, the timer's step and the core clock's
  * drift (doctor_measure.c).  Each appends its checks of the CPU r->cpu to
- * r (report/doctor.h).
+ * r (report/report_doctor.h).
  */
 #ifndef _CBENCH_DOCTOR_CMD_H
 #define _CBENCH_DOCTOR_CMD_H
 
 #include "machine/probe.h"
-#include "report/doctor.h"
+#include "report/report_doctor.h"
 
 /* How long the drift check watches the core clock, in seconds. */
 #define CBENCH_DOCTOR_DRIFT_SECONDS 2.5

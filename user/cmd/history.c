@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cmd/subcommands.h"
-#include "report/history.h"
+#include "report/report_history.h"
 #include "report/outfile.h"
 #include "session/confirm.h"
 #include "session/options.h"

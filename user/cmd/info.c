@@ -13,7 +13,7 @@
 #include "backend/protocol.h"
 #include "cmd/subcommands.h"
 #include "machine/probe.h"
-#include "report/info.h"
+#include "report/report_info.h"
 
 struct options {
 	bool json;

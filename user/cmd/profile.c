@@ -18,7 +18,7 @@
 
 #include "cmd/subcommands.h"
 #include "report/outfile.h"
-#include "report/profile.h"
+#include "report/report_profile.h"
 #include "session/collect.h"
 #include "session/options.h"
 #include "session/session.h"

@@ -26,7 +26,7 @@
 #include "report/json.h"
 #include "report/readfile.h"
 #include "report/outfile.h"
-#include "report/selftest.h"
+#include "report/report_selftest.h"
 #include "session/options.h"
 #include "session/session.h"
 #include "stats/stats.h"

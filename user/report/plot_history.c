@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/history.h"
+#include "report/report_history.h"
 #include "report/plot_svg.h"
 
 #define H_WIDTH 760

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/audit.h"
+#include "report/report_audit.h"
 #include "report/json_writer.h"
 #include "report/context.h"
 #include "report/report.h"

@@ -6,7 +6,7 @@
  */
 #include <math.h>
 
-#include "report/compare.h"
+#include "report/report_compare.h"
 #include "report/json_writer.h"
 
 const char *cbench_compare_verdict_name(enum cbench_change_verdict v)

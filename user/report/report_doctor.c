@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "report/doctor.h"
+#include "report/report_doctor.h"
 #include "report/print.h"
 
 static const char *const verdict_names[] = { "ok", "warn", "fail" };

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/history.h"
+#include "report/report_history.h"
 #include "report/json_writer.h"
 
 void cbench_history_count(const struct cbench_history *h, size_t *changes, size_t *confirmed,

@@ -11,13 +11,13 @@
 
 #include "backend/rehearse.h"
 #include "backend/types.h"
-#include "report/info.h"
+#include "report/report_info.h"
 #include "report/print.h"
 
 static const struct {
 	uint32_t flag;
 	const char *name;
-} tsc_flags[] = {
+} tsc_flag_names[] = {
 	{ CBENCH_TSC_F_CONSTANT, "constant" },
 	{ CBENCH_TSC_F_NONSTOP, "nonstop" },
 	{ CBENCH_TSC_F_RELIABLE, "reliable" },
@@ -98,14 +98,14 @@ static void print_tsc(struct cbench_print *p, const struct cbench_proto_info *m)
 	if (!m->tsc_flags)
 		cbench_print_text(p, "neither constant nor nonstop: its rate may follow the core "
 				  "clock, and it may stop in deep sleep");
-	for (size_t i = 0; i < sizeof(tsc_flags) / sizeof(tsc_flags[0]); i++) {
-		bool set = m->tsc_flags & tsc_flags[i].flag;
+	for (size_t i = 0; i < sizeof(tsc_flag_names) / sizeof(tsc_flag_names[0]); i++) {
+		bool set = m->tsc_flags & tsc_flag_names[i].flag;
 
 		if (set) {
 			cbench_print_text(p, "%s", sep);
 			sep = ", ";
 		}
-		cbench_print_bool(p, tsc_flags[i].name, set, tsc_flags[i].name, NULL);
+		cbench_print_bool(p, tsc_flag_names[i].name, set, tsc_flag_names[i].name, NULL);
 	}
 	cbench_print_text(p, "\n");
 	cbench_print_object_end(p);

@@ -22,7 +22,7 @@
 
 #include "report/context.h"
 #include "report/json_writer.h"
-#include "report/audit.h"
+#include "report/report_audit.h"
 #include "report/report.h"
 
 /* The report's times: ISO 8601 without a zone, as LNT stores them (UTC). */

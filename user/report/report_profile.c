@@ -13,7 +13,7 @@
 #include "report/context.h"
 #include "report/json_writer.h"
 #include "object/loader.h"
-#include "report/profile.h"
+#include "report/report_profile.h"
 
 static const char *where_name(uint32_t where)
 {

@@ -12,7 +12,7 @@
 #include "machine/known.h"
 #include "report/backends.h"
 #include "report/print.h"
-#include "report/selftest.h"
+#include "report/report_selftest.h"
 
 /* As JSON names them; the text shouts FAIL. */
 static const char *const verdict_names[] = { "pass", "fail", "measured only", "not measured",

@@ -8,8 +8,8 @@
 #ifndef _CBENCH_COLLECT_H
 #define _CBENCH_COLLECT_H
 
-#include "report/audit.h"
-#include "report/profile.h"
+#include "report/report_audit.h"
+#include "report/report_profile.h"
 #include "report/report.h"
 #include "session/phase.h"
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "report/history.h"
+#include "report/report_history.h"
 #include "report/json.h"
 #include "report/readfile.h"
 #include "session/confirm.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Confirming a change point of a history (report/history.h) by measuring
+ * Confirming a change point of a history (report/report_history.h) by measuring
  * again: `cbenchctl audit` of the objects kept for the last run before it
  * (A) and the first run after it (B), on this machine, placements drawn
  * anew every round (audit's default), for that one benchmark.  The change

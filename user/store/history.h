@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/history.h"
+#include "report/report_history.h"
 
 struct cbench_store_series;
 

@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "../../kmod/lib/order.h"
-#include "worker/arena.h"
+#include "machine/arena.h"
 #include "machine/clock.h"
 #include "stats/sequential.h"
 #include "stats/stats.h"

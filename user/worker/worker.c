@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "worker/alloc.h"
+#include "machine/alloc.h"
 #include "machine/clock.h"
 #include "machine/proc.h"
 #include "stats/tune.h"

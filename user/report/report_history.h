@@ -6,8 +6,8 @@
  * format: the series come from the store, their change points from
  * stats/changepoint.h, the confirmations from audits.
  */
-#ifndef _CBENCH_HISTORY_H
-#define _CBENCH_HISTORY_H
+#ifndef _CBENCH_REPORT_HISTORY_H
+#define _CBENCH_REPORT_HISTORY_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -83,4 +83,4 @@ int cbench_history_report_csv(const struct cbench_history *h, FILE *f);
 /* An HTML page: a plot per series, its change points marked. */
 int cbench_history_report_html(const struct cbench_history *h, FILE *f);
 
-#endif /* _CBENCH_HISTORY_H */
+#endif /* _CBENCH_REPORT_HISTORY_H */

@@ -5,8 +5,8 @@
  * found, the one line that fixes it, and, for the JSON, what it read or
  * measured, typed.
  */
-#ifndef _CBENCH_DOCTOR_H
-#define _CBENCH_DOCTOR_H
+#ifndef _CBENCH_REPORT_DOCTOR_H
+#define _CBENCH_REPORT_DOCTOR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,4 +66,4 @@ void cbench_doctor_extra_bool(struct cbench_doctor_check *c, const char *key, bo
 /* The report, as text or as JSON. */
 void cbench_doctor_print(const struct cbench_doctor_report *r, FILE *f, bool json);
 
-#endif /* _CBENCH_DOCTOR_H */
+#endif /* _CBENCH_REPORT_DOCTOR_H */

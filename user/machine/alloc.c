@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "worker/alloc.h"
+#include "machine/alloc.h"
 
 void *__libc_malloc(size_t bytes);
 void *__libc_calloc(size_t n, size_t bytes);

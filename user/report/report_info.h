@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* `cbenchctl info`: what the command (cmd/info.c) learnt, for its report (report_info.c). */
-#ifndef _CBENCH_INFO_H
-#define _CBENCH_INFO_H
+#ifndef _CBENCH_REPORT_INFO_H
+#define _CBENCH_REPORT_INFO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,4 +34,4 @@ struct cbench_info {
 /* The report, as text or as JSON. */
 void cbench_info_print(const struct cbench_info *info, FILE *f, bool json);
 
-#endif /* _CBENCH_INFO_H */
+#endif /* _CBENCH_REPORT_INFO_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* `cbenchctl audit`: what the runner (cmd/audit.c) hands its reports (report_audit.c). */
-#ifndef _CBENCH_AUDIT_H
-#define _CBENCH_AUDIT_H
+#ifndef _CBENCH_REPORT_AUDIT_H
+#define _CBENCH_REPORT_AUDIT_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -73,4 +73,4 @@ struct cbench_lnt_run;
 int cbench_audit_report_lnt(const struct cbench_audit_report *r, const struct cbench_lnt_run *l,
 			    FILE *f);
 
-#endif /* _CBENCH_AUDIT_H */
+#endif /* _CBENCH_REPORT_AUDIT_H */

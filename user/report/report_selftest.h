@@ -3,8 +3,8 @@
  * `cbenchctl selftest`: the checks the command (cmd/selftest.c) judged on
  * each backend, for its report (report_selftest.c).
  */
-#ifndef _CBENCH_SELFTEST_H
-#define _CBENCH_SELFTEST_H
+#ifndef _CBENCH_REPORT_SELFTEST_H
+#define _CBENCH_REPORT_SELFTEST_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -44,4 +44,4 @@ struct cbench_selftest_backend {
 void cbench_selftest_print(FILE *f, const struct cbench_machine *m,
 			   const struct cbench_selftest_backend *b, int n, bool json);
 
-#endif /* _CBENCH_SELFTEST_H */
+#endif /* _CBENCH_REPORT_SELFTEST_H */

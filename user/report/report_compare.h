@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* `cbenchctl compare`: what the comparer (cmd/compare.c) hands its JSON report (report_compare.c). */
-#ifndef _CBENCH_COMPARE_H
-#define _CBENCH_COMPARE_H
+#ifndef _CBENCH_REPORT_COMPARE_H
+#define _CBENCH_REPORT_COMPARE_H
 
 #include <stdio.h>
 
@@ -28,4 +28,4 @@ const char *cbench_compare_verdict_name(enum cbench_change_verdict v);
 int cbench_compare_report_json(FILE *f, const struct cbench_compare_row *rows, size_t n,
 			       const struct cbench_runs *old, const struct cbench_runs *new, double min_effect);
 
-#endif /* _CBENCH_COMPARE_H */
+#endif /* _CBENCH_REPORT_COMPARE_H */

@@ -11,7 +11,7 @@
 
 #include <cbench.h>
 
-#include "worker/arena.h"
+#include "machine/arena.h"
 
 /* The size of a transparent huge page, from the kernel; 2 MiB if unsaid. */
 static size_t huge_page_bytes(void)
