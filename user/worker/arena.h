@@ -21,6 +21,7 @@
 #ifndef _CBENCH_ARENA_H
 #define _CBENCH_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,6 +65,9 @@ struct cbench_arena {
 struct cbench_placement {
 	uint64_t state;
 	struct cbench_arena_pool *pool[2];
+	/* Place the code anew too, where the object allows it
+	 * (object/codeplace.h), drawing from state as the arenas do. */
+	bool code;
 };
 
 /* What a descriptor's CBENCH_F_ARENA_* flags ask for. */

@@ -51,6 +51,7 @@ struct cbench_worker_job {
 	double budget_ns;			/* AUDIT: rounds start until then */
 	bool no_tpoints;			/* TRIAL, AUDIT: leave timing points off */
 	bool fixed_placement;			/* AUDIT: no new placements (arena.h) */
+	bool fixed_layout;			/* AUDIT: the code stays where it was loaded */
 };
 
 /* AUDIT: one timing of one side, ns per declared op. */
@@ -69,6 +70,9 @@ struct cbench_audit_end {
 	/* The placements each side's rounds were measured on (A, B); 0 where
 	 * they stayed fixed (--fixed-placement, or the backend cannot). */
 	uint32_t placements[2];
+	/* Of those, the placements with the code laid out anew, each side's
+	 * (object/codeplace.h); 0 where its code stayed where it was loaded. */
+	uint32_t layouts[2];
 	/* Measurements (or, with timing points, calls) per side per round. */
 	uint32_t per_round;
 	/* The round statistic's variance, and what the noise within rounds
