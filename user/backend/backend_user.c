@@ -445,6 +445,7 @@ static int place_code(struct cbench_backend *b, struct cbench_placement *pl)
 	if (!ret) {
 		u->desc = &u->code->desc;
 		b->code_layouts = u->code->count;
+		b->code_offset = cbench_code_place_run_offset(u->code);
 	}
 	return ret;
 }
@@ -459,6 +460,8 @@ static int user_place(struct cbench_backend *b, struct cbench_placement *pl)
 	struct user_backend *u = b->priv;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
+	if (pl->code_only)
+		return place_code(b, pl);
 	if (u->desc->arena_bytes) {
 		struct cbench_arena fresh;
 		int ret = cbench_arena_place(&fresh, pl, (size_t)u->desc->arena_bytes,

@@ -175,6 +175,9 @@ struct cbench_backend {
 	/* Set by place(): the code layouts it has placed (object/codeplace.h);
 	 * 0 where the code stays where it was loaded. */
 	uint32_t code_layouts;
+	/* And where the benchmark's run function lies in the current one's
+	 * region (page aligned): its offset in a page and a cache line. */
+	uint64_t code_offset;
 	/* Set by an op that fails, where -errno alone would not say what
 	 * failed and how to fix it; the worker reports it. */
 	char error[1024];

@@ -136,6 +136,21 @@ static int add_tp_round(struct cbench_phase *p, const struct cbench_tp_round *t)
 	return 0;
 }
 
+/* Layouts come in order: index 0, 1, ...; anything else is dropped. */
+static int add_placed(struct cbench_phase *p, const struct cbench_layout_placed *l)
+{
+	uint64_t *n;
+
+	if (l->index != p->nlayouts)
+		return 0;
+	n = realloc(p->run_offsets, (p->nlayouts + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	p->run_offsets = n;
+	p->run_offsets[p->nlayouts++] = l->run_offset;
+	return 0;
+}
+
 static int add_group(struct cbench_phase *p, const struct cbench_profile_group *g)
 {
 	struct cbench_profile_group *n = realloc(p->groups, (p->ngroups + 1) * sizeof(*n));
@@ -206,6 +221,22 @@ static void fail(struct receive *r, int error, const char *reason)
 	cbench_proc_kill_group(r->pid);
 	r->p->error = error;
 	snprintf(r->p->reason, sizeof(r->p->reason), "%s", reason);
+	r->eof = true;
+}
+
+/* A message take() has no case for: a layout placed, or one we do not know. */
+static void take_other(struct receive *r, const struct cbench_msg *m)
+{
+	struct cbench_phase *p = r->p;
+
+	if (m->type == CBENCH_MSG_LAYOUT_PLACED) {
+		if (add_placed(p, &m->u.placed))
+			fail(r, -ENOMEM, "out of memory for layouts");
+		return;
+	}
+	cbench_proc_kill_group(r->pid);
+	p->error = -EPROTO;
+	snprintf(p->reason, sizeof(p->reason), "worker sent an unknown message %u", m->type);
 	r->eof = true;
 }
 
@@ -284,10 +315,7 @@ static void take(struct receive *r, struct cbench_msg *m)
 		r->eof = true;
 		break;
 	default:
-		cbench_proc_kill_group(r->pid);
-		p->error = -EPROTO;
-		snprintf(p->reason, sizeof(p->reason), "worker sent an unknown message %u", m->type);
-		r->eof = true;
+		take_other(r, m);
 		break;
 	}
 }
@@ -403,4 +431,7 @@ void cbench_phase_free(struct cbench_phase *p)
 	free(p->tp_rounds);
 	p->tp_rounds = NULL;
 	p->ntp_rounds = 0;
+	free(p->run_offsets);
+	p->run_offsets = NULL;
+	p->nlayouts = 0;
 }

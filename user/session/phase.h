@@ -35,6 +35,9 @@ struct cbench_phase {
 	char audit_note[200];			/* AUDIT: why timing points went unused */
 	struct cbench_tp_round *tp_rounds;	/* AUDIT with timing points, malloc'd */
 	size_t ntp_rounds;
+	/* LAYOUT: each layout's run offset, by index (malloc'd, nlayouts). */
+	uint64_t *run_offsets;
+	size_t nlayouts;
 };
 
 /*

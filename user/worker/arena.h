@@ -68,6 +68,9 @@ struct cbench_placement {
 	/* Place the code anew too, where the object allows it
 	 * (object/codeplace.h), drawing from state as the arenas do. */
 	bool code;
+	/* Place the code alone: the arena and the stack stay (cbenchctl
+	 * layout measures what the code's layout alone does). */
+	bool code_only;
 };
 
 /* What a descriptor's CBENCH_F_ARENA_* flags ask for. */
@@ -96,6 +99,10 @@ void cbench_placement_init(struct cbench_placement *pl, uint64_t seed);
  * of them at once.  Returns 0 or -ENOMEM.
  */
 int cbench_placement_plan(struct cbench_placement *pl, size_t bytes, enum cbench_arena_pages pages);
+
+/* The seed of the k-th of a series of placements drawn from seed, so that
+ * each can be replayed alone (cbenchctl layout's layouts). */
+uint64_t cbench_placement_seed(uint64_t seed, uint64_t k);
 
 /* A number drawn uniformly from 0 .. n - 1 (0 for n 0). */
 uint64_t cbench_placement_draw(struct cbench_placement *pl, uint64_t n);

@@ -26,6 +26,9 @@ enum cbench_worker_mode {
 	CBENCH_WORKER_AUDIT,		/* exp against exp_b in random order, send
 					 * ENV + AUDIT_TIMING... + AUDIT_DONE
 					 * (audit_worker.c) */
+	CBENCH_WORKER_LAYOUT,		/* exp as loaded, then at drawn code layouts,
+					 * send ENV + (LAYOUT_PLACED + AUDIT_TIMING...)
+					 * per layout + DONE (layout_worker.c) */
 };
 
 struct cbench_worker_job {
@@ -52,6 +55,7 @@ struct cbench_worker_job {
 	bool no_tpoints;			/* TRIAL, AUDIT: leave timing points off */
 	bool fixed_placement;			/* AUDIT: no new placements (arena.h) */
 	bool fixed_layout;			/* AUDIT: the code stays where it was loaded */
+	uint32_t layouts;			/* LAYOUT: drawn layouts, after the one as loaded */
 };
 
 /* AUDIT: one timing of one side, ns per declared op. */
@@ -59,6 +63,13 @@ struct cbench_audit_timing {
 	uint32_t round;			/* from 0 */
 	uint32_t side;			/* 0 for A, 1 for B */
 	double ns_per_op;
+};
+
+/* LAYOUT: a layout placed: its index (0: as loaded), and where the
+ * benchmark's run function lies in its region (page aligned). */
+struct cbench_layout_placed {
+	uint32_t index;
+	uint64_t run_offset;
 };
 
 /* AUDIT: how it ended; change and bounds as fractions (0.01: B 1% slower). */
@@ -101,6 +112,7 @@ enum cbench_msg_type {
 	CBENCH_MSG_AUDIT_TP_ROUND,	/* AUDIT with timing points: u.tp_round */
 	CBENCH_MSG_AUDIT_NOTE,		/* AUDIT: u.text, why timing points went unused */
 	CBENCH_MSG_PROFILE_STACK,	/* PROFILE with stacks: one stack's samples */
+	CBENCH_MSG_LAYOUT_PLACED,	/* LAYOUT: u.placed, before the layout's timings */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
@@ -139,6 +151,7 @@ struct cbench_msg {
 		struct cbench_trial_figures figures;
 		struct cbench_tp_summary tp;
 		struct cbench_tp_round tp_round;
+		struct cbench_layout_placed placed;
 	} u;
 };
 
