@@ -395,6 +395,7 @@ itest: cbenchctl examples fixtures symbols-fixtures kfixtures install-check ites
 	tests/run/params.sh
 	tests/run/profile.sh
 	tests/run/audit.sh
+	tests/run/layout.sh
 	tests/run/lnt.sh
 	tests/run/selftest.sh
 
