@@ -14,7 +14,8 @@
 #   make check-all      make check for every installed Debian kernel (part of make test)
 #   make bench          how good cbench is (prints figures; not a test);
 #                       bench/tpoints.sh alone: time to an audit verdict with
-#                       and without loop timing points
+#                       and without loop timing points; bench/layout.sh alone:
+#                       A/A false verdicts with and without code layouts sampled
 #   make bench-audit    how honest compare and audit are here (figures)
 #   make bench-lnt      LNT's view of a 1 % slowdown in cbench's reports (figures)
 #
@@ -498,10 +499,11 @@ check-all:
 debug-kernel:
 	scripts/debug-kernel.sh
 
-bench: cbenchctl examples
+bench: cbenchctl examples fixtures
 	bench/run.sh
 	bench/tpoints.sh
 	bench/headline.sh
+	bench/layout.sh
 
 # compare on A/A pairs of separate runs, and audit on A/A pairs and true
 # slowdowns of compute-bound and memory-bound benchmarks (prints figures;
