@@ -576,47 +576,20 @@ static int add_fixup(const struct scan *s, struct cbench_layout *lay, const stru
 	return 0;
 }
 
-/* Whether bytes of code are all padding: nops of any length, or int3. */
-static bool padding(const uint8_t *code, uint64_t bytes)
-{
-	uint64_t off = 0;
-
-	while (off < bytes) {
-		struct cbench_x86_insn insn;
-		size_t len = cbench_x86_decode(code + off, bytes - off, &insn);
-
-		if (!len || insn.vex || !((insn.map == CBENCH_X86_MAP_ONE && (insn.opcode == 0x90 ||
-		    insn.opcode == 0xcc)) || (insn.map == CBENCH_X86_MAP_0F && insn.opcode == 0x1f)))
-			return false;
-		off += len;
-	}
-	return true;
-}
-
 /*
  * A function's own alignment, which the linked object no longer states
  * (its input section's is gone): FUNC_ALIGN, what compilers give functions
- * on x86-64, unless its address says less, or the padding before it says
- * more.  A function that merely happens to sit on a cache line must not be
- * kept there: where a function lies by chance is what layouts sample.  One
- * that asked for a line (.p2align 6) shows it by the padding the linker or
- * the assembler put before it, more than 16 bytes would need.
+ * on x86-64, or less where its address says less.  We keep no more even
+ * where the function asked for more (.p2align 6 before a hot loop): in the
+ * linked object that cannot be told from a function that happens to sit
+ * on a line, and where code happens to lie is what layouts sample.
  */
 static uint32_t func_align(const struct scan *s, size_t f)
 {
 	const struct func *fn = &s->funcs[f];
-	const struct sec *x = &s->secs[fn->sec];
-	uint64_t cap = low_bit(fn->addr, x->align);
-	uint64_t prev = f && s->funcs[f - 1].sec == fn->sec ? s->funcs[f - 1].addr + s->funcs[f - 1].bytes :
-			x->addr;
-	uint64_t a = cap < FUNC_ALIGN ? cap : FUNC_ALIGN;
+	uint64_t cap = low_bit(fn->addr, s->secs[fn->sec].align);
 
-	if (prev > fn->addr || (prev + a - 1) / a * a == fn->addr ||
-	    !padding(x->data + (prev - x->addr), fn->addr - prev))
-		return (uint32_t)a;
-	while (a < cap && (prev + a - 1) / a * a != fn->addr)
-		a *= 2;
-	return (uint32_t)a;
+	return (uint32_t)(cap < FUNC_ALIGN ? cap : FUNC_ALIGN);
 }
 
 /*
@@ -718,7 +691,7 @@ static bool undecoded_site(const struct scan *s, const struct cbench_layout *lay
 	const struct sec *x = section_of(s, at);
 	uint32_t t;
 
-	if (!x || !x->data || at - x->addr > x->bytes - 4)
+	if (!x || !x->data || x->bytes < 4 || at - x->addr > x->bytes - 4)
 		return false;
 	*site = (struct site){ .at = at, .end = at + 4, .bytes = 4 };
 	site->target = site->end + (uint64_t)field_value(x->data + (at - x->addr), 4);
