@@ -15,7 +15,8 @@
 #     does not move (examples/audit.c's chain_1000 against chain_1010,
 #     built with -ffunction-sections -Wl,-q), S audits each way: the median
 #     time per round (wall_s / rounds) and time to a verdict.
-# Seeds 1..N.  Not a test: nothing here passes or fails on a number.  Run by
+# Seeds FIRST..FIRST+N-1 (FIRST default 1), so that batches can add up
+# without repeating a seed's layouts.  Not a test: nothing here passes or fails on a number.  Run by
 # `make bench`.
 set -eu
 
@@ -23,6 +24,7 @@ set -eu
 
 N=${N:-100}
 S=${S:-10}
+FIRST=${FIRST:-1}
 BUDGET=${BUDGET:-3}
 L=build/tests/layout
 cp "$L/shift0.so" "$TMP/copy_a.so"
@@ -75,11 +77,11 @@ if per_round:
 PY
 }
 
-i=1
-while [ "$i" -le "$N" ]; do
+i=$FIRST
+while [ "$i" -lt $((FIRST + N)) ]; do
 	audit aa_sampled "$i" "$TMP/copy_a.so" "$TMP/copy_b.so"
 	audit aa_fixed "$i" --fixed-layout "$TMP/copy_a.so" "$TMP/copy_b.so"
-	if [ "$i" -le "$S" ]; then
+	if [ "$i" -lt $((FIRST + S)) ]; then
 		for s in 16 32 48; do
 			audit "shift${s}_sampled" "$i" "$L/shift0.so" "$L/shift$s.so"
 			audit "shift${s}_fixed" "$i" --fixed-layout "$L/shift0.so" "$L/shift$s.so"
