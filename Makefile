@@ -16,7 +16,9 @@
 #                       bench/tpoints.sh alone: time to an audit verdict with
 #                       and without loop timing points; bench/history.sh
 #                       alone: history's false alerts and steps found, on
-#                       histories replayed from real runs
+#                       histories replayed from real runs; bench/layout.sh
+#                       alone: A/A false verdicts with and without code
+#                       layouts sampled
 #   make bench-audit    how honest compare and audit are here (figures)
 #   make bench-lnt      LNT's view of a 1 % slowdown in cbench's reports (figures)
 #
@@ -110,7 +112,7 @@ $(BUILD)/unit_tests: $(BUILD)/tests/unit/runner.o $(TEST_OBJS) $(LIB_OBJS) $(KLI
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
-unit: $(BUILD)/unit_tests cbenchctl examples kfixtures symbols-fixtures
+unit: $(BUILD)/unit_tests cbenchctl examples kfixtures symbols-fixtures fixtures
 	$(BUILD)/unit_tests
 
 # Examples: each examples/*.c becomes build/examples/<name>.so (user build).
@@ -190,6 +192,8 @@ $(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c tests/kfixtures/spin.h includ
 
 kfixtures: $(KFIXTURE_SOS)
 
+$(BUILD)/tests/unit/test_layout.o: CPPFLAGS += -DCBENCH_LAYOUT_DIR='"$(BUILD)/tests/layout"' \
+	-DCBENCH_FIXTURES_DIR='"$(BUILD)/tests/fixtures"' -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
 $(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
 $(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"' \
 	-DCBENCH_SYMBOLS_DIR='"$(BUILD)/tests/symbols"'
@@ -314,7 +318,32 @@ dkms-check:
 FIXTURE_SRCS := $(wildcard tests/fixtures/*.c)
 FIXTURE_SOS  := $(FIXTURE_SRCS:tests/fixtures/%.c=$(BUILD)/tests/fixtures/%.so)
 
-fixtures: $(FIXTURE_SOS)
+# Code layout (object/layout.h): tests/fixtures/layout.c with its loop placed
+# 0, 16, 32 and 48 bytes further, and with one jump more (a real change),
+# built so that its code can move.
+LAYOUT_CFLAGS := -ffunction-sections -Wl,-q
+LAYOUT_SOS := $(foreach s,0 16 32 48,$(BUILD)/tests/layout/shift$(s).so) $(BUILD)/tests/layout/jumps13.so \
+	$(BUILD)/tests/layout/calls_functions.so $(BUILD)/tests/layout/calls_sections.so
+
+$(BUILD)/tests/layout/shift%.so: tests/fixtures/layout.c include/cbench.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(LAYOUT_CFLAGS) -DSHIFT=$* -o $@ $<
+$(BUILD)/tests/layout/jumps13.so: tests/fixtures/layout.c include/cbench.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(LAYOUT_CFLAGS) -DJUMPS=13 -o $@ $<
+# The unit test's: every way code reaches code, with and without -ffunction-sections.
+$(BUILD)/tests/layout/calls_functions.so: tests/fixtures/layout_calls.c include/cbench.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(LAYOUT_CFLAGS) -o $@ $<
+$(BUILD)/tests/layout/calls_sections.so: tests/fixtures/layout_calls.c include/cbench.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) -Wl,-q -o $@ $<
+
+fixtures: $(FIXTURE_SOS) $(LAYOUT_SOS)
 
 $(BUILD)/tests/fixtures/%.so: tests/fixtures/%.c include/cbench.h $(wildcard tests/fixtures/*.h)
 	@mkdir -p $(dir $@)
@@ -373,6 +402,7 @@ itest: cbenchctl examples fixtures symbols-fixtures kfixtures install-check ites
 	tests/run/params.sh
 	tests/run/profile.sh
 	tests/run/audit.sh
+	tests/run/layout.sh
 	tests/run/lnt.sh
 	tests/run/selftest.sh
 	tests/run/history.sh
@@ -476,11 +506,12 @@ check-all:
 debug-kernel:
 	scripts/debug-kernel.sh
 
-bench: cbenchctl examples
+bench: cbenchctl examples fixtures
 	bench/run.sh
 	bench/tpoints.sh
 	bench/headline.sh
 	bench/history.sh
+	bench/layout.sh
 
 # compare on A/A pairs of separate runs, and audit on A/A pairs and true
 # slowdowns of compute-bound and memory-bound benchmarks (prints figures;

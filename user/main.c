@@ -24,6 +24,7 @@ static const struct cbench_subcommand subcommands[] = {
 	{ "history", cbench_history_main, "find the commits that made a stored series slower, and confirm them" },
 	{ "info", cbench_info_main, "show what this machine offers for measurement" },
 	{ "lab", cbench_lab_main, "set this machine up for measurement, and reset it" },
+	{ "layout", cbench_cmd_layout, "how much a benchmark's time depends on where its code lies" },
 	{ "list", cbench_cmd_list, "list the benchmarks in a shared object" },
 	{ "plot", cbench_plot_main, "draw JSON reports as an HTML page of SVG plots" },
 	{ "profile", cbench_cmd_profile, "show where a benchmark's time goes, with confidence intervals" },

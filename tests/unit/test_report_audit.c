@@ -115,6 +115,8 @@ static void go_lines(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "build: A\n# BenchmarkChain1000: A is chain_1000, B is chain_1010\n"
 				      "# BenchmarkChain1000: placements A 12, B 12, new each round; 75% of "
 				      "the round variance beyond timing noise\n"
+				      "# BenchmarkChain1000: code layout: where it was loaded, so what suits "
+				      "one side's layout counts as its speed: not sampled\n"
 				      "BenchmarkChain1000 1520 1.7500 ns/op\n"
 				      "BenchmarkChain1000 1520 5.7500 ns/op\n"
 				      "build: B\n"
@@ -192,6 +194,65 @@ static void placements(void)
 	free(s);
 }
 
+/* The code layout's line: sampled on both sides, on one, or on neither
+ * with the reason and the build that allows it, in text, JSON and Go. */
+static void layouts(void)
+{
+	static const char moves[] = "3 functions, each moved on its own by its alignment";
+	static const char stays[] = "not moved: it keeps no relocations for its code; build it with "
+				    "-ffunction-sections and link it with -Wl,-q (--emit-relocs)";
+	struct cbench_audit_report r;
+	struct cbench_audit_pair p;
+	char *s;
+
+	make(&r, &p, CBENCH_VERDICT_B_SLOWER);
+	r.layout[0] = (struct cbench_audit_layout){ .mode = 2 };
+	snprintf(r.layout[0].text, sizeof(r.layout[0].text), "%s", moves);
+	r.layout[1] = r.layout[0];
+	p.end.layouts[0] = p.end.layouts[1] = 12;
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n    code layout: 12 A / 12 B, new for each side every round "
+				      "(3 functions, each moved on its own by its alignment)\n"));
+	free(s);
+	s = render(&r, cbench_audit_report_json);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"code_layout\": {\n        \"sampled\": true,\n        "
+				      "\"a\": 12,\n        \"b\": 12,\n        \"a_moves\": \"functions\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"fixed_layout\": false"));
+	free(s);
+	/* B's object keeps no relocations: A's code moves, B's says why not. */
+	r.layout[1] = (struct cbench_audit_layout){ .mode = 0 };
+	snprintf(r.layout[1].text, sizeof(r.layout[1].text), "%s", stays);
+	p.end.layouts[1] = 0;
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "code layout: A's new every round (12); B's stays where it was "
+				      "loaded, so what suits its layout counts as its speed: not moved: it "
+				      "keeps no relocations"));
+	free(s);
+	/* Neither: the reason for each, and the flags. */
+	r.layout[0] = r.layout[1];
+	p.end.layouts[0] = 0;
+	s = render(&r, cbench_audit_report_go);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "# BenchmarkChain1000: code layout: where it was loaded, so what "
+				      "suits one side's layout counts as its speed: not moved: it keeps no "
+				      "relocations for its code; build it with -ffunction-sections and link "
+				      "it with -Wl,-q (--emit-relocs)\n"));
+	free(s);
+	s = render(&r, cbench_audit_report_json);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"sampled\": false"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"b_moves\": \"none\""));
+	free(s);
+	/* --fixed-layout and ring 0 say so, whatever the objects allow. */
+	r.fixed_layout = true;
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "counts as its speed: fixed (--fixed-layout)\n"));
+	free(s);
+	r.fixed_layout = false;
+	r.backend = "kmod";
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "counts as its speed: not sampled in ring 0"));
+	free(s);
+}
+
 /* The interval's half-width, the rounds' spread and the timer's step. */
 static void interval_parts(void)
 {
@@ -219,6 +280,7 @@ static CU_TestInfo report_audit_tests[] = {
 	{ "placements: counts and the share beyond noise", placements },
 	{ "Go format: a line per round and side", go_lines },
 	{ "JSON: every field", json_fields },
+	{ "code layout: sampled, one side, neither, fixed, ring 0", layouts },
 	CU_TEST_INFO_NULL,
 };
 

@@ -233,7 +233,42 @@ static void objdump_agrees(void)
 			bad, total);
 }
 
+/* The PC-relative field of branches and RIP-relative operands (what code
+ * layout patches): where it starts and how wide it is; none elsewhere. */
+static void pcrel_fields(void)
+{
+	static const struct {
+		const char *bytes;
+		uint8_t at, width;
+	} known[] = {
+		{ "e800000000", 1, 4 },			/* call rel32 */
+		{ "e900000000", 1, 4 }, { "eb00", 1, 1 },	/* jmp rel32, rel8 */
+		{ "7500", 1, 1 }, { "0f8400000000", 2, 4 },	/* jne rel8, je rel32 */
+		{ "e300", 1, 1 }, { "e200", 1, 1 },		/* jrcxz, loop */
+		{ "488b0500000000", 3, 4 },			/* mov 0(%rip), %rax */
+		{ "833d0000000005", 2, 4 },			/* cmpl $5, 0(%rip): imm8 after */
+		{ "c7050000000078563412", 2, 4 },		/* movl $imm32, 0(%rip) */
+		{ "ff2500000000", 2, 4 },			/* jmp *0(%rip): a PLT entry */
+		{ "f30f1efa", 0, 0 },				/* endbr64 */
+		{ "488b042500100000", 0, 0 },			/* mov 0x1000, %rax: absolute */
+		{ "ffd0", 0, 0 }, { "c3", 0, 0 },		/* call *%rax, ret */
+		{ "c5fd6f0500000000", 4, 4 },			/* vmovdqa 0(%rip), %ymm0 */
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		struct cbench_x86_insn insn;
+
+		CU_ASSERT(decode_hex(known[i].bytes, &insn) > 0);
+		if (insn.pcrel_at != known[i].at || insn.pcrel_bytes != known[i].width)
+			fprintf(stderr, "\n%s: field at %u, %u bytes\n", known[i].bytes, insn.pcrel_at,
+				insn.pcrel_bytes);
+		CU_ASSERT_EQUAL(insn.pcrel_at, known[i].at);
+		CU_ASSERT_EQUAL(insn.pcrel_bytes, known[i].width);
+	}
+}
+
 static CU_TestInfo x86insn_tests[] = {
+	{ "PC-relative fields", pcrel_fields },
 	{ "lengths of known encodings", lengths },
 	{ "ring-0 hazards named, the rest not", hazards },
 	{ "every instruction of real objects at objdump's length", objdump_agrees },

@@ -24,6 +24,7 @@
 #include "machine/alloc.h"
 #include "machine/arena.h"
 #include "backend/user.h"
+#include "object/codeplace.h"
 #include "machine/probe.h"
 #include "machine/reference.h"
 #include "stats/stats.h"
@@ -64,6 +65,10 @@ struct user_backend {
 	/* Bytes the stack is lowered by before each call, a multiple of 16
 	 * below a page: part of a placement (user_place()); 0 until then. */
 	size_t stack_shift;
+	/* The experiment, and its code placed anew (user_place() with
+	 * pl->code; NULL until then): desc then points into code. */
+	const struct cbench_experiment *exp;
+	struct cbench_code_place *code;
 };
 
 static long perf_open(struct perf_event_attr *attr, int group_fd)
@@ -214,6 +219,9 @@ static void user_close(struct cbench_backend *b)
 			close(u->hw_fd[i]);
 	}
 	cbench_arena_unmap(&u->arena);
+	if (u->code)
+		cbench_code_place_free(u->code);
+	free(u->code);
 	free(u);
 	b->priv = NULL;
 }
@@ -392,6 +400,7 @@ static int user_prepare(struct cbench_backend *b, const struct cbench_experiment
 	const struct cbench_desc *d = e->desc;
 
 	u->desc = d;
+	u->exp = e;
 	memset(&u->ctx, 0, sizeof(u->ctx));
 	u->ctx.param = e->param;
 	u->ctx.args = e->nargs ? e->args : NULL;
@@ -419,6 +428,28 @@ static int user_prepare(struct cbench_backend *b, const struct cbench_experiment
 	return set_up(u);
 }
 
+/* The code laid out anew where its object allows it; desc then runs it. */
+static int place_code(struct cbench_backend *b, struct cbench_placement *pl)
+{
+	struct user_backend *u = b->priv;
+	int ret = 0;
+
+	if (!u->code) {
+		u->code = calloc(1, sizeof(*u->code));
+		ret = u->code ? cbench_code_place_init(u->code, u->exp, b->error, sizeof(b->error)) :
+		      -ENOMEM;
+	}
+	if (ret || u->code->lay.mode == CBENCH_LAYOUT_NONE)
+		return ret;
+	ret = cbench_code_place_next(u->code, pl, b->error, sizeof(b->error));
+	if (!ret) {
+		u->desc = &u->code->desc;
+		b->code_layouts = u->code->count;
+		b->code_offset = cbench_code_place_run_offset(u->code);
+	}
+	return ret;
+}
+
 /*
  * A new placement (arena.h): the arena's chunks drawn from pl's pool while
  * the old arena still holds its own, so none of them comes back; then the
@@ -429,6 +460,8 @@ static int user_place(struct cbench_backend *b, struct cbench_placement *pl)
 	struct user_backend *u = b->priv;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
+	if (pl->code_only)
+		return place_code(b, pl);
 	if (u->desc->arena_bytes) {
 		struct cbench_arena fresh;
 		int ret = cbench_arena_place(&fresh, pl, (size_t)u->desc->arena_bytes,
@@ -446,6 +479,12 @@ static int user_place(struct cbench_backend *b, struct cbench_placement *pl)
 		u->ctx.arena = fresh.base;
 	}
 	u->stack_shift = (size_t)cbench_placement_draw(pl, page / 16) * 16;
+	if (pl->code) {
+		int ret = place_code(b, pl);
+
+		if (ret)
+			return ret;
+	}
 	return set_up(u);
 }
 

@@ -132,7 +132,8 @@ struct cbench_backend_ops {
 	 * Optional: a new placement of the prepared benchmark for the
 	 * measurements that follow (audit_worker.c, docs/placement.md), drawn
 	 * from pl: its arena on other pages, at another address and offset,
-	 * zeroed and set up again, and its calls on a stack shifted anew.
+	 * zeroed and set up again, and its calls on a stack shifted anew; with
+	 * pl->code, its code laid out anew where the object allows it.
 	 * Returns 0, -ECANCELED if setup() refused, or -errno.  A backend that
 	 * takes audit rounds itself gives every such run fresh arenas.  NULL:
 	 * the placement stays as prepare() made it.
@@ -171,6 +172,12 @@ struct cbench_backend {
 	/* Set by the pipeline before measure(): the calibration to apply. */
 	struct cbench_timer timer;
 	struct cbench_backend_env env;
+	/* Set by place(): the code layouts it has placed (object/codeplace.h);
+	 * 0 where the code stays where it was loaded. */
+	uint32_t code_layouts;
+	/* And where the benchmark's run function lies in the current one's
+	 * region (page aligned): its offset in a page and a cache line. */
+	uint64_t code_offset;
 	/* Set by an op that fails, where -errno alone would not say what
 	 * failed and how to fix it; the worker reports it. */
 	char error[1024];

@@ -20,6 +20,7 @@
 
 #include "cmd/subcommands.h"
 #include "report/report_audit.h"
+#include "object/layout.h"
 #include "report/report.h"
 #include "session/collect.h"
 #include "session/options.h"
@@ -44,6 +45,7 @@ struct audit_options {
 	bool have_seed;
 	bool no_tpoints;
 	bool fixed_placement;
+	bool fixed_layout;
 	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
 	bool undecided_pass;		/* --undecided pass: inconclusive audits pass the gate */
 	int cpu;
@@ -91,6 +93,11 @@ static void usage(FILE *f)
 		"                      placed (by default every round places both anew, so that\n"
 		"                      a placement that happens to suit one side cannot pass\n"
 		"                      for a difference in speed)\n"
+		"  --fixed-layout      keep each side's code where it was loaded (by default\n"
+		"                      every round lays it out anew at drawn offsets, where the\n"
+		"                      object was built with -ffunction-sections and linked\n"
+		"                      with -Wl,-q, so that where code happens to lie cannot\n"
+		"                      pass for a difference either)\n"
 		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded and both\n"
 		"                      objects are kernel-safe, else user); kmod measures in\n"
 		"                      ring 0, interrupts off, both sides in one run of cbench.ko\n"
@@ -113,7 +120,7 @@ static void usage(FILE *f)
 
 enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
        OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT, OPT_FAIL_ON, OPT_MACHINE, OPT_ORDER, OPT_QUIET,
-       OPT_UNDECIDED };
+       OPT_UNDECIDED, OPT_FIXED_LAYOUT };
 
 /* One option with a number or a choice; 0 or -EINVAL after saying why. */
 static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
@@ -178,6 +185,10 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		*(c == OPT_A ? &o->name_a : &o->name_b) = arg;
 		return 0;
 	}
+	if (c == OPT_FIXED_LAYOUT) {
+		o->fixed_layout = true;
+		return 0;
+	}
 	if (c == OPT_NO_TPOINTS || c == OPT_FIXED_PLACEMENT) {
 		*(c == OPT_NO_TPOINTS ? &o->no_tpoints : &o->fixed_placement) = true;
 		return 0;
@@ -214,6 +225,7 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "no-tpoints", no_argument, NULL, OPT_NO_TPOINTS },
 		{ "fixed-placement", no_argument, NULL, OPT_FIXED_PLACEMENT },
+		{ "fixed-layout", no_argument, NULL, OPT_FIXED_LAYOUT },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "machine", required_argument, NULL, OPT_MACHINE },
 		{ "order", required_argument, NULL, OPT_ORDER },
@@ -411,6 +423,7 @@ static void audit_pair(struct audit_state *st, size_t i)
 	job.budget_ns = o->budget_s * 1e9;
 	job.no_tpoints = o->no_tpoints;
 	job.fixed_placement = o->fixed_placement;
+	job.fixed_layout = o->fixed_layout;
 	if (!cbench_collect_audit(&job, limit_s, p))
 		converge(p);
 }
@@ -443,6 +456,26 @@ static int write_report(const struct audit_state *st, struct cbench_outfile *out
 		return ret;
 	}
 	return cbench_outfile_commit(out);
+}
+
+/* What of each object's code can move (object/layout.h), for the report:
+ * reading the file runs none of it. */
+static void scan_layouts(const struct audit_options *o, const struct cbench_library lib[2],
+			 struct cbench_audit_report *r)
+{
+	for (size_t i = 0; i < 2; i++) {
+		struct cbench_layout lay;
+		char err[CBENCH_ERR_LEN];
+
+		if (cbench_layout_scan(lib[i < o->npaths ? i : 0].path, &lay, err, sizeof(err))) {
+			r->layout[i].mode = CBENCH_LAYOUT_NONE;
+			snprintf(r->layout[i].text, sizeof(r->layout[i].text), "not moved: %s", err);
+			continue;
+		}
+		r->layout[i].mode = (int)lay.mode;
+		cbench_layout_describe(&lay, r->layout[i].text, sizeof(r->layout[i].text));
+		cbench_layout_free(&lay);
+	}
 }
 
 /* Everything between good options and the report; 0, or -1 after saying why. */
@@ -540,7 +573,8 @@ int cbench_cmd_audit(int argc, char *argv[])
 	}
 	st.report = (struct cbench_audit_report){ .seed = opt.seed, .confidence = opt.confidence,
 		.budget_s = opt.budget_s, .min_effect_pct = opt.min_effect_pct,
-		.no_tpoints = opt.no_tpoints, .fixed_placement = opt.fixed_placement };
+		.no_tpoints = opt.no_tpoints, .fixed_placement = opt.fixed_placement,
+		.fixed_layout = opt.fixed_layout };
 	cfg = (struct cbench_session_config){
 		.cmd = "audit", .doing = "auditing", .objects = { opt.paths[0], opt.paths[1] },
 		.nobjects = opt.npaths, .backend = opt.backend, .quiet = opt.quiet, .cpu = opt.cpu,
@@ -548,6 +582,7 @@ int cbench_cmd_audit(int argc, char *argv[])
 	};
 	if (cbench_session_open(&st.s, &cfg) || make_pairs(&opt, st.s.lib, &st.report))
 		goto out;
+	scan_layouts(&opt, st.s.lib, &st.report);
 	out = cbench_session_output(&st.s, opt.output);
 	if (!out || audit_all(&st))
 		goto out;

@@ -15,6 +15,7 @@ struct cbench_subcommand {
 
 int cbench_cmd_run(int argc, char *argv[]);
 int cbench_cmd_audit(int argc, char *argv[]);
+int cbench_cmd_layout(int argc, char *argv[]);
 int cbench_cmd_list(int argc, char *argv[]);
 int cbench_cmd_compare(int argc, char *argv[]);
 int cbench_cmd_profile(int argc, char *argv[]);

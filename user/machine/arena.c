@@ -182,6 +182,13 @@ uint64_t cbench_placement_draw(struct cbench_placement *pl, uint64_t n)
 	return n ? z % n : 0;
 }
 
+uint64_t cbench_placement_seed(uint64_t seed, uint64_t k)
+{
+	struct cbench_placement pl = { .state = seed ^ (k * 0xd1b54a32d192ed03ULL) };
+
+	return k ? cbench_placement_draw(&pl, 0) ^ cbench_placement_draw(&pl, UINT64_MAX) : seed;
+}
+
 void cbench_placement_init(struct cbench_placement *pl, uint64_t seed)
 {
 	memset(pl, 0, sizeof(*pl));

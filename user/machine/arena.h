@@ -21,6 +21,7 @@
 #ifndef _CBENCH_ARENA_H
 #define _CBENCH_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,6 +65,12 @@ struct cbench_arena {
 struct cbench_placement {
 	uint64_t state;
 	struct cbench_arena_pool *pool[2];
+	/* Place the code anew too, where the object allows it
+	 * (object/codeplace.h), drawing from state as the arenas do. */
+	bool code;
+	/* Place the code alone: the arena and the stack stay (cbenchctl
+	 * layout measures what the code's layout alone does). */
+	bool code_only;
 };
 
 /* What a descriptor's CBENCH_F_ARENA_* flags ask for. */
@@ -92,6 +99,10 @@ void cbench_placement_init(struct cbench_placement *pl, uint64_t seed);
  * of them at once.  Returns 0 or -ENOMEM.
  */
 int cbench_placement_plan(struct cbench_placement *pl, size_t bytes, enum cbench_arena_pages pages);
+
+/* The seed of the k-th of a series of placements drawn from seed, so that
+ * each can be replayed alone (cbenchctl layout's layouts). */
+uint64_t cbench_placement_seed(uint64_t seed, uint64_t k);
 
 /* A number drawn uniformly from 0 .. n - 1 (0 for n 0). */
 uint64_t cbench_placement_draw(struct cbench_placement *pl, uint64_t n);

@@ -84,8 +84,12 @@ static size_t modrm(const uint8_t *code, size_t bytes, size_t i, struct cbench_x
 				disp = 4;
 			i++;
 		}
-		if (insn->mod == 0 && insn->rm == 5)
+		if (insn->mod == 0 && insn->rm == 5) {
+			/* RIP-relative (no SIB): the displacement counts from the end. */
 			disp = 4;
+			insn->pcrel_at = (uint8_t)i;
+			insn->pcrel_bytes = 4;
+		}
 		else if (insn->mod == 1)
 			disp = 1;
 		else if (insn->mod == 2)
@@ -121,6 +125,17 @@ static size_t immediate(char kind, const struct prefixes *px, const struct cbenc
 		return insn->reg < 2 ? z : 0;
 	}
 	return 0;
+}
+
+/* Whether the immediate of map's opcode op is a branch displacement: jcc,
+ * loop, jrcxz, jmp and call, short and near. */
+static bool relative_branch(enum cbench_x86_map map, uint8_t op)
+{
+	if (map == CBENCH_X86_MAP_0F)
+		return op >= 0x80 && op <= 0x8f;
+	return map == CBENCH_X86_MAP_ONE &&
+	       ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) || (op >= 0xe8 && op <= 0xeb &&
+		op != 0xea));
 }
 
 /* The rest of a legacy-encoded instruction from its opcode at code[i]. */
@@ -162,6 +177,10 @@ static size_t legacy(const uint8_t *code, size_t bytes, size_t i, enum cbench_x8
 		return 0;
 	if (imm)
 		insn->imm8 = code[i];
+	if (relative_branch(map, op)) {
+		insn->pcrel_at = (uint8_t)i;
+		insn->pcrel_bytes = (uint8_t)imm;
+	}
 	return i + imm;
 }
 

@@ -31,6 +31,12 @@ struct cbench_x86_insn {
 	bool rep;			/* an F3 prefix */
 	bool opsize;			/* a 66 prefix */
 	uint8_t imm8;			/* the first immediate byte, if any */
+	/*
+	 * A field relative to the instruction's end, if pcrel_bytes: a
+	 * branch's rel8 or rel32, or a RIP-relative disp32, pcrel_at bytes
+	 * into the instruction (what object/layout.c moves code by).
+	 */
+	uint8_t pcrel_at, pcrel_bytes;
 };
 
 /*

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +123,41 @@ static void text_placement(const struct cbench_audit_pair *p, FILE *f)
 	fputc('\n', f);
 }
 
+/* Why a side's code stayed where it was loaded, in a clause. */
+static const char *layout_stayed(const struct cbench_audit_report *r, int side)
+{
+	if (r->fixed_placement)
+		return "fixed (--fixed-placement)";
+	if (r->fixed_layout)
+		return "fixed (--fixed-layout)";
+	if (r->backend && !strcmp(r->backend, "kmod"))
+		return "not sampled in ring 0, where cbench.ko runs the image as uploaded";
+	return r->layout[side].text[0] ? r->layout[side].text : "not sampled";
+}
+
+void cbench_audit_layout_text(const struct cbench_audit_report *r, const struct cbench_audit_pair *p,
+			      char *buf, size_t len)
+{
+	const struct cbench_audit_end *e = &p->end;
+	bool one = !strcmp(r->layout[0].text, r->layout[1].text);
+
+	if (e->layouts[0] && e->layouts[1])
+		snprintf(buf, len, "%" PRIu32 " A / %" PRIu32 " B, new for each side every round (%s%s%s)",
+			 e->layouts[0], e->layouts[1], r->layout[0].text, one ? "" : "; B: ",
+			 one ? "" : r->layout[1].text);
+	else if (e->layouts[0] || e->layouts[1])
+		snprintf(buf, len, "%s's new every round (%" PRIu32 "); %s's stays where it was loaded, "
+			 "so what suits its layout counts as its speed: %s", e->layouts[0] ? "A" : "B",
+			 e->layouts[0] ? e->layouts[0] : e->layouts[1], e->layouts[0] ? "B" : "A",
+			 layout_stayed(r, e->layouts[0] ? 1 : 0));
+	else if (one || r->fixed_placement || r->fixed_layout)
+		snprintf(buf, len, "where it was loaded, so what suits one side's layout counts as its "
+			 "speed: %s", layout_stayed(r, 0));
+	else
+		snprintf(buf, len, "where it was loaded, so what suits one side's layout counts as its "
+			 "speed: A: %s; B: %s", layout_stayed(r, 0), layout_stayed(r, 1));
+}
+
 /*
  * What the interval's half-width is made of (log scale, in percent): the
  * confidence sequence's radius over the rounds' spread, and the timer
@@ -161,6 +197,12 @@ int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 			p->converge_b, p->n_a, p->n_b);
 		text_interval(&p->end, f);
 		text_placement(p, f);
+		{
+			char layout[1600];
+
+			cbench_audit_layout_text(r, p, layout, sizeof(layout));
+			fprintf(f, "    code layout: %s\n", layout);
+		}
 		if (p->tp)
 			text_tp(r, p, f);
 		if (p->tp_note[0])
@@ -196,7 +238,28 @@ static void json_placement(struct cbench_jsonw *j, const struct cbench_audit_end
 	cbench_jsonw_object_end(j);
 }
 
-static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p, double tsc_hz)
+/* "code_layout": the layouts of each side (0: its code stayed where it
+ * was loaded), what could move of each side's object, and the sentence. */
+static void json_layout(struct cbench_jsonw *j, const struct cbench_audit_report *r,
+			const struct cbench_audit_pair *p)
+{
+	static const char *const modes[] = { "none", "sections", "functions" };
+	char text[1600];
+
+	cbench_audit_layout_text(r, p, text, sizeof(text));
+	cbench_jsonw_object_start(j, "code_layout");
+	cbench_jsonw_bool(j, "sampled", p->end.layouts[0] || p->end.layouts[1]);
+	cbench_jsonw_uint(j, "a", p->end.layouts[0]);
+	cbench_jsonw_uint(j, "b", p->end.layouts[1]);
+	for (int i = 0; i < 2; i++)
+		cbench_jsonw_string(j, i ? "b_moves" : "a_moves",
+				    modes[r->layout[i].mode >= 0 && r->layout[i].mode < 3 ? r->layout[i].mode : 0]);
+	cbench_jsonw_string(j, "note", text);
+	cbench_jsonw_object_end(j);
+}
+
+static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_report *r,
+		      const struct cbench_audit_pair *p, double tsc_hz)
 {
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "name", p->a->report_name);
@@ -228,6 +291,7 @@ static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_pair *p,
 	cbench_jsonw_uint(j, "reps_a", p->n_a);
 	cbench_jsonw_uint(j, "reps_b", p->n_b);
 	json_placement(j, &p->end);
+	json_layout(j, r, p);
 	/* Present when the audit compared per-iteration timings. */
 	if (p->tp) {
 		cbench_jsonw_object_start(j, "tpoints");
@@ -261,10 +325,11 @@ int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f)
 	cbench_jsonw_string(&j, "timer", r->timer.name);
 	cbench_jsonw_bool(&j, "tpoints", !r->no_tpoints);
 	cbench_jsonw_bool(&j, "fixed_placement", r->fixed_placement);
+	cbench_jsonw_bool(&j, "fixed_layout", r->fixed_layout);
 	cbench_jsonw_object_end(&j);
 	cbench_jsonw_array_start(&j, "audits");
 	for (size_t i = 0; i < r->npairs; i++)
-		json_pair(&j, &r->pairs[i], r->timer.tsc_hz);
+		json_pair(&j, r, &r->pairs[i], r->timer.tsc_hz);
 	cbench_jsonw_array_end(&j);
 	cbench_jsonw_object_end(&j);
 	return cbench_jsonw_finish(&j);
@@ -367,8 +432,13 @@ int cbench_audit_report_go(const struct cbench_audit_report *r, FILE *f)
 					p->b->id);
 			if (side == 0 && p->tp_note[0])
 				fprintf(f, "# %s: %s\n", p->a->report_name, p->tp_note);
-			if (side == 0 && !p->error)
+			if (side == 0 && !p->error) {
+				char layout[1600];
+
 				go_placement(p, f);
+				cbench_audit_layout_text(r, p, layout, sizeof(layout));
+				fprintf(f, "# %s: code layout: %s\n", p->a->report_name, layout);
+			}
 			if (!p->error)
 				ret = go_side(p, side, f);
 		}

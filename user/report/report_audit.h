@@ -32,6 +32,12 @@ struct cbench_audit_pair {
 	char tp_note[200];
 };
 
+/* What of an audited object's code could move (object/layout.h). */
+struct cbench_audit_layout {
+	int mode;				/* enum cbench_layout_mode */
+	char text[600];				/* cbench_layout_describe()'s */
+};
+
 struct cbench_audit_report {
 	uint64_t seed;
 	double confidence;
@@ -41,6 +47,9 @@ struct cbench_audit_report {
 	char quiet[8];			/* kmod: "cli" or "lvt"; "" in user mode */
 	bool no_tpoints;			/* --no-tpoints */
 	bool fixed_placement;			/* --fixed-placement */
+	bool fixed_layout;			/* --fixed-layout */
+	/* A's object's code layout, and B's (the same with one object). */
+	struct cbench_audit_layout layout[2];
 	struct cbench_timer timer;
 	struct cbench_audit_pair *pairs;
 	size_t npairs;
@@ -58,6 +67,13 @@ void cbench_audit_verdict_text(const struct cbench_audit_report *r, const struct
  * real, and smaller than the threshold); NULL otherwise.
  */
 const char *cbench_audit_under_min_effect(const struct cbench_audit_pair *p);
+/*
+ * How the pair's code layouts went, in a sentence: how many each side was
+ * measured on and what moved, or that the code stayed where it was loaded,
+ * why, and how to build so it can move.
+ */
+void cbench_audit_layout_text(const struct cbench_audit_report *r, const struct cbench_audit_pair *p,
+			      char *buf, size_t len);
 /* "faster", "slower", "equivalent", "inconclusive" or "failed". */
 const char *cbench_audit_verdict_name(const struct cbench_audit_pair *p);
 

@@ -5,10 +5,13 @@
  * is bounded here: strings cut and ended, counts capped.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "session/collect.h"
+#include "stats/sequential.h"
+#include "stats/stats.h"
 
 /* Room for one more element of size bytes in *v (n used of *cap),
  * doubling from first.  0 or -ENOMEM. */
@@ -292,4 +295,80 @@ int cbench_collect_profile(const struct cbench_worker_job *job, double time_limi
 	if (ret)
 		return not_started(ret, &res->error, res->reason, sizeof(res->reason));
 	return ended(&end, &res->error, res->reason, sizeof(res->reason));
+}
+
+struct layout {
+	struct cbench_collector c;
+	struct cbench_layout_result *x;
+	struct cbench_audit_timing *timings;	/* every layout's, in order */
+	size_t ntimings, cap;
+	size_t placed;				/* layouts placed so far */
+};
+
+static int take_layout(struct cbench_collector *c, const struct cbench_msg *m, char *reason,
+		       size_t len)
+{
+	struct layout *l = (struct layout *)c;
+
+	switch (m->type) {
+	case CBENCH_MSG_LAYOUT_PLACED:
+		/* In order, index 0, 1, ...; anything else is dropped. */
+		if (m->u.placed.index == l->placed && l->placed < l->x->nlayouts)
+			l->x->run_offsets[l->placed++] = m->u.placed.run_offset;
+		return 0;
+	case CBENCH_MSG_AUDIT_TIMING:
+		if (grow((void **)&l->timings, l->ntimings, &l->cap, sizeof(*l->timings), 1024))
+			break;
+		l->timings[l->ntimings++] = m->u.timing;
+		return 0;
+	default:
+		return -EPROTO;
+	}
+	snprintf(reason, len, "out of memory for timings");
+	return -ENOMEM;
+}
+
+/* Each layout's figure and its halves' from its timings (round: the
+ * layout's index); 0 or -ENOMEM. */
+static int layout_figures(const struct layout *l, double *h1, double *h2)
+{
+	struct cbench_layout_result *x = l->x;
+	double *v = malloc((l->ntimings + 1) * sizeof(*v));
+	int ret = v ? 0 : -ENOMEM;
+	size_t i = 0;
+
+	for (size_t k = 0; k < x->nlayouts; k++)
+		x->q[k] = h1[k] = h2[k] = NAN;
+	while (v && i < l->ntimings) {
+		uint32_t k = l->timings[i].round;
+		size_t m = 0;
+
+		for (; i < l->ntimings && l->timings[i].round == k; i++)
+			v[m++] = l->timings[i].ns_per_op;
+		if (k >= x->nlayouts || m < 4)
+			continue;
+		x->q[k] = cbench_stats_quantile(v, m, CBENCH_SEQ_QUANTILE);
+		h1[k] = cbench_stats_quantile(v, m / 2, CBENCH_SEQ_QUANTILE);
+		h2[k] = cbench_stats_quantile(v + m / 2, m - m / 2, CBENCH_SEQ_QUANTILE);
+	}
+	free(v);
+	return ret;
+}
+
+int cbench_collect_layout(const struct cbench_worker_job *job, double time_limit_s,
+			  struct cbench_layout_result *x, double *h1, double *h2)
+{
+	struct layout l = { .c = { .take = take_layout }, .x = x };
+	struct cbench_phase_end end;
+	int ret = cbench_phase_run(job, time_limit_s, &l.c, &end);
+
+	if (ret)
+		return not_started(ret, &x->error, x->reason, sizeof(x->reason));
+	ret = ended(&end, &x->error, x->reason, sizeof(x->reason));
+	if (!ret && layout_figures(&l, h1, h2)) {
+		x->error = ret = -ENOMEM;
+		snprintf(x->reason, sizeof(x->reason), "out of memory for timings");
+	}
+	free(l.timings);
+	return ret;
 }

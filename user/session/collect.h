@@ -9,6 +9,7 @@
 #define _CBENCH_COLLECT_H
 
 #include "report/report_audit.h"
+#include "report/report_layout.h"
 #include "report/report_profile.h"
 #include "report/report.h"
 #include "session/phase.h"
@@ -38,5 +39,15 @@ int cbench_collect_audit(const struct cbench_worker_job *job, double time_limit_
  * res->error and res->reason on failure. */
 int cbench_collect_profile(const struct cbench_worker_job *job, double time_limit_s,
 			   struct cbench_profile_result *res);
+
+/*
+ * LAYOUT: each layout's figure (the lower quartile of its timings) and its
+ * halves' (h1, h2: the noise within it), and where its run function lay,
+ * into x->q, h1, h2 and x->run_offsets, x->nlayouts of each (the caller's;
+ * NAN where a layout gave too few timings); x->error and x->reason on
+ * failure.
+ */
+int cbench_collect_layout(const struct cbench_worker_job *job, double time_limit_s,
+			  struct cbench_layout_result *x, double *h1, double *h2);
 
 #endif /* _CBENCH_COLLECT_H */

@@ -82,6 +82,7 @@ struct placing {
 	struct cbench_placement *pl;
 	uint32_t subrounds;
 	uint32_t count[2];
+	bool code[2];			/* each side's code is laid out anew */
 };
 
 static void init_side(struct side *s, struct cbench_backend *b, uint64_t n,
@@ -210,6 +211,9 @@ static void audit_end(const struct cbench_seq *seq, enum cbench_verdict v, doubl
 	end->wall_s = ((double)cbench_now_ns() - start_ns) * 1e-9;
 	end->placements[0] = pc->count[0];
 	end->placements[1] = pc->count[1];
+	/* Every placement of a side whose code moves moves it. */
+	end->layouts[0] = pc->code[0] ? pc->count[0] : 0;
+	end->layouts[1] = pc->code[1] ? pc->count[1] : 0;
 	end->per_round = (uint32_t)per_sub * pc->subrounds;
 	end->round_var = cbench_seq_round_var(seq);
 	end->noise_var = cbench_seq_noise_var(seq);
@@ -234,6 +238,7 @@ static int place_sides(struct placing *pc, struct side sides[2])
 			return ret;
 		}
 		pc->count[first ^ k]++;
+		pc->code[first ^ k] = b->code_layouts != 0;
 	}
 	return 0;
 }
@@ -600,6 +605,7 @@ static int placing_start(struct placing *pc, struct cbench_placement *pl, const 
 	cbench_placement_init(pl, job->seed);
 	if (job->fixed_placement || !sides[0].b->ops->place)
 		return 0;
+	pl->code = !job->fixed_layout;
 	for (int i = 0; i < 2 && !ret; i++) {
 		const struct cbench_desc *d = exp[i]->desc;
 

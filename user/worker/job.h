@@ -25,6 +25,9 @@ enum cbench_worker_mode {
 	CBENCH_WORKER_AUDIT,		/* exp against exp_b in random order, send
 					 * ENV + AUDIT_TIMING... + AUDIT_DONE
 					 * (audit_worker.c) */
+	CBENCH_WORKER_LAYOUT,		/* exp as loaded, then at drawn code layouts,
+					 * send ENV + (LAYOUT_PLACED + AUDIT_TIMING...)
+					 * per layout + DONE (layout_worker.c) */
 };
 
 /* PROFILE: what the worker is asked to do (profile_worker.c). */
@@ -61,6 +64,8 @@ struct cbench_worker_job {
 	double budget_ns;			/* AUDIT: rounds start until then */
 	bool no_tpoints;			/* TRIAL, AUDIT: leave timing points off */
 	bool fixed_placement;			/* AUDIT: no new placements (arena.h) */
+	bool fixed_layout;			/* AUDIT: the code stays where it was loaded */
+	uint32_t layouts;			/* LAYOUT: drawn layouts, after the one as loaded */
 };
 
 enum cbench_msg_type {
@@ -81,6 +86,7 @@ enum cbench_msg_type {
 	CBENCH_MSG_AUDIT_TP_ROUND,	/* AUDIT with timing points: u.tp_round */
 	CBENCH_MSG_AUDIT_NOTE,		/* AUDIT: u.text, why timing points went unused */
 	CBENCH_MSG_PROFILE_STACK,	/* PROFILE with stacks: one stack's samples */
+	CBENCH_MSG_LAYOUT_PLACED,	/* LAYOUT: u.placed, before the layout's timings */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
@@ -104,6 +110,7 @@ struct cbench_msg {
 		struct cbench_trial_figures figures;
 		struct cbench_tp_summary tp;
 		struct cbench_tp_round tp_round;
+		struct cbench_layout_placed placed;
 	} u;
 };
 

@@ -11,6 +11,8 @@
  *	AUDIT		struct cbench_audit_timing, struct cbench_audit_end;
  *			with timing points struct cbench_tp_summary per side and
  *			struct cbench_tp_round
+ *	LAYOUT		struct cbench_layout_placed, then the layout's
+ *			struct cbench_audit_timing (side 0)
  *	PROFILE		struct cbench_profile_info, struct cbench_profile_group,
  *			struct cbench_profile_stack
  */
@@ -50,6 +52,13 @@ struct cbench_audit_timing {
 	double ns_per_op;
 };
 
+/* LAYOUT: a layout placed: its index (0: as loaded), and where the
+ * benchmark's run function lies in its region (page aligned). */
+struct cbench_layout_placed {
+	uint32_t index;
+	uint64_t run_offset;
+};
+
 /* AUDIT: how it ended; change and bounds as fractions (0.01: B 1% slower). */
 struct cbench_audit_end {
 	uint32_t rounds;		/* rounds that counted */
@@ -59,6 +68,9 @@ struct cbench_audit_end {
 	/* The placements each side's rounds were measured on (A, B); 0 where
 	 * they stayed fixed (--fixed-placement, or the backend cannot). */
 	uint32_t placements[2];
+	/* Of those, the placements with the code laid out anew, each side's
+	 * (object/codeplace.h); 0 where its code stayed where it was loaded. */
+	uint32_t layouts[2];
 	/* Measurements (or, with timing points, calls) per side per round. */
 	uint32_t per_round;
 	/* The round statistic's variance, and what the noise within rounds

@@ -11,6 +11,7 @@
 #include "machine/proc.h"
 #include "stats/tune.h"
 #include "worker/audit_worker.h"
+#include "worker/layout_worker.h"
 #include "worker/profile_worker.h"
 #include "worker/tpoints_worker.h"
 #include "worker/worker.h"
@@ -259,6 +260,12 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 		ret = cbench_worker_audit(&b, job, fd);
 		if (ret && ret != -EPIPE)
 			send_error(fd, ret, "audit failed", why(&b));
+		goto out;
+	}
+	if (job->mode == CBENCH_WORKER_LAYOUT) {
+		ret = cbench_worker_layout(&b, job, fd);
+		if (ret && ret != -EPIPE)
+			send_error(fd, ret, "laying the code out failed", why(&b));
 		goto out;
 	}
 	if (job->mode == CBENCH_WORKER_PROFILE) {

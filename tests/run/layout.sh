@@ -1,0 +1,122 @@
+#!/bin/sh
+# Integration tests of code layout on the user backend: audits that lay
+# each side's code out anew every round (the loop of tests/fixtures/layout.c
+# with identical bytes 16 bytes further must not be called different, one
+# jump more must be found), what the reports say where the code cannot
+# move and with --fixed-layout, `cbenchctl layout` in its three formats and
+# replayed from its seed, and bad input.
+# Nothing here asserts speed: budgets are generous upper bounds.
+#
+# Usage: tests/run/layout.sh   (from the top of the tree, after make itest's deps)
+set -u
+
+. tests/run/lib.sh
+
+L=build/tests/layout
+PLAIN=build/tests/fixtures/layout.so
+OUTPUT_GLOB='report* .report*'
+
+# ---- audits -----------------------------------------------------------------
+
+# The same loop 16 bytes further: layouts sampled, no verdict either way.
+# At confidence 0.9999 a false one comes about once in ten thousand runs.
+run_cb audit --backend user --budget 10 --confidence 0.9999 "$L/shift0.so" "$L/shift16.so"
+if [ "$rc" -eq 0 ] && grep -q '^layout_jumps: ' "$TMP/out" && ! grep -Eq '^layout_jumps: B (faster|slower)' "$TMP/out" &&
+   grep -Eq '^    code layout: [0-9]+ A / [0-9]+ B, new for each side every round \(3 functions, each moved on its own by its alignment\)' "$TMP/out"; then
+	ok "shifted copy: not called different ($(sed -n 's/^layout_jumps: //p' "$TMP/out"))"
+else
+	not_ok "shifted copy: not called different, code layout sampled"
+fi
+
+# One taken jump more (about 8 % more work) is still found.
+run_cb audit --backend user --budget 30 "$L/shift0.so" "$L/jumps13.so"
+if [ "$rc" -eq 0 ] && grep -q '^layout_jumps: B slower by ' "$TMP/out"; then
+	ok "one jump more: $(sed -n 's/^layout_jumps: //p' "$TMP/out")"
+else
+	not_ok "one jump more found as B slower"
+fi
+
+# --fixed-layout: the code stays, and the report says so.
+run_cb audit --backend user --budget 2 --fixed-layout "$L/shift0.so" "$L/shift16.so"
+if [ "$rc" -eq 0 ] && grep -q "^    code layout: where it was loaded, so what suits one side's layout counts as its speed: fixed (--fixed-layout)" "$TMP/out"; then
+	ok "--fixed-layout: said"
+else
+	not_ok "--fixed-layout: said"
+fi
+
+# An object linked without -Wl,-q: audited as before, the reason and the
+# flags in every format.
+run_cb audit --backend user --budget 2 -o "$TMP/report.json" "$PLAIN" "$PLAIN"
+if [ "$rc" -eq 0 ] &&
+   grep -q "code layout: where it was loaded.*not moved: it keeps no relocations for its code; build it with -ffunction-sections and link it with -Wl,-q" "$TMP/err" &&
+   python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["audits"][0]["code_layout"]
+assert a["sampled"] is False and a["a"] == 0 and a["a_moves"] == "none", a
+assert "-Wl,-q" in a["note"], a
+' "$TMP/report.json"; then
+	ok "no relocations: not sampled, why and how to build, text and JSON"
+else
+	not_ok "no relocations: not sampled, why and how to build"
+fi
+run_cb audit --backend user --budget 2 --format go "$PLAIN" "$PLAIN"
+if [ "$rc" -eq 0 ] && grep -q '^# BenchmarkLayoutJumps: code layout: .*-ffunction-sections' "$TMP/out"; then
+	ok "no relocations: the Go report's comment"
+else
+	not_ok "no relocations: the Go report's comment"
+fi
+
+# ---- cbenchctl layout -------------------------------------------------------
+
+run_cb layout --seed 3 --layouts 6 "$L/shift16.so"
+if [ "$rc" -eq 0 ] && grep -q '^moves: 3 functions, each moved on its own' "$TMP/out" &&
+   grep -Eq '^layout_jumps: (not )?layout-sensitive: layouts spread [0-9.e+-]+ % \[' "$TMP/out" &&
+   grep -Eq '^    fastest [0-9.e+-]+ ns/op, layout [1-6] \(run\(\) at page offset 0x[0-9a-f]+, line offset [0-9]+\)' "$TMP/out" &&
+   grep -q '^    slowest ' "$TMP/out" && grep -q '^    as loaded ' "$TMP/out" &&
+   grep -q '^replay: --seed 3 ' "$TMP/out"; then
+	ok "layout: text"
+else
+	not_ok "layout: text"
+fi
+
+# JSON twice from one seed: the same layouts (the run function's offsets).
+run_cb layout --seed 3 --layouts 6 -o "$TMP/a.json" "$L/shift16.so"
+rc_a=$rc
+run_cb layout --seed 3 --layouts 6 -o "$TMP/b.json" "$L/shift16.so"
+if [ "$rc_a" -eq 0 ] && [ "$rc" -eq 0 ] && python3 -c '
+import json, sys
+a, b = (json.load(open(p))["benchmarks"][0] for p in sys.argv[1:3])
+assert a["run_offsets"] == b["run_offsets"], (a["run_offsets"], b["run_offsets"])
+assert len(a["ns_per_op"]) == 7 and a["layouts"] == 6
+for k in ("spread_pct", "spread_lower_pct", "spread_upper_pct", "median_ns_per_op", "layout_sensitive"):
+    assert k in a, k
+f = a["fastest"]
+names = {u["name"]: u["offset"] for u in f["functions"]}
+assert names["layout_jumps"] == f["run_offset"] == a["run_offsets"][f["index"]], f
+assert all(u["offset"] % 16 == 0 for u in f["functions"]), f
+' "$TMP/a.json" "$TMP/b.json"; then
+	ok "layout: JSON, the same layouts from the same seed"
+else
+	not_ok "layout: JSON, the same layouts from the same seed"
+fi
+
+run_cb layout --seed 3 --layouts 3 -o "$TMP/report.html" "$L/shift16.so"
+if [ "$rc" -eq 0 ] && grep -q '<svg' "$TMP/report.html" && grep -q 'as loaded' "$TMP/report.html"; then
+	ok "layout: HTML plot"
+else
+	not_ok "layout: HTML plot"
+fi
+
+# ---- bad input ----------------------------------------------------------------
+
+expect_failure "layout: an object without relocations names the flags" \
+	'unable to lay out .*keeps no relocations.*-ffunction-sections and link it with -Wl,-q' \
+	layout -o "$TMP/report.json" "$PLAIN"
+expect_failure "layout: no such object" 'unable to lay out .*No such file' layout -o "$TMP/report.txt" "$TMP/none.so"
+expect_failure "layout: --layouts 2" '--layouts wants a whole number from 3 to 10000' layout --layouts 2 "$L/shift0.so"
+expect_failure "layout: ring 0" 'user mode only' layout --backend kmod "$L/shift0.so"
+expect_failure "layout: two objects" 'layout wants one object' layout "$L/shift0.so" "$L/shift16.so"
+expect_failure "layout: a filter that matches nothing" 'no benchmark in .* matches' \
+	layout --filter nothing -o "$TMP/report.json" "$L/shift0.so"
+
+finish
