@@ -739,7 +739,7 @@ else
 fi
 # Stopped before any trial finished, nothing is kept and nothing written.
 echo 0 >"$TMP/counter"
-CBENCH_PLACED_COUNTER=$TMP/counter "$CB" run --retune --filter '^by_worker$' -o "$TMP/none.txt" \
+CBENCH_PLACED_COUNTER=$TMP/counter CBENCH_PLACED_HOLD=1 "$CB" run --retune --filter '^by_worker$' -o "$TMP/none.txt" \
 	"$FIX/placed.so" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 for _ in $(seq 600); do

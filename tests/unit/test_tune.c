@@ -157,9 +157,33 @@ static void alg1_stops_long_measurements(void)
 	cbench_tune_params_init(&p, 1, 1000);
 	CU_ASSERT_EQUAL(cbench_tune(&p, fake_time, &f, &n, &t), 0);
 	CU_ASSERT_EQUAL(n, 1);
-	/* 50 us per rep: a pass stops at i = 3 (150 us > 100 us). */
+	/* 50 us per rep: a pass stops at i = 3 (150 us > 100 us); n settles
+	 * at once, so only the least number of passes runs. */
 	CU_ASSERT_EQUAL(f.max_reps, 3);
-	CU_ASSERT_EQUAL(f.calls, 3 * CBENCH_TUNE_PASSES);
+	CU_ASSERT_EQUAL(f.calls, 3 * CBENCH_TUNE_PASSES_MIN);
+}
+
+/*
+ * A pass stops once a clean measurement is CBENCH_TUNE_PASS_ACC tau_acc
+ * long (and twice one rep's call); a large fixed cost per call keeps it
+ * going, since T_i / i still falls with i.  And passes stop once n settles.
+ */
+static void alg1_stops_at_accuracy(void)
+{
+	struct cbench_tune_params p;
+	struct fake f = { .per_rep_ns = 20 }, costly = { .per_rep_ns = 20, .overhead_ns = 5000 };
+	uint64_t n;
+	double t;
+
+	cbench_tune_params_init(&p, 1, 1000);	/* tau_acc = 2000 ns, j = 2000 */
+	CU_ASSERT_EQUAL(cbench_tune(&p, fake_time, &f, &n, &t), 0);
+	/* 20 ns a rep: past 8000 ns at i = 401. */
+	CU_ASSERT_EQUAL(f.max_reps, 401);
+	CU_ASSERT_EQUAL(f.calls, 401 * CBENCH_TUNE_PASSES_MIN);
+	CU_ASSERT_EQUAL(n, cbench_tune_oracle(&p, 20));
+	/* 5 us a call besides: twice a one-rep call (10040 ns) at i = 253. */
+	CU_ASSERT_EQUAL(cbench_tune(&p, fake_time, &costly, &n, &t), 0);
+	CU_ASSERT_EQUAL(costly.max_reps, 253);
 }
 
 static void alg1_budget(void)
@@ -288,6 +312,7 @@ static CU_TestInfo tune_tests[] = {
 	{ "oracle: measurement cap", oracle_cap },
 	{ "Alg. 1 estimates min T_i/i", alg1_estimates_minimum },
 	{ "Alg. 1 stops a pass at long measurements", alg1_stops_long_measurements },
+	{ "Alg. 1 stops a pass once it is long next to tau_acc", alg1_stops_at_accuracy },
 	{ "Alg. 1 stops at its budget", alg1_budget },
 	{ "Alg. 1 stops on disturbed long measurements", alg1_disturbed_long },
 	{ "Alg. 1 errors", alg1_errors },

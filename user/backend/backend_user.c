@@ -164,14 +164,19 @@ static int user_open(struct cbench_backend *b, int cpu)
 		u->hw_fd[i] = -1;
 	b->priv = u;
 	b->env.cpu = cpu;
-	b->env.core_type = cbench_core_type_on(cpu);
 	ret = pin(cpu);
 	if (ret)
 		return ret;		/* measuring on a CPU we did not ask for is worse than failing */
+	/* Pinned first: asking the CPU's type is then no move to it and back. */
+	b->env.core_type = cbench_core_type_on(cpu);
 	/* MCL_CURRENT only: with MCL_FUTURE an unprivileged worker's arena
 	 * mmap would fail outright past RLIMIT_MEMLOCK.  prepare() locks the
-	 * arena itself, best effort. */
-	b->env.mlock_error = mlockall(MCL_CURRENT) ? -errno : 0;
+	 * arena itself, best effort.  MCL_ONFAULT (Linux 4.4): the pages the
+	 * warm-up touches stay, without faulting in every page of cbenchctl
+	 * and its libraries first (4 ms a worker). */
+	b->env.mlock_error = mlockall(MCL_CURRENT | MCL_ONFAULT) ? -errno : 0;
+	if (b->env.mlock_error == -EINVAL)
+		b->env.mlock_error = mlockall(MCL_CURRENT) ? -errno : 0;
 	if (b->rt_limit_s > 0) {
 		struct rlimit rt = { .rlim_cur = (rlim_t)(b->rt_limit_s * 1e6) };
 

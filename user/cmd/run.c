@@ -72,8 +72,8 @@ static void usage(FILE *f)
 		"  --samples FILE      also write every raw measurement as CSV\n"
 		"  --time-limit SECS   a trial, the tuning or loading the object that takes longer\n"
 		"                      fails (default 10)\n"
-		"  --trial-time SECS   how long each trial measures (default 0.02)\n"
-		"  --warmup SECS       warm-up before each trial (default 0.005)\n"
+		"  --trial-time SECS   how long each trial measures (default 0.004)\n"
+		"  --warmup SECS       warm-up before each trial (default 0.001)\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"On a terminal each benchmark's row is shown as it finishes.  Ctrl-C stops the run\n"
@@ -89,8 +89,8 @@ void cbench_run_options_init(struct cbench_run_options *o)
 	o->trials = 10;
 	o->format = CBENCH_FORMAT_GO;
 	o->time_limit_s = 10;
-	o->trial_time_s = 0.02;
-	o->warmup_s = 0.005;
+	o->trial_time_s = 0.004;
+	o->warmup_s = 0.001;
 	o->quiet = -1;
 }
 

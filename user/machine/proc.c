@@ -36,6 +36,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -52,8 +53,9 @@
 
 #include "machine/proc.h"
 
-/* How long we wait for a killed process group to die, in 5 ms steps. */
+/* How long we wait for a killed process group to die, in steps. */
 #define REAP_STEPS 200
+#define REAP_STEP_MS 5
 /* Rounds of killing children before a sweep gives up (a fork bomb). */
 #define SWEEP_ROUNDS 1000
 /* Keepers alive at once: a load and a phase at most, in practice. */
@@ -415,28 +417,34 @@ void cbench_proc_kill_group(pid_t pid)
  * callers end a group once its child is done or killed, but a child that
  * lingers REAP_STEPS * 5 ms past that is killed, and a keeper that has
  * not reported as long again after that is killed too.  Wakes the keeper
- * at every step, in case a benchmark stopped it.
+ * at every step, in case a benchmark stopped it.  A step ends early when
+ * the keeper exits (its pidfd, Linux 5.3), so a trial does not wait out
+ * the rest of one; without a pidfd it is a plain sleep.
  */
 static void wait_keeper(pid_t pid, int *status)
 {
-	struct timespec step = { 0, 5000000 };
+	struct timespec step = { 0, REAP_STEP_MS * 1000000L };
+	struct pollfd pfd = { .fd = (int)syscall(SYS_pidfd_open, pid, 0), .events = POLLIN };
 
 	for (int i = 0;; i++) {
 		pid_t got = waitpid(pid, status, WNOHANG);
 
 		if (got == pid || (got < 0 && errno != EINTR))
-			return;
+			break;
 		if (i == REAP_STEPS)
 			cbench_proc_kill_group(pid);
 		if (i == 2 * REAP_STEPS) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 				;
-			return;
+			break;
 		}
 		kill(pid, SIGCONT);
-		nanosleep(&step, NULL);
+		if (pfd.fd < 0 || poll(&pfd, 1, REAP_STEP_MS) < 0)
+			nanosleep(&step, NULL);
 	}
+	if (pfd.fd >= 0)
+		close(pfd.fd);
 }
 
 int cbench_proc_end_group(pid_t pid, struct cbench_proc_end *end)

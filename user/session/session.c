@@ -231,7 +231,9 @@ int cbench_session_tune(const struct cbench_session *s, const struct cbench_expe
 	}
 	/* Alg. 1 in several fresh workers, keeping the smallest estimate of t:
 	 * one worker that ran while the machine was busy must not decide n for
-	 * every later run (the result is cached). */
+	 * every later run (the result is cached).  Two that agree on n are
+	 * enough; a third settles it when they do not. */
+	cbench_tune_params_init(&tp, s->timer.precision_ns, s->timer.accuracy_ns);
 	for (int w = 0; w < TUNE_WORKERS; w++) {
 		struct cbench_phase_end end;
 		struct cbench_tuned tuned;
@@ -240,9 +242,12 @@ int cbench_session_tune(const struct cbench_session *s, const struct cbench_expe
 			snprintf(failure, failure_len, "%s", end.reason);
 			return end.error;
 		}
+		if (w && cbench_tune_oracle(&tp, tuned.t_ns) == cbench_tune_oracle(&tp, best_t_ns)) {
+			best_t_ns = fmin(best_t_ns, tuned.t_ns);
+			break;
+		}
 		best_t_ns = fmin(best_t_ns, tuned.t_ns);
 	}
-	cbench_tune_params_init(&tp, s->timer.precision_ns, s->timer.accuracy_ns);
 	*n = cbench_tune_oracle(&tp, best_t_ns);
 	return 0;
 }

@@ -83,22 +83,36 @@ static bool flat(const struct cbench_tune_params *p, double *least, uint64_t top
 	return hi - lo < fmax(0.5 * p->precision_ns, CBENCH_TUNE_FLAT_SHARE * lo);
 }
 
+/*
+ * Whether a clean measurement of i reps, ns long, ends the pass
+ * (CBENCH_TUNE_PASS_ACC): past the i the flat check needs, long next to
+ * tau_acc, and at least twice the time of one rep (one), so that a call's
+ * fixed cost is not most of it: T_i / i still falls with i while it is.
+ */
+static bool enough(const struct cbench_tune_params *p, uint64_t i, double ns, double one)
+{
+	return i >= 4 * CBENCH_TUNE_FLAT_MIN_I && ns > CBENCH_TUNE_PASS_ACC * p->accuracy_ns &&
+	       ns > 2 * one;
+}
+
 int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn, void *arg,
 		uint64_t *n, double *t_ns)
 {
-	double best = INFINITY, spent_ns = 0;
+	double best = INFINITY, spent_ns = 0, one = INFINITY;
 	uint64_t top = 0, slots = p->j < CBENCH_TUNE_FLAT_MAX_J ? p->j : 0;
 	/* least[i]: the least clean time of i reps; slots 0: not kept. */
 	double *least = slots ? malloc((slots + 1) * sizeof(*least)) : NULL;
+	uint64_t last_n = 0;
+	int ret = 0, same = 0;
 	bool clean = false;
-	int ret = 0;
 
 	if (slots && !least)
 		return -ENOMEM;
 	for (uint64_t i = 0; least && i <= slots; i++)
 		least[i] = INFINITY;
 	for (int pass = 0; pass < CBENCH_TUNE_PASSES_MAX; pass++) {
-		bool more = pass < CBENCH_TUNE_PASSES && spent_ns < CBENCH_TUNE_BUDGET_NS;
+		bool more = pass < CBENCH_TUNE_PASSES && spent_ns < CBENCH_TUNE_BUDGET_NS &&
+			    (pass < CBENCH_TUNE_PASSES_MIN || same < CBENCH_TUNE_STABLE_PASSES);
 
 		/* A busy machine may disturb every measurement of a slow
 		 * benchmark: we keep going until one is clean. */
@@ -114,13 +128,21 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 			clean |= !ret;
 			if (!ret && least && ns < least[i])
 				least[i] = ns;
+			if (!ret && i == 1)
+				one = fmin(one, ns);
 			top = i > top ? i : top;
 			/* Under one timer step (0 once the overhead is off), a time
 			 * says only that i reps are short: it bounds t from no side. */
 			if (!ret && ns >= p->precision_ns && ns / (double)i < best)
 				best = ns / (double)i;
-			if (ns > p->max_measure_ns)
+			if (ns > p->max_measure_ns || (!ret && enough(p, i, ns, one)))
 				break;
+		}
+		if (!isinf(best)) {
+			uint64_t now = cbench_tune_oracle(p, best);
+
+			same = now == last_n ? same + 1 : 0;
+			last_n = now;
 		}
 	}
 	/* Clean measurements, every one under a timer step whatever the

@@ -28,7 +28,8 @@
  * Names the rules below in the tuning cache's key: change it whenever they
  * change what n a benchmark gets.
  */
-#define CBENCH_TUNE_METHOD "alg1 logistic b0.5 s4.5 acc2000 floor-tau-acc cap100us flat-reps v4"
+#define CBENCH_TUNE_METHOD "alg1 logistic b0.5 s4.5 acc2000 floor-tau-acc cap100us flat-reps " \
+	"pass-to-4acc stable-3 v5"
 /* b of the logistic (Chen and Revels: 0.4 < b < 0.6). */
 #define CBENCH_TUNE_B 0.5
 /* a * b * tau_acc: the steepness of Chen and Revels' Fig. 5 (0.009 * 500). */
@@ -36,8 +37,22 @@
 /* Longest measurement we aim for, in ns: a 250 Hz tick comes every 4 ms, so
  * at 100 us fewer than 3% of measurements straddle one. */
 #define CBENCH_TUNE_MAX_MEASURE_NS 100000.0
-/* Times Alg. 1 scans i = 1..j; the minimum over all is kept. */
+/* Times Alg. 1 scans i = 1..j at most; the minimum over all is kept.  The
+ * passes stop early, after CBENCH_TUNE_PASSES_MIN, once the last
+ * CBENCH_TUNE_STABLE_PASSES of them left n where it was: n = nu(t) is all
+ * tuning decides, and further passes could only lower t a little more. */
 #define CBENCH_TUNE_PASSES 10
+#define CBENCH_TUNE_PASSES_MIN 3
+#define CBENCH_TUNE_STABLE_PASSES 2
+/*
+ * A pass also stops, past the i the flat check needs (4 quarters of
+ * CBENCH_TUNE_FLAT_MIN_I), once a clean measurement lasts this many tau_acc
+ * and twice a call of one rep: a timer step is then under 1/8000 of it and
+ * a call's fixed cost under half, so t = T_i / i is about as good as it
+ * gets, and n never asks for a measurement much over tau_acc.  Without it a
+ * benchmark of 20 to 100 ns a rep spent 100 ms a pass on reps it did not need.
+ */
+#define CBENCH_TUNE_PASS_ACC 4.0
 /* Measured time, in ns, after which no further pass starts (one always
  * does): a benchmark of seconds per rep is tuned in one pass. */
 #define CBENCH_TUNE_BUDGET_NS 200e6
@@ -78,8 +93,9 @@ typedef int (*cbench_tune_time_fn)(void *arg, uint64_t reps, double *ns);
 
 /*
  * Alg. 1: measures i = 1..j reps (stopping a pass once a measurement passes
- * max_measure_ns, as no larger i can change n; starting no pass once the
- * budget is spent), estimates t = min T_i / i,
+ * max_measure_ns, as no larger i can change n, or CBENCH_TUNE_PASS_ACC
+ * tau_acc; starting no pass once the budget is spent or n has settled),
+ * estimates t = min T_i / i,
  * and returns n = nu(t).  *t_ns receives the estimate.  -ERANGE if every
  * clean measurement was under one timer step (no measurable work), -EDOM if
  * a call took as long whatever its reps (the benchmark ignores them: on a
