@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What kimage's files share (kimage.h is what the rest of cbenchctl sees):
+ * an object being made into an image (kimage.c), whose descriptors
+ * kimage_descs.c reads from the relocated image.
+ */
+#ifndef _CBENCH_OBJECT_KIMAGE_PARTS_H
+#define _CBENCH_OBJECT_KIMAGE_PARTS_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "object/kimage.h"
+
+/* Most PT_LOAD segments we accept; ld makes four. */
+#define SEGMENTS_MAX 16
+
+struct segment {
+	uint64_t start;		/* image offset */
+	uint64_t file_bytes;
+	uint64_t mem_bytes;
+	uint32_t flags;		/* PF_* */
+};
+
+struct cbench_kimage_loader {
+	const char *path;
+	Elf *elf;
+	const uint8_t *file;
+	size_t file_bytes;
+	uint64_t base;		/* vaddr of image offset 0 */
+	struct segment seg[SEGMENTS_MAX];
+	unsigned int nseg;
+	uint64_t descs_vaddr;	/* the cbench_descs section */
+	uint64_t descs_bytes;
+	bool have_descs;
+	char *why;
+	size_t why_bytes;
+	struct cbench_kimage *image;
+};
+
+/* Refuses the object: "<path>: " and the sentence into ld->why; -EINVAL. */
+int cbench_kimage_refuse(struct cbench_kimage_loader *ld, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* qsort() and bsearch() order of the image's relocation slots (uint64_t). */
+int cbench_kimage_compare_u64(const void *a, const void *b);
+
+/* Every descriptor of the object's cbench_descs section, read from the
+ * relocated image into its entries and checked (kimage_descs.c). */
+int cbench_kimage_read_descriptors(struct cbench_kimage_loader *ld);
+
+#endif /* _CBENCH_OBJECT_KIMAGE_PARTS_H */
