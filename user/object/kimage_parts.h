@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What kimage's files share (kimage.h is what the rest of cbenchctl sees):
- * an object being made into an image (kimage.c), whose descriptors
+ * an object being made into an image (kimage_load.c), whose descriptors
  * kimage_descs.c reads from the relocated image.
  */
 #ifndef _CBENCH_OBJECT_KIMAGE_PARTS_H
 #define _CBENCH_OBJECT_KIMAGE_PARTS_H
 
+#include <errno.h>
 #include <gelf.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,7 +20,7 @@
 /* Most PT_LOAD segments we accept; ld makes four. */
 #define SEGMENTS_MAX 16
 
-struct segment {
+struct cbench_kimage_segment {
 	uint64_t start;		/* image offset */
 	uint64_t file_bytes;
 	uint64_t mem_bytes;
@@ -30,7 +33,7 @@ struct cbench_kimage_loader {
 	const uint8_t *file;
 	size_t file_bytes;
 	uint64_t base;		/* vaddr of image offset 0 */
-	struct segment seg[SEGMENTS_MAX];
+	struct cbench_kimage_segment seg[SEGMENTS_MAX];
 	unsigned int nseg;
 	uint64_t descs_vaddr;	/* the cbench_descs section */
 	uint64_t descs_bytes;
@@ -41,11 +44,27 @@ struct cbench_kimage_loader {
 };
 
 /* Refuses the object: "<path>: " and the sentence into ld->why; -EINVAL. */
-int cbench_kimage_refuse(struct cbench_kimage_loader *ld, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__attribute__((format(printf, 2, 3)))
+static inline int cbench_kimage_refuse(struct cbench_kimage_loader *ld, const char *fmt, ...)
+{
+	int n = snprintf(ld->why, ld->why_bytes, "%s: ", ld->path);
+	va_list ap;
+
+	if (n < 0 || (size_t)n >= ld->why_bytes)
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(ld->why + n, ld->why_bytes - n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
 
 /* qsort() and bsearch() order of the image's relocation slots (uint64_t). */
-int cbench_kimage_compare_u64(const void *a, const void *b);
+static inline int cbench_kimage_compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 /* Every descriptor of the object's cbench_descs section, read from the
  * relocated image into its entries and checked (kimage_descs.c). */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the loader's files share (loader.h is what the rest of cbenchctl
- * sees): the facts read from an object's file (elf_facts.c), the checks of
+ * What the loader's files share (loader.h, which stands for them all, is
+ * what the rest of cbenchctl sees): the facts read from an object's file (elf_facts.c), the checks of
  * its descriptors (descs.c), its experiments and their names (names.c), and
- * the load in this process (loader.c) that the loading child runs
+ * the load in this process (load.c) that the loading child runs
  * (load_child.c).
  */
 #ifndef _CBENCH_OBJECT_LOADER_PARTS_H
@@ -47,7 +47,7 @@ int cbench_library_check_names(const struct cbench_library *lib, char *err, size
 /*
  * cbench_library_load(), calling stage(arg, false) as dlopen() starts and
  * stage(arg, true) once it returned, where stage is not NULL: the loading
- * child tells its parent so (loader.c).
+ * child tells its parent so (load.c).
  */
 int cbench_library_load_staged(struct cbench_library *lib, const char *path,
 			       void (*stage)(void *arg, bool loaded), void *arg, char *err, size_t errlen);

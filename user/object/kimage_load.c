@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kimage: turn a benchmark's shared object into an image cbench.ko can run.
- * See kimage.h for what an image is.
+ * See kimage.h for what an image is; kimage_descs.c reads its descriptors.
  *
  * We refuse rather than repair: an object built with the wrong flags has code
  * we cannot see into (a stack-protector read of %fs:0x28, a PLT call into
@@ -69,19 +69,6 @@ _Static_assert(sizeof(struct cbench_tp_krecord) == sizeof(struct cbench_tp_recor
 #endif
 
 
-int cbench_kimage_refuse(struct cbench_kimage_loader *ld, const char *fmt, ...)
-{
-	int n = snprintf(ld->why, ld->why_bytes, "%s: ", ld->path);
-	va_list ap;
-
-	if (n < 0 || (size_t)n >= ld->why_bytes)
-		return -EINVAL;
-	va_start(ap, fmt);
-	vsnprintf(ld->why + n, ld->why_bytes - n, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 static uint64_t round_down(uint64_t v)
 {
 	return v & ~(uint64_t)(PAGE_BYTES - 1);
@@ -100,7 +87,7 @@ static int find_segments(struct cbench_kimage_loader *ld, size_t nphdr, uint64_t
 	*end = 0;
 	for (size_t i = 0; i < nphdr; i++) {
 		GElf_Phdr ph;
-		struct segment *s;
+		struct cbench_kimage_segment *s;
 
 		if (!gelf_getphdr(ld->elf, (int)i, &ph))
 			return cbench_kimage_refuse(ld, "bad program header %zu", i);
@@ -140,14 +127,14 @@ static int find_text(struct cbench_kimage_loader *ld)
 	struct cbench_kimage *image = ld->image;
 
 	for (unsigned int i = 0; i < ld->nseg; i++) {
-		const struct segment *s = &ld->seg[i];
+		const struct cbench_kimage_segment *s = &ld->seg[i];
 		uint64_t start = round_down(s->start), stop = round_up(s->start + s->mem_bytes);
 
 		if (!(s->flags & PF_X) || !s->mem_bytes)
 			continue;
 		/* Text pages become read-only: nothing else may share them. */
 		for (unsigned int j = 0; j < ld->nseg; j++) {
-			const struct segment *o = &ld->seg[j];
+			const struct cbench_kimage_segment *o = &ld->seg[j];
 
 			if (j != i && o->mem_bytes && o->start < stop && start < o->start + o->mem_bytes)
 				return cbench_kimage_refuse(ld, "code shares a page with data at 0x%llx: "
@@ -201,7 +188,7 @@ static int read_segments(struct cbench_kimage_loader *ld)
 static bool writable(const struct cbench_kimage_loader *ld, uint64_t offset)
 {
 	for (unsigned int i = 0; i < ld->nseg; i++) {
-		const struct segment *s = &ld->seg[i];
+		const struct cbench_kimage_segment *s = &ld->seg[i];
 
 		if (offset >= s->start && offset - s->start < s->mem_bytes &&
 		    s->mem_bytes - (offset - s->start) >= 8)
@@ -449,13 +436,6 @@ static int read_sections(struct cbench_kimage_loader *ld)
 		}
 	}
 	return 0;
-}
-
-int cbench_kimage_compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Whether [offset, offset + bytes) lies in one of image's text ranges; its end if so. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Loading bench.so in this process (a worker, or the loading child of
- * load_child.c), an experiment found again in it, and a library closed.
- * Its parts: elf_facts.c (the file), descs.c (the descriptors' checks),
+ * load_child.c), an experiment found again in it, and a library closed
+ * (loader.h).  The loader's other parts: elf_facts.c (the file), descs.c (the descriptors' checks),
  * names.c (experiments and their names), load_child.c (the child protocol).
  *
  * We find the descriptors two ways.  The linker defines
