@@ -513,7 +513,7 @@ static int finish(const struct run_state *st)
 	return 0;
 }
 
-int cbench_cmd_run(int argc, char *argv[])
+int cbench_run_main(int argc, char *argv[])
 {
 	struct cbench_run_options opt;
 	struct run_state st = { .opt = &opt };
