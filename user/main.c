@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "report/context.h"
-#include "cmd/run.h"
 #include "cmd/subcommands.h"
 
 static int show_version(int argc, char *argv[])

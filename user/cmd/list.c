@@ -8,7 +8,6 @@
 #include "object/loader.h"
 #include "session/options.h"
 #include "session/select.h"
-#include "cmd/run.h"
 #include "cmd/subcommands.h"
 
 static void usage(FILE *f)
