@@ -40,8 +40,8 @@ enum cbench_figure_style {
 };
 
 struct cbench_figure {
-	const char *name;		/* its name, and its JSON member: "allocs_per_op" */
-	const char *unit;		/* its unit in the Go format: "allocs/op" */
+	const char *name;		/* its name, and its JSON member: "cycles_per_op" */
+	const char *unit;		/* its unit in the Go format: "cycles/op" */
 	unsigned int show;		/* CBENCH_SHOW_* */
 	const char *lnt;		/* LNT's metric, per 1000 ops (or ps): "cycles_per_kop" */
 	const char *bmf;		/* Bencher's measure: "cycles" */
