@@ -449,8 +449,10 @@ module-clean:
 VMTEST_TOOLS := $(BUILD)/tests/vm/cbench-nlcheck $(BUILD)/tests/vm/cbench-kmodtest \
 		$(BUILD)/tests/vm/cbench-fuzz
 
-# The kernel backend's raw-netlink test client (tests/vm/kmod.sh drives it).
-$(BUILD)/tests/vm/cbench-kmodtest: $(BUILD)/tests/vm/kmod_test.o $(LIB_OBJS) $(KLIB_OBJS)
+# The kernel backend's raw-netlink test client (tests/vm/kmod.sh drives it):
+# tests/vm/kmod_test.c, its client and its parts (tests/vm/kmod_*.c).
+KMODTEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/vm/kmod_*.c))
+$(BUILD)/tests/vm/cbench-kmodtest: $(KMODTEST_OBJS) $(LIB_OBJS) $(KLIB_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -533,4 +535,5 @@ FORCE:
 .PHONY: FORCE bench-audit bench-lnt check-all all cbenchctl examples fixtures symbols-fixtures itest kmod-sources module module-clean unit vmtest \
 	vmtest-planted debug-kernel test check bench clean
 
--include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d
+-include $(USER_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(KLIB_OBJS:.o=.d) $(BUILD)/tests/vm/nlcheck.d \
+	$(KMODTEST_OBJS:.o=.d)

@@ -16,7 +16,7 @@
  *	                 load-to-use latency, 4 or 5 cycles by core
  *	throughput_add   8 independent add chains: 1 / (the integer ALUs) cycles
  *
- * The expected values, with their sources, are user/selftest/known.c's.
+ * The expected values, with their sources, are user/machine/known.c's.
  *
  *	make examples && build/cbenchctl selftest
  */

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "report/context.h"
-#include "cmd/run.h"
 #include "cmd/subcommands.h"
 
 static int show_version(int argc, char *argv[])
@@ -18,18 +17,18 @@ static int show_version(int argc, char *argv[])
 }
 
 static const struct cbench_subcommand subcommands[] = {
-	{ "audit", cbench_cmd_audit, "is B faster than A: both interleaved at random, to a confidence" },
-	{ "compare", cbench_cmd_compare, "compare runs of two versions (Go benchmark data format)" },
+	{ "audit", cbench_audit_main, "is B faster than A: both interleaved at random, to a confidence" },
+	{ "compare", cbench_compare_main, "compare runs of two versions (Go benchmark data format)" },
 	{ "doctor", cbench_doctor_main, "check whether this machine is fit for low-noise measurement" },
 	{ "history", cbench_history_main, "find the commits that made a stored series slower, and confirm them" },
 	{ "info", cbench_info_main, "show what this machine offers for measurement" },
 	{ "lab", cbench_lab_main, "set this machine up for measurement, and reset it" },
-	{ "layout", cbench_cmd_layout, "how much a benchmark's time depends on where its code lies" },
-	{ "list", cbench_cmd_list, "list the benchmarks in a shared object" },
+	{ "layout", cbench_layout_main, "how much a benchmark's time depends on where its code lies" },
+	{ "list", cbench_list_main, "list the benchmarks in a shared object" },
 	{ "plot", cbench_plot_main, "draw JSON reports as an HTML page of SVG plots" },
-	{ "profile", cbench_cmd_profile, "show where a benchmark's time goes, with confidence intervals" },
-	{ "run", cbench_cmd_run, "measure the benchmarks in a shared object" },
-	{ "selftest", cbench_cmd_selftest, "measure kernels with known answers and check them here" },
+	{ "profile", cbench_profile_main, "show where a benchmark's time goes, with confidence intervals" },
+	{ "run", cbench_run_main, "measure the benchmarks in a shared object" },
+	{ "selftest", cbench_selftest_main, "measure kernels with known answers and check them here" },
 	{ "store", cbench_store_main, "keep runs in a results store: add, list, import, export" },
 	{ "version", show_version, "print the version of cbenchctl" },
 };

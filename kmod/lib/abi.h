@@ -2,7 +2,7 @@
 /*
  * The benchmark ABI as cbench.ko sees it.  include/cbench.h needs
  * <stdint.h>, which a kernel build does not have, so the module mirrors the
- * one structure it hands a benchmark; user/kimage.c checks the mirror
+ * one structure it hands a benchmark; user/object/kimage_load.c checks the mirror
  * against the header field by field, at compile time.
  */
 #ifndef _CBENCH_LIB_ABI_H

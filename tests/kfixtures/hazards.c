@@ -5,7 +5,7 @@
  * faulting.c: page faults, both encodings of int3, int1 and into, the trap
  * flag, and flags left changed.  The VM tests send them to cbench.ko
  * directly, as a raw client that skips cbenchctl's rehearsal and its code
- * check would (kmod_test.c: hazards); ring0_only.c has those that reach the
+ * check would (kmod_endings.c: hazards); ring0_only.c has those that reach the
  * module through cbenchctl.  Each faulting instruction is asm, so the test
  * finds it at the offset the module reports.
  *

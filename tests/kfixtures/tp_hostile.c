@@ -10,7 +10,7 @@
  */
 #include <cbench.h>
 
-/* kmod_test.c's TP_SCRIBBLE_NEXT. */
+/* tests/vm/kmod_tpoints.c's TP_SCRIBBLE_NEXT. */
 #define SCRIBBLE_NEXT 1000000007ULL
 
 static void tp_scribble(struct cbench_ctx *ctx, uint64_t reps)

@@ -87,7 +87,7 @@ static int compare(const char *const args[], char **out, char **err)
 	fflush(stderr);
 	dup2(open(po, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), STDOUT_FILENO);
 	dup2(open(pe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), STDERR_FILENO);
-	ret = cbench_cmd_compare(argc, argv);
+	ret = cbench_compare_main(argc, argv);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(saved_out, STDOUT_FILENO);

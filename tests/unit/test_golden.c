@@ -8,7 +8,7 @@
  *   CBENCH_GOLDEN_UPDATE=1 build/unit_tests golden
  *
  * The run: three benchmarks on a made-up machine, every number drawn from
- * a fixed seed; the audit: one pair, two rounds.  Nothing here reads the
+ * a fixed seed, once without hardware counters and once with; the audit: one pair, two rounds.  Nothing here reads the
  * clock or the host (the LNT report's end time is masked).
  */
 #include <math.h>
@@ -37,6 +37,9 @@ static struct cbench_result results[3];
 static struct cbench_report run;
 
 static uint64_t state;
+/* The run's samples carry hardware counters: every one for the first
+ * benchmark, instructions alone for the second. */
+static bool counters;
 
 static double uniform(void)
 {
@@ -57,6 +60,12 @@ static void fill_trial(int b, int t, double ticks, uint64_t reps)
 		bench[b][t][i] = (struct cbench_sample){
 			.reps = reps, .ticks = (uint64_t)(ticks * (1 + 0.002 * uniform())),
 			.disturbed = i % 8 == 7 ? CBENCH_DISTURB_CSWITCH : 0 };
+		if (counters)
+			bench[b][t][i].have = b == 0 ? CBENCH_HAVE_INSTRUCTIONS | CBENCH_HAVE_CYCLES |
+						       CBENCH_HAVE_REF_CYCLES : CBENCH_HAVE_INSTRUCTIONS;
+		bench[b][t][i].instructions = reps * 1003 + (uint64_t)i;
+		bench[b][t][i].cycles = reps * 1000 + (uint64_t)t;
+		bench[b][t][i].ref_cycles = reps * 770;
 		refs[b][t][i] = (struct cbench_sample){
 			.reps = 64, .ticks = (uint64_t)(64.0 * CBENCH_REF_ADDS_PER_REP * 2.3 / 3.0 *
 							(1 + 0.001 * uniform())) };
@@ -235,6 +244,21 @@ static void run_reports(void)
 	render_run(TABLE, "run.table.txt");
 }
 
+/* The same run with hardware counters: the figures read from them in every
+ * format that shows them (report/figures.c). */
+static void run_reports_counters(void)
+{
+	counters = true;
+	build_run();
+	counters = false;
+	render_run(GO, "run-counters.go.txt");
+	render_run(JSON, "run-counters.json");
+	render_run(LNT, "run-counters.lnt.json");
+	render_run(BMF, "run-counters.bmf.json");
+	render_run(CSV, "run-counters.csv");
+	render_run(TABLE, "run-counters.table.txt");
+}
+
 static struct cbench_audit_timing timings[] = {
 	{ 0, 0, 1.00 }, { 0, 1, 1.02 }, { 0, 0, 1.01 }, { 0, 1, 1.03 }, { 1, 1, 1.02 },
 	{ 1, 0, 1.00 }, { 1, 1, 1.04 }, { 1, 0, 1.02 },
@@ -280,6 +304,7 @@ static void audit_reports(void)
 
 static CU_TestInfo golden_tests[] = {
 	{ "a fixed run in every format, byte for byte", run_reports },
+	{ "the run with hardware counters, byte for byte", run_reports_counters },
 	{ "a fixed audit in every format, byte for byte", audit_reports },
 	CU_TEST_INFO_NULL,
 };

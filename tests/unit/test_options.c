@@ -190,6 +190,40 @@ static void numbers_and_cpus(void)
 	CU_ASSERT_EQUAL(cpu, 0);
 }
 
+/* Counts each of many own options by its id. */
+static int count_many(void *opts, int id, const char *arg, FILE *err)
+{
+	int *seen = opts;
+
+	if (id < CBENCH_OPT_OWN || id >= CBENCH_OPT_OWN + 40)
+		return -EINVAL;
+	seen[id - CBENCH_OPT_OWN]++;
+	return 0;
+}
+
+/* A subcommand with more own options than ever before loses none of them. */
+static void many_own(void)
+{
+	static char names[40][8];
+	struct option many[41] = { { 0 } };
+	char *argv[] = { "x", "--o0", "--o16", "--o17", "--o39", "--filter", "a", "a.so", NULL };
+	const char *filter = NULL;
+	const struct cbench_option_fields fields = { .filter = &filter };
+	int seen[40] = { 0 };
+
+	for (int i = 0; i < 40; i++) {
+		snprintf(names[i], sizeof(names[i]), "o%d", i);
+		many[i] = (struct option){ names[i], no_argument, NULL, CBENCH_OPT_OWN + i };
+	}
+	CU_ASSERT_EQUAL(cbench_options_parse(ARGC(argv), argv, &fields, many, count_many, seen, stderr), 0);
+	CU_ASSERT_EQUAL(seen[0], 1);
+	CU_ASSERT_EQUAL(seen[16], 1);
+	CU_ASSERT_EQUAL(seen[17], 1);
+	CU_ASSERT_EQUAL(seen[39], 1);
+	CU_ASSERT_STRING_EQUAL(filter, "a");
+	CU_ASSERT_EQUAL(optind, ARGC(argv) - 1);
+}
+
 static CU_TestInfo options_tests[] = {
 	{ "shared options into their fields, own ones to take()", shared_and_own },
 	{ "a shared option without a field goes to take()", field_left_out },
@@ -197,6 +231,7 @@ static CU_TestInfo options_tests[] = {
 	{ "--help stops the loop", help },
 	{ "a refusal lists the words", word_lists },
 	{ "numbers and CPU numbers", numbers_and_cpus },
+	{ "every own option is read, however many", many_own },
 	CU_TEST_INFO_NULL,
 };
 

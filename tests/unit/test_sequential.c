@@ -382,13 +382,12 @@ static void coarse_timer(void)
 static void scores(void)
 {
 	static const double v[] = { 10, 12, 14 };	/* variance 4 */
-	static const double at_min[] = { 88, 88 };
 
 	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_converge_score(v, 3), 0.75, 1e-12);
-	/* Lau et al.: every timing at MIN_TIMING gives the maximum, 1000. */
-	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_perturb_score(at_min, 2, 88), 1000, 1e-9);
-	/* ...and an average timing of 187.9 for MIN_TIMING 88 gives 1. */
-	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_perturb_score((const double[]){ 187.9 }, 1, 88), 1, 1e-9);
+	/* Lau et al.: a timing at MIN_TIMING gives the maximum term, 1000. */
+	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_perturb_term(88, 88), 1000, 1e-9);
+	/* ...and a timing of 187.9 for MIN_TIMING 88 gives 1. */
+	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_perturb_term(187.9, 88), 1, 1e-9);
 }
 
 static CU_TestInfo sequential_tests[] = {

@@ -249,7 +249,7 @@ step "the watchdog ends calls that never return"
 # Sent raw (no rehearsal): run() looping with interrupts on, with
 # interrupts turned off by the code, in a sample after returning for a
 # while, setup(), a per-rep hook, an audit's side B; each is ended, the run
-# fails saying so and the CPU measures again (kmod_test.c).
+# fails saying so and the CPU measures again (kmod_endings.c).
 $t stuck "$dir/stuck.so" || fail "calls that never return in ring 0"
 # Through cbenchctl: it returns in the user-mode rehearsal, loops in ring 0.
 fails_in_ring0 forever_in_ring0 "$dir/stuck.so" \
@@ -277,7 +277,7 @@ step "exceptions in benchmark code end its call, not the kernel"
 # Sent raw: int3, #UD, #DE, #GP and #XM in run(), with interrupts on, off
 # by the code, in a sample, turned on by the code before a #GP; in setup(),
 # each hook, an audit's side B, LVT mode.  Each run fails naming the
-# exception and where; the CPU measures again (kmod_test.c: faulting).
+# exception and where; the CPU measures again (kmod_endings.c: faulting).
 $t faulting "$dir/faulting.so" || fail "calls that raise exceptions in ring 0"
 # Through cbenchctl: it returns in the user-mode rehearsal, #UD in ring 0.
 fails_in_ring0 ud2_in_ring0 "$dir/faulting.so" \
@@ -289,7 +289,7 @@ step "page faults, int3 in both encodings, int1, into, the trap flag, flags left
 # code, a call into the (not executable) arena, on one side of an audit and
 # in LVT mode; cd 03, int1, into; the trap flag set inside the call and as
 # it returns; sti, cli and std left behind.  Each is ended or refused, says
-# what and where, with no oops; the CPU measures again (kmod_test.c: hazards).
+# what and where, with no oops; the CPU measures again (kmod_endings.c: hazards).
 $t hazards "$dir/hazards.so" || fail "hazards in ring 0"
 # Through cbenchctl: each behaves in the user-mode rehearsal, not in ring 0.
 fails_in_ring0 pf_in_ring0 "$dir/ring0_only.so" \

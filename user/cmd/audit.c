@@ -551,7 +551,7 @@ static int gate(const struct audit_options *o, const struct cbench_audit_report 
 	return CBENCH_EXIT_OK;
 }
 
-int cbench_cmd_audit(int argc, char *argv[])
+int cbench_audit_main(int argc, char *argv[])
 {
 	struct audit_options opt;
 	struct audit_state st = { .opt = &opt };

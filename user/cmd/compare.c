@@ -424,7 +424,7 @@ static int split(struct compare_options *o, int argc, char *argv[], int *nold, c
 	return -1;
 }
 
-int cbench_cmd_compare(int argc, char *argv[])
+int cbench_compare_main(int argc, char *argv[])
 {
 	struct cbench_runs *old = calloc(1, sizeof(*old)), *new = calloc(1, sizeof(*new));
 	struct compare_options opt = { .min_effect = COMPARE_MIN_EFFECT_PCT / 100 };

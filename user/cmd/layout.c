@@ -231,7 +231,7 @@ static int write_report(const struct layout_options *o, const struct cbench_layo
 	return ret;
 }
 
-int cbench_cmd_layout(int argc, char *argv[])
+int cbench_layout_main(int argc, char *argv[])
 {
 	struct layout_options opt;
 	struct cbench_layout_report r = { 0 };

@@ -8,7 +8,6 @@
 #include "object/loader.h"
 #include "session/options.h"
 #include "session/select.h"
-#include "cmd/run.h"
 #include "cmd/subcommands.h"
 
 static void usage(FILE *f)
@@ -62,7 +61,7 @@ static void print(const struct cbench_experiment *e)
 	putchar('\n');
 }
 
-int cbench_cmd_list(int argc, char *argv[])
+int cbench_list_main(int argc, char *argv[])
 {
 	static const struct option none[] = { { NULL, 0, NULL, 0 } };
 	const char *pattern = NULL;

@@ -395,7 +395,7 @@ static void report_init(struct cbench_profile_report *report, const struct profi
 	report->stacks = opt->format != FORMAT_TEXT;
 }
 
-int cbench_cmd_profile(int argc, char *argv[])
+int cbench_profile_main(int argc, char *argv[])
 {
 	struct profile_options opt;
 	struct profile_state st = { .opt = &opt };

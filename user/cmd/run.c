@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -23,7 +22,6 @@
 #include "report/report.h"
 #include "session/cache.h"
 #include "session/collect.h"
-#include "session/options.h"
 #include "session/session.h"
 #include "store/add.h"
 
@@ -31,268 +29,6 @@
 #define TRIAL_MIN_VALID 5
 /* Valid measurements after which a trial stops early. */
 #define TRIAL_MAX_MEASUREMENTS 100000
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: %s run [options] <bench.so>\n"
-		"\n"
-		"Measures every benchmark in bench.so: tunes the reps per measurement (cached),\n"
-		"then runs trials in fresh worker processes and reports one line per trial.\n"
-		"\n"
-		"Options:\n"
-		"  --filter REGEX      run only benchmarks whose name matches (POSIX extended;\n"
-		"                      matched against \"add_chain\", \"copy/size=64\" and\n"
-		"                      \"BenchmarkCopy/size=64\" forms)\n"
-		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded, else\n"
-		"                      user), or both: user mode, then ring 0, in one Go report\n"
-		"                      (benchstat -col backend), and what ring 0 removes\n"
-		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
-		"  --quiet-mode MODE   kmod: how cbench.ko keeps a measurement quiet: cli\n"
-		"                      (interrupts off) or lvt (interrupts on, the local APIC's\n"
-		"                      LVT entries masked); default the module's quiet_mode\n"
-		"  --trials K          trials per benchmark, each a result line (default 10)\n"
-		"  --retune            ignore the cached reps and tune again\n"
-		"  -o, --output FILE   write the report to FILE atomically (default stdout when\n"
-		"                      it is not a terminal; -o - prints it on one too); its\n"
-		"                      name says the format: .lnt.json LNT, .bmf.json Bencher,\n"
-		"                      .json JSON, .csv the raw measurements (as --samples),\n"
-		"                      else Go; give -o once per format to write several\n"
-		"  --format FMT        go (Go benchmark data format, for benchstat), json, lnt\n"
-		"                      (an LNT server's report) or bmf (Bencher Metric Format),\n"
-		"                      whatever -o's name says\n"
-		"  --machine NAME      the machine's name in an LNT report (default: the host's)\n"
-		"  --order REV         the run's order in an LNT report, such as the benchmarked\n"
-		"                      build's revision (default: the date and time, UTC);\n"
-		"                      with --store, a whole number that sorts the commits\n"
-		"  --store FILE        add the run to a results store (cbenchctl store), with\n"
-		"                      --commit ID and --order N, for cbenchctl history\n"
-		"  --commit ID         the commit the run measured, for --store\n"
-		"  --keep-object DIR   with --store: keep a copy of the object in DIR\n"
-		"  --samples FILE      also write every raw measurement as CSV\n"
-		"  --time-limit SECS   a trial, the tuning or loading the object that takes longer\n"
-		"                      fails (default 10)\n"
-		"  --trial-time SECS   how long each trial measures (default 0.004)\n"
-		"  --warmup SECS       warm-up before each trial (default 0.001)\n"
-		"  -h, --help          show this help\n"
-		"\n"
-		"On a terminal each benchmark's row is shown as it finishes.  Ctrl-C stops the run\n"
-		"and keeps the trials that finished, marked as interrupted (exit status 130).\n",
-		cbench_prog);
-}
-
-void cbench_run_options_init(struct cbench_run_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->backend = CBENCH_BACKEND_AUTO;
-	o->cpu = -1;
-	o->trials = 10;
-	o->format = CBENCH_FORMAT_GO;
-	o->time_limit_s = 10;
-	o->trial_time_s = 0.004;
-	o->warmup_s = 0.001;
-	o->quiet = -1;
-}
-
-const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", NULL };
-
-enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
-       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP };
-
-/* One of --time-limit, --trial-time, --warmup into its field. */
-static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
-{
-	double *dst = c == OPT_TIME_LIMIT ? &o->time_limit_s :
-		      c == OPT_TRIAL_TIME ? &o->trial_time_s : &o->warmup_s;
-	/* Not argv[optind - 1]: that is the value in "--warmup 0". */
-	const char *name = c == OPT_TIME_LIMIT ? "--time-limit" :
-			   c == OPT_TRIAL_TIME ? "--trial-time" : "--warmup";
-
-	if (cbench_parse_number(arg, dst) || !(*dst > 0))
-		return cbench_option_refuse(err, name, "a positive number of seconds", arg);
-	return 0;
-}
-
-/* One option into o; 0 or -EINVAL after saying why. */
-static int take_option(void *opts, int c, const char *arg, FILE *err)
-{
-	struct cbench_run_options *o = opts;
-	char *end;
-	long v;
-	int i;
-
-	switch (c) {
-	case OPT_SAMPLES:
-		o->samples = arg;
-		return 0;
-	case OPT_RETUNE:
-		o->retune = true;
-		return 0;
-	case OPT_TRIALS:
-		errno = 0;
-		v = strtol(arg, &end, 10);
-		if (errno || end == arg || *end || v < 1 || v > 100000)
-			return cbench_option_refuse(err, "--trials", "a count from 1 to 100000", arg);
-		o->trials = (unsigned int)v;
-		return 0;
-	case CBENCH_OPT_FORMAT:
-		i = cbench_option_word("--format", arg, cbench_format_names, err);
-		if (i < 0)
-			return i;
-		o->format = (enum cbench_format)i;
-		o->format_given = true;
-		return 0;
-	case CBENCH_OPT_OUTPUT:
-		if (o->noutputs == sizeof(o->outputs) / sizeof(o->outputs[0])) {
-			fprintf(err, "%s: run: -o at most %zu times (one report per format, and the "
-				"raw measurements)\n", cbench_prog, sizeof(o->outputs) / sizeof(o->outputs[0]));
-			return -EINVAL;
-		}
-		o->outputs[o->noutputs++] = arg;
-		return 0;
-	case OPT_MACHINE:
-		return cbench_option_name("run", "--machine", arg, &o->machine_name, err);
-	case OPT_ORDER:
-		return cbench_option_name("run", "--order", arg, &o->order, err);
-	case OPT_QUIET:
-		return cbench_option_quiet(arg, &o->quiet, err);
-	case OPT_STORE:
-	case OPT_COMMIT:
-	case OPT_KEEP:
-		*(c == OPT_STORE ? &o->store : c == OPT_COMMIT ? &o->commit : &o->keep_dir) = arg;
-		return 0;
-	case CBENCH_OPT_BACKEND:
-		o->both = !strcmp(arg, "both");
-		if (o->both) {
-			o->backend = CBENCH_BACKEND_KMOD;
-			return 0;
-		}
-		return cbench_option_backend(arg, &o->backend, err);
-	default:
-		return seconds_option(o, c, arg, err);
-	}
-}
-
-/* The format -o's name says, or -1 for none (then --format's, or Go). */
-static int format_of_name(const char *path)
-{
-	if (cbench_path_has_ext(path, ".lnt.json"))
-		return CBENCH_FORMAT_LNT;
-	if (cbench_path_has_ext(path, ".bmf.json"))
-		return CBENCH_FORMAT_BMF;
-	if (cbench_path_has_ext(path, ".json"))
-		return CBENCH_FORMAT_JSON;
-	return -1;
-}
-
-static const char *format_title(enum cbench_format f)
-{
-	static const char *const titles[CBENCH_FORMATS] = { "Go", "JSON", "LNT", "BMF" };
-
-	return titles[f];
-}
-
-/*
- * Each -o by its name: .csv the raw measurements, .lnt.json, .bmf.json and
- * .json the report in that format (unless --format says otherwise), any
- * other name the report in --format (Go by default); one of each at most.
- * Without -o, one report in --format to stdout.  0, or -EINVAL after
- * saying why.
- */
-static int sort_outputs(struct cbench_run_options *o, FILE *err)
-{
-	for (unsigned int i = 0; i < o->noutputs; i++) {
-		const char *p = o->outputs[i];
-		int named = format_of_name(p);
-		enum cbench_format f = o->format_given || named < 0 ? o->format :
-								      (enum cbench_format)named;
-
-		if (cbench_path_has_ext(p, ".csv")) {
-			if (o->samples) {
-				fprintf(err, "%s: run: %s and %s are both raw measurements (CSV): give "
-					"one\n", cbench_prog, o->samples, p);
-				return -EINVAL;
-			}
-			o->samples = p;
-			continue;
-		}
-		for (unsigned int k = 0; k < o->nreports; k++) {
-			if (o->reports[k].format == f) {
-				fprintf(err, "%s: run: %s and %s would both be %s reports: give one -o per "
-					"format (.json for JSON, .lnt.json for LNT, .bmf.json for Bencher, "
-					".csv for the raw measurements)\n", cbench_prog,
-					o->reports[k].path, p, format_title(f));
-				return -EINVAL;
-			}
-		}
-		o->reports[o->nreports++] = (struct cbench_run_report){ .path = p, .format = f };
-	}
-	if (!o->nreports)
-		o->reports[o->nreports++] = (struct cbench_run_report){ .format = o->format };
-	o->output = o->reports[0].path;
-	return 0;
-}
-
-/* What the options must agree on once all are read. */
-static int check_options(struct cbench_run_options *o, int argc, char *argv[], FILE *err)
-{
-	if (sort_outputs(o, err))
-		return -EINVAL;
-	if (optind != argc - 1) {
-		fprintf(err, "%s: run wants exactly one benchmark object\n", cbench_prog);
-		return -EINVAL;
-	}
-	o->so_path = argv[optind];
-	if (cbench_option_quiet_check(o->quiet, o->backend, err))
-		return -EINVAL;
-	if (o->both && (o->samples || o->nreports > 1 || o->reports[0].format != CBENCH_FORMAT_GO ||
-			o->store)) {
-		fprintf(err, "%s: run --backend both writes one Go report (a section per backend, which "
-			"benchstat compares with -col backend); for JSON, LNT, BMF or the raw measurements, "
-			"run each backend on its own (as for --store)\n", cbench_prog);
-		return -EINVAL;
-	}
-	if (cbench_store_options_check(o->store, o->commit, o->order, o->keep_dir, err))
-		return -EINVAL;
-	if (o->trial_time_s >= o->time_limit_s) {
-		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
-		return -EINVAL;
-	}
-	/* A trial warms up, then measures, all within its time limit. */
-	if (o->warmup_s + o->trial_time_s >= o->time_limit_s) {
-		fprintf(err, "%s: --warmup (%gs) plus --trial-time (%gs) must be shorter than --time-limit (%gs)\n",
-			cbench_prog, o->warmup_s, o->trial_time_s, o->time_limit_s);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err)
-{
-	static const struct option own[] = {
-		{ "trials", required_argument, NULL, OPT_TRIALS },
-		{ "retune", no_argument, NULL, OPT_RETUNE },
-		{ "samples", required_argument, NULL, OPT_SAMPLES },
-		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
-		{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
-		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "machine", required_argument, NULL, OPT_MACHINE },
-		{ "order", required_argument, NULL, OPT_ORDER },
-		{ "quiet-mode", required_argument, NULL, OPT_QUIET },
-		{ "store", required_argument, NULL, OPT_STORE },
-		{ "commit", required_argument, NULL, OPT_COMMIT },
-		{ "keep-object", required_argument, NULL, OPT_KEEP },
-		{ NULL, 0, NULL, 0 },
-	};
-	/* -o may come more than once: take_option() keeps each. */
-	/* --backend is ours: it takes "both" as well. */
-	const struct cbench_option_fields fields = { .filter = &o->filter, .cpu = &o->cpu };
-	int ret;
-
-	cbench_run_options_init(o);
-	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, err);
-	return ret ? ret : check_options(o, argc, argv, err);
-}
 
 static double now_s(void)
 {
@@ -777,7 +513,7 @@ static int finish(const struct run_state *st)
 	return 0;
 }
 
-int cbench_cmd_run(int argc, char *argv[])
+int cbench_run_main(int argc, char *argv[])
 {
 	struct cbench_run_options opt;
 	struct run_state st = { .opt = &opt };
@@ -788,7 +524,7 @@ int cbench_cmd_run(int argc, char *argv[])
 	if (ret) {
 		if (ret < 0)
 			return cbench_usage_error("run", NULL);
-		usage(stdout);
+		cbench_run_usage(stdout);
 		return 0;
 	}
 	if (opt.both)
@@ -828,3 +564,4 @@ out:
 	cbench_session_close(&st.s);
 	return status;
 }
+

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* `cbenchctl run`: options and the pipeline. */
+/* `cbenchctl run`: its options (run_options.c), the pipeline (run.c) and
+ * --backend both (run_both.c). */
 #ifndef _CBENCH_RUN_H
 #define _CBENCH_RUN_H
 
@@ -58,7 +59,10 @@ struct cbench_run_options {
  */
 int cbench_run_both(const struct cbench_run_options *o);
 
-/* Defaults for everything, per the documentation in run.c's usage. */
+/* run's usage (run_options.c). */
+void cbench_run_usage(FILE *f);
+
+/* Defaults for everything, per the documentation in the usage. */
 void cbench_run_options_init(struct cbench_run_options *o);
 
 /*

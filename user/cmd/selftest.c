@@ -432,7 +432,7 @@ static int measure_backend(const struct selftest_options *o, const struct cbench
 	return 0;
 }
 
-int cbench_cmd_selftest(int argc, char *argv[])
+int cbench_selftest_main(int argc, char *argv[])
 {
 	struct selftest_options o;
 	struct cbench_selftest_backend b[BACKENDS] = { { 0 } };

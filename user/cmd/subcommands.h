@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* One function per cbenchctl subcommand, one file each (user/<name>.c). */
+/* One function per cbenchctl subcommand, cbench_<name>_main, one file each
+ * (user/cmd/<name>.c). */
 #ifndef _CBENCH_SUBCOMMANDS_H
 #define _CBENCH_SUBCOMMANDS_H
 
@@ -12,14 +13,13 @@ struct cbench_subcommand {
 	const char *summary;
 };
 
-
-int cbench_cmd_run(int argc, char *argv[]);
-int cbench_cmd_audit(int argc, char *argv[]);
-int cbench_cmd_layout(int argc, char *argv[]);
-int cbench_cmd_list(int argc, char *argv[]);
-int cbench_cmd_compare(int argc, char *argv[]);
-int cbench_cmd_profile(int argc, char *argv[]);
-int cbench_cmd_selftest(int argc, char *argv[]);
+int cbench_run_main(int argc, char *argv[]);
+int cbench_audit_main(int argc, char *argv[]);
+int cbench_layout_main(int argc, char *argv[]);
+int cbench_list_main(int argc, char *argv[]);
+int cbench_compare_main(int argc, char *argv[]);
+int cbench_profile_main(int argc, char *argv[]);
+int cbench_selftest_main(int argc, char *argv[]);
 int cbench_info_main(int argc, char *argv[]);
 int cbench_doctor_main(int argc, char *argv[]);
 int cbench_lab_main(int argc, char *argv[]);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Child processes that run benchmark code: loading workers (loader.c) and
+ * Child processes that run benchmark code: loading workers (object/load_child.c) and
  * measuring workers (phase.c).  Each leads a process group of its own,
  * keeps only stdio and one pipe, and dies with cbenchctl; the parent kills
  * the whole group when it is done with it.

@@ -33,13 +33,4 @@ static inline uint64_t cbench_tsc_stop(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* An unserialized read, for resolution and frequency probes only. */
-static inline uint64_t cbench_tsc_raw(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
-
 #endif /* _CBENCH_TSC_H */

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "object/elffile.h"
-#include "object/layout.h"
+#include "object/layout_parts.h"
 #include "object/x86insn.h"
 
 #define PAGE_BYTES 4096u
@@ -32,435 +32,6 @@
 /* The alignment compilers give functions on x86-64 (-falign-functions). */
 #define FUNC_ALIGN 16u
 
-/* A section of the object, as far as layouts care. */
-struct sec {
-	uint64_t addr, bytes, align;
-	const uint8_t *data;		/* its bytes in the file; NULL for NOBITS */
-	bool code;			/* code that may move */
-	bool alloc;
-	char name[32];
-};
-
-/* A function: the object's symbol, or several overlapping merged. */
-struct func {
-	uint64_t addr, bytes;
-	uint32_t sec;
-	bool runs_on;			/* its last instruction may fall through */
-	char name[48];
-};
-
-/* A kept PC-relative relocation of code. */
-struct reloc {
-	uint64_t at;			/* first: by_u64 sorts and finds by it */
-	uint64_t fn;			/* its symbol, if a function of moving code; else 0 */
-	uint32_t type;
-};
-
-/* A decoded PC-relative field. */
-struct site {
-	uint64_t at, end, target;
-	uint8_t bytes;
-	uint32_t func;
-};
-
-struct scan {
-	const char *path;
-	Elf *elf;
-	struct sec *secs;
-	size_t nsecs;
-	size_t symtab;			/* its section index; 0 for none */
-	struct func *funcs;
-	size_t nfuncs;
-	struct reloc *relocs;		/* PC-relative relocations in code, by offset */
-	size_t nrelocs;
-	struct site *sites;		/* by at */
-	size_t nsites;
-	bool kept_relocs;		/* any non-allocated RELA: -Wl,-q */
-};
-
-static void set_why(struct cbench_layout *lay, enum cbench_layout_mode mode, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_why(struct cbench_layout *lay, enum cbench_layout_mode mode, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(lay->why, sizeof(lay->why), fmt, ap);
-	va_end(ap);
-	lay->mode = mode;
-}
-
-/* Sections that hold code but never a benchmark's: the PLT's stubs jump
- * through the GOT, and .init/.fini run before any measurement. */
-static bool movable_name(const char *name)
-{
-	return strcmp(name, ".init") && strcmp(name, ".fini") && strncmp(name, ".plt", 4) &&
-	       strcmp(name, ".iplt");
-}
-
-static int read_sections(struct scan *s, char *err, size_t errlen)
-{
-	size_t shstrndx, n;
-	Elf_Scn *scn = NULL;
-
-	if (elf_getshdrstrndx(s->elf, &shstrndx) < 0 || elf_getshdrnum(s->elf, &n) < 0) {
-		snprintf(err, errlen, "%s has no section names: %s", s->path, elf_errmsg(-1));
-		return -ENOEXEC;
-	}
-	s->secs = calloc(n ? n : 1, sizeof(*s->secs));
-	if (!s->secs)
-		return -ENOMEM;
-	s->nsecs = n;
-	while ((scn = elf_nextscn(s->elf, scn))) {
-		size_t i = elf_ndxscn(scn);
-		struct sec *x = &s->secs[i];
-		const char *name;
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (i >= n || !gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(s->elf, shstrndx, sh.sh_name);
-		snprintf(x->name, sizeof(x->name), "%s", name ? name : "?");
-		x->addr = sh.sh_addr;
-		x->bytes = sh.sh_size;
-		x->align = sh.sh_addralign ? sh.sh_addralign : 1;
-		x->alloc = sh.sh_flags & SHF_ALLOC;
-		x->code = sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) &&
-			  (sh.sh_flags & SHF_EXECINSTR) && movable_name(x->name);
-		d = sh.sh_type == SHT_PROGBITS ? elf_getdata(scn, NULL) : NULL;
-		x->data = d && d->d_buf && d->d_size == sh.sh_size ? d->d_buf : NULL;
-		if (x->code && !x->data)
-			x->code = false;
-		if (sh.sh_type == SHT_SYMTAB && !s->symtab)
-			s->symtab = i;
-		if (sh.sh_type == SHT_RELA && !(sh.sh_flags & SHF_ALLOC))
-			s->kept_relocs = true;
-	}
-	return 0;
-}
-
-static int by_addr(const void *a, const void *b)
-{
-	const struct func *x = a, *y = b;
-
-	return (x->addr > y->addr) - (x->addr < y->addr);
-}
-
-/* One function symbol into s->funcs, if it is code that may move. */
-static void take_func(struct scan *s, const GElf_Sym *sym, const char *name)
-{
-	const struct sec *x;
-
-	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size || sym->st_shndx >= s->nsecs)
-		return;
-	x = &s->secs[sym->st_shndx];
-	if (!x->code || sym->st_value < x->addr || sym->st_size > x->bytes ||
-	    sym->st_value - x->addr > x->bytes - sym->st_size)
-		return;
-	s->funcs[s->nfuncs] = (struct func){ .addr = sym->st_value, .bytes = sym->st_size,
-					     .sec = sym->st_shndx };
-	snprintf(s->funcs[s->nfuncs].name, sizeof(s->funcs[0].name), "%s", name ? name : "?");
-	s->nfuncs++;
-}
-
-/* The functions of movable code, by address, overlapping ones merged. */
-static int read_functions(struct scan *s)
-{
-	Elf_Scn *scn = elf_getscn(s->elf, s->symtab);
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-	GElf_Shdr sh;
-	size_t n, k = 0;
-
-	if (!d || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
-		return 0;
-	n = sh.sh_size / sh.sh_entsize;
-	if (n > CBENCH_LAYOUT_UNITS_MAX * 4)
-		return -E2BIG;
-	s->funcs = calloc(n ? n : 1, sizeof(*s->funcs));
-	if (!s->funcs)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Sym sym;
-
-		if (gelf_getsym(d, (int)i, &sym))
-			take_func(s, &sym, elf_strptr(s->elf, sh.sh_link, sym.st_name));
-	}
-	qsort(s->funcs, s->nfuncs, sizeof(*s->funcs), by_addr);
-	for (size_t i = 0; i < s->nfuncs; i++) {
-		struct func *last = k ? &s->funcs[k - 1] : NULL;
-
-		if (last && s->funcs[i].addr < last->addr + last->bytes && s->funcs[i].sec == last->sec) {
-			uint64_t end = s->funcs[i].addr + s->funcs[i].bytes;
-
-			if (end > last->addr + last->bytes)
-				last->bytes = end - last->addr;
-			continue;
-		}
-		s->funcs[k++] = s->funcs[i];
-	}
-	s->nfuncs = k;
-	return k > CBENCH_LAYOUT_UNITS_MAX ? -E2BIG : 0;
-}
-
-/* Relocation types whose field is a 32-bit displacement from the
- * instruction's end. */
-static bool pc_relative(uint32_t type)
-{
-	switch (type) {
-	case R_X86_64_PC32: case R_X86_64_PLT32: case R_X86_64_GOTPCREL: case R_X86_64_GOTPC32:
-	case R_X86_64_TLSGD: case R_X86_64_TLSLD: case R_X86_64_GOTTPOFF:
-	case R_X86_64_GOTPC32_TLSDESC: case R_X86_64_GOTPCRELX: case R_X86_64_REX_GOTPCRELX:
-	case 43: case 44: case 45:	/* APX's CODE_4_GOTPCRELX, _GOTTPOFF, _GOTPC32_TLSDESC */
-		return true;
-	}
-	return false;
-}
-
-/* Relocation types whose field holds no address (an offset into TLS, a
- * size) or none at all (a marker): nothing to patch where code moves. */
-static bool addressless(uint32_t type)
-{
-	switch (type) {
-	case R_X86_64_NONE: case R_X86_64_DTPOFF32: case R_X86_64_TPOFF32: case R_X86_64_DTPOFF64:
-	case R_X86_64_TPOFF64: case R_X86_64_SIZE32: case R_X86_64_SIZE64:
-	case R_X86_64_TLSDESC_CALL:
-		return true;
-	}
-	return false;
-}
-
-static int by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* A kept relocation of code section x, into s->relocs; 1 with why in lay
- * where the code holds what cannot move. */
-static int take_code_reloc(struct scan *s, const struct sec *x, const GElf_Rela *r, size_t *cap,
-			   Elf_Data *symtab, struct cbench_layout *lay)
-{
-	GElf_Sym sym;
-	uint32_t type = (uint32_t)GELF_R_TYPE(r->r_info);
-
-	if (r->r_offset < x->addr || r->r_offset - x->addr >= x->bytes) {
-		set_why(lay, CBENCH_LAYOUT_NONE, "a relocation of its %s lies outside it (0x%" PRIx64
-			"): the object is malformed", x->name, r->r_offset);
-		return 1;
-	}
-	if (addressless(type))
-		return 0;
-	if (!pc_relative(type)) {
-		set_why(lay, CBENCH_LAYOUT_NONE, "its code holds an absolute address (relocation type "
-			"%" PRIu32 " at 0x%" PRIx64 "), which moved code would keep: build it with -fPIC",
-			type, r->r_offset);
-		return 1;
-	}
-	if (s->nrelocs == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 256;
-		struct reloc *n = ncap > CBENCH_LAYOUT_FIXUPS_MAX ? NULL :
-				  realloc(s->relocs, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->relocs = n;
-		*cap = ncap;
-	}
-	s->relocs[s->nrelocs] = (struct reloc){ .at = r->r_offset, .type = type };
-	/* A function of ours reached through the PLT or the GOT (it is
-	 * exported): the stub leads to its moved copy (stub_of()). */
-	if (symtab && gelf_getsym(symtab, (int)GELF_R_SYM(r->r_info), &sym) &&
-	    GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx < s->nsecs && s->secs[sym.st_shndx].code)
-		s->relocs[s->nrelocs].fn = sym.st_value;
-	s->nrelocs++;
-	return 0;
-}
-
-/* Whether symbol index sym of the symbol table lies in moving code. */
-static bool symbol_in_code(const struct scan *s, Elf_Data *symtab, size_t sym)
-{
-	GElf_Sym st;
-
-	return symtab && gelf_getsym(symtab, (int)sym, &st) && st.st_shndx < s->nsecs &&
-	       s->secs[st.st_shndx].code;
-}
-
-/*
- * The kept relocations: those of movable code into s->relocs, checked; of
- * allocated data, a count of references to code (lay->data_refs).
- * Returns 0, 1 with why in lay where the code cannot move, or -errno.
- */
-static int read_relocs(struct scan *s, struct cbench_layout *lay)
-{
-	Elf_Scn *scn = NULL, *symscn = elf_getscn(s->elf, s->symtab);
-	Elf_Data *symtab = symscn ? elf_getdata(symscn, NULL) : NULL;
-	size_t cap = 0;
-	int ret = 0;
-
-	while (!ret && (scn = elf_nextscn(s->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		const struct sec *x;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || (sh.sh_flags & SHF_ALLOC) ||
-		    sh.sh_info >= s->nsecs || !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
-			continue;
-		x = &s->secs[sh.sh_info];
-		/* Unwind tables refer to every function: not a call into it. */
-		if (!x->alloc || !strcmp(x->name, ".eh_frame"))
-			continue;
-		for (size_t i = 0; !ret && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Rela r;
-
-			if (!gelf_getrela(d, (int)i, &r))
-				continue;
-			if (x->code)
-				ret = take_code_reloc(s, x, &r, &cap, symtab, lay);
-			else
-				lay->data_refs += symbol_in_code(s, symtab, GELF_R_SYM(r.r_info));
-		}
-	}
-	qsort(s->relocs, s->nrelocs, sizeof(*s->relocs), by_u64);
-	return ret;
-}
-
-static int add_site(struct scan *s, const struct site *site, size_t *cap)
-{
-	if (s->nsites == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 1024;
-		struct site *n = ncap > CBENCH_LAYOUT_FIXUPS_MAX ? NULL : realloc(s->sites, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->sites = n;
-		*cap = ncap;
-	}
-	s->sites[s->nsites++] = *site;
-	return 0;
-}
-
-/* The field's value, sign-extended from its bytes. */
-static int64_t field_value(const uint8_t *p, uint8_t bytes)
-{
-	if (bytes == 1)
-		return (int8_t)p[0];
-	if (bytes == 2)
-		return (int16_t)(p[0] | p[1] << 8);
-	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-}
-
-/* Whether control never goes on past insn: a return, a jump, a trap, or a
- * call (the last instruction of a function is a call only to one that
- * does not return). */
-static bool ends_flow(const struct cbench_x86_insn *insn)
-{
-	if (insn->vex)
-		return false;
-	if (insn->map == CBENCH_X86_MAP_0F)
-		return insn->opcode == 0x0b;	/* ud2 */
-	if (insn->map != CBENCH_X86_MAP_ONE)
-		return false;
-	switch (insn->opcode) {
-	case 0xc3: case 0xc2: case 0xe9: case 0xeb: case 0xe8: case 0xcc: case 0xf4:
-		return true;
-	case 0xff:
-		return insn->reg == 2 || insn->reg == 4 || insn->reg == 5;
-	}
-	return false;
-}
-
-/* Every function decoded, each PC-relative field a site; 1 with why in lay
- * where one does not decode to its end. */
-static int decode_functions(struct scan *s, struct cbench_layout *lay)
-{
-	size_t cap = 0;
-
-	for (size_t f = 0; f < s->nfuncs; f++) {
-		const struct func *fn = &s->funcs[f];
-		const uint8_t *code = s->secs[fn->sec].data + (fn->addr - s->secs[fn->sec].addr);
-		uint64_t off = 0;
-
-		while (off < fn->bytes) {
-			struct cbench_x86_insn insn;
-			size_t len = cbench_x86_decode(code + off, fn->bytes - off, &insn);
-			struct site site;
-			int ret;
-
-			if (!len) {
-				set_why(lay, CBENCH_LAYOUT_NONE, "its function %s does not decode as code "
-					"at 0x%" PRIx64 " (data in the code?), so we cannot find what it "
-					"refers to", fn->name, fn->addr + off);
-				return 1;
-			}
-			if (insn.pcrel_bytes) {
-				site = (struct site){ .at = fn->addr + off + insn.pcrel_at,
-						      .end = fn->addr + off + len, .bytes = insn.pcrel_bytes,
-						      .func = (uint32_t)f };
-				site.target = site.end + (uint64_t)field_value(code + off + insn.pcrel_at,
-									       insn.pcrel_bytes);
-				ret = add_site(s, &site, &cap);
-				if (ret)
-					return ret;
-			}
-			off += len;
-			s->funcs[f].runs_on = !ends_flow(&insn);
-		}
-	}
-	return 0;
-}
-
-/* The function holding addr, or -1 (functions are by address, apart). */
-static long func_of(const struct scan *s, uint64_t addr)
-{
-	size_t lo = 0, hi = s->nfuncs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (addr < s->funcs[mid].addr)
-			hi = mid;
-		else if (addr - s->funcs[mid].addr >= s->funcs[mid].bytes)
-			lo = mid + 1;
-		else
-			return (long)mid;
-	}
-	return -1;
-}
-
-/* The kept relocation at at, or NULL. */
-static const struct reloc *reloc_at(const struct scan *s, uint64_t at)
-{
-	return bsearch(&at, s->relocs, s->nrelocs, sizeof(*s->relocs), by_u64);
-}
-
-/*
- * Every kept relocation in a function must sit on a 4-byte field we
- * decoded, or what we decoded is not the code the linker saw.  1 with why
- * in lay if one does not.
- */
-static int check_relocs(const struct scan *s, struct cbench_layout *lay)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < s->nrelocs; i++) {
-		uint64_t at = s->relocs[i].at;
-
-		if (func_of(s, at) < 0)
-			continue;
-		while (k < s->nsites && s->sites[k].at < at)
-			k++;
-		if (k == s->nsites || s->sites[k].at != at || s->sites[k].bytes != 4) {
-			set_why(lay, CBENCH_LAYOUT_NONE, "a relocation of its code at 0x%" PRIx64 " is not "
-				"on an instruction's displacement as we decode it, so we cannot move it "
-				"safely", at);
-			return 1;
-		}
-	}
-	return 0;
-}
 
 /* The largest power of two dividing addr, at most max. */
 static uint32_t low_bit(uint64_t addr, uint64_t max)
@@ -482,10 +53,10 @@ static uint64_t stub_bytes(const struct cbench_layout_stub *st)
 }
 
 /* The section holding addr (allocated), or NULL. */
-static const struct sec *section_of(const struct scan *s, uint64_t addr)
+static const struct cbench_scan_sec *section_of(const struct cbench_scan *s, uint64_t addr)
 {
 	for (size_t i = 0; i < s->nsecs; i++) {
-		const struct sec *x = &s->secs[i];
+		const struct cbench_scan_sec *x = &s->secs[i];
 
 		if (x->alloc && addr >= x->addr && addr - x->addr < x->bytes)
 			return x;
@@ -495,9 +66,9 @@ static const struct sec *section_of(const struct scan *s, uint64_t addr)
 
 /* The PLT entry at addr, up to its indirect jump through the GOT, into
  * *stub; false if it is not one. */
-static bool plt_entry(const struct scan *s, uint64_t addr, struct cbench_layout_stub *stub)
+static bool plt_entry(const struct cbench_scan *s, uint64_t addr, struct cbench_layout_stub *stub)
 {
-	const struct sec *x = section_of(s, addr);
+	const struct cbench_scan_sec *x = section_of(s, addr);
 	uint64_t off = 0, room;
 
 	if (!x || !x->data || strncmp(x->name, ".plt", 4))
@@ -526,8 +97,8 @@ static bool plt_entry(const struct scan *s, uint64_t addr, struct cbench_layout_
  * or the GOT (where the loader left the function's old address).  Returns
  * the stub's index, CBENCH_LAYOUT_STAYS for none, or -ENOMEM.
  */
-static long stub_of(const struct scan *s, struct cbench_layout *lay, const struct site *site,
-		    const struct reloc *r)
+static long stub_of(const struct cbench_scan *s, struct cbench_layout *lay, const struct cbench_scan_site *site,
+		    const struct cbench_scan_reloc *r)
 {
 	struct cbench_layout_stub stub = { 0 }, *n;
 
@@ -554,10 +125,10 @@ static long stub_of(const struct scan *s, struct cbench_layout *lay, const struc
 	return lay->nstubs++;
 }
 
-static int add_fixup(const struct scan *s, struct cbench_layout *lay, const struct site *site,
+static int add_fixup(const struct cbench_scan *s, struct cbench_layout *lay, const struct cbench_scan_site *site,
 		     uint32_t unit, uint32_t target_unit, size_t *cap)
 {
-	long stub = stub_of(s, lay, site, reloc_at(s, site->at));
+	long stub = stub_of(s, lay, site, cbench_scan_reloc_at(s, site->at));
 
 	if (stub < 0)
 		return (int)stub;
@@ -584,9 +155,9 @@ static int add_fixup(const struct scan *s, struct cbench_layout *lay, const stru
  * linked object that cannot be told from a function that happens to sit
  * on a line, and where code happens to lie is what layouts sample.
  */
-static uint32_t func_align(const struct scan *s, size_t f)
+static uint32_t func_align(const struct cbench_scan *s, size_t f)
 {
-	const struct func *fn = &s->funcs[f];
+	const struct cbench_scan_func *fn = &s->funcs[f];
 	uint64_t cap = low_bit(fn->addr, s->secs[fn->sec].align);
 
 	return (uint32_t)(cap < FUNC_ALIGN ? cap : FUNC_ALIGN);
@@ -597,7 +168,7 @@ static uint32_t func_align(const struct scan *s, size_t f)
  * Returns 0, 1 with why in lay where some function cannot move on its own,
  * or -errno.
  */
-static int functions_units(const struct scan *s, struct cbench_layout *lay)
+static int functions_units(const struct cbench_scan *s, struct cbench_layout *lay)
 {
 	size_t cap = 0;
 	int ret = 0;
@@ -606,7 +177,7 @@ static int functions_units(const struct scan *s, struct cbench_layout *lay)
 	if (!lay->units)
 		return -ENOMEM;
 	for (size_t f = 0; f < s->nfuncs; f++) {
-		const struct func *fn = &s->funcs[f];
+		const struct cbench_scan_func *fn = &s->funcs[f];
 		struct cbench_layout_unit *u = &lay->units[f];
 
 		u->addr = fn->addr;
@@ -614,21 +185,21 @@ static int functions_units(const struct scan *s, struct cbench_layout *lay)
 		u->align = func_align(s, f);
 		snprintf(u->name, sizeof(u->name), "%s", fn->name);
 		if (fn->runs_on) {
-			set_why(lay, CBENCH_LAYOUT_SECTIONS, "its function %s runs on into what follows it",
+			cbench_layout_set_why(lay, CBENCH_LAYOUT_SECTIONS, "its function %s runs on into what follows it",
 				fn->name);
 			return 1;
 		}
 	}
 	lay->nunits = (uint32_t)s->nfuncs;
 	for (size_t i = 0; !ret && i < s->nsites; i++) {
-		const struct site *site = &s->sites[i];
-		const struct func *fn = &s->funcs[site->func];
-		long t = func_of(s, site->target);
+		const struct cbench_scan_site *site = &s->sites[i];
+		const struct cbench_scan_func *fn = &s->funcs[site->func];
+		long t = cbench_scan_func_of(s, site->target);
 
 		if (site->target - fn->addr < fn->bytes)
 			continue;
-		if (site->bytes != 4 || !reloc_at(s, site->at)) {
-			set_why(lay, CBENCH_LAYOUT_SECTIONS, "its function %s reaches %s at 0x%" PRIx64
+		if (site->bytes != 4 || !cbench_scan_reloc_at(s, site->at)) {
+			cbench_layout_set_why(lay, CBENCH_LAYOUT_SECTIONS, "its function %s reaches %s at 0x%" PRIx64
 				" without a relocation (functions of one section)", fn->name,
 				t >= 0 ? s->funcs[t].name : "code", site->target);
 			return 1;
@@ -653,13 +224,13 @@ static uint32_t section_unit(const struct cbench_layout *lay, uint64_t addr)
 }
 
 /* Units for the sections that hold moving functions, at most a page aligned. */
-static int sections_make(const struct scan *s, struct cbench_layout *lay)
+static int sections_make(const struct cbench_scan *s, struct cbench_layout *lay)
 {
 	lay->units = calloc(s->nsecs ? s->nsecs : 1, sizeof(*lay->units));
 	if (!lay->units)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nsecs; i++) {
-		const struct sec *x = &s->secs[i];
+		const struct cbench_scan_sec *x = &s->secs[i];
 		struct cbench_layout_unit *u = &lay->units[lay->nunits];
 		bool used = false;
 
@@ -685,16 +256,16 @@ static int sections_make(const struct scan *s, struct cbench_layout *lay)
  * target lies, provided its unit is the one we find: not within 4 bytes of
  * a unit's edge.  Returns false if it is.
  */
-static bool undecoded_site(const struct scan *s, const struct cbench_layout *lay, uint64_t at,
-			   struct site *site)
+static bool undecoded_site(const struct cbench_scan *s, const struct cbench_layout *lay, uint64_t at,
+			   struct cbench_scan_site *site)
 {
-	const struct sec *x = section_of(s, at);
+	const struct cbench_scan_sec *x = section_of(s, at);
 	uint32_t t;
 
 	if (!x || !x->data || x->bytes < 4 || at - x->addr > x->bytes - 4)
 		return false;
-	*site = (struct site){ .at = at, .end = at + 4, .bytes = 4 };
-	site->target = site->end + (uint64_t)field_value(x->data + (at - x->addr), 4);
+	*site = (struct cbench_scan_site){ .at = at, .end = at + 4, .bytes = 4 };
+	site->target = site->end + (uint64_t)cbench_scan_field_value(x->data + (at - x->addr), 4);
 	t = section_unit(lay, site->target);
 	return t == section_unit(lay, site->target + 4) &&
 	       (t == CBENCH_LAYOUT_STAYS || site->target - lay->units[t].addr >= 4);
@@ -705,19 +276,19 @@ static bool undecoded_site(const struct scan *s, const struct cbench_layout *lay
  * them must carry relocations.  Returns 0, 1 with why in lay where the code
  * cannot move, or -errno.
  */
-static int sections_units(const struct scan *s, struct cbench_layout *lay)
+static int sections_units(const struct cbench_scan *s, struct cbench_layout *lay)
 {
 	size_t cap = 0;
 	int ret = sections_make(s, lay);
 
 	for (size_t i = 0; !ret && i < s->nrelocs; i++) {
-		struct site site;
+		struct cbench_scan_site site;
 		uint32_t u = section_unit(lay, s->relocs[i].at), t;
 
-		if (func_of(s, s->relocs[i].at) >= 0 || u == CBENCH_LAYOUT_STAYS)
+		if (cbench_scan_func_of(s, s->relocs[i].at) >= 0 || u == CBENCH_LAYOUT_STAYS)
 			continue;
 		if (!undecoded_site(s, lay, s->relocs[i].at, &site)) {
-			set_why(lay, CBENCH_LAYOUT_NONE, "code at 0x%" PRIx64 " that is in no function "
+			cbench_layout_set_why(lay, CBENCH_LAYOUT_NONE, "code at 0x%" PRIx64 " that is in no function "
 				"reaches the edge of a section (give hand-written code .type and .size)",
 				s->relocs[i].at);
 			return 1;
@@ -727,13 +298,13 @@ static int sections_units(const struct scan *s, struct cbench_layout *lay)
 			ret = add_fixup(s, lay, &site, u, t, &cap);
 	}
 	for (size_t i = 0; !ret && i < s->nsites; i++) {
-		const struct site *site = &s->sites[i];
+		const struct cbench_scan_site *site = &s->sites[i];
 		uint32_t u = section_unit(lay, site->at), t = section_unit(lay, site->target);
 
 		if (u == CBENCH_LAYOUT_STAYS || u == t)
 			continue;
-		if (site->bytes != 4 || !reloc_at(s, site->at)) {
-			set_why(lay, CBENCH_LAYOUT_NONE, "its function %s reaches 0x%" PRIx64 " outside its "
+		if (site->bytes != 4 || !cbench_scan_reloc_at(s, site->at)) {
+			cbench_layout_set_why(lay, CBENCH_LAYOUT_NONE, "its function %s reaches 0x%" PRIx64 " outside its "
 				"section without a relocation", s->funcs[site->func].name, site->target);
 			return 1;
 		}
@@ -750,18 +321,18 @@ static uint64_t fnv1a(uint64_t h, const uint8_t *p, uint64_t bytes)
 }
 
 /* code_hash: each unit's bytes, then each stub's entry, in the file. */
-static uint64_t file_hash(const struct scan *s, const struct cbench_layout *lay)
+static uint64_t file_hash(const struct cbench_scan *s, const struct cbench_layout *lay)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
 	for (uint32_t i = 0; i < lay->nunits; i++) {
-		const struct sec *x = section_of(s, lay->units[i].addr);
+		const struct cbench_scan_sec *x = section_of(s, lay->units[i].addr);
 
 		if (x && x->data)
 			h = fnv1a(h, x->data + (lay->units[i].addr - x->addr), lay->units[i].bytes);
 	}
 	for (uint32_t i = 0; i < lay->nstubs; i++) {
-		const struct sec *x = section_of(s, lay->stubs[i].plt);
+		const struct cbench_scan_sec *x = section_of(s, lay->stubs[i].plt);
 
 		if (x && x->data)
 			h = fnv1a(h, x->data + (lay->stubs[i].plt - x->addr), lay->stubs[i].bytes);
@@ -806,26 +377,26 @@ static void units_reset(struct cbench_layout *lay)
 
 /* What moves: functions apart if they can, else sections, else nothing.
  * Returns 0 (the mode and why in lay) or -errno. */
-static int analyse(struct scan *s, struct cbench_layout *lay)
+static int analyse(struct cbench_scan *s, struct cbench_layout *lay)
 {
 	int ret;
 
 	if (!s->kept_relocs) {
-		set_why(lay, CBENCH_LAYOUT_NONE, "it keeps no relocations for its code");
+		cbench_layout_set_why(lay, CBENCH_LAYOUT_NONE, "it keeps no relocations for its code");
 		return 0;
 	}
 	if (!s->symtab) {
-		set_why(lay, CBENCH_LAYOUT_NONE, "it has no symbol table (stripped)");
+		cbench_layout_set_why(lay, CBENCH_LAYOUT_NONE, "it has no symbol table (stripped)");
 		return 0;
 	}
-	ret = read_functions(s);
+	ret = cbench_scan_functions(s);
 	if (!ret && !s->nfuncs)
-		set_why(lay, CBENCH_LAYOUT_NONE, "no function of its symbol table lies in its code");
+		cbench_layout_set_why(lay, CBENCH_LAYOUT_NONE, "no function of its symbol table lies in its code");
 	if (ret || !s->nfuncs)
 		return ret;
-	ret = read_relocs(s, lay);
-	ret = ret ? ret : decode_functions(s, lay);
-	ret = ret ? ret : check_relocs(s, lay);
+	ret = cbench_scan_relocs(s, lay);
+	ret = ret ? ret : cbench_scan_decode(s, lay);
+	ret = ret ? ret : cbench_scan_check_relocs(s, lay);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	lay->mode = CBENCH_LAYOUT_FUNCTIONS;
@@ -834,7 +405,7 @@ static int analyse(struct scan *s, struct cbench_layout *lay)
 		units_reset(lay);
 		ret = sections_units(s, lay);
 		if (!ret && !lay->nunits)
-			set_why(lay, CBENCH_LAYOUT_NONE, "its code sections are aligned to more than a page");
+			cbench_layout_set_why(lay, CBENCH_LAYOUT_NONE, "its code sections are aligned to more than a page");
 	}
 	if (ret == 1 || lay->mode == CBENCH_LAYOUT_NONE)
 		units_reset(lay);
@@ -843,7 +414,7 @@ static int analyse(struct scan *s, struct cbench_layout *lay)
 
 int cbench_layout_scan(const char *path, struct cbench_layout *lay, char *err, size_t errlen)
 {
-	struct scan s = { .path = path };
+	struct cbench_scan s = { .path = path };
 	struct cbench_elf e;
 	int ret;
 
@@ -852,7 +423,7 @@ int cbench_layout_scan(const char *path, struct cbench_layout *lay, char *err, s
 	if (ret)
 		return ret;
 	s.elf = e.elf;
-	ret = read_sections(&s, err, errlen);
+	ret = cbench_scan_sections(&s, err, errlen);
 	ret = ret ? ret : analyse(&s, lay);
 	for (uint32_t i = 0; !ret && i < lay->nunits; i++)
 		lay->region_bytes += lay->units[i].bytes + lay->units[i].align + CBENCH_LAYOUT_PAD_BYTES;
@@ -1026,3 +597,4 @@ uint64_t cbench_layout_where(const struct cbench_layout *lay, const uint64_t *of
 
 	return u == CBENCH_LAYOUT_STAYS ? 0 : dst_addr + offsets[u] + (addr - lay->units[u].addr);
 }
+

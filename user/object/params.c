@@ -18,7 +18,7 @@
 
 #include "object/params.h"
 
-/* Most bytes or operations one rep may claim (loader.c says why). */
+/* Most bytes or operations one rep may claim (descs.c says why). */
 #define COUNT_MAX (1ULL << 40)
 
 static bool readable(cbench_readable_fn fn, const void *arg, const void *p, size_t bytes)

@@ -378,9 +378,9 @@ static void add_trial(struct cbench_report *r, struct cbench_result *res, struct
 	add_value(s, V_LOG_CYC, log(t->est_cycles_per_op));
 	add_value(s, V_LOG_GHZ, log(t->core_ghz));
 	add_value(s, V_MB, t->mb_per_s);
-	add_value(s, V_INS, cbench_trial_figure(t, CBENCH_FIG_INSTRUCTIONS));
-	add_value(s, V_CYCLES, cbench_trial_figure(t, CBENCH_FIG_CYCLES));
-	add_value(s, V_REF, cbench_trial_figure(t, CBENCH_FIG_REF_CYCLES));
+	add_value(s, V_INS, t->have & CBENCH_HAVE_INSTRUCTIONS ? t->instructions_per_op : NAN);
+	add_value(s, V_CYCLES, t->have & CBENCH_HAVE_CYCLES ? t->cycles_per_op : NAN);
+	add_value(s, V_REF, t->have & CBENCH_HAVE_REF_CYCLES ? t->ref_cycles_per_op : NAN);
 	if (!(t->step_share <= res->step_share))
 		res->step_share = t->step_share;
 	if (!isnan(t->core_ghz)) {
@@ -628,22 +628,4 @@ const char *cbench_arena_pages_text(const struct cbench_result *res, char *buf, 
 		snprintf(buf + at, len - at, " (asked for %s)", asked);
 	}
 	return buf;
-}
-
-double cbench_trial_figure(const struct cbench_trial *t, enum cbench_figure f)
-{
-	switch (t->error ? -1 : (int)f) {
-	case CBENCH_FIG_NS:
-		return t->ns_per_op;
-	case CBENCH_FIG_EST_CYCLES:
-		return t->est_cycles_per_op;
-	case CBENCH_FIG_INSTRUCTIONS:
-		return t->have & CBENCH_HAVE_INSTRUCTIONS ? t->instructions_per_op : NAN;
-	case CBENCH_FIG_CYCLES:
-		return t->have & CBENCH_HAVE_CYCLES ? t->cycles_per_op : NAN;
-	case CBENCH_FIG_REF_CYCLES:
-		return t->have & CBENCH_HAVE_REF_CYCLES ? t->ref_cycles_per_op : NAN;
-	default:
-		return NAN;
-	}
 }

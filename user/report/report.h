@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What a run found, and the writers that print it: one file per format
- * (report_go.c, report_json.c, report_csv.c, report_table.c).  Writers only
- * format; every number is computed by cbench_report_summarize().
+ * (report_go.c, report_json.c, report_csv.c, report_table.c, report_lnt.c,
+ * report_bmf.c).  Writers only format; every number is computed by
+ * cbench_report_summarize(), and the figures a trial carries are named in
+ * figures.h, which every writer loops over.
  */
 #ifndef _CBENCH_REPORT_H
 #define _CBENCH_REPORT_H
@@ -196,13 +198,6 @@ struct cbench_report {
 	int interrupted;
 	size_t trials_kept, trials_asked, not_run;
 };
-
-/* A trial's per-op figures, by what they are (the LNT and BMF writers). */
-enum cbench_figure { CBENCH_FIG_NS, CBENCH_FIG_EST_CYCLES, CBENCH_FIG_INSTRUCTIONS,
-		     CBENCH_FIG_CYCLES, CBENCH_FIG_REF_CYCLES };
-
-/* One of them; NAN for a failed trial, or one that did not measure it. */
-double cbench_trial_figure(const struct cbench_trial *t, enum cbench_figure f);
 
 /* Fills the derived fields of every trial and result. */
 void cbench_report_summarize(struct cbench_report *r);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Bencher Metric Format: one object per benchmark, keyed by its name, with
- * a measure per figure: "latency" (ns per op, Bencher's built-in measure),
- * "est-cycles" and, where measured, "instructions", "cycles" and
- * "ref-cycles" per op.  Each has the figure cbench quotes, the median of
+ * a measure per figure that has one (figures.c): "latency" (ns per op,
+ * Bencher's built-in measure), "est-cycles" and, where measured,
+ * "instructions", "cycles" and "ref-cycles" per op.  Each has the figure cbench quotes, the median of
  * the kept trials, as "value"; latency has the headline's interval as
  * "lower_value" and "upper_value", the others the least and the greatest
  * kept trial's.
@@ -12,18 +12,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/figures.h"
 #include "report/json_writer.h"
 #include "report/report.h"
 
 /* A measure: the quoted value and the trials' range; absent if no trial has it. */
-static void put_measure(struct cbench_jsonw *j, const struct cbench_result *res, const char *key,
-			enum cbench_figure f, double quoted)
+static void put_measure(struct cbench_jsonw *j, const struct cbench_result *res,
+			const struct cbench_figure *f)
 {
-	double lo = INFINITY, hi = -INFINITY, sum = 0;
+	double lo = INFINITY, hi = -INFINITY, sum = 0, quoted = f->result(res);
 	size_t n = 0;
 
 	for (size_t i = 0; i < res->ntrials; i++) {
-		double v = res->trials[i].set_aside ? NAN : cbench_trial_figure(&res->trials[i], f);
+		double v = res->trials[i].set_aside ? NAN : cbench_figure_value(f, &res->trials[i]);
 
 		if (!isfinite(v))
 			continue;
@@ -34,11 +35,11 @@ static void put_measure(struct cbench_jsonw *j, const struct cbench_result *res,
 	}
 	if (!n)
 		return;
-	if (f == CBENCH_FIG_NS && isfinite(res->ns_lo)) {
+	if (f->headline && isfinite(res->ns_lo)) {
 		lo = res->ns_lo;
 		hi = res->ns_hi;
 	}
-	cbench_jsonw_object_start(j, key);
+	cbench_jsonw_object_start(j, f->bmf);
 	cbench_jsonw_double(j, "value", isfinite(quoted) ? quoted : sum / (double)n);
 	cbench_jsonw_double(j, "lower_value", lo);
 	cbench_jsonw_double(j, "upper_value", hi);
@@ -58,11 +59,8 @@ int cbench_report_bmf(const struct cbench_report *r, FILE *f)
 		if (res->failed == res->ntrials)
 			continue;
 		cbench_jsonw_object_start(&j, cbench_bench_title(name));
-		put_measure(&j, res, "latency", CBENCH_FIG_NS, res->ns_per_op);
-		put_measure(&j, res, "est-cycles", CBENCH_FIG_EST_CYCLES, res->est_cycles_per_op);
-		put_measure(&j, res, "instructions", CBENCH_FIG_INSTRUCTIONS, res->instructions_per_op);
-		put_measure(&j, res, "cycles", CBENCH_FIG_CYCLES, res->cycles_per_op);
-		put_measure(&j, res, "ref-cycles", CBENCH_FIG_REF_CYCLES, res->ref_cycles_per_op);
+		for (const struct cbench_figure *fig = NULL; (fig = cbench_figure_next(fig, CBENCH_SHOW_BMF));)
+			put_measure(&j, res, fig);
 		cbench_jsonw_object_end(&j);
 	}
 	cbench_jsonw_object_end(&j);

@@ -11,14 +11,31 @@
 #include <string.h>
 
 #include "machine/reference.h"
+#include "report/figures.h"
 #include "report/report.h"
 
-static void put_counter(FILE *f, const struct cbench_sample *s, uint32_t bit, uint64_t v)
+/* A counter's count in s, by its CBENCH_HAVE_* bit. */
+static uint64_t count(const struct cbench_sample *s, uint32_t bit)
 {
-	if (s->have & bit)
-		fprintf(f, ",%" PRIu64, v);
-	else
-		fputs(",", f);	/* empty: not available, never 0 */
+	switch (bit) {
+	case CBENCH_HAVE_INSTRUCTIONS:
+		return s->instructions;
+	case CBENCH_HAVE_CYCLES:
+		return s->cycles;
+	default:
+		return s->ref_cycles;
+	}
+}
+
+/* The counters' columns (figures.c): empty where not available, never 0. */
+static void put_counters(FILE *f, const struct cbench_sample *s)
+{
+	for (const struct cbench_figure *fig = NULL; (fig = cbench_figure_next(fig, CBENCH_SHOW_CSV));) {
+		if (s->have & fig->counter)
+			fprintf(f, ",%" PRIu64, count(s, fig->counter));
+		else
+			fputs(",", f);
+	}
 }
 
 static void put_row(FILE *f, const struct cbench_result *res, size_t trial, size_t k,
@@ -29,16 +46,16 @@ static void put_row(FILE *f, const struct cbench_result *res, size_t trial, size
 
 	fprintf(f, "%s,%zu,%zu,%" PRIu64 ",%" PRIu64 ",%.6f,%s", name, trial + 1, k + 1,
 		s->reps, s->ticks, ns_per_op, cbench_disturb_name(s->disturbed));
-	put_counter(f, s, CBENCH_HAVE_INSTRUCTIONS, s->instructions);
-	put_counter(f, s, CBENCH_HAVE_CYCLES, s->cycles);
-	put_counter(f, s, CBENCH_HAVE_REF_CYCLES, s->ref_cycles);
+	put_counters(f, s);
 	fprintf(f, ",%s,%.*s,%s\n", kind, (int)base, name, name[base] ? name + base + 1 : "");
 }
 
 int cbench_report_csv(const struct cbench_report *r, FILE *f)
 {
-	fputs("benchmark,trial,measurement,reps,ticks,ns_per_op,disturbed,instructions,cycles,ref_cycles,kind,"
-	      "base,params\n", f);
+	fputs("benchmark,trial,measurement,reps,ticks,ns_per_op,disturbed", f);
+	for (const struct cbench_figure *fig = NULL; (fig = cbench_figure_next(fig, CBENCH_SHOW_CSV));)
+		fprintf(f, ",%s", fig->csv);
+	fputs(",kind,base,params\n", f);
 	for (size_t i = 0; i < r->nresults; i++) {
 		const struct cbench_result *res = &r->results[i];
 

@@ -24,6 +24,7 @@
 
 #include "machine/reference.h"
 #include "report/context.h"
+#include "report/figures.h"
 #include "report/report.h"
 #include "stats/trials.h"
 #include "report/utf8.h"
@@ -273,32 +274,21 @@ static void put_notes(const struct cbench_report *r, FILE *f)
 	     tp.j, tp.accuracy_ns, tp.a, tp.b, tp.max_measure_ns * 1e-3);
 }
 
-/* One trial's result line. */
+/* One trial's result line: its figures the Go format shows (figures.c). */
 static void put_trial(FILE *f, const char *name, const struct cbench_trial *tr)
 {
+	double v;
+
 	/* Go's b.N: the operations the line's figures stand for. */
 	fprintf(f, "%s %" PRIu64, name, tr->iterations ? tr->iterations : tr->n);
-	put_value(f, tr->ns_per_op, "ns/op");
-	if (!isnan(tr->mb_per_s))
-		put_value(f, tr->mb_per_s, "MB/s");
-	if (tr->have & CBENCH_HAVE_INSTRUCTIONS)
-		put_value(f, tr->instructions_per_op, "instructions/op");
-	if (tr->have & CBENCH_HAVE_CYCLES)
-		put_value(f, tr->cycles_per_op, "cycles/op");
-	if (tr->have & CBENCH_HAVE_REF_CYCLES)
-		put_value(f, tr->ref_cycles_per_op, "ref-cycles/op");
-	if (!isnan(tr->est_cycles_per_op))
-		put_value(f, tr->est_cycles_per_op, "est-cycles/op");
-	/* Go's -benchmem units, so benchstat reads them; whole counts print
-	 * whole, as `go test` prints them. */
-	if (tr->figures.have_allocs) {
-		put_count(f, tr->figures.bytes_per_op, "B/op");
-		put_count(f, tr->figures.allocs_per_op, "allocs/op");
+	for (const struct cbench_figure *fig = NULL; (fig = cbench_figure_next(fig, CBENCH_SHOW_GO));) {
+		if (!fig->get(tr, &v))
+			continue;
+		if (fig->style == CBENCH_FIGURE_COUNT)
+			put_count(f, v, fig->unit);
+		else
+			put_value(f, v, fig->unit);
 	}
-	/* The median per-iteration time of the loop timing points: a unit
-	 * of its own, so benchstat compares it in a table of its own. */
-	if (tr->have_tp && tr->tp.every && !isnan(tr->tp.q_ns[2]))
-		put_value(f, tr->tp.q_ns[2], "ns/iter");
 	fputc('\n', f);
 }
 

@@ -10,6 +10,7 @@
 #include "report/json_writer.h"
 #include "machine/reference.h"
 #include "report/context.h"
+#include "report/figures.h"
 #include "report/report.h"
 #include "stats/trials.h"
 
@@ -52,6 +53,8 @@ void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct
 
 static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, double tsc_hz)
 {
+	double v;
+
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "status", t->error ? "failed" : t->set_aside ? "set_aside" : "ok");
 	if (t->error) {
@@ -80,20 +83,10 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 			cbench_jsonw_uint(j, cbench_disturb_names[k], t->discarded_by[k]);
 	}
 	cbench_jsonw_object_end(j);
-	maybe(j, "mb_per_s", t->mb_per_s);
-	if (t->have & CBENCH_HAVE_INSTRUCTIONS)
-		cbench_jsonw_double(j, "instructions_per_op", t->instructions_per_op);
-	if (t->have & CBENCH_HAVE_CYCLES)
-		cbench_jsonw_double(j, "cycles_per_op", t->cycles_per_op);
-	if (t->have & CBENCH_HAVE_REF_CYCLES)
-		cbench_jsonw_double(j, "ref_cycles_per_op", t->ref_cycles_per_op);
-	maybe(j, "est_cycles_per_op", t->est_cycles_per_op);
-	maybe(j, "step_share", t->step_share);
-	maybe(j, "core_ghz", t->core_ghz);
-	maybe(j, "clock_moved", t->clock_moved);
-	if (t->figures.have_allocs) {
-		cbench_jsonw_double(j, "bytes_per_op", t->figures.bytes_per_op);
-		cbench_jsonw_double(j, "allocs_per_op", t->figures.allocs_per_op);
+	/* Its figures (figures.c); ns_per_op is above, with its spread. */
+	for (const struct cbench_figure *f = NULL; (f = cbench_figure_next(f, CBENCH_SHOW_JSON));) {
+		if (f->get(t, &v))
+			cbench_jsonw_double(j, f->name, v);
 	}
 	if (t->have_tp)
 		cbench_report_json_tp(j, "tpoints", &t->tp, tsc_hz);

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "report/context.h"
+#include "report/figures.h"
 #include "report/json_writer.h"
 #include "report/report_audit.h"
 #include "report/report.h"
@@ -113,18 +114,18 @@ static void put_head(struct cbench_jsonw *j, const struct lnt_origin *o,
 }
 
 /* A metric's samples, one per trial that has the figure; absent if none has. */
-static void put_metric(struct cbench_jsonw *j, const struct cbench_result *res, const char *key,
-		       enum cbench_figure f)
+static void put_metric(struct cbench_jsonw *j, const struct cbench_result *res,
+		       const struct cbench_figure *f)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < res->ntrials; i++)
-		n += !res->trials[i].set_aside && isfinite(cbench_trial_figure(&res->trials[i], f));
+		n += !res->trials[i].set_aside && isfinite(cbench_figure_value(f, &res->trials[i]));
 	if (!n)
 		return;
-	cbench_jsonw_array_start(j, key);
+	cbench_jsonw_array_start(j, f->lnt);
 	for (size_t i = 0; i < res->ntrials; i++) {
-		double v = cbench_trial_figure(&res->trials[i], f);
+		double v = cbench_figure_value(f, &res->trials[i]);
 
 		if (!res->trials[i].set_aside && isfinite(v))
 			cbench_jsonw_double(j, NULL, v * 1000);
@@ -133,19 +134,19 @@ static void put_metric(struct cbench_jsonw *j, const struct cbench_result *res, 
 }
 
 /* One value for the run, scaled as the per-trial metric; absent if not measured. */
-static void put_estimate(struct cbench_jsonw *j, const char *key, double per_op)
+static void put_estimate(struct cbench_jsonw *j, const struct cbench_figure *f,
+			 const struct cbench_result *res)
 {
+	double per_op = f->result(res);
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s_estimate", f->lnt);
 	if (isfinite(per_op) && per_op > 0)
 		cbench_jsonw_double(j, key, per_op * 1000);
 }
 
 int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run *l, FILE *f)
 {
-	static const struct { const char *key; enum cbench_figure f; } metrics[] = {
-		{ "ps_per_op", CBENCH_FIG_NS }, { "est_cycles_per_kop", CBENCH_FIG_EST_CYCLES },
-		{ "instructions_per_kop", CBENCH_FIG_INSTRUCTIONS },
-		{ "cycles_per_kop", CBENCH_FIG_CYCLES }, { "ref_cycles_per_kop", CBENCH_FIG_REF_CYCLES },
-	};
 	const struct lnt_origin o = {
 		.machine = &r->machine, .cpuenv = &r->cpuenv, .backend = r->backend,
 		.version = r->version, .timer = r->timer.name, .so = r->so_path,
@@ -165,10 +166,12 @@ int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run
 			continue;
 		cbench_jsonw_object_start(&j, NULL);
 		cbench_jsonw_string(&j, "name", cbench_bench_title(name));
-		for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++)
-			put_metric(&j, res, metrics[m].key, metrics[m].f);
-		put_estimate(&j, "ps_per_op_estimate", res->ns_per_op);
-		put_estimate(&j, "est_cycles_per_kop_estimate", res->est_cycles_per_op);
+		/* The figures LNT takes (figures.c): the trials', then the run's. */
+		for (const struct cbench_figure *fig = NULL; (fig = cbench_figure_next(fig, CBENCH_SHOW_LNT));)
+			put_metric(&j, res, fig);
+		for (const struct cbench_figure *fig = NULL;
+		     (fig = cbench_figure_next(fig, CBENCH_SHOW_LNT_ESTIMATE));)
+			put_estimate(&j, fig, res);
 		cbench_jsonw_object_end(&j);
 	}
 	cbench_jsonw_array_end(&j);

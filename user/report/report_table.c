@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/figures.h"
 #include "report/report.h"
 
 #define RED "\033[31m"
@@ -22,8 +23,7 @@
 
 /* Column widths: a scaled time is at most "99999 ms", 8 characters. */
 #define TIME_W 10
-#define RATE_W 10
-#define CYC_W 10
+#define FIGURE_W 10
 
 bool cbench_colour(int fd)
 {
@@ -71,7 +71,6 @@ static const char *scale_rate(double mb_per_s, char *buf, size_t len)
 	return buf;
 }
 
-/* The best throughput of a result's trials: its least time's. */
 /* Digits of the interval's percentage: two significant ones, at most four decimals. */
 static int interval_digits(const struct cbench_result *res)
 {
@@ -80,13 +79,29 @@ static int interval_digits(const struct cbench_result *res)
 	return pct >= 10 ? 0 : pct >= 1 ? 1 : pct >= 0.1 ? 2 : pct >= 0.01 ? 3 : 4;
 }
 
-static bool any_rate(const struct cbench_report *r)
+/* Whether the table has a column for the figure: some benchmark can have it. */
+static bool has_column(const struct cbench_report *r, const struct cbench_figure *fig)
 {
+	if (!fig->applies)
+		return true;
 	for (size_t i = 0; i < r->nresults; i++) {
-		if (r->results[i].exp->desc->bytes_per_rep)
+		if (fig->applies(r->results[i].exp))
 			return true;
 	}
 	return false;
+}
+
+/* A result's figure in its column: five significant digits, "-" for NAN. */
+static void put_figure(FILE *f, const struct cbench_figure *fig, double v)
+{
+	char rate[32];
+
+	if (fig->style == CBENCH_FIGURE_RATE)
+		fprintf(f, " %*s", FIGURE_W, scale_rate(v, rate, sizeof(rate)));
+	else if (isnan(v))
+		fprintf(f, " %*s", FIGURE_W, "-");
+	else
+		fprintf(f, v < 1e5 ? " %*.5g" : " %*.0f", FIGURE_W, v);
 }
 
 static int name_width(const struct cbench_report *r)
@@ -124,10 +139,11 @@ void cbench_report_table_head(const struct cbench_report *r, FILE *f, bool colou
 {
 	fprintf(f, "%s%-*s %*s %9s %8s", colour ? BOLD : "", name_width(r), "benchmark", TIME_W,
 		"time/op", "interval", "cv");
-	if (any_rate(r))
-		fprintf(f, " %*s", RATE_W, "rate");
-	fprintf(f, " %*s %9s %7s %s%s\n", CYC_W, "cycles/op", "discarded", "trials", "tuning",
-		colour ? RESET : "");
+	for (const struct cbench_figure *fig = NULL; (fig = cbench_figure_next(fig, CBENCH_SHOW_TABLE));) {
+		if (has_column(r, fig))
+			fprintf(f, " %*s", FIGURE_W, fig->column);
+	}
+	fprintf(f, " %9s %7s %s%s\n", "discarded", "trials", "tuning", colour ? RESET : "");
 }
 
 /* What a row leaves to say: instability, short calls, timing points, failures. */
@@ -157,7 +173,7 @@ static void put_notes(const struct cbench_report *r, const struct cbench_result 
 void cbench_report_table_row(const struct cbench_report *r, const struct cbench_result *res, FILE *f,
 			     bool colour)
 {
-	char t[32], m[32], rate[32];
+	char t[32], m[32];
 	size_t discarded = 0, total = 0;
 
 	for (size_t j = 0; j < res->ntrials; j++) {
@@ -180,13 +196,10 @@ void cbench_report_table_row(const struct cbench_report *r, const struct cbench_
 		fprintf(f, "%8s", "-");
 	else
 		fprintf(f, "%7.3f%%", 100 * res->cv);
-	if (any_rate(r))
-		fprintf(f, " %*s", RATE_W, scale_rate(res->mb_per_s, rate, sizeof(rate)));
-	if (isnan(res->est_cycles_per_op))
-		fprintf(f, " %*s", CYC_W, "-");
-	else
-		fprintf(f, res->est_cycles_per_op < 1e5 ? " %*.5g" : " %*.0f", CYC_W,
-			res->est_cycles_per_op);
+	for (const struct cbench_figure *fig = NULL; (fig = cbench_figure_next(fig, CBENCH_SHOW_TABLE));) {
+		if (has_column(r, fig))
+			put_figure(f, fig, fig->result(res));
+	}
 	if (total)
 		fprintf(f, " %8.2f%%", 100.0 * (double)discarded / (double)total);
 	else

@@ -9,9 +9,6 @@
 #include "session/options.h"
 #include "error.h"
 
-/* Room for a subcommand's own options in the table we hand getopt_long. */
-#define OWN_MAX 16
-
 static const struct option shared[] = {
 	{ "filter", required_argument, NULL, CBENCH_OPT_FILTER },
 	{ "backend", required_argument, NULL, CBENCH_OPT_BACKEND },
@@ -40,18 +37,12 @@ static int take_shared(const struct cbench_option_fields *f, int c, const char *
 	return 0;
 }
 
-int cbench_options_parse(int argc, char *argv[], const struct cbench_option_fields *fields,
-			 const struct option *own, cbench_option_fn take, void *opts, FILE *err)
+/* getopt_long() over longopts, each option into its field or to take(). */
+static int parse(int argc, char *argv[], const struct cbench_option_fields *fields,
+		 const struct option *longopts, cbench_option_fn take, void *opts, FILE *err)
 {
-	struct option longopts[NSHARED + OWN_MAX + 1] = { { 0 } };
-	size_t n = 0;
 	int c, ret;
 
-	while (n < OWN_MAX && own[n].name) {
-		longopts[n] = own[n];
-		n++;
-	}
-	memcpy(&longopts[n], shared, sizeof(shared));
 	optind = 0;	/* full reset: we may be called more than once (tests) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -69,6 +60,29 @@ int cbench_options_parse(int argc, char *argv[], const struct cbench_option_fiel
 			return -EINVAL;
 	}
 	return 0;
+}
+
+int cbench_options_parse(int argc, char *argv[], const struct cbench_option_fields *fields,
+			 const struct option *own, cbench_option_fn take, void *opts, FILE *err)
+{
+	struct option *longopts;
+	size_t n = 0;
+	int ret;
+
+	/* The table getopt_long() gets is as long as the subcommand's own
+	 * options make it: none is ever left out. */
+	while (own[n].name)
+		n++;
+	longopts = calloc(n + NSHARED + 1, sizeof(*longopts));
+	if (!longopts) {
+		fprintf(err, "%s: %s\n", cbench_prog, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	memcpy(longopts, own, n * sizeof(*own));
+	memcpy(&longopts[n], shared, sizeof(shared));
+	ret = parse(argc, argv, fields, longopts, take, opts, err);
+	free(longopts);
+	return ret;
 }
 
 int cbench_option_refuse(FILE *err, const char *option, const char *want, const char *arg)

@@ -39,10 +39,11 @@ typedef int (*cbench_option_fn)(void *opts, int id, const char *arg, FILE *err);
 
 /*
  * Reads argv's options: the shared ones above into fields, -h/--help, and
- * own (ended by a zeroed entry, at most 16); take gets own's, --format and
- * each shared one fields has no place for.  Returns 0 with
+ * own (ended by a zeroed entry, as many as it has); take gets own's,
+ * --format and each shared one fields has no place for.  Returns 0 with
  * optind at the first operand, 1 for --help, -EINVAL after saying why on
- * err (an unknown or incomplete option, or what take refused).
+ * err (an unknown or incomplete option, or what take refused), or
+ * -ENOMEM.
  */
 int cbench_options_parse(int argc, char *argv[], const struct cbench_option_fields *fields,
 			 const struct option *own, cbench_option_fn take, void *opts, FILE *err);

@@ -169,14 +169,3 @@ double cbench_seq_perturb_term(double ticks, double min_timing)
 	/* A timing at or under MIN_TIMING times nothing at all. */
 	return over > 0.1 ? 100 / over : 1000;
 }
-
-double cbench_seq_perturb_score(const double *ticks, size_t n, double min_timing)
-{
-	double sum = 0;
-
-	if (!n)
-		return NAN;
-	for (size_t i = 0; i < n; i++)
-		sum += cbench_seq_perturb_term(ticks[i], min_timing);
-	return sum / (double)n;
-}

@@ -143,13 +143,12 @@ enum cbench_verdict cbench_seq_verdict(const struct cbench_seq *s, double min_ef
 double cbench_seq_converge_score(const double *v, size_t n);
 
 /*
- * Lau et al.'s perturb score of timings (in ticks) against MIN_TIMING, the
- * least time between two back-to-back timer reads: the mean of
- * 100 / (timing - (min_timing - 0.1)).  Above 1, timings come close
+ * One timing's term (in ticks) of Lau et al.'s perturb score against
+ * MIN_TIMING, the least time between two back-to-back timer reads:
+ * 100 / (timing - (min_timing - 0.1)).  The score, the mean of the terms,
+ * is summed as timings come (tpoints.c); above 1, timings come close
  * enough to the timer's own cost to be perturbed by it.
  */
-double cbench_seq_perturb_score(const double *ticks, size_t n, double min_timing);
-/* One timing's term of that mean, for a score summed as timings come. */
 double cbench_seq_perturb_term(double ticks, double min_timing);
 
 #endif /* _CBENCH_SEQUENTIAL_H */

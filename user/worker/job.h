@@ -21,7 +21,7 @@ enum cbench_worker_mode {
 					 * timer has ref_reps) + DONE */
 	CBENCH_WORKER_PROFILE,		/* sample the IP, send ENV + PROFILE +
 					 * PROFILE_GROUP... + PROFILE_STACK... +
-					 * DONE (profile.h) */
+					 * DONE (worker/results.h) */
 	CBENCH_WORKER_AUDIT,		/* exp against exp_b in random order, send
 					 * ENV + AUDIT_TIMING... + AUDIT_DONE
 					 * (audit_worker.c) */

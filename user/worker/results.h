@@ -34,8 +34,8 @@ struct cbench_tuned {
  * What a TRIAL worker measures beside its samples, sent whole in one
  * FIGURES message and carried whole by the phase and the run into the
  * trial: a new per-trial figure is a field here, set by the worker's
- * trial mode (worker.c) and printed by the writers (report_go.c,
- * report_json.c), and nothing between them changes.
+ * trial mode (worker.c) and named in report/figures.c, which every
+ * writer loops over; nothing between them changes.
  */
 struct cbench_trial_figures {
 	/* Allocations per op, counted apart from the timed measurements, for

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kimage: turn a benchmark's shared object into an image cbench.ko can run.
- * See kimage.h for what an image is.
+ * See kimage.h for what an image is; kimage_descs.c reads its descriptors.
  *
  * We refuse rather than repair: an object built with the wrong flags has code
  * we cannot see into (a stack-protector read of %fs:0x28, a PLT call into
@@ -20,7 +20,7 @@
 #include <cbench.h>
 
 #include "object/elffile.h"
-#include "object/kimage.h"
+#include "object/kimage_parts.h"
 #include "object/loader.h"
 #include "../../kmod/lib/abi.h"
 #include "../../kmod/lib/reloc.h"
@@ -68,45 +68,6 @@ _Static_assert(sizeof(struct cbench_tp_krecord) == sizeof(struct cbench_tp_recor
 #define SHT_RELR 19
 #endif
 
-/* Most PT_LOAD segments we accept; ld makes four. */
-#define SEGMENTS_MAX 16
-
-struct segment {
-	uint64_t start;		/* image offset */
-	uint64_t file_bytes;
-	uint64_t mem_bytes;
-	uint32_t flags;		/* PF_* */
-};
-
-struct loader {
-	const char *path;
-	Elf *elf;
-	const uint8_t *file;
-	size_t file_bytes;
-	uint64_t base;		/* vaddr of image offset 0 */
-	struct segment seg[SEGMENTS_MAX];
-	unsigned int nseg;
-	uint64_t descs_vaddr;	/* the cbench_descs section */
-	uint64_t descs_bytes;
-	bool have_descs;
-	char *why;
-	size_t why_bytes;
-	struct cbench_kimage *image;
-};
-
-__attribute__((format(printf, 2, 3)))
-static int refuse(struct loader *ld, const char *fmt, ...)
-{
-	int n = snprintf(ld->why, ld->why_bytes, "%s: ", ld->path);
-	va_list ap;
-
-	if (n < 0 || (size_t)n >= ld->why_bytes)
-		return -EINVAL;
-	va_start(ap, fmt);
-	vsnprintf(ld->why + n, ld->why_bytes - n, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static uint64_t round_down(uint64_t v)
 {
@@ -119,28 +80,28 @@ static uint64_t round_up(uint64_t v)
 }
 
 /* The PT_LOAD segments, checked, into ld->seg; *end gets the last one's end. */
-static int find_segments(struct loader *ld, size_t nphdr, uint64_t *end)
+static int find_segments(struct cbench_kimage_loader *ld, size_t nphdr, uint64_t *end)
 {
 	bool first = true;
 
 	*end = 0;
 	for (size_t i = 0; i < nphdr; i++) {
 		GElf_Phdr ph;
-		struct segment *s;
+		struct cbench_kimage_segment *s;
 
 		if (!gelf_getphdr(ld->elf, (int)i, &ph))
-			return refuse(ld, "bad program header %zu", i);
+			return cbench_kimage_refuse(ld, "bad program header %zu", i);
 		if (ph.p_type == PT_TLS)
-			return refuse(ld, "has thread-local storage (PT_TLS), which ring 0 cannot provide: "
+			return cbench_kimage_refuse(ld, "has thread-local storage (PT_TLS), which ring 0 cannot provide: "
 				      "remove __thread/_Thread_local variables");
 		if (ph.p_type != PT_LOAD)
 			continue;
 		if ((ph.p_flags & PF_W) && (ph.p_flags & PF_X))
-			return refuse(ld, "has a writable and executable segment at 0x%llx: "
+			return cbench_kimage_refuse(ld, "has a writable and executable segment at 0x%llx: "
 				      "link without -z execstack/-N and %s",
 				      (unsigned long long)ph.p_vaddr, CBENCH_KIMAGE_FIX);
 		if (ld->nseg == SEGMENTS_MAX)
-			return refuse(ld, "more than %d loadable segments", SEGMENTS_MAX);
+			return cbench_kimage_refuse(ld, "more than %d loadable segments", SEGMENTS_MAX);
 		if (first) {
 			ld->base = round_down(ph.p_vaddr);
 			first = false;
@@ -149,7 +110,7 @@ static int find_segments(struct loader *ld, size_t nphdr, uint64_t *end)
 		    ph.p_offset > ld->file_bytes || ph.p_filesz > ld->file_bytes - ph.p_offset ||
 		    ph.p_memsz > CBENCH_KIMAGE_MAX_BYTES ||
 		    ph.p_vaddr - ld->base > CBENCH_KIMAGE_MAX_BYTES - ph.p_memsz)
-			return refuse(ld, "loadable segment %u is malformed or too large", ld->nseg);
+			return cbench_kimage_refuse(ld, "loadable segment %u is malformed or too large", ld->nseg);
 		s = &ld->seg[ld->nseg++];
 		s->start = ph.p_vaddr - ld->base;
 		s->file_bytes = ph.p_filesz;
@@ -157,26 +118,26 @@ static int find_segments(struct loader *ld, size_t nphdr, uint64_t *end)
 		s->flags = ph.p_flags;
 		*end = ph.p_vaddr + ph.p_memsz;
 	}
-	return ld->nseg ? 0 : refuse(ld, "has no loadable segments");
+	return ld->nseg ? 0 : cbench_kimage_refuse(ld, "has no loadable segments");
 }
 
 /* The executable pages, merged into ranges; no other segment may share them. */
-static int find_text(struct loader *ld)
+static int find_text(struct cbench_kimage_loader *ld)
 {
 	struct cbench_kimage *image = ld->image;
 
 	for (unsigned int i = 0; i < ld->nseg; i++) {
-		const struct segment *s = &ld->seg[i];
+		const struct cbench_kimage_segment *s = &ld->seg[i];
 		uint64_t start = round_down(s->start), stop = round_up(s->start + s->mem_bytes);
 
 		if (!(s->flags & PF_X) || !s->mem_bytes)
 			continue;
 		/* Text pages become read-only: nothing else may share them. */
 		for (unsigned int j = 0; j < ld->nseg; j++) {
-			const struct segment *o = &ld->seg[j];
+			const struct cbench_kimage_segment *o = &ld->seg[j];
 
 			if (j != i && o->mem_bytes && o->start < stop && start < o->start + o->mem_bytes)
-				return refuse(ld, "code shares a page with data at 0x%llx: "
+				return cbench_kimage_refuse(ld, "code shares a page with data at 0x%llx: "
 					      "link with -Wl,-z,separate-code",
 					      (unsigned long long)(o->start + ld->base));
 		}
@@ -186,15 +147,15 @@ static int find_text(struct loader *ld)
 			continue;
 		}
 		if (image->ntext == CBENCH_TEXT_MAX)
-			return refuse(ld, "more than %d executable segments", CBENCH_TEXT_MAX);
+			return cbench_kimage_refuse(ld, "more than %d executable segments", CBENCH_TEXT_MAX);
 		image->text[image->ntext].start = start;
 		image->text[image->ntext].bytes = stop - start;
 		image->ntext++;
 	}
-	return image->ntext ? 0 : refuse(ld, "has no executable code");
+	return image->ntext ? 0 : cbench_kimage_refuse(ld, "has no executable code");
 }
 
-static int read_segments(struct loader *ld)
+static int read_segments(struct cbench_kimage_loader *ld)
 {
 	struct cbench_kimage *image = ld->image;
 	uint64_t end;
@@ -202,7 +163,7 @@ static int read_segments(struct loader *ld)
 	int ret;
 
 	if (elf_getphdrnum(ld->elf, &nphdr))
-		return refuse(ld, "no program headers: %s", elf_errmsg(-1));
+		return cbench_kimage_refuse(ld, "no program headers: %s", elf_errmsg(-1));
 	ret = find_segments(ld, nphdr, &end);
 	if (ret)
 		return ret;
@@ -224,10 +185,10 @@ static int read_segments(struct loader *ld)
 }
 
 /* Where a relocation may write: a writable, non-executable segment. */
-static bool writable(const struct loader *ld, uint64_t offset)
+static bool writable(const struct cbench_kimage_loader *ld, uint64_t offset)
 {
 	for (unsigned int i = 0; i < ld->nseg; i++) {
-		const struct segment *s = &ld->seg[i];
+		const struct cbench_kimage_segment *s = &ld->seg[i];
 
 		if (offset >= s->start && offset - s->start < s->mem_bytes &&
 		    s->mem_bytes - (offset - s->start) >= 8)
@@ -236,18 +197,18 @@ static bool writable(const struct loader *ld, uint64_t offset)
 	return false;
 }
 
-static int add_reloc(struct loader *ld, uint64_t vaddr, uint64_t target_vaddr, const char *what)
+static int add_reloc(struct cbench_kimage_loader *ld, uint64_t vaddr, uint64_t target_vaddr, const char *what)
 {
 	struct cbench_kimage *image = ld->image;
 	uint64_t slot = vaddr - ld->base, target = target_vaddr - ld->base;
 	uint64_t *relocs;
 
 	if (vaddr < ld->base || !writable(ld, slot))
-		return refuse(ld, "%s relocation at 0x%llx is outside writable data "
+		return cbench_kimage_refuse(ld, "%s relocation at 0x%llx is outside writable data "
 			      "(a text relocation): compile every file with -fPIC",
 			      what, (unsigned long long)vaddr);
 	if (target_vaddr < ld->base || target > image->image_bytes)
-		return refuse(ld, "%s relocation at 0x%llx points outside the object (0x%llx)",
+		return cbench_kimage_refuse(ld, "%s relocation at 0x%llx points outside the object (0x%llx)",
 			      what, (unsigned long long)vaddr, (unsigned long long)target_vaddr);
 	relocs = realloc(image->relocs, (image->nrelocs + 1) * sizeof(*relocs));
 	if (!relocs)
@@ -258,7 +219,7 @@ static int add_reloc(struct loader *ld, uint64_t vaddr, uint64_t target_vaddr, c
 	return 0;
 }
 
-static const char *symbol_name(struct loader *ld, Elf_Scn *symtab, GElf_Word index, GElf_Sym *sym)
+static const char *symbol_name(struct cbench_kimage_loader *ld, Elf_Scn *symtab, GElf_Word index, GElf_Sym *sym)
 {
 	GElf_Shdr sh;
 	Elf_Data *data = elf_getdata(symtab, NULL);
@@ -270,37 +231,37 @@ static const char *symbol_name(struct loader *ld, Elf_Scn *symtab, GElf_Word ind
 	return name ? name : "?";
 }
 
-static int undefined(struct loader *ld, const char *name, const char *how)
+static int undefined(struct cbench_kimage_loader *ld, const char *name, const char *how)
 {
 	if (!strcmp(name, "__stack_chk_fail") || !strcmp(name, "__stack_chk_guard"))
-		return refuse(ld, "calls __stack_chk_fail: the stack protector reads the user's "
+		return cbench_kimage_refuse(ld, "calls __stack_chk_fail: the stack protector reads the user's "
 			      "%%fs:0x28 and faults in ring 0; compile with -fno-stack-protector (%s)",
 			      CBENCH_KIMAGE_FIX);
 	if (!strncmp(name, "__tls_get_addr", 14))
-		return refuse(ld, "uses thread-local storage (%s): remove __thread variables", name);
-	return refuse(ld, "%s undefined symbol '%s': ring 0 has no libc or other libraries; "
+		return cbench_kimage_refuse(ld, "uses thread-local storage (%s): remove __thread variables", name);
+	return cbench_kimage_refuse(ld, "%s undefined symbol '%s': ring 0 has no libc or other libraries; "
 		      "define it in the benchmark (gcc may call memcpy/memset for struct copies) "
 		      "and %s", how, name, CBENCH_KIMAGE_FIX);
 }
 
-static int check_symbols(struct loader *ld, Elf_Scn *scn)
+static int check_symbols(struct cbench_kimage_loader *ld, Elf_Scn *scn)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	GElf_Shdr sh;
 
 	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
-		return refuse(ld, "bad dynamic symbol table");
+		return cbench_kimage_refuse(ld, "bad dynamic symbol table");
 	for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
 		GElf_Sym sym;
 		const char *name = symbol_name(ld, scn, (GElf_Word)i, &sym);
 
 		if (!name)
-			return refuse(ld, "bad dynamic symbol %zu", i);
+			return cbench_kimage_refuse(ld, "bad dynamic symbol %zu", i);
 		if (GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC)
-			return refuse(ld, "'%s' is an IFUNC, resolved by the dynamic loader at run time: "
+			return cbench_kimage_refuse(ld, "'%s' is an IFUNC, resolved by the dynamic loader at run time: "
 				      "call one implementation directly", name);
 		if (GELF_ST_TYPE(sym.st_info) == STT_TLS)
-			return refuse(ld, "'%s' is thread-local, which ring 0 cannot provide: "
+			return cbench_kimage_refuse(ld, "'%s' is thread-local, which ring 0 cannot provide: "
 				      "remove __thread/_Thread_local variables", name);
 		if (sym.st_shndx == SHN_UNDEF && *name && GELF_ST_BIND(sym.st_info) != STB_WEAK)
 			return undefined(ld, name, "has");
@@ -308,7 +269,7 @@ static int check_symbols(struct loader *ld, Elf_Scn *scn)
 	return 0;
 }
 
-static int do_relocs(struct loader *ld, Elf_Scn *scn)
+static int do_relocs(struct cbench_kimage_loader *ld, Elf_Scn *scn)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	Elf_Scn *symtab;
@@ -316,7 +277,7 @@ static int do_relocs(struct loader *ld, Elf_Scn *scn)
 	int ret;
 
 	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
-		return refuse(ld, "bad relocation section");
+		return cbench_kimage_refuse(ld, "bad relocation section");
 	symtab = elf_getscn(ld->elf, sh.sh_link);
 	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 		GElf_Rela r;
@@ -326,11 +287,11 @@ static int do_relocs(struct loader *ld, Elf_Scn *scn)
 		uint64_t target;
 
 		if (!gelf_getrela(data, (int)i, &r))
-			return refuse(ld, "bad relocation %zu", i);
+			return cbench_kimage_refuse(ld, "bad relocation %zu", i);
 		type = GELF_R_TYPE(r.r_info);
 		symi = GELF_R_SYM(r.r_info);
 		if (symi && (!symtab || !(name = symbol_name(ld, symtab, symi, &sym))))
-			return refuse(ld, "relocation at 0x%llx names a bad symbol",
+			return cbench_kimage_refuse(ld, "relocation at 0x%llx names a bad symbol",
 				      (unsigned long long)r.r_offset);
 
 		switch (type) {
@@ -348,13 +309,13 @@ static int do_relocs(struct loader *ld, Elf_Scn *scn)
 			 * RELATIVE slot.  Anything else lives in a library.
 			 */
 			if (!name)
-				return refuse(ld, "relocation type %u at 0x%llx has no symbol", type,
+				return cbench_kimage_refuse(ld, "relocation type %u at 0x%llx has no symbol", type,
 					      (unsigned long long)r.r_offset);
 			if (sym.st_shndx == SHN_UNDEF)
 				return undefined(ld, name, "refers to");
 			if (sym.st_shndx == SHN_ABS || GELF_ST_TYPE(sym.st_info) == STT_TLS ||
 			    GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC)
-				return refuse(ld, "relocation against '%s' cannot be made relative", name);
+				return cbench_kimage_refuse(ld, "relocation against '%s' cannot be made relative", name);
 			target = sym.st_value + (type == R_X86_64_64 ? (uint64_t)r.r_addend : 0);
 			ret = add_reloc(ld, r.r_offset, target,
 					type == R_X86_64_64 ? "R_X86_64_64" :
@@ -362,21 +323,21 @@ static int do_relocs(struct loader *ld, Elf_Scn *scn)
 					"R_X86_64_JUMP_SLOT");
 			break;
 		case R_X86_64_IRELATIVE:
-			return refuse(ld, "has an IFUNC relocation (R_X86_64_IRELATIVE) at 0x%llx: "
+			return cbench_kimage_refuse(ld, "has an IFUNC relocation (R_X86_64_IRELATIVE) at 0x%llx: "
 				      "IFUNCs are resolved by the dynamic loader; call one "
 				      "implementation directly", (unsigned long long)r.r_offset);
 		case R_X86_64_DTPMOD64:
 		case R_X86_64_DTPOFF64:
 		case R_X86_64_TPOFF64:
 		case R_X86_64_TLSDESC:
-			return refuse(ld, "has a thread-local storage relocation (type %u) for '%s': "
+			return cbench_kimage_refuse(ld, "has a thread-local storage relocation (type %u) for '%s': "
 				      "remove __thread/_Thread_local variables", type,
 				      name ? name : "?");
 		case R_X86_64_COPY:
-			return refuse(ld, "has a copy relocation for '%s': %s", name ? name : "?",
+			return cbench_kimage_refuse(ld, "has a copy relocation for '%s': %s", name ? name : "?",
 				      CBENCH_KIMAGE_FIX);
 		default:
-			return refuse(ld, "has relocation type %u at 0x%llx%s%s, which cbench.ko "
+			return cbench_kimage_refuse(ld, "has relocation type %u at 0x%llx%s%s, which cbench.ko "
 				      "does not apply: %s", type, (unsigned long long)r.r_offset,
 				      name ? " against " : "", name ? name : "", CBENCH_KIMAGE_FIX);
 		}
@@ -386,42 +347,42 @@ static int do_relocs(struct loader *ld, Elf_Scn *scn)
 	return 0;
 }
 
-static int check_dynamic(struct loader *ld, Elf_Scn *scn)
+static int check_dynamic(struct cbench_kimage_loader *ld, Elf_Scn *scn)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	GElf_Shdr sh;
 
 	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
-		return refuse(ld, "bad dynamic section");
+		return cbench_kimage_refuse(ld, "bad dynamic section");
 	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 		GElf_Dyn dyn;
 
 		if (!gelf_getdyn(data, (int)i, &dyn))
-			return refuse(ld, "bad dynamic entry %zu", i);
+			return cbench_kimage_refuse(ld, "bad dynamic entry %zu", i);
 		switch (dyn.d_tag) {
 		case DT_TEXTREL:
-			return refuse(ld, "has text relocations: compile every file with -fPIC");
+			return cbench_kimage_refuse(ld, "has text relocations: compile every file with -fPIC");
 		case DT_FLAGS:
 			if (dyn.d_un.d_val & DF_TEXTREL)
-				return refuse(ld, "has text relocations: compile every file with -fPIC");
+				return cbench_kimage_refuse(ld, "has text relocations: compile every file with -fPIC");
 			if (dyn.d_un.d_val & DF_STATIC_TLS)
-				return refuse(ld, "uses static thread-local storage: "
+				return cbench_kimage_refuse(ld, "uses static thread-local storage: "
 					      "remove __thread variables");
 			break;
 		case DT_INIT:
 		case DT_FINI:
-			return refuse(ld, "has _init/_fini, which cbench.ko does not run: "
+			return cbench_kimage_refuse(ld, "has _init/_fini, which cbench.ko does not run: "
 				      "link with -nostdlib (%s)", CBENCH_KIMAGE_FIX);
 		case DT_INIT_ARRAYSZ:
 		case DT_PREINIT_ARRAYSZ:
 			if (dyn.d_un.d_val)
-				return refuse(ld, "has constructors, which cbench.ko does not run: "
+				return cbench_kimage_refuse(ld, "has constructors, which cbench.ko does not run: "
 					      "do the work in the benchmark's setup()");
 			break;
 		case DT_REL:
-			return refuse(ld, "has REL relocations; x86-64 uses RELA: %s", CBENCH_KIMAGE_FIX);
+			return cbench_kimage_refuse(ld, "has REL relocations; x86-64 uses RELA: %s", CBENCH_KIMAGE_FIX);
 		case DT_RELR:
-			return refuse(ld, "has packed relative relocations (DT_RELR): "
+			return cbench_kimage_refuse(ld, "has packed relative relocations (DT_RELR): "
 				      "link with -Wl,-z,nopack-relative-relocs");
 		default:
 			break;
@@ -430,21 +391,21 @@ static int check_dynamic(struct loader *ld, Elf_Scn *scn)
 	return 0;
 }
 
-static int read_sections(struct loader *ld)
+static int read_sections(struct cbench_kimage_loader *ld)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	int ret;
 
 	if (elf_getshdrstrndx(ld->elf, &shstrndx))
-		return refuse(ld, "has no section headers (stripped with --strip-section-headers?)");
+		return cbench_kimage_refuse(ld, "has no section headers (stripped with --strip-section-headers?)");
 	/* Symbols and dynamic tags first, so their messages win over relocations'. */
 	while ((scn = elf_nextscn(ld->elf, scn))) {
 		GElf_Shdr sh;
 		const char *name;
 
 		if (!gelf_getshdr(scn, &sh))
-			return refuse(ld, "bad section header");
+			return cbench_kimage_refuse(ld, "bad section header");
 		name = elf_strptr(ld->elf, shstrndx, sh.sh_name);
 		if (name && !strcmp(name, CBENCH_SECTION)) {
 			ld->descs_vaddr = sh.sh_addr;
@@ -457,7 +418,7 @@ static int read_sections(struct loader *ld)
 		else if (sh.sh_type == SHT_DYNAMIC)
 			ret = check_dynamic(ld, scn);
 		else if ((sh.sh_flags & SHF_ALLOC) && (sh.sh_type == SHT_REL || sh.sh_type == SHT_RELR))
-			ret = refuse(ld, "has %s relocations (section %s): %s",
+			ret = cbench_kimage_refuse(ld, "has %s relocations (section %s): %s",
 				     sh.sh_type == SHT_REL ? "REL" : "packed RELR",
 				     name ? name : "?", CBENCH_KIMAGE_FIX);
 		if (ret)
@@ -467,200 +428,13 @@ static int read_sections(struct loader *ld)
 		GElf_Shdr sh;
 
 		if (!gelf_getshdr(scn, &sh))
-			return refuse(ld, "bad section header");
+			return cbench_kimage_refuse(ld, "bad section header");
 		if (sh.sh_type == SHT_RELA && (sh.sh_flags & SHF_ALLOC)) {
 			ret = do_relocs(ld, scn);
 			if (ret)
 				return ret;
 		}
 	}
-	return 0;
-}
-
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static bool relocated(const struct cbench_kimage *image, uint64_t slot)
-{
-	return bsearch(&slot, image->relocs, image->nrelocs, sizeof(slot), compare_u64);
-}
-
-static uint64_t load64(const struct cbench_kimage *image, uint64_t offset)
-{
-	uint64_t v;
-
-	memcpy(&v, image->bytes + offset, sizeof(v));
-	return v;
-}
-
-/*
- * A pointer field of a descriptor: a RELATIVE slot (so it follows the image)
- * or NULL.  Returns 0 and the target's image offset, 1 for NULL, or an error.
- */
-static int pointer(struct loader *ld, uint64_t slot, const char *bench, const char *field,
-		   uint64_t *target)
-{
-	const struct cbench_kimage *image = ld->image;
-
-	if (slot > image->image_bytes - 8)
-		return refuse(ld, "benchmark %s: descriptor is outside the image", bench);
-	if (!relocated(image, slot)) {
-		if (!load64(image, slot))
-			return 1;
-		return refuse(ld, "benchmark %s: %s is an absolute address: compile with -fPIC",
-			      bench, field);
-	}
-	*target = load64(image, slot);
-	return 0;
-}
-
-static int entry(struct loader *ld, uint64_t slot, const char *bench, const char *field,
-		 uint64_t *offset)
-{
-	const struct cbench_kimage *image = ld->image;
-	enum cbench_check check;
-	int ret = pointer(ld, slot, bench, field, offset);
-
-	if (ret)
-		return ret;
-	check = cbench_entry_check(image->bytes, image->image_bytes, image->text, image->ntext,
-				   *offset);
-	if (check == CBENCH_CHECK_ENTRY_ENDBR)
-		return refuse(ld, "benchmark %s: %s() at 0x%llx does not start with endbr64, which "
-			      "IBT kernels demand of every indirect-call target: compile with "
-			      "-fcf-protection=branch (%s)", bench, field,
-			      (unsigned long long)(*offset + ld->base), CBENCH_KIMAGE_FIX);
-	if (check != CBENCH_CHECK_OK)
-		return refuse(ld, "benchmark %s: %s() at 0x%llx: %s", bench, field,
-			      (unsigned long long)(*offset + ld->base), cbench_check_str(check));
-	return 0;
-}
-
-/* The per-rep hooks of the ABI 2 descriptor at `at`, each optional. */
-static int hooks(struct loader *ld, uint64_t at, struct cbench_kimage_entry *e)
-{
-	int ret;
-
-	ret = entry(ld, at + offsetof(struct cbench_desc, before_rep), e->name, "before_rep",
-		    &e->before_rep);
-	if (ret < 0)
-		return ret;
-	e->has_before_rep = ret == 0;
-	ret = entry(ld, at + offsetof(struct cbench_desc, after_rep), e->name, "after_rep",
-		    &e->after_rep);
-	if (ret < 0)
-		return ret;
-	e->has_after_rep = ret == 0;
-	return 0;
-}
-
-/* The parameter values of the descriptor at `at`, as many as we keep. */
-static int params_of(struct loader *ld, uint64_t at, const struct cbench_desc *desc,
-		     struct cbench_kimage_entry *e)
-{
-	const struct cbench_kimage *image = ld->image;
-	uint32_t kept = desc->nparams < CBENCH_KIMAGE_PARAMS ? desc->nparams : CBENCH_KIMAGE_PARAMS;
-	uint64_t params;
-	int ret;
-
-	e->nparams = desc->nparams;
-	if (!desc->nparams)
-		return 0;
-	ret = pointer(ld, at + offsetof(struct cbench_desc, params), e->name, "params", &params);
-	if (ret)
-		return ret < 0 ? ret : refuse(ld, "benchmark %s: nparams without params", e->name);
-	if (params > image->image_bytes || kept * sizeof(int64_t) > image->image_bytes - params)
-		return refuse(ld, "benchmark %s: params outside the image", e->name);
-	memcpy(e->params, image->bytes + params, kept * sizeof(int64_t));
-	return 0;
-}
-
-/* The descriptor at image offset `at` (`label` names it) into e. */
-static int read_descriptor(struct loader *ld, uint64_t at, const char *label,
-			   struct cbench_kimage_entry *e)
-{
-	const struct cbench_kimage *image = ld->image;
-	struct cbench_desc desc;
-	uint64_t name;
-	int ret;
-
-	if (at > image->image_bytes || CBENCH_DESC_V1_BYTES > image->image_bytes - at)
-		return refuse(ld, "benchmark %s: descriptor is outside the image", label);
-	/* An ABI 1 descriptor ends before the hooks: read only its own bytes. */
-	memset(&desc, 0, sizeof(desc));
-	memcpy(&desc, image->bytes + at, CBENCH_DESC_V1_BYTES);
-	if (!cbench_desc_bytes(desc.abi_version) ||
-	    desc.desc_bytes != cbench_desc_bytes(desc.abi_version))
-		return refuse(ld, "benchmark %s: built for cbench ABI %u (%u-byte descriptor); "
-			      "this cbenchctl knows ABI 1 to %u", label, desc.abi_version,
-			      desc.desc_bytes, CBENCH_ABI_VERSION);
-	if (desc.desc_bytes > image->image_bytes - at)
-		return refuse(ld, "benchmark %s: descriptor is outside the image", label);
-	ret = pointer(ld, at + offsetof(struct cbench_desc, name), label, "name", &name);
-	if (ret)
-		return ret < 0 ? ret : refuse(ld, "benchmark %s has no name", label);
-	if (name >= image->image_bytes ||
-	    !memchr(image->bytes + name, 0, image->image_bytes - name) ||
-	    strlen((const char *)image->bytes + name) >= sizeof(e->name))
-		return refuse(ld, "benchmark %s: name is not a string inside the image", label);
-	strcpy(e->name, (const char *)image->bytes + name);
-	e->flags = desc.flags;
-
-	ret = entry(ld, at + offsetof(struct cbench_desc, run), e->name, "run", &e->run);
-	if (ret)
-		return ret < 0 ? ret : refuse(ld, "benchmark %s has no run()", e->name);
-	ret = entry(ld, at + offsetof(struct cbench_desc, setup), e->name, "setup", &e->setup);
-	if (ret < 0)
-		return ret;
-	e->has_setup = ret == 0;
-	if (desc.abi_version >= 2) {
-		ret = hooks(ld, at, e);
-		if (ret)
-			return ret;
-	}
-	e->arena_bytes = desc.arena_bytes;
-	return params_of(ld, at, &desc, e);
-}
-
-static int read_descriptors(struct loader *ld)
-{
-	struct cbench_kimage *image = ld->image;
-	uint64_t first, n;
-
-	if (!ld->have_descs || !ld->descs_bytes)
-		return refuse(ld, "registers no benchmarks (no %s section): use CBENCH()",
-			      CBENCH_SECTION);
-	first = ld->descs_vaddr - ld->base;
-	n = ld->descs_bytes / sizeof(uint64_t);
-	if (ld->descs_vaddr < ld->base || ld->descs_bytes % sizeof(uint64_t) ||
-	    first % sizeof(uint64_t) || first > image->image_bytes ||
-	    ld->descs_bytes > image->image_bytes - first)
-		return refuse(ld, "malformed %s section", CBENCH_SECTION);
-	image->entries = calloc(n, sizeof(*image->entries));
-	if (!image->entries)
-		return -ENOMEM;
-
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t at;
-		char label[32];
-		int ret;
-
-		snprintf(label, sizeof(label), "#%llu", (unsigned long long)i);
-		ret = pointer(ld, first + i * sizeof(uint64_t), label, "descriptor", &at);
-		if (ret == 1)
-			continue;
-		if (!ret)
-			ret = read_descriptor(ld, at, label, &image->entries[image->nentries]);
-		if (ret)
-			return ret;
-		image->nentries++;
-	}
-	if (!image->nentries)
-		return refuse(ld, "registers no benchmarks: use CBENCH()");
 	return 0;
 }
 
@@ -694,7 +468,7 @@ static int add_func(struct cbench_kimage *image, const char *name, uint64_t offs
 }
 
 /* The sized functions of symbol table scn that lie in text. */
-static int functions_of(struct loader *ld, Elf_Scn *scn)
+static int functions_of(struct cbench_kimage_loader *ld, Elf_Scn *scn)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	GElf_Shdr sh;
@@ -732,7 +506,7 @@ static bool covered(const struct cbench_kimage *image, uint64_t offset)
  * .dynsym's if it was stripped, then every entry point no symbol covers,
  * to the end of its text.
  */
-static int read_functions(struct loader *ld)
+static int read_functions(struct cbench_kimage_loader *ld)
 {
 	struct cbench_kimage *image = ld->image;
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
@@ -770,25 +544,25 @@ static int read_functions(struct loader *ld)
 	return 0;
 }
 
-static int finish_relocs(struct loader *ld)
+static int finish_relocs(struct cbench_kimage_loader *ld)
 {
 	struct cbench_kimage *image = ld->image;
 	enum cbench_check check;
 	uint32_t bad = 0;
 
-	qsort(image->relocs, image->nrelocs, sizeof(*image->relocs), compare_u64);
+	qsort(image->relocs, image->nrelocs, sizeof(*image->relocs), cbench_kimage_compare_u64);
 	if (image->nrelocs > CBENCH_RELOCS_MAX)
-		return refuse(ld, "has %u relocations; cbench.ko takes at most %u: "
+		return cbench_kimage_refuse(ld, "has %u relocations; cbench.ko takes at most %u: "
 			      "use fewer pointers in initialized data", image->nrelocs,
 			      CBENCH_RELOCS_MAX);
 	/* The checks cbench.ko will make, made here first so they fail with a message. */
 	check = cbench_text_check(image->image_bytes, image->text, image->ntext, &bad);
 	if (check != CBENCH_CHECK_OK)
-		return refuse(ld, "text range %u: %s", bad, cbench_check_str(check));
+		return cbench_kimage_refuse(ld, "text range %u: %s", bad, cbench_check_str(check));
 	check = cbench_reloc_check(image->bytes, image->image_bytes, image->text, image->ntext,
 				   image->relocs, image->nrelocs, &bad);
 	if (check != CBENCH_CHECK_OK)
-		return refuse(ld, "relocation at 0x%llx: %s",
+		return cbench_kimage_refuse(ld, "relocation at 0x%llx: %s",
 			      (unsigned long long)(image->relocs[bad] + ld->base),
 			      cbench_check_str(check));
 	return 0;
@@ -796,7 +570,7 @@ static int finish_relocs(struct loader *ld)
 
 int cbench_kimage_load(const char *path, struct cbench_kimage *image, char *why, size_t why_bytes)
 {
-	struct loader ld = {
+	struct cbench_kimage_loader ld = {
 		.path = path, .why = why, .why_bytes = why_bytes, .image = image,
 	};
 	struct cbench_elf e;
@@ -814,7 +588,7 @@ int cbench_kimage_load(const char *path, struct cbench_kimage *image, char *why,
 	ld.file = (const uint8_t *)elf_rawfile(ld.elf, &ld.file_bytes);
 	ret = -EINVAL;
 	if (!ld.file) {
-		refuse(&ld, "not an ELF file");
+		cbench_kimage_refuse(&ld, "not an ELF file");
 		goto out;
 	}
 	ret = read_segments(&ld);
@@ -823,7 +597,7 @@ int cbench_kimage_load(const char *path, struct cbench_kimage *image, char *why,
 	if (!ret)
 		ret = finish_relocs(&ld);
 	if (!ret)
-		ret = read_descriptors(&ld);
+		ret = cbench_kimage_read_descriptors(&ld);
 	if (!ret)
 		ret = read_functions(&ld);
 out:
@@ -853,3 +627,4 @@ const struct cbench_kimage_entry *cbench_kimage_find(const struct cbench_kimage 
 	}
 	return NULL;
 }
+

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the kmod backend's files share (kmod.h is what the rest of cbenchctl
+ * sees): its state (backend_kmod.c), one run of cbench.ko and a failed
+ * run's account (kmod_run.c), the reference image and the calibration
+ * (kmod_calibrate.c).
+ */
+#ifndef _CBENCH_BACKEND_KMOD_PARTS_H
+#define _CBENCH_BACKEND_KMOD_PARTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/types.h"
+#include "backend/netlink.h"
+#include "backend/protocol.h"
+#include "backend/rehearse.h"
+#include "object/kimage.h"
+
+/* Distinct run shapes a worker remembers as rehearsed; past that, the oldest
+ * is forgotten (and rehearsed again if it comes back). */
+#define REHEARSED_MAX 64
+
+/* Samples of one run, handed out one at a time. */
+struct batch {
+	struct cbench_ksample *s;
+	uint32_t n, next;
+	uint64_t reps, step;
+	struct cbench_ksample overhead;	/* of the run that took the batch */
+	uint32_t counters;		/* CBENCH_COUNTER_F_* of that run */
+	uint64_t last_reps;
+	/* With timing points: each sample's records, as the dump left them
+	 * (tp.records 0: the batch has none). */
+	struct cbench_proto_tp tp;
+};
+
+struct kmod_backend {
+	struct cbench_nl *nl;
+	int cpu;
+	struct cbench_kimage image;
+	bool have_image;
+	uint32_t image_id;
+	const struct cbench_kimage_entry *entry;
+	int64_t param;
+	uint32_t nargs;			/* of exp's args, sent to the module */
+	uint64_t arena_bytes;
+
+	/* The benchmark's current batch, and the reference chain's. */
+	struct batch bench, ref;
+	/* The reference image (reference.S), uploaded for trials. */
+	struct cbench_kimage ref_image;
+	uint32_t ref_image_id;
+	bool have_ref_image;
+	struct cbench_proto_info info;	/* the module's, at open */
+	uint64_t budget_ns;		/* the module's, for messages */
+	uint64_t arena_max_bytes;	/* the module's; 0 if it did not say */
+	const struct cbench_experiment *exp;
+	/* Run shapes user mode has rehearsed (cbench_kmod_rehearse()): only
+	 * those reach ring 0. */
+	struct cbench_kmod_shape rehearsed[REHEARSED_MAX];
+	uint32_t nrehearsed;
+	/* An audit's side B, uploaded again on our socket (which alone may
+	 * use what it made) from the B instance's image. */
+	uint32_t b_image_id;
+	bool have_b_image;
+	/* Loop timing points asked for (the tpoints op): the caller's buffer,
+	 * and the records per call we ask the module for, at most the
+	 * caller's capacity and the module's limit; tp_records 0: none. */
+	struct cbench_tp_record *tp_buf;
+	uint64_t tp_capacity, tp_every;
+	uint32_t tp_records, tp_samples;
+	/* CPUID.80000001H:EDX[27]: timing points execute RDTSCP, which would
+	 * raise #UD in ring 0 (the rehearsal stops a benchmark's; we must not
+	 * run our own reference points). */
+	bool rdtscp;
+};
+
+/*
+ * Waits for run id, reads its samples into out (room for max; an audit
+ * run's sides into sides, if not NULL; its timing points into tp, if not
+ * NULL) and deletes it.  Returns the number of samples or -errno; *st is
+ * the run's state when it ended.
+ */
+int cbench_kmod_run_finish(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out, uint8_t *sides,
+			   struct cbench_proto_tp *tp, uint32_t max, struct cbench_proto_run_state *st);
+
+/* Starts run r with this process's quiet mode, then cbench_kmod_run_finish(). */
+int cbench_kmod_run_once(struct cbench_nl *nl, const struct cbench_proto_run *r, struct cbench_ksample *out,
+			 struct cbench_proto_tp *tp, struct cbench_proto_run_state *st);
+
+/* The quiet mode runs are sent with, from what the module says it has
+ * (info) and what was asked; -EOPNOTSUPP with b->error if it cannot. */
+int cbench_kmod_pick_quiet(struct cbench_backend *b, const struct cbench_proto_info *info);
+
+/* The mode every run of this process is sent with; -1: none sent. */
+int cbench_kmod_quiet(void);
+
+/* CBENCH_HAVE_* of a run's CBENCH_COUNTER_F_* counters. */
+uint32_t cbench_kmod_have(uint32_t counters);
+
+/*
+ * A FAILED run's error; where a per-rep hook failed, or cbench.ko ended a
+ * call, its account in error.  image: the run's (NULL: an audit's, of
+ * either side), to place an exception in its object.
+ */
+int cbench_kmod_run_failed(const struct cbench_proto_run_state *res, uint32_t call_ms, const char *name,
+			   const struct cbench_kimage *image, const char *object, char *error,
+			   size_t error_bytes);
+
+/* The reference image: reference.S's bytes on their own pages. */
+int cbench_kmod_ref_image(struct cbench_kimage *image);
+
+/* Where fn (an entry of reference.S) lies in the reference image. */
+uint64_t cbench_kmod_ref_offset(void (*fn)(struct cbench_ctx *, uint64_t));
+
+/* The calibrate op (struct cbench_backend_ops). */
+int cbench_kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t);
+
+#endif /* _CBENCH_BACKEND_KMOD_PARTS_H */

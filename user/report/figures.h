@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The figures a trial carries, by name: one row of cbench_figures[] each
+ * (figures.c), which every writer loops over, as Google Benchmark's
+ * reporters loop over a run's user counters.  A new per-trial figure is a
+ * value its worker measures (worker/results.h) and a row here; no writer
+ * names it.
+ *
+ * A writer takes the figures it shows in their order:
+ *
+ *	for (const struct cbench_figure *f = NULL; (f = cbench_figure_next(f, CBENCH_SHOW_GO));)
+ *		if (f->get(trial, &v)) ...
+ */
+#ifndef _CBENCH_REPORT_FIGURES_H
+#define _CBENCH_REPORT_FIGURES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cbench_trial;
+struct cbench_result;
+struct cbench_experiment;
+
+/* The writers that show a figure: one bit each. */
+enum {
+	CBENCH_SHOW_GO = 1u << 0,	/* a `value unit` pair on the trial's result line */
+	CBENCH_SHOW_JSON = 1u << 1,	/* a member of the trial, named by its name */
+	CBENCH_SHOW_LNT = 1u << 2,	/* a metric (.lnt): the kept trials', times 1000 */
+	CBENCH_SHOW_LNT_ESTIMATE = 1u << 3, /* and the result's, as "<.lnt>_estimate" */
+	CBENCH_SHOW_BMF = 1u << 4,	/* a measure (.bmf): the result's, the trials' range */
+	CBENCH_SHOW_TABLE = 1u << 5,	/* a column (.column): the result's */
+	CBENCH_SHOW_CSV = 1u << 6,	/* a column (.csv): the counter's count in each measurement */
+};
+
+/* How a value is written. */
+enum cbench_figure_style {
+	CBENCH_FIGURE_VALUE,		/* six significant digits (Go), five (table) */
+	CBENCH_FIGURE_COUNT,		/* a count: whole where it is whole, as `go test -benchmem` */
+	CBENCH_FIGURE_RATE,		/* MB/s: the table scales it to GB/s */
+};
+
+struct cbench_figure {
+	const char *name;		/* its name, and its JSON member: "cycles_per_op" */
+	const char *unit;		/* its unit in the Go format: "cycles/op" */
+	unsigned int show;		/* CBENCH_SHOW_* */
+	const char *lnt;		/* LNT's metric, per 1000 ops (or ps): "cycles_per_kop" */
+	const char *bmf;		/* Bencher's measure: "cycles" */
+	const char *column;		/* the table's column title */
+	const char *csv;		/* the CSV's column */
+	enum cbench_figure_style style;
+	/* The hardware counter it is read from (CBENCH_HAVE_*), 0 if none: a
+	 * trial without the counter has no such figure, and LNT and BMF list
+	 * the counters' figures after the others. */
+	uint32_t counter;
+	/* The headline: its result has an interval (ns_lo, ns_hi). */
+	bool headline;
+	/* Whether the trial (not failed) measured it, and its value, which
+	 * may then be NAN (the JSON's null). */
+	bool (*get)(const struct cbench_trial *t, double *value);
+	/* The result's: the median of its kept trials'; NULL: none. */
+	double (*result)(const struct cbench_result *res);
+	/* Whether a benchmark can have it, for the table's columns; NULL: any. */
+	bool (*applies)(const struct cbench_experiment *e);
+};
+
+extern const struct cbench_figure cbench_figures[];
+extern const unsigned int cbench_nfigures;
+
+/*
+ * The figure after prev (NULL: the first) that the writer show (one
+ * CBENCH_SHOW_* bit) shows, NULL after the last: in the order of
+ * cbench_figures[], except that LNT's and BMF's reports list the counters'
+ * figures last, as they always have.
+ */
+const struct cbench_figure *cbench_figure_next(const struct cbench_figure *prev, unsigned int show);
+
+/* f's value in trial t; NAN if t failed or did not measure it. */
+double cbench_figure_value(const struct cbench_figure *f, const struct cbench_trial *t);
+
+#endif /* _CBENCH_REPORT_FIGURES_H */
