@@ -185,7 +185,7 @@ static void mask_time(char *s)
 	}
 }
 
-enum run_format { GO, JSON, LNT, BMF, CSV, TABLE };
+enum run_format { GO, JSON, LNT, BMF, CSV, TABLE, JUNIT };
 
 static void render_run(enum run_format which, const char *name)
 {
@@ -215,6 +215,9 @@ static void render_run(enum run_format which, const char *name)
 	case TABLE:
 		cbench_report_table(&run, f, false);
 		break;
+	case JUNIT:
+		ret = cbench_report_junit(&run, f);
+		break;
 	}
 	fclose(f);
 	CU_ASSERT_EQUAL(ret, 0);
@@ -233,6 +236,7 @@ static void run_reports(void)
 	render_run(BMF, "run.bmf.json");
 	render_run(CSV, "run.csv");
 	render_run(TABLE, "run.table.txt");
+	render_run(JUNIT, "run.junit.xml");
 }
 
 static struct cbench_audit_timing timings[] = {

@@ -56,11 +56,13 @@ static void usage(FILE *f)
 		"  -o, --output FILE   write the report to FILE atomically (default stdout when\n"
 		"                      it is not a terminal; -o - prints it on one too); its\n"
 		"                      name says the format: .lnt.json LNT, .bmf.json Bencher,\n"
-		"                      .json JSON, .csv the raw measurements (as --samples),\n"
-		"                      else Go; give -o once per format to write several\n"
+		"                      .junit.xml JUnit, .json JSON, .csv the raw measurements\n"
+		"                      (as --samples), else Go; give -o once per format to\n"
+		"                      write several\n"
 		"  --format FMT        go (Go benchmark data format, for benchstat), json, lnt\n"
-		"                      (an LNT server's report) or bmf (Bencher Metric Format),\n"
-		"                      whatever -o's name says\n"
+		"                      (an LNT server's report), bmf (Bencher Metric Format) or\n"
+		"                      junit (JUnit XML for Jenkins and GitLab), whatever -o's\n"
+		"                      name says\n"
 		"  --machine NAME      the machine's name in an LNT report (default: the host's)\n"
 		"  --order REV         the run's order in an LNT report, such as the benchmarked\n"
 		"                      build's revision (default: the date and time, UTC);\n"
@@ -94,7 +96,7 @@ void cbench_run_options_init(struct cbench_run_options *o)
 	o->quiet = -1;
 }
 
-const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", NULL };
+const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", "junit", NULL };
 
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
        OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP };
@@ -176,6 +178,8 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 /* The format -o's name says, or -1 for none (then --format's, or Go). */
 static int format_of_name(const char *path)
 {
+	if (cbench_path_has_ext(path, ".junit.xml"))
+		return CBENCH_FORMAT_JUNIT;
 	if (cbench_path_has_ext(path, ".lnt.json"))
 		return CBENCH_FORMAT_LNT;
 	if (cbench_path_has_ext(path, ".bmf.json"))
@@ -187,7 +191,7 @@ static int format_of_name(const char *path)
 
 static const char *format_title(enum cbench_format f)
 {
-	static const char *const titles[CBENCH_FORMATS] = { "Go", "JSON", "LNT", "BMF" };
+	static const char *const titles[CBENCH_FORMATS] = { "Go", "JSON", "LNT", "BMF", "JUnit" };
 
 	return titles[f];
 }
@@ -220,7 +224,7 @@ static int sort_outputs(struct cbench_run_options *o, FILE *err)
 			if (o->reports[k].format == f) {
 				fprintf(err, "%s: run: %s and %s would both be %s reports: give one -o per "
 					"format (.json for JSON, .lnt.json for LNT, .bmf.json for Bencher, "
-					".csv for the raw measurements)\n", cbench_prog,
+					".junit.xml for JUnit, .csv for the raw measurements)\n", cbench_prog,
 					o->reports[k].path, p, format_title(f));
 				return -EINVAL;
 			}
@@ -419,6 +423,9 @@ static int write_report(const struct run_state *st, struct cbench_outfile *out,
 		break;
 	case CBENCH_FORMAT_BMF:
 		ret = cbench_report_bmf(&st->report, out->file);
+		break;
+	case CBENCH_FORMAT_JUNIT:
+		ret = cbench_report_junit(&st->report, out->file);
 		break;
 	default:
 		ret = cbench_report_go(&st->report, out->file);

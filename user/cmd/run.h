@@ -8,9 +8,9 @@
 
 #include "backend/backend.h"
 
-/* The run report's formats: Go text (benchstat), cbench's JSON, LNT, Bencher's BMF. */
+/* The run report's formats: Go text (benchstat), cbench's JSON, LNT, Bencher's BMF, JUnit XML. */
 enum cbench_format { CBENCH_FORMAT_GO, CBENCH_FORMAT_JSON, CBENCH_FORMAT_LNT, CBENCH_FORMAT_BMF,
-		     CBENCH_FORMATS };
+		     CBENCH_FORMAT_JUNIT, CBENCH_FORMATS };
 
 /* Their names, as --format takes them, by enum cbench_format. */
 extern const char *const cbench_format_names[CBENCH_FORMATS + 1];

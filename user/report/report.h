@@ -195,6 +195,22 @@ struct cbench_report {
 	 */
 	int interrupted;
 	size_t trials_kept, trials_asked, not_run;
+	/*
+	 * The options that shape every measurement, so `run --resume` can tell
+	 * whether a report was measured as it would measure (trials 0: not
+	 * said; filter NULL: every benchmark).
+	 */
+	struct cbench_report_settings {
+		unsigned int trials;
+		double trial_time_s, warmup_s, time_limit_s;
+		const char *filter;
+	} settings;
+	/* A run resumed (run --resume): the report it carried benchmarks
+	 * over from, that report's date, and how many (path NULL: none). */
+	struct cbench_report_resumed {
+		const char *path, *date;
+		size_t carried;
+	} resumed;
 };
 
 /* A trial's per-op figures, by what they are (the LNT and BMF writers). */
@@ -239,6 +255,8 @@ struct cbench_lnt_run {
 int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run *l, FILE *f);
 int cbench_report_bmf(const struct cbench_report *r, FILE *f);
 int cbench_report_csv(const struct cbench_report *r, FILE *f);
+/* JUnit XML (tests/schema/junit.xsd): a test suite, a case per benchmark. */
+int cbench_report_junit(const struct cbench_report *r, FILE *f);
 void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour);
 /* The table in parts, for a run that prints each row as its benchmark
  * finishes (the row wants the result summarized first). */
