@@ -16,6 +16,8 @@
 #include "machine/probe.h"
 #include "worker/results.h"
 
+struct cbench_json;
+
 struct cbench_trial {
 	int error;			/* 0, or -errno with reason */
 	char reason[640];
@@ -147,6 +149,15 @@ struct cbench_result {
 	 */
 	double cycles_gap;
 	char cycles_note[256];
+	/*
+	 * A result carried over from the report a run resumed (run --resume,
+	 * report/carry.c): its member of that JSON report, written again as
+	 * it was, and every field above read from it; summarizing leaves it
+	 * as it is, and its trials have no measurements, only their figures.
+	 * NULL for a result measured in this run.
+	 */
+	const struct cbench_json *carried;
+	char carried_arena_pages[64];	/* its "arena_pages", "" if none */
 };
 
 /* est-cycles/op may part from ns/op x the median core clock by this much,

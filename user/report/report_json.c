@@ -100,6 +100,33 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 	cbench_jsonw_object_end(j);
 }
 
+/*
+ * The options every measurement was made with (run --resume checks them),
+ * and the report a resumed run carried benchmarks over from.
+ */
+static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
+{
+	const struct cbench_report_settings *s = &r->settings;
+
+	if (s->trials) {
+		cbench_jsonw_object_start(j, "run_options");
+		cbench_jsonw_uint(j, "trials", s->trials);
+		cbench_jsonw_double(j, "trial_time_s", s->trial_time_s);
+		cbench_jsonw_double(j, "warmup_s", s->warmup_s);
+		cbench_jsonw_double(j, "time_limit_s", s->time_limit_s);
+		if (s->filter)
+			cbench_jsonw_string(j, "filter", s->filter);
+		cbench_jsonw_object_end(j);
+	}
+	if (r->resumed.path) {
+		cbench_jsonw_object_start(j, "resumed_from");
+		cbench_jsonw_string(j, "path", r->resumed.path);
+		cbench_jsonw_string(j, "date", r->resumed.date);
+		cbench_jsonw_uint(j, "benchmarks_carried_over", r->resumed.carried);
+		cbench_jsonw_object_end(j);
+	}
+}
+
 /* The machine, the backend and the timer. */
 static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 {
@@ -160,6 +187,7 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 	cbench_jsonw_string(j, "command", cbench_context()->command);
 	cbench_jsonw_string(j, "so", r->so_path);
 	cbench_jsonw_string(j, "so_build_id", r->build_id);
+	put_settings(j, r);
 	/* Only in a run a signal stopped: the key set of others is unchanged. */
 	if (r->interrupted) {
 		char sig[32];
@@ -193,6 +221,11 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 {
 	char pages[64];
 
+	/* Carried over by run --resume: as its own run wrote it. */
+	if (res->carried) {
+		cbench_jsonw_value(j, NULL, res->carried);
+		return;
+	}
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "name", res->exp->report_name);
 	cbench_jsonw_string(j, "id", res->exp->id);
