@@ -96,7 +96,7 @@ $(BUILD)/%.o: %.S
 $(BUILD)/version: FORCE
 	@mkdir -p $(BUILD)
 	$(Q)echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
-$(patsubst %.c,$(BUILD)/%.o,$(shell grep -rl CBENCH_VERSION user --include='*.c')): $(BUILD)/version
+$(patsubst %.c,$(BUILD)/%.o,$(shell grep -rl CBENCH_VERSION user tests/unit --include='*.c')): $(BUILD)/version
 
 $(BUILD)/tests/unit/suites.h: FORCE
 	@mkdir -p $(dir $@)
