@@ -103,6 +103,8 @@ static void read_trial(const struct cbench_json *v, struct cbench_trial *t)
 	t->cv = t->mb_per_s = t->est_cycles_per_op = t->step_share = NAN;
 	t->core_ghz = t->clock_moved = NAN;
 	t->half_ns_per_op[0] = t->half_ns_per_op[1] = NAN;
+	/* Its wall time, as a span from 0: when it ran is not this run's. */
+	t->end_s = cbench_json_number(v, "wall_s", 0);
 	if (!strcmp(status, "failed")) {
 		t->error = -EIO;
 		text(t->reason, sizeof(t->reason), v, "reason");

@@ -50,12 +50,20 @@ void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct
 	cbench_jsonw_object_end(j);
 }
 
+/* What a trial took on the runner's clock, its worker's start included; absent if unknown. */
+static void put_wall(struct cbench_jsonw *j, const struct cbench_trial *t)
+{
+	if (t->start_s > 0 && t->end_s > t->start_s)
+		cbench_jsonw_double(j, "wall_s", t->end_s - t->start_s);
+}
+
 static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, double tsc_hz)
 {
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "status", t->error ? "failed" : t->set_aside ? "set_aside" : "ok");
 	if (t->error) {
 		cbench_jsonw_string(j, "reason", t->reason);
+		put_wall(j, t);
 		cbench_jsonw_object_end(j);
 		return;
 	}
@@ -97,6 +105,7 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 	}
 	if (t->have_tp)
 		cbench_report_json_tp(j, "tpoints", &t->tp, tsc_hz);
+	put_wall(j, t);
 	cbench_jsonw_object_end(j);
 }
 
