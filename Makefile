@@ -404,6 +404,8 @@ itest: cbenchctl examples fixtures symbols-fixtures kfixtures install-check ites
 	tests/run/audit.sh
 	tests/run/layout.sh
 	tests/run/lnt.sh
+	tests/run/junit.sh
+	tests/run/resume.sh
 	tests/run/selftest.sh
 	tests/run/history.sh
 

@@ -131,6 +131,9 @@ packages="$packages linux-source-6.1 xz-utils flex bison bc libelf-dev libssl-de
 # (llvm-lnt, from PyPI) in a virtual environment of its own.
 packages="$packages python3-jsonschema python3-venv"
 
+# The JUnit report's test: xmllint checks it against tests/schema/junit.xsd.
+packages="$packages libxml2-utils"
+
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $packages
 apt-get install -y -qq --no-install-recommends -t bookworm-backports dwarves

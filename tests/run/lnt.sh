@@ -178,7 +178,7 @@ expect_failure "--order without a value" "run: option '--order' requires an argu
 	run -o "$TMP/report.lnt.json" "$OLD" --order
 expect_failure "--order empty" "--order wants a name of 1 to 255 characters" \
 	run --order "" -o "$TMP/report.lnt.json" "$OLD"
-expect_failure "an unknown format" "--format must be go, json, lnt or bmf" \
+expect_failure "an unknown format" "--format must be go, json, lnt, bmf or junit" \
 	run --format xml -o "$TMP/report.txt" "$OLD"
 expect_failure "two LNT reports" "would both be LNT reports" \
 	run -o "$TMP/report.lnt.json" --format lnt -o "$TMP/report2.txt" "$OLD"

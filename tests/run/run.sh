@@ -1076,7 +1076,7 @@ else
 	not_ok "usage errors:$bad"
 fi
 expect_failure "bad --backend" '--backend must be user, kmod or auto' run --backend fast "$SUITE"
-expect_failure "bad --format" '--format must be go, json, lnt or bmf' run --format xml "$SUITE"
+expect_failure "bad --format" '--format must be go, json, lnt, bmf or junit' run --format xml "$SUITE"
 expect_failure "no object" 'run wants exactly one benchmark object' run
 expect_failure "unknown option" "unknown or incomplete option '--frobnicate'" run --frobnicate "$SUITE"
 

@@ -20,6 +20,8 @@
 
 #include "golden.h"
 #include "machine/reference.h"
+#include "report/carry.h"
+#include "report/json.h"
 #include "report/report_audit.h"
 #include "report/context.h"
 #include "report/report.h"
@@ -194,7 +196,7 @@ static void mask_time(char *s)
 	}
 }
 
-enum run_format { GO, JSON, LNT, BMF, CSV, TABLE };
+enum run_format { GO, JSON, LNT, BMF, CSV, TABLE, JUNIT };
 
 static void render_run(enum run_format which, const char *name)
 {
@@ -224,6 +226,9 @@ static void render_run(enum run_format which, const char *name)
 	case TABLE:
 		cbench_report_table(&run, f, false);
 		break;
+	case JUNIT:
+		ret = cbench_report_junit(&run, f);
+		break;
 	}
 	fclose(f);
 	CU_ASSERT_EQUAL(ret, 0);
@@ -242,6 +247,84 @@ static void run_reports(void)
 	render_run(BMF, "run.bmf.json");
 	render_run(CSV, "run.csv");
 	render_run(TABLE, "run.table.txt");
+	render_run(JUNIT, "run.junit.xml");
+}
+
+/* What one writer makes of a report, as a string. */
+static char *rendered(const struct cbench_report *r, enum run_format which)
+{
+	const struct cbench_lnt_run lnt = { .machine = "lab1", .order = "42" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_FATAL(f != NULL);
+	switch (which) {
+	case GO:
+		CU_ASSERT_EQUAL(cbench_report_go(r, f), 0);
+		break;
+	case JSON:
+		CU_ASSERT_EQUAL(cbench_report_json(r, f), 0);
+		break;
+	case LNT:
+		CU_ASSERT_EQUAL(cbench_report_lnt(r, &lnt, f), 0);
+		break;
+	case BMF:
+		CU_ASSERT_EQUAL(cbench_report_bmf(r, f), 0);
+		break;
+	case JUNIT:
+		CU_ASSERT_EQUAL(cbench_report_junit(r, f), 0);
+		break;
+	default:
+		cbench_report_table(r, f, false);
+		break;
+	}
+	fclose(f);
+	mask_time(buf);
+	return buf;
+}
+
+/*
+ * run --resume carries benchmarks over from a JSON report (report/carry.c):
+ * the fixed run read back from its JSON must render in every format as the
+ * run itself did, byte for byte (the raw measurements excepted: the JSON
+ * report has none).
+ */
+static void carried_reports(void)
+{
+	static const enum run_format formats[] = { GO, JSON, LNT, BMF, TABLE, JUNIT };
+	struct cbench_result carried[3];
+	struct cbench_report again;
+	struct cbench_json *doc = NULL;
+	const struct cbench_json *benchmarks;
+	char *json, err[200];
+
+	build_run();
+	json = rendered(&run, JSON);
+	CU_ASSERT_FATAL(cbench_json_parse(json, strlen(json), &doc, err, sizeof(err)) == 0);
+	benchmarks = cbench_json_get(doc, "benchmarks");
+	CU_ASSERT_FATAL(benchmarks && benchmarks->n == 3);
+	for (int i = 0; i < 3; i++) {
+		carried[i] = (struct cbench_result){ .exp = &exps[i] };
+		CU_ASSERT_EQUAL_FATAL(cbench_result_carry(&benchmarks->items[i], &carried[i]), 0);
+	}
+	again = run;
+	again.results = carried;
+	cbench_report_summarize(&again);
+	for (size_t k = 0; k < sizeof(formats) / sizeof(formats[0]); k++) {
+		char *want = rendered(&run, formats[k]), *got = rendered(&again, formats[k]);
+
+		if (strcmp(want, got))
+			fprintf(stderr, "\n  carried: format %d differs at line %u\n", (int)formats[k],
+				golden_first_diff(want, got));
+		CU_ASSERT_STRING_EQUAL(want, got);
+		free(want);
+		free(got);
+	}
+	for (int i = 0; i < 3; i++)
+		free(carried[i].trials);
+	cbench_json_free(doc);
+	free(json);
 }
 
 /* The same run with hardware counters: the figures read from them in every
@@ -306,6 +389,7 @@ static CU_TestInfo golden_tests[] = {
 	{ "a fixed run in every format, byte for byte", run_reports },
 	{ "the run with hardware counters, byte for byte", run_reports_counters },
 	{ "a fixed audit in every format, byte for byte", audit_reports },
+	{ "the fixed run read back from its JSON (run --resume) renders as the run", carried_reports },
 	CU_TEST_INFO_NULL,
 };
 

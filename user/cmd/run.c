@@ -61,6 +61,7 @@ struct run_state {
 	size_t streamed;		/* rows printed as their benchmarks finished */
 	struct cbench_lnt_run lnt;	/* an LNT report's machine name and order */
 	struct cbench_outfile *out[CBENCH_FORMATS], *samples;
+	struct cbench_resume *resume;	/* --resume's report, or NULL */
 };
 
 /* Sets res->n from the cache or by tuning; on failure fails every trial. */
@@ -156,6 +157,9 @@ static int write_report(const struct run_state *st, struct cbench_outfile *out,
 	case CBENCH_FORMAT_BMF:
 		ret = cbench_report_bmf(&st->report, out->file);
 		break;
+	case CBENCH_FORMAT_JUNIT:
+		ret = cbench_report_junit(&st->report, out->file);
+		break;
 	default:
 		ret = cbench_report_go(&st->report, out->file);
 		break;
@@ -223,6 +227,10 @@ static void start(struct run_state *st)
 	st->report.version = CBENCH_VERSION;
 	st->report.so_path = s->lib[0].path;
 	st->report.build_id = s->lib[0].build_id;
+	st->report.settings = (struct cbench_report_settings){
+		.trials = st->opt->trials, .trial_time_s = st->opt->trial_time_s,
+		.warmup_s = st->opt->warmup_s, .time_limit_s = st->opt->time_limit_s,
+		.filter = st->opt->filter };
 }
 
 /*
@@ -268,7 +276,8 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 	for (size_t j = 0; j < r->nresults; j++) {
 		struct cbench_result *res = &r->results[j];
 
-		res->ntrials = j < i ? t + 1 : t;
+		if (!res->carried)
+			res->ntrials = j < i ? t + 1 : t;
 		if (!res->ntrials) {
 			free(res->trials);
 			r->not_run++;
@@ -326,7 +335,7 @@ static int remeasure(struct run_state *st, size_t total)
 	cbench_report_summarize(r);
 	for (size_t i = 0; i < r->nresults && !cbench_session_stopped(); i++) {
 		struct cbench_result *res = &r->results[i];
-		size_t asked = res->ntrials, done = 0;
+		size_t asked = res->carried ? 0 : res->ntrials, done = 0;
 
 		for (size_t j = 0; j < asked && done < replacements_max(st) && !cbench_session_stopped(); j++) {
 			int ret;
@@ -362,15 +371,24 @@ static int remeasure(struct run_state *st, size_t total)
 static int measure_all(struct run_state *st)
 {
 	const struct cbench_run_options *opt = st->opt;
-	size_t total = st->s.nchosen;
+	size_t total = st->s.nchosen, carried = 0;
 
 	st->report.results = calloc(total, sizeof(*st->report.results));
 	if (!st->report.results)
 		return -ENOMEM;
 	for (size_t k = 0; k < total && !cbench_session_stopped(); ) {
 		struct cbench_result *res = &st->report.results[k];
+		int ret;
 
 		res->exp = st->s.chosen[k];
+		ret = st->resume ? cbench_resume_carry(st->resume, res) : 0;
+		if (ret < 0)
+			return ret;
+		carried += ret;
+		st->report.nresults += ret;
+		k += ret;
+		if (ret)
+			continue;
 		res->trials = calloc(opt->trials, sizeof(*res->trials));
 		if (!res->trials)
 			return -ENOMEM;
@@ -382,7 +400,7 @@ static int measure_all(struct run_state *st)
 		stopped(st, 0, 0);
 		return 0;
 	}
-	cbench_session_plan(&st->s, opt->trials * st->report.nresults);
+	cbench_session_plan(&st->s, opt->trials * (st->report.nresults - carried));
 	/* Trials round-robin over the benchmarks: trial t of every benchmark,
 	 * then trial t + 1.  Each benchmark's trials then span the whole run,
 	 * so one stretch of a busy machine (a noisy neighbour, a host
@@ -396,13 +414,14 @@ static int measure_all(struct run_state *st)
 		for (size_t i = 0; i < st->report.nresults; i++) {
 			struct cbench_result *res = &st->report.results[i];
 
-			if (strcmp(res->tuning, "failed"))
+			if (!res->carried && strcmp(res->tuning, "failed"))
 				run_trial(st, res, t, i, total);
 			if (cbench_session_stopped()) {
 				stopped(st, t, i);
 				return 0;
 			}
-			cbench_session_done(&st->s);
+			if (!res->carried)
+				cbench_session_done(&st->s);
 			if (last && st->s.tty)
 				stream_row(st, res);
 		}
@@ -516,6 +535,7 @@ static int finish(const struct run_state *st)
 int cbench_run_main(int argc, char *argv[])
 {
 	struct cbench_run_options opt;
+	struct cbench_resume resume = { 0 };
 	struct run_state st = { .opt = &opt };
 	struct cbench_session_config cfg;
 	int ret, status = 1;
@@ -529,6 +549,14 @@ int cbench_run_main(int argc, char *argv[])
 	}
 	if (opt.both)
 		return cbench_run_both(&opt);
+	if (opt.resume) {
+		ret = cbench_resume_open(&resume, opt.resume, &opt);
+		if (ret) {
+			cbench_resume_close(&resume);
+			return ret > 0 ? 0 : 1;
+		}
+		st.resume = &resume;
+	}
 	st.lnt = (struct cbench_lnt_run){ .machine = opt.machine_name, .order = opt.order };
 	cfg = (struct cbench_session_config){
 		.cmd = "run", .doing = "measuring", .objects = { opt.so_path }, .nobjects = 1,
@@ -542,6 +570,8 @@ int cbench_run_main(int argc, char *argv[])
 		goto out;
 	}
 	start(&st);
+	if (st.resume && cbench_resume_check(st.resume, &st.s))
+		goto out;
 	if (measure_all(&st)) {
 		cbench_err("unable to run: out of memory\n");
 		goto out;
@@ -550,6 +580,8 @@ int cbench_run_main(int argc, char *argv[])
 		status = nothing_kept(&st);
 		goto out;
 	}
+	if (st.resume)
+		cbench_resume_mark(st.resume, &st.report);
 	cbench_report_summarize(&st.report);
 	show_table(&st);
 	if (write_outputs(&st))
@@ -562,6 +594,7 @@ int cbench_run_main(int argc, char *argv[])
 out:
 	free_results(&st.report);
 	cbench_session_close(&st.s);
+	cbench_resume_close(&resume);
 	return status;
 }
 

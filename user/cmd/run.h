@@ -9,9 +9,9 @@
 
 #include "backend/backend.h"
 
-/* The run report's formats: Go text (benchstat), cbench's JSON, LNT, Bencher's BMF. */
+/* The run report's formats: Go text (benchstat), cbench's JSON, LNT, Bencher's BMF, JUnit XML. */
 enum cbench_format { CBENCH_FORMAT_GO, CBENCH_FORMAT_JSON, CBENCH_FORMAT_LNT, CBENCH_FORMAT_BMF,
-		     CBENCH_FORMATS };
+		     CBENCH_FORMAT_JUNIT, CBENCH_FORMATS };
 
 /* Their names, as --format takes them, by enum cbench_format. */
 extern const char *const cbench_format_names[CBENCH_FORMATS + 1];
@@ -50,7 +50,47 @@ struct cbench_run_options {
 	double warmup_s;		/* before each trial's measurements */
 	int quiet;			/* --quiet-mode: enum cbench_quiet; -1 the module's */
 	bool both;			/* --backend both (run_both.c); backend is kmod */
+	const char *resume;		/* --resume: the JSON report to go on from */
 };
+
+/*
+ * run --resume (run_resume.c): the report a run goes on from, read and
+ * checked, and what it carried over.
+ */
+struct cbench_json;
+struct cbench_session;
+struct cbench_result;
+struct cbench_report;
+struct cbench_resume {
+	const char *path;
+	struct cbench_json *doc;
+	const struct cbench_json *config, *benchmarks;
+	unsigned int trials;		/* a benchmark with as many is finished */
+	size_t carried;			/* results carried over */
+};
+
+/* What --resume cannot go with; 0, or -EINVAL after writing why to err. */
+int cbench_resume_options_check(const struct cbench_run_options *o, FILE *err);
+
+/*
+ * Reads path, a run's JSON report, and checks its options against o:
+ * 0 to resume it, 1 when it is complete (nothing to do, said), or -1 after
+ * saying why not.  Close rs whatever it returns.
+ */
+int cbench_resume_open(struct cbench_resume *rs, const char *path, const struct cbench_run_options *o);
+
+/* Once s has started: the same object, machine, kernel, CPU, backend and
+ * cbenchctl as the report's; 0, or -1 after naming what differs. */
+int cbench_resume_check(const struct cbench_resume *rs, const struct cbench_session *s);
+
+/* res (its exp set) carried over if the report finished it: 1, 0 if it did
+ * not (measure it), or -ENOMEM. */
+int cbench_resume_carry(struct cbench_resume *rs, struct cbench_result *res);
+
+/* r marked as resumed from rs. */
+void cbench_resume_mark(const struct cbench_resume *rs, struct cbench_report *r);
+
+void cbench_resume_close(struct cbench_resume *rs);
 
 /*
  * --backend both: the benchmarks in user mode, then in ring 0, in one Go

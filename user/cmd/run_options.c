@@ -35,14 +35,20 @@ void cbench_run_usage(FILE *f)
 		"                      LVT entries masked); default the module's quiet_mode\n"
 		"  --trials K          trials per benchmark, each a result line (default 10)\n"
 		"  --retune            ignore the cached reps and tune again\n"
+		"  --resume REPORT     go on with the run whose JSON report this is (stopped by a\n"
+		"                      signal): measure only the benchmarks it did not finish\n"
+		"                      and report them all; refused unless the object, the\n"
+		"                      options, machine, kernel, CPU and backend are the same\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout when\n"
 		"                      it is not a terminal; -o - prints it on one too); its\n"
 		"                      name says the format: .lnt.json LNT, .bmf.json Bencher,\n"
-		"                      .json JSON, .csv the raw measurements (as --samples),\n"
-		"                      else Go; give -o once per format to write several\n"
+		"                      .junit.xml JUnit, .json JSON, .csv the raw measurements\n"
+		"                      (as --samples), else Go; give -o once per format to\n"
+		"                      write several\n"
 		"  --format FMT        go (Go benchmark data format, for benchstat), json, lnt\n"
-		"                      (an LNT server's report) or bmf (Bencher Metric Format),\n"
-		"                      whatever -o's name says\n"
+		"                      (an LNT server's report), bmf (Bencher Metric Format) or\n"
+		"                      junit (JUnit XML for Jenkins and GitLab), whatever -o's\n"
+		"                      name says\n"
 		"  --machine NAME      the machine's name in an LNT report (default: the host's)\n"
 		"  --order REV         the run's order in an LNT report, such as the benchmarked\n"
 		"                      build's revision (default: the date and time, UTC);\n"
@@ -76,10 +82,10 @@ void cbench_run_options_init(struct cbench_run_options *o)
 	o->quiet = -1;
 }
 
-const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", NULL };
+const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", "junit", NULL };
 
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
-       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP };
+       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP, OPT_RESUME };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -109,6 +115,9 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		return 0;
 	case OPT_RETUNE:
 		o->retune = true;
+		return 0;
+	case OPT_RESUME:
+		o->resume = arg;
 		return 0;
 	case OPT_TRIALS:
 		errno = 0;
@@ -158,6 +167,8 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 /* The format -o's name says, or -1 for none (then --format's, or Go). */
 static int format_of_name(const char *path)
 {
+	if (cbench_path_has_ext(path, ".junit.xml"))
+		return CBENCH_FORMAT_JUNIT;
 	if (cbench_path_has_ext(path, ".lnt.json"))
 		return CBENCH_FORMAT_LNT;
 	if (cbench_path_has_ext(path, ".bmf.json"))
@@ -169,7 +180,7 @@ static int format_of_name(const char *path)
 
 static const char *format_title(enum cbench_format f)
 {
-	static const char *const titles[CBENCH_FORMATS] = { "Go", "JSON", "LNT", "BMF" };
+	static const char *const titles[CBENCH_FORMATS] = { "Go", "JSON", "LNT", "BMF", "JUnit" };
 
 	return titles[f];
 }
@@ -202,7 +213,7 @@ static int sort_outputs(struct cbench_run_options *o, FILE *err)
 			if (o->reports[k].format == f) {
 				fprintf(err, "%s: run: %s and %s would both be %s reports: give one -o per "
 					"format (.json for JSON, .lnt.json for LNT, .bmf.json for Bencher, "
-					".csv for the raw measurements)\n", cbench_prog,
+					".junit.xml for JUnit, .csv for the raw measurements)\n", cbench_prog,
 					o->reports[k].path, p, format_title(f));
 				return -EINVAL;
 			}
@@ -234,7 +245,8 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 			"run each backend on its own (as for --store)\n", cbench_prog);
 		return -EINVAL;
 	}
-	if (cbench_store_options_check(o->store, o->commit, o->order, o->keep_dir, err))
+	if (cbench_store_options_check(o->store, o->commit, o->order, o->keep_dir, err) ||
+	    cbench_resume_options_check(o, err))
 		return -EINVAL;
 	if (o->trial_time_s >= o->time_limit_s) {
 		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
@@ -264,6 +276,7 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "store", required_argument, NULL, OPT_STORE },
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "keep-object", required_argument, NULL, OPT_KEEP },
+		{ "resume", required_argument, NULL, OPT_RESUME },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* -o may come more than once: take_option() keeps each. */

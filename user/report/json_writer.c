@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/json.h"
 #include "report/json_writer.h"
 #include "report/utf8.h"
 
@@ -167,6 +168,37 @@ void cbench_jsonw_null(struct cbench_jsonw *j, const char *key)
 {
 	member(j, key);
 	fputs("null", j->f);
+}
+
+void cbench_jsonw_value(struct cbench_jsonw *j, const char *key, const struct cbench_json *v)
+{
+	switch (v->type) {
+	case CBENCH_JSON_NULL:
+		cbench_jsonw_null(j, key);
+		break;
+	case CBENCH_JSON_BOOL:
+		cbench_jsonw_bool(j, key, v->boolean);
+		break;
+	case CBENCH_JSON_NUMBER:
+		/* Whole numbers print whole, as the integer writers print them. */
+		cbench_jsonw_double(j, key, v->number);
+		break;
+	case CBENCH_JSON_STRING:
+		cbench_jsonw_string(j, key, v->string);
+		break;
+	case CBENCH_JSON_ARRAY:
+		cbench_jsonw_array_start(j, key);
+		for (size_t i = 0; i < v->n; i++)
+			cbench_jsonw_value(j, NULL, &v->items[i]);
+		cbench_jsonw_array_end(j);
+		break;
+	case CBENCH_JSON_OBJECT:
+		cbench_jsonw_object_start(j, key);
+		for (size_t i = 0; i < v->n; i++)
+			cbench_jsonw_value(j, v->keys[i], &v->items[i]);
+		cbench_jsonw_object_end(j);
+		break;
+	}
 }
 
 int cbench_jsonw_finish(struct cbench_jsonw *j)

@@ -48,6 +48,13 @@ void cbench_jsonw_double(struct cbench_jsonw *j, const char *key, double value);
 void cbench_jsonw_bool(struct cbench_jsonw *j, const char *key, bool value);
 void cbench_jsonw_null(struct cbench_jsonw *j, const char *key);
 
+/*
+ * A value read back (json.h), written as this writer wrote it: a member
+ * of a report carried into another (run --resume) comes out as it went in.
+ */
+struct cbench_json;
+void cbench_jsonw_value(struct cbench_jsonw *j, const char *key, const struct cbench_json *v);
+
 /* Ends the document (a newline) and says whether the stream took it all:
  * 0 or -EIO. */
 int cbench_jsonw_finish(struct cbench_jsonw *j);

@@ -194,12 +194,14 @@ static void classify(struct cbench_report *r)
 	struct cbench_trial **of;
 
 	for (size_t i = 0; i < r->nresults; i++)
-		for (size_t j = 0; j < r->results[i].ntrials; j++)
+		for (size_t j = 0; j < r->results[i].ntrials && !r->results[i].carried; j++)
 			n += !r->results[i].trials[j].error && r->results[i].trials[j].valid;
 	obs = calloc(n ? n : 1, sizeof(*obs));
 	of = calloc(n ? n : 1, sizeof(*of));
+	/* A carried-over result keeps what its own run said of its trials:
+	 * the moments they were measured in are not this run's. */
 	for (size_t i = 0; obs && of && i < r->nresults; i++) {
-		for (size_t j = 0; j < r->results[i].ntrials; j++) {
+		for (size_t j = 0; j < r->results[i].ntrials && !r->results[i].carried; j++) {
 			struct cbench_trial *t = &r->results[i].trials[j];
 
 			t->cause = CBENCH_TRIAL_KEPT;
@@ -222,6 +224,8 @@ static void classify(struct cbench_report *r)
 		struct cbench_result *res = &r->results[i];
 		size_t ok = 0, aside = 0;
 
+		if (res->carried)
+			continue;
 		for (size_t j = 0; j < res->ntrials; j++) {
 			ok += !res->trials[j].error && res->trials[j].valid;
 			aside += res->trials[j].set_aside;
@@ -444,12 +448,33 @@ static void headline(const struct cbench_report *r, struct cbench_result *res, s
 			s->total, s->moved);
 }
 
+/* What a result adds to the run's own figures. */
+static void add_to_run(struct cbench_report *r, const struct cbench_result *res)
+{
+	if (!isnan(res->core_ghz_min)) {
+		r->core_ghz_min = fmin(isnan(r->core_ghz_min) ? INFINITY : r->core_ghz_min, res->core_ghz_min);
+		r->core_ghz_max = fmax(isnan(r->core_ghz_max) ? 0 : r->core_ghz_max, res->core_ghz_max);
+	}
+	r->unstable_results += res->unstable;
+	r->placement_sensitive_results += res->placement_sensitive;
+	r->failed_trials += res->failed;
+	r->set_aside_trials += res->set_aside;
+}
+
 static void summarize_result(struct cbench_report *r, struct cbench_result *res)
 {
 	struct summary s = { 0 };
 	size_t n = res->ntrials ? res->ntrials : 1;
 	bool ok = true;
 
+	/* Figures as its own run summarized them (report/carry.c). */
+	if (res->carried) {
+		for (size_t j = 0; j < res->ntrials; j++)
+			r->clock_moved_trials += kept(&res->trials[j]) &&
+						 res->trials[j].clock_moved > CBENCH_CLOCK_MOVED_MAX;
+		add_to_run(r, res);
+		return;
+	}
 	res->failed = res->set_aside = res->replacements = 0;
 	res->ns_per_op = res->ns_lo = res->ns_hi = res->ns_coverage = res->least_ns_per_op = NAN;
 	res->cv = res->est_cycles_per_op = res->mb_per_s = NAN;
@@ -477,14 +502,7 @@ static void summarize_result(struct cbench_report *r, struct cbench_result *res)
 	if (ok && s.n[V_NS])
 		headline(r, res, &s);
 	note_set_aside(res);
-	if (!isnan(res->core_ghz_min)) {
-		r->core_ghz_min = fmin(isnan(r->core_ghz_min) ? INFINITY : r->core_ghz_min, res->core_ghz_min);
-		r->core_ghz_max = fmax(isnan(r->core_ghz_max) ? 0 : r->core_ghz_max, res->core_ghz_max);
-	}
-	r->unstable_results += res->unstable;
-	r->placement_sensitive_results += res->placement_sensitive;
-	r->failed_trials += res->failed;
-	r->set_aside_trials += res->set_aside;
+	add_to_run(r, res);
 	for (int i = 0; i < V_ARRAYS; i++)
 		free(s.v[i]);
 }
@@ -507,8 +525,11 @@ static double tp_median(const struct cbench_result *res, size_t offset, double *
 static void summarize_tp(struct cbench_result *res)
 {
 	struct cbench_tp_summary *s = &res->tp;
-	double *v = malloc((res->ntrials + 1) * sizeof(*v));
+	double *v;
 
+	if (res->carried)
+		return;
+	v = malloc((res->ntrials + 1) * sizeof(*v));
 	memset(s, 0, sizeof(*s));
 	res->have_tp = false;
 	s->perturb = NAN;
@@ -554,7 +575,7 @@ static void summarize_trials(const struct cbench_report *r)
 	for (size_t i = 0; i < r->nresults; i++) {
 		struct cbench_result *res = &r->results[i];
 
-		for (size_t j = 0; j < res->ntrials; j++) {
+		for (size_t j = 0; j < res->ntrials && !res->carried; j++) {
 			struct cbench_trial *t = &res->trials[j];
 
 			/* Summarized already, or not measured yet (a row streamed
@@ -600,6 +621,11 @@ const char *cbench_arena_pages_text(const struct cbench_result *res, char *buf, 
 {
 	uint32_t flags = res->exp->desc->flags;
 	uint64_t bytes = 0, huge = 0;
+
+	if (res->carried) {
+		snprintf(buf, len, "%s", res->carried_arena_pages);
+		return buf;
+	}
 	const char *asked = flags & CBENCH_F_ARENA_HUGE ? "huge pages" :
 			    flags & CBENCH_F_ARENA_BASE ? "base pages" : NULL;
 

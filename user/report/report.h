@@ -18,6 +18,8 @@
 #include "machine/probe.h"
 #include "worker/results.h"
 
+struct cbench_json;
+
 struct cbench_trial {
 	int error;			/* 0, or -errno with reason */
 	char reason[640];
@@ -149,6 +151,15 @@ struct cbench_result {
 	 */
 	double cycles_gap;
 	char cycles_note[256];
+	/*
+	 * A result carried over from the report a run resumed (run --resume,
+	 * report/carry.c): its member of that JSON report, written again as
+	 * it was, and every field above read from it; summarizing leaves it
+	 * as it is, and its trials have no measurements, only their figures.
+	 * NULL for a result measured in this run.
+	 */
+	const struct cbench_json *carried;
+	char carried_arena_pages[64];	/* its "arena_pages", "" if none */
 };
 
 /* est-cycles/op may part from ns/op x the median core clock by this much,
@@ -197,6 +208,22 @@ struct cbench_report {
 	 */
 	int interrupted;
 	size_t trials_kept, trials_asked, not_run;
+	/*
+	 * The options that shape every measurement, so `run --resume` can tell
+	 * whether a report was measured as it would measure (trials 0: not
+	 * said; filter NULL: every benchmark).
+	 */
+	struct cbench_report_settings {
+		unsigned int trials;
+		double trial_time_s, warmup_s, time_limit_s;
+		const char *filter;
+	} settings;
+	/* A run resumed (run --resume): the report it carried benchmarks
+	 * over from, that report's date, and how many (path NULL: none). */
+	struct cbench_report_resumed {
+		const char *path, *date;
+		size_t carried;
+	} resumed;
 };
 
 /* Fills the derived fields of every trial and result. */
@@ -234,6 +261,8 @@ struct cbench_lnt_run {
 int cbench_report_lnt(const struct cbench_report *r, const struct cbench_lnt_run *l, FILE *f);
 int cbench_report_bmf(const struct cbench_report *r, FILE *f);
 int cbench_report_csv(const struct cbench_report *r, FILE *f);
+/* JUnit XML (tests/schema/junit.xsd): a test suite, a case per benchmark. */
+int cbench_report_junit(const struct cbench_report *r, FILE *f);
 void cbench_report_table(const struct cbench_report *r, FILE *f, bool colour);
 /* The table in parts, for a run that prints each row as its benchmark
  * finishes (the row wants the result summarized first). */

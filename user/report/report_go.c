@@ -247,6 +247,12 @@ static void put_notes(const struct cbench_report *r, FILE *f)
 		     "not run", cbench_signal_name(r->interrupted, sig, sizeof(sig)), r->trials_kept,
 		     r->trials_asked, r->not_run, r->not_run == 1 ? "" : "s");
 	}
+	/* A comment, not a configuration line: benchstat would put a resumed
+	 * run in a table of its own. */
+	if (r->resumed.path)
+		note(f, "resumed-from", "%s (%s): %zu benchmark%s carried over",
+		     cbench_utf8_text(r->resumed.path, text, sizeof(text)), r->resumed.date,
+		     r->resumed.carried, r->resumed.carried == 1 ? "" : "s");
 	note(f, "date", "%s", cbench_context()->date);
 	note(f, "host", "%s", cbench_context()->host);
 	note(f, "command", "%s", cbench_utf8_text(cbench_context()->command, text, sizeof(text)));

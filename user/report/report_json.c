@@ -51,6 +51,13 @@ void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct
 	cbench_jsonw_object_end(j);
 }
 
+/* What a trial took on the runner's clock, its worker's start included; absent if unknown. */
+static void put_wall(struct cbench_jsonw *j, const struct cbench_trial *t)
+{
+	if (t->start_s > 0 && t->end_s > t->start_s)
+		cbench_jsonw_double(j, "wall_s", t->end_s - t->start_s);
+}
+
 static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, double tsc_hz)
 {
 	double v;
@@ -59,6 +66,7 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 	cbench_jsonw_string(j, "status", t->error ? "failed" : t->set_aside ? "set_aside" : "ok");
 	if (t->error) {
 		cbench_jsonw_string(j, "reason", t->reason);
+		put_wall(j, t);
 		cbench_jsonw_object_end(j);
 		return;
 	}
@@ -90,7 +98,35 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 	}
 	if (t->have_tp)
 		cbench_report_json_tp(j, "tpoints", &t->tp, tsc_hz);
+	put_wall(j, t);
 	cbench_jsonw_object_end(j);
+}
+
+/*
+ * The options every measurement was made with (run --resume checks them),
+ * and the report a resumed run carried benchmarks over from.
+ */
+static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
+{
+	const struct cbench_report_settings *s = &r->settings;
+
+	if (s->trials) {
+		cbench_jsonw_object_start(j, "run_options");
+		cbench_jsonw_uint(j, "trials", s->trials);
+		cbench_jsonw_double(j, "trial_time_s", s->trial_time_s);
+		cbench_jsonw_double(j, "warmup_s", s->warmup_s);
+		cbench_jsonw_double(j, "time_limit_s", s->time_limit_s);
+		if (s->filter)
+			cbench_jsonw_string(j, "filter", s->filter);
+		cbench_jsonw_object_end(j);
+	}
+	if (r->resumed.path) {
+		cbench_jsonw_object_start(j, "resumed_from");
+		cbench_jsonw_string(j, "path", r->resumed.path);
+		cbench_jsonw_string(j, "date", r->resumed.date);
+		cbench_jsonw_uint(j, "benchmarks_carried_over", r->resumed.carried);
+		cbench_jsonw_object_end(j);
+	}
 }
 
 /* The machine, the backend and the timer. */
@@ -153,6 +189,7 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 	cbench_jsonw_string(j, "command", cbench_context()->command);
 	cbench_jsonw_string(j, "so", r->so_path);
 	cbench_jsonw_string(j, "so_build_id", r->build_id);
+	put_settings(j, r);
 	/* Only in a run a signal stopped: the key set of others is unchanged. */
 	if (r->interrupted) {
 		char sig[32];
@@ -186,6 +223,11 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 {
 	char pages[64];
 
+	/* Carried over by run --resume: as its own run wrote it. */
+	if (res->carried) {
+		cbench_jsonw_value(j, NULL, res->carried);
+		return;
+	}
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "name", res->exp->report_name);
 	cbench_jsonw_string(j, "id", res->exp->id);

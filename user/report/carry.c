@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A benchmark of a run's JSON report (report_json.c) read back as a
+ * result, for `run --resume`: the report's own figures, each as it was
+ * written, never computed again (its trials' measurements are not in the
+ * report, and the moments they were measured in are not this run's).  The
+ * JSON report writes the member itself again (result->carried); the other
+ * writers read the fields filled here.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/carry.h"
+#include "report/json.h"
+#include "stats/trials.h"
+
+/* A member's number, NAN where absent or null: not available. */
+static double figure(const struct cbench_json *v, const char *key)
+{
+	return cbench_json_number(v, key, NAN);
+}
+
+static uint64_t whole(const struct cbench_json *v, const char *key)
+{
+	uint64_t x = 0;
+
+	return cbench_json_u64(v, key, &x) ? x : 0;
+}
+
+static bool flag(const struct cbench_json *v, const char *key)
+{
+	const struct cbench_json *b = cbench_json_get(v, key);
+
+	return b && b->type == CBENCH_JSON_BOOL && b->boolean;
+}
+
+static void text(char *dst, size_t len, const struct cbench_json *v, const char *key)
+{
+	snprintf(dst, len, "%s", cbench_json_string(v, key, ""));
+}
+
+/* A cause by its name in reports (cbench_trial_cause_name); kept if unknown. */
+static int cause_of(const char *name)
+{
+	for (int c = CBENCH_TRIAL_KEPT; c <= CBENCH_TRIAL_PART; c++) {
+		if (!strcmp(cbench_trial_cause_name(c), name))
+			return c;
+	}
+	return CBENCH_TRIAL_KEPT;
+}
+
+/* The figures of one "tpoints" member (cbench_report_json_tp). */
+static void read_tp(const struct cbench_json *v, struct cbench_tp_summary *s)
+{
+	static const char *const names[CBENCH_TP_QUANTILES] = { "p1", "p25", "p50", "p75", "p99" };
+	const struct cbench_json *q = cbench_json_get(v, "ns_per_iteration");
+
+	memset(s, 0, sizeof(*s));
+	s->every = whole(v, "every");
+	s->calls = (uint32_t)whole(v, "calls");
+	s->merged = whole(v, "timings");
+	s->iterations = whole(v, "iterations");
+	s->skipped = whole(v, "skipped");
+	s->dropped = whole(v, "dropped");
+	s->min_timing_ticks = figure(v, "min_timing_ticks");
+	s->perturb = figure(v, "perturb_score");
+	for (int i = 0; i < CBENCH_TP_QUANTILES; i++)
+		s->q_ns[i] = figure(q, names[i]);
+	s->mean_ns = figure(q, "mean");
+	s->stddev_ns = figure(q, "stddev");
+}
+
+/* The counters a member has, as CBENCH_HAVE_* bits, their values into the three. */
+static uint32_t counters(const struct cbench_json *v, double *ins, double *cyc, double *ref)
+{
+	*ins = figure(v, "instructions_per_op");
+	*cyc = figure(v, "cycles_per_op");
+	*ref = figure(v, "ref_cycles_per_op");
+	return (isnan(*ins) ? 0 : CBENCH_HAVE_INSTRUCTIONS) | (isnan(*cyc) ? 0 : CBENCH_HAVE_CYCLES) |
+	       (isnan(*ref) ? 0 : CBENCH_HAVE_REF_CYCLES);
+}
+
+static void read_discarded_by(const struct cbench_json *v, struct cbench_trial *t)
+{
+	const struct cbench_json *by = cbench_json_get(v, "discarded_by");
+
+	for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
+		t->discarded_by[k] = (size_t)whole(by, cbench_disturb_names[k]);
+}
+
+/* One member of "trials" (report_json.c's put_trial). */
+static void read_trial(const struct cbench_json *v, struct cbench_trial *t)
+{
+	const char *status = cbench_json_string(v, "status", "failed");
+	const struct cbench_json *tp = cbench_json_get(v, "tpoints");
+
+	memset(t, 0, sizeof(*t));
+	t->summarized = true;
+	t->ns_per_op = t->min_ns_per_op = t->median_ns_per_op = t->max_ns_per_op = NAN;
+	t->cv = t->mb_per_s = t->est_cycles_per_op = t->step_share = NAN;
+	t->core_ghz = t->clock_moved = NAN;
+	t->half_ns_per_op[0] = t->half_ns_per_op[1] = NAN;
+	/* Its wall time, as a span from 0: when it ran is not this run's. */
+	t->end_s = cbench_json_number(v, "wall_s", 0);
+	if (!strcmp(status, "failed")) {
+		t->error = -EIO;
+		text(t->reason, sizeof(t->reason), v, "reason");
+		return;
+	}
+	t->set_aside = !strcmp(status, "set_aside");
+	t->cause = cause_of(cbench_json_string(v, "cause", ""));
+	t->beside = (size_t)whole(v, "slow_beside");
+	t->replacement = flag(v, "replacement");
+	t->n = whole(v, "n");
+	t->iterations = whole(v, "iterations");
+	t->ns_per_op = figure(v, "ns_per_op");
+	t->min_ns_per_op = figure(v, "min_ns_per_op");
+	t->median_ns_per_op = figure(v, "median_ns_per_op");
+	t->max_ns_per_op = figure(v, "max_ns_per_op");
+	t->cv = figure(v, "cv");
+	t->nsamples = (size_t)whole(v, "measurements");
+	t->discarded = (size_t)whole(v, "discarded");
+	t->valid = t->nsamples - (t->discarded < t->nsamples ? t->discarded : t->nsamples);
+	read_discarded_by(v, t);
+	t->mb_per_s = figure(v, "mb_per_s");
+	t->have = counters(v, &t->instructions_per_op, &t->cycles_per_op, &t->ref_cycles_per_op);
+	t->est_cycles_per_op = figure(v, "est_cycles_per_op");
+	t->step_share = figure(v, "step_share");
+	t->core_ghz = figure(v, "core_ghz");
+	t->clock_moved = figure(v, "clock_moved");
+	t->figures.have_allocs = cbench_json_get(v, "allocs_per_op") != NULL;
+	t->figures.bytes_per_op = figure(v, "bytes_per_op");
+	t->figures.allocs_per_op = figure(v, "allocs_per_op");
+	t->have_tp = tp != NULL;
+	if (tp)
+		read_tp(tp, &t->tp);
+}
+
+/* A standard deviation in percent back to the variance it was written from. */
+static double variance(const struct cbench_json *v, const char *key)
+{
+	double sd = figure(v, key) / 100;
+
+	return sd * sd;
+}
+
+/* The result's own figures (report_json.c's put_result). */
+static void read_figures(const struct cbench_json *b, struct cbench_result *res)
+{
+	const struct cbench_json *tp = cbench_json_get(b, "tpoints");
+
+	res->n = whole(b, "n");
+	res->ns_per_op = figure(b, "ns_per_op");
+	res->ns_lo = figure(b, "ns_per_op_lower");
+	res->ns_hi = figure(b, "ns_per_op_upper");
+	res->ns_coverage = figure(b, "interval_coverage");
+	res->least_ns_per_op = figure(b, "least_trial_ns_per_op");
+	res->cv = figure(b, "cv_of_trials");
+	res->est_cycles_per_op = figure(b, "est_cycles_per_op");
+	res->mb_per_s = figure(b, "mb_per_s");
+	res->have = counters(b, &res->instructions_per_op, &res->cycles_per_op, &res->ref_cycles_per_op);
+	res->step_share = figure(b, "step_share");
+	res->core_ghz_min = figure(b, "core_ghz_min");
+	res->core_ghz_max = figure(b, "core_ghz_max");
+	res->unstable = flag(b, "unstable");
+	text(res->unstable_reason, sizeof(res->unstable_reason), b, "unstable_reason");
+	res->between_var = variance(b, "between_trials_sd_pct");
+	res->within_var = variance(b, "within_trials_sd_pct");
+	res->placement_share = figure(b, "placement_share");
+	res->placement_sensitive = flag(b, "placement_sensitive");
+	res->failed = (size_t)whole(b, "failed_trials");
+	res->set_aside = (size_t)whole(b, "set_aside_trials");
+	text(res->set_aside_note, sizeof(res->set_aside_note), b, "set_aside_note");
+	res->cycles_gap = figure(b, "est_cycles_gap_pct") / 100;
+	text(res->cycles_note, sizeof(res->cycles_note), b, "est_cycles_note");
+	text(res->carried_arena_pages, sizeof(res->carried_arena_pages), b, "arena_pages");
+	res->have_tp = tp != NULL;
+	if (tp)
+		read_tp(tp, &res->tp);
+}
+
+int cbench_result_carry(const struct cbench_json *b, struct cbench_result *res)
+{
+	static const char *const tunings[] = { "cached", "tuned", "failed", "per-rep" };
+	const struct cbench_json *trials = cbench_json_get(b, "trials");
+	const char *tuning = cbench_json_string(b, "tuning", "");
+
+	res->tuning = "cached";
+	for (size_t i = 0; i < sizeof(tunings) / sizeof(tunings[0]); i++)
+		res->tuning = !strcmp(tuning, tunings[i]) ? tunings[i] : res->tuning;
+	res->ntrials = trials && trials->type == CBENCH_JSON_ARRAY ? trials->n : 0;
+	res->trials = calloc(res->ntrials ? res->ntrials : 1, sizeof(*res->trials));
+	if (!res->trials)
+		return -ENOMEM;
+	for (size_t i = 0; i < res->ntrials; i++)
+		read_trial(&trials->items[i], &res->trials[i]);
+	read_figures(b, res);
+	for (size_t i = 0; i < res->ntrials; i++)
+		res->replacements += res->trials[i].replacement;
+	res->carried = b;
+	return 0;
+}
+
+size_t cbench_carry_trials_done(const struct cbench_json *b)
+{
+	const struct cbench_json *trials = cbench_json_get(b, "trials");
+	size_t done = 0;
+
+	for (size_t i = 0; trials && trials->type == CBENCH_JSON_ARRAY && i < trials->n; i++) {
+		const struct cbench_json *r = cbench_json_get(&trials->items[i], "replacement");
+
+		done += !(r && r->type == CBENCH_JSON_BOOL && r->boolean);
+	}
+	return done;
+}

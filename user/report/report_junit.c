@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JUnit XML report, for Jenkins and GitLab: the run is one <testsuite>
+ * named for the object, each benchmark one <testcase> whose properties are
+ * its figures.  A benchmark with a failed trial (a crash, a time-out, a
+ * failed tuning) is an <error>: it could not be measured as asked, which
+ * is not a verdict on its speed.  `run` has no gate of its own (audit,
+ * compare and history have --fail-on), so no case of a run report is a
+ * <failure>.  The structure is the one Ant's JUnit task wrote and Jenkins'
+ * and GitLab's parsers read; tests/schema/junit.xsd describes what we
+ * write.
+ *
+ * Every name, reason and path is bytes we do not control: text is escaped
+ * for XML, and what XML 1.0 cannot hold at all (control characters, bytes
+ * that are not UTF-8, U+FFFE and U+FFFF) becomes U+FFFD.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/context.h"
+#include "report/report.h"
+#include "report/utf8.h"
+
+#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD, in UTF-8 */
+
+/* The code point of the valid UTF-8 sequence of len bytes at p. */
+static unsigned long code_point(const unsigned char *p, size_t len)
+{
+	static const unsigned char lead_mask[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	unsigned long c = p[0] & lead_mask[len];
+
+	for (size_t i = 1; i < len; i++)
+		c = c << 6 | (p[i] & 0x3f);
+	return c;
+}
+
+/* Whether XML 1.0 allows the character (its Char production). */
+static bool xml_char(unsigned long c)
+{
+	return c == 0x9 || c == 0xa || c == 0xd || (c >= 0x20 && c <= 0xd7ff) ||
+	       (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+}
+
+/*
+ * s as XML character data, or as an attribute's value (attr: then a tab or
+ * a line break is written as a character reference, which an attribute's
+ * normalization would otherwise turn into a space).
+ */
+static void put_text(FILE *f, const char *s, bool attr)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	while (*p) {
+		size_t len = cbench_utf8_seq(p);
+
+		if (!len || !xml_char(code_point(p, len))) {
+			fputs(REPLACEMENT, f);
+			p += len ? len : 1;
+			continue;
+		}
+		switch (*p) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs(attr ? "&quot;" : "\"", f); break;
+		case '\'': fputs(attr ? "&apos;" : "'", f); break;
+		case '\t': fputs(attr ? "&#9;" : "\t", f); break;
+		case '\n': fputs(attr ? "&#10;" : "\n", f); break;
+		case '\r': fputs("&#13;", f); break;
+		default: fwrite(p, 1, len, f); break;
+		}
+		p += len;
+	}
+}
+
+/* ` key="value"`, the value escaped. */
+static void put_attr(FILE *f, const char *key, const char *value)
+{
+	fprintf(f, " %s=\"", key);
+	put_text(f, value, true);
+	fputc('"', f);
+}
+
+/* The fewest digits that read back as the same double (as the JSON report). */
+static const char *number(double v, char *buf, size_t len)
+{
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+/* How deep the <property> elements being written stand: the suite's or a case's. */
+static const char *property_indent = "    ";
+
+static void property(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "%s<property", property_indent);
+	put_attr(f, "name", name);
+	put_attr(f, "value", value);
+	fputs("/>\n", f);
+}
+
+/* A figure's property; none where it is not available (never a 0). */
+static void figure(FILE *f, const char *name, double v)
+{
+	char buf[40];
+
+	if (isfinite(v))
+		property(f, name, number(v, buf, sizeof(buf)));
+}
+
+static void count(FILE *f, const char *name, size_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%zu", v);
+	property(f, name, buf);
+}
+
+/* Seconds as JUnit's time attributes take them: a decimal, never negative. */
+static void put_seconds(FILE *f, const char *key, double s)
+{
+	fprintf(f, " %s=\"%.6f\"", key, isfinite(s) && s > 0 ? s : 0.0);
+}
+
+/* What the benchmark's trials took, on the runner's clock; 0 if unknown. */
+static double wall_s(const struct cbench_result *res)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < res->ntrials; i++) {
+		const struct cbench_trial *t = &res->trials[i];
+
+		/* A carried-over trial's span starts at 0 (report/carry.c). */
+		if ((t->start_s > 0 || res->carried) && t->end_s > t->start_s)
+			s += t->end_s - t->start_s;
+	}
+	return s;
+}
+
+/* The figures of one benchmark, as the JSON report names them. */
+static void result_properties(FILE *f, const struct cbench_result *res)
+{
+	char pages[64];
+
+	fputs("    <properties>\n", f);
+	property_indent = "      ";
+	property(f, "tuning", res->tuning);
+	count(f, "n", (size_t)res->n);
+	count(f, "trials", res->ntrials);
+	count(f, "failed_trials", res->failed);
+	count(f, "set_aside_trials", res->set_aside);
+	figure(f, "ns_per_op", res->ns_per_op);
+	figure(f, "ns_per_op_lower", res->ns_lo);
+	figure(f, "ns_per_op_upper", res->ns_hi);
+	figure(f, "interval_coverage", res->ns_coverage);
+	figure(f, "least_trial_ns_per_op", res->least_ns_per_op);
+	figure(f, "cv_of_trials", res->cv);
+	figure(f, "est_cycles_per_op", res->est_cycles_per_op);
+	figure(f, "mb_per_s", res->mb_per_s);
+	if (res->have & CBENCH_HAVE_INSTRUCTIONS)
+		figure(f, "instructions_per_op", res->instructions_per_op);
+	if (res->have & CBENCH_HAVE_CYCLES)
+		figure(f, "cycles_per_op", res->cycles_per_op);
+	if (res->have & CBENCH_HAVE_REF_CYCLES)
+		figure(f, "ref_cycles_per_op", res->ref_cycles_per_op);
+	figure(f, "step_share", res->step_share);
+	figure(f, "core_ghz_min", res->core_ghz_min);
+	figure(f, "core_ghz_max", res->core_ghz_max);
+	figure(f, "placement_share", res->placement_share);
+	property(f, "placement_sensitive", res->placement_sensitive ? "true" : "false");
+	property(f, "unstable", res->unstable ? "true" : "false");
+	if (res->unstable)
+		property(f, "unstable_reason", res->unstable_reason);
+	if (res->set_aside_note[0])
+		property(f, "set_aside_note", res->set_aside_note);
+	if (res->cycles_note[0])
+		property(f, "est_cycles_note", res->cycles_note);
+	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
+		property(f, "arena_pages", pages);
+	fputs("    </properties>\n", f);
+}
+
+/* A benchmark some of whose trials failed: the first reason, then each. */
+static void put_error(FILE *f, const struct cbench_result *res)
+{
+	const struct cbench_trial *first = NULL;
+	char message[800];
+
+	for (size_t i = 0; i < res->ntrials && !first; i++)
+		first = res->trials[i].error ? &res->trials[i] : NULL;
+	snprintf(message, sizeof(message), "%zu of %zu trials failed: %s", res->failed,
+		 res->ntrials, first ? first->reason : "");
+	fputs("    <error", f);
+	put_attr(f, "message", message);
+	put_attr(f, "type", "cbench.trial_failed");
+	fputc('>', f);
+	for (size_t i = 0; i < res->ntrials; i++) {
+		char line[700];
+
+		if (!res->trials[i].error)
+			continue;
+		snprintf(line, sizeof(line), "trial %zu: %s\n", i + 1, res->trials[i].reason);
+		put_text(f, line, false);
+	}
+	fputs("</error>\n", f);
+}
+
+/* The object's name without its directory and ".so": the cases' class. */
+static void class_name(const char *so, char *buf, size_t len)
+{
+	const char *base = so ? strrchr(so, '/') : NULL;
+	size_t n;
+
+	snprintf(buf, len, "%s", base ? base + 1 : so ? so : "bench");
+	n = strlen(buf);
+	if (n > 3 && !strcmp(buf + n - 3, ".so"))
+		buf[n - 3] = '\0';
+}
+
+static void put_case(FILE *f, const struct cbench_result *res, const char *cls)
+{
+	fputs("  <testcase", f);
+	put_attr(f, "classname", cls);
+	put_attr(f, "name", res->exp->id);
+	put_seconds(f, "time", wall_s(res));
+	fputs(">\n", f);
+	result_properties(f, res);
+	if (res->failed)
+		put_error(f, res);
+	fputs("  </testcase>\n", f);
+}
+
+/* What the run says of where and how it measured: the suite's properties. */
+static void suite_properties(FILE *f, const struct cbench_report *r)
+{
+	const struct cbench_machine *m = &r->machine;
+	char text[160];
+
+	fputs("  <properties>\n", f);
+	property_indent = "    ";
+	property(f, "cbench_version", r->version);
+	property(f, "backend", r->backend);
+	property(f, "cpu", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
+	snprintf(text, sizeof(text), "%s family %u model %u stepping %u", m->cpu_vendor,
+		 m->cpu_family, m->cpu_model, m->cpu_stepping);
+	property(f, "cpu_model", text);
+	property(f, "machine", m->hostname);
+	property(f, "kernel", m->kernel_release);
+	property(f, "timer", r->timer.name);
+	property(f, "command", cbench_context()->command);
+	property(f, "so", r->so_path);
+	property(f, "so_build_id", r->build_id);
+	if (r->interrupted) {
+		property(f, "interrupted", cbench_signal_name(r->interrupted, text, sizeof(text)));
+		count(f, "trials_kept", r->trials_kept);
+		count(f, "trials_asked", r->trials_asked);
+		count(f, "benchmarks_not_run", r->not_run);
+	}
+	if (r->resumed.path) {
+		property(f, "resumed_from", r->resumed.path);
+		property(f, "resumed_from_date", r->resumed.date);
+		count(f, "benchmarks_carried_over", r->resumed.carried);
+	}
+	fputs("  </properties>\n", f);
+}
+
+int cbench_report_junit(const struct cbench_report *r, FILE *f)
+{
+	const char *date = cbench_context()->date;
+	size_t errors = 0;
+	double time_s = 0;
+	char cls[256], stamp[20];
+
+	for (size_t i = 0; i < r->nresults; i++) {
+		errors += r->results[i].failed != 0;
+		time_s += wall_s(&r->results[i]);
+	}
+	class_name(r->so_path, cls, sizeof(cls));
+	/* JUnit's timestamp has no zone; the context's date is UTC. */
+	snprintf(stamp, sizeof(stamp), "%.19s", date[0] ? date : "1970-01-01T00:00:00");
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fputs("<testsuite", f);
+	put_attr(f, "name", cls);
+	put_attr(f, "timestamp", stamp);
+	put_attr(f, "hostname", r->machine.hostname);
+	fprintf(f, " tests=\"%zu\" failures=\"0\" errors=\"%zu\" skipped=\"0\"", r->nresults, errors);
+	put_seconds(f, "time", time_s);
+	fputs(">\n", f);
+	suite_properties(f, r);
+	for (size_t i = 0; i < r->nresults; i++)
+		put_case(f, &r->results[i], cls);
+	fputs("</testsuite>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
