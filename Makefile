@@ -408,6 +408,7 @@ itest: cbenchctl examples fixtures symbols-fixtures kfixtures install-check ites
 	tests/run/resume.sh
 	tests/run/selftest.sh
 	tests/run/history.sh
+	tests/run/jobs.sh
 
 itest-lab: cbenchctl
 	tests/run/lab.sh

@@ -3,6 +3,8 @@
  * The measuring CPU's environment (cpuenv.c) on fake roots: a lab machine
  * set up for measuring, an untouched desktop, and a VM exposing nothing.
  */
+#include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include <CUnit/CUnit.h>
 
 #include "machine/cpuenv.h"
+#include "machine/cpus.h"
 #include "machine/sysroot.h"
 
 static char root[64];
@@ -92,7 +95,62 @@ static void bare_vm(void)
 	cbench_sysroot_set("");
 }
 
+/*
+ * The CPUs a run measures on at once (cpus.c), on CPUs 0 and 1 of fake
+ * roots: isolated first, then from the last down; one per core; online.
+ */
+static void choosing_cpus(void)
+{
+	struct cbench_cpu_choice c;
+	cpu_set_t was, two;
+	char err[256];
+
+	CU_ASSERT_FATAL(sched_getaffinity(0, sizeof(was), &was) == 0);
+	if (!CPU_ISSET(0, &was) || !CPU_ISSET(1, &was)) {
+		fprintf(stderr, "(CPUs 0 and 1 are not both ours: not checked) ");
+		return;
+	}
+	CPU_ZERO(&two);
+	CPU_SET(0, &two);
+	CPU_SET(1, &two);
+	CU_ASSERT_FATAL(sched_setaffinity(0, sizeof(two), &two) == 0);
+
+	fresh_root();
+	CU_ASSERT_EQUAL(cbench_cpus_choose(&c, 2, NULL, err, sizeof(err)), 0);
+	CU_ASSERT(c.n == 2 && c.fit == 2 && c.isolated == 0 && c.cpu[0] == 1 && c.cpu[1] == 0);
+	put("/sys/devices/system/cpu/isolated", "0\n");
+	CU_ASSERT_EQUAL(cbench_cpus_choose(&c, 1, NULL, err, sizeof(err)), 0);
+	CU_ASSERT(c.n == 1 && c.fit == 2 && c.isolated == 1 && c.cpu[0] == 0);
+	CU_ASSERT_EQUAL(cbench_cpus_choose(&c, 3, NULL, err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ask --jobs 2 or less"));
+
+	/* SMT siblings: one of them. */
+	put("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0-1\n");
+	put("/sys/devices/system/cpu/cpu1/topology/thread_siblings_list", "0-1\n");
+	CU_ASSERT_EQUAL(cbench_cpus_fit(&c), 0);
+	CU_ASSERT(c.fit == 1 && c.cpu[0] == 0);
+	CU_ASSERT_EQUAL(cbench_cpus_choose(&c, 0, "0-1", err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "shares a core"));
+	CU_ASSERT_EQUAL(cbench_cpus_choose(&c, 0, "1", err, sizeof(err)), 0);
+	CU_ASSERT(c.n == 1 && c.cpu[0] == 1);
+
+	/* Offline, or not a list. */
+	fresh_root();
+	put("/sys/devices/system/cpu/cpu1/online", "0\n");
+	CU_ASSERT_EQUAL(cbench_cpus_fit(&c), 0);
+	CU_ASSERT(c.fit == 1 && c.cpu[0] == 0);
+	CU_ASSERT_EQUAL(cbench_cpus_choose(&c, 0, "1", err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not online"));
+	CU_ASSERT_EQUAL(cbench_cpus_choose(&c, 0, "1-x", err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no CPU list"));
+	CU_ASSERT_EQUAL(cbench_cpus_choose(&c, 2, "0", err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ask --jobs 1"));
+
+	sched_setaffinity(0, sizeof(was), &was);
+}
+
 static CU_TestInfo cpuenv_tests[] = {
+	{ "CPUs for a run on several at once", choosing_cpus },
 	{ "a lab machine set up for measuring", lab_machine },
 	{ "a desktop as it comes", desktop },
 	{ "a VM exposing nothing", bare_vm },

@@ -14,6 +14,7 @@
 
 #include "cmd/doctor.h"
 #include "machine/cpuenv.h"
+#include "machine/cpus.h"
 #include "machine/sysroot.h"
 
 #define THP "/sys/kernel/mm/transparent_hugepage"
@@ -392,6 +393,32 @@ static void check_paranoid(struct cbench_doctor_report *r)
 	cbench_doctor_extra_int(c, "value", v);
 }
 
+/* The CPUs fit to measure on at once (machine/cpus.h): how many jobs
+ * `run --jobs` may ask. */
+static void check_jobs(struct cbench_doctor_report *r)
+{
+	unsigned long bits[CBENCH_CPU_WORDS] = { 0 };
+	struct cbench_cpu_choice c;
+	struct cbench_doctor_check *k;
+	char list[256] = "";
+
+	if (cbench_cpus_fit(&c) || !c.fit) {
+		cbench_doctor_add(r, "jobs", "CPUs for --jobs", CBENCH_VERDICT_WARN, NULL,
+				  "no CPU is fit to measure on");
+		return;
+	}
+	for (size_t i = 0; i < c.fit; i++)
+		bits[(unsigned int)c.cpu[i] / (8 * sizeof(bits[0]))] |=
+			1UL << ((unsigned int)c.cpu[i] % (8 * sizeof(bits[0])));
+	cbench_cpulist_format(bits, CBENCH_MAX_CPUS, list, sizeof(list));
+	k = cbench_doctor_add(r, "jobs", "CPUs for --jobs", CBENCH_VERDICT_OK, NULL,
+			      "%zu fit to measure on at once (CPU%s %s, one per core; %zu isolated): "
+			      "run --jobs %zu at most", c.fit, c.fit == 1 ? "" : "s", list, c.isolated,
+			      c.fit);
+	cbench_doctor_extra_int(k, "fit", (long)c.fit);
+	cbench_doctor_extra_int(k, "isolated", (long)c.isolated);
+}
+
 void cbench_doctor_check_cpu(struct cbench_doctor_report *r, const struct cbench_machine *m)
 {
 	bool pmu = check_pmu(r, m);
@@ -401,6 +428,7 @@ void cbench_doctor_check_cpu(struct cbench_doctor_report *r, const struct cbench
 	check_boost(r);
 	check_smt(r);
 	check_isolation(r);
+	check_jobs(r);
 	check_irqs(r);
 	check_irqbalance(r);
 	check_thp(r);

@@ -116,12 +116,13 @@ static bool resolved(const struct cbench_trial *tr, double step_ticks)
 	return true;
 }
 
-static void run_trial(struct run_state *st, struct cbench_result *res, size_t t, size_t index,
-		      size_t total)
+/* Trial t of res's job on the session's CPU lane, and its start. */
+static struct cbench_worker_job trial_job(struct run_state *st, struct cbench_result *res,
+					  size_t t, size_t index, size_t total, size_t lane)
 {
 	const struct cbench_run_options *opt = st->opt;
-	struct cbench_worker_job job = cbench_session_job(&st->s, CBENCH_WORKER_TRIAL, res->exp,
-							  opt->time_limit_s);
+	struct cbench_worker_job job = cbench_session_job_on(&st->s, lane, CBENCH_WORKER_TRIAL,
+							     res->exp, opt->time_limit_s);
 	struct cbench_trial *tr = &res->trials[t];
 	char what[64];
 
@@ -132,12 +133,28 @@ static void run_trial(struct run_state *st, struct cbench_result *res, size_t t,
 	job.trial_ns = opt->trial_time_s * 1e9;
 	job.max_measurements = TRIAL_MAX_MEASUREMENTS;
 	job.min_valid = TRIAL_MIN_VALID;
+	tr->cpu = st->s.lane[lane].cpu;
 	tr->start_s = now_s();
-	cbench_collect_trial(&job, opt->time_limit_s, tr);
+	return job;
+}
+
+static void trial_done(const struct run_state *st, struct cbench_trial *tr)
+{
 	tr->end_s = now_s();
 	if (!tr->error && !resolved(tr, st->report.timer.step_ticks))
 		fail_trial(tr, -ERANGE, "", "every measurement is shorter than one step of the timer: "
 			   "the benchmark does no measurable work, or ignores reps");
+}
+
+/* One trial, alone: measured again in place of one set aside. */
+static void run_trial(struct run_state *st, struct cbench_result *res, size_t t, size_t index,
+		      size_t total)
+{
+	struct cbench_worker_job job = trial_job(st, res, t, index, total, 0);
+
+	res->trials[t].solo = st->s.nlanes > 1;
+	cbench_collect_trial(&job, st->opt->time_limit_s, &res->trials[t]);
+	trial_done(st, &res->trials[t]);
 }
 
 static int write_report(const struct run_state *st, struct cbench_outfile *out,
@@ -231,6 +248,9 @@ static void start(struct run_state *st)
 		.trials = st->opt->trials, .trial_time_s = st->opt->trial_time_s,
 		.warmup_s = st->opt->warmup_s, .time_limit_s = st->opt->time_limit_s,
 		.filter = st->opt->filter };
+	st->report.jobs = s->nlanes;
+	for (size_t i = 0; i < s->nlanes; i++)
+		st->report.cpus[i] = s->lane[i].cpu;
 }
 
 /*
@@ -263,12 +283,16 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 	size_t kept = 0;
 
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
-	if (i < r->nresults && t < r->results[i].ntrials) {
-		struct cbench_trial *tr = &r->results[i].trials[t];
+	/* The trial it caught, and any a run on several CPUs finished past
+	 * it, go. */
+	for (size_t j = 0; j < r->nresults; j++) {
+		struct cbench_result *res = &r->results[j];
 
-		free(tr->samples);
-		free(tr->ref_samples);
-		memset(tr, 0, sizeof(*tr));
+		for (size_t k = j < i ? t + 1 : t; !res->carried && k < res->ntrials; k++) {
+			free(res->trials[k].samples);
+			free(res->trials[k].ref_samples);
+			memset(&res->trials[k], 0, sizeof(res->trials[k]));
+		}
 	}
 	r->interrupted = cbench_session_stopped();
 	r->trials_asked = st->opt->trials;
@@ -367,6 +391,95 @@ static int remeasure(struct run_state *st, size_t total)
 	return 0;
 }
 
+/*
+ * Rounds of trials from round first on, `lanes` CPUs at once (0: all the
+ * session's), each unit trial t of benchmark i in the order t, then i.
+ */
+struct rounds {
+	struct run_state *st;
+	size_t first, total;
+	bool solo;
+};
+
+static bool last_round(const struct run_state *st, size_t t)
+{
+	return t + 1 == st->opt->trials;
+}
+
+static struct cbench_trial *round_begin(void *arg, size_t unit, size_t lane,
+					struct cbench_worker_job *job)
+{
+	struct rounds *ro = arg;
+	struct run_state *st = ro->st;
+	size_t nres = st->report.nresults, t = ro->first + unit / nres, i = unit % nres;
+	struct cbench_result *res = &st->report.results[i];
+
+	if (last_round(st, t) && i == 0 && st->s.tty)
+		stream_row(st, NULL);
+	if (res->carried || !strcmp(res->tuning, "failed")) {
+		if (!res->carried)
+			cbench_session_done(&st->s);
+		if (last_round(st, t) && st->s.tty)
+			stream_row(st, res);
+		return NULL;
+	}
+	*job = trial_job(st, res, t, i, ro->total, lane);
+	res->trials[t].solo = ro->solo;
+	return &res->trials[t];
+}
+
+static void round_end(void *arg, size_t unit, size_t lane)
+{
+	struct rounds *ro = arg;
+	struct run_state *st = ro->st;
+	size_t nres = st->report.nresults, t = ro->first + unit / nres;
+	struct cbench_result *res = &st->report.results[unit % nres];
+
+	(void)lane;
+	trial_done(st, &res->trials[t]);
+	cbench_session_done(&st->s);
+	if (last_round(st, t) && st->s.tty)
+		stream_row(st, res);
+}
+
+/* Rounds first .. last - 1 on lanes CPUs; true if a signal stopped them
+ * (the run then holds what finished). */
+static bool rounds_on(struct run_state *st, size_t total, size_t first, size_t last,
+		      size_t lanes)
+{
+	struct rounds ro = { .st = st, .first = first, .total = total,
+			     .solo = lanes == 1 && st->s.nlanes > 1 };
+	struct cbench_lane_work w = { .begin = round_begin, .end = round_end, .arg = &ro,
+				      .limit_s = st->opt->time_limit_s };
+	size_t nres = st->report.nresults, units = (last - first) * nres;
+	size_t done = cbench_session_trials(&st->s, units, lanes, &w);
+
+	if (!cbench_session_stopped())
+		return false;
+	stopped(st, first + done / nres, done % nres);
+	return true;
+}
+
+/*
+ * Trials round-robin over the benchmarks: trial t of every benchmark, then
+ * trial t + 1.  Each benchmark's trials then span the whole run, so one
+ * stretch of a busy machine (a noisy neighbour, a host frequency dip)
+ * cannot spoil all of them at once.  On several CPUs, every round but the
+ * last runs on all of them, and the last on one: each benchmark's trial
+ * alone tells whether it measures differently beside others
+ * (report_jobs.c).  On a terminal the last round prints each benchmark's
+ * row as it finishes.  True if a signal stopped the run.
+ */
+static bool measure_rounds(struct run_state *st, size_t total)
+{
+	size_t trials = st->opt->trials;
+
+	if (st->s.nlanes > 1 && trials > 1)
+		return rounds_on(st, total, 0, trials - 1, 0) ||
+		       rounds_on(st, total, trials - 1, trials, 1);
+	return rounds_on(st, total, 0, trials, 0);
+}
+
 /* Tunes every selected benchmark, then runs the trials.  0 or -ENOMEM. */
 static int measure_all(struct run_state *st)
 {
@@ -401,31 +514,8 @@ static int measure_all(struct run_state *st)
 		return 0;
 	}
 	cbench_session_plan(&st->s, opt->trials * (st->report.nresults - carried));
-	/* Trials round-robin over the benchmarks: trial t of every benchmark,
-	 * then trial t + 1.  Each benchmark's trials then span the whole run,
-	 * so one stretch of a busy machine (a noisy neighbour, a host
-	 * frequency dip) cannot spoil all of them at once.  On a terminal
-	 * the last round prints each benchmark's row as it finishes. */
-	for (size_t t = 0; t < opt->trials; t++) {
-		bool last = t + 1 == opt->trials;
-
-		if (last && st->s.tty)
-			stream_row(st, NULL);
-		for (size_t i = 0; i < st->report.nresults; i++) {
-			struct cbench_result *res = &st->report.results[i];
-
-			if (!res->carried && strcmp(res->tuning, "failed"))
-				run_trial(st, res, t, i, total);
-			if (cbench_session_stopped()) {
-				stopped(st, t, i);
-				return 0;
-			}
-			if (!res->carried)
-				cbench_session_done(&st->s);
-			if (last && st->s.tty)
-				stream_row(st, res);
-		}
-	}
+	if (measure_rounds(st, total))
+		return 0;
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
 	return remeasure(st, total);
 }
@@ -561,7 +651,8 @@ int cbench_run_main(int argc, char *argv[])
 	cfg = (struct cbench_session_config){
 		.cmd = "run", .doing = "measuring", .objects = { opt.so_path }, .nobjects = 1,
 		.select = true, .filter = opt.filter, .backend = opt.backend, .quiet = opt.quiet,
-		.cpu = opt.cpu, .load_limit_s = opt.time_limit_s, .stoppable = true,
+		.cpu = opt.cpu, .jobs = opt.jobs, .cpus = opt.cpus,
+		.load_limit_s = opt.time_limit_s, .stoppable = true,
 	};
 	if (cbench_session_open(&st.s, &cfg) || open_outputs(&st))
 		goto out;

@@ -27,6 +27,10 @@ struct cbench_run_options {
 	const char *filter;		/* POSIX extended regex; NULL: all */
 	enum cbench_backend_kind backend;
 	int cpu;			/* -1: the last CPU we may run on */
+	/* --jobs: CPUs measured on at once (1: one); --cpus: which (NULL:
+	 * machine/cpus.h chooses). */
+	unsigned int jobs;
+	const char *cpus;
 	unsigned int trials;		/* per benchmark, each one result line */
 	bool retune;			/* ignore cached n */
 	const char *output;		/* the first report's path; NULL: stdout */

@@ -11,6 +11,7 @@
 
 #include "cmd/run.h"
 #include "cmd/subcommands.h"
+#include "machine/cpus.h"
 #include "session/options.h"
 #include "store/add.h"
 
@@ -30,6 +31,12 @@ void cbench_run_usage(FILE *f)
 		"                      user), or both: user mode, then ring 0, in one Go report\n"
 		"                      (benchstat -col backend), and what ring 0 removes\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
+		"  --jobs N            measure N benchmarks at once, each on a CPU of its own\n"
+		"                      (isolated CPUs first, one per core; default 1); each\n"
+		"                      benchmark's last trial runs alone, and one that measures\n"
+		"                      differently beside the others is named\n"
+		"  --cpus LIST         the CPUs to measure on, such as 2,4-5 (one per core):\n"
+		"                      all of them at once, or --jobs of them\n"
 		"  --quiet-mode MODE   kmod: how cbench.ko keeps a measurement quiet: cli\n"
 		"                      (interrupts off) or lvt (interrupts on, the local APIC's\n"
 		"                      LVT entries masked); default the module's quiet_mode\n"
@@ -85,7 +92,7 @@ void cbench_run_options_init(struct cbench_run_options *o)
 const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", "junit", NULL };
 
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
-       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP, OPT_RESUME };
+       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP, OPT_RESUME, OPT_JOBS, OPT_CPUS };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -118,6 +125,16 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		return 0;
 	case OPT_RESUME:
 		o->resume = arg;
+		return 0;
+	case OPT_CPUS:
+		o->cpus = arg;
+		return 0;
+	case OPT_JOBS:
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || v < 1 || v > CBENCH_JOBS_MAX)
+			return cbench_option_refuse(err, "--jobs", "a count from 1 to 64", arg);
+		o->jobs = (unsigned int)v;
 		return 0;
 	case OPT_TRIALS:
 		errno = 0;
@@ -248,6 +265,16 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 	if (cbench_store_options_check(o->store, o->commit, o->order, o->keep_dir, err) ||
 	    cbench_resume_options_check(o, err))
 		return -EINVAL;
+	if (o->cpu >= 0 && (o->jobs > 1 || o->cpus)) {
+		fprintf(err, "%s: run: --cpu names one CPU; with --jobs or --cpus, give the CPUs "
+			"with --cpus\n", cbench_prog);
+		return -EINVAL;
+	}
+	if (o->both && (o->jobs > 1 || o->cpus)) {
+		fprintf(err, "%s: run --backend both measures on one CPU: drop --jobs and --cpus\n",
+			cbench_prog);
+		return -EINVAL;
+	}
 	if (o->trial_time_s >= o->time_limit_s) {
 		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
 		return -EINVAL;
@@ -277,6 +304,8 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "keep-object", required_argument, NULL, OPT_KEEP },
 		{ "resume", required_argument, NULL, OPT_RESUME },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* -o may come more than once: take_option() keeps each. */

@@ -615,6 +615,7 @@ void cbench_report_summarize(struct cbench_report *r)
 		summarize_result(r, &r->results[i]);
 		summarize_tp(&r->results[i]);
 	}
+	cbench_report_parallel(r);
 }
 
 const char *cbench_arena_pages_text(const struct cbench_result *res, char *buf, size_t len)

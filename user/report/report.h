@@ -14,6 +14,7 @@
 
 #include "backend/types.h"
 #include "machine/cpuenv.h"
+#include "machine/cpus.h"
 #include "object/loader.h"
 #include "machine/probe.h"
 #include "worker/results.h"
@@ -87,6 +88,10 @@ struct cbench_trial {
 	bool set_aside;
 	bool replacement;
 	bool summarized;		/* its own figures are derived (report.c) */
+	/* In a run on several CPUs (run --jobs): the CPU it ran on, and
+	 * whether it ran alone, no other trial measured beside it. */
+	int cpu;
+	bool solo;
 };
 
 struct cbench_result {
@@ -160,6 +165,14 @@ struct cbench_result {
 	 */
 	const struct cbench_json *carried;
 	char carried_arena_pages[64];	/* its "arena_pages", "" if none */
+	/*
+	 * In a run on several CPUs: its trial measured alone against the
+	 * least of those measured beside others, relative (NAN without
+	 * both), and whether that says it measures differently in parallel
+	 * (report_jobs.c).
+	 */
+	double parallel_gap;
+	bool parallel_differs;
 };
 
 /* est-cycles/op may part from ns/op x the median core clock by this much,
@@ -224,10 +237,19 @@ struct cbench_report {
 		const char *path, *date;
 		size_t carried;
 	} resumed;
+	/* The CPUs measured on at once (run --jobs, --cpus): jobs of them,
+	 * 0 or 1 for one (then cpus is empty, the CPU is env's). */
+	size_t jobs;
+	int cpus[CBENCH_JOBS_MAX];
+	size_t parallel_differs_results;
 };
 
 /* Fills the derived fields of every trial and result. */
 void cbench_report_summarize(struct cbench_report *r);
+
+/* In a run on several CPUs, each result's parallel_gap and
+ * parallel_differs (report_jobs.c); part of summarizing. */
+void cbench_report_parallel(struct cbench_report *r);
 
 /* ns per op of one sample under the report's timer. */
 double cbench_sample_ns_per_op(const struct cbench_report *r, const struct cbench_experiment *e,

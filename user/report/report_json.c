@@ -58,7 +58,8 @@ static void put_wall(struct cbench_jsonw *j, const struct cbench_trial *t)
 		cbench_jsonw_double(j, "wall_s", t->end_s - t->start_s);
 }
 
-static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, double tsc_hz)
+static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, double tsc_hz,
+		      size_t jobs)
 {
 	double v;
 
@@ -76,6 +77,10 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 		cbench_jsonw_uint(j, "slow_beside", t->beside);
 	if (t->replacement)
 		cbench_jsonw_bool(j, "replacement", true);
+	if (jobs > 1) {
+		cbench_jsonw_uint(j, "cpu", (uint64_t)t->cpu);
+		cbench_jsonw_bool(j, "solo", t->solo);
+	}
 	cbench_jsonw_uint(j, "n", t->n);
 	cbench_jsonw_uint(j, "iterations", t->iterations);
 	cbench_jsonw_double(j, "ns_per_op", t->ns_per_op);
@@ -119,6 +124,13 @@ static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
 		if (s->filter)
 			cbench_jsonw_string(j, "filter", s->filter);
 		cbench_jsonw_object_end(j);
+	}
+	if (r->jobs > 1) {
+		cbench_jsonw_uint(j, "jobs", r->jobs);
+		cbench_jsonw_array_start(j, "worker_cpus");
+		for (size_t i = 0; i < r->jobs; i++)
+			cbench_jsonw_uint(j, NULL, (uint64_t)r->cpus[i]);
+		cbench_jsonw_array_end(j);
 	}
 	if (r->resumed.path) {
 		cbench_jsonw_object_start(j, "resumed_from");
@@ -219,7 +231,8 @@ static void put_params(struct cbench_jsonw *j, const struct cbench_experiment *e
 	cbench_jsonw_object_end(j);
 }
 
-static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, double tsc_hz)
+static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, double tsc_hz,
+		       size_t jobs)
 {
 	char pages[64];
 
@@ -279,13 +292,18 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	maybe(j, "est_cycles_gap_pct", 100 * res->cycles_gap);
 	if (res->cycles_note[0])
 		cbench_jsonw_string(j, "est_cycles_note", res->cycles_note);
+	if (jobs > 1) {
+		/* the trial measured alone against the least measured beside others, in percent */
+		maybe(j, "parallel_gap_pct", 100 * res->parallel_gap);
+		cbench_jsonw_bool(j, "parallel_differs", res->parallel_differs);
+	}
 	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
 		cbench_jsonw_string(j, "arena_pages", pages);
 	if (res->have_tp)
 		cbench_report_json_tp(j, "tpoints", &res->tp, tsc_hz);
 	cbench_jsonw_array_start(j, "trials");
 	for (size_t i = 0; i < res->ntrials; i++)
-		put_trial(j, &res->trials[i], tsc_hz);
+		put_trial(j, &res->trials[i], tsc_hz, jobs);
 	cbench_jsonw_array_end(j);
 	cbench_jsonw_object_end(j);
 }
@@ -300,7 +318,7 @@ int cbench_report_json(const struct cbench_report *r, FILE *f)
 	put_config(&j, r);
 	cbench_jsonw_array_start(&j, "benchmarks");
 	for (size_t i = 0; i < r->nresults; i++)
-		put_result(&j, &r->results[i], r->timer.tsc_hz);
+		put_result(&j, &r->results[i], r->timer.tsc_hz, r->jobs);
 	cbench_jsonw_array_end(&j);
 	cbench_jsonw_object_end(&j);
 	return cbench_jsonw_finish(&j);

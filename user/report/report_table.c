@@ -158,6 +158,11 @@ static void put_notes(const struct cbench_report *r, const struct cbench_result 
 		fprintf(f, "  %s%s%s\n", colour ? DIM : "", res->set_aside_note, colour ? RESET : "");
 	if (res->cycles_note[0])
 		fprintf(f, "  %s\n", res->cycles_note);
+	if (res->parallel_differs)
+		fprintf(f, "  %smeasures differently beside other CPUs' work: every trial measured beside "
+			"others was at least %.2f%% slower than its trial alone (memory bandwidth, a "
+			"shared cache or core?): measure it with --jobs 1%s\n", colour ? RED : "",
+			100 * res->parallel_gap, colour ? RESET : "");
 	if (cbench_desc_per_rep(res->exp->desc) && res->step_share > CBENCH_STEP_SHARE_MAX)
 		fprintf(f, "  short calls: one timer step is %.3f%% of a call (timed one at a "
 			"time); give each call more work\n", 100 * res->step_share);

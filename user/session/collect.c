@@ -70,13 +70,27 @@ static int take_one(struct cbench_collector *c, const struct cbench_msg *m, char
 	return 1;
 }
 
-int cbench_collect_calibration(const struct cbench_worker_job *job, double time_limit_s,
-			       struct cbench_timer *timer, struct cbench_phase_end *end)
+int cbench_collect_calibrations(const struct cbench_worker_job *jobs, size_t n,
+				double time_limit_s, struct cbench_timer *timers,
+				struct cbench_phase_end *ends)
 {
-	struct one o = { .c = { .take = take_one }, .timer = timer };
-	int ret = cbench_phase_run(job, time_limit_s, &o.c, end);
+	struct cbench_phase ph[CBENCH_JOBS_MAX];
+	struct one o[CBENCH_JOBS_MAX];
+	size_t begun = 0;
+	int ret = 0;
 
-	return ret ? not_started(ret, &end->error, end->reason, sizeof(end->reason)) : end->error;
+	for (size_t i = 0; i < n && !ret; i++) {
+		o[i] = (struct one){ .c = { .take = take_one }, .timer = &timers[i] };
+		ret = cbench_phase_begin(&ph[i], &jobs[i], time_limit_s, &o[i].c, &ends[i]);
+		if (ret)
+			not_started(ret, &ends[i].error, ends[i].reason, sizeof(ends[i].reason));
+		else
+			begun++;
+	}
+	cbench_phase_wait_all(ph, begun);
+	for (size_t i = 0; i < begun && !ret; i++)
+		ret = ends[i].error;
+	return ret;
 }
 
 int cbench_collect_tuned(const struct cbench_worker_job *job, double time_limit_s,
@@ -88,18 +102,10 @@ int cbench_collect_tuned(const struct cbench_worker_job *job, double time_limit_
 	return ret ? not_started(ret, &end->error, end->reason, sizeof(end->reason)) : end->error;
 }
 
-struct trial {
-	struct cbench_collector c;
-	struct cbench_trial *tr;
-	size_t cap, ref_cap;		/* room in tr->samples, tr->ref_samples */
-	uint32_t needed;		/* valid measurements the worker wants */
-	uint32_t min_valid;		/* the job's, before it says */
-};
-
 static int take_trial(struct cbench_collector *c, const struct cbench_msg *m, char *reason,
 		      size_t len)
 {
-	struct trial *t = (struct trial *)c;
+	struct cbench_trial_run *t = (struct cbench_trial_run *)c;
 	struct cbench_trial *tr = t->tr;
 
 	switch (m->type) {
@@ -137,7 +143,7 @@ static int take_trial(struct cbench_collector *c, const struct cbench_msg *m, ch
 static bool late_trial(const struct cbench_collector *c, double time_limit_s, char *reason,
 		       size_t len)
 {
-	const struct trial *t = (const struct trial *)c;
+	const struct cbench_trial_run *t = (const struct cbench_trial_run *)c;
 	size_t disturbed = 0;
 
 	if (!t->tr->nsamples)
@@ -150,19 +156,50 @@ static bool late_trial(const struct cbench_collector *c, double time_limit_s, ch
 	return true;
 }
 
-int cbench_collect_trial(const struct cbench_worker_job *job, double time_limit_s,
-			 struct cbench_trial *tr)
+static void trial_init(struct cbench_trial_run *t, const struct cbench_worker_job *job,
+		       struct cbench_trial *tr)
 {
-	struct trial t = { .c = { .take = take_trial, .late = late_trial }, .tr = tr,
-			   .min_valid = job->min_valid };
-	struct cbench_phase_end end;
-	int ret = cbench_phase_run(job, time_limit_s, &t.c, &end);
+	memset(t, 0, sizeof(*t));
+	t->c = (struct cbench_collector){ .take = take_trial, .late = late_trial };
+	t->tr = tr;
+	t->min_valid = job->min_valid;
+}
+
+/* The trial's end, from how its phase ended (or could not start: ret). */
+static int trial_ended(struct cbench_trial_run *t, int ret)
+{
+	struct cbench_trial *tr = t->tr;
 
 	if (ret)
 		return not_started(ret, &tr->error, tr->reason, sizeof(tr->reason));
-	tr->arena_bytes = end.env.arena_bytes;
-	tr->arena_huge_bytes = end.env.arena_huge_bytes;
-	return ended(&end, &tr->error, tr->reason, sizeof(tr->reason));
+	tr->arena_bytes = t->end.env.arena_bytes;
+	tr->arena_huge_bytes = t->end.env.arena_huge_bytes;
+	return ended(&t->end, &tr->error, tr->reason, sizeof(tr->reason));
+}
+
+int cbench_collect_trial(const struct cbench_worker_job *job, double time_limit_s,
+			 struct cbench_trial *tr)
+{
+	struct cbench_trial_run t;
+
+	trial_init(&t, job, tr);
+	return trial_ended(&t, cbench_phase_run(job, time_limit_s, &t.c, &t.end));
+}
+
+int cbench_collect_trial_begin(struct cbench_trial_run *t, const struct cbench_worker_job *job,
+			       double time_limit_s, struct cbench_trial *tr)
+{
+	int ret;
+
+	trial_init(t, job, tr);
+	ret = cbench_phase_begin(&t->ph, job, time_limit_s, &t->c, &t->end);
+	return ret ? trial_ended(t, ret) : 0;
+}
+
+int cbench_collect_trial_finish(struct cbench_trial_run *t)
+{
+	cbench_phase_finish(&t->ph);
+	return trial_ended(t, 0);
 }
 
 struct audit {

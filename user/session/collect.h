@@ -14,9 +14,11 @@
 #include "report/report.h"
 #include "session/phase.h"
 
-/* CALIBRATE: the timer. */
-int cbench_collect_calibration(const struct cbench_worker_job *job, double time_limit_s,
-			       struct cbench_timer *timer, struct cbench_phase_end *end);
+/* CALIBRATE: the timer, on n CPUs at once (n at most CBENCH_JOBS_MAX):
+ * jobs[i] into timers[i], ends[i]; 0, or the first error. */
+int cbench_collect_calibrations(const struct cbench_worker_job *jobs, size_t n,
+				double time_limit_s, struct cbench_timer *timers,
+				struct cbench_phase_end *ends);
 
 /* TUNE: Alg. 1's reps and time per rep. */
 int cbench_collect_tuned(const struct cbench_worker_job *job, double time_limit_s,
@@ -29,6 +31,26 @@ int cbench_collect_tuned(const struct cbench_worker_job *job, double time_limit_
  */
 int cbench_collect_trial(const struct cbench_worker_job *job, double time_limit_s,
 			 struct cbench_trial *tr);
+
+/*
+ * The same in steps, for trials on several CPUs at once: begin starts the
+ * worker (-errno, the trial failed, if none could start); the phase, t->ph,
+ * is then stepped (phase.h) until it is over; finish ends it and fills tr
+ * as above.
+ */
+struct cbench_trial_run {
+	struct cbench_collector c;	/* first: the collector is the run */
+	struct cbench_trial *tr;
+	size_t cap, ref_cap;		/* room in tr->samples, tr->ref_samples */
+	uint32_t needed;		/* valid measurements the worker wants */
+	uint32_t min_valid;		/* the job's, before it says */
+	struct cbench_phase ph;
+	struct cbench_phase_end end;
+};
+
+int cbench_collect_trial_begin(struct cbench_trial_run *t, const struct cbench_worker_job *job,
+			       double time_limit_s, struct cbench_trial *tr);
+int cbench_collect_trial_finish(struct cbench_trial_run *t);
 
 /* AUDIT: the timings, the verdict, each side's timing points, into p;
  * p->error and p->reason on failure. */

@@ -25,27 +25,48 @@
 #include "machine/proc.h"
 #include "session/phase.h"
 
-/* The worker of the phase in progress, for cbench_phase_abort(). */
-static volatile pid_t current_worker;
+/* The workers of the phases in progress (one a CPU), for the signals. */
+#define LIVE_MAX (CBENCH_JOBS_MAX + 1)
+static volatile pid_t live[LIVE_MAX];
+
+static void live_add(pid_t pid)
+{
+	for (size_t i = 0; i < LIVE_MAX; i++) {
+		if (!live[i]) {
+			live[i] = pid;
+			return;
+		}
+	}
+}
+
+static void live_drop(pid_t pid)
+{
+	for (size_t i = 0; i < LIVE_MAX; i++)
+		if (live[i] == pid)
+			live[i] = 0;
+}
 
 void cbench_phase_stop(void)
 {
-	pid_t pid = current_worker;
+	for (size_t i = 0; i < LIVE_MAX; i++) {
+		pid_t pid = live[i];
 
-	if (pid > 0)
-		cbench_proc_kill_group(pid);
+		if (pid > 0)
+			cbench_proc_kill_group(pid);
+	}
 }
 
 void cbench_phase_abort(void)
 {
-	pid_t pid = current_worker;
 	struct timespec step = { 0, 5000000 };
 
-	if (pid <= 0)
-		return;
-	cbench_proc_kill_group(pid);
-	for (int i = 0; i < 20 && waitpid(pid, NULL, WNOHANG) == 0; i++)
-		nanosleep(&step, NULL);
+	cbench_phase_stop();
+	for (size_t k = 0; k < LIVE_MAX; k++) {
+		pid_t pid = live[k];
+
+		for (int i = 0; pid > 0 && i < 20 && waitpid(pid, NULL, WNOHANG) == 0; i++)
+			nanosleep(&step, NULL);
+	}
 }
 
 static void send_error(int fd, int error, const char *text)
@@ -112,18 +133,9 @@ static void describe_exit(struct cbench_phase_end *p, int status)
 	}
 }
 
-/* What the receive loop keeps between messages. */
-struct receive {
-	struct cbench_phase_end *p;
-	struct cbench_collector *c;
-	pid_t pid;
-	bool done;			/* the worker finished its job */
-	bool eof;			/* it will send nothing more */
-};
-
 /* One whole message from the worker: what every mode sends here, the
  * rest to the mode's collector. */
-static void take(struct receive *r, struct cbench_msg *m)
+static void take(struct cbench_phase *r, struct cbench_msg *m)
 {
 	struct cbench_phase_end *p = r->p;
 	int ret;
@@ -158,7 +170,7 @@ static void take(struct receive *r, struct cbench_msg *m)
 }
 
 /* The phase ran out of time: Caliper's failed trial, saying what came. */
-static void timed_out(struct receive *r, double time_limit_s)
+static void timed_out(struct cbench_phase *r, double time_limit_s)
 {
 	cbench_proc_kill_group(r->pid);
 	r->p->error = -ETIMEDOUT;
@@ -166,77 +178,132 @@ static void timed_out(struct receive *r, double time_limit_s)
 		snprintf(r->p->reason, sizeof(r->p->reason), "timeout after %gs", time_limit_s);
 }
 
-/* Reads whole messages from fd until the worker is done, gone or late. */
-static void receive(struct receive *r, int fd, double time_limit_s)
+/* The worker is gone from under us: its pipe failed. */
+static void lost(struct cbench_phase *r, int error)
 {
-	double deadline = cbench_now_s() + time_limit_s;
-	struct cbench_msg m;
-	size_t have = 0;
-
-	while (!r->done && !r->eof) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		double left = deadline - cbench_now_s();
-		ssize_t got;
-		int ready;
-
-		if (left <= 0) {
-			timed_out(r, time_limit_s);
-			return;
-		}
-		ready = poll(&pfd, 1, (int)ceil(left * 1000));
-		got = ready > 0 ? read(fd, (char *)&m + have, sizeof(m) - have) : 0;
-		if ((ready < 0 || got < 0) && errno != EINTR) {
-			int error = errno;
-
-			cbench_proc_kill_group(r->pid);
-			r->p->error = -error;
-			snprintf(r->p->reason, sizeof(r->p->reason), "lost the worker: %s",
-				 strerror(error));
-			r->eof = true;
-			return;
-		}
-		if (ready <= 0 || got < 0)
-			continue;
-		if (got == 0) {
-			r->eof = true;
-			return;
-		}
-		have += (size_t)got;
-		if (have < sizeof(m))
-			continue;
-		have = 0;
-		take(r, &m);
-	}
+	cbench_proc_kill_group(r->pid);
+	r->p->error = -error;
+	snprintf(r->p->reason, sizeof(r->p->reason), "lost the worker: %s", strerror(error));
+	r->eof = true;
 }
 
-int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s,
-		     struct cbench_collector *c, struct cbench_phase_end *p)
+int cbench_phase_begin(struct cbench_phase *ph, const struct cbench_worker_job *job,
+		       double time_limit_s, struct cbench_collector *c, struct cbench_phase_end *p)
 {
-	struct receive r = { .p = p, .c = c };
-	struct cbench_proc_end end;
-	int fd;
-
+	memset(ph, 0, sizeof(*ph));
 	memset(p, 0, sizeof(*p));
-	r.pid = cbench_proc_start(child, (void *)job, &fd);
-	if (r.pid < 0)
-		return (int)r.pid;
-	current_worker = r.pid;
-	receive(&r, fd, time_limit_s);
-	close(fd);
-	cbench_proc_end_group(r.pid, &end);
-	current_worker = 0;
-	if (end.keeper_lost && !r.done && !p->error) {
+	ph->p = p;
+	ph->c = c;
+	ph->limit_s = time_limit_s;
+	ph->deadline_s = cbench_now_s() + time_limit_s;
+	ph->pid = cbench_proc_start(child, (void *)job, &ph->fd);
+	if (ph->pid < 0)
+		return (int)ph->pid;
+	live_add(ph->pid);
+	return 0;
+}
+
+int cbench_phase_wait_ms(const struct cbench_phase *ph)
+{
+	double left = ph->deadline_s - cbench_now_s();
+
+	return left <= 0 ? 0 : (int)ceil(left * 1000);
+}
+
+bool cbench_phase_step(struct cbench_phase *ph, bool readable)
+{
+	ssize_t got;
+
+	if (ph->done || ph->eof)
+		return true;
+	if (!readable) {
+		if (cbench_now_s() >= ph->deadline_s) {
+			timed_out(ph, ph->limit_s);
+			return true;
+		}
+		return false;
+	}
+	got = read(ph->fd, (char *)&ph->m + ph->have, sizeof(ph->m) - ph->have);
+	if (got < 0) {
+		if (errno != EINTR && errno != EAGAIN)
+			lost(ph, errno);
+	} else if (got == 0) {
+		ph->eof = true;
+	} else if ((ph->have += (size_t)got) == sizeof(ph->m)) {
+		ph->have = 0;
+		take(ph, &ph->m);
+	}
+	return ph->done || ph->eof;
+}
+
+void cbench_phase_finish(struct cbench_phase *ph)
+{
+	struct cbench_phase_end *p = ph->p;
+	struct cbench_proc_end end;
+
+	close(ph->fd);
+	cbench_proc_end_group(ph->pid, &end);
+	live_drop(ph->pid);
+	if (end.keeper_lost && !ph->done && !p->error) {
 		snprintf(p->reason, sizeof(p->reason),
 			 "the benchmark killed the process that supervises its worker "
 			 "(does it signal its parent?)");
 		p->error = -ECHILD;
 	}
-	if (r.eof && !r.done && !p->error)
+	if (ph->eof && !ph->done && !p->error)
 		describe_exit(p, end.status);
 	if (end.left && !p->error) {
 		snprintf(p->reason, sizeof(p->reason),
 			 "the benchmark left processes behind (%d, killed)", end.left);
 		p->error = -ECHILD;
 	}
+}
+
+void cbench_phase_wait_all(struct cbench_phase *ph, size_t n)
+{
+	struct pollfd pfd[CBENCH_JOBS_MAX];
+	bool over[CBENCH_JOBS_MAX] = { false };
+	size_t left = n;
+
+	while (left) {
+		int wait_ms = -1, ready;
+
+		for (size_t i = 0; i < n; i++) {
+			int ms = cbench_phase_wait_ms(&ph[i]);
+
+			pfd[i] = (struct pollfd){ .fd = over[i] ? -1 : ph[i].fd, .events = POLLIN };
+			if (!over[i])
+				wait_ms = wait_ms < 0 || ms < wait_ms ? ms : wait_ms;
+		}
+		ready = poll(pfd, n, wait_ms);
+		for (size_t i = 0; i < n; i++) {
+			if (over[i])
+				continue;
+			over[i] = cbench_phase_step(&ph[i], ready > 0 && pfd[i].revents);
+			left -= over[i];
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		cbench_phase_finish(&ph[i]);
+}
+
+int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s,
+		     struct cbench_collector *c, struct cbench_phase_end *p)
+{
+	struct cbench_phase ph;
+	int ret = cbench_phase_begin(&ph, job, time_limit_s, c, p);
+	bool over = false;
+
+	if (ret)
+		return ret;
+	while (!over) {
+		struct pollfd pfd = { .fd = ph.fd, .events = POLLIN };
+		int ready = poll(&pfd, 1, cbench_phase_wait_ms(&ph));
+
+		if (ready < 0 && errno != EINTR)
+			lost(&ph, errno);
+		over = cbench_phase_step(&ph, ready > 0);
+	}
+	cbench_phase_finish(&ph);
 	return 0;
 }

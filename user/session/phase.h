@@ -5,7 +5,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
+#include "machine/cpus.h"
 #include "worker/worker.h"
 
 /* How a worker ended: error 0 when it finished its job, else -errno and
@@ -40,6 +42,35 @@ struct cbench_collector {
  */
 int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s,
 		     struct cbench_collector *c, struct cbench_phase_end *end);
+
+/*
+ * The same in steps, for several workers at once (one a CPU): begin starts
+ * the worker (0, or -errno if none could start); then, whenever poll()
+ * says fd is readable or wait_ms has passed, step takes what came (true
+ * once the worker is done, gone or out of time); finish ends it and says
+ * how in *end.
+ */
+struct cbench_phase {
+	struct cbench_phase_end *p;
+	struct cbench_collector *c;
+	int fd;
+	pid_t pid;
+	double limit_s, deadline_s;
+	struct cbench_msg m;		/* a message as it comes in */
+	size_t have;
+	bool done;			/* the worker finished its job */
+	bool eof;			/* it will send nothing more */
+};
+
+int cbench_phase_begin(struct cbench_phase *ph, const struct cbench_worker_job *job,
+		       double time_limit_s, struct cbench_collector *c, struct cbench_phase_end *end);
+int cbench_phase_wait_ms(const struct cbench_phase *ph);
+bool cbench_phase_step(struct cbench_phase *ph, bool readable);
+void cbench_phase_finish(struct cbench_phase *ph);
+
+/* Steps n phases begun (at most CBENCH_JOBS_MAX), until each is over, and
+ * finishes them. */
+void cbench_phase_wait_all(struct cbench_phase *ph, size_t n);
 
 /*
  * Asks the current worker's keeper to end it and returns at once

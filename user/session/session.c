@@ -43,32 +43,64 @@ int cbench_session_stopped(void)
 	return stop_signal;
 }
 
-/* The worker's CPU: wanted, or the last we may use (-1); keeps this process
- * off it where there is another.  *shared: there is no other. */
-static int pick_cpu(int wanted, int *cpu, bool *shared)
+/* The runner keeps off the workers' CPUs, where any other is left, so
+ * that reading a pipe never preempts a measurement. */
+static void keep_off(const struct cbench_session *s, const cpu_set_t *set)
 {
-	cpu_set_t set, others;
-	int last = -1, count = 0;
+	cpu_set_t others = *set;
+
+	for (size_t i = 0; i < s->nlanes; i++)
+		CPU_CLR(s->lane[i].cpu, &others);
+	if (CPU_COUNT(&others))
+		sched_setaffinity(0, sizeof(others), &others);
+}
+
+/* The worker's CPU: wanted, or the last we may use (-1).  shared_cpu:
+ * there is no other for the runner. */
+static int pick_cpu(struct cbench_session *s, int wanted)
+{
+	cpu_set_t set;
+	int last = -1;
 
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return -errno;
-	for (int i = 0; i < CPU_SETSIZE; i++) {
-		if (CPU_ISSET(i, &set)) {
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
 			last = i;
-			count++;
-		}
-	}
 	if (wanted >= 0 && !CPU_ISSET(wanted, &set))
 		return -EINVAL;
-	*cpu = wanted >= 0 ? wanted : last;
-	*shared = count == 1;
-	/* The runner keeps off the worker's CPU so that reading the pipe
-	 * never preempts a measurement. */
-	if (count > 1) {
-		others = set;
-		CPU_CLR(*cpu, &others);
-		sched_setaffinity(0, sizeof(others), &others);
+	s->cpu = s->lane[0].cpu = wanted >= 0 ? wanted : last;
+	s->nlanes = 1;
+	s->shared_cpu = CPU_COUNT(&set) == 1;
+	keep_off(s, &set);
+	return 0;
+}
+
+/* Several CPUs (--jobs, --cpus): machine/cpus.h chooses.  Their workers
+ * keep SCHED_FIFO even where the runner has no CPU of its own: it reads
+ * their pipes while they write, between measurements.  0, or -1 after
+ * saying why. */
+static int pick_cpus(struct cbench_session *s)
+{
+	struct cbench_cpu_choice c;
+	char err[CBENCH_ERR_LEN];
+	cpu_set_t set;
+
+	if (s->ops == &cbench_backend_kmod) {
+		cbench_err("unable to %s on several CPUs in ring 0: cbench.ko measures one run at "
+			   "a time; give --backend user, or measure on one CPU\n", s->cfg.cmd);
+		return -1;
 	}
+	if (cbench_cpus_choose(&c, s->cfg.jobs, s->cfg.cpus, err, sizeof(err))) {
+		cbench_err("unable to %s on several CPUs: %s\n", s->cfg.cmd, err);
+		return -1;
+	}
+	for (size_t i = 0; i < c.n; i++)
+		s->lane[i].cpu = c.cpu[i];
+	s->nlanes = c.n;
+	s->cpu = s->lane[0].cpu;
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		keep_off(s, &set);
 	return 0;
 }
 
@@ -135,6 +167,8 @@ int cbench_session_open(struct cbench_session *s, const struct cbench_session_co
 	memset(s, 0, sizeof(*s));
 	s->cfg = *cfg;
 	s->cpu_lock = -1;
+	for (size_t i = 0; i < CBENCH_JOBS_MAX; i++)
+		s->lane[i].lock = -1;
 	s->tty = isatty(STDERR_FILENO);
 	stoppable = cfg->stoppable;
 	cbench_outfile_handle_signals(on_signal);
@@ -147,7 +181,9 @@ int cbench_session_open(struct cbench_session *s, const struct cbench_session_co
 	}
 	if (pick_backend(s) || (cfg->select && choose(s)))
 		return -1;
-	if (pick_cpu(cfg->cpu, &s->cpu, &s->shared_cpu)) {
+	if (cfg->jobs > 1 || cfg->cpus)
+		return pick_cpus(s);
+	if (pick_cpu(s, cfg->cpu)) {
 		cbench_err("unable to use CPU %d: it is not online or not allowed to us\n", cfg->cpu);
 		return -1;
 	}
@@ -174,47 +210,92 @@ struct cbench_outfile *cbench_session_output(struct cbench_session *s, const cha
 	return out;
 }
 
+/* Calibrates the timer on every lane's CPU at once.  0, or -1 after
+ * saying why. */
+static int calibrate(struct cbench_session *s)
+{
+	struct cbench_worker_job *jobs = calloc(s->nlanes, sizeof(*jobs));
+	struct cbench_phase_end *ends = calloc(s->nlanes, sizeof(*ends));
+	struct cbench_timer *timers = calloc(s->nlanes, sizeof(*timers));
+	int ret = -1;
+
+	if (!jobs || !ends || !timers) {
+		cbench_err("unable to calibrate the timer: out of memory\n");
+		goto out;
+	}
+	for (size_t i = 0; i < s->nlanes; i++) {
+		jobs[i] = cbench_session_job_on(s, i, CBENCH_WORKER_CALIBRATE, NULL,
+						CALIBRATE_TIME_LIMIT_S);
+		/* The calibration's worker ends itself only at the runner's limit. */
+		jobs[i].rt_limit_s = CALIBRATE_TIME_LIMIT_S;
+	}
+	cbench_collect_calibrations(jobs, s->nlanes, CALIBRATE_TIME_LIMIT_S, timers, ends);
+	ret = 0;
+	for (size_t i = 0; i < s->nlanes; i++) {
+		s->lane[i].timer = timers[i];
+		s->lane[i].env = ends[i].env;
+		if (!ends[i].error)
+			continue;
+		if (s->nlanes > 1)
+			cbench_err("unable to calibrate the timer on CPU %d: %s\n", s->lane[i].cpu,
+				   ends[i].reason);
+		else
+			cbench_err("unable to calibrate the timer: %s\n", ends[i].reason);
+		ret = -1;
+	}
+out:
+	free(jobs);
+	free(ends);
+	free(timers);
+	return ret;
+}
+
 int cbench_session_start(struct cbench_session *s)
 {
-	struct cbench_worker_job job = cbench_session_job(s, CBENCH_WORKER_CALIBRATE, NULL,
-							  CALIBRATE_TIME_LIMIT_S);
-	struct cbench_phase_end end;
-	int ret;
+	int ret = 0;
 
-	s->cpu_lock = cbench_cpulock_wait(s->cpu, stderr);
-	if (s->cpu_lock < 0)
-		cbench_err("%s on CPU %d without claiming it (%s): another run may share it\n",
-			   s->cfg.doing, s->cpu, strerror(-s->cpu_lock));
 	cbench_machine_probe(&s->machine);
-	cbench_cpuenv_probe(s->cpu, &s->cpuenv);
-	if (s->cfg.no_timer)
-		return 0;
-	/* The calibration's worker ends itself only at the runner's limit. */
-	job.rt_limit_s = CALIBRATE_TIME_LIMIT_S;
-	ret = cbench_collect_calibration(&job, CALIBRATE_TIME_LIMIT_S, &s->timer, &end);
-	if (ret) {
-		cbench_err("unable to calibrate the timer: %s\n", end.reason);
-		return -1;
+	for (size_t i = 0; i < s->nlanes; i++) {
+		struct cbench_lane *l = &s->lane[i];
+
+		l->lock = cbench_cpulock_wait(l->cpu, stderr);
+		if (l->lock < 0)
+			cbench_err("%s on CPU %d without claiming it (%s): another run may share it\n",
+				   s->cfg.doing, l->cpu, strerror(-l->lock));
+		cbench_cpuenv_probe(l->cpu, &l->cpuenv);
 	}
-	s->env = end.env;
-	return 0;
+	if (!s->cfg.no_timer)
+		ret = calibrate(s);
+	/* Lane 0 is the session's CPU, for what measures on one. */
+	s->cpu_lock = s->lane[0].lock;
+	s->cpuenv = s->lane[0].cpuenv;
+	s->timer = s->lane[0].timer;
+	s->env = s->lane[0].env;
+	return ret;
+}
+
+struct cbench_worker_job cbench_session_job_on(const struct cbench_session *s, size_t lane,
+					       enum cbench_worker_mode mode,
+					       const struct cbench_experiment *e, double limit_s)
+{
+	return (struct cbench_worker_job){
+		.mode = mode,
+		.ops = s->ops,
+		.cpu = s->lane[lane].cpu,
+		.no_fifo = s->shared_cpu,
+		/* A little over the runner's limit: the runner reports first. */
+		.rt_limit_s = limit_s * 1.5 + 1,
+		.exp = e,
+		.timer = s->lane[lane].timer,
+		.time_limit_ns = limit_s * 1e9,
+	};
 }
 
 struct cbench_worker_job cbench_session_job(const struct cbench_session *s,
 					    enum cbench_worker_mode mode,
 					    const struct cbench_experiment *e, double limit_s)
 {
-	return (struct cbench_worker_job){
-		.mode = mode,
-		.ops = s->ops,
-		.cpu = s->cpu,
-		.no_fifo = s->shared_cpu,
-		/* A little over the runner's limit: the runner reports first. */
-		.rt_limit_s = limit_s * 1.5 + 1,
-		.exp = e,
-		.timer = s->timer,
-		.time_limit_ns = limit_s * 1e9,
-	};
+	return cbench_session_job_on(s, 0, mode, e, limit_s);
 }
 
 int cbench_session_tune(const struct cbench_session *s, const struct cbench_experiment *e,
@@ -284,8 +365,11 @@ void cbench_session_close(struct cbench_session *s)
 	for (size_t i = 0; i < s->nout; i++)
 		cbench_outfile_abort(&s->out[i]);
 	s->nout = 0;
-	if (s->cpu_lock >= 0)
-		close(s->cpu_lock);
+	for (size_t i = 0; i < s->nlanes; i++) {
+		if (s->lane[i].lock >= 0)
+			close(s->lane[i].lock);
+		s->lane[i].lock = -1;
+	}
 	s->cpu_lock = -1;
 	free(s->chosen);
 	s->chosen = NULL;

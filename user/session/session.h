@@ -31,6 +31,7 @@
 
 #include "backend/backend.h"
 #include "machine/cpuenv.h"
+#include "machine/cpus.h"
 #include "machine/probe.h"
 #include "object/loader.h"
 #include "report/outfile.h"
@@ -53,9 +54,22 @@ struct cbench_session_config {
 	bool user_only;			/* the command measures in user mode only */
 	int quiet;			/* --quiet-mode: enum cbench_quiet; -1 the module's */
 	int cpu;			/* wanted, or -1: the last we may use */
+	/* CPUs measured on at once (run --jobs; 0 or 1: one), or those of
+	 * a CPU list (--cpus); see machine/cpus.h. */
+	size_t jobs;
+	const char *cpus;
 	double load_limit_s;		/* for loading an object */
 	bool no_timer;			/* start calibrates no timer (profile) */
 	bool stoppable;			/* the first signal stops the session */
+};
+
+/* A CPU the session measures on: its lock, its settings, its timer. */
+struct cbench_lane {
+	int cpu;
+	int lock;			/* the CPU's lock, or -1 */
+	struct cbench_cpuenv cpuenv;
+	struct cbench_timer timer;
+	struct cbench_backend_env env;	/* its calibration worker's */
 };
 
 struct cbench_session {
@@ -73,6 +87,10 @@ struct cbench_session {
 	struct cbench_cpuenv cpuenv;	/* of the measuring CPU */
 	struct cbench_timer timer;
 	struct cbench_backend_env env;	/* the calibration worker's */
+	/* The CPUs measured on at once; lane[0] is cpu, cpu_lock, cpuenv,
+	 * timer and env above. */
+	struct cbench_lane lane[CBENCH_JOBS_MAX];
+	size_t nlanes;
 	struct cbench_outfile out[CBENCH_SESSION_OUTPUTS];
 	size_t nout;
 	/* Units of work planned and done, and when the first began: the
@@ -99,6 +117,30 @@ int cbench_session_start(struct cbench_session *s);
 struct cbench_worker_job cbench_session_job(const struct cbench_session *s,
 					    enum cbench_worker_mode mode,
 					    const struct cbench_experiment *e, double limit_s);
+
+/* The same, for the session's CPU lane (0 .. nlanes - 1). */
+struct cbench_worker_job cbench_session_job_on(const struct cbench_session *s, size_t lane,
+					       enum cbench_worker_mode mode,
+					       const struct cbench_experiment *e, double limit_s);
+
+/*
+ * Runs trials on the session's lanes at once (each CPU one worker at a
+ * time), units 0 .. n - 1 in order, on at most lanes of them: begin()
+ * gives unit's job (from cbench_session_job_on()) and its trial, or NULL
+ * to skip it; end() is called as each finishes, in the order they finish.
+ * A stopped session ends the trials in progress, which end() does not
+ * see.  Returns the first unit not finished (n when all were); units past
+ * it may have finished too.
+ */
+struct cbench_lane_work {
+	struct cbench_trial *(*begin)(void *arg, size_t unit, size_t lane,
+				      struct cbench_worker_job *job);
+	void (*end)(void *arg, size_t unit, size_t lane);
+	void *arg;
+	double limit_s;
+};
+size_t cbench_session_trials(struct cbench_session *s, size_t n, size_t lanes,
+			     const struct cbench_lane_work *w);
 
 /*
  * Tunes e's reps per measurement (Alg. 1 in several TUNE workers, then the

@@ -1,0 +1,128 @@
+#!/bin/sh
+# Integration tests of `cbenchctl run --jobs` and `--cpus`: benchmarks
+# measured on several CPUs at once agree with a run on one (in cycles: a
+# VM's host moves its clock with how many of its cores are busy, which
+# ns/op follows); each benchmark's last trial runs alone; each trial says
+# its CPU; CPUs that cannot be had are refused before anything measures;
+# Ctrl-C keeps nothing half-done.  Nothing here asserts speed.
+#
+# Usage: tests/run/jobs.sh   (from the top of the tree, after make itest's deps)
+set -u
+
+. tests/run/lib.sh
+
+FIX=build/tests/fixtures
+SUITE=build/examples/suite.so
+export XDG_CACHE_HOME="$TMP/cache"
+mkdir -p "$TMP/locks"
+export CBENCH_LOCK_DIR="$TMP/locks"
+FILTER='^(add|imul)_chain$'
+CPUS=$(nproc)
+
+if [ "$CPUS" -lt 2 ]; then
+	ok "one CPU here: --jobs 2 is not tried (skipped)"
+	run_cb run --jobs 2 "$SUITE"
+	if [ "$rc" -eq 1 ] && grep -q 'ask --jobs 1 or less' "$TMP/err"; then
+		ok "--jobs 2 on one CPU is refused, saying how many it allows"
+	else
+		not_ok "--jobs 2 on one CPU: exit $rc: $(cat "$TMP/err")"
+	fi
+	finish
+	exit
+fi
+
+run_cb run --filter "$FILTER" --format json -o "$TMP/one.json" "$SUITE"
+rc_one=$rc
+run_cb run --jobs 2 --filter "$FILTER" --format json -o "$TMP/two.json" "$SUITE"
+if [ "$rc_one" -eq 0 ] && [ "$rc" -eq 0 ] && "$SCHEMA_PY" - "$TMP/one.json" "$TMP/two.json" <<'PY'
+import json, sys
+one, two = (json.load(open(p)) for p in sys.argv[1:3])
+c = two["config"]
+assert c["jobs"] == 2 and len(set(c["worker_cpus"])) == 2, c
+assert "jobs" not in one["config"], one["config"]
+for a, b in zip(one["benchmarks"], two["benchmarks"]):
+    assert a["name"] == b["name"]
+    # One figure of the same work: within 1 % in cycles (the chains are
+    # 1 and 3 cycles an op on every recent core).
+    gap = b["est_cycles_per_op"] / a["est_cycles_per_op"] - 1
+    assert abs(gap) < 0.01, (b["name"], gap)
+    ok = [t for t in b["trials"] if t["status"] != "failed"]
+    assert all(t["cpu"] in c["worker_cpus"] for t in ok), b["name"]
+    assert {t["cpu"] for t in ok if not t["solo"]} == set(c["worker_cpus"]), b["name"]
+    # The last round ran alone, and nothing says it measures differently.
+    assert b["trials"][9]["solo"] and not any(t["solo"] for t in b["trials"][:9]), b["name"]
+    assert b["parallel_differs"] is False and "parallel_gap_pct" in b, b["name"]
+    assert "cpu" not in a["trials"][0] and "parallel_differs" not in a
+import jsonschema
+for d in (one, two):
+    jsonschema.validate(d, json.load(open("docs/schema/run.schema.json")))
+PY
+then
+	ok "--jobs 2: each benchmark on both CPUs, its last trial alone, the same cycles as on one CPU"
+else
+	not_ok "--jobs 2 against one CPU: exit statuses $rc_one/$rc: $(cat "$TMP/err")"
+fi
+
+# Asking for more CPUs than fit, or for two that cannot be had.
+run_cb run --jobs "$((CPUS + 1))" "$SUITE"
+if [ "$rc" -eq 1 ] && grep -q "ask --jobs [0-9]* or less" "$TMP/err" && [ ! -s "$TMP/out" ]; then
+	ok "--jobs over the CPUs that fit is refused, saying how many it allows"
+else
+	not_ok "--jobs $((CPUS + 1)): exit $rc: $(cat "$TMP/err")"
+fi
+for bad in "x" "$CPUS" "0-$CPUS"; do
+	run_cb run --cpus "$bad" "$SUITE"
+	if [ "$rc" -eq 1 ] && grep -q -- "--cpus" "$TMP/err" && [ ! -s "$TMP/out" ]; then
+		ok "--cpus $bad is refused, naming what is wrong"
+	else
+		not_ok "--cpus $bad: exit $rc: $(cat "$TMP/err")"
+	fi
+done
+run_cb run --cpu 0 --jobs 2 "$SUITE"
+if [ "$rc" -eq 2 ] && grep -q -- "--cpu names one CPU" "$TMP/err"; then
+	ok "--cpu with --jobs is refused: --cpus names several"
+else
+	not_ok "--cpu with --jobs: exit $rc: $(cat "$TMP/err")"
+fi
+run_cb run --jobs 0 "$SUITE"
+if [ "$rc" -eq 2 ] && grep -q -- "--jobs" "$TMP/err"; then
+	ok "--jobs 0 is refused"
+else
+	not_ok "--jobs 0: exit $rc: $(cat "$TMP/err")"
+fi
+
+# --cpus alone takes every CPU it names.
+run_cb run --cpus 0-1 --trials 3 --filter '^add_chain$' --format json -o "$TMP/cpus.json" "$SUITE"
+if [ "$rc" -eq 0 ] && "$SCHEMA_PY" - "$TMP/cpus.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["config"]["jobs"] == 2 and sorted(d["config"]["worker_cpus"]) == [0, 1], d["config"]
+PY
+then
+	ok "--cpus 0-1 measures on both"
+else
+	not_ok "--cpus 0-1: exit $rc: $(cat "$TMP/err")"
+fi
+
+# Stopped while both CPUs' first trial workers are in setup (the reps come
+# from the cache, so trials start at once): nothing kept, no file, no
+# worker left, exit status 130.
+"$CB" run --trials 1 --filter '^by_worker$' -o "$TMP/tuned.txt" "$FIX/placed.so" 2>/dev/null
+echo 0 >"$TMP/counter"
+CBENCH_PLACED_COUNTER=$TMP/counter CBENCH_PLACED_HOLD=1 "$CB" run --jobs 2 \
+	--filter '^by_worker$' -o "$TMP/none.txt" "$FIX/placed.so" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 600); do
+	[ "$(cat "$TMP/counter")" -ge 1 ] && break
+	sleep 0.05
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 130 ] && [ ! -e "$TMP/none.txt" ] && ! pgrep -f "$FIX/placed.so" >/dev/null; then
+	ok "Ctrl-C during a --jobs 2 run: nothing kept, no file, no worker left, exit status 130"
+else
+	not_ok "Ctrl-C during --jobs 2: exit $rc: $(cat "$TMP/err")"
+fi
+
+finish

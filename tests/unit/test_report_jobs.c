@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A run on several CPUs: does a benchmark measure as it would alone? */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <string.h>
+
+#include "report/report.h"
+
+#define TRIALS 10
+
+static struct cbench_trial trials[TRIALS];
+static struct cbench_result res;
+static struct cbench_report rep;
+
+/* Trials of cycles c[0..TRIALS), the last alone; ns twice the cycles but
+ * for a clock that ran 3 % slower in the trial alone. */
+static void build(const double *c, bool cycles)
+{
+	memset(trials, 0, sizeof(trials));
+	memset(&res, 0, sizeof(res));
+	memset(&rep, 0, sizeof(rep));
+	for (size_t i = 0; i < TRIALS; i++) {
+		trials[i].est_cycles_per_op = cycles ? c[i] : NAN;
+		trials[i].ns_per_op = c[i] / 2 * (i == TRIALS - 1 ? 1.03 : 1);
+		trials[i].solo = i == TRIALS - 1;
+	}
+	res.trials = trials;
+	res.ntrials = TRIALS;
+	rep.results = &res;
+	rep.nresults = 1;
+	rep.jobs = 2;
+}
+
+static void compute_bound(void)
+{
+	const double c[TRIALS] = { 100.2, 100.1, 100.3, 100.2, 100.1, 100.4, 100.2, 100.2, 100.1, 100.0 };
+
+	/* In cycles the trial alone is no faster: not named, whatever the
+	 * clock did to its ns. */
+	build(c, true);
+	cbench_report_parallel(&rep);
+	CU_ASSERT(fabs(res.parallel_gap - 0.001) < 1e-9);
+	CU_ASSERT_FALSE(res.parallel_differs);
+	CU_ASSERT_EQUAL(rep.parallel_differs_results, 0);
+}
+
+static void bandwidth_bound(void)
+{
+	const double c[TRIALS] = { 131, 129, 130, 133, 130, 128, 131, 132, 130, 100 };
+
+	build(c, true);
+	cbench_report_parallel(&rep);
+	CU_ASSERT(fabs(res.parallel_gap - 0.28) < 1e-9);
+	CU_ASSERT_TRUE(res.parallel_differs);
+	CU_ASSERT_EQUAL(rep.parallel_differs_results, 1);
+}
+
+static void spread_beside_others(void)
+{
+	/* The trials beside others spread by 20 %: 5 % alone tells nothing. */
+	const double c[TRIALS] = { 105, 140, 120, 130, 126, 110, 131, 132, 128, 100 };
+
+	build(c, true);
+	cbench_report_parallel(&rep);
+	CU_ASSERT_FALSE(res.parallel_differs);
+}
+
+static void without_cycles(void)
+{
+	const double c[TRIALS] = { 131, 129, 130, 133, 130, 128, 131, 132, 130, 100 };
+
+	/* ns then: the slow clock alone (3 %) still leaves it 24 % faster. */
+	build(c, false);
+	cbench_report_parallel(&rep);
+	CU_ASSERT(fabs(res.parallel_gap - (128 / 103.0 - 1)) < 1e-9);
+	CU_ASSERT_TRUE(res.parallel_differs);
+}
+
+static void one_cpu(void)
+{
+	const double c[TRIALS] = { 131, 129, 130, 133, 130, 128, 131, 132, 130, 100 };
+
+	build(c, true);
+	rep.jobs = 1;
+	res.parallel_gap = 0;
+	cbench_report_parallel(&rep);
+	CU_ASSERT_FALSE(res.parallel_differs);
+	/* No trial alone: nothing to tell. */
+	build(c, true);
+	trials[TRIALS - 1].solo = false;
+	cbench_report_parallel(&rep);
+	CU_ASSERT(isnan(res.parallel_gap));
+	CU_ASSERT_FALSE(res.parallel_differs);
+}
+
+static CU_TestInfo jobs_tests[] = {
+	{ "compute-bound: the same alone, in cycles", compute_bound },
+	{ "bandwidth-bound: faster alone, named", bandwidth_bound },
+	{ "a spread beside others hides a small gap", spread_beside_others },
+	{ "in ns without the reference chain", without_cycles },
+	{ "one CPU, or no trial alone: nothing said", one_cpu },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo test_report_jobs_suites[] = {
+	{ "run on several CPUs: measured alone and beside others", NULL, NULL, NULL, NULL, jobs_tests },
+	CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trials on several CPUs at once (session.h): each lane runs one worker at
+ * a time; the runner sleeps in poll() on their pipes while they measure,
+ * and starts a lane's next unit as soon as its worker is done.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+
+#include "session/collect.h"
+#include "session/session.h"
+
+struct lane_slot {
+	bool busy;
+	size_t unit;
+	struct cbench_trial_run run;
+};
+
+/* The next unit begin() gives a trial for, started on lane; false when
+ * none is left (*next past the last). */
+static bool start_next(struct cbench_session *s, const struct cbench_lane_work *w, size_t n,
+		       size_t *next, size_t lane, struct lane_slot *slot)
+{
+	while (*next < n && !cbench_session_stopped()) {
+		struct cbench_worker_job job;
+		size_t unit = (*next)++;
+		struct cbench_trial *tr = w->begin(w->arg, unit, lane, &job);
+
+		if (!tr)
+			continue;
+		slot->unit = unit;
+		if (cbench_collect_trial_begin(&slot->run, &job, w->limit_s, tr)) {
+			/* No worker: the trial failed already. */
+			w->end(w->arg, unit, lane);
+			continue;
+		}
+		slot->busy = true;
+		return true;
+	}
+	(void)s;
+	return false;
+}
+
+/*
+ * Waits for any busy lane's pipe (or its time limit) and steps the lanes;
+ * finishes those that are over.  A trial a signal stopped is dropped, not
+ * ended: *dropped becomes the least such unit.
+ */
+static void wait_lanes(const struct cbench_lane_work *w, struct lane_slot *slot, size_t lanes,
+		       size_t *dropped)
+{
+	struct pollfd pfd[CBENCH_JOBS_MAX];
+	size_t at[CBENCH_JOBS_MAX], k = 0;
+	int wait_ms = -1, ready;
+
+	for (size_t l = 0; l < lanes; l++) {
+		int ms;
+
+		if (!slot[l].busy)
+			continue;
+		pfd[k] = (struct pollfd){ .fd = slot[l].run.ph.fd, .events = POLLIN };
+		at[k++] = l;
+		ms = cbench_phase_wait_ms(&slot[l].run.ph);
+		wait_ms = wait_ms < 0 || ms < wait_ms ? ms : wait_ms;
+	}
+	ready = poll(pfd, k, wait_ms);
+	for (size_t i = 0; i < k; i++) {
+		struct lane_slot *sl = &slot[at[i]];
+		bool readable = ready > 0 && (pfd[i].revents & (POLLIN | POLLHUP | POLLERR));
+
+		if (!cbench_session_stopped() && !cbench_phase_step(&sl->run.ph, readable))
+			continue;
+		cbench_collect_trial_finish(&sl->run);
+		sl->busy = false;
+		if (cbench_session_stopped())
+			*dropped = sl->unit < *dropped ? sl->unit : *dropped;
+		else
+			w->end(w->arg, sl->unit, at[i]);
+	}
+}
+
+size_t cbench_session_trials(struct cbench_session *s, size_t n, size_t lanes,
+			     const struct cbench_lane_work *w)
+{
+	struct lane_slot *slot = calloc(CBENCH_JOBS_MAX, sizeof(*slot));
+	size_t next = 0, dropped = n, busy;
+
+	if (!slot)
+		return 0;
+	if (!lanes || lanes > s->nlanes)
+		lanes = s->nlanes;
+	do {
+		busy = 0;
+		for (size_t l = 0; l < lanes; l++) {
+			if (!slot[l].busy)
+				start_next(s, w, n, &next, l, &slot[l]);
+			busy += slot[l].busy;
+		}
+		if (busy)
+			wait_lanes(w, slot, lanes, &dropped);
+	} while ((busy || next < n) && !cbench_session_stopped());
+	for (size_t l = 0; l < lanes; l++) {
+		/* Only a stop leaves a lane busy here. */
+		if (slot[l].busy) {
+			cbench_collect_trial_finish(&slot[l].run);
+			dropped = slot[l].unit < dropped ? slot[l].unit : dropped;
+		}
+	}
+	free(slot);
+	/* Units start in order: all before the next to start, or before
+	 * one dropped, finished. */
+	return next < dropped ? next : dropped;
+}
