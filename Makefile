@@ -517,6 +517,7 @@ bench: cbenchctl examples fixtures
 	bench/headline.sh
 	bench/history.sh
 	bench/layout.sh
+	bench/night.sh
 
 # compare on A/A pairs of separate runs, and audit on A/A pairs and true
 # slowdowns of compute-bound and memory-bound benchmarks (prints figures;

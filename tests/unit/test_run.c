@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `cbenchctl run` argument parsing. */
+#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,10 +148,37 @@ static void seconds_messages(void)
 	char *warmup_nan[] = { "run", "--warmup", "nan", "x.so", NULL };
 	char *warmup_neg[] = { "run", "--warmup=-1", "x.so", NULL };
 
-	CHECK_MESSAGE(trial0, ": --trial-time wants a positive number of seconds, not '0'");
+	CHECK_MESSAGE(trial0, ": --trial-time wants a positive number of seconds, or auto, not '0'");
 	CHECK_MESSAGE(limit_inf, ": --time-limit wants a positive number of seconds, not 'inf'");
-	CHECK_MESSAGE(warmup_nan, ": --warmup wants a positive number of seconds, not 'nan'");
-	CHECK_MESSAGE(warmup_neg, ": --warmup wants a positive number of seconds, not '-1'");
+	CHECK_MESSAGE(warmup_nan, ": --warmup wants a positive number of seconds, or auto, not 'nan'");
+	CHECK_MESSAGE(warmup_neg, ": --warmup wants a positive number of seconds, or auto, not '-1'");
+}
+
+/* auto: each benchmark's trials span about half a second, 4 to 20 ms a
+ * trial; a given --trial-time stands. */
+static void trial_time_auto(void)
+{
+	struct cbench_run_options o;
+	double t, w;
+
+	cbench_run_options_init(&o);
+	cbench_run_trial_time(&o, 1, 1, &t, &w);
+	CU_ASSERT(t == 0.02 && w == 0.005);
+	cbench_run_trial_time(&o, 64, 1, &t, &w);
+	CU_ASSERT(t == 0.004 && w == 0.001);
+	/* 5 benchmarks: (0.5 / 50 - 0.0025) / 1.25 = 6 ms. */
+	cbench_run_trial_time(&o, 5, 1, &t, &w);
+	CU_ASSERT(fabs(t - 0.006) < 1e-12 && fabs(w - 0.0015) < 1e-12);
+	/* On 2 CPUs a round takes half as long: as 10 benchmarks on one. */
+	cbench_run_trial_time(&o, 10, 2, &t, &w);
+	CU_ASSERT(fabs(t - 0.006) < 1e-12);
+	o.trial_time_s = 0.05;
+	cbench_run_trial_time(&o, 64, 1, &t, &w);
+	CU_ASSERT(t == 0.05 && w == 0.005);
+	o.time_limit_s = 0.01;
+	o.trial_time_s = 0;
+	cbench_run_trial_time(&o, 1, 1, &t, &w);
+	CU_ASSERT(t <= 0.0025 && w <= 0.0025);
 }
 
 static void warmup_and_trial_fit_the_limit(void)
@@ -191,6 +219,7 @@ static CU_TestInfo run_tests[] = {
 	{ "--help", help },
 	{ "bad arguments are rejected", rejects },
 	{ "bad seconds name their option", seconds_messages },
+	{ "--trial-time auto: trials span half a second", trial_time_auto },
 	{ "--warmup plus --trial-time within --time-limit", warmup_and_trial_fit_the_limit },
 	{ "backend names", backend_names },
 	CU_TEST_INFO_NULL,

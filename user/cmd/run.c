@@ -129,8 +129,8 @@ static struct cbench_worker_job trial_job(struct run_state *st, struct cbench_re
 	snprintf(what, sizeof(what), "trial %zu/%zu", t + 1, res->ntrials);
 	cbench_session_progress(&st->s, index, total, cbench_bench_title(res->exp->report_name), what);
 	job.n = tr->n = res->n;
-	job.warmup_ns = opt->warmup_s * 1e9;
-	job.trial_ns = opt->trial_time_s * 1e9;
+	job.warmup_ns = st->report.settings.warmup_s * 1e9;
+	job.trial_ns = st->report.settings.trial_time_s * 1e9;
 	job.max_measurements = TRIAL_MAX_MEASUREMENTS;
 	job.min_valid = TRIAL_MIN_VALID;
 	tr->cpu = st->s.lane[lane].cpu;
@@ -245,9 +245,11 @@ static void start(struct run_state *st)
 	st->report.so_path = s->lib[0].path;
 	st->report.build_id = s->lib[0].build_id;
 	st->report.settings = (struct cbench_report_settings){
-		.trials = st->opt->trials, .trial_time_s = st->opt->trial_time_s,
-		.warmup_s = st->opt->warmup_s, .time_limit_s = st->opt->time_limit_s,
-		.filter = st->opt->filter };
+		.trials = st->opt->trials, .time_limit_s = st->opt->time_limit_s,
+		.filter = st->opt->filter, .trial_time_auto = !(st->opt->trial_time_s > 0),
+		.warmup_auto = !(st->opt->warmup_s > 0) };
+	cbench_run_trial_time(st->opt, s->nchosen, s->nlanes, &st->report.settings.trial_time_s,
+			      &st->report.settings.warmup_s);
 	st->report.jobs = s->nlanes;
 	for (size_t i = 0; i < s->nlanes; i++)
 		st->report.cpus[i] = s->lane[i].cpu;

@@ -76,6 +76,12 @@ struct cbench_resume {
 /* What --resume cannot go with; 0, or -EINVAL after writing why to err. */
 int cbench_resume_options_check(const struct cbench_run_options *o, FILE *err);
 
+/* The trial and warm-up of a run of benchmarks on cpus CPUs at once: as
+ * given, or (0: auto) long enough for each benchmark's trials to span half
+ * a second of the run, 4 to 20 ms. */
+void cbench_run_trial_time(const struct cbench_run_options *o, size_t benchmarks, size_t cpus,
+			   double *trial_s, double *warmup_s);
+
 /*
  * Reads path, a run's JSON report, and checks its options against o:
  * 0 to resume it, 1 when it is complete (nothing to do, said), or -1 after

@@ -59,9 +59,9 @@ static int run_backend(const struct cbench_run_options *o, const char *backend, 
 	argv[argc++] = "--time-limit";
 	argv[argc++] = limit;
 	argv[argc++] = "--trial-time";
-	argv[argc++] = trial;
+	argv[argc++] = o->trial_time_s > 0 ? trial : "auto";
 	argv[argc++] = "--warmup";
-	argv[argc++] = warmup;
+	argv[argc++] = o->warmup_s > 0 ? warmup : "auto";
 	if (o->filter) {
 		argv[argc++] = "--filter";
 		argv[argc++] = o->filter;

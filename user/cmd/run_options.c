@@ -67,8 +67,10 @@ void cbench_run_usage(FILE *f)
 		"  --samples FILE      also write every raw measurement as CSV\n"
 		"  --time-limit SECS   a trial, the tuning or loading the object that takes longer\n"
 		"                      fails (default 10)\n"
-		"  --trial-time SECS   how long each trial measures (default 0.004)\n"
-		"  --warmup SECS       warm-up before each trial (default 0.001)\n"
+		"  --trial-time SECS   how long each trial measures (default auto: 0.004 to 0.02,\n"
+		"                      so that each benchmark's trials span half a second)\n"
+		"  --warmup SECS       warm-up before each trial (default auto: a quarter of the\n"
+		"                      trial, 0.001 to 0.005)\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"On a terminal each benchmark's row is shown as it finishes.  Ctrl-C stops the run\n"
@@ -84,8 +86,8 @@ void cbench_run_options_init(struct cbench_run_options *o)
 	o->trials = 10;
 	o->format = CBENCH_FORMAT_GO;
 	o->time_limit_s = 10;
-	o->trial_time_s = 0.004;
-	o->warmup_s = 0.001;
+	o->trial_time_s = 0;		/* auto: cbench_run_trial_time() */
+	o->warmup_s = 0;
 	o->quiet = -1;
 }
 
@@ -103,8 +105,13 @@ static int seconds_option(struct cbench_run_options *o, int c, const char *arg, 
 	const char *name = c == OPT_TIME_LIMIT ? "--time-limit" :
 			   c == OPT_TRIAL_TIME ? "--trial-time" : "--warmup";
 
+	if (c != OPT_TIME_LIMIT && !strcmp(arg, "auto")) {
+		*dst = 0;
+		return 0;
+	}
 	if (cbench_parse_number(arg, dst) || !(*dst > 0))
-		return cbench_option_refuse(err, name, "a positive number of seconds", arg);
+		return cbench_option_refuse(err, name, c == OPT_TIME_LIMIT ? "a positive number of seconds" :
+					    "a positive number of seconds, or auto", arg);
 	return 0;
 }
 
@@ -286,6 +293,36 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * A trial's length where --trial-time is auto: each benchmark's trials
+ * should span about RUN_SPAN_S of the run, so that one moment of a busy
+ * machine or a dip of the host's clock (a tenth of a second, often) meets
+ * few of them.  A big suite's round-robin spreads them that far at the
+ * shortest trials; a run of a benchmark or two needs longer ones.
+ */
+#define RUN_SPAN_S 0.5
+#define TRIAL_AUTO_MIN_S 0.004
+#define TRIAL_AUTO_MAX_S 0.02
+/* What a trial costs besides its warm-up and measurements: the worker. */
+#define TRIAL_OVERHEAD_S 0.0025
+
+void cbench_run_trial_time(const struct cbench_run_options *o, size_t benchmarks, size_t cpus,
+			   double *trial_s, double *warmup_s)
+{
+	double units = (double)o->trials * (double)benchmarks / (double)(cpus ? cpus : 1);
+	double t = o->trial_time_s;
+
+	if (!(t > 0)) {
+		/* A trial costs about 1.25 t + the overhead. */
+		t = (RUN_SPAN_S / (units > 1 ? units : 1) - TRIAL_OVERHEAD_S) / 1.25;
+		t = fmin(fmax(t, TRIAL_AUTO_MIN_S), TRIAL_AUTO_MAX_S);
+		t = fmin(t, o->time_limit_s / 4);
+	}
+	*trial_s = t;
+	*warmup_s = o->warmup_s > 0 ? o->warmup_s : fmin(fmax(t / 4, 0.001), 0.005);
+	*warmup_s = fmin(*warmup_s, o->time_limit_s / 4);
 }
 
 int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err)

@@ -97,7 +97,13 @@ static int options_differ(const struct cbench_resume *rs, const struct cbench_ru
 
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 		double then = cbench_json_number(ro, nums[i].key, -1);
+		const struct cbench_json *a = cbench_json_get(ro, i == 1 ? "trial_time_auto" :
+								   i == 2 ? "warmup_auto" : "");
+		bool was_auto = a && a->type == CBENCH_JSON_BOOL && a->boolean;
 
+		/* auto gives the same again for the same benchmarks. */
+		if (was_auto && nums[i].now == 0)
+			continue;
 		if (then != nums[i].now) {
 			cbench_err("unable to resume %s: it was measured with %s %g, this run asks for %s "
 				   "%g: give the options it was run with (%s)\n", rs->path, nums[i].option,

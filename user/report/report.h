@@ -230,6 +230,8 @@ struct cbench_report {
 		unsigned int trials;
 		double trial_time_s, warmup_s, time_limit_s;
 		const char *filter;
+		/* --trial-time, --warmup auto: the two above derived (run.c). */
+		bool trial_time_auto, warmup_auto;
 	} settings;
 	/* A run resumed (run --resume): the report it carried benchmarks
 	 * over from, that report's date, and how many (path NULL: none). */

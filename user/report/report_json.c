@@ -120,6 +120,10 @@ static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
 		cbench_jsonw_uint(j, "trials", s->trials);
 		cbench_jsonw_double(j, "trial_time_s", s->trial_time_s);
 		cbench_jsonw_double(j, "warmup_s", s->warmup_s);
+		if (s->trial_time_auto)
+			cbench_jsonw_bool(j, "trial_time_auto", true);
+		if (s->warmup_auto)
+			cbench_jsonw_bool(j, "warmup_auto", true);
 		cbench_jsonw_double(j, "time_limit_s", s->time_limit_s);
 		if (s->filter)
 			cbench_jsonw_string(j, "filter", s->filter);
