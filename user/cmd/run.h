@@ -5,6 +5,7 @@
 #define _CBENCH_RUN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "backend/backend.h"
@@ -50,6 +51,12 @@ struct cbench_run_options {
 	double warmup_s;		/* before each trial's measurements */
 	int quiet;			/* --quiet-mode: enum cbench_quiet; -1 the module's */
 	bool both;			/* --backend both (run_both.c); backend is kmod */
+	/* --seed: of the code layouts trials are measured at, where the object
+	 * lets its code move (else one from /dev/urandom, reported);
+	 * --fixed-layout: the code stays where it was loaded. */
+	uint64_t seed;
+	bool have_seed;
+	bool fixed_layout;
 };
 
 /*

@@ -56,6 +56,14 @@ void cbench_run_usage(FILE *f)
 		"                      fails (default 10)\n"
 		"  --trial-time SECS   how long each trial measures (default 0.004)\n"
 		"  --warmup SECS       warm-up before each trial (default 0.001)\n"
+		"  --seed N            seed of the code layouts: where bench.so was built with\n"
+		"                      -ffunction-sections and linked with -Wl,-q, every two\n"
+		"                      trials lay its code out anew at a drawn layout, so a\n"
+		"                      benchmark's figure is no one layout's (default: from\n"
+		"                      /dev/urandom; always reported: the same seed draws the\n"
+		"                      same layouts)\n"
+		"  --fixed-layout      keep the code where it was loaded: the figure is then\n"
+		"                      that layout's\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"On a terminal each benchmark's row is shown as it finishes.  Ctrl-C stops the run\n"
@@ -79,7 +87,8 @@ void cbench_run_options_init(struct cbench_run_options *o)
 const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", NULL };
 
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
-       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP };
+       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP, OPT_SEED,
+       OPT_FIXED_LAYOUT };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -110,6 +119,12 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 	case OPT_RETUNE:
 		o->retune = true;
 		return 0;
+	case OPT_FIXED_LAYOUT:
+		o->fixed_layout = true;
+		return 0;
+	case OPT_SEED:
+		o->have_seed = true;
+		return cbench_option_seed(arg, &o->seed, err);
 	case OPT_TRIALS:
 		errno = 0;
 		v = strtol(arg, &end, 10);
@@ -264,6 +279,8 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "store", required_argument, NULL, OPT_STORE },
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "keep-object", required_argument, NULL, OPT_KEEP },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "fixed-layout", no_argument, NULL, OPT_FIXED_LAYOUT },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* -o may come more than once: take_option() keeps each. */
