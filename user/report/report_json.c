@@ -98,6 +98,27 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 	cbench_jsonw_object_end(j);
 }
 
+/*
+ * "code_layout": whether the trials laid the code out anew (run.c), from
+ * which seed, what of it moves, and the sentence saying so (or why not,
+ * and how to build so it can); none where the run did not say.
+ */
+static void put_code_layout(struct cbench_jsonw *j, const struct cbench_report *r)
+{
+	static const char *const modes[] = { "none", "sections", "functions" };
+
+	if (!r->layout_note[0])
+		return;
+	cbench_jsonw_object_start(j, "code_layout");
+	cbench_jsonw_bool(j, "sampled", r->layouts_sampled);
+	if (r->layouts_sampled)
+		cbench_jsonw_uint(j, "seed", r->layout_seed);
+	cbench_jsonw_string(j, "moves", modes[r->layout_mode >= 0 && r->layout_mode < 3 ?
+					      r->layout_mode : 0]);
+	cbench_jsonw_string(j, "note", r->layout_note);
+	cbench_jsonw_object_end(j);
+}
+
 /* The machine, the backend and the timer. */
 static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 {
@@ -158,21 +179,7 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 	cbench_jsonw_string(j, "command", cbench_context()->command);
 	cbench_jsonw_string(j, "so", r->so_path);
 	cbench_jsonw_string(j, "so_build_id", r->build_id);
-	/* Whether the trials laid the code out anew (run.c), from which seed,
-	 * what of it moves, and the sentence saying so (or why not, and how
-	 * to build so it can). */
-	if (r->layout_note[0]) {
-		static const char *const modes[] = { "none", "sections", "functions" };
-
-		cbench_jsonw_object_start(j, "code_layout");
-		cbench_jsonw_bool(j, "sampled", r->layouts_sampled);
-		if (r->layouts_sampled)
-			cbench_jsonw_uint(j, "seed", r->layout_seed);
-		cbench_jsonw_string(j, "moves", modes[r->layout_mode >= 0 && r->layout_mode < 3 ?
-						      r->layout_mode : 0]);
-		cbench_jsonw_string(j, "note", r->layout_note);
-		cbench_jsonw_object_end(j);
-	}
+	put_code_layout(j, r);
 	/* Only in a run a signal stopped: the key set of others is unchanged. */
 	if (r->interrupted) {
 		char sig[32];
