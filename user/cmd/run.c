@@ -289,15 +289,16 @@ static void plan_layouts(struct run_state *st)
 	}
 	r->layouts_sampled = r->layout_mode != CBENCH_LAYOUT_NONE && !opt->fixed_layout &&
 			     st->s.ops == &cbench_backend_user;
+	/* In ring 0 no build would let it move: say that, not the flags. */
 	if (r->layouts_sampled)
 		snprintf(r->layout_note, sizeof(r->layout_note), "laid out anew for every two trials, "
 			 "at layouts drawn from seed %" PRIu64 " (%s)", r->layout_seed, what);
 	else
 		snprintf(r->layout_note, sizeof(r->layout_note), "where it was loaded, so each "
 			 "benchmark's figure is that layout's: %s",
-			 r->layout_mode == CBENCH_LAYOUT_NONE ? what :
-			 opt->fixed_layout ? "fixed (--fixed-layout)" :
-			 "not sampled in ring 0, where cbench.ko runs the image as uploaded");
+			 st->s.ops != &cbench_backend_user ?
+			 "not sampled in ring 0, where cbench.ko runs the image as uploaded" :
+			 r->layout_mode == CBENCH_LAYOUT_NONE ? what : "fixed (--fixed-layout)");
 }
 
 /*
