@@ -366,8 +366,8 @@ static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 			"of their variance is placement\n", name, 100 * sqrt(res->between_var),
 			100 * sqrt(res->within_var), 100 * res->placement_share);
 	if (res->layouts && isnan(res->layout_share))
-		fprintf(f, "# %s: %zu code layouts, two trials each: too few trials share one to tell "
-			"what layouts do\n", name, res->layouts);
+		fprintf(f, "# %s: %zu code layout%s, two trials each: too few trials share one to tell "
+			"what layouts do\n", name, res->layouts, res->layouts == 1 ? "" : "s");
 	else if (res->layouts)
 		fprintf(f, "# %s: %zu code layouts, two trials each: %.0f%% of the trials' variance is "
 			"between layouts\n", name, res->layouts, 100 * res->layout_share);
