@@ -228,6 +228,8 @@ fi
 
 # ---- bad input ----------------------------------------------------------------
 
+expect_failure "run: --seed with --backend both" 'run --backend both measures the code where it was loaded' \
+	run --backend both --seed 5 "$ADDR"
 expect_failure "run: --seed -1" "--seed wants an unsigned 64-bit number, not '-1'" run --seed -1 -o "$TMP/report.json" "$ADDR"
 
 expect_failure "layout: an object without relocations names the flags" \

@@ -9,7 +9,6 @@
  * what it finished; the report then has the sections that have trials.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -76,15 +75,10 @@ static int run_backend(const struct cbench_run_options *o, const char *backend, 
 	}
 	if (o->retune)
 		argv[argc++] = "--retune";
-	if (o->fixed_layout)
-		argv[argc++] = "--fixed-layout";
-	if (o->have_seed) {
-		static char seed[24];
-
-		snprintf(seed, sizeof(seed), "%" PRIu64, o->seed);
-		argv[argc++] = "--seed";
-		argv[argc++] = seed;
-	}
+	/* cbench.ko runs the image as uploaded: user mode measures the code
+	 * where it was loaded too, so both sections have one code-layout line
+	 * and benchstat -col backend sets them side by side. */
+	argv[argc++] = "--fixed-layout";
 	if (o->quiet >= 0 && !strcmp(backend, "kmod")) {
 		argv[argc++] = "--quiet-mode";
 		argv[argc++] = cbench_quiet_name(o->quiet);

@@ -28,7 +28,8 @@ void cbench_run_usage(FILE *f)
 		"                      \"BenchmarkCopy/size=64\" forms)\n"
 		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded, else\n"
 		"                      user), or both: user mode, then ring 0, in one Go report\n"
-		"                      (benchstat -col backend), and what ring 0 removes\n"
+		"                      (benchstat -col backend), and what ring 0 removes,\n"
+		"                      the code where it was loaded in both\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
 		"  --quiet-mode MODE   kmod: how cbench.ko keeps a measurement quiet: cli\n"
 		"                      (interrupts off) or lvt (interrupts on, the local APIC's\n"
@@ -242,6 +243,11 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 	o->so_path = argv[optind];
 	if (cbench_option_quiet_check(o->quiet, o->backend, err))
 		return -EINVAL;
+	if (o->both && o->have_seed) {
+		fprintf(err, "%s: run --backend both measures the code where it was loaded (cbench.ko "
+			"cannot lay it out anew): --seed has no layouts to draw\n", cbench_prog);
+		return -EINVAL;
+	}
 	if (o->both && (o->samples || o->nreports > 1 || o->reports[0].format != CBENCH_FORMAT_GO ||
 			o->store)) {
 		fprintf(err, "%s: run --backend both writes one Go report (a section per backend, which "
