@@ -323,7 +323,8 @@ FIXTURE_SOS  := $(FIXTURE_SRCS:tests/fixtures/%.c=$(BUILD)/tests/fixtures/%.so)
 # built so that its code can move.
 LAYOUT_CFLAGS := -ffunction-sections -Wl,-q
 LAYOUT_SOS := $(foreach s,0 16 32 48,$(BUILD)/tests/layout/shift$(s).so) $(BUILD)/tests/layout/jumps13.so \
-	$(BUILD)/tests/layout/calls_functions.so $(BUILD)/tests/layout/calls_sections.so
+	$(BUILD)/tests/layout/calls_functions.so $(BUILD)/tests/layout/calls_sections.so \
+	$(BUILD)/tests/layout/address.so
 
 $(BUILD)/tests/layout/shift%.so: tests/fixtures/layout.c include/cbench.h
 	@mkdir -p $(dir $@)
@@ -333,6 +334,11 @@ $(BUILD)/tests/layout/jumps13.so: tests/fixtures/layout.c include/cbench.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(LAYOUT_CFLAGS) -DJUMPS=13 -o $@ $<
+# run's: a benchmark whose speed its code's address decides (layout.sh).
+$(BUILD)/tests/layout/address.so: tests/fixtures/layout_address.c include/cbench.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(LAYOUT_CFLAGS) -o $@ $<
 # The unit test's: every way code reaches code, with and without -ffunction-sections.
 $(BUILD)/tests/layout/calls_functions.so: tests/fixtures/layout_calls.c include/cbench.h
 	@mkdir -p $(dir $@)

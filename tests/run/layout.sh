@@ -4,7 +4,9 @@
 # with identical bytes 16 bytes further must not be called different, one
 # jump more must be found), what the reports say where the code cannot
 # move and with --fixed-layout, `cbenchctl layout` in its three formats and
-# replayed from its seed, and bad input.
+# replayed from its seed, `cbenchctl run` at sampled layouts (a benchmark
+# whose speed its own address decides, and one whose speed its worker
+# decides), and bad input.
 # Nothing here asserts speed: budgets are generous upper bounds.
 #
 # Usage: tests/run/layout.sh   (from the top of the tree, after make itest's deps)
@@ -14,6 +16,10 @@ set -u
 
 L=build/tests/layout
 PLAIN=build/tests/fixtures/layout.so
+# by_address: 1 to 4 times the work by where in a cache line its code lies;
+# by_memory: twice the work in every other worker (CBENCH_LAYOUT_COUNTER).
+ADDR=$L/address.so
+ADDR_PLAIN=build/tests/fixtures/layout_address.so
 OUTPUT_GLOB='report* .report*'
 
 # ---- audits -----------------------------------------------------------------
@@ -107,7 +113,124 @@ else
 	not_ok "layout: HTML plot"
 fi
 
+# ---- run ------------------------------------------------------------------------
+
+# A benchmark whose speed its code's address decides: trials at 6 layouts,
+# two each; the trials at one layout agree, so the spread is the layout's
+# and the median is over layouts.
+run_cb run --backend user --seed 5 --trials 12 --filter by_address -o "$TMP/report.json" "$ADDR"
+if [ "$rc" -eq 0 ] &&
+   grep -Eq '^  layout-sensitive: trials spread [0-9.]+% by code layout .*the median of trials, quoted, is the median over 6 layouts' "$TMP/err" &&
+   grep -q '^code layout: laid out anew for every two trials, at layouts drawn from seed 5 (3 functions, each moved on its own by its alignment)' "$TMP/err" &&
+   "$SCHEMA_PY" - docs/schema/run.schema.json "$TMP/report.json" <<'PY'
+import json, statistics, sys, jsonschema
+r = json.load(open(sys.argv[2]))
+jsonschema.validate(r, json.load(open(sys.argv[1])))
+c = r["config"]["code_layout"]
+assert c["sampled"] is True and c["seed"] == 5 and c["moves"] == "functions", c
+b = r["benchmarks"][0]
+ok = [t for t in b["trials"] if t["status"] == "ok"]
+lay = {}
+for t in ok:
+    lay.setdefault(t["code_layout"], set()).add(t["run_offset"])
+# Two trials a layout, one place of the run function in each.
+assert all(len(v) == 1 for v in lay.values()), lay
+assert sorted(lay) == list(range(1, 7)), lay
+# The fixture's work by where in a line run() lies: more than one.
+assert len({(next(iter(v)) >> 4) & 3 for v in lay.values()}) > 1, lay
+assert b["layouts"] == 6 and b["layout_sensitive"] is True and b["placement_sensitive"] is True, b
+assert b["layout_share"] > 0.5 and b["quote_over"] == "layouts", b
+assert abs(b["quote_ns_per_op"] - statistics.median(t["ns_per_op"] for t in ok)) < 1e-9 * b["quote_ns_per_op"]
+PY
+then
+	ok "run: layout-sensitive, the median over layouts quoted, text and JSON"
+else
+	not_ok "run: layout-sensitive, the median over layouts quoted"
+fi
+cp "$TMP/report.json" "$TMP/first.json"
+
+# The same seed draws the same layouts.
+run_cb run --backend user --seed 5 --trials 12 --filter by_address -o "$TMP/report.json" "$ADDR"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/first.json" "$TMP/report.json" <<'PY'
+import json, sys
+a, b = ([(t["code_layout"], t["run_offset"]) for t in json.load(open(p))["benchmarks"][0]["trials"]
+         if t["status"] == "ok" and not t.get("replacement")] for p in sys.argv[1:3])
+assert a == b, (a, b)
+PY
+then
+	ok "run: a seed replays its layouts"
+else
+	not_ok "run: a seed replays its layouts"
+fi
+
+# A benchmark whose speed its worker decides: trials at one layout differ
+# as much as any, so it is memory's placement, not the code's layout.
+echo 0 >"$TMP/counter"
+CBENCH_LAYOUT_COUNTER=$TMP/counter run_cb run --backend user --seed 5 --trials 12 --filter by_memory \
+	-o "$TMP/report.json" "$ADDR"
+if [ "$rc" -eq 0 ] &&
+   grep -Eq '^  placement-sensitive: trials spread [0-9.]+% by placement of memory, not of code' "$TMP/err" &&
+   python3 -c '
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+assert b["placement_sensitive"] is True and b["layout_sensitive"] is False, b
+assert b["quote_over"] == "placements" and b["layouts"] == 6, b
+' "$TMP/report.json"; then
+	ok "run: placement of memory told from code layout"
+else
+	not_ok "run: placement of memory told from code layout"
+fi
+
+# The Go report: the config line (runs at sampled layouts and runs as
+# loaded land in other benchstat tables), the seed and each benchmark's
+# layouts as comments.
+run_cb run --backend user --seed 5 --trials 4 --filter by_address --format go "$ADDR"
+if [ "$rc" -eq 0 ] && grep -q '^code-layout: sampled$' "$TMP/out" &&
+   grep -q '^# code-layout: laid out anew for every two trials, at layouts drawn from seed 5 ' "$TMP/out" &&
+   grep -Eq '^# BenchmarkByAddress: 2 code layouts, two trials each: ' "$TMP/out"; then
+	ok "run: the Go report's code-layout line and comments"
+else
+	not_ok "run: the Go report's code-layout line and comments"
+fi
+
+# No relocations: the code stays, the report says why and how to build.
+run_cb run --backend user --trials 4 --filter by_address -o "$TMP/report.json" "$ADDR_PLAIN"
+if [ "$rc" -eq 0 ] &&
+   grep -q "^code layout: where it was loaded, so each benchmark's figure is that layout's: not moved: it keeps no relocations for its code; build it with -ffunction-sections and link it with -Wl,-q" "$TMP/err" &&
+   ! grep -q 'layout-sensitive' "$TMP/err" &&
+   python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["config"]["code_layout"]
+assert c["sampled"] is False and c["moves"] == "none" and "seed" not in c and "-Wl,-q" in c["note"], c
+b = r["benchmarks"][0]
+assert "layouts" not in b and "layout_sensitive" not in b, b
+assert all("code_layout" not in t for t in b["trials"]), b["trials"]
+' "$TMP/report.json"; then
+	ok "run: no relocations: layout not sampled, why and how to build, text and JSON"
+else
+	not_ok "run: no relocations: layout not sampled, why and how to build"
+fi
+
+# --fixed-layout: the code stays where it was loaded, and the report says so.
+run_cb run --backend user --fixed-layout --trials 4 --filter by_address -o "$TMP/report.json" "$ADDR"
+if [ "$rc" -eq 0 ] && grep -q "^code layout: where it was loaded, so each benchmark's figure is that layout's: fixed (--fixed-layout)" "$TMP/err" &&
+   python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["config"]["code_layout"]["sampled"] is False and r["config"]["code_layout"]["moves"] == "functions"
+assert all("code_layout" not in t for t in r["benchmarks"][0]["trials"])
+' "$TMP/report.json"; then
+	ok "run: --fixed-layout"
+else
+	not_ok "run: --fixed-layout"
+fi
+
 # ---- bad input ----------------------------------------------------------------
+
+expect_failure "run: --seed with --backend both" 'run --backend both measures the code where it was loaded' \
+	run --backend both --seed 5 "$ADDR"
+expect_failure "run: --seed -1" "--seed wants an unsigned 64-bit number, not '-1'" run --seed -1 -o "$TMP/report.json" "$ADDR"
 
 expect_failure "layout: an object without relocations names the flags" \
 	'unable to lay out .*keeps no relocations.*-ffunction-sections and link it with -Wl,-q' \

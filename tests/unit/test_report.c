@@ -230,7 +230,78 @@ static void placement_under_a_moving_clock(void)
 	CU_ASSERT_PTR_NULL(strstr(result.unstable_reason, "clock"));
 }
 
+/* The run sampled code layouts: trial t at layout layout_of(t), then the
+ * report summarized again. */
+static void sample_layouts(uint32_t (*layout_of)(int))
+{
+	report.layouts_sampled = true;
+	for (int t = 0; t < TRIALS; t++)
+		trials[t].layout = layout_of(t);
+	cbench_report_summarize(&report);
+}
+
+/* As run.c draws them: two trials a layout. */
+static uint32_t in_pairs(int t)
+{
+	return (uint32_t)(t / 2 + 1);
+}
+
+/* Only trials 0 and 1 share a layout: one degree of freedom. */
+static uint32_t one_pair(int t)
+{
+	return (uint32_t)(t ? t : 1);
+}
+
+/*
+ * Placement or code layout: with layouts sampled two trials a layout,
+ * trials that share a layout and agree spread by the layout, and the
+ * median is the median over layouts; trials at one layout that differ
+ * as much spread by where memory lies; with one pair, cbench cannot tell.
+ */
+static void layout_told_apart(void)
+{
+	static const double by_layout[TRIALS] = { 1, 1, 1.1, 1.1, 1, 1, 1.2, 1.2 };
+	static const double by_memory[TRIALS] = { 1, 1.1, 1, 1.2, 1, 1.1, 1, 1.2 };
+
+	/* Layouts not sampled: placement, as ever. */
+	build(&chain, 1.0, steady, by_layout);
+	CU_ASSERT_TRUE(result.placement_sensitive);
+	CU_ASSERT_FALSE(result.layout_sensitive);
+	CU_ASSERT_EQUAL(result.layouts, 0);
+	sample_layouts(in_pairs);
+	CU_ASSERT_TRUE(result.placement_sensitive);
+	CU_ASSERT_TRUE(result.layout_sensitive);
+	CU_ASSERT_EQUAL(result.layouts, 4);
+	CU_ASSERT(result.layout_share > 0.95);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "by code layout"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "the median over 4 layouts"));
+	CU_ASSERT_EQUAL(report.layout_sensitive_results, 1);
+	CU_ASSERT_EQUAL(report.placement_sensitive_results, 1);
+	/* Trials at one layout differ as much as any: memory. */
+	build(&chain, 1.0, steady, by_memory);
+	sample_layouts(in_pairs);
+	CU_ASSERT_TRUE(result.placement_sensitive);
+	CU_ASSERT_FALSE(result.layout_sensitive);
+	CU_ASSERT(result.layout_share < CBENCH_LAYOUT_SHARE_MIN);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "placement of memory, not of code"));
+	CU_ASSERT_EQUAL(report.layout_sensitive_results, 0);
+	/* One pair says too little: either. */
+	build(&chain, 1.0, steady, by_layout);
+	sample_layouts(one_pair);
+	CU_ASSERT_TRUE(result.placement_sensitive);
+	CU_ASSERT_FALSE(result.layout_sensitive);
+	CU_ASSERT(isnan(result.layout_share));
+	CU_ASSERT_EQUAL(result.layouts, 7);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.unstable_reason, "placement or code layout"));
+	/* Stable trials are neither, whatever the layouts. */
+	build(&chain, 1.0, steady, NULL);
+	sample_layouts(in_pairs);
+	CU_ASSERT_FALSE(result.placement_sensitive);
+	CU_ASSERT_FALSE(result.layout_sensitive);
+}
+
 static CU_TestInfo report_tests[] = {
+	{ "placement of memory or code layout, told apart", layout_told_apart },
 	{ "est-cycles/op cancel a clock ramping 3%", drift_cancels },
 	{ "a clock that moves within a trial is flagged", clock_moved_within_trial },
 	{ "trials that disagree are flagged unstable", unstable_flagged },

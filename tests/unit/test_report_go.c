@@ -227,6 +227,42 @@ static void placement_comments(void)
 }
 
 /*
+ * Code layouts sampled: a configuration line (runs at sampled layouts and
+ * runs as loaded in other tables), the seed's sentence and each result's
+ * layouts as comments; none of it where the run said nothing.
+ */
+static void code_layout_lines(void)
+{
+	char *out;
+
+	build(2.0);
+	out = render();
+	CU_ASSERT_PTR_NULL(strstr(out, "code-layout"));
+	CU_ASSERT_PTR_NULL(strstr(out, "code layouts"));
+	free(out);
+	report.layouts_sampled = true;
+	report.layout_seed = 5;
+	strcpy(report.layout_note, "laid out anew for every two trials, at layouts drawn from seed 5");
+	results[0].layouts = 4;
+	results[0].layout_share = 0.9;
+	results[1].layouts = 1;
+	results[1].layout_share = NAN;
+	out = render();
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ncode-layout: sampled\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# code-layout: laid out anew for every two trials, at "
+				      "layouts drawn from seed 5\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# BenchmarkAddChain: 4 code layouts, two trials each: 90% "
+				      "of the trials' variance is between layouts\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n# BenchmarkCopy/size=4096: 1 code layout, two trials each: "
+				      "too few trials share one to tell what layouts do\n"));
+	free(out);
+	report.layouts_sampled = false;
+	out = render();
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ncode-layout: as loaded\n"));
+	free(out);
+}
+
+/*
  * benchstat makes one table per set of configuration lines: what is
  * measured anew each run, or names the build, must be a comment.
  */
@@ -323,6 +359,7 @@ static CU_TestInfo report_go_tests[] = {
 	{ "every line is a valid config or result line", lines_are_valid },
 	{ "content and failures", content },
 	{ "placement figures and the figure to quote are comments", placement_comments },
+	{ "code layouts: a configuration line and comments", code_layout_lines },
 	{ "no est-cycles without calibration", no_est_cycles_without_calibration },
 	{ "the timer step's share of a measurement, written and read", step_share_comment },
 	{ "per-run facts are comments, not configuration", per_run_facts_are_comments },

@@ -68,7 +68,9 @@ static void content(void)
 	/* One trial: no spread between trials; the headline is always the
 	 * median of trials. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"placement_sensitive\":false,\"quote\":\"median_of_trials\","
-				      "\"quote_ns_per_op\":2,"));
+				      "\"quote_ns_per_op\":2,\"quote_over\":\"trials\","));
+	/* No code layout sampled: none of its keys. */
+	CU_ASSERT_PTR_NULL(strstr(out, "layout"));
 	CU_ASSERT_PTR_NULL(strstr(out, "placement_share"));
 	CU_ASSERT_PTR_NULL(strstr(out, "between_trials"));
 	/* Placement-sensitive: the median of trials is the quote. */
@@ -81,7 +83,26 @@ static void content(void)
 	out = render(&r);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"between_trials_sd_pct\":1,\"within_trials_sd_pct\":0.5,"
 				      "\"placement_share\":0.75,\"placement_sensitive\":true,"
-				      "\"quote\":\"median_of_trials\",\"quote_ns_per_op\":2.5"));
+				      "\"quote\":\"median_of_trials\",\"quote_ns_per_op\":2.5,"
+				      "\"quote_over\":\"placements\","));
+	/* Code layouts sampled: how many, their share, what the median is of. */
+	res.layouts = 5;
+	res.layout_share = 0.5;
+	res.layout_sensitive = true;
+	t[0].layout = 3;
+	t[0].run_offset = 4016;
+	r.layouts_sampled = true;
+	r.layout_seed = 5;
+	r.layout_mode = 2;
+	snprintf(r.layout_note, sizeof(r.layout_note), "laid out anew");
+	free(out);
+	out = render(&r);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"placement_sensitive\":true,\"layouts\":5,\"layout_share\":0.5,"
+				      "\"layout_sensitive\":true,\"quote\":\"median_of_trials\","
+				      "\"quote_ns_per_op\":2.5,\"quote_over\":\"layouts\","));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"code_layout\":{\"sampled\":true,\"seed\":5,"
+				      "\"moves\":\"functions\",\"note\":\"laid out anew\"}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"code_layout\":3,\"run_offset\":4016,"));
 	free(out);
 }
 

@@ -164,7 +164,27 @@ static void small_slowdowns(void)
 	CU_ASSERT_EQUAL(count(obs, 20, CBENCH_TRIAL_KEPT), 20);
 }
 
+/* The pooled variance within groups, against values worked by hand. */
+static void within_groups(void)
+{
+	/* Groups 7: {1, 3}, 2: {4, 4, 7}, 9: {10}: squares 2 + 6 over 1 + 2. */
+	static const double v[] = { 1, 4, 3, 4, 10, 7 };
+	static const uint32_t g[] = { 7, 2, 7, 2, 9, 2 };
+	size_t groups;
+
+	CU_ASSERT_DOUBLE_EQUAL(cbench_trials_within_groups(v, g, 6, &groups), 8.0 / 3, 1e-12);
+	CU_ASSERT_EQUAL(groups, 3);
+	/* One pair is one degree of freedom: too little. */
+	CU_ASSERT(isnan(cbench_trials_within_groups(v, g, 3, &groups)));
+	CU_ASSERT_EQUAL(groups, 2);
+	/* No group of two at all. */
+	CU_ASSERT(isnan(cbench_trials_within_groups(v, g, 2, &groups)));
+	CU_ASSERT(isnan(cbench_trials_within_groups(v, g, 0, &groups)));
+	CU_ASSERT_EQUAL(groups, 0);
+}
+
 static CU_TestInfo trials_tests[] = {
+	{ "the variance within groups, pooled", within_groups },
 	{ "the median's interval from order statistics", median_interval },
 	{ "a busy moment over a round is a disturbance", busy_moment },
 	{ "a lone slow trial, a clock dip, a stretch within a trial", lone_slow_trial },

@@ -125,8 +125,6 @@ enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT
 /* One option with a number or a choice; 0 or -EINVAL after saying why. */
 static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
 {
-	char *end;
-
 	switch (c) {
 	case OPT_CONFIDENCE:
 		return cbench_option_confidence(arg, &o->confidence, err);
@@ -142,12 +140,8 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 						    arg);
 		return 0;
 	case OPT_SEED:
-		errno = 0;
-		o->seed = strtoull(arg, &end, 0);
-		if (errno || end == arg || *end || arg[0] == '-')
-			return cbench_option_refuse(err, "--seed", "an unsigned 64-bit number", arg);
 		o->have_seed = true;
-		return 0;
+		return cbench_option_seed(arg, &o->seed, err);
 	case OPT_MACHINE:
 		return cbench_option_name("audit", "--machine", arg, &o->machine_name, err);
 	case OPT_ORDER:
@@ -248,17 +242,6 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 	else if (!ret && !o->format_given && cbench_path_has_ext(o->output, ".json"))
 		o->format = FORMAT_JSON;
 	return ret ? ret : check_options(o, argc, argv);
-}
-
-/* The seed of an unseeded run, from the kernel's entropy. */
-static int random_seed(uint64_t *seed)
-{
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	ssize_t got = fd < 0 ? -1 : read(fd, seed, sizeof(*seed));
-
-	if (fd >= 0)
-		close(fd);
-	return got == (ssize_t)sizeof(*seed) ? 0 : -EIO;
 }
 
 static const struct cbench_experiment *find(const struct cbench_library *lib, const char *id)
@@ -567,7 +550,7 @@ int cbench_audit_main(int argc, char *argv[])
 		usage(stdout);
 		return 0;
 	}
-	if (!opt.have_seed && random_seed(&opt.seed)) {
+	if (!opt.have_seed && cbench_random_seed(&opt.seed)) {
 		cbench_err("unable to read a seed from /dev/urandom; give one with --seed\n");
 		return 1;
 	}

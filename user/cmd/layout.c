@@ -86,7 +86,6 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 {
 	struct layout_options *o = opts;
 	double v;
-	char *end;
 
 	switch (c) {
 	case OPT_LAYOUTS:
@@ -97,12 +96,8 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 	case OPT_CONFIDENCE:
 		return cbench_option_confidence(arg, &o->confidence, err);
 	case OPT_SEED:
-		errno = 0;
-		o->seed = strtoull(arg, &end, 0);
-		if (errno || end == arg || *end || arg[0] == '-')
-			return cbench_option_refuse(err, "--seed", "an unsigned 64-bit number", arg);
 		o->have_seed = true;
-		return 0;
+		return cbench_option_seed(arg, &o->seed, err);
 	default:
 		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "html")) {
 			o->format = arg[0] == 't' ? FORMAT_TEXT : arg[0] == 'j' ? FORMAT_JSON : FORMAT_HTML;
@@ -144,16 +139,6 @@ static int parse_options(struct layout_options *o, int argc, char *argv[])
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static int random_seed(uint64_t *seed)
-{
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	ssize_t got = fd < 0 ? -1 : read(fd, seed, sizeof(*seed));
-
-	if (fd >= 0)
-		close(fd);
-	return got == (ssize_t)sizeof(*seed) ? 0 : -EIO;
 }
 
 /* One benchmark: tuned, then measured at its layouts, summarized into x. */
@@ -245,7 +230,7 @@ int cbench_layout_main(int argc, char *argv[])
 	ret = parse_options(&opt, argc, argv);
 	if (ret)
 		return ret < 0 ? cbench_usage_error("layout", NULL) : (usage(stdout), 0);
-	if (!opt.have_seed && random_seed(&opt.seed)) {
+	if (!opt.have_seed && cbench_random_seed(&opt.seed)) {
 		cbench_err("unable to read a seed from /dev/urandom; give one with --seed\n");
 		return status;
 	}

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -18,10 +19,15 @@
 
 #include "cmd/run.h"
 #include "cmd/subcommands.h"
+#include "backend/user.h"
+#include "error.h"
+#include "machine/arena.h"
+#include "object/layout.h"
 #include "report/outfile.h"
 #include "report/report.h"
 #include "session/cache.h"
 #include "session/collect.h"
+#include "session/options.h"
 #include "session/session.h"
 #include "store/add.h"
 
@@ -116,6 +122,39 @@ static bool resolved(const struct cbench_trial *tr, double step_ticks)
 	return true;
 }
 
+/* FNV-1a of a benchmark's name, so its layouts are not those of the
+ * benchmarks measured beside it in a round. */
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * Where a run samples code layouts, trial t is measured at layout t / 2 +
+ * 1 of its benchmark: two trials a layout, each in a worker of its own
+ * (other pages), so that the trials at one layout tell what memory's
+ * placement alone does (report.c).  A trial measured again in place of a
+ * disturbed one keeps that one's layout (replace_trial()).  Layout k of a
+ * benchmark is drawn from the run's seed, its name and k alone: a seed
+ * replays them, whatever --filter leaves out.
+ */
+static void place_trial(const struct run_state *st, const struct cbench_result *res,
+			struct cbench_trial *tr, size_t t, struct cbench_worker_job *job)
+{
+	if (!st->report.layouts_sampled)
+		return;
+	if (!tr->replacement)
+		tr->layout = (uint32_t)(t / 2 + 1);
+	job->place_code = true;
+	job->layout_index = tr->layout;
+	job->seed = cbench_placement_seed(st->report.layout_seed ^ name_hash(res->exp->report_name),
+					  tr->layout);
+}
+
 /* Trial t of res's job on the session's CPU lane, and its start. */
 static struct cbench_worker_job trial_job(struct run_state *st, struct cbench_result *res,
 					  size_t t, size_t index, size_t total, size_t lane)
@@ -134,6 +173,7 @@ static struct cbench_worker_job trial_job(struct run_state *st, struct cbench_re
 	job.max_measurements = TRIAL_MAX_MEASUREMENTS;
 	job.min_valid = TRIAL_MIN_VALID;
 	tr->cpu = st->s.lane[lane].cpu;
+	place_trial(st, res, tr, t, &job);
 	tr->start_s = now_s();
 	return job;
 }
@@ -256,6 +296,42 @@ static void start(struct run_state *st)
 }
 
 /*
+ * Whether the trials lay the code out anew (docs/placement.md): where the
+ * object's file says its code can move, in user mode, unless
+ * --fixed-layout; and the report's sentence on it.  Reading the file runs
+ * none of it; an object whose code cannot move costs no trial anything.
+ */
+static void plan_layouts(struct run_state *st)
+{
+	const struct cbench_run_options *opt = st->opt;
+	struct cbench_report *r = &st->report;
+	char what[sizeof(r->layout_note)] = "", err[CBENCH_ERR_LEN];
+	struct cbench_layout lay;
+
+	r->layout_seed = opt->seed;
+	r->layout_mode = CBENCH_LAYOUT_NONE;
+	if (cbench_layout_scan(r->so_path, &lay, err, sizeof(err))) {
+		snprintf(what, sizeof(what), "not moved: %s", err);
+	} else {
+		r->layout_mode = (int)lay.mode;
+		cbench_layout_describe(&lay, what, sizeof(what));
+		cbench_layout_free(&lay);
+	}
+	r->layouts_sampled = r->layout_mode != CBENCH_LAYOUT_NONE && !opt->fixed_layout &&
+			     st->s.ops == &cbench_backend_user;
+	/* In ring 0 no build would let it move: say that, not the flags. */
+	if (r->layouts_sampled)
+		snprintf(r->layout_note, sizeof(r->layout_note), "laid out anew for every two trials, "
+			 "at layouts drawn from seed %" PRIu64 " (%s)", r->layout_seed, what);
+	else
+		snprintf(r->layout_note, sizeof(r->layout_note), "where it was loaded, so each "
+			 "benchmark's figure is that layout's: %s",
+			 st->s.ops != &cbench_backend_user ?
+			 "not sampled in ring 0, where cbench.ko runs the image as uploaded" :
+			 r->layout_mode == CBENCH_LAYOUT_NONE ? what : "fixed (--fixed-layout)");
+}
+
+/*
  * On a terminal, the table's head (res NULL) or one finished benchmark's
  * row, over the progress line.
  */
@@ -322,11 +398,11 @@ static size_t replacements_max(const struct run_state *st)
 }
 
 /*
- * One more trial of res, in place of a disturbed one: appended, marked,
- * measured now.  0 or -ENOMEM.
+ * One more trial of res, in place of the disturbed trial set_aside:
+ * appended, marked, measured now (at its layout).  0 or -ENOMEM.
  */
-static int replace_trial(struct run_state *st, struct cbench_result *res, size_t index,
-			 size_t total)
+static int replace_trial(struct run_state *st, struct cbench_result *res, size_t set_aside,
+			 size_t index, size_t total)
 {
 	struct cbench_trial *trials = realloc(res->trials, (res->ntrials + 1) * sizeof(*trials));
 
@@ -335,6 +411,7 @@ static int replace_trial(struct run_state *st, struct cbench_result *res, size_t
 	res->trials = trials;
 	memset(&trials[res->ntrials], 0, sizeof(*trials));
 	trials[res->ntrials].replacement = true;
+	trials[res->ntrials].layout = trials[set_aside].layout;
 	res->ntrials++;
 	run_trial(st, res, res->ntrials - 1, index, total);
 	if (cbench_session_stopped()) {
@@ -368,7 +445,7 @@ static int remeasure(struct run_state *st, size_t total)
 
 			if (!res->trials[j].set_aside)
 				continue;
-			ret = replace_trial(st, res, i, total);
+			ret = replace_trial(st, res, j, i, total);
 			if (ret)
 				return ret;
 			done++;
@@ -649,6 +726,14 @@ int cbench_run_main(int argc, char *argv[])
 		}
 		st.resume = &resume;
 	}
+	/* A resumed run lays code out as the run it goes on with did. */
+	if (!opt.have_seed && st.resume && cbench_resume_seed(st.resume, &opt.seed))
+		opt.have_seed = true;
+	if (!opt.have_seed && cbench_random_seed(&opt.seed)) {
+		cbench_err("unable to read a seed from /dev/urandom; give one with --seed\n");
+		cbench_resume_close(&resume);
+		return 1;
+	}
 	st.lnt = (struct cbench_lnt_run){ .machine = opt.machine_name, .order = opt.order };
 	cfg = (struct cbench_session_config){
 		.cmd = "run", .doing = "measuring", .objects = { opt.so_path }, .nobjects = 1,
@@ -663,6 +748,7 @@ int cbench_run_main(int argc, char *argv[])
 		goto out;
 	}
 	start(&st);
+	plan_layouts(&st);
 	if (st.resume && cbench_resume_check(st.resume, &st.s))
 		goto out;
 	if (measure_all(&st)) {

@@ -5,6 +5,7 @@
 #define _CBENCH_RUN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "backend/backend.h"
@@ -55,6 +56,12 @@ struct cbench_run_options {
 	int quiet;			/* --quiet-mode: enum cbench_quiet; -1 the module's */
 	bool both;			/* --backend both (run_both.c); backend is kmod */
 	const char *resume;		/* --resume: the JSON report to go on from */
+	/* --seed: of the code layouts trials are measured at, where the object
+	 * lets its code move (else one from /dev/urandom, reported);
+	 * --fixed-layout: the code stays where it was loaded. */
+	uint64_t seed;
+	bool have_seed;
+	bool fixed_layout;
 };
 
 /*
@@ -91,6 +98,9 @@ int cbench_resume_open(struct cbench_resume *rs, const char *path, const struct 
 
 /* Once s has started: the same object, machine, kernel, CPU, backend and
  * cbenchctl as the report's; 0, or -1 after naming what differs. */
+/* The code layouts' seed of the run resumed, if it sampled them. */
+bool cbench_resume_seed(const struct cbench_resume *rs, uint64_t *seed);
+
 int cbench_resume_check(const struct cbench_resume *rs, const struct cbench_session *s);
 
 /* res (its exp set) carried over if the report finished it: 1, 0 if it did

@@ -75,6 +75,10 @@ static int run_backend(const struct cbench_run_options *o, const char *backend, 
 	}
 	if (o->retune)
 		argv[argc++] = "--retune";
+	/* cbench.ko runs the image as uploaded: user mode measures the code
+	 * where it was loaded too, so both sections have one code-layout line
+	 * and benchstat -col backend sets them side by side. */
+	argv[argc++] = "--fixed-layout";
 	if (o->quiet >= 0 && !strcmp(backend, "kmod")) {
 		argv[argc++] = "--quiet-mode";
 		argv[argc++] = cbench_quiet_name(o->quiet);

@@ -29,7 +29,8 @@ void cbench_run_usage(FILE *f)
 		"                      \"BenchmarkCopy/size=64\" forms)\n"
 		"  --backend KIND      user, kmod or auto (default auto: kmod if loaded, else\n"
 		"                      user), or both: user mode, then ring 0, in one Go report\n"
-		"                      (benchstat -col backend), and what ring 0 removes\n"
+		"                      (benchstat -col backend), and what ring 0 removes,\n"
+		"                      the code where it was loaded in both\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
 		"  --jobs N            measure N benchmarks at once, each on a CPU of its own\n"
 		"                      (isolated CPUs first, one per core; default 1); each\n"
@@ -71,6 +72,14 @@ void cbench_run_usage(FILE *f)
 		"                      so that each benchmark's trials span half a second)\n"
 		"  --warmup SECS       warm-up before each trial (default auto: a quarter of the\n"
 		"                      trial, 0.001 to 0.005)\n"
+		"  --seed N            seed of the code layouts: where bench.so was built with\n"
+		"                      -ffunction-sections and linked with -Wl,-q, every two\n"
+		"                      trials lay its code out anew at a drawn layout, so a\n"
+		"                      benchmark's figure is no one layout's (default: from\n"
+		"                      /dev/urandom; always reported: the same seed draws the\n"
+		"                      same layouts)\n"
+		"  --fixed-layout      keep the code where it was loaded: the figure is then\n"
+		"                      that layout's\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"On a terminal each benchmark's row is shown as it finishes.  Ctrl-C stops the run\n"
@@ -94,7 +103,8 @@ void cbench_run_options_init(struct cbench_run_options *o)
 const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", "junit", NULL };
 
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
-       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP, OPT_RESUME, OPT_JOBS, OPT_CPUS };
+       OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP, OPT_RESUME,
+       OPT_JOBS, OPT_CPUS, OPT_SEED, OPT_FIXED_LAYOUT };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -143,6 +153,12 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 			return cbench_option_refuse(err, "--jobs", "a count from 1 to 64", arg);
 		o->jobs = (unsigned int)v;
 		return 0;
+	case OPT_FIXED_LAYOUT:
+		o->fixed_layout = true;
+		return 0;
+	case OPT_SEED:
+		o->have_seed = true;
+		return cbench_option_seed(arg, &o->seed, err);
 	case OPT_TRIALS:
 		errno = 0;
 		v = strtol(arg, &end, 10);
@@ -262,6 +278,11 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 	o->so_path = argv[optind];
 	if (cbench_option_quiet_check(o->quiet, o->backend, err))
 		return -EINVAL;
+	if (o->both && o->have_seed) {
+		fprintf(err, "%s: run --backend both measures the code where it was loaded (cbench.ko "
+			"cannot lay it out anew): --seed has no layouts to draw\n", cbench_prog);
+		return -EINVAL;
+	}
 	if (o->both && (o->samples || o->nreports > 1 || o->reports[0].format != CBENCH_FORMAT_GO ||
 			o->store)) {
 		fprintf(err, "%s: run --backend both writes one Go report (a section per backend, which "
@@ -343,6 +364,8 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "resume", required_argument, NULL, OPT_RESUME },
 		{ "jobs", required_argument, NULL, OPT_JOBS },
 		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "fixed-layout", no_argument, NULL, OPT_FIXED_LAYOUT },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* -o may come more than once: take_option() keeps each. */

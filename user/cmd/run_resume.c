@@ -154,6 +154,13 @@ static int same(const struct cbench_resume *rs, const char *what, const char *th
 	return -1;
 }
 
+bool cbench_resume_seed(const struct cbench_resume *rs, uint64_t *seed)
+{
+	const struct cbench_json *layout = cbench_json_get(rs->config, "code_layout");
+
+	return layout && !cbench_json_u64(layout, "seed", seed);
+}
+
 int cbench_resume_check(const struct cbench_resume *rs, const struct cbench_session *s)
 {
 	const struct cbench_machine *m = &s->machine;

@@ -278,6 +278,47 @@ static void note_set_aside(struct cbench_result *res)
 }
 
 /*
+ * Why the trials of a placement-sensitive res differ, which its median is
+ * typical of, and whether it is the code's layout: where the run laid the
+ * code out anew for each pair of trials (res->layouts), the trials that
+ * share a layout differ only by where their memory lies; if they agree,
+ * most of the spread is between layouts.  sd: the trials' robust spread.
+ */
+static void placement_reason(struct cbench_result *res, double sd)
+{
+	char *why = res->unstable_reason;
+	size_t len = sizeof(res->unstable_reason);
+
+	res->placement_sensitive = true;
+	res->layout_sensitive = res->layouts && res->layout_share >= CBENCH_LAYOUT_SHARE_MIN;
+	if (res->layout_sensitive)
+		snprintf(why, len, "trials spread %.2f%% by code layout (%.0f%% of their variance is "
+			 "beyond the noise within them, %.0f%% between layouts: the two trials at each "
+			 "layout, on other pages, agree): the median of trials, quoted, is the median "
+			 "over %zu layouts; the least, %.4g ns/op, one lucky layout's", 100 * sd,
+			 100 * res->placement_share, 100 * res->layout_share, res->layouts,
+			 res->least_ns_per_op);
+	else if (res->layouts && !isnan(res->layout_share))
+		snprintf(why, len, "trials spread %.2f%% by placement of memory, not of code (%.0f%% "
+			 "of their variance is beyond the noise within them; the two trials at each "
+			 "code layout differ as much): the median of trials, quoted, is a typical "
+			 "placement's; the least, %.4g ns/op, one lucky placement's", 100 * sd,
+			 100 * res->placement_share, res->least_ns_per_op);
+	else if (res->layouts)
+		snprintf(why, len, "trials spread %.2f%% by placement or code layout (%.0f%% of their "
+			 "variance is beyond the noise within them; too few trials share a layout to "
+			 "tell which): the median of trials, quoted, is a typical placement's and "
+			 "layout's; the least, %.4g ns/op, one lucky trial's", 100 * sd,
+			 100 * res->placement_share, res->least_ns_per_op);
+	else
+		snprintf(why, len, "trials spread %.2f%% by placement (%.0f%% of their variance is "
+			 "beyond the noise within them; each trial is a worker on other pages): the "
+			 "median of trials, quoted, is a typical placement's; the least, %.4g ns/op, "
+			 "one lucky placement's", 100 * sd, 100 * res->placement_share,
+			 res->least_ns_per_op);
+}
+
+/*
  * Whether the kept trials of res disagree beyond what the timer's step
  * explains, robustly (one odd trial does not make a spread), and the
  * likely cause.  ns/op is wall time and moves with the clock;
@@ -294,7 +335,7 @@ static void judge_stability(struct cbench_result *res, const double *logs, const
 	double sd = cbench_trials_robust_sd(logs, k);
 
 	res->unstable = false;
-	res->placement_sensitive = false;
+	res->placement_sensitive = res->layout_sensitive = false;
 	res->unstable_reason[0] = '\0';
 	/* A core clock that moved across the trials explains as much of their
 	 * spread: est-cycles/op agree where ns/op follows the clock. */
@@ -313,14 +354,9 @@ static void judge_stability(struct cbench_result *res, const double *logs, const
 	else if (moved > 0 && sd <= CBENCH_UNSTABLE_SD + timer + moved)
 		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
 			 "trials spread %.2f%%: the core clock moved during trials", 100 * sd);
-	else if (res->placement_share >= CBENCH_PLACEMENT_SHARE_MIN) {
-		res->placement_sensitive = true;
-		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
-			 "trials spread %.2f%% by placement (%.0f%% of their variance is beyond the "
-			 "noise within them; each trial is a worker on other pages): the median of "
-			 "trials, quoted, is a typical placement's; the least, %.4g ns/op, one lucky "
-			 "placement's", 100 * sd, 100 * res->placement_share, res->least_ns_per_op);
-	} else
+	else if (res->placement_share >= CBENCH_PLACEMENT_SHARE_MIN)
+		placement_reason(res, sd);
+	else
 		snprintf(res->unstable_reason, sizeof(res->unstable_reason),
 			 "trials spread %.2f%%: a noisy machine (no cause cbench can see)", 100 * sd);
 }
@@ -350,6 +386,34 @@ static void placement_figures(struct cbench_result *res, const double *logs,
 	res->between_var = sd * sd;
 	res->within_var = n ? noise / (double)n : NAN;
 	res->placement_share = cbench_seq_share_beyond(res->between_var, res->within_var);
+}
+
+/*
+ * The code's layouts among the kept trials of res (struct cbench_result),
+ * where the run sampled them: how many, and the share of the trials'
+ * variance beyond what trials at one layout differ by.
+ */
+static void layout_figures(const struct cbench_report *r, struct cbench_result *res)
+{
+	double *logs = malloc((res->ntrials + 1) * sizeof(*logs));
+	uint32_t *layout = malloc((res->ntrials + 1) * sizeof(*layout));
+	size_t k = 0;
+
+	res->layouts = 0;
+	res->layout_share = NAN;
+	for (size_t i = 0; logs && layout && r->layouts_sampled && i < res->ntrials; i++) {
+		if (!kept(&res->trials[i]) || !res->trials[i].layout)
+			continue;
+		logs[k] = log(res->trials[i].ns_per_op);
+		layout[k++] = res->trials[i].layout;
+	}
+	if (k) {
+		double within = cbench_trials_within_groups(logs, layout, k, &res->layouts);
+
+		res->layout_share = cbench_seq_share_beyond(res->between_var, within);
+	}
+	free(logs);
+	free(layout);
 }
 
 /* The kept trials' figures, one array each (struct summary). */
@@ -443,6 +507,7 @@ static void headline(const struct cbench_report *r, struct cbench_result *res, s
 		    (s->n[V_REF] == k ? CBENCH_HAVE_REF_CYCLES : 0);
 	cycles_agreement(res, s);
 	placement_figures(res, s->v[V_LOG], s->v[V_HALVES], k);
+	layout_figures(r, res);
 	judge_stability(res, s->v[V_LOG], s->v[V_LOG_CYC], k, s->n[V_LOG_CYC],
 			cbench_trials_robust_sd(s->v[V_LOG_GHZ], s->n[V_LOG_GHZ]), s->discarded,
 			s->total, s->moved);
@@ -457,6 +522,7 @@ static void add_to_run(struct cbench_report *r, const struct cbench_result *res)
 	}
 	r->unstable_results += res->unstable;
 	r->placement_sensitive_results += res->placement_sensitive;
+	r->layout_sensitive_results += res->layout_sensitive;
 	r->failed_trials += res->failed;
 	r->set_aside_trials += res->set_aside;
 }
@@ -482,7 +548,9 @@ static void summarize_result(struct cbench_report *r, struct cbench_result *res)
 	res->have = 0;
 	res->step_share = res->core_ghz_min = res->core_ghz_max = NAN;
 	res->between_var = res->within_var = res->placement_share = NAN;
-	res->unstable = res->placement_sensitive = false;
+	res->unstable = res->placement_sensitive = res->layout_sensitive = false;
+	res->layouts = 0;
+	res->layout_share = NAN;
 	res->unstable_reason[0] = '\0';
 	res->cycles_gap = NAN;
 	res->cycles_note[0] = '\0';
@@ -603,7 +671,7 @@ void cbench_report_summarize_one(struct cbench_report *r, struct cbench_result *
 void cbench_report_summarize(struct cbench_report *r)
 {
 	r->failed_trials = r->clock_moved_trials = r->unstable_results = 0;
-	r->placement_sensitive_results = r->set_aside_trials = 0;
+	r->placement_sensitive_results = r->layout_sensitive_results = r->set_aside_trials = 0;
 	r->core_ghz_min = r->core_ghz_max = NAN;
 	/* Everything anew: the streamed rows' summaries may predate the timer. */
 	for (size_t i = 0; i < r->nresults; i++)

@@ -35,6 +35,12 @@ struct cbench_trial {
 	/* The arena the trial's worker got, and how much huge pages backed. */
 	uint64_t arena_bytes;
 	uint64_t arena_huge_bytes;
+	/* The code layout it ran in: 0 where the object was loaded, k > 0 the
+	 * run's k-th drawn layout (run.c; trials 2k - 2 and 2k - 1 share it),
+	 * and where the benchmark's run function lay in it (its offset from
+	 * the layout's page-aligned region). */
+	uint32_t layout;
+	uint64_t run_offset;
 	/* Loop timing points, measured apart from the above: the
 	 * per-iteration distribution (tpoints.h). */
 	bool have_tp;
@@ -142,10 +148,22 @@ struct cbench_result {
 	 * most of that is placement: informational, the headline is the
 	 * median of trials either way. */
 	bool placement_sensitive;
+	/*
+	 * Code layout, where the run samples it (struct cbench_report's
+	 * layouts_sampled): each pair of trials runs at a layout of its own.
+	 * layouts: how many layouts the kept trials ran in; layout_share: the
+	 * share of between_var beyond the variance within those pairs (what
+	 * trials at one layout, on other pages, still differ by), NAN without
+	 * two degrees of freedom within them; layout_sensitive: placement-
+	 * sensitive, and most of it is the code's layout.
+	 */
+	size_t layouts;
+	double layout_share;
+	bool layout_sensitive;
 	/* The kept trials disagree beyond what the timer's step and the core
 	 * clock explain; why, where cbench can tell. */
 	bool unstable;
-	char unstable_reason[256];
+	char unstable_reason[400];
 	/* Trials set aside, and what slowed them, for the report's notes. */
 	char set_aside_note[256];
 	/*
@@ -180,8 +198,10 @@ struct cbench_result {
 #define CBENCH_CYCLES_GAP_MAX 0.005
 
 /* A placement share from which trials that disagree are put down to
- * placement: most of their variance beyond the noise within them. */
+ * placement: most of their variance beyond the noise within them.  And
+ * the same of a layout share: to the code's layout. */
 #define CBENCH_PLACEMENT_SHARE_MIN 0.5
+#define CBENCH_LAYOUT_SHARE_MIN 0.5
 
 /* A trial whose core clock moved more than this between its halves is
  * flagged; relative. */
@@ -212,6 +232,18 @@ struct cbench_report {
 	size_t clock_moved_trials;	/* trials flagged by CBENCH_CLOCK_MOVED_MAX */
 	size_t unstable_results;
 	size_t placement_sensitive_results;
+	size_t layout_sensitive_results;	/* of those, by the code's layout */
+	/*
+	 * The code's layout (docs/placement.md): whether the trials lay it out
+	 * anew (two trials a layout, each drawn from layout_seed and the
+	 * benchmark's name), what of the object's code can move (enum
+	 * cbench_layout_mode), and what the report says of it: what moves, or
+	 * why nothing was sampled and how to build so it can be.
+	 */
+	bool layouts_sampled;
+	uint64_t layout_seed;
+	int layout_mode;
+	char layout_note[600];
 	size_t set_aside_trials;	/* over every result */
 	double confidence;		/* of the results' intervals; 0: the default */
 	/*

@@ -220,6 +220,10 @@ static void put_config(const struct cbench_report *r, FILE *f)
 		       m->tsc_invariant ? ", invariant" : "");
 	}
 	put_counters_config(r, f, kmod);
+	/* Runs at sampled layouts and runs at the layout as loaded land in
+	 * other benchstat tables; the seed and the sentence are comments. */
+	if (r->layout_note[0])
+		config(f, "code-layout", "%s", r->layouts_sampled ? "sampled" : "as loaded");
 	/* What the measuring CPU ran under: runs made under other conditions
 	 * land in other benchstat tables, not in one comparison. */
 	config(f, "cpu-governor", "%s", r->cpuenv.governor[0] ? r->cpuenv.governor : "unknown");
@@ -274,6 +278,8 @@ static void put_notes(const struct cbench_report *r, FILE *f)
 		note(f, "core-clock", "%.4f to %.4f GHz over the run (%.2f%%); ns/op is wall time and "
 		     "moves with it, est-cycles/op does not", r->core_ghz_min, r->core_ghz_max,
 		     100 * (r->core_ghz_max - r->core_ghz_min) / r->core_ghz_min);
+	if (r->layout_note[0])
+		note(f, "code-layout", "%s", r->layout_note);
 	cbench_tune_params_init(&tp, t->precision_ns, t->accuracy_ns);
 	note(f, "tuning-oracle",
 	     "generalized logistic, j %" PRIu64 ", tau-acc %.0f ns, a %.3g/ns, b %.2f, measurements capped at %.0f us",
@@ -365,6 +371,12 @@ static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 		fprintf(f, "# %s: trials vary by %.3g%% (sd), the noise within them by %.3g%%: %.0f%% "
 			"of their variance is placement\n", name, 100 * sqrt(res->between_var),
 			100 * sqrt(res->within_var), 100 * res->placement_share);
+	if (res->layouts && isnan(res->layout_share))
+		fprintf(f, "# %s: %zu code layout%s, two trials each: too few trials share one to tell "
+			"what layouts do\n", name, res->layouts, res->layouts == 1 ? "" : "s");
+	else if (res->layouts)
+		fprintf(f, "# %s: %zu code layouts, two trials each: %.0f%% of the trials' variance is "
+			"between layouts\n", name, res->layouts, 100 * res->layout_share);
 	if (res->unstable)
 		fprintf(f, "# %s: UNSTABLE: %s\n", name, res->unstable_reason);
 	if (res->set_aside_note[0])

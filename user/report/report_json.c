@@ -82,6 +82,11 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 		cbench_jsonw_bool(j, "solo", t->solo);
 	}
 	cbench_jsonw_uint(j, "n", t->n);
+	/* The code layout it ran at (run.c), where the run sampled them. */
+	if (t->layout) {
+		cbench_jsonw_uint(j, "code_layout", t->layout);
+		cbench_jsonw_uint(j, "run_offset", t->run_offset);
+	}
 	cbench_jsonw_uint(j, "iterations", t->iterations);
 	cbench_jsonw_double(j, "ns_per_op", t->ns_per_op);
 	cbench_jsonw_double(j, "min_ns_per_op", t->min_ns_per_op);
@@ -145,6 +150,27 @@ static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
 	}
 }
 
+/*
+ * "code_layout": whether the trials laid the code out anew (run.c), from
+ * which seed, what of it moves, and the sentence saying so (or why not,
+ * and how to build so it can); none where the run did not say.
+ */
+static void put_code_layout(struct cbench_jsonw *j, const struct cbench_report *r)
+{
+	static const char *const modes[] = { "none", "sections", "functions" };
+
+	if (!r->layout_note[0])
+		return;
+	cbench_jsonw_object_start(j, "code_layout");
+	cbench_jsonw_bool(j, "sampled", r->layouts_sampled);
+	if (r->layouts_sampled)
+		cbench_jsonw_uint(j, "seed", r->layout_seed);
+	cbench_jsonw_string(j, "moves", modes[r->layout_mode >= 0 && r->layout_mode < 3 ?
+					      r->layout_mode : 0]);
+	cbench_jsonw_string(j, "note", r->layout_note);
+	cbench_jsonw_object_end(j);
+}
+
 /* The machine, the backend and the timer. */
 static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 {
@@ -206,6 +232,7 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 	cbench_jsonw_string(j, "so", r->so_path);
 	cbench_jsonw_string(j, "so_build_id", r->build_id);
 	put_settings(j, r);
+	put_code_layout(j, r);
 	/* Only in a run a signal stopped: the key set of others is unchanged. */
 	if (r->interrupted) {
 		char sig[32];
@@ -233,6 +260,42 @@ static void put_params(struct cbench_jsonw *j, const struct cbench_experiment *e
 			cbench_jsonw_int(j, e->args[i].key, e->args[i].i);
 	}
 	cbench_jsonw_object_end(j);
+}
+
+/* What a result's median of trials is typical of: "layouts" for a
+ * layout-sensitive one, "placements" (of memory), "placements_or_layouts"
+ * where the run could not tell them apart, "trials" otherwise. */
+static const char *quote_over(const struct cbench_result *res)
+{
+	if (!res->placement_sensitive)
+		return "trials";
+	if (res->layout_sensitive)
+		return "layouts";
+	return res->layouts && isnan(res->layout_share) ? "placements_or_layouts" : "placements";
+}
+
+/*
+ * Placement (docs/placement.md): the spread between trials and what the
+ * noise within them predicts, as standard deviations in percent, the share
+ * beyond it; code layout, where the run sampled it: how many layouts the
+ * kept trials ran at, the share of their variance between layouts, and
+ * whether the placement they spread by is mostly the code's layout; and
+ * the figure to quote, and what it is typical of.
+ */
+static void put_placement(struct cbench_jsonw *j, const struct cbench_result *res)
+{
+	maybe(j, "between_trials_sd_pct", 100 * sqrt(res->between_var));
+	maybe(j, "within_trials_sd_pct", 100 * sqrt(res->within_var));
+	maybe(j, "placement_share", res->placement_share);
+	cbench_jsonw_bool(j, "placement_sensitive", res->placement_sensitive);
+	if (res->layouts) {
+		cbench_jsonw_uint(j, "layouts", res->layouts);
+		maybe(j, "layout_share", res->layout_share);
+		cbench_jsonw_bool(j, "layout_sensitive", res->layout_sensitive);
+	}
+	cbench_jsonw_string(j, "quote", "median_of_trials");
+	maybe(j, "quote_ns_per_op", res->ns_per_op);
+	cbench_jsonw_string(j, "quote_over", quote_over(res));
 }
 
 static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, double tsc_hz,
@@ -279,15 +342,7 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	cbench_jsonw_bool(j, "unstable", res->unstable);
 	if (res->unstable)
 		cbench_jsonw_string(j, "unstable_reason", res->unstable_reason);
-	/* Placement (docs/placement.md): the spread between trials and what
-	 * the noise within them predicts, as standard deviations in percent,
-	 * the share beyond it, and the figure to quote. */
-	maybe(j, "between_trials_sd_pct", 100 * sqrt(res->between_var));
-	maybe(j, "within_trials_sd_pct", 100 * sqrt(res->within_var));
-	maybe(j, "placement_share", res->placement_share);
-	cbench_jsonw_bool(j, "placement_sensitive", res->placement_sensitive);
-	cbench_jsonw_string(j, "quote", "median_of_trials");
-	maybe(j, "quote_ns_per_op", res->ns_per_op);
+	put_placement(j, res);
 	cbench_jsonw_uint(j, "failed_trials", res->failed);
 	cbench_jsonw_uint(j, "set_aside_trials", res->set_aside);
 	if (res->set_aside_note[0])

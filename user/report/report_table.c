@@ -152,6 +152,7 @@ static void put_notes(const struct cbench_report *r, const struct cbench_result 
 {
 	if (res->unstable)
 		fprintf(f, "  %s%s: %s%s\n", colour ? RED : "",
+			res->layout_sensitive ? "layout-sensitive" :
 			res->placement_sensitive ? "placement-sensitive" : "unstable",
 			res->unstable_reason, colour ? RESET : "");
 	if (res->set_aside_note[0])
@@ -235,6 +236,8 @@ void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colou
 		fprintf(f, "%swarning: the worker's memory was not locked (mlock: %s): a page fault "
 			"could land in a measurement; run as root, or raise RLIMIT_MEMLOCK (ulimit -l)%s\n",
 			colour ? RED : "", strerror(-r->env.mlock_error), colour ? RESET : "");
+	if (r->layout_note[0])
+		fprintf(f, "%scode layout: %s%s\n", colour ? DIM : "", r->layout_note, colour ? RESET : "");
 	if (r->interrupted)
 		fprintf(f, "%sinterrupted: %zu of %zu trials a benchmark kept at most; the report says "
 			"so%s\n", colour ? RED : "", r->trials_kept, r->trials_asked, colour ? RESET : "");

@@ -132,6 +132,10 @@ static int take_trial(struct cbench_collector *c, const struct cbench_msg *m, ch
 	case CBENCH_MSG_NEEDED:
 		t->needed = (uint32_t)m->u.tuned.n;
 		return 0;
+	case CBENCH_MSG_LAYOUT_PLACED:
+		tr->layout = m->u.placed.index;
+		tr->run_offset = m->u.placed.run_offset;
+		return 0;
 	default:
 		return -EPROTO;
 	}

@@ -26,7 +26,7 @@ int cbench_collect_tuned(const struct cbench_worker_job *job, double time_limit_
 
 /*
  * TRIAL: the measurements, the reference chain's, the figures beside them,
- * the timing points and the arena, into tr (its samples malloc'd, kept
+ * the timing points, the arena and the code's layout, into tr (its samples malloc'd, kept
  * even when the trial failed); tr->error and tr->reason on failure.
  */
 int cbench_collect_trial(const struct cbench_worker_job *job, double time_limit_s,

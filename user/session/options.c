@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The measuring subcommands' shared options; see options.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "session/options.h"
 #include "error.h"
@@ -189,4 +191,25 @@ int cbench_option_backend(const char *arg, enum cbench_backend_kind *kind, FILE 
 	if (!cbench_backend_parse(arg, kind))
 		return 0;
 	return cbench_option_word("--backend", arg, kinds, err);
+}
+
+int cbench_option_seed(const char *arg, uint64_t *seed, FILE *err)
+{
+	char *end;
+
+	errno = 0;
+	*seed = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || arg[0] == '-')
+		return cbench_option_refuse(err, "--seed", "an unsigned 64-bit number", arg);
+	return 0;
+}
+
+int cbench_random_seed(uint64_t *seed)
+{
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd < 0 ? -1 : read(fd, seed, sizeof(*seed));
+
+	if (fd >= 0)
+		close(fd);
+	return got == (ssize_t)sizeof(*seed) ? 0 : -EIO;
 }

@@ -9,6 +9,7 @@
 #define _CBENCH_OPTIONS_H
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "backend/backend.h"
@@ -88,5 +89,12 @@ int cbench_option_name(const char *cmd, const char *option, const char *arg, con
 
 /* --backend KIND: user, kmod or auto. */
 int cbench_option_backend(const char *arg, enum cbench_backend_kind *kind, FILE *err);
+
+/* --seed N: an unsigned 64-bit number (0x... and 0... too) into *seed. */
+int cbench_option_seed(const char *arg, uint64_t *seed, FILE *err);
+
+/* The seed of an unseeded run (audit, layout, run), from the kernel's
+ * entropy: 0 or -EIO. */
+int cbench_random_seed(uint64_t *seed);
 
 #endif /* _CBENCH_OPTIONS_H */

@@ -60,6 +60,45 @@ double cbench_trials_robust_sd(const double *v, size_t n)
 	return (cbench_stats_quantile(v, n, 0.75) - cbench_stats_quantile(v, n, 0.25)) / IQR_TO_SD;
 }
 
+struct grouped {
+	uint32_t group;
+	double v;
+};
+
+static int compare_group(const void *a, const void *b)
+{
+	const struct grouped *x = a, *y = b;
+
+	return (x->group > y->group) - (x->group < y->group);
+}
+
+double cbench_trials_within_groups(const double *v, const uint32_t *group, size_t n, size_t *groups)
+{
+	struct grouped *g = malloc((n ? n : 1) * sizeof(*g));
+	double ss = 0;
+	size_t df = 0;
+
+	*groups = 0;
+	if (!g)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		g[i] = (struct grouped){ group[i], v[i] };
+	qsort(g, n, sizeof(*g), compare_group);
+	for (size_t i = 0, j; i < n; i = j) {
+		double mean = 0;
+
+		for (j = i; j < n && g[j].group == g[i].group; j++)
+			mean += g[j].v;
+		mean /= (double)(j - i);
+		for (size_t k = i; k < j; k++)
+			ss += (g[k].v - mean) * (g[k].v - mean);
+		df += j - i - 1;
+		(*groups)++;
+	}
+	free(g);
+	return df >= 2 ? ss / (double)df : NAN;
+}
+
 bool cbench_trial_disturbed(enum cbench_trial_cause cause)
 {
 	return cause == CBENCH_TRIAL_MOMENT || cause == CBENCH_TRIAL_CLOCK ||

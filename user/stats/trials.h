@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * The median of n values and a distribution-free interval for it at the
@@ -37,6 +38,17 @@ void cbench_trials_median_ci(const double *v, size_t n, double confidence, doubl
  * does.  0 for n < 2.
  */
 double cbench_trials_robust_sd(const double *v, size_t n);
+
+/*
+ * The variance within groups of n values (group[i] is v[i]'s), pooled:
+ * the sum of squares about each group's mean over the degrees of freedom
+ * (a group of m values has m - 1).  Trials that share a code layout and
+ * differ in everything else (run.c) tell, so, what the layout does not
+ * explain.  *groups gets the number of distinct groups.  NAN with fewer
+ * than two degrees of freedom (one pair says too little), or for want of
+ * memory.
+ */
+double cbench_trials_within_groups(const double *v, const uint32_t *group, size_t n, size_t *groups);
 
 /* Why a trial is taken for disturbed (enum cbench_trial_obs's cause). */
 enum cbench_trial_cause {

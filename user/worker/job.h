@@ -16,7 +16,8 @@
 enum cbench_worker_mode {
 	CBENCH_WORKER_CALIBRATE,	/* measure the timer, send ENV + TIMER */
 	CBENCH_WORKER_TUNE,		/* Alg. 1, send ENV + TUNED */
-	CBENCH_WORKER_TRIAL,		/* warm-up, measurements, send ENV + SAMPLE...
+	CBENCH_WORKER_TRIAL,		/* warm-up, measurements, send ENV +
+					 * (LAYOUT_PLACED with place_code) + SAMPLE...
 					 * (each followed by a REF_SAMPLE where the
 					 * timer has ref_reps) + DONE */
 	CBENCH_WORKER_PROFILE,		/* sample the IP, send ENV + PROFILE +
@@ -58,7 +59,8 @@ struct cbench_worker_job {
 	const struct cbench_profile_job *profile;	/* PROFILE */
 	const struct cbench_experiment *exp_b;	/* AUDIT: B (exp is A) */
 	uint64_t n_b;				/* AUDIT: B's reps (n is A's) */
-	uint64_t seed;				/* AUDIT: of the random order */
+	uint64_t seed;				/* AUDIT: of the random order; TRIAL
+						 * with place_code: of the layout */
 	double confidence;			/* AUDIT: 1 - alpha */
 	double min_effect;			/* AUDIT: fraction, e.g. 0.002 */
 	double budget_ns;			/* AUDIT: rounds start until then */
@@ -66,6 +68,10 @@ struct cbench_worker_job {
 	bool fixed_placement;			/* AUDIT: no new placements (arena.h) */
 	bool fixed_layout;			/* AUDIT: the code stays where it was loaded */
 	uint32_t layouts;			/* LAYOUT: drawn layouts, after the one as loaded */
+	/* TRIAL: lay the code out anew, drawn from seed, before the warm-up
+	 * (run's sampled code layouts); layout_index names it in LAYOUT_PLACED. */
+	bool place_code;
+	uint32_t layout_index;
 };
 
 enum cbench_msg_type {
@@ -86,7 +92,8 @@ enum cbench_msg_type {
 	CBENCH_MSG_AUDIT_TP_ROUND,	/* AUDIT with timing points: u.tp_round */
 	CBENCH_MSG_AUDIT_NOTE,		/* AUDIT: u.text, why timing points went unused */
 	CBENCH_MSG_PROFILE_STACK,	/* PROFILE with stacks: one stack's samples */
-	CBENCH_MSG_LAYOUT_PLACED,	/* LAYOUT: u.placed, before the layout's timings */
+	CBENCH_MSG_LAYOUT_PLACED,	/* LAYOUT, TRIAL with place_code: u.placed,
+					 * before the layout's timings */
 };
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "machine/alloc.h"
+#include "machine/arena.h"
 #include "machine/clock.h"
 #include "machine/proc.h"
 #include "stats/tune.h"
@@ -131,6 +132,38 @@ static int allocations(struct cbench_backend *b, const struct cbench_worker_job 
 }
 
 /*
+ * A trial of a run that samples code layouts: the code laid out anew at the
+ * layout job->seed draws (object/codeplace.h), the arena and the stack left
+ * as they are (the worker is their placement), before the warm-up, so the
+ * fresh copy is warm when measured; then where its run function went, for
+ * the report.
+ */
+static int place_code(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_LAYOUT_PLACED };
+	struct cbench_placement pl;
+	int ret;
+
+	if (!b->ops->place) {
+		snprintf(b->error, sizeof(b->error), "the %s backend cannot place code", b->ops->name);
+		return -EOPNOTSUPP;
+	}
+	cbench_placement_init(&pl, job->seed);
+	pl.code = pl.code_only = true;
+	ret = b->ops->place(b, &pl);
+	if (!ret && b->code_layouts != 1) {
+		snprintf(b->error, sizeof(b->error), "its code cannot be laid out anew here");
+		ret = -EOPNOTSUPP;
+	}
+	cbench_placement_free(&pl);
+	if (ret)
+		return ret;
+	m.u.placed = (struct cbench_layout_placed){ .index = job->layout_index,
+						    .run_offset = b->code_offset };
+	return send_msg(fd, &m);
+}
+
+/*
  * A trial: each measurement of the benchmark is followed by one of the
  * reference chain, on the same CPU, microseconds later.  The core clock
  * drifts by a percent or two over seconds on a boosting or shared host; the
@@ -145,9 +178,9 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 	uint32_t valid = 0, needed = job->min_valid;
 	bool ref = with_ref(b);
 	double until, one_ns = 0;
-	int ret;
+	int ret = job->place_code ? place_code(b, job, fd) : 0;
 
-	ret = warm_up(b, job->n, ref, job->warmup_ns, &one_ns);
+	ret = ret ? ret : warm_up(b, job->n, ref, job->warmup_ns, &one_ns);
 	if (ret)
 		return ret;
 	/* A benchmark so slow that min_valid measurements would take half the
