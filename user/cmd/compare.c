@@ -56,7 +56,8 @@ struct compare_options {
 	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
 	bool undecided_pass;		/* --undecided pass: "?" rows pass the gate */
 	bool mixed;			/* --mixed: runs of other machines or backends too */
-	bool json;			/* --format json */
+	bool json;			/* --format json or junit: the report on stdout */
+	bool junit;			/* --format junit */
 };
 
 
@@ -303,8 +304,10 @@ static void usage(FILE *f)
 		"                      pass\n"
 		"  --mixed             compare runs measured on different machines or backends\n"
 		"                      (refused otherwise: their difference is not the change's)\n"
-		"  --format FMT        text (the table, default) or json (a member per benchmark,\n"
-		"                      the same figures and verdicts; the gate's line on stderr)\n"
+		"  --format FMT        text (the table, default), json (a member per benchmark,\n"
+		"                      the same figures and verdicts) or junit (JUnit XML for\n"
+		"                      Jenkins and GitLab: a case per benchmark, one that fails\n"
+		"                      the gate a failure); the gate's line then on stderr\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when compared (and the gate, if any, passed); 1 when a file\n"
@@ -353,11 +356,12 @@ static int take_option(struct compare_options *o, int argc, char *argv[], int *i
 		}
 		o->min_effect = pct / 100;
 	} else if (k == 2) {
-		if (strcmp(arg, "text") && strcmp(arg, "json")) {
-			cbench_option_refuse(stderr, "--format", "text or json", arg);
+		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "junit")) {
+			cbench_option_refuse(stderr, "--format", "text, json or junit", arg);
 			return -1;
 		}
 		o->json = arg[0] == 'j';
+		o->junit = !strcmp(arg, "junit");
 	} else if (k == 3) {
 		if (strcmp(arg, "pass") && strcmp(arg, "fail")) {
 			cbench_option_refuse(stderr, "--undecided", "pass or fail", arg);
@@ -455,7 +459,16 @@ int cbench_compare_main(int argc, char *argv[])
 		cbench_err("unable to compare: %s\n", strerror(ENOMEM));
 		goto out;
 	}
-	if (opt.json) {
+	if (opt.junit) {
+		struct cbench_compare_gate g = { .slower = opt.fail_on != GATE_NONE,
+						 .faster = opt.fail_on == GATE_CHANGED,
+						 .undecided_pass = opt.undecided_pass };
+
+		if (cbench_compare_report_junit(stdout, rows, nrows, old, new, opt.min_effect, &g)) {
+			cbench_err("unable to write the report: %s\n", strerror(EIO));
+			goto out;
+		}
+	} else if (opt.json) {
 		if (cbench_compare_report_json(stdout, rows, nrows, old, new, opt.min_effect)) {
 			cbench_err("unable to write the report: %s\n", strerror(EIO));
 			goto out;

@@ -4,10 +4,15 @@
  * table (cmd/compare.c prints that).  Changes are in percent of old, as in
  * audit's JSON: positive is slower.
  */
+#include <errno.h>
 #include <math.h>
 
-#include "report/report_compare.h"
+#include <string.h>
+
+#include "report/context.h"
 #include "report/json_writer.h"
+#include "report/report_compare.h"
+#include "report/xml.h"
 
 const char *cbench_compare_verdict_name(enum cbench_change_verdict v)
 {
@@ -80,4 +85,132 @@ int cbench_compare_report_json(FILE *f, const struct cbench_compare_row *rows, s
 	only(&j, "only_new", new, old);
 	cbench_jsonw_object_end(&j);
 	return cbench_jsonw_finish(&j);
+}
+
+/* ---- JUnit ---------------------------------------------------------- */
+
+static void property(FILE *f, const char *name, const char *value)
+{
+	fputs("      <property", f);
+	cbench_xml_attr(f, "name", name);
+	cbench_xml_attr(f, "value", value);
+	fputs("/>\n", f);
+}
+
+static void figure(FILE *f, const char *name, double v)
+{
+	char buf[40];
+
+	if (isfinite(v))
+		property(f, name, cbench_xml_number(v, buf, sizeof(buf)));
+}
+
+/* How the row fares at the gate: "slower", "faster", "undecided" (a
+ * failure), "skipped" (undecided, passed), or NULL (passed). */
+static const char *at_gate(const struct cbench_change *c, const struct cbench_compare_gate *g)
+{
+	bool gated = g->slower || g->faster;
+
+	if ((c->verdict == CBENCH_CHANGE_SLOWER && g->slower) ||
+	    (c->verdict == CBENCH_CHANGE_FASTER && g->faster))
+		return cbench_compare_verdict_name(c->verdict);
+	if (gated && c->verdict == CBENCH_CHANGE_UNDECIDED)
+		return g->undecided_pass ? "skipped" : "undecided";
+	return NULL;
+}
+
+static void junit_row(FILE *f, const struct cbench_compare_row *r, double min_effect,
+		      const struct cbench_compare_gate *g)
+{
+	const struct cbench_change *c = &r->change;
+	const char *fails = at_gate(c, g);
+	char msg[256];
+
+	fputs("  <testcase classname=\"compare\"", f);
+	cbench_xml_attr(f, "name", r->old->name);
+	fputs(" time=\"0\">\n    <properties>\n", f);
+	figure(f, "old_ns_per_op", c->old_ns);
+	figure(f, "new_ns_per_op", c->new_ns);
+	figure(f, "runs_old", (double)r->old->n);
+	figure(f, "runs_new", (double)r->new->n);
+	figure(f, "change_pct", 100 * c->change);
+	figure(f, "change_lower_pct", 100 * c->lo);
+	figure(f, "change_upper_pct", 100 * c->hi);
+	figure(f, "p", c->p);
+	property(f, "verdict", cbench_compare_verdict_name(c->verdict));
+	fputs("    </properties>\n", f);
+	if (fails && !strcmp(fails, "skipped")) {
+		fputs("    <skipped", f);
+		cbench_xml_attr(f, "message", "one run a side: not judged (passed by --undecided pass)");
+		fputs("/>\n", f);
+	} else if (fails && !strcmp(fails, "undecided")) {
+		fputs("    <failure type=\"undecided\"", f);
+		cbench_xml_attr(f, "message", "one run a side: a change cannot be told from the drift "
+				"between runs; give each side 3 or more runs, or gate with audit");
+		fputs("/>\n", f);
+	} else if (fails) {
+		snprintf(msg, sizeof(msg), "%s by %+.2f%% [%+.2f%%, %+.2f%%] (p %.3g), beyond "
+			 "--min-effect %.2f%%", fails, 100 * c->change, 100 * c->lo, 100 * c->hi, c->p,
+			 100 * min_effect);
+		fprintf(f, "    <failure type=\"%s\"", fails);
+		cbench_xml_attr(f, "message", msg);
+		fputs("/>\n", f);
+	}
+	fputs("  </testcase>\n", f);
+}
+
+/* The benchmarks of g the other side lacks, as skipped cases; how many. */
+static size_t junit_only(FILE *f, const struct cbench_runs *g, const struct cbench_runs *other,
+			 const char *side, bool count_only)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		if (cbench_runs_find(other, g->s[i].name))
+			continue;
+		k++;
+		if (count_only)
+			continue;
+		fputs("  <testcase classname=\"compare\"", f);
+		cbench_xml_attr(f, "name", g->s[i].name);
+		fprintf(f, " time=\"0\">\n    <skipped message=\"only in the %s reports\"/>\n"
+			"  </testcase>\n", side);
+	}
+	return k;
+}
+
+int cbench_compare_report_junit(FILE *f, const struct cbench_compare_row *rows, size_t n,
+				const struct cbench_runs *old, const struct cbench_runs *new,
+				double min_effect, const struct cbench_compare_gate *gate)
+{
+	const char *date = cbench_context()->date;
+	size_t failures = 0, skipped;
+	char stamp[20], buf[40];
+
+	skipped = junit_only(f, old, new, "old", true) + junit_only(f, new, old, "new", true);
+	for (size_t i = 0; i < n; i++) {
+		const char *fails = at_gate(&rows[i].change, gate);
+
+		failures += fails && strcmp(fails, "skipped");
+		skipped += fails && !strcmp(fails, "skipped");
+	}
+	snprintf(stamp, sizeof(stamp), "%.19s", date[0] ? date : "1970-01-01T00:00:00");
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"compare\"", f);
+	cbench_xml_attr(f, "timestamp", stamp);
+	cbench_xml_attr(f, "hostname", cbench_context()->host);
+	fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
+		n + junit_only(f, old, new, "old", true) + junit_only(f, new, old, "new", true),
+		failures, skipped);
+	fputs("  <properties>\n", f);
+	property(f, "min_effect_pct", cbench_xml_number(100 * min_effect, buf, sizeof(buf)));
+	property(f, "confidence", cbench_xml_number(1 - CBENCH_CHANGE_ALPHA, buf, sizeof(buf)));
+	property(f, "fail_on", gate->faster ? "changed" : gate->slower ? "slower" : "none");
+	property(f, "command", cbench_context()->command);
+	fputs("  </properties>\n", f);
+	for (size_t i = 0; i < n; i++)
+		junit_row(f, &rows[i], min_effect, gate);
+	junit_only(f, old, new, "old", false);
+	junit_only(f, new, old, "new", false);
+	fputs("</testsuite>\n", f);
+	return ferror(f) ? -EIO : 0;
 }

@@ -3,6 +3,7 @@
 #ifndef _CBENCH_REPORT_COMPARE_H
 #define _CBENCH_REPORT_COMPARE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report/runs.h"
@@ -27,5 +28,23 @@ const char *cbench_compare_verdict_name(enum cbench_change_verdict v);
  */
 int cbench_compare_report_json(FILE *f, const struct cbench_compare_row *rows, size_t n,
 			       const struct cbench_runs *old, const struct cbench_runs *new, double min_effect);
+
+/* compare's gate (--fail-on, --undecided), for the JUnit report. */
+struct cbench_compare_gate {
+	bool slower, faster;		/* a row so fails it */
+	bool undecided_pass;		/* a row of one run a side passes it */
+};
+
+/*
+ * The comparison as JUnit XML (Jenkins, GitLab): a <testsuite> "compare",
+ * a <testcase> per row with its figures as properties; a row that fails
+ * the gate a <failure> of type "slower" or "faster", one the gate could
+ * not judge (one run a side) a <failure> of type "undecided", or
+ * <skipped> under --undecided pass; without a gate, none fails.  The
+ * benchmarks of one side only are <skipped> cases.  0, or -EIO.
+ */
+int cbench_compare_report_junit(FILE *f, const struct cbench_compare_row *rows, size_t n,
+				const struct cbench_runs *old, const struct cbench_runs *new,
+				double min_effect, const struct cbench_compare_gate *gate);
 
 #endif /* _CBENCH_REPORT_COMPARE_H */

@@ -6,13 +6,12 @@
  * failed tuning) is an <error>: it could not be measured as asked, which
  * is not a verdict on its speed.  `run` has no gate of its own (audit,
  * compare and history have --fail-on), so no case of a run report is a
- * <failure>.  The structure is the one Ant's JUnit task wrote and Jenkins'
+ * <failure>: `compare --format junit` (report_compare.c) writes the gate's
+ * verdicts as failures.  The structure is the one Ant's JUnit task wrote and Jenkins'
  * and GitLab's parsers read; tests/schema/junit.xsd describes what we
  * write.
  *
- * Every name, reason and path is bytes we do not control: text is escaped
- * for XML, and what XML 1.0 cannot hold at all (control characters, bytes
- * that are not UTF-8, U+FFFE and U+FFFF) becomes U+FFFD.
+ * Text goes through xml.h: escaped, and what XML 1.0 cannot hold replaced.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,78 +22,7 @@
 
 #include "report/context.h"
 #include "report/report.h"
-#include "report/utf8.h"
-
-#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD, in UTF-8 */
-
-/* The code point of the valid UTF-8 sequence of len bytes at p. */
-static unsigned long code_point(const unsigned char *p, size_t len)
-{
-	static const unsigned char lead_mask[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
-	unsigned long c = p[0] & lead_mask[len];
-
-	for (size_t i = 1; i < len; i++)
-		c = c << 6 | (p[i] & 0x3f);
-	return c;
-}
-
-/* Whether XML 1.0 allows the character (its Char production). */
-static bool xml_char(unsigned long c)
-{
-	return c == 0x9 || c == 0xa || c == 0xd || (c >= 0x20 && c <= 0xd7ff) ||
-	       (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
-}
-
-/*
- * s as XML character data, or as an attribute's value (attr: then a tab or
- * a line break is written as a character reference, which an attribute's
- * normalization would otherwise turn into a space).
- */
-static void put_text(FILE *f, const char *s, bool attr)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	while (*p) {
-		size_t len = cbench_utf8_seq(p);
-
-		if (!len || !xml_char(code_point(p, len))) {
-			fputs(REPLACEMENT, f);
-			p += len ? len : 1;
-			continue;
-		}
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs(attr ? "&quot;" : "\"", f); break;
-		case '\'': fputs(attr ? "&apos;" : "'", f); break;
-		case '\t': fputs(attr ? "&#9;" : "\t", f); break;
-		case '\n': fputs(attr ? "&#10;" : "\n", f); break;
-		case '\r': fputs("&#13;", f); break;
-		default: fwrite(p, 1, len, f); break;
-		}
-		p += len;
-	}
-}
-
-/* ` key="value"`, the value escaped. */
-static void put_attr(FILE *f, const char *key, const char *value)
-{
-	fprintf(f, " %s=\"", key);
-	put_text(f, value, true);
-	fputc('"', f);
-}
-
-/* The fewest digits that read back as the same double (as the JSON report). */
-static const char *number(double v, char *buf, size_t len)
-{
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(buf, len, "%.*g", digits, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	return buf;
-}
+#include "report/xml.h"
 
 /* How deep the <property> elements being written stand: the suite's or a case's. */
 static const char *property_indent = "    ";
@@ -102,8 +30,8 @@ static const char *property_indent = "    ";
 static void property(FILE *f, const char *name, const char *value)
 {
 	fprintf(f, "%s<property", property_indent);
-	put_attr(f, "name", name);
-	put_attr(f, "value", value);
+	cbench_xml_attr(f, "name", name);
+	cbench_xml_attr(f, "value", value);
 	fputs("/>\n", f);
 }
 
@@ -113,7 +41,7 @@ static void figure(FILE *f, const char *name, double v)
 	char buf[40];
 
 	if (isfinite(v))
-		property(f, name, number(v, buf, sizeof(buf)));
+		property(f, name, cbench_xml_number(v, buf, sizeof(buf)));
 }
 
 static void count(FILE *f, const char *name, size_t v)
@@ -199,8 +127,8 @@ static void put_error(FILE *f, const struct cbench_result *res)
 	snprintf(message, sizeof(message), "%zu of %zu trials failed: %s", res->failed,
 		 res->ntrials, first ? first->reason : "");
 	fputs("    <error", f);
-	put_attr(f, "message", message);
-	put_attr(f, "type", "cbench.trial_failed");
+	cbench_xml_attr(f, "message", message);
+	cbench_xml_attr(f, "type", "cbench.trial_failed");
 	fputc('>', f);
 	for (size_t i = 0; i < res->ntrials; i++) {
 		char line[700];
@@ -208,7 +136,7 @@ static void put_error(FILE *f, const struct cbench_result *res)
 		if (!res->trials[i].error)
 			continue;
 		snprintf(line, sizeof(line), "trial %zu: %s\n", i + 1, res->trials[i].reason);
-		put_text(f, line, false);
+		cbench_xml_text(f, line, false);
 	}
 	fputs("</error>\n", f);
 }
@@ -228,8 +156,8 @@ static void class_name(const char *so, char *buf, size_t len)
 static void put_case(FILE *f, const struct cbench_result *res, const char *cls)
 {
 	fputs("  <testcase", f);
-	put_attr(f, "classname", cls);
-	put_attr(f, "name", res->exp->id);
+	cbench_xml_attr(f, "classname", cls);
+	cbench_xml_attr(f, "name", res->exp->id);
 	put_seconds(f, "time", wall_s(res));
 	fputs(">\n", f);
 	result_properties(f, res);
@@ -288,9 +216,9 @@ int cbench_report_junit(const struct cbench_report *r, FILE *f)
 	snprintf(stamp, sizeof(stamp), "%.19s", date[0] ? date : "1970-01-01T00:00:00");
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fputs("<testsuite", f);
-	put_attr(f, "name", cls);
-	put_attr(f, "timestamp", stamp);
-	put_attr(f, "hostname", r->machine.hostname);
+	cbench_xml_attr(f, "name", cls);
+	cbench_xml_attr(f, "timestamp", stamp);
+	cbench_xml_attr(f, "hostname", r->machine.hostname);
 	fprintf(f, " tests=\"%zu\" failures=\"0\" errors=\"%zu\" skipped=\"0\"", r->nresults, errors);
 	put_seconds(f, "time", time_s);
 	fputs(">\n", f);
