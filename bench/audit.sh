@@ -39,6 +39,10 @@
 #       objects_aa  chase_l2 of two copies of placement.so, each loaded at
 #                   its own address: what code placement does;
 #       tiny_aa     chain_5000 against itself at --min-effect 0.01.
+#       tiny_slow_laid  tiny_slow on examples/audit.c built with
+#                   -ffunction-sections -Wl,-q: each side's code laid out
+#                   anew every round (docs/placement.md), so where the two
+#                   chains happen to lie is variance, not a change.
 # The cases take turns, so a noisy stretch of the machine hits all of them.
 # N (default 20) sets the audits per case, CASES (default the first seven)
 # which cases run; KEEP=DIR keeps each audit's JSON report there.  Not a test: nothing here passes or fails on a number.
@@ -67,14 +71,18 @@ args() {
 	objects_aa) echo "$TMP/place_a.so $TMP/place_b.so --filter ^chase_l2\$" ;;
 	tiny_slow) echo "$AUDIT --a chain_5000 --b chain_5001 --min-effect 0.01" ;;
 	tiny_aa) echo "$AUDIT --a chain_5000 --b chain_5000 --min-effect 0.01" ;;
+	tiny_slow_laid) echo "$TMP/audit_laid.so --a chain_5000 --b chain_5001 --min-effect 0.01" ;;
 	*) echo "bench/audit.sh: no case '$1' (known: chain_aa chain_slow memcpy_aa chase_aa" \
-		"stream_aa chase_slow tiny_slow suite_chase_aa suite_copy_aa objects_aa tiny_aa)" >&2
+		"stream_aa chase_slow tiny_slow suite_chase_aa suite_copy_aa objects_aa tiny_aa" \
+		"tiny_slow_laid)" >&2
 		exit 1 ;;
 	esac
 }
 for c in $CASES; do
 	args "$c" >/dev/null
 done
+${CC:-gcc} -O2 -g -fPIC -shared -Iinclude -ffunction-sections -Wl,-q -o "$TMP/audit_laid.so" \
+	examples/audit.c
 cp "$PLACE" "$TMP/place_a.so"
 cp "$PLACE" "$TMP/place_b.so"
 echo "audit: $N audits of each of $CASES; CPU $CPU, default confidence, min-effect (tiny_*: 0.01 %) and budget" >&2
@@ -115,9 +123,10 @@ label = {
     "objects_aa": "A/A, chase_l2 of two copies of placement.so (code placed apart)",
     "tiny_slow": "a true 0.02% slowdown at --min-effect 0.01 (chain_5001 vs chain_5000)",
     "tiny_aa": "A/A at --min-effect 0.01, add chain (chain_5000)",
+    "tiny_slow_laid": "a true 0.02% slowdown at --min-effect 0.01, code layouts sampled (-Wl,-q)",
 }
 # The true change where it is known, in percent: the chains' adds per rep.
-truth = {"chain_slow": 1.0, "tiny_slow": 0.02}
+truth = {"chain_slow": 1.0, "tiny_slow": 0.02, "tiny_slow_laid": 0.02}
 truth.update({c: 0.0 for c in label if c.endswith("_aa")})
 
 def load(case):

@@ -323,7 +323,7 @@ else
 	cp "$TMP/out" "$TMP/err"
 	not_ok "compare: practical equivalence ($eq)"
 fi
-expect_failure "compare: --format with a bad value" "--format wants text or json, not 'csv'" \
+expect_failure "compare: --format with a bad value" "--format wants text, json or junit, not 'csv'" \
 	compare --format csv "$TMP/a1.txt" "$TMP/b1.txt"
 expect_failure "compare: --fail-on with a bad value" "--fail-on wants slower or changed, not 'slow'" \
 	compare --fail-on slow "$TMP/a1.txt" "$TMP/b1.txt"

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "machine/cpuenv.h"
+#include "machine/cpus.h"
 #include "session/options.h"
 #include "report/outfile.h"
 #include "machine/probe.h"
@@ -477,6 +478,21 @@ static int restore(struct state *s, bool only_new)
 	return first;
 }
 
+/*
+ * What `run --jobs` may ask now (machine/cpus.h): setup prepares one CPU,
+ * and several measured at once should all be set up alike.
+ */
+static void say_jobs(int cpu)
+{
+	struct cbench_cpu_choice c;
+
+	if (cbench_cpus_fit(&c) || c.fit < 2)
+		return;
+	printf("lab setup: %zu CPUs fit to measure on at once (one per core, %zu isolated): run "
+	       "--jobs %zu measures on them all, but only CPU %d is set up; --cpus %d measures on it "
+	       "alone\n", c.fit, c.isolated, c.fit, cpu, cpu);
+}
+
 static int lab_setup(int cpu)
 {
 	struct state s;
@@ -539,6 +555,7 @@ static int lab_setup(int cpu)
 	} else {
 		printf("lab setup: nothing to change\n");
 	}
+	say_jobs(cpu);
 	state_free(&s);
 	return 0;
 }
