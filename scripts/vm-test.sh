@@ -356,6 +356,23 @@ fi
 # and the kernel must report that oops and nothing else: no KASAN report,
 # which a run freed under its armed timer gives within a second, no leak.
 killed_thread() {
+	killed_boot "$1" && return 0
+	# The thread dies with interrupts off: now and then the console then
+	# loses what the guest writes after it (the guest's own PASS line and
+	# kmemleak's report with it) while the kernel's messages still come.
+	# The verdict port was fine: that is the console, not cbench.ko, so the
+	# boot is tried once more.
+	if [ "$lost_console" ]; then
+		echo "vm-test: killed thread: the console lost the guest's output after the oops" \
+			"(no kmemleak report): booting it once more"
+		killed_boot "$1"
+		return
+	fi
+	return 1
+}
+
+killed_boot() {
+	lost_console=
 	if boot "$1" nonet; then
 		echo "vm-test: killed thread: FAIL: no oops in the log: the fault did not kill the thread"
 		return 1
@@ -366,6 +383,10 @@ killed_thread() {
 	fi
 	if echo "$reported" | grep -qv '^BUG: '; then
 		echo "vm-test: killed thread: FAIL: the kernel reported more than the oops"
+		if [ "$(echo "$reported" | grep -v '^BUG: ')" = "no kmemleak report from the guest" ] &&
+		   ! grep -q "vmtest: PASS: a thread killed in a call" "$dir/console.log"; then
+			lost_console=1
+		fi
 		return 1
 	fi
 	echo "vm-test: killed thread: PASS: the oops killed it, and nothing freed was touched"
