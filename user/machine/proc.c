@@ -51,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "machine/cpus.h"
 #include "machine/proc.h"
 
 /* How long we wait for a killed process group to die, in steps. */
@@ -58,8 +59,9 @@
 #define REAP_STEP_MS 5
 /* Rounds of killing children before a sweep gives up (a fork bomb). */
 #define SWEEP_ROUNDS 1000
-/* Keepers alive at once: a load and a phase at most, in practice. */
-#define KEEPERS_MAX 8
+/* Keepers alive at once: a phase on each CPU a run measures on (run
+ * --jobs), and a load. */
+#define KEEPERS_MAX (CBENCH_JOBS_MAX + 2)
 
 /* What a keeper tells us, in a page we share with it. */
 struct keeper_page {
