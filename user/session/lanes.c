@@ -19,8 +19,8 @@ struct lane_slot {
 
 /* The next unit begin() gives a trial for, started on lane; false when
  * none is left (*next past the last). */
-static bool start_next(struct cbench_session *s, const struct cbench_lane_work *w, size_t n,
-		       size_t *next, size_t lane, struct lane_slot *slot)
+static bool start_next(const struct cbench_lane_work *w, size_t n, size_t *next, size_t lane,
+		       struct lane_slot *slot)
 {
 	while (*next < n && !cbench_session_stopped()) {
 		struct cbench_worker_job job;
@@ -38,7 +38,6 @@ static bool start_next(struct cbench_session *s, const struct cbench_lane_work *
 		slot->busy = true;
 		return true;
 	}
-	(void)s;
 	return false;
 }
 
@@ -94,7 +93,7 @@ size_t cbench_session_trials(struct cbench_session *s, size_t n, size_t lanes,
 		busy = 0;
 		for (size_t l = 0; l < lanes; l++) {
 			if (!slot[l].busy)
-				start_next(s, w, n, &next, l, &slot[l]);
+				start_next(w, n, &next, l, &slot[l]);
 			busy += slot[l].busy;
 		}
 		if (busy)
