@@ -5,7 +5,6 @@
  * and starts a lane's next unit as soon as its worker is done.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 
 #include "session/collect.h"
@@ -49,26 +48,21 @@ static bool start_next(const struct cbench_lane_work *w, size_t n, size_t *next,
 static void wait_lanes(const struct cbench_lane_work *w, struct lane_slot *slot, size_t lanes,
 		       size_t *dropped)
 {
-	struct pollfd pfd[CBENCH_JOBS_MAX];
+	struct cbench_phase *ph[CBENCH_JOBS_MAX] = { NULL };
+	bool over[CBENCH_JOBS_MAX] = { false };
 	size_t at[CBENCH_JOBS_MAX], k = 0;
-	int wait_ms = -1, ready;
 
 	for (size_t l = 0; l < lanes; l++) {
-		int ms;
-
-		if (!slot[l].busy)
-			continue;
-		pfd[k] = (struct pollfd){ .fd = slot[l].run.ph.fd, .events = POLLIN };
-		at[k++] = l;
-		ms = cbench_phase_wait_ms(&slot[l].run.ph);
-		wait_ms = wait_ms < 0 || ms < wait_ms ? ms : wait_ms;
+		if (slot[l].busy) {
+			ph[k] = &slot[l].run.ph;
+			at[k++] = l;
+		}
 	}
-	ready = poll(pfd, k, wait_ms);
+	cbench_phase_poll(ph, k, over);
 	for (size_t i = 0; i < k; i++) {
 		struct lane_slot *sl = &slot[at[i]];
-		bool readable = ready > 0 && (pfd[i].revents & (POLLIN | POLLHUP | POLLERR));
 
-		if (!cbench_session_stopped() && !cbench_phase_step(&sl->run.ph, readable))
+		if (!cbench_session_stopped() && !over[i])
 			continue;
 		cbench_collect_trial_finish(&sl->run);
 		sl->busy = false;

@@ -259,29 +259,41 @@ void cbench_phase_finish(struct cbench_phase *ph)
 	}
 }
 
+void cbench_phase_poll(struct cbench_phase *const *ph, size_t n, bool *over)
+{
+	struct pollfd pfd[CBENCH_JOBS_MAX + 1];
+	int wait_ms = -1, ready;
+
+	for (size_t i = 0; i < n; i++) {
+		int ms = cbench_phase_wait_ms(ph[i]);
+
+		pfd[i] = (struct pollfd){ .fd = over[i] ? -1 : ph[i]->fd, .events = POLLIN };
+		if (!over[i])
+			wait_ms = wait_ms < 0 || ms < wait_ms ? ms : wait_ms;
+	}
+	ready = poll(pfd, n, wait_ms);
+	for (size_t i = 0; i < n; i++) {
+		if (over[i])
+			continue;
+		if (ready < 0 && errno != EINTR)
+			lost(ph[i], errno);
+		over[i] = cbench_phase_step(ph[i], ready > 0 && pfd[i].revents);
+	}
+}
+
 void cbench_phase_wait_all(struct cbench_phase *ph, size_t n)
 {
-	struct pollfd pfd[CBENCH_JOBS_MAX];
-	bool over[CBENCH_JOBS_MAX] = { false };
+	struct cbench_phase *each[CBENCH_JOBS_MAX + 1];
+	bool over[CBENCH_JOBS_MAX + 1] = { false };
 	size_t left = n;
 
+	for (size_t i = 0; i < n; i++)
+		each[i] = &ph[i];
 	while (left) {
-		int wait_ms = -1, ready;
-
-		for (size_t i = 0; i < n; i++) {
-			int ms = cbench_phase_wait_ms(&ph[i]);
-
-			pfd[i] = (struct pollfd){ .fd = over[i] ? -1 : ph[i].fd, .events = POLLIN };
-			if (!over[i])
-				wait_ms = wait_ms < 0 || ms < wait_ms ? ms : wait_ms;
-		}
-		ready = poll(pfd, n, wait_ms);
-		for (size_t i = 0; i < n; i++) {
-			if (over[i])
-				continue;
-			over[i] = cbench_phase_step(&ph[i], ready > 0 && pfd[i].revents);
-			left -= over[i];
-		}
+		cbench_phase_poll(each, n, over);
+		left = 0;
+		for (size_t i = 0; i < n; i++)
+			left += !over[i];
 	}
 	for (size_t i = 0; i < n; i++)
 		cbench_phase_finish(&ph[i]);
@@ -292,18 +304,9 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s,
 {
 	struct cbench_phase ph;
 	int ret = cbench_phase_begin(&ph, job, time_limit_s, c, p);
-	bool over = false;
 
 	if (ret)
 		return ret;
-	while (!over) {
-		struct pollfd pfd = { .fd = ph.fd, .events = POLLIN };
-		int ready = poll(&pfd, 1, cbench_phase_wait_ms(&ph));
-
-		if (ready < 0 && errno != EINTR)
-			lost(&ph, errno);
-		over = cbench_phase_step(&ph, ready > 0);
-	}
-	cbench_phase_finish(&ph);
+	cbench_phase_wait_all(&ph, 1);
 	return 0;
 }

@@ -68,8 +68,13 @@ int cbench_phase_wait_ms(const struct cbench_phase *ph);
 bool cbench_phase_step(struct cbench_phase *ph, bool readable);
 void cbench_phase_finish(struct cbench_phase *ph);
 
-/* Steps n phases begun (at most CBENCH_JOBS_MAX), until each is over, and
- * finishes them. */
+/* One wait on the phases ph[i] not over[i] (at most CBENCH_JOBS_MAX + 1):
+ * for any pipe to be readable or the nearest time limit, then each stepped,
+ * over[i] set for those now over. */
+void cbench_phase_poll(struct cbench_phase *const *ph, size_t n, bool *over);
+
+/* Steps n phases begun (at most CBENCH_JOBS_MAX + 1), until each is over,
+ * and finishes them. */
 void cbench_phase_wait_all(struct cbench_phase *ph, size_t n);
 
 /*
