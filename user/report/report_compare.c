@@ -89,20 +89,16 @@ int cbench_compare_report_json(FILE *f, const struct cbench_compare_row *rows, s
 
 /* ---- JUnit ---------------------------------------------------------- */
 
+#define PROPERTY_INDENT "      "
+
 static void property(FILE *f, const char *name, const char *value)
 {
-	fputs("      <property", f);
-	cbench_xml_attr(f, "name", name);
-	cbench_xml_attr(f, "value", value);
-	fputs("/>\n", f);
+	cbench_xml_property(f, PROPERTY_INDENT, name, value);
 }
 
 static void figure(FILE *f, const char *name, double v)
 {
-	char buf[40];
-
-	if (isfinite(v))
-		property(f, name, cbench_xml_number(v, buf, sizeof(buf)));
+	cbench_xml_figure(f, PROPERTY_INDENT, name, v);
 }
 
 /* How the row fares at the gate: "slower", "faster", "undecided" (a

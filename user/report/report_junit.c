@@ -29,19 +29,13 @@ static const char *property_indent = "    ";
 
 static void property(FILE *f, const char *name, const char *value)
 {
-	fprintf(f, "%s<property", property_indent);
-	cbench_xml_attr(f, "name", name);
-	cbench_xml_attr(f, "value", value);
-	fputs("/>\n", f);
+	cbench_xml_property(f, property_indent, name, value);
 }
 
 /* A figure's property; none where it is not available (never a 0). */
 static void figure(FILE *f, const char *name, double v)
 {
-	char buf[40];
-
-	if (isfinite(v))
-		property(f, name, cbench_xml_number(v, buf, sizeof(buf)));
+	cbench_xml_figure(f, property_indent, name, v);
 }
 
 static void count(FILE *f, const char *name, size_t v)

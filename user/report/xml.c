@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* XML text for the JUnit reports; see xml.h. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,3 +79,19 @@ const char *cbench_xml_number(double v, char *buf, size_t len)
 	return buf;
 }
 
+
+void cbench_xml_property(FILE *f, const char *indent, const char *name, const char *value)
+{
+	fprintf(f, "%s<property", indent);
+	cbench_xml_attr(f, "name", name);
+	cbench_xml_attr(f, "value", value);
+	fputs("/>\n", f);
+}
+
+void cbench_xml_figure(FILE *f, const char *indent, const char *name, double v)
+{
+	char buf[40];
+
+	if (isfinite(v))
+		cbench_xml_property(f, indent, name, cbench_xml_number(v, buf, sizeof(buf)));
+}

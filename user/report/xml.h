@@ -23,4 +23,9 @@ void cbench_xml_attr(FILE *f, const char *key, const char *value);
 /* The fewest digits that read back as the same double, into buf. */
 const char *cbench_xml_number(double v, char *buf, size_t len);
 
+/* A JUnit <property/> at indent; a figure's only where it is known (a
+ * NAN or an infinity is none, never a 0). */
+void cbench_xml_property(FILE *f, const char *indent, const char *name, const char *value);
+void cbench_xml_figure(FILE *f, const char *indent, const char *name, double v);
+
 #endif /* _CBENCH_XML_H */
