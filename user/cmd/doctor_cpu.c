@@ -408,8 +408,7 @@ static void check_jobs(struct cbench_doctor_report *r)
 		return;
 	}
 	for (size_t i = 0; i < c.fit; i++)
-		bits[(unsigned int)c.cpu[i] / (8 * sizeof(bits[0]))] |=
-			1UL << ((unsigned int)c.cpu[i] % (8 * sizeof(bits[0])));
+		cbench_cpuset_add(bits, (unsigned int)c.cpu[i]);
 	cbench_cpulist_format(bits, CBENCH_MAX_CPUS, list, sizeof(list));
 	k = cbench_doctor_add(r, "jobs", "CPUs for --jobs", CBENCH_VERDICT_OK, NULL,
 			      "%zu fit to measure on at once (CPU%s %s, one per core; %zu isolated): "

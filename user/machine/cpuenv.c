@@ -72,8 +72,7 @@ static void smt(int cpu, struct cbench_cpuenv *e)
 
 	if (!cbench_cpu_siblings(cpu, list, sizeof(list), bits)) {
 		for (unsigned int c = 0; c < CBENCH_MAX_CPUS; c++)
-			others += c != (unsigned int)cpu && (bits[c / (8 * sizeof(bits[0]))] >>
-							     (c % (8 * sizeof(bits[0]))) & 1);
+			others += c != (unsigned int)cpu && cbench_cpuset_has(bits, c);
 	}
 	snprintf(e->smt, sizeof(e->smt), "%s", others ? "sibling online" : "no online sibling");
 }

@@ -8,11 +8,9 @@
 #include "machine/cpuenv.h"
 #include "machine/cpus.h"
 
-#define WORD_BITS (8 * sizeof(unsigned long))
-
 static bool has(const unsigned long *bits, int cpu)
 {
-	return cpu >= 0 && cpu < CBENCH_MAX_CPUS && (bits[cpu / WORD_BITS] >> (cpu % WORD_BITS) & 1);
+	return cpu >= 0 && cpu < CBENCH_MAX_CPUS && cbench_cpuset_has(bits, (unsigned int)cpu);
 }
 
 /* cpuN/online is absent for a CPU that cannot go offline. */

@@ -192,7 +192,7 @@ int cbench_cpulist_parse(const char *s, unsigned long *bits, unsigned int nbits)
 		if (first > last || last >= nbits)
 			return -EINVAL;
 		for (unsigned long cpu = first; cpu <= last; cpu++)
-			bits[cpu / WORD_BITS] |= 1UL << (cpu % WORD_BITS);
+			cbench_cpuset_add(bits, (unsigned int)cpu);
 		s = end;
 		if (*s == ',')
 			s++;
@@ -207,12 +207,17 @@ bool cbench_cpulist_has(const char *s, unsigned int cpu)
 	unsigned long bits[CBENCH_CPU_WORDS];
 
 	return cpu < CBENCH_MAX_CPUS && !cbench_cpulist_parse(s, bits, CBENCH_MAX_CPUS) &&
-	       (bits[cpu / WORD_BITS] >> (cpu % WORD_BITS) & 1);
+	       cbench_cpuset_has(bits, cpu);
 }
 
-static bool bit(const unsigned long *bits, unsigned int i)
+bool cbench_cpuset_has(const unsigned long *bits, unsigned int cpu)
 {
-	return bits[i / WORD_BITS] >> (i % WORD_BITS) & 1;
+	return bits[cpu / WORD_BITS] >> (cpu % WORD_BITS) & 1;
+}
+
+void cbench_cpuset_add(unsigned long *bits, unsigned int cpu)
+{
+	bits[cpu / WORD_BITS] |= 1UL << (cpu % WORD_BITS);
 }
 
 int cbench_cpulist_format(const unsigned long *bits, unsigned int nbits, char *buf, size_t size)
@@ -226,9 +231,9 @@ int cbench_cpulist_format(const unsigned long *bits, unsigned int nbits, char *b
 		unsigned int j = i;
 		int n;
 
-		if (!bit(bits, i))
+		if (!cbench_cpuset_has(bits, i))
 			continue;
-		while (j + 1 < nbits && bit(bits, j + 1))
+		while (j + 1 < nbits && cbench_cpuset_has(bits, j + 1))
 			j++;
 		if (j == i)
 			n = snprintf(buf + len, size - len, "%s%u", len ? "," : "", i);

@@ -50,6 +50,10 @@ long cbench_sysroot_find_process(const char *name);
  */
 int cbench_cpulist_parse(const char *s, unsigned long *bits, unsigned int nbits);
 bool cbench_cpulist_has(const char *s, unsigned int cpu);
+/* CPU cpu's bit in a set such as cbench_cpulist_parse() fills: whether it
+ * is set, and setting it (cpu below CBENCH_MAX_CPUS). */
+bool cbench_cpuset_has(const unsigned long *bits, unsigned int cpu);
+void cbench_cpuset_add(unsigned long *bits, unsigned int cpu);
 /* bits back into the shortest list; "" if empty.  -ENOSPC if too small. */
 int cbench_cpulist_format(const unsigned long *bits, unsigned int nbits, char *buf, size_t size);
 
