@@ -10,13 +10,13 @@
  * of its cores are busy, which ns/op follows and the work does not.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "report/report.h"
 #include "stats/stats.h"
 
 /* The least gap we name, relative: within it, trials on one CPU differ too. */
 #define PARALLEL_GAP_MIN 0.01
-#define PARALLEL_MAX_TRIALS 256
 
 /* Whether every kept trial of res has a cycle estimate. */
 static bool in_cycles(const struct cbench_result *res)
@@ -32,12 +32,15 @@ static bool in_cycles(const struct cbench_result *res)
 
 static void one(struct cbench_result *res)
 {
-	double beside[PARALLEL_MAX_TRIALS], alone = INFINITY, least, median;
+	double *beside, alone = INFINITY, least, median;
 	bool cycles = in_cycles(res);
 	size_t n = 0;
 
 	res->parallel_gap = NAN;
 	res->parallel_differs = false;
+	beside = malloc(res->ntrials * sizeof(*beside));
+	if (!beside)
+		return;		/* nothing said, rather than a guess */
 	for (size_t i = 0; i < res->ntrials; i++) {
 		const struct cbench_trial *t = &res->trials[i];
 		double v = cycles ? t->est_cycles_per_op : t->ns_per_op;
@@ -46,15 +49,18 @@ static void one(struct cbench_result *res)
 			continue;
 		if (t->solo)
 			alone = fmin(alone, v);
-		else if (n < PARALLEL_MAX_TRIALS)
+		else
 			beside[n++] = v;
 	}
-	if (isinf(alone) || n < 2)
+	if (isinf(alone) || n < 2) {
+		free(beside);
 		return;
+	}
 	median = cbench_stats_median(beside, n);
 	least = beside[0];
 	for (size_t i = 1; i < n; i++)
 		least = fmin(least, beside[i]);
+	free(beside);
 	res->parallel_gap = least / alone - 1;
 	res->parallel_differs = res->parallel_gap > fmax(PARALLEL_GAP_MIN, median / least - 1);
 }
