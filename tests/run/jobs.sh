@@ -112,10 +112,7 @@ echo 0 >"$TMP/counter"
 CBENCH_PLACED_COUNTER=$TMP/counter CBENCH_PLACED_HOLD=1 "$CB" run --jobs 2 \
 	--filter '^by_worker$' -o "$TMP/none.txt" "$FIX/placed.so" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-for _ in $(seq 600); do
-	[ "$(cat "$TMP/counter")" -ge 1 ] && break
-	sleep 0.05
-done
+wait_count "$TMP/counter" 1
 kill -INT "$pid"
 wait "$pid"
 rc=$?

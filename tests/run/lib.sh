@@ -37,6 +37,16 @@ run_cb() {
 	rc=$?
 }
 
+# wait_count FILE N: waits until the number in FILE (a fixture's counter)
+# reaches N, 30 s at most: a condition seen, not a time guessed.
+wait_count() {
+	for _ in $(seq 600); do
+		[ "$(cat "$1")" -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # expect_failure NAME MESSAGE-REGEX ARGS...: non-zero exit, the message on
 # stderr, and no output file (nor a temporary next to it).
 expect_failure() {

@@ -709,10 +709,7 @@ for fmt in go json; do
 		--retune --filter '^by_worker$' --format "$fmt" -o "$TMP/int.$fmt" -o "$TMP/int-$fmt.csv" "$FIX/placed.so" \
 		>"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	for _ in $(seq 600); do
-		[ "$(cat "$TMP/counter")" -ge 12 ] && break
-		sleep 0.05
-	done
+	wait_count "$TMP/counter" 12
 	kill -INT "$pid"
 	wait "$pid"
 	eval "rc_$fmt=\$?"
@@ -742,10 +739,7 @@ echo 0 >"$TMP/counter"
 CBENCH_PLACED_COUNTER=$TMP/counter CBENCH_PLACED_HOLD=1 "$CB" run --retune --filter '^by_worker$' -o "$TMP/none.txt" \
 	"$FIX/placed.so" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-for _ in $(seq 600); do
-	[ "$(cat "$TMP/counter")" -ge 1 ] && break
-	sleep 0.05
-done
+wait_count "$TMP/counter" 1
 kill -INT "$pid"
 wait "$pid"
 rc=$?
