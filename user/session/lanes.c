@@ -76,13 +76,14 @@ static void wait_lanes(const struct cbench_lane_work *w, struct lane_slot *slot,
 size_t cbench_session_trials(struct cbench_session *s, size_t n, size_t lanes,
 			     const struct cbench_lane_work *w)
 {
-	struct lane_slot *slot = calloc(CBENCH_JOBS_MAX, sizeof(*slot));
+	struct lane_slot *slot;
 	size_t next = 0, dropped = n, busy;
 
-	if (!slot)
-		return 0;
 	if (!lanes || lanes > s->nlanes)
 		lanes = s->nlanes;
+	slot = calloc(lanes, sizeof(*slot));
+	if (!slot)
+		return 0;
 	do {
 		busy = 0;
 		for (size_t l = 0; l < lanes; l++) {
