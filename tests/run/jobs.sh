@@ -34,7 +34,7 @@ fi
 run_cb run --filter "$FILTER" --format json -o "$TMP/one.json" "$SUITE"
 rc_one=$rc
 run_cb run --jobs 2 --filter "$FILTER" --format json -o "$TMP/two.json" "$SUITE"
-if [ "$rc_one" -eq 0 ] && [ "$rc" -eq 0 ] && "$SCHEMA_PY" - "$TMP/one.json" "$TMP/two.json" <<'PY'
+if [ "$rc_one" -eq 0 ] && [ "$rc" -eq 0 ] && "$SCHEMA_PY" - "$TMP/one.json" "$TMP/two.json" 2>>"$TMP/err" <<'PY'
 import json, sys
 one, two = (json.load(open(p)) for p in sys.argv[1:3])
 c = two["config"]
