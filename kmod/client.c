@@ -31,6 +31,7 @@
  * notifier only queues that work: close() should not wait for a thread to
  * stop.
  */
+#include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
@@ -159,9 +160,33 @@ unsigned int cbench_client_runs_running(void)
 	return running(-1);
 }
 
-bool cbench_client_cpu_busy(u32 cpu)
+enum cbench_cpu_use cbench_client_cpu_use(u32 cpu)
 {
-	return running(cpu) > 0;
+	struct cbench_object *obj;
+	unsigned long id;
+
+	if (running(cpu))
+		return CBENCH_CPU_MEASURES;
+	lockdep_assert_held(&lock);
+	xa_for_each(&runs.objects, id, obj) {
+		struct cbench_run *run = container_of(obj, struct cbench_run, obj);
+
+		if (READ_ONCE(run->state) == CBENCH_RUN_RUNNING && run->watcher == (s32)cpu)
+			return CBENCH_CPU_WATCHES;
+	}
+	return CBENCH_CPU_FREE;
+}
+
+int cbench_client_free_watcher(u32 cpu)
+{
+	lockdep_assert_held(&lock);
+	for (unsigned int i = 1; i < nr_cpu_ids; i++) {
+		unsigned int w = (cpu + i) % nr_cpu_ids;
+
+		if (cpu_online(w) && cbench_client_cpu_use(w) == CBENCH_CPU_FREE)
+			return w;
+	}
+	return -1;
 }
 
 unsigned int cbench_client_image_runs(const struct cbench_image *image)

@@ -27,8 +27,19 @@ unsigned int cbench_client_images(const struct sock *owner);
 unsigned int cbench_client_runs(const struct sock *owner);
 /* Runs in progress, deleted ones included until they have ended. */
 unsigned int cbench_client_runs_running(void);
-/* A run, deleted or not, may still be calling a benchmark on cpu. */
-bool cbench_client_cpu_busy(u32 cpu);
+/* What runs in progress, deleted ones included, use cpu for. */
+enum cbench_cpu_use {
+	CBENCH_CPU_FREE,
+	CBENCH_CPU_MEASURES,		/* a run calls benchmark code on it */
+	CBENCH_CPU_WATCHES,		/* a run's watchdog timer runs on it */
+};
+enum cbench_cpu_use cbench_client_cpu_use(u32 cpu);
+/*
+ * A CPU to watch a new run on cpu: online, not cpu, and neither measuring
+ * nor watching for another run in progress; the next one up from cpu,
+ * round the mask.  -1 if there is none.
+ */
+int cbench_client_free_watcher(u32 cpu);
 /* Runs of image that its client has not deleted. */
 unsigned int cbench_client_image_runs(const struct cbench_image *image);
 /* False once its client deleted run or closed its socket. */

@@ -539,11 +539,11 @@ bool cbench_guard_can_watch(unsigned int cpu)
 	return cbench_limits.unwatched || cpumask_any_but(cpu_online_mask, cpu) < nr_cpu_ids;
 }
 
-void cbench_guard_start(struct cbench_guard *guard, unsigned int cpu,
+void cbench_guard_start(struct cbench_guard *guard, unsigned int cpu, int watcher,
 			const struct cbench_stack *stack, const void *a, u64 a_bytes,
 			const void *b, u64 b_bytes)
 {
-	unsigned int watcher;
+	unsigned int other;
 
 	memset(guard, 0, sizeof(*guard));
 	guard->cpu = cpu;
@@ -561,12 +561,16 @@ void cbench_guard_start(struct cbench_guard *guard, unsigned int cpu,
 	guard->timer.function = watch;
 	guard->started = true;
 	WRITE_ONCE(guard->watching, true);
-	/* Any other online CPU: the next one up from ours, round the mask. */
-	for_each_online_cpu(watcher) {
-		if (watcher == cpu)
+	if (watcher >= 0 && !smp_call_function_single(watcher, start_watch, guard, 1)) {
+		guard->watcher = watcher;
+		return;
+	}
+	/* Went offline since: any other online CPU rather than none. */
+	for_each_online_cpu(other) {
+		if (other == cpu)
 			continue;
-		if (!smp_call_function_single(watcher, start_watch, guard, 1)) {
-			guard->watcher = watcher;
+		if (!smp_call_function_single(other, start_watch, guard, 1)) {
+			guard->watcher = other;
 			return;
 		}
 	}

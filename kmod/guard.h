@@ -86,10 +86,11 @@ unsigned int cbench_guard_fault_net(void);
 
 /*
  * Readies guard for calls on cpu, on stack, into the images given (NULL:
- * none) and, where another CPU is online, starts watching them.  Stop it
- * before the guard goes away.
+ * none) and starts watching them from watcher, the CPU reserved for it;
+ * if that one went offline (or watcher is -1), from any other online CPU.
+ * Stop it before the guard goes away.
  */
-void cbench_guard_start(struct cbench_guard *guard, unsigned int cpu,
+void cbench_guard_start(struct cbench_guard *guard, unsigned int cpu, int watcher,
 			const struct cbench_stack *stack, const void *a, u64 a_bytes,
 			const void *b, u64 b_bytes);
 void cbench_guard_stop(struct cbench_guard *guard);

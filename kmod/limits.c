@@ -61,7 +61,7 @@ MODULE_PARM_DESC(samples_max, "most samples one run may collect (default 1048576
 module_param_named(irqoff_budget_ns, cbench_limits.irqoff_ns, ulong, 0444);
 MODULE_PARM_DESC(irqoff_budget_ns, "longest interrupts-off window of one sample, in ns (default 500000, at most 10000000)");
 module_param_named(runs_max, cbench_limits.runs, uint, 0444);
-MODULE_PARM_DESC(runs_max, "most runs at the same time, at most one per CPU (default 1)");
+MODULE_PARM_DESC(runs_max, "most runs at the same time, each on a CPU of its own with another to watch it (default 1)");
 module_param_named(call_limit_ms, cbench_limits.call_ms, uint, 0444);
 MODULE_PARM_DESC(call_limit_ms, "longest call of benchmark code in ring 0, in ms, before another CPU ends it by NMI and fails the run (default 1000, 100 to 10000)");
 module_param_named(unwatched_runs, cbench_limits.unwatched, bool, 0444);

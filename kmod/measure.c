@@ -421,7 +421,7 @@ static int run_thread(void *data)
 	struct cbench_run *run = data;
 	struct cbench_image *b = run->audit ? run->audit->image : NULL;
 
-	cbench_guard_start(&run->guard, run->config.cpu, &run->stack, run->image->bytes,
+	cbench_guard_start(&run->guard, run->config.cpu, run->watcher, &run->stack, run->image->bytes,
 			   run->image->image_bytes, b ? b->bytes : NULL, b ? b->image_bytes : 0);
 	run_samples(run);
 	cbench_guard_stop(&run->guard);
@@ -438,6 +438,7 @@ struct cbench_run *cbench_run_new(struct cbench_image *image,
 		return NULL;
 	run->image = image;
 	run->config = *config;
+	run->watcher = -1;
 	run->samples = kvcalloc(config->samples, sizeof(*run->samples), GFP_KERNEL);
 	if (!run->samples)
 		goto fail;

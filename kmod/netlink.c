@@ -114,6 +114,7 @@ static const struct nla_policy run_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_TP_RECORDS] = NLA_POLICY_MIN(NLA_U32, 1),
 	[CBENCH_A_RUN_TP_EVERY] = NLA_POLICY_FULL_RANGE(NLA_U64, &tp_every_range),
 	[CBENCH_A_RUN_QUIET] = NLA_POLICY_MAX(NLA_U32, CBENCH_QUIET_MAX),
+	[CBENCH_A_RUN_WATCHER] = { .type = NLA_U32 },
 };
 
 /* Inside each of CBENCH_A_AUDIT_SIDES' nests (netlink_audit.c parses them again). */
@@ -133,6 +134,7 @@ static const struct nla_policy audit_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_CPU] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_BUDGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &budget_range),
 	[CBENCH_A_RUN_QUIET] = NLA_POLICY_MAX(NLA_U32, CBENCH_QUIET_MAX),
+	[CBENCH_A_RUN_WATCHER] = { .type = NLA_U32 },
 	[CBENCH_A_AUDIT_SEED] = { .type = NLA_U64 },
 	[CBENCH_A_AUDIT_PER_SIDE] = NLA_POLICY_RANGE(NLA_U32, 1, CBENCH_AUDIT_PER_SIDE_MAX),
 	[CBENCH_A_AUDIT_ROUNDS] = NLA_POLICY_MIN(NLA_U32, 1),

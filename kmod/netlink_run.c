@@ -300,7 +300,59 @@ int cbench_nl_run_where(struct genl_info *info, struct cbench_run_config *config
 	}
 	attr = info->attrs[CBENCH_A_RUN_QUIET];
 	config->quiet = attr ? nla_get_u32(attr) : cbench_limits.quiet;
+	attr = info->attrs[CBENCH_A_RUN_WATCHER];
+	config->watcher = -1;
+	if (attr) {
+		u32 w = nla_get_u32(attr);
+
+		if (w >= nr_cpu_ids || w == config->cpu || !cpu_online(w)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "the watcher must be another CPU, and online");
+			return -EINVAL;
+		}
+		config->watcher = w;
+	}
 	return cbench_nl_tp_config(info, config);
+}
+
+/*
+ * The watcher for a new run on cpu, or -1 where unwatched_runs lets it go
+ * unwatched; -EBUSY where cpu is taken.  Two threads bound to one CPU would
+ * take turns between samples and measure each other (the second's pinned
+ * counters could not count), and a watcher that measures too would not
+ * fire while its own calls run with interrupts off: if both hung, nothing
+ * would end either.  So each run has a CPU of its own to watch it.
+ */
+static int where_free(struct genl_info *info, const struct cbench_run_config *config)
+{
+	struct nlattr *attr = info->attrs[CBENCH_A_RUN_CPU];
+	int watcher;
+
+	switch (cbench_client_cpu_use(config->cpu)) {
+	case CBENCH_CPU_MEASURES:
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "another run is in progress on this CPU");
+		return -EBUSY;
+	case CBENCH_CPU_WATCHES:
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "this CPU watches the calls of another run in progress");
+		return -EBUSY;
+	case CBENCH_CPU_FREE:
+		break;
+	}
+	if (config->watcher >= 0) {
+		if (cbench_client_cpu_use(config->watcher) == CBENCH_CPU_FREE)
+			return config->watcher;
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CBENCH_A_RUN_WATCHER],
+				    "the CPU asked to watch measures or watches another run in progress");
+		return -EBUSY;
+	}
+	watcher = cbench_client_free_watcher(config->cpu);
+	if (watcher < 0 && !cbench_limits.unwatched) {
+		NL_SET_ERR_MSG(info->extack, "every other CPU measures or watches a run in progress, "
+			       "and each run needs a CPU of its own to watch its calls");
+		return -EBUSY;
+	}
+	return watcher;
 }
 
 int cbench_nl_run_launch(struct genl_info *info, struct sock *owner, struct cbench_image *image,
@@ -324,18 +376,13 @@ int cbench_nl_run_launch(struct genl_info *info, struct sock *owner, struct cben
 			       "that risk");
 		return -EOPNOTSUPP;
 	}
-	/*
-	 * Two threads bound to one CPU would take turns between samples and
-	 * measure each other; the second's pinned counters could not count.
-	 */
-	if (cbench_client_cpu_busy(config->cpu)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[CBENCH_A_RUN_CPU],
-				    "another run is in progress on this CPU");
-		return -EBUSY;
-	}
+	ret = where_free(info, config);
+	if (ret < 0)
+		return ret;
 	run = cbench_run_new(image, config);
 	if (!run)
 		return -ENOMEM;
+	run->watcher = ret;
 	if (audit) {
 		run->audit = cbench_audit_new(audit, config->samples);
 		if (!run->audit) {
@@ -432,7 +479,8 @@ static int put_run(struct sk_buff *msg, struct cbench_run *run)
 	    nla_put_u32(msg, CBENCH_A_RUN_COUNTERS, run->rules.counters) ||
 	    nla_put_u32(msg, CBENCH_A_RUN_QUIET, run->config.quiet) ||
 	    nla_put_u64_64bit(msg, CBENCH_A_RUN_PROBE_TSC, READ_ONCE(run->probe_tsc),
-			      CBENCH_A_UNSPEC))
+			      CBENCH_A_UNSPEC) ||
+	    (run->watcher >= 0 && nla_put_u32(msg, CBENCH_A_RUN_WATCHER, run->watcher)))
 		return -EMSGSIZE;
 	if (state != CBENCH_RUN_RUNNING) {
 		if (nla_put_u32(msg, CBENCH_A_RUN_DISTURBED, run->disturbed) ||

@@ -37,6 +37,7 @@ struct cbench_run_config {
 	u32 tp_records;			/* timing-point records per sample; 0: none */
 	u64 tp_every;			/* record every tp_every-th point */
 	u32 quiet;			/* enum cbench_quiet */
+	s32 watcher;			/* the CPU asked to watch it, or -1: any free */
 };
 
 /*
@@ -74,6 +75,8 @@ struct cbench_run {
 	struct cbench_stack stack;	/* what its calls run on (stack.c) */
 	u64 stack_used;			/* the most of it they used, once ended */
 	struct cbench_guard guard;	/* the watchdog over its calls (guard.c) */
+	s32 watcher;			/* the CPU reserved to watch them, or -1
+					 * (client.c); fixed while it runs */
 	bool recovered;			/* the safety net ended one: FAILED */
 	u32 flags_changed;		/* RFLAGS bits a call left changed: FAILED */
 	struct cbench_ksample overhead;	/* least cost of an empty call */

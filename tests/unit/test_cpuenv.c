@@ -149,8 +149,37 @@ static void choosing_cpus(void)
 	sched_setaffinity(0, sizeof(was), &was);
 }
 
+/*
+ * Ring 0's watchers (cpus.c): the online CPUs none measures on, from the
+ * kernel's online list alone; half of those online may measure at once.
+ */
+static void watching_cpus(void)
+{
+	struct cbench_cpu_choice c = { .cpu = { 1, 4 }, .n = 2, .fit = 3 };
+	int out[8];
+
+	fresh_root();
+	put("/sys/devices/system/cpu/online", "0-2,4-5,7\n");
+	CU_ASSERT_EQUAL(cbench_cpus_others(&c, out, 8), 4);
+	CU_ASSERT(out[0] == 0 && out[1] == 2 && out[2] == 5 && out[3] == 7);
+	CU_ASSERT_EQUAL(cbench_cpus_others(&c, out, 2), 2);
+	CU_ASSERT(out[0] == 0 && out[1] == 2);
+	/* Six online: three at once, but only as many as are fit. */
+	CU_ASSERT_EQUAL(cbench_cpus_ring0_jobs(&c), 3);
+	c.fit = 2;
+	CU_ASSERT_EQUAL(cbench_cpus_ring0_jobs(&c), 2);
+	put("/sys/devices/system/cpu/online", "0-1\n");
+	CU_ASSERT_EQUAL(cbench_cpus_ring0_jobs(&c), 1);
+	CU_ASSERT_EQUAL(cbench_cpus_others(&c, out, 8), 1);
+	CU_ASSERT_EQUAL(out[0], 0);
+	put("/sys/devices/system/cpu/online", "0-x\n");
+	CU_ASSERT_EQUAL(cbench_cpus_others(&c, out, 8), -EIO);
+	cbench_sysroot_set("");
+}
+
 static CU_TestInfo cpuenv_tests[] = {
 	{ "CPUs for a run on several at once", choosing_cpus },
+	{ "CPUs to watch ring 0's runs", watching_cpus },
 	{ "a lab machine set up for measuring", lab_machine },
 	{ "a desktop as it comes", desktop },
 	{ "a VM exposing nothing", bare_vm },

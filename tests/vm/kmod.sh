@@ -126,6 +126,46 @@ else
 fi
 live_is_zero "after cbenchctl run"
 
+step "cbenchctl run --backend kmod --jobs 2: each CPU measuring watched from another"
+# Four vCPUs: two measure at once, each watched from one of the other two
+# (runs_max=2 above).  Two: refused, naming the CPUs it would take.
+jobs_run() {
+	cbenchctl run --backend kmod --jobs 2 --trials 2 --trial-time 0.01 --warmup 0.001 \
+		--filter 'add_chain|imul_chain|copy/size=64$' -o /tmp/kmod-jobs.json \
+		-o /tmp/kmod-jobs.txt "$suite" >/tmp/kmod-jobs.out 2>&1
+}
+if [ "$(grep -c '^processor' /proc/cpuinfo)" -ge 4 ]; then
+	if jobs_run; then
+		cat /tmp/kmod-jobs.out /tmp/kmod-jobs.txt
+		grep -q '^cpus-measured: [0-3],[0-3] (each watched from [0-3],[0-3])$' /tmp/kmod-jobs.txt ||
+			fail "the report does not name the CPUs measured and watching"
+		for b in AddChain ImulChain Copy/size=64; do
+			grep -q "^Benchmark$b " /tmp/kmod-jobs.txt || fail "no $b result with --jobs 2"
+		done
+		grep -q '"watcher_cpus":\[[0-3],[0-3]\]' /tmp/kmod-jobs.json ||
+			fail "no watcher_cpus in the JSON report"
+		grep -q '"solo":false' /tmp/kmod-jobs.json || fail "no trial measured beside another"
+	else
+		cat /tmp/kmod-jobs.out
+		fail "cbenchctl run --backend kmod --jobs 2"
+	fi
+	# Three at once would need six CPUs, and a module that takes three.
+	if cbenchctl run --backend kmod --cpus 0-2 "$suite" >/tmp/kmod-jobs.out 2>&1 ||
+		! grep -q "cbench.ko takes 2 runs at once (its runs_max): load it with runs_max=3" \
+			/tmp/kmod-jobs.out; then
+		cat /tmp/kmod-jobs.out
+		fail "three CPUs in ring 0 with runs_max=2 not refused with the reason"
+	fi
+elif jobs_run || ! grep -q "in ring 0 each CPU measuring needs another to watch its calls: 2 CPUs at once need 4 online, and 2 are" \
+	/tmp/kmod-jobs.out; then
+	cat /tmp/kmod-jobs.out
+	fail "--jobs 2 in ring 0 on two CPUs not refused with the reason"
+fi
+cbenchctl doctor >/tmp/kmod-doctor.out 2>&1
+grep -Eq "run --jobs [0-9]+ at most, --jobs [0-9]+ in ring 0" /tmp/kmod-doctor.out ||
+	fail "doctor does not say how many CPUs ring 0 measures on at once: $(grep jobs /tmp/kmod-doctor.out)"
+live_is_zero "after cbenchctl run --jobs 2"
+
 step "named parameters in ring 0"
 # Each benchmark's setup() refuses any value other than its name promises:
 # two and three keys, a range, strings, listed sets and a .param_name sweep.
@@ -262,14 +302,20 @@ grep -q "watchdog: *a call of benchmark code is ended after [0-9]* ms" /tmp/kmod
 grep -q "uploads: *mapped only if their bytes give cbenchctl's CRC-32" /tmp/kmod-info.out ||
 	fail "info does not say uploads are checked: $(cat /tmp/kmod-info.out)"
 # One CPU online: none can watch, so runs are refused.
-if echo 0 >/sys/devices/system/cpu/cpu1/online; then
+# others_online 0|1: every CPU but 0 offline, or back online.
+others_online() {
+	for c in /sys/devices/system/cpu/cpu[1-9]*; do
+		echo "$1" >"$c/online" || return 1
+	done
+}
+if others_online 0; then
 	$t unwatched "$dir/stuck.so" || fail "a run with no CPU to watch it"
 	cbenchctl info >/tmp/kmod-info.out 2>&1
 	grep -q "one CPU is online, so none can watch: runs are refused" /tmp/kmod-info.out ||
 		fail "info does not say runs are refused: $(cat /tmp/kmod-info.out)"
-	echo 1 >/sys/devices/system/cpu/cpu1/online || fail "CPU 1 back online"
+	others_online 1 || fail "the other CPUs back online"
 else
-	fail "could not take CPU 1 offline"
+	fail "could not take the CPUs but 0 offline"
 fi
 live_is_zero "after the watchdog"
 
@@ -519,6 +565,10 @@ live_is_zero "after port id reuse"
 step "two clients at once"
 $t concurrent "$good" add_chain || fail "concurrent"
 live_is_zero "after two clients"
+
+step "each run with a CPU of its own to watch it"
+$t watchers "$good" add_chain || fail "watchers"
+live_is_zero "after the watchers' checks"
 
 step "a run cancelled mid-way"
 $t cancel "$good" add_chain || fail "cancel"

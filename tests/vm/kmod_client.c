@@ -344,6 +344,8 @@ int run_start(struct nl *nl, const struct run_args *r)
 	put_args(&m, r->args);
 	if (r->quiet)
 		put_u32(&m, CBENCH_A_RUN_QUIET, (uint32_t)(r->quiet - 1));
+	if (r->watcher)
+		put_u32(&m, CBENCH_A_RUN_WATCHER, (uint32_t)(r->watcher - 1));
 	ret = talk(nl, &m, u32_reply, out);
 	return ret ? ret : (int)out[1];
 }
@@ -370,6 +372,7 @@ static void state_reply(const struct nlmsghdr *h, void *arg)
 	s->stack_used = get_num(attr(h, CBENCH_A_RUN_STACK_USED));
 	s->probe_tsc = get_num(attr(h, CBENCH_A_RUN_PROBE_TSC));
 	s->quiet = attr(h, CBENCH_A_RUN_QUIET) ? (uint32_t)get_num(attr(h, CBENCH_A_RUN_QUIET)) : 99;
+	s->watcher = attr(h, CBENCH_A_RUN_WATCHER) ? (int32_t)get_num(attr(h, CBENCH_A_RUN_WATCHER)) : -1;
 	s->have_overhead = o && o->nla_len == NLA_HDRLEN + sizeof(s->overhead);
 	if (s->have_overhead)
 		memcpy(&s->overhead, (const char *)o + NLA_HDRLEN, sizeof(s->overhead));

@@ -8,7 +8,8 @@
  *   kmod_test run <bench.so> <name> [samples] [reps] [budget_ns]
  *   kmod_test hostile <bench.so>
  *   kmod_test hold <bench.so> <name>     start a long run and sleep (killed by the script)
- *   kmod_test concurrent <bench.so> <name>   two clients running at once
+ *   kmod_test concurrent <bench.so> <name>   two clients running at once (4 CPUs or more)
+ *   kmod_test watchers <bench.so> <name> each run with a CPU of its own to watch it
  *   kmod_test suite <bench.so>           every benchmark of an object, once
  *   kmod_test cheap <bench.so> <name>    many cheap reps, sized from this host's costs
  *   kmod_test cancel <bench.so> <name>   cancel a long run; its samples stay readable
@@ -35,8 +36,8 @@
  *
  * Prints one line per check; exits 0 only if every check passed.  The
  * client is kmod_client.c; audits, timing points and the calls the module
- * ends have files of their own (kmod_audit.c, kmod_tpoints.c,
- * kmod_endings.c).
+ * ends, and the CPUs runs take, have files of their own (kmod_audit.c,
+ * kmod_tpoints.c, kmod_endings.c, kmod_watch.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -1161,14 +1162,24 @@ static int do_lvt(const struct cbench_kimage *image, char **arg)
 	return -1;
 }
 
+/*
+ * Each run needs a CPU to measure on and another to watch it: two at once
+ * take four.  The clients measure on CPUs 0 and 2, and the module gives
+ * each the next CPU up to watch it, whichever starts first.
+ */
 static int do_concurrent(const struct cbench_kimage *image, char **arg)
 {
-	pid_t a = fork();
+	pid_t a;
 	int status;
 
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 4) {
+		printf("concurrent: %ld CPUs online, too few for two runs at once (watchers checks "
+		       "what is refused)\n", sysconf(_SC_NPROCESSORS_ONLN));
+		return -1;
+	}
+	a = fork();
 	if (a == 0) {
-		/* One run per CPU: the other client measures next door. */
-		measure_cpu = 1;
+		measure_cpu = 2;
 		measure(image, arg[0], 2000, 100, 0, CBENCH_RUN_DONE);
 		_exit(failures != 0);
 	}
@@ -1187,6 +1198,7 @@ static int do_concurrent(const struct cbench_kimage *image, char **arg)
 	}
 IMAGE_TEST(cheap, cheap_reps(image, arg[0]))
 IMAGE_TEST(cancel, cancel(image, arg[0]))
+IMAGE_TEST(watchers, watchers(image, arg[0]))
 IMAGE_TEST(dump_interrupted, dump_interrupted(image, arg[0]))
 IMAGE_TEST(audit_hostile, audit_hostile(image))
 IMAGE_TEST(ids, ids(image))
@@ -1246,6 +1258,7 @@ static const struct subcommand subcommands[] = {
 	{ "privilege", 1, 1, do_privilege },
 	{ "hold", 1, 1, do_hold },
 	{ "concurrent", 1, 1, do_concurrent },
+	{ "watchers", 1, 1, do_watchers },
 };
 
 int main(int argc, char *argv[])

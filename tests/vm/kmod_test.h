@@ -45,6 +45,7 @@ struct run_args {
 	uint64_t tp_every;	/* 0: not sent */
 	int args;		/* enum args_case: RUN_ARGS sent, good or bad */
 	int quiet;		/* CBENCH_A_RUN_QUIET sent as quiet - 1; 0: not sent */
+	int watcher;		/* CBENCH_A_RUN_WATCHER sent as watcher - 1; 0: not sent */
 };
 
 /* What args_test() sends as CBENCH_A_RUN_ARGS. */
@@ -71,6 +72,7 @@ struct run_state {
 	uint32_t fault_error, flags_changed;
 	int32_t error;
 	uint64_t probe_tsc;
+	int32_t watcher;	/* CBENCH_A_RUN_WATCHER; -1: absent */
 	struct cbench_ksample overhead;
 	int have_overhead;
 };
@@ -185,6 +187,8 @@ void faulting(const struct cbench_kimage *image);
 void hazards(const struct cbench_kimage *image);
 void oops_net(const struct cbench_kimage *image, bool all);
 void stack(const struct cbench_kimage *image);
+/* Each run with a CPU of its own to watch it (kmod_watch.c). */
+void watchers(const struct cbench_kimage *image, const char *name);
 void killed(const struct cbench_kimage *image);
 void lvt_mode(const struct cbench_kimage *image, const char *name, uint32_t runs);
 void unwatched(const struct cbench_kimage *image);

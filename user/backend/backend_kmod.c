@@ -493,7 +493,9 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
 	struct cbench_proto_audit r = { .cpu = (uint32_t)k->cpu, .seed = seed,
 					.per_side = per_side, .rounds = rounds,
 					.has_quiet = cbench_kmod_quiet() >= 0,
-					.quiet = (uint32_t)cbench_kmod_quiet() };
+					.quiet = (uint32_t)cbench_kmod_quiet(),
+					.has_watcher = cbench_kmod_watcher() >= 0,
+					.watcher = (uint32_t)cbench_kmod_watcher() };
 	uint32_t n = rounds * CBENCH_AUDIT_SIDES * per_side;
 	struct cbench_proto_run_state res;
 	struct cbench_ksample *ks;

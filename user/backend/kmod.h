@@ -17,6 +17,20 @@ extern const struct cbench_backend_ops cbench_backend_kmod;
  */
 void cbench_backend_kmod_set_quiet(int quiet);
 
+/*
+ * The CPU whose timer watches the calls of every run this process asks
+ * cbench.ko for, where several CPUs measure at once (each run has a CPU of
+ * its own to watch it); -1 (the default) leaves the choice to the module.
+ * A worker sets it for its lane before it opens the backend.
+ */
+void cbench_backend_kmod_set_watcher(int cpu);
+
+/*
+ * How many runs cbench.ko takes at once (its runs_max), into *runs; 0, or
+ * -errno where it cannot be asked.
+ */
+int cbench_backend_kmod_runs_max(unsigned int *runs);
+
 /* "cli" or "lvt"; NULL for anything else. */
 const char *cbench_quiet_name(int quiet);
 

@@ -95,6 +95,8 @@ int cbench_kmod_pick_quiet(struct cbench_backend *b, const struct cbench_proto_i
 
 /* The mode every run of this process is sent with; -1: none sent. */
 int cbench_kmod_quiet(void);
+/* The CPU to watch runs asked for (cbench_backend_kmod_set_watcher()); -1: none. */
+int cbench_kmod_watcher(void);
 
 /* CBENCH_HAVE_* of a run's CBENCH_COUNTER_F_* counters. */
 uint32_t cbench_kmod_have(uint32_t counters);

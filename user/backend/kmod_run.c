@@ -63,6 +63,19 @@ void cbench_backend_kmod_set_quiet(int quiet)
 	quiet_asked = quiet;
 }
 
+/* The CPU to watch this process's runs (cbench_backend_kmod_set_watcher()); -1: the module's choice. */
+static int watcher_asked = -1;
+
+void cbench_backend_kmod_set_watcher(int cpu)
+{
+	watcher_asked = cpu;
+}
+
+int cbench_kmod_watcher(void)
+{
+	return watcher_asked;
+}
+
 const char *cbench_quiet_name(int quiet)
 {
 	return quiet == CBENCH_QUIET_CLI ? "cli" : quiet == CBENCH_QUIET_LVT ? "lvt" : NULL;
@@ -78,6 +91,8 @@ int cbench_kmod_run_once(struct cbench_nl *nl, const struct cbench_proto_run *r,
 	memset(st, 0, sizeof(*st));
 	req.has_quiet = quiet_sent >= 0;
 	req.quiet = (uint32_t)quiet_sent;
+	req.has_watcher = watcher_asked >= 0;
+	req.watcher = (uint32_t)watcher_asked;
 	ret = cbench_proto_run_start(nl, &req, &id);
 	return ret ? ret : cbench_kmod_run_finish(nl, id, out, NULL, tp, r->samples, st);
 }
@@ -254,4 +269,20 @@ int cbench_kmod_run_failed(const struct cbench_proto_run_state *res, uint32_t ca
 		snprintf(error, error_bytes, "%s: the benchmark's %s() returned %d in ring 0", name,
 			 hook, res->error);
 	return res->error ? res->error : -EIO;
+}
+
+int cbench_backend_kmod_runs_max(unsigned int *runs)
+{
+	struct cbench_proto_info info = { 0 };
+	struct cbench_nl *nl;
+	int ret = cbench_nl_open(&nl);
+
+	if (ret)
+		return ret;
+	ret = cbench_proto_info(nl, &info);
+	cbench_nl_close(nl);
+	if (!ret && !info.has_limits)
+		ret = -EPROTO;
+	*runs = info.runs;
+	return ret;
 }

@@ -384,6 +384,7 @@ static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_OOPSED] = { .type = NLA_FLAG },
 	[CBENCH_A_RUN_FLAGS_CHANGED] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_STACK_USED] = { .type = NLA_U64 },
+	[CBENCH_A_RUN_WATCHER] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES_FIRST] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES] = { .type = NLA_UNSPEC },
 	[CBENCH_A_SAMPLES_SIDES] = { .type = NLA_UNSPEC },
@@ -442,6 +443,8 @@ static int build_run(struct nl_msg *msg, void *arg)
 	ret = ret ? ret : put_args(msg, CBENCH_A_RUN_ARGS, r->args, r->nargs);
 	if (!ret && r->has_quiet)
 		ret = put_u32(msg, CBENCH_A_RUN_QUIET, r->quiet);
+	if (!ret && r->has_watcher)
+		ret = put_u32(msg, CBENCH_A_RUN_WATCHER, r->watcher);
 	return ret ? ret : put_u64(msg, CBENCH_A_RUN_PARAM, (uint64_t)r->param);
 }
 
@@ -498,6 +501,7 @@ static int parse_run_get(struct nlattr **tb, void *arg)
 	if (tb[CBENCH_A_RUN_PROBE_TSC])
 		s->probe_tsc = nla_get_u64(tb[CBENCH_A_RUN_PROBE_TSC]);
 	s->quiet = tb[CBENCH_A_RUN_QUIET] ? (int32_t)nla_get_u32(tb[CBENCH_A_RUN_QUIET]) : -1;
+	s->watcher = tb[CBENCH_A_RUN_WATCHER] ? (int32_t)nla_get_u32(tb[CBENCH_A_RUN_WATCHER]) : -1;
 	s->has_overhead = tb[CBENCH_A_RUN_OVERHEAD];
 	if (s->has_overhead) {
 		if (nla_len(tb[CBENCH_A_RUN_OVERHEAD]) != (int)sizeof(s->overhead))
@@ -627,6 +631,8 @@ static int build_audit(struct nl_msg *msg, void *arg)
 	ret = ret ? ret : put_u32(msg, CBENCH_A_AUDIT_ROUNDS, a->rounds);
 	if (!ret && a->has_quiet)
 		ret = put_u32(msg, CBENCH_A_RUN_QUIET, a->quiet);
+	if (!ret && a->has_watcher)
+		ret = put_u32(msg, CBENCH_A_RUN_WATCHER, a->watcher);
 	if (ret)
 		return ret;
 	sides = nla_nest_start(msg, CBENCH_A_AUDIT_SIDES | NLA_F_NESTED);

@@ -80,6 +80,8 @@ struct cbench_proto_run {
 	uint64_t tp_every;		/* with tp_records; 0: not sent (1) */
 	bool has_quiet;			/* send quiet (else the module's default) */
 	uint32_t quiet;			/* enum cbench_quiet */
+	bool has_watcher;		/* send watcher (else the module chooses) */
+	uint32_t watcher;		/* the CPU to watch the run's calls */
 };
 
 int cbench_proto_run_start(struct cbench_nl *nl, const struct cbench_proto_run *run, uint32_t *id);
@@ -105,6 +107,7 @@ struct cbench_proto_run_state {
 	struct cbench_ksample overhead;	/* least cost of an empty call */
 	uint64_t probe_tsc;
 	int32_t quiet;			/* enum cbench_quiet it measured in; -1: not said */
+	int32_t watcher;		/* the CPU watching its calls; -1: none said */
 };
 
 int cbench_proto_run_get(struct cbench_nl *nl, uint32_t id, struct cbench_proto_run_state *state);
@@ -138,6 +141,8 @@ struct cbench_proto_audit {
 	struct cbench_proto_side side[CBENCH_AUDIT_SIDES];
 	bool has_quiet;			/* send quiet (else the module's default) */
 	uint32_t quiet;			/* enum cbench_quiet */
+	bool has_watcher;		/* as for cbench_proto_run */
+	uint32_t watcher;
 };
 
 int cbench_proto_audit_start(struct cbench_nl *nl, const struct cbench_proto_audit *audit,

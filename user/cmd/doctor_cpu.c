@@ -401,6 +401,7 @@ static void check_jobs(struct cbench_doctor_report *r)
 	struct cbench_cpu_choice c;
 	struct cbench_doctor_check *k;
 	char list[256] = "";
+	size_t ring0;
 
 	if (cbench_cpus_fit(&c) || !c.fit) {
 		cbench_doctor_add(r, "jobs", "CPUs for --jobs", CBENCH_VERDICT_WARN, NULL,
@@ -410,12 +411,15 @@ static void check_jobs(struct cbench_doctor_report *r)
 	for (size_t i = 0; i < c.fit; i++)
 		cbench_cpuset_add(bits, (unsigned int)c.cpu[i]);
 	cbench_cpulist_format(bits, CBENCH_MAX_CPUS, list, sizeof(list));
+	ring0 = cbench_cpus_ring0_jobs(&c);
 	k = cbench_doctor_add(r, "jobs", "CPUs for --jobs", CBENCH_VERDICT_OK, NULL,
 			      "%zu fit to measure on at once (CPU%s %s, one per core; %zu isolated): "
-			      "run --jobs %zu at most", c.fit, c.fit == 1 ? "" : "s", list, c.isolated,
-			      c.fit);
+			      "run --jobs %zu at most, --jobs %zu in ring 0 (each CPU measuring "
+			      "there needs another to watch it, and cbench.ko's runs_max as many)", c.fit,
+			      c.fit == 1 ? "" : "s", list, c.isolated, c.fit, ring0 ? ring0 : 1);
 	cbench_doctor_extra_int(k, "fit", (long)c.fit);
 	cbench_doctor_extra_int(k, "isolated", (long)c.isolated);
+	cbench_doctor_extra_int(k, "ring0", (long)(ring0 ? ring0 : 1));
 }
 
 void cbench_doctor_check_cpu(struct cbench_doctor_report *r, const struct cbench_machine *m)

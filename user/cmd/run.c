@@ -291,8 +291,10 @@ static void start(struct run_state *st)
 	cbench_run_trial_time(st->opt, s->nchosen, s->nlanes, &st->report.settings.trial_time_s,
 			      &st->report.settings.warmup_s);
 	st->report.jobs = s->nlanes;
-	for (size_t i = 0; i < s->nlanes; i++)
+	for (size_t i = 0; i < s->nlanes; i++) {
 		st->report.cpus[i] = s->lane[i].cpu;
+		st->report.watchers[i] = s->lane[i].watcher;
+	}
 }
 
 /*

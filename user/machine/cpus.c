@@ -148,3 +148,34 @@ int cbench_cpus_choose(struct cbench_cpu_choice *c, size_t jobs, const char *lis
 		c->n = jobs;
 	return 0;
 }
+
+int cbench_cpus_others(const struct cbench_cpu_choice *c, int *out, size_t max)
+{
+	unsigned long bits[CBENCH_CPU_WORDS];
+	char list[1024];
+	size_t n = 0;
+
+	if (cbench_sysroot_read_line("/sys/devices/system/cpu/online", list, sizeof(list)) < 0 ||
+	    cbench_cpulist_parse(list, bits, CBENCH_MAX_CPUS))
+		return -EIO;
+	for (int cpu = 0; cpu < CBENCH_MAX_CPUS && n < max; cpu++) {
+		bool measures = false;
+
+		for (size_t i = 0; i < c->n; i++)
+			measures |= c->cpu[i] == cpu;
+		if (has(bits, cpu) && !measures)
+			out[n++] = cpu;
+	}
+	return (int)n;
+}
+
+size_t cbench_cpus_ring0_jobs(const struct cbench_cpu_choice *c)
+{
+	struct cbench_cpu_choice none = { .n = 0 };
+	int online[CBENCH_JOBS_MAX * 2];
+	int n = cbench_cpus_others(&none, online, CBENCH_JOBS_MAX * 2);
+
+	if (n < 0)
+		return 0;
+	return c->fit < (size_t)n / 2 ? c->fit : (size_t)n / 2;
+}

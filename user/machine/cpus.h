@@ -39,4 +39,15 @@ int cbench_cpus_fit(struct cbench_cpu_choice *c);
 int cbench_cpus_choose(struct cbench_cpu_choice *c, size_t jobs, const char *list, char *err,
 		       size_t errlen);
 
+/*
+ * The online CPUs that c does not measure on, lowest first, into out (at
+ * most max of them): those that can watch ring 0's runs (cbench.ko ends a
+ * call that never returns from another CPU).  How many, or -errno.
+ */
+int cbench_cpus_others(const struct cbench_cpu_choice *c, int *out, size_t max);
+
+/* How many of c's fit CPUs may measure at once in ring 0, each with
+ * another online CPU to watch it: at most half of those online. */
+size_t cbench_cpus_ring0_jobs(const struct cbench_cpu_choice *c);
+
 #endif /* _CBENCH_CPUS_H */

@@ -275,6 +275,9 @@ struct cbench_report {
 	 * 0 or 1 for one (then cpus is empty, the CPU is env's). */
 	size_t jobs;
 	int cpus[CBENCH_JOBS_MAX];
+	/* In ring 0, the CPU whose timer watched each one's calls (-1: the
+	 * module's choice, not known). */
+	int watchers[CBENCH_JOBS_MAX];
 	size_t parallel_differs_results;
 };
 

@@ -98,6 +98,9 @@ static void put_line(FILE *f, const char *prefix, const char *key, const char *f
 	fprintf(f, "%s%s: %s\n", prefix, key, value);
 }
 
+/* Room for CBENCH_JOBS_MAX CPU numbers and commas. */
+#define CPU_LIST_BYTES (CBENCH_JOBS_MAX * 6)
+
 /* A configuration line; the key rules hold by construction. */
 static void config(FILE *f, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -178,8 +181,20 @@ static bool have_any(const struct cbench_report *r, uint32_t bit)
 }
 
 /* What stays put for a machine and setup: configuration lines. */
+/* "1,0,3": n CPUs, as taken, into buf. */
+static const char *cpu_list(const int *cpu, size_t n, char buf[CPU_LIST_BYTES])
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < CPU_LIST_BYTES; i++)
+		len += (size_t)snprintf(buf + len, CPU_LIST_BYTES - len, "%s%d", i ? "," : "", cpu[i]);
+	return buf;
+}
+
 static void put_config(const struct cbench_report *r, FILE *f)
 {
+	char a[CPU_LIST_BYTES], b[CPU_LIST_BYTES];
 	const struct cbench_machine *m = &r->machine;
 	bool kmod = !strcmp(r->backend, "kmod");
 	char pmu[256];
@@ -201,14 +216,21 @@ static void put_config(const struct cbench_report *r, FILE *f)
 		 * off or its local APIC's LVT entries masked. */
 		bool lvt = !strcmp(r->env.quiet, "lvt");
 
-		config(f, "cpu-measured", "%d", r->env.cpu);
+		if (r->jobs > 1)
+			config(f, "cpus-measured", "%s (each watched from %s)", cpu_list(r->cpus, r->jobs, a),
+			       cpu_list(r->watchers, r->jobs, b));
+		else
+			config(f, "cpu-measured", "%d", r->env.cpu);
 		config(f, "irqoff-budget", "%" PRIu64 " ns per measurement", r->env.irqoff_budget_ns);
 		config(f, "quiet-mode", "%s", lvt ? "lvt (interrupts on, the local APIC's LVT entries masked)" :
 		       "cli (interrupts off)");
 		config(f, "timer", "%s, rdtsc_ordered with %s%s", r->timer.name,
 		       lvt ? "the LVT entries masked" : "interrupts off", m->tsc_invariant ? ", invariant" : "");
 	} else {
-		config(f, "worker-cpu", "%d", r->env.cpu);
+		if (r->jobs > 1)
+			config(f, "worker-cpus", "%s", cpu_list(r->cpus, r->jobs, a));
+		else
+			config(f, "worker-cpu", "%d", r->env.cpu);
 		config(f, "worker-sched", "%s",
 		       !r->env.fifo_error ? "SCHED_FIFO" :
 		       r->env.fifo_error == -EBUSY ? "SCHED_OTHER (SCHED_FIFO not used: the runner shares the CPU)" :

@@ -140,6 +140,12 @@ static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
 		for (size_t i = 0; i < r->jobs; i++)
 			cbench_jsonw_uint(j, NULL, (uint64_t)r->cpus[i]);
 		cbench_jsonw_array_end(j);
+		if (r->watchers[0] >= 0) {
+			cbench_jsonw_array_start(j, "watcher_cpus");
+			for (size_t i = 0; i < r->jobs; i++)
+				cbench_jsonw_uint(j, NULL, (uint64_t)r->watchers[i]);
+			cbench_jsonw_array_end(j);
+		}
 	}
 	if (r->resumed.path) {
 		cbench_jsonw_object_start(j, "resumed_from");

@@ -76,6 +76,44 @@ static int pick_cpu(struct cbench_session *s, int wanted)
 	return 0;
 }
 
+/*
+ * In ring 0 each run has a CPU of its own to watch its calls (cbench.ko
+ * refuses a run whose watcher measures or watches another): the lanes'
+ * watchers are online CPUs none of them measures on, one each, and the
+ * module must take as many runs at once.  0, or -1 with the reason and
+ * what to do instead in err.
+ */
+static int ring0_watchers(struct cbench_session *s, const struct cbench_cpu_choice *c, char *err,
+			  size_t errlen)
+{
+	int others[CBENCH_JOBS_MAX], have;
+	unsigned int runs = 0;
+
+	if (cbench_backend_kmod_runs_max(&runs)) {
+		snprintf(err, errlen, "cbench.ko does not say how many runs it takes at once");
+		return -1;
+	}
+	if (runs < c->n) {
+		snprintf(err, errlen, "cbench.ko takes %u run%s at once (its runs_max): load it with "
+			 "runs_max=%zu to measure on %zu CPUs in ring 0, or give --backend user",
+			 runs, runs == 1 ? "" : "s", c->n, c->n);
+		return -1;
+	}
+	have = cbench_cpus_others(c, others, c->n);
+	if (have < 0) {
+		snprintf(err, errlen, "unable to list the online CPUs: %s", strerror(-have));
+		return -1;
+	}
+	for (int i = 0; i < have; i++)
+		s->lane[i].watcher = others[i];
+	if ((size_t)have == c->n)
+		return 0;
+	snprintf(err, errlen, "in ring 0 each CPU measuring needs another to watch its calls: "
+		 "%zu CPUs at once need %zu online, and %zu are; measure on %zu at once, or give "
+		 "--backend user", c->n, 2 * c->n, c->n + have, (c->n + have) / 2);
+	return -1;
+}
+
 /* Several CPUs (--jobs, --cpus): machine/cpus.h chooses.  Their workers
  * keep SCHED_FIFO even where the runner has no CPU of its own: it reads
  * their pipes while they write, between measurements.  0, or -1 after
@@ -86,12 +124,8 @@ static int pick_cpus(struct cbench_session *s)
 	char err[CBENCH_ERR_LEN];
 	cpu_set_t set;
 
-	if (s->ops == &cbench_backend_kmod) {
-		cbench_err("unable to %s on several CPUs in ring 0: cbench.ko measures one run at "
-			   "a time; give --backend user, or measure on one CPU\n", s->cfg.cmd);
-		return -1;
-	}
-	if (cbench_cpus_choose(&c, s->cfg.jobs, s->cfg.cpus, err, sizeof(err))) {
+	if (cbench_cpus_choose(&c, s->cfg.jobs, s->cfg.cpus, err, sizeof(err)) ||
+	    (s->ops == &cbench_backend_kmod && ring0_watchers(s, &c, err, sizeof(err)))) {
 		cbench_err("unable to %s on several CPUs: %s\n", s->cfg.cmd, err);
 		return -1;
 	}
@@ -168,7 +202,7 @@ int cbench_session_open(struct cbench_session *s, const struct cbench_session_co
 	s->cfg = *cfg;
 	s->cpu_lock = -1;
 	for (size_t i = 0; i < CBENCH_JOBS_MAX; i++)
-		s->lane[i].lock = -1;
+		s->lane[i].lock = s->lane[i].watcher = -1;
 	s->tty = isatty(STDERR_FILENO);
 	stoppable = cfg->stoppable;
 	cbench_outfile_handle_signals(on_signal);
@@ -282,6 +316,7 @@ struct cbench_worker_job cbench_session_job_on(const struct cbench_session *s, s
 		.mode = mode,
 		.ops = s->ops,
 		.cpu = s->lane[lane].cpu,
+		.watcher = s->lane[lane].watcher,
 		.no_fifo = s->shared_cpu,
 		/* A little over the runner's limit: the runner reports first. */
 		.rt_limit_s = limit_s * 1.5 + 1,

@@ -67,6 +67,8 @@ struct cbench_session_config {
 struct cbench_lane {
 	int cpu;
 	int lock;			/* the CPU's lock, or -1 */
+	int watcher;			/* ring 0 on several CPUs: the CPU whose
+					 * timer watches its calls; else -1 */
 	struct cbench_cpuenv cpuenv;
 	struct cbench_timer timer;
 	struct cbench_backend_env env;	/* its calibration worker's */

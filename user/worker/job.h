@@ -46,6 +46,7 @@ struct cbench_worker_job {
 	enum cbench_worker_mode mode;
 	const struct cbench_backend_ops *ops;
 	int cpu;
+	int watcher;				/* kmod: see struct cbench_lane */
 	bool no_fifo;				/* see struct cbench_backend */
 	double rt_limit_s;			/* see struct cbench_backend */
 	const struct cbench_experiment *exp;	/* NULL when calibrating */

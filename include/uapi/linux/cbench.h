@@ -180,7 +180,16 @@
  *                                   (else -EINVAL)
  *            CBENCH_A_RUN_QUIET     NLA_U32  enum cbench_quiet; optional,
  *                                   the module's quiet_mode parameter
+ *            CBENCH_A_RUN_WATCHER   NLA_U32  the CPU whose timer watches the
+ *                                   calls (another, online one; else
+ *                                   -EINVAL); optional, the next CPU up
+ *                                   from RUN_CPU that is free
  *   reply:   CBENCH_CMD_RUN_START with CBENCH_A_RUN_ID (NLA_U32).
+ *   Each run in progress has a CPU of its own to watch it: a CPU that
+ *   measures or watches for a run in progress is refused as RUN_CPU
+ *   (-EBUSY), and so is a run for which no CPU is free to watch (the one
+ *   asked for measures or watches, or, unasked, every other does), unless
+ *   the module was loaded with unwatched_runs=1 and no CPU is free.
  *   The run proceeds in a kernel thread bound to the CPU: setup() with
  *   interrupts on; timed calls with interrupts on, of an empty call (the
  *   cost of timing one), then of one rep and sixteen times more at each
@@ -274,6 +283,10 @@
  *                                   until calibrated
  *     CBENCH_A_RUN_QUIET         NLA_U32  enum cbench_quiet the run measures in
  *     CBENCH_A_RUN_PROBE_TSC     NLA_U64  TSC ticks of the least interrupts-on call
+ *     CBENCH_A_RUN_WATCHER       NLA_U32  the CPU whose timer watches the run's
+ *                                   calls (none other measures on it or
+ *                                   watches another run); absent where no
+ *                                   CPU can (unwatched_runs=1)
  *   A client polls this until the state is no longer RUNNING.  The module
  *   sends nothing unasked: a notification could arrive in the middle of the
  *   client's next request and be taken for its reply.
@@ -314,6 +327,7 @@
  *   request: CBENCH_A_RUN_CPU       NLA_U32  an online CPU
  *            CBENCH_A_RUN_BUDGET_NS NLA_U64  as for RUN_START; optional
  *            CBENCH_A_RUN_QUIET     NLA_U32  as for RUN_START; optional
+ *            CBENCH_A_RUN_WATCHER   NLA_U32  as for RUN_START; optional
  *            CBENCH_A_AUDIT_SEED    NLA_U64  the order's seed; optional, 0
  *            CBENCH_A_AUDIT_PER_SIDE NLA_U32 samples of each side per round,
  *                                   1 .. CBENCH_AUDIT_PER_SIDE_MAX
@@ -505,6 +519,7 @@ enum cbench_attr {
 	CBENCH_A_RUN_OOPSED,
 	CBENCH_A_RUN_FLAGS_CHANGED,
 	CBENCH_A_RUN_STACK_USED,
+	CBENCH_A_RUN_WATCHER,
 	__CBENCH_A_LAST
 };
 
