@@ -236,7 +236,7 @@ static int lay_out(const struct cbench_kimage_layout *kl, const struct cbench_ki
 				  0 - image->base, out->bytes + kl->region, region_bytes, kl->region, why,
 				  why_bytes);
 	if (!ret && lay_text(image, kl->region, region_bytes, out)) {
-		snprintf(why, why_bytes, "its image has %u text ranges already: measure it with "
+		snprintf(why, why_bytes, "its image has %d text ranges already: measure it with "
 			 "--fixed-layout", CBENCH_TEXT_MAX);
 		ret = -E2BIG;
 	}
