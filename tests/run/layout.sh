@@ -237,7 +237,8 @@ expect_failure "layout: an object without relocations names the flags" \
 	layout -o "$TMP/report.json" "$PLAIN"
 expect_failure "layout: no such object" 'unable to lay out .*No such file' layout -o "$TMP/report.txt" "$TMP/none.so"
 expect_failure "layout: --layouts 2" '--layouts wants a whole number from 3 to 10000' layout --layouts 2 "$L/shift0.so"
-expect_failure "layout: ring 0" 'user mode only' layout --backend kmod "$L/shift0.so"
+expect_failure "layout: ring 0 without cbench.ko or for an object ring 0 cannot take" 'unable to use the kmod backend' \
+	layout --backend kmod "$L/shift0.so"
 expect_failure "layout: two objects" 'layout wants one object' layout "$L/shift0.so" "$L/shift16.so"
 expect_failure "layout: a filter that matches nothing" 'no benchmark in .* matches' \
 	layout --filter nothing -o "$TMP/report.json" "$L/shift0.so"
