@@ -4,9 +4,10 @@
  * off, on the worker's CPU.  Same pipeline as the user backend (tuning,
  * trials, reports); only measure() differs: it asks the module.
  *
- * The object is checked by kimage and uploaded once per worker; every run
- * is first rehearsed in a user-mode child (rehearse.c), so a benchmark that
- * crashes dies there and never reaches ring 0.  A run in the module costs a
+ * The object is checked by kimage and uploaded once per worker, and again
+ * at each code layout (kmod_layout.c); every run is first rehearsed in a
+ * user-mode child (rehearse.c), so a benchmark that crashes dies there and
+ * never reaches ring 0.  A run in the module costs a
  * thread and a few round trips, so measure() takes samples in batches: a
  * run of many samples at the same reps for trials, or a sweep reps, reps +
  * 1, ... when the tuner scans upwards, and hands them out one at a time.
