@@ -286,6 +286,13 @@ static int differs(char *why, size_t why_bytes, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* Whether an entry point (if it has one) is one cbench.ko will call. */
+static bool entry_ok(const struct cbench_kimage *out, uint64_t offset, bool has)
+{
+	return !has || cbench_entry_check(out->bytes, out->image_bytes, out->text, out->ntext, offset) ==
+		       CBENCH_CHECK_OK;
+}
+
 /* Its shape: base, size, text ranges, slots and entries as image's, moved. */
 static int check_shape(const struct cbench_kimage_layout *kl, const struct cbench_kimage *image,
 		       const struct cbench_kimage *out, char *why, size_t why_bytes)
@@ -311,9 +318,8 @@ static int check_shape(const struct cbench_kimage_layout *kl, const struct cbenc
 		    (a->has_before_rep && b->before_rep != cbench_kimage_layout_moved(kl, a->before_rep)) ||
 		    (a->has_after_rep && b->after_rep != cbench_kimage_layout_moved(kl, a->after_rep)))
 			return differs(why, why_bytes, "an entry point of %s is not where its code went", a->name);
-		if (cbench_entry_check(out->bytes, out->image_bytes, out->text, out->ntext, b->run) ||
-		    (b->has_setup && cbench_entry_check(out->bytes, out->image_bytes, out->text, out->ntext,
-							 b->setup)))
+		if (!entry_ok(out, b->run, true) || !entry_ok(out, b->setup, b->has_setup) ||
+		    !entry_ok(out, b->before_rep, b->has_before_rep) || !entry_ok(out, b->after_rep, b->has_after_rep))
 			return differs(why, why_bytes, "%s's moved entry point is no endbr64 in text", b->name);
 	}
 	return 0;
