@@ -282,6 +282,34 @@ static void replays(void)
 	cbench_kimage_free(&image);
 }
 
+/* The offsets are those a user-mode placement draws from the same seed
+ * (codeplace.c draws the layout first), though user mode has stubs. */
+static void user_mode_draws(void)
+{
+	struct cbench_kimage image, out;
+	struct cbench_kimage_layout kl;
+	struct cbench_layout user;
+	struct cbench_placement pl;
+	uint64_t off[64], bytes;
+	char why[512];
+
+	CU_ASSERT_FATAL(open_both(FIXTURE("layout"), &image, &kl));
+	CU_ASSERT_EQUAL_FATAL(cbench_layout_scan(FIXTURE("layout"), &user, why, sizeof(why)), 0);
+	CU_ASSERT(user.nstubs >= 1);
+	CU_ASSERT_FATAL(cbench_layout_slots(&user) <= 64 && user.nunits == kl.lay.nunits);
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		cbench_placement_init(&pl, seed);
+		CU_ASSERT_EQUAL(cbench_layout_draw(&user, draw, &pl, off, &bytes), 0);
+		cbench_placement_free(&pl);
+		CU_ASSERT_EQUAL_FATAL(lay(&kl, &image, seed, &out), 0);
+		CU_ASSERT_EQUAL(memcmp(off, kl.offsets, kl.lay.nunits * sizeof(*off)), 0);
+		cbench_kimage_free(&out);
+	}
+	cbench_layout_free(&user);
+	cbench_kimage_layout_free(&kl);
+	cbench_kimage_free(&image);
+}
+
 /* check() on out with one byte at off changed names what differs. */
 static void changed(const struct cbench_kimage_layout *kl, const struct cbench_kimage *image,
 		    struct cbench_kimage *out, uint64_t off, const char *word)
@@ -349,6 +377,7 @@ static CU_TestInfo kimage_layout_tests[] = {
 	{ "laid-out functions run as built", runs_functions },
 	{ "laid-out sections run as built", runs_sections },
 	{ "a seed replays its image", replays },
+	{ "the offsets user mode draws from a seed", user_mode_draws },
 	{ "the check refuses what is not the image, moved", check_refuses },
 	{ "code that cannot move says why", cannot_move },
 	CU_TEST_INFO_NULL,
