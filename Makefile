@@ -183,9 +183,10 @@ KFIXTURE_LIBS := $(filter-out -Wl$(,)-z$(,)defs,$(KERNEL_BENCH_LIBS))
 kfixture_flags = $(KERNEL_BENCH_CFLAGS) \
 	$(if $(findstring stack_protector,$(1)),-fstack-protector-all) \
 	$(if $(findstring deep_stack,$(1)),-Wno-frame-larger-than) \
-	$(if $(findstring no_endbr,$(1)),-fcf-protection=none)
+	$(if $(findstring no_endbr,$(1)),-fcf-protection=none) \
+	$(if $(findstring layout_whole,$(1)),-Wl$(,)-q,$(if $(findstring layout,$(1)),-ffunction-sections -Wl$(,)-q))
 
-$(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c tests/kfixtures/spin.h include/cbench.h Makefile
+$(BUILD)/tests/kfixtures/%.so: tests/kfixtures/%.c tests/kfixtures/spin.h tests/kfixtures/layout.c include/cbench.h Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -Iinclude $(call kfixture_flags,$*) $(KFIXTURE_LIBS) -o $@ $<
@@ -194,7 +195,7 @@ kfixtures: $(KFIXTURE_SOS)
 
 $(BUILD)/tests/unit/test_layout.o: CPPFLAGS += -DCBENCH_LAYOUT_DIR='"$(BUILD)/tests/layout"' \
 	-DCBENCH_FIXTURES_DIR='"$(BUILD)/tests/fixtures"' -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
-$(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
+$(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_kimage_layout.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
 $(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"' \
 	-DCBENCH_SYMBOLS_DIR='"$(BUILD)/tests/symbols"'
 

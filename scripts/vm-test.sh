@@ -152,6 +152,8 @@ make_initramfs() {
 	install -D -m 0644 "$BUILD/tests/kfixtures/bad_int3_long.so" "$root/kmod/bad_int3_long.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/bad_syscall.so" "$root/kmod/bad_syscall.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/params.so" "$root/kmod/params.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/layout.so" "$root/kmod/layout.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/layout_whole.so" "$root/kmod/layout_whole.so"
 	install -D -m 0644 "$BUILD/tests/fixtures/bad_keys_twice.so" "$root/kmod/bad_keys_twice.so"
 	install -D -m 0644 "$BUILD/examples/known.kernel.so" "$root/kmod/known.so"
 	install -D -m 0644 "$BUILD/examples/suite.kernel.so" "$root/kmod/suite.kernel.so"

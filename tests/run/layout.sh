@@ -76,6 +76,7 @@ fi
 
 run_cb layout --seed 3 --layouts 6 "$L/shift16.so"
 if [ "$rc" -eq 0 ] && grep -q '^moves: 3 functions, each moved on its own' "$TMP/out" &&
+   grep -q '^backend: user$' "$TMP/out" &&
    grep -Eq '^layout_jumps: (not )?layout-sensitive: layouts spread [0-9.e+-]+ % \[' "$TMP/out" &&
    grep -Eq '^    fastest [0-9.e+-]+ ns/op, layout [1-6] \(run\(\) at page offset 0x[0-9a-f]+, line offset [0-9]+\)' "$TMP/out" &&
    grep -q '^    slowest ' "$TMP/out" && grep -q '^    as loaded ' "$TMP/out" &&
@@ -94,6 +95,7 @@ import json, sys
 a, b = (json.load(open(p))["benchmarks"][0] for p in sys.argv[1:3])
 assert a["run_offsets"] == b["run_offsets"], (a["run_offsets"], b["run_offsets"])
 assert len(a["ns_per_op"]) == 7 and a["layouts"] == 6
+assert json.load(open(sys.argv[1]))["config"]["backend"] == "user"
 for k in ("spread_pct", "spread_lower_pct", "spread_upper_pct", "median_ns_per_op", "layout_sensitive"):
     assert k in a, k
 f = a["fastest"]
@@ -237,7 +239,8 @@ expect_failure "layout: an object without relocations names the flags" \
 	layout -o "$TMP/report.json" "$PLAIN"
 expect_failure "layout: no such object" 'unable to lay out .*No such file' layout -o "$TMP/report.txt" "$TMP/none.so"
 expect_failure "layout: --layouts 2" '--layouts wants a whole number from 3 to 10000' layout --layouts 2 "$L/shift0.so"
-expect_failure "layout: ring 0" 'user mode only' layout --backend kmod "$L/shift0.so"
+expect_failure "layout: ring 0 without cbench.ko or for an object ring 0 cannot take" 'unable to use the kmod backend' \
+	layout --backend kmod "$L/shift0.so"
 expect_failure "layout: two objects" 'layout wants one object' layout "$L/shift0.so" "$L/shift16.so"
 expect_failure "layout: a filter that matches nothing" 'no benchmark in .* matches' \
 	layout --filter nothing -o "$TMP/report.json" "$L/shift0.so"

@@ -241,15 +241,31 @@ static void layouts(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"sampled\": false"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"b_moves\": \"none\""));
 	free(s);
-	/* --fixed-layout and ring 0 say so, whatever the objects allow. */
+	/* --fixed-layout says so, whatever the objects allow, in ring 0 too. */
 	r.fixed_layout = true;
+	r.backend = "kmod";
 	s = render(&r, cbench_audit_report_text);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "counts as its speed: fixed (--fixed-layout)\n"));
 	free(s);
 	r.fixed_layout = false;
-	r.backend = "kmod";
+	/* In ring 0 code that cannot move says why, as in user mode... */
 	s = render(&r, cbench_audit_report_text);
-	CU_ASSERT_PTR_NOT_NULL(strstr(s, "counts as its speed: not sampled in ring 0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "counts as its speed: not moved: it keeps no relocations"));
+	CU_ASSERT_PTR_NULL(strstr(s, "not sampled in ring 0"));
+	free(s);
+	/* ...and code that moves was laid out in the images cbench.ko ran. */
+	r.layout[0] = r.layout[1] = (struct cbench_audit_layout){ .mode = 1 };
+	snprintf(r.layout[0].text, sizeof(r.layout[0].text), "1 code section moved whole");
+	r.layout[1] = r.layout[0];
+	p.end.layouts[0] = p.end.layouts[1] = 7;
+	s = render(&r, cbench_audit_report_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n    code layout: 7 A / 7 B, new for each side every round, in "
+				      "ring 0: each side's image laid out anew before its upload (1 code "
+				      "section moved whole)\n"));
+	free(s);
+	s = render(&r, cbench_audit_report_json);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"a_moves\": \"sections\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "in ring 0"));
 	free(s);
 }
 

@@ -176,7 +176,7 @@ check "lab setup then reset: every knob as before" cmp /tmp/lab.before /tmp/lab.
 # The kernel backend: images, runs, samples, hostile input, cleanup.
 if sh /kmod.sh /cbench.ko /kmod >"$out" 2>&1; then
 	pass "kernel backend (kmod.sh)"
-	grep -E "^(==|FAIL|fuzz: |what kmod removes|backend: |counters: |irqoff-budget: |timer: |Benchmark|# Benchmark|    placements? )" "$out" | sed 's/^/  /'
+	grep -E "^(==|FAIL|fuzz: |what kmod removes|backend: |counters: |irqoff-budget: |timer: |Benchmark|# Benchmark|    placements? |    code layout: )" "$out" | sed 's/^/  /'
 else
 	fail "kernel backend (kmod.sh)"
 fi

@@ -494,6 +494,7 @@ step "cbenchctl audit --backend kmod: two variants of one kernel, interleaved in
 if cbenchctl audit --backend kmod --budget 4 --seed 7 --a chain_1000 --b chain_1010 \
 	--format json -o /tmp/kmod-audit.json "$audit" >/tmp/kmod-audit.out 2>&1; then
 	cat /tmp/kmod-audit.out
+	cp /tmp/kmod-audit.out /tmp/kmod-audit-first.out
 	grep -q "backend kmod" /tmp/kmod-audit.out || fail "audit report does not say backend kmod"
 	grep -Eq "^chain_1000 vs chain_1010: (B faster|B slower|equivalent|inconclusive)" \
 		/tmp/kmod-audit.out || fail "no verdict"
@@ -549,6 +550,78 @@ else
 		fail "hostile audit not stopped in user mode: $(cat /tmp/kmod-audit.out)"
 fi
 live_is_zero "after refused cbenchctl audits"
+
+step "code laid out anew in ring 0: audits and runs"
+# tests/kfixtures/layout.so moves function by function (-ffunction-sections
+# -Wl,-q), layout_whole.so section by section: every round each side's
+# image is laid out anew before its upload, checked first to be the image
+# as built, moved (object/kimage_layout.c; the unit test runs laid-out
+# images with the code as built wiped).  What must hold here: cbench.ko
+# ran them (its checks refuse a bad text range, slot or entry point), the
+# report says the layouts were sampled in ring 0 and how, and every round
+# completed: a layout for each side every placement, a placement at least
+# every round.
+laid_rounds() {
+	rounds=$(sed -n 's/.*rounds \([0-9]*\), wall.*/\1/p' "$1")
+	placed=$(sed -n 's/^    placements \([0-9]*\) A \/ \([0-9]*\) B, new for each side every round.*/\1 \2/p' "$1")
+	laid=$(sed -n 's/^    code layout: \([0-9]*\) A \/ \([0-9]*\) B, new for each side every round, in ring 0.*/\1 \2/p' "$1")
+	[ -n "$rounds" ] && [ "$rounds" -ge 1 ] && [ -n "$laid" ] && [ "$laid" = "$placed" ] &&
+		[ "${laid% *}" = "${laid#* }" ] && [ "${laid% *}" -ge "$rounds" ] ||
+		fail "$2: layouts '$laid' not one a side every placement ('$placed') of $rounds rounds"
+}
+for obj in layout:functions layout_whole:sections; do
+	so=$dir/${obj%:*}.so
+	if cbenchctl audit --backend kmod --budget 3 --seed 11 --a calls --b chain --format json \
+		-o /tmp/kmod-laid.json "$so" >/tmp/kmod-laid.out 2>&1; then
+		grep -Eq "^calls vs chain: (B faster|B slower|equivalent|inconclusive)" /tmp/kmod-laid.out ||
+			fail "$so: no verdict: $(cat /tmp/kmod-laid.out)"
+		grep -q "new for each side every round, in ring 0: each side's image laid out anew before its upload" \
+			/tmp/kmod-laid.out || fail "$so: layouts not sampled in ring 0: $(cat /tmp/kmod-laid.out)"
+		grep -q '"a_moves": *"'"${obj#*:}"'"' /tmp/kmod-laid.json ||
+			fail "$so: JSON does not say ${obj#*:} moved"
+		grep -q '"sampled": *true' /tmp/kmod-laid.json || fail "$so: JSON does not say sampled"
+		laid_rounds /tmp/kmod-laid.out "$so"
+		grep -E "^calls vs chain|^    (placements|code layout)" /tmp/kmod-laid.out
+	else
+		fail "cbenchctl audit --backend kmod of $so: $(cat /tmp/kmod-laid.out)"
+	fi
+	live_is_zero "after laying out $so in ring 0"
+done
+# The audit of audit.kernel.so above: its code cannot move (no -Wl,-q),
+# and the report says why and how to build it, as in user mode.
+grep -q "code layout: where it was loaded, so what suits one side's layout counts as its speed: not moved: it keeps no relocations for its code; build it with -ffunction-sections and link it with -Wl,-q" \
+	/tmp/kmod-audit-first.out || fail "an object that cannot move: $(grep 'code layout' /tmp/kmod-audit-first.out)"
+# --fixed-layout: the image as uploaded, and the report's old line.
+if cbenchctl audit --backend kmod --budget 2 --seed 11 --a calls --b chain --fixed-layout \
+	"$dir/layout.so" >/tmp/kmod-laid.out 2>&1; then
+	grep -q "^    code layout: where it was loaded, so what suits one side's layout counts as its speed: fixed (--fixed-layout)$" \
+		/tmp/kmod-laid.out || fail "--fixed-layout in ring 0: $(cat /tmp/kmod-laid.out)"
+	grep -q "in ring 0: each side's image" /tmp/kmod-laid.out && fail "--fixed-layout laid the code out"
+else
+	fail "cbenchctl audit --backend kmod --fixed-layout: $(cat /tmp/kmod-laid.out)"
+fi
+live_is_zero "after cbenchctl audit --fixed-layout"
+# run: a layout for every two trials, each trial's image laid out in ring 0.
+if cbenchctl run --backend kmod --trials 4 --trial-time 0.01 --warmup 0.001 --seed 5 \
+	--filter '^calls$' "$dir/layout.so" >/tmp/kmod-laid.out 2>&1; then
+	grep -q "^# code-layout: laid out anew for every two trials, at layouts drawn from seed 5 (.* functions, each moved on its own by its alignment), in ring 0: each trial's image laid out anew before its upload" \
+		/tmp/kmod-laid.out || fail "run in ring 0 did not sample layouts: $(cat /tmp/kmod-laid.out)"
+	grep -q "^code-layout: sampled" /tmp/kmod-laid.out || fail "run's config line: $(cat /tmp/kmod-laid.out)"
+	[ "$(grep -c '^BenchmarkCalls ' /tmp/kmod-laid.out)" -eq 4 ] || fail "run in ring 0: not 4 trials"
+else
+	fail "cbenchctl run --backend kmod of laid-out code: $(cat /tmp/kmod-laid.out)"
+fi
+live_is_zero "after cbenchctl run of laid-out code"
+# layout: the code as built, then each drawn layout, in ring 0.
+if cbenchctl layout --backend kmod --layouts 3 --seed 5 --filter '^calls$' "$dir/layout.so" \
+	>/tmp/kmod-laid.out 2>&1; then
+	grep -q "^backend: kmod (in ring 0: each layout's image laid out anew before its upload)" \
+		/tmp/kmod-laid.out || fail "layout in ring 0 does not say so: $(cat /tmp/kmod-laid.out)"
+	grep -q "over 3 layouts" /tmp/kmod-laid.out || fail "layout in ring 0: not 3 layouts: $(cat /tmp/kmod-laid.out)"
+else
+	fail "cbenchctl layout --backend kmod: $(cat /tmp/kmod-laid.out)"
+fi
+live_is_zero "after cbenchctl layout in ring 0"
 
 step "a run deleted during its samples dump"
 $t dump-interrupted "$good" add_chain || fail "dump interrupted"

@@ -4,9 +4,10 @@
  * off, on the worker's CPU.  Same pipeline as the user backend (tuning,
  * trials, reports); only measure() differs: it asks the module.
  *
- * The object is checked by kimage and uploaded once per worker; every run
- * is first rehearsed in a user-mode child (rehearse.c), so a benchmark that
- * crashes dies there and never reaches ring 0.  A run in the module costs a
+ * The object is checked by kimage and uploaded once per worker, and again
+ * at each code layout (kmod_layout.c); every run is first rehearsed in a
+ * user-mode child (rehearse.c), so a benchmark that crashes dies there and
+ * never reaches ring 0.  A run in the module costs a
  * thread and a few round trips, so measure() takes samples in batches: a
  * run of many samples at the same reps for trials, or a sweep reps, reps +
  * 1, ... when the tuner scans upwards, and hands them out one at a time.
@@ -26,6 +27,7 @@
 #include "backend/kmod.h"
 #include "backend/kmod_parts.h"
 #include "backend/rehearse.h"
+#include "machine/arena.h"
 #include "machine/clock.h"
 #include "machine/probe.h"
 #include "object/kimage.h"
@@ -135,6 +137,7 @@ static void kmod_close(struct cbench_backend *b)
 	/* Closing the socket frees the image in the module. */
 	if (k->nl)
 		cbench_nl_close(k->nl);
+	cbench_kmod_layout_free(k);
 	if (k->have_image)
 		cbench_kimage_free(&k->image);
 	if (k->have_ref_image)
@@ -200,6 +203,7 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 	ret = cbench_proto_image_upload(k->nl, &k->image, k->info.image_crc, &k->image_id);
 	if (ret)
 		return ret;
+	k->runs = (struct kmod_upload){ .id = k->image_id, .have = true };
 	/* Trials interleave the reference chain (worker.c). */
 	ret = cbench_kmod_ref_image(&k->ref_image);
 	if (ret)
@@ -228,9 +232,13 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 		if (n < 0)
 			return n;
 	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
-	if (res.state == CBENCH_RUN_FAILED)
+	if (res.state == CBENCH_RUN_FAILED) {
+		/* A trap in a laid-out image, placed in the code as built. */
+		if (bt == &k->bench && res.trap >= 0 && !res.trap_from_caller)
+			res.trap_offset = cbench_kmod_built_offset(k, res.trap_offset);
 		return cbench_kmod_run_failed(&res, k->info.call_ms, name, bt == &k->bench ? &k->image : NULL,
 			      bt == &k->bench ? k->exp->lib->path : NULL, error, error_bytes);
+	}
 	if (n == 0 && res.state == CBENCH_RUN_TOO_LONG) {
 		/* The errno alone would not say which limit. */
 		snprintf(error, error_bytes, "%s: %" PRIu64 " reps outlast cbench.ko's interrupts-off "
@@ -361,7 +369,7 @@ static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_s
 		 * warm-up or a trial asks for the same reps again and again.
 		 */
 		struct cbench_proto_run r = {
-			.image_id = k->image_id, .entry = k->entry->run,
+			.entry = k->entry->run,
 			.has_setup = k->entry->has_setup, .setup = k->entry->setup,
 			.has_before_rep = k->entry->has_before_rep, .before_rep = k->entry->before_rep,
 			.has_after_rep = k->entry->has_after_rep, .after_rep = k->entry->after_rep,
@@ -374,7 +382,10 @@ static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_s
 		struct cbench_kmod_shape shape = { r.reps, r.reps_step, r.samples, r.tp_records,
 						   r.tp_every };
 
-		ret = rehearsed(b, &shape);
+		/* The image as built, or laid out anew (kmod_layout.c): the
+		 * same code either way, so one rehearsal stands for both. */
+		ret = cbench_kmod_upload(k, k, &k->runs, &r.image_id);
+		ret = ret ? ret : rehearsed(b, &shape);
 		if (!ret)
 			ret = tp_batch_alloc(&k->bench, r.samples, r.tp_records);
 		if (ret)
@@ -499,6 +510,7 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
 	uint32_t n = rounds * CBENCH_AUDIT_SIDES * per_side;
 	struct cbench_proto_run_state res;
 	struct cbench_ksample *ks;
+	uint32_t ids[2];
 	int ret;
 
 	if (!k->have_image || !kb->have_image)
@@ -506,14 +518,14 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
 	ret = rehearsed(b, &a_shape);
 	if (!ret && (ret = rehearsed(other, &b_shape)))
 		snprintf(b->error, sizeof(b->error), "B: %.500s", other->error);
-	if (!ret && !k->have_b_image) {
-		ret = cbench_proto_image_upload(k->nl, &kb->image, k->info.image_crc, &k->b_image_id);
-		k->have_b_image = !ret;
-	}
+	if (!ret && (ret = cbench_kmod_upload(k, k, &k->runs, &ids[0])))
+		snprintf(b->error, sizeof(b->error), "unable to upload A's image: %s", strerror(-ret));
+	if (!ret && (ret = cbench_kmod_upload(k, kb, &k->b, &ids[1])))
+		snprintf(b->error, sizeof(b->error), "unable to upload B's image: %s", strerror(-ret));
 	if (ret)
 		return ret;
-	r.side[0] = side_of(k, k->image_id, reps);
-	r.side[1] = side_of(kb, k->b_image_id, reps_other);
+	r.side[0] = side_of(k, ids[0], reps);
+	r.side[1] = side_of(kb, ids[1], reps_other);
 	ks = calloc(n, sizeof(*ks));
 	if (!ks)
 		return -ENOMEM;
@@ -528,14 +540,14 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
  * A new placement: every run of cbench.ko vmallocs its arenas and runs
  * setup() on them, so the next measurement starts a new run (rehearsed as
  * the shape's first was).  An audit run (measure_audit()) is always new.
+ * With pl->code, the image is laid out anew too (kmod_layout.c).
  */
 static int kmod_place(struct cbench_backend *b, struct cbench_placement *pl)
 {
 	struct kmod_backend *k = b->priv;
 
-	(void)pl;
 	k->bench.n = k->bench.next = 0;
-	return 0;
+	return pl->code ? cbench_kmod_place_code(b, pl) : 0;
 }
 
 /*

@@ -17,6 +17,7 @@
 #include "backend/protocol.h"
 #include "backend/rehearse.h"
 #include "object/kimage.h"
+#include "object/kimage_layout.h"
 
 /* Distinct run shapes a worker remembers as rehearsed; past that, the oldest
  * is forgotten (and rehearsed again if it comes back). */
@@ -33,6 +34,14 @@ struct batch {
 	/* With timing points: each sample's records, as the dump left them
 	 * (tp.records 0: the batch has none). */
 	struct cbench_proto_tp tp;
+};
+
+/* An image of ours on our socket: its id, and which layout of the image
+ * it is (0: the image as built); have false: none uploaded. */
+struct kmod_upload {
+	uint32_t id;
+	uint32_t gen;
+	bool have;
 };
 
 struct kmod_backend {
@@ -60,10 +69,17 @@ struct kmod_backend {
 	 * those reach ring 0. */
 	struct cbench_kmod_shape rehearsed[REHEARSED_MAX];
 	uint32_t nrehearsed;
-	/* An audit's side B, uploaded again on our socket (which alone may
-	 * use what it made) from the B instance's image. */
-	uint32_t b_image_id;
-	bool have_b_image;
+	/* The image our runs use now (the image as built, or the current
+	 * layout's), and an audit's side B's, uploaded again on our socket
+	 * (which alone may use what it made) from the B instance's. */
+	struct kmod_upload runs, b;
+	/* Code layouts in ring 0 (kmod_layout.c): the object's, read at the
+	 * first placement that asks for one (NULL before); the image laid
+	 * out at the current one (have_laid), laid_gen its number. */
+	struct cbench_kimage_layout *klay;
+	struct cbench_kimage laid;
+	bool have_laid;
+	uint32_t laid_gen;
 	/* Loop timing points asked for (the tpoints op): the caller's buffer,
 	 * and the records per call we ask the module for, at most the
 	 * caller's capacity and the module's limit; tp_records 0: none. */
@@ -109,6 +125,27 @@ uint32_t cbench_kmod_have(uint32_t counters);
 int cbench_kmod_run_failed(const struct cbench_proto_run_state *res, uint32_t call_ms, const char *name,
 			   const struct cbench_kimage *image, const char *object, char *error,
 			   size_t error_bytes);
+
+/*
+ * The code laid out anew in ring 0 (kimage_layout.h), at a layout drawn
+ * from pl, where the object lets it move: the next runs use that image
+ * (cbench_kmod_upload()), b->code_layouts and b->code_offset say so.  0,
+ * or -errno with b->error.
+ */
+int cbench_kmod_place_code(struct cbench_backend *b, struct cbench_placement *pl);
+
+/* The image of from (k itself, or an audit's side B) that runs now, on
+ * k's socket, into *id: uploaded where u holds an older one, which is
+ * deleted.  0 or -errno. */
+int cbench_kmod_upload(struct kmod_backend *k, const struct kmod_backend *from, struct kmod_upload *u,
+		       uint32_t *id);
+
+/* Where image offset offset of the image k runs now was as built (a
+ * trap's, for messages). */
+uint64_t cbench_kmod_built_offset(const struct kmod_backend *k, uint64_t offset);
+
+/* What cbench_kmod_place_code() allocated. */
+void cbench_kmod_layout_free(struct kmod_backend *k);
 
 /* The reference image: reference.S's bytes on their own pages. */
 int cbench_kmod_ref_image(struct cbench_kimage *image);

@@ -362,6 +362,11 @@ int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *
 	return cbench_nl_request(nl, &req);
 }
 
+int cbench_proto_image_del(struct cbench_nl *nl, uint32_t id)
+{
+	return simple(nl, CBENCH_CMD_IMAGE_DEL, CBENCH_A_IMAGE_ID, id);
+}
+
 /* ---- runs ------------------------------------------------------------------ */
 
 static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {

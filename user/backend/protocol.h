@@ -59,6 +59,8 @@ struct cbench_kimage;
 /* IMAGE_NEW, IMAGE_CHUNK..., IMAGE_MAP: the image, mapped; *id names it. */
 int cbench_proto_image_upload(struct cbench_nl *nl, const struct cbench_kimage *image, bool crc,
 			      uint32_t *id);
+/* IMAGE_DEL: the image is freed (once its runs have stopped). */
+int cbench_proto_image_del(struct cbench_nl *nl, uint32_t id);
 
 /* CBENCH_CMD_RUN_START's request. */
 struct cbench_proto_run {

@@ -69,7 +69,8 @@ static void usage(FILE *f)
 		"  --seed N            seed of the layouts (default: from /dev/urandom; always\n"
 		"                      reported: the same seed draws the same layouts)\n"
 		"  --cpu N             measure on CPU N (default: the last CPU we may use)\n"
-		"  --backend KIND      user only (ring 0 runs an image as uploaded)\n"
+		"  --backend KIND      user (default; auto is user here) or kmod: in ring 0,\n"
+		"                      each layout's image laid out anew before its upload\n"
 		"  --format FMT        text, json or html (default: json for -o FILE.json, html\n"
 		"                      for -o FILE.html, else text)\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
@@ -133,11 +134,6 @@ static int parse_options(struct layout_options *o, int argc, char *argv[])
 		return -EINVAL;
 	}
 	o->path = argv[optind];
-	if (o->backend == CBENCH_BACKEND_KMOD) {
-		cbench_err("layout measures in user mode only: cbench.ko runs an image as it was "
-			   "uploaded; drop --backend kmod\n");
-		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -240,7 +236,10 @@ int cbench_layout_main(int argc, char *argv[])
 		return status;
 	cfg = (struct cbench_session_config){
 		.cmd = "lay out", .doing = "measuring", .objects = { opt.path }, .nobjects = 1,
-		.select = true, .filter = opt.filter, .user_only = true, .quiet = -1, .cpu = opt.cpu,
+		.select = true, .filter = opt.filter, .quiet = -1, .cpu = opt.cpu,
+		/* Ring 0 only when asked for: auto keeps layout in user mode,
+		 * as it measured before cbench.ko could lay code out. */
+		.user_only = opt.backend != CBENCH_BACKEND_KMOD, .backend = opt.backend,
 		.load_limit_s = LAYOUT_LOAD_TIME_LIMIT_S,
 	};
 	if (cbench_session_open(&s, &cfg) || !(out = cbench_session_output(&s, opt.output)))
@@ -253,6 +252,7 @@ int cbench_layout_main(int argc, char *argv[])
 	if (cbench_session_start(&s))
 		goto out;
 	r.timer = s.timer;
+	r.backend = s.ops->name;
 	for (; r.nresults < s.nchosen; r.nresults++) {
 		r.results[r.nresults].exp = s.chosen[r.nresults];
 		cbench_session_progress(&s, r.nresults, s.nchosen,

@@ -299,9 +299,11 @@ static void start(struct run_state *st)
 
 /*
  * Whether the trials lay the code out anew (docs/placement.md): where the
- * object's file says its code can move, in user mode, unless
- * --fixed-layout; and the report's sentence on it.  Reading the file runs
- * none of it; an object whose code cannot move costs no trial anything.
+ * object's file says its code can move, unless --fixed-layout; in ring 0
+ * each trial's image is laid out before it is uploaded
+ * (object/kimage_layout.h).  And the report's sentence on it.  Reading
+ * the file runs none of it; an object whose code cannot move costs no
+ * trial anything.
  */
 static void plan_layouts(struct run_state *st)
 {
@@ -309,6 +311,7 @@ static void plan_layouts(struct run_state *st)
 	struct cbench_report *r = &st->report;
 	char what[sizeof(r->layout_note)] = "", err[CBENCH_ERR_LEN];
 	struct cbench_layout lay;
+	bool ring0 = st->s.ops == &cbench_backend_kmod;
 
 	r->layout_seed = opt->seed;
 	r->layout_mode = CBENCH_LAYOUT_NONE;
@@ -320,16 +323,14 @@ static void plan_layouts(struct run_state *st)
 		cbench_layout_free(&lay);
 	}
 	r->layouts_sampled = r->layout_mode != CBENCH_LAYOUT_NONE && !opt->fixed_layout &&
-			     st->s.ops == &cbench_backend_user;
-	/* In ring 0 no build would let it move: say that, not the flags. */
+			     st->s.ops->place;
 	if (r->layouts_sampled)
 		snprintf(r->layout_note, sizeof(r->layout_note), "laid out anew for every two trials, "
-			 "at layouts drawn from seed %" PRIu64 " (%s)", r->layout_seed, what);
+			 "at layouts drawn from seed %" PRIu64 " (%s)%s", r->layout_seed, what,
+			 ring0 ? ", in ring 0: each trial's image laid out anew before its upload" : "");
 	else
 		snprintf(r->layout_note, sizeof(r->layout_note), "where it was loaded, so each "
 			 "benchmark's figure is that layout's: %s",
-			 st->s.ops != &cbench_backend_user ?
-			 "not sampled in ring 0, where cbench.ko runs the image as uploaded" :
 			 r->layout_mode == CBENCH_LAYOUT_NONE ? what : "fixed (--fixed-layout)");
 }
 

@@ -279,8 +279,8 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 	if (cbench_option_quiet_check(o->quiet, o->backend, err))
 		return -EINVAL;
 	if (o->both && o->have_seed) {
-		fprintf(err, "%s: run --backend both measures the code where it was loaded (cbench.ko "
-			"cannot lay it out anew): --seed has no layouts to draw\n", cbench_prog);
+		fprintf(err, "%s: run --backend both measures the code where it was loaded in both "
+			"sections, so that they compare alike: --seed has no layouts to draw\n", cbench_prog);
 		return -EINVAL;
 	}
 	if (o->both && (o->samples || o->nreports > 1 || o->reports[0].format != CBENCH_FORMAT_GO ||

@@ -123,16 +123,23 @@ static void text_placement(const struct cbench_audit_pair *p, FILE *f)
 	fputc('\n', f);
 }
 
-/* Why a side's code stayed where it was loaded, in a clause. */
+/* Why a side's code stayed where it was loaded, in a clause: in ring 0 as
+ * in user mode, the object's reason where it is not an option's. */
 static const char *layout_stayed(const struct cbench_audit_report *r, int side)
 {
 	if (r->fixed_placement)
 		return "fixed (--fixed-placement)";
 	if (r->fixed_layout)
 		return "fixed (--fixed-layout)";
-	if (r->backend && !strcmp(r->backend, "kmod"))
-		return "not sampled in ring 0, where cbench.ko runs the image as uploaded";
 	return r->layout[side].text[0] ? r->layout[side].text : "not sampled";
+}
+
+/* Where the layouts were drawn, after "new every round": in ring 0, each
+ * the image cbench.ko ran (object/kimage_layout.h). */
+static const char *layout_where(const struct cbench_audit_report *r)
+{
+	return r->backend && !strcmp(r->backend, "kmod") ?
+	       ", in ring 0: each side's image laid out anew before its upload" : "";
 }
 
 void cbench_audit_layout_text(const struct cbench_audit_report *r, const struct cbench_audit_pair *p,
@@ -142,13 +149,13 @@ void cbench_audit_layout_text(const struct cbench_audit_report *r, const struct 
 	bool one = !strcmp(r->layout[0].text, r->layout[1].text);
 
 	if (e->layouts[0] && e->layouts[1])
-		snprintf(buf, len, "%" PRIu32 " A / %" PRIu32 " B, new for each side every round (%s%s%s)",
-			 e->layouts[0], e->layouts[1], r->layout[0].text, one ? "" : "; B: ",
+		snprintf(buf, len, "%" PRIu32 " A / %" PRIu32 " B, new for each side every round%s (%s%s%s)",
+			 e->layouts[0], e->layouts[1], layout_where(r), r->layout[0].text, one ? "" : "; B: ",
 			 one ? "" : r->layout[1].text);
 	else if (e->layouts[0] || e->layouts[1])
-		snprintf(buf, len, "%s's new every round (%" PRIu32 "); %s's stays where it was loaded, "
+		snprintf(buf, len, "%s's new every round (%" PRIu32 ")%s; %s's stays where it was loaded, "
 			 "so what suits its layout counts as its speed: %s", e->layouts[0] ? "A" : "B",
-			 e->layouts[0] ? e->layouts[0] : e->layouts[1], e->layouts[0] ? "B" : "A",
+			 e->layouts[0] ? e->layouts[0] : e->layouts[1], layout_where(r), e->layouts[0] ? "B" : "A",
 			 layout_stayed(r, e->layouts[0] ? 1 : 0));
 	else if (one || r->fixed_placement || r->fixed_layout)
 		snprintf(buf, len, "where it was loaded, so what suits one side's layout counts as its "

@@ -64,11 +64,19 @@ static void text_result(const struct cbench_layout_result *x, FILE *f)
 	fprintf(f, "    reps %" PRIu64 "\n", x->n);
 }
 
+/* How the layouts were made where that is not user mode's way. */
+static const char *backend_how(const struct cbench_layout_report *r)
+{
+	return r->backend && !strcmp(r->backend, "kmod") ?
+	       " (in ring 0: each layout's image laid out anew before its upload)" : "";
+}
+
 int cbench_layout_report_text(const struct cbench_layout_report *r, FILE *f)
 {
 	fprintf(f, "layout: %s, seed %" PRIu64 ", %" PRIu32 " layouts, confidence %g\n", r->path, r->seed,
 		r->layouts, r->confidence);
 	fprintf(f, "moves: %s\n", r->moves);
+	fprintf(f, "backend: %s%s\n", r->backend ? r->backend : "user", backend_how(r));
 	fprintf(f, "timer: %s\nrun: %s on %s: %s\n", r->timer.name, cbench_context()->date,
 		cbench_context()->host, cbench_context()->command);
 	for (size_t i = 0; i < r->nresults; i++)
@@ -178,6 +186,7 @@ int cbench_layout_report_json(const struct cbench_layout_report *r, FILE *f)
 	cbench_jsonw_uint(&j, "layouts", r->layouts);
 	cbench_jsonw_double(&j, "confidence", r->confidence);
 	cbench_jsonw_string(&j, "moves", r->moves);
+	cbench_jsonw_string(&j, "backend", r->backend ? r->backend : "user");
 	cbench_jsonw_string(&j, "timer", r->timer.name);
 	cbench_jsonw_object_end(&j);
 	cbench_jsonw_array_start(&j, "benchmarks");
@@ -257,6 +266,7 @@ int cbench_layout_report_html(const struct cbench_layout_report *r, FILE *f)
 	cbench_plot_html(f, r->path);
 	fprintf(f, "</h1>\n<p>seed %" PRIu64 ", %" PRIu32 " layouts; ", r->seed, r->layouts);
 	cbench_plot_html(f, r->moves);
+	fprintf(f, "; backend %s%s", r->backend ? r->backend : "user", backend_how(r));
 	fprintf(f, "</p>\n");
 	for (size_t i = 0; i < r->nresults; i++) {
 		const struct cbench_layout_result *x = &r->results[i];

@@ -35,6 +35,9 @@ struct cbench_layout_report {
 	uint32_t layouts;			/* drawn, per benchmark */
 	double confidence;
 	char moves[600];			/* cbench_layout_describe()'s */
+	/* Where it measured: "user", or "kmod" (each layout's image laid
+	 * out anew before its upload, object/kimage_layout.h). */
+	const char *backend;
 	/* The object's layout (object/layout.h), to replay a layout's
 	 * offsets in the JSON report; NULL: they are left out. */
 	const struct cbench_layout *lay;
