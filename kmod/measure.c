@@ -173,7 +173,8 @@ static bool recovered(struct cbench_run *run, u32 stage)
 		fail(run, stage, -EPERM);
 		return true;
 	}
-	image = which == 2 && run->audit ? run->audit->image : run->image;
+	run->recovered_side = which == 2 && run->audit;
+	image = run->recovered_side ? run->audit->image : run->image;
 	if (trap)
 		WRITE_ONCE(image->trapped, true);
 	else

@@ -452,6 +452,9 @@ static int put_trap(struct sk_buff *msg, const struct cbench_run *run)
 
 	if (run->flags_changed && nla_put_u32(msg, CBENCH_A_RUN_FLAGS_CHANGED, run->flags_changed))
 		return -EMSGSIZE;
+	if (run->recovered && run->audit &&
+	    nla_put_u32(msg, CBENCH_A_RUN_RECOVERED_SIDE, run->recovered_side))
+		return -EMSGSIZE;
 	if (!run->recovered || !fault->trap)
 		return 0;
 	if (nla_put_u32(msg, CBENCH_A_RUN_TRAP, fault->trap - 1) ||

@@ -373,6 +373,8 @@ static void state_reply(const struct nlmsghdr *h, void *arg)
 	s->probe_tsc = get_num(attr(h, CBENCH_A_RUN_PROBE_TSC));
 	s->quiet = attr(h, CBENCH_A_RUN_QUIET) ? (uint32_t)get_num(attr(h, CBENCH_A_RUN_QUIET)) : 99;
 	s->watcher = attr(h, CBENCH_A_RUN_WATCHER) ? (int32_t)get_num(attr(h, CBENCH_A_RUN_WATCHER)) : -1;
+	s->recovered_side = attr(h, CBENCH_A_RUN_RECOVERED_SIDE) ?
+			    (int32_t)get_num(attr(h, CBENCH_A_RUN_RECOVERED_SIDE)) : -1;
 	s->have_overhead = o && o->nla_len == NLA_HDRLEN + sizeof(s->overhead);
 	if (s->have_overhead)
 		memcpy(&s->overhead, (const char *)o + NLA_HDRLEN, sizeof(s->overhead));

@@ -73,6 +73,7 @@ struct run_state {
 	int32_t error;
 	uint64_t probe_tsc;
 	int32_t watcher;	/* CBENCH_A_RUN_WATCHER; -1: absent */
+	int32_t recovered_side;	/* CBENCH_A_RUN_RECOVERED_SIDE; -1: absent */
 	struct cbench_ksample overhead;
 	int have_overhead;
 };

@@ -458,11 +458,34 @@ static struct cbench_proto_side side_of(const struct kmod_backend *k, uint32_t i
 }
 
 /*
+ * A FAILED audit run's error: where cbench.ko ended a call, named for its
+ * side and placed in that side's object, as a run's is; else "A or B".
+ */
+static int audit_failed(struct cbench_backend *b, struct cbench_backend *other,
+			struct cbench_proto_run_state *res)
+{
+	struct kmod_backend *k = b->priv;
+	struct kmod_backend *side = res->recovered_side == 1 ? other->priv : k;
+	char name[160];
+
+	if (res->recovered_side < 0)
+		return cbench_kmod_run_failed(res, k->info.call_ms, "A or B", NULL, NULL, b->error,
+					      sizeof(b->error));
+	snprintf(name, sizeof(name), "%s (%s)", res->recovered_side ? "B" : "A", side->entry->name);
+	/* A trap in a laid-out image, placed in the code as built. */
+	if (res->trap >= 0 && !res->trap_from_caller)
+		res->trap_offset = cbench_kmod_built_offset(side, res->trap_offset);
+	return cbench_kmod_run_failed(res, k->info.call_ms, name, &side->image, side->exp->lib->path,
+				      b->error, sizeof(b->error));
+}
+
+/*
  * Starts an audit run, waits for it, reads it and deletes it, as refill()
  * does a run: TOO_LONG without a sample is believed only when repeated.
  */
-static int audit_run(struct cbench_backend *b, const struct cbench_proto_audit *r,
-		     struct cbench_ksample *ks, uint8_t *sides, struct cbench_proto_run_state *res)
+static int audit_run(struct cbench_backend *b, struct cbench_backend *other,
+		     const struct cbench_proto_audit *r, struct cbench_ksample *ks, uint8_t *sides,
+		     struct cbench_proto_run_state *res)
 {
 	struct kmod_backend *k = b->priv;
 	uint32_t n = r->rounds * CBENCH_AUDIT_SIDES * r->per_side, id;
@@ -476,8 +499,7 @@ static int audit_run(struct cbench_backend *b, const struct cbench_proto_audit *
 			return got;
 	} while (got == 0 && res->state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
 	if (res->state == CBENCH_RUN_FAILED)
-		return cbench_kmod_run_failed(res, k->info.call_ms, "A or B", NULL, NULL, b->error,
-			      sizeof(b->error));
+		return audit_failed(b, other, res);
 	if (got == 0 && res->state == CBENCH_RUN_TOO_LONG) {
 		snprintf(b->error, sizeof(b->error), "A (%" PRIu64 " reps) or B (%" PRIu64 " reps) "
 			 "outlasts cbench.ko's interrupts-off budget (%" PRIu64 " ns, module parameter "
@@ -529,7 +551,7 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
 	ks = calloc(n, sizeof(*ks));
 	if (!ks)
 		return -ENOMEM;
-	ret = audit_run(b, &r, ks, sides, &res);
+	ret = audit_run(b, other, &r, ks, sides, &res);
 	for (uint32_t i = 0; !ret && i < n; i++)
 		convert(&ks[i], &res.overhead, res.counters, sides[i] ? reps_other : reps, &s[i]);
 	free(ks);

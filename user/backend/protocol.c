@@ -390,6 +390,7 @@ static struct nla_policy run_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_FLAGS_CHANGED] = { .type = NLA_U32 },
 	[CBENCH_A_RUN_STACK_USED] = { .type = NLA_U64 },
 	[CBENCH_A_RUN_WATCHER] = { .type = NLA_U32 },
+	[CBENCH_A_RUN_RECOVERED_SIDE] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES_FIRST] = { .type = NLA_U32 },
 	[CBENCH_A_SAMPLES] = { .type = NLA_UNSPEC },
 	[CBENCH_A_SAMPLES_SIDES] = { .type = NLA_UNSPEC },
@@ -507,6 +508,8 @@ static int parse_run_get(struct nlattr **tb, void *arg)
 		s->probe_tsc = nla_get_u64(tb[CBENCH_A_RUN_PROBE_TSC]);
 	s->quiet = tb[CBENCH_A_RUN_QUIET] ? (int32_t)nla_get_u32(tb[CBENCH_A_RUN_QUIET]) : -1;
 	s->watcher = tb[CBENCH_A_RUN_WATCHER] ? (int32_t)nla_get_u32(tb[CBENCH_A_RUN_WATCHER]) : -1;
+	s->recovered_side = s->recovered && tb[CBENCH_A_RUN_RECOVERED_SIDE] ?
+			    (int32_t)(nla_get_u32(tb[CBENCH_A_RUN_RECOVERED_SIDE]) & 1) : -1;
 	s->has_overhead = tb[CBENCH_A_RUN_OVERHEAD];
 	if (s->has_overhead) {
 		if (nla_len(tb[CBENCH_A_RUN_OVERHEAD]) != (int)sizeof(s->overhead))

@@ -110,6 +110,7 @@ struct cbench_proto_run_state {
 	uint64_t probe_tsc;
 	int32_t quiet;			/* enum cbench_quiet it measured in; -1: not said */
 	int32_t watcher;		/* the CPU watching its calls; -1: none said */
+	int32_t recovered_side;		/* an audit's, with recovered: 0 A, 1 B; -1: not said */
 };
 
 int cbench_proto_run_get(struct cbench_nl *nl, uint32_t id, struct cbench_proto_run_state *state);

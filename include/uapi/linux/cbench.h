@@ -249,6 +249,11 @@
  *                                   was recovered (FAILED, in the stage of that
  *                                   call, with -ETIMEDOUT or, with RUN_TRAP,
  *                                   -EFAULT)
+ *     CBENCH_A_RUN_RECOVERED_SIDE NLA_U32 with RECOVERED, of an audit run:
+ *                                   0 if the call ended was of side A's
+ *                                   image, 1 of side B's (0 where both sides
+ *                                   share one image); RUN_TRAP_OFFSET is in
+ *                                   that image
  *     CBENCH_A_RUN_TRAP          NLA_U32  with RECOVERED: the x86 vector of the
  *                                   exception the call raised (0 #DE, 3 #BP,
  *                                   6 #UD, 13 #GP, ...)
@@ -520,6 +525,7 @@ enum cbench_attr {
 	CBENCH_A_RUN_FLAGS_CHANGED,
 	CBENCH_A_RUN_STACK_USED,
 	CBENCH_A_RUN_WATCHER,
+	CBENCH_A_RUN_RECOVERED_SIDE,
 	__CBENCH_A_LAST
 };
 
