@@ -69,7 +69,7 @@ u32 cbench_run_sides(struct cbench_run *run, struct cbench_pick *side)
 		return 1;
 	side[1] = (struct cbench_pick){ .entry = audit->entry, .setup = audit->setup,
 					.before_rep = audit->before_rep, .after_rep = audit->after_rep,
-					.ctx = &audit->ctx, .reps = audit->reps };
+					.ctx = &audit->ctx, .reps = audit->reps, .side = 1 };
 	return 2;
 }
 
@@ -92,7 +92,7 @@ void cbench_run_pick(struct cbench_run *run, u32 i, struct cbench_pick *pick)
 	if (audit->order[k])
 		*pick = (struct cbench_pick){ .entry = audit->entry, .before_rep = audit->before_rep,
 					      .after_rep = audit->after_rep, .ctx = &audit->ctx,
-					      .reps = audit->reps };
+					      .reps = audit->reps, .side = 1 };
 	else
 		*pick = (struct cbench_pick){ .entry = run->config.entry,
 					      .before_rep = run->config.before_rep,

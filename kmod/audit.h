@@ -22,6 +22,7 @@ struct cbench_pick {
 	void *before_rep, *after_rep;	/* per-rep hooks; NULL: none */
 	struct cbench_kctx *ctx;
 	u64 reps;			/* of this call; for a side, the most of any */
+	u32 side;			/* 0: A (a single run's), 1: an audit's B */
 };
 
 /* Side B as a client asks for it; checked by the netlink layer. */

@@ -135,6 +135,15 @@ unsigned int cbench_client_runs(const struct sock *owner)
 }
 
 /*
+ * A run holds its CPUs from its start until its watcher's timer is
+ * stopped, which the thread does after it publishes its end.
+ */
+static bool in_progress(const struct cbench_run *run)
+{
+	return READ_ONCE(run->state) == CBENCH_RUN_RUNNING || READ_ONCE(run->guard.watching);
+}
+
+/*
  * Runs that may still be calling a benchmark, on cpu or on any CPU (-1):
  * owned and deleted ones alike, until they have ended their run; after
  * that a thread only has to return.
@@ -149,8 +158,7 @@ static unsigned int running(s64 cpu)
 	xa_for_each(&runs.objects, id, obj) {
 		struct cbench_run *run = container_of(obj, struct cbench_run, obj);
 
-		n += READ_ONCE(run->state) == CBENCH_RUN_RUNNING &&
-		     (cpu < 0 || run->config.cpu == cpu);
+		n += in_progress(run) && (cpu < 0 || run->config.cpu == cpu);
 	}
 	return n;
 }
@@ -171,7 +179,7 @@ enum cbench_cpu_use cbench_client_cpu_use(u32 cpu)
 	xa_for_each(&runs.objects, id, obj) {
 		struct cbench_run *run = container_of(obj, struct cbench_run, obj);
 
-		if (READ_ONCE(run->state) == CBENCH_RUN_RUNNING && run->watcher == (s32)cpu)
+		if (in_progress(run) && run->watcher == (s32)cpu)
 			return CBENCH_CPU_WATCHES;
 	}
 	return CBENCH_CPU_FREE;

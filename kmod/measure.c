@@ -173,8 +173,8 @@ static bool recovered(struct cbench_run *run, u32 stage)
 		fail(run, stage, -EPERM);
 		return true;
 	}
-	run->recovered_side = which == 2 && run->audit;
-	image = run->recovered_side ? run->audit->image : run->image;
+	run->recovered_side = run->calling_side;
+	image = which == 2 && run->audit ? run->audit->image : run->image;
 	if (trap)
 		WRITE_ONCE(image->trapped, true);
 	else
@@ -216,8 +216,10 @@ static bool hook(struct cbench_run *run, void *fn, struct cbench_kctx *ctx, u32 
 	return true;
 }
 
+/* Every call of a side's code starts with this, or with call_setup(). */
 static bool before_rep(struct cbench_run *run, const struct cbench_pick *side)
 {
+	run->calling_side = side->side;
 	return hook(run, side->before_rep, side->ctx, CBENCH_STAGE_BEFORE_REP);
 }
 
@@ -336,6 +338,7 @@ static s32 call_setup(struct cbench_run *run, const struct cbench_pick *side)
 {
 	s32 ret;
 
+	run->calling_side = side->side;
 	if (!side->setup)
 		return 0;
 	kernel_fpu_begin_mask(KFPU_387 | KFPU_MXCSR);
@@ -512,6 +515,9 @@ void cbench_run_stop(struct cbench_run *run)
 		kthread_stop(run->task);
 		put_task_struct(run->task);
 		run->task = NULL;
+		/* A thread that died in a call left its watcher's timer armed:
+		 * stopped before the run ends, so the CPUs are free only then. */
+		cbench_guard_stop(&run->guard);
 		if (READ_ONCE(run->state) == CBENCH_RUN_RUNNING)
 			finish(run, CBENCH_RUN_CANCELLED, 0);
 		cbench_pmu_close(&run->pmu);

@@ -78,8 +78,8 @@ struct cbench_run {
 	s32 watcher;			/* the CPU reserved to watch them, or -1
 					 * (client.c); fixed while it runs */
 	bool recovered;			/* the safety net ended one: FAILED */
-	u32 recovered_side;		/* and in which image: 1 an audit's side
-					 * B's, else 0 */
+	u32 calling_side;		/* whose code the thread calls: 0 A, 1 B */
+	u32 recovered_side;		/* and whose call it ended (the thread's) */
 	u32 flags_changed;		/* RFLAGS bits a call left changed: FAILED */
 	struct cbench_ksample overhead;	/* least cost of an empty call */
 	bool calibrated;

@@ -8,7 +8,6 @@
  *   pf_in_ring0    reads address 0x1000
  *   tf_in_ring0    sets the trap flag and runs on
  *   sti_in_ring0   turns interrupts on in a call made with them off
- *   calm           does nothing anywhere: side A of an audit whose B faults
  */
 #include <cbench.h>
 
@@ -43,9 +42,3 @@ static void sti_in_ring0(struct cbench_ctx *ctx, uint64_t reps)
 		__asm__ volatile("sti");
 }
 CBENCH(sti_in_ring0);
-
-static void calm(struct cbench_ctx *ctx, uint64_t reps)
-{
-	cbench_launder(reps);
-}
-CBENCH(calm);

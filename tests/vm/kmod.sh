@@ -344,14 +344,6 @@ fails_in_ring0 tf_in_ring0 "$dir/ring0_only.so" \
 	"tf_in_ring0: the benchmark's run() raised a single step (#DB): it set the trap flag, TF, in ring 0 at 0x[0-9a-f]* of its object"
 fails_in_ring0 sti_in_ring0 "$dir/ring0_only.so" \
 	"sti_in_ring0: the benchmark's run() turned interrupts on or off (sti, cli or popf changed IF) in ring 0 (RFLAGS bits 0x200); cbench.ko put them back and refused the run's samples"
-# An audit whose side B faults only in ring 0: the side named, the fault
-# placed in its object (each side has an image of its own).
-if cbenchctl audit --backend kmod --budget 2 --seed 7 --a calm --b pf_in_ring0 \
-	"$dir/ring0_only.so" >/tmp/kmod-audit.out 2>&1 ||
-	! grep -q "B (pf_in_ring0): the benchmark's run() raised a page fault (#PF) in ring 0 reading 0x1000 (not mapped) at 0x[0-9a-f]* of its object; the CPU was recovered.*addr2line -f -i -e $dir/ring0_only.so 0x" \
-		/tmp/kmod-audit.out; then
-	fail "an audit whose side B faults in ring 0: $(cat /tmp/kmod-audit.out)"
-fi
 # What only ring 0 would run, and the kernel would not stop there: refused
 # by cbenchctl's code check before upload.
 for bad in int3_long:"int \$3 (cd 03)" syscall:"syscall, a system instruction"; do

@@ -80,11 +80,10 @@ static void check_ending(const char *name, int audit, uint32_t stage, const stru
 	      how->oopsed ? ", after an oops" : "", how->from_caller ? ", from its caller" : "",
 	      ret, state_name(s->state), s->recovered, s->error, s->failed_in, s->trap,
 	      s->oopsed, s->from_caller, s->done);
-	/* Both sides are in one image here: the module says the first. */
-	check(s->recovered_side == (audit ? 0 : -1),
+	/* Side B's, though both sides are in one image here. */
+	check(s->recovered_side == (audit ? 1 : -1),
 	      "%s: the side whose call was ended is %s (got %d)", name,
-	      audit ? "said, A's image (both sides share it)" : "not said, a run having one",
-	      s->recovered_side);
+	      audit ? "said, B" : "not said, a run having one", s->recovered_side);
 	if (how->trap == 14)
 		check((s->fault_error & how->fault_error) == how->fault_error &&
 		      (!how->fault_addr || s->fault_addr == how->fault_addr),

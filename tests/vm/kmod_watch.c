@@ -42,6 +42,16 @@ static void end_run(struct nl *nl, int run)
 	      "run %d deleted", run);
 }
 
+/* Whether run is still measuring: the refusals below need it so. */
+static void measuring(struct nl *nl, int run)
+{
+	struct run_state s;
+	int ret = run > 0 ? run_get(nl, (uint32_t)run, &s) : run;
+
+	check(ret == 0 && s.state == CBENCH_RUN_RUNNING, "run %d is measuring (%d, %s)", run, ret,
+	      ret ? "-" : state_name(s.state));
+}
+
 /* ret is -EBUSY with text in the extended ack. */
 static void busy(struct nl *nl, int ret, const char *text, const char *what)
 {
@@ -50,11 +60,12 @@ static void busy(struct nl *nl, int ret, const char *text, const char *what)
 
 /* On three CPUs or more: a second run on CPU 2 beside the first on 0
  * (watched from 1); where a fourth is online it is watched from 3. */
-static int second_run(struct nl *nl, struct run_args *r, long cpus)
+static int second_run(struct nl *nl, struct run_args *r, long cpus, int a)
 {
 	struct run_state s = { .watcher = -1 };
 	int run;
 
+	measuring(nl, a);
 	busy(nl, long_run(nl, r, 2, 1 + 1), "the CPU asked to watch measures or watches",
 	     "a watcher that watches another run");
 	busy(nl, long_run(nl, r, 2, 0 + 1), "the CPU asked to watch measures or watches",
@@ -82,8 +93,11 @@ void watchers(const struct cbench_kimage *image, const char *name)
 
 	if (!prepare(&nl, image, name, &r, &id))
 		return;
-	r.reps = quarter_budget_reps(&nl, &r);
-	check(r.reps > 0, "reps sized from the probe: %" PRIu64 " for a quarter budget", r.reps);
+	/* A sixteenth of the budget: two runs at once share TCG's one host
+	 * thread, and still each lasts minutes at the most samples. */
+	r.reps = quarter_budget_reps(&nl, &r) / 4;
+	check(r.reps > 0, "reps sized from the probe: %" PRIu64 " for a sixteenth of the budget",
+	      r.reps);
 	printf("%ld CPUs online\n", cpus);
 
 	ret = long_run(&nl, &r, 0, 0 + 1);
@@ -101,12 +115,13 @@ void watchers(const struct cbench_kimage *image, const char *name)
 	      "a run on CPU 0 watched from CPU 1: run %d, watcher %d %s", a, s.watcher, nl.ext);
 	if (a <= 0)
 		return;
+	measuring(&nl, a);
 	busy(&nl, long_run(&nl, &r, 0, 0), "another run is in progress on this CPU",
 	     "a second run on a measuring CPU");
 	busy(&nl, long_run(&nl, &r, 1, 0), "watches the calls of another run",
 	     "a run on the watching CPU");
 	if (cpus >= 3)
-		b = second_run(&nl, &r, cpus);
+		b = second_run(&nl, &r, cpus, a);
 	end_run(&nl, b);
 	end_run(&nl, a);
 

@@ -234,8 +234,8 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
 	if (res.state == CBENCH_RUN_FAILED) {
 		/* A trap in a laid-out image, placed in the code as built. */
-		if (bt == &k->bench && res.trap >= 0 && !res.trap_from_caller)
-			res.trap_offset = cbench_kmod_built_offset(k, res.trap_offset);
+		if (bt == &k->bench && res.trap >= 0)
+			res.trap_offset = cbench_kmod_built_trap(k, &res);
 		return cbench_kmod_run_failed(&res, k->info.call_ms, name, bt == &k->bench ? &k->image : NULL,
 			      bt == &k->bench ? k->exp->lib->path : NULL, error, error_bytes);
 	}
@@ -385,6 +385,9 @@ static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_s
 		/* The image as built, or laid out anew (kmod_layout.c): the
 		 * same code either way, so one rehearsal stands for both. */
 		ret = cbench_kmod_upload(k, k, &k->runs, &r.image_id);
+		if (ret)
+			snprintf(b->error, sizeof(b->error), "unable to upload its image to cbench.ko: %s",
+				 strerror(-ret));
 		ret = ret ? ret : rehearsed(b, &shape);
 		if (!ret)
 			ret = tp_batch_alloc(&k->bench, r.samples, r.tp_records);
@@ -473,8 +476,8 @@ static int audit_failed(struct cbench_backend *b, struct cbench_backend *other,
 					      sizeof(b->error));
 	snprintf(name, sizeof(name), "%s (%s)", res->recovered_side ? "B" : "A", side->entry->name);
 	/* A trap in a laid-out image, placed in the code as built. */
-	if (res->trap >= 0 && !res->trap_from_caller)
-		res->trap_offset = cbench_kmod_built_offset(side, res->trap_offset);
+	if (res->trap >= 0)
+		res->trap_offset = cbench_kmod_built_trap(side, res);
 	return cbench_kmod_run_failed(res, k->info.call_ms, name, &side->image, side->exp->lib->path,
 				      b->error, sizeof(b->error));
 }

@@ -35,8 +35,10 @@ static int layout_of(struct kmod_backend *k, char *why, size_t why_bytes)
 	if (k->klay)
 		return 0;
 	k->klay = calloc(1, sizeof(*k->klay));
-	if (!k->klay)
+	if (!k->klay) {
+		snprintf(why, why_bytes, "out of memory");
 		return -ENOMEM;
+	}
 	ret = cbench_kimage_layout_init(k->klay, k->exp->lib->path, &k->image, why, why_bytes);
 	if (ret) {
 		free(k->klay);
@@ -80,6 +82,8 @@ int cbench_kmod_place_code(struct cbench_backend *b, struct cbench_placement *pl
 	}
 	entry = cbench_kimage_find(&laid, k->entry->name);
 	if (!entry) {
+		snprintf(b->error, sizeof(b->error), "its image laid out anew has no benchmark %s",
+			 k->entry->name);
 		cbench_kimage_free(&laid);
 		return -ENOENT;
 	}
@@ -109,17 +113,26 @@ int cbench_kmod_upload(struct kmod_backend *k, const struct kmod_backend *from, 
 	ret = cbench_proto_image_upload(k->nl, image, k->info.image_crc, &fresh);
 	if (ret)
 		return ret;
-	/* Its runs were deleted as they ended (cbench_kmod_run_finish()). */
+	/* Its runs were deleted as they ended (cbench_kmod_run_finish());
+	 * one that will not go is the module's to free with our socket. */
 	if (u->have)
-		ret = cbench_proto_image_del(k->nl, u->id);
+		(void)cbench_proto_image_del(k->nl, u->id);
 	*u = (struct kmod_upload){ .id = fresh, .gen = gen, .have = true };
 	*id = fresh;
-	return ret;
+	return 0;
 }
 
-uint64_t cbench_kmod_built_offset(const struct kmod_backend *k, uint64_t offset)
+/* Where image offset offset of the image k runs now was as built. */
+static uint64_t built_offset(const struct kmod_backend *k, uint64_t offset)
 {
 	return k->have_laid ? cbench_kimage_layout_origin(k->klay, offset) : offset;
+}
+
+uint64_t cbench_kmod_built_trap(const struct kmod_backend *k, const struct cbench_proto_run_state *res)
+{
+	if (res->trap_from_caller && res->trap_offset)
+		return built_offset(k, res->trap_offset - 1) + 1;
+	return built_offset(k, res->trap_offset);
 }
 
 void cbench_kmod_layout_free(struct kmod_backend *k)

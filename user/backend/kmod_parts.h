@@ -140,9 +140,13 @@ int cbench_kmod_place_code(struct cbench_backend *b, struct cbench_placement *pl
 int cbench_kmod_upload(struct kmod_backend *k, const struct kmod_backend *from, struct kmod_upload *u,
 		       uint32_t *id);
 
-/* Where image offset offset of the image k runs now was as built (a
- * trap's, for messages). */
-uint64_t cbench_kmod_built_offset(const struct kmod_backend *k, uint64_t offset);
+/*
+ * Where a trap a run reports (res->trap_offset, an offset of the image it
+ * ran) lies in the image as built: a faulting instruction's own offset,
+ * or a return address (res->trap_from_caller), placed by the call before
+ * it, which may end its unit.
+ */
+uint64_t cbench_kmod_built_trap(const struct kmod_backend *k, const struct cbench_proto_run_state *res);
 
 /* What cbench_kmod_place_code() allocated. */
 void cbench_kmod_layout_free(struct kmod_backend *k);

@@ -415,11 +415,12 @@ static void check_jobs(struct cbench_doctor_report *r)
 	k = cbench_doctor_add(r, "jobs", "CPUs for --jobs", CBENCH_VERDICT_OK, NULL,
 			      "%zu fit to measure on at once (CPU%s %s, one per core; %zu isolated): "
 			      "run --jobs %zu at most, --jobs %zu in ring 0 (each CPU measuring "
-			      "there needs another to watch it, and cbench.ko's runs_max as many)", c.fit,
-			      c.fit == 1 ? "" : "s", list, c.isolated, c.fit, ring0 ? ring0 : 1);
+			      "there needs another to watch it%s, and cbench.ko's runs_max as many)",
+			      c.fit, c.fit == 1 ? "" : "s", list, c.isolated, c.fit, ring0,
+			      ring0 ? "" : ": one CPU online, so only with unwatched_runs=1");
 	cbench_doctor_extra_int(k, "fit", (long)c.fit);
 	cbench_doctor_extra_int(k, "isolated", (long)c.isolated);
-	cbench_doctor_extra_int(k, "ring0", (long)(ring0 ? ring0 : 1));
+	cbench_doctor_extra_int(k, "ring0", (long)ring0);
 }
 
 void cbench_doctor_check_cpu(struct cbench_doctor_report *r, const struct cbench_machine *m)

@@ -412,39 +412,39 @@ static int check_units(const struct cbench_kimage_layout *kl, const struct cbenc
 }
 
 /*
- * Every PC-relative field of every function that moves, as the decoder
- * finds it (layout.c's scan found them so too, but this checks what was
- * laid out, not what was planned): it reaches where its target went.  A
- * field the layout should have patched and did not fails here.
+ * Every PC-relative field of every unit that moves, as the decoder finds
+ * it from the unit's first byte to its last (layout.c's scan found them so
+ * too, but this checks what was laid out, not what was planned): it
+ * reaches where its target went.  A field the layout should have patched
+ * and did not fails here; so does a byte the decoder cannot read, which
+ * cbench.ko's own check of the text would refuse too.
  */
 static int check_decoded(const struct cbench_kimage_layout *kl, const struct cbench_kimage *image,
 			 const struct cbench_kimage *out, char *why, size_t why_bytes)
 {
-	for (uint32_t i = 0; i < image->nfuncs; i++) {
-		const struct cbench_kimage_func *f = &image->funcs[i];
-		uint32_t u = cbench_layout_unit_of(&kl->lay, f->offset + kl->base);
-		uint64_t at = 0;
+	for (uint32_t u = 0; u < kl->lay.nunits; u++) {
+		const struct cbench_layout_unit *unit = &kl->lay.units[u];
+		uint64_t start = unit->addr - kl->base, at = 0;
 
-		if (u == CBENCH_LAYOUT_STAYS ||
-		    f->offset + kl->base + f->bytes > kl->lay.units[u].addr + kl->lay.units[u].bytes)
-			continue;
-		while (at < f->bytes) {
+		while (at < unit->bytes) {
 			struct cbench_x86_insn insn;
-			size_t n = cbench_x86_decode(image->bytes + f->offset + at, (size_t)(f->bytes - at), &insn);
+			size_t n = cbench_x86_decode(image->bytes + start + at, (size_t)(unit->bytes - at),
+						     &insn);
 			uint64_t field, end, was;
 
 			if (!n)
-				break;
-			field = f->offset + at + insn.pcrel_at;
-			end = f->offset + at + n;
+				return differs(why, why_bytes, "%s holds a byte the decoder cannot read "
+					       "at 0x%" PRIx64, unit->name, unit->addr + at);
+			field = start + at + insn.pcrel_at;
+			end = start + at + n;
 			at += n;
 			if (!insn.pcrel_bytes)
 				continue;
 			was = field_target(image->bytes, field, end, insn.pcrel_bytes);
 			if (field_target(out->bytes, shifted(kl, u, field), shifted(kl, u, end), insn.pcrel_bytes) !=
 			    cbench_kimage_layout_moved(kl, was))
-				return differs(why, why_bytes, "%s() reaches 0x%" PRIx64 " from 0x%" PRIx64 ", not "
-					       "where that went", f->name, was + kl->base, field + kl->base);
+				return differs(why, why_bytes, "%s reaches 0x%" PRIx64 " from 0x%" PRIx64 ", not "
+					       "where that went", unit->name, was + kl->base, field + kl->base);
 		}
 	}
 	return 0;

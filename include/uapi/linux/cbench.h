@@ -250,10 +250,10 @@
  *                                   call, with -ETIMEDOUT or, with RUN_TRAP,
  *                                   -EFAULT)
  *     CBENCH_A_RUN_RECOVERED_SIDE NLA_U32 with RECOVERED, of an audit run:
- *                                   0 if the call ended was of side A's
- *                                   image, 1 of side B's (0 where both sides
- *                                   share one image); RUN_TRAP_OFFSET is in
- *                                   that image
+ *                                   the side whose call was ended, 0 A or
+ *                                   1 B (setup(), a hook or run()); its
+ *                                   RUN_TRAP_OFFSET is in the image whose
+ *                                   code faulted
  *     CBENCH_A_RUN_TRAP          NLA_U32  with RECOVERED: the x86 vector of the
  *                                   exception the call raised (0 #DE, 3 #BP,
  *                                   6 #UD, 13 #GP, ...)
@@ -288,10 +288,13 @@
  *                                   until calibrated
  *     CBENCH_A_RUN_QUIET         NLA_U32  enum cbench_quiet the run measures in
  *     CBENCH_A_RUN_PROBE_TSC     NLA_U64  TSC ticks of the least interrupts-on call
- *     CBENCH_A_RUN_WATCHER       NLA_U32  the CPU whose timer watches the run's
+ *     CBENCH_A_RUN_WATCHER       NLA_U32  the CPU reserved to watch the run's
  *                                   calls (none other measures on it or
- *                                   watches another run); absent where no
- *                                   CPU can (unwatched_runs=1)
+ *                                   watches another run); absent where none
+ *                                   was free (unwatched_runs=1).  Should it
+ *                                   go offline before the run's thread
+ *                                   starts, or none was free, any other
+ *                                   online CPU's timer watches, if any
  *   A client polls this until the state is no longer RUNNING.  The module
  *   sends nothing unasked: a notification could arrive in the middle of the
  *   client's next request and be taken for its reply.
