@@ -135,12 +135,15 @@ unsigned int cbench_client_runs(const struct sock *owner)
 }
 
 /*
- * A run holds its CPUs from its start until its watcher's timer is
- * stopped, which the thread does after it publishes its end.
+ * A run holds its CPUs until it has ended.  A thread that died in a call
+ * never ends its run: cbench_run_stop() stops its watcher's timer, then
+ * ends it.  A thread that returns stops the timer just after it publishes
+ * the end; a new run meanwhile may arm its own beside it, which is
+ * harmless: the old one finds no call under way to end.
  */
 static bool in_progress(const struct cbench_run *run)
 {
-	return READ_ONCE(run->state) == CBENCH_RUN_RUNNING || READ_ONCE(run->guard.watching);
+	return READ_ONCE(run->state) == CBENCH_RUN_RUNNING;
 }
 
 /*
