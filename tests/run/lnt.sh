@@ -88,12 +88,15 @@ if "$LNT" import "$TMP/lnt" --testsuite cbench "$TMP/old.lnt.json" >>"$TMP/out" 
 		not_ok "LNT import: runs or samples missing"
 	fi
 	# Per trial, LNT compares the least sample of each run, which one trial
-	# of either can move by a few % (in wall time, a trial at a boosted
-	# clock); its view of cbench's estimate is tighter.
-	if grep -Eq "^compare Chain ps_per_op REGRESSED 0\.(0[1-9]|1[0-6])" "$TMP/query" &&
+	# of either can move by several % in wall time (a trial at a boosted
+	# clock: 3 % of the 10 % was left once, and LNT called that noise), so
+	# there only the direction is asked; in cycles, and on cbench's
+	# estimates, LNT must flag it.
+	if grep -Eq "^compare Chain ps_per_op [A-Z_]+ 0\.(0[1-9]|1[0-6])" "$TMP/query" &&
 	   grep -Eq "^compare Chain est_cycles_per_kop REGRESSED 0\.(0[4-9]|1[0-6])" "$TMP/query" &&
+	   grep -Eq "^compare Chain ps_per_op_estimate REGRESSED 0\.(0[8-9]|1[0-2])" "$TMP/query" &&
 	   grep -Eq "^compare Chain est_cycles_per_kop_estimate REGRESSED 0\.(0[8-9]|1[0-2])" "$TMP/query"; then
-		ok "LNT's own comparison flags the new version's 10 % slowdown, per trial and on the estimates"
+		ok "LNT's own comparison flags the new version's 10 % slowdown, per trial in cycles and on the estimates"
 	else
 		not_ok "LNT's comparison does not flag the slowdown: $(grep '^compare Chain' "$TMP/query" | tr '\n' ';')"
 	fi
