@@ -336,7 +336,7 @@ $(BUILD)/tests/layout/jumps13.so: tests/fixtures/layout.c include/cbench.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(LAYOUT_CFLAGS) -DJUMPS=13 -o $@ $<
 # run's: a benchmark whose speed its code's address decides (layout.sh).
-$(BUILD)/tests/layout/address.so: tests/fixtures/layout_address.c include/cbench.h
+$(BUILD)/tests/layout/address.so: tests/fixtures/layout_address.c tests/fixtures/count_calls.h include/cbench.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(LAYOUT_CFLAGS) -o $@ $<
