@@ -147,45 +147,40 @@ static bool in_progress(const struct cbench_run *run)
 }
 
 /*
- * Runs that may still be calling a benchmark, on cpu or on any CPU (-1):
- * owned and deleted ones alike, until they have ended their run; after
- * that a thread only has to return.
+ * Runs that may still be calling a benchmark: owned and deleted ones
+ * alike, until they have ended their run; after that a thread only has to
+ * return.
  */
-static unsigned int running(s64 cpu)
+unsigned int cbench_client_runs_running(void)
 {
 	struct cbench_object *obj;
 	unsigned long id;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&lock);
-	xa_for_each(&runs.objects, id, obj) {
-		struct cbench_run *run = container_of(obj, struct cbench_run, obj);
-
-		n += in_progress(run) && (cpu < 0 || run->config.cpu == cpu);
-	}
+	xa_for_each(&runs.objects, id, obj)
+		n += in_progress(container_of(obj, struct cbench_run, obj));
 	return n;
-}
-
-unsigned int cbench_client_runs_running(void)
-{
-	return running(-1);
 }
 
 enum cbench_cpu_use cbench_client_cpu_use(u32 cpu)
 {
+	enum cbench_cpu_use use = CBENCH_CPU_FREE;
 	struct cbench_object *obj;
 	unsigned long id;
 
-	if (running(cpu))
-		return CBENCH_CPU_MEASURES;
 	lockdep_assert_held(&lock);
 	xa_for_each(&runs.objects, id, obj) {
 		struct cbench_run *run = container_of(obj, struct cbench_run, obj);
 
-		if (in_progress(run) && run->watcher == (s32)cpu)
-			return CBENCH_CPU_WATCHES;
+		if (!in_progress(run))
+			continue;
+		if (run->config.cpu == cpu)
+			return CBENCH_CPU_MEASURES;
+		if (run->watcher == (s32)cpu)
+			use = CBENCH_CPU_WATCHES;
 	}
-	return CBENCH_CPU_FREE;
+	return use;
 }
 
 int cbench_client_free_watcher(u32 cpu)
