@@ -613,6 +613,7 @@ static int timed(struct cbench_backend *b, void (*run)(struct cbench_ctx *, uint
 		return ret;
 
 	ticks = stop - start;
+	s->start_ticks = start;
 	/* The overhead is a mean over levels, so not whole: we round. */
 	s->ticks = (double)ticks > b->timer.overhead_ticks ?
 		   (uint64_t)llround((double)ticks - b->timer.overhead_ticks) : 0;

@@ -20,6 +20,8 @@ const char *const cbench_counter_names[CBENCH_COUNTER_KINDS] = {
 
 void cbench_sample_add(struct cbench_sample *sum, const struct cbench_sample *one)
 {
+	if (!sum->start_ticks)
+		sum->start_ticks = one->start_ticks;
 	sum->reps += one->reps;
 	sum->ticks += one->ticks;
 	sum->instructions += one->instructions;

@@ -51,6 +51,10 @@ struct cbench_sample {
 	/* Timing points the call recorded (those the buffer dropped too);
 	 * 0 without timing points (see cbench_backend_ops.tpoints). */
 	uint64_t tpoints;
+	/* The TSC when the region began (a per-rep sum's: its first call's);
+	 * 0 where the backend does not say.  A trial's measurements and its
+	 * reference's are matched by it (stats/levels.h). */
+	uint64_t start_ticks;
 };
 
 /* Adds one to sum: a per-rep benchmark's measurement of several calls,

@@ -91,6 +91,24 @@ static void read_discarded_by(const struct cbench_json *v, struct cbench_trial *
 		t->discarded_by[k] = (size_t)whole(by, cbench_disturb_names[k]);
 }
 
+/* A trial's "clock": how its est-cycles/op was formed. */
+static void read_clock(const struct cbench_json *c, struct cbench_trial *t)
+{
+	const char *how = c ? cbench_json_string(c, "how", "") : "";
+
+	t->clock_how = CBENCH_CLOCK_NONE;
+	t->clock_tolerance = NAN;
+	for (int k = CBENCH_CLOCK_NONE; k <= CBENCH_CLOCK_UNSTEADY; k++)
+		if (!strcmp(how, cbench_clock_how_names[k]))
+			t->clock_how = k;
+	if (!c)
+		return;
+	t->clock_matched = (size_t)whole(c, "matched");
+	t->clock_levels = (size_t)whole(c, "levels");
+	t->clock_jumps = (size_t)whole(c, "jumps");
+	t->clock_tolerance = figure(c, "tolerance");
+}
+
 /* One member of "trials" (report_json.c's put_trial). */
 static void read_trial(const struct cbench_json *v, struct cbench_trial *t)
 {
@@ -131,6 +149,7 @@ static void read_trial(const struct cbench_json *v, struct cbench_trial *t)
 	t->step_share = figure(v, "step_share");
 	t->core_ghz = figure(v, "core_ghz");
 	t->clock_moved = figure(v, "clock_moved");
+	read_clock(cbench_json_get(v, "clock"), t);
 	t->figures.have_allocs = cbench_json_get(v, "allocs_per_op") != NULL;
 	t->figures.bytes_per_op = figure(v, "bytes_per_op");
 	t->figures.allocs_per_op = figure(v, "allocs_per_op");

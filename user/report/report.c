@@ -8,6 +8,7 @@
 
 #include "machine/reference.h"
 #include "report/report.h"
+#include "stats/levels.h"
 #include "stats/sequential.h"
 #include "stats/stats.h"
 #include "stats/trials.h"
@@ -64,7 +65,13 @@ static double ref_cycles_per_tick(const struct cbench_report *r, const struct cb
 	return (double)t->ref_samples[from].reps * CBENCH_REF_ADDS_PER_REP / ticks;
 }
 
-/* The clock the trial saw, and how much it moved between its halves. */
+const char *const cbench_clock_how_names[] = {
+	[CBENCH_CLOCK_NONE] = "none", [CBENCH_CLOCK_MATCHED] = "matched",
+	[CBENCH_CLOCK_TRIAL] = "trial", [CBENCH_CLOCK_UNSTEADY] = "unsteady",
+};
+
+/* The clock the trial saw over its whole length, and how much it moved
+ * between its halves: where its references cannot be matched. */
 static double trial_clock(const struct cbench_report *r, struct cbench_trial *t, double *v)
 {
 	size_t half = t->nref_samples / 2;
@@ -74,9 +81,81 @@ static double trial_clock(const struct cbench_report *r, struct cbench_trial *t,
 
 	t->core_ghz = all * r->timer.tsc_hz * 1e-9;
 	t->clock_moved = fabs(second - first) / ((first + second) / 2);
-	if (isnan(all) && r->timer.est_cycles_per_tick > 0)
-		all = r->timer.est_cycles_per_tick;	/* no reference: the calibration's */
 	return all;
+}
+
+/* Samples as the level matcher sees them (stats/levels.h). */
+static struct cbench_level_point *level_points(const struct cbench_sample *s, size_t n)
+{
+	struct cbench_level_point *p = malloc((n ? n : 1) * sizeof(*p));
+
+	for (size_t i = 0; p && i < n; i++) {
+		p[i].ticks_per_rep = s[i].disturbed || !s[i].reps ? NAN :
+				     (double)s[i].ticks / (double)s[i].reps;
+		p[i].at = s[i].start_ticks;
+	}
+	return p;
+}
+
+/*
+ * est-cycles/op of the trial t (struct cbench_trial.clock_how): within one
+ * clock level, from the measurements with a steady clock on both sides and
+ * the references around them, where the backend took a reference right
+ * after each measurement; else from the trial's floors (the clock's whole
+ * range), the calibration's clock without references.  ns_per_op: the
+ * trial's own estimate, for the last two.
+ */
+static void trial_cycles(const struct cbench_report *r, const struct cbench_experiment *e,
+			 struct cbench_trial *t, double *v)
+{
+	uint64_t ops = e->desc->ops_per_rep ? e->desc->ops_per_rep : 1;
+	struct cbench_level_point *bench, *ref;
+	double cycles_per_tick, ref_reps;
+	struct cbench_levels l;
+	int ret = -ENODATA;
+
+	t->clock_how = CBENCH_CLOCK_NONE;
+	t->clock_matched = t->clock_levels = t->clock_jumps = 0;
+	t->clock_tolerance = NAN;
+	if (!t->nref_samples || !t->valid) {
+		if (t->valid && r->timer.est_cycles_per_tick > 0)
+			t->est_cycles_per_op = t->ns_per_op * r->timer.tsc_hz * 1e-9 *
+					       r->timer.est_cycles_per_tick;
+		return;
+	}
+	bench = level_points(t->samples, t->nsamples);
+	ref = level_points(t->ref_samples, t->nref_samples);
+	ref_reps = (double)t->ref_samples[0].reps;
+	if (bench && ref && t->samples[0].reps && ref_reps > 0)
+		ret = cbench_levels_match(bench, t->nsamples, ref, t->nref_samples,
+					  r->timer.step_ticks / (double)t->samples[0].reps,
+					  r->timer.step_ticks / ref_reps, &l);
+	free(bench);
+	free(ref);
+	if (ret == 0 || ret == -ERANGE) {
+		t->clock_matched = l.matched;
+		t->clock_levels = l.levels;
+		t->clock_jumps = l.jumps;
+		t->clock_tolerance = l.tolerance;
+	}
+	if (ret == -ERANGE) {
+		/* No level held long enough: what the clock did, no figure. */
+		trial_clock(r, t, v);
+		t->clock_how = CBENCH_CLOCK_UNSTEADY;
+		return;
+	}
+	if (ret) {
+		cycles_per_tick = trial_clock(r, t, v);
+		t->clock_how = CBENCH_CLOCK_TRIAL;
+		if (cycles_per_tick > 0)
+			t->est_cycles_per_op = t->ns_per_op * r->timer.tsc_hz * 1e-9 * cycles_per_tick;
+		return;
+	}
+	cycles_per_tick = CBENCH_REF_ADDS_PER_REP / l.ref_ticks;
+	t->clock_how = CBENCH_CLOCK_MATCHED;
+	t->core_ghz = cycles_per_tick * r->timer.tsc_hz * 1e-9;
+	t->clock_moved = l.moved;
+	t->est_cycles_per_op = l.bench_ticks / (double)ops * cycles_per_tick;
 }
 
 static void summarize_trial(const struct cbench_report *r, const struct cbench_experiment *e,
@@ -87,7 +166,7 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 	double *v = malloc((most ? most : 1) * sizeof(*v));
 	const struct cbench_sample *fastest = NULL;
 	uint64_t ops = d->ops_per_rep ? d->ops_per_rep : 1;
-	double cycles_per_tick, ticks_to_ns_per_op = 0;
+	double ticks_to_ns_per_op = 0;
 	uint64_t n_ops;
 
 	t->valid = t->discarded = 0;
@@ -97,6 +176,9 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 	t->half_ns_per_op[0] = t->half_ns_per_op[1] = NAN;
 	t->mb_per_s = t->est_cycles_per_op = t->step_share = NAN;
 	t->core_ghz = t->clock_moved = NAN;
+	t->clock_how = CBENCH_CLOCK_NONE;
+	t->clock_matched = t->clock_levels = t->clock_jumps = 0;
+	t->clock_tolerance = NAN;
 	t->instructions_per_op = t->cycles_per_op = t->ref_cycles_per_op = NAN;
 	t->have = 0;
 	if (!v)
@@ -143,9 +225,7 @@ static void summarize_trial(const struct cbench_report *r, const struct cbench_e
 		if (bytes > 0 && t->ns_per_op > 0)
 			t->mb_per_s = bytes * 1e3 / t->ns_per_op;
 	}
-	cycles_per_tick = trial_clock(r, t, v);
-	if (t->valid && cycles_per_tick > 0)
-		t->est_cycles_per_op = t->ns_per_op * r->timer.tsc_hz * 1e-9 * cycles_per_tick;
+	trial_cycles(r, e, t, v);
 	if (fastest && fastest->have) {
 		double per = (double)fastest->reps * (double)ops;
 
@@ -218,7 +298,11 @@ static void classify(struct cbench_report *r)
 	for (size_t i = 0; obs && of && i < k; i++) {
 		of[i]->cause = obs[i].cause;
 		of[i]->beside = obs[i].beside;
-		of[i]->set_aside = cbench_trial_disturbed(obs[i].cause);
+		/* A trial whose clock held across too few measurements has no
+		 * est-cycles/op: measured again, as a trial a dip slowed. */
+		if (of[i]->clock_how == CBENCH_CLOCK_UNSTEADY && !cbench_trial_disturbed(of[i]->cause))
+			of[i]->cause = CBENCH_TRIAL_CLOCK;
+		of[i]->set_aside = cbench_trial_disturbed(of[i]->cause);
 	}
 	for (size_t i = 0; i < r->nresults; i++) {
 		struct cbench_result *res = &r->results[i];
@@ -241,7 +325,7 @@ static void classify(struct cbench_report *r)
 /* What slowed a result's set-aside trials, in words, into its note. */
 static void note_set_aside(struct cbench_result *res)
 {
-	size_t cause[CBENCH_TRIAL_PART + 1] = { 0 }, beside = 0;
+	size_t cause[CBENCH_TRIAL_PART + 1] = { 0 }, beside = 0, unsteady = 0;
 	int len;
 
 	res->set_aside_note[0] = '\0';
@@ -250,7 +334,10 @@ static void note_set_aside(struct cbench_result *res)
 
 		if (!t->set_aside)
 			continue;
-		cause[t->cause]++;
+		if (t->clock_how == CBENCH_CLOCK_UNSTEADY && t->cause == CBENCH_TRIAL_CLOCK)
+			unsteady++;
+		else
+			cause[t->cause]++;
 		beside += t->beside;
 	}
 	if (!res->set_aside)
@@ -268,6 +355,10 @@ static void note_set_aside(struct cbench_result *res)
 		len += snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
 				" %zu by a dip of the core clock (the reference chain was slow too);",
 				cause[CBENCH_TRIAL_CLOCK]);
+	if (unsteady && len > 0 && (size_t)len < sizeof(res->set_aside_note))
+		len += snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
+				" %zu by a core clock that jumped beside most of its measurements (too "
+				"few at one level for est-cycles/op);", unsteady);
 	if (cause[CBENCH_TRIAL_PART] && len > 0 && (size_t)len < sizeof(res->set_aside_note))
 		snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
 			 " %zu slow for part of the trial (its halves disagree);",

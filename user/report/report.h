@@ -21,6 +21,18 @@
 
 struct cbench_json;
 
+/* How a trial's est-cycles/op was formed (struct cbench_trial). */
+enum cbench_clock_how {
+	CBENCH_CLOCK_NONE,		/* no reference: the calibration's clock, or none */
+	CBENCH_CLOCK_MATCHED,		/* within one clock level (stats/levels.h) */
+	CBENCH_CLOCK_TRIAL,		/* the trial's floors: references not taken beside
+					 * each measurement, or too few measurements to match */
+	CBENCH_CLOCK_UNSTEADY,		/* the clock moved beside too many measurements:
+					 * no figure, the trial set aside */
+};
+
+extern const char *const cbench_clock_how_names[];
+
 struct cbench_trial {
 	int error;			/* 0, or -errno with reason */
 	char reason[640];
@@ -72,10 +84,21 @@ struct cbench_trial {
 	 * measurement a step's rounding can be (under 1/2000 unless the
 	 * measurement cap kept measurements short). */
 	double step_share;
-	/* The core clock the trial saw, from its reference measurements, in
-	 * GHz; and how far it moved between the trial's two halves, relative. */
+	/*
+	 * The core clock the trial saw, from its reference measurements, in
+	 * GHz: the level est_cycles_per_op was taken at (clock_how).  How far
+	 * it moved within the trial, relative: between the slowest and the
+	 * fastest of its clock_levels where the references were matched with
+	 * the measurements, else between the trial's two halves.  What the
+	 * figure is made of: the clock_matched measurements with a steady
+	 * clock on both sides, at clock_tolerance; clock_jumps, adjacent
+	 * references apart by more than 1 % (stats/levels.h).
+	 */
 	double core_ghz;
 	double clock_moved;
+	int clock_how;			/* enum cbench_clock_how */
+	size_t clock_matched, clock_levels, clock_jumps;
+	double clock_tolerance;
 	uint32_t have;			/* CBENCH_HAVE_* of the three below */
 	double instructions_per_op;	/* at the fastest valid measurement */
 	double cycles_per_op;

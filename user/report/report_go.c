@@ -363,12 +363,23 @@ static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 			continue;
 		}
 		/* Not a result line: benchstat's median would count it. */
+		if (tr->set_aside && tr->clock_how == CBENCH_CLOCK_UNSTEADY) {
+			fprintf(f, "# %s trial %zu set aside: the core clock held across only %zu of its "
+				"%zu measurements (%zu jumps), too few for est-cycles/op: %.4g ns/op\n",
+				name, j + 1, tr->clock_matched, tr->valid, tr->clock_jumps, tr->ns_per_op);
+			continue;
+		}
 		if (tr->set_aside) {
 			fprintf(f, "# %s trial %zu set aside as disturbed (%s): %.4g ns/op\n", name,
 				j + 1, cbench_trial_cause_name(tr->cause), tr->ns_per_op);
 			continue;
 		}
-		if (tr->clock_moved > CBENCH_CLOCK_MOVED_MAX)
+		if (tr->clock_moved > CBENCH_CLOCK_MOVED_MAX && tr->clock_how == CBENCH_CLOCK_MATCHED)
+			fprintf(f, "# %s trial %zu: the core clock moved %.2f%% within the trial (%zu "
+				"levels); est-cycles/op from the %zu of %zu measurements at one level, with "
+				"the clock steady on both sides\n", name, j + 1, 100 * tr->clock_moved,
+				tr->clock_levels, tr->clock_matched, tr->valid);
+		else if (tr->clock_moved > CBENCH_CLOCK_MOVED_MAX)
 			fprintf(f, "# %s trial %zu: the core clock moved %.2f%% within the trial\n",
 				name, j + 1, 100 * tr->clock_moved);
 		put_trial(f, name, tr);

@@ -106,6 +106,18 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 		if (f->get(t, &v))
 			cbench_jsonw_double(j, f->name, v);
 	}
+	/* How est_cycles_per_op was formed (report.c, stats/levels.h). */
+	if (t->clock_how != CBENCH_CLOCK_NONE) {
+		cbench_jsonw_object_start(j, "clock");
+		cbench_jsonw_string(j, "how", cbench_clock_how_names[t->clock_how]);
+		if (t->clock_how == CBENCH_CLOCK_MATCHED || t->clock_how == CBENCH_CLOCK_UNSTEADY) {
+			cbench_jsonw_uint(j, "matched", t->clock_matched);
+			cbench_jsonw_double(j, "tolerance", t->clock_tolerance);
+			cbench_jsonw_uint(j, "levels", t->clock_levels);
+		}
+		cbench_jsonw_uint(j, "jumps", t->clock_jumps);
+		cbench_jsonw_object_end(j);
+	}
 	if (t->have_tp)
 		cbench_report_json_tp(j, "tpoints", &t->tp, tsc_hz);
 	put_wall(j, t);

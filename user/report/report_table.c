@@ -226,7 +226,8 @@ void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colou
 		fprintf(f, "%score clock %.3f to %.3f GHz over the run (%.2f%%)%s%s\n", colour ? DIM : "",
 			r->core_ghz_min, r->core_ghz_max,
 			100 * (r->core_ghz_max - r->core_ghz_min) / r->core_ghz_min,
-			r->clock_moved_trials ? "; it moved within some trials" : "", colour ? RESET : "");
+			r->clock_moved_trials ? "; it moved within some trials, and est-cycles/op was "
+			"taken at one level in each" : "", colour ? RESET : "");
 	if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
 		fprintf(f, "%swarning: the worker ran without real-time priority (SCHED_FIFO: %s): "
 			"other tasks could take its CPU mid-measurement; run as root, or give "

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/* est-cycles within one clock level; see levels.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/levels.h"
+#include "stats/stats.h"
+
+/* Whether reference i was taken right after measurement i, for every i. */
+static bool interleaved(const struct cbench_level_point *bench, size_t nbench,
+			const struct cbench_level_point *ref, size_t nref)
+{
+	size_t n = nbench < nref ? nbench : nref;
+
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!bench[i].at || !ref[i].at || bench[i].at >= ref[i].at)
+			return false;
+		if (i && ref[i - 1].at >= bench[i].at)
+			return false;
+	}
+	return true;
+}
+
+/* The value a steady pair of references gives its level: the less delayed. */
+static double pair_level(const struct cbench_level_point *ref, size_t i)
+{
+	return fmin(ref[i - 1].ticks_per_rep, ref[i].ticks_per_rep);
+}
+
+/*
+ * The measurements i (1 <= i < n) whose references on either side agree
+ * within tol, into steady; how many.
+ */
+static size_t steady_at(const struct cbench_level_point *bench, const struct cbench_level_point *ref,
+			size_t n, double ref_step, double tol, size_t *steady)
+{
+	size_t k = 0;
+
+	for (size_t i = 1; i < n; i++) {
+		double p = ref[i - 1].ticks_per_rep, q = ref[i].ticks_per_rep, lo = fmin(p, q);
+
+		if (isnan(bench[i].ticks_per_rep) || isnan(p) || isnan(q) || !(lo > 0))
+			continue;
+		if (fabs(p - q) <= fmax(tol, 3 * ref_step / lo) * lo)
+			steady[k++] = i;
+	}
+	return k;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The clock levels among the k steady pairs' values v: the lowest value of
+ * each core, a run of sorted values each within CBENCH_LEVELS_CORE (or
+ * three timer steps) of the one before, of at least CBENCH_LEVELS_CORE_MIN
+ * values and that share of the pairs.  A reference at a steady clock reads
+ * the same to within the timer's rounding, so each level's undelayed
+ * measurements make a core; delayed ones scatter above it.  Into floors
+ * (ascending); how many.
+ */
+static size_t find_levels(const double *v, size_t k, double ref_step, double *sorted, double *floors)
+{
+	size_t need = (size_t)ceil(CBENCH_LEVELS_CORE_SHARE * (double)k), start = 0, n = 0;
+
+	if (need < CBENCH_LEVELS_CORE_MIN)
+		need = CBENCH_LEVELS_CORE_MIN;
+	memcpy(sorted, v, k * sizeof(*v));
+	qsort(sorted, k, sizeof(*sorted), compare_double);
+	for (size_t i = 1; i <= k; i++) {
+		if (i < k && sorted[i] - sorted[i - 1] <=
+			     fmax(3 * ref_step, CBENCH_LEVELS_CORE * sorted[i - 1]))
+			continue;
+		if (i - start >= need)
+			floors[n++] = sorted[start];
+		start = i;
+	}
+	return n;
+}
+
+/* The level a pair of value v belongs to: the slowest of the nlevels floors
+ * at or under it (delays only add); -1 under the fastest. */
+static int level_of(double v, const double *floors, size_t nlevels)
+{
+	int level = -1;
+
+	for (size_t i = 0; i < nlevels && floors[i] <= v; i++)
+		level = (int)i;
+	return level;
+}
+
+int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
+			const struct cbench_level_point *ref, size_t nref, double bench_step,
+			double ref_step, struct cbench_levels *l)
+{
+	static const double tolerances[] = CBENCH_LEVELS_TOLERANCES;
+	size_t n = nbench < nref ? nbench : nref, k = 0, need, nr = 0, nb = 0, chosen = 0;
+	double *b, *r, *v, *floors;
+	size_t *steady, *count;
+	int ret = 0;
+
+	*l = (struct cbench_levels){ .bench_ticks = NAN, .ref_ticks = NAN, .tolerance = NAN };
+	for (size_t i = 0; i < nbench; i++)
+		l->valid += !isnan(bench[i].ticks_per_rep);
+	for (size_t i = 1; i < nref; i++) {
+		double p = ref[i - 1].ticks_per_rep, q = ref[i].ticks_per_rep;
+
+		l->jumps += !isnan(p) && !isnan(q) && fabs(p - q) > CBENCH_LEVELS_JUMP * fmin(p, q);
+	}
+	if (!interleaved(bench, nbench, ref, nref))
+		return -ENODATA;
+	need = (size_t)ceil(CBENCH_LEVELS_MIN_SHARE * (double)l->valid);
+	if (need < CBENCH_LEVELS_MIN)
+		need = CBENCH_LEVELS_MIN;
+	steady = malloc((n + 1) * sizeof(*steady));
+	b = malloc((n + 1) * sizeof(*b));
+	r = malloc(2 * (n + 1) * sizeof(*r));
+	v = malloc((n + 1) * sizeof(*v));
+	floors = malloc((n + 1) * sizeof(*floors));
+	count = calloc(n + 1, sizeof(*count));
+	if (!steady || !b || !r || !v || !floors || !count) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t t = 0; t < sizeof(tolerances) / sizeof(tolerances[0]); t++) {
+		l->tolerance = tolerances[t];
+		k = steady_at(bench, ref, n, ref_step, l->tolerance, steady);
+		if (k >= need)
+			break;
+	}
+	l->matched = k;
+	if (k < need) {
+		ret = -ERANGE;
+		goto out;
+	}
+	/* Each steady measurement at its level; the figure at the level most
+	 * of them ran at (the faster where two tie). */
+	for (size_t j = 0; j < k; j++)
+		v[j] = pair_level(ref, steady[j]);
+	l->levels = find_levels(v, k, ref_step, b, floors);
+	if (!l->levels) {
+		ret = -ERANGE;
+		goto out;
+	}
+	l->moved = floors[l->levels - 1] / floors[0] - 1;
+	for (size_t j = 0; j < k; j++) {
+		int lv = level_of(v[j], floors, l->levels);
+
+		if (lv >= 0)
+			count[lv]++;
+	}
+	for (size_t i = 1; i < l->levels; i++)
+		chosen = count[i] > count[chosen] ? i : chosen;
+	for (size_t j = 0; j < k; j++) {
+		if (level_of(v[j], floors, l->levels) != (int)chosen)
+			continue;
+		b[nb++] = bench[steady[j]].ticks_per_rep;
+		r[nr++] = ref[steady[j] - 1].ticks_per_rep;
+		r[nr++] = ref[steady[j]].ticks_per_rep;
+	}
+	l->matched = nb;
+	l->bench_ticks = cbench_stats_floor_mean(b, nb, bench_step);
+	l->ref_ticks = cbench_stats_floor_mean(r, nr, ref_step);
+out:
+	free(steady);
+	free(b);
+	free(r);
+	free(v);
+	free(floors);
+	free(count);
+	return ret;
+}
