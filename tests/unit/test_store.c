@@ -67,7 +67,7 @@ static int read_text(const char *text, struct cbench_store_run *run, char *err, 
 }
 
 static const struct cbench_store_result *find(const struct cbench_store_run *r, const char *name,
-					      enum cbench_store_metric m)
+					      enum cbench_metric m)
 {
 	for (size_t i = 0; i < r->nresults; i++) {
 		if (!strcmp(r->results[i].name, name) && r->results[i].metric == m)

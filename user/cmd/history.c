@@ -147,7 +147,7 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 	case OPT_OBJECT:
 		return cbench_option_name("history", "--object", arg, &o->object, err);
 	case OPT_METRIC:
-		o->metric = cbench_option_word("--metric", arg, cbench_store_metric_names, err);
+		o->metric = cbench_option_word("--metric", arg, cbench_metric_names, err);
 		return o->metric < 0 ? -EINVAL : 0;
 	case CBENCH_OPT_BACKEND:
 		if (strcmp(arg, "user") && strcmp(arg, "kmod"))

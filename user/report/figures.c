@@ -5,6 +5,7 @@
  * a new figure goes where it should print.
  */
 #include <math.h>
+#include <string.h>
 
 #include "report/figures.h"
 #include "report/report.h"
@@ -196,4 +197,25 @@ double cbench_figure_value(const struct cbench_figure *f, const struct cbench_tr
 	if (t->error || !f->get(t, &v))
 		return NAN;
 	return v;
+}
+
+const char *const cbench_metric_names[CBENCH_METRICS + 1] = {
+	"ns", "est-cycles", "instructions", "cycles", "ref-cycles", NULL,
+};
+
+const char *const cbench_metric_units[CBENCH_METRICS] = {
+	"ns/op", "est-cycles/op", "instructions/op", "cycles/op", "ref-cycles/op",
+};
+
+const char *const cbench_metric_members[CBENCH_METRICS] = {
+	"ns_per_op", "est_cycles_per_op", "instructions_per_op", "cycles_per_op", "ref_cycles_per_op",
+};
+
+int cbench_metric_of(const char *name)
+{
+	for (int m = 0; m < CBENCH_METRICS; m++) {
+		if (!strcmp(name, cbench_metric_names[m]) || !strcmp(name, cbench_metric_units[m]))
+			return m;
+	}
+	return -1;
 }

@@ -63,6 +63,28 @@ struct cbench_figure {
 	bool (*applies)(const struct cbench_experiment *e);
 };
 
+/*
+ * What a benchmark is judged by (the --metric of compare, plot and history,
+ * and what the store keeps), by name: "ns", "est-cycles", "instructions",
+ * "cycles", "ref-cycles"; their units per op ("ns/op", ...) and the JSON
+ * member of a trial that holds each ("ns_per_op", ...).
+ */
+enum cbench_metric {
+	CBENCH_METRIC_NS,		/* ns per op: wall time, which follows the core clock */
+	CBENCH_METRIC_EST_CYCLES,	/* core cycles per op against the reference chain */
+	CBENCH_METRIC_INSTRUCTIONS,	/* per op, where the counters measured */
+	CBENCH_METRIC_CYCLES,
+	CBENCH_METRIC_REF_CYCLES,
+	CBENCH_METRICS,
+};
+
+extern const char *const cbench_metric_names[CBENCH_METRICS + 1];	/* NULL-ended */
+extern const char *const cbench_metric_units[CBENCH_METRICS];
+extern const char *const cbench_metric_members[CBENCH_METRICS];
+
+/* The metric of a name ("est-cycles", or its unit "est-cycles/op"), or -1. */
+int cbench_metric_of(const char *name);
+
 extern const struct cbench_figure cbench_figures[];
 extern const unsigned int cbench_nfigures;
 

@@ -228,7 +228,7 @@ static int insert_results(struct cbench_store *s, const struct cbench_store_run 
 {
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct cbench_store_result *r = &run->results[i];
-		const char *metric = cbench_store_metric_names[r->metric];
+		const char *metric = cbench_metric_names[r->metric];
 		sqlite3_stmt *st = cbench_store_prepare(s, "INSERT INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 							"ittddddi", id, r->name, metric, r->value, r->u,
 							r->lower, r->upper, (long long)r->ntrials);

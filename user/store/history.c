@@ -87,8 +87,8 @@ static int analyse(const struct cbench_store_series *s, const struct cbench_cp_p
 
 	*hs = (struct cbench_history_series){
 		.machine = s->machine, .cpu = s->cpu, .backend = s->backend, .object = s->object,
-		.name = s->name, .metric = cbench_store_metric_names[s->metric],
-		.unit = cbench_store_metric_units[s->metric], .npoints = s->n,
+		.name = s->name, .metric = cbench_metric_names[s->metric],
+		.unit = cbench_metric_units[s->metric], .npoints = s->n,
 	};
 	hs->points = calloc(s->n + 1, sizeof(*hs->points));
 	if (!y || !u || !w || !hs->points)

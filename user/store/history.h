@@ -23,7 +23,7 @@ struct cbench_history_select {
 	const char *machine, *object, *backend;
 	const regex_t *filter;		/* on the benchmark's name */
 	/*
-	 * enum cbench_store_metric, or -1: est-cycles where every run of the
+	 * enum cbench_metric, or -1: est-cycles where every run of the
 	 * series has it (it cancels a core clock that moves between runs,
 	 * which time per op follows), else ns.
 	 */

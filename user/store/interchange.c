@@ -26,7 +26,7 @@
  * estimate where there is one, all per 1000 ops or in ps. */
 static const struct {
 	const char *samples, *estimate;
-	enum cbench_store_metric metric;
+	enum cbench_metric metric;
 } lnt_metrics[] = {
 	{ "ps_per_op", "ps_per_op_estimate", CBENCH_METRIC_NS },
 	{ "est_cycles_per_kop", "est_cycles_per_kop_estimate", CBENCH_METRIC_EST_CYCLES },
@@ -162,7 +162,7 @@ static int bmf_benchmark(const struct cbench_json *b, const char *name,
 {
 	for (int m = 0; m < CBENCH_METRICS; m++) {
 		const struct cbench_json *x = cbench_json_get(b, bmf_measures[m]);
-		struct cbench_store_result res = { .metric = (enum cbench_store_metric)m };
+		struct cbench_store_result res = { .metric = (enum cbench_metric)m };
 		int ret;
 
 		if (!x)

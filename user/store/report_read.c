@@ -12,11 +12,6 @@
 #include "store/report_read.h"
 #include "store/run.h"
 
-/* Each metric's member in a trial of the report. */
-static const char *const trial_keys[CBENCH_METRICS] = {
-	"ns_per_op", "est_cycles_per_op", "instructions_per_op", "cycles_per_op", "ref_cycles_per_op",
-};
-
 /*
  * The headline of metric m for a benchmark, as the run quotes it: ns per
  * op is the figure the report leads with (quote_ns_per_op: schema 2's the
@@ -26,7 +21,7 @@ static const char *const trial_keys[CBENCH_METRICS] = {
  * only, the median of trials.  Trials set aside as disturbed (schema 2:
  * status "set_aside") count in none of them.
  */
-static double headline(const struct cbench_json *b, enum cbench_store_metric m,
+static double headline(const struct cbench_json *b, enum cbench_metric m,
 		       const double *trials, size_t n)
 {
 	double v = NAN;
@@ -39,7 +34,7 @@ static double headline(const struct cbench_json *b, enum cbench_store_metric m,
 }
 
 /* Metric m of one benchmark, if any of its trials measured it. */
-static int read_metric(const struct cbench_json *b, const char *name, enum cbench_store_metric m,
+static int read_metric(const struct cbench_json *b, const char *name, enum cbench_metric m,
 		       struct cbench_store_run *run)
 {
 	const struct cbench_json *trials = cbench_json_get(b, "trials");
@@ -54,7 +49,7 @@ static int read_metric(const struct cbench_json *b, const char *name, enum cbenc
 		return -ENOMEM;
 	for (size_t i = 0; i < trials->n; i++) {
 		const struct cbench_json *t = &trials->items[i];
-		double x = cbench_json_number(t, trial_keys[m], NAN);
+		double x = cbench_json_number(t, cbench_metric_members[m], NAN);
 
 		if (!strcmp(cbench_json_string(t, "status", ""), "ok") && isfinite(x) && x > 0)
 			v[res.ntrials++] = x;
@@ -161,7 +156,7 @@ int cbench_store_read_report(const struct cbench_json *doc, struct cbench_store_
 		if (!*name)
 			continue;
 		for (int m = 0; !ret && m < CBENCH_METRICS; m++)
-			ret = read_metric(b, name, (enum cbench_store_metric)m, run);
+			ret = read_metric(b, name, (enum cbench_metric)m, run);
 	}
 	if (!ret && !run->nresults) {
 		snprintf(err, errlen, "no benchmark of this run measured anything (every trial failed)");

@@ -10,23 +10,6 @@
 #include "stats/stats.h"
 #include "store/run.h"
 
-const char *const cbench_store_metric_names[CBENCH_METRICS + 1] = {
-	"ns", "est-cycles", "instructions", "cycles", "ref-cycles", NULL,
-};
-
-const char *const cbench_store_metric_units[CBENCH_METRICS] = {
-	"ns/op", "est-cycles/op", "instructions/op", "cycles/op", "ref-cycles/op",
-};
-
-int cbench_store_metric_of(const char *name)
-{
-	for (int m = 0; m < CBENCH_METRICS; m++) {
-		if (!strcmp(name, cbench_store_metric_names[m]))
-			return m;
-	}
-	return -1;
-}
-
 int cbench_store_run_push(struct cbench_store_run *r, const struct cbench_store_result *res)
 {
 	struct cbench_store_result *v = realloc(r->results, (r->nresults + 1) * sizeof(*v));

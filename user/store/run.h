@@ -10,20 +10,7 @@
 
 #include <stddef.h>
 
-/* What a series measures; the store names them as metric_names says. */
-enum cbench_store_metric {
-	CBENCH_METRIC_NS,		/* ns per op: the figure the run quotes */
-	CBENCH_METRIC_EST_CYCLES,	/* core cycles per op against the reference chain */
-	CBENCH_METRIC_INSTRUCTIONS,	/* per op, where the counters measured */
-	CBENCH_METRIC_CYCLES,
-	CBENCH_METRIC_REF_CYCLES,
-	CBENCH_METRICS,
-};
-
-/* "ns", "est-cycles", "instructions", "cycles", "ref-cycles"; NULL-ended. */
-extern const char *const cbench_store_metric_names[CBENCH_METRICS + 1];
-/* Their units per op: "ns/op", "est-cycles/op", ... */
-extern const char *const cbench_store_metric_units[CBENCH_METRICS];
+#include "report/figures.h"
 
 /* Longest benchmark name, commit, machine or object name a store keeps. */
 #define CBENCH_STORE_NAME_MAX 512
@@ -32,7 +19,7 @@ struct cbench_store_result {
 	/* The report name without "Benchmark", as LNT and Bencher name it:
 	 * "Copy/size=64". */
 	char name[CBENCH_STORE_NAME_MAX];
-	enum cbench_store_metric metric;
+	enum cbench_metric metric;
 	double value;			/* the headline */
 	double u;			/* relative standard uncertainty; NAN unknown */
 	double lower, upper;		/* the least and greatest trial */
@@ -77,7 +64,5 @@ void cbench_store_result_spread(struct cbench_store_result *res);
  */
 void cbench_store_run_fingerprint(const struct cbench_store_run *r, char *out, size_t len);
 
-/* The metric of a name ("est-cycles"), or -1. */
-int cbench_store_metric_of(const char *name);
 
 #endif /* _CBENCH_STORE_RUN_H */

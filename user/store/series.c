@@ -124,17 +124,17 @@ static int same_series(sqlite3_stmt *st, const struct cbench_store_series *cur,
 	       !strcmp((const char *)sqlite3_column_text(st, 3), cur->backend) &&
 	       !strcmp((const char *)sqlite3_column_text(st, 4), cur->object) &&
 	       !strcmp((const char *)sqlite3_column_text(st, 5), cur->name) &&
-	       cbench_store_metric_of((const char *)sqlite3_column_text(st, 6)) == (int)cur->metric;
+	       cbench_metric_of((const char *)sqlite3_column_text(st, 6)) == (int)cur->metric;
 }
 
 static int start_series(sqlite3_stmt *st, struct cbench_store_series *s)
 {
-	int m = cbench_store_metric_of((const char *)sqlite3_column_text(st, 6));
+	int m = cbench_metric_of((const char *)sqlite3_column_text(st, 6));
 
 	*s = (struct cbench_store_series){
 		.machine = text(st, 1), .cpu = text(st, 2), .backend = text(st, 3),
 		.object = text(st, 4), .name = text(st, 5),
-		.metric = m < 0 ? CBENCH_METRIC_NS : (enum cbench_store_metric)m,
+		.metric = m < 0 ? CBENCH_METRIC_NS : (enum cbench_metric)m,
 	};
 	return s->machine && s->cpu && s->backend && s->object && s->name ? 0 : -ENOMEM;
 }
@@ -223,13 +223,13 @@ int cbench_store_run_results(struct cbench_store *s, long long id, struct cbench
 
 	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
-		int m = cbench_store_metric_of((const char *)sqlite3_column_text(st, 1));
+		int m = cbench_metric_of((const char *)sqlite3_column_text(st, 1));
 
 		if (m < 0)
 			continue;
 		if (!cur || strcmp(cur->name, name) || (int)cur->metric != m) {
 			struct cbench_store_result r = {
-				.metric = (enum cbench_store_metric)m, .value = number(st, 2),
+				.metric = (enum cbench_metric)m, .value = number(st, 2),
 				.u = number(st, 3), .lower = number(st, 4), .upper = number(st, 5),
 			};
 

@@ -38,7 +38,7 @@ struct cbench_store_point {
 
 struct cbench_store_series {
 	char *machine, *cpu, *backend, *object, *name;
-	enum cbench_store_metric metric;
+	enum cbench_metric metric;
 	struct cbench_store_point *points;
 	size_t n;
 };
