@@ -78,12 +78,14 @@ else
 fi
 
 # compare's gate in JUnit: made-up runs, three a side, X clearly slower
-# (+98 %), Y the same, Z only in the old ones.  --fail-on slower: exit 3,
-# X a failure of type slower, Y passes, Z skipped; no gate: nothing fails.
+# (+98 %), Y the same within 0.02 %, W the same but its runs 0.4 % apart
+# (an interval across --min-effect: not judged), Z only in the old ones.
+# --fail-on slower: exit 3, X a failure of type slower, Y passes, W a
+# failure of type undecided, Z skipped; no gate: nothing fails.
 for i in 1 2 3; do
-	printf 'goos: linux\nBenchmarkX 10 1.0%s ns/op\nBenchmarkY 10 5.0%s ns/op\nBenchmarkZ 10 1 ns/op\n' \
-		"$i" "$i" >"$TMP/a$i.txt"
-	printf 'goos: linux\nBenchmarkX 10 2.0%s ns/op\nBenchmarkY 10 5.0%s ns/op\n' "$i" "$i" >"$TMP/b$i.txt"
+	printf 'goos: linux\nBenchmarkX 10 1.0%s ns/op\nBenchmarkY 10 5.00%s ns/op\nBenchmarkW 10 5.0%s ns/op\nBenchmarkZ 10 1 ns/op\n' \
+		"$i" "$i" "$i" >"$TMP/a$i.txt"
+	printf 'goos: linux\nBenchmarkX 10 2.0%s ns/op\nBenchmarkY 10 5.00%s ns/op\nBenchmarkW 10 5.0%s ns/op\n' "$i" "$i" "$i" >"$TMP/b$i.txt"
 done
 cases() {
 	"$SCHEMA_PY" - "$TMP/out" "$@" <<'PY'
@@ -103,13 +105,14 @@ PY
 run_cb compare --fail-on slower --format junit "$TMP/a1.txt" "$TMP/a2.txt" "$TMP/a3.txt" -- \
 	"$TMP/b1.txt" "$TMP/b2.txt" "$TMP/b3.txt"
 if [ "$rc" -eq 3 ] && xmllint --noout --schema "$XSD" "$TMP/out" 2>/dev/null &&
-   cases BenchmarkX:failure/slower BenchmarkY:pass BenchmarkZ:skipped/None && grep -q 'gate (--fail-on slower): FAILED' "$TMP/err"; then
-	ok "compare --format junit: a benchmark that fails the gate is a failing case (exit 3)"
+   cases BenchmarkX:failure/slower BenchmarkY:pass BenchmarkW:failure/undecided BenchmarkZ:skipped/None &&
+   grep -q 'gate (--fail-on slower): FAILED' "$TMP/err"; then
+	ok "compare --format junit: a benchmark that fails the gate is a failing case (exit 3), one it could not judge a failure of type undecided"
 else
 	not_ok "compare --format junit with a failing gate (exit $rc): $(cat "$TMP/err")"
 fi
 run_cb compare --format junit "$TMP/a1.txt" "$TMP/a2.txt" "$TMP/a3.txt" -- "$TMP/b1.txt" "$TMP/b2.txt" "$TMP/b3.txt"
-if [ "$rc" -eq 0 ] && cases BenchmarkX:pass BenchmarkY:pass BenchmarkZ:skipped/None; then
+if [ "$rc" -eq 0 ] && cases BenchmarkX:pass BenchmarkY:pass BenchmarkW:pass BenchmarkZ:skipped/None; then
 	ok "compare --format junit without a gate: nothing fails"
 else
 	not_ok "compare --format junit without a gate (exit $rc)"
@@ -117,13 +120,13 @@ fi
 run_cb compare --fail-on slower --format junit "$TMP/a1.txt" "$TMP/b1.txt"
 rc_one=$rc
 cp "$TMP/out" "$TMP/one.xml"
-if [ "$rc_one" -eq 4 ] && cases BenchmarkX:failure/undecided BenchmarkY:failure/undecided BenchmarkZ:skipped/None; then
+if [ "$rc_one" -eq 4 ] && cases BenchmarkX:failure/undecided BenchmarkY:failure/undecided BenchmarkW:failure/undecided BenchmarkZ:skipped/None; then
 	ok "compare --format junit, one run a side: undecided cases fail (exit 4)"
 else
 	not_ok "compare --format junit, one run a side (exit $rc_one)"
 fi
 run_cb compare --fail-on slower --undecided pass --format junit "$TMP/a1.txt" "$TMP/b1.txt"
-if [ "$rc" -eq 0 ] && cases BenchmarkX:skipped/None BenchmarkY:skipped/None BenchmarkZ:skipped/None; then
+if [ "$rc" -eq 0 ] && cases BenchmarkX:skipped/None BenchmarkY:skipped/None BenchmarkW:skipped/None BenchmarkZ:skipped/None; then
 	ok "compare --format junit --undecided pass: undecided cases skipped (exit 0)"
 else
 	not_ok "compare --format junit --undecided pass (exit $rc)"

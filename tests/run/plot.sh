@@ -332,7 +332,7 @@ for line in open(sys.argv[2]):
     m = re.match(r"^(Checksum/\S+) .* 3\+3 (.*)$", line.rstrip())
     if m:
         table[m.group(1)] = m.group(2)
-words = {"slower": "slower", "faster": "faster", "none": "~", "small": "~ small", "equal": "~ equal",
+words = {"slower": "slower", "faster": "faster", "none": "~", "unsettled": "~ ", "equal": "~ equal",
          "undecided": "?"}
 assert len(table) == 18 and len(r["rows"]) == 18, (len(table), len(r["rows"]))
 for row in r["rows"]:

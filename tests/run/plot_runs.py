@@ -5,8 +5,8 @@ from one real run's JSON report of build/tests/fixtures/sets18_old.so.
     plot_runs.py BASE.json OUTDIR NOLD NNEW SLOW
 
 writes OUTDIR/old1.json ... and OUTDIR/new1.json ...: each a copy of BASE
-with every ns/op figure of a benchmark scaled by a deterministic factor
-within +-0.2 % (the drift between runs), and on the new side the benchmark
+with every ns/op and est-cycles/op figure of a benchmark scaled by a
+deterministic factor within +-0.2 % (the drift between runs), and on the new side the benchmark
 named SLOW scaled by 1.05 more: one set 5 % slower.  The align=1 sets are
 made equal to their align=0 twins first (the fixture's align does nothing),
 so their lines coincide exactly.
@@ -29,7 +29,7 @@ for b in base["benchmarks"]:
 
 def scale(obj, f):
     for k, v in obj.items():
-        if k.endswith("ns_per_op") and isinstance(v, (int, float)):
+        if (k.endswith("ns_per_op") or k == "est_cycles_per_op") and isinstance(v, (int, float)):
             obj[k] = v * f
     for t in obj.get("trials", []):
         scale(t, f)

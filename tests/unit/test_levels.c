@@ -291,29 +291,39 @@ static void too_unsteady(void)
 /* The matcher's contract on its own. */
 static void matcher_refuses(void)
 {
-	struct cbench_level_point b[8], r[8];
+	struct cbench_level_point b[16], r[16];
 	struct cbench_levels l;
 
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < 16; i++) {
 		b[i] = (struct cbench_level_point){ 1000, (uint64_t)(100 + 20 * i) };
 		r[i] = (struct cbench_level_point){ 500, (uint64_t)(110 + 20 * i) };
 	}
-	CU_ASSERT_EQUAL(cbench_levels_match(b, 8, r, 8, 1, 1, &l), 0);
-	CU_ASSERT_EQUAL(l.matched, 7);
+	CU_ASSERT_EQUAL(cbench_levels_match(b, 16, r, 16, 1, 1, &l), 0);
+	CU_ASSERT_EQUAL(l.matched, 15);
+	CU_ASSERT_EQUAL(l.levels, 1);
 	CU_ASSERT_DOUBLE_EQUAL(l.bench_ticks / l.ref_ticks, 2, 1e-12);
+	/* Too few to match: the trial's floors stand. */
+	CU_ASSERT_EQUAL(cbench_levels_match(b, 9, r, 9, 1, 1, &l), -EDOM);
 	/* A start unknown, or a reference before its measurement: not
 	 * taken beside them. */
 	b[3].at = 0;
-	CU_ASSERT_EQUAL(cbench_levels_match(b, 8, r, 8, 1, 1, &l), -ENODATA);
+	CU_ASSERT_EQUAL(cbench_levels_match(b, 16, r, 16, 1, 1, &l), -ENODATA);
 	b[3].at = 115;
-	CU_ASSERT_EQUAL(cbench_levels_match(b, 8, r, 8, 1, 1, &l), -ENODATA);
+	CU_ASSERT_EQUAL(cbench_levels_match(b, 16, r, 16, 1, 1, &l), -ENODATA);
 	b[3].at = 160;
 	/* Every other reference 5 % off: no steady measurement. */
-	for (int i = 0; i < 8; i += 2)
+	for (int i = 0; i < 16; i += 2)
 		r[i].ticks_per_rep = 525;
-	CU_ASSERT_EQUAL(cbench_levels_match(b, 8, r, 8, 1, 1, &l), -ERANGE);
+	CU_ASSERT_EQUAL(cbench_levels_match(b, 16, r, 16, 1, 1, &l), -ERANGE);
 	CU_ASSERT_EQUAL(l.matched, 0);
-	CU_ASSERT_EQUAL(l.jumps, 7);
+	CU_ASSERT_EQUAL(l.jumps, 15);
+	/* References that agree pairwise but scatter too widely for a core
+	 * (a noisy chain): one level, at the fastest. */
+	for (int i = 0; i < 16; i++)
+		r[i].ticks_per_rep = 500 * (1 + 0.005 * (i / 2));
+	CU_ASSERT_EQUAL(cbench_levels_match(b, 16, r, 16, 1, 1, &l), 0);
+	CU_ASSERT_EQUAL(l.levels, 1);
+	CU_ASSERT_DOUBLE_EQUAL(l.ref_ticks, 500, 1e-9);
 }
 
 static CU_TestInfo levels_tests[] = {

@@ -26,6 +26,7 @@
 #include "session/options.h"
 #include "session/select.h"
 #include "session/session.h"
+#include "stats/change.h"
 #include "stats/sequential.h"
 
 /* Limit for loading an object and for each tuning worker, in seconds. */
@@ -492,8 +493,26 @@ static size_t count_failed(const struct cbench_audit_report *r)
 }
 
 /*
+ * How an audit fares at the gate, by its interval as compare's rows do
+ * (stats/change.h): it fails on B past --min-effect, passes B shown within
+ * it (an inconclusive audit whose interval lies under the bound too), and
+ * is undecided about the rest.
+ */
+static enum cbench_gate_answer answer(const struct audit_options *o, const struct cbench_audit_pair *p)
+{
+	enum cbench_verdict v = p->end.verdict;
+
+	if (v == CBENCH_VERDICT_B_SLOWER || (v == CBENCH_VERDICT_B_FASTER && o->fail_on == GATE_CHANGED))
+		return CBENCH_GATE_FAIL;
+	if (v != CBENCH_VERDICT_UNDECIDED)
+		return CBENCH_GATE_PASS;
+	return cbench_change_gate(p->end.lower, p->end.upper, o->min_effect_pct / 100,
+				  o->fail_on == GATE_CHANGED);
+}
+
+/*
  * The gate of --fail-on, in one line on stderr: which audits fail it, and
- * which were inconclusive.  Returns the exit status it asks for: 3 when
+ * which it could not judge.  Returns the exit status it asks for: 3 when
  * failed; 4 when none failed but some were inconclusive, which a gate must
  * not pass as if it had judged them, unless --undecided pass; else 0.
  */
@@ -505,13 +524,12 @@ static int gate(const struct audit_options *o, const struct cbench_audit_report 
 	if (o->fail_on == GATE_NONE)
 		return 0;
 	for (size_t i = 0; i < r->npairs; i++) {
-		enum cbench_verdict v = r->pairs[i].end.verdict;
+		enum cbench_gate_answer a = answer(o, &r->pairs[i]);
 
 		if (r->pairs[i].error)
 			continue;
-		failing += v == CBENCH_VERDICT_B_SLOWER ||
-			   (v == CBENCH_VERDICT_B_FASTER && o->fail_on == GATE_CHANGED);
-		open += v == CBENCH_VERDICT_UNDECIDED;
+		failing += a == CBENCH_GATE_FAIL;
+		open += a == CBENCH_GATE_UNDECIDED;
 	}
 	fprintf(stderr, "gate (--fail-on %s): %s: %zu of %zu audit%s %s by %g %% or more",
 		what, failing ? "FAILED" : open && !o->undecided_pass ? "UNDECIDED" : "passed",
@@ -519,15 +537,16 @@ static int gate(const struct audit_options *o, const struct cbench_audit_report 
 	for (size_t i = 0, named = 0; i < r->npairs; i++) {
 		const struct cbench_audit_pair *p = &r->pairs[i];
 
-		if (!p->error && p->end.verdict == CBENCH_VERDICT_UNDECIDED && named++ < 4)
-			fprintf(stderr, "%s%s", named == 1 ? "; inconclusive: " : ", ", p->b->id);
+		if (!p->error && answer(o, p) == CBENCH_GATE_UNDECIDED && named++ < 4)
+			fprintf(stderr, "%s%s", named == 1 ? "; not judged: " : ", ", p->b->id);
 	}
 	fprintf(stderr, "%s\n", open > 4 ? ", ..." : "");
 	if (failing)
 		return CBENCH_EXIT_GATE;
 	if (open && !o->undecided_pass) {
-		fprintf(stderr, "gate: %zu inconclusive audit%s not judged (exit status %d): give it "
-			"a longer --budget, a larger --min-effect, or --undecided pass to let it pass\n",
+		fprintf(stderr, "gate: %zu inconclusive audit%s not judged (the interval reaches across "
+			"--min-effect; exit status %d): give it a longer --budget, a larger --min-effect, "
+			"or --undecided pass to let it pass\n",
 			open, open == 1 ? "" : "s", CBENCH_EXIT_UNDECIDED);
 		return CBENCH_EXIT_UNDECIDED;
 	}

@@ -64,6 +64,7 @@ struct input {
 struct plot_options {
 	const char *output;
 	double min_effect;		/* a fraction */
+	int metric;			/* enum cbench_metric, or -1: as compare picks */
 	enum cbench_plot_scale y_scale;
 };
 
@@ -429,7 +430,8 @@ static bool seen_before(const struct input *in, size_t s, size_t i, const char *
 struct page {
 	struct input *in;
 	size_t nin;
-	struct cbench_runs *sides[2];
+	struct cbench_runs *sides[2];	/* ns/op, every benchmark: the sweeps' */
+	struct cbench_sides *both;	/* two sides: what the change view judges by */
 	size_t nsides;
 	const char *labels[2];		/* the sides' */
 	char side_label[2][64];
@@ -472,7 +474,7 @@ static int write_page(FILE *f, const struct page *pg)
 	page_head(f, pg);
 	for (size_t s = 0; s < pg->nin; s++)
 		config_line(f, &in[s]);
-	if (pg->nsides > 1 && cbench_plot_change(f, pg->sides[0], pg->sides[1], pg->labels, pg->opt->min_effect))
+	if (pg->nsides > 1 && cbench_plot_change(f, pg->both, pg->labels, pg->opt->min_effect))
 		return -ENOMEM;
 	cbench_plot_sweeps(f, sides, pg->labels, pg->nsides, pg->opt->y_scale);
 	fputs("<p class=\"legend\">Per trial: a line from its fastest to its slowest measurement, a "
@@ -506,7 +508,8 @@ static void usage(FILE *f)
 		"Draws run reports, JSON (run --format json) or Go text, as one self-contained\n"
 		"HTML page.  Two sides (old and new, one run or more each) open with what\n"
 		"changed: per benchmark new/old with compare's 95%% interval (two runs a side or\n"
-		"more), sorted by change, slowest first, coloured by compare's verdict.  A\n"
+		"more), by compare's figure, sorted by change, slowest first, coloured by\n"
+		"compare's verdict.  A\n"
 		"benchmark with parameters gets a sweep per integer key: ns/op against it, a\n"
 		"line per value of the other keys, old dashed and new solid in one colour, the\n"
 		"change on hover; the key's axis logarithmic over more than a decade.  Then per\n"
@@ -520,13 +523,16 @@ static void usage(FILE *f)
 		"  -o, --output FILE   the HTML file to write (required; - for stdout)\n"
 		"  --min-effect PCT    smallest change that counts, in percent (default %.1f, as\n"
 		"                      compare's)\n"
+		"  --metric M          what judges the change view: est-cycles, ns, instructions,\n"
+		"                      cycles or ref-cycles (default, as compare: est-cycles where\n"
+		"                      both sides have it in every run, else ns)\n"
 		"  --y-scale SCALE     the sweeps' time axis: auto (logarithmic where times span\n"
 		"                      two decades), linear (from 0) or log\n"
 		"  -h, --help          show this help\n",
 		cbench_prog, cbench_prog, cbench_prog, PLOT_MIN_EFFECT_PCT);
 }
 
-enum { OPT_MIN_EFFECT = 256, OPT_Y_SCALE };
+enum { OPT_MIN_EFFECT = 256, OPT_Y_SCALE, OPT_METRIC };
 
 /* The options into o; the operands are left from optind on.  0, 1 for --help, or a usage error's status. */
 static int parse_options(struct plot_options *o, int argc, char *argv[])
@@ -535,6 +541,7 @@ static int parse_options(struct plot_options *o, int argc, char *argv[])
 		{ "output", required_argument, NULL, 'o' },
 		{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
 		{ "y-scale", required_argument, NULL, OPT_Y_SCALE },
+		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -556,6 +563,14 @@ static int parse_options(struct plot_options *o, int argc, char *argv[])
 				return cbench_usage_error("plot", NULL);
 			}
 			o->min_effect = pct / 100;
+			break;
+		case OPT_METRIC:
+			o->metric = cbench_metric_of(optarg);
+			if (o->metric < 0) {
+				cbench_option_refuse(stderr, "--metric", "est-cycles, ns, instructions, cycles "
+						     "or ref-cycles", optarg);
+				return cbench_usage_error("plot", NULL);
+			}
 			break;
 		case OPT_Y_SCALE:
 			i = cbench_option_word("--y-scale", optarg, scales, stderr);
@@ -639,29 +654,37 @@ static void name_inputs(struct input *in, size_t nin)
 /* Each side's runs, as compare reads them.  0, or -errno after saying why. */
 static int read_sides(struct page *pg, struct cbench_origin *first)
 {
-	char *paths[PLOT_MAX_RUNS];
+	char *paths[2][PLOT_MAX_RUNS];
+	size_t n[2] = { 0 };
+	struct cbench_runs like = { .first = first, .mixed = true, .empty_ok = true, .cmd = "plot" };
 
 	for (size_t s = 0; s < pg->nsides; s++) {
 		const char *label = NULL;
-		size_t n = 0;
 
-		pg->sides[s] = calloc(1, sizeof(*pg->sides[s]));
-		if (!pg->sides[s])
-			return -ENOMEM;
-		*pg->sides[s] = (struct cbench_runs){
-			.first = first, .mixed = true, .empty_ok = true, .cmd = "plot",
-		};
 		for (size_t i = 0; i < pg->nin; i++) {
 			if ((size_t)pg->in[i].side == s) {
-				paths[n++] = (char *)pg->in[i].path;
+				paths[s][n[s]++] = (char *)pg->in[i].path;
 				label = pg->in[i].label;
 			}
 		}
-		snprintf(pg->side_label[s], sizeof(pg->side_label[s]), "%s (%zu reports)", s ? "new" : "old", n);
-		pg->labels[s] = n == 1 ? label : pg->side_label[s];
-		if (cbench_runs_read(pg->sides[s], paths, n))
-			return -EINVAL;
+		snprintf(pg->side_label[s], sizeof(pg->side_label[s]), "%s (%zu reports)", s ? "new" : "old", n[s]);
+		pg->labels[s] = n[s] == 1 ? label : pg->side_label[s];
 	}
+	if (pg->nsides == 1) {
+		pg->sides[0] = calloc(1, sizeof(*pg->sides[0]));
+		if (!pg->sides[0])
+			return -ENOMEM;
+		*pg->sides[0] = like;
+		return cbench_runs_read(pg->sides[0], paths[0], n[0]) ? -EINVAL : 0;
+	}
+	pg->both = calloc(1, sizeof(*pg->both));
+	if (!pg->both)
+		return -ENOMEM;
+	pg->both->metric = pg->opt->metric;
+	if (cbench_sides_read(pg->both, &like, paths[0], n[0], paths[1], n[1]))
+		return -EINVAL;
+	for (size_t s = 0; s < 2; s++)
+		pg->sides[s] = (struct cbench_runs *)cbench_sides_runs(pg->both, (int)s);
 	return 0;
 }
 
@@ -698,7 +721,7 @@ static int draw(const struct page *pg, const char *output)
 
 int cbench_plot_main(int argc, char *argv[])
 {
-	struct plot_options opt = { .min_effect = PLOT_MIN_EFFECT_PCT / 100 };
+	struct plot_options opt = { .min_effect = PLOT_MIN_EFFECT_PCT / 100, .metric = -1 };
 	struct input in[2 * PLOT_MAX_RUNS] = { { 0 } };
 	struct cbench_origin first = { 0 };
 	struct page pg = { .in = in, .opt = &opt };
@@ -729,10 +752,12 @@ int cbench_plot_main(int argc, char *argv[])
 		ret = draw(&pg, opt.output);
 	for (size_t s = 0; s < pg.nin; s++)
 		cbench_json_free(in[s].root);
-	for (size_t s = 0; s < 2; s++) {
-		if (pg.sides[s])
-			cbench_runs_release(pg.sides[s]);
-		free(pg.sides[s]);
+	if (pg.both) {
+		cbench_sides_release(pg.both);
+		free(pg.both);
+	} else if (pg.sides[0]) {
+		cbench_runs_release(pg.sides[0]);
+		free(pg.sides[0]);
 	}
 	return ret ? 1 : 0;
 }

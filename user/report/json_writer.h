@@ -19,10 +19,14 @@
  * member of each, raised when a member changes meaning or goes away (new
  * members do not raise it).  The run report has its own
  * (docs/schema/run.schema.json): 2 since its ns_per_op is the median of
- * trials, no longer the least trial's.
+ * trials, no longer the least trial's.  The compare report's is 2 since its
+ * rows name the metric that judged them (old and new, no longer
+ * old_ns_per_op and new_ns_per_op) and slower means the whole interval past
+ * --min-effect ("small" became "unsettled").
  */
 #define CBENCH_JSON_SCHEMA_VERSION 1
 #define CBENCH_RUN_JSON_SCHEMA_VERSION 2
+#define CBENCH_COMPARE_JSON_SCHEMA_VERSION 2
 
 /* Deepest nesting of objects and arrays. */
 #define CBENCH_JSONW_DEPTH_MAX 16

@@ -17,18 +17,19 @@
 
 static const char *const verdict_class[] = {
 	[CBENCH_CHANGE_UNDECIDED] = "undecided", [CBENCH_CHANGE_NONE] = "none",
-	[CBENCH_CHANGE_SMALL] = "small", [CBENCH_CHANGE_EQUAL] = "equal",
+	[CBENCH_CHANGE_UNSETTLED] = "unsettled", [CBENCH_CHANGE_EQUAL] = "equal",
 	[CBENCH_CHANGE_FASTER] = "faster", [CBENCH_CHANGE_SLOWER] = "slower",
 };
 
 /* As compare's table says them, and in a few words more. */
 static const char *const verdict_words[] = {
-	[CBENCH_CHANGE_UNDECIDED] = "?", [CBENCH_CHANGE_NONE] = "~", [CBENCH_CHANGE_SMALL] = "~ small",
+	[CBENCH_CHANGE_UNDECIDED] = "?", [CBENCH_CHANGE_NONE] = "~", [CBENCH_CHANGE_UNSETTLED] = "~ real",
 	[CBENCH_CHANGE_EQUAL] = "~ equal", [CBENCH_CHANGE_FASTER] = "faster", [CBENCH_CHANGE_SLOWER] = "slower",
 };
 static const char *const verdict_meaning[] = {
 	[CBENCH_CHANGE_UNDECIDED] = "one run a side: no interval, no verdict",
-	[CBENCH_CHANGE_NONE] = "no difference shown", [CBENCH_CHANGE_SMALL] = "real, but under --min-effect",
+	[CBENCH_CHANGE_NONE] = "no difference shown, nor within --min-effect",
+	[CBENCH_CHANGE_UNSETTLED] = "real, but not shown past --min-effect",
 	[CBENCH_CHANGE_EQUAL] = "within --min-effect", [CBENCH_CHANGE_FASTER] = "faster",
 	[CBENCH_CHANGE_SLOWER] = "slower",
 };
@@ -36,6 +37,7 @@ static const char *const verdict_meaning[] = {
 struct change_row {
 	struct cbench_plot_row row;
 	struct cbench_change c;
+	int metric;
 };
 
 static const char *short_name(const char *name)
@@ -52,6 +54,9 @@ static void describe(struct change_row *r, const struct cbench_series *a, const 
 	if (c->under_min_effect)
 		snprintf(verdict, sizeof(verdict), "~ equal: %s, under --min-effect",
 			 c->under_min_effect > 0 ? "slower" : "faster");
+	else if (c->verdict == CBENCH_CHANGE_UNSETTLED)
+		snprintf(verdict, sizeof(verdict), "~ %s, not shown past --min-effect",
+			 c->lo > 0 ? "slower" : "faster");
 	else
 		snprintf(verdict, sizeof(verdict), "%s", verdict_words[c->verdict]);
 	if (isfinite(c->lo)) {
@@ -59,9 +64,10 @@ static void describe(struct change_row *r, const struct cbench_series *a, const 
 		snprintf(p, sizeof(p), ", p %.3f", c->p);
 	}
 	snprintf(r->row.label, sizeof(r->row.label), "%+.2f %%%s %s", 100 * c->change, interval, verdict);
-	snprintf(r->row.title, sizeof(r->row.title), "%s: %+.2f %%%s (new/old %.4f)%s; old %.6g ns/op, %zu "
-		 "run%s; new %.6g ns/op, %zu run%s: %s (%s)", a->name, 100 * c->change, interval,
-		 c->new_ns / c->old_ns, p, c->old_ns, a->n, a->n == 1 ? "" : "s", c->new_ns, b->n,
+	snprintf(r->row.title, sizeof(r->row.title), "%s: %+.2f %%%s (new/old %.4f)%s; old %.6g %s, %zu "
+		 "run%s; new %.6g %s, %zu run%s: %s (%s)", a->name, 100 * c->change, interval,
+		 c->new_ns / c->old_ns, p, c->old_ns, cbench_metric_units[r->metric], a->n,
+		 a->n == 1 ? "" : "s", c->new_ns, cbench_metric_units[r->metric], b->n,
 		 b->n == 1 ? "" : "s", verdict, c->under_min_effect ? "a real change, too small to count" :
 		 verdict_meaning[c->verdict]);
 	r->row.name = short_name(a->name);
@@ -122,7 +128,8 @@ static void only_in(FILE *f, const struct cbench_runs *g, const struct cbench_ru
 }
 
 /* What the colours and the axis say, and what one run a side cannot. */
-static void legend(FILE *f, const char *const labels[2], double min_effect, size_t undecided, bool mixed)
+static void legend(FILE *f, const char *const labels[2], double min_effect, size_t undecided, bool mixed,
+		   const size_t by_metric[CBENCH_METRICS])
 {
 	fputs("<p class=\"legend\">Per benchmark, ", f);
 	cbench_plot_html(f, labels[1]);
@@ -130,9 +137,19 @@ static void legend(FILE *f, const char *const labels[2], double min_effect, size
 	cbench_plot_html(f, labels[0]);
 	fprintf(f, " as <code>compare</code> tests it: each run's headline (the median of its trials), each "
 		"side's geometric mean of those, and Welch's 95 %% interval over the runs. The grey "
-		"band is &plusmn;%.2f %% (<code>--min-effect</code>): slower red, faster green, equal "
-		"grey (within the band), small blue (real but within it), no difference shown light grey. "
+		"band is &plusmn;%.2f %% (<code>--min-effect</code>): slower red, faster green (the whole "
+		"interval past the band), equal grey (within it), real blue (the interval excludes 0 but "
+		"reaches across the band), no difference shown light grey. "
 		"Slowest first; hover for the figures.</p>\n", 100 * min_effect);
+	fputs("<p class=\"note\">Judged by ", f);
+	for (int m = 0, k = 0; m < CBENCH_METRICS; m++) {
+		if (!by_metric[m])
+			continue;
+		fprintf(f, "%s%s (%zu benchmark%s)", k++ ? ", " : "", cbench_metric_units[m], by_metric[m],
+			by_metric[m] == 1 ? "" : "s");
+	}
+	fputs(": est-cycles/op where both sides have it in every run, for the core clock cannot move "
+	      "it; <code>--metric</code> chooses.</p>\n", f);
 	if (undecided)
 		fprintf(f, "<p class=\"note\">%zu benchmark%s with one run a side: the change without an "
 			"interval or a verdict (hollow; red or green where it is past the band), for a run's "
@@ -145,23 +162,27 @@ static void legend(FILE *f, const char *const labels[2], double min_effect, size
 		      "difference is not only the change's.</p>\n", f);
 }
 
-int cbench_plot_change(FILE *f, const struct cbench_runs *old, const struct cbench_runs *new,
-		       const char *const labels[2], double min_effect)
+int cbench_plot_change(FILE *f, const struct cbench_sides *sides, const char *const labels[2],
+		       double min_effect)
 {
+	const struct cbench_runs *old = cbench_sides_runs(sides, 0), *new = cbench_sides_runs(sides, 1);
 	struct change_row *rows = calloc(old->n ? old->n : 1, sizeof(*rows));
-	size_t n = 0, undecided = 0;
+	size_t n = 0, undecided = 0, by_metric[CBENCH_METRICS] = { 0 };
 
 	if (!rows)
 		return -ENOMEM;
 	for (size_t i = 0; i < old->n; i++) {
-		const struct cbench_series *a = &old->s[i], *b = cbench_runs_find(new, a->name);
+		const struct cbench_series *a, *b;
+		int m = cbench_sides_pick(sides, old->s[i].name, &a, &b);
 
-		if (!b)
+		if (m < 0)
 			continue;
 		if (cbench_series_change(a, b, min_effect, &rows[n].c)) {
 			free(rows);
 			return -ENOMEM;
 		}
+		rows[n].metric = m;
+		by_metric[m]++;
 		undecided += rows[n].c.verdict == CBENCH_CHANGE_UNDECIDED;
 		describe(&rows[n++], a, b);
 	}
@@ -182,10 +203,10 @@ int cbench_plot_change(FILE *f, const struct cbench_runs *old, const struct cben
 		}
 		for (size_t i = 0; i < n; i++)
 			plain[i] = rows[i].row;
-		cbench_plot_forest(f, plain, n, min_effect, true, "new/old ns/op (1: no change)", "change");
+		cbench_plot_forest(f, plain, n, min_effect, true, "new/old (1: no change)", "change");
 		free(plain);
 	}
-	legend(f, labels, min_effect, undecided, old->differed || new->differed);
+	legend(f, labels, min_effect, undecided, old->differed || new->differed, by_metric);
 	only_in(f, old, new, labels[0]);
 	only_in(f, new, old, labels[1]);
 	fputs("</section>\n", f);

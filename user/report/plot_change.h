@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * `cbenchctl plot`'s change view of two sides' runs: per benchmark in
- * both, new against old as `compare` tests it, sorted by change, slowest
- * first, coloured by verdict.
+ * both, new against old as `compare` tests it (by the metric compare would
+ * judge it by), sorted by change, slowest first, coloured by verdict.
  */
 #ifndef _CBENCH_PLOT_CHANGE_H
 #define _CBENCH_PLOT_CHANGE_H
@@ -17,7 +17,7 @@
  * +-min_effect band, a fraction), and the benchmarks of one side only.
  * labels name the sides.  0, or -ENOMEM.
  */
-int cbench_plot_change(FILE *f, const struct cbench_runs *old, const struct cbench_runs *new,
-		       const char *const labels[2], double min_effect);
+int cbench_plot_change(FILE *f, const struct cbench_sides *sides, const char *const labels[2],
+		       double min_effect);
 
 #endif /* _CBENCH_PLOT_CHANGE_H */

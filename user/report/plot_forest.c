@@ -28,7 +28,7 @@ const char cbench_plot_forest_css[] =
 	".faster .interval { stroke: #2a9d3a; }\n .faster .estimate, .faster .label { fill: #2a9d3a; }\n"
 	".equal .interval, .equivalent .interval { stroke: #777; }\n"
 	".equal .estimate, .equivalent .estimate { fill: #555; }\n"
-	".small .interval { stroke: #7a9cc0; }\n .small .estimate { fill: #5b7fa6; }\n"
+	".unsettled .interval { stroke: #7a9cc0; }\n .unsettled .estimate { fill: #5b7fa6; }\n"
 	".none .interval { stroke: #aaa; }\n .none .estimate { fill: #888; }\n"
 	".undecided .estimate { fill: #fff; stroke: #555; stroke-width: 1.5; }\n"
 	".undecided.up .estimate { stroke: #b3312c; }\n .undecided.up .label { fill: #b3312c; }\n"

@@ -18,7 +18,7 @@ const char *cbench_compare_verdict_name(enum cbench_change_verdict v)
 {
 	static const char *const names[] = {
 		[CBENCH_CHANGE_UNDECIDED] = "undecided", [CBENCH_CHANGE_NONE] = "none",
-		[CBENCH_CHANGE_SMALL] = "small", [CBENCH_CHANGE_EQUAL] = "equal",
+		[CBENCH_CHANGE_UNSETTLED] = "unsettled", [CBENCH_CHANGE_EQUAL] = "equal",
 		[CBENCH_CHANGE_FASTER] = "faster", [CBENCH_CHANGE_SLOWER] = "slower",
 	};
 
@@ -38,8 +38,12 @@ static void row(struct cbench_jsonw *j, const struct cbench_compare_row *r)
 
 	cbench_jsonw_object_start(j, NULL);
 	cbench_jsonw_string(j, "name", r->old->name);
-	cbench_jsonw_double(j, "old_ns_per_op", c->old_ns);
-	cbench_jsonw_double(j, "new_ns_per_op", c->new_ns);
+	cbench_jsonw_string(j, "metric", cbench_metric_names[r->metric]);
+	cbench_jsonw_string(j, "unit", cbench_metric_units[r->metric]);
+	cbench_jsonw_double(j, "old", c->old_ns);
+	cbench_jsonw_double(j, "new", c->new_ns);
+	maybe(j, "old_core_ghz", r->old_ghz);
+	maybe(j, "new_core_ghz", r->new_ghz);
 	cbench_jsonw_uint(j, "runs_old", r->old->n);
 	cbench_jsonw_uint(j, "runs_new", r->new->n);
 	cbench_jsonw_double(j, "change", 100 * c->change);
@@ -50,6 +54,9 @@ static void row(struct cbench_jsonw *j, const struct cbench_compare_row *r)
 	/* An equal verdict --min-effect alone made: the change is real. */
 	if (c->under_min_effect)
 		cbench_jsonw_string(j, "under_min_effect", c->under_min_effect > 0 ? "slower" : "faster");
+	/* An unsettled one: which way the real difference goes. */
+	if (c->verdict == CBENCH_CHANGE_UNSETTLED)
+		cbench_jsonw_string(j, "direction", c->lo > 0 ? "slower" : "faster");
 	cbench_jsonw_object_end(j);
 }
 
@@ -72,7 +79,7 @@ int cbench_compare_report_json(FILE *f, const struct cbench_compare_row *rows, s
 
 	cbench_jsonw_init(&j, f, true);
 	cbench_jsonw_object_start(&j, NULL);
-	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
+	cbench_jsonw_uint(&j, "schema_version", CBENCH_COMPARE_JSON_SCHEMA_VERSION);
 	cbench_jsonw_object_start(&j, "config");
 	cbench_jsonw_double(&j, "min_effect", 100 * min_effect);
 	cbench_jsonw_double(&j, "confidence", 1 - CBENCH_CHANGE_ALPHA);
@@ -105,12 +112,14 @@ static void figure(FILE *f, const char *name, double v)
  * failure), "skipped" (undecided, passed), or NULL (passed). */
 static const char *at_gate(const struct cbench_change *c, const struct cbench_compare_gate *g)
 {
-	bool gated = g->slower || g->faster;
+	enum cbench_gate_answer a;
 
-	if ((c->verdict == CBENCH_CHANGE_SLOWER && g->slower) ||
-	    (c->verdict == CBENCH_CHANGE_FASTER && g->faster))
+	if (!g->slower && !g->faster)
+		return NULL;
+	a = cbench_change_gate(c->lo, c->hi, g->min_effect, g->faster);
+	if (a == CBENCH_GATE_FAIL)
 		return cbench_compare_verdict_name(c->verdict);
-	if (gated && c->verdict == CBENCH_CHANGE_UNDECIDED)
+	if (a == CBENCH_GATE_UNDECIDED)
 		return g->undecided_pass ? "skipped" : "undecided";
 	return NULL;
 }
@@ -125,8 +134,9 @@ static void junit_row(FILE *f, const struct cbench_compare_row *r, double min_ef
 	fputs("  <testcase classname=\"compare\"", f);
 	cbench_xml_attr(f, "name", r->old->name);
 	fputs(" time=\"0\">\n    <properties>\n", f);
-	figure(f, "old_ns_per_op", c->old_ns);
-	figure(f, "new_ns_per_op", c->new_ns);
+	property(f, "metric", cbench_metric_units[r->metric]);
+	figure(f, "old", c->old_ns);
+	figure(f, "new", c->new_ns);
 	figure(f, "runs_old", (double)r->old->n);
 	figure(f, "runs_new", (double)r->new->n);
 	figure(f, "change_pct", 100 * c->change);
@@ -137,17 +147,28 @@ static void junit_row(FILE *f, const struct cbench_compare_row *r, double min_ef
 	fputs("    </properties>\n", f);
 	if (fails && !strcmp(fails, "skipped")) {
 		fputs("    <skipped", f);
-		cbench_xml_attr(f, "message", "one run a side: not judged (passed by --undecided pass)");
+		cbench_xml_attr(f, "message", isnan(c->p) ?
+				"one run a side: not judged (passed by --undecided pass)" :
+				"the interval reaches across --min-effect: not judged (passed by "
+				"--undecided pass)");
 		fputs("/>\n", f);
-	} else if (fails && !strcmp(fails, "undecided")) {
+	} else if (fails && !strcmp(fails, "undecided") && isnan(c->p)) {
 		fputs("    <failure type=\"undecided\"", f);
 		cbench_xml_attr(f, "message", "one run a side: a change cannot be told from the drift "
 				"between runs; give each side 3 or more runs, or gate with audit");
 		fputs("/>\n", f);
-	} else if (fails) {
-		snprintf(msg, sizeof(msg), "%s by %+.2f%% [%+.2f%%, %+.2f%%] (p %.3g), beyond "
-			 "--min-effect %.2f%%", fails, 100 * c->change, 100 * c->lo, 100 * c->hi, c->p,
+	} else if (fails && !strcmp(fails, "undecided")) {
+		snprintf(msg, sizeof(msg), "%s %+.2f%% [%+.2f%%, %+.2f%%]: the interval reaches across "
+			 "--min-effect %.2f%%, not judged; more runs a side narrow it",
+			 cbench_metric_units[r->metric], 100 * c->change, 100 * c->lo, 100 * c->hi,
 			 100 * min_effect);
+		fputs("    <failure type=\"undecided\"", f);
+		cbench_xml_attr(f, "message", msg);
+		fputs("/>\n", f);
+	} else if (fails) {
+		snprintf(msg, sizeof(msg), "%s %s by %+.2f%% [%+.2f%%, %+.2f%%] (p %.3g), past "
+			 "--min-effect %.2f%%", cbench_metric_units[r->metric], fails, 100 * c->change,
+			 100 * c->lo, 100 * c->hi, c->p, 100 * min_effect);
 		fprintf(f, "    <failure type=\"%s\"", fails);
 		cbench_xml_attr(f, "message", msg);
 		fputs("/>\n", f);

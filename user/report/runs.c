@@ -14,6 +14,7 @@
 
 #include "error.h"
 #include "object/elffile.h"
+#include "report/figures.h"
 #include "report/json.h"
 #include "report/report.h"
 #include "report/runs.h"
@@ -133,10 +134,15 @@ static void step_rounding(struct cbench_series *s, double share)
 
 /*
  * Another trial of the run v[n - 1]: the run's value is the median of its
- * trials, as run's headline is (and as benchstat takes a run's lines).
+ * trials, as run's headline is (and as benchstat takes a run's lines); its
+ * clock (ghz, NAN: not known) the mean of theirs.
  */
-static int add_to_run(struct cbench_series *s, double v)
+static int add_to_run(struct cbench_series *s, double v, double ghz)
 {
+	if (ghz > 0 && isfinite(ghz)) {
+		s->run_ghz[0] += ghz;
+		s->ghz[s->n - 1] = s->run_ghz[0] / (double)++s->run_clocks;
+	}
 	if (s->run_trials == s->trials_cap) {
 		size_t cap = s->trials_cap ? s->trials_cap * 2 : 16;
 		double *t = realloc(s->trials, cap * sizeof(*t));
@@ -152,8 +158,10 @@ static int add_to_run(struct cbench_series *s, double v)
 }
 
 /* One trial's value, in the run the file is at: a run's value is their
- * median.  step_share: a timer step over a measurement, NAN where not known. */
-static int add_trial(struct cbench_runs *g, const char *name, double v, double ulp, double step_share)
+ * median.  step_share: a timer step over a measurement, NAN where not
+ * known; ghz: the core clock the trial saw, NAN likewise. */
+static int add_trial(struct cbench_runs *g, const char *name, double v, double ulp, double step_share,
+		     double ghz)
 {
 	struct cbench_series *s = find(g, name, true);
 	double rel = ulp / v;
@@ -166,22 +174,29 @@ static int add_trial(struct cbench_runs *g, const char *name, double v, double u
 	s->fastest = s->n ? fmin(s->fastest, v) : v;
 	s->slowest = s->n ? fmax(s->slowest, v) : v;
 	if (s->n && s->run == g->runs)
-		return add_to_run(s, v);
+		return add_to_run(s, v, ghz);
 	if (s->n)
 		fold(s);
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 4;
-		double *nv = realloc(s->v, cap * sizeof(*nv));
+		double *nv = realloc(s->v, cap * sizeof(*nv)), *ng;
 
 		if (!nv)
 			return -ENOMEM;
 		s->v = nv;
+		ng = realloc(s->ghz, cap * sizeof(*ng));
+		if (!ng)
+			return -ENOMEM;
+		s->ghz = ng;
 		s->cap = cap;
 	}
 	s->n++;
 	s->run = g->runs;
 	s->run_trials = 0;
-	return add_to_run(s, v);
+	s->run_clocks = 0;
+	s->run_ghz[0] = 0;
+	s->ghz[s->n - 1] = NAN;
+	return add_to_run(s, v, ghz);
 }
 
 /*
@@ -301,10 +316,10 @@ static int check_origin(struct cbench_runs *g, char *why, size_t len)
 }
 
 /*
- * The ns/op value of a result line, in *value with its token in *token;
- * false for a line that has none.
+ * The value in unit of a result line, its token in *token; false for a
+ * line that has none.
  */
-static bool result_value(char *line, char **name, char **token)
+static bool result_value(char *line, const char *unit, char **name, char **token)
 {
 	char *save = NULL, *tok, *value = NULL;
 	int field = 0;
@@ -317,7 +332,7 @@ static bool result_value(char *line, char **name, char **token)
 		field++;
 		if (field >= 2 && field % 2 == 0)
 			value = tok;
-		else if (field >= 3 && !strcmp(tok, "ns/op") && value)
+		else if (field >= 3 && !strcmp(tok, unit) && value)
 			break;
 	}
 	*token = value;
@@ -336,8 +351,24 @@ static bool parse_time(const char *token, double *v)
 	       !strpbrk(token, "xX");
 }
 
+/* The run's core clock from its core-clock line ("4.0900 to 4.1900 GHz over
+ * the run ..."): the middle of its range. */
+static void note_clock(struct cbench_runs *g, const char *line)
+{
+	double lo, hi;
+
+	if (sscanf(line, "core-clock: %lf to %lf GHz", &lo, &hi) == 2 && lo > 0 && hi >= lo)
+		g->run_clock = (lo + hi) / 2;
+}
+
+/* Whether the timer's step bounds the metric's figures: a time's, not a count's. */
+static bool timed(const struct cbench_runs *g)
+{
+	return g->metric == CBENCH_METRIC_NS || g->metric == CBENCH_METRIC_EST_CYCLES;
+}
+
 /*
- * Reads one line into g: a result line's ns/op goes to its benchmark's
+ * Reads one line into g: a result line's value goes to its benchmark's
  * current run; a configuration line after result lines starts the next
  * run (reports written one after another into one file).
  */
@@ -351,28 +382,31 @@ static int read_line(struct cbench_runs *g, char *line, uint64_t at, bool *resul
 	if (cbench_go_step_share(line, step_of, sizeof(step_of), &v)) {
 		struct cbench_series *s = find(g, step_of, false);
 
-		if (s)
+		if (s && timed(g))
 			step_rounding(s, v);
 		return 0;
 	}
 	if (config_line(line)) {
+		if (*results)
+			g->run_clock = NAN;
 		g->runs += *results;
 		*results = false;
 		note_origin(&g->cur, line);
+		note_clock(g, line);
 		g->checked = false;
 		return 0;
 	}
-	if (!result_value(line, &name, &token))
+	if (!result_value(line, cbench_metric_units[g->metric], &name, &token))
 		return 0;
 	if (!g->checked && check_origin(g, why, len))
 		return -EINVAL;
 	if (!parse_time(token, &v)) {
-		snprintf(why, len, "line %" PRIu64 ": %s: ns/op value '%.40s' is not a finite, "
-			 "positive number", at, name, token);
+		snprintf(why, len, "line %" PRIu64 ": %s: %s value '%.40s' is not a finite, "
+			 "positive number", at, name, cbench_metric_units[g->metric], token);
 		return -EINVAL;
 	}
 	*results = true;
-	ret = add_trial(g, name, v, unit_in_last_place(token), NAN);
+	ret = add_trial(g, name, v, unit_in_last_place(token), NAN, g->run_clock);
 	if (ret)
 		snprintf(why, len, "%s", strerror(-ret));
 	return ret;
@@ -456,19 +490,22 @@ static int parse_json(FILE *f, struct cbench_runs *g, char *why, size_t len)
 		const char *name = cbench_json_string(b, "name", NULL);
 
 		for (size_t k = 0; name && t && t->type == CBENCH_JSON_ARRAY && k < t->n && !ret; k++) {
-			double v = cbench_json_number(&t->items[k], "ns_per_op", NAN);
+			const struct cbench_json *tr = &t->items[k];
+			double v = cbench_json_number(tr, cbench_metric_members[g->metric], NAN);
 
-			if (strcmp(cbench_json_string(&t->items[k], "status", ""), "ok") || !(v > 0) ||
-			    !isfinite(v))
+			if (strcmp(cbench_json_string(tr, "status", ""), "ok"))
+				continue;
+			trials++;
+			if (!(v > 0) || !isfinite(v))
 				continue;
 			/* Written to round-trip: rounding is a double's own. */
 			ret = add_trial(g, name, v, v * 0x1p-52,
-					cbench_json_number(&t->items[k], "step_share", NAN));
-			trials++;
+					timed(g) ? cbench_json_number(tr, "step_share", NAN) : NAN,
+					cbench_json_number(tr, "core_ghz", NAN));
 		}
 	}
 	cbench_json_free(root);
-	if (!ret && !trials && !g->empty_ok) {
+	if (!ret && !trials && !g->empty_ok && !g->secondary) {
 		snprintf(why, len, "it has no measured trials");
 		return -ENODATA;
 	}
@@ -491,6 +528,7 @@ static int parse(const char *path, struct cbench_runs *g, char *why, size_t len)
 	if (!f)
 		return ret;
 	g->runs++;
+	g->run_clock = NAN;
 	memset(&g->cur, 0, sizeof(g->cur));
 	g->cur.path = path;
 	g->checked = false;
@@ -531,7 +569,7 @@ static int parse(const char *path, struct cbench_runs *g, char *why, size_t len)
 		ret = -EIO;
 		snprintf(why, len, "%s", strerror(EIO));
 	}
-	if (!ret && !any) {
+	if (!ret && !any && !g->secondary) {
 		ret = -ENODATA;
 		snprintf(why, len, "it has no result lines");
 	}
@@ -543,6 +581,7 @@ void cbench_runs_release(struct cbench_runs *g)
 {
 	for (size_t i = 0; i < g->n; i++) {
 		free(g->s[i].v);
+		free(g->s[i].ghz);
 		free(g->s[i].trials);
 	}
 	free(g->s);
@@ -596,6 +635,19 @@ double cbench_series_mean(const struct cbench_series *s)
 	return exp(sum / (double)s->n);
 }
 
+double cbench_series_ghz(const struct cbench_series *s)
+{
+	double *v = malloc((s->n + 1) * sizeof(*v)), m;
+	size_t k = 0;
+
+	for (size_t i = 0; v && i < s->n; i++)
+		if (!isnan(s->ghz[i]))
+			v[k++] = s->ghz[i];
+	m = k ? cbench_stats_median(v, k) : NAN;
+	free(v);
+	return m;
+}
+
 /* The least variance a side's runs are taken to have: the printed value's
  * rounding and the timer's, which are apart and add. */
 static double floor_var(const struct cbench_series *old, const struct cbench_series *new)
@@ -626,4 +678,65 @@ double cbench_series_step_floor(const struct cbench_series *old, const struct cb
 	if (old->n < 2 || new->n < 2 || !(step_var > fmax(old->min_var, new->min_var)))
 		return 0;
 	return log_var(old) < least || log_var(new) < least ? sqrt(12 * step_var) : 0;
+}
+
+int cbench_sides_read(struct cbench_sides *s, const struct cbench_runs *like, char *const old[], size_t nold,
+		      char *const new[], size_t nnew)
+{
+	int want[3] = { CBENCH_METRIC_NS, s->metric < 0 ? CBENCH_METRIC_EST_CYCLES : s->metric, -1 };
+
+	for (int k = 0; k < 2; k++) {
+		int m = want[k];
+
+		if (s->read[m])
+			continue;
+		for (int side = 0; side < 2; side++) {
+			s->by[m][side] = (struct cbench_runs){ .first = like->first, .mixed = like->mixed,
+							       .cmd = like->cmd, .metric = m };
+		}
+		s->read[m] = true;
+		/* ns/op says what is wrong with a file: the others follow it. */
+		s->by[m][0].empty_ok = s->by[m][1].empty_ok = like->empty_ok;
+		s->by[m][0].secondary = s->by[m][1].secondary = m != CBENCH_METRIC_NS;
+		if (cbench_runs_read(&s->by[m][0], old, nold) || cbench_runs_read(&s->by[m][1], new, nnew))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+void cbench_sides_release(struct cbench_sides *s)
+{
+	for (int m = 0; m < CBENCH_SIDES_METRICS; m++) {
+		if (!s->read[m])
+			continue;
+		cbench_runs_release(&s->by[m][0]);
+		cbench_runs_release(&s->by[m][1]);
+	}
+}
+
+const struct cbench_runs *cbench_sides_runs(const struct cbench_sides *s, int side)
+{
+	return &s->by[CBENCH_METRIC_NS][side];
+}
+
+int cbench_sides_pick(const struct cbench_sides *s, const char *name, const struct cbench_series **a,
+		      const struct cbench_series **b)
+{
+	const struct cbench_series *na = cbench_runs_find(&s->by[CBENCH_METRIC_NS][0], name);
+	const struct cbench_series *nb = cbench_runs_find(&s->by[CBENCH_METRIC_NS][1], name);
+	int m = s->metric;
+
+	if (!na || !nb)
+		return -1;
+	if (m < 0) {
+		const struct cbench_series *ea = cbench_runs_find(&s->by[CBENCH_METRIC_EST_CYCLES][0], name);
+		const struct cbench_series *eb = cbench_runs_find(&s->by[CBENCH_METRIC_EST_CYCLES][1], name);
+
+		/* Every run of both sides, or the runs' values would not
+		 * be the same runs' as ns/op's. */
+		m = ea && eb && ea->n == na->n && eb->n == nb->n ? CBENCH_METRIC_EST_CYCLES : CBENCH_METRIC_NS;
+	}
+	*a = cbench_runs_find(&s->by[m][0], name);
+	*b = cbench_runs_find(&s->by[m][1], name);
+	return *a && *b ? m : -1;
 }

@@ -4,7 +4,8 @@
  * file, Go text or a run's JSON (by what it holds), gives one run, or in Go
  * text several written one after another (a configuration line after
  * result lines starts the next run); each run gives every benchmark one
- * value, its headline, the least trial's ns/op.  Runs of other machines or
+ * value per metric, its headline, the median of its trials' values (ns/op,
+ * est-cycles/op or a counter's: one reader a metric).  Runs of other machines or
  * backends than the first one read are refused unless mixed is set.
  */
 #ifndef _CBENCH_RUNS_H
@@ -15,7 +16,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "report/figures.h"
 #include "stats/change.h"
+
+/* Metrics a comparison reads: every one of enum cbench_metric. */
+#define CBENCH_SIDES_METRICS CBENCH_METRICS
 
 /*
  * Where a run was measured, from its configuration: the machine, the CPU
@@ -33,7 +38,7 @@ struct cbench_origin {
 /* A benchmark's runs on one side. */
 struct cbench_series {
 	char name[256];
-	double *v;			/* per run: its headline, the median of its trials' ns/op */
+	double *v;			/* per run: its headline, the median of its trials' values */
 	size_t n, cap;			/* runs */
 	size_t run_trials;		/* trials of the run v[n - 1] */
 	double *trials;			/* their ns/op, run_trials of them */
@@ -46,7 +51,13 @@ struct cbench_series {
 	 * of the runs'; 0 where the reports do not say (a run's Go report
 	 * gives it in a comment, its JSON as the trials' step_share). */
 	double step_var;
-	double fastest, slowest;	/* ns/op of its fastest and slowest trial, of any run */
+	double fastest, slowest;	/* its fastest and slowest trial's value, of any run */
+	/* The core clock each run's trials saw, GHz: the median of their
+	 * core_ghz (JSON), or the middle of the run's core-clock line (Go);
+	 * NAN where the report does not say.  One per run, as v. */
+	double *ghz;
+	size_t run_clocks;		/* clocks of the run v[n - 1] so far */
+	double run_ghz[3];		/* the last run's: their sum, least, most */
 };
 
 /*
@@ -72,7 +83,15 @@ struct cbench_runs {
 	bool checked, mixed;
 	bool differed;			/* a run of another origin was read, mixed being set */
 	bool empty_ok;			/* a JSON report without a measured trial is no error */
+	bool secondary;			/* another reader of the same files (ns/op's) says
+					 * what is wrong with them: a file without this
+					 * metric gives nothing, no error */
 	const char *cmd;		/* the subcommand reading, for its messages: "compare" */
+	/* What each trial gives its series (enum cbench_metric): a JSON
+	 * trial's member of that name, a Go result line's value in its unit;
+	 * a trial without it gives nothing.  Set before reading. */
+	int metric;
+	double run_clock;		/* the current Go run's core clock, GHz; NAN */
 };
 
 /*
@@ -91,6 +110,9 @@ struct cbench_series *cbench_runs_find(const struct cbench_runs *g, const char *
 /* The geometric mean of a series' runs' values (n >= 1). */
 double cbench_series_mean(const struct cbench_series *s);
 
+/* The median of its runs' core clocks, GHz; NAN where none is known. */
+double cbench_series_ghz(const struct cbench_series *s);
+
 /* old against new: cbench_change_test() over their runs, with their rounding:
  * each side's runs vary at least by the printed digits' and the timer
  * step's rounding (docs/methodology.md). */
@@ -101,5 +123,38 @@ int cbench_series_change(const struct cbench_series *old, const struct cbench_se
  * closely than it, and it is the larger rounding): the step's share of a
  * measurement; 0 if not, or with one run on a side. */
 double cbench_series_step_floor(const struct cbench_series *old, const struct cbench_series *new);
+
+/*
+ * Both sides of a comparison (compare, plot's change view), read once per
+ * metric that may decide: ns/op always (every benchmark has it, and the
+ * rows follow it), est-cycles/op for the default, the metric asked.
+ */
+struct cbench_sides {
+	struct cbench_runs by[CBENCH_SIDES_METRICS][2];	/* [metric][0 old, 1 new] */
+	bool read[CBENCH_SIDES_METRICS];
+	/* enum cbench_metric asked, or -1: est-cycles/op where both sides have
+	 * it in every run (the core clock cannot move it), else ns/op. */
+	int metric;
+};
+
+/*
+ * Reads the sides' files (old[0..nold), new[0..nnew)) for s->metric, each
+ * reader as like (its cmd, mixed, empty_ok and first).  0, or -errno after
+ * saying why, as cbench_runs_read().  Free with cbench_sides_release().
+ */
+int cbench_sides_read(struct cbench_sides *s, const struct cbench_runs *like, char *const old[], size_t nold,
+		      char *const new[], size_t nnew);
+void cbench_sides_release(struct cbench_sides *s);
+
+/* The sides as ns/op reads them: every benchmark, in the reports' order. */
+const struct cbench_runs *cbench_sides_runs(const struct cbench_sides *s, int side);
+
+/*
+ * The metric that judges benchmark name, and its series on each side
+ * (*a old, *b new): as s->metric says.  -1 where a side lacks the name or
+ * the metric asked.
+ */
+int cbench_sides_pick(const struct cbench_sides *s, const char *name, const struct cbench_series **a,
+		      const struct cbench_series **b);
 
 #endif /* _CBENCH_RUNS_H */

@@ -7,26 +7,34 @@
 #include "stats/change.h"
 #include "stats/stats.h"
 
-/*
- * The verdict of a change with its interval [lo, hi] and p value, against
- * the smallest change that counts (e), by audit's rules: equal when the
- * whole interval lies within +-e; faster or slower when the difference is
- * real (p < alpha, the interval excludes 0) and the change reaches e;
- * small when it is real but smaller.  Two objects that differ only in code
- * layout differ by +0.00 % with a narrow interval, and that is not a
- * slowdown anyone should act on.
- */
-static enum cbench_change_verdict decide(double change, double lo, double hi, double p, double e)
+enum cbench_change_verdict cbench_change_verdict_of(double lo, double hi, double e)
 {
-	if (isnan(p))
+	if (isnan(lo) || isnan(hi))
 		return CBENCH_CHANGE_UNDECIDED;
 	if (e > 0 && lo >= -e && hi <= e)
 		return CBENCH_CHANGE_EQUAL;
-	if (p >= CBENCH_CHANGE_ALPHA)
-		return CBENCH_CHANGE_NONE;
-	if (fabs(change) < e)
-		return CBENCH_CHANGE_SMALL;
-	return change > 0 ? CBENCH_CHANGE_SLOWER : CBENCH_CHANGE_FASTER;
+	if (lo > 0 && lo >= e)
+		return CBENCH_CHANGE_SLOWER;
+	if (hi < 0 && hi <= -e)
+		return CBENCH_CHANGE_FASTER;
+	return lo > 0 || hi < 0 ? CBENCH_CHANGE_UNSETTLED : CBENCH_CHANGE_NONE;
+}
+
+enum cbench_gate_answer cbench_change_gate(double lo, double hi, double e, bool changed)
+{
+	enum cbench_change_verdict v = cbench_change_verdict_of(lo, hi, e);
+
+	if (v == CBENCH_CHANGE_SLOWER || (changed && v == CBENCH_CHANGE_FASTER))
+		return CBENCH_GATE_FAIL;
+	if (v == CBENCH_CHANGE_UNDECIDED)
+		return CBENCH_GATE_UNDECIDED;
+	/* Not slower by e: the whole interval under it (and, for changed,
+	 * not faster by e either). */
+	if (hi < e && (!changed || lo > -e))
+		return CBENCH_GATE_PASS;
+	if (!changed && v == CBENCH_CHANGE_FASTER)
+		return CBENCH_GATE_PASS;
+	return CBENCH_GATE_UNDECIDED;
 }
 
 /* The geometric mean of v, and the logs of v into lv. */
@@ -56,7 +64,7 @@ int cbench_change_test(const double *old, size_t nold, const double *new, size_t
 	c->lo = expm1(w.lo);
 	c->hi = expm1(w.hi);
 	c->p = w.p;
-	c->verdict = decide(c->change, c->lo, c->hi, w.p, min_effect);
+	c->verdict = isnan(w.p) ? CBENCH_CHANGE_UNDECIDED : cbench_change_verdict_of(c->lo, c->hi, min_effect);
 	c->under_min_effect = 0;
 	if (c->verdict == CBENCH_CHANGE_EQUAL && w.p < CBENCH_CHANGE_ALPHA && (c->lo > 0 || c->hi < 0))
 		c->under_min_effect = c->lo > 0 ? 1 : -1;

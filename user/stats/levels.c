@@ -64,8 +64,10 @@ static int compare_double(const void *a, const void *b)
  * three timer steps) of the one before, of at least CBENCH_LEVELS_CORE_MIN
  * values and that share of the pairs.  A reference at a steady clock reads
  * the same to within the timer's rounding, so each level's undelayed
- * measurements make a core; delayed ones scatter above it.  Into floors
- * (ascending); how many.
+ * measurements make a core; delayed ones scatter above it.  Where no run
+ * makes a core (few references, or a host whose chain is noisier than
+ * that), the fastest value stands for one level.  Into floors (ascending);
+ * how many.
  */
 static size_t find_levels(const double *v, size_t k, double ref_step, double *sorted, double *floors)
 {
@@ -83,6 +85,10 @@ static size_t find_levels(const double *v, size_t k, double ref_step, double *so
 			floors[n++] = sorted[start];
 		start = i;
 	}
+	/* No core: references too few or too noisy to show levels apart,
+	 * though each steady measurement's two agree: one level. */
+	if (!n && k)
+		floors[n++] = sorted[0];
 	return n;
 }
 
@@ -117,6 +123,8 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 	}
 	if (!interleaved(bench, nbench, ref, nref))
 		return -ENODATA;
+	if (l->valid < 2 * CBENCH_LEVELS_MIN)
+		return -EDOM;
 	need = (size_t)ceil(CBENCH_LEVELS_MIN_SHARE * (double)l->valid);
 	if (need < CBENCH_LEVELS_MIN)
 		need = CBENCH_LEVELS_MIN;
@@ -146,10 +154,6 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 	for (size_t j = 0; j < k; j++)
 		v[j] = pair_level(ref, steady[j]);
 	l->levels = find_levels(v, k, ref_step, b, floors);
-	if (!l->levels) {
-		ret = -ERANGE;
-		goto out;
-	}
 	l->moved = floors[l->levels - 1] / floors[0] - 1;
 	for (size_t j = 0; j < k; j++) {
 		int lv = level_of(v[j], floors, l->levels);

@@ -68,9 +68,11 @@ struct cbench_levels {
  * the order taken; reference i taken right after measurement i), each
  * timer step wide in ticks per rep (bench_step, ref_step).  0 with *l
  * filled; -ENODATA where the references were not taken beside the
- * measurements (a start unknown, or out of order: the caller takes the
- * trial's floors instead); -ERANGE where the clock held across too few
- * measurements at every tolerance (*l then gives the counts).
+ * measurements (a start unknown, or out of order), -EDOM where there are
+ * too few valid measurements to match (under 2 CBENCH_LEVELS_MIN): the
+ * caller takes the trial's floors instead; -ERANGE where the clock held
+ * across too few measurements at every tolerance (*l then gives the
+ * counts).
  */
 int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 			const struct cbench_level_point *ref, size_t nref, double bench_step,

@@ -148,9 +148,10 @@ enum cbench_verdict cbench_seq_verdict(const struct cbench_seq *s, double min_ef
 		return CBENCH_VERDICT_UNDECIDED;
 	if (lo >= -min_effect && hi <= min_effect && min_effect > 0)
 		return CBENCH_VERDICT_EQUIVALENT;
-	if (hi < 0 && change <= -min_effect)
+	/* As compare's rule (stats/change.h): the whole interval past the bound. */
+	if (hi < 0 && hi <= -min_effect)
 		return CBENCH_VERDICT_B_FASTER;
-	if (lo > 0 && change >= min_effect)
+	if (lo > 0 && lo >= min_effect)
 		return CBENCH_VERDICT_B_SLOWER;
 	return CBENCH_VERDICT_UNDECIDED;
 }
