@@ -45,7 +45,9 @@
 #                   chains happen to lie is variance, not a change.
 # The cases take turns, so a noisy stretch of the machine hits all of them.
 # N (default 20) sets the audits per case, CASES (default the first seven)
-# which cases run; KEEP=DIR keeps each audit's JSON report there.  Not a test: nothing here passes or fails on a number.
+# which cases run, BUDGET (default 30) each audit's seconds, METRIC (default
+# the audit's: est-cycles where the backend measures the reference) what the
+# rounds compare; KEEP=DIR keeps each audit's JSON report there.  Not a test: nothing here passes or fails on a number.
 # Run by `make bench-audit`.
 set -eu
 
@@ -93,9 +95,9 @@ while [ "$i" -lt "$N" ]; do
 		t0=$(date +%s.%N)
 		# shellcheck disable=SC2046
 		st=0
-		"$CB" audit --cpu "$CPU" --fail-on slower --format json -o "$TMP/$c.$i.json" $(args "$c") \
-			2>/dev/null || st=$?
-		[ "$st" -eq 0 ] || [ "$st" -eq 3 ] || echo "audit $c $i failed" >&2
+		"$CB" audit --cpu "$CPU" --fail-on slower --format json -o "$TMP/$c.$i.json" \
+			--budget "${BUDGET:-30}" ${METRIC:+--metric "$METRIC"} $(args "$c") 2>/dev/null || st=$?
+		[ "$st" -eq 0 ] || [ "$st" -eq 3 ] || [ "$st" -eq 4 ] || echo "audit $c $i failed" >&2
 		t1=$(date +%s.%N)
 		echo "$t0 $t1 $st" >"$TMP/$c.$i.time"
 	done
@@ -184,9 +186,9 @@ for case in cases:
             covered = sum(a["lower"] <= truth[case] <= a["upper"] for a in shown)
             line += f"; {covered} of {len(shown)} cover the true {truth[case]:+g}%"
         print(line)
-    gate = {st: sum(a["status"] == st for a in audits) for st in (0, 3)}
+    gate = {st: sum(a["status"] == st for a in audits) for st in (0, 3, 4)}
     print(f"  the gate (--fail-on slower): exit status 3 in {gate[3]} of {n}, 0 in {gate[0]}, "
-          f"other {n - gate[0] - gate[3]}")
+          f"4 (undecided) in {gate[4]}, other {n - gate[0] - gate[3] - gate[4]}")
     ok = [a for a in audits if a["verdict"] != "failed"]
     if decided:
         print(f"  time to a verdict, median: {median(a['wall_s'] for a in decided):.2f} s "

@@ -280,15 +280,14 @@ static void gate_undecided(void)
 	CU_ASSERT_EQUAL(compare(one, &out, &err), 4);
 	CU_ASSERT(row_has(out, "A", "+5.04%"));
 	CU_ASSERT(row_has(out, "A", " 1+1 ?"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ngate (--fail-on slower): UNDECIDED: 2 benchmarks with one "
-					   "run a side not judged\n  (exit status 4)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ngate (--fail-on slower): UNDECIDED: 2 benchmarks not judged: "
+					   "A (one run a side), B (one run a side)\n  (exit status 4)"));
 	CU_ASSERT_PTR_NULL(strstr(out, "passed"));
 	free(out);
 	free(err);
 	CU_ASSERT_EQUAL(compare(pass, &out, &err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "gate (--fail-on slower): passed: no benchmark slower by "
-					   "0.20% or more; 2 undecided (one run a side), passed by "
-					   "--undecided pass"));
+					   "0.20% or more; 2 undecided, passed by --undecided pass"));
 	free(out);
 	free(err);
 	CU_ASSERT_EQUAL(compare(told, &out, &err), 4);
@@ -309,9 +308,18 @@ static void gate_undecided(void)
 	CU_ASSERT(row_has(out, "B", " 1+1 ?"));
 	free(out);
 	free(err);
-	/* The same two runs on both sides: every row judged (2+2), none
-	 * slower: passed. */
+	/* The same two runs on both sides, 2 % apart (and B's to two
+	 * digits: the rounding is its spread): every row has an interval
+	 * (2+2), each reaching across --min-effect: not judged. */
 	put("m2.txt", "BenchmarkA 1 1.02 ns/op\nBenchmarkB 1 1.00 ns/op\n");
+	CU_ASSERT_EQUAL(compare(judged, &out, &err), 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "UNDECIDED: 2 benchmarks not judged: A (no difference shown, "
+					   "nor within --min-effect), B (no difference shown"));
+	free(out);
+	free(err);
+	/* 0.01 % apart, to five digits: both shown within it: passed. */
+	put("m1.txt", "BenchmarkA 1 1.0000 ns/op\nBenchmarkB 1 1.0000 ns/op\n");
+	put("m2.txt", "BenchmarkA 1 1.0001 ns/op\nBenchmarkB 1 1.0000 ns/op\n");
 	CU_ASSERT_EQUAL(compare(judged, &out, &err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "gate (--fail-on slower): passed"));
 	free(out);

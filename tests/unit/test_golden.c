@@ -343,8 +343,8 @@ static void run_reports_counters(void)
 }
 
 static struct cbench_audit_timing timings[] = {
-	{ 0, 0, 1.00 }, { 0, 1, 1.02 }, { 0, 0, 1.01 }, { 0, 1, 1.03 }, { 1, 1, 1.02 },
-	{ 1, 0, 1.00 }, { 1, 1, 1.04 }, { 1, 0, 1.02 },
+	{ 0, 0, 1.00, NAN }, { 0, 1, 1.02, NAN }, { 0, 0, 1.01, NAN }, { 0, 1, 1.03, NAN }, { 1, 1, 1.02, NAN },
+	{ 1, 0, 1.00, NAN }, { 1, 1, 1.04, NAN }, { 1, 0, 1.02, NAN },
 };
 
 static void audit_reports(void)

@@ -15,9 +15,9 @@ static struct cbench_experiment exp_b = { .id = "chain_1010", .report_name = "Be
 
 /* Two rounds: A's timings 1..4 and 5..8, B's 10..13 and 20..23. */
 static struct cbench_audit_timing timings[] = {
-	{ 0, 0, 1 }, { 0, 1, 10 }, { 0, 0, 2 }, { 0, 1, 11 }, { 0, 0, 3 }, { 0, 1, 12 },
-	{ 0, 0, 4 }, { 0, 1, 13 }, { 1, 1, 20 }, { 1, 0, 5 }, { 1, 1, 21 }, { 1, 0, 6 },
-	{ 1, 1, 22 }, { 1, 0, 7 }, { 1, 1, 23 }, { 1, 0, 8 },
+	{ 0, 0, 1, NAN }, { 0, 1, 10, NAN }, { 0, 0, 2, NAN }, { 0, 1, 11, NAN }, { 0, 0, 3, NAN }, { 0, 1, 12, NAN },
+	{ 0, 0, 4, NAN }, { 0, 1, 13, NAN }, { 1, 1, 20, NAN }, { 1, 0, 5, NAN }, { 1, 1, 21, NAN }, { 1, 0, 6, NAN },
+	{ 1, 1, 22, NAN }, { 1, 0, 7, NAN }, { 1, 1, 23, NAN }, { 1, 0, 8, NAN },
 };
 
 static void make(struct cbench_audit_report *r, struct cbench_audit_pair *p, int verdict)

@@ -49,6 +49,8 @@ struct audit_options {
 	bool fixed_layout;
 	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
 	bool undecided_pass;		/* --undecided pass: inconclusive audits pass the gate */
+	int figure;			/* --metric: enum cbench_audit_figure; -1: est-cycles where
+					 * the backend measures the reference beside the timings */
 	int cpu;
 	enum cbench_backend_kind backend;
 	enum audit_format format;
@@ -94,6 +96,10 @@ static void usage(FILE *f)
 		"                      placed (by default every round places both anew, so that\n"
 		"                      a placement that happens to suit one side cannot pass\n"
 		"                      for a difference in speed)\n"
+		"  --metric M          what the rounds compare: est-cycles (each timing at the\n"
+		"                      clock level the reference chain measured beside it, so a\n"
+		"                      jump of the core clock is no difference between the sides;\n"
+		"                      the default where the backend measures the reference) or ns\n"
 		"  --fixed-layout      keep each side's code where it was loaded (by default\n"
 		"                      every round lays it out anew at drawn offsets, where the\n"
 		"                      object was built with -ffunction-sections and linked\n"
@@ -121,7 +127,7 @@ static void usage(FILE *f)
 
 enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT, OPT_SEED,
        OPT_NO_TPOINTS, OPT_FIXED_PLACEMENT, OPT_FAIL_ON, OPT_MACHINE, OPT_ORDER, OPT_QUIET,
-       OPT_UNDECIDED, OPT_FIXED_LAYOUT };
+       OPT_UNDECIDED, OPT_FIXED_LAYOUT, OPT_METRIC };
 
 /* One option with a number or a choice; 0 or -EINVAL after saying why. */
 static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
@@ -153,6 +159,13 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 		if (strcmp(arg, "slower") && strcmp(arg, "changed"))
 			return cbench_option_refuse(err, "--fail-on", "slower or changed", arg);
 		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
+		return 0;
+	case OPT_METRIC:
+		if (strcmp(arg, "ns") && strcmp(arg, "ns/op") && strcmp(arg, "est-cycles") &&
+		    strcmp(arg, "est-cycles/op"))
+			return cbench_option_refuse(err, "--metric", "est-cycles or ns (an audit compares "
+						    "times)", arg);
+		o->figure = arg[0] == 'n' ? CBENCH_AUDIT_NS : CBENCH_AUDIT_EST_CYCLES;
 		return 0;
 	case OPT_UNDECIDED:
 		if (strcmp(arg, "pass") && strcmp(arg, "fail"))
@@ -226,6 +239,7 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 		{ "order", required_argument, NULL, OPT_ORDER },
 		{ "quiet-mode", required_argument, NULL, OPT_QUIET },
 		{ "undecided", required_argument, NULL, OPT_UNDECIDED },
+		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cbench_option_fields fields = {
@@ -234,7 +248,7 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 	int ret;
 
 	*o = (struct audit_options){ .confidence = 0.99, .budget_s = 30, .min_effect_pct = 0.2,
-				     .cpu = -1, .quiet = -1 };
+				     .cpu = -1, .quiet = -1, .figure = -1 };
 	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, stderr);
 	if (!ret && cbench_option_quiet_check(o->quiet, o->backend, stderr))
 		ret = -EINVAL;
@@ -408,6 +422,7 @@ static void audit_pair(struct audit_state *st, size_t i)
 	job.no_tpoints = o->no_tpoints;
 	job.fixed_placement = o->fixed_placement;
 	job.fixed_layout = o->fixed_layout;
+	job.figure = o->figure;
 	if (!cbench_collect_audit(&job, limit_s, p))
 		converge(p);
 }

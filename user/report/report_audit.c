@@ -103,6 +103,18 @@ static void text_tp(const struct cbench_audit_report *r, const struct cbench_aud
 		fprintf(f, "    perturb score above 1: timings come close to the timing point's own cost\n");
 }
 
+/* What the rounds compared: est-cycles/op at the clock's level, or ns/op. */
+static void text_figure(const struct cbench_audit_end *e, FILE *f)
+{
+	if (e->figure == CBENCH_AUDIT_EST_CYCLES)
+		fprintf(f, "    rounds in est-cycles/op: each timing at the core clock's level the reference "
+			"chain measured beside it (one reference every %" PRIu32 " timings); %" PRIu64
+			" timing%s beside a jump of the clock left out\n", e->ref_every, e->left_out,
+			e->left_out == 1 ? "" : "s");
+	else
+		fprintf(f, "    rounds in ns/op: wall time, which a jump of the core clock moves\n");
+}
+
 /* How the pair's placements went: how many, and how much of the rounds'
  * spread they explain. */
 static void text_placement(const struct cbench_audit_pair *p, FILE *f)
@@ -203,6 +215,7 @@ int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 			p->timings_a, p->timings_b, p->end.rounds, p->end.wall_s, p->converge_a,
 			p->converge_b, p->n_a, p->n_b);
 		text_interval(&p->end, f);
+		text_figure(&p->end, f);
 		text_placement(p, f);
 		{
 			char layout[1600];
@@ -297,6 +310,11 @@ static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_report *
 	cbench_jsonw_double(j, "converge_b", p->converge_b);
 	cbench_jsonw_uint(j, "reps_a", p->n_a);
 	cbench_jsonw_uint(j, "reps_b", p->n_b);
+	cbench_jsonw_string(j, "figure", p->end.figure == CBENCH_AUDIT_EST_CYCLES ? "est-cycles/op" : "ns/op");
+	if (p->end.figure == CBENCH_AUDIT_EST_CYCLES) {
+		cbench_jsonw_uint(j, "reference_every", p->end.ref_every);
+		cbench_jsonw_uint(j, "left_out", p->end.left_out);
+	}
 	json_placement(j, &p->end);
 	json_layout(j, r, p);
 	/* Present when the audit compared per-iteration timings. */
@@ -366,22 +384,29 @@ static void go_tp_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f
 static int go_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f)
 {
 	double *v = malloc((p->ntimings ? p->ntimings : 1) * sizeof(*v));
+	double *c = malloc((p->ntimings ? p->ntimings : 1) * sizeof(*c));
 	uint64_t n = side ? p->n_b : p->n_a, iterations;
 	const struct cbench_desc *d = side ? p->b->desc : p->a->desc;
 	uint64_t ops = d && d->ops_per_rep ? d->ops_per_rep : 1;
 	size_t i = 0;
 
-	if (!v)
+	if (!v || !c) {
+		free(v);
+		free(c);
 		return -ENOMEM;
+	}
 	if (p->tp)
 		go_tp_side(p, side, f);
 	while (i < p->ntimings) {
 		uint32_t round = p->timings[i].round;
-		size_t k = 0;
+		size_t k = 0, kc = 0;
 
 		for (; i < p->ntimings && p->timings[i].round == round; i++) {
-			if (p->timings[i].side == side)
-				v[k++] = p->timings[i].ns_per_op;
+			if (p->timings[i].side != side)
+				continue;
+			v[k++] = p->timings[i].ns_per_op;
+			if (!isnan(p->timings[i].est_cycles_per_op))
+				c[kc++] = p->timings[i].est_cycles_per_op;
 		}
 		if (!k)
 			continue;
@@ -389,9 +414,16 @@ static int go_side(const struct cbench_audit_pair *p, uint32_t side, FILE *f)
 		/* Go's b.N: the operations of the round's timings of this side. */
 		if (__builtin_mul_overflow(n, (uint64_t)k * ops, &iterations))
 			iterations = UINT64_MAX;
-		fprintf(f, "%s %" PRIu64 " %.4f ns/op\n", p->a->report_name, iterations,
+		fprintf(f, "%s %" PRIu64 " %.4f ns/op", p->a->report_name, iterations,
 			cbench_stats_quantile(v, k, CBENCH_SEQ_QUANTILE));
+		/* The figure the audit compared, where it was est-cycles. */
+		if (kc) {
+			qsort(c, kc, sizeof(*c), by_value);
+			fprintf(f, " %.6g est-cycles/op", cbench_stats_quantile(c, kc, CBENCH_SEQ_QUANTILE));
+		}
+		fprintf(f, "\n");
 	}
+	free(c);
 	free(v);
 	return 0;
 }

@@ -182,3 +182,75 @@ out:
 	free(count);
 	return ret;
 }
+
+/*
+ * The floor mean of the pairs' references at level lv (of floors): the
+ * clock the level ran at, in ticks per reference rep.
+ */
+static double level_ticks(const double *r, const size_t *steady, size_t k, const double *floors,
+			  size_t nlevels, int lv, double ref_step, double *v)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < k; j++) {
+		size_t g = steady[j];
+
+		if (level_of(fmin(r[g - 1], r[g]), floors, nlevels) != lv)
+			continue;
+		v[n++] = r[g - 1];
+		v[n++] = r[g];
+	}
+	return cbench_stats_floor_mean(v, n, ref_step);
+}
+
+int cbench_levels_of_groups(const double *r, size_t nref, double ref_step, double *clock)
+{
+	static const double tolerances[] = CBENCH_LEVELS_TOLERANCES;
+	size_t ngroups = nref ? nref - 1 : 0, k = 0, nlevels;
+	size_t *steady = malloc((nref + 1) * sizeof(*steady));
+	double *v = malloc(2 * (nref + 1) * sizeof(*v)), *sorted = malloc((nref + 1) * sizeof(*sorted));
+	double *floors = malloc((nref + 1) * sizeof(*floors)), *at = malloc((nref + 1) * sizeof(*at));
+	int ret = 0;
+
+	for (size_t g = 0; g < ngroups; g++)
+		clock[g] = NAN;
+	if (!steady || !v || !sorted || !floors || !at) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t t = 0; t < sizeof(tolerances) / sizeof(tolerances[0]); t++) {
+		k = 0;
+		for (size_t g = 1; g < nref; g++) {
+			double p = r[g - 1], q = r[g], lo = fmin(p, q);
+
+			if (!isnan(p) && !isnan(q) && lo > 0 &&
+			    fabs(p - q) <= fmax(tolerances[t], 3 * ref_step / lo) * lo)
+				steady[k++] = g;
+		}
+		if (k * 2 >= ngroups)
+			break;
+	}
+	if (!k) {
+		ret = -ERANGE;
+		goto out;
+	}
+	for (size_t j = 0; j < k; j++)
+		v[j] = fmin(r[steady[j] - 1], r[steady[j]]);
+	nlevels = find_levels(v, k, ref_step, sorted, floors);
+	for (size_t i = 0; i < nlevels; i++)
+		at[i] = level_ticks(r, steady, k, floors, nlevels, (int)i, ref_step, v);
+	for (size_t j = 0; j < k; j++) {
+		size_t g = steady[j];
+		int lv = level_of(fmin(r[g - 1], r[g]), floors, nlevels);
+
+		if (lv >= 0)
+			clock[g - 1] = at[lv];
+	}
+out:
+	free(steady);
+	free(v);
+	free(sorted);
+	free(floors);
+	free(at);
+	return ret;
+}

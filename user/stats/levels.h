@@ -78,4 +78,17 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 			const struct cbench_level_point *ref, size_t nref, double bench_step,
 			double ref_step, struct cbench_levels *l);
 
+/*
+ * For measurements taken in groups between references (an audit's
+ * timings, a reference after every few): r[0..nref) the references' ticks
+ * per rep in the order taken (NAN: disturbed), group g lying between r[g]
+ * and r[g + 1].  Into clock[g] (nref - 1 of them) the ticks per reference
+ * rep of the clock level group g ran at (the floor mean of that level's
+ * references), NAN where the references around it disagree: the clock
+ * moved beside it.  The steadiness is the tightest of
+ * CBENCH_LEVELS_TOLERANCES that keeps half the groups.  0, -ERANGE where
+ * no group is steady, or -ENOMEM.
+ */
+int cbench_levels_of_groups(const double *r, size_t nref, double ref_step, double *clock);
+
 #endif /* _CBENCH_STATS_LEVELS_H */

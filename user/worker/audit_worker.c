@@ -29,6 +29,8 @@
 #include "../../kmod/lib/order.h"
 #include "machine/arena.h"
 #include "machine/clock.h"
+#include "machine/reference.h"
+#include "stats/levels.h"
 #include "stats/sequential.h"
 #include "stats/stats.h"
 #include "worker/tpoints.h"
@@ -115,6 +117,136 @@ static int measure_one(struct side *s, double *ns)
 	return ret;
 }
 
+/*
+ * Rounds in est-cycles/op: the reference chain measured before a round's
+ * first timing and after every `every` timings, and each timing taken at
+ * the clock level of the references around it (stats/levels.h), so that a
+ * jump of the core clock within a round is no difference between the
+ * sides (a quartile of one side's timings can fall on a fast level and the
+ * other's on a slow one).  A timing beside a jump is left out, from
+ * whichever side.  The references take about a fifth of a round's time.
+ */
+#define CLOCK_EVERY_MIN 4
+#define CLOCK_EVERY_MAX 64
+#define ROUND_MAX_TIMINGS (2 * ROUND_MAX_PER_SIDE)
+#define ROUND_MAX_REFS (ROUND_MAX_TIMINGS / CLOCK_EVERY_MIN + 2)
+
+struct clocking {
+	bool on;
+	uint32_t every;			/* timings between two references */
+	double r[ROUND_MAX_REFS];	/* the round's references, ticks per rep; NAN disturbed */
+	double clock[ROUND_MAX_REFS];	/* each group's level, ticks per reference rep */
+	size_t nr;
+	struct {
+		uint8_t side;
+		uint32_t group;		/* between r[group] and r[group + 1] */
+		double ns;
+	} t[ROUND_MAX_TIMINGS];
+	size_t nt;
+	uint32_t since;			/* timings since the last reference */
+	uint64_t left_out;
+};
+
+/* A reference measurement into c. */
+static int clock_ref(struct clocking *c, struct cbench_backend *b)
+{
+	struct cbench_sample s;
+	int ret = b->ops->measure_ref(b, b->timer.ref_reps, &s);
+
+	if (ret)
+		return ret;
+	if (c->nr < ROUND_MAX_REFS)
+		c->r[c->nr++] = s.disturbed || !s.reps ? NAN : (double)s.ticks / (double)s.reps;
+	c->since = 0;
+	return 0;
+}
+
+/*
+ * Whether the audit's rounds are in est-cycles: asked, or by default where
+ * the backend measures the reference beside its timings (not where it takes
+ * rounds itself, as cbench.ko does); how often, from what a reference and a
+ * timing take: the references about a fifth of the time.
+ */
+static int clock_start(struct clocking *c, struct side sides[2], const struct cbench_worker_job *job,
+		       bool batched)
+{
+	struct cbench_backend *b = sides[0].b;
+	bool can = b->ops->measure_ref && b->timer.ref_reps && !batched;
+	double ref_ns, each;
+	struct cbench_sample s;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	if (job->figure == CBENCH_AUDIT_NS || (job->figure < 0 && !can))
+		return 0;
+	if (!can) {
+		snprintf(b->error, sizeof(b->error), "est-cycles/op: the %s backend %s", b->ops->name,
+			 batched ? "takes an audit's rounds in one run, without the reference chain" :
+				   "measures no reference chain here");
+		return -EOPNOTSUPP;
+	}
+	ret = b->ops->measure_ref(b, b->timer.ref_reps, &s);
+	if (ret)
+		return ret;
+	ref_ns = (double)s.ticks * 1e9 / b->timer.tsc_hz;
+	each = fmin(sides[0].measure_ns, sides[1].measure_ns);
+	c->every = each > 0 ? (uint32_t)fmin(CLOCK_EVERY_MAX, ceil(4 * ref_ns / each)) : CLOCK_EVERY_MAX;
+	if (c->every < CLOCK_EVERY_MIN)
+		c->every = CLOCK_EVERY_MIN;
+	c->on = true;
+	return 0;
+}
+
+/* A timing of the round to convert once its references are in. */
+static int clock_timing(struct clocking *c, struct cbench_backend *b, int side, double ns)
+{
+	if (!c->nr) {
+		int ret = clock_ref(c, b);
+
+		if (ret)
+			return ret;
+	}
+	if (!isnan(ns) && c->nt < ROUND_MAX_TIMINGS)
+		c->t[c->nt++] = (typeof(c->t[0])){ (uint8_t)side, (uint32_t)(c->nr - 1), ns };
+	return ++c->since >= c->every ? clock_ref(c, b) : 0;
+}
+
+/*
+ * The round's timings at their clock levels, into each side's round (in
+ * est-cycles/op) and to the runner; *scale gets what converts ns/op to
+ * est-cycles/op (a typical timing's), for the timer's step.
+ */
+static int clock_round(struct clocking *c, struct side sides[2], uint32_t round, struct cbench_outbox *out,
+		       int fd, double *scale)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_TIMING };
+	struct cbench_backend *b = sides[0].b;
+	int ret = c->since ? clock_ref(c, b) : 0;
+
+	*scale = NAN;
+	if (!ret && cbench_levels_of_groups(c->r, c->nr, b->timer.step_ticks / (double)b->timer.ref_reps,
+					    c->clock) == -ENOMEM)
+		ret = -ENOMEM;
+	for (size_t i = 0; !ret && i < c->nt; i++) {
+		double clock = c->t[i].group + 1 < c->nr ? c->clock[c->t[i].group] : NAN;
+		double f = b->timer.tsc_hz * 1e-9 * CBENCH_REF_ADDS_PER_REP / clock;
+		struct side *s = &sides[c->t[i].side];
+
+		if (isfinite(f) && f > 0) {
+			s->v[s->nv++] = c->t[i].ns * f;
+			*scale = f;
+		} else {
+			c->left_out++;
+		}
+		m.u.timing = (struct cbench_audit_timing){ round, c->t[i].side, c->t[i].ns,
+							   isfinite(f) && f > 0 ? c->t[i].ns * f : NAN };
+		ret = cbench_outbox_put(out, fd, &m);
+	}
+	c->nr = c->nt = 0;
+	c->since = 0;
+	return ret;
+}
+
 /* Measurements a backend took rounds at a time, handed out round by round. */
 struct batched {
 	struct cbench_sample s[BATCH_SAMPLES];
@@ -173,7 +305,7 @@ static int warm_up(struct side *s)
  * them already, else NULL.
  */
 static int round_run(struct side sides[2], const uint8_t *order, const struct cbench_sample *taken,
-		     uint32_t round, struct cbench_outbox *out, int fd)
+		     uint32_t round, struct clocking *c, struct cbench_outbox *out, int fd)
 {
 	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_TIMING };
 
@@ -186,13 +318,15 @@ static int round_run(struct side sides[2], const uint8_t *order, const struct cb
 			ns = ns_of(s, &taken[i]);
 		else
 			ret = measure_one(s, &ns);
-
+		/* In est-cycles, kept until the round's references are in. */
+		if (!ret && c->on)
+			ret = clock_timing(c, sides[0].b, order[i], ns);
 		if (ret)
 			return ret;
-		if (isnan(ns))
+		if (isnan(ns) || c->on)
 			continue;
 		s->v[s->nv++] = ns;
-		m.u.timing = (struct cbench_audit_timing){ round, order[i], ns };
+		m.u.timing = (struct cbench_audit_timing){ round, order[i], ns, NAN };
 		ret = cbench_outbox_put(out, fd, &m);
 		if (ret)
 			return ret;
@@ -319,6 +453,7 @@ struct plain_round {
 	struct side *sides;
 	struct batched *bt;
 	uint32_t batch_rounds;
+	struct clocking *clock;		/* on: rounds in est-cycles/op */
 };
 
 static int plain_round(void *arg, uint64_t *state, uint32_t round, uint32_t subrounds,
@@ -327,6 +462,7 @@ static int plain_round(void *arg, uint64_t *state, uint32_t round, uint32_t subr
 	struct plain_round *p = arg;
 	struct side *sides = p->sides;
 	uint8_t order[2 * ROUND_PER_SIDE];
+	double scale = 1;
 	int ret = 0;
 
 	sides[0].nv = sides[1].nv = 0;
@@ -338,16 +474,18 @@ static int plain_round(void *arg, uint64_t *state, uint32_t round, uint32_t subr
 		cbench_audit_shuffle(order, state);
 		ret = p->bt ? batch_round(sides, p->bt, p->batch_rounds ? p->batch_rounds : subrounds,
 					  order, before, &taken) : 0;
-		ret = ret ? ret : round_run(sides, order, taken, round, out, fd);
+		ret = ret ? ret : round_run(sides, order, taken, round, p->clock, out, fd);
 	}
+	if (!ret && p->clock->on)
+		ret = clock_round(p->clock, sides, round, out, fd, &scale);
 	/* A round too disturbed for a quartile on either side says nothing;
 	 * its timings still went to the runner. */
 	if (!ret) {
 		d[0] = cbench_seq_round_stat(sides[0].v, sides[0].nv, sides[1].v, sides[1].nv);
 		cbench_seq_round_halves(sides[0].v, sides[0].nv, sides[1].v, sides[1].nv, d + 1);
 		d[3] = cbench_seq_step_bound(
-			sides[0].step / cbench_stats_quantile(sides[0].v, sides[0].nv, CBENCH_SEQ_QUANTILE),
-			sides[1].step / cbench_stats_quantile(sides[1].v, sides[1].nv, CBENCH_SEQ_QUANTILE));
+			scale * sides[0].step / cbench_stats_quantile(sides[0].v, sides[0].nv, CBENCH_SEQ_QUANTILE),
+			scale * sides[1].step / cbench_stats_quantile(sides[1].v, sides[1].nv, CBENCH_SEQ_QUANTILE));
 	}
 	return ret;
 }
@@ -621,6 +759,7 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 	struct cbench_backend b = { .ops = a->ops, .timer = a->timer, .no_fifo = job->no_fifo,
 				   .rt_limit_s = job->rt_limit_s };
 	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_DONE };
+	static struct clocking clock;
 	struct batched *bt = NULL;
 	struct side sides[2];
 	struct tp_audit tp;
@@ -654,6 +793,10 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 		bt = calloc(1, sizeof(*bt));
 		ret = bt ? 0 : -ENOMEM;
 	}
+	/* Timing points compare per-iteration times, in ns. */
+	memset(&clock, 0, sizeof(clock));
+	if (!ret && use_tp > 0)
+		ret = clock_start(&clock, sides, job, bt != NULL);
 	if (!ret && use_tp < 0)
 		ret = use_tp;
 	else if (!ret && !use_tp)
@@ -661,8 +804,11 @@ int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job
 				   &(struct tp_round){ sides, &tp }, fd, &m.u.audit);
 	else if (!ret)
 		ret = audit_rounds(job, &pc, sides, ROUND_PER_SIDE, plain_round,
-				   &(struct plain_round){ sides, bt, pc.pl ? 0 : BATCH_ROUNDS }, fd,
+				   &(struct plain_round){ sides, bt, pc.pl ? 0 : BATCH_ROUNDS, &clock }, fd,
 				   &m.u.audit);
+	m.u.audit.figure = clock.on ? CBENCH_AUDIT_EST_CYCLES : CBENCH_AUDIT_NS;
+	m.u.audit.ref_every = clock.on ? clock.every : 0;
+	m.u.audit.left_out = clock.left_out;
 	if (!ret && !use_tp)
 		ret = tp_finish(&tp, fd);
 	ret = ret ? ret : cbench_worker_send(fd, &m);

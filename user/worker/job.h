@@ -64,6 +64,9 @@ struct cbench_worker_job {
 						 * with place_code: of the layout */
 	double confidence;			/* AUDIT: 1 - alpha */
 	double min_effect;			/* AUDIT: fraction, e.g. 0.002 */
+	int figure;				/* AUDIT: enum cbench_audit_figure the rounds
+						 * compare, -1: est-cycles where the backend
+						 * measures the reference beside them */
 	double budget_ns;			/* AUDIT: rounds start until then */
 	bool no_tpoints;			/* TRIAL, AUDIT: leave timing points off */
 	bool fixed_placement;			/* AUDIT: no new placements (arena.h) */

@@ -38,7 +38,7 @@ static int measure_layout(struct cbench_backend *b, const struct cbench_worker_j
 		if (ret || s.disturbed)
 			continue;
 		m.u.timing = (struct cbench_audit_timing){ index, 0,
-			(double)s.ticks * 1e9 / b->timer.tsc_hz / ((double)n * ops) };
+			(double)s.ticks * 1e9 / b->timer.tsc_hz / ((double)n * ops), NAN };
 		ret = cbench_outbox_put(out, fd, &m);
 	}
 	return ret;

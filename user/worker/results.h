@@ -45,11 +45,23 @@ struct cbench_trial_figures {
 	double allocs_per_op, bytes_per_op;
 };
 
-/* AUDIT: one timing of one side, ns per declared op. */
+/* What an audit's rounds compare: ns/op, or est-cycles/op. */
+enum cbench_audit_figure {
+	CBENCH_AUDIT_NS,
+	CBENCH_AUDIT_EST_CYCLES,
+};
+
+/*
+ * AUDIT: one timing of one side, ns per declared op, and where the audit
+ * measures in est-cycles (struct cbench_audit_end.figure), the same timing
+ * at the clock level it ran at: NAN where the clock moved beside it
+ * (stats/levels.h), and NAN in an audit of ns/op.
+ */
 struct cbench_audit_timing {
 	uint32_t round;			/* from 0 */
 	uint32_t side;			/* 0 for A, 1 for B */
 	double ns_per_op;
+	double est_cycles_per_op;
 };
 
 /* LAYOUT: a layout placed: its index (0: as loaded), and where the
@@ -79,6 +91,15 @@ struct cbench_audit_end {
 	/* The most the timer's step can move the statistic, on the log scale
 	 * (cbench_seq_bound()): part of the interval's half-width. */
 	double step_bound;
+	/*
+	 * The figure the rounds compared (enum cbench_audit_figure): est-cycles,
+	 * each timing at the clock level the reference chain measured beside
+	 * it (one reference after every ref_every timings), or ns; and the
+	 * timings left out because the clock moved beside them.
+	 */
+	int32_t figure;
+	uint32_t ref_every;
+	uint64_t left_out;
 };
 
 /*
