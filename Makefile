@@ -13,7 +13,9 @@
 #   make check          sparse and W=1 on the module (KDIR), cppcheck on user code
 #   make check-all      make check for every installed Debian kernel (part of make test)
 #   make bench          how good cbench is (prints figures; not a test);
-#                       bench/tpoints.sh alone: time to an audit verdict with
+#                       bench/clock.sh alone: est-cycles/op between runs,
+#                       within one clock level and by a trial's floors, beside
+#                       the bare loop; bench/tpoints.sh alone: time to an audit verdict with
 #                       and without loop timing points; bench/history.sh
 #                       alone: history's false alerts and steps found, on
 #                       histories replayed from real runs; bench/layout.sh
@@ -520,6 +522,7 @@ debug-kernel:
 
 bench: cbenchctl examples fixtures
 	bench/run.sh
+	bench/clock.sh
 	bench/tpoints.sh
 	bench/headline.sh
 	bench/history.sh
