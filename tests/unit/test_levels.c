@@ -326,7 +326,43 @@ static void matcher_refuses(void)
 	CU_ASSERT_DOUBLE_EQUAL(l.ref_ticks, 500, 1e-9);
 }
 
+/*
+ * An audit's round: references between groups of timings.  Two levels, a
+ * jump after group 9: each group at its level's clock, the group beside the
+ * jump left out; one level with a delayed reference: every group at it.
+ */
+static void groups_at_their_level(void)
+{
+	double r[21], clock[20];
+
+	for (int i = 0; i < 21; i++)
+		r[i] = i < 10 ? 620.0 : 635.2;
+	r[4] = 621.3;	/* delayed: groups 3 and 4 beside it disagree */
+	CU_ASSERT_EQUAL(cbench_levels_of_groups(r, 21, 0.01, clock), 0);
+	for (int g = 0; g < 20; g++) {
+		if (g == 9) {
+			CU_ASSERT(isnan(clock[g]));
+		} else if (g == 3 || g == 4) {
+			CU_ASSERT(isnan(clock[g]) || fabs(clock[g] - 620) < 0.02);
+		} else {
+			CU_ASSERT_DOUBLE_EQUAL(clock[g], g < 9 ? 620.0 : 635.2, 0.02);
+		}
+	}
+	for (int i = 0; i < 21; i++)
+		r[i] = 620.0;
+	r[7] = 626.0;
+	CU_ASSERT_EQUAL(cbench_levels_of_groups(r, 21, 0.01, clock), 0);
+	for (int g = 0; g < 20; g++)
+		CU_ASSERT_DOUBLE_EQUAL(clock[g], 620.0, 0.02);
+	/* Every reference 5 % off the next: nothing steady. */
+	for (int i = 0; i < 21; i++)
+		r[i] = i % 2 ? 620.0 : 651.0;
+	CU_ASSERT_EQUAL(cbench_levels_of_groups(r, 21, 0.01, clock), -ERANGE);
+	CU_ASSERT(isnan(clock[0]) && isnan(clock[19]));
+}
+
 static CU_TestInfo levels_tests[] = {
+	{ "an audit's groups of timings at their levels", groups_at_their_level },
 	{ "two levels, a jump every few measurements", two_levels_jumping },
 	{ "three levels, a jump every few measurements", three_levels_jumping },
 	{ "one jump within a trial", one_jump_in_a_trial },

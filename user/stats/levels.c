@@ -246,6 +246,11 @@ int cbench_levels_of_groups(const double *r, size_t nref, double ref_step, doubl
 		if (lv >= 0)
 			clock[g - 1] = at[lv];
 	}
+	/* One level all along: references that disagree beside a group were
+	 * delayed, for no other level was seen; the group ran at the one. */
+	for (size_t g = 0; nlevels == 1 && g < ngroups; g++)
+		if (isnan(clock[g]))
+			clock[g] = at[0];
 out:
 	free(steady);
 	free(v);

@@ -85,7 +85,9 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
  * and r[g + 1].  Into clock[g] (nref - 1 of them) the ticks per reference
  * rep of the clock level group g ran at (the floor mean of that level's
  * references), NAN where the references around it disagree: the clock
- * moved beside it.  The steadiness is the tightest of
+ * moved beside it (where the round saw one level only, references that
+ * disagree were delayed, and every group is at that level).  The
+ * steadiness is the tightest of
  * CBENCH_LEVELS_TOLERANCES that keeps half the groups.  0, -ERANGE where
  * no group is steady, or -ENOMEM.
  */
