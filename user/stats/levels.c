@@ -108,9 +108,9 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 			double ref_step, struct cbench_levels *l)
 {
 	static const double tolerances[] = CBENCH_LEVELS_TOLERANCES;
-	size_t n = nbench < nref ? nbench : nref, k = 0, need, nr = 0, nb = 0, chosen = 0;
-	double *b, *r, *v, *floors;
-	size_t *steady, *count;
+	size_t n = nbench < nref ? nbench : nref, k = 0, need, nr = 0;
+	double *b, *r, *v, *floors, level;
+	size_t *steady;
 	int ret = 0;
 
 	*l = (struct cbench_levels){ .bench_ticks = NAN, .ref_ticks = NAN, .tolerance = NAN };
@@ -130,11 +130,10 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 		need = CBENCH_LEVELS_MIN;
 	steady = malloc((n + 1) * sizeof(*steady));
 	b = malloc((n + 1) * sizeof(*b));
-	r = malloc(2 * (n + 1) * sizeof(*r));
+	r = malloc((nref + 1) * sizeof(*r));
 	v = malloc((n + 1) * sizeof(*v));
 	floors = malloc((n + 1) * sizeof(*floors));
-	count = calloc(n + 1, sizeof(*count));
-	if (!steady || !b || !r || !v || !floors || !count) {
+	if (!steady || !b || !r || !v || !floors) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -149,37 +148,39 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 		ret = -ERANGE;
 		goto out;
 	}
-	/* Each steady measurement at its level; the figure at the level most
-	 * of them ran at (the faster where two tie). */
-	for (size_t j = 0; j < k; j++)
+	/*
+	 * The benchmark's floor over its steady measurements, and the clock
+	 * level of its fastest ones (within the tolerance of its least): the
+	 * least of the references around them.
+	 * The reference's floor is taken over every reference but those faster
+	 * than that level: a fast moment the benchmark never saw steadily
+	 * cannot set it, and whatever slowed the chain alone (a delay, another
+	 * tenant contending for the core's ALUs, which a level cannot tell from
+	 * a slower clock) is left out by the floor as ever.
+	 */
+	for (size_t j = 0; j < k; j++) {
+		b[j] = bench[steady[j]].ticks_per_rep;
 		v[j] = pair_level(ref, steady[j]);
+	}
+	l->bench_ticks = cbench_stats_floor_mean(b, k, bench_step);
+	level = INFINITY;
+	for (size_t j = 0; j < k; j++)
+		if (b[j] <= fmax(cbench_stats_min(b, k) * (1 + l->tolerance),
+				 cbench_stats_min(b, k) + 1.5 * bench_step))
+			level = fmin(level, v[j]);
+	for (size_t i = 0; i < nref; i++)
+		if (!isnan(ref[i].ticks_per_rep) && ref[i].ticks_per_rep >= level * (1 - l->tolerance))
+			r[nr++] = ref[i].ticks_per_rep;
+	l->ref_ticks = cbench_stats_floor_mean(r, nr, ref_step);
+	/* What the trial saw, for the report. */
 	l->levels = find_levels(v, k, ref_step, b, floors);
 	l->moved = floors[l->levels - 1] / floors[0] - 1;
-	for (size_t j = 0; j < k; j++) {
-		int lv = level_of(v[j], floors, l->levels);
-
-		if (lv >= 0)
-			count[lv]++;
-	}
-	for (size_t i = 1; i < l->levels; i++)
-		chosen = count[i] > count[chosen] ? i : chosen;
-	for (size_t j = 0; j < k; j++) {
-		if (level_of(v[j], floors, l->levels) != (int)chosen)
-			continue;
-		b[nb++] = bench[steady[j]].ticks_per_rep;
-		r[nr++] = ref[steady[j] - 1].ticks_per_rep;
-		r[nr++] = ref[steady[j]].ticks_per_rep;
-	}
-	l->matched = nb;
-	l->bench_ticks = cbench_stats_floor_mean(b, nb, bench_step);
-	l->ref_ticks = cbench_stats_floor_mean(r, nr, ref_step);
 out:
 	free(steady);
 	free(b);
 	free(r);
 	free(v);
 	free(floors);
-	free(count);
 	return ret;
 }
 

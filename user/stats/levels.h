@@ -10,8 +10,9 @@
  * measurement i ("steady"); where they part, the clock jumped beside it
  * (or one of them was delayed), and the measurement is left out.  The
  * benchmark's floor is taken over the steady measurements, and the
- * reference's over the references around them at the clock level of the
- * benchmark's fastest one: both floors then come from one level.  A floor
+ * reference's over every reference but those faster than the clock level
+ * the benchmark's fastest steady measurements ran at: both floors then come
+ * from one level.  A floor
  * of each taken over the whole trial can come from two levels (the
  * benchmark's from a slow stretch, the reference's from a few fast
  * measurements) and biases the figure by the levels' gap.
@@ -51,9 +52,8 @@ struct cbench_levels {
 	size_t valid;			/* valid measurements of the benchmark */
 	size_t matched;			/* of those, with a steady clock on both sides */
 	double tolerance;		/* the steadiness they were matched at */
-	/* Clock levels among the steady references (runs of values apart by
-	 * more than twice the tolerance, each of two or more measurements),
-	 * and how far the slowest lies above the fastest: 0 where it held. */
+	/* Clock levels among the steady references (levels.c's cores), and
+	 * how far the slowest lies above the fastest: 0 where it held. */
 	size_t levels;
 	double moved;
 	/* Adjacent references apart by more than CBENCH_LEVELS_JUMP: the
