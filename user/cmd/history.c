@@ -48,8 +48,9 @@ static void usage(FILE *f)
 		"Finds, in each series of the store (one benchmark of one object on one machine\n"
 		"and backend, its runs in order), the change points: where its level moved, by\n"
 		"how much (with an interval), and which commits no run measured between the last\n"
-		"run before and the first after.  E-Divisive means with a t test, as Apache Otava\n"
-		"does it, each run weighed by its own uncertainty.\n"
+		"run before and the first after.  The whole series is segmented at once (PELT,\n"
+		"each run weighed by its own uncertainty), and each change point tested against\n"
+		"the segments either side (t test); a slow drift is no change point.\n"
 		"\n"
 		"Options:\n"
 		"  --confirm           audit the objects kept either side of each change point\n"
@@ -69,7 +70,8 @@ static void usage(FILE *f)
 		"  --max-p P           the change points' significance (default %g)\n"
 		"  --min-effect PCT    smallest change that counts, in percent, for the\n"
 		"                      detector and the audits (default 0.2)\n"
-		"  --window N          runs per window of the search (default %d)\n"
+		"  --window N          search in windows of N runs as Otava does (E-Divisive);\n"
+		"                      default: the whole series at once (PELT)\n"
 		"  --confidence C      of each step's interval and of the audits (default 0.99)\n"
 		"  --budget SECS       per audit (default 30)\n"
 		"  --cpu N             the audits' CPU\n"
@@ -80,7 +82,7 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0, 1 when the store cannot be read or an audit failed, 2 when the\n"
 		"command line is wrong, 3 when --fail-on's gate failed.\n",
-		cbench_prog, CBENCH_CP_MAX_P, CBENCH_CP_WINDOW);
+		cbench_prog, CBENCH_CP_MAX_P);
 }
 
 enum { OPT_CONFIRM = CBENCH_OPT_OWN, OPT_FAIL_ON, OPT_NEXT, OPT_COMMITS, OPT_MACHINE, OPT_OBJECT,
