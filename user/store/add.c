@@ -155,10 +155,14 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 	char other[CBENCH_STORE_NAME_MAX];
 	int ret;
 
-	/* The same run twice would count as two measurements of one commit. */
+	/* The same run twice would count as two measurements of one commit:
+	 * the same build measured on the same machine at the same second is
+	 * the same run, whatever its figures say now (an edit would change
+	 * them, and stores of before the digest hold other fingerprints). */
 	ret = query_text(s, cbench_store_prepare(s,
-		"SELECT id FROM run WHERE machine = ? AND object = ? AND backend = ? AND fingerprint = ? "
-		"LIMIT 1", "ittt", machine, run->object, run->backend, fingerprint), other, sizeof(other));
+		"SELECT id FROM run WHERE machine = ? AND object = ? AND backend = ? AND (fingerprint = ? "
+		"OR (build_id = ? AND date = ?)) LIMIT 1", "ittttt", machine, run->object, run->backend,
+		fingerprint, run->build_id, run->date), other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "this run is in the store already (run %s, measured %s)", other,
 			 run->date);
@@ -320,7 +324,7 @@ int cbench_store_add_report(const char *path, const char *text, size_t len,
 	struct cbench_store_run run = { 0 };
 	struct cbench_json *doc = NULL;
 	struct cbench_store s;
-	char why[CBENCH_STORE_NAME_MAX];
+	char why[CBENCH_STORE_NAME_MAX], note[sizeof(out->read_note)];
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -331,7 +335,7 @@ int cbench_store_add_report(const char *path, const char *text, size_t len,
 			snprintf(err, errlen, "not JSON, or cut short: %s", why);
 		return ret;
 	}
-	ret = cbench_store_read_report(doc, &run, err, errlen);
+	ret = cbench_store_read_report(text, len, doc, &run, note, sizeof(note), err, errlen);
 	cbench_json_free(doc);
 	if (ret)
 		goto out;
@@ -344,6 +348,7 @@ int cbench_store_add_report(const char *path, const char *text, size_t len,
 		goto out;
 	ret = cbench_store_add(&s, &run, o, out, err, errlen);
 	cbench_store_close(&s);
+	snprintf(out->read_note, sizeof(out->read_note), "%s", note);
 out:
 	cbench_store_run_free(&run);
 	return ret;
@@ -414,4 +419,6 @@ void cbench_store_say_added(const char *store, const struct cbench_store_added *
 		a->run_id, store, order, commit, a->kept[0] ? "; object kept as " : "", a->kept);
 	if (a->note[0])
 		fprintf(stderr, "%s: run %lld kept apart: %s\n", cbench_prog, a->run_id, a->note);
+	if (a->read_note[0])
+		fprintf(stderr, "%s: run %lld: note: %s\n", cbench_prog, a->run_id, a->read_note);
 }
