@@ -90,7 +90,8 @@ static int keep_object(const struct cbench_store_run *run, const struct cbench_s
 	}
 	if (strcmp(id, run->build_id)) {
 		snprintf(err, errlen, "%s is build %s, not the build the run measured (%s): rebuilt since? "
-			 "Give the measured object with --object", src, id, run->build_id);
+			 "%s", src, id, run->build_id, o->from_run ? "Measure it again, and do not rebuild it "
+			 "until the run is stored" : "Give the measured object with --object");
 		return -EINVAL;
 	}
 	if (mkdir(o->keep_dir, 0777) && errno != EEXIST) {
@@ -381,10 +382,44 @@ int cbench_store_options_check(const char *store, const char *commit, const char
 	return 0;
 }
 
+int cbench_store_check_before(const char *path, const char *object, const char *commit,
+			      const char *order, char *err, size_t errlen)
+{
+	struct cbench_store s;
+	char other[CBENCH_STORE_NAME_MAX];
+	long long n = -1;
+	int ret;
+
+	parse_order(order, &n);
+	ret = cbench_store_open(&s, path, true, err, errlen);
+	if (ret)
+		return ret;
+	ret = query_text(&s, cbench_store_prepare(&s, "SELECT ord FROM run WHERE object = ? AND "
+						  "commit_id = ? AND ord != ? LIMIT 1", "tti", object,
+						  commit, n), other, sizeof(other));
+	if (!ret && other[0]) {
+		snprintf(err, errlen, "commit %s is order %s in this store, not %lld", commit, other, n);
+		ret = -EINVAL;
+	}
+	ret = ret ? ret : query_text(&s, cbench_store_prepare(&s,
+		"SELECT commit_id FROM run WHERE object = ? AND ord = ? AND commit_id != ? LIMIT 1", "tit",
+		object, n, commit), other, sizeof(other));
+	if (!ret && other[0]) {
+		snprintf(err, errlen, "order %lld of %s is commit %s in this store, not %s", n, object, other,
+			 commit);
+		ret = -EINVAL;
+	}
+	if (ret == -EIO)
+		ret = cbench_store_error(&s, "cannot read the store", err, errlen);
+	cbench_store_close(&s);
+	return ret;
+}
+
 int cbench_store_add_run(const struct cbench_report *r, const char *store, const char *commit,
 			 const char *order, const char *keep_dir, const char *machine)
 {
-	struct cbench_store_add a = { .commit = commit, .keep_dir = keep_dir, .machine = machine };
+	struct cbench_store_add a = { .commit = commit, .keep_dir = keep_dir, .machine = machine,
+				      .from_run = true };
 	struct cbench_store_added out;
 	char err[CBENCH_ERR_LEN * 2], *text = NULL;
 	size_t len = 0;
