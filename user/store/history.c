@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stats/change.h"
+#include "stats/stats.h"
 #include "store/history.h"
 #include "store/series.h"
 #include "store/store.h"
@@ -105,6 +106,57 @@ out:
 	free(ww);
 }
 
+/* The weighted residual sum of squares of y over [a, b); its weight into *sum_w. */
+static double seg_rss(const double *y, const double *w, size_t a, size_t b, double *sum_w)
+{
+	double sw = 0, swy = 0, r = 0;
+
+	for (size_t i = a; i < b; i++) {
+		sw += w[i];
+		swy += w[i] * y[i];
+	}
+	for (size_t i = a; i < b; i++)
+		r += w[i] * (y[i] - swy / sw) * (y[i] - swy / sw);
+	*sum_w = sw;
+	return r;
+}
+
+/*
+ * The gate's interval with the scale of the whole series: the residuals of
+ * every segment the detector found (one scale for the series, as its model
+ * has), so that a level a few runs old is judged with the series' noise,
+ * not with the two or three runs it has.
+ */
+static void pooled(const struct cbench_history_series *hs, const double *y, const double *w,
+		   double confidence, struct cbench_cp *cp)
+{
+	double rss = 0, sw, w1 = 0, w2 = 0, d, se, q, df;
+	size_t a = 0, n = hs->npoints;
+	const struct cbench_history_gate *g = &hs->gate;
+
+	for (size_t k = 0; k <= hs->nchanges; k++) {
+		size_t b = k < hs->nchanges ? hs->changes[k].cp.index : n;
+
+		rss += seg_rss(y, w, a, b, &sw);
+		a = b;
+	}
+	df = (double)n - (double)hs->nchanges - 1;
+	seg_rss(y, w, g->before_a, g->before_b, &w1);
+	seg_rss(y, w, g->after_a, n, &w2);
+	if (df < 1 || !(w1 > 0) || !(w2 > 0))
+		return;
+	d = cp->after - cp->before;
+	se = sqrt(rss / df * (1 / w1 + 1 / w2));
+	if (!(se > 0))
+		return;
+	q = cbench_stats_t_quantile(1 - (1 - confidence) / 2, df);
+	cp->df = df;
+	cp->t = d / se;
+	cp->p = 2 * cbench_stats_t_cdf(-fabs(cp->t), df);
+	cp->lower = expm1(d - q * se);
+	cp->upper = expm1(d + q * se);
+}
+
 /*
  * The gate's question for series hs (report_history.h): the newest work
  * from the first run after order since (or at the newest order), its
@@ -140,6 +192,7 @@ static void gate_series(struct cbench_history_series *hs, const double *y, const
 	g->before_b = first;
 	g->after_a = start;
 	two_groups(hs, y, w, a, first, start, p->confidence, &g->test);
+	pooled(hs, y, w, p->confidence, &g->test);
 	g->answer = cbench_change_gate(g->test.lower, g->test.upper, sel->min_effect,
 				       !strcmp(sel->fail_on, "changed"));
 	if (first == 0)
