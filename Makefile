@@ -526,6 +526,7 @@ bench: cbenchctl examples fixtures
 	bench/tpoints.sh
 	bench/headline.sh
 	bench/history.sh
+	bench/changepoints.sh
 	bench/layout.sh
 	bench/night.sh
 

@@ -57,7 +57,15 @@ if [ -z "$all" ]; then
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $USER_PACKAGES
-	echo "install-deps: ready for cbenchctl in user mode (sh scripts/install-deps.sh --all for the tests)"
+	# Apache Otava, the change-point detector history follows, for make bench's
+# comparison (bench/changepoints.sh), in a virtual environment of its own.
+OTAVA_VENV=/opt/cbench-otava
+if ! "$OTAVA_VENV/bin/python" -c 'import otava' >/dev/null 2>&1; then
+	python3 -m venv "$OTAVA_VENV" && "$OTAVA_VENV/bin/pip" install -q 'apache-otava==0.8.0' ||
+		die "cannot install apache-otava from PyPI into $OTAVA_VENV"
+fi
+
+echo "install-deps: ready for cbenchctl in user mode (sh scripts/install-deps.sh --all for the tests)"
 	exit 0
 fi
 

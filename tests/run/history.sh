@@ -53,6 +53,153 @@ run_of() {
 	echo $((9 * $1 % 31))
 }
 
+# ---- made-up series: every shape, the gate, keeping a store clean ---------------
+# Stores built from made-up reports (tests/run/history_reports.py: a real
+# report of the fixture, its benchmarks renamed and their figures set), so
+# that nothing here depends on the host's speed or noise.
+
+# synth STORE N SEED NOISE "SPEC": N commits c1..cN, orders 1..N, one made-up
+# run each; SPEC is evaluated per commit $i and prints NAME=FACTOR words.
+synth() {
+	rm -f "$1"
+	for i in $(seq 1 "$2"); do
+		# shellcheck disable=SC2046
+		python3 tests/run/history_reports.py "$TEMPLATE" "$TMP/synth-$i.json" "$i" "$(($3 + i))" "$4" \
+			$(eval "$5") && "$CB" store add "$1" "$TMP/synth-$i.json" --commit "c$i" --order "$i" \
+			2>>"$TMP/synth.err" || return 1
+	done
+}
+
+# xxhash I: commits 6-9 of 12 (or 14-17 of 30) 2.35 times slower on two of four series.
+xxhash() {
+	f=1
+	if [ "$N" -eq 12 ] && [ "$1" -ge 6 ] && [ "$1" -le 9 ]; then f=2.35; fi
+	if [ "$N" -eq 30 ] && [ "$1" -ge 14 ] && [ "$1" -le 17 ]; then f=2.35; fi
+	echo "BenchmarkHash/algo=xxh3,len=64=1 BenchmarkHash/algo=xxh3,len=512=$f" \
+		"BenchmarkHash/algo=xxh3,len=4096=$f BenchmarkHash/algo=xxh64,len=4096=1"
+}
+
+synthetic() {
+	build "$TMP/tmpl" t 2000 &&
+		run_cb run --backend user --trials 3 --trial-time 0.002 --format json -o "$TMP/tmpl/run.json" \
+			"$TMP/tmpl/history.so"
+	TEMPLATE=$TMP/tmpl/run.json
+	for N in 12 30; do
+		synth "$TMP/x$N.db" "$N" "$N" 0.0005 'xxhash $i' || { not_ok "made-up store of $N"; cat "$TMP/synth.err"; }
+		run_cb history --format json -o "$TMP/x$N.json" "$TMP/x$N.db"
+		if [ "$rc" -eq 0 ] && python3 - "$TMP/x$N.json" "$N" <<'PY'
+import json, sys
+r, n = json.load(open(sys.argv[1])), int(sys.argv[2])
+at = (6, 10) if n == 12 else (14, 18)
+cps = {b["name"]: [c["order"] for c in b["change_points"]] for b in r["benchmarks"]}
+want = {"Hash/algo=xxh3,len=64": [], "Hash/algo=xxh3,len=512": list(at),
+        "Hash/algo=xxh3,len=4096": list(at), "Hash/algo=xxh64,len=4096": []}
+assert cps == want, cps
+PY
+		then
+			ok "a slowdown undone 4 commits later, $N commits: its 4 change points with the defaults, nothing else"
+		else
+			not_ok "the undone slowdown over $N commits"
+		fi
+	done
+	run_cb history --fail-on slower --min-effect 1 "$TMP/x12.db"
+	if [ "$rc" -eq 0 ] && grep -q 'gate (--fail-on slower, the newest commit): passed: 4 series, none slower by 1.00% or more$' "$TMP/out"; then
+		ok "the gate at commit 12: the slowdown of 6-9 was undone; it passes (the report keeps it)"
+	else
+		not_ok "the gate passes an undone slowdown"
+	fi
+	run_cb history --fail-on slower --min-effect 1 --since 7 "$TMP/x12.db"
+	if [ "$rc" -eq 0 ]; then
+		ok "the gate since order 7 passes: the newest level is the old one"
+	else
+		not_ok "the gate since order 7"
+	fi
+	run_cb history --fail-on slower --min-effect 1 --since c5 --filter 'hash/algo=xxh3,len=512' "$TMP/x12.db"
+	[ "$rc" -eq 0 ] && ok "--since takes a commit; --filter takes run's form" || not_ok "--since c5 --filter hash/..."
+	# A slowdown at the newest commit.
+	synth "$TMP/new.db" 12 7 0.0005 'echo "BenchmarkHash/len=64=1 BenchmarkHash/len=512=$([ $i -eq 12 ] && echo 1.2 || echo 1)"'
+	run_cb history --fail-on slower --filter BenchmarkHash/len=512 "$TMP/new.db"
+	if [ "$rc" -eq 3 ] && grep -q 'FAILED: 1 series slower by 0.20% or more:' "$TMP/out" &&
+		grep -Eq '^  Hash/len=512 on .*: \+(19|20|21)\.[0-9]+ % .* at order 12 \(commit c12\) against orders 1 to 11 \(commit c11 the last before\)$' "$TMP/out"; then
+		ok "a slowdown at the newest commit fails the gate, named with its commits (Go form of --filter)"
+	else
+		not_ok "the gate on a slowdown at the newest commit"
+	fi
+	expect_failure "a gate over no series is an error naming the filter and the series" \
+		"no series of .* matches --filter nothing.*its series: Hash/len=512 on" \
+		history --fail-on slower --filter nothing "$TMP/new.db"
+	# Keeping the store clean.
+	cp "$TMP/new.db" "$TMP/new.copy"
+	python3 - "$TMP/synth-3.json" "$TMP/edited.json" <<'PY'
+import sys
+t = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(t.replace('"ns_per_op":', '"ns_per_op":"', 1).replace(',"min_ns', '",' + '"min_ns', 1))
+PY
+	expect_failure "a report edited after it was written is refused" "edited.json to .*: edited after it was written" \
+		store add "$TMP/new.db" "$TMP/edited.json" --commit c99 --order 99
+	python3 - "$TMP/synth-3.json" "$TMP/typed.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.pop("digest")
+r["benchmarks"][1]["trials"][1]["ns_per_op"] = "fast"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+	expect_failure "a trial that is not a number is refused, named" \
+		"typed.json to .*: benchmarks\[1\]\.trials\[1\]\.ns_per_op is a string, not a number" \
+		store add "$TMP/new.db" "$TMP/typed.json" --commit c99 --order 99
+	python3 - "$TMP/synth-3.json" "$TMP/again.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.pop("digest")
+r["benchmarks"][0]["trials"][0]["ns_per_op"] *= 1.01
+json.dump(r, open(sys.argv[2], "w"))
+PY
+	expect_failure "the same run edited is still the same run" "this run is in the store already \(run 3," \
+		store add "$TMP/new.db" "$TMP/again.json" --commit c3 --order 3
+	cmp -s "$TMP/new.db" "$TMP/new.copy" && ok "refused reports left the store as it was" ||
+		not_ok "a refused report changed the store"
+	expect_failure "run --store with a commit at another order: refused before measuring" \
+		"commit c3 is order 3 in this store, not 40; nothing was measured" \
+		run --store "$TMP/new.db" --commit c3 --order 40 "$TMP/tmpl/history.so"
+	expect_failure "run --store into a missing directory: refused before measuring" \
+		"its directory $TMP/none does not exist; nothing was measured" \
+		run --store "$TMP/none/s.db" --commit c1 --order 1 "$TMP/tmpl/history.so"
+	cmp -s "$TMP/new.db" "$TMP/new.copy" && [ ! -e "$TMP/none" ] ||
+		not_ok "run --store's refusals changed something"
+	expect_failure "store remove of a run that is not there" "no run 99 is in" store remove "$TMP/new.db" 99
+	run_cb store remove "$TMP/new.db" --commit c12
+	if [ "$rc" -eq 0 ] && grep -q '^run 12 removed: order 12, commit c12, history.so on ' "$TMP/err"; then
+		run_cb history --fail-on slower --min-effect 1 --filter len=512 "$TMP/new.db"
+		[ "$rc" -eq 0 ] && ok "store remove --commit: the run goes, and its slowdown with it" ||
+			not_ok "history after store remove"
+	else
+		not_ok "store remove --commit"
+	fi
+	run_cb history --format html -o "$TMP/report.html" "$TMP/x12.db"
+	if [ "$rc" -eq 0 ] && python3 - "$TMP/report.html" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+h2 = re.findall(r"<h2>(.*?) <small>", t)
+assert h2 == ["Hash/algo=xxh3,len=64", "Hash/algo=xxh3,len=512", "Hash/algo=xxh3,len=4096",
+              "Hash/algo=xxh64,len=4096"], h2
+assert t.index('<table class="summary">') < t.index("<svg"), "summary first"
+assert t.count('class="change unasked"') == 4 and t.count("<tr><td>Hash/") == 4
+assert t.count('class="segment"') == 3 + 3 + 1 + 1, t.count('class="segment"')
+PY
+	then
+		ok "--format html: a summary of what changed first, series in their parameters' order, a level per segment"
+	else
+		not_ok "--format html's summary, order and segments"
+	fi
+}
+
+if [ "${HISTORY_ONLY:-}" = synthetic ]; then
+	synthetic
+	finish
+	exit
+fi
+synthetic
+
 STEP=$TMP/step.db
 AA=$TMP/aa.db
 
@@ -137,19 +284,19 @@ PY
 	fi
 done
 
-run_cb history --confirm --fail-on slower "$STEP"
-if [ "$rc" -eq 3 ] && grep -q 'gate (--fail-on slower): FAILED: 1 confirmed change point slower' \
-	"$TMP/err" && grep -Eq '^  order [0-9]+ \(commit c[0-9]+\): \+0\.[456][0-9] %' "$TMP/out" &&
+run_cb history --confirm --fail-on slower --since 12 "$STEP"
+if [ "$rc" -eq 3 ] && grep -q 'gate (--fail-on slower, everything after order 12): FAILED: 1 series slower' \
+	"$TMP/out" && grep -Eq '^  Chain on .*: \+0\.[456][0-9] % .* at order 1[567] \(commit c1[567]\) against orders 1 to ' "$TMP/out" &&
 	grep -q '^    confirmed: the audit of the two objects found B slower by ' "$TMP/out"; then
-	ok "history --fail-on slower: exit status 3 on the confirmed slowdown"
+	ok "history --fail-on slower --since 12: exit status 3 on the confirmed slowdown, named"
 else
-	not_ok "history --fail-on slower exits 3"
+	not_ok "history --fail-on slower --since 12 exits 3"
 fi
 
 # ---- A/A ---------------------------------------------------------------------
 
 if series "$AA" a 2000; then
-	run_cb history --confirm --fail-on slower --format json -o "$TMP/aa.json" "$AA"
+	run_cb history --confirm --fail-on slower --undecided pass --format json -o "$TMP/aa.json" "$AA"
 fi
 if [ "$rc" -eq 0 ] && python3 - "$TMP/aa.json" <<'PY'
 import json, sys
@@ -188,6 +335,7 @@ cp "$STEP" "$TMP/two.db"
 python3 - "$TMP/c1/run.json" "$TMP/other.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+r.pop("digest", None)  # edited below: read as an older report
 r["config"]["so"] = r["config"]["so"].replace("history.so", "other.so")
 json.dump(r, open(sys.argv[2], "w"))
 PY
@@ -311,6 +459,7 @@ cp "$STEP" "$TMP/mixed.db"
 python3 - "$TMP/c30/run.json" "$TMP/elsewhere.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+r.pop("digest", None)  # edited below: read as an older report
 r["config"]["machine"] = "elsewhere"
 json.dump(r, open(sys.argv[2], "w"))
 PY
@@ -338,6 +487,7 @@ redate() {
 	python3 - "$TMP/c$1/run.json" "$TMP/again-$1.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+r.pop("digest", None)  # edited below: read as an older report
 r["config"]["date"] = "2026-01-01T00:00:00Z"
 json.dump(r, open(sys.argv[2], "w"))
 PY
@@ -380,6 +530,7 @@ expect_failure "a Go report is refused" "not JSON, or cut short" \
 python3 - "$TMP/c1/run.json" "$TMP/stopped.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+r.pop("digest", None)  # edited below: read as an older report
 r["config"]["interrupted"] = {"signal": "SIGINT", "trials_kept": 1, "trials_asked": 3}
 json.dump(r, open(sys.argv[2], "w"))
 PY
@@ -391,8 +542,8 @@ expect_failure "run --store with an order that is no number is refused" "--store
 	run --store "$TMP/mixed.db" --commit c1 --order 1042.3f2a1c "$TMP/c1/history.so"
 expect_failure "--commit without --store is refused" "--commit and --keep-object go with --store" \
 	run --commit c1 "$TMP/c1/history.so"
-expect_failure "history --fail-on without --confirm is refused" "give --confirm too" \
-	history --fail-on slower "$STEP"
+expect_failure "history --since without --fail-on is refused" "give --fail-on too" \
+	history --since 3 "$STEP"
 
 # The store file itself: cut short, another application's, not SQLite at all.
 size=$(wc -c <"$STEP")
@@ -410,10 +561,10 @@ expect_failure "another application's SQLite database is refused" \
 	"foreign.db is another application's SQLite database, not a cbench store" \
 	store add "$TMP/foreign.db" "$TMP/c1/run.json" --commit c1 --order 1
 cp "$TMP/c1/run.json" "$TMP/json.db"
-expect_failure "a file that is not SQLite is refused, and left as it was" "file is not a database" \
+expect_failure "a file that is not SQLite is refused, and left as it was" "is not a cbench store" \
 	store add "$TMP/json.db" "$TMP/c1/run.json" --commit c1 --order 1
 cmp -s "$TMP/json.db" "$TMP/c1/run.json" || not_ok "the foreign file was changed"
-expect_failure "a store that does not exist is not made by list" "No such file" \
+expect_failure "a store that does not exist is not made by list" "there is no store .*nothing.db" \
 	store list "$TMP/nothing.db"
 [ -e "$TMP/nothing.db" ] && not_ok "store list made a store"
 

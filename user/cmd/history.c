@@ -21,18 +21,20 @@
 #include "report/outfile.h"
 #include "session/confirm.h"
 #include "session/options.h"
+#include "stats/change.h"
 #include "store/history.h"
 #include "store/run.h"
+#include "store/series.h"
 
 enum history_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_HTML };
 
 static const char *const format_names[] = { "text", "json", "csv", "html", NULL };
 
 struct history_options {
-	const char *store, *machine, *object, *backend, *filter, *output, *commits;
+	const char *store, *machine, *object, *backend, *filter, *output, *commits, *since;
 	int metric;
 	struct cbench_cp_params params;
-	bool confirm, next;
+	bool confirm, next, undecided_pass;
 	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
 	double budget_s;
 	int cpu;
@@ -48,28 +50,39 @@ static void usage(FILE *f)
 		"Finds, in each series of the store (one benchmark of one object on one machine\n"
 		"and backend, its runs in order), the change points: where its level moved, by\n"
 		"how much (with an interval), and which commits no run measured between the last\n"
-		"run before and the first after.  E-Divisive means with a t test, as Apache Otava\n"
-		"does it, each run weighed by its own uncertainty.\n"
+		"run before and the first after.  The whole series is segmented at once (PELT,\n"
+		"each run weighed by its own uncertainty), and each change point tested against\n"
+		"the segments either side (t test); a slow drift is no change point.\n"
 		"\n"
 		"Options:\n"
 		"  --confirm           audit the objects kept either side of each change point\n"
 		"                      (cbenchctl audit, here): confirmed only if the audit calls\n"
 		"                      it the same way\n"
-		"  --fail-on WHAT      slower or changed: exit status 3 on a confirmed slowdown\n"
-		"                      (or any confirmed change); needs --confirm\n"
+		"  --fail-on WHAT      slower or changed: a gate on the newest work (the newest\n"
+		"                      commit, or every commit after --since): exit status 3\n"
+		"                      when its level is slower (changed) than the runs before it\n"
+		"                      by --min-effect or more, the whole interval past it; a\n"
+		"                      slowdown later undone passes; with --confirm, only once\n"
+		"                      the audit confirms it\n"
+		"  --since ORDER|COMMIT  the newest work is every run after this order (commit)\n"
+		"  --undecided WHAT    fail (default) or pass: the gate's answer where the\n"
+		"                      interval reaches across --min-effect (exit status 4)\n"
 		"  --next              print the untested commits to measure next (bisection):\n"
 		"                      ORDER COMMIT and why, one line each\n"
 		"  --commits FILE      lines \"ORDER COMMIT\": names the untested commits\n"
 		"  --machine NAME      only this machine's series\n"
 		"  --object NAME       only this object's (its file name)\n"
 		"  --backend KIND      only user's or kmod's\n"
-		"  --filter REGEX      only benchmarks whose name matches (\"Copy/size=64\")\n"
+		"  --filter REGEX      only benchmarks whose name matches, as run and list take\n"
+		"                      it: \"copy/size=64\", \"BenchmarkCopy/size=64\" or the\n"
+		"                      store's \"Copy/size=64\"\n"
 		"  --metric M          ns, est-cycles, instructions, cycles or ref-cycles\n"
 		"                      (default est-cycles where every run has it, else ns)\n"
 		"  --max-p P           the change points' significance (default %g)\n"
 		"  --min-effect PCT    smallest change that counts, in percent, for the\n"
 		"                      detector and the audits (default 0.2)\n"
-		"  --window N          runs per window of the search (default %d)\n"
+		"  --window N          search in windows of N runs as Otava does (E-Divisive);\n"
+		"                      default: the whole series at once (PELT)\n"
 		"  --confidence C      of each step's interval and of the audits (default 0.99)\n"
 		"  --budget SECS       per audit (default 30)\n"
 		"  --cpu N             the audits' CPU\n"
@@ -78,13 +91,15 @@ static void usage(FILE *f)
 		"  -o, --output FILE   write the report to FILE atomically (default stdout)\n"
 		"  -h, --help          show this help\n"
 		"\n"
-		"Exit status: 0, 1 when the store cannot be read or an audit failed, 2 when the\n"
-		"command line is wrong, 3 when --fail-on's gate failed.\n",
-		cbench_prog, CBENCH_CP_MAX_P, CBENCH_CP_WINDOW);
+		"Exit status: 0, 1 when the store cannot be read, an audit failed or the gate\n"
+		"selected no series, 2 when the command line is wrong, 3 when --fail-on's gate\n"
+		"failed, 4 when it could not judge a series (unless --undecided pass).\n",
+		cbench_prog, CBENCH_CP_MAX_P);
 }
 
 enum { OPT_CONFIRM = CBENCH_OPT_OWN, OPT_FAIL_ON, OPT_NEXT, OPT_COMMITS, OPT_MACHINE, OPT_OBJECT,
-       OPT_METRIC, OPT_MAX_P, OPT_MIN_EFFECT, OPT_WINDOW, OPT_CONFIDENCE, OPT_BUDGET };
+       OPT_METRIC, OPT_MAX_P, OPT_MIN_EFFECT, OPT_WINDOW, OPT_CONFIDENCE, OPT_BUDGET, OPT_SINCE,
+       OPT_UNDECIDED };
 
 /* The options with a number; 0 or -EINVAL after saying why. */
 static int number_option(struct history_options *o, int c, const char *arg, FILE *err)
@@ -142,6 +157,13 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 	case OPT_COMMITS:
 		o->commits = arg;
 		return 0;
+	case OPT_SINCE:
+		return cbench_option_name("history", "--since", arg, &o->since, err);
+	case OPT_UNDECIDED:
+		if (strcmp(arg, "pass") && strcmp(arg, "fail"))
+			return cbench_option_refuse(err, "--undecided", "pass or fail", arg);
+		o->undecided_pass = arg[0] == 'p';
+		return 0;
 	case OPT_MACHINE:
 		return cbench_option_name("history", "--machine", arg, &o->machine, err);
 	case OPT_OBJECT:
@@ -182,6 +204,8 @@ static int parse(struct history_options *o, int argc, char *argv[])
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "undecided", required_argument, NULL, OPT_UNDECIDED },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cbench_option_fields fields = { .filter = &o->filter, .cpu = &o->cpu,
@@ -201,8 +225,8 @@ static int parse(struct history_options *o, int argc, char *argv[])
 		return -EINVAL;
 	}
 	o->store = argv[optind];
-	if (o->fail_on != GATE_NONE && !o->confirm) {
-		cbench_err("history --fail-on gates on confirmed change points: give --confirm too\n");
+	if (o->fail_on == GATE_NONE && o->since) {
+		cbench_err("history --since says what the gate looks at: give --fail-on too\n");
 		return -EINVAL;
 	}
 	if (o->next && o->format != FORMAT_TEXT) {
@@ -347,26 +371,121 @@ static int write_report(const struct history_options *o, const struct cbench_his
 	return 0;
 }
 
-/* --fail-on's gate, said on stderr: 3 when it failed, else 0. */
-static int gate(const struct history_options *o, const struct cbench_history *h)
+/* How the gate answers series s: --confirm's audit has the last word on a
+ * change point the newest level began at. */
+static int answer(const struct history_options *o, const struct cbench_history_series *s,
+		  const char **why)
 {
-	size_t failing = 0, open = 0;
+	const struct cbench_history_gate *g = &s->gate;
+
+	*why = g->why;
+	if (g->answer != CBENCH_GATE_FAIL || !o->confirm)
+		return g->answer;
+	for (size_t k = 0; k < s->nchanges; k++) {
+		const struct cbench_history_change *c = &s->changes[k];
+
+		if (c->cp.index == g->after_a && c->confirm != CBENCH_CONFIRM_YES) {
+			*why = "the audit did not confirm it";
+			return CBENCH_GATE_UNDECIDED;
+		}
+	}
+	return g->answer;
+}
+
+/* One series' line under the gate's verdict. */
+static void gate_line(const struct cbench_history_series *s, const char *why, FILE *f)
+{
+	const struct cbench_history_gate *g = &s->gate;
+	const struct cbench_history_point *after = &s->points[g->after_a];
+
+	fprintf(f, "  %s on %s: ", s->name, s->machine);
+	if (isfinite(g->test.lower))
+		fprintf(f, "%+.2f %% [%+.2f %%, %+.2f %%] ", 100 * g->test.change, 100 * g->test.lower,
+			100 * g->test.upper);
+	fprintf(f, "at order %lld (commit %s)", after->order, after->commit);
+	if (g->before_b > g->before_a) {
+		const struct cbench_history_point *last = &s->points[g->before_b - 1];
+
+		fprintf(f, " against orders %lld to %lld (commit %s the last before)",
+			s->points[g->before_a].order, last->order, last->commit);
+	}
+	fprintf(f, "%s%s%s\n", why ? " (" : "", why ? why : "", why ? ")" : "");
+}
+
+/* The gate over nothing: an error naming what could have been chosen. */
+static int gate_over_nothing(const struct history_options *o, const struct cbench_store_history *sh)
+{
+	size_t listed = 0;
+
+	if (sh->h.nseries) {
+		cbench_err("unable to gate: no series of %s has a run after order %lld: a gate over "
+			   "nothing passes nothing\n", o->store, sh->h.since);
+		return CBENCH_EXIT_FAILED;
+	}
+	cbench_err("unable to gate: no series of %s matches%s%s%s%s%s%s%s%s: a gate over nothing "
+		   "passes nothing; its series:", o->store, o->filter ? " --filter " : "",
+		   o->filter ? o->filter : "", o->machine ? " --machine " : "", o->machine ? o->machine : "",
+		   o->object ? " --object " : "", o->object ? o->object : "", o->backend ? " --backend " : "",
+		   o->backend ? o->backend : "");
+	for (size_t i = 0; i < sh->nseries && listed < 12; i++) {
+		if (i && !strcmp(sh->series[i].name, sh->series[i - 1].name) &&
+		    !strcmp(sh->series[i].machine, sh->series[i - 1].machine))
+			continue;
+		fprintf(stderr, "%s %s on %s", listed ? "," : "", sh->series[i].name,
+			sh->series[i].machine);
+		listed++;
+	}
+	fprintf(stderr, "%s\n", listed ? (listed == 12 ? " ..." : "") : " none");
+	return CBENCH_EXIT_FAILED;
+}
+
+/*
+ * --fail-on's gate (report_history.h: the newest work against what came
+ * before it), said on stdout beside text and on stderr beside the other
+ * formats: 3 when a series fails it, else 4 when one could not be judged
+ * (unless --undecided pass), else 0; an error when it looked at nothing.
+ */
+static int gate(const struct history_options *o, const struct cbench_store_history *sh)
+{
+	const struct cbench_history *h = &sh->h;
+	const char *what = o->fail_on == GATE_SLOWER ? "slower" : "changed", *why;
+	FILE *f = o->format == FORMAT_TEXT && !o->output ? stdout : stderr;
+	size_t count[3] = { 0 }, asked = 0;
+	int want;
 
 	if (o->fail_on == GATE_NONE)
 		return 0;
 	for (size_t i = 0; i < h->nseries; i++) {
-		for (size_t k = 0; k < h->series[i].nchanges; k++) {
-			const struct cbench_history_change *c = &h->series[i].changes[k];
-
-			failing += c->confirm == CBENCH_CONFIRM_YES &&
-				   (c->cp.change > 0 || o->fail_on == GATE_CHANGED);
-			open += c->confirm != CBENCH_CONFIRM_YES;
+		if (h->series[i].gate.asked) {
+			asked++;
+			count[answer(o, &h->series[i], &why)]++;
 		}
 	}
-	fprintf(stderr, "gate (--fail-on %s): %s: %zu confirmed change point%s %s; %zu not confirmed\n",
-		o->fail_on == GATE_SLOWER ? "slower" : "changed", failing ? "FAILED" : "passed", failing,
-		failing == 1 ? "" : "s", o->fail_on == GATE_SLOWER ? "slower" : "changed", open);
-	return failing ? CBENCH_EXIT_GATE : CBENCH_EXIT_OK;
+	if (!asked)
+		return gate_over_nothing(o, sh);
+	want = count[CBENCH_GATE_FAIL] ? CBENCH_GATE_FAIL :
+	       count[CBENCH_GATE_UNDECIDED] && !o->undecided_pass ? CBENCH_GATE_UNDECIDED : -1;
+	fprintf(f, "\ngate (--fail-on %s, ", what);
+	if (h->since >= 0)
+		fprintf(f, "everything after order %lld", h->since);
+	else
+		fprintf(f, "the newest commit");
+	if (want == CBENCH_GATE_FAIL)
+		fprintf(f, "): FAILED: %zu series %s by %.2f%% or more:\n", count[want], what,
+			100 * o->params.min_effect);
+	else if (want == CBENCH_GATE_UNDECIDED)
+		fprintf(f, "): UNDECIDED: %zu series not judged (exit status %d; --undecided pass lets "
+			"them pass):\n", count[want], CBENCH_EXIT_UNDECIDED);
+	else
+		fprintf(f, "): passed: %zu series, none %s by %.2f%% or more%s\n", asked, what,
+			100 * o->params.min_effect, count[CBENCH_GATE_UNDECIDED] ?
+			"; undecided ones passed by --undecided pass" : "");
+	for (size_t i = 0; want >= 0 && i < h->nseries; i++) {
+		if (h->series[i].gate.asked && answer(o, &h->series[i], &why) == want)
+			gate_line(&h->series[i], why, f);
+	}
+	return want == CBENCH_GATE_FAIL ? CBENCH_EXIT_GATE :
+	       want == CBENCH_GATE_UNDECIDED ? CBENCH_EXIT_UNDECIDED : CBENCH_EXIT_OK;
 }
 
 int cbench_history_main(int argc, char *argv[])
@@ -390,7 +509,9 @@ int cbench_history_main(int argc, char *argv[])
 		return CBENCH_EXIT_USAGE;
 	}
 	sel = (struct cbench_history_select){ .machine = o.machine, .object = o.object,
-		.backend = o.backend, .filter = o.filter ? &filter : NULL, .metric = o.metric };
+		.backend = o.backend, .filter = o.filter ? &filter : NULL, .metric = o.metric,
+		.fail_on = o.fail_on == GATE_SLOWER ? "slower" : o.fail_on == GATE_CHANGED ? "changed" :
+			   NULL, .since = o.since, .min_effect = o.params.min_effect };
 	ret = cbench_store_history(o.store, &sel, &o.params, &sh, err, sizeof(err));
 	if (ret) {
 		cbench_err("unable to read the history of %s: %s\n", o.store, err);
@@ -404,7 +525,7 @@ int cbench_history_main(int argc, char *argv[])
 		goto out;
 	if (failed)
 		cbench_err("%zu audit%s failed\n", failed, failed == 1 ? "" : "s");
-	status = failed ? CBENCH_EXIT_FAILED : gate(&o, &sh.h);
+	status = failed ? CBENCH_EXIT_FAILED : gate(&o, &sh);
 out:
 	for (size_t i = 0; i < sh.h.nseries; i++) {
 		for (size_t k = 0; k < sh.h.series[i].nchanges; k++)

@@ -704,6 +704,19 @@ static int finish(const struct run_state *st)
 	return 0;
 }
 
+/* --store, before anything is measured: the store must take this run. */
+static int check_store(const struct cbench_run_options *o)
+{
+	char err[CBENCH_ERR_LEN * 2];
+	const char *base = strrchr(o->so_path, '/');
+
+	if (!cbench_store_check_before(o->store, base ? base + 1 : o->so_path, o->commit, o->order, err,
+				       sizeof(err)))
+		return 0;
+	cbench_err("unable to run into the store %s: %s; nothing was measured\n", o->store, err);
+	return -1;
+}
+
 int cbench_run_main(int argc, char *argv[])
 {
 	struct cbench_run_options opt;
@@ -734,6 +747,10 @@ int cbench_run_main(int argc, char *argv[])
 		opt.have_seed = true;
 	if (!opt.have_seed && cbench_random_seed(&opt.seed)) {
 		cbench_err("unable to read a seed from /dev/urandom; give one with --seed\n");
+		cbench_resume_close(&resume);
+		return 1;
+	}
+	if (opt.store && check_store(&opt)) {
 		cbench_resume_close(&resume);
 		return 1;
 	}

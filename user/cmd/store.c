@@ -2,7 +2,8 @@
 /*
  * `cbenchctl store`: a results store in one SQLite file (store/store.h).
  * `store add` adds a run's JSON report with the commit and order it
- * measured, `store list` shows what the store holds, `store import` and
+ * measured, `store list` shows what the store holds, `store remove` takes
+ * a wrong run (or a commit's runs) out, `store import` and
  * `store export` read and write LNT's and Bencher's report formats so that
  * a lab's results server and the store can feed each other.
  */
@@ -18,6 +19,7 @@
 #include "session/options.h"
 #include "store/add.h"
 #include "store/interchange.h"
+#include "store/remove.h"
 #include "store/series.h"
 #include "store/store.h"
 
@@ -29,6 +31,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: %s store add <store> <report.json> --commit ID --order N [options]\n"
 		"       %s store list <store> [--format text|json]\n"
+		"       %s store remove <store> RUN | --commit ID\n"
 		"       %s store import <store> <report> --format lnt|bmf [options]\n"
 		"       %s store export <store> --format lnt|bmf -o DIR\n"
 		"\n"
@@ -39,7 +42,8 @@ static void usage(FILE *f)
 		"machine and backend; `cbenchctl history <store>` finds where one changed.\n"
 		"\n"
 		"Options:\n"
-		"  --commit ID         the commit the run measured (1 to 255 characters)\n"
+		"  --commit ID         the commit the run measured (1 to 255 characters);\n"
+		"                      remove: every run of this commit\n"
 		"  --order N           a whole number that sorts the commits (a build number,\n"
 		"                      or the commit's place in `git rev-list --reverse`)\n"
 		"  --keep-object DIR   keep a copy of the measured object in DIR, once per build\n"
@@ -54,7 +58,7 @@ static void usage(FILE *f)
 		"\n"
 		"An LNT report gives its commit and order in its order field (llvm_project_revision,\n"
 		"as N.COMMIT, which export writes) unless --commit and --order say otherwise.\n",
-		cbench_prog, cbench_prog, cbench_prog, cbench_prog);
+		cbench_prog, cbench_prog, cbench_prog, cbench_prog, cbench_prog);
 }
 
 enum { OPT_COMMIT = CBENCH_OPT_OWN, OPT_ORDER, OPT_KEEP, OPT_OBJECT, OPT_MACHINE, OPT_NAME };
@@ -237,6 +241,29 @@ static int list(const struct store_options *o, const char *store)
 	return ferror(stdout) ? CBENCH_EXIT_FAILED : 0;
 }
 
+/* store remove STORE RUN, or STORE --commit ID. */
+static int remove_runs(const struct store_options *o, const char *store, const char *run)
+{
+	char err[CBENCH_ERR_LEN * 2], *end = NULL;
+	long long id = -1;
+	int ret;
+
+	if (run) {
+		errno = 0;
+		id = strtoll(run, &end, 10);
+	}
+	if (o->have_order || o->format || o->output || o->keep_dir || (run && o->commit) ||
+	    (!run && !o->commit) || (run && (errno || end == run || *end || id < 1)))
+		return cbench_usage_error("store", "store remove takes a run's number (store list shows "
+					  "them) or --commit ID");
+	ret = cbench_store_remove(store, id, run ? NULL : o->commit, stderr, err, sizeof(err));
+	if (ret) {
+		cbench_err("unable to remove from %s: %s\n", store, err);
+		return CBENCH_EXIT_FAILED;
+	}
+	return 0;
+}
+
 static int import(const struct store_options *o, const char *store, const char *report)
 {
 	struct cbench_store_import im = {
@@ -298,10 +325,12 @@ int cbench_store_main(int argc, char *argv[])
 		return add(&o, argv[1 + optind], argv[2 + optind]);
 	if (!strcmp(verb, "list") && operands == 1)
 		return list(&o, argv[1 + optind]);
+	if (!strcmp(verb, "remove") && (operands == 1 || operands == 2))
+		return remove_runs(&o, argv[1 + optind], operands == 2 ? argv[2 + optind] : NULL);
 	if (!strcmp(verb, "import") && operands == 2)
 		return import(&o, argv[1 + optind], argv[2 + optind]);
 	if (!strcmp(verb, "export") && operands == 1)
 		return export(&o, argv[1 + optind]);
-	return cbench_usage_error("store", "store wants add, list, import or export, with a store "
+	return cbench_usage_error("store", "store wants add, list, remove, import or export, with a store "
 				  "file (and a report to add or import)");
 }

@@ -157,8 +157,8 @@ int cbench_experiment_find(const struct cbench_library *live, const struct cbenc
 	const struct cbench_desc *w = want->desc;
 
 	if (strcmp(live->build_id, want->lib->build_id)) {
-		snprintf(err, errlen, "%s changed since cbenchctl loaded it (build id %s, then %s)",
-			 live->path, live->build_id, want->lib->build_id);
+		snprintf(err, errlen, "%s changed since cbenchctl loaded it (build id %s then, %s now): "
+			 "rebuilt meanwhile? measure it again", live->path, want->lib->build_id, live->build_id);
 		return -ESTALE;
 	}
 	for (size_t i = 0; i < live->nexperiments; i++) {

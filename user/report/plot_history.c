@@ -7,11 +7,14 @@
  * a dashed line before its first run, red for a confirmed slowdown, green
  * for a confirmed speed-up, orange where no audit confirmed it, grey where
  * none was asked, labelled with its change, and a band over the runs
- * before it too noisy to tell their side.
+ * before it too noisy to tell their side.  A table of every change point
+ * comes first; the series follow in their parameters' order (len=64
+ * before len=512), runs of digits compared as numbers.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_history.h"
@@ -170,9 +173,78 @@ static void series(const struct cbench_history_series *s, FILE *f)
 	fputs("</svg>\n", f);
 }
 
+/*
+ * Names in their parameters' order: "Hash/len=64" before "Hash/len=512",
+ * runs of digits compared as numbers, the rest as text.
+ */
+static int natural(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			char *ea, *eb;
+			double x = strtod(a, &ea), y = strtod(b, &eb);
+
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct cbench_history_series *a = *(const struct cbench_history_series *const *)x;
+	const struct cbench_history_series *b = *(const struct cbench_history_series *const *)y;
+	int c = strcmp(a->machine, b->machine);
+
+	if (!c)
+		c = strcmp(a->object, b->object);
+	return c ? c : natural(a->name, b->name);
+}
+
+/* What changed, on top: a line per change point, in the series' order. */
+static void summary(const struct cbench_history_series *const *v, size_t n, FILE *f)
+{
+	size_t lines = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct cbench_history_series *s = v[i];
+
+		for (size_t k = 0; k < s->nchanges; k++) {
+			const struct cbench_history_change *c = &s->changes[k];
+
+			fputs(lines++ ? "" : "<table class=\"summary\"><tr><th>benchmark</th><th>machine</th>"
+			      "<th>change</th><th>from order (commit)</th><th>after</th></tr>\n", f);
+			fputs("<tr><td>", f);
+			cbench_plot_html(f, s->name);
+			fputs("</td><td>", f);
+			cbench_plot_html(f, s->machine);
+			fprintf(f, "</td><td class=\"%s\">%+.2f %%</td><td>%lld (", change_class(c),
+				100 * c->cp.change, s->points[c->cp.index].order);
+			cbench_plot_html(f, s->points[c->cp.index].commit);
+			fprintf(f, ")</td><td>%lld</td></tr>\n", s->points[c->cp.last].order);
+		}
+	}
+	fputs(lines ? "</table>\n" : "<p>No series changed.</p>\n", f);
+}
+
 int cbench_history_report_html(const struct cbench_history *h, FILE *f)
 {
+	const struct cbench_history_series **v = calloc(h->nseries + 1, sizeof(*v));
 	size_t n, confirmed, slower;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->nseries; i++)
+		v[i] = &h->series[i];
+	qsort(v, h->nseries, sizeof(*v), by_name);
 
 	cbench_history_count(h, &n, &confirmed, &slower);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>History of ", f);
@@ -188,14 +260,20 @@ int cbench_history_report_html(const struct cbench_history *h, FILE *f)
 	      "line.unconfirmed { stroke: #d9661f; } line.unasked { stroke: #6b6b6b; }\n"
 	      "text.slower { fill: #b3312c; } text.faster { fill: #2a9d3a; }\n"
 	      "text.unconfirmed { fill: #d9661f; } text.unasked { fill: #6b6b6b; }\n"
+	      "table.summary { border-collapse: collapse; } .summary td, .summary th { padding: 2px 10px; "
+	      "text-align: left; }\n"
+	      "td.slower { color: #b3312c; } td.faster { color: #2a9d3a; }\n"
+	      "td.unconfirmed { color: #d9661f; }\n"
 	      "</style></head><body>\n<h1>History of ", f);
 	cbench_plot_html(f, h->store);
 	fprintf(f, "</h1>\n<p>%zu series, %zu change point%s", h->nseries, n, n == 1 ? "" : "s");
 	if (h->confirm)
 		fprintf(f, ", %zu confirmed by an audit (%zu slower)", confirmed, slower);
 	fprintf(f, "; max p %g, min effect %g %%.</p>\n", h->params.max_p, 100 * h->params.min_effect);
+	summary(v, h->nseries, f);
 	for (size_t i = 0; i < h->nseries; i++)
-		series(&h->series[i], f);
+		series(v[i], f);
 	fputs("</body></html>\n", f);
+	free(v);
 	return ferror(f) ? -EIO : 0;
 }

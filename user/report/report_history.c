@@ -74,8 +74,11 @@ int cbench_history_report_text(const struct cbench_history *h, FILE *f)
 		changes == 1 ? "" : "s");
 	if (h->confirm)
 		fprintf(f, " (%zu confirmed, %zu of them slower)", confirmed, slower);
-	fprintf(f, "; max p %g, min effect %g %%, window %zu\n", h->params.max_p,
-		100 * h->params.min_effect, h->params.window);
+	fprintf(f, "; max p %g, min effect %g %%, ", h->params.max_p, 100 * h->params.min_effect);
+	if (h->params.window)
+		fprintf(f, "windows of %zu runs\n", h->params.window);
+	else
+		fprintf(f, "the whole series at once\n");
 	for (size_t i = 0; i < h->nseries; i++) {
 		const struct cbench_history_series *s = &h->series[i];
 
@@ -187,7 +190,9 @@ int cbench_history_report_json(const struct cbench_history *h, FILE *f)
 	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
 	cbench_jsonw_string(&j, "store", h->store);
 	cbench_jsonw_object_start(&j, "config");
-	cbench_jsonw_string(&j, "method", "e-divisive means, weighted t test (Otava's split and merge)");
+	cbench_jsonw_string(&j, "method", h->params.window ?
+			    "e-divisive means in windows, weighted t test (Otava's split and merge)" :
+			    "pelt, weighted t test of adjacent segments (merge as Otava's)");
 	cbench_jsonw_double(&j, "max_p", h->params.max_p);
 	cbench_jsonw_uint(&j, "window", h->params.window);
 	cbench_jsonw_double(&j, "min_effect_pct", 100 * h->params.min_effect);

@@ -48,6 +48,24 @@ struct cbench_history_change {
 	char reason[400];		/* why not confirmed; "" otherwise */
 };
 
+/*
+ * The gate's question for one series (history --fail-on): is its newest
+ * work slower than what came before it?  The newest work is the runs at
+ * the newest order, or every run after --since; its level is that of the
+ * series' last segment where a change point lies within it (a slowdown
+ * later undone is gone by then), else its runs'.  It is compared with the
+ * runs before it of the segment the last run before it belongs to, by the
+ * weighted t test, and answered by cbench_change_gate() (stats/change.h).
+ */
+struct cbench_history_gate {
+	bool asked;			/* the series has runs in the newest work */
+	size_t before_a, before_b;	/* the runs before: [before_a, before_b) */
+	size_t after_a;			/* the newest level: [after_a, npoints) */
+	struct cbench_cp test;		/* change, lower, upper, p of after against before */
+	int answer;			/* enum cbench_gate_answer */
+	const char *why;		/* why undecided, in a few words; NULL otherwise */
+};
+
 struct cbench_history_series {
 	const char *machine, *cpu, *backend, *object, *name;
 	const char *metric, *unit;	/* "est-cycles", "est-cycles/op" */
@@ -56,12 +74,15 @@ struct cbench_history_series {
 	struct cbench_history_change *changes;
 	size_t nchanges;
 	double between_sd;		/* relative sd between runs beyond their own (tau) */
+	struct cbench_history_gate gate;
 };
 
 struct cbench_history {
 	const char *store;
 	struct cbench_cp_params params;
 	bool confirm;			/* --confirm asked */
+	const char *fail_on;		/* "slower", "changed" or NULL: the gate asked */
+	long long since;		/* the newest work is after this order; -1: the newest order */
 	struct cbench_history_series *series;
 	size_t nseries;
 };

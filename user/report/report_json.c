@@ -4,9 +4,12 @@
  * spread and discard counts.  An unavailable number is absent, never 0;
  * non-finite numbers become null; counts are exact integers (json_writer.c).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "report/digest.h"
 #include "report/json_writer.h"
 #include "machine/reference.h"
 #include "report/context.h"
@@ -385,11 +388,22 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	cbench_jsonw_object_end(j);
 }
 
+/*
+ * The report is written whole into memory first, less its closing brace,
+ * so that its last member can be the digest of everything before it
+ * (report/digest.h): a report edited afterwards is refused where it is read.
+ */
 int cbench_report_json(const struct cbench_report *r, FILE *f)
 {
 	struct cbench_jsonw j;
+	char *text = NULL, hex[65];
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int ret;
 
-	cbench_jsonw_init(&j, f, false);
+	if (!mem)
+		return -ENOMEM;
+	cbench_jsonw_init(&j, mem, false);
 	cbench_jsonw_object_start(&j, NULL);
 	cbench_jsonw_uint(&j, "schema_version", CBENCH_RUN_JSON_SCHEMA_VERSION);
 	put_config(&j, r);
@@ -397,6 +411,14 @@ int cbench_report_json(const struct cbench_report *r, FILE *f)
 	for (size_t i = 0; i < r->nresults; i++)
 		put_result(&j, &r->results[i], r->timer.tsc_hz, r->jobs);
 	cbench_jsonw_array_end(&j);
-	cbench_jsonw_object_end(&j);
-	return cbench_jsonw_finish(&j);
+	ret = ferror(mem) ? -EIO : 0;
+	if (fclose(mem) || !text) {
+		free(text);
+		return -ENOMEM;
+	}
+	cbench_sha256_hex(text, len, hex);
+	fwrite(text, 1, len, f);
+	fprintf(f, "%s%s\"}\n", CBENCH_DIGEST_MEMBER, hex);
+	free(text);
+	return ret ? ret : ferror(f) ? -EIO : 0;
 }

@@ -2,6 +2,7 @@
 /* Change points: E-Divisive means with a weighted t test; see changepoint.h. */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,6 +212,145 @@ static int insert(struct cp_list *l, const struct cbench_cp *cp)
 	return 0;
 }
 
+/*
+ * The scale phi of the weighted model: y_i has variance phi / w_i.  From
+ * the successive differences standardized by their model variance
+ * (1/w_i + 1/w_{i+1}), 1.4826 times the median of their absolute values,
+ * squared: a difference has mean 0 where no change lies between its runs,
+ * and a step moves one difference, which the median ignores.  At least CBENCH_CP_PHI_MIN, so that a series
+ * whose runs read alike still has a finite cost.
+ */
+static double scale(const double *y, const double *w, size_t n)
+{
+	double *d = malloc((n + 1) * sizeof(*d)), phi;
+
+	if (!d || n < 3) {
+		free(d);
+		return 1;
+	}
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = fabs(y[i + 1] - y[i]) / sqrt(1 / w[i] + 1 / w[i + 1]);
+	phi = 1.4826 * cbench_stats_median(d, n - 1);
+	free(d);
+	return fmax(phi * phi, CBENCH_CP_PHI_MIN);
+}
+
+double cbench_cp_penalty(double max_p, size_t places)
+{
+	double lo = 0, hi = 40, tail = max_p / (double)(places ? places : 1);
+
+	/* z with P(|Z| > z) = tail, by bisection on erfc (exact to the last bits). */
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (erfc(mid / M_SQRT2) > tail)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo * lo;
+}
+
+/* How many times the search may segment the series anew with the scale
+ * its last segmentation left. */
+#define CBENCH_CP_ROUNDS 4
+
+/* Prefix sums of w, w y and w y^2: the cost of any segment in O(1). */
+struct sums {
+	double *w, *wy, *wyy;
+};
+
+/* The weighted residual sum of squares of [a, b), from the prefix sums. */
+static double seg_cost(const struct sums *s, size_t a, size_t b)
+{
+	double sw = s->w[b] - s->w[a], swy = s->wy[b] - s->wy[a];
+
+	return fmax(0, s->wyy[b] - s->wyy[a] - swy * swy / sw);
+}
+
+/*
+ * Optimal partitioning with pruning (PELT, Killick, Fearnhead and Eckley):
+ * the segmentation of [0, n) that minimizes the sum of its segments'
+ * costs (weighted RSS over phi: twice the Gaussian negative log
+ * likelihood) plus beta per change point, exactly; a start s is pruned
+ * once F(s) + cost(s, t) exceeds F(t), which no later t can undo (adding
+ * a change point never raises this cost).  Change points into l.
+ */
+static int pelt(const struct sums *s, size_t n, double phi, double beta, double newest,
+		struct cp_list *l)
+{
+	double *f = malloc((n + 1) * sizeof(*f));
+	size_t *prev = malloc((n + 1) * sizeof(*prev)), *r = malloc((n + 2) * sizeof(*r));
+	size_t nr = 1;
+	int ret = 0;
+
+	if (!f || !prev || !r) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	f[0] = -beta;
+	r[0] = 0;
+	for (size_t t = 1; t <= n; t++) {
+		size_t keep = 0;
+
+		f[t] = INFINITY;
+		for (size_t k = 0; k < nr; k++) {
+			/* The newest run alone is the one question asked
+			 * without looking elsewhere (see cbench_cp_penalty()). */
+			double pen = t == n && r[k] == n - 1 ? newest : beta;
+			double v = f[r[k]] + seg_cost(s, r[k], t) / phi + pen;
+
+			if (v < f[t]) {
+				f[t] = v;
+				prev[t] = r[k];
+			}
+		}
+		for (size_t k = 0; k < nr; k++) {
+			if (f[r[k]] + seg_cost(s, r[k], t) / phi <= f[t])
+				r[keep++] = r[k];
+		}
+		r[keep++] = t;
+		nr = keep;
+	}
+	for (size_t t = n; !ret && prev[t] > 0; t = prev[t]) {
+		struct cbench_cp cp = { .index = prev[t], .last = prev[t] - 1 };
+
+		ret = insert(l, &cp);
+	}
+out:
+	free(f);
+	free(prev);
+	free(r);
+	return ret;
+}
+
+/*
+ * Whether a straight line explains [a, c) at least as well as the step at
+ * b does (both two parameters, weighted): the two sides of a change point
+ * placed on a slow drift, not a step.
+ */
+static bool ramp(const double *y, const double *w, size_t a, size_t b, size_t c)
+{
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, w1, w2, m1, m2, r1, r2;
+
+	for (size_t i = a; i < c; i++) {
+		double x = (double)(i - a);
+
+		sw += w[i];
+		sx += w[i] * x;
+		sy += w[i] * y[i];
+		sxx += w[i] * x * x;
+		sxy += w[i] * x * y[i];
+		syy += w[i] * y[i] * y[i];
+	}
+	sxx -= sx * sx / sw;
+	sxy -= sx * sy / sw;
+	syy -= sy * sy / sw;
+	side(y, w, a, b, &w1, &m1, &r1);
+	side(y, w, b, c, &w2, &m2, &r2);
+	return sxx > 0 && syy - sxy * sxy / sxx <= r1 + r2;
+}
+
 /* The segment bounds around change point i of l within [lo, hi). */
 static void bounds(const struct cp_list *l, size_t i, size_t lo, size_t hi, size_t *a, size_t *c)
 {
@@ -228,6 +368,7 @@ static void retest(const double *y, const double *w, struct cp_list *l, size_t i
 	bounds(l, i, lo, hi, &a, &c);
 	cbench_cp_test(y, w, a, l->v[i].index, c, confidence, &l->v[i]);
 	l->v[i].qhat = q;
+	l->v[i].ramp = ramp(y, w, a, l->v[i].index, c);
 }
 
 /*
@@ -304,30 +445,49 @@ static double magnitude(const struct cbench_cp *cp)
 }
 
 /*
- * Otava's merge: while some point fails (the largest p above max_p, else
- * the smallest change at or under min_effect), remove it and test the
- * others again against their new neighbours.
+ * The weakest change point of l that fails, or l->n when every one
+ * passes: the largest p above max_p; else, with ramps, the one whose two
+ * sides a line explains as well (the least |t|); else the smallest change
+ * at or under min_effect.
+ */
+static size_t weakest(const struct cp_list *l, const struct cbench_cp_params *p, bool ramps)
+{
+	size_t k = 0;
+
+	for (size_t i = 1; i < l->n; i++) {
+		if (l->v[i].p > l->v[k].p)
+			k = i;
+	}
+	if (l->v[k].p > p->max_p)
+		return k;
+	k = l->n;
+	for (size_t i = 0; ramps && i < l->n; i++) {
+		if (l->v[i].ramp && (k == l->n || fabs(l->v[i].t) < fabs(l->v[k].t)))
+			k = i;
+	}
+	if (k < l->n)
+		return k;
+	k = 0;
+	for (size_t i = 1; i < l->n; i++) {
+		if (magnitude(&l->v[i]) < magnitude(&l->v[k]))
+			k = i;
+	}
+	return magnitude(&l->v[k]) > p->min_effect ? l->n : k;
+}
+
+/*
+ * Otava's merge: while some point fails (weakest()), remove it and test
+ * the others again against their new neighbours.
  */
 static void merge(const double *y, const double *w, size_t n, const struct cbench_cp_params *p,
-		  struct cp_list *l)
+		  bool ramps, struct cp_list *l)
 {
 	while (l->n) {
-		size_t weakest = 0;
+		size_t k = weakest(l, p, ramps);
 
-		for (size_t i = 1; i < l->n; i++) {
-			if (l->v[i].p > l->v[weakest].p)
-				weakest = i;
-		}
-		if (l->v[weakest].p < p->max_p) {
-			weakest = 0;
-			for (size_t i = 1; i < l->n; i++) {
-				if (magnitude(&l->v[i]) < magnitude(&l->v[weakest]))
-					weakest = i;
-			}
-			if (magnitude(&l->v[weakest]) > p->min_effect)
-				return;
-		}
-		memmove(&l->v[weakest], &l->v[weakest + 1], (l->n - weakest - 1) * sizeof(*l->v));
+		if (k == l->n)
+			return;
+		memmove(&l->v[k], &l->v[k + 1], (l->n - k - 1) * sizeof(*l->v));
 		l->n--;
 		/* Otava retests the two points after the removed one; the one
 		 * before it lost its right side too, so we retest every one. */
@@ -367,6 +527,78 @@ static void anchor(const double *y, const double *w, size_t n, double confidence
 	}
 }
 
+/* The residual scale of segmentation l: its weighted RSS over the degrees of freedom left. */
+static double residual_scale(const struct sums *s, size_t n, const struct cp_list *l)
+{
+	double rss = 0;
+	size_t a = 0;
+
+	for (size_t i = 0; i <= l->n; i++) {
+		size_t b = i < l->n ? l->v[i].index : n;
+
+		rss += seg_cost(s, a, b);
+		a = b;
+	}
+	return n > l->n + 1 ? fmax(rss / (double)(n - l->n - 1), CBENCH_CP_PHI_MIN) : NAN;
+}
+
+/*
+ * PELT from the robust scale phi, then again from the scale the
+ * segmentation it found leaves, until the segmentation holds (a few
+ * rounds at most): the median of the differences is robust to steps but
+ * uses a third of the series' information, and where it came out low by
+ * chance, noise would pass for a change; the residuals of the
+ * segmentation use it all.
+ */
+static int segment(const struct sums *s, size_t n, double phi, double max_p, struct cp_list *l)
+{
+	double beta = cbench_cp_penalty(max_p, n - 1), newest = cbench_cp_penalty(max_p, 1);
+	int ret = 0;
+
+	for (int round = 0; !ret && round < CBENCH_CP_ROUNDS; round++) {
+		size_t before = l->n;
+		double next;
+
+		l->n = 0;
+		ret = pelt(s, n, phi, beta, newest, l);
+		next = residual_scale(s, n, l);
+		if (ret || !isfinite(next) || (round && l->n == before && fabs(next - phi) <= 1e-9 * phi))
+			break;
+		phi = next;
+	}
+	return ret;
+}
+
+/*
+ * The search over the whole series: PELT at the penalty
+ * CBENCH_CP_PENALTY log n, each change point then tested against its
+ * neighbours' segments.
+ */
+static int search(const double *y, const double *w, size_t n, double max_p, double confidence,
+		  struct cp_list *l)
+{
+	struct sums s = {
+		.w = calloc(n + 1, sizeof(double)), .wy = calloc(n + 1, sizeof(double)),
+		.wyy = calloc(n + 1, sizeof(double)),
+	};
+	int ret = -ENOMEM;
+
+	if (s.w && s.wy && s.wyy) {
+		for (size_t i = 0; i < n; i++) {
+			s.w[i + 1] = s.w[i] + w[i];
+			s.wy[i + 1] = s.wy[i] + w[i] * y[i];
+			s.wyy[i + 1] = s.wyy[i] + w[i] * y[i] * y[i];
+		}
+		ret = segment(&s, n, scale(y, w, n), max_p, l);
+	}
+	for (size_t i = 0; !ret && i < l->n; i++)
+		retest(y, w, l, i, 0, n, confidence);
+	free(s.w);
+	free(s.wy);
+	free(s.wyy);
+	return ret;
+}
+
 int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cbench_cp_params *p,
 		     struct cbench_cp **out, size_t *nout)
 {
@@ -376,8 +608,9 @@ int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cb
 
 	*out = NULL;
 	*nout = 0;
-	if (p->window < 4 || p->window > CBENCH_CP_WINDOW_MAX || !(p->max_p > 0 && p->max_p < 1) ||
-	    !(p->min_effect >= 0) || !(p->confidence > 0 && p->confidence < 1))
+	if ((p->window && (p->window < 4 || p->window > CBENCH_CP_WINDOW_MAX)) ||
+	    !(p->max_p > 0 && p->max_p < 1) || !(p->min_effect >= 0) ||
+	    !(p->confidence > 0 && p->confidence < 1))
 		return -EINVAL;
 	if (n < CBENCH_CP_MIN_POINTS)
 		return 0;
@@ -387,9 +620,9 @@ int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cb
 	cbench_cp_weights(y, u, n, w);
 	/* Otava's first pass: ten times max_p below 0.05, twice up to 0.5. */
 	weak_p = p->max_p < 0.05 ? p->max_p * 10 : p->max_p < 0.5 ? p->max_p * 2 : p->max_p;
-	ret = split(y, w, n, p, weak_p, &l);
+	ret = p->window ? split(y, w, n, p, weak_p, &l) : search(y, w, n, p->max_p, p->confidence, &l);
 	if (!ret) {
-		merge(y, w, n, p, &l);
+		merge(y, w, n, p, !p->window, &l);
 		anchor(y, w, n, p->confidence, &l);
 	}
 	free(w);

@@ -32,15 +32,20 @@
 #ifndef _CBENCH_CHANGEPOINT_H
 #define _CBENCH_CHANGEPOINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Fewer points than this give no change point (Otava's rule: two points
  * that differ say nothing about how much they may differ). */
 #define CBENCH_CP_MIN_POINTS 3
-/* Otava's defaults: the window the search walks the series in, in points,
- * and the final test's threshold. */
-#define CBENCH_CP_WINDOW 50
+/* The search's window by default: 0, the whole series at once (PELT); a
+ * window of 4 or more points walks it as Otava does (E-Divisive).  The
+ * final test's threshold, Otava's. */
+#define CBENCH_CP_WINDOW 0
 #define CBENCH_CP_MAX_P 0.001
+/* The least scale of the weighted model (variance phi / w_i): a series
+ * whose runs read alike keeps a finite cost. */
+#define CBENCH_CP_PHI_MIN 1e-6
 /* The widest window we take; its search costs window^2 doubles. */
 #define CBENCH_CP_WINDOW_MAX 2000
 /* The least relative uncertainty a point is given: a tenth of the
@@ -53,7 +58,9 @@
 #define CBENCH_CP_WEIGHT_RATIO 16
 
 struct cbench_cp_params {
-	size_t window;		/* points per window, 4 to CBENCH_CP_WINDOW_MAX */
+	/* 0: PELT over the whole series; else E-Divisive in windows of this
+	 * many points, 4 to CBENCH_CP_WINDOW_MAX (Otava's search) */
+	size_t window;
 	double max_p;		/* the final threshold, in (0, 1) */
 	double min_effect;	/* smallest |change| kept, a fraction (0.002 is 0.2 %); >= 0 */
 	double confidence;	/* of each change's interval, in (0, 1) */
@@ -71,6 +78,9 @@ struct cbench_cp {
 	/* after / before - 1 in the original units (exp of the difference of
 	 * the logs), and its interval at the confidence asked */
 	double change, lower, upper;
+	/* A straight line explains its two sides at least as well as the
+	 * step does: a point on a slow drift (PELT's search drops it). */
+	bool ramp;
 };
 
 /*
@@ -79,6 +89,16 @@ struct cbench_cp {
  * difference, which the median ignores).  NAN under three points.
  */
 double cbench_cp_spread(const double *y, size_t n);
+
+/*
+ * PELT's penalty per change point, on twice the Gaussian negative log
+ * likelihood: the chi-square (1 df) quantile at 1 - max_p / places, so
+ * that noise alone puts a change at any of places places with a chance
+ * of at most max_p (Bonferroni).  A series of n runs has n - 1 places;
+ * a change at the newest run alone is the one place CI asks about after
+ * every commit, and costs the quantile at 1 - max_p (places = 1).
+ */
+double cbench_cp_penalty(double max_p, size_t places);
 
 /*
  * The weights: w_i = 1 / (tau^2 + u_i^2) with the rules above, into w[n];

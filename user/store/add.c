@@ -90,7 +90,8 @@ static int keep_object(const struct cbench_store_run *run, const struct cbench_s
 	}
 	if (strcmp(id, run->build_id)) {
 		snprintf(err, errlen, "%s is build %s, not the build the run measured (%s): rebuilt since? "
-			 "Give the measured object with --object", src, id, run->build_id);
+			 "%s", src, id, run->build_id, o->from_run ? "Measure it again, and do not rebuild it "
+			 "until the run is stored" : "Give the measured object with --object");
 		return -EINVAL;
 	}
 	if (mkdir(o->keep_dir, 0777) && errno != EEXIST) {
@@ -155,10 +156,14 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 	char other[CBENCH_STORE_NAME_MAX];
 	int ret;
 
-	/* The same run twice would count as two measurements of one commit. */
+	/* The same run twice would count as two measurements of one commit:
+	 * the same build measured on the same machine at the same second is
+	 * the same run, whatever its figures say now (an edit would change
+	 * them, and stores of before the digest hold other fingerprints). */
 	ret = query_text(s, cbench_store_prepare(s,
-		"SELECT id FROM run WHERE machine = ? AND object = ? AND backend = ? AND fingerprint = ? "
-		"LIMIT 1", "ittt", machine, run->object, run->backend, fingerprint), other, sizeof(other));
+		"SELECT id FROM run WHERE machine = ? AND object = ? AND backend = ? AND (fingerprint = ? "
+		"OR (build_id = ? AND date = ?)) LIMIT 1", "ittttt", machine, run->object, run->backend,
+		fingerprint, run->build_id, run->date), other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "this run is in the store already (run %s, measured %s)", other,
 			 run->date);
@@ -320,7 +325,7 @@ int cbench_store_add_report(const char *path, const char *text, size_t len,
 	struct cbench_store_run run = { 0 };
 	struct cbench_json *doc = NULL;
 	struct cbench_store s;
-	char why[CBENCH_STORE_NAME_MAX];
+	char why[CBENCH_STORE_NAME_MAX], note[sizeof(out->read_note)];
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -331,7 +336,7 @@ int cbench_store_add_report(const char *path, const char *text, size_t len,
 			snprintf(err, errlen, "not JSON, or cut short: %s", why);
 		return ret;
 	}
-	ret = cbench_store_read_report(doc, &run, err, errlen);
+	ret = cbench_store_read_report(text, len, doc, &run, note, sizeof(note), err, errlen);
 	cbench_json_free(doc);
 	if (ret)
 		goto out;
@@ -344,6 +349,7 @@ int cbench_store_add_report(const char *path, const char *text, size_t len,
 		goto out;
 	ret = cbench_store_add(&s, &run, o, out, err, errlen);
 	cbench_store_close(&s);
+	snprintf(out->read_note, sizeof(out->read_note), "%s", note);
 out:
 	cbench_store_run_free(&run);
 	return ret;
@@ -376,10 +382,44 @@ int cbench_store_options_check(const char *store, const char *commit, const char
 	return 0;
 }
 
+int cbench_store_check_before(const char *path, const char *object, const char *commit,
+			      const char *order, char *err, size_t errlen)
+{
+	struct cbench_store s;
+	char other[CBENCH_STORE_NAME_MAX];
+	long long n = -1;
+	int ret;
+
+	parse_order(order, &n);
+	ret = cbench_store_open(&s, path, true, err, errlen);
+	if (ret)
+		return ret;
+	ret = query_text(&s, cbench_store_prepare(&s, "SELECT ord FROM run WHERE object = ? AND "
+						  "commit_id = ? AND ord != ? LIMIT 1", "tti", object,
+						  commit, n), other, sizeof(other));
+	if (!ret && other[0]) {
+		snprintf(err, errlen, "commit %s is order %s in this store, not %lld", commit, other, n);
+		ret = -EINVAL;
+	}
+	ret = ret ? ret : query_text(&s, cbench_store_prepare(&s,
+		"SELECT commit_id FROM run WHERE object = ? AND ord = ? AND commit_id != ? LIMIT 1", "tit",
+		object, n, commit), other, sizeof(other));
+	if (!ret && other[0]) {
+		snprintf(err, errlen, "order %lld of %s is commit %s in this store, not %s", n, object, other,
+			 commit);
+		ret = -EINVAL;
+	}
+	if (ret == -EIO)
+		ret = cbench_store_error(&s, "cannot read the store", err, errlen);
+	cbench_store_close(&s);
+	return ret;
+}
+
 int cbench_store_add_run(const struct cbench_report *r, const char *store, const char *commit,
 			 const char *order, const char *keep_dir, const char *machine)
 {
-	struct cbench_store_add a = { .commit = commit, .keep_dir = keep_dir, .machine = machine };
+	struct cbench_store_add a = { .commit = commit, .keep_dir = keep_dir, .machine = machine,
+				      .from_run = true };
 	struct cbench_store_added out;
 	char err[CBENCH_ERR_LEN * 2], *text = NULL;
 	size_t len = 0;
@@ -414,4 +454,6 @@ void cbench_store_say_added(const char *store, const struct cbench_store_added *
 		a->run_id, store, order, commit, a->kept[0] ? "; object kept as " : "", a->kept);
 	if (a->note[0])
 		fprintf(stderr, "%s: run %lld kept apart: %s\n", cbench_prog, a->run_id, a->note);
+	if (a->read_note[0])
+		fprintf(stderr, "%s: run %lld: note: %s\n", cbench_prog, a->run_id, a->read_note);
 }

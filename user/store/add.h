@@ -18,6 +18,7 @@
 #ifndef _CBENCH_STORE_ADD_H
 #define _CBENCH_STORE_ADD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,12 +32,14 @@ struct cbench_store_add {
 	const char *keep_dir;		/* keep a copy of the object here; NULL: none */
 	const char *object_file;	/* the object to keep; NULL: where the run measured it */
 	const char *machine;		/* the machine's name; NULL: the report's (its host) */
+	bool from_run;			/* run --store: no --object to suggest */
 };
 
 struct cbench_store_added {
 	long long run_id;
 	char note[640];			/* why it stands apart; "" when it joined a series */
 	char kept[4096];		/* the object's copy; "" for none */
+	char read_note[200];		/* what reading the report noted (no digest); "" */
 };
 
 /* A commit as the store takes it: 1 to 255 printable characters, no blank. */
@@ -71,6 +74,14 @@ void cbench_store_say_added(const char *store, const struct cbench_store_added *
  */
 int cbench_store_options_check(const char *store, const char *commit, const char *order,
 			       const char *keep_dir, FILE *err);
+
+/*
+ * `run --store`, before it measures: the store at path opens for writing
+ * (made if missing), is a cbench store, and takes commit at order for
+ * object (the object's file name).  0, or -errno with why in err.
+ */
+int cbench_store_check_before(const char *path, const char *object, const char *commit,
+			      const char *order, char *err, size_t errlen);
 
 /*
  * `run --store`: the run's JSON report added to store as `store add` adds

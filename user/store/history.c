@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A store's series and their change points; see history.h. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/change.h"
+#include "stats/stats.h"
 #include "store/history.h"
 #include "store/series.h"
 #include "store/store.h"
@@ -48,12 +51,155 @@ static const struct cbench_store_series *pick(const struct cbench_store_series *
 	return est && (!ns || est->n == ns->n) ? est : ns;
 }
 
+bool cbench_history_name_matches(const regex_t *re, const char *name)
+{
+	char go[CBENCH_STORE_NAME_MAX + 16], id[2 * CBENCH_STORE_NAME_MAX];
+	size_t o = 0;
+	bool head = true;
+
+	if (!regexec(re, name, 0, NULL, 0))
+		return true;
+	snprintf(go, sizeof(go), "Benchmark%s", name);
+	if (!regexec(re, go, 0, NULL, 0))
+		return true;
+	/* names.c made "CopyFast" of copy_fast: undone up to the first '/'. */
+	for (const char *p = name; *p && o + 2 < sizeof(id); p++) {
+		head = head && *p != '/';
+		if (head && isupper((unsigned char)*p) && p != name)
+			id[o++] = '_';
+		id[o++] = head ? (char)tolower((unsigned char)*p) : *p;
+	}
+	id[o] = '\0';
+	return !regexec(re, id, 0, NULL, 0);
+}
+
 static bool selected(const struct cbench_store_series *s, const struct cbench_history_select *sel)
 {
 	return (!sel->machine || !strcmp(sel->machine, s->machine)) &&
 	       (!sel->object || !strcmp(sel->object, s->object)) &&
 	       (!sel->backend || !strcmp(sel->backend, s->backend)) &&
-	       (!sel->filter || !regexec(sel->filter, s->name, 0, NULL, 0));
+	       (!sel->filter || cbench_history_name_matches(sel->filter, s->name));
+}
+
+/* The runs of hs from index a and from index b, as one array for the t test. */
+static void two_groups(const struct cbench_history_series *hs, const double *y, const double *w,
+		       size_t a, size_t b, size_t c, double confidence, struct cbench_cp *cp)
+{
+	size_t n = hs->npoints, k = 0;
+	double *yy = malloc((n + 1) * sizeof(*yy)), *ww = malloc((n + 1) * sizeof(*ww));
+
+	if (!yy || !ww) {
+		cbench_cp_test(y, w, 0, 0, 0, confidence, cp);
+		goto out;
+	}
+	for (size_t i = a; i < b; i++, k++) {
+		yy[k] = y[i];
+		ww[k] = w[i];
+	}
+	for (size_t i = c; i < n; i++, k++) {
+		yy[k] = y[i];
+		ww[k] = w[i];
+	}
+	cbench_cp_test(yy, ww, 0, b - a, k, confidence, cp);
+out:
+	free(yy);
+	free(ww);
+}
+
+/* The weighted residual sum of squares of y over [a, b); its weight into *sum_w. */
+static double seg_rss(const double *y, const double *w, size_t a, size_t b, double *sum_w)
+{
+	double sw = 0, swy = 0, r = 0;
+
+	for (size_t i = a; i < b; i++) {
+		sw += w[i];
+		swy += w[i] * y[i];
+	}
+	for (size_t i = a; i < b; i++)
+		r += w[i] * (y[i] - swy / sw) * (y[i] - swy / sw);
+	*sum_w = sw;
+	return r;
+}
+
+/*
+ * The gate's interval with the scale of the whole series: the residuals of
+ * every segment the detector found (one scale for the series, as its model
+ * has), so that a level a few runs old is judged with the series' noise,
+ * not with the two or three runs it has.
+ */
+static void pooled(const struct cbench_history_series *hs, const double *y, const double *w,
+		   double confidence, struct cbench_cp *cp)
+{
+	double rss = 0, sw, w1 = 0, w2 = 0, d, se, q, df;
+	size_t a = 0, n = hs->npoints;
+	const struct cbench_history_gate *g = &hs->gate;
+
+	for (size_t k = 0; k <= hs->nchanges; k++) {
+		size_t b = k < hs->nchanges ? hs->changes[k].cp.index : n;
+
+		rss += seg_rss(y, w, a, b, &sw);
+		a = b;
+	}
+	df = (double)n - (double)hs->nchanges - 1;
+	seg_rss(y, w, g->before_a, g->before_b, &w1);
+	seg_rss(y, w, g->after_a, n, &w2);
+	if (df < 1 || !(w1 > 0) || !(w2 > 0))
+		return;
+	d = cp->after - cp->before;
+	se = sqrt(rss / df * (1 / w1 + 1 / w2));
+	if (!(se > 0))
+		return;
+	q = cbench_stats_t_quantile(1 - (1 - confidence) / 2, df);
+	cp->df = df;
+	cp->t = d / se;
+	cp->p = 2 * cbench_stats_t_cdf(-fabs(cp->t), df);
+	cp->lower = expm1(d - q * se);
+	cp->upper = expm1(d + q * se);
+}
+
+/*
+ * The gate's question for series hs (report_history.h): the newest work
+ * from the first run after order since (or at the newest order), its
+ * level from the last change point within it, against the runs before it
+ * of the segment the run before it is in.
+ */
+static void gate_series(struct cbench_history_series *hs, const double *y, const double *w,
+			const struct cbench_history_select *sel, long long since,
+			const struct cbench_cp_params *p)
+{
+	struct cbench_history_gate *g = &hs->gate;
+	size_t n = hs->npoints, first = n, a = 0, start;
+
+	if (!sel->fail_on || !n)
+		return;
+	if (since < 0)
+		since = hs->points[n - 1].order - 1;
+	while (first > 0 && hs->points[first - 1].order > since)
+		first--;
+	if (first == n)
+		return;
+	g->asked = true;
+	start = first;
+	for (size_t k = 0; k < hs->nchanges; k++) {
+		size_t at = hs->changes[k].cp.index;
+
+		if (at >= first)
+			start = at;
+		else
+			a = at;
+	}
+	g->before_a = a;
+	g->before_b = first;
+	g->after_a = start;
+	two_groups(hs, y, w, a, first, start, p->confidence, &g->test);
+	pooled(hs, y, w, p->confidence, &g->test);
+	g->answer = cbench_change_gate(g->test.lower, g->test.upper, sel->min_effect,
+				       !strcmp(sel->fail_on, "changed"));
+	if (first == 0)
+		g->why = "no run before it";
+	else if (g->answer == CBENCH_GATE_UNDECIDED)
+		g->why = isnan(g->test.lower) ? "too few runs to tell" :
+			 "its interval reaches past --min-effect";
 }
 
 /* The commits around change c of hs no run placed, and the next to measure. */
@@ -77,6 +223,7 @@ static void between(const struct cbench_history_series *hs, struct cbench_histor
 
 /* Series s into hs, with its change points. */
 static int analyse(const struct cbench_store_series *s, const struct cbench_cp_params *p,
+		   const struct cbench_history_select *sel, long long since,
 		   struct cbench_history_series *hs)
 {
 	double *y = malloc((s->n + 1) * sizeof(*y)), *u = malloc((s->n + 1) * sizeof(*u));
@@ -118,12 +265,39 @@ static int analyse(const struct cbench_store_series *s, const struct cbench_cp_p
 		between(hs, &hs->changes[i]);
 	}
 	hs->nchanges = ncps;
+	gate_series(hs, y, w, sel, since, p);
 out:
 	free(cps);
 	free(y);
 	free(u);
 	free(w);
 	return ret;
+}
+
+/* --since into out->h.since: a commit of some run (its order), else an order. */
+static int since_order(struct cbench_store_history *out, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+
+	out->h.since = -1;
+	if (!arg)
+		return 0;
+	for (size_t i = 0; i < out->nseries; i++) {
+		for (size_t k = 0; k < out->series[i].n; k++) {
+			if (!strcmp(out->series[i].points[k].commit, arg)) {
+				out->h.since = out->series[i].points[k].order;
+				return 0;
+			}
+		}
+	}
+	errno = 0;
+	out->h.since = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || out->h.since < 0) {
+		snprintf(err, errlen, "--since %s is no commit of a run in the store, nor an order "
+			 "(a whole number from 0)", arg);
+		return -ENOENT;
+	}
+	return 0;
 }
 
 int cbench_store_history(const char *path, const struct cbench_history_select *sel,
@@ -148,6 +322,9 @@ int cbench_store_history(const char *path, const struct cbench_history_select *s
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	ret = since_order(out, sel->since, err, errlen);
+	if (ret)
+		return ret;
 	for (size_t i = 0, j; i < out->nseries; i = j) {
 		const struct cbench_store_series *chosen;
 
@@ -156,7 +333,7 @@ int cbench_store_history(const char *path, const struct cbench_history_select *s
 		chosen = pick(&out->series[i], j - i, sel);
 		if (!chosen || !selected(chosen, sel))
 			continue;
-		ret = analyse(chosen, p, &out->h.series[out->h.nseries++]);
+		ret = analyse(chosen, p, sel, out->h.since, &out->h.series[out->h.nseries++]);
 		if (ret) {
 			snprintf(err, errlen, "%s", ret == -EINVAL ? "a detector's parameter is out of range" :
 				 "out of memory");

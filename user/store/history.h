@@ -28,7 +28,24 @@ struct cbench_history_select {
 	 * which time per op follows), else ns.
 	 */
 	int metric;
+	/* The gate (report_history.h): asked when fail_on is "slower" or
+	 * "changed"; the newest work is after order since (-1: the runs at
+	 * each series' newest order). */
+	const char *fail_on;
+	/* --since: an order, or a commit of some run of the store (its
+	 * order); NULL: the newest order of each series */
+	const char *since;
+	double min_effect;		/* the gate's bound, a fraction */
 };
+
+/*
+ * Whether a benchmark's name in the store ("Hash/algo=xxh3") matches re in
+ * any form --filter takes elsewhere: that name, the Go report's
+ * ("BenchmarkHash/algo=xxh3"), or the object's own ("hash/algo=xxh3": the
+ * camel-case name back in snake case).
+ */
+bool cbench_history_name_matches(const regex_t *re, const char *name);
+
 
 /* A history with the series it points into. */
 struct cbench_store_history {
@@ -39,8 +56,10 @@ struct cbench_store_history {
 
 /*
  * Reads the store at path (read-only) and analyses the series sel picks
- * with p into out->h.  0, or -errno with why in err (the store's errors;
- * -EINVAL for p out of range).
+ * with p into out->h, and the gate's question where sel asks it.  0, or
+ * -errno with why in err (the store's errors; -EINVAL for p out of range;
+ * -ENOENT for a --since that is neither a commit of the store nor an
+ * order).
  */
 int cbench_store_history(const char *path, const struct cbench_history_select *sel,
 			 const struct cbench_cp_params *p, struct cbench_store_history *out, char *err,

@@ -6,11 +6,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/digest.h"
 #include "report/json.h"
 #include "report/json_writer.h"
 #include "stats/stats.h"
 #include "store/report_read.h"
 #include "store/run.h"
+
+/*
+ * Strict reading: a member the report has must be of the type its writer
+ * gives it; a number may be null (the writer's word for not finite).  The
+ * member's path goes in err: "benchmarks[2].trials[1].ns_per_op".
+ */
+static const char *type_name(enum cbench_json_type t)
+{
+	static const char *const names[] = { "null", "true or false", "a number", "a string",
+					     "an array", "an object" };
+
+	return names[t];
+}
+
+static int wrong(const char *path, const char *member, const struct cbench_json *v,
+		 const char *want, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s%s%s is %s, not %s: edited by hand? measure the run again", path,
+		 path[0] ? "." : "", member, type_name(v->type), want);
+	return -EINVAL;
+}
+
+/* Member key of o, if present, must have type t (a number may be null). */
+static int expect(const struct cbench_json *o, const char *key, enum cbench_json_type t,
+		  const char *path, char *err, size_t errlen)
+{
+	const struct cbench_json *v = cbench_json_get(o, key);
+
+	if (!v || v->type == t || (t == CBENCH_JSON_NUMBER && v->type == CBENCH_JSON_NULL))
+		return 0;
+	return wrong(path, key, v, type_name(t), err, errlen);
+}
 
 /*
  * The headline of metric m for a benchmark, as the run quotes it: ns per
@@ -33,6 +66,29 @@ static double headline(const struct cbench_json *b, enum cbench_metric m,
 	return isfinite(v) && v > 0 ? v : cbench_stats_median(trials, n);
 }
 
+/* Each trial of benchmark b is an object whose status is a string and whose
+ * figures are numbers; path names b. */
+static int check_trials(const struct cbench_json *trials, const char *path, char *err, size_t errlen)
+{
+	char at[96];
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < trials->n; i++) {
+		const struct cbench_json *t = &trials->items[i];
+
+		snprintf(at, sizeof(at), "%s.trials[%zu]", path, i);
+		if (t->type != CBENCH_JSON_OBJECT) {
+			snprintf(err, errlen, "%s is %s, not an object: edited by hand? measure the run again",
+				 at, type_name(t->type));
+			return -EINVAL;
+		}
+		ret = expect(t, "status", CBENCH_JSON_STRING, at, err, errlen);
+		for (int m = 0; !ret && m < CBENCH_METRICS; m++)
+			ret = expect(t, cbench_metric_members[m], CBENCH_JSON_NUMBER, at, err, errlen);
+	}
+	return ret;
+}
+
 /* Metric m of one benchmark, if any of its trials measured it. */
 static int read_metric(const struct cbench_json *b, const char *name, enum cbench_metric m,
 		       struct cbench_store_run *run)
@@ -42,8 +98,6 @@ static int read_metric(const struct cbench_json *b, const char *name, enum cbenc
 	double *v;
 	int ret;
 
-	if (!trials || trials->type != CBENCH_JSON_ARRAY)
-		return 0;
 	v = malloc((trials->n + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -64,6 +118,38 @@ static int read_metric(const struct cbench_json *b, const char *name, enum cbenc
 	res.value = headline(b, m, v, res.ntrials);
 	ret = cbench_store_run_push(run, &res);
 	free(v);
+	return ret;
+}
+
+/* One benchmark, checked member by member, then each metric it measured. */
+static int read_benchmark(const struct cbench_json *b, size_t i, struct cbench_store_run *run,
+			  char *err, size_t errlen)
+{
+	static const char *const numbers[] = { "quote_ns_per_op", "ns_per_op", "est_cycles_per_op" };
+	const struct cbench_json *trials = cbench_json_get(b, "trials");
+	const char *name;
+	char path[64];
+	int ret;
+
+	snprintf(path, sizeof(path), "benchmarks[%zu]", i);
+	if (b->type != CBENCH_JSON_OBJECT) {
+		snprintf(err, errlen, "%s is %s, not an object", path, type_name(b->type));
+		return -EINVAL;
+	}
+	ret = expect(b, "name", CBENCH_JSON_STRING, path, err, errlen);
+	for (size_t k = 0; !ret && k < sizeof(numbers) / sizeof(numbers[0]); k++)
+		ret = expect(b, numbers[k], CBENCH_JSON_NUMBER, path, err, errlen);
+	ret = ret ? ret : expect(b, "trials", CBENCH_JSON_ARRAY, path, err, errlen);
+	if (ret)
+		return ret;
+	name = cbench_json_string(b, "name", "");
+	if (!strncmp(name, "Benchmark", 9))
+		name += 9;
+	if (!*name || !trials)
+		return 0;
+	ret = check_trials(trials, path, err, errlen);
+	for (int m = 0; !ret && m < CBENCH_METRICS; m++)
+		ret = read_metric(b, name, (enum cbench_metric)m, run);
 	return ret;
 }
 
@@ -94,8 +180,17 @@ static void take(char *dst, size_t len, const struct cbench_json *v, const char 
 static int read_config(const struct cbench_json *c, struct cbench_store_run *run, char *err,
 		       size_t errlen)
 {
+	static const char *const strings[] = { "machine", "cpu", "cpu_model", "backend", "so",
+					       "so_build_id", "date", "kernel", "cbench_version" };
 	const char *so = cbench_json_string(c, "so", ""), *base = strrchr(so, '/');
 	const struct cbench_json *stop = cbench_json_get(c, "interrupted");
+	int ret = c->type == CBENCH_JSON_OBJECT ? 0 : wrong("", "config", c, "an object", err, errlen);
+
+	for (size_t i = 0; !ret && i < sizeof(strings) / sizeof(strings[0]); i++)
+		ret = expect(c, strings[i], CBENCH_JSON_STRING, "config", err, errlen);
+	ret = ret ? ret : expect(c, "cpu_count", CBENCH_JSON_NUMBER, "config", err, errlen);
+	if (ret)
+		return ret;
 
 	if (stop) {
 		snprintf(err, errlen, "an interrupted run (%s): its benchmarks have fewer trials than "
@@ -125,7 +220,32 @@ static int read_config(const struct cbench_json *c, struct cbench_store_run *run
 	return 0;
 }
 
-int cbench_store_read_report(const struct cbench_json *doc, struct cbench_store_run *run, char *err,
+/* Whether text is the report as cbenchctl wrote it (report/digest.h). */
+static int whole(const char *text, size_t len, const struct cbench_json *doc, char *note,
+		 size_t notelen, char *err, size_t errlen)
+{
+	const struct cbench_json *d = cbench_json_get(doc, "digest");
+
+	switch (cbench_digest_check(text, len, d != NULL)) {
+	case CBENCH_DIGEST_NONE:
+		snprintf(note, notelen, "the report has no digest (an older cbenchctl wrote it): "
+			 "nothing proves it is as it was measured");
+		return 0;
+	case CBENCH_DIGEST_WHOLE:
+		return 0;
+	case CBENCH_DIGEST_EDITED:
+		snprintf(err, errlen, "edited after it was written: its digest does not match its "
+			 "content (measure the run again)");
+		return -EINVAL;
+	default:
+		snprintf(err, errlen, "its text was rewritten after it was written (the digest member is "
+			 "not where cbenchctl writes it: last, on the report's own line)");
+		return -EINVAL;
+	}
+}
+
+int cbench_store_read_report(const char *text, size_t len, const struct cbench_json *doc,
+			     struct cbench_store_run *run, char *note, size_t notelen, char *err,
 			     size_t errlen)
 {
 	const char *what = kind(doc);
@@ -133,6 +253,7 @@ int cbench_store_read_report(const struct cbench_json *doc, struct cbench_store_
 	double version;
 	int ret;
 
+	note[0] = '\0';
 	if (what) {
 		snprintf(err, errlen, "%s", what);
 		return -EINVAL;
@@ -145,19 +266,12 @@ int cbench_store_read_report(const struct cbench_json *doc, struct cbench_store_
 			 version, CBENCH_RUN_JSON_SCHEMA_VERSION);
 		return -EINVAL;
 	}
-	ret = read_config(cbench_json_get(doc, "config"), run, err, errlen);
+	ret = whole(text, len, doc, note, notelen, err, errlen);
+	ret = ret ? ret : expect(doc, "benchmarks", CBENCH_JSON_ARRAY, "", err, errlen);
+	ret = ret ? ret : read_config(cbench_json_get(doc, "config"), run, err, errlen);
 	benchmarks = cbench_json_get(doc, "benchmarks");
-	for (size_t i = 0; !ret && benchmarks->type == CBENCH_JSON_ARRAY && i < benchmarks->n; i++) {
-		const struct cbench_json *b = &benchmarks->items[i];
-		const char *name = cbench_json_string(b, "name", "");
-
-		if (!strncmp(name, "Benchmark", 9))
-			name += 9;
-		if (!*name)
-			continue;
-		for (int m = 0; !ret && m < CBENCH_METRICS; m++)
-			ret = read_metric(b, name, (enum cbench_metric)m, run);
-	}
+	for (size_t i = 0; !ret && i < benchmarks->n; i++)
+		ret = read_benchmark(&benchmarks->items[i], i, run, err, errlen);
 	if (!ret && !run->nresults) {
 		snprintf(err, errlen, "no benchmark of this run measured anything (every trial failed)");
 		ret = -EINVAL;

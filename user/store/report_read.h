@@ -14,13 +14,18 @@ struct cbench_json;
 struct cbench_store_run;
 
 /*
- * doc, a parsed run report, into run (its commit and order left alone).
- * Refused, -EINVAL with why in err: another kind of file (an audit, LNT or
- * Bencher report, or not cbench's), a newer schema, an interrupted run,
- * one without an object's build ID, or one in which no benchmark measured.
- * -ENOMEM.
+ * doc, text[0..len) parsed, a run report, into run (its commit and order
+ * left alone), read strictly.  Refused, -EINVAL with why in err: another
+ * kind of file (an audit, LNT or Bencher report, or not cbench's), a newer
+ * schema, a report edited after it was written (its digest,
+ * report/digest.h) or rewritten, a member of the wrong type (a trial that
+ * is not a number, named by its path: "benchmarks[2].trials[1].ns_per_op"),
+ * an interrupted run, one without an object's build ID, or one in which no
+ * benchmark measured.  -ENOMEM.  A report without a digest (an older
+ * cbenchctl's) is read, with a note saying so in note ("" otherwise).
  */
-int cbench_store_read_report(const struct cbench_json *doc, struct cbench_store_run *run, char *err,
+int cbench_store_read_report(const char *text, size_t len, const struct cbench_json *doc,
+			     struct cbench_store_run *run, char *note, size_t notelen, char *err,
 			     size_t errlen);
 
 #endif /* _CBENCH_STORE_REPORT_READ_H */

@@ -72,13 +72,8 @@ void cbench_store_run_fingerprint(const struct cbench_store_run *r, char *out, s
 	/* Strings with their NULs, so that no two splits hash alike. */
 	h = fnv1a(h, r->build_id, strlen(r->build_id) + 1);
 	h = fnv1a(h, r->date, strlen(r->date) + 1);
-	for (size_t i = 0; i < r->nresults; i++) {
-		const struct cbench_store_result *x = &r->results[i];
-
-		h = fnv1a(h, x->name, strlen(x->name) + 1);
-		h = fnv1a(h, &x->metric, sizeof(x->metric));
-		h = fnv1a(h, &x->value, sizeof(x->value));
-		h = fnv1a(h, x->trials, x->ntrials * sizeof(*x->trials));
-	}
+	h = fnv1a(h, r->machine, strlen(r->machine) + 1);
+	h = fnv1a(h, r->backend, strlen(r->backend) + 1);
+	h = fnv1a(h, r->object, strlen(r->object) + 1);
 	snprintf(out, len, "%016" PRIx64, h);
 }

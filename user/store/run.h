@@ -58,9 +58,9 @@ void cbench_store_result_spread(struct cbench_store_result *res);
 
 /*
  * What tells one run from another: a hash (FNV-1a, 64 bits, as hex) of
- * its build ID, date and every result's name, metric and trial values.
- * Two runs of one build within one second share a date, never their
- * trials' values.
+ * its build ID, date, machine, backend and object, none of its figures,
+ * so that the same run edited is still the same run.  Two runs of one
+ * build on one machine within one second count as one.
  */
 void cbench_store_run_fingerprint(const struct cbench_store_run *r, char *out, size_t len);
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/store.h"
 
@@ -259,22 +260,51 @@ static int check(struct cbench_store *s, char *err, size_t errlen)
 	return quick_check(s, err, errlen);
 }
 
-/* A file that exists must be a regular one; -errno said in err. */
+/*
+ * To write, the store's directory must exist and take files (SQLite
+ * writes its journal beside the store); -errno said in err.
+ */
+static int check_dir(const char *path, char *err, size_t errlen)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot make the store %s: its directory %s does not exist", path, dir);
+		return -ENOENT;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(err, errlen, "cannot write the store %s: its directory %s is not writable (%s), "
+			 "and SQLite writes its journal beside the store", path, dir, strerror(errno));
+		return -EACCES;
+	}
+	return 0;
+}
+
+/* A file that exists must be a regular one (writable, to write); -errno said in err. */
 static int check_file(const char *path, bool write, char *err, size_t errlen)
 {
 	struct stat st;
 
 	if (stat(path, &st)) {
 		if (errno == ENOENT && write)
-			return 0;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return check_dir(path, err, errlen);
+		snprintf(err, errlen, errno == ENOENT ? "there is no store %s (the first add makes it)" :
+			 "cannot read the store %s: %s", path, strerror(errno));
 		return -errno;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s is not a regular file", path);
 		return -EINVAL;
 	}
-	return 0;
+	if (write && access(path, W_OK)) {
+		snprintf(err, errlen, "cannot write the store %s: %s", path, strerror(errno));
+		return -EACCES;
+	}
+	return write ? check_dir(path, err, errlen) : 0;
 }
 
 int cbench_store_open(struct cbench_store *s, const char *path, bool write, char *err,
@@ -290,7 +320,7 @@ int cbench_store_open(struct cbench_store *s, const char *path, bool write, char
 	if (ret)
 		return ret;
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		ret = cbench_store_error(s, path, err, errlen);
+		ret = cbench_store_error(s, "cannot open the store", err, errlen);
 		cbench_store_close(s);
 		return ret;
 	}
