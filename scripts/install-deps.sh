@@ -57,15 +57,7 @@ if [ -z "$all" ]; then
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $USER_PACKAGES
-	# Apache Otava, the change-point detector history follows, for make bench's
-# comparison (bench/changepoints.sh), in a virtual environment of its own.
-OTAVA_VENV=/opt/cbench-otava
-if ! "$OTAVA_VENV/bin/python" -c 'import otava' >/dev/null 2>&1; then
-	python3 -m venv "$OTAVA_VENV" && "$OTAVA_VENV/bin/pip" install -q 'apache-otava==0.8.0' ||
-		die "cannot install apache-otava from PyPI into $OTAVA_VENV"
-fi
-
-echo "install-deps: ready for cbenchctl in user mode (sh scripts/install-deps.sh --all for the tests)"
+	echo "install-deps: ready for cbenchctl in user mode (sh scripts/install-deps.sh --all for the tests)"
 	exit 0
 fi
 
@@ -150,6 +142,14 @@ LNT_VENV=/opt/cbench-lnt
 if ! "$LNT_VENV/bin/lnt" --version >/dev/null 2>&1; then
 	python3 -m venv "$LNT_VENV" && "$LNT_VENV/bin/pip" install -q 'llvm-lnt==0.4.20' ||
 		die "cannot install llvm-lnt from PyPI into $LNT_VENV"
+fi
+
+# Apache Otava, the change-point detector history follows, for make bench's
+# comparison (bench/changepoints.sh), in a virtual environment of its own.
+OTAVA_VENV=/opt/cbench-otava
+if ! "$OTAVA_VENV/bin/python" -c 'import otava' >/dev/null 2>&1; then
+	python3 -m venv "$OTAVA_VENV" && "$OTAVA_VENV/bin/pip" install -q 'apache-otava==0.8.0' ||
+		die "cannot install apache-otava from PyPI into $OTAVA_VENV"
 fi
 
 echo "install-deps: ready ($bpo_image beside $(dpkg-query -W -f='${Depends}' linux-image-amd64 | sed 's/[ ,(].*//'))"
