@@ -53,6 +53,9 @@ static char *report(const char *machine, const char *date, const char *build, co
 	return buf;
 }
 
+/* The note a report without a digest gets (the tests' reports have none). */
+static char note[256];
+
 static int read_text(const char *text, struct cbench_store_run *run, char *err, size_t len)
 {
 	struct cbench_json *doc;
@@ -61,7 +64,7 @@ static int read_text(const char *text, struct cbench_store_run *run, char *err, 
 	memset(run, 0, sizeof(*run));
 	if (ret)
 		return ret;
-	ret = cbench_store_read_report(doc, run, err, len);
+	ret = cbench_store_read_report(text, strlen(text), doc, run, note, sizeof(note), err, len);
 	cbench_json_free(doc);
 	return ret;
 }
@@ -251,8 +254,24 @@ static void refusals(void)
 		CU_ASSERT_EQUAL(cbench_store_add_report(path, text, strlen(text), &a, &out, err,
 							sizeof(err)), -EINVAL);
 	}
-	/* Another run of the build in the same second: its trials tell it apart. */
-	CU_ASSERT_EQUAL(add(path, "lab-1", 61, 1.01, "abc", &out, err, sizeof(err)), 0);
+	/* Another run of the build in the same second: without a run_id (an
+	 * older cbenchctl's report), the same run; with one, its run_id tells
+	 * it apart, and the same run_id again is refused. */
+	CU_ASSERT_EQUAL(add(path, "lab-1", 61, 1.01, "abc", &out, err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "in the store already"));
+	{
+		struct cbench_store_add a = { .commit = "c61", .order = 61 };
+		const char *text = report("lab-1", "2026-01-01T00:01:00Z", "abc",
+					  ", \"run_id\": \"0123456789abcdef0123456789abcdef\"", 1, 1, 1);
+
+		CU_ASSERT_EQUAL(cbench_store_add_report(path, text, strlen(text), &a, &out, err,
+							sizeof(err)), 0);
+		a.commit = "c62";
+		a.order = 62;
+		CU_ASSERT_EQUAL(cbench_store_add_report(path, text, strlen(text), &a, &out, err,
+							sizeof(err)), -EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "in the store already"));
+	}
 	/* Another machine: added, apart, and the note says why. */
 	CU_ASSERT_EQUAL(add(path, "lab-2", 2, 1.0, "abc", &out, err, sizeof(err)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.note, "the first run of bench.so on lab-2"));

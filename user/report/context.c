@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The run's context for reports: date, host, command line. */
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
 
@@ -46,6 +49,23 @@ static size_t quote_word(const char *w, char *out, size_t len)
 	return at;
 }
 
+/* The run's id (struct cbench_context.run_id). */
+static void make_run_id(bool reproducible)
+{
+	uint64_t h[2] = { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL };
+
+	if (reproducible || getrandom(h, sizeof(h), GRND_NONBLOCK) != (ssize_t)sizeof(h)) {
+		/* FNV-1a of the date and the command, twice seeded. */
+		for (int k = 0; k < 2; k++) {
+			for (const char *p = context.date; *p; p++)
+				h[k] = (h[k] ^ (unsigned char)*p) * 0x100000001b3ULL;
+			for (const char *p = context.command; *p; p++)
+				h[k] = (h[k] ^ (unsigned char)*p) * 0x100000001b3ULL;
+		}
+	}
+	snprintf(context.run_id, sizeof(context.run_id), "%016" PRIx64 "%016" PRIx64, h[0], h[1]);
+}
+
 void cbench_context_init(int argc, char *argv[])
 {
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
@@ -77,10 +97,11 @@ void cbench_context_init(int argc, char *argv[])
 			       sizeof(context.command) - at - 1);
 		if (!n) {
 			/* Cut at a word: the rest does not fit. */
-			snprintf(context.command + at, sizeof(context.command) - at, "...");
-			return;
+			at += (size_t)snprintf(context.command + at, sizeof(context.command) - at, "...");
+			break;
 		}
 		at += n;
 	}
-	context.command[at] = '\0';
+	context.command[at < sizeof(context.command) ? at : sizeof(context.command) - 1] = '\0';
+	make_run_id(epoch && *epoch);
 }

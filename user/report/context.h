@@ -11,6 +11,11 @@ struct cbench_context {
 	char date[32];		/* UTC, ISO 8601: "2026-11-24T19:58:03Z" */
 	char host[65];		/* the node name, as uname -n */
 	char command[2048];	/* argv, shell-quoted where a word needs it */
+	/* What tells this run's reports from any other run's, whatever their
+	 * date (two runs of a build within a second share it): 128 random
+	 * bits in hex; under SOURCE_DATE_EPOCH, a hash of the date and the
+	 * command, so that a report made again is the same run. */
+	char run_id[33];
 };
 
 /* Fills the context from the clock (or SOURCE_DATE_EPOCH, seconds since

@@ -248,6 +248,7 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 	if (r->env.quiet[0])
 		cbench_jsonw_string(j, "quiet_mode", r->env.quiet);
 	cbench_jsonw_string(j, "date", cbench_context()->date);
+	cbench_jsonw_string(j, "run_id", cbench_context()->run_id);
 	cbench_jsonw_string(j, "host", cbench_context()->host);
 	cbench_jsonw_string(j, "command", cbench_context()->command);
 	cbench_jsonw_string(j, "so", r->so_path);

@@ -157,13 +157,15 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 	int ret;
 
 	/* The same run twice would count as two measurements of one commit:
-	 * the same build measured on the same machine at the same second is
-	 * the same run, whatever its figures say now (an edit would change
+	 * a run is known by its report's run_id; a report without one (an
+	 * older cbenchctl's) by its build measured on the same machine at the
+	 * same second, whatever its figures say now (an edit would change
 	 * them, and stores of before the digest hold other fingerprints). */
 	ret = query_text(s, cbench_store_prepare(s,
 		"SELECT id FROM run WHERE machine = ? AND object = ? AND backend = ? AND (fingerprint = ? "
-		"OR (build_id = ? AND date = ?)) LIMIT 1", "ittttt", machine, run->object, run->backend,
-		fingerprint, run->build_id, run->date), other, sizeof(other));
+		"OR (? = '' AND fingerprint NOT LIKE 'id:%' AND build_id = ? AND date = ?)) LIMIT 1",
+		"itttttt", machine, run->object, run->backend, fingerprint, run->run_id, run->build_id,
+		run->date), other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "this run is in the store already (run %s, measured %s)", other,
 			 run->date);
@@ -286,7 +288,7 @@ int cbench_store_add(struct cbench_store *s, const struct cbench_store_run *run,
 		     const struct cbench_store_add *o, struct cbench_store_added *out, char *err,
 		     size_t errlen)
 {
-	char fingerprint[32];
+	char fingerprint[48];
 	long long machine;
 	int ret;
 

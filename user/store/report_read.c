@@ -207,6 +207,7 @@ static int read_config(const struct cbench_json *c, struct cbench_store_run *run
 	snprintf(run->object, sizeof(run->object), "%s", base ? base + 1 : so);
 	take(run->build_id, sizeof(run->build_id), c, "so_build_id");
 	take(run->date, sizeof(run->date), c, "date");
+	take(run->run_id, sizeof(run->run_id), c, "run_id");
 	take(run->kernel, sizeof(run->kernel), c, "kernel");
 	take(run->version, sizeof(run->version), c, "cbench_version");
 	run->source = "json";

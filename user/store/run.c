@@ -69,6 +69,10 @@ void cbench_store_run_fingerprint(const struct cbench_store_run *r, char *out, s
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
+	if (r->run_id[0]) {
+		snprintf(out, len, "id:%s", r->run_id);
+		return;
+	}
 	/* Strings with their NULs, so that no two splits hash alike. */
 	h = fnv1a(h, r->build_id, strlen(r->build_id) + 1);
 	h = fnv1a(h, r->date, strlen(r->date) + 1);

@@ -36,6 +36,7 @@ struct cbench_store_run {
 	char object_path[4096];		/* where it was measured, "" if not known */
 	char build_id[80];
 	char date[40];			/* UTC, ISO 8601 */
+	char run_id[40];		/* the report's run_id; "" in one written before it */
 	char kernel[128];
 	char version[64];		/* the cbenchctl that measured */
 	const char *source;		/* "json", "lnt" or "bmf" */
