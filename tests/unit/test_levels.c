@@ -83,11 +83,14 @@ static uint64_t read_ticks(double cycles, double ghz)
  */
 static double (*clock_of)(int t, int slot);
 static double mix;
+/* The slot whose region gets exactly fixed_delay, not a drawn one (-1: none). */
+static int fixed_delay_slot = -1;
+static double fixed_delay;
 
 static uint64_t region(int t, int slot, double cycles, uint64_t *at)
 {
 	double a = clock_of(t, slot), b = clock_of(t, slot + 1);
-	double d = 1 + delay(), ticks;
+	double d = slot == fixed_delay_slot ? 1 + fixed_delay : 1 + delay(), ticks;
 
 	/* At clock a for (1 - mix) of its cycles, then at b where they differ. */
 	ticks = a == b ? (double)read_ticks(cycles * d, a) :
@@ -280,6 +283,29 @@ static void a_chain_slowed_alone(void)
 	contended_ref = 1;
 }
 
+/*
+ * A short fast stretch (a measurement and the references either side)
+ * whose one measurement of the benchmark an interrupt delayed by as much as
+ * the levels are apart: it reads as fast as the slow level's floor, between
+ * two references of the fast level, steady.  The references of that
+ * stretch must not set the reference's floor (they did, 2.4 % high, when
+ * the level was the fastest of the floor's measurements').
+ */
+static double delayed_fast(int t, int slot)
+{
+	return slot >= 41 && slot <= 43 ? 4.19 : 4.09;
+}
+
+static void a_delayed_measurement_of_a_fast_stretch(void)
+{
+	clock_of = delayed_fast;
+	fixed_delay_slot = 42;
+	fixed_delay = 4.19 / 4.09 - 1;
+	build();
+	check("a fast stretch whose one measurement was delayed to the slow floor");
+	fixed_delay_slot = -1;
+}
+
 /* The same on a timer of 26-tick steps (10 ns). */
 static void coarse_timer(void)
 {
@@ -393,6 +419,7 @@ static CU_TestInfo levels_tests[] = {
 	{ "jumps between trials", jumps_between_trials },
 	{ "a level that lasts one measurement", a_level_of_one_measurement },
 	{ "the reference chain slowed alone", a_chain_slowed_alone },
+	{ "a fast stretch's one measurement delayed", a_delayed_measurement_of_a_fast_stretch },
 	{ "jumps within measurements", jumps_within_measurements },
 	{ "three levels on a coarse timer", coarse_timer },
 	{ "a clock that never holds: no figure, set aside", too_unsteady },

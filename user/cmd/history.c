@@ -521,6 +521,10 @@ int cbench_history_main(int argc, char *argv[])
 		goto out;
 	if (o.confirm)
 		failed = confirm_all(&o, &sh.h);
+	for (size_t i = 0; o.confirm && sel.fail_on && i < sh.h.nseries; i++)
+		if (sh.h.series[i].gate.asked &&
+		    cbench_history_regate(&sh.h.series[i], &sel, sh.h.since, &o.params))
+			failed++;
 	if (write_report(&o, &sh.h))
 		goto out;
 	if (failed)

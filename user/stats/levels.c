@@ -108,7 +108,7 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 			double ref_step, struct cbench_levels *l)
 {
 	static const double tolerances[] = CBENCH_LEVELS_TOLERANCES;
-	size_t n = nbench < nref ? nbench : nref, k = 0, need, nr = 0;
+	size_t n = nbench < nref ? nbench : nref, k = 0, need, nr = 0, nf = 0;
 	double *b, *r, *v, *floors, level;
 	size_t *steady;
 	int ret = 0;
@@ -143,15 +143,17 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 		if (k >= need)
 			break;
 	}
+	/* Fewer than hoped even at the loosest: a floor of a few still
+	 * comes from one level; under CBENCH_LEVELS_FEWEST, none does. */
 	l->matched = k;
-	if (k < need) {
+	if (k < CBENCH_LEVELS_FEWEST) {
 		ret = -ERANGE;
 		goto out;
 	}
 	/*
 	 * The benchmark's floor over its steady measurements, and the clock
 	 * level of its fastest ones (within the tolerance of its least): the
-	 * least of the references around them.
+	 * references around them.
 	 * The reference's floor is taken over every reference but those faster
 	 * than that level: a fast moment the benchmark never saw steadily
 	 * cannot set it, and whatever slowed the chain alone (a delay, another
@@ -163,13 +165,18 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 		v[j] = pair_level(ref, steady[j]);
 	}
 	l->bench_ticks = cbench_stats_floor_mean(b, k, bench_step);
-	level = INFINITY;
 	for (size_t j = 0; j < k; j++)
 		if (b[j] <= fmax(cbench_stats_min(b, k) * (1 + l->tolerance),
 				 cbench_stats_min(b, k) + 1.5 * bench_step))
-			level = fmin(level, v[j]);
+			floors[nf++] = v[j];
+	/* The second fastest of their levels: one measurement of a fast
+	 * stretch delayed by an interrupt as far as the slow level's floor
+	 * would otherwise let the fast references in. */
+	qsort(floors, nf, sizeof(*floors), compare_double);
+	level = floors[nf > 1 ? 1 : 0];
 	for (size_t i = 0; i < nref; i++)
-		if (!isnan(ref[i].ticks_per_rep) && ref[i].ticks_per_rep >= level * (1 - l->tolerance))
+		if (!isnan(ref[i].ticks_per_rep) &&
+		    ref[i].ticks_per_rep >= level * (1 - fmax(l->tolerance, 3 * ref_step / level)))
 			r[nr++] = ref[i].ticks_per_rep;
 	l->ref_ticks = cbench_stats_floor_mean(r, nr, ref_step);
 	/* What the trial saw, for the report. */

@@ -20,7 +20,8 @@
  * The steadiness asked for is the tightest of CBENCH_LEVELS_TOLERANCES
  * that leaves enough measurements (CBENCH_LEVELS_MIN, and a share
  * CBENCH_LEVELS_MIN_SHARE of the valid ones), never under three timer
- * steps of a reference measurement.
+ * steps of a reference measurement; at the loosest, CBENCH_LEVELS_FEWEST
+ * will do.
  */
 #ifndef _CBENCH_STATS_LEVELS_H
 #define _CBENCH_STATS_LEVELS_H
@@ -39,6 +40,7 @@ struct cbench_level_point {
 #define CBENCH_LEVELS_TOLERANCES { 0.001, 0.002, 0.005, 0.01 }
 #define CBENCH_LEVELS_MIN 5
 #define CBENCH_LEVELS_MIN_SHARE 0.25
+#define CBENCH_LEVELS_FEWEST 3
 /* A level's core (levels.c): steady references within this of each other,
  * relative, at least CBENCH_LEVELS_CORE_MIN and CBENCH_LEVELS_CORE_SHARE
  * of the steady measurements. */

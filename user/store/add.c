@@ -163,9 +163,9 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 	 * them, and stores of before the digest hold other fingerprints). */
 	ret = query_text(s, cbench_store_prepare(s,
 		"SELECT id FROM run WHERE machine = ? AND object = ? AND backend = ? AND (fingerprint = ? "
-		"OR (? = '' AND fingerprint NOT LIKE 'id:%' AND build_id = ? AND date = ?)) LIMIT 1",
-		"itttttt", machine, run->object, run->backend, fingerprint, run->run_id, run->build_id,
-		run->date), other, sizeof(other));
+		"OR (? = '' AND ? = 'json' AND source = 'json' AND fingerprint NOT LIKE 'id:%' AND "
+		"build_id = ? AND date = ?)) LIMIT 1", "ittttttt", machine, run->object, run->backend,
+		fingerprint, run->run_id, run->source, run->build_id, run->date), other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "this run is in the store already (run %s, measured %s)", other,
 			 run->date);

@@ -274,6 +274,45 @@ out:
 	return ret;
 }
 
+/* Whether --confirm's audit refuted change c: it ran and called it
+ * otherwise (equivalent, or the other way), not merely undecided. */
+static bool refuted(const struct cbench_history_change *c)
+{
+	return c->confirm == CBENCH_CONFIRM_NO && c->verdict[0] && strcmp(c->verdict, "inconclusive");
+}
+
+int cbench_history_regate(struct cbench_history_series *hs, const struct cbench_history_select *sel,
+			  long long since, const struct cbench_cp_params *p)
+{
+	struct cbench_history_series kept = *hs;
+	double *y = malloc((hs->npoints + 1) * sizeof(*y)), *u = malloc((hs->npoints + 1) * sizeof(*u));
+	double *w = malloc((hs->npoints + 1) * sizeof(*w));
+	int ret = -ENOMEM;
+
+	kept.changes = malloc((hs->nchanges + 1) * sizeof(*kept.changes));
+	if (!y || !u || !w || !kept.changes)
+		goto out;
+	kept.nchanges = 0;
+	for (size_t k = 0; k < hs->nchanges; k++)
+		if (!refuted(&hs->changes[k]))
+			kept.changes[kept.nchanges++] = hs->changes[k];
+	for (size_t i = 0; i < hs->npoints; i++) {
+		y[i] = log(hs->points[i].value);
+		u[i] = hs->points[i].u;
+	}
+	cbench_cp_weights(y, u, hs->npoints, w);
+	memset(&kept.gate, 0, sizeof(kept.gate));
+	gate_series(&kept, y, w, sel, since, p);
+	hs->gate = kept.gate;
+	ret = 0;
+out:
+	free(kept.changes);
+	free(y);
+	free(u);
+	free(w);
+	return ret;
+}
+
 /* --since into out->h.since: a commit of some run (its order), else an order. */
 static int since_order(struct cbench_store_history *out, const char *arg, char *err, size_t errlen)
 {

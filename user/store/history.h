@@ -47,6 +47,16 @@ struct cbench_history_select {
 bool cbench_history_name_matches(const regex_t *re, const char *name);
 
 
+/*
+ * The gate of series hs asked again once --confirm's audits have spoken:
+ * the change points an audit refuted (it called them equivalent, or the
+ * other way) are left out, so that a refuted change at the newest run does
+ * not hide the confirmed one before it.  since: the history's.  0 or
+ * -ENOMEM.
+ */
+int cbench_history_regate(struct cbench_history_series *hs, const struct cbench_history_select *sel,
+			  long long since, const struct cbench_cp_params *p);
+
 /* A history with the series it points into. */
 struct cbench_store_history {
 	struct cbench_history h;

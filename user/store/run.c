@@ -79,5 +79,20 @@ void cbench_store_run_fingerprint(const struct cbench_store_run *r, char *out, s
 	h = fnv1a(h, r->machine, strlen(r->machine) + 1);
 	h = fnv1a(h, r->backend, strlen(r->backend) + 1);
 	h = fnv1a(h, r->object, strlen(r->object) + 1);
+	/* An LNT or Bencher report says neither build nor date: the commit
+	 * it is imported as and its figures tell it apart. */
+	if (r->source && strcmp(r->source, "json")) {
+		h = fnv1a(h, r->commit, strlen(r->commit) + 1);
+		h = fnv1a(h, &r->order, sizeof(r->order));
+	}
+	for (size_t i = 0; r->source && strcmp(r->source, "json") && i < r->nresults; i++) {
+		const struct cbench_store_result *x = &r->results[i];
+		double v[3] = { x->value, x->lower, x->upper };
+
+		h = fnv1a(h, x->name, strlen(x->name) + 1);
+		h = fnv1a(h, &x->metric, sizeof(x->metric));
+		h = fnv1a(h, v, sizeof(v));
+		h = fnv1a(h, x->trials, x->ntrials * sizeof(*x->trials));
+	}
 	snprintf(out, len, "%016" PRIx64, h);
 }
