@@ -180,9 +180,10 @@ KFIXTURE_SRCS := $(wildcard tests/kfixtures/*.c)
 KFIXTURE_SOS  := $(KFIXTURE_SRCS:tests/kfixtures/%.c=$(BUILD)/tests/kfixtures/%.so)
 , := ,
 KFIXTURE_LIBS := $(filter-out -Wl$(,)-z$(,)defs,$(KERNEL_BENCH_LIBS))
-kfixture_flags = $(KERNEL_BENCH_CFLAGS) \
+kfixture_flags = $(if $(findstring stack_vla,$(1)),$(filter-out -Werror=vla -Werror=alloca,$(KERNEL_BENCH_CFLAGS)),$(KERNEL_BENCH_CFLAGS)) \
 	$(if $(findstring stack_protector,$(1)),-fstack-protector-all) \
 	$(if $(findstring deep_stack,$(1)),-Wno-frame-larger-than) \
+	$(if $(findstring recursion,$(1)),-Wno-frame-larger-than) \
 	$(if $(findstring no_endbr,$(1)),-fcf-protection=none) \
 	$(if $(findstring layout_whole,$(1)),-Wl$(,)-q,$(if $(findstring layout,$(1)),-ffunction-sections -Wl$(,)-q))
 
@@ -195,7 +196,8 @@ kfixtures: $(KFIXTURE_SOS)
 
 $(BUILD)/tests/unit/test_layout.o: CPPFLAGS += -DCBENCH_LAYOUT_DIR='"$(BUILD)/tests/layout"' \
 	-DCBENCH_FIXTURES_DIR='"$(BUILD)/tests/fixtures"' -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
-$(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_kimage_layout.o $(BUILD)/tests/unit/test_backend_kmod.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"'
+$(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_kimage_layout.o $(BUILD)/tests/unit/test_backend_kmod.o $(BUILD)/tests/unit/test_kstack.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"' \
+	-DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
 $(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"' \
 	-DCBENCH_SYMBOLS_DIR='"$(BUILD)/tests/symbols"'
 
