@@ -181,7 +181,7 @@ static void checked(void)
 		uint32_t n = 0;
 		char why[600];
 
-		CU_ASSERT_EQUAL(cbench_kstack_verdict(&ks, &image.entries[i], "recursion.so", &n, why,
+		CU_ASSERT_EQUAL(cbench_kstack_verdict(&ks, &image.entries[i], "recursion.so", &n, NULL, why,
 						      sizeof(why)), 0);
 		CU_ASSERT(n > 0);
 	}
@@ -401,14 +401,14 @@ static void run_time_frames(void)
 		CU_FAIL("stack_vla.so");
 		return;
 	}
-	CU_ASSERT_EQUAL(cbench_kstack_verdict(&ks, cbench_kimage_find(&image, "vla"), "stack_vla.so", &n, why,
+	CU_ASSERT_EQUAL(cbench_kstack_verdict(&ks, cbench_kimage_find(&image, "vla"), "stack_vla.so", &n, NULL, why,
 					      sizeof(why)), -EINVAL);
 	CU_ASSERT(strstr(why, "vla calls vla -> sum_vla") && strstr(why, "run-time size") &&
 		  strstr(why, "--backend user"));
-	CU_ASSERT_EQUAL(cbench_kstack_verdict(&ks, cbench_kimage_find(&image, "grow"), "stack_vla.so", &n, why,
+	CU_ASSERT_EQUAL(cbench_kstack_verdict(&ks, cbench_kimage_find(&image, "grow"), "stack_vla.so", &n, NULL, why,
 					      sizeof(why)), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "grow"));
-	CU_ASSERT_EQUAL(cbench_kstack_verdict(&ks, cbench_kimage_find(&image, "plain"), "stack_vla.so", &n, why,
+	CU_ASSERT_EQUAL(cbench_kstack_verdict(&ks, cbench_kimage_find(&image, "plain"), "stack_vla.so", &n, NULL, why,
 					      sizeof(why)), 0);
 	CU_ASSERT_EQUAL(n, 0);
 	cbench_kstack_free(&ks);
@@ -434,7 +434,7 @@ static void survey(const char *path, uint32_t *refused, uint32_t *checks, uint32
 	for (uint32_t i = 0; i < image.nentries; i++) {
 		uint32_t n = 0;
 
-		if (cbench_kstack_verdict(&ks, &image.entries[i], path, &n, why, sizeof(why))) {
+		if (cbench_kstack_verdict(&ks, &image.entries[i], path, &n, NULL, why, sizeof(why))) {
 			fprintf(stderr, "\n%s\n", why);
 			(*refused)++;
 		}

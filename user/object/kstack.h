@@ -97,10 +97,12 @@ int cbench_kstack_analyze(const struct cbench_kimage *image, const struct cbench
  * Whether entry's calls can run in ring 0 as ks has them checked: 0, or
  * -EINVAL with why (naming the path from the entry, the function, the
  * instruction at its offset in the object at path, and what to do).
- * *checks gets how many checks its calls can reach.
+ * *checks gets how many checks its calls can reach, *first (if not NULL)
+ * the first of them or NULL.
  */
 int cbench_kstack_verdict(const struct cbench_kstack *ks, const struct cbench_kimage_entry *entry,
-			  const char *path, uint32_t *checks, char *why, size_t why_bytes);
+			  const char *path, uint32_t *checks, const struct cbench_kstack_check **first,
+			  char *why, size_t why_bytes);
 
 void cbench_kstack_free(struct cbench_kstack *ks);
 

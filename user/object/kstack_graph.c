@@ -557,7 +557,8 @@ int cbench_kstack_place(struct cbench_kstack *ks, const struct cbench_kimage *im
 }
 
 int cbench_kstack_verdict(const struct cbench_kstack *ks, const struct cbench_kimage_entry *entry,
-			  const char *path, uint32_t *checks, char *why, size_t why_bytes)
+			  const char *path, uint32_t *checks, const struct cbench_kstack_check **first,
+			  char *why, size_t why_bytes)
 {
 	uint64_t at[] = { entry->run, entry->setup, entry->before_rep, entry->after_rep };
 	bool has[] = { true, entry->has_setup, entry->has_before_rep, entry->has_after_rep };
@@ -566,6 +567,8 @@ int cbench_kstack_verdict(const struct cbench_kstack *ks, const struct cbench_ki
 	int ret = graph_new(&g, (struct cbench_kstack *)ks);
 
 	*checks = 0;
+	if (first)
+		*first = NULL;
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < 4; i++)
@@ -579,6 +582,8 @@ int cbench_kstack_verdict(const struct cbench_kstack *ks, const struct cbench_ki
 		if (!g.reached[n])
 			continue;
 		*checks += ks->fns[n].checked;
+		if (first && !*first && ks->fns[n].checked)
+			*first = &ks->checks[ks->fns[n].check];
 		if (!ks->fns[n].failed || ret)
 			continue;
 		path_to(&g, n, trail, sizeof(trail));
