@@ -25,6 +25,8 @@
 
 #include <cbench.h>
 
+#include "machine/arena.h"
+#include "object/kimage_layout.h"
 #include "object/kstack_parts.h"
 #include "object/x86insn.h"
 #include "../kmod/lib/reloc.h"
@@ -370,10 +372,10 @@ static void runs(void)
 	r = run(&out, "quicksort", NULL, 0);
 	CU_ASSERT(r && !r->signal);
 	if (r) {
-		const uint32_t *sorted = (const uint32_t *)r->arena + 4096;
-		bool ordered = sorted[4095] != 0;
+		const uint32_t *sorted = (const uint32_t *)r->arena + 256;
+		bool ordered = sorted[255] != 0;
 
-		for (int i = 1; i < 4096; i++)
+		for (int i = 1; i < 256; i++)
 			ordered &= sorted[i - 1] <= sorted[i];
 		CU_ASSERT(ordered);
 	}
@@ -384,6 +386,57 @@ static void runs(void)
 	CU_ASSERT(trapped_in(&ks, &stubs, r, "big_frame"));
 	cbench_kstack_stubs_free(&stubs);
 	cbench_kimage_free(&out);
+	cbench_kstack_free(&ks);
+	cbench_kimage_free(&image);
+}
+
+static uint64_t draw(void *pl, uint64_t n)
+{
+	return cbench_placement_draw(pl, n);
+}
+
+static uint64_t moved(void *kl, uint64_t offset)
+{
+	return cbench_kimage_layout_moved(kl, offset);
+}
+
+/* Laid out anew, the code carries its checks in both copies, and they trap in the moved one. */
+static void laid_out(void)
+{
+	struct cbench_kimage image, laid, out;
+	struct cbench_kimage_layout kl;
+	struct cbench_kstack_stubs stubs;
+	struct cbench_placement pl;
+	struct cbench_kstack ks;
+	struct ran *r;
+	char why[512];
+
+	if (!analyze(FIXTURE("layout_recursion"), &image, &ks)) {
+		CU_FAIL("layout_recursion.so");
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(cbench_kimage_layout_init(&kl, FIXTURE("layout_recursion"), &image, why,
+							sizeof(why)), 0);
+	CU_ASSERT_EQUAL_FATAL(kl.lay.mode, CBENCH_LAYOUT_FUNCTIONS);
+	cbench_placement_init(&pl, 3);
+	CU_ASSERT_EQUAL_FATAL(cbench_kimage_layout_next(&kl, &image, draw, &pl, &laid, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL_FATAL(cbench_kstack_patch(&ks, &laid, moved, &kl, &out, &stubs, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(stubs.nstubs, 2 * ks.nchecks);
+	/* Run with the code as built wiped, as the layout tests do: only the moved copy runs. */
+	for (uint32_t i = 0; i < kl.lay.nunits; i++)
+		memset(out.bytes + (kl.lay.units[i].addr - kl.base), 0xcc, kl.lay.units[i].bytes);
+	r = run(&out, "direct_ring0", NULL, 10);
+	CU_ASSERT(r && !r->signal);
+	r = run(&out, "direct_ring0", NULL, 100000);
+	CU_ASSERT(trapped_in(&ks, &stubs, r, "down"));
+	CU_ASSERT(r && r->trap >= kl.region && r->trap < stubs.region + stubs.region_bytes);
+	r = run(&out, "quicksort", NULL, 0);
+	CU_ASSERT(r && !r->signal);
+	cbench_placement_free(&pl);
+	cbench_kstack_stubs_free(&stubs);
+	cbench_kimage_free(&out);
+	cbench_kimage_free(&laid);
+	cbench_kimage_layout_free(&kl);
 	cbench_kstack_free(&ks);
 	cbench_kimage_free(&image);
 }
@@ -482,6 +535,7 @@ static CU_TestInfo kstack_tests[] = {
 	{ "recursion of every shape is checked, on one function of each cycle", checked },
 	{ "the checks are all that changed", patched },
 	{ "checked code runs as built and traps in its stub before the stack's end", runs },
+	{ "laid out anew, the moved code carries the checks", laid_out },
 	{ "frames of run-time size are refused, naming the function", run_time_frames },
 	{ "no check and no refusal in the tree's other kernel objects", the_rest },
 	CU_TEST_INFO_NULL,
