@@ -3,8 +3,8 @@
  * The stack bound and checks of kernel images (object/kstack*.c): one
  * instruction's effect on the stack; which functions of the recursion
  * fixtures (tests/kfixtures/recursion.c) are checked, and why; that the
- * patched image is the image as built but for the checks (and that the
- * check says so when it is not); that it runs as built, here in a child on
+ * patched image is the image as built but for the checks and the direct
+ * calls led to them (and that the check says so when it is not); that it runs as built, here in a child on
  * a stack aligned as cbench.ko's, and stops with ud2 in the right stub
  * before the stack's end where the same image unchecked overflows; frames
  * of run-time size refused with the function named; and no check, and no
@@ -218,6 +218,14 @@ static void patched(void)
 		out.bytes[c->patch_at + 1] ^= 1;
 		CU_ASSERT_EQUAL(cbench_kstack_patch_check(&ks, &image, &out, &stubs, why, sizeof(why)), -EINVAL);
 		out.bytes[c->patch_at + 1] ^= 1;
+	}
+	/* Direct calls of checked functions (down's of itself, ping's of pong, ...) reach their stubs. */
+	CU_ASSERT(stubs.nled >= 4);
+	for (uint32_t i = 0; i < stubs.nled; i++) {
+		CU_ASSERT_EQUAL(out.bytes[stubs.led[i]], 0xe8);
+		out.bytes[stubs.led[i] + 1] ^= 1;
+		CU_ASSERT_EQUAL(cbench_kstack_patch_check(&ks, &image, &out, &stubs, why, sizeof(why)), -EINVAL);
+		out.bytes[stubs.led[i] + 1] ^= 1;
 	}
 	CU_ASSERT_EQUAL(cbench_kstack_patch_check(&ks, &image, &out, &stubs, why, sizeof(why)), 0);
 	out.bytes[16] ^= 1;

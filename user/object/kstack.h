@@ -114,6 +114,11 @@ struct cbench_kstack_stubs {
 	uint64_t *from;			/* where the jump to it is */
 	uint32_t *check;		/* the check (index in ks->checks) it belongs to */
 	uint32_t nstubs;
+	/* Direct calls and jumps (rel32) to a checked entry, led to its stub
+	 * instead: one taken jump less a call. */
+	uint64_t *led;			/* each one's offset */
+	uint32_t *led_to;		/* the stub (index in stub[]) it now reaches */
+	uint32_t nled;
 };
 
 /*
@@ -126,7 +131,8 @@ typedef uint64_t (*cbench_kstack_where_fn)(void *arg, uint64_t offset);
 /*
  * in with every check of ks placed into *out: each checked function's
  * entry jumps to a stub in a region appended to the image, which checks
- * %rsp, runs the instructions the jump replaced and jumps back.  where
+ * %rsp, runs the instructions the jump replaced and jumps back; direct
+ * calls and jumps to the entry go to the stub itself.  where
  * NULL: in is the image as built.  Checked (cbench_kstack_patch_check())
  * before it returns.  Returns 0, or -errno with why; *out is a copy of in
  * if ks has no checks.
