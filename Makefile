@@ -18,7 +18,8 @@
 #                       alone: history's false alerts and steps found, on
 #                       histories replayed from real runs; bench/layout.sh
 #                       alone: A/A false verdicts with and without code
-#                       layouts sampled
+#                       layouts sampled; bench/stackcheck.sh alone: what
+#                       ring 0's stack checks cost a recursion
 #   make bench-audit    how honest compare and audit are here (figures)
 #   make bench-lnt      LNT's view of a 1 % slowdown in cbench's reports (figures)
 #
@@ -184,6 +185,7 @@ kfixture_flags = $(if $(findstring stack_vla,$(1)),$(filter-out -Werror=vla -Wer
 	$(if $(findstring stack_protector,$(1)),-fstack-protector-all) \
 	$(if $(findstring deep_stack,$(1)),-Wno-frame-larger-than) \
 	$(if $(findstring recursion,$(1)),-Wno-frame-larger-than) \
+	$(if $(findstring stack_clash,$(1)),-fstack-clash-protection -Wno-frame-larger-than) \
 	$(if $(findstring no_endbr,$(1)),-fcf-protection=none) \
 	$(if $(findstring layout_whole,$(1)),-Wl$(,)-q,$(if $(findstring layout,$(1)),-ffunction-sections -Wl$(,)-q))
 

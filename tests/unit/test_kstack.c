@@ -476,6 +476,46 @@ static void run_time_frames(void)
 	cbench_kimage_free(&image);
 }
 
+/* The probe loop of -fstack-clash-protection: one frame, followed whole. */
+static void probe_loops(void)
+{
+	static const char *const loop = "4c8d9c2400c0ffff"	/* lea -0x4000(%rsp), %r11 */
+					"4881ec00100000"	/* sub $0x1000, %rsp */
+					"48830c2400"		/* orq $0, (%rsp) */
+					"4c39dc"		/* cmp %r11, %rsp */
+					"75ef";			/* jne to the sub */
+	struct cbench_kimage image;
+	struct cbench_kstack ks;
+	uint8_t code[64];
+	size_t n = unhex(loop, code);
+	int64_t frame = 0;
+	char why[600];
+	uint32_t checks;
+
+	CU_ASSERT_EQUAL(cbench_kstack_probe_loop(code, n, &frame), n);
+	CU_ASSERT_EQUAL(frame, 0x4000);
+	/* Probing by another step than N's multiple, or looping elsewhere: not the idiom. */
+	code[n - 1] ^= 1;
+	CU_ASSERT_EQUAL(cbench_kstack_probe_loop(code, n, &frame), 0);
+	n = unhex(loop, code);
+	code[12] = 0x20;
+	CU_ASSERT_EQUAL(cbench_kstack_probe_loop(code, n, &frame), 0);
+	if (!analyze(FIXTURE("stack_clash"), &image, &ks)) {
+		CU_FAIL("stack_clash.so");
+		return;
+	}
+	CU_ASSERT_EQUAL(cbench_kstack_verdict(&ks, cbench_kimage_find(&image, "frame_32k"), "stack_clash.so",
+					      &checks, NULL, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(checks, 0);
+	CU_ASSERT_EQUAL(cbench_kstack_verdict(&ks, cbench_kimage_find(&image, "frame_512k"), "stack_clash.so",
+					      &checks, NULL, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(checks, 1);
+	CU_ASSERT(check_of(&ks, "fill_512k") && check_of(&ks, "fill_512k")->reason == CBENCH_KSTACK_DEEP &&
+		  check_of(&ks, "fill_512k")->need_bytes > (512 << 10));
+	cbench_kstack_free(&ks);
+	cbench_kimage_free(&image);
+}
+
 /* Checks every entry of path: refusals and checks reached, counted. */
 static void survey(const char *path, uint32_t *refused, uint32_t *checks, uint32_t *objects)
 {
@@ -524,6 +564,7 @@ static void the_rest(void)
 
 			if (len < 3 || strcmp(de->d_name + len - 3, ".so") || strstr(de->d_name, "recursion") ||
 			    strstr(de->d_name, "stack_vla") || strstr(de->d_name, "deep_stack") ||
+			    strstr(de->d_name, "stack_clash") ||
 			    (d == 1 && !strstr(de->d_name, ".kernel.so")))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dirs[d], de->d_name);
@@ -545,6 +586,7 @@ static CU_TestInfo kstack_tests[] = {
 	{ "checked code runs as built and traps in its stub before the stack's end", runs },
 	{ "laid out anew, the moved code carries the checks", laid_out },
 	{ "frames of run-time size are refused, naming the function", run_time_frames },
+	{ "stack-clash probe loops are one frame", probe_loops },
 	{ "no check and no refusal in the tree's other kernel objects", the_rest },
 	CU_TEST_INFO_NULL,
 };

@@ -202,3 +202,50 @@ int cbench_kstack_effect(const struct cbench_x86_insn *insn, struct kstack_state
 	return 1;
 }
 
+
+/* Whether insn is op's form with register operand n (ModRM.reg) and %rsp (ModRM.rm), 64-bit. */
+static bool rsp_with(const struct cbench_x86_insn *insn, uint8_t op, unsigned int n)
+{
+	return insn->map == CBENCH_X86_MAP_ONE && !insn->vex && insn->opcode == op && (insn->rex & 8) &&
+	       insn->mod == 3 && (insn->reg | (insn->rex & 4 ? 8 : 0)) == n && rm_is(insn, CBENCH_X86_RSP);
+}
+
+size_t cbench_kstack_probe_loop(const uint8_t *code, size_t bytes, int64_t *frame)
+{
+	struct cbench_x86_insn lea, sub, or, cmp, jne;
+	size_t at = 0, loop, n;
+	unsigned int scratch;
+
+	/* lea -N(%rsp), %reg, N a multiple of the 4 KiB the loop probes by. */
+	n = cbench_x86_decode(code, bytes, &lea);
+	scratch = lea.reg | (lea.rex & 4 ? 8 : 0);
+	if (!n || lea.vex || lea.map != CBENCH_X86_MAP_ONE || lea.opcode != 0x8d || !(lea.rex & 8) ||
+	    !at_rsp(&lea) || lea.disp >= 0 || -(int64_t)lea.disp % 4096 || lea.rex_hi ||
+	    scratch == CBENCH_X86_RSP || scratch == CBENCH_X86_RBP)
+		return 0;
+	loop = at = n;
+	/* sub $4096, %rsp; or $0, (%rsp); cmp %reg, %rsp; jne to the sub. */
+	n = cbench_x86_decode(code + at, bytes - at, &sub);
+	if (!n || sub.vex || sub.map != CBENCH_X86_MAP_ONE || (sub.opcode != 0x81 && sub.opcode != 0x83) ||
+	    sub.reg != 5 || !rm_is(&sub, CBENCH_X86_RSP) || !(sub.rex & 8) || sub.imm != 4096)
+		return 0;
+	at += n;
+	n = cbench_x86_decode(code + at, bytes - at, &or);
+	if (!n || or.vex || or.map != CBENCH_X86_MAP_ONE || or.opcode != 0x83 || or.reg != 1 || or.imm ||
+	    !at_rsp(&or))
+		return 0;
+	at += n;
+	n = cbench_x86_decode(code + at, bytes - at, &cmp);
+	if (!n || !(rsp_with(&cmp, 0x39, scratch) || (cmp.opcode == 0x3b && cmp.map == CBENCH_X86_MAP_ONE &&
+	    !cmp.vex && (cmp.rex & 8) && reg_is(&cmp, CBENCH_X86_RSP) && cmp.mod == 3 &&
+	    (cmp.rm | (cmp.rex & 1 ? 8 : 0)) == scratch)))
+		return 0;
+	at += n;
+	n = cbench_x86_decode(code + at, bytes - at, &jne);
+	if (!n || jne.vex || !((jne.map == CBENCH_X86_MAP_ONE && jne.opcode == 0x75) ||
+			       (jne.map == CBENCH_X86_MAP_0F && jne.opcode == 0x85)) ||
+	    (int64_t)(at + n) + jne.imm != (int64_t)loop)
+		return 0;
+	*frame = -(int64_t)lea.disp;
+	return at + n;
+}

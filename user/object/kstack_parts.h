@@ -41,6 +41,15 @@ struct kstack_state {
 int cbench_kstack_effect(const struct cbench_x86_insn *insn, struct kstack_state *st, char *why,
 			 size_t why_bytes);
 
+/*
+ * The probe loop -fstack-clash-protection makes of a large frame (Ubuntu's
+ * compilers by default): lea -N(%rsp), %reg; 1: sub $4096, %rsp;
+ * or $0, (%rsp); cmp %reg, %rsp; jne 1b, N a multiple of 4096, at code:
+ * its bytes, with N in *frame (the loop leaves %rsp exactly N lower), or
+ * 0 if the code is not one (kstack_insn.c).
+ */
+size_t cbench_kstack_probe_loop(const uint8_t *code, size_t bytes, int64_t *frame);
+
 /* A call or jump out of a function. */
 struct cbench_kstack_site {
 	uint64_t at;			/* the instruction's offset */

@@ -471,6 +471,26 @@ static int rip_operand(struct reader *r, const struct item *it, const struct cbe
 	return note_ref(r, it->at + insn->length + (uint64_t)(int64_t)insn->disp, false);
 }
 
+/*
+ * A stack-clash probe loop at it, followed as the one frame it makes (the
+ * loop's own code, taken instruction by instruction, deepens the stack
+ * each time round): 1 if it was one, 0 if not, -ENOMEM.
+ */
+static int probe_loop(struct reader *r, const struct item *it, struct kstack_state *st, uint64_t left)
+{
+	struct cbench_kstack_fn *f = &r->ks->fns[it->fn];
+	int64_t frame;
+	size_t n = cbench_kstack_probe_loop(r->image->bytes + it->at, (size_t)left, &frame);
+
+	if (!n)
+		return 0;
+	st->lo += frame;
+	st->hi += frame;
+	if (st->hi > 0 && (uint64_t)st->hi > f->frame)
+		f->frame = (uint64_t)st->hi;
+	return push_item(r, it->fn, it->at + n, st) ? -ENOMEM : 1;
+}
+
 /* Follows one instruction of a function with the state it is reached with. */
 static int step(struct reader *r, const struct item *it)
 {
@@ -497,6 +517,9 @@ static int step(struct reader *r, const struct item *it)
 		return 0;
 	}
 	next = it->at + insn.length;
+	ret = probe_loop(r, it, &st, left);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	ret = rip_operand(r, it, &insn);
 	if (ret)
 		return ret;
