@@ -23,7 +23,7 @@
 # Environment: CI=true makes fewer than two Debian kernels, or no debug
 # kernel, an error; VMTEST_KERNELS="<kver> ..." picks kernels ("debug" is
 # the debug kernel, "killed" its killed-thread boot alone); VMTEST_DEBUG=0 skips the debug kernel (not in CI);
-# VMTEST_TIMEOUT (seconds, per boot, default 240; 900 for the debug
+# VMTEST_TIMEOUT (seconds, per boot, default 300; 900 for the debug
 # kernel, whose checks slow it down under TCG; the fuzzer's time on top of
 # either); VMTEST_PLANTED="<kind> ..."
 # picks the planted bugs.
@@ -34,7 +34,7 @@ BUILD=build
 MAKE=${MAKE:-make}
 # The protocol fuzzer's time in each guest (tests/vm/fuzz.c), on top.
 FUZZ_SECONDS=${VMTEST_FUZZ_SECONDS:-120}
-TIMEOUT=${VMTEST_TIMEOUT:-$((240 + FUZZ_SECONDS))}
+TIMEOUT=${VMTEST_TIMEOUT:-$((300 + FUZZ_SECONDS))}
 DEBUG_TIMEOUT=${VMTEST_TIMEOUT:-$((900 + FUZZ_SECONDS))}
 PLANTED=
 [ "${1:-}" = --planted ] && PLANTED=${VMTEST_PLANTED:-uaf lockinv atomic_sleep leak}

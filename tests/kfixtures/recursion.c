@@ -13,6 +13,9 @@
  *   pointer_ring0   through a function pointer in initialized data
  *   arena_ring0     through a pointer setup() left in the arena
  *   frame_ring0     no recursion: a 1 MiB frame, called in ring 0 only
+ *   wide_frames     48 KiB a level, 2 deep (ctx->param deep in the unit
+ *                   tests): its check asks for 128 KiB, so it ends the
+ *                   rehearsal's call 4 deep, before ring 0 would end it
  *
  * and two well-behaved ones that must still run in ring 0, checked:
  *
@@ -135,6 +138,22 @@ static void frame_ring0(struct cbench_ctx *ctx, uint64_t reps)
 		cbench_keep(ring0() ? big_frame(i) : i);
 }
 CBENCH(frame_ring0);
+
+static __attribute__((noinline)) uint64_t wide(uint64_t n)
+{
+	volatile char level[48 << 10];
+
+	level[0] = (char)n;
+	level[sizeof(level) - 1] = (char)(n >> 8);
+	return n ? wide(n - 1) + (uint64_t)level[0] + (uint64_t)level[sizeof(level) - 1] : 0;
+}
+
+static void wide_frames(struct cbench_ctx *ctx, uint64_t reps)
+{
+	for (uint64_t i = 0; i < reps; i++)
+		cbench_keep(wide(ctx->param > 0 ? (uint64_t)ctx->param : 2));
+}
+CBENCH(wide_frames);
 
 /* ---- well-behaved recursion ---------------------------------------------- */
 

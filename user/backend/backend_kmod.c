@@ -155,6 +155,7 @@ static void kmod_close(struct cbench_backend *b)
 static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment *e)
 {
 	struct kmod_backend *k = b->priv;
+	struct cbench_kmod_rehearsal how;
 	uint64_t setup_ns;
 	char why[600];
 	int ret;
@@ -166,10 +167,6 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 			 e->desc->arena_bytes, k->arena_max_bytes);
 		return -E2BIG;
 	}
-	ret = cbench_kmod_rehearse(e, NULL, cbench_kmod_stack_rehearsed(k->info.stack_bytes),
-				   &setup_ns, b->error, sizeof(b->error));
-	if (ret)
-		return ret;
 	/* The object's own file (an ABI 1 descriptor is a copy on the heap). */
 	if (!e->lib || !e->lib->path[0])
 		return -ENOENT;
@@ -195,6 +192,10 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 		return -ENOENT;
 	k->exp = e;
 	ret = cbench_kmod_stack_prepare(k, b->error, sizeof(b->error));
+	if (ret)
+		return ret;
+	how = cbench_kmod_rehearsal_of(k);
+	ret = cbench_kmod_rehearse(e, NULL, &how, &setup_ns, b->error, sizeof(b->error));
 	if (ret)
 		return ret;
 	k->param = e->param;
@@ -339,6 +340,7 @@ static bool ready(const struct batch *bt, uint64_t reps)
 static int rehearsed(struct cbench_backend *b, const struct cbench_kmod_shape *shape)
 {
 	struct kmod_backend *k = b->priv;
+	struct cbench_kmod_rehearsal how;
 	uint64_t setup_ns;
 	int ret;
 
@@ -349,8 +351,8 @@ static int rehearsed(struct cbench_backend *b, const struct cbench_kmod_shape *s
 		    x->tp_records == shape->tp_records && x->tp_every == shape->tp_every)
 			return 0;
 	}
-	ret = cbench_kmod_rehearse(k->exp, shape, cbench_kmod_stack_rehearsed(k->info.stack_bytes),
-				   &setup_ns, b->error, sizeof(b->error));
+	how = cbench_kmod_rehearsal_of(k);
+	ret = cbench_kmod_rehearse(k->exp, shape, &how, &setup_ns, b->error, sizeof(b->error));
 	if (ret)
 		return ret;
 	k->rehearsed[k->nrehearsed++ % REHEARSED_MAX] = *shape;

@@ -174,6 +174,9 @@ int cbench_kmod_stack_prepare(struct kmod_backend *k, char *error, size_t error_
 int cbench_kmod_stack_laid(struct kmod_backend *k, struct cbench_kimage *laid, char *error,
 			   size_t error_bytes);
 
+/* How k's runs are rehearsed: on the image with checks, where k has one. */
+struct cbench_kmod_rehearsal cbench_kmod_rehearsal_of(const struct kmod_backend *k);
+
 /* The image k's runs use: laid out, with checks, or as built. */
 const struct cbench_kimage *cbench_kmod_runs_image(const struct kmod_backend *k);
 

@@ -8,10 +8,11 @@
  * it.  A laid-out image (kmod_layout.c) gets the same checks, in both
  * copies of the code.  A run a check ended is told in words here.
  *
- * The user-mode rehearsal runs the object as the worker loaded it, without
- * checks: the checks are proved to be all that changed in the image
- * (cbench_kstack_patch_check()), as a layout is, and they only ever end a
- * call that would have gone deeper than the rehearsal went.
+ * The checks are proved to be all that changed in the image
+ * (cbench_kstack_patch_check()), and the user-mode rehearsal runs the image
+ * with them, on a stack aligned as ring 0's, so a check that would end a
+ * call in ring 0 ends it there first; a laid-out image is proved, not
+ * rehearsed again, as its layout is.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -94,6 +95,17 @@ int cbench_kmod_stack_laid(struct kmod_backend *k, struct cbench_kimage *laid, c
 	cbench_kimage_free(laid);
 	*laid = out;
 	return 0;
+}
+
+struct cbench_kmod_rehearsal cbench_kmod_rehearsal_of(const struct kmod_backend *k)
+{
+	return (struct cbench_kmod_rehearsal){
+		.stack_bytes = cbench_kmod_stack_rehearsed(k->info.stack_bytes),
+		.stack_align = k->have_checked ? k->info.stack_bytes : 0,
+		.image = k->have_checked ? &k->checked : NULL,
+		.ks = &k->stack,
+		.stubs = &k->stubs,
+	};
 }
 
 const struct cbench_kimage *cbench_kmod_runs_image(const struct kmod_backend *k)

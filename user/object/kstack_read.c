@@ -4,10 +4,12 @@
  *
  * We follow every function from its entry, instruction by instruction,
  * along every branch, keeping how far %rsp is below where it was at the
- * entry (the return address): push and pop, call (which comes back where
- * it left if the callee returns at all), sub, add, lea and and on %rsp,
- * leave and mov %rbp, %rsp with %rbp followed from the mov %rsp, %rbp that
- * set it.  Where paths meet, the deeper one counts; a loop that leaves the
+ * entry (the return address): one instruction's effect is kstack_insn.c's
+ * (push and pop, sub, add, lea and and on %rsp, leave and mov %rbp, %rsp
+ * with %rbp followed from the mov %rsp, %rbp that set it; and the probe
+ * loop of -fstack-clash-protection, as one frame); a call comes back where
+ * it left if the callee returns at all.  Where paths meet, the deeper one
+ * counts; a loop that leaves the
  * stack deeper each time round never settles and is refused, as are a
  * frame of run-time size (sub %rax, %rsp: alloca, a VLA), %rsp written any
  * other way (cbench_x86_writes() says which instructions write it), a
