@@ -6,6 +6,7 @@
  */
 #include <linux/cache.h>
 #include <linux/cpumask.h>
+#include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/sizes.h>
@@ -26,7 +27,10 @@
  */
 #define CALL_MS_MIN 100
 #define CALL_MS_MAX 10000
-/* A benchmark's stack: more than a kernel thread's 16 KiB, at most 64 MiB. */
+/*
+ * A benchmark's stack: more than a kernel thread's 16 KiB, at most 64 MiB,
+ * a power of two (stack.c aligns it to its size, for cbenchctl's checks).
+ */
 #define STACK_BYTES_MIN (64UL * SZ_1K)
 #define STACK_BYTES_MAX (64UL * SZ_1M)
 
@@ -70,7 +74,7 @@ module_param_named(tpoints_max_records, cbench_limits.tp_records, ulong, 0444);
 module_param_named(fault_net, cbench_limits.fault_net, uint, 0444);
 MODULE_PARM_DESC(fault_net, "how a page fault in benchmark code is ended: 1 quietly, before the kernel's oops, where the kernel has the page_fault_kernel tracepoint (default); 0 only after the oops, which taints the kernel");
 module_param_named(call_stack_bytes, cbench_limits.stack_bytes, ulong, 0444);
-MODULE_PARM_DESC(call_stack_bytes, "the stack benchmark code runs on in ring 0, in bytes, a multiple of 4096 (default 262144, 65536 to 67108864); cbenchctl rehearses every call on a stack of this size less a margin");
+MODULE_PARM_DESC(call_stack_bytes, "the stack benchmark code runs on in ring 0, in bytes, a power of two (default 262144, 65536 to 67108864); cbenchctl rehearses every call on a stack of this size less a margin, and checks recursion against it");
 module_param_named(quiet_mode, cbench_limits.quiet, uint, 0444);
 MODULE_PARM_DESC(quiet_mode, "how a sample's measured region is kept quiet unless the run says: 0 interrupts off (default), 1 interrupts on with the local APIC's LVT entries masked (nanoBench's way)");
 MODULE_PARM_DESC(tpoints_max_records, "most loop timing-point records of one run, all samples together, 16 bytes each (default 2097152, at most 67108864)");
@@ -113,9 +117,9 @@ int __init cbench_limits_check(void)
 		return -EINVAL;
 	}
 	if (l->stack_bytes < STACK_BYTES_MIN || l->stack_bytes > STACK_BYTES_MAX ||
-	    l->stack_bytes % PAGE_SIZE) {
-		pr_err("call_stack_bytes=%lu: must be a multiple of %lu from %lu to %lu\n",
-		       l->stack_bytes, PAGE_SIZE, STACK_BYTES_MIN, STACK_BYTES_MAX);
+	    !is_power_of_2(l->stack_bytes)) {
+		pr_err("call_stack_bytes=%lu: must be a power of two from %lu to %lu\n",
+		       l->stack_bytes, STACK_BYTES_MIN, STACK_BYTES_MAX);
 		return -EINVAL;
 	}
 	if (!l->tp_records || l->tp_records > TP_RECORDS_CAP) {

@@ -20,7 +20,7 @@ struct cbench_limits {
 	bool unwatched;			/* take runs where no CPU can watch */
 	unsigned int quiet;		/* a run's enum cbench_quiet by default */
 	unsigned long stack_bytes;	/* the stack benchmark code runs on (stack.c),
-					 * bytes, a multiple of the page size */
+					 * bytes, a power of two */
 	unsigned int fault_net;		/* enum cbench_fault_net to try (guard.c) */
 };
 

@@ -245,7 +245,8 @@ static int put_limits(struct sk_buff *skb)
 	    nla_put_u32(skb, CBENCH_A_LIMIT_QUIET, l->quiet) ||
 	    nla_put_u32(skb, CBENCH_A_LIMIT_IMAGE_CRC32, 1) ||
 	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_STACK_BYTES, l->stack_bytes, CBENCH_A_LIMIT_UNSPEC) ||
-	    nla_put_u32(skb, CBENCH_A_LIMIT_FAULT_NET, cbench_guard_fault_net())) {
+	    nla_put_u32(skb, CBENCH_A_LIMIT_FAULT_NET, cbench_guard_fault_net()) ||
+	    nla_put_u64_64bit(skb, CBENCH_A_LIMIT_STACK_RESERVE_BYTES, THREAD_SIZE, CBENCH_A_LIMIT_UNSPEC)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -5,27 +5,32 @@
  * A kernel thread's stack is THREAD_SIZE, 16 KiB, and some of it is taken
  * before a benchmark is called; user mode gives a thread 8 MiB.  A benchmark
  * that recurses, or keeps a large array on its stack, runs fine in the
- * user-mode rehearsal and overflows the kernel's stack in ring 0: a double
- * fault, a panic, with other kernel memory written over first.  So each run
- * gets a stack of its own, of the module's call_stack_bytes, which the
- * trampoline switches to for every call (trampoline.S), and cbenchctl
- * rehearses every call on a user-mode stack of that size less a margin for
- * what interrupts and exceptions push in ring 0 (INFO's
- * CBENCH_A_LIMIT_STACK_BYTES).
+ * user-mode rehearsal and overflows the kernel's stack in ring 0.  So each
+ * run gets a stack of its own, of the module's call_stack_bytes, which the
+ * trampoline switches to for every call (trampoline.S).
  *
- * Below it lie CBENCH_STACK_GUARD_BYTES of pages whose PTEs we clear, so
- * that code overrunning the stack by less than that faults rather than
- * writes over the vmalloc area below (vmalloc keeps one unmapped page
- * between areas, which a large frame steps over).  That fault is a double
- * fault, which the kernel does not survive: the CPU cannot push the
- * exception's frame on the stack that overflowed.  The rehearsal keeps it
- * from happening; the guard only keeps memory from being overwritten
- * silently first.  As for an image's text (image.c), we save each PTE and
- * put it back verbatim before vfree().
+ * An overflow of it is a double fault, which the kernel does not survive:
+ * the CPU cannot push the page fault's frame on the stack that overflowed.
+ * So it must not happen, and cbenchctl sees to that (user/object/kstack.h):
+ * it bounds what each function of an image may use, and where calls form
+ * cycles it puts checks at function entries that end the call with ud2
+ * while the stack still has room for the kernel to take it (INFO's
+ * CBENCH_A_LIMIT_STACK_RESERVE_BYTES).  A check needs no memory: the stack
+ * is a power of two in size and aligned to it, so the low bits of %rsp are
+ * what is left of it.
+ *
+ * vmalloc() aligns to a page, and the kernel exports nothing that aligns
+ * more, so we make the alignment ourselves: vmap() three times the stack's
+ * size of one zeroed page, point the PTEs of the aligned stretch inside
+ * at the pages of a vmalloc()'d stack, and clear the others, so at least
+ * the stack's size below it (and what lies above it) faults rather than
+ * reaching other memory.  As for an image's text (image.c), we save each
+ * PTE and put it back verbatim before vunmap().
  *
  * The stack is painted before use, so that the deepest any call went can
  * be read afterwards (RUN_GET's CBENCH_A_RUN_STACK_USED).
  */
+#include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -39,10 +44,11 @@
 /* What a byte of the stack holds until a call writes it. */
 #define PAINT 0xcb
 
-#define GUARD_PAGES (CBENCH_STACK_GUARD_BYTES / PAGE_SIZE)
+/* The area holds this many stacks' sizes: one aligned stack lies inside. */
+#define AREA_STACKS 3
 
-/* Puts back the first n guard PTEs. */
-static void remap_guard(struct cbench_stack *stack, unsigned long n)
+/* Puts back the first n PTEs of the area. */
+static void restore(struct cbench_stack *stack, unsigned long n)
 {
 	unsigned long i;
 
@@ -55,29 +61,49 @@ static void remap_guard(struct cbench_stack *stack, unsigned long n)
 	cbench_flush_tlb_everywhere();
 }
 
-static int unmap_guard(struct cbench_stack *stack)
+/* The aligned stretch onto the stack's pages, every other page of the area cleared. */
+static int remap(struct cbench_stack *stack)
 {
 	unsigned long i;
 
-	stack->saved = kcalloc(GUARD_PAGES, sizeof(*stack->saved), GFP_KERNEL);
-	if (!stack->saved)
-		return -ENOMEM;
-	for (i = 0; i < GUARD_PAGES; i++) {
+	for (i = 0; i < stack->area_pages; i++) {
 		unsigned long addr = (unsigned long)stack->area + i * PAGE_SIZE;
 		unsigned int level;
 		pte_t *pte = lookup_address(addr, &level);
 
 		if (!pte || level != PG_LEVEL_4K) {
-			/* vmalloc maps 4 KiB pages; anything else we do not touch. */
-			remap_guard(stack, i);
-			kfree(stack->saved);
-			stack->saved = NULL;
+			/* vmap maps 4 KiB pages; anything else we do not touch. */
+			restore(stack, i);
 			return -EFAULT;
 		}
 		stack->saved[i] = *pte;
-		pte_clear(&init_mm, addr, pte);
+		if (addr >= stack->lo && addr < stack->top)
+			set_pte(pte, mk_pte(vmalloc_to_page(stack->pages + (addr - stack->lo)), PAGE_KERNEL));
+		else
+			pte_clear(&init_mm, addr, pte);
 	}
 	cbench_flush_tlb_everywhere();
+	return 0;
+}
+
+/* The area: AREA_STACKS times bytes of the zeroed page. */
+static int map_area(struct cbench_stack *stack, unsigned long bytes)
+{
+	unsigned long i, count = AREA_STACKS * (bytes >> PAGE_SHIFT);
+	struct page **map = kvmalloc_array(count, sizeof(*map), GFP_KERNEL);
+
+	stack->saved = kvcalloc(count, sizeof(*stack->saved), GFP_KERNEL);
+	if (!map || !stack->saved) {
+		kvfree(map);
+		return -ENOMEM;
+	}
+	for (i = 0; i < count; i++)
+		map[i] = stack->zero;
+	stack->area = vmap(map, count, VM_MAP, PAGE_KERNEL);
+	kvfree(map);
+	if (!stack->area)
+		return -ENOMEM;
+	stack->area_pages = count;
 	return 0;
 }
 
@@ -87,30 +113,39 @@ int cbench_stack_new(struct cbench_stack *stack)
 	int ret;
 
 	memset(stack, 0, sizeof(*stack));
-	stack->area = vmalloc(CBENCH_STACK_GUARD_BYTES + bytes);
-	if (!stack->area)
-		return -ENOMEM;
-	ret = unmap_guard(stack);
-	if (ret) {
-		vfree(stack->area);
-		stack->area = NULL;
-		return ret;
-	}
-	stack->lo = (unsigned long)stack->area + CBENCH_STACK_GUARD_BYTES;
-	stack->top = (stack->lo + bytes) & ~15UL;
-	memset((void *)stack->lo, PAINT, stack->top - stack->lo);
+	stack->pages = vmalloc(bytes);
+	stack->zero = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	ret = stack->pages && stack->zero ? map_area(stack, bytes) : -ENOMEM;
+	if (ret)
+		goto fail;
+	/* bytes is a power of two (limits.c): at least bytes below lo, and room above. */
+	stack->lo = ALIGN((unsigned long)stack->area + bytes, bytes);
+	stack->top = stack->lo + bytes;
+	ret = remap(stack);
+	if (ret)
+		goto fail;
+	memset((void *)stack->lo, PAINT, bytes);
 	return 0;
+fail:
+	if (stack->area)
+		vunmap(stack->area);
+	kvfree(stack->saved);
+	if (stack->zero)
+		__free_page(stack->zero);
+	vfree(stack->pages);
+	memset(stack, 0, sizeof(*stack));
+	return ret;
 }
 
 void cbench_stack_free(struct cbench_stack *stack)
 {
 	if (!stack->area)
 		return;
-	if (stack->saved) {
-		remap_guard(stack, GUARD_PAGES);
-		kfree(stack->saved);
-	}
-	vfree(stack->area);
+	restore(stack, stack->area_pages);
+	vunmap(stack->area);
+	kvfree(stack->saved);
+	__free_page(stack->zero);
+	vfree(stack->pages);
 	memset(stack, 0, sizeof(*stack));
 }
 

@@ -23,8 +23,9 @@
 # Environment: CI=true makes fewer than two Debian kernels, or no debug
 # kernel, an error; VMTEST_KERNELS="<kver> ..." picks kernels ("debug" is
 # the debug kernel, "killed" its killed-thread boot alone); VMTEST_DEBUG=0 skips the debug kernel (not in CI);
-# VMTEST_TIMEOUT (seconds, per boot, default 180; 360 for the debug
-# kernel, whose checks slow it down under TCG); VMTEST_PLANTED="<kind> ..."
+# VMTEST_TIMEOUT (seconds, per boot, default 300; 900 for the debug
+# kernel, whose checks slow it down under TCG; the fuzzer's time on top of
+# either); VMTEST_PLANTED="<kind> ..."
 # picks the planted bugs.
 set -eu
 
@@ -33,8 +34,8 @@ BUILD=build
 MAKE=${MAKE:-make}
 # The protocol fuzzer's time in each guest (tests/vm/fuzz.c), on top.
 FUZZ_SECONDS=${VMTEST_FUZZ_SECONDS:-120}
-TIMEOUT=${VMTEST_TIMEOUT:-$((180 + FUZZ_SECONDS))}
-DEBUG_TIMEOUT=${VMTEST_TIMEOUT:-$((720 + FUZZ_SECONDS))}
+TIMEOUT=${VMTEST_TIMEOUT:-$((300 + FUZZ_SECONDS))}
+DEBUG_TIMEOUT=${VMTEST_TIMEOUT:-$((900 + FUZZ_SECONDS))}
 PLANTED=
 [ "${1:-}" = --planted ] && PLANTED=${VMTEST_PLANTED:-uaf lockinv atomic_sleep leak}
 
@@ -148,6 +149,9 @@ make_initramfs() {
 	install -D -m 0644 "$BUILD/tests/kfixtures/faulting.so" "$root/kmod/faulting.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/hazards.so" "$root/kmod/hazards.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/deep_stack.so" "$root/kmod/deep_stack.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/recursion.so" "$root/kmod/recursion.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/layout_recursion.so" "$root/kmod/layout_recursion.so"
+	install -D -m 0644 "$BUILD/tests/kfixtures/stack_vla.so" "$root/kmod/stack_vla.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/ring0_only.so" "$root/kmod/ring0_only.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/bad_int3_long.so" "$root/kmod/bad_int3_long.so"
 	install -D -m 0644 "$BUILD/tests/kfixtures/bad_syscall.so" "$root/kmod/bad_syscall.so"

@@ -11,11 +11,12 @@
 
 #include "backend/backend.h"
 #include "backend/rehearse.h"
+#include "object/kimage.h"
 #include "object/loader.h"
 
 #define FIXTURE(name) CBENCH_FIXTURE_DIR "/" name ".so"
-/* What the rehearsal gives a call under cbench.ko's default stack. */
-#define STACK cbench_kmod_stack_rehearsed(256 << 10)
+/* What the rehearsal gives a call under cbench.ko's default stack: the object as loaded. */
+#define STACK (&(const struct cbench_kmod_rehearsal){ .stack_bytes = cbench_kmod_stack_rehearsed(256 << 10) })
 
 /* The rule, with and without the module, whatever this machine has. */
 static void backend_choice(void)
@@ -206,12 +207,87 @@ static void rehearsal_stack(void)
 	CU_ASSERT_FATAL(e != NULL);
 	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &shape, STACK, &setup_ns, why, sizeof(why)), 0);
 	/* On an old module's thread stack it would not fit. */
-	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &shape, cbench_kmod_stack_rehearsed(0), &setup_ns,
-					     why, sizeof(why)), -E2BIG);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(e, &shape, &(const struct cbench_kmod_rehearsal){
+						     .stack_bytes = cbench_kmod_stack_rehearsed(0) },
+					     &setup_ns, why, sizeof(why)), -E2BIG);
 	cbench_library_close(&lib);
 }
 
+/*
+ * With an image with stack checks, the rehearsal runs it, on a stack aligned
+ * as ring 0's: a recursion deep enough for a check to end it in ring 0 is
+ * ended here first, naming the function; shallow, it runs; a frame only
+ * ring 0 reaches is left to ring 0; one no stack of ring 0's could hold,
+ * reached here, is refused saying so.
+ */
+static void rehearsal_checked(void)
+{
+	const struct cbench_kstack_limits limits = {
+		.stack_bytes = 256 << 10, .reserve_bytes = 16 << 10, .aligned = true,
+	};
+	const struct cbench_kmod_shape shape = { .reps = 1, .samples = 2 };
+	static const char *const objects[] = { "recursion", "deep_stack" };
+	struct cbench_library lib[2];
+	struct cbench_kimage image[2], checked[2];
+	struct cbench_kstack ks[2];
+	struct cbench_kstack_stubs stubs[2];
+	struct cbench_kmod_rehearsal how[2];
+	struct cbench_experiment deep;
+	uint64_t setup_ns;
+	char err[600], why[800];
+
+	for (int i = 0; i < 2; i++) {
+		CU_ASSERT_EQUAL_FATAL(cbench_library_load(&lib[i], i ? FIXTURE("deep_stack") : FIXTURE("recursion"),
+							  err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL_FATAL(cbench_kimage_load(lib[i].path, &image[i], err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL_FATAL(cbench_kstack_analyze(&image[i], &limits, &ks[i]), 0);
+		CU_ASSERT_EQUAL_FATAL(cbench_kstack_patch(&ks[i], &image[i], NULL, NULL, &checked[i], &stubs[i], err,
+							  sizeof(err)), 0);
+		how[i] = (struct cbench_kmod_rehearsal){
+			.stack_bytes = cbench_kmod_stack_rehearsed(256 << 10), .stack_align = 256 << 10,
+			.image = &checked[i], .ks = &ks[i], .stubs = &stubs[i],
+		};
+		(void)objects[i];
+	}
+	/* down()'s check asks for 32 KiB: the rehearsal's stack, 64 KiB short
+	 * of ring 0's, ends first, as for the object as loaded. */
+	deep = *find(&lib[0], "direct_ring0");
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(&deep, &shape, &how[0], &setup_ns, why, sizeof(why)), 0);
+	deep.param = 7000;
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(&deep, &shape, &how[0], &setup_ns, why, sizeof(why)), -E2BIG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "needs more than 192 KiB of stack"));
+	/* wide()'s asks for 128 KiB: called a fourth time (144 KiB in) it
+	 * ends the call, in its stub, before the rehearsal's stack ends; three
+	 * times, it runs. */
+	deep = *find(&lib[0], "wide_frames");
+	deep.param = 2;
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(&deep, &shape, &how[0], &setup_ns, why, sizeof(why)), 0);
+	deep.param = 3;
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(&deep, &shape, &how[0], &setup_ns, why, sizeof(why)), -E2BIG);
+	CU_ASSERT(strstr(why, "wide_frames would run out of stack in ring 0") &&
+		  strstr(why, "called wide with less than 128 KiB of the 256 KiB stack left (wide -> wide)") &&
+		  strstr(why, "never reached cbench.ko"));
+	/* As loaded, on the rehearsal's 192 KiB, its 4 levels do not fit either. */
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(&deep, &shape, STACK, &setup_ns, why, sizeof(why)), -E2BIG);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(find(&lib[0], "frame_ring0"), &shape, &how[0], &setup_ns, why,
+					     sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(find(&lib[0], "quicksort"), &shape, &how[0], &setup_ns, why,
+					     sizeof(why)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(find(&lib[1], "frame_1m"), &shape, &how[1], &setup_ns, why,
+					     sizeof(why)), -E2BIG);
+	CU_ASSERT(strstr(why, "frame_1m needs more stack than ring 0 gives") && strstr(why, "called fill") &&
+		  strstr(why, "never reached cbench.ko"));
+	for (int i = 0; i < 2; i++) {
+		cbench_kstack_stubs_free(&stubs[i]);
+		cbench_kimage_free(&checked[i]);
+		cbench_kstack_free(&ks[i]);
+		cbench_kimage_free(&image[i]);
+		cbench_library_close(&lib[i]);
+	}
+}
+
 static CU_TestInfo backend_kmod_tests[] = {
+	{ "the rehearsal runs ring 0's stack checks", rehearsal_checked },
 	{ "the rehearsal gives each call ring 0's stack", rehearsal_stack },
 	{ "the rehearsal gives timing points the module's buffer", rehearsal_with_tpoints },
 	{ "the user-mode rehearsal stops hostile benchmarks", rehearsal_catches_hostile },

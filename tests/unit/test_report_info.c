@@ -90,6 +90,7 @@ static void fill_today(struct cbench_info *in)
 	m->unwatched = true;
 	m->image_crc = true;
 	m->stack_bytes = 64 << 10;
+	m->stack_reserve_bytes = 16 << 10;
 	m->fault_net = CBENCH_FAULT_NET_QUIET;
 	m->has_live = true;
 	m->live_images = 2;
@@ -188,6 +189,7 @@ static void today(void)
 	in.machine.cpus_online = 2;
 	in.module.fault_net = -1;
 	in.module.stack_bytes = 0;
+	in.module.stack_reserve_bytes = 0;
 	check("today-watched", &in);
 }
 

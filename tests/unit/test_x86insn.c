@@ -267,11 +267,293 @@ static void pcrel_fields(void)
 	}
 }
 
+
+/* The GPR objdump names %name (any width), or -1. */
+static int gpr_number(const char *name)
+{
+	static const char *const names[16][4] = {
+		{ "rax", "eax", "ax", "al" }, { "rcx", "ecx", "cx", "cl" }, { "rdx", "edx", "dx", "dl" },
+		{ "rbx", "ebx", "bx", "bl" }, { "rsp", "esp", "sp", "spl" }, { "rbp", "ebp", "bp", "bpl" },
+		{ "rsi", "esi", "si", "sil" }, { "rdi", "edi", "di", "dil" },
+	};
+	char base[8];
+	int n;
+
+	if (!strcmp(name, "ah") || !strcmp(name, "ch") || !strcmp(name, "dh") || !strcmp(name, "bh"))
+		return name[0] == 'a' ? 0 : name[0] == 'c' ? 1 : name[0] == 'd' ? 2 : 3;
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < 4; j++)
+			if (!strcmp(name, names[i][j]))
+				return i;
+	if (sscanf(name, "r%d%7s", &n, base) >= 1 && n >= 8 && n <= 31)
+		return n;
+	return -1;
+}
+
+/* Whether mnemonic m (prefixes dropped) leaves its last operand alone. */
+static bool reads_last(const char *m)
+{
+	static const char *const readers[] = {
+		"cmp", "test", "push", "call", "jmp", "ucomis", "comis", "ptest", "vptest", "vucomis",
+		"vcomis", "ktest", "kortest", "prefetch", "nop", "out", "ljmp", "lcall", "wrfsbase",
+		"wrgsbase", "lmsw", "ltr", "lldt", "verr", "verw", "vmwrite", "movdir64b", "enqcmd",
+		"invpcid", "umonitor", "tpause", "umwait", "incssp", "ptwrite", "invept", "invvpid",
+		"kmov", "vpbroadcast", "vpinsr", "pinsr", "vcvtsi2", "cvtsi2", "vcvtusi2", "movq2dq",
+		"scas", "cmps", "ud0", "ud1",
+	};
+
+	if (!strcmp(m, "bt") || !strcmp(m, "btl") || !strcmp(m, "btq") || !strcmp(m, "btw"))
+		return true;
+	/* One operand: the source; %rax and %rdx are written. */
+	if (!strncmp(m, "mul", 3) && strncmp(m, "mulx", 4))
+		return true;
+	if (!strncmp(m, "div", 3) || !strncmp(m, "idiv", 4))
+		return true;
+	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+		if (!strncmp(m, readers[i], strlen(readers[i])))
+			return true;
+	return false;
+}
+
+/* Whether mnemonic m writes %rsp (%rbp: bp) without naming it. */
+static bool implicit_stack(const char *m, bool bp)
+{
+	static const char *const sp[] = {
+		"push", "pop", "call", "ret", "leave", "enter", "iret", "lret", "lcall",
+	};
+
+	if (bp)
+		return !strncmp(m, "leave", 5) || !strncmp(m, "enter", 5);
+	for (size_t i = 0; i < sizeof(sp) / sizeof(sp[0]); i++)
+		if (!strncmp(m, sp[i], strlen(sp[i])))
+			return true;
+	return false;
+}
+
+/*
+ * One line of objdump: *writes, the register its last operand names if it
+ * writes it (-1 if not a register it writes), and whether its text names
+ * %rsp and %rbp.  Returns the mnemonic's start in text, or NULL.
+ */
+static const char *objdump_operands(char *text, int *writes, bool *names_sp, bool *names_bp)
+{
+	static const char *const prefixes[] = {
+		"lock", "rep", "repz", "repnz", "repe", "repne", "bnd", "notrack", "data16", "addr32",
+		"cs", "ds", "es", "fs", "gs", "ss", "xacquire", "xrelease", "{vex}", "{evex}",
+	};
+	char *save = NULL, *m = NULL, *ops, *hash, *last;
+	int depth = 0;
+
+	*writes = -1;
+	if ((hash = strchr(text, '#')))
+		*hash = '\0';
+	if ((hash = strchr(text, '<')))
+		*hash = '\0';
+	*names_sp = strstr(text, "sp") != NULL;
+	*names_bp = strstr(text, "bp") != NULL;
+	for (m = strtok_r(text, " \t\n", &save); m; m = strtok_r(NULL, " \t\n", &save)) {
+		bool prefix = false;
+
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			prefix |= !strcmp(m, prefixes[i]);
+		if (!prefix && strncmp(m, "rex", 3))
+			break;
+	}
+	if (!m)
+		return NULL;
+	ops = strtok_r(NULL, "\n", &save);
+	while (ops && *ops == ' ')
+		ops++;
+	/* imul's one-operand form reads it; xchg %ax, %ax is a nop. */
+	if (!ops || reads_last(m) || (!strncmp(m, "imul", 4) && !strchr(ops, ',')) ||
+	    !strncmp(ops, "%ax,%ax", 7))
+		return m;
+	last = ops;
+	for (char *c = ops; *c; c++) {
+		depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+		if (*c == ',' && !depth)
+			last = c + 1;
+	}
+	while (*last == ' ')
+		last++;
+	if (last[0] == '%') {
+		char name[16] = "";
+
+		sscanf(last + 1, "%15[a-z0-9]", name);
+		*writes = gpr_number(name);
+	}
+	return m;
+}
+
+/* Whether objdump and cbench_x86_writes() agree on one line's registers. */
+static bool writes_agree(const char *hex, char *text, uint32_t *mask)
+{
+	struct cbench_x86_insn insn;
+	bool sp, bp;
+	int dest;
+	const char *m = objdump_operands(text, &dest, &sp, &bp);
+
+	if (!m || !decode_hex(hex, &insn))
+		return true;
+	*mask = cbench_x86_writes(&insn);
+	if (dest >= 0 && !(*mask & 1u << dest))
+		return false;
+	if ((*mask & 1u << CBENCH_X86_RSP) && !sp && !implicit_stack(m, false))
+		return false;
+	if ((*mask & 1u << CBENCH_X86_RBP) && !bp && !implicit_stack(m, true))
+		return false;
+	return true;
+}
+
+/*
+ * Registers written, against objdump's operands over path: its last
+ * operand, where a register the instruction writes, is in our mask, and
+ * %rsp or %rbp in our mask is named by objdump or written implicitly (push,
+ * leave, ...).  Returns the instructions compared, the disagreements in *bad.
+ */
+static size_t writes_against_objdump(const char *path, size_t *bad)
+{
+	char cmd[512], line[512];
+	size_t n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "objdump -d -w --insn-width=16 --no-addresses '%s' 2>/dev/null",
+		 path);
+	p = popen(cmd, "r");
+	if (!p)
+		return 0;
+	while (fgets(line, sizeof(line), p)) {
+		char hex[64] = "", text[512], *tab = strchr(line, '\t'), *second;
+		size_t len = 0;
+		uint32_t mask = 0;
+
+		/* fwait and the x87 instruction after it are one line of objdump's. */
+		if (!tab || line[0] != '\t' || strstr(line, "(bad)") || strstr(line, "\t.byte") ||
+		    !(second = strchr(tab + 1, '\t')) || !strncmp(tab + 1, "9b", 2))
+			continue;
+		for (char *c = tab + 1; c < second && len + 2 < sizeof(hex); c++)
+			if (*c != ' ')
+				hex[len++] = *c;
+		hex[len] = '\0';
+		snprintf(text, sizeof(text), "%s", second + 1);
+		n++;
+		if (!writes_agree(hex, text, &mask)) {
+			if (*bad < 100000)
+				fprintf(stderr, "x86insn: %s: %s writes 0x%x: %s", path, hex, mask, second + 1);
+			(*bad)++;
+		}
+	}
+	pclose(p);
+	return n;
+}
+
+static void writes_objdump(void)
+{
+	static const char *const objects[] = {
+		"build/cbenchctl", "/lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libm.so.6",
+		"/lib/x86_64-linux-gnu/libcrypto.so.3",
+	};
+	size_t total = 0, bad = 0;
+
+	for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
+		total += writes_against_objdump(objects[i], &bad);
+	CU_ASSERT(total > 100000);
+	CU_ASSERT_EQUAL(bad, 0);
+	if (bad)
+		fprintf(stderr, "x86insn: %zu of %zu instructions write other registers than objdump says\n",
+			bad, total);
+}
+
+/* Every way we know to write %rsp or %rbp, and look-alikes that do not. */
+static void writes_known(void)
+{
+	static const struct {
+		const char *bytes;
+		bool sp, bp;
+	} known[] = {
+		{ "4889ec", true, false },		/* mov %rbp, %rsp */
+		{ "4889e5", false, true },		/* mov %rsp, %rbp */
+		{ "4c89e4", true, false },		/* mov %r12, %rsp */
+		{ "4989e4", false, false },		/* mov %rsp, %r12 */
+		{ "bc00100000", true, false },		/* mov $0x1000, %esp */
+		{ "41bc00100000", false, false },	/* mov $0x1000, %r12d */
+		{ "4881ec00100000", true, false },	/* sub $0x1000, %rsp */
+		{ "4883c410", true, false },		/* add $16, %rsp */
+		{ "4883e4f0", true, false },		/* and $-16, %rsp */
+		{ "4883fc10", false, false },		/* cmp $16, %rsp */
+		{ "4829c4", true, false },		/* sub %rax, %rsp */
+		{ "488d6424f8", true, false },		/* lea -8(%rsp), %rsp */
+		{ "488d65f8", true, false },		/* lea -8(%rbp), %rsp */
+		{ "488d2c24", false, true },		/* lea (%rsp), %rbp */
+		{ "4887e0", true, false },		/* xchg %rsp, %rax */
+		{ "94", true, false },			/* xchg %rsp, %rax (short) */
+		{ "5c", true, false }, { "5d", true, true }, { "415c", true, false },	/* pop */
+		{ "54", true, false }, { "c9", true, true }, { "c8100000", true, true },
+		{ "c3", true, false }, { "e800000000", true, false }, { "ffd0", true, false },
+		{ "ffe0", false, false },		/* jmp *%rax */
+		{ "480f44e0", true, false },		/* cmove %rax, %rsp */
+		{ "480fcc", true, false },		/* bswap %rsp */
+		{ "400f94c4", true, false },		/* sete %spl */
+		{ "66480f7ec4", true, false },		/* movq %xmm0, %rsp */
+		{ "c4e2f8f7e0", true, false },		/* bextr %rax, %rax, %rsp */
+		{ "c4e2d8f3c8", true, false },		/* blsr %rax, %rsp (vvvv) */
+		{ "c4e2d8f3c9", true, false },		/* blsr %rcx, %rsp */
+		{ "f3480faec4", true, false },		/* rdfsbase %rsp */
+		{ "480fc7f4", true, false },		/* rdrand %rsp */
+		{ "480fc1c4", true, false },		/* xadd %rax, %rsp */
+		{ "8fc4", true, false },		/* pop %rsp (8F /0) */
+		{ "48f7dc", true, false },		/* neg %rsp */
+		{ "48ffc4", true, false },		/* inc %rsp */
+		{ "48c1e404", true, false },		/* shl $4, %rsp */
+		{ "4c8b2424", false, false },		/* mov (%rsp), %r12 */
+		{ "488b2424", true, false },		/* mov (%rsp), %rsp */
+		{ "c5f97ee4", true, false },		/* vmovd %xmm4, %esp */
+		{ "f20f38f1e0", true, false },		/* crc32 %eax, %esp */
+		{ "c4e2fbf6e0", true, false },		/* mulx %rax, %rax, %rsp */
+		{ "660fd7e0", true, false },		/* pmovmskb %xmm0, %esp */
+		{ "c5f9c5e000", true, false },		/* vpextrw $0, %xmm0, %esp */
+		{ "0f1f4000", false, false }, { "f30f1efa", false, false },	/* nop, endbr64 */
+		{ "c5f877", false, false }, { "62f1fe486f07", false, false },	/* vzeroupper, vmovdqu64 */
+		{ "c5fd6fe1", false, false },		/* vmovdqa %ymm1, %ymm4 */
+		{ "0f28e1", false, false },		/* movaps %xmm1, %xmm4 */
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		struct cbench_x86_insn insn;
+		uint32_t w;
+
+		CU_ASSERT(decode_hex(known[i].bytes, &insn) > 0);
+		w = cbench_x86_writes(&insn);
+		if (!!(w & 1u << CBENCH_X86_RSP) != known[i].sp || !!(w & 1u << CBENCH_X86_RBP) != known[i].bp)
+			fprintf(stderr, "x86insn: %s writes 0x%x\n", known[i].bytes, w);
+		CU_ASSERT_EQUAL(!!(w & 1u << CBENCH_X86_RSP), known[i].sp);
+		CU_ASSERT_EQUAL(!!(w & 1u << CBENCH_X86_RBP), known[i].bp);
+	}
+}
+
+/* Immediates, displacements and the SIB byte, as the stack analysis reads them. */
+static void operands(void)
+{
+	struct cbench_x86_insn insn;
+
+	CU_ASSERT(decode_hex("4881ec00100000", &insn) == 7);
+	CU_ASSERT(insn.imm == 0x1000 && insn.imm_bytes == 4 && insn.rex == 8);
+	CU_ASSERT(decode_hex("4883e4f0", &insn) == 4 && insn.imm == -16);
+	CU_ASSERT(decode_hex("488d6424f8", &insn) == 5);
+	CU_ASSERT(insn.has_sib && insn.base == 4 && insn.index == 4 && insn.disp == -8);
+	CU_ASSERT(decode_hex("488d65f0", &insn) == 4 && !insn.has_sib && insn.disp == -16);
+	CU_ASSERT(decode_hex("c8100001", &insn) == 4 && insn.imm == 16);
+	CU_ASSERT(decode_hex("c4e2d8f3c8", &insn) == 5 && insn.vvvv == 4 && insn.vex_map == 2);
+}
+
 static CU_TestInfo x86insn_tests[] = {
 	{ "PC-relative fields", pcrel_fields },
 	{ "lengths of known encodings", lengths },
 	{ "ring-0 hazards named, the rest not", hazards },
 	{ "every instruction of real objects at objdump's length", objdump_agrees },
+	{ "registers written: known encodings", writes_known },
+	{ "registers written: objdump's operands over real objects", writes_objdump },
+	{ "immediates, displacements, SIB", operands },
 	CU_TEST_INFO_NULL,
 };
 

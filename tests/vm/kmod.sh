@@ -358,8 +358,9 @@ live_is_zero "after hazards"
 step "a stack of the benchmark's own"
 # cbench.ko calls benchmark code on a stack of call_stack_bytes (256 KiB);
 # cbenchctl rehearses every call on three quarters of it.  What needs more
-# is refused in user mode; a 64 KiB frame, which overflowed a kernel
-# thread's 16 KiB stack, runs, and the run says how deep it went.
+# is refused in user mode (the 1 MiB frame by its stack check, which the
+# rehearsal runs); a 64 KiB frame, which overflowed a kernel thread's 16 KiB
+# stack, runs, and the run says how deep it went.
 cbenchctl info >/tmp/kmod-info.out 2>&1
 grep -q "stack: *benchmark code runs on 256 KiB of its own" /tmp/kmod-info.out ||
 	fail "info does not show the benchmark stack: $(cat /tmp/kmod-info.out)"
@@ -369,7 +370,7 @@ for name in recurse_10k frame_1m; do
 	if cbenchctl run --backend kmod --trials 1 --filter "^$name\$" "$dir/deep_stack.so" \
 		>/tmp/kmod-run.out 2>&1; then
 		fail "$name ran in ring 0"
-	elif ! grep -q "$name needs more than 192 KiB of stack.*never reached cbench.ko" /tmp/kmod-run.out; then
+	elif ! grep -q "$name needs more .*stack.*never reached cbench.ko" /tmp/kmod-run.out; then
 		fail "$name: no stack refusal in: $(cat /tmp/kmod-run.out)"
 	fi
 done
@@ -382,6 +383,59 @@ else
 	fail "cbenchctl run --backend kmod of a 64 KiB frame"
 fi
 live_is_zero "after the stack"
+
+step "recursion deeper in ring 0 than in user mode: ended by its stack check"
+# tests/kfixtures/recursion.c recurses 10 deep in user mode, 10,000 deep
+# (32 bytes a frame, 320 KiB) in ring 0, in four shapes.  Unchecked, each
+# overflows the 256 KiB stack into its guard pages: a double fault, a
+# panic.  cbenchctl checks one function of every cycle of calls (object/
+# kstack.h), and the check ends the call with ud2 before the stack's end:
+# the run fails naming the function and the cycle, and the CPU measures
+# again.  A 1 MiB frame only ring 0 reaches is checked the same way; frames
+# of run-time size are refused before upload; a quicksort and a tree walk
+# still run in ring 0, checked, and so does the recursion laid out anew.
+cbenchctl info >/tmp/kmod-info.out 2>&1
+grep -q "recursion: *checked: a call that goes deeper in ring 0 is ended while [0-9]* KiB are left" \
+	/tmp/kmod-info.out || fail "info does not say recursion is checked: $(cat /tmp/kmod-info.out)"
+ran_out() {
+	fails_in_ring0 "$1" "$3" "$1: the benchmark's run() ran out of stack in ring 0: $2 was called with less than [0-9]* KiB of the 256 KiB stack left.*in a recursion deeper there than in the user-mode rehearsal (.*$2.*); cbench.ko ended the call at the check, before the stack's end, and the CPU was recovered"
+}
+ran_out direct_ring0 down "$dir/recursion.so"
+ran_out mutual_ring0 'p[io]ng' "$dir/recursion.so"
+ran_out pointer_ring0 via_pointer "$dir/recursion.so"
+ran_out arena_ring0 via_arena "$dir/recursion.so"
+# The image laid out anew for each trial: the checks are in the moved code.
+ran_out mutual_ring0 'p[io]ng' "$dir/layout_recursion.so"
+live_is_zero "after recursion deeper in ring 0"
+fails_in_ring0 frame_ring0 "$dir/recursion.so" \
+	"frame_ring0: the benchmark's run() called big_frame in ring 0, which needs [0-9]* KiB before any check, more than ring 0's stack of 256 KiB has.*ended the call at its check"
+# A variable-length array; alloca() in a loop, whose stack grows each time round.
+for refused in vla:"which has a stack frame of run-time size" grow:"which leaves the stack deeper each time round a loop"; do
+	name=${refused%%:*}
+	if cbenchctl run --backend kmod --trials 1 --filter "^$name\$" "$dir/stack_vla.so" >/tmp/kmod-run.out 2>&1; then
+		fail "$name ran in ring 0"
+	elif ! grep -q "$name calls .*, ${refused#*:}.* at 0x[0-9a-f]* of the object: cbench cannot bound its stack in ring 0" \
+		/tmp/kmod-run.out; then
+		fail "$name: no refusal of its frame in: $(cat /tmp/kmod-run.out)"
+	fi
+done
+for run in recursion:quicksort recursion:tree_walk stack_vla:plain layout_recursion:tree_walk; do
+	if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 --time-limit 60 \
+		--filter "^${run#*:}\$" "$dir/${run%:*}.so" >/tmp/kmod-run.out 2>&1; then
+		grep -Eq "^Benchmark[A-Za-z]+ [0-9]+ " /tmp/kmod-run.out || fail "$run: no result: $(cat /tmp/kmod-run.out)"
+	else
+		fail "cbenchctl run --backend kmod of $run: $(cat /tmp/kmod-run.out)"
+	fi
+done
+# An audit whose side B recurses too deep in ring 0: its tuning there ends.
+if cbenchctl audit --backend kmod --budget 2 --a quicksort --b direct_ring0 "$dir/recursion.so" \
+	>/tmp/kmod-audit.out 2>&1; then
+	fail "an audit of direct_ring0 ran to its end"
+elif ! grep -q "tuning B failed: .*direct_ring0: the benchmark's run() ran out of stack in ring 0: down" \
+	/tmp/kmod-audit.out; then
+	fail "audit: no stack check of side B in: $(cat /tmp/kmod-audit.out)"
+fi
+live_is_zero "after recursion"
 
 step "LVT mode: entries masked and restored, the timer alive afterwards"
 # 2000 runs of 100 samples on CPU 1 in LVT mode, a bad mode refused, one

@@ -138,6 +138,7 @@ static void kmod_close(struct cbench_backend *b)
 	if (k->nl)
 		cbench_nl_close(k->nl);
 	cbench_kmod_layout_free(k);
+	cbench_kmod_stack_free(k);
 	if (k->have_image)
 		cbench_kimage_free(&k->image);
 	if (k->have_ref_image)
@@ -154,6 +155,7 @@ static void kmod_close(struct cbench_backend *b)
 static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment *e)
 {
 	struct kmod_backend *k = b->priv;
+	struct cbench_kmod_rehearsal how;
 	uint64_t setup_ns;
 	char why[600];
 	int ret;
@@ -165,10 +167,6 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 			 e->desc->arena_bytes, k->arena_max_bytes);
 		return -E2BIG;
 	}
-	ret = cbench_kmod_rehearse(e, NULL, cbench_kmod_stack_rehearsed(k->info.stack_bytes),
-				   &setup_ns, b->error, sizeof(b->error));
-	if (ret)
-		return ret;
 	/* The object's own file (an ABI 1 descriptor is a copy on the heap). */
 	if (!e->lib || !e->lib->path[0])
 		return -ENOENT;
@@ -193,6 +191,13 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 	if (!k->entry)
 		return -ENOENT;
 	k->exp = e;
+	ret = cbench_kmod_stack_prepare(k, b->error, sizeof(b->error));
+	if (ret)
+		return ret;
+	how = cbench_kmod_rehearsal_of(k);
+	ret = cbench_kmod_rehearse(e, NULL, &how, &setup_ns, b->error, sizeof(b->error));
+	if (ret)
+		return ret;
 	k->param = e->param;
 	/* A module of ABI 2 knows no RUN_ARGS; its objects read no ctx->args. */
 	k->nargs = k->info.abi >= 3 ? e->nargs : 0;
@@ -200,7 +205,7 @@ static int kmod_prepare(struct cbench_backend *b, const struct cbench_experiment
 	/* vmalloc's arena, base pages whatever was asked. */
 	b->env.arena_bytes = e->desc->arena_bytes;
 	b->env.arena_huge_bytes = 0;
-	ret = cbench_proto_image_upload(k->nl, &k->image, k->info.image_crc, &k->image_id);
+	ret = cbench_proto_image_upload(k->nl, cbench_kmod_runs_image(k), k->info.image_crc, &k->image_id);
 	if (ret)
 		return ret;
 	k->runs = (struct kmod_upload){ .id = k->image_id, .have = true };
@@ -224,7 +229,7 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 		  const char *name, char *error, size_t error_bytes)
 {
 	struct cbench_proto_run_state res = { 0 };
-	int n, tries = 0;
+	int n, ret, tries = 0;
 
 	bt->n = bt->next = 0;
 	do {
@@ -233,6 +238,9 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 			return n;
 	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
 	if (res.state == CBENCH_RUN_FAILED) {
+		ret = bt == &k->bench ? cbench_kmod_stack_ended(k, &res, name, error, error_bytes) : 0;
+		if (ret)
+			return ret;
 		/* A trap in a laid-out image, placed in the code as built. */
 		if (bt == &k->bench && res.trap >= 0)
 			res.trap_offset = cbench_kmod_built_trap(k, &res);
@@ -332,6 +340,7 @@ static bool ready(const struct batch *bt, uint64_t reps)
 static int rehearsed(struct cbench_backend *b, const struct cbench_kmod_shape *shape)
 {
 	struct kmod_backend *k = b->priv;
+	struct cbench_kmod_rehearsal how;
 	uint64_t setup_ns;
 	int ret;
 
@@ -342,8 +351,8 @@ static int rehearsed(struct cbench_backend *b, const struct cbench_kmod_shape *s
 		    x->tp_records == shape->tp_records && x->tp_every == shape->tp_every)
 			return 0;
 	}
-	ret = cbench_kmod_rehearse(k->exp, shape, cbench_kmod_stack_rehearsed(k->info.stack_bytes),
-				   &setup_ns, b->error, sizeof(b->error));
+	how = cbench_kmod_rehearsal_of(k);
+	ret = cbench_kmod_rehearse(k->exp, shape, &how, &setup_ns, b->error, sizeof(b->error));
 	if (ret)
 		return ret;
 	k->rehearsed[k->nrehearsed++ % REHEARSED_MAX] = *shape;
@@ -470,11 +479,15 @@ static int audit_failed(struct cbench_backend *b, struct cbench_backend *other,
 	struct kmod_backend *k = b->priv;
 	struct kmod_backend *side = res->recovered_side == 1 ? other->priv : k;
 	char name[160];
+	int ret;
 
 	if (res->recovered_side < 0)
 		return cbench_kmod_run_failed(res, k->info.call_ms, "A or B", NULL, NULL, b->error,
 					      sizeof(b->error));
 	snprintf(name, sizeof(name), "%s (%s)", res->recovered_side ? "B" : "A", side->entry->name);
+	ret = cbench_kmod_stack_ended(side, res, name, b->error, sizeof(b->error));
+	if (ret)
+		return ret;
 	/* A trap in a laid-out image, placed in the code as built. */
 	if (res->trap >= 0)
 		res->trap_offset = cbench_kmod_built_trap(side, res);

@@ -72,6 +72,11 @@ int cbench_kmod_place_code(struct cbench_backend *b, struct cbench_placement *pl
 			 k->exp->lib->path, why);
 		return ret;
 	}
+	ret = cbench_kmod_stack_laid(k, &laid, b->error, sizeof(b->error));
+	if (ret) {
+		cbench_kimage_free(&laid);
+		return ret;
+	}
 	if (k->info.has_limits && laid.image_bytes > k->info.image_bytes) {
 		snprintf(b->error, sizeof(b->error), "its image laid out anew (%" PRIu64 " bytes) is larger "
 			 "than cbench.ko takes (image_max_bytes=%" PRIu64 "): reload the module with a larger "
@@ -102,7 +107,7 @@ int cbench_kmod_place_code(struct cbench_backend *b, struct cbench_placement *pl
 int cbench_kmod_upload(struct kmod_backend *k, const struct kmod_backend *from, struct kmod_upload *u,
 		       uint32_t *id)
 {
-	const struct cbench_kimage *image = from->have_laid ? &from->laid : &from->image;
+	const struct cbench_kimage *image = cbench_kmod_runs_image(from);
 	uint32_t gen = from->have_laid ? from->laid_gen : 0, fresh;
 	int ret;
 
@@ -140,6 +145,7 @@ void cbench_kmod_layout_free(struct kmod_backend *k)
 	if (k->have_laid)
 		cbench_kimage_free(&k->laid);
 	k->have_laid = false;
+	cbench_kstack_stubs_free(&k->laid_stubs);
 	if (k->klay)
 		cbench_kimage_layout_free(k->klay);
 	free(k->klay);

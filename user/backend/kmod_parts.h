@@ -18,6 +18,7 @@
 #include "backend/rehearse.h"
 #include "object/kimage.h"
 #include "object/kimage_layout.h"
+#include "object/kstack.h"
 
 /* Distinct run shapes a worker remembers as rehearsed; past that, the oldest
  * is forgotten (and rehearsed again if it comes back). */
@@ -80,6 +81,16 @@ struct kmod_backend {
 	struct cbench_kimage laid;
 	bool have_laid;
 	uint32_t laid_gen;
+	/* Stack checks (kmod_stack.c): the object's code read for its stack
+	 * (have_stack); the image as built with checks (have_checked), its
+	 * stubs, and the stubs of the image laid out now; how many checks the
+	 * benchmark's calls reach. */
+	struct cbench_kstack stack;
+	bool have_stack;
+	struct cbench_kimage checked;
+	bool have_checked;
+	struct cbench_kstack_stubs stubs, laid_stubs;
+	uint32_t stack_checks;
 	/* Loop timing points asked for (the tpoints op): the caller's buffer,
 	 * and the records per call we ask the module for, at most the
 	 * caller's capacity and the module's limit; tp_records 0: none. */
@@ -150,6 +161,34 @@ uint64_t cbench_kmod_built_trap(const struct kmod_backend *k, const struct cbenc
 
 /* What cbench_kmod_place_code() allocated. */
 void cbench_kmod_layout_free(struct kmod_backend *k);
+
+/*
+ * k->image read for its stack (kmod_stack.c): refused for ring 0 where the
+ * benchmark's calls reach code whose stack cannot be bounded, or need
+ * checks a module without an aligned stack cannot run; with checks put
+ * into k->checked where its calls form cycles.  0, or -errno with error.
+ */
+int cbench_kmod_stack_prepare(struct kmod_backend *k, char *error, size_t error_bytes);
+
+/* *laid (k->image laid out at k->klay's layout) with the checks too; 0 or -errno with error. */
+int cbench_kmod_stack_laid(struct kmod_backend *k, struct cbench_kimage *laid, char *error,
+			   size_t error_bytes);
+
+/* How k's runs are rehearsed: on the image with checks, where k has one. */
+struct cbench_kmod_rehearsal cbench_kmod_rehearsal_of(const struct kmod_backend *k);
+
+/* The image k's runs use: laid out, with checks, or as built. */
+const struct cbench_kimage *cbench_kmod_runs_image(const struct kmod_backend *k);
+
+/*
+ * Where res is a call a stack check ended (the ud2 of a stub of the image
+ * k ran), its account in error and -E2BIG; else 0.
+ */
+int cbench_kmod_stack_ended(const struct kmod_backend *k, const struct cbench_proto_run_state *res,
+			    const char *name, char *error, size_t error_bytes);
+
+/* What cbench_kmod_stack_prepare() and _laid() allocated. */
+void cbench_kmod_stack_free(struct kmod_backend *k);
 
 /* The reference image: reference.S's bytes on their own pages. */
 int cbench_kmod_ref_image(struct cbench_kimage *image);

@@ -93,6 +93,7 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 		[CBENCH_A_LIMIT_IMAGE_CRC32] = { .type = NLA_U32 },
 		[CBENCH_A_LIMIT_STACK_BYTES] = { .type = NLA_U64 },
 		[CBENCH_A_LIMIT_FAULT_NET] = { .type = NLA_U32 },
+		[CBENCH_A_LIMIT_STACK_RESERVE_BYTES] = { .type = NLA_U64 },
 	};
 	struct nlattr *tb[CBENCH_A_LIMIT_MAX + 1];
 
@@ -123,6 +124,9 @@ static int parse_limits(struct cbench_proto_info *info, struct nlattr *nest)
 			  nla_get_u32(tb[CBENCH_A_LIMIT_IMAGE_CRC32]);
 	info->stack_bytes = tb[CBENCH_A_LIMIT_STACK_BYTES] ?
 			    nla_get_u64(tb[CBENCH_A_LIMIT_STACK_BYTES]) : 0;
+	/* Absent from a module whose stack is not aligned for checks. */
+	info->stack_reserve_bytes = tb[CBENCH_A_LIMIT_STACK_RESERVE_BYTES] ?
+				    nla_get_u64(tb[CBENCH_A_LIMIT_STACK_RESERVE_BYTES]) : 0;
 	info->fault_net = tb[CBENCH_A_LIMIT_FAULT_NET] ?
 			  (int32_t)nla_get_u32(tb[CBENCH_A_LIMIT_FAULT_NET]) : -1;
 	info->has_limits = true;

@@ -41,6 +41,9 @@ struct cbench_proto_info {
 	bool image_crc;			/* IMAGE_MAP takes CBENCH_A_IMAGE_CRC32 (send it then) */
 	uint64_t stack_bytes;		/* the stack benchmark code runs on; 0: the
 					 * module's thread's (an older module) */
+	uint64_t stack_reserve_bytes;	/* what the kernel keeps of it, the stack
+					 * aligned for stack checks; 0: not aligned
+					 * (an older module) */
 	int32_t fault_net;		/* enum cbench_fault_net; -1: not said (none) */
 	bool has_live;
 	uint32_t live_images, live_runs;

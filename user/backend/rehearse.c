@@ -2,7 +2,10 @@
 /*
  * The user-mode rehearsal of a run in cbench.ko (backend.h,
  * cbench_kmod_rehearse()): ring 0 runs only what user mode has already run
- * the same way.  A crash in this child costs nothing; the same crash in
+ * the same way.  Where ring 0 will run an image with stack checks
+ * (object/kstack.h), that image runs here too, in the object's place, on a
+ * stack aligned as ring 0's: a check that would end a call there ends the
+ * rehearsal here.  A crash in this child costs nothing; the same crash in
  * ring 0 is an oops.
  */
 #include <errno.h>
@@ -22,6 +25,7 @@
 #include "machine/callstack.h"
 #include "machine/clock.h"
 #include "object/loader.h"
+#include "../../kmod/lib/reloc.h"
 
 /* What the rehearsing child got to, in memory its parent reads after it
  * ends, however it ends. */
@@ -36,11 +40,14 @@ struct rehearsal {
 	uint32_t stage;			/* REHEARSE_* */
 	uint32_t hook;			/* REHEARSE_BEFORE_REP/AFTER_REP: the one under way */
 	int32_t error;			/* -errno of a failed arena map; a hook's value */
-	uint64_t stack_bytes;		/* each call's stack */
+	uint64_t trap;			/* the image offset of a stack check's ud2 that trapped */
 };
 
-/* The child's: the stack its calls run on (and the SIGSEGV handler checks). */
+/* The child's: the stack its calls run on (and the SIGSEGV handler checks);
+ * the image it runs, if any: where it lies, and its stubs. */
 static struct cbench_callstack call_stack;
+static uintptr_t image_at, stubs_lo, stubs_hi;
+static volatile struct rehearsal *child_r;
 
 enum {
 	REHEARSE_ARENA = 1, REHEARSE_SETUP, REHEARSE_PROBE, REHEARSE_SAMPLES, REHEARSE_DONE,
@@ -66,19 +73,66 @@ static void on_segv(int sig, siginfo_t *info, void *uc)
 	signal(sig, SIG_DFL);
 }
 
-/* The call stack of stack_bytes and the handler that tells an overflow; 0 or -errno. */
-static int rehearse_stack(uint64_t stack_bytes)
+/*
+ * In the child: ud2 in a stack check's stub is a call that would have run
+ * out of ring 0's stack (status 6, the offset in trap); any other SIGILL
+ * ends the child by the signal.
+ */
+static void on_ill(int sig, siginfo_t *info, void *uc)
+{
+	uintptr_t at = (uintptr_t)info->si_addr;
+
+	if (at >= stubs_lo && at < stubs_hi) {
+		child_r->trap = at - image_at;
+		_exit(6);
+	}
+	signal(sig, SIG_DFL);
+}
+
+/* The call stack and the handlers that tell an overflow and a check; 0 or -errno. */
+static int rehearse_stack(const struct cbench_kmod_rehearsal *how)
 {
 	static char alt[64 << 10] __attribute__((aligned(16)));
 	stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) };
 	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
-	int ret = stack_bytes > SIZE_MAX ? -ENOMEM : cbench_callstack_map(&call_stack, (size_t)stack_bytes);
+	struct sigaction ill = { .sa_sigaction = on_ill, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	int ret = how->stack_bytes > SIZE_MAX || how->stack_align > SIZE_MAX ? -ENOMEM :
+		  cbench_callstack_map(&call_stack, (size_t)how->stack_bytes, (size_t)how->stack_align);
 
 	if (ret)
 		return ret;
 	sigemptyset(&sa.sa_mask);
-	if (sigaltstack(&ss, NULL) || sigaction(SIGSEGV, &sa, NULL))
+	sigemptyset(&ill.sa_mask);
+	if (sigaltstack(&ss, NULL) || sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGILL, &ill, NULL))
 		return -errno;
+	return 0;
+}
+
+/*
+ * In the child: image mapped as cbench.ko maps it (relocated where it
+ * lies, its text executable), and *d the benchmark's descriptor with its
+ * entry points there; 0 or -errno.
+ */
+static int rehearse_image(const struct cbench_kmod_rehearsal *how, const char *name, struct cbench_desc *d)
+{
+	const struct cbench_kimage *image = how->image;
+	const struct cbench_kimage_entry *e = cbench_kimage_find(image, name);
+	uint8_t *p = mmap(NULL, image->image_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (!e || p == MAP_FAILED)
+		return p == MAP_FAILED ? -ENOMEM : -ENOENT;
+	memcpy(p, image->bytes, image->image_bytes);
+	cbench_reloc_apply(p, (uint64_t)(uintptr_t)p, image->relocs, image->nrelocs);
+	for (uint32_t i = 0; i < image->ntext; i++)
+		if (mprotect(p + image->text[i].start, image->text[i].bytes, PROT_READ | PROT_EXEC))
+			return -errno;
+	image_at = (uintptr_t)p;
+	stubs_lo = image_at + how->stubs->region;
+	stubs_hi = stubs_lo + how->stubs->region_bytes;
+	d->run = (cbench_run_fn)(uintptr_t)(p + e->run);
+	d->setup = e->has_setup ? (cbench_setup_fn)(uintptr_t)(p + e->setup) : NULL;
+	d->before_rep = e->has_before_rep ? (cbench_hook_fn)(uintptr_t)(p + e->before_rep) : NULL;
+	d->after_rep = e->has_after_rep ? (cbench_hook_fn)(uintptr_t)(p + e->after_rep) : NULL;
 	return 0;
 }
 
@@ -149,9 +203,11 @@ static int rehearse_tp(const struct cbench_kmod_shape *shape, struct cbench_aren
 /* The child: the run's calls in cbench.ko's order (kmod/measure.c run_thread). */
 static void __attribute__((noreturn)) rehearse_child(const struct cbench_experiment *e,
 						     const struct cbench_kmod_shape *shape,
+						     const struct cbench_kmod_rehearsal *how,
 						     volatile struct rehearsal *r)
 {
-	const struct cbench_desc *d = e->desc;
+	struct cbench_desc image_desc = *e->desc;
+	const struct cbench_desc *d = &image_desc;
 	struct cbench_ctx ctx = { .param = e->param, .args = e->nargs ? e->args : NULL, .nargs = e->nargs };
 	struct cbench_arena arena, tp_buf;
 	struct cbench_tp_state tp;
@@ -159,12 +215,15 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 	int ret;
 
 	r->stage = REHEARSE_ARENA;
+	child_r = r;
 	ret = d->arena_bytes > SIZE_MAX ? -ENOMEM : cbench_arena_map(&arena, (size_t)d->arena_bytes,
 								     CBENCH_ARENA_PAGES_BASE);
 	if (!ret)
 		ret = rehearse_tp(shape, &tp_buf, &tp);
 	if (!ret)
-		ret = rehearse_stack(r->stack_bytes);
+		ret = rehearse_stack(how);
+	if (!ret && how->image)
+		ret = rehearse_image(how, d->name, &image_desc);
 	if (ret) {
 		r->error = ret;
 		_exit(2);
@@ -194,9 +253,36 @@ static void __attribute__((noreturn)) rehearse_child(const struct cbench_experim
 	_exit(0);
 }
 
+/* A call a stack check ended in the rehearsal (status 6), in words: -E2BIG. */
+static int checked_out(const struct cbench_experiment *e, const struct cbench_kmod_rehearsal *how,
+		       const volatile struct rehearsal *r, const char *stage, char *why, size_t why_bytes)
+{
+	const struct cbench_kstack_check *c = cbench_kstack_stub_at(how->ks, how->stubs, r->trap);
+
+	if (!c) {
+		snprintf(why, why_bytes, "%s: a stack check ended %s of %" PRIu64 " reps, rehearsed in "
+			 "user mode: it never reached cbench.ko", e->id, stage, r->reps);
+	} else if (((uint64_t)1 << c->log2) >= how->stack_align) {
+		snprintf(why, why_bytes, "%s needs more stack than ring 0 gives: %s of %" PRIu64 " reps, "
+			 "rehearsed in user mode with ring 0's stack checks, called %s, which %s, more "
+			 "than the %" PRIu64 " KiB stack has beside the %" PRIu64 " KiB the kernel keeps; "
+			 "it never reached cbench.ko: make its frames smaller, load cbench.ko with a larger "
+			 "call_stack_bytes, or measure it with --backend user", e->id, stage, r->reps,
+			 c->name, c->path, how->stack_align >> 10, how->ks->limits.reserve_bytes >> 10);
+	} else {
+		snprintf(why, why_bytes, "%s would run out of stack in ring 0: %s of %" PRIu64 " reps, "
+			 "rehearsed in user mode with ring 0's stack checks, called %s with less than "
+			 "%" PRIu64 " KiB of the %" PRIu64 " KiB stack left (%s); it never reached cbench.ko: "
+			 "bound the recursion's depth, load cbench.ko with a larger call_stack_bytes, or "
+			 "measure it with --backend user", e->id, stage, r->reps, c->name,
+			 ((uint64_t)1 << c->log2) >> 10, how->stack_align >> 10, c->path);
+	}
+	return -E2BIG;
+}
+
 /* Why the child ended as it did, for a user who must fix the benchmark. */
-static int rehearsal_verdict(const struct cbench_experiment *e, const volatile struct rehearsal *r,
-			     int status, char *why, size_t why_bytes)
+static int rehearsal_verdict(const struct cbench_experiment *e, const struct cbench_kmod_rehearsal *how,
+			     const volatile struct rehearsal *r, int status, char *why, size_t why_bytes)
 {
 	uint32_t at = r->hook ? r->hook : r->stage;
 	const char *stage = at < sizeof(stage_names) / sizeof(stage_names[0]) &&
@@ -214,13 +300,15 @@ static int rehearsal_verdict(const struct cbench_experiment *e, const volatile s
 			 e->id, e->desc->arena_bytes, strerror(-r->error));
 		return -ENOMEM;
 	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 6 && how->image)
+		return checked_out(e, how, r, stage, why, why_bytes);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 5) {
 		snprintf(why, why_bytes, "%s needs more than %" PRIu64 " KiB of stack: %s of %" PRIu64
 			 " reps overflowed the stack ring 0 gives benchmark code (three quarters of "
 			 "cbench.ko's call_stack_bytes: the rest is kept for interrupts), rehearsed "
 			 "in user mode: it never reached cbench.ko; make its frames smaller or its "
 			 "recursion shallower, load cbench.ko with a larger call_stack_bytes, or "
-			 "measure it with --backend user", e->id, r->stack_bytes >> 10, stage, r->reps);
+			 "measure it with --backend user", e->id, how->stack_bytes >> 10, stage, r->reps);
 		return -E2BIG;
 	}
 	if (WIFSIGNALED(status)) {
@@ -270,7 +358,8 @@ uint64_t cbench_kmod_stack_rehearsed(uint64_t module_bytes)
 }
 
 int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_kmod_shape *shape,
-			 uint64_t stack_bytes, uint64_t *setup_ns, char *why, size_t why_bytes)
+			 const struct cbench_kmod_rehearsal *how, uint64_t *setup_ns, char *why,
+			 size_t why_bytes)
 {
 	volatile struct rehearsal *r;
 	int status, ret;
@@ -283,7 +372,6 @@ int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_
 	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (r == MAP_FAILED)
 		return -errno;
-	r->stack_bytes = stack_bytes;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -292,7 +380,7 @@ int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_
 		return ret;
 	}
 	if (pid == 0)
-		rehearse_child(e, shape, r);
+		rehearse_child(e, shape, how, r);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			ret = -errno;
@@ -301,7 +389,7 @@ int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_
 		}
 	}
 	*setup_ns = r->setup_ns;
-	ret = rehearsal_verdict(e, r, status, why, why_bytes);
+	ret = rehearsal_verdict(e, how, r, status, why, why_bytes);
 	munmap((void *)r, sizeof(*r));
 	return ret;
 }

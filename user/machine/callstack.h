@@ -28,9 +28,12 @@ struct cbench_callstack {
 
 /*
  * Maps a stack of bytes (rounded up to pages) above its gap; 0 or -errno.
- * It lasts as long as the process: the rehearsal's child maps one and exits.
+ * With align (a power of two, at least bytes), its top is aligned to it,
+ * so that %rsp's bits below align say what is left of a stack of align
+ * bytes, as on cbench.ko's stack, whose top bytes this one is.  It lasts
+ * as long as the process: the rehearsal's child maps one and exits.
  */
-int cbench_callstack_map(struct cbench_callstack *cs, size_t bytes);
+int cbench_callstack_map(struct cbench_callstack *cs, size_t bytes, size_t align);
 
 /* Whether a fault at addr is one of a call that overflowed cs. */
 bool cbench_callstack_overflow(const struct cbench_callstack *cs, uintptr_t addr);

@@ -37,6 +37,8 @@ struct cbench_kimage_entry {
 	bool has_after_rep;
 	uint32_t flags;		/* the descriptor's CBENCH_F_* */
 	uint64_t arena_bytes;	/* the descriptor's arena */
+	uint64_t desc_at;	/* the descriptor's image offset and size */
+	uint32_t desc_bytes;
 	uint32_t nparams;	/* parameter values; params[] holds the first few */
 	int64_t params[CBENCH_KIMAGE_PARAMS];
 };
@@ -58,6 +60,9 @@ struct cbench_kimage {
 	uint32_t nrelocs;
 	struct cbench_kimage_entry *entries;	/* in cbench_descs order */
 	uint32_t nentries;
+	/* The cbench_descs section (pointers to the descriptors), in the
+	 * image as built; 0 bytes in one laid out anew. */
+	uint64_t descs_offset, descs_bytes;
 	/* Its functions: .symtab's (.dynsym's if stripped), and any entry
 	 * point no symbol covers. */
 	struct cbench_kimage_func *funcs;

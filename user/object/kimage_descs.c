@@ -142,6 +142,8 @@ static int read_descriptor(struct cbench_kimage_loader *ld, uint64_t at, const c
 		return cbench_kimage_refuse(ld, "benchmark %s: name is not a string inside the image", label);
 	strcpy(e->name, (const char *)image->bytes + name);
 	e->flags = desc.flags;
+	e->desc_at = at;
+	e->desc_bytes = desc.desc_bytes;
 
 	ret = entry(ld, at + offsetof(struct cbench_desc, run), e->name, "run", &e->run);
 	if (ret)
@@ -176,6 +178,8 @@ int cbench_kimage_read_descriptors(struct cbench_kimage_loader *ld)
 	image->entries = calloc(n, sizeof(*image->entries));
 	if (!image->entries)
 		return -ENOMEM;
+	image->descs_offset = first;
+	image->descs_bytes = ld->descs_bytes;
 
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t at;

@@ -40,7 +40,8 @@ static const char *const two_byte[16] = {
 
 /* The prefixes the decoder has seen before the opcode. */
 struct prefixes {
-	bool opsize, addr32, rep, repne, rexw;
+	bool opsize, addr32, rep, repne, rexw, has_rex;
+	uint8_t rex, rex_hi;		/* REX's (REX2's) W, R, X, B; REX2's R4, X4, B4 */
 };
 
 static bool legacy_prefix(uint8_t b, struct prefixes *px)
@@ -64,6 +65,27 @@ static bool legacy_prefix(uint8_t b, struct prefixes *px)
 	return false;
 }
 
+/* The n-byte little-endian value at p, sign-extended. */
+static int64_t signed_at(const uint8_t *p, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t k = n; k-- > 0;)
+		v = v << 8 | p[k];
+	if (n && n < 8 && (v >> (8 * n - 1)) & 1)
+		v |= ~(uint64_t)0 << (8 * n);
+	return (int64_t)v;
+}
+
+/* Notes the immediate of n bytes at code[i]. */
+static void note_imm(const uint8_t *code, size_t i, size_t n, struct cbench_x86_insn *insn)
+{
+	insn->imm_bytes = (uint8_t)n;
+	insn->imm8 = n ? code[i] : 0;
+	/* enter's imm16, imm8: its frame size. */
+	insn->imm = signed_at(code + i, n == 3 ? 2 : n);
+}
+
 /* ModRM at code[i] and its SIB and displacement: the index past them, or 0. */
 static size_t modrm(const uint8_t *code, size_t bytes, size_t i, struct cbench_x86_insn *insn)
 {
@@ -80,6 +102,10 @@ static size_t modrm(const uint8_t *code, size_t bytes, size_t i, struct cbench_x
 		if (insn->rm == 4) {
 			if (i >= bytes)
 				return 0;
+			insn->has_sib = true;
+			insn->scale = code[i] >> 6;
+			insn->index = (code[i] >> 3) & 7;
+			insn->base = code[i] & 7;
 			if ((code[i] & 7) == 5 && insn->mod == 0)
 				disp = 4;
 			i++;
@@ -95,7 +121,10 @@ static size_t modrm(const uint8_t *code, size_t bytes, size_t i, struct cbench_x
 		else if (insn->mod == 2)
 			disp = 4;
 	}
-	return i + disp <= bytes ? i + disp : 0;
+	if (i + disp > bytes)
+		return 0;
+	insn->disp = (int32_t)signed_at(code + i, disp);
+	return i + disp;
 }
 
 /* Bytes of the immediate a table letter names, after ModRM (read for g, G). */
@@ -175,8 +204,7 @@ static size_t legacy(const uint8_t *code, size_t bytes, size_t i, enum cbench_x8
 		imm = 2;
 	if (i + imm > bytes)
 		return 0;
-	if (imm)
-		insn->imm8 = code[i];
+	note_imm(code, i, imm, insn);
 	if (relative_branch(map, op)) {
 		insn->pcrel_at = (uint8_t)i;
 		insn->pcrel_bytes = (uint8_t)imm;
@@ -197,8 +225,7 @@ static size_t three_byte(const uint8_t *code, size_t bytes, size_t i,
 	i = modrm(code, bytes, i + 2, insn);
 	if (!i || (map3 && i + 1 > bytes))
 		return 0;
-	if (map3)
-		insn->imm8 = code[i];
+	note_imm(code, i, map3 ? 1 : 0, insn);
 	return map3 ? i + 1 : i;
 }
 
@@ -206,6 +233,28 @@ static size_t three_byte(const uint8_t *code, size_t bytes, size_t i,
 static bool vex_map1_imm8(uint8_t op)
 {
 	return (op >= 0x70 && op <= 0x73) || op == 0xc2 || (op >= 0xc4 && op <= 0xc6);
+}
+
+/*
+ * The register fields of the VEX (C4, C5), EVEX (62) or XOP (8F) prefix at
+ * p, whose payload is there to read: R, X, B and W uninverted into rex (and
+ * EVEX's R' into rex_hi), vvvv (with EVEX's V'), pp.
+ */
+static void vex_fields(const uint8_t *p, struct cbench_x86_insn *insn)
+{
+	uint8_t b1 = p[1], b2 = p[0] == 0xc5 ? p[1] : p[2];
+
+	insn->vex = true;
+	insn->evex = p[0] == 0x62;
+	insn->rex = (uint8_t)(!(b1 & 0x80) << 2);
+	if (p[0] != 0xc5)
+		insn->rex |= (uint8_t)((!(b1 & 0x40) << 1) | !(b1 & 0x20) | (b2 & 0x80) >> 4);
+	insn->vvvv = (uint8_t)((~b2 >> 3) & 15);
+	insn->pp = b2 & 3;
+	if (insn->evex) {
+		insn->rex_hi = (uint8_t)(!(b1 & 0x10) << 2);
+		insn->vvvv |= (uint8_t)(!(p[3] & 8) << 4);
+	}
 }
 
 /*
@@ -225,7 +274,8 @@ static size_t vex(const uint8_t *code, size_t bytes, size_t i, const struct pref
 		return 0;
 	map = lead == 0xc5 ? 1 : lead == 0x62 ? code[i + 1] & 7 : code[i + 1] & 0x1f;
 	op = code[i + payload + 1];
-	insn->vex = true;
+	vex_fields(code + i, insn);
+	insn->vex_map = (uint8_t)map;
 	insn->opcode = op;
 	insn->map = map == 1 ? CBENCH_X86_MAP_0F : map == 2 ? CBENCH_X86_MAP_0F38 :
 		    map == 3 ? CBENCH_X86_MAP_0F3A : CBENCH_X86_MAP_OTHER;
@@ -245,7 +295,10 @@ static size_t vex(const uint8_t *code, size_t bytes, size_t i, const struct pref
 		char kind = one_byte[op >> 4][op & 15];
 
 		i = modrm(code, bytes, i, insn);
-		return i && i + immediate(kind, px, insn) <= bytes ? i + immediate(kind, px, insn) : 0;
+		if (!i || i + immediate(kind, px, insn) > bytes)
+			return 0;
+		note_imm(code, i, immediate(kind, px, insn), insn);
+		return i + immediate(kind, px, insn);
 	}
 	if (!(lead != 0x62 && lead != 0x8f && map == 1 && op == 0x77)) {
 		i = modrm(code, bytes, i, insn);
@@ -254,8 +307,7 @@ static size_t vex(const uint8_t *code, size_t bytes, size_t i, const struct pref
 	}
 	if (i + imm > bytes)
 		return 0;
-	if (imm)
-		insn->imm8 = code[i];
+	note_imm(code, i, imm, insn);
 	return i + imm;
 }
 
@@ -264,6 +316,9 @@ static size_t rex2(const uint8_t *code, size_t bytes, size_t i, struct prefixes 
 		   struct cbench_x86_insn *insn)
 {
 	px->rexw = code[i + 1] & 8;
+	px->has_rex = true;
+	px->rex = code[i + 1] & 15;
+	px->rex_hi = (code[i + 1] >> 4) & 7;
 	return legacy(code, bytes, i + 2, code[i + 1] & 0x80 ? CBENCH_X86_MAP_0F :
 		      CBENCH_X86_MAP_ONE, px, insn);
 }
@@ -275,16 +330,23 @@ size_t cbench_x86_decode(const uint8_t *code, size_t bytes, struct cbench_x86_in
 
 	memset(insn, 0, sizeof(*insn));
 	for (; i < bytes && i < 15; i++) {
-		if (legacy_prefix(code[i], &px))
+		if (legacy_prefix(code[i], &px)) {
+			/* A REX counts only just before the opcode. */
 			px.rexw = false;
-		else if ((code[i] & 0xf0) == 0x40)
+			px.has_rex = false;
+			px.rex = 0;
+		} else if ((code[i] & 0xf0) == 0x40) {
 			px.rexw = code[i] & 8;
-		else
+			px.has_rex = true;
+			px.rex = code[i] & 15;
+		} else {
 			break;
+		}
 	}
 	if (i >= bytes || i >= 15)
 		return 0;
 	insn->rep = px.rep;
+	insn->repne = px.repne;
 	insn->opsize = px.opsize;
 	if (code[i] == 0xc4 || code[i] == 0xc5 || code[i] == 0x62 ||
 	    (code[i] == 0x8f && i + 1 < bytes && (code[i + 1] & 0x1f) >= 8))
@@ -299,6 +361,11 @@ size_t cbench_x86_decode(const uint8_t *code, size_t bytes, struct cbench_x86_in
 		end = legacy(code, bytes, i, CBENCH_X86_MAP_ONE, &px, insn);
 	if (!end || end > 15)
 		return 0;
+	if (!insn->vex) {
+		insn->has_rex = px.has_rex;
+		insn->rex = px.rex;
+		insn->rex_hi = px.rex_hi;
+	}
 	insn->length = (uint8_t)end;
 	return end;
 }

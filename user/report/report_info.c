@@ -202,6 +202,15 @@ static void print_safety(struct cbench_print *p, const struct cbench_proto_info 
 	}
 	cbench_print_json_uint(p, "stack_rehearsed_bytes", rehearsed);
 	cbench_print_text(p, "; every call is rehearsed on %" PRIu64 " KiB\n", rehearsed >> 10);
+	cbench_print_text(p, "  recursion:        ");
+	if (m->stack_reserve_bytes) {
+		cbench_print_json_uint(p, "stack_reserve_bytes", m->stack_reserve_bytes);
+		cbench_print_text(p, "checked: a call that goes deeper in ring 0 is ended while "
+				  "%" PRIu64 " KiB are left for the kernel\n", m->stack_reserve_bytes >> 10);
+	} else {
+		cbench_print_null(p, "stack_reserve_bytes", "not checked (an older cbench.ko): code "
+				  "that needs checks is refused\n");
+	}
 	cbench_print_text(p, "  page faults:      ");
 	while (i < sizeof(fault_nets) / sizeof(fault_nets[0]) && fault_nets[i].net != m->fault_net)
 		i++;

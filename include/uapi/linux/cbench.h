@@ -230,7 +230,10 @@
  *   where it faulted in the same way: the run fails (RUN_RECOVERED,
  *   RUN_TRAP) and the image is refused ("raised an exception").  Every
  *   call runs on a stack of LIMIT_STACK_BYTES the module provides, with
- *   unmapped pages below it; and it must leave RFLAGS' IF, TF, DF, AC, NT
+ *   unmapped pages below it (with LIMIT_STACK_RESERVE_BYTES, aligned to
+ *   its size: a ud2 executed while %rsp's bits below LIMIT_STACK_BYTES say
+ *   too little is left is how an image's stack checks end a call, as any
+ *   #UD); and it must leave RFLAGS' IF, TF, DF, AC, NT
  *   and IOPL as it found them: the module puts them back after each call,
  *   and a call that changed one fails the run with -EPERM
  *   (RUN_FLAGS_CHANGED).  With one CPU online no other can watch:
@@ -589,6 +592,13 @@ enum cbench_limit_attr {
 					 * that calls it on its thread's stack */
 	CBENCH_A_LIMIT_FAULT_NET,	/* NLA_U32: enum cbench_fault_net; absent
 					 * from a module without one */
+	CBENCH_A_LIMIT_STACK_RESERVE_BYTES, /* NLA_U64: what the kernel may need of
+					 * the benchmark stack at any point to take
+					 * an exception or interrupt there (its
+					 * THREAD_SIZE); present only where that
+					 * stack is a power of two in size, aligned
+					 * to it, so that code can tell from %rsp
+					 * alone how much of it is left */
 	__CBENCH_A_LIMIT_LAST
 };
 #define CBENCH_A_LIMIT_MAX (__CBENCH_A_LIMIT_LAST - 1)
