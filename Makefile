@@ -532,6 +532,7 @@ bench: cbenchctl examples fixtures
 	bench/headline.sh
 	bench/history.sh
 	bench/changepoints.sh
+	bench/history_xxhash.sh
 	bench/layout.sh
 	bench/night.sh
 
