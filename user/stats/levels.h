@@ -39,7 +39,7 @@ struct cbench_level_point {
 /* Relative steadiness tried, tightest first. */
 #define CBENCH_LEVELS_TOLERANCES { 0.001, 0.002, 0.005, 0.01 }
 #define CBENCH_LEVELS_MIN 5
-#define CBENCH_LEVELS_MIN_SHARE 0.25
+#define CBENCH_LEVELS_MIN_SHARE 0.5
 #define CBENCH_LEVELS_FEWEST 3
 /* A level's core (levels.c): steady references within this of each other,
  * relative, at least CBENCH_LEVELS_CORE_MIN and CBENCH_LEVELS_CORE_SHARE
