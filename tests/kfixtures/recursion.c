@@ -19,7 +19,7 @@
  *
  * and two well-behaved ones that must still run in ring 0, checked:
  *
- *   quicksort       a recursive quicksort of 256 numbers in the arena
+ *   quicksort       a recursive quicksort of 64 numbers in the arena
  *   tree_walk       a recursive walk of a 127-node tree setup() builds
  *
  * (small, so that a rep takes well under the interrupts-off budget even in
@@ -157,7 +157,7 @@ CBENCH(wide_frames);
 
 /* ---- well-behaved recursion ---------------------------------------------- */
 
-#define SORT_N 256
+#define SORT_N 64
 
 static int sort_setup(struct cbench_ctx *ctx)
 {

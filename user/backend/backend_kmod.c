@@ -364,6 +364,26 @@ static bool per_rep(const struct kmod_backend *k)
 	return k->entry->has_before_rep || k->entry->has_after_rep;
 }
 
+/* A batch of the benchmark's samples as r asks, rehearsed first. */
+static int bench_batch(struct cbench_backend *b, struct cbench_proto_run *r)
+{
+	struct kmod_backend *k = b->priv;
+	struct cbench_kmod_shape shape = { r->reps, r->reps_step, r->samples, r->tp_records,
+					   r->tp_every };
+	int ret;
+
+	/* The image as built, or laid out anew (kmod_layout.c): the same
+	 * code either way, so one rehearsal stands for both. */
+	ret = cbench_kmod_upload(k, k, &k->runs, &r->image_id);
+	if (ret)
+		snprintf(b->error, sizeof(b->error), "unable to upload its image to cbench.ko: %s",
+			 strerror(-ret));
+	ret = ret ? ret : rehearsed(b, &shape);
+	if (!ret)
+		ret = tp_batch_alloc(&k->bench, r->samples, r->tp_records);
+	return ret ? ret : refill(k, &k->bench, r, k->entry->name, b->error, sizeof(b->error));
+}
+
 /* One sample of reps, from the current batch or a new run; its timing
  * points, if asked for, into the caller's buffer from tp_offset on. */
 static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s,
@@ -388,21 +408,14 @@ static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_s
 			.args = k->exp->args, .nargs = k->nargs,
 			.tp_records = k->tp_records, .tp_every = k->tp_every,
 		};
-		struct cbench_kmod_shape shape = { r.reps, r.reps_step, r.samples, r.tp_records,
-						   r.tp_every };
-
-		/* The image as built, or laid out anew (kmod_layout.c): the
-		 * same code either way, so one rehearsal stands for both. */
-		ret = cbench_kmod_upload(k, k, &k->runs, &r.image_id);
-		if (ret)
-			snprintf(b->error, sizeof(b->error), "unable to upload its image to cbench.ko: %s",
-				 strerror(-ret));
-		ret = ret ? ret : rehearsed(b, &shape);
-		if (!ret)
-			ret = tp_batch_alloc(&k->bench, r.samples, r.tp_records);
-		if (ret)
-			return ret;
-		ret = refill(k, &k->bench, &r, k->entry->name, b->error, sizeof(b->error));
+		/* A sweep whose longest call outlasts the interrupts-off budget
+		 * (a slow benchmark, a slow host) is taken in shorter sweeps. */
+		for (;;) {
+			ret = bench_batch(b, &r);
+			if (ret != -E2BIG || !r.reps_step || r.samples <= 1)
+				break;
+			r.samples /= 2;
+		}
 		if (ret)
 			return ret;
 	}
