@@ -232,6 +232,7 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 	int n, ret, tries = 0;
 
 	bt->n = bt->next = 0;
+	bt->too_long = false;
 	do {
 		n = cbench_kmod_run_once(k->nl, r, bt->s, r->tp_records ? &bt->tp : NULL, &res);
 		if (n < 0)
@@ -252,6 +253,7 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 		snprintf(error, error_bytes, "%s: %" PRIu64 " reps outlast cbench.ko's interrupts-off "
 			 "budget (%" PRIu64 " ns, module parameter irqoff_budget_ns)",
 			 name, r->reps + (uint64_t)(r->samples - 1) * r->reps_step, k->budget_ns);
+		bt->too_long = true;
 		return -E2BIG;
 	}
 	if (n == 0)
@@ -372,6 +374,7 @@ static int bench_batch(struct cbench_backend *b, struct cbench_proto_run *r)
 					   r->tp_every };
 	int ret;
 
+	k->bench.too_long = false;
 	/* The image as built, or laid out anew (kmod_layout.c): the same
 	 * code either way, so one rehearsal stands for both. */
 	ret = cbench_kmod_upload(k, k, &k->runs, &r->image_id);
@@ -412,7 +415,7 @@ static int bench_sample(struct cbench_backend *b, uint64_t reps, struct cbench_s
 		 * (a slow benchmark, a slow host) is taken in shorter sweeps. */
 		for (;;) {
 			ret = bench_batch(b, &r);
-			if (ret != -E2BIG || !r.reps_step || r.samples <= 1)
+			if (ret != -E2BIG || !k->bench.too_long || !r.reps_step || r.samples <= 1)
 				break;
 			r.samples /= 2;
 		}

@@ -32,6 +32,7 @@ struct batch {
 	struct cbench_ksample overhead;	/* of the run that took the batch */
 	uint32_t counters;		/* CBENCH_COUNTER_F_* of that run */
 	uint64_t last_reps;
+	bool too_long;			/* the last refill: every try outlasted the budget */
 	/* With timing points: each sample's records, as the dump left them
 	 * (tp.records 0: the batch has none). */
 	struct cbench_proto_tp tp;
