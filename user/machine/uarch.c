@@ -38,6 +38,7 @@ const struct cbench_feature_name cbench_feature_names[] = {
 	{ CBENCH_FEAT_AES, "AES" },
 	{ CBENCH_FEAT_ADX, "ADX" },
 	{ CBENCH_FEAT_BMI1, "BMI1" },
+	{ CBENCH_FEAT_AVX512_VP2INTERSECT, "AVX512-VP2INTERSECT" },
 	{ 0, NULL },
 };
 
@@ -163,6 +164,7 @@ static void read_features(struct cbench_core *core, cbench_cpuid_read_fn read, u
 		f |= r.ecx & BIT(1) ? CBENCH_FEAT_AVX512_VBMI : 0;
 		f |= r.ecx & BIT(8) ? CBENCH_FEAT_GFNI : 0;
 		f |= r.ecx & BIT(11) ? CBENCH_FEAT_AVX512_VNNI : 0;
+		f |= r.edx & BIT(8) ? CBENCH_FEAT_AVX512_VP2INTERSECT : 0;
 		f |= r.edx & BIT(23) ? CBENCH_FEAT_AVX512_FP16 : 0;
 		f |= r.edx & BIT(24) ? CBENCH_FEAT_AMX_TILE : 0;
 		if (subleaves >= 1) {

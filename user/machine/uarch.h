@@ -67,6 +67,7 @@ enum cbench_feature {
 	CBENCH_FEAT_AES = 1u << 19,		/* CPUID.1:ECX[25] */
 	CBENCH_FEAT_ADX = 1u << 20,		/* CPUID.7.0:EBX[19] */
 	CBENCH_FEAT_BMI1 = 1u << 21,		/* CPUID.7.0:EBX[3] */
+	CBENCH_FEAT_AVX512_VP2INTERSECT = 1u << 22,	/* CPUID.7.0:EDX[8] */
 };
 
 /* The flags above by name, as --help and the reports spell them. */
