@@ -156,6 +156,10 @@ make_initramfs() {
 	install -D -m 0644 "$BUILD/tests/kfixtures/layout_whole.so" "$root/kmod/layout_whole.so"
 	install -D -m 0644 "$BUILD/tests/fixtures/bad_keys_twice.so" "$root/kmod/bad_keys_twice.so"
 	install -D -m 0644 "$BUILD/examples/known.kernel.so" "$root/kmod/known.so"
+	# insn's object, built here: the guest has no compiler (kmod.sh).
+	install -m 0644 tests/vm/insn.txt "$root/insn.txt"
+	"$BUILD/cbenchctl" insn --backend kmod --build-only --keep "$root/insn" --file tests/vm/insn.txt \
+		>/dev/null || die "insn --build-only failed for the guest"
 	install -D -m 0644 "$BUILD/examples/suite.kernel.so" "$root/kmod/suite.kernel.so"
 	install -D -m 0644 "$BUILD/examples/audit.kernel.so" "$root/kmod/audit.kernel.so"
 	echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"

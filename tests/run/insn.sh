@@ -18,7 +18,7 @@ OUTPUT_GLOB="report*"
 run_cb insn --trials 1 'imul %rbx, %rax'
 if [ "$rc" -eq 0 ] && grep -Eq '^imul %rbx, %rax +[0-9.]+ +[0-9.]+$' "$TMP/out" &&
    grep -q '^backend user; ' "$TMP/out" &&
-   grep -q 'latency: its destination is a source too: repeated as given; 100 and 200 a loop iteration' "$TMP/out" &&
+   grep -q "latency: its destination is a source too: repeated as given; 100 and 200 a loop iteration" "$TMP/out" &&
    grep -Eq 'throughput: [0-9]+ copies, the registers each writes renamed apart' "$TMP/out" &&
    grep -q 'imul %rbx, %rax; imul %rbx, %rcx' "$TMP/out"; then
 	ok "insn: imul's latency and throughput, the chain, the copies and the unrolls said"
@@ -62,6 +62,19 @@ if [ "$rc" -eq 0 ] && grep -Eq '^add %rbx, %rax; add %rbx, %rcx +- +[0-9.]+$' "$
 else
 	not_ok "insn --copies (exit $rc)"
 fi
+
+# Built here, measured where no compiler is (the VM tests' guests): the
+# kept object of the same source is used as it is.
+run_cb insn --build-only --keep "$TMP/built" 'add %rbx, %rax'
+built=$rc
+CC=/nonexistent/cc run_cb insn --trials 1 --keep "$TMP/built" 'add %rbx, %rax'
+if [ "$built" -eq 0 ] && [ "$rc" -eq 0 ] && grep -Eq '^add %rbx, %rax +[0-9.]+ +[0-9.]+$' "$TMP/out"; then
+	ok "insn --build-only, then --keep without a compiler: the kept object measured"
+else
+	not_ok "insn --build-only and --keep (exit $built, then $rc)"
+fi
+expect_failure "insn: --build-only without --keep" "--build-only builds into --keep DIR" \
+	insn --build-only 'nop'
 
 expect_failure "insn: a privileged instruction in user mode" \
 	"refused: 'rdmsr' is privileged: it faults in user mode; measure it in ring 0" insn rdmsr

@@ -35,8 +35,15 @@
 
 #define MAX_SEQS 64
 #define CODE_BYTES 8192
-/* Instances a loop iteration holds in the short kernel; the long one holds twice as many. */
+/*
+ * Instances a loop iteration holds in the short kernel, the latency's and
+ * the throughput's; the long ones hold twice as many.  The throughput's
+ * difference is the smaller figure (400 instances at 0.2 cycles is 80),
+ * so it gets more instances for the timer's and the clock's noise to be as
+ * small a part of it.
+ */
 #define UNROLL 100
+#define TP_UNROLL 400
 /* Most copies a throughput kernel renames. */
 #define MAX_COPIES 12
 
@@ -44,6 +51,7 @@ struct insn_options {
 	const char *init, *file, *backend, *cpu, *trials, *output, *keep;
 	int copies;			/* --copies: the sequence is that many independent copies */
 	bool json;
+	bool build_only;		/* --build-only: into --keep's directory, nothing measured */
 };
 
 /* One sequence: what it is, how it runs, and what it measured. */
@@ -70,11 +78,12 @@ static void usage(FILE *f)
 		"them: the latency by a chain through its output (an instruction that only\n"
 		"writes its destination has its first source of that kind renamed to it), the\n"
 		"throughput by up to %d copies with their written registers renamed apart.  Each\n"
-		"runs unrolled %d and %d times a loop iteration; the difference is the\n"
-		"sequence's, the loop's cost subtracted and reported.  In est-cycles (time in\n"
-		"core cycles against a reference add chain) without a PMU, in cycles counted\n"
-		"too where there is one.  It builds what it measures at run time: it needs a C\n"
-		"compiler (cc, or $CC) and the GNU assembler (binutils' as).\n"
+		"runs unrolled at two lengths (the chain %d and %d times a loop iteration, the\n"
+		"copies about %d and %d); the difference is the sequence's, the loop's cost\n"
+		"subtracted and reported.  In est-cycles (time in core cycles against a\n"
+		"reference add chain) without a PMU, in cycles counted too where there is one.\n"
+		"It builds what it measures at run time: it needs a C compiler (cc, or $CC)\n"
+		"and the GNU assembler (binutils' as), or an object --build-only made.\n"
 		"\n"
 		"When the sequence starts, every general register but %%rsp and the loop's\n"
 		"counter holds the address M of the middle of a 64 KiB scratch area whose every\n"
@@ -95,14 +104,18 @@ static void usage(FILE *f)
 		"                      (default user)\n"
 		"  --cpu N             measure on CPU N (default: run's)\n"
 		"  --trials K          trials per kernel (default 3)\n"
-		"  --keep DIR          keep the generated source and object in DIR\n"
+		"  --keep DIR          keep the generated source and object in DIR, and use the\n"
+		"                      object there where its source is the same (no compiler\n"
+		"                      needed then)\n"
+		"  --build-only        build into --keep DIR and measure nothing: for a machine\n"
+		"                      without a compiler, where insn --keep DIR then measures\n"
 		"  --format FMT        text or json (default text)\n"
 		"  -o, --output FILE   write the report to FILE (default stdout)\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when every sequence was measured, 1 when one was refused or\n"
 		"failed, 2 for wrong arguments.\n",
-		cbench_prog, cbench_prog, MAX_COPIES, UNROLL, 2 * UNROLL);
+		cbench_prog, cbench_prog, MAX_COPIES, UNROLL, 2 * UNROLL, TP_UNROLL, 2 * TP_UNROLL);
 }
 
 static int take(struct insn_options *o, int c, const char *arg)
@@ -112,6 +125,7 @@ static int take(struct insn_options *o, int c, const char *arg)
 	case 'F': o->file = arg; return 0;
 	case 'c': o->cpu = arg; return 0;
 	case 'k': o->keep = arg; return 0;
+	case 'B': o->build_only = true; return 0;
 	case 'o': o->output = arg; return 0;
 	case 'b':
 		if (strcmp(arg, "user") && strcmp(arg, "kmod"))
@@ -147,6 +161,7 @@ static int parse(struct insn_options *o, int argc, char *argv[], const char **as
 		{ "copies", required_argument, NULL, 'n' }, { "backend", required_argument, NULL, 'b' },
 		{ "cpu", required_argument, NULL, 'c' }, { "trials", required_argument, NULL, 't' },
 		{ "keep", required_argument, NULL, 'k' }, { "format", required_argument, NULL, 'f' },
+		{ "build-only", no_argument, NULL, 'B' },
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -172,6 +187,8 @@ static int parse(struct insn_options *o, int argc, char *argv[], const char **as
 	if (o->file && o->init)
 		return cbench_usage_error("insn", "--init is for one sequence: a --file line takes its "
 					  "own after '|'");
+	if (o->build_only && !o->keep)
+		return cbench_usage_error("insn", "--build-only builds into --keep DIR: give one");
 	return 0;
 }
 
@@ -272,7 +289,9 @@ static void plan(const struct insn_options *o, const struct cbench_asm_target *t
 	if (cbench_asm_chain(&it->seq, it->chain, sizeof(it->chain), it->chain_how, sizeof(it->chain_how),
 			     it->chain_why, sizeof(it->chain_why)))
 		it->chain[0] = '\0';
-	if (cbench_asm_copies(&it->seq, MAX_COPIES, it->counter, t->avx512_usable ? 32 : 16,
+	/* Sixteen vector registers unless it names the upper ones: the same
+	 * copies, and so the same object, on whichever machine built it. */
+	if (cbench_asm_copies(&it->seq, MAX_COPIES, it->counter, it->seq.vec_named >> 16 ? 32 : 16,
 			      it->copies_code, sizeof(it->copies_code), &it->copies, why, sizeof(why))) {
 		it->copies_code[0] = '\0';
 		snprintf(it->copies_why, sizeof(it->copies_why), "%.200s: write independent copies "
@@ -289,7 +308,7 @@ static void plan(const struct insn_options *o, const struct cbench_asm_target *t
 
 static int groups(const struct item *it)
 {
-	return it->copies >= UNROLL ? 1 : (UNROLL + it->copies - 1) / it->copies;
+	return it->copies >= TP_UNROLL ? 1 : (TP_UNROLL + it->copies - 1) / it->copies;
 }
 
 /* The four kernels of item i that can run (a chain at two unrolls, copies at two). */
@@ -318,14 +337,40 @@ static int kernels_of(const struct item *it, int i, struct cbench_asm_kernel *k)
 	return n;
 }
 
+/* Writes the source to c_path: 1 if it held the same already, 0, or -errno with why. */
+static int write_source(const char *c_path, const struct cbench_asm_kernel *k, int nk, char *why,
+			size_t why_bytes)
+{
+	char *text = NULL, *old = NULL;
+	size_t len = 0, old_len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int ret = f ? cbench_asm_write(f, k, nk) : -ENOMEM;
+
+	if (f && fclose(f))
+		ret = -EIO;
+	if (!ret && !cbench_read_file(c_path, 64 << 20, &old, &old_len) && old_len == len &&
+	    !memcmp(old, text, len)) {
+		ret = 1;
+	} else if (!ret) {
+		f = fopen(c_path, "we");
+		if (!f || fwrite(text, 1, len, f) != len)
+			ret = -EIO;
+		if (f && fclose(f))
+			ret = -EIO;
+	}
+	if (ret < 0)
+		snprintf(why, why_bytes, "unable to write %.200s", c_path);
+	free(text);
+	free(old);
+	return ret;
+}
+
 /* Writes dir/insn.c for the items not refused (only item `only`, if >= 0) and builds it. */
-static int build(struct item *items, int n, int only, const struct cbench_asm_env *env,
-		 const char *dir, char *why, size_t why_bytes)
+static int build(struct item *items, int n, int only, const char *dir, char *why, size_t why_bytes)
 {
 	static struct cbench_asm_kernel k[MAX_SEQS * 4];
 	char c_path[PATH_MAX], so_path[PATH_MAX];
 	int nk = 0, ret;
-	FILE *f;
 
 	snprintf(c_path, sizeof(c_path), "%.4000s/insn.c", dir);
 	snprintf(so_path, sizeof(so_path), "%.4000s/insn.so", dir);
@@ -333,16 +378,12 @@ static int build(struct item *items, int n, int only, const struct cbench_asm_en
 		if (!*items[i].refused && (only < 0 || only == i))
 			nk += kernels_of(&items[i], i, &k[nk]);
 	}
-	f = fopen(c_path, "we");
-	if (!f) {
-		snprintf(why, why_bytes, "unable to write %.200s: %s", c_path, strerror(errno));
-		return -errno;
-	}
-	ret = cbench_asm_write(f, k, nk, env);
-	if (fclose(f) || ret) {
-		snprintf(why, why_bytes, "unable to write %.200s", c_path);
-		return -EIO;
-	}
+	ret = write_source(c_path, k, nk, why, why_bytes);
+	if (ret < 0)
+		return ret;
+	/* The kept object of the same source: built already, here or elsewhere. */
+	if (ret == 1 && !access(so_path, R_OK))
+		return 0;
 	return nk ? cbench_asm_build(c_path, so_path, why, why_bytes) : -ENODATA;
 }
 
@@ -351,17 +392,17 @@ static int build(struct item *items, int n, int only, const struct cbench_asm_en
  * alone to find which, refuses those with its words, and builds the rest.
  * 0, or -1 after saying why (no compiler, nothing left).
  */
-static int build_all(struct item *items, int n, const struct cbench_asm_env *env, const char *dir)
+static int build_all(struct item *items, int n, const char *dir)
 {
 	char why[512];
-	int ret = build(items, n, -1, env, dir, why, sizeof(why));
+	int ret = build(items, n, -1, dir, why, sizeof(why));
 
 	if (ret == -EINVAL) {
 		for (int i = 0; i < n; i++) {
-			if (!*items[i].refused && build(items, n, i, env, dir, why, sizeof(why)) == -EINVAL)
+			if (!*items[i].refused && build(items, n, i, dir, why, sizeof(why)) == -EINVAL)
 				snprintf(items[i].refused, sizeof(items[i].refused), "the assembler: %.480s", why);
 		}
-		ret = build(items, n, -1, env, dir, why, sizeof(why));
+		ret = build(items, n, -1, dir, why, sizeof(why));
 	}
 	if (ret == -ENODATA)
 		return 0;
@@ -554,7 +595,7 @@ static void cleanup(const struct insn_options *o, const char *dir)
 
 /* Where the sequences will run: this CPU's features and the privilege. */
 static void target_of(const struct insn_options *o, const struct cbench_core *core,
-		      struct cbench_asm_target *t, struct cbench_asm_env *env)
+		      struct cbench_asm_target *t)
 {
 	uint64_t x = xcr0();
 
@@ -562,12 +603,10 @@ static void target_of(const struct insn_options *o, const struct cbench_core *co
 	t->features = core->features;
 	t->avx_usable = (x & 6) == 6;
 	t->avx512_usable = (x & 0xe6) == 0xe6;
-	env->avx = t->avx_usable;
-	env->avx512 = t->avx512_usable;
 }
 
 static int run_items(const struct insn_options *o, struct item *items, int n,
-		     const struct cbench_asm_env *env, struct cbench_json **report)
+		     struct cbench_json **report)
 {
 	char dir[PATH_MAX];
 	int ret;
@@ -575,7 +614,13 @@ static int run_items(const struct insn_options *o, struct item *items, int n,
 	*report = NULL;
 	if (workdir(o, dir, sizeof(dir)))
 		return -1;
-	ret = build_all(items, n, env, dir);
+	ret = build_all(items, n, dir);
+	if (o->build_only) {
+		if (!ret)
+			printf("insn: built %s/insn.so: copy %s to the machine that measures and run "
+			       "insn there with --keep %s and the same sequences\n", dir, dir, dir);
+		return ret;
+	}
 	for (int i = 0; !ret && i < n; i++) {
 		if (!*items[i].refused) {
 			*report = measure(o, dir);
@@ -593,7 +638,6 @@ int cbench_insn_main(int argc, char *argv[])
 	struct cbench_machine m;
 	struct cbench_core core;
 	struct cbench_asm_target t;
-	struct cbench_asm_env env;
 	struct cbench_json *report = NULL;
 	struct cbench_insn_row rows[MAX_SEQS];
 	struct item *items = calloc(MAX_SEQS, sizeof(*items));
@@ -606,11 +650,20 @@ int cbench_insn_main(int argc, char *argv[])
 		goto out;
 	cbench_machine_probe(&m);
 	cbench_core_probe(o.cpu ? atoi(o.cpu) : cbench_last_allowed_cpu(), &core);
-	target_of(&o, &core, &t, &env);
+	target_of(&o, &core, &t);
 	for (int i = 0; i < n; i++)
 		plan(&o, &t, &items[i]);
-	if (run_items(&o, items, n, &env, &report))
+	if (run_items(&o, items, n, &report))
 		goto out;
+	if (o.build_only) {
+		status = 0;
+		for (int i = 0; i < n; i++) {
+			if (*items[i].refused)
+				cbench_err("insn: refused: %s: %s\n", items[i].asm_text, items[i].refused);
+			status |= *items[i].refused != '\0';
+		}
+		goto out;
+	}
 	rows_of(report, items, n);
 	if (n == 1 && *items[0].refused) {
 		cbench_err("insn: refused: %s\n", items[0].refused);

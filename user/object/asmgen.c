@@ -47,39 +47,70 @@ static void asm_line(FILE *f, const char *line)
 	asm_lines(f, line);
 }
 
-/* Every vector register to 1.0 a lane: with VEX or EVEX where the kernel uses them, else legacy SSE. */
-static void vector_setup(FILE *f, const struct cbench_asm_kernel *k, const struct cbench_asm_env *env)
+/* The word of the scratch area where setup() leaves what the vector registers may be. */
+#define VECTOR_STATE (CBENCH_ASM_SCRATCH_BYTES / 2 + 64)
+
+/* The vector registers set one way: width 'z', 'y' or 'x'. */
+static void vector_set(FILE *f, const char *op, char width, int n)
 {
 	char line[64];
-	int n = k->vex && env->avx512 ? 32 : 16;
-	const char *op = k->vex && env->avx512 ? "vmovupd" : k->vex && env->avx ? "vmovupd" : "movupd";
-	char width = k->vex && env->avx512 ? 'z' : k->vex && env->avx ? 'y' : 'x';
 
-	/* Legacy SSE after dirty upper halves waits on them: clean them first. */
-	if (!k->vex && env->avx)
-		asm_line(f, "vzeroupper");
 	for (int i = 0; i < n; i++) {
 		snprintf(line, sizeof(line), "%s %d(%%rsi), %%%cmm%d", op, CBENCH_ASM_SCRATCH_BYTES / 2,
 			 width, i);
 		asm_line(f, line);
 	}
-	if (k->vex && env->avx512) {
+}
+
+/*
+ * Every vector register to 1.0 a lane: with EVEX or VEX where the kernel
+ * uses them and the CPU and the kernel allow it, else with legacy SSE,
+ * the upper halves cleaned first where there are any (legacy SSE after
+ * dirty upper halves waits on them).  What the CPU allows is asked at run
+ * time (setup() leaves it in the scratch area), so the object is the
+ * same whichever machine built it.
+ */
+static void vector_setup(FILE *f, const struct cbench_asm_kernel *k)
+{
+	char line[160];
+
+	snprintf(line, sizeof(line), "cmpq $0, %d(%%rsi)\nje .Lcbench_sse_%s\nvzeroupper", VECTOR_STATE,
+		 k->name);
+	asm_lines(f, line);
+	if (k->vex) {
+		snprintf(line, sizeof(line), "cmpq $2, %d(%%rsi)\njne .Lcbench_avx_%s", VECTOR_STATE,
+			 k->name);
+		asm_lines(f, line);
+		vector_set(f, "vmovupd", 'z', 32);
 		for (int i = 1; i < 8; i++) {
 			snprintf(line, sizeof(line), "kxnorw %%k0, %%k0, %%k%d", i);
 			asm_line(f, line);
 		}
+		snprintf(line, sizeof(line), "jmp .Lcbench_set_%s\n.Lcbench_avx_%s:", k->name, k->name);
+		asm_lines(f, line);
+		vector_set(f, "vmovupd", 'y', 16);
+		snprintf(line, sizeof(line), "jmp .Lcbench_set_%s", k->name);
+		asm_line(f, line);
 	}
+	snprintf(line, sizeof(line), ".Lcbench_sse_%s:", k->name);
+	asm_line(f, line);
+	vector_set(f, "movupd", 'x', 16);
+	snprintf(line, sizeof(line), ".Lcbench_set_%s:", k->name);
+	asm_line(f, line);
 }
 
 /* The function's entry: callee-saved registers kept, the counter, the registers set. */
-static void prologue(FILE *f, const struct cbench_asm_kernel *k, const struct cbench_asm_env *env)
+static void prologue(FILE *f, const struct cbench_asm_kernel *k)
 {
 	char line[64];
 
 	fprintf(f, "__asm__(\n\t\".text\\n\"\n\t\".p2align 6\\n\"\n\t\".globl cbench_insn_%s\\n\"\n"
 		"\t\".hidden cbench_insn_%s\\n\"\n\t\".type cbench_insn_%s, @function\\n\"\n"
 		"\t\"cbench_insn_%s:\\n\"\n", k->name, k->name, k->name, k->name);
-	asm_lines(f, "push %rbp\npush %rbx\npush %r12\npush %r13\npush %r14\npush %r15\nsub $8, %rsp");
+	/* Two words on the stack: the loop counter, if no register is free, and the vector state. */
+	asm_lines(f, "push %rbp\npush %rbx\npush %r12\npush %r13\npush %r14\npush %r15\nsub $24, %rsp");
+	snprintf(line, sizeof(line), "mov %d(%%rsi), %%rax\nmov %%rax, 8(%%rsp)", VECTOR_STATE);
+	asm_lines(f, line);
 	if (k->ring0_only) {
 		snprintf(line, sizeof(line), "mov %%cs, %%eax\ntest $3, %%eax\njnz .Lcbench_end_%s", k->name);
 		asm_lines(f, line);
@@ -89,7 +120,7 @@ static void prologue(FILE *f, const struct cbench_asm_kernel *k, const struct cb
 	else
 		snprintf(line, sizeof(line), "mov %%rdi, (%%rsp)");
 	asm_line(f, line);
-	vector_setup(f, k, env);
+	vector_setup(f, k);
 	for (int r = 0; r < 16; r++) {
 		if (r == 4 || r == 6 || r == k->counter)
 			continue;
@@ -98,11 +129,11 @@ static void prologue(FILE *f, const struct cbench_asm_kernel *k, const struct cb
 	}
 }
 
-static void kernel_asm(FILE *f, const struct cbench_asm_kernel *k, const struct cbench_asm_env *env)
+static void kernel_asm(FILE *f, const struct cbench_asm_kernel *k)
 {
-	char line[96];
+	char line[160];
 
-	prologue(f, k, env);
+	prologue(f, k);
 	asm_lines(f, k->init);
 	asm_line(f, ".p2align 6");
 	snprintf(line, sizeof(line), ".Lcbench_loop_%s:", k->name);
@@ -116,35 +147,41 @@ static void kernel_asm(FILE *f, const struct cbench_asm_kernel *k, const struct 
 	else
 		snprintf(line, sizeof(line), "decq (%%rsp)\njnz .Lcbench_loop_%s", k->name);
 	asm_lines(f, line);
-	snprintf(line, sizeof(line), ".Lcbench_end_%s:", k->name);
-	asm_line(f, line);
-	if (env->avx)
-		asm_line(f, "vzeroupper");
-	asm_lines(f, "add $8, %rsp\npop %r15\npop %r14\npop %r13\npop %r12\npop %rbx\npop %rbp\nret");
+	snprintf(line, sizeof(line), ".Lcbench_end_%s:\ncmpq $0, %d(%%rsp)\nje .Lcbench_out_%s\n"
+		 "vzeroupper\n.Lcbench_out_%s:", k->name, 8, k->name, k->name);
+	asm_lines(f, line);
+	asm_lines(f, "add $24, %rsp\npop %r15\npop %r14\npop %r13\npop %r12\npop %rbx\npop %rbp\nret");
 	fprintf(f, "\t\".size cbench_insn_%s, .-cbench_insn_%s\\n\"\n);\n\n", k->name, k->name);
 }
 
-int cbench_asm_write(FILE *f, const struct cbench_asm_kernel *k, int n,
-		     const struct cbench_asm_env *env)
+int cbench_asm_write(FILE *f, const struct cbench_asm_kernel *k, int n)
 {
 	fprintf(f, "/* Generated by cbenchctl insn: kernels of the sequences asked for. */\n"
 		"#include \"cbench.h\"\n\n"
-		"/* The scratch area: every word holds its middle's address; past it, 1.0 eight times. */\n"
+		"/*\n * The scratch area: every word holds its middle's address; past it, 1.0\n"
+		" * eight times, then what the vector registers may be here: 2 AVX-512, 1\n"
+		" * AVX, 0 neither (CPUID and XCR0, asked here: in a KVM guest CPUID exits\n"
+		" * to the hypervisor, which no measurement should include).\n */\n"
 		"static int scratch_setup(struct cbench_ctx *ctx)\n{\n"
 		"\tuint64_t *word = ctx->arena;\n"
-		"\tuint64_t mid = (uint64_t)(uintptr_t)((char *)ctx->arena + %d);\n\n"
+		"\tuint64_t mid = (uint64_t)(uintptr_t)((char *)ctx->arena + %d);\n"
+		"\tuint32_t a, b, c, d, lo = 0, hi = 0;\n\n"
 		"\tfor (unsigned int i = 0; i < %d; i++)\n\t\tword[i] = mid;\n"
 		"\tfor (unsigned int i = 0; i < 8; i++)\n\t\tword[%d + i] = 0x3ff0000000000000ULL;\n"
+		"\t__asm__ volatile(\"cpuid\" : \"=a\"(a), \"=b\"(b), \"=c\"(c), \"=d\"(d) : \"a\"(1), \"c\"(0));\n"
+		"\tif ((c & (1u << 27)) && (c & (1u << 28)))\n"
+		"\t\t__asm__ volatile(\"xgetbv\" : \"=a\"(lo), \"=d\"(hi) : \"c\"(0));\n"
+		"\tword[%d] = (lo & 0xe6) == 0xe6 ? 2 : (lo & 6) == 6;\n"
 		"\treturn 0;\n}\n\n", CBENCH_ASM_SCRATCH_BYTES / 2, CBENCH_ASM_SCRATCH_BYTES / 8,
-		CBENCH_ASM_SCRATCH_BYTES / 8);
+		CBENCH_ASM_SCRATCH_BYTES / 8, (CBENCH_ASM_SCRATCH_BYTES / 2 + VECTOR_STATE) / 8);
 	for (int i = 0; i < n; i++) {
-		kernel_asm(f, &k[i], env);
+		kernel_asm(f, &k[i]);
 		fprintf(f, "void cbench_insn_%s(uint64_t reps, void *mid) __attribute__((visibility(\"hidden\")));\n"
 			"static void %s(struct cbench_ctx *ctx, uint64_t reps)\n{\n"
 			"\tif (reps)\n\t\tcbench_insn_%s(reps, (char *)ctx->arena + %d);\n}\n"
 			"CBENCH(%s, .setup = scratch_setup, .arena_bytes = %d, .ops_per_rep = 1);\n\n",
 			k[i].name, k[i].name, k[i].name, CBENCH_ASM_SCRATCH_BYTES / 2, k[i].name,
-			CBENCH_ASM_SCRATCH_BYTES + 64);
+			CBENCH_ASM_SCRATCH_BYTES + 128);
 	}
 	return ferror(f) ? -EIO : 0;
 }

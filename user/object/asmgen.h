@@ -11,7 +11,8 @@
  * the middle of a 64 KiB scratch area whose every 8 bytes hold M (so a
  * load through any register, at any offset within 32 KiB, reads M: `mov
  * (%rax), %rax` chases itself); every vector register holds 1.0 in each
- * 64-bit lane; k1-k7 are all ones where AVX-512 is usable.  --init runs
+ * 64-bit lane (set with EVEX, VEX or legacy SSE, as the kernel uses them and
+ * the CPU allows); k1-k7 are all ones where AVX-512 is usable.  --init runs
  * after that, once a call, before the loop.
  */
 #ifndef _CBENCH_ASMGEN_H
@@ -35,15 +36,13 @@ struct cbench_asm_kernel {
 	bool ring0_only;		/* privileged: the user-mode rehearsal skips its loop */
 };
 
-/* What the CPU and the kernel allow, for the vector registers' setup. */
-struct cbench_asm_env {
-	bool avx;			/* YMM state enabled (XCR0) */
-	bool avx512;			/* opmask and ZMM state enabled */
-};
-
-/* The C source of an object holding kernels k[0..n-1], into f; 0 or -EIO. */
-int cbench_asm_write(FILE *f, const struct cbench_asm_kernel *k, int n,
-		     const struct cbench_asm_env *env);
+/*
+ * The C source of an object holding kernels k[0..n-1], into f; 0 or -EIO.
+ * The same on every machine: what the vector registers may be is asked
+ * when it runs, so an object built here runs on a machine without a
+ * compiler (insn --build-only, then --keep there).
+ */
+int cbench_asm_write(FILE *f, const struct cbench_asm_kernel *k, int n);
 
 /*
  * Builds dir/<name>.c (and cbench.h, written beside it) into so_path with
