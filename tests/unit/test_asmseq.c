@@ -84,6 +84,8 @@ static void chains(void)
 	CU_ASSERT_STRING_EQUAL(chain("vpxor %xmm1, %xmm1, %xmm0"), "vpxor %xmm0, %xmm1, %xmm0\n");
 	CU_ASSERT_STRING_EQUAL(chain("imul $3, %rbx, %rax"), "imul $3, %rax, %rax\n");
 	CU_ASSERT_STRING_EQUAL(chain("div %rcx"), "div %rcx\n");
+	CU_ASSERT_STRING_EQUAL(chain("rdmsr"), "rdmsr\n");
+	CU_ASSERT_PTR_NOT_NULL(strstr(how, "implicit"));
 	/* A sequence is repeated as given. */
 	CU_ASSERT_STRING_EQUAL(chain("imul %rbx, %rax; add %rcx, %rax"), "imul %rbx, %rax\nadd %rcx, %rax\n");
 	CU_ASSERT_PTR_NOT_NULL(strstr(how, "as given"));

@@ -426,40 +426,24 @@ fi
 live_is_zero "after run --backend both"
 
 step "selftest in ring 0, and both backends side by side"
-# TCG emulates the CPU: the selftest identifies it so and judges nothing,
-# each check saying why; with --core it judges as a core the table has, at
-# least 15 of its 20-odd checks (the emulator's timings fail most: exit 1),
-# in user mode and in ring 0 alike; with --core intel-core, a core the
-# table lacks, the Intel Core line's values alone.
-if CBENCH_KNOWN_SO=$dir/known.so cbenchctl selftest --backend both --quiet-mode lvt --trials 1 \
-	-o /tmp/selftest.out 2>/tmp/selftest.err; then
-	for b in user kmod; do
-		grep -Eq "^backend $b( \(quiet mode [a-z]+\))?: timer tsc" /tmp/selftest.out || fail "selftest: no $b backend: $(cat /tmp/selftest.out)"
-		grep -Eq "^$b: 2[0-9] checks, 0 judged \(0 passed, 0 failed\), 2[0-9] not judged" /tmp/selftest.out ||
-			fail "selftest: $b: not 20-odd checks, none judged: $(cat /tmp/selftest.out)"
-	done
-	grep -q "^core: not one the table covers (QEMU's TCG emulates this CPU" /tmp/selftest.out ||
-		fail "selftest: the emulator not said: $(cat /tmp/selftest.out)"
-	grep -q "^backend kmod (quiet mode lvt)" /tmp/selftest.out ||
-		fail "selftest: the kmod backend's quiet mode is not said: $(cat /tmp/selftest.out)"
-	side_by_side /tmp/selftest.out "selftest"
-else
-	fail "selftest --backend both: $(cat /tmp/selftest.err /tmp/selftest.out 2>/dev/null)"
-fi
+# TCG emulates the CPU, which the selftest identifies and judges nothing
+# on (each check saying why: tests/unit/test_known.c); with --core it
+# judges as a core the table has, at least 15 of its 20-odd checks, in user
+# mode and in ring 0 alike (the emulator's timings fail most of them: exit
+# 1).  A kernel ring 0 has no room for under TCG (its setup, its reps within
+# the interrupts-off budget) is not run, saying why, not failed.
 CBENCH_KNOWN_SO=$dir/known.so cbenchctl selftest --backend both --quiet-mode lvt --trials 1 \
 	--core golden-cove-sp -o /tmp/selftest.out 2>/tmp/selftest.err
 for b in user kmod; do
+	grep -Eq "^backend $b( \(quiet mode [a-z]+\))?: timer tsc" /tmp/selftest.out || fail "selftest: no $b backend: $(cat /tmp/selftest.out /tmp/selftest.err)"
 	grep -Eq "^$b: 2[0-9] checks, (1[5-9]|2[0-9]) judged" /tmp/selftest.out ||
 		fail "selftest --core golden-cove-sp: $b: fewer than 15 of 20-odd checks judged: $(cat /tmp/selftest.out /tmp/selftest.err)"
 done
-grep -q "^core: Golden Cove (server: Sapphire Rapids, Emerald Rapids) (as --core says" /tmp/selftest.out ||
+grep -q "^core: Golden Cove (server: Sapphire Rapids, Emerald Rapids) (as --core says (.*); CPUID said: QEMU's TCG emulates" /tmp/selftest.out ||
 	fail "selftest --core: the core not said: $(cat /tmp/selftest.out)"
-CBENCH_KNOWN_SO=$dir/known.so cbenchctl selftest --backend kmod --quiet-mode lvt --trials 1 \
-	--core intel-core -o /tmp/selftest.out 2>/tmp/selftest.err
-grep -Eq "^kmod: 2[0-9] checks, [5-9] judged" /tmp/selftest.out ||
-	fail "selftest --core intel-core: not the line's values judged: $(cat /tmp/selftest.out /tmp/selftest.err)"
-grep -Eq "^ +lea: a core the table lacks, and an Intel Core's cores differ in it" /tmp/selftest.out ||
-	fail "selftest --core intel-core: a check not judged without its reason: $(cat /tmp/selftest.out)"
+grep -q "^backend kmod (quiet mode lvt)" /tmp/selftest.out ||
+	fail "selftest: the kmod backend's quiet mode is not said: $(cat /tmp/selftest.out)"
+side_by_side /tmp/selftest.out "selftest"
 live_is_zero "after the selftest"
 
 step "insn in ring 0: an object built on the host, a privileged instruction"

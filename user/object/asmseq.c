@@ -608,13 +608,19 @@ int cbench_asm_chain(const struct cbench_asm_seq *seq, char *out, size_t out_byt
 			 "the chain its output makes to its input");
 		return 0;
 	}
+	if (implicit(in)) {
+		render(in, &rn, out, out_bytes);
+		snprintf(how, how_bytes, "its operands are implicit: repeated as given, a chain only "
+			 "where its outputs feed its inputs");
+		return 0;
+	}
 	dest = in->nops ? &in->op[in->nops - 1].reg : NULL;
 	if (!dest || in->op[in->nops - 1].kind != CBENCH_OP_REG || dest->cls == CBENCH_ASM_OTHER) {
 		snprintf(why, why_bytes, "it writes no register to chain through (a store, a compare): "
 			 "give a sequence whose output feeds its input");
 		return -EINVAL;
 	}
-	if (in->dest_read || implicit(in)) {
+	if (in->dest_read) {
 		render(in, &rn, out, out_bytes);
 		snprintf(how, how_bytes, "its destination is a source too: repeated as given");
 		return 0;
