@@ -98,8 +98,8 @@ const struct cbench_known_check *cbench_known_find(const char *name)
 #define PORTS_2 "vendor manual: 2 load ports"
 #define PORTS_3 "vendor manual: 3 load ports"
 #define MEMLAT(cpu) "InstLatx64 memory latency test: " cpu
-#define RENAMED "the core renames a store and its load (memory renaming): the pair took 0.9 to " \
-	"2.6 cycles from run to run on Golden Cove, the renamer's state deciding; no stable answer"
+#define RENAMED "the core renames a store and its load (memory renaming): the pair took 0.8 to " \
+	"3.4 cycles from run to run on Golden Cove, the renamer's state deciding; no stable answer"
 #define DRAM "DRAM on x86 servers and desktops: 60-130 ns (AnandTech: Skylake-SP 96-98 ns); range"
 #define MISPREDICT "published measurements (Agner Fog's microarchitecture guide) lie within; range"
 
