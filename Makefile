@@ -227,6 +227,12 @@ BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 CBENCHLIBDIR ?= $(PREFIX)/lib/cbench
 
 $(BUILD)/user/cmd/selftest.o: CPPFLAGS += -DCBENCH_LIBDIR='"$(CBENCHLIBDIR)"'
+# insn builds its objects at run time with the kernel-safe flags, and the
+# header it was built with (object/cbench_header.S includes its text).
+$(BUILD)/user/object/asmgen.o: CPPFLAGS += -DCBENCH_KERNEL_CFLAGS='"$(KERNEL_BENCH_CFLAGS)"' \
+	-DCBENCH_KERNEL_LIBS='"$(KERNEL_BENCH_LIBS)"'
+$(BUILD)/user/object/asmgen.o: Makefile
+$(BUILD)/user/object/cbench_header.o: include/cbench.h
 # Rebuilt when the place changes (make install PREFIX=...).
 $(BUILD)/cbenchlibdir: FORCE
 	@mkdir -p $(BUILD)
@@ -421,6 +427,7 @@ itest: cbenchctl examples fixtures symbols-fixtures kfixtures install-check ites
 	tests/run/junit.sh
 	tests/run/resume.sh
 	tests/run/selftest.sh
+	tests/run/insn.sh
 	tests/run/history.sh
 	tests/run/jobs.sh
 

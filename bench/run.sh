@@ -155,6 +155,8 @@ for c in b["checks"]:
         continue
     g = gb.get(kernels[c["name"]])
     gcyc = f"{g / 1000 * ghz:8.4f}" if g else "       -"
-    print(f"  {c['name']:15s} expected {c['expected']:7.4g}  cbench {c['measured']:8.4f} "
+    exp = f"{c['expected']:7.4g}" if c["expected"] is not None else "      -"
+    got = f"{c['measured']:8.4f}" if c["measured"] is not None else "       -"
+    print(f"  {c['name']:15s} expected {exp}  cbench {got} "
           f"({c['verdict']})  gbench {gcyc}")
 PY

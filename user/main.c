@@ -29,6 +29,7 @@ static const struct cbench_subcommand subcommands[] = {
 	{ "profile", cbench_profile_main, "show where a benchmark's time goes, with confidence intervals" },
 	{ "run", cbench_run_main, "measure the benchmarks in a shared object" },
 	{ "selftest", cbench_selftest_main, "measure kernels with known answers and check them here" },
+	{ "insn", cbench_insn_main, "latency and throughput of an instruction or a sequence, in assembly" },
 	{ "store", cbench_store_main, "keep runs in a results store: add, list, import, export" },
 	{ "version", show_version, "print the version of cbenchctl" },
 };

@@ -2,9 +2,10 @@
 /*
  * `cbenchctl selftest`'s report (report/report_selftest.c), text and JSON,
  * for fixed outcomes and fixed run reports, against the golden files
- * tests/golden/selftest-*: every verdict, a cause shown and one only JSON
- * has, a value not measured (null in JSON), a table row without cores, one
- * backend and two side by side.
+ * tests/golden/selftest-*: the core judged as, every verdict, an expected
+ * range, a cause shown and one only JSON has, a value not measured (null in
+ * JSON), a table row without cores, the counts judged, one backend and two
+ * side by side.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +20,13 @@
 static const struct cbench_machine machine = {
 	.cpu_vendor = "AuthenticAMD", .cpu_name = "AMD EPYC 9454P 48-Core Processor",
 	.cpu_family = 25, .cpu_model = 17, .cpu_stepping = 1,
+};
+
+static const struct cbench_core core = {
+	.cpu = { .vendor = "AuthenticAMD", .family = 25, .model = 17 },
+	.l1d_bytes = 32 << 10, .l2_bytes = 1 << 20, .l3_bytes = 32 << 20, .stlb_entries = 3072,
+	.hypervisor = "KVMKVMKVM", .line = CBENCH_LINE_AMD_ZEN, .uarch = CBENCH_UARCH_ZEN4,
+	.how = "family 19h with AVX-512; model 0x11 agrees",
 };
 
 static const char user_report[] =
@@ -47,11 +55,16 @@ static struct cbench_json *parse(const char *text)
 }
 
 static void add(struct cbench_selftest_backend *b, struct cbench_selftest_outcome c,
-		const char *cause)
+		const char *kernel, const char *cause)
 {
+	snprintf(c.kernel, sizeof(c.kernel), "%s", kernel);
 	snprintf(c.cause, sizeof(c.cause), "%s", cause);
 	b->checks[b->nchecks++] = c;
-	b->failed += c.verdict == CBENCH_SELFTEST_FAIL || c.verdict == CBENCH_SELFTEST_NOT_MEASURED;
+	b->judged += c.verdict == CBENCH_KNOWN_PASS || c.verdict == CBENCH_KNOWN_FAIL;
+	b->passed += c.verdict == CBENCH_KNOWN_PASS;
+	b->failed += c.verdict == CBENCH_KNOWN_FAIL || c.verdict == CBENCH_KNOWN_NOT_MEASURED;
+	b->not_judged += c.verdict == CBENCH_KNOWN_NOT_JUDGED || c.verdict == CBENCH_KNOWN_UNSUPPORTED ||
+			 c.verdict == CBENCH_KNOWN_NOT_RUN;
 }
 
 static void fill_user(struct cbench_selftest_backend *b)
@@ -60,27 +73,37 @@ static void fill_user(struct cbench_selftest_backend *b)
 	b->backend = "user";
 	b->report = parse(user_report);
 	add(b, (struct cbench_selftest_outcome){ .name = "add", .what = "dependent add r64, r64 latency",
-		.unit = "cycles", .source = "uops.info", .cores = "AMD Zen 3, Zen 4", .expected = 1,
-		.tolerance = 0.02, .measured = 1.0003, .verdict = CBENCH_SELFTEST_PASS }, "");
+		.unit = "cycles", .source = "uops.info", .cores = "an AMD Zen", .expected = 1,
+		.expected_hi = 1, .tolerance = 0.02, .measured = 1.0003, .verdict = CBENCH_KNOWN_PASS },
+	    "latency_add", "");
 	add(b, (struct cbench_selftest_outcome){ .name = "add", .what = "instructions per op (counted)",
 		.unit = "instructions", .source = "the kernel's code", .cores = "any", .expected = 1,
-		.tolerance = 0.01, .measured = 1.002, .verdict = CBENCH_SELFTEST_PASS },
-	    "a cause a passing check does not show");
+		.expected_hi = 1, .tolerance = 0.01, .measured = 1.002, .verdict = CBENCH_KNOWN_PASS },
+	    "", "a cause a passing check does not show");
 	add(b, (struct cbench_selftest_outcome){ .name = "imul", .what = "dependent imul r64, r64 latency",
 		.unit = "cycles", .source = "--expect", .cores = "as given", .expected = 4,
-		.tolerance = 0.02, .measured = 2.9991, .verdict = CBENCH_SELFTEST_FAIL },
-	    "2.999 cycles is -25.0% off 4 (tolerance 2%)");
+		.expected_hi = 4, .tolerance = 0.02, .measured = 2.9991, .verdict = CBENCH_KNOWN_FAIL },
+	    "latency_imul", "2.999 cycles is -25.0% off 4 (tolerance 2%)");
 	add(b, (struct cbench_selftest_outcome){ .name = "crc32", .what = "dependent crc32 r64, r64 latency",
-		.unit = "cycles", .source = "no table row for this CPU", .cores = "", .expected = NAN,
-		.tolerance = 0.02, .measured = 3.01, .verdict = CBENCH_SELFTEST_MEASURED_ONLY }, "");
+		.unit = "cycles", .source = "no expectation", .cores = "", .expected = NAN,
+		.expected_hi = NAN, .tolerance = 0.02, .measured = 3.01,
+		.verdict = CBENCH_KNOWN_NOT_JUDGED }, "latency_crc32", "no value for AMD Zen 4 in the table");
 	add(b, (struct cbench_selftest_outcome){ .name = "popcnt", .what = "dependent popcnt r64, r64 latency",
-		.unit = "cycles", .source = "uops.info", .cores = "AMD Zen 3, Zen 4", .expected = 1,
-		.tolerance = 0.02, .measured = NAN, .verdict = CBENCH_SELFTEST_UNSUPPORTED },
-	    "this CPU has no popcnt (CPUID)");
+		.unit = "cycles", .source = "uops.info", .cores = "an AMD Zen", .expected = 1,
+		.expected_hi = 1, .tolerance = 0.02, .measured = NAN, .verdict = CBENCH_KNOWN_UNSUPPORTED },
+	    "latency_popcnt", "this CPU lacks an instruction of its kernel (CPUID)");
 	add(b, (struct cbench_selftest_outcome){ .name = "l1", .what = "L1 load-to-use latency",
-		.unit = "cycles", .source = "uops.info", .cores = "AMD Zen 3, Zen 4", .expected = 4,
-		.tolerance = 0.03, .measured = NAN, .verdict = CBENCH_SELFTEST_NOT_MEASURED },
-	    "no trial measured it");
+		.unit = "cycles", .source = "uops.info", .cores = "an AMD Zen", .expected = 4,
+		.expected_hi = 4, .tolerance = 0.03, .measured = NAN, .verdict = CBENCH_KNOWN_NOT_MEASURED },
+	    "latency_l1", "latency_l1: no trial measured it");
+	add(b, (struct cbench_selftest_outcome){ .name = "l3", .what = "L3 load-to-use latency",
+		.unit = "cycles", .source = "InstLatx64; range", .cores = "AMD Zen 4", .expected = 48,
+		.expected_hi = 56, .tolerance = 0.1, .measured = 51.2, .verdict = CBENCH_KNOWN_PASS },
+	    "latency_random_4096k", "");
+	add(b, (struct cbench_selftest_outcome){ .name = "memory", .what = "memory load-to-use latency",
+		.unit = "ns", .source = "no expectation", .cores = "", .expected = NAN,
+		.expected_hi = NAN, .tolerance = 0, .measured = NAN, .verdict = CBENCH_KNOWN_NOT_RUN },
+	    "latency_memory_64m", "latency_memory_64m: its arena is over cbench.ko's arena_max_bytes");
 }
 
 static void fill_kmod(struct cbench_selftest_backend *b)
@@ -89,8 +112,9 @@ static void fill_kmod(struct cbench_selftest_backend *b)
 	b->backend = "kmod";
 	b->report = parse(kmod_report);
 	add(b, (struct cbench_selftest_outcome){ .name = "add", .what = "dependent add r64, r64 latency",
-		.unit = "cycles", .source = "uops.info", .cores = "AMD Zen 3, Zen 4", .expected = 1,
-		.tolerance = 0.02, .measured = 1, .verdict = CBENCH_SELFTEST_PASS }, "");
+		.unit = "cycles", .source = "uops.info", .cores = "an AMD Zen", .expected = 1,
+		.expected_hi = 1, .tolerance = 0.02, .measured = 1, .verdict = CBENCH_KNOWN_PASS },
+	    "latency_add", "");
 }
 
 struct render_arg {
@@ -103,7 +127,7 @@ static void render(FILE *f, const void *arg)
 {
 	const struct render_arg *a = arg;
 
-	cbench_selftest_print(f, &machine, a->b, a->n, a->json);
+	cbench_selftest_print(f, &machine, &core, a->b, a->n, a->json);
 }
 
 static void check(const char *name, const struct cbench_selftest_backend *b, int n)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `cbenchctl selftest`: known answers on this machine.  Runs the kernels of
+ * `cbenchctl selftest`: known answers on this machine.  Identifies the
+ * core from its CPUID leaves (machine/uarch.c), runs the kernels of
  * examples/known.c (built kernel-safe, so ring 0 runs them too) through
- * `cbenchctl run` in a child, reads its JSON report, and holds each
- * figure against what the hardware documents for this CPU
- * (machine/known.c): a latency in cycles, a throughput, and, where the
- * PMU counted, instructions per op and cycles per op against the estimate.
+ * `cbenchctl run` in a child, those of caches and TLBs sized from the
+ * leaves, reads its JSON report, and judges each figure against what the
+ * core's row, or its vendor line's, says (machine/known.c).  Where the PMU
+ * counted, instructions per op and cycles per op against the estimate too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include "cmd/subcommands.h"
 #include "machine/known.h"
 #include "machine/probe.h"
+#include "machine/uarch.h"
 #include "report/backends.h"
 #include "report/json.h"
 #include "report/readfile.h"
@@ -40,8 +42,9 @@
  * reference-chain estimate within the clock's move. */
 #define INSTRUCTIONS_TOLERANCE 0.01
 #define CYCLES_TOLERANCE 0.03
-#define MAX_EXPECT 16
+#define MAX_EXPECT 32
 #define BACKENDS 2
+#define ID_BYTES 64
 
 struct selftest_options {
 	const char *backends[BACKENDS];	/* "user", "kmod" */
@@ -49,10 +52,18 @@ struct selftest_options {
 	const char *cpu;		/* --cpu, as given; NULL: run's default */
 	const char *trials;
 	const char *quiet;		/* --quiet-mode for the kmod backend; NULL: the module's */
+	const char *core;		/* --core, as given */
 	bool json;
 	const char *output;
 	struct { const char *name; double value; } expect[MAX_EXPECT];
 	int nexpect;
+};
+
+/* What each check runs on this core, chosen once for every backend. */
+struct plan {
+	char id[ID_BYTES], minus[ID_BYTES];
+	bool supported;
+	char why[256];			/* why it has no kernel here */
 };
 
 static void usage(FILE *f)
@@ -61,16 +72,25 @@ static void usage(FILE *f)
 		"Usage: %s selftest [options]\n"
 		"\n"
 		"Measures kernels whose answers the hardware documents (examples/known.c: the\n"
-		"latency of add, imul, crc32 and popcnt chains, an L1 pointer chase, the\n"
-		"throughput of independent adds) and holds each against this CPU's value from\n"
-		"a table keyed by CPUID vendor, family and model, with its source.  A CPU the\n"
-		"table lacks is measured only, never failed.  Where the PMU counts, also\n"
-		"instructions per op (1) and cycles per op against the estimate.\n"
+		"latency of add, imul, crc32, popcnt, lzcnt, lea, div and vector chains, loads\n"
+		"from L1, L2, L3 and memory with chases sized from the CPUID cache leaves, a\n"
+		"TLB miss, a store and its load, a mispredicted branch, the throughput of adds,\n"
+		"imuls and loads) and judges each against this core's value, with its source.\n"
+		"The core is identified by its CPUID feature, cache and TLB leaves and hybrid\n"
+		"core type, not by its model number alone; values that hold on every core of a\n"
+		"vendor's line (add 1 and imul 3 cycles on every Intel Core and AMD Zen) are\n"
+		"judged on a core the table lacks.  A check that cannot be judged says why.\n"
+		"Where the PMU counts, also instructions per op (1) and cycles per op against\n"
+		"the estimate.\n"
 		"\n"
 		"Options:\n"
 		"  --backend KIND      user, kmod or both (default user): both measures in user\n"
 		"                      mode and in ring 0 and shows them side by side\n"
 		"  --cpu N             measure on CPU N (default: run's)\n"
+		"  --core NAME         judge as core NAME, for a guest whose CPUID hides its\n"
+		"                      silicon: skylake, skylake-sp, sunny-cove, golden-cove,\n"
+		"                      golden-cove-sp, gracemont, zen, zen2, zen3, zen4, zen5, or\n"
+		"                      intel-core or amd-zen for the vendor line's values only\n"
 		"  --quiet-mode MODE   kmod: cli (interrupts off) or lvt (the local APIC's LVT\n"
 		"                      entries masked), as for run; the report says which\n"
 		"  --trials K          trials per kernel (default 5)\n"
@@ -80,42 +100,101 @@ static void usage(FILE *f)
 		"  -o, --output FILE   write the report to FILE (default stdout)\n"
 		"  -h, --help          show this help\n"
 		"\n"
-		"Exit status: 0 when every check passed (or was measured only), 1 when one\n"
-		"failed or the kernels could not be measured, 2 for wrong arguments.\n",
+		"Exit status: 0 when no check failed (a check not judged does not fail), 1 when\n"
+		"one failed or a kernel could not be measured, 2 for wrong arguments.\n",
 		cbench_prog);
 }
 
 static int take_expect(struct selftest_options *o, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
+	char name[32];
 	double v;
 
 	if (!eq || o->nexpect == MAX_EXPECT || cbench_parse_number(eq + 1, &v) || !(v > 0))
 		return cbench_usage_error("selftest", "--expect wants NAME=VALUE, VALUE positive, "
 					  "not '%s'", arg);
-	for (unsigned int i = 0; i < cbench_known_nchecks; i++) {
-		if (strlen(cbench_known_checks[i].name) == (size_t)(eq - arg) &&
-		    !strncmp(cbench_known_checks[i].name, arg, (size_t)(eq - arg))) {
-			o->expect[o->nexpect].name = cbench_known_checks[i].name;
-			o->expect[o->nexpect++].value = v;
-			return 0;
-		}
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+	if (!cbench_known_find(name))
+		return cbench_usage_error("selftest", "--expect: no check named '%s' (the report's "
+					  "first column names them: add, imul, l2, ...)", name);
+	o->expect[o->nexpect].name = cbench_known_find(name)->name;
+	o->expect[o->nexpect++].value = v;
+	return 0;
+}
+
+static int take_backend(struct selftest_options *o, const char *arg)
+{
+	if (!strcmp(arg, "both")) {
+		o->backends[0] = "user";
+		o->backends[1] = "kmod";
+		o->nbackends = 2;
+	} else if (!strcmp(arg, "user") || !strcmp(arg, "kmod")) {
+		o->backends[0] = !strcmp(arg, "user") ? "user" : "kmod";
+		o->nbackends = 1;
+	} else {
+		return cbench_usage_error("selftest", "--backend must be user, kmod or both, not '%s'",
+					  arg);
 	}
-	return cbench_usage_error("selftest", "--expect: no check named '%.*s' (add, imul, crc32, "
-				  "popcnt, l1, add-throughput)", (int)(eq - arg), arg);
+	return 0;
+}
+
+static int take_option(struct selftest_options *o, int c, const char *arg)
+{
+	enum cbench_line line;
+	enum cbench_uarch uarch;
+
+	switch (c) {
+	case 'o':
+		o->output = arg;
+		return 0;
+	case 'b':
+		return take_backend(o, arg);
+	case 'c':
+		o->cpu = arg;
+		return 0;
+	case 'C':
+		if (cbench_core_parse(arg, &line, &uarch))
+			return cbench_usage_error("selftest", "--core: no core named '%s' (see --help)",
+						  arg);
+		o->core = arg;
+		return 0;
+	case 'q':
+		if (strcmp(arg, "cli") && strcmp(arg, "lvt"))
+			return cbench_usage_error("selftest", "--quiet-mode must be cli or lvt, not '%s'",
+						  arg);
+		o->quiet = arg;
+		return 0;
+	case 't':
+		if (strspn(arg, "0123456789") != strlen(arg) || !*arg || atoi(arg) < 1 ||
+		    atoi(arg) > 1000)
+			return cbench_usage_error("selftest", "--trials wants a count from 1 to 1000, "
+						  "not '%s'", arg);
+		o->trials = arg;
+		return 0;
+	case 'e':
+		return take_expect(o, arg);
+	case 'f':
+		if (strcmp(arg, "text") && strcmp(arg, "json"))
+			return cbench_usage_error("selftest", "--format must be text or json, not '%s'",
+						  arg);
+		o->json = !strcmp(arg, "json");
+		return 0;
+	}
+	return CBENCH_EXIT_USAGE;
 }
 
 /* 0, 1 for --help, or CBENCH_EXIT_USAGE after saying why. */
 static int parse(struct selftest_options *o, int argc, char *argv[])
 {
-	enum { OPT_BACKEND = 256, OPT_CPU, OPT_TRIALS, OPT_EXPECT, OPT_FORMAT, OPT_QUIET };
 	static const struct option longopts[] = {
-		{ "backend", required_argument, NULL, OPT_BACKEND },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "trials", required_argument, NULL, OPT_TRIALS },
-		{ "expect", required_argument, NULL, OPT_EXPECT },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "quiet-mode", required_argument, NULL, OPT_QUIET },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "core", required_argument, NULL, 'C' },
+		{ "trials", required_argument, NULL, 't' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "quiet-mode", required_argument, NULL, 'q' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -126,56 +205,14 @@ static int parse(struct selftest_options *o, int argc, char *argv[])
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
+		if (c == 'h')
 			return 1;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_BACKEND:
-			if (!strcmp(optarg, "both")) {
-				o->backends[0] = "user";
-				o->backends[1] = "kmod";
-				o->nbackends = 2;
-			} else if (!strcmp(optarg, "user") || !strcmp(optarg, "kmod")) {
-				o->backends[0] = !strcmp(optarg, "user") ? "user" : "kmod";
-				o->nbackends = 1;
-			} else {
-				return cbench_usage_error("selftest", "--backend must be user, kmod or "
-							  "both, not '%s'", optarg);
-			}
-			break;
-		case OPT_CPU:
-			o->cpu = optarg;
-			break;
-		case OPT_QUIET:
-			if (strcmp(optarg, "cli") && strcmp(optarg, "lvt"))
-				return cbench_usage_error("selftest", "--quiet-mode must be cli or lvt, "
-							  "not '%s'", optarg);
-			o->quiet = optarg;
-			break;
-		case OPT_TRIALS:
-			if (strspn(optarg, "0123456789") != strlen(optarg) || !*optarg ||
-			    atoi(optarg) < 1 || atoi(optarg) > 1000)
-				return cbench_usage_error("selftest", "--trials wants a count from 1 to "
-							  "1000, not '%s'", optarg);
-			o->trials = optarg;
-			break;
-		case OPT_EXPECT:
-			if (take_expect(o, optarg))
-				return CBENCH_EXIT_USAGE;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cbench_usage_error("selftest", "--format must be text or json, not "
-							  "'%s'", optarg);
-			o->json = !strcmp(optarg, "json");
-			break;
-		case ':':
+		if (c == ':')
 			return cbench_usage_error("selftest", "%s wants a value", argv[optind - 1]);
-		default:
+		if (c == '?')
 			return cbench_usage_error("selftest", "unknown option '%s'", argv[optind - 1]);
-		}
+		if (take_option(o, c, optarg))
+			return CBENCH_EXIT_USAGE;
 	}
 	if (o->quiet && !strcmp(o->backends[0], "user") && o->nbackends == 1)
 		return cbench_usage_error("selftest", "--quiet-mode is how cbench.ko keeps its "
@@ -216,29 +253,42 @@ static int find_kernels(char *path, size_t len)
 	return access(path, R_OK) ? -ENOENT : 0;
 }
 
-/* Runs `cbenchctl run` on the kernels into json_path; its stderr into err_path. */
-/* "^(latency_add|...)$": the kernels this CPU can execute. */
-static void supported_filter(char *buf, size_t len)
+/* Each check's kernels on this core, and whether it can run them. */
+static void make_plans(const struct cbench_core *core, uint64_t mem_bytes, struct plan *plans)
+{
+	for (unsigned int i = 0; i < cbench_known_nchecks; i++) {
+		const struct cbench_known_check *k = &cbench_known_checks[i];
+		struct plan *p = &plans[i];
+
+		p->supported = cbench_known_supported(k, core);
+		if (cbench_known_kernels(k, core, mem_bytes, p->id, sizeof(p->id), p->minus,
+					 sizeof(p->minus), p->why, sizeof(p->why)))
+			p->id[0] = p->minus[0] = '\0';
+	}
+}
+
+/* "^(latency_add|...)$": the kernels the plans run. */
+static void kernels_filter(const struct plan *plans, char *buf, size_t len)
 {
 	size_t at = (size_t)snprintf(buf, len, "^(");
 
 	for (unsigned int i = 0; i < cbench_known_nchecks && at < len; i++) {
-		if (cbench_known_supported(&cbench_known_checks[i]))
-			at += (size_t)snprintf(buf + at, len - at, "%s%s", at > 2 ? "|" : "",
-					       cbench_known_checks[i].benchmark);
+		if (!plans[i].supported || !plans[i].id[0])
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s%s%s", at > 2 ? "|" : "", plans[i].id,
+				       plans[i].minus[0] ? "|" : "", plans[i].minus);
 	}
 	if (at < len)
 		snprintf(buf + at, len - at, ")$");
 }
 
+/* Runs `cbenchctl run` on the kernels into json_path; its stderr into err_path. */
 static int run_kernels(const struct selftest_options *o, const char *backend, const char *so,
-		       const char *json_path, const char *err_path)
+		       const char *filter, const char *json_path, const char *err_path)
 {
 	const char *argv[24];
-	char filter[512];
 	int argc = 0;
 
-	supported_filter(filter, sizeof(filter));
 	argv[argc++] = "cbenchctl";
 	argv[argc++] = "run";
 	argv[argc++] = "--backend";
@@ -261,129 +311,180 @@ static int run_kernels(const struct selftest_options *o, const char *backend, co
 	argv[argc++] = json_path;
 	argv[argc++] = so;
 	argv[argc] = NULL;
-	return cbench_session_run_self(argv, err_path) == 0 ? 0 : -EIO;
+	/* A failed trial is the checks' business, not the run's: 1 is fine. */
+	return cbench_session_run_self(argv, err_path) <= 1 && !access(json_path, R_OK) ? 0 : -EIO;
 }
 
-/* The least over a result's ok trials of one figure; NAN if none has it. */
-static double trials_least(const struct cbench_json *res, const char *key)
+/* Over a result's ok trials: the least, or the median, of one figure; NAN if none has it. */
+static double over_trials(const struct cbench_json *res, const char *key, bool least)
 {
 	const struct cbench_json *t = cbench_json_get(res, "trials");
-	double least = NAN;
-
-	for (size_t i = 0; t && i < t->n; i++) {
-		double x = cbench_json_number(&t->items[i], key, NAN);
-
-		if (isfinite(x) && !(x >= least))
-			least = x;
-	}
-	return least;
-}
-
-/* The median over a result's ok trials of one figure; NAN if none has it. */
-static double trials_median(const struct cbench_json *res, const char *key)
-{
-	const struct cbench_json *t = cbench_json_get(res, "trials");
-	double v[1024];
+	double v[1024], lo = NAN;
 	size_t n = 0;
 
 	for (size_t i = 0; t && i < t->n && n < sizeof(v) / sizeof(v[0]); i++) {
 		double x = cbench_json_number(&t->items[i], key, NAN);
 
-		if (isfinite(x))
-			v[n++] = x;
+		if (!isfinite(x) || strcmp(cbench_json_string(&t->items[i], "status", "ok"), "ok"))
+			continue;
+		v[n++] = x;
+		if (!(x >= lo))
+			lo = x;
 	}
-	return n ? cbench_stats_median(v, n) : NAN;
+	return least ? lo : n ? cbench_stats_median(v, n) : NAN;
 }
 
-static void judge(struct cbench_selftest_outcome *c, const char *why)
+/* Why a benchmark has no figure: its first failed trial's reason. */
+static void no_figure(const struct cbench_json *res, const char *id, char *why, size_t len)
 {
-	double off;
+	const struct cbench_json *t = cbench_json_get(res, "trials");
 
-	if (!isfinite(c->measured)) {
-		c->verdict = CBENCH_SELFTEST_NOT_MEASURED;
-		snprintf(c->cause, sizeof(c->cause), "%s", why && *why ? why : "no trial measured it");
-		return;
-	}
-	if (!(c->expected > 0)) {
-		c->verdict = CBENCH_SELFTEST_MEASURED_ONLY;
-		return;
-	}
-	off = c->measured / c->expected - 1;
-	c->verdict = fabs(off) <= c->tolerance ? CBENCH_SELFTEST_PASS : CBENCH_SELFTEST_FAIL;
-	if (c->verdict == CBENCH_SELFTEST_FAIL)
-		snprintf(c->cause, sizeof(c->cause), "%.4g %s is %+.1f%% off %g (tolerance %.0f%%)%s%s",
-			 c->measured, c->unit, 100 * off, c->expected, 100 * c->tolerance,
-			 why && *why ? "; the run said: " : "", why ? why : "");
-}
-
-static double expected_of(const struct selftest_options *o, const char *name,
-			  const struct cbench_machine *m, struct cbench_selftest_outcome *c)
-{
-	struct cbench_known_value k;
-
-	for (int i = 0; i < o->nexpect; i++) {
-		if (!strcmp(o->expect[i].name, name)) {
-			c->source = "--expect";
-			c->cores = "as given";
-			return o->expect[i].value;
+	snprintf(why, len, "%s: %s", id, res ? "no trial measured it" : "not in the run's report");
+	for (size_t i = 0; t && i < t->n; i++) {
+		if (!strcmp(cbench_json_string(&t->items[i], "status", ""), "failed")) {
+			snprintf(why, len, "%s: %s", id, cbench_json_string(&t->items[i], "reason", "?"));
+			return;
 		}
 	}
-	if (cbench_known_lookup(name, m->cpu_vendor, m->cpu_family, m->cpu_model, &k)) {
-		c->source = k.source;
-		c->cores = k.cores;
-		return k.value;
+}
+
+/* A check's figure of one benchmark of the report; NAN, with why, if none. */
+static double figure_of(const struct cbench_json *report, const struct cbench_known_check *k,
+			const char *id, char *why, size_t len)
+{
+	const struct cbench_json *res = cbench_report_result(report, id);
+	double x = NAN;
+
+	if (res && k->figure == CBENCH_KNOWN_LEAST)
+		x = over_trials(res, "est_cycles_per_op", true);
+	else if (res)
+		x = cbench_json_number(res, k->figure == CBENCH_KNOWN_NS ? "ns_per_op" :
+				       "est_cycles_per_op", NAN);
+	if (!isfinite(x))
+		no_figure(res, id, why, len);
+	return x;
+}
+
+static void expected_of(const struct selftest_options *o, const struct cbench_known_check *k,
+			const struct cbench_core *core, struct cbench_selftest_outcome *c)
+{
+	struct cbench_known_expect e;
+
+	for (int i = 0; i < o->nexpect; i++) {
+		if (!strcmp(o->expect[i].name, k->name)) {
+			c->source = "--expect";
+			c->cores = "as given";
+			c->expected = c->expected_hi = o->expect[i].value;
+			return;
+		}
 	}
-	c->source = "no table row for this CPU";
-	c->cores = "";
-	return NAN;
+	cbench_known_expect(k, core, &e);
+	c->expected = e.lo;
+	c->expected_hi = e.hi;
+	c->source = *e.source ? e.source : "no expectation";
+	c->cores = e.cores;
+	snprintf(c->cause, sizeof(c->cause), "%s", e.why);
+}
+
+static void count(struct cbench_selftest_backend *b, const struct cbench_selftest_outcome *c)
+{
+	b->judged += c->verdict == CBENCH_KNOWN_PASS || c->verdict == CBENCH_KNOWN_FAIL;
+	b->passed += c->verdict == CBENCH_KNOWN_PASS;
+	b->failed += c->verdict == CBENCH_KNOWN_FAIL || c->verdict == CBENCH_KNOWN_NOT_MEASURED;
+	b->not_judged += c->verdict == CBENCH_KNOWN_NOT_JUDGED || c->verdict == CBENCH_KNOWN_UNSUPPORTED ||
+			 c->verdict == CBENCH_KNOWN_NOT_RUN;
+}
+
+/* Measured against expected; a cause the run gave is kept where judging leaves none. */
+static void judge(struct cbench_selftest_outcome *c, const char *run_said)
+{
+	char cause[sizeof(c->cause)];
+
+	c->verdict = cbench_known_judge(c->expected, c->expected_hi, c->tolerance, c->measured,
+					c->unit, cause, sizeof(cause));
+	if (c->verdict == CBENCH_KNOWN_FAIL || c->verdict == CBENCH_KNOWN_NOT_MEASURED)
+		snprintf(c->cause, sizeof(c->cause), "%.100s%s%.150s", cause,
+			 *cause && *run_said ? "; " : "", run_said);
+	/*
+	 * A kernel cbench.ko has no room for (its arena, its setup with
+	 * preemption off, its reps within the interrupts-off budget) is a
+	 * limit of this backend on this machine, not a fault.
+	 */
+	if (c->verdict == CBENCH_KNOWN_NOT_MEASURED &&
+	    (strstr(run_said, "arena_max_bytes") || strstr(run_said, "in ring 0 it runs with preemption off") ||
+	     strstr(run_said, "outlast cbench.ko's interrupts-off budget")))
+		c->verdict = CBENCH_KNOWN_NOT_RUN;
+}
+
+/* Where the PMU counted: one instruction per op, and cycles as the estimate. */
+static void check_counted(struct cbench_selftest_backend *b, const struct cbench_known_check *k,
+			  const struct cbench_json *res)
+{
+	struct cbench_selftest_outcome *c = &b->checks[b->nchecks++];
+
+	*c = (struct cbench_selftest_outcome){ .name = k->name, .what = "instructions per op (counted)",
+			       .unit = "instructions", .expected = 1, .expected_hi = 1,
+			       .source = "the kernel's code", .cores = "any",
+			       .tolerance = INSTRUCTIONS_TOLERANCE,
+			       .measured = over_trials(res, "instructions_per_op", false) };
+	judge(c, "");
+	count(b, c);
+	c = &b->checks[b->nchecks++];
+	*c = (struct cbench_selftest_outcome){ .name = k->name, .what = "cycles per op (counted) vs estimate",
+			       .unit = "cycles", .source = "the estimate", .cores = "any",
+			       .tolerance = CYCLES_TOLERANCE,
+			       .expected = cbench_json_number(res, "est_cycles_per_op", NAN),
+			       .measured = over_trials(res, "cycles_per_op", false) };
+	c->expected_hi = c->expected;
+	judge(c, "");
+	count(b, c);
+}
+
+/* One check on one backend's report. */
+static void check_one(const struct selftest_options *o, const struct cbench_core *core,
+		      const struct cbench_known_check *k, const struct plan *p,
+		      struct cbench_selftest_backend *b, bool counted)
+{
+	struct cbench_selftest_outcome *c = &b->checks[b->nchecks++];
+	char why[256] = "";
+	double x;
+
+	*c = (struct cbench_selftest_outcome){ .name = k->name, .what = k->what, .unit = k->unit,
+					       .tolerance = k->tolerance, .measured = NAN };
+	snprintf(c->kernel, sizeof(c->kernel), "%.63s", p->id);
+	expected_of(o, k, core, c);
+	if (!p->supported) {
+		c->verdict = CBENCH_KNOWN_UNSUPPORTED;
+		snprintf(c->cause, sizeof(c->cause), "this CPU lacks an instruction of its kernel (CPUID)");
+		count(b, c);
+		return;
+	}
+	if (!p->id[0]) {
+		c->verdict = CBENCH_KNOWN_NOT_RUN;
+		snprintf(c->cause, sizeof(c->cause), "%s", p->why);
+		count(b, c);
+		return;
+	}
+	x = figure_of(b->report, k, p->id, why, sizeof(why));
+	if (p->minus[0] && isfinite(x))
+		x -= figure_of(b->report, k, p->minus, why, sizeof(why));
+	c->measured = x * k->scale;
+	judge(c, why);
+	count(b, c);
+	if (counted && k->one_insn && cbench_report_result(b->report, p->id))
+		check_counted(b, k, cbench_report_result(b->report, p->id));
 }
 
 /* The checks of one backend's report. */
-static void check_all(const struct selftest_options *o, const struct cbench_machine *m,
-		      struct cbench_selftest_backend *b)
+static void check_all(const struct selftest_options *o, const struct cbench_core *core,
+		      const struct plan *plans, struct cbench_selftest_backend *b)
 {
 	const struct cbench_json *counters = cbench_json_get(cbench_json_get(b->report, "config"),
 							     "counters");
 	bool counted = counters && counters->n > 0;
 
-	for (unsigned int i = 0; i < cbench_known_nchecks; i++) {
-		const struct cbench_known_check *k = &cbench_known_checks[i];
-		const struct cbench_json *res = cbench_report_result(b->report, k->benchmark);
-		struct cbench_selftest_outcome *c = &b->checks[b->nchecks++];
-
-		*c = (struct cbench_selftest_outcome){ .name = k->name, .what = k->what, .unit = k->unit,
-				       .tolerance = k->tolerance };
-		c->expected = expected_of(o, k->name, m, c);
-		if (!cbench_known_supported(k)) {
-			c->measured = NAN;
-			c->verdict = CBENCH_SELFTEST_UNSUPPORTED;
-			snprintf(c->cause, sizeof(c->cause), "this CPU has no %s (CPUID)", k->needs);
-			continue;
-		}
-		c->measured = !res ? NAN : k->least ? trials_least(res, "est_cycles_per_op") :
-			      cbench_json_number(res, "est_cycles_per_op", NAN);
-		judge(c, res ? cbench_json_string(res, "unstable_reason", "") : "not in the report");
-		b->failed += c->verdict == CBENCH_SELFTEST_FAIL || c->verdict == CBENCH_SELFTEST_NOT_MEASURED;
-		if (!counted || !res)
-			continue;
-		/* Where the PMU counted: one instruction per op, and its cycles
-		 * agree with the reference chain's estimate. */
-		c = &b->checks[b->nchecks++];
-		*c = (struct cbench_selftest_outcome){ .name = k->name, .what = "instructions per op (counted)",
-				       .unit = "instructions", .expected = 1, .source = "the kernel's code",
-				       .cores = "any", .tolerance = INSTRUCTIONS_TOLERANCE,
-				       .measured = trials_median(res, "instructions_per_op") };
-		judge(c, NULL);
-		b->failed += c->verdict == CBENCH_SELFTEST_FAIL;
-		c = &b->checks[b->nchecks++];
-		*c = (struct cbench_selftest_outcome){ .name = k->name, .what = "cycles per op (counted) vs estimate",
-				       .unit = "cycles", .source = "the estimate", .cores = "any",
-				       .tolerance = CYCLES_TOLERANCE,
-				       .expected = cbench_json_number(res, "est_cycles_per_op", NAN),
-				       .measured = trials_median(res, "cycles_per_op") };
-		judge(c, NULL);
-		b->failed += c->verdict == CBENCH_SELFTEST_FAIL;
-	}
+	for (unsigned int i = 0; i < cbench_known_nchecks; i++)
+		check_one(o, core, &cbench_known_checks[i], &plans[i], b, counted);
 }
 
 /* Reads a report file whole and parses it; NULL after saying why. */
@@ -403,14 +504,16 @@ static struct cbench_json *read_report(const char *path)
 }
 
 /* One backend: the run and its checks; 0, or -1 after saying why. */
-static int measure_backend(const struct selftest_options *o, const struct cbench_machine *m,
-			   const char *so, const char *dir, struct cbench_selftest_backend *b)
+static int measure_backend(const struct selftest_options *o, const struct cbench_core *core,
+			   const struct plan *plans, const char *so, const char *dir,
+			   struct cbench_selftest_backend *b)
 {
-	char json[PATH_MAX], err[PATH_MAX];
+	char json[PATH_MAX], err[PATH_MAX], filter[2048];
 
 	snprintf(json, sizeof(json), "%s/%s.json", dir, b->backend);
 	snprintf(err, sizeof(err), "%s/%s.err", dir, b->backend);
-	if (run_kernels(o, b->backend, so, json, err)) {
+	kernels_filter(plans, filter, sizeof(filter));
+	if (run_kernels(o, b->backend, so, filter, json, err)) {
 		char line[512];
 		FILE *f = fopen(err, "re");
 
@@ -421,6 +524,7 @@ static int measure_backend(const struct selftest_options *o, const struct cbench
 		if (f)
 			fclose(f);
 		unlink(err);
+		unlink(json);
 		return -1;
 	}
 	unlink(err);
@@ -428,18 +532,52 @@ static int measure_backend(const struct selftest_options *o, const struct cbench
 	unlink(json);
 	if (!b->report)
 		return -1;
-	check_all(o, m, b);
+	check_all(o, core, plans, b);
+	return 0;
+}
+
+/* The core the checks are judged as: this CPU's, or --core's. */
+static void identify(const struct selftest_options *o, struct cbench_core *core)
+{
+	enum cbench_line line;
+	enum cbench_uarch uarch;
+
+	cbench_core_probe(o->cpu ? atoi(o->cpu) : cbench_last_allowed_cpu(), core);
+	if (o->core && !cbench_core_parse(o->core, &line, &uarch))
+		cbench_core_force(core, line, uarch);
+}
+
+static int report(const struct selftest_options *o, const struct cbench_machine *m,
+		  const struct cbench_core *core, const struct cbench_selftest_backend *b, int n)
+{
+	struct cbench_outfile out = { 0 };
+	int ret = cbench_outfile_open(&out, o->output);
+
+	if (ret) {
+		cbench_err("selftest: unable to write %s: %s\n", o->output,
+			   cbench_outfile_error(&out, ret));
+		return -1;
+	}
+	cbench_selftest_print(out.file, m, core, b, n, o->json);
+	ret = cbench_outfile_commit(&out);
+	cbench_outfile_abort(&out);
+	if (ret) {
+		cbench_err("selftest: unable to write %s: %s\n", o->output ? o->output : "the report",
+			   cbench_outfile_error(&out, ret));
+		return -1;
+	}
 	return 0;
 }
 
 int cbench_selftest_main(int argc, char *argv[])
 {
 	struct selftest_options o;
-	struct cbench_selftest_backend b[BACKENDS] = { { 0 } };
+	static struct cbench_selftest_backend b[BACKENDS];
+	struct plan plans[CBENCH_KNOWN_MAX_CHECKS];
 	struct cbench_machine m;
+	struct cbench_core core;
 	char so[PATH_MAX], dir[] = "/tmp/cbench-selftest.XXXXXX";
 	int ret = parse(&o, argc, argv), status = 1, n = 0;
-	struct cbench_outfile out = { 0 };
 
 	if (ret == 1) {
 		usage(stdout);
@@ -456,30 +594,21 @@ int cbench_selftest_main(int argc, char *argv[])
 		cbench_err("selftest: unable to make a scratch directory: %s\n", strerror(errno));
 		return 1;
 	}
+	memset(b, 0, sizeof(b));
 	cbench_machine_probe(&m);
+	identify(&o, &core);
+	make_plans(&core, m.mem_bytes, plans);
 	for (n = 0; n < o.nbackends; n++) {
 		b[n].backend = o.backends[n];
-		if (measure_backend(&o, &m, so, dir, &b[n]))
+		if (measure_backend(&o, &core, plans, so, dir, &b[n]))
 			goto out;
 	}
-	ret = cbench_outfile_open(&out, o.output);
-	if (ret) {
-		cbench_err("selftest: unable to write %s: %s\n", o.output,
-			   cbench_outfile_error(&out, ret));
+	if (report(&o, &m, &core, b, n))
 		goto out;
-	}
-	cbench_selftest_print(out.file, &m, b, n, o.json);
-	ret = cbench_outfile_commit(&out);
-	if (ret) {
-		cbench_err("selftest: unable to write %s: %s\n", o.output ? o.output : "the report",
-			   cbench_outfile_error(&out, ret));
-		goto out;
-	}
 	status = 0;
 	for (int r = 0; r < n; r++)
 		status |= b[r].failed != 0;
 out:
-	cbench_outfile_abort(&out);
 	for (int r = 0; r < BACKENDS; r++)
 		cbench_json_free(b[r].report);
 	rmdir(dir);

@@ -20,6 +20,7 @@ int cbench_list_main(int argc, char *argv[]);
 int cbench_compare_main(int argc, char *argv[]);
 int cbench_profile_main(int argc, char *argv[]);
 int cbench_selftest_main(int argc, char *argv[]);
+int cbench_insn_main(int argc, char *argv[]);
 int cbench_info_main(int argc, char *argv[]);
 int cbench_doctor_main(int argc, char *argv[]);
 int cbench_lab_main(int argc, char *argv[]);

@@ -18,6 +18,7 @@
 #include "../../kmod/lib/cpuid.h"
 #include "machine/probe.h"
 #include "machine/sysroot.h"
+#include "machine/uarch.h"
 
 void cbench_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
@@ -148,6 +149,21 @@ unsigned int cbench_core_type_on(int cpu)
 	cbench_cpuid_decode(&c, read_cpuid);
 	sched_setaffinity(0, sizeof(was), &was);
 	return c.hybrid ? c.core_type : 0;
+}
+
+void cbench_core_probe(int cpu, struct cbench_core *core)
+{
+	cpu_set_t was, here;
+	bool moved = false;
+
+	if (cpu >= 0 && cpu < CPU_SETSIZE && !sched_getaffinity(0, sizeof(was), &was)) {
+		CPU_ZERO(&here);
+		CPU_SET(cpu, &here);
+		moved = !sched_setaffinity(0, sizeof(here), &here);
+	}
+	cbench_core_identify(core, read_cpuid);
+	if (moved)
+		sched_setaffinity(0, sizeof(was), &was);
 }
 
 static const char *core_type_name(unsigned int type, char *buf, size_t len)

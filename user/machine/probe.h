@@ -62,6 +62,12 @@ int cbench_last_allowed_cpu(void);
  */
 unsigned int cbench_core_type_on(int cpu);
 
+struct cbench_core;
+
+/* The core CPU cpu is (machine/uarch.h), identified there (the calling
+ * thread visits it: a hybrid part's cores differ); here if it cannot. */
+void cbench_core_probe(int cpu, struct cbench_core *core);
+
 /*
  * The measuring CPU's PMU in one line, for reports, info and doctor: the
  * vendor's counter architecture and version, the counters and their width,

@@ -9,39 +9,40 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "machine/known.h"
 #include "machine/probe.h"
+#include "machine/uarch.h"
 #include "report/json.h"
-
-enum cbench_selftest_verdict {
-	CBENCH_SELFTEST_PASS,
-	CBENCH_SELFTEST_FAIL,
-	CBENCH_SELFTEST_MEASURED_ONLY,	/* no expectation for this CPU */
-	CBENCH_SELFTEST_NOT_MEASURED,	/* no trial measured it (a failure) */
-	CBENCH_SELFTEST_UNSUPPORTED,	/* the CPU lacks the instruction */
-};
 
 /* One check's outcome on one backend. */
 struct cbench_selftest_outcome {
 	const char *name, *what, *unit, *source, *cores;
-	double expected, tolerance, measured;	/* tolerance relative; NAN: none */
-	enum cbench_selftest_verdict verdict;
+	double expected, expected_hi;		/* a value (equal) or a range; NAN: none */
+	double tolerance, measured;		/* tolerance relative */
+	enum cbench_known_verdict verdict;
+	char kernel[64];			/* what it ran: "latency_chase_1024k" */
 	char cause[256];			/* "" when there is nothing to say */
 };
+
+/* Most outcomes one backend has: each check, and two counted ones for each of them. */
+#define CBENCH_SELFTEST_OUTCOMES 72
 
 /* What one backend's run gave. */
 struct cbench_selftest_backend {
 	const char *backend;			/* "user" or "kmod" */
 	struct cbench_json *report;		/* the run's JSON report */
-	struct cbench_selftest_outcome checks[3 * 8];	/* each known check, and two counted ones */
+	struct cbench_selftest_outcome checks[CBENCH_SELFTEST_OUTCOMES];
 	int nchecks;
-	int failed;
+	int judged, passed, failed;		/* failed: failed or not measured */
+	int not_judged;				/* not judged, not supported, not run */
 };
 
 /*
- * The report of n backends on machine m, as text (with, for two backends,
- * both side by side) or as JSON.
+ * The report of n backends on machine m, core the identification the
+ * checks were judged by, as text (with, for two backends, both side by
+ * side) or as JSON.
  */
-void cbench_selftest_print(FILE *f, const struct cbench_machine *m,
+void cbench_selftest_print(FILE *f, const struct cbench_machine *m, const struct cbench_core *core,
 			   const struct cbench_selftest_backend *b, int n, bool json);
 
 #endif /* _CBENCH_REPORT_SELFTEST_H */
