@@ -59,6 +59,48 @@ static int compare_double(const void *a, const void *b)
 }
 
 /*
+ * Drops from steady (k of them) the measurements that outran their
+ * references: a measurement's ticks over its pair's level are its rate in
+ * reference chains, the same at every clock level, and delays only raise
+ * it; a value under the least that CBENCH_LEVELS_CONFIRM of them share
+ * (within tol, or the two timers' rounding) comes from a measurement the
+ * clock sped up for between one reference and the next, or from a pair a
+ * tenant slowed alone.  Where no CBENCH_LEVELS_CONFIRM agree, keeps all.
+ * How many are left; q and sorted are scratch of k values.
+ */
+static size_t outran_dropped(const struct cbench_level_point *bench, const struct cbench_level_point *ref,
+			     size_t *steady, size_t k, double bench_step, double ref_step, double tol,
+			     double *q, double *sorted)
+{
+	double slack, floor = NAN;
+	size_t n = 0;
+
+	for (size_t j = 0; j < k; j++)
+		q[j] = bench[steady[j]].ticks_per_rep / pair_level(ref, steady[j]);
+	memcpy(sorted, q, k * sizeof(*q));
+	qsort(sorted, k, sizeof(*sorted), compare_double);
+	for (size_t j = 0; j + CBENCH_LEVELS_CONFIRM <= k; j++) {
+		size_t last = j + CBENCH_LEVELS_CONFIRM - 1;
+
+		slack = fmax(tol, 2 * (bench_step / bench[steady[0]].ticks_per_rep +
+				       ref_step / pair_level(ref, steady[0])));
+		if (sorted[last] <= sorted[j] * (1 + slack)) {
+			floor = sorted[j];
+			break;
+		}
+	}
+	if (isnan(floor))
+		return k;
+	for (size_t j = 0; j < k; j++) {
+		slack = fmax(tol, 2 * (bench_step / bench[steady[j]].ticks_per_rep +
+				       ref_step / pair_level(ref, steady[j])));
+		if (q[j] >= floor * (1 - slack))
+			steady[n++] = steady[j];
+	}
+	return n;
+}
+
+/*
  * The clock levels among the k steady pairs' values v: the lowest value of
  * each core, a run of sorted values each within CBENCH_LEVELS_CORE (or
  * three timer steps) of the one before, of at least CBENCH_LEVELS_CORE_MIN
@@ -143,6 +185,8 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 		if (k >= need)
 			break;
 	}
+	if (k >= CBENCH_LEVELS_CONFIRM)
+		k = outran_dropped(bench, ref, steady, k, bench_step, ref_step, l->tolerance, b, v);
 	/* Fewer than hoped even at the loosest: a floor of a few still
 	 * comes from one level; under CBENCH_LEVELS_FEWEST, none does. */
 	l->matched = k;

@@ -41,6 +41,9 @@ struct cbench_level_point {
 #define CBENCH_LEVELS_MIN 5
 #define CBENCH_LEVELS_MIN_SHARE 0.5
 #define CBENCH_LEVELS_FEWEST 3
+/* Measurements whose rates in reference chains must agree for the least of
+ * them to stand: fewer under it outran their references (levels.c). */
+#define CBENCH_LEVELS_CONFIRM 3
 /* A level's core (levels.c): steady references within this of each other,
  * relative, at least CBENCH_LEVELS_CORE_MIN and CBENCH_LEVELS_CORE_SHARE
  * of the steady measurements. */
