@@ -540,6 +540,7 @@ bench: cbenchctl examples fixtures
 	bench/history.sh
 	bench/changepoints.sh
 	bench/history_xxhash.sh
+	bench/insn.sh
 	bench/layout.sh
 	bench/night.sh
 

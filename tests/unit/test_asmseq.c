@@ -17,7 +17,7 @@
 #include "object/asmseq.h"
 
 static struct cbench_asm_seq seq;
-static char why[512], how[256], out[8192];
+static char why[512], how[256], held[160], out[8192];
 
 static int parse(const char *text)
 {
@@ -101,7 +101,8 @@ static int copies(const char *text, int max, int avoid)
 	int n = 0;
 
 	CU_ASSERT_EQUAL_FATAL(parse(text), 0);
-	if (cbench_asm_copies(&seq, max, avoid, 32, out, sizeof(out), &n, why, sizeof(why)))
+	if (cbench_asm_copies(&seq, max, avoid, 32, out, sizeof(out), &n, held, sizeof(held), why,
+			      sizeof(why)))
 		return -1;
 	return n;
 }
@@ -123,6 +124,20 @@ static void throughput_copies(void)
 	CU_ASSERT_EQUAL(copies("vaddpd -64(%rbx), %zmm1, %zmm0", 2, -1), 2);
 	CU_ASSERT_STRING_EQUAL(out, "vaddpd -64(%rbx), %zmm1, %zmm0\nvaddpd 0(%rbx), %zmm1, %zmm2\n");
 	CU_ASSERT_EQUAL(copies("vaddpd %ymm1, %ymm2, %ymm0", 40, -1), 30);
+	CU_ASSERT_STRING_EQUAL(held, "");
+	/* A source naming the destination of an instruction that only writes
+	 * it reads a register no copy writes: no copy is a chain through itself. */
+	CU_ASSERT_EQUAL(copies("mov (%rax), %rax", 3, 15), 3);
+	CU_ASSERT_STRING_EQUAL(out, "mov (%r14), %rax\nmov 8(%r14), %rcx\nmov 16(%r14), %rdx\n");
+	CU_ASSERT_PTR_NOT_NULL(strstr(held, "%rax read %r14"));
+	CU_ASSERT_EQUAL(copies("lea 8(%rax,%rbx), %eax", 2, 15), 2);
+	CU_ASSERT_STRING_EQUAL(out, "lea 8(%r14,%rbx), %eax\nlea 16(%r14,%rbx), %ecx\n");
+	CU_ASSERT_EQUAL(copies("vaddpd %ymm1, %ymm0, %ymm0", 2, -1), 2);
+	CU_ASSERT_STRING_EQUAL(out, "vaddpd %ymm1, %ymm31, %ymm0\nvaddpd %ymm1, %ymm31, %ymm2\n");
+	/* Its destination a source by nature (add): each copy its own chain. */
+	CU_ASSERT_EQUAL(copies("add %rax, %rax", 2, -1), 2);
+	CU_ASSERT_STRING_EQUAL(out, "add %rax, %rax\nadd %rcx, %rcx\n");
+	CU_ASSERT_STRING_EQUAL(held, "");
 	/* Every register a sequence writes, consistently within a copy. */
 	CU_ASSERT_EQUAL(copies("imul %rbx, %rax; add %rax, %rcx", 2, -1), 2);
 	CU_ASSERT_STRING_EQUAL(out, "imul %rbx, %rax\nadd %rax, %rcx\nimul %rbx, %rdx\nadd %rdx, %rsi\n");

@@ -480,6 +480,11 @@ struct rename {
 	int gpr[16], vec[32];
 	int only_at;		/* rename only the only_at-th register token; -1: every one */
 	long disp;		/* added to the displacement of each memory operand */
+	/* Sources before token dest_token naming register from (of class cls)
+	 * read register to instead; cls CBENCH_ASM_NONE: none do. */
+	struct {
+		int cls, from, to, dest_token;
+	} held;
 };
 
 static void no_rename(struct rename *r)
@@ -488,6 +493,7 @@ static void no_rename(struct rename *r)
 	memset(r->vec, -1, sizeof(r->vec));
 	r->only_at = -1;
 	r->disp = 0;
+	r->held.cls = CBENCH_ASM_NONE;
 }
 
 /*
@@ -536,6 +542,8 @@ static void render(const struct cbench_asm_insn *in, const struct rename *rn, ch
 		}
 		if (rn->only_at < 0 || rn->only_at == token)
 			to = r.cls == CBENCH_ASM_GPR ? rn->gpr[r.num] : rn->vec[r.num];
+		if ((int)r.cls == rn->held.cls && r.num == rn->held.from && token < rn->held.dest_token)
+			to = rn->held.to;
 		token++;
 		if (to < 0) {
 			at += (size_t)snprintf(out + at, len - at, "%%%.*s", (int)n, p + 1);
@@ -590,6 +598,23 @@ static int chain_source(const struct cbench_asm_insn *in, const struct cbench_as
 			token += (o->base.cls == CBENCH_ASM_GPR) + (o->index.cls == CBENCH_ASM_GPR);
 	}
 	return -1;
+}
+
+/* The register token (as render() counts them) of in's last operand. */
+static int last_token(const struct cbench_asm_insn *in)
+{
+	int token = 0;
+
+	for (int i = 0; i < in->nops - 1; i++) {
+		const struct cbench_asm_operand *o = &in->op[i];
+
+		if (o->kind == CBENCH_OP_REG)
+			token += (o->reg.cls == CBENCH_ASM_GPR || o->reg.cls == CBENCH_ASM_VEC) &&
+				 !o->reg.high_byte;
+		else if (o->kind == CBENCH_OP_MEM)
+			token += (o->base.cls == CBENCH_ASM_GPR) + (o->index.cls == CBENCH_ASM_GPR);
+	}
+	return token;
 }
 
 int cbench_asm_chain(const struct cbench_asm_seq *seq, char *out, size_t out_bytes, char *how,
@@ -708,11 +733,55 @@ static int copies_refused(const struct cbench_asm_seq *seq, char *why, size_t wh
 	return 0;
 }
 
+/*
+ * One instruction that only writes its destination but names it as a
+ * source too (mov (%rax), %rax; vaddpd %ymm1, %ymm0, %ymm0) would make
+ * each copy a chain through itself, and its throughput a latency over the
+ * copies (a load's 5 cycles over 12 copies: 0.42, where three load ports
+ * give 0.33).  Its sources read a register of their own no copy writes,
+ * taken from the free ones (the last), holding what every register holds.
+ */
+static void held_source(const struct cbench_asm_seq *seq, struct rename *held, uint32_t *free_gpr,
+			uint32_t *free_vec)
+{
+	const struct cbench_asm_insn *in = single(seq);
+	const struct cbench_asm_reg *dest;
+	uint32_t *set;
+	int dest_token;
+
+	no_rename(held);
+	if (!in || implicit(in) || in->dest_read || !in->nops || in->op[in->nops - 1].kind != CBENCH_OP_REG)
+		return;
+	dest = &in->op[in->nops - 1].reg;
+	if (dest->high_byte || (dest->cls != CBENCH_ASM_GPR && dest->cls != CBENCH_ASM_VEC))
+		return;
+	set = dest->cls == CBENCH_ASM_GPR ? free_gpr : free_vec;
+	dest_token = last_token(in);
+	for (int i = 0; i < in->nops - 1; i++) {
+		const struct cbench_asm_operand *o = &in->op[i];
+		bool names = o->kind == CBENCH_OP_REG ? o->reg.cls == dest->cls && o->reg.num == dest->num :
+			     o->kind == CBENCH_OP_MEM && dest->cls == CBENCH_ASM_GPR &&
+			     ((o->base.cls == CBENCH_ASM_GPR && o->base.num == dest->num) ||
+			      (o->index.cls == CBENCH_ASM_GPR && o->index.num == dest->num));
+
+		if (!names || !*set)
+			continue;
+		held->held.cls = dest->cls;
+		held->held.from = dest->num;
+		held->held.to = 31 - __builtin_clz(*set);
+		held->held.dest_token = dest_token;
+		*set &= ~(1u << held->held.to);
+		return;
+	}
+}
+
 int cbench_asm_copies(const struct cbench_asm_seq *seq, int max, int avoid, int nvec, char *out,
-		      size_t out_bytes, int *copies, char *why, size_t why_bytes)
+		      size_t out_bytes, int *copies, char *held_how, size_t held_bytes, char *why,
+		      size_t why_bytes)
 {
 	uint32_t free_gpr = 0xffffu & ~seq->gpr_named & ~(1u << RSP) & ~(1u << RBP);
 	uint32_t free_vec = (nvec >= 32 ? ~0u : 0xffffu) & ~seq->vec_named;
+	struct rename held;
 	int wg = count_bits(seq->gpr_written), wv = count_bits(seq->vec_written), n;
 
 	*out = '\0';
@@ -720,6 +789,7 @@ int cbench_asm_copies(const struct cbench_asm_seq *seq, int max, int avoid, int 
 		return -EINVAL;
 	if (avoid >= 0)
 		free_gpr &= ~(1u << avoid);
+	held_source(seq, &held, &free_gpr, &free_vec);
 	n = max;
 	if (wg && 1 + count_bits(free_gpr) / wg < n)
 		n = 1 + count_bits(free_gpr) / wg;
@@ -735,6 +805,7 @@ int cbench_asm_copies(const struct cbench_asm_seq *seq, int max, int avoid, int 
 		struct rename rn;
 
 		no_rename(&rn);
+		rn.held = held.held;
 		/*
 		 * Each copy's memory at an address of its own, so that no copy waits
 		 * on another's store: 8 bytes apart, which on Golden Cove keeps
@@ -751,5 +822,17 @@ int cbench_asm_copies(const struct cbench_asm_seq *seq, int max, int avoid, int 
 			render(&seq->insn[i], &rn, out, out_bytes);
 	}
 	*copies = n;
+	*held_how = '\0';
+	if (held.held.cls != CBENCH_ASM_NONE) {
+		const struct cbench_asm_reg *d = &seq->insn[0].op[seq->insn[0].nops - 1].reg;
+		struct cbench_asm_reg to = *d;
+		char from_name[16], to_name[16];
+
+		to.num = (uint8_t)held.held.to;
+		reg_name(d, d->num, from_name, sizeof(from_name));
+		reg_name(&to, to.num, to_name, sizeof(to_name));
+		snprintf(held_how, held_bytes, "its sources that named its destination %%%s read %%%s, "
+			 "which no copy writes, so that no copy waits on itself", from_name, to_name);
+	}
 	return 0;
 }

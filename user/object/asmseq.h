@@ -103,11 +103,14 @@ int cbench_asm_chain(const struct cbench_asm_seq *seq, char *out, size_t out_byt
  * another; as many as the free registers allow, up to max.  avoid is a
  * register (GPR number) no copy may use (the loop counter), or -1; nvec is
  * 16 or 32.  0 with the copies in out (one instruction per line) and their
- * number in *copies; -EINVAL with why where it cannot rename (a high-byte
+ * number in *copies, and in held_how what was done where one instruction
+ * that only writes its destination also named it as a source (those
+ * sources read a register no copy writes; "" otherwise); -EINVAL with why where it cannot rename (a high-byte
  * register, an implicit operand, fewer than two copies' registers).
  */
 int cbench_asm_copies(const struct cbench_asm_seq *seq, int max, int avoid, int nvec, char *out,
-		      size_t out_bytes, int *copies, char *why, size_t why_bytes);
+		      size_t out_bytes, int *copies, char *held_how, size_t held_bytes, char *why,
+		      size_t why_bytes);
 
 /* The sequence as given, one instruction per line (for --copies N). */
 void cbench_asm_render(const struct cbench_asm_seq *seq, char *out, size_t out_bytes);
