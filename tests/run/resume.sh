@@ -49,14 +49,16 @@ else
 fi
 
 # Resumed: first and second carried over (their JSON members as written,
-# their Go lines too), stop measured in full, marked resumed in JSON, Go and
-# JUnit; no interrupted marker left; the JSON valid against its schema.
+# their Go lines too), stop's finished trial carried and its second
+# measured, marked resumed in JSON, Go and JUnit; no interrupted marker
+# left; the JSON valid against its schema.
 # shellcheck disable=SC2086
 run_cb run $OPTS --resume "$TMP/int.json" -o "$TMP/res.json" -o "$TMP/res.txt" -o "$TMP/res.junit.xml" "$SO"
-if [ "$rc" -eq 0 ] && grep -q "^# resumed-from: $TMP/int.json ([0-9T:Z-]*): 2 benchmarks carried over$" "$TMP/res.txt" &&
+if [ "$rc" -eq 0 ] && grep -q "^# resumed-from: $TMP/int.json ([0-9T:Z-]*): 2 benchmarks carried over, and 1 trial of benchmarks it had begun$" "$TMP/res.txt" &&
    [ "$(grep -E '^Benchmark(First|Second) ' "$TMP/int.txt")" = "$(grep -E '^Benchmark(First|Second) ' "$TMP/res.txt")" ] &&
    [ "$(grep -c '^BenchmarkStop ' "$TMP/res.txt")" -eq 2 ] &&
    grep -q '<property name="benchmarks_carried_over" value="2"/>' "$TMP/res.junit.xml" &&
+   grep -q '<property name="trials_carried_over" value="1"/>' "$TMP/res.junit.xml" &&
    "$SCHEMA_PY" - "$TMP/int.json" "$TMP/res.json" <<'PY'
 import json, sys
 old, new = (json.load(open(p)) for p in sys.argv[1:3])
@@ -64,10 +66,16 @@ c = new["config"]
 assert "interrupted" not in c, c
 r = c["resumed_from"]
 assert r["path"] == sys.argv[1] and r["date"] == old["config"]["date"] and r["benchmarks_carried_over"] == 2, r
+assert r["trials_carried_over"] == 1, r
 assert [b["id"] for b in new["benchmarks"]] == ["first", "second", "stop"]
 assert new["benchmarks"][:2] == old["benchmarks"][:2], "carried benchmarks changed"
-assert len(new["benchmarks"][2]["trials"]) == 2
-assert all(t["status"] != "failed" for t in new["benchmarks"][2]["trials"])
+stop, was = new["benchmarks"][2]["trials"], old["benchmarks"][2]["trials"]
+assert len(stop) == 2, stop
+assert all(t["status"] != "failed" for t in stop)
+# Its finished trial carried as it was, the second measured now.
+assert stop[0].get("carried") is True and stop[0]["ns_per_op"] == was[0]["ns_per_op"], (stop[0], was[0])
+assert not stop[1].get("carried"), stop[1]
+assert new["benchmarks"][2]["ns_per_op_lower"] <= min(t["ns_per_op"] for t in stop), new["benchmarks"][2]
 import jsonschema
 jsonschema.validate(new, json.load(open("docs/schema/run.schema.json")))
 PY

@@ -370,6 +370,8 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 		struct cbench_result *res = &r->results[j];
 
 		for (size_t k = j < i ? t + 1 : t; !res->carried && k < res->ntrials; k++) {
+			if (k < res->carried_trials)
+				continue;
 			free(res->trials[k].samples);
 			free(res->trials[k].ref_samples);
 			memset(&res->trials[k], 0, sizeof(res->trials[k]));
@@ -383,6 +385,8 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 
 		if (!res->carried)
 			res->ntrials = j < i ? t + 1 : t;
+		if (!res->carried && res->ntrials < res->carried_trials)
+			res->ntrials = res->carried_trials;
 		if (!res->ntrials) {
 			free(res->trials);
 			r->not_run++;
@@ -394,10 +398,14 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 	r->trials_kept = kept ? t + (i > 0) : 0;
 }
 
-/* Most trials a benchmark gets measured again in place of disturbed ones. */
+/*
+ * Most trials a benchmark gets measured again in place of disturbed ones:
+ * as many as it was asked for, so that a run keeps --trials unless the host
+ * disturbs more than half of what it measures.
+ */
 static size_t replacements_max(const struct run_state *st)
 {
-	return st->opt->trials > 2 ? st->opt->trials / 2 : 1;
+	return st->opt->trials;
 }
 
 /*
@@ -413,6 +421,7 @@ static int replace_trial(struct run_state *st, struct cbench_result *res, size_t
 		return -ENOMEM;
 	res->trials = trials;
 	memset(&trials[res->ntrials], 0, sizeof(*trials));
+	trials[set_aside].replaced = true;
 	trials[res->ntrials].replacement = true;
 	trials[res->ntrials].layout = trials[set_aside].layout;
 	res->ntrials++;
@@ -422,37 +431,47 @@ static int replace_trial(struct run_state *st, struct cbench_result *res, size_t
 		free(trials[res->ntrials - 1].samples);
 		free(trials[res->ntrials - 1].ref_samples);
 		res->ntrials--;
+		trials[set_aside].replaced = false;
 	}
 	return 0;
 }
 
 /*
- * Measures again, once, each trial that the run's trials together set
- * aside as disturbed (report.c, stats/trials.c): in a fresh worker, at
- * another moment, after every round, up to half of a benchmark's trials.
- * The set-aside trial stays in the report, marked.  On a terminal the rows
- * of benchmarks measured again are printed again.  0 or -ENOMEM.
+ * Measures again each trial that the run's trials together set aside as
+ * disturbed (report.c, stats/trials.c): in a fresh worker, at another
+ * moment, after every round, and again for a replacement the trials then
+ * set aside, until each benchmark keeps as many trials as --trials asked
+ * (failed trials apart) or has been measured again --trials times.  A
+ * set-aside trial stays in the report, marked, and set aside.  On a
+ * terminal the rows of benchmarks measured again are printed again.  0 or
+ * -ENOMEM.
  */
 static int remeasure(struct run_state *st, size_t total)
 {
 	struct cbench_report *r = &st->report;
-	bool again = false;
+	bool again = false, more = true;
 
-	cbench_report_summarize(r);
-	for (size_t i = 0; i < r->nresults && !cbench_session_stopped(); i++) {
-		struct cbench_result *res = &r->results[i];
-		size_t asked = res->carried ? 0 : res->ntrials, done = 0;
+	while (more && !cbench_session_stopped()) {
+		more = false;
+		cbench_report_summarize(r);
+		for (size_t i = 0; i < r->nresults && !cbench_session_stopped(); i++) {
+			struct cbench_result *res = &r->results[i];
+			size_t asked = res->carried ? 0 : res->ntrials, done = 0;
 
-		for (size_t j = 0; j < asked && done < replacements_max(st) && !cbench_session_stopped(); j++) {
-			int ret;
+			for (size_t j = 0; j < res->ntrials; j++)
+				done += res->trials[j].replacement;
+			for (size_t j = 0; j < asked && done < replacements_max(st) &&
+					   !cbench_session_stopped(); j++) {
+				int ret;
 
-			if (!res->trials[j].set_aside)
-				continue;
-			ret = replace_trial(st, res, j, i, total);
-			if (ret)
-				return ret;
-			done++;
-			again = true;
+				if (!res->trials[j].set_aside || res->trials[j].replaced)
+					continue;
+				ret = replace_trial(st, res, j, i, total);
+				if (ret)
+					return ret;
+				done++;
+				again = more = true;
+			}
 		}
 	}
 	if (cbench_session_stopped()) {
@@ -498,8 +517,8 @@ static struct cbench_trial *round_begin(void *arg, size_t unit, size_t lane,
 
 	if (last_round(st, t) && i == 0 && st->s.tty)
 		stream_row(st, NULL);
-	if (res->carried || !strcmp(res->tuning, "failed")) {
-		if (!res->carried)
+	if (res->carried || !strcmp(res->tuning, "failed") || t < res->carried_trials) {
+		if (!res->carried && t >= res->carried_trials)
 			cbench_session_done(&st->s);
 		if (last_round(st, t) && st->s.tty)
 			stream_row(st, res);
@@ -566,7 +585,7 @@ static bool measure_rounds(struct run_state *st, size_t total)
 static int measure_all(struct run_state *st)
 {
 	const struct cbench_run_options *opt = st->opt;
-	size_t total = st->s.nchosen, carried = 0;
+	size_t total = st->s.nchosen, planned = 0;
 
 	st->report.results = calloc(total, sizeof(*st->report.results));
 	if (!st->report.results)
@@ -576,18 +595,18 @@ static int measure_all(struct run_state *st)
 		int ret;
 
 		res->exp = st->s.chosen[k];
-		ret = st->resume ? cbench_resume_carry(st->resume, res) : 0;
-		if (ret < 0)
-			return ret;
-		carried += ret;
-		st->report.nresults += ret;
-		k += ret;
-		if (ret)
-			continue;
 		res->trials = calloc(opt->trials, sizeof(*res->trials));
 		if (!res->trials)
 			return -ENOMEM;
 		res->ntrials = opt->trials;
+		ret = st->resume ? cbench_resume_carry(st->resume, res) : 0;
+		if (ret < 0)
+			return ret;
+		st->report.nresults += ret;
+		k += ret;
+		if (ret)
+			continue;
+		planned += opt->trials - res->carried_trials;
 		st->report.nresults = ++k;
 		tune_experiment(st, res, k - 1, total);
 	}
@@ -595,7 +614,7 @@ static int measure_all(struct run_state *st)
 		stopped(st, 0, 0);
 		return 0;
 	}
-	cbench_session_plan(&st->s, opt->trials * (st->report.nresults - carried));
+	cbench_session_plan(&st->s, planned);
 	if (measure_rounds(st, total))
 		return 0;
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
@@ -779,8 +798,13 @@ int cbench_run_main(int argc, char *argv[])
 		status = nothing_kept(&st);
 		goto out;
 	}
-	if (st.resume)
+	if (st.resume) {
 		cbench_resume_mark(st.resume, &st.report);
+		fprintf(stderr, "resumed %s: %zu benchmark%s carried over whole, %zu trial%s of those "
+			"it had begun; the rest measured now\n", st.resume->path, st.resume->carried,
+			st.resume->carried == 1 ? "" : "s", st.resume->carried_trials,
+			st.resume->carried_trials == 1 ? "" : "s");
+	}
 	cbench_report_summarize(&st.report);
 	show_table(&st);
 	if (write_outputs(&st))

@@ -78,6 +78,7 @@ struct cbench_resume {
 	const struct cbench_json *config, *benchmarks;
 	unsigned int trials;		/* a benchmark with as many is finished */
 	size_t carried;			/* results carried over */
+	size_t carried_trials;		/* trials of results begun, carried over */
 };
 
 /* What --resume cannot go with; 0, or -EINVAL after writing why to err. */
@@ -103,8 +104,9 @@ bool cbench_resume_seed(const struct cbench_resume *rs, uint64_t *seed);
 
 int cbench_resume_check(const struct cbench_resume *rs, const struct cbench_session *s);
 
-/* res (its exp set) carried over if the report finished it: 1, 0 if it did
- * not (measure it), or -ENOMEM. */
+/* res (its exp and trials set) carried over if the report finished it: 1;
+ * 0 if it did not (measure it: res->carried_trials of res->trials are
+ * what the report finished of it), or -ENOMEM. */
 int cbench_resume_carry(struct cbench_resume *rs, struct cbench_result *res);
 
 /* r marked as resumed from rs. */

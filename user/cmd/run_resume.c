@@ -3,9 +3,10 @@
  * `run --resume REPORT.json`: a run that a signal stopped (or that ran out
  * of its time slot) goes on where it stopped.  The report says what it
  * finished; what it measured is carried over as it was written, and only
- * the benchmarks it did not finish are measured, each in full (a benchmark
- * the signal caught between two trials gets all its trials anew, so no
- * benchmark's trials come from two runs).
+ * what it did not finish is measured: a benchmark it finished is carried
+ * whole, and one it began keeps the trials it finished (trials go round
+ * the benchmarks, so a run stopped at 80 % finished none), its figures
+ * summarized anew over those and the trials measured now.
  *
  * A resumed report is one run only if both halves measured alike: the same
  * object (its build ID), the same options that shape a measurement, the
@@ -194,9 +195,16 @@ int cbench_resume_carry(struct cbench_resume *rs, struct cbench_result *res)
 		const struct cbench_json *b = &rs->benchmarks->items[i];
 		int ret;
 
-		if (strcmp(cbench_json_string(b, "id", ""), res->exp->id) ||
-		    cbench_carry_trials_done(b) < rs->trials)
+		if (strcmp(cbench_json_string(b, "id", ""), res->exp->id))
 			continue;
+		/* Begun: its trials so far, the rest measured now. */
+		if (cbench_carry_trials_done(b) < rs->trials) {
+			ret = cbench_trials_carry(b, res, rs->trials);
+			rs->carried_trials += res->carried_trials;
+			return ret;
+		}
+		free(res->trials);
+		res->trials = NULL;
 		ret = cbench_result_carry(b, res);
 		if (ret)
 			return ret;
@@ -210,7 +218,7 @@ void cbench_resume_mark(const struct cbench_resume *rs, struct cbench_report *r)
 {
 	r->resumed = (struct cbench_report_resumed){
 		.path = rs->path, .date = cbench_json_string(rs->config, "date", "?"),
-		.carried = rs->carried,
+		.carried = rs->carried, .carried_trials = rs->carried_trials,
 	};
 }
 

@@ -223,6 +223,25 @@ int cbench_result_carry(const struct cbench_json *b, struct cbench_result *res)
 	return 0;
 }
 
+int cbench_trials_carry(const struct cbench_json *b, struct cbench_result *res, size_t most)
+{
+	const struct cbench_json *trials = cbench_json_get(b, "trials");
+	size_t n = 0;
+
+	for (size_t i = 0; trials && trials->type == CBENCH_JSON_ARRAY && i < trials->n && n < most; i++) {
+		struct cbench_trial *t = &res->trials[n];
+
+		read_trial(&trials->items[i], t);
+		/* Its replacements are this run's business, as its own are. */
+		if (t->replacement)
+			continue;
+		t->carried = true;
+		n++;
+	}
+	res->carried_trials = n;
+	return 0;
+}
+
 size_t cbench_carry_trials_done(const struct cbench_json *b)
 {
 	const struct cbench_json *trials = cbench_json_get(b, "trials");

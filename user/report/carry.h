@@ -14,6 +14,13 @@
  */
 int cbench_result_carry(const struct cbench_json *b, struct cbench_result *res);
 
+/*
+ * The trials b finished (of a benchmark its run did not finish) into
+ * res->trials, which has room for most, each marked carried, and their
+ * number into res->carried_trials.  0.
+ */
+int cbench_trials_carry(const struct cbench_json *b, struct cbench_result *res, size_t most);
+
 /* The trials b finished, not counting those measured in place of others. */
 size_t cbench_carry_trials_done(const struct cbench_json *b);
 

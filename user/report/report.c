@@ -275,7 +275,8 @@ static void classify(struct cbench_report *r)
 
 	for (size_t i = 0; i < r->nresults; i++)
 		for (size_t j = 0; j < r->results[i].ntrials && !r->results[i].carried; j++)
-			n += !r->results[i].trials[j].error && r->results[i].trials[j].valid;
+			n += !r->results[i].trials[j].error && r->results[i].trials[j].valid &&
+			     !r->results[i].trials[j].replaced && !r->results[i].trials[j].carried;
 	obs = calloc(n ? n : 1, sizeof(*obs));
 	of = calloc(n ? n : 1, sizeof(*of));
 	/* A carried-over result keeps what its own run said of its trials:
@@ -284,6 +285,10 @@ static void classify(struct cbench_report *r)
 		for (size_t j = 0; j < r->results[i].ntrials && !r->results[i].carried; j++) {
 			struct cbench_trial *t = &r->results[i].trials[j];
 
+			/* Replaced, or carried from the run this one resumed (its
+			 * moments are not this run's): what it was said to be stands. */
+			if (t->replaced || t->carried)
+				continue;
 			t->cause = CBENCH_TRIAL_KEPT;
 			t->beside = 0;
 			t->set_aside = false;
@@ -311,12 +316,14 @@ static void classify(struct cbench_report *r)
 		if (res->carried)
 			continue;
 		for (size_t j = 0; j < res->ntrials; j++) {
+			if (res->trials[j].replaced || res->trials[j].carried)
+				continue;
 			ok += !res->trials[j].error && res->trials[j].valid;
 			aside += res->trials[j].set_aside;
 		}
 		if (2 * aside > ok)
 			for (size_t j = 0; j < res->ntrials; j++)
-				res->trials[j].set_aside = false;
+				res->trials[j].set_aside &= res->trials[j].replaced || res->trials[j].carried;
 	}
 	free(obs);
 	free(of);
@@ -739,7 +746,7 @@ static void summarize_trials(const struct cbench_report *r)
 
 			/* Summarized already, or not measured yet (a row streamed
 			 * while later benchmarks' trials of its round wait). */
-			if (t->summarized || (!t->error && !t->samples && !(t->start_s > 0)))
+			if (t->summarized || t->carried || (!t->error && !t->samples && !(t->start_s > 0)))
 				continue;
 			summarize_trial(r, res->exp, t);
 			t->summarized = true;

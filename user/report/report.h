@@ -116,6 +116,12 @@ struct cbench_trial {
 	size_t beside;
 	bool set_aside;
 	bool replacement;
+	/* Set aside and measured again (run.c): it stays set aside whatever
+	 * the trials measured since say, so that the run keeps --trials. */
+	bool replaced;
+	/* Read from the report of the run this one resumed (run --resume):
+	 * its figures as that run wrote them, its status as that run said. */
+	bool carried;
 	bool summarized;		/* its own figures are derived (report.c) */
 	/* In a run on several CPUs (run --jobs): the CPU it ran on, and
 	 * whether it ran alone, no other trial measured beside it. */
@@ -205,6 +211,7 @@ struct cbench_result {
 	 * NULL for a result measured in this run.
 	 */
 	const struct cbench_json *carried;
+	size_t carried_trials;		/* trials 0 .. carried_trials - 1 carried over */
 	char carried_arena_pages[64];	/* its "arena_pages", "" if none */
 	/*
 	 * In a run on several CPUs: its trial measured alone against the
@@ -293,6 +300,7 @@ struct cbench_report {
 	struct cbench_report_resumed {
 		const char *path, *date;
 		size_t carried;
+		size_t carried_trials;	/* of benchmarks it had not finished */
 	} resumed;
 	/* The CPUs measured on at once (run --jobs, --cpus): jobs of them,
 	 * 0 or 1 for one (then cpus is empty, the CPU is env's). */

@@ -276,9 +276,10 @@ static void put_notes(const struct cbench_report *r, FILE *f)
 	/* A comment, not a configuration line: benchstat would put a resumed
 	 * run in a table of its own. */
 	if (r->resumed.path)
-		note(f, "resumed-from", "%s (%s): %zu benchmark%s carried over",
-		     cbench_utf8_text(r->resumed.path, text, sizeof(text)), r->resumed.date,
-		     r->resumed.carried, r->resumed.carried == 1 ? "" : "s");
+		note(f, "resumed-from", "%s (%s): %zu benchmark%s carried over, and %zu trial%s of "
+		     "benchmarks it had begun", cbench_utf8_text(r->resumed.path, text, sizeof(text)),
+		     r->resumed.date, r->resumed.carried, r->resumed.carried == 1 ? "" : "s",
+		     r->resumed.carried_trials, r->resumed.carried_trials == 1 ? "" : "s");
 	note(f, "date", "%s", cbench_context()->date);
 	note(f, "host", "%s", cbench_context()->host);
 	note(f, "command", "%s", cbench_utf8_text(cbench_context()->command, text, sizeof(text)));

@@ -80,6 +80,8 @@ static void put_trial(struct cbench_jsonw *j, const struct cbench_trial *t, doub
 		cbench_jsonw_uint(j, "slow_beside", t->beside);
 	if (t->replacement)
 		cbench_jsonw_bool(j, "replacement", true);
+	if (t->carried)
+		cbench_jsonw_bool(j, "carried", true);
 	if (jobs > 1) {
 		cbench_jsonw_uint(j, "cpu", (uint64_t)t->cpu);
 		cbench_jsonw_bool(j, "solo", t->solo);
@@ -167,6 +169,7 @@ static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
 		cbench_jsonw_string(j, "path", r->resumed.path);
 		cbench_jsonw_string(j, "date", r->resumed.date);
 		cbench_jsonw_uint(j, "benchmarks_carried_over", r->resumed.carried);
+		cbench_jsonw_uint(j, "trials_carried_over", r->resumed.carried_trials);
 		cbench_jsonw_object_end(j);
 	}
 }

@@ -190,6 +190,7 @@ static void suite_properties(FILE *f, const struct cbench_report *r)
 		property(f, "resumed_from", r->resumed.path);
 		property(f, "resumed_from_date", r->resumed.date);
 		count(f, "benchmarks_carried_over", r->resumed.carried);
+		count(f, "trials_carried_over", r->resumed.carried_trials);
 	}
 	fputs("  </properties>\n", f);
 }
