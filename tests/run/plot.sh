@@ -112,6 +112,15 @@ elif [ "$(grep -o '<svg class="plot"' "$TMP/dom" | wc -l)" -ne "$want" ] ||
 else
 	ok "plot reads a run's Go text: one plot per benchmark, one estimate per result line"
 fi
+# Its summary names the statistic it shows: the median of the trials, as
+# run's headline (three result lines, 10, 30 and 20 ns/op).
+printf 'goos: linux\ngoarch: amd64\nBenchmarkMed 100 10 ns/op\nBenchmarkMed 100 30 ns/op\nBenchmarkMed 100 20 ns/op\n' >"$TMP/med.txt"
+run_cb plot "$TMP/med.txt" -o "$TMP/med.html"
+if [ "$rc" -eq 0 ] && grep -q ': 20 ns/op (median of trials)' "$TMP/med.html" && ! grep -q 'least trial' "$TMP/med.html"; then
+	ok "plot's summary: the median of trials, named so"
+else
+	not_ok "plot's summary of Go text: not the median of trials, or not named so"
+fi
 echo 'not a report' >"$TMP/junk.txt"
 run_cb plot "$TMP/junk.txt" -o "$TMP/junk.html"
 if [ "$rc" -ne 0 ] && grep -q "unable to read $TMP/junk.txt: no result line with ns/op" "$TMP/err" &&

@@ -30,6 +30,7 @@
 #include "report/plot_svg.h"
 #include "report/plot_sweep.h"
 #include "report/runs.h"
+#include "stats/stats.h"
 #include "session/options.h"
 #include "cmd/subcommands.h"
 
@@ -320,16 +321,20 @@ static void summary(FILE *f, const struct cbench_json *b, const char *label)
 	const struct cbench_json *unstable = cbench_json_get(b, "unstable");
 	const struct cbench_json *trials = cbench_json_get(b, "trials");
 
-	/* Go text has no headline: the least trial is it. */
-	for (size_t i = 0; !cbench_json_get(b, "ns_per_op") && trials && i < trials->n; i++) {
-		if (trial_ok(&trials->items[i]))
-			ns = fmin(isfinite(ns) ? ns : INFINITY, cbench_json_number(&trials->items[i], "ns_per_op", NAN));
-	}
+	double v[256];
+	size_t n = 0;
 
+	/* Go text has no headline: the median of its trials, as run's is. */
+	for (size_t i = 0; !cbench_json_get(b, "ns_per_op") && trials && i < trials->n && n < 256; i++) {
+		if (trial_ok(&trials->items[i]))
+			v[n++] = cbench_json_number(&trials->items[i], "ns_per_op", NAN);
+	}
+	if (n)
+		ns = cbench_stats_median(v, n);
 	fputs("<li>", f);
 	cbench_plot_html(f, label);
 	if (isfinite(ns))
-		fprintf(f, ": %.6g ns/op (least trial)", ns);
+		fprintf(f, ": %.6g ns/op (median of trials)", ns);
 	else
 		fputs(": no estimate", f);
 	if (isfinite(cv))

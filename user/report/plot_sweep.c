@@ -6,7 +6,7 @@
  * its base gives it an integer and it takes two values or more; its chart
  * has a line per value of the other keys (a "set") and per side, a point at
  * each set's estimate (as compare counts it: the geometric mean of the
- * side's runs' least trials) and a bar from its fastest to its slowest
+ * side's runs' medians of trials) and a bar from its fastest to its slowest
  * trial.  A set keeps one hue on both sides: the old side's line dashed
  * and pale, the new one's solid, so a pair reads as one.
  *
@@ -708,7 +708,7 @@ static void chart(FILE *f, struct sw_chart *c, size_t charts)
 	fprintf(f, "</h2>\n<svg class=\"sweep\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" role=\"img\"><title>", c->width, c->height, c->width, c->height);
 	cbench_plot_html(f, c->base);
-	fputs(": each set's estimate (the geometric mean of its runs' least trials) against ", f);
+	fputs(": each set's estimate (the geometric mean of its runs' medians of trials) against ", f);
 	cbench_plot_html(f, c->key);
 	fputs(", a bar from its fastest to its slowest trial, a line per value of the other keys</title>", f);
 	axes(f, c);
