@@ -25,6 +25,7 @@
 #include "object/layout.h"
 #include "report/outfile.h"
 #include "report/report.h"
+#include "session/bulk.h"
 #include "session/cache.h"
 #include "session/collect.h"
 #include "session/options.h"
@@ -233,8 +234,8 @@ static void free_results(struct cbench_report *r)
 {
 	for (size_t i = 0; i < r->nresults; i++) {
 		for (size_t j = 0; j < r->results[i].ntrials; j++) {
-			free(r->results[i].trials[j].samples);
-			free(r->results[i].trials[j].ref_samples);
+			cbench_bulk_free(r->results[i].trials[j].samples);
+			cbench_bulk_free(r->results[i].trials[j].ref_samples);
 		}
 		free(r->results[i].trials);
 	}
@@ -372,8 +373,8 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 		for (size_t k = j < i ? t + 1 : t; !res->carried && k < res->ntrials; k++) {
 			if (k < res->carried_trials)
 				continue;
-			free(res->trials[k].samples);
-			free(res->trials[k].ref_samples);
+			cbench_bulk_free(res->trials[k].samples);
+			cbench_bulk_free(res->trials[k].ref_samples);
 			memset(&res->trials[k], 0, sizeof(res->trials[k]));
 		}
 	}
@@ -428,8 +429,8 @@ static int replace_trial(struct run_state *st, struct cbench_result *res, size_t
 	run_trial(st, res, res->ntrials - 1, index, total);
 	if (cbench_session_stopped()) {
 		/* The trial the signal caught is dropped; the rest stand. */
-		free(trials[res->ntrials - 1].samples);
-		free(trials[res->ntrials - 1].ref_samples);
+		cbench_bulk_free(trials[res->ntrials - 1].samples);
+		cbench_bulk_free(trials[res->ntrials - 1].ref_samples);
 		res->ntrials--;
 		trials[set_aside].replaced = false;
 	}

@@ -80,4 +80,17 @@ void cbench_pmu_text(const struct cbench_machine *m, unsigned int core_type, int
 /* Raw CPUID, for callers that decode leaves themselves. */
 void cbench_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
+/*
+ * Software events of the kinds each trial's worker counts, opened disabled
+ * on this thread and held while a session measures: the first such event
+ * on the system turns a kernel static key on and the last turns it off,
+ * each a text patch with an IPI to every CPU; a worker a trial then opens
+ * and closes its own without either (a 512-benchmark run spent 11 % of its
+ * time patching).  An fd -1 where the kernel refused one (nothing lost: the
+ * worker's own open says why).
+ */
+#define CBENCH_SW_HELD 3
+void cbench_sw_events_hold(int fds[CBENCH_SW_HELD]);
+void cbench_sw_events_release(int fds[CBENCH_SW_HELD]);
+
 #endif /* _CBENCH_PROBE_H */

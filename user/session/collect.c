@@ -9,12 +9,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/bulk.h"
 #include "session/collect.h"
 #include "stats/sequential.h"
 #include "stats/stats.h"
 
 /* Room for one more element of size bytes in *v (n used of *cap),
  * doubling from first.  0 or -ENOMEM. */
+static int grow_bulk(void **v, size_t n, size_t *cap, size_t size, size_t first)
+{
+	size_t ncap;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : first;
+	nv = cbench_bulk_grow(*v, ncap * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+/* The same on the heap, for what is not a trial's measurements. */
 static int grow(void **v, size_t n, size_t *cap, size_t size, size_t first)
 {
 	size_t ncap;
@@ -110,12 +128,12 @@ static int take_trial(struct cbench_collector *c, const struct cbench_msg *m, ch
 
 	switch (m->type) {
 	case CBENCH_MSG_SAMPLE:
-		if (grow((void **)&tr->samples, tr->nsamples, &t->cap, sizeof(*tr->samples), 256))
+		if (grow_bulk((void **)&tr->samples, tr->nsamples, &t->cap, sizeof(*tr->samples), 256))
 			break;
 		tr->samples[tr->nsamples++] = m->u.sample;
 		return 0;
 	case CBENCH_MSG_REF_SAMPLE:
-		if (grow((void **)&tr->ref_samples, tr->nref_samples, &t->ref_cap,
+		if (grow_bulk((void **)&tr->ref_samples, tr->nref_samples, &t->ref_cap,
 			 sizeof(*tr->ref_samples), 256))
 			break;
 		tr->ref_samples[tr->nref_samples++] = m->u.sample;

@@ -204,6 +204,8 @@ int cbench_session_open(struct cbench_session *s, const struct cbench_session_co
 	for (size_t i = 0; i < CBENCH_JOBS_MAX; i++)
 		s->lane[i].lock = s->lane[i].watcher = -1;
 	s->tty = isatty(STDERR_FILENO);
+	cbench_sw_events_hold(s->sw_held);
+	s->sw_holding = true;
 	stoppable = cfg->stoppable;
 	cbench_outfile_handle_signals(on_signal);
 	for (; s->nlib < cfg->nobjects; s->nlib++) {
@@ -411,6 +413,9 @@ void cbench_session_close(struct cbench_session *s)
 	for (size_t i = 0; i < s->nlib; i++)
 		cbench_library_close(&s->lib[i]);
 	s->nlib = 0;
+	if (s->sw_holding)
+		cbench_sw_events_release(s->sw_held);
+	s->sw_holding = false;
 }
 
 int cbench_session_run_self(const char *const *argv, const char *err_path)

@@ -99,6 +99,8 @@ struct cbench_session {
 	 * progress line's time left. */
 	size_t planned, done;
 	double since_s;
+	int sw_held[CBENCH_SW_HELD];	/* machine/probe.h: cbench_sw_events_hold() */
+	bool sw_holding;		/* sw_held opened (a session never opened holds none) */
 };
 
 /* Loads, selects, picks the backend and the CPU.  0, or -1 after saying
