@@ -560,6 +560,77 @@ else
 	cat "$TMP/err"
 fi
 
+# ---- --precision: each benchmark's trials end once its interval is known ----
+
+# Loose enough for any host (a chain's interval over five trials lies
+# within 50 % of its headline): every benchmark stops at the fewest, 5.
+PREC="--trial-time 0.002 --warmup 0.001 --filter ^(add|imul)_chain$"
+# shellcheck disable=SC2086
+run_cb run $PREC --precision 50% -o "$TMP/prec.json" -o "$TMP/prec.txt" "$SUITE"
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^BenchmarkAddChain ' "$TMP/prec.txt")" -eq 5 ] &&
+   grep -q '^# BenchmarkAddChain: stopped after 5 trials: its interval within .*% of its headline, as --precision asked$' "$TMP/prec.txt" &&
+   "$SCHEMA_PY" - "$TMP/prec.json" <<'PY'
+import json, sys
+import jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open("docs/schema/run.schema.json")))
+assert d["config"]["run_options"]["precision"] == 0.5 and d["config"]["run_options"]["trials"] == 50, d["config"]
+for b in d["benchmarks"]:
+    kept = [t for t in b["trials"] if t["status"] == "ok"]
+    assert b["stopped"]["why"] == "precise" and b["stopped"]["trials"] == len(kept) == 5, b["stopped"]
+    assert (b["ns_per_op_upper"] - b["ns_per_op_lower"]) / 2 <= 0.5 * b["ns_per_op"], b
+PY
+then
+	ok "--precision 50%: every benchmark stops at its fifth trial, saying why (Go, JSON)"
+else
+	not_ok "--precision met at once (exit $rc)"
+fi
+# Out of reach: each takes the most --trials allows, and says so.
+# shellcheck disable=SC2086
+run_cb run $PREC --precision 0.0000001 --trials 6 --format json -o "$TMP/most.json" "$SUITE"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/most.json" <<'PY'
+import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    assert b["stopped"]["why"] == "most" and b["stopped"]["trials"] == 6, b["stopped"]
+    assert "wider than --precision asked" in b["stopped"]["note"], b["stopped"]
+PY
+then
+	ok "--precision out of reach: each benchmark takes the most trials, --trials, and says so"
+else
+	not_ok "--precision out of reach (exit $rc)"
+fi
+# A budget spent: no new round after it, past the fewest.
+# shellcheck disable=SC2086
+run_cb run $PREC --precision 0.0000001 --trials 40 --budget 0.001 --format json -o "$TMP/budget.json" "$SUITE"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/budget.json" <<'PY'
+import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    assert b["stopped"]["why"] == "budget" and b["stopped"]["trials"] == 5, b["stopped"]
+    assert len(b["trials"]) >= 5, b
+PY
+then
+	ok "--budget spent: each benchmark stops after its fifth trial, saying the budget ran out"
+else
+	not_ok "--budget (exit $rc)"
+fi
+check_refusal() {
+	name=$1
+	regex=$2
+	shift 2
+	run_cb run "$@" -o "$TMP/refused.json" "$SUITE"
+	if [ "$rc" -eq 2 ] && grep -Eq -- "$regex" "$TMP/err" && [ ! -e "$TMP/refused.json" ]; then
+		ok "refused: $name"
+	else
+		not_ok "refused: $name (exit $rc)"
+		cat "$TMP/err"
+	fi
+}
+check_refusal "--precision 0" "--precision.*a percent above 0 and under 100" --precision 0
+check_refusal "--precision abc" "--precision.*a percent above 0" --precision abc%
+check_refusal "--budget without --precision" "give --precision too" --budget 5
+check_refusal "--precision with --trials 3" "at least 5 trials" --precision 1% --trials 3
+check_refusal "--precision with --resume" "--precision cannot go with --resume" --precision 1% --resume "$TMP/prec.json"
+
 # ---- failing benchmarks: reported, the others still run ---------------------
 
 check_failed_run() {

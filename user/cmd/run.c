@@ -288,7 +288,8 @@ static void start(struct run_state *st)
 	st->report.settings = (struct cbench_report_settings){
 		.trials = st->opt->trials, .time_limit_s = st->opt->time_limit_s,
 		.filter = st->opt->filter, .trial_time_auto = !(st->opt->trial_time_s > 0),
-		.warmup_auto = !(st->opt->warmup_s > 0) };
+		.warmup_auto = !(st->opt->warmup_s > 0), .precision = st->opt->precision,
+		.budget_s = st->opt->budget_s };
 	cbench_run_trial_time(st->opt, s->nchosen, s->nlanes, &st->report.settings.trial_time_s,
 			      &st->report.settings.warmup_s);
 	st->report.jobs = s->nlanes;
@@ -384,7 +385,8 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 	for (size_t j = 0; j < r->nresults; j++) {
 		struct cbench_result *res = &r->results[j];
 
-		if (!res->carried)
+		/* One --precision stopped has fewer already. */
+		if (!res->carried && (j < i ? t + 1 : t) < res->ntrials)
 			res->ntrials = j < i ? t + 1 : t;
 		if (!res->carried && res->ntrials < res->carried_trials)
 			res->ntrials = res->carried_trials;
@@ -518,8 +520,8 @@ static struct cbench_trial *round_begin(void *arg, size_t unit, size_t lane,
 
 	if (last_round(st, t) && i == 0 && st->s.tty)
 		stream_row(st, NULL);
-	if (res->carried || !strcmp(res->tuning, "failed") || t < res->carried_trials) {
-		if (!res->carried && t >= res->carried_trials)
+	if (res->carried || !strcmp(res->tuning, "failed") || t < res->carried_trials || res->stop) {
+		if (!res->carried && t >= res->carried_trials && !res->stop)
 			cbench_session_done(&st->s);
 		if (last_round(st, t) && st->s.tty)
 			stream_row(st, res);
@@ -572,9 +574,63 @@ static bool rounds_on(struct run_state *st, size_t total, size_t first, size_t l
  * (report_jobs.c).  On a terminal the last round prints each benchmark's
  * row as it finishes.  True if a signal stopped the run.
  */
+/*
+ * --precision: after each round from the fifth on, each benchmark whose
+ * headline interval lies within the precision of its headline, either way,
+ * takes no more trials (CBENCH_STOP_PRECISE); the others go on, to --trials
+ * (CBENCH_STOP_MOST), or until --budget's seconds of rounds have passed
+ * (CBENCH_STOP_BUDGET).  Every round runs on every CPU of the session.
+ * True if a signal stopped the run.
+ */
+static bool measure_precise(struct run_state *st, size_t total)
+{
+	struct cbench_report *r = &st->report;
+	double start = now_s();
+	size_t open = r->nresults;
+
+	for (size_t t = 0; t < st->opt->trials && open; t++) {
+		if (st->opt->budget_s > 0 && t >= CBENCH_PRECISION_MIN_TRIALS &&
+		    now_s() - start > st->opt->budget_s)
+			break;
+		if (rounds_on(st, total, t, t + 1, 0))
+			return true;
+		if (t + 1 < CBENCH_PRECISION_MIN_TRIALS)
+			continue;
+		cbench_report_summarize_round(r);
+		open = 0;
+		for (size_t i = 0; i < r->nresults; i++) {
+			struct cbench_result *res = &r->results[i];
+
+			if (res->stop || res->carried || !strcmp(res->tuning, "failed"))
+				continue;
+			if (res->ns_per_op > 0 && (res->ns_hi - res->ns_lo) / 2 <= st->opt->precision * res->ns_per_op) {
+				res->stop = CBENCH_STOP_PRECISE;
+				res->ntrials = t + 1;
+				continue;
+			}
+			open++;
+		}
+	}
+	for (size_t i = 0; i < r->nresults; i++) {
+		struct cbench_result *res = &r->results[i];
+		size_t done = 0;
+
+		if (res->stop || res->carried || !strcmp(res->tuning, "failed"))
+			continue;
+		while (done < res->ntrials && (res->trials[done].samples || res->trials[done].error))
+			done++;
+		res->stop = done < st->opt->trials ? CBENCH_STOP_BUDGET : CBENCH_STOP_MOST;
+		res->ntrials = done;
+	}
+	return false;
+}
+
 static bool measure_rounds(struct run_state *st, size_t total)
 {
 	size_t trials = st->opt->trials;
+
+	if (st->opt->precision > 0)
+		return measure_precise(st, total);
 
 	if (st->s.nlanes > 1 && trials > 1)
 		return rounds_on(st, total, 0, trials - 1, 0) ||

@@ -62,7 +62,18 @@ struct cbench_run_options {
 	uint64_t seed;
 	bool have_seed;
 	bool fixed_layout;
+	/* --precision: stop a benchmark once its headline's interval is within
+	 * this much of it, either way (relative; 0: run --trials each); --trials
+	 * is then the most, trials_given whether it was said.  --budget: no new
+	 * round of trials after this many seconds of them (0: none). */
+	double precision, budget_s;
+	bool trials_given;
 };
+
+/* The fewest trials a benchmark takes under --precision. */
+#define CBENCH_PRECISION_MIN_TRIALS 5
+/* The most, where --trials does not say. */
+#define CBENCH_PRECISION_MAX_TRIALS 50
 
 /*
  * run --resume (run_resume.c): the report a run goes on from, read and

@@ -42,9 +42,13 @@ void cbench_run_usage(FILE *f)
 		"                      (interrupts off) or lvt (interrupts on, the local APIC's\n"
 		"                      LVT entries masked); default the module's quiet_mode\n"
 		"  --trials K          trials per benchmark, each a result line (default 10)\n"
+		"  --precision PCT     stop a benchmark's trials once its headline's interval is\n"
+		"                      within PCT percent of it (0.05%%), after 5 at least;\n"
+		"                      --trials is then the most (default 50)\n"
+		"  --budget SECONDS    with --precision: no new round of trials after this long\n"
 		"  --retune            ignore the cached reps and tune again\n"
 		"  --resume REPORT     go on with the run whose JSON report this is (stopped by a\n"
-		"                      signal): measure only the benchmarks it did not finish\n"
+		"                      signal): measure only the trials it did not finish\n"
 		"                      and report them all; refused unless the object, the\n"
 		"                      options, machine, kernel, CPU and backend are the same\n"
 		"  -o, --output FILE   write the report to FILE atomically (default stdout when\n"
@@ -104,7 +108,7 @@ const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt
 
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
        OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP, OPT_RESUME,
-       OPT_JOBS, OPT_CPUS, OPT_SEED, OPT_FIXED_LAYOUT };
+       OPT_JOBS, OPT_CPUS, OPT_SEED, OPT_FIXED_LAYOUT, OPT_PRECISION, OPT_BUDGET };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -165,6 +169,24 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		if (errno || end == arg || *end || v < 1 || v > 100000)
 			return cbench_option_refuse(err, "--trials", "a count from 1 to 100000", arg);
 		o->trials = (unsigned int)v;
+		o->trials_given = true;
+		return 0;
+	case OPT_PRECISION: {
+		double pct;
+		char num[64];
+		size_t len = strlen(arg);
+
+		/* "0.05%" or "0.05": percent either way. */
+		snprintf(num, sizeof(num), "%.*s", (int)(len && arg[len - 1] == '%' ? len - 1 : len), arg);
+		if (len >= sizeof(num) || cbench_parse_number(num, &pct) || !(pct > 0) || pct >= 100)
+			return cbench_option_refuse(err, "--precision", "a percent above 0 and under 100 "
+						    "(0.05%, or 0.05)", arg);
+		o->precision = pct / 100;
+		return 0;
+	}
+	case OPT_BUDGET:
+		if (cbench_parse_number(arg, &o->budget_s) || !(o->budget_s > 0))
+			return cbench_option_refuse(err, "--budget", "a positive number of seconds", arg);
 		return 0;
 	case CBENCH_OPT_FORMAT:
 		i = cbench_option_word("--format", arg, cbench_format_names, err);
@@ -303,6 +325,24 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 			cbench_prog);
 		return -EINVAL;
 	}
+	if (o->budget_s > 0 && !(o->precision > 0)) {
+		fprintf(err, "%s: run --budget bounds the trials --precision adds: give --precision "
+			"too (without it a run takes --trials trials of each benchmark)\n", cbench_prog);
+		return -EINVAL;
+	}
+	if (o->precision > 0 && (o->both || o->resume)) {
+		fprintf(err, "%s: run --precision cannot go with %s: give --trials instead\n", cbench_prog,
+			o->both ? "--backend both" : "--resume");
+		return -EINVAL;
+	}
+	if (o->precision > 0 && !o->trials_given)
+		o->trials = CBENCH_PRECISION_MAX_TRIALS;
+	if (o->precision > 0 && o->trials < CBENCH_PRECISION_MIN_TRIALS) {
+		fprintf(err, "%s: run --precision takes at least %d trials a benchmark to judge its "
+			"interval: give --trials %d or more (the most it may take)\n", cbench_prog,
+			CBENCH_PRECISION_MIN_TRIALS, CBENCH_PRECISION_MIN_TRIALS);
+		return -EINVAL;
+	}
 	if (o->trial_time_s >= o->time_limit_s) {
 		fprintf(err, "%s: --trial-time must be shorter than --time-limit\n", cbench_prog);
 		return -EINVAL;
@@ -366,6 +406,8 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "fixed-layout", no_argument, NULL, OPT_FIXED_LAYOUT },
+		{ "precision", required_argument, NULL, OPT_PRECISION },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* -o may come more than once: take_option() keeps each. */

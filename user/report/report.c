@@ -766,6 +766,40 @@ void cbench_report_summarize_one(struct cbench_report *r, struct cbench_result *
 	summarize_tp(res);
 }
 
+const char *const cbench_stop_names[] = { "", "precise", "most", "budget" };
+
+const char *cbench_stop_text(const struct cbench_result *res, char *buf, size_t len)
+{
+	double half = 100 * (res->ns_hi - res->ns_lo) / 2 / res->ns_per_op;
+	size_t kept = res->ntrials - res->failed - res->set_aside;
+
+	switch (res->stop) {
+	case CBENCH_STOP_PRECISE:
+		snprintf(buf, len, "stopped after %zu trials: its interval within %.3g%% of its headline, "
+			 "as --precision asked", kept, half);
+		break;
+	case CBENCH_STOP_MOST:
+		snprintf(buf, len, "stopped at the most trials, %zu (--trials): its interval still "
+			 "%.3g%% of its headline, wider than --precision asked", kept, half);
+		break;
+	case CBENCH_STOP_BUDGET:
+		snprintf(buf, len, "stopped after %zu trials when the run's --budget ran out: its "
+			 "interval %.3g%% of its headline, wider than --precision asked", kept, half);
+		break;
+	default:
+		*buf = '\0';
+	}
+	return buf;
+}
+
+void cbench_report_summarize_round(struct cbench_report *r)
+{
+	summarize_trials(r);
+	classify(r);
+	for (size_t i = 0; i < r->nresults; i++)
+		summarize_result(r, &r->results[i]);
+}
+
 void cbench_report_summarize(struct cbench_report *r)
 {
 	r->failed_trials = r->clock_moved_trials = r->unstable_results = 0;

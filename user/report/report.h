@@ -211,6 +211,9 @@ struct cbench_result {
 	 * NULL for a result measured in this run.
 	 */
 	const struct cbench_json *carried;
+	/* Under --precision (run.c): why its trials ended where they did. */
+	enum cbench_stop { CBENCH_STOP_NONE, CBENCH_STOP_PRECISE, CBENCH_STOP_MOST,
+			   CBENCH_STOP_BUDGET } stop;
 	size_t carried_trials;		/* trials 0 .. carried_trials - 1 carried over */
 	char carried_arena_pages[64];	/* its "arena_pages", "" if none */
 	/*
@@ -294,6 +297,9 @@ struct cbench_report {
 		const char *filter;
 		/* --trial-time, --warmup auto: the two above derived (run.c). */
 		bool trial_time_auto, warmup_auto;
+		/* --precision (relative, 0: none; trials is then the most) and
+		 * --budget (seconds of the run's trials, 0: none). */
+		double precision, budget_s;
 	} settings;
 	/* A run resumed (run --resume): the report it carried benchmarks
 	 * over from, that report's date, and how many (path NULL: none). */
@@ -370,6 +376,18 @@ const char *cbench_signal_name(int sig, char *buf, size_t len);
 
 /* Summarizes one result (as cbench_report_summarize does every one). */
 void cbench_report_summarize_one(struct cbench_report *r, struct cbench_result *res);
+
+/*
+ * Between rounds of a run (run --precision): every result's figures over
+ * the trials measured so far, each trial summarized once, the trials
+ * classified once; the run's own figures are left for
+ * cbench_report_summarize() at the end.
+ */
+void cbench_report_summarize_round(struct cbench_report *r);
+
+/* enum cbench_stop's names in reports ("precise", "most", "budget"), and in words. */
+extern const char *const cbench_stop_names[];
+const char *cbench_stop_text(const struct cbench_result *res, char *buf, size_t len);
 
 /*
  * What the arena of res got, for reports: "base pages", "huge pages",

@@ -351,7 +351,7 @@ static void put_tp_note(FILE *f, const char *name, const struct cbench_result *r
 static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 {
 	const char *name = res->exp->report_name;
-	char pages[64];
+	char pages[64], stop[256];
 	size_t discarded = 0, total = 0;
 
 	for (size_t j = 0; j < res->ntrials; j++) {
@@ -415,6 +415,8 @@ static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 		fprintf(f, "# %s: UNSTABLE: %s\n", name, res->unstable_reason);
 	if (res->set_aside_note[0])
 		fprintf(f, "# %s: %s\n", name, res->set_aside_note);
+	if (res->stop)
+		fprintf(f, "# %s: %s\n", name, cbench_stop_text(res, stop, sizeof(stop)));
 	if (res->cycles_note[0])
 		fprintf(f, "# %s: %s\n", name, res->cycles_note);
 	if (!isnan(res->ns_per_op))

@@ -147,6 +147,10 @@ static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
 		if (s->warmup_auto)
 			cbench_jsonw_bool(j, "warmup_auto", true);
 		cbench_jsonw_double(j, "time_limit_s", s->time_limit_s);
+		if (s->precision > 0)
+			cbench_jsonw_double(j, "precision", s->precision);
+		if (s->budget_s > 0)
+			cbench_jsonw_double(j, "budget_s", s->budget_s);
 		if (s->filter)
 			cbench_jsonw_string(j, "filter", s->filter);
 		cbench_jsonw_object_end(j);
@@ -372,6 +376,15 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	cbench_jsonw_uint(j, "set_aside_trials", res->set_aside);
 	if (res->set_aside_note[0])
 		cbench_jsonw_string(j, "set_aside_note", res->set_aside_note);
+	if (res->stop) {
+		char text[256];
+
+		cbench_jsonw_object_start(j, "stopped");
+		cbench_jsonw_string(j, "why", cbench_stop_names[res->stop]);
+		cbench_jsonw_uint(j, "trials", res->ntrials - res->failed - res->set_aside);
+		cbench_jsonw_string(j, "note", cbench_stop_text(res, text, sizeof(text)));
+		cbench_jsonw_object_end(j);
+	}
 	/* est-cycles/op against ns/op at the median core clock, in percent */
 	maybe(j, "est_cycles_gap_pct", 100 * res->cycles_gap);
 	if (res->cycles_note[0])
