@@ -281,6 +281,12 @@ static int order_descs(struct cbench_library *lib)
 	return 0;
 }
 
+bool cbench_library_wanted(const struct cbench_library *lib, const struct cbench_desc *d)
+{
+	return !lib->only[0] || !strcmp(d->name, lib->only[0]) ||
+	       (lib->only[1] && !strcmp(d->name, lib->only[1]));
+}
+
 /* Each descriptor's parameters, from the object's own declarations. */
 static int read_params(struct cbench_library *lib, const char *path, char *err, size_t errlen)
 {
@@ -291,7 +297,8 @@ static int read_params(struct cbench_library *lib, const char *path, char *err, 
 	}
 	for (size_t i = 0; i < lib->ndescs; i++) {
 		char why[CBENCH_ERR_LEN];
-		int ret = cbench_params_read(lib->descs[i], readable, lib, &lib->params[i], why, sizeof(why));
+		int ret = cbench_library_wanted(lib, lib->descs[i]) ?
+			  cbench_params_read(lib->descs[i], readable, lib, &lib->params[i], why, sizeof(why)) : 0;
 
 		if (ret) {
 			snprintf(err, errlen, "%s: %s", path, why);
@@ -313,6 +320,8 @@ int cbench_library_check(struct cbench_library *lib, const char *path, bool code
 	for (size_t i = 0; i < lib->ndescs; i++) {
 		char why[CBENCH_ERR_LEN];
 
+		if (!cbench_library_wanted(lib, lib->descs[i]))
+			continue;
 		ret = code ? check_pointers(lib, lib->descs[i], why, sizeof(why)) : 0;
 		if (!ret)
 			ret = desc_check(lib->descs[i], code, why, sizeof(why));
@@ -320,7 +329,7 @@ int cbench_library_check(struct cbench_library *lib, const char *path, bool code
 			snprintf(err, errlen, "%s: %s", path, why);
 			return ret;
 		}
-		for (size_t j = 0; j < i; j++) {
+		for (size_t j = 0; j < i && !lib->only[0]; j++) {
 			if (!strcmp(lib->descs[i]->name, lib->descs[j]->name)) {
 				snprintf(err, errlen, "%s: benchmark %s is registered twice", path,
 					 lib->descs[i]->name);
@@ -339,13 +348,15 @@ int cbench_library_check(struct cbench_library *lib, const char *path, bool code
 	for (size_t i = 0; !ret && i < lib->ndescs; i++) {
 		char why[CBENCH_ERR_LEN];
 
+		if (!cbench_library_wanted(lib, lib->descs[i]))
+			continue;
 		ret = cbench_params_check(lib->descs[i], &lib->params[i], why, sizeof(why));
 		if (ret)
 			snprintf(err, errlen, "%s: %s", path, why);
 	}
 	if (!ret)
 		ret = cbench_library_expand(lib, err, errlen);
-	if (ret)
+	if (ret || lib->only[0])
 		return ret;
 	{
 		char why[CBENCH_ERR_LEN];

@@ -74,14 +74,17 @@ static int collect_segments(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
-int cbench_library_load_staged(struct cbench_library *lib, const char *path,
-			       void (*stage)(void *arg, bool loaded), void *arg, char *err, size_t errlen)
+static int load_staged(struct cbench_library *lib, const char *path, const char *only_a,
+		       const char *only_b, void (*stage)(void *arg, bool loaded), void *arg, char *err,
+		       size_t errlen)
 {
 	struct cbench_elf_facts facts;
 	char resolved[4096];
 	int ret;
 
 	memset(lib, 0, sizeof(*lib));
+	lib->only[0] = only_a;
+	lib->only[1] = only_a ? only_b : NULL;
 	if (!realpath(path, resolved)) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -134,9 +137,21 @@ fail:
 	return ret;
 }
 
+int cbench_library_load_staged(struct cbench_library *lib, const char *path,
+			       void (*stage)(void *arg, bool loaded), void *arg, char *err, size_t errlen)
+{
+	return load_staged(lib, path, NULL, NULL, stage, arg, err, errlen);
+}
+
 int cbench_library_load(struct cbench_library *lib, const char *path, char *err, size_t errlen)
 {
-	return cbench_library_load_staged(lib, path, NULL, NULL, err, errlen);
+	return load_staged(lib, path, NULL, NULL, NULL, NULL, err, errlen);
+}
+
+int cbench_library_load_only(struct cbench_library *lib, const char *path, const char *a,
+			     const char *b, char *err, size_t errlen)
+{
+	return load_staged(lib, path, a, b, NULL, NULL, err, errlen);
 }
 
 static bool same_args(const struct cbench_experiment *a, const struct cbench_experiment *b)

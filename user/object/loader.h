@@ -98,6 +98,9 @@ struct cbench_library {
 		bool exec;
 	} segments[16];
 	size_t nsegments;
+	/* cbench_library_load_only(): the descriptors checked and expanded
+	 * (up to two names; NULL: every one). */
+	const char *only[2];
 };
 
 /*
@@ -115,6 +118,18 @@ int cbench_library_open(struct cbench_library *lib, const char *path, double tim
  * every descriptor.  Only for a process that may die of it: a worker.
  */
 int cbench_library_load(struct cbench_library *lib, const char *path, char *err, size_t errlen);
+
+/*
+ * The same for a worker that measures one benchmark, or two (b NULL: one):
+ * only the descriptors named a and b are checked, their parameter sets
+ * read and expanded into experiments; what the whole object must pass
+ * (distinct names, names benchstat reads) cbenchctl checked when it opened
+ * it, and cbench_experiment_find() checks it is the same build.  A trial's
+ * worker of an object of 512 benchmarks then does not check all 512
+ * again (every name against every other: 131,000 string compares).
+ */
+int cbench_library_load_only(struct cbench_library *lib, const char *path, const char *a,
+			     const char *b, char *err, size_t errlen);
 void cbench_library_close(struct cbench_library *lib);
 
 /*

@@ -38,6 +38,9 @@ bool cbench_library_in_object(const struct cbench_library *lib, const void *p, s
  */
 int cbench_library_check(struct cbench_library *lib, const char *path, bool code, char *err, size_t errlen);
 
+/* Whether d is one cbench_library_load_only() asked for (every one, without). */
+bool cbench_library_wanted(const struct cbench_library *lib, const struct cbench_desc *d);
+
 /* lib's experiments, a descriptor at each of its parameter sets, named (names.c). */
 int cbench_library_expand(struct cbench_library *lib, char *err, size_t errlen);
 

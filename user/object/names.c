@@ -64,7 +64,7 @@ int cbench_library_expand(struct cbench_library *lib, char *err, size_t errlen)
 	size_t total = 0, k = 0;
 
 	for (size_t i = 0; i < lib->ndescs; i++)
-		total += cbench_params_nsets(&lib->params[i]);
+		total += cbench_library_wanted(lib, lib->descs[i]) ? cbench_params_nsets(&lib->params[i]) : 0;
 	if (total > LOAD_EXPERIMENTS_MAX) {
 		snprintf(err, errlen, "%s makes %zu benchmarks with their parameter sets, more than %d: "
 			 "split it into several objects", lib->path, total, LOAD_EXPERIMENTS_MAX);
@@ -74,7 +74,8 @@ int cbench_library_expand(struct cbench_library *lib, char *err, size_t errlen)
 	if (!lib->experiments)
 		goto nomem;
 	for (size_t i = 0; i < lib->ndescs; i++) {
-		uint32_t n = cbench_params_nsets(&lib->params[i]);
+		uint32_t n = cbench_library_wanted(lib, lib->descs[i]) ?
+			     cbench_params_nsets(&lib->params[i]) : 0;
 
 		for (uint32_t s = 0; s < n; s++, k++) {
 			lib->experiments[k].lib = lib;

@@ -79,16 +79,18 @@ static void send_error(int fd, int error, const char *text)
 		;
 }
 
-/* Loads want's object here (unless it is `have`'s, loaded already) and
- * finds want in it.  0 or -errno with a sentence in err. */
+/* Loads want's object here (unless it is `have`'s, loaded already), its
+ * descriptors want's and also's (NULL: none), and finds want in it.  0 or
+ * -errno with a sentence in err. */
 static int load(struct cbench_library *lib, const struct cbench_library *have,
-		const struct cbench_experiment *want, const struct cbench_experiment **found,
-		char *err, size_t errlen)
+		const struct cbench_experiment *want, const struct cbench_experiment *also,
+		const struct cbench_experiment **found, char *err, size_t errlen)
 {
 	int ret = 0;
 
 	if (!have)
-		ret = cbench_library_load(lib, want->lib->path, err, errlen);
+		ret = cbench_library_load_only(lib, want->lib->path, want->desc->name,
+					       also ? also->desc->name : NULL, err, errlen);
 	return ret ? ret : cbench_experiment_find(have ? have : lib, want, found, err, errlen);
 }
 
@@ -98,15 +100,15 @@ static void child(void *arg, int fd)
 	const struct cbench_worker_job *job = arg;
 	struct cbench_worker_job own = *job;
 	static struct cbench_library lib, lib_b;
+	/* An audit of two benchmarks of one object loads it once. */
+	bool one_object = job->exp && job->exp_b && job->exp_b->lib == job->exp->lib;
 	char err[CBENCH_ERR_LEN];
 	int ret = 0;
 
 	if (job->exp)
-		ret = load(&lib, NULL, job->exp, &own.exp, err, sizeof(err));
-	/* An audit of two benchmarks of one object loads it once. */
+		ret = load(&lib, NULL, job->exp, one_object ? job->exp_b : NULL, &own.exp, err, sizeof(err));
 	if (!ret && job->exp_b)
-		ret = load(&lib_b, job->exp_b->lib == job->exp->lib ? &lib : NULL, job->exp_b,
-			   &own.exp_b, err, sizeof(err));
+		ret = load(&lib_b, one_object ? &lib : NULL, job->exp_b, NULL, &own.exp_b, err, sizeof(err));
 	if (ret) {
 		send_error(fd, ret, err);
 		_exit(1);
