@@ -560,6 +560,42 @@ else
 	cat "$TMP/err"
 fi
 
+# ---- a report edited by hand: every reader refuses it, naming the member ----
+
+# One member of the wrong type (a trial's ns/op as a string): compare,
+# plot, resume and store each refuse it, naming the benchmark and the
+# member, and write nothing.
+run_cb run --trials 2 --trial-time 0.002 --warmup 0.001 --filter '^(add|imul)_chain$' \
+	--format json -o "$TMP/typed.json" "$SUITE"
+python3 - "$TMP/typed.json" "$TMP/mistyped.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"][1]["trials"][1]["ns_per_op"] = "12.5"
+d["config"]["interrupted"] = {"signal": "SIGINT"}
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+member="benchmarks\[1\] \(BenchmarkImulChain\)\.trials\[1\]\.ns_per_op is a string, not number or null"
+mistyped=0
+run_cb compare "$TMP/typed.json" "$TMP/mistyped.json"
+[ "$rc" -eq 1 ] && grep -Eq "unable to read .*mistyped.json: $member" "$TMP/err" || { mistyped=1; echo "compare:"; cat "$TMP/err"; }
+run_cb plot "$TMP/mistyped.json" -o "$TMP/mistyped.html"
+[ "$rc" -eq 1 ] && grep -Eq "unable to read .*mistyped.json: $member" "$TMP/err" && [ ! -e "$TMP/mistyped.html" ] ||
+	{ mistyped=1; echo "plot:"; cat "$TMP/err"; }
+run_cb run --trials 2 --trial-time 0.002 --warmup 0.001 --filter '^(add|imul)_chain$' \
+	--resume "$TMP/mistyped.json" -o "$TMP/resumed.json" "$SUITE"
+[ "$rc" -ne 0 ] && grep -Eq "unable to resume .*mistyped.json: $member" "$TMP/err" && [ ! -e "$TMP/resumed.json" ] ||
+	{ mistyped=1; echo "resume:"; cat "$TMP/err"; }
+run_cb store add "$TMP/typed.db" "$TMP/mistyped.json" --commit c1 --order 1
+[ "$rc" -eq 1 ] && grep -Eq "unable to add .*mistyped.json to .*: $member" "$TMP/err" && [ ! -e "$TMP/typed.db" ] ||
+	{ mistyped=1; echo "store:"; cat "$TMP/err"; }
+run_cb compare "$TMP/typed.json" "$TMP/typed.json"
+[ "$rc" -eq 0 ] || { mistyped=1; echo "compare of the report as written: exit $rc"; cat "$TMP/err"; }
+if [ "$mistyped" -eq 0 ]; then
+	ok "a member of the wrong type: compare, plot, resume and store refuse it, naming it"
+else
+	not_ok "a member of the wrong type not refused by every reader"
+fi
+
 # ---- --precision: each benchmark's trials end once its interval is known ----
 
 # Loose enough for any host (a chain's interval over five trials lies

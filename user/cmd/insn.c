@@ -481,7 +481,7 @@ static double figure(const struct cbench_json *report, const char *id, const cha
 {
 	const struct cbench_json *res = cbench_report_result(report, id);
 	const struct cbench_json *t = cbench_json_get(res, "trials");
-	double x = NAN, v[128];
+	double x = NAN, v[128] = { 0 };
 	size_t n = 0;
 
 	for (size_t i = 0; t && i < t->n && n < sizeof(v) / sizeof(v[0]); i++) {

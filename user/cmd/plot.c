@@ -23,6 +23,7 @@
 #include "report/go_read.h"
 #include "report/json.h"
 #include "report/readfile.h"
+#include "report/report_check.h"
 #include "report/outfile.h"
 #include "report/plot_audit.h"
 #include "report/plot_change.h"
@@ -100,6 +101,12 @@ static int load(struct input *in, const char *path)
 		return ret;
 	}
 	config = cbench_json_get(in->root, "config");
+	if (is_json && !cbench_plot_is_audit(in->root) && cbench_report_check(in->root, err, sizeof(err))) {
+		cbench_err("unable to read %s: %s\n", path, err);
+		cbench_json_free(in->root);
+		in->root = NULL;
+		return -EINVAL;
+	}
 	if (cbench_plot_is_audit(in->root)) {
 		ret = cbench_plot_audit_check(in->root, err, sizeof(err));
 		if (ret) {

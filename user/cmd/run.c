@@ -585,12 +585,12 @@ static bool rounds_on(struct run_state *st, size_t total, size_t first, size_t l
 static bool measure_precise(struct run_state *st, size_t total)
 {
 	struct cbench_report *r = &st->report;
-	double start = now_s();
+	double began = now_s();
 	size_t open = r->nresults;
 
 	for (size_t t = 0; t < st->opt->trials && open; t++) {
 		if (st->opt->budget_s > 0 && t >= CBENCH_PRECISION_MIN_TRIALS &&
-		    now_s() - start > st->opt->budget_s)
+		    now_s() - began > st->opt->budget_s)
 			break;
 		if (rounds_on(st, total, t, t + 1, 0))
 			return true;
@@ -855,13 +855,8 @@ int cbench_run_main(int argc, char *argv[])
 		status = nothing_kept(&st);
 		goto out;
 	}
-	if (st.resume) {
+	if (st.resume)
 		cbench_resume_mark(st.resume, &st.report);
-		fprintf(stderr, "resumed %s: %zu benchmark%s carried over whole, %zu trial%s of those "
-			"it had begun; the rest measured now\n", st.resume->path, st.resume->carried,
-			st.resume->carried == 1 ? "" : "s", st.resume->carried_trials,
-			st.resume->carried_trials == 1 ? "" : "s");
-	}
 	cbench_report_summarize(&st.report);
 	show_table(&st);
 	if (write_outputs(&st))

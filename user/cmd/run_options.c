@@ -129,6 +129,26 @@ static int seconds_option(struct cbench_run_options *o, int c, const char *arg, 
 	return 0;
 }
 
+/* --precision ("0.05%" or "0.05": percent either way) or --budget into o. */
+static int precision_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
+{
+	double pct;
+	char num[64];
+	size_t len = strlen(arg);
+
+	if (c == OPT_BUDGET) {
+		if (cbench_parse_number(arg, &o->budget_s) || !(o->budget_s > 0))
+			return cbench_option_refuse(err, "--budget", "a positive number of seconds", arg);
+		return 0;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)(len && arg[len - 1] == '%' ? len - 1 : len), arg);
+	if (len >= sizeof(num) || cbench_parse_number(num, &pct) || !(pct > 0) || pct >= 100)
+		return cbench_option_refuse(err, "--precision", "a percent above 0 and under 100 "
+					    "(0.05%, or 0.05)", arg);
+	o->precision = pct / 100;
+	return 0;
+}
+
 /* One option into o; 0 or -EINVAL after saying why. */
 static int take_option(void *opts, int c, const char *arg, FILE *err)
 {
@@ -171,23 +191,9 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		o->trials = (unsigned int)v;
 		o->trials_given = true;
 		return 0;
-	case OPT_PRECISION: {
-		double pct;
-		char num[64];
-		size_t len = strlen(arg);
-
-		/* "0.05%" or "0.05": percent either way. */
-		snprintf(num, sizeof(num), "%.*s", (int)(len && arg[len - 1] == '%' ? len - 1 : len), arg);
-		if (len >= sizeof(num) || cbench_parse_number(num, &pct) || !(pct > 0) || pct >= 100)
-			return cbench_option_refuse(err, "--precision", "a percent above 0 and under 100 "
-						    "(0.05%, or 0.05)", arg);
-		o->precision = pct / 100;
-		return 0;
-	}
+	case OPT_PRECISION:
 	case OPT_BUDGET:
-		if (cbench_parse_number(arg, &o->budget_s) || !(o->budget_s > 0))
-			return cbench_option_refuse(err, "--budget", "a positive number of seconds", arg);
-		return 0;
+		return precision_option(o, c, arg, err);
 	case CBENCH_OPT_FORMAT:
 		i = cbench_option_word("--format", arg, cbench_format_names, err);
 		if (i < 0)

@@ -23,6 +23,7 @@
 #include "report/carry.h"
 #include "report/json.h"
 #include "report/readfile.h"
+#include "report/report_check.h"
 #include "report/report.h"
 #include "session/session.h"
 
@@ -79,6 +80,10 @@ static int read_report(struct cbench_resume *rs)
 	what = not_a_run(rs->doc);
 	if (what) {
 		cbench_err("unable to resume %s: %s\n", rs->path, what);
+		return -1;
+	}
+	if (cbench_report_check(rs->doc, why, sizeof(why))) {
+		cbench_err("unable to resume %s: %s\n", rs->path, why);
 		return -1;
 	}
 	rs->config = cbench_json_get(rs->doc, "config");
@@ -220,6 +225,9 @@ void cbench_resume_mark(const struct cbench_resume *rs, struct cbench_report *r)
 		.path = rs->path, .date = cbench_json_string(rs->config, "date", "?"),
 		.carried = rs->carried, .carried_trials = rs->carried_trials,
 	};
+	fprintf(stderr, "resumed %s: %zu benchmark%s carried over whole, %zu trial%s of those it "
+		"had begun; the rest measured now\n", rs->path, rs->carried, rs->carried == 1 ? "" : "s",
+		rs->carried_trials, rs->carried_trials == 1 ? "" : "s");
 }
 
 void cbench_resume_close(struct cbench_resume *rs)

@@ -111,7 +111,7 @@ static void trial_cycles(const struct cbench_report *r, const struct cbench_expe
 	uint64_t ops = e->desc->ops_per_rep ? e->desc->ops_per_rep : 1;
 	struct cbench_level_point *bench, *ref;
 	double cycles_per_tick, ref_reps;
-	struct cbench_levels l;
+	struct cbench_levels l = { 0 };
 	int ret = -ENODATA;
 
 	t->clock_how = CBENCH_CLOCK_NONE;

@@ -17,6 +17,7 @@
 #include "report/figures.h"
 #include "report/json.h"
 #include "report/report.h"
+#include "report/report_check.h"
 #include "report/runs.h"
 #include "stats/stats.h"
 
@@ -465,6 +466,12 @@ static int parse_json(FILE *f, struct cbench_runs *g, char *why, size_t len)
 	list = cbench_json_get(root, "benchmarks");
 	if (list && list->type == CBENCH_JSON_ARRAY) {
 		const struct cbench_json *c = cbench_json_get(root, "config");
+
+		ret = cbench_report_check(root, why, len);
+		if (ret) {
+			cbench_json_free(root);
+			return ret;
+		}
 
 		snprintf(g->cur.machine, sizeof(g->cur.machine), "%s",
 			 cbench_json_string(c, "machine", ""));

@@ -145,11 +145,33 @@ static int level_of(double v, const double *floors, size_t nlevels)
 	return level;
 }
 
+/*
+ * The steady measurements at the tightest tolerance that leaves need of
+ * them (else at the loosest), those that outran their references left out,
+ * into steady; how many, and the tolerance into *tol.  b and v: scratch.
+ */
+static size_t steadiest(const struct cbench_level_point *bench, const struct cbench_level_point *ref,
+			size_t n, size_t need, double bench_step, double ref_step, size_t *steady,
+			double *tol, double *b, double *v)
+{
+	static const double tolerances[] = CBENCH_LEVELS_TOLERANCES;
+	size_t k = 0;
+
+	for (size_t t = 0; t < sizeof(tolerances) / sizeof(tolerances[0]); t++) {
+		*tol = tolerances[t];
+		k = steady_at(bench, ref, n, ref_step, *tol, steady);
+		if (k >= need)
+			break;
+	}
+	if (k < CBENCH_LEVELS_CONFIRM)
+		return k;
+	return outran_dropped(bench, ref, steady, k, bench_step, ref_step, *tol, b, v);
+}
+
 int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 			const struct cbench_level_point *ref, size_t nref, double bench_step,
 			double ref_step, struct cbench_levels *l)
 {
-	static const double tolerances[] = CBENCH_LEVELS_TOLERANCES;
 	size_t n = nbench < nref ? nbench : nref, k = 0, need, nr = 0, nf = 0;
 	double *b, *r, *v, *floors, level;
 	size_t *steady;
@@ -179,14 +201,7 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (size_t t = 0; t < sizeof(tolerances) / sizeof(tolerances[0]); t++) {
-		l->tolerance = tolerances[t];
-		k = steady_at(bench, ref, n, ref_step, l->tolerance, steady);
-		if (k >= need)
-			break;
-	}
-	if (k >= CBENCH_LEVELS_CONFIRM)
-		k = outran_dropped(bench, ref, steady, k, bench_step, ref_step, l->tolerance, b, v);
+	k = steadiest(bench, ref, n, need, bench_step, ref_step, steady, &l->tolerance, b, v);
 	/* Fewer than hoped even at the loosest: a floor of a few still
 	 * comes from one level; under CBENCH_LEVELS_FEWEST, none does. */
 	l->matched = k;

@@ -15,6 +15,7 @@
 #include "error.h"
 #include "report/json.h"
 #include "report/report.h"
+#include "report/report_check.h"
 #include "store/add.h"
 #include "store/report_read.h"
 #include "store/run.h"
@@ -338,7 +339,12 @@ int cbench_store_add_report(const char *path, const char *text, size_t len,
 			snprintf(err, errlen, "not JSON, or cut short: %s", why);
 		return ret;
 	}
+	/* The store's reader first: a report edited after it was written is
+	 * refused as that (its digest), before any member it changed; then
+	 * every member the store does not read, against the run schema. */
 	ret = cbench_store_read_report(text, len, doc, &run, note, sizeof(note), err, errlen);
+	if (!ret && cbench_json_get(doc, "benchmarks"))
+		ret = cbench_report_check(doc, err, errlen);
 	cbench_json_free(doc);
 	if (ret)
 		goto out;

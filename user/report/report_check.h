@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run's JSON report checked against the schema its writer is tested to
+ * meet (docs/schema/run.schema.json, built into cbenchctl): every member a
+ * report has must be of the schema's type (a number where it says number,
+ * one of its values where it gives them), so that a report edited by hand,
+ * or cut and pasted wrong, is refused by each reader naming the member,
+ * never read as a missing figure.  Members the schema does not name, and
+ * members a report lacks, are the readers' business (older reports lack
+ * newer members).
+ */
+#ifndef _CBENCH_REPORT_CHECK_H
+#define _CBENCH_REPORT_CHECK_H
+
+#include <stddef.h>
+
+#include "report/json.h"
+
+/*
+ * 0 if every member of doc is as the schema says; else -EINVAL with, in
+ * err, the member's path and what is wrong ("benchmarks[2] (BenchmarkAdd)
+ * .trials[1].ns_per_op is a string, not a number"), or -ENOMEM.
+ */
+int cbench_report_check(const struct cbench_json *doc, char *err, size_t errlen);
+
+#endif /* _CBENCH_REPORT_CHECK_H */
