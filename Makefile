@@ -545,6 +545,7 @@ bench: cbenchctl examples fixtures
 	bench/insn.sh
 	bench/layout.sh
 	bench/night.sh
+	bench/night_scale.sh
 
 # compare on A/A pairs of separate runs, and audit on A/A pairs and true
 # slowdowns of compute-bound and memory-bound benchmarks (prints figures;
