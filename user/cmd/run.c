@@ -575,6 +575,18 @@ static bool rounds_on(struct run_state *st, size_t total, size_t first, size_t l
  * row as it finishes.  True if a signal stopped the run.
  */
 /*
+ * How precise res's headline is, as --precision judges it: est-cycles/op's
+ * interval where every kept trial has one (the clock's level taken out, the
+ * figure compare gates on), else ns/op's; half its width over the headline.
+ */
+static void judge_precision(struct cbench_result *res)
+{
+	res->stop_est = isfinite(res->est_lo) && isfinite(res->est_hi) && res->est_cycles_per_op > 0;
+	res->stop_half = res->stop_est ? (res->est_hi - res->est_lo) / 2 / res->est_cycles_per_op :
+			 res->ns_per_op > 0 ? (res->ns_hi - res->ns_lo) / 2 / res->ns_per_op : INFINITY;
+}
+
+/*
  * --precision: after each round from the fifth on, each benchmark whose
  * headline interval lies within the precision of its headline, either way,
  * takes no more trials (CBENCH_STOP_PRECISE); the others go on, to --trials
@@ -603,7 +615,8 @@ static bool measure_precise(struct run_state *st, size_t total)
 
 			if (res->stop || res->carried || !strcmp(res->tuning, "failed"))
 				continue;
-			if (res->ns_per_op > 0 && (res->ns_hi - res->ns_lo) / 2 <= st->opt->precision * res->ns_per_op) {
+			judge_precision(res);
+			if (res->stop_half <= st->opt->precision) {
 				res->stop = CBENCH_STOP_PRECISE;
 				res->ntrials = t + 1;
 				continue;
@@ -619,6 +632,7 @@ static bool measure_precise(struct run_state *st, size_t total)
 			continue;
 		while (done < res->ntrials && (res->trials[done].samples || res->trials[done].error))
 			done++;
+		judge_precision(res);
 		res->stop = done < st->opt->trials ? CBENCH_STOP_BUDGET : CBENCH_STOP_MOST;
 		res->ntrials = done;
 	}

@@ -596,6 +596,13 @@ static void headline(const struct cbench_report *r, struct cbench_result *res, s
 	res->least_ns_per_op = cbench_stats_min(s->v[V_NS], k);
 	res->cv = cbench_stats_cv(s->v[V_NS], k);
 	res->est_cycles_per_op = cbench_stats_median(s->v[V_CYC], s->n[V_CYC]);
+	res->est_lo = res->est_hi = NAN;
+	if (s->n[V_CYC] == k && k > 1) {
+		double median, coverage;
+
+		cbench_trials_median_ci(s->v[V_CYC], k, r->confidence > 0 ? r->confidence :
+					CBENCH_REPORT_CONFIDENCE, &median, &res->est_lo, &res->est_hi, &coverage);
+	}
 	res->mb_per_s = cbench_stats_median(s->v[V_MB], s->n[V_MB]);
 	res->instructions_per_op = cbench_stats_median(s->v[V_INS], s->n[V_INS]);
 	res->cycles_per_op = cbench_stats_median(s->v[V_CYCLES], s->n[V_CYCLES]);
@@ -770,21 +777,22 @@ const char *const cbench_stop_names[] = { "", "precise", "most", "budget" };
 
 const char *cbench_stop_text(const struct cbench_result *res, char *buf, size_t len)
 {
-	double half = 100 * (res->ns_hi - res->ns_lo) / 2 / res->ns_per_op;
+	double half = 100 * res->stop_half;
 	size_t kept = res->ntrials - res->failed - res->set_aside;
+	const char *which = res->stop_est ? "est-cycles/op" : "ns/op";
 
 	switch (res->stop) {
 	case CBENCH_STOP_PRECISE:
-		snprintf(buf, len, "stopped after %zu trials: its interval within %.3g%% of its headline, "
-			 "as --precision asked", kept, half);
+		snprintf(buf, len, "stopped after %zu trials: its %s interval within %.3g%% of its "
+			 "headline, as --precision asked", kept, which, half);
 		break;
 	case CBENCH_STOP_MOST:
-		snprintf(buf, len, "stopped at the most trials, %zu (--trials): its interval still "
-			 "%.3g%% of its headline, wider than --precision asked", kept, half);
+		snprintf(buf, len, "stopped at the most trials, %zu (--trials): its %s interval still "
+			 "%.3g%% of its headline, wider than --precision asked", kept, which, half);
 		break;
 	case CBENCH_STOP_BUDGET:
-		snprintf(buf, len, "stopped after %zu trials when the run's --budget ran out: its "
-			 "interval %.3g%% of its headline, wider than --precision asked", kept, half);
+		snprintf(buf, len, "stopped after %zu trials when the run's --budget ran out: its %s "
+			 "interval %.3g%% of its headline, wider than --precision asked", kept, which, half);
 		break;
 	default:
 		*buf = '\0';

@@ -153,6 +153,10 @@ struct cbench_result {
 	double least_ns_per_op;		/* the least kept trial's: one lucky trial */
 	double cv;			/* of the kept trials' estimates */
 	double est_cycles_per_op;	/* medians of the kept trials'; NAN if none */
+	/* Its interval, as ns/op's (NAN unless every kept trial has one): what
+	 * run --precision judges where it is known, the figure compare gates
+	 * on; not written (the report's figures are its trials'). */
+	double est_lo, est_hi;
 	double mb_per_s;
 	uint32_t have;			/* CBENCH_HAVE_* of the three below */
 	double instructions_per_op, cycles_per_op, ref_cycles_per_op;
@@ -214,6 +218,10 @@ struct cbench_result {
 	/* Under --precision (run.c): why its trials ended where they did. */
 	enum cbench_stop { CBENCH_STOP_NONE, CBENCH_STOP_PRECISE, CBENCH_STOP_MOST,
 			   CBENCH_STOP_BUDGET } stop;
+	/* The interval it was judged by, relative to its headline, either way,
+	 * and whether it was est-cycles/op's (else ns/op's). */
+	double stop_half;
+	bool stop_est;
 	size_t carried_trials;		/* trials 0 .. carried_trials - 1 carried over */
 	char carried_arena_pages[64];	/* its "arena_pages", "" if none */
 	/*
