@@ -281,12 +281,6 @@ static int order_descs(struct cbench_library *lib)
 	return 0;
 }
 
-bool cbench_library_wanted(const struct cbench_library *lib, const struct cbench_desc *d)
-{
-	return !lib->only[0] || !strcmp(d->name, lib->only[0]) ||
-	       (lib->only[1] && !strcmp(d->name, lib->only[1]));
-}
-
 /* Each descriptor's parameters, from the object's own declarations. */
 static int read_params(struct cbench_library *lib, const char *path, char *err, size_t errlen)
 {

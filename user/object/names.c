@@ -59,6 +59,12 @@ static int name_experiment(struct cbench_experiment *e, const struct cbench_desc
 	return id_len >= sizeof(e->id) || name_len >= sizeof(e->report_name) ? -ENAMETOOLONG : 0;
 }
 
+bool cbench_library_wanted(const struct cbench_library *lib, const struct cbench_desc *d)
+{
+	return !lib->only[0] || !strcmp(d->name, lib->only[0]) ||
+	       (lib->only[1] && !strcmp(d->name, lib->only[1]));
+}
+
 int cbench_library_expand(struct cbench_library *lib, char *err, size_t errlen)
 {
 	size_t total = 0, k = 0;
