@@ -8,7 +8,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "cmd/run.h"
+#include "cmd/run_parts.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/doctor.h"
+#include "cmd/doctor_parts.h"
 #include "cmd/subcommands.h"
 #include "machine/sysroot.h"
 #include "session/options.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/doctor.h"
+#include "cmd/doctor_parts.h"
 #include "machine/cpuenv.h"
 #include "machine/cpus.h"
 #include "machine/sysroot.h"

@@ -25,7 +25,7 @@
 
 #include "backend/netlink.h"
 #include "backend/protocol.h"
-#include "cmd/doctor.h"
+#include "cmd/doctor_parts.h"
 #include "machine/sysroot.h"
 
 /* The fix for a module that is not this cbenchctl's. */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
-#include "cmd/doctor.h"
+#include "cmd/doctor_parts.h"
 #include "machine/clock.h"
 #include "machine/cpulock.h"
 #include "machine/reference.h"

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/run.h"
+#include "cmd/run_parts.h"
 #include "cmd/subcommands.h"
 #include "backend/user.h"
 #include "error.h"

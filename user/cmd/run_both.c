@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/run.h"
+#include "cmd/run_parts.h"
 #include "cmd/subcommands.h"
 #include "report/backends.h"
 #include "report/outfile.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/run.h"
+#include "cmd/run_parts.h"
 #include "cmd/subcommands.h"
 #include "machine/cpus.h"
 #include "session/options.h"

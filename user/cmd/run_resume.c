@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/run.h"
+#include "cmd/run_parts.h"
 #include "error.h"
 #include "report/carry.h"
 #include "report/json.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* `cbenchctl run`: its options (run_options.c), the pipeline (run.c) and
  * --backend both (run_both.c). */
-#ifndef _CBENCH_RUN_H
-#define _CBENCH_RUN_H
+#ifndef _CBENCH_RUN_PARTS_H
+#define _CBENCH_RUN_PARTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -144,4 +144,4 @@ void cbench_run_options_init(struct cbench_run_options *o);
  */
 int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[], FILE *err);
 
-#endif /* _CBENCH_RUN_H */
+#endif /* _CBENCH_RUN_PARTS_H */

@@ -7,8 +7,8 @@
  * drift (doctor_measure.c).  Each appends its checks of the CPU r->cpu to
  * r (report/report_doctor.h).
  */
-#ifndef _CBENCH_DOCTOR_CMD_H
-#define _CBENCH_DOCTOR_CMD_H
+#ifndef _CBENCH_DOCTOR_PARTS_H
+#define _CBENCH_DOCTOR_PARTS_H
 
 #include "machine/probe.h"
 #include "report/report_doctor.h"
@@ -25,4 +25,4 @@ void cbench_doctor_check_cpu(struct cbench_doctor_report *r, const struct cbench
 /* The timer's step and the core clock's drift, measured on the CPU. */
 void cbench_doctor_check_measured(struct cbench_doctor_report *r);
 
-#endif /* _CBENCH_DOCTOR_CMD_H */
+#endif /* _CBENCH_DOCTOR_PARTS_H */
