@@ -578,6 +578,16 @@ static const struct cbench_asm_insn *single(const struct cbench_asm_seq *seq)
 	return seq->n == 1 && !seq->insn[0].label ? &seq->insn[0] : NULL;
 }
 
+/* The register tokens operand o holds, as render() counts them: renameable registers only. */
+static int tokens_of(const struct cbench_asm_operand *o)
+{
+	if (o->kind == CBENCH_OP_REG)
+		return (o->reg.cls == CBENCH_ASM_GPR || o->reg.cls == CBENCH_ASM_VEC) && !o->reg.high_byte;
+	if (o->kind == CBENCH_OP_MEM)
+		return (o->base.cls == CBENCH_ASM_GPR) + (o->index.cls == CBENCH_ASM_GPR);
+	return 0;
+}
+
 /* The register token (counting from 0) that is the first source of dest's class. */
 static int chain_source(const struct cbench_asm_insn *in, const struct cbench_asm_reg *dest)
 {
@@ -590,12 +600,7 @@ static int chain_source(const struct cbench_asm_insn *in, const struct cbench_as
 			return token;
 		if (o->kind == CBENCH_OP_MEM && o->base.cls == CBENCH_ASM_GPR && dest->cls == CBENCH_ASM_GPR)
 			return token;
-		/* As render() counts them: renameable registers only. */
-		if (o->kind == CBENCH_OP_REG)
-			token += (o->reg.cls == CBENCH_ASM_GPR || o->reg.cls == CBENCH_ASM_VEC) &&
-				 !o->reg.high_byte;
-		else if (o->kind == CBENCH_OP_MEM)
-			token += (o->base.cls == CBENCH_ASM_GPR) + (o->index.cls == CBENCH_ASM_GPR);
+		token += tokens_of(o);
 	}
 	return -1;
 }
@@ -605,15 +610,8 @@ static int last_token(const struct cbench_asm_insn *in)
 {
 	int token = 0;
 
-	for (int i = 0; i < in->nops - 1; i++) {
-		const struct cbench_asm_operand *o = &in->op[i];
-
-		if (o->kind == CBENCH_OP_REG)
-			token += (o->reg.cls == CBENCH_ASM_GPR || o->reg.cls == CBENCH_ASM_VEC) &&
-				 !o->reg.high_byte;
-		else if (o->kind == CBENCH_OP_MEM)
-			token += (o->base.cls == CBENCH_ASM_GPR) + (o->index.cls == CBENCH_ASM_GPR);
-	}
+	for (int i = 0; i < in->nops - 1; i++)
+		token += tokens_of(&in->op[i]);
 	return token;
 }
 

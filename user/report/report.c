@@ -267,6 +267,13 @@ static void observe(const struct cbench_trial *t, size_t bench, struct cbench_tr
  * benchmark never loses more than half its trials so: where most were
  * slowed, the machine was, and they all stay (its result then says so).
  */
+/* Replaced, or carried from the run this one resumed (its moments are not
+ * this run's): what it was said to be stands, and classify() leaves it. */
+static bool settled(const struct cbench_trial *t)
+{
+	return t->replaced || t->carried;
+}
+
 static void classify(struct cbench_report *r)
 {
 	size_t n = 0, k = 0;
@@ -276,7 +283,7 @@ static void classify(struct cbench_report *r)
 	for (size_t i = 0; i < r->nresults; i++)
 		for (size_t j = 0; j < r->results[i].ntrials && !r->results[i].carried; j++)
 			n += !r->results[i].trials[j].error && r->results[i].trials[j].valid &&
-			     !r->results[i].trials[j].replaced && !r->results[i].trials[j].carried;
+			     !settled(&r->results[i].trials[j]);
 	obs = calloc(n ? n : 1, sizeof(*obs));
 	of = calloc(n ? n : 1, sizeof(*of));
 	/* A carried-over result keeps what its own run said of its trials:
@@ -285,9 +292,7 @@ static void classify(struct cbench_report *r)
 		for (size_t j = 0; j < r->results[i].ntrials && !r->results[i].carried; j++) {
 			struct cbench_trial *t = &r->results[i].trials[j];
 
-			/* Replaced, or carried from the run this one resumed (its
-			 * moments are not this run's): what it was said to be stands. */
-			if (t->replaced || t->carried)
+			if (settled(t))
 				continue;
 			t->cause = CBENCH_TRIAL_KEPT;
 			t->beside = 0;
@@ -316,14 +321,14 @@ static void classify(struct cbench_report *r)
 		if (res->carried)
 			continue;
 		for (size_t j = 0; j < res->ntrials; j++) {
-			if (res->trials[j].replaced || res->trials[j].carried)
+			if (settled(&res->trials[j]))
 				continue;
 			ok += !res->trials[j].error && res->trials[j].valid;
 			aside += res->trials[j].set_aside;
 		}
 		if (2 * aside > ok)
 			for (size_t j = 0; j < res->ntrials; j++)
-				res->trials[j].set_aside &= res->trials[j].replaced || res->trials[j].carried;
+				res->trials[j].set_aside &= settled(&res->trials[j]);
 	}
 	free(obs);
 	free(of);

@@ -15,8 +15,10 @@
 #include "stats/stats.h"
 
 /* Room for one more element of size bytes in *v (n used of *cap),
- * doubling from first.  0 or -ENOMEM. */
-static int grow_bulk(void **v, size_t n, size_t *cap, size_t size, size_t first)
+ * doubling from first, by resize (realloc, or cbench_bulk_grow() for a
+ * trial's measurements, which workers must not inherit).  0 or -ENOMEM. */
+static int grow_by(void *(*resize)(void *, size_t), void **v, size_t n, size_t *cap, size_t size,
+		   size_t first)
 {
 	size_t ncap;
 	void *nv;
@@ -24,7 +26,7 @@ static int grow_bulk(void **v, size_t n, size_t *cap, size_t size, size_t first)
 	if (n < *cap)
 		return 0;
 	ncap = *cap ? *cap * 2 : first;
-	nv = cbench_bulk_grow(*v, ncap * size);
+	nv = resize(*v, ncap * size);
 	if (!nv)
 		return -ENOMEM;
 	*v = nv;
@@ -32,21 +34,9 @@ static int grow_bulk(void **v, size_t n, size_t *cap, size_t size, size_t first)
 	return 0;
 }
 
-/* The same on the heap, for what is not a trial's measurements. */
 static int grow(void **v, size_t n, size_t *cap, size_t size, size_t first)
 {
-	size_t ncap;
-	void *nv;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : first;
-	nv = realloc(*v, ncap * size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
+	return grow_by(realloc, v, n, cap, size, first);
 }
 
 /* Why a worker could not start, where a result keeps its reason. */
@@ -128,13 +118,14 @@ static int take_trial(struct cbench_collector *c, const struct cbench_msg *m, ch
 
 	switch (m->type) {
 	case CBENCH_MSG_SAMPLE:
-		if (grow_bulk((void **)&tr->samples, tr->nsamples, &t->cap, sizeof(*tr->samples), 256))
+		if (grow_by(cbench_bulk_grow, (void **)&tr->samples, tr->nsamples, &t->cap,
+			    sizeof(*tr->samples), 256))
 			break;
 		tr->samples[tr->nsamples++] = m->u.sample;
 		return 0;
 	case CBENCH_MSG_REF_SAMPLE:
-		if (grow_bulk((void **)&tr->ref_samples, tr->nref_samples, &t->ref_cap,
-			 sizeof(*tr->ref_samples), 256))
+		if (grow_by(cbench_bulk_grow, (void **)&tr->ref_samples, tr->nref_samples, &t->ref_cap,
+			    sizeof(*tr->ref_samples), 256))
 			break;
 		tr->ref_samples[tr->nref_samples++] = m->u.sample;
 		return 0;
