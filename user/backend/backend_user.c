@@ -76,19 +76,16 @@ static long perf_open(struct perf_event_attr *attr, int group_fd)
 	return syscall(SYS_perf_event_open, attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* The kinds the session holds open (machine/probe.h), in its order. */
+_Static_assert(SW_COUNT == CBENCH_SW_HELD, "the session holds the events a trial counts");
+
 static int open_sw(struct user_backend *u)
 {
-	static const uint64_t configs[SW_COUNT] = {
-		PERF_COUNT_SW_CONTEXT_SWITCHES,
-		PERF_COUNT_SW_CPU_MIGRATIONS,
-		PERF_COUNT_SW_PAGE_FAULTS,
-	};
-
 	for (int i = 0; i < SW_COUNT; i++) {
 		struct perf_event_attr attr = {
 			.type = PERF_TYPE_SOFTWARE,
 			.size = sizeof(attr),
-			.config = configs[i],
+			.config = cbench_sw_event_configs[i],
 			.read_format = PERF_FORMAT_GROUP,
 		};
 		long fd = perf_open(&attr, i ? u->sw_fd[0] : -1);

@@ -84,13 +84,6 @@ static int ref_run(struct kmod_backend *k, uint32_t image_id, void (*fn)(struct 
 	return n < 0 ? n : valid;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The timer in ring 0: the TSC at the kernel's tsc_khz; its step from a
  * sweep of spins of growing length (reference.S); the overhead and spread
@@ -135,7 +128,7 @@ int cbench_kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 		ret = n;
 		goto out;
 	}
-	qsort(v, (size_t)n, sizeof(*v), compare_double);
+	qsort(v, (size_t)n, sizeof(*v), cbench_stats_compare);
 	snprintf(t->name, sizeof(t->name), "tsc in ring 0 (cbench.ko)");
 	/* What the module subtracts is each run's least empty-call cost; this
 	 * is for the report and the error bound. */

@@ -32,6 +32,7 @@
 #include "report/report_insn.h"
 #include "session/options.h"
 #include "session/session.h"
+#include "stats/stats.h"
 
 #define MAX_SEQS 64
 #define CODE_BYTES 8192
@@ -461,13 +462,6 @@ static struct cbench_json *measure(const struct insn_options *o, const char *dir
 /* Trials' figures that agree within this confirm each other (insn's figure). */
 #define CONFIRM 0.001
 
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * A kernel's figure: the least of its trials' that another trial confirms
  * within CONFIRM (a sibling thread's or a tenant's work on the core only
@@ -490,7 +484,7 @@ static double figure(const struct cbench_json *report, const char *id, const cha
 		v[n] = cbench_json_number(&t->items[i], key, NAN);
 		n += status && !strcmp(status, "ok") && isfinite(v[n]);
 	}
-	qsort(v, n, sizeof(*v), compare_double);
+	qsort(v, n, sizeof(*v), cbench_stats_compare);
 	for (size_t i = 0; i + 1 < n && isnan(x); i++)
 		if (v[i + 1] <= v[i] * (1 + CONFIRM))
 			x = v[i];

@@ -58,20 +58,19 @@ static bool perf_event_usable(uint32_t type, uint64_t config)
 	return true;
 }
 
+const uint64_t cbench_sw_event_configs[CBENCH_SW_HELD] = {
+	PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS,
+};
+
 void cbench_sw_events_hold(int fds[CBENCH_SW_HELD])
 {
-	/* The kinds backend_user.c counts in every trial. */
-	static const uint64_t configs[CBENCH_SW_HELD] = {
-		PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS,
-	};
-
 	for (int i = 0; i < CBENCH_SW_HELD; i++) {
 		struct perf_event_attr attr;
 
 		memset(&attr, 0, sizeof(attr));
 		attr.size = sizeof(attr);
 		attr.type = PERF_TYPE_SOFTWARE;
-		attr.config = configs[i];
+		attr.config = cbench_sw_event_configs[i];
 		attr.disabled = 1;
 		fds[i] = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	}

@@ -90,6 +90,8 @@ void cbench_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
  * worker's own open says why).
  */
 #define CBENCH_SW_HELD 3
+/* Their kinds, in this order: context switches, CPU migrations, page faults. */
+extern const uint64_t cbench_sw_event_configs[CBENCH_SW_HELD];
 void cbench_sw_events_hold(int fds[CBENCH_SW_HELD]);
 void cbench_sw_events_release(int fds[CBENCH_SW_HELD]);
 

@@ -51,13 +51,6 @@ static size_t steady_at(const struct cbench_level_point *bench, const struct cbe
 	return k;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Drops from steady (k of them) the measurements that outran their
  * references: a measurement's ticks over its pair's level are its rate in
@@ -78,7 +71,7 @@ static size_t outran_dropped(const struct cbench_level_point *bench, const struc
 	for (size_t j = 0; j < k; j++)
 		q[j] = bench[steady[j]].ticks_per_rep / pair_level(ref, steady[j]);
 	memcpy(sorted, q, k * sizeof(*q));
-	qsort(sorted, k, sizeof(*sorted), compare_double);
+	qsort(sorted, k, sizeof(*sorted), cbench_stats_compare);
 	for (size_t j = 0; j + CBENCH_LEVELS_CONFIRM <= k; j++) {
 		size_t last = j + CBENCH_LEVELS_CONFIRM - 1;
 
@@ -118,7 +111,7 @@ static size_t find_levels(const double *v, size_t k, double ref_step, double *so
 	if (need < CBENCH_LEVELS_CORE_MIN)
 		need = CBENCH_LEVELS_CORE_MIN;
 	memcpy(sorted, v, k * sizeof(*v));
-	qsort(sorted, k, sizeof(*sorted), compare_double);
+	qsort(sorted, k, sizeof(*sorted), cbench_stats_compare);
 	for (size_t i = 1; i <= k; i++) {
 		if (i < k && sorted[i] - sorted[i - 1] <=
 			     fmax(3 * ref_step, CBENCH_LEVELS_CORE * sorted[i - 1]))
@@ -231,7 +224,7 @@ int cbench_levels_match(const struct cbench_level_point *bench, size_t nbench,
 	/* The second fastest of their levels: one measurement of a fast
 	 * stretch delayed by an interrupt as far as the slow level's floor
 	 * would otherwise let the fast references in. */
-	qsort(floors, nf, sizeof(*floors), compare_double);
+	qsort(floors, nf, sizeof(*floors), cbench_stats_compare);
 	level = floors[nf > 1 ? 1 : 0];
 	for (size_t i = 0; i < nref; i++)
 		if (!isnan(ref[i].ticks_per_rep) &&

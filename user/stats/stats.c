@@ -71,7 +71,7 @@ double cbench_stats_cv(const double *v, size_t n)
 	return cbench_stats_stddev(v, n) / fabs(mean);
 }
 
-static int compare_doubles(const void *a, const void *b)
+int cbench_stats_compare(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -91,7 +91,7 @@ double cbench_stats_quantile(const double *v, size_t n, double q)
 	if (!sorted)
 		return NAN;
 	memcpy(sorted, v, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), compare_doubles);
+	qsort(sorted, n, sizeof(*sorted), cbench_stats_compare);
 	pos = q * (double)(n - 1);
 	lo = (size_t)pos;
 	frac = pos - (double)lo;

@@ -25,6 +25,9 @@ double cbench_stats_cv(const double *v, size_t n);
 double cbench_stats_quantile(const double *v, size_t n, double q);
 double cbench_stats_median(const double *v, size_t n);
 
+/* qsort()'s order of doubles, ascending. */
+int cbench_stats_compare(const void *a, const void *b);
+
 /*
  * Student's t distribution with df > 0 degrees of freedom (df need not be
  * whole): P(T <= t), and the t with P(T <= t) = p for p in (0, 1).  NAN

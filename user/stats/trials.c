@@ -10,13 +10,6 @@
 /* A normal's interquartile range in standard deviations. */
 #define IQR_TO_SD 1.349
 
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* P(Bin(n, 1/2) <= k). */
 static double binomial_half_cdf(size_t n, size_t k)
 {
@@ -42,7 +35,7 @@ void cbench_trials_median_ci(const double *v, size_t n, double confidence, doubl
 	if (!s)
 		return;
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), compare_double);
+	qsort(s, n, sizeof(*s), cbench_stats_compare);
 	*median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	/* The widest k (1-based) whose order statistics cover the median. */
 	for (k = n / 2 ? n / 2 : 1; k > 1 && 1 - 2 * binomial_half_cdf(n, k - 1) < confidence; k--)

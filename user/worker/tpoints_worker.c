@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "machine/clock.h"
+#include "stats/stats.h"
 #include "worker/tpoints.h"
 #include "worker/tpoints_worker.h"
 
@@ -30,13 +31,6 @@
  * timing-point measurements in a trial: they could not finish in time. */
 #define TP_TRIAL_MAX_CALL_SHARE 0.05
 
-static int compare_doubles(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
 /* The lower quartile of the raw timings between the pilot's records. */
 static double pilot_low(const struct cbench_tp_record *rec, size_t n)
 {
@@ -49,7 +43,7 @@ static double pilot_low(const struct cbench_tp_record *rec, size_t n)
 		if (rec[i].count > rec[i - 1].count && rec[i].tsc >= rec[i - 1].tsc)
 			d[k++] = (double)(rec[i].tsc - rec[i - 1].tsc);
 	}
-	qsort(d, k, sizeof(*d), compare_doubles);
+	qsort(d, k, sizeof(*d), cbench_stats_compare);
 	low = k ? d[k / 4] : NAN;
 	free(d);
 	return low;
