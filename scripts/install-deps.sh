@@ -40,8 +40,8 @@ esac
 
 # cbenchctl and the example benchmarks: a C compiler, libnl's generic
 # netlink (the module's protocol), libelf and libdw (objects, profiles),
-# libsqlite3 (the results store).
-USER_PACKAGES="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev libdw-dev libsqlite3-dev"
+# libsqlite3 and libpq (the results store, in a file or on a PostgreSQL server).
+USER_PACKAGES="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libelf-dev libdw-dev libsqlite3-dev libpq-dev"
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -130,6 +130,10 @@ packages="$packages linux-source-6.1 xz-utils flex bison bc libelf-dev libssl-de
 # The LNT and Bencher reports' tests: a schema validator, and a real LNT
 # (llvm-lnt, from PyPI) in a virtual environment of its own.
 packages="$packages python3-jsonschema python3-venv"
+
+# The store's and the lab queue's tests on PostgreSQL: a real server,
+# started in a temporary directory by tests/run/pg-server.sh.
+packages="$packages postgresql"
 
 # The JUnit report's test: xmllint checks it against tests/schema/junit.xsd.
 packages="$packages libxml2-utils"

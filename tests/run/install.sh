@@ -129,7 +129,7 @@ if [ -f /usr/share/bash-completion/bash_completion ] && command -v bash >/dev/nu
 		_cbenchctl; echo "${COMPREPLY[*]}"
 		COMP_WORDS=(cbenchctl plot --y-scale ""); COMP_CWORD=3; COMP_LINE="cbenchctl plot --y-scale "; COMP_POINT=25
 		_cbenchctl; echo "${COMPREPLY[*]}"' _ "$D/root/usr/share/bash-completion/completions/cbenchctl" 2>"$D/err")
-	if [ "$got" = "$(printf 'doctor\nsetup reset --help\nauto user kmod both\n--filter\nauto linear log')" ]; then
+	if [ "$got" = "$(printf 'doctor\nsetup reset queue worker --help\nauto user kmod both\n--filter\nauto linear log')" ]; then
 		ok "bash completion completes commands, lab actions and option values"
 	else
 		echo "$got" >>"$D/err"

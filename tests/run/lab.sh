@@ -342,7 +342,7 @@ else
 fi
 
 run_cb lab frobnicate
-if [ "$rc" -eq 2 ] && grep -q "^cbenchctl lab: no action 'frobnicate': setup or reset; see 'cbenchctl lab --help'$" "$TMP/err" &&
+if [ "$rc" -eq 2 ] && grep -q "^cbenchctl lab: no action 'frobnicate': setup, reset, queue or worker; see 'cbenchctl lab --help'$" "$TMP/err" &&
    ! grep -q 'Usage:' "$TMP/err"; then
 	ok "lab: unknown action"
 else

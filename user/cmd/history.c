@@ -20,6 +20,7 @@
 #include "report/report_history.h"
 #include "report/outfile.h"
 #include "session/confirm.h"
+#include "store/objects.h"
 #include "session/options.h"
 #include "stats/change.h"
 #include "store/history.h"
@@ -275,7 +276,7 @@ static size_t confirm_all(const struct history_options *o, struct cbench_history
 	char dir[] = "/tmp/cbench-history.XXXXXX";
 	struct cbench_confirm_options co = { .min_effect_pct = 100 * o->params.min_effect,
 					     .confidence = o->params.confidence, .budget_s = o->budget_s,
-					     .cpu = o->cpu, .dir = dir };
+					     .cpu = o->cpu, .dir = dir, .store = o->store };
 	size_t failed = 0, serial = 0;
 
 	h->confirm = true;
@@ -288,15 +289,7 @@ static size_t confirm_all(const struct history_options *o, struct cbench_history
 			failed += (size_t)cbench_session_confirm(&co, &h->series[i],
 								 &h->series[i].changes[k], serial++);
 	}
-	for (size_t s = 0; s < serial; s++) {
-		char path[64];
-
-		snprintf(path, sizeof(path), "%s/audit-%zu.json", dir, s);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/audit-%zu.log", dir, s);
-		unlink(path);
-	}
-	rmdir(dir);
+	cbench_store_scratch_remove(dir);
 	return failed;
 }
 

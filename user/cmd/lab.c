@@ -26,6 +26,7 @@
 #include "session/options.h"
 #include "report/outfile.h"
 #include "machine/probe.h"
+#include "cmd/lab_parts.h"
 #include "cmd/subcommands.h"
 #include "machine/sysroot.h"
 
@@ -592,7 +593,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s lab setup [--cpu N]\n"
-		"       %s lab reset\n"
+		"       %s lab reset\n",
+		cbench_prog, cbench_prog);
+	cbench_lab_queue_usage(f);
+	fprintf(f,
 		"\n"
 		"setup applies the reversible fixes `%s doctor` suggests for measuring on CPU N:\n"
 		"governor performance, boost off, interrupts moved off the CPU (irqbalance\n"
@@ -603,8 +607,10 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  --cpu N     the CPU to prepare (default: the last CPU we may use)\n"
-		"  -h, --help  show this help\n",
-		cbench_prog, cbench_prog, cbench_prog);
+		"  -h, --help  show this help\n"
+		"\n"
+		"`%s lab queue --help` tells of the queue and the worker.\n",
+		cbench_prog, cbench_prog);
 }
 
 int cbench_lab_main(int argc, char *argv[])
@@ -621,6 +627,8 @@ int cbench_lab_main(int argc, char *argv[])
 	int cpu = -1;
 	int c;
 
+	if (argc > 1 && (!strcmp(argv[1], "queue") || !strcmp(argv[1], "worker")))
+		return cbench_lab_queue_main(argc - 1, argv + 1, !strcmp(argv[1], "worker"));
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
@@ -634,7 +642,7 @@ int cbench_lab_main(int argc, char *argv[])
 		}
 	}
 	if (optind >= argc)
-		return cbench_usage_error("lab", "it wants an action, setup or reset");
+		return cbench_usage_error("lab", "it wants an action: setup, reset, queue or worker");
 	action = argv[optind];
 	argc -= optind;
 	argv += optind;
@@ -657,7 +665,7 @@ int cbench_lab_main(int argc, char *argv[])
 		}
 	}
 	if (strcmp(action, "setup") && strcmp(action, "reset"))
-		return cbench_usage_error("lab", "no action '%s': setup or reset", action);
+		return cbench_usage_error("lab", "no action '%s': setup, reset, queue or worker", action);
 	if (optind != argc)
 		return cbench_usage_error("lab", "%s takes no operand ('%s')", action, argv[optind]);
 	if (cpu >= 0 && strcmp(action, "setup"))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `cbenchctl store`: a results store in one SQLite file (store/store.h).
+ * `cbenchctl store`: a results store in one SQLite file or a PostgreSQL
+ * database (store/store.h).
  * `store add` adds a run's JSON report with the commit and order it
  * measured, `store list` shows what the store holds, `store remove` takes
  * a wrong run (or a commit's runs) out, `store import` and
@@ -35,7 +36,9 @@ static void usage(FILE *f)
 		"       %s store import <store> <report> --format lnt|bmf [options]\n"
 		"       %s store export <store> --format lnt|bmf -o DIR\n"
 		"\n"
-		"Keeps runs in one SQLite file (made by the first add): each with its machine,\n"
+		"Keeps runs in one SQLite file (made by the first add), or in a PostgreSQL\n"
+		"database named by its URL (postgresql://host/db, credentials as libpq takes\n"
+		"them: ~/.pgpass, PGPASSFILE, a service file), for a fleet: each with its machine,\n"
 		"the commit and order it measured, the object's build ID and, with\n"
 		"--keep-object, a copy of the object so that history --confirm can measure it\n"
 		"again.  A series is one benchmark of one object (by its file name) on one\n"
@@ -47,6 +50,8 @@ static void usage(FILE *f)
 		"  --order N           a whole number that sorts the commits (a build number,\n"
 		"                      or the commit's place in `git rev-list --reverse`)\n"
 		"  --keep-object DIR   keep a copy of the measured object in DIR, once per build\n"
+		"                      (\"store\": in the store itself, where every machine of\n"
+		"                      a fleet reaches it)\n"
 		"  --object FILE       the object to keep, where the report's path is stale\n"
 		"  --format FMT        list: text or json; import and export: lnt or bmf\n"
 		"  --machine NAME      the machine's name (default: the report's host; for\n"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -15,6 +16,8 @@
 #include "report/readfile.h"
 #include "session/confirm.h"
 #include "session/session.h"
+#include "store/objects.h"
+#include "store/store.h"
 
 /* The largest audit report we read back. */
 #define CONFIRM_REPORT_MAX_BYTES (64u << 20)
@@ -148,13 +151,43 @@ static int judge(const char *json, const char *log, struct cbench_history_change
 			     " (no verdict within its budget)");
 }
 
+/*
+ * A kept copy as a file: itself, or one kept in the store ("store:ID")
+ * written into the audits' directory as side ('a' or 'b') of audit serial.
+ * 0, or 1 after saying why in c.
+ */
+static int copy_file(const struct cbench_confirm_options *o, const char *copy, char side,
+		     size_t serial, char *path, size_t len, struct cbench_history_change *c)
+{
+	size_t n = strlen(CBENCH_STORE_COPY_PREFIX);
+	char dir[PATH_MAX], err[1024];
+	struct cbench_store st;
+	int ret;
+
+	if (strncmp(copy, CBENCH_STORE_COPY_PREFIX, n)) {
+		if (access(copy, R_OK))
+			return not_confirmed(c, 1, "the kept object %s is gone", copy);
+		snprintf(path, len, "%s", copy);
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%s/%zu%c", o->dir, serial, side);
+	if (mkdir(dir, 0700))
+		return not_confirmed(c, 1, "cannot make %s: %s", dir, strerror(errno));
+	ret = cbench_store_open(&st, o->store, false, err, sizeof(err));
+	if (!ret) {
+		ret = cbench_store_get_object(&st, copy + n, dir, path, len, err, sizeof(err));
+		cbench_store_close(&st);
+	}
+	return ret ? not_confirmed(c, 1, "cannot take the kept object from the store: %s", err) : 0;
+}
+
 int cbench_session_confirm(const struct cbench_confirm_options *o,
 			   const struct cbench_history_series *s, struct cbench_history_change *c,
 			   size_t serial)
 {
 	const struct cbench_history_point *a = &s->points[c->cp.last];
 	const struct cbench_history_point *b = &s->points[c->cp.index];
-	char json[PATH_MAX], log[PATH_MAX];
+	char json[PATH_MAX], log[PATH_MAX], fa[PATH_MAX], fb[PATH_MAX];
 	int status;
 
 	if (!a->copy || !b->copy)
@@ -163,14 +196,14 @@ int cbench_session_confirm(const struct cbench_confirm_options *o,
 	if (!strcmp(a->build_id, b->build_id))
 		return not_confirmed(c, 0, "both sides are build %.12s: the change is not in the "
 				     "object", a->build_id);
-	if (access(a->copy, R_OK) || access(b->copy, R_OK))
-		return not_confirmed(c, 1, "the kept object %s is gone",
-				     access(a->copy, R_OK) ? a->copy : b->copy);
+	if (copy_file(o, a->copy, 'a', serial, fa, sizeof(fa), c) ||
+	    copy_file(o, b->copy, 'b', serial, fb, sizeof(fb), c))
+		return 1;
 	snprintf(json, sizeof(json), "%s/audit-%zu.json", o->dir, serial);
 	snprintf(log, sizeof(log), "%s/audit-%zu.log", o->dir, serial);
 	fprintf(stderr, "%s: history: auditing %s, order %lld (commit %s) against order %lld (commit "
 		"%s)\n", cbench_prog, s->name, a->order, a->commit, b->order, b->commit);
-	status = audit(o, s, a->copy, b->copy, json, log);
+	status = audit(o, s, fa, fb, json, log);
 	if (status < 0)
 		return not_confirmed(c, 1, "cannot run the audit: %s", strerror(-status));
 	return judge(json, log, c);

@@ -26,6 +26,7 @@ struct cbench_confirm_options {
 	double budget_s;		/* audit --budget */
 	int cpu;			/* audit --cpu; -1 audit's default */
 	const char *dir;		/* where the audits' reports and logs go */
+	const char *store;		/* the store: its objects kept as "store:ID" */
 };
 
 /*

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "report/report.h"
 #include "report/report_check.h"
 #include "store/add.h"
+#include "store/objects.h"
 #include "store/report_read.h"
 #include "store/run.h"
 #include "store/store.h"
@@ -114,37 +114,59 @@ static int keep_object(const struct cbench_store_run *run, const struct cbench_s
 	return 0;
 }
 
+/* The object into the store itself (store/objects.h), checked to be the
+ * build the run measured; "store:<build ID>" into kept. */
+static int keep_in_store(struct cbench_store *s, const struct cbench_store_run *run,
+			 const struct cbench_store_add *o, char *kept, size_t kept_len, char *err,
+			 size_t errlen)
+{
+	const char *src = o->object_file ? o->object_file : run->object_path;
+	char id[80], why[CBENCH_STORE_NAME_MAX];
+	int ret;
+
+	if (!src[0]) {
+		snprintf(err, errlen, "the report does not say where its object is: give it with --object");
+		return -EINVAL;
+	}
+	ret = cbench_object_build_id(src, id, sizeof(id), why, sizeof(why));
+	if (!ret && strcmp(id, run->build_id)) {
+		snprintf(err, errlen, "%s is build %s, not the build the run measured (%s): rebuilt since?",
+			 src, id, run->build_id);
+		return -EINVAL;
+	}
+	ret = ret ? ret : cbench_store_put_object(s, src, id, sizeof(id), why, sizeof(why));
+	if (ret) {
+		snprintf(err, errlen, "cannot keep the object: %s", why);
+		return ret == -EIO ? -EINVAL : ret;
+	}
+	snprintf(kept, kept_len, CBENCH_STORE_COPY_PREFIX "%s", id);
+	return 0;
+}
+
 /* One text or integer a query returns into out (NULL for none), or "". */
-static int query_text(struct cbench_store *s, sqlite3_stmt *st, char *out, size_t len)
+static int query_text(struct cbench_store_stmt *q, char *out, size_t len)
 {
 	int rc;
 
-	if (!st)
-		return -EIO;
 	out[0] = '\0';
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0))
-		snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -EIO;
+	rc = cbench_store_step(q);
+	if (rc > 0 && cbench_store_text(q, 0))
+		snprintf(out, len, "%s", cbench_store_text(q, 0));
+	return cbench_store_end(q);
 }
 
 /* The machine's id, made if new. */
 static int machine_id(struct cbench_store *s, const struct cbench_store_run *run, long long *id)
 {
-	sqlite3_stmt *st = cbench_store_prepare(s, "INSERT OR IGNORE INTO machine (name, cpu, cpu_count) "
-						"VALUES (?, ?, ?)", "tti", run->machine, run->cpu,
-						(long long)run->cpu_count);
 	char text[32];
 
-	if (!st || sqlite3_step(st) != SQLITE_DONE) {
-		sqlite3_finalize(st);
+	if (cbench_store_exec(s, "INSERT INTO machine (name, cpu, cpu_count) VALUES (?, ?, ?) "
+			      "ON CONFLICT DO NOTHING", "tti", run->machine, run->cpu,
+			      (long long)run->cpu_count))
 		return -EIO;
-	}
-	sqlite3_finalize(st);
-	st = cbench_store_prepare(s, "SELECT id FROM machine WHERE name = ? AND cpu = ? AND cpu_count = ?",
-				  "tti", run->machine, run->cpu, (long long)run->cpu_count);
-	if (query_text(s, st, text, sizeof(text)) || !text[0])
+	if (cbench_store_value(s, text, sizeof(text), "SELECT id FROM machine WHERE name = ? AND "
+			       "cpu = ? AND cpu_count = ?", "tti", run->machine, run->cpu,
+			       (long long)run->cpu_count) || !text[0])
 		return -EIO;
 	*id = atoll(text);
 	return 0;
@@ -162,7 +184,7 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 	 * older cbenchctl's) by its build measured on the same machine at the
 	 * same second, whatever its figures say now (an edit would change
 	 * them, and stores of before the digest hold other fingerprints). */
-	ret = query_text(s, cbench_store_prepare(s,
+	ret = query_text(cbench_store_query(s,
 		"SELECT id FROM run WHERE machine = ? AND object = ? AND backend = ? AND (fingerprint = ? "
 		"OR (? = '' AND ? = 'json' AND source = 'json' AND fingerprint NOT LIKE 'id:%' AND "
 		"build_id = ? AND date = ?)) LIMIT 1", "ittttttt", machine, run->object, run->backend,
@@ -172,7 +194,7 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 			 run->date);
 		return -EINVAL;
 	}
-	ret = ret ? ret : query_text(s, cbench_store_prepare(s,
+	ret = ret ? ret : query_text(cbench_store_query(s,
 		"SELECT ord FROM run WHERE object = ? AND commit_id = ? AND ord != ? LIMIT 1", "tti",
 		run->object, run->commit, run->order), other, sizeof(other));
 	if (!ret && other[0]) {
@@ -180,7 +202,7 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 			 run->order);
 		return -EINVAL;
 	}
-	ret = ret ? ret : query_text(s, cbench_store_prepare(s,
+	ret = ret ? ret : query_text(cbench_store_query(s,
 		"SELECT commit_id FROM run WHERE object = ? AND ord = ? AND commit_id != ? LIMIT 1", "tit",
 		run->object, run->order, run->commit), other, sizeof(other));
 	if (!ret && other[0]) {
@@ -188,7 +210,7 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 			 run->object, other, run->commit);
 		return -EINVAL;
 	}
-	ret = ret ? ret : query_text(s, cbench_store_prepare(s,
+	ret = ret ? ret : query_text(cbench_store_query(s,
 		"SELECT build_id FROM run WHERE object = ? AND backend = ? AND machine = ? AND "
 		"commit_id = ? AND build_id != ? LIMIT 1", "ttitt", run->object, run->backend, machine,
 		run->commit, run->build_id), other, sizeof(other));
@@ -209,16 +231,16 @@ static int apart(struct cbench_store *s, const struct cbench_store_run *run, lon
 	int ret;
 
 	note[0] = '\0';
-	ret = query_text(s, cbench_store_prepare(s, "SELECT count(*) FROM run WHERE object = ? AND "
+	ret = query_text(cbench_store_query(s, "SELECT count(*) FROM run WHERE object = ? AND "
 						 "backend = ? AND machine = ?", "tti", run->object,
 						 run->backend, machine), same, sizeof(same));
 	if (ret || atoll(same))
 		return ret;
-	ret = query_text(s, cbench_store_prepare(s,
+	ret = query_text(cbench_store_query(s,
 		"SELECT group_concat(DISTINCT m.name || ' (' || m.cpu || ', ' || r.backend || ')') "
 		"FROM run r JOIN machine m ON m.id = r.machine WHERE r.object = ?", "t", run->object),
 		others, sizeof(others));
-	ret = ret ? ret : query_text(s, cbench_store_prepare(s, "SELECT group_concat(DISTINCT object) "
+	ret = ret ? ret : query_text(cbench_store_query(s, "SELECT group_concat(DISTINCT object) "
 							     "FROM run", ""), objects, sizeof(objects));
 	if (ret)
 		return ret;
@@ -237,23 +259,15 @@ static int insert_results(struct cbench_store *s, const struct cbench_store_run 
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct cbench_store_result *r = &run->results[i];
 		const char *metric = cbench_metric_names[r->metric];
-		sqlite3_stmt *st = cbench_store_prepare(s, "INSERT INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-							"ittddddi", id, r->name, metric, r->value, r->u,
-							r->lower, r->upper, (long long)r->ntrials);
 
-		if (!st || sqlite3_step(st) != SQLITE_DONE) {
-			sqlite3_finalize(st);
+		if (cbench_store_exec(s, "INSERT INTO result VALUES (?, ?, ?, ?, ?, ?, ?, ?)", "ittddddi",
+				      id, r->name, metric, r->value, r->u, r->lower, r->upper,
+				      (long long)r->ntrials))
 			return -EIO;
-		}
-		sqlite3_finalize(st);
 		for (size_t k = 0; k < r->ntrials; k++) {
-			st = cbench_store_prepare(s, "INSERT INTO trial VALUES (?, ?, ?, ?, ?)", "ittid", id,
-						  r->name, metric, (long long)k, r->trials[k]);
-			if (!st || sqlite3_step(st) != SQLITE_DONE) {
-				sqlite3_finalize(st);
+			if (cbench_store_exec(s, "INSERT INTO trial VALUES (?, ?, ?, ?, ?)", "ittid", id,
+					      r->name, metric, (long long)k, r->trials[k]))
 				return -EIO;
-			}
-			sqlite3_finalize(st);
 		}
 	}
 	return 0;
@@ -262,26 +276,21 @@ static int insert_results(struct cbench_store *s, const struct cbench_store_run 
 static int insert_run(struct cbench_store *s, const struct cbench_store_run *run, long long machine,
 		      const char *fingerprint, struct cbench_store_added *out)
 {
-	char now[32];
+	char now[32], id[32];
 	time_t t = time(NULL);
 	struct tm tm;
-	sqlite3_stmt *st;
 
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	st = cbench_store_prepare(s,
+	if (cbench_store_value(s, id, sizeof(id),
 		"INSERT INTO run (machine, object, backend, commit_id, ord, build_id, date, kernel, "
 		"cbench_version, source, fingerprint, object_copy, note, added) "
-		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "itttittttttttt", machine,
-		run->object, run->backend, run->commit, run->order, run->build_id, run->date,
+		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id", "itttittttttttt",
+		machine, run->object, run->backend, run->commit, run->order, run->build_id, run->date,
 		run->kernel, run->version, run->source, fingerprint, out->kept[0] ? out->kept : NULL,
-		out->note[0] ? out->note : NULL, now);
-	if (!st || sqlite3_step(st) != SQLITE_DONE) {
-		sqlite3_finalize(st);
+		out->note[0] ? out->note : NULL, now) || !id[0])
 		return -EIO;
-	}
-	sqlite3_finalize(st);
-	out->run_id = sqlite3_last_insert_rowid(s->db);
+	out->run_id = atoll(id);
 	return insert_results(s, run, out->run_id);
 }
 
@@ -300,38 +309,40 @@ int cbench_store_add(struct cbench_store *s, const struct cbench_store_run *run,
 			 "(a whole number from 0)");
 		return -EINVAL;
 	}
-	if (o->keep_dir) {
+	if (o->kept_as)
+		snprintf(out->kept, sizeof(out->kept), "%s", o->kept_as);
+	else if (o->keep_dir && strcmp(o->keep_dir, CBENCH_STORE_KEEP_IN_STORE)) {
 		ret = keep_object(run, o, out->kept, sizeof(out->kept), err, errlen);
 		if (ret)
 			return ret;
 	}
-	ret = cbench_store_begin(s, err, errlen);
+	ret = o->in_transaction ? 0 : cbench_store_begin(s, err, errlen);
 	if (ret)
 		return ret;
-	ret = machine_id(s, run, &machine);
+	if (o->keep_dir && !strcmp(o->keep_dir, CBENCH_STORE_KEEP_IN_STORE) && !o->kept_as)
+		ret = keep_in_store(s, run, o, out->kept, sizeof(out->kept), err, errlen);
+	ret = ret ? ret : machine_id(s, run, &machine);
 	ret = ret ? ret : refuse(s, run, machine, fingerprint, err, errlen);
 	ret = ret ? ret : apart(s, run, machine, out->note, sizeof(out->note));
 	ret = ret ? ret : insert_run(s, run, machine, fingerprint, out);
 	if (ret == -EIO)
 		ret = cbench_store_error(s, "cannot add the run", err, errlen);
 	if (ret) {
-		cbench_store_rollback(s);
+		if (!o->in_transaction)
+			cbench_store_rollback(s);
 		return ret;
 	}
-	return cbench_store_commit(s, err, errlen);
+	return o->in_transaction ? 0 : cbench_store_commit(s, err, errlen);
 }
 
-int cbench_store_add_report(const char *path, const char *text, size_t len,
-			    const struct cbench_store_add *o, struct cbench_store_added *out, char *err,
-			    size_t errlen)
+int cbench_store_parse_report(const char *text, size_t len, struct cbench_store_run *run,
+			      char *note, size_t notelen, char *err, size_t errlen)
 {
-	struct cbench_store_run run = { 0 };
 	struct cbench_json *doc = NULL;
-	struct cbench_store s;
-	char why[CBENCH_STORE_NAME_MAX], note[sizeof(out->read_note)];
+	char why[CBENCH_STORE_NAME_MAX];
 	int ret;
 
-	memset(out, 0, sizeof(*out));
+	memset(run, 0, sizeof(*run));
 	ret = cbench_json_parse(text, len, &doc, why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" : why);
@@ -342,12 +353,28 @@ int cbench_store_add_report(const char *path, const char *text, size_t len,
 	/* The store's reader first: a report edited after it was written is
 	 * refused as that (its digest), before any member it changed; then
 	 * every member the store does not read, against the run schema. */
-	ret = cbench_store_read_report(text, len, doc, &run, note, sizeof(note), err, errlen);
+	ret = cbench_store_read_report(text, len, doc, run, note, notelen, err, errlen);
 	if (!ret && cbench_json_get(doc, "benchmarks"))
 		ret = cbench_report_check(doc, err, errlen);
 	cbench_json_free(doc);
 	if (ret)
-		goto out;
+		cbench_store_run_free(run);
+	return ret;
+}
+
+int cbench_store_add_report(const char *path, const char *text, size_t len,
+			    const struct cbench_store_add *o, struct cbench_store_added *out, char *err,
+			    size_t errlen)
+{
+	struct cbench_store_run run;
+	struct cbench_store s;
+	char note[sizeof(out->read_note)];
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = cbench_store_parse_report(text, len, &run, note, sizeof(note), err, errlen);
+	if (ret)
+		return ret;
 	snprintf(run.commit, sizeof(run.commit), "%s", o->commit ? o->commit : "");
 	run.order = o->order;
 	if (o->machine)
@@ -402,14 +429,14 @@ int cbench_store_check_before(const char *path, const char *object, const char *
 	ret = cbench_store_open(&s, path, true, err, errlen);
 	if (ret)
 		return ret;
-	ret = query_text(&s, cbench_store_prepare(&s, "SELECT ord FROM run WHERE object = ? AND "
+	ret = query_text(cbench_store_query(&s, "SELECT ord FROM run WHERE object = ? AND "
 						  "commit_id = ? AND ord != ? LIMIT 1", "tti", object,
 						  commit, n), other, sizeof(other));
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "commit %s is order %s in this store, not %lld", commit, other, n);
 		ret = -EINVAL;
 	}
-	ret = ret ? ret : query_text(&s, cbench_store_prepare(&s,
+	ret = ret ? ret : query_text(cbench_store_query(&s,
 		"SELECT commit_id FROM run WHERE object = ? AND ord = ? AND commit_id != ? LIMIT 1", "tit",
 		object, n, commit), other, sizeof(other));
 	if (!ret && other[0]) {

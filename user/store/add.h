@@ -13,7 +13,8 @@
  *
  * With a directory to keep objects in, the object is copied there first,
  * as <build ID>.so (once per build), after checking that the file is the
- * build the report measured.
+ * build the report measured; with "store", into the store itself, in the
+ * same transaction (store/objects.h).
  */
 #ifndef _CBENCH_STORE_ADD_H
 #define _CBENCH_STORE_ADD_H
@@ -26,13 +27,19 @@ struct cbench_report;
 struct cbench_store;
 struct cbench_store_run;
 
+/* keep_dir's word for the store itself (store/objects.h). */
+#define CBENCH_STORE_KEEP_IN_STORE "store"
+
 struct cbench_store_add {
 	const char *commit;		/* what the run measured (cbench_store_add_report) */
 	long long order;
-	const char *keep_dir;		/* keep a copy of the object here; NULL: none */
+	const char *keep_dir;		/* keep a copy of the object here ("store": in
+					 * the store); NULL: none */
 	const char *object_file;	/* the object to keep; NULL: where the run measured it */
 	const char *machine;		/* the machine's name; NULL: the report's (its host) */
 	bool from_run;			/* run --store: no --object to suggest */
+	bool in_transaction;		/* the caller holds the store's write transaction */
+	const char *kept_as;		/* the object is kept already, as this copy ("store:ID") */
 };
 
 struct cbench_store_added {
@@ -53,6 +60,13 @@ int cbench_store_commit_valid(const char *commit);
 int cbench_store_add(struct cbench_store *s, const struct cbench_store_run *run,
 		     const struct cbench_store_add *o, struct cbench_store_added *out, char *err,
 		     size_t errlen);
+
+/*
+ * A run's JSON report read as the store takes it (report_read.h), checked
+ * against the run schema: 0, or -errno with why in err (run freed).
+ */
+int cbench_store_parse_report(const char *text, size_t len, struct cbench_store_run *run,
+			      char *note, size_t notelen, char *err, size_t errlen);
 
 /*
  * The whole of `store add` and `run --store`: text, a run's JSON report

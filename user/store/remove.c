@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Taking runs out of the store; see remove.h. */
 #include <errno.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,29 +10,26 @@
 /* Says each run that id or commit selects on f; their count into *n. */
 static int say(struct cbench_store *s, long long id, const char *commit, FILE *f, size_t *n)
 {
-	sqlite3_stmt *st = cbench_store_prepare(s,
+	struct cbench_store_stmt *q = cbench_store_query(s,
 		"SELECT r.id, r.ord, r.commit_id, r.object, m.name, r.backend, r.date FROM run r "
-		"JOIN machine m ON m.id = r.machine WHERE (?1 IS NULL AND r.id = ?2) OR r.commit_id = ?1 "
+		"JOIN machine m ON m.id = r.machine WHERE (CAST(?1 AS TEXT) IS NULL AND r.id = ?2) OR r.commit_id = ?1 "
 		"ORDER BY r.id", "ti", commit, id);
-	int rc = SQLITE_ERROR;
 
 	*n = 0;
-	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (cbench_store_step(q) > 0) {
 		fprintf(f, "run %lld removed: order %lld, commit %s, %s on %s (%s backend), measured %s\n",
-			(long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1),
-			sqlite3_column_text(st, 2), sqlite3_column_text(st, 3), sqlite3_column_text(st, 4),
-			sqlite3_column_text(st, 5), sqlite3_column_text(st, 6));
+			cbench_store_int(q, 0), cbench_store_int(q, 1), cbench_store_text(q, 2),
+			cbench_store_text(q, 3), cbench_store_text(q, 4), cbench_store_text(q, 5),
+			cbench_store_text(q, 6));
 		(*n)++;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -EIO;
+	return cbench_store_end(q);
 }
 
 int cbench_store_remove(const char *path, long long id, const char *commit, FILE *f, char *err,
 			size_t errlen)
 {
 	struct cbench_store s;
-	sqlite3_stmt *st;
 	size_t n;
 	int ret = cbench_store_open(&s, path, true, err, errlen);
 
@@ -49,11 +45,8 @@ int cbench_store_remove(const char *path, long long id, const char *commit, FILE
 		ret = -ENOENT;
 	}
 	if (!ret) {
-		st = cbench_store_prepare(&s, "DELETE FROM run WHERE (?1 IS NULL AND id = ?2) OR commit_id = ?1",
-					  "ti", commit, id);
-		if (!st || sqlite3_step(st) != SQLITE_DONE)
-			ret = -EIO;
-		sqlite3_finalize(st);
+		ret = cbench_store_exec(&s, "DELETE FROM run WHERE (CAST(?1 AS TEXT) IS NULL AND id = ?2) OR "
+					"commit_id = ?1", "ti", commit, id);
 	}
 	if (ret == -EIO)
 		ret = cbench_store_error(&s, "cannot remove", err, errlen);

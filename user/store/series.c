@@ -2,7 +2,6 @@
 /* Runs and series read back from the store; see series.h. */
 #include <errno.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +10,17 @@
 #include "store/store.h"
 
 /* Column i as a malloc'd string; NULL for NULL (and out of memory). */
-static char *text(sqlite3_stmt *st, int i)
+static char *text(struct cbench_store_stmt *st, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	const char *t = cbench_store_text(st, i);
 
-	return t ? strdup((const char *)t) : NULL;
+	return t ? strdup(t) : NULL;
 }
 
 /* Column i, NAN for NULL. */
-static double number(sqlite3_stmt *st, int i)
+static double number(struct cbench_store_stmt *st, int i)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+	return cbench_store_double(st, i);
 }
 
 /* Grows *v of *cap elements of size to hold n + 1. */
@@ -39,23 +38,20 @@ static int grow(void **v, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-static int finish(struct cbench_store *s, sqlite3_stmt *st, int rc, int ret, char *err,
+static int finish(struct cbench_store *s, struct cbench_store_stmt *st, int ret, char *err,
 		  size_t errlen)
 {
-	sqlite3_finalize(st);
-	if (ret == -ENOMEM) {
-		snprintf(err, errlen, "out of memory");
-		return ret;
-	}
-	if (rc != SQLITE_DONE)
+	if (cbench_store_end(st) && !ret)
 		return cbench_store_error(s, "cannot read the store", err, errlen);
-	return 0;
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	return ret;
 }
 
 int cbench_store_runs(struct cbench_store *s, struct cbench_store_listed **out, size_t *n,
 		      char *err, size_t errlen)
 {
-	sqlite3_stmt *st = cbench_store_prepare(s,
+	struct cbench_store_stmt *st = cbench_store_query(s,
 		"SELECT r.id, r.ord, r.commit_id, m.name, m.cpu, r.backend, r.object, r.build_id, r.date, "
 		"r.source, r.object_copy, r.note, (SELECT count(DISTINCT benchmark) FROM result WHERE "
 		"run = r.id), r.kernel, r.cbench_version, m.cpu_count FROM run r JOIN machine m ON "
@@ -63,9 +59,9 @@ int cbench_store_runs(struct cbench_store *s, struct cbench_store_listed **out, 
 		"ORDER BY r.object, r.backend, m.name, m.id, r.ord, r.id", "");
 	struct cbench_store_listed *v = NULL;
 	size_t cap = 0, k = 0;
-	int rc = SQLITE_ERROR, ret = 0;
+	int ret = 0;
 
-	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (cbench_store_step(st) > 0) {
 		struct cbench_store_listed *r;
 
 		ret = grow((void **)&v, &cap, k, sizeof(*v));
@@ -73,13 +69,13 @@ int cbench_store_runs(struct cbench_store *s, struct cbench_store_listed **out, 
 			break;
 		r = &v[k++];
 		*r = (struct cbench_store_listed){
-			.id = sqlite3_column_int64(st, 0), .order = sqlite3_column_int64(st, 1),
+			.id = cbench_store_int(st, 0), .order = cbench_store_int(st, 1),
 			.commit = text(st, 2), .machine = text(st, 3), .cpu = text(st, 4),
 			.backend = text(st, 5), .object = text(st, 6), .build_id = text(st, 7),
 			.date = text(st, 8), .source = text(st, 9), .copy = text(st, 10),
-			.note = text(st, 11), .benchmarks = sqlite3_column_int64(st, 12),
+			.note = text(st, 11), .benchmarks = cbench_store_int(st, 12),
 			.kernel = text(st, 13), .version = text(st, 14),
-			.cpu_count = sqlite3_column_int(st, 15),
+			.cpu_count = (int)cbench_store_int(st, 15),
 		};
 		if (!r->commit || !r->machine || !r->cpu || !r->backend || !r->object || !r->build_id ||
 		    !r->date || !r->source || !r->kernel || !r->version)
@@ -87,7 +83,7 @@ int cbench_store_runs(struct cbench_store *s, struct cbench_store_listed **out, 
 	}
 	*out = v;
 	*n = k;
-	ret = finish(s, st, ret ? SQLITE_DONE : rc, ret, err, errlen);
+	ret = finish(s, st, ret, err, errlen);
 	if (ret) {
 		cbench_store_runs_free(v, k);
 		*out = NULL;
@@ -116,20 +112,20 @@ void cbench_store_runs_free(struct cbench_store_listed *v, size_t n)
 }
 
 /* Whether the row continues series cur (same machine, backend, object, name, metric). */
-static int same_series(sqlite3_stmt *st, const struct cbench_store_series *cur,
+static int same_series(struct cbench_store_stmt *st, const struct cbench_store_series *cur,
 		       long long *machine_id, long long cur_machine)
 {
-	*machine_id = sqlite3_column_int64(st, 0);
+	*machine_id = cbench_store_int(st, 0);
 	return cur && *machine_id == cur_machine &&
-	       !strcmp((const char *)sqlite3_column_text(st, 3), cur->backend) &&
-	       !strcmp((const char *)sqlite3_column_text(st, 4), cur->object) &&
-	       !strcmp((const char *)sqlite3_column_text(st, 5), cur->name) &&
-	       cbench_metric_of((const char *)sqlite3_column_text(st, 6)) == (int)cur->metric;
+	       !strcmp(cbench_store_text(st, 3), cur->backend) &&
+	       !strcmp(cbench_store_text(st, 4), cur->object) &&
+	       !strcmp(cbench_store_text(st, 5), cur->name) &&
+	       cbench_metric_of(cbench_store_text(st, 6)) == (int)cur->metric;
 }
 
-static int start_series(sqlite3_stmt *st, struct cbench_store_series *s)
+static int start_series(struct cbench_store_stmt *st, struct cbench_store_series *s)
 {
-	int m = cbench_metric_of((const char *)sqlite3_column_text(st, 6));
+	int m = cbench_metric_of(cbench_store_text(st, 6));
 
 	*s = (struct cbench_store_series){
 		.machine = text(st, 1), .cpu = text(st, 2), .backend = text(st, 3),
@@ -139,7 +135,7 @@ static int start_series(sqlite3_stmt *st, struct cbench_store_series *s)
 	return s->machine && s->cpu && s->backend && s->object && s->name ? 0 : -ENOMEM;
 }
 
-static int add_point(sqlite3_stmt *st, struct cbench_store_series *s, size_t *cap)
+static int add_point(struct cbench_store_stmt *st, struct cbench_store_series *s, size_t *cap)
 {
 	struct cbench_store_point *p;
 
@@ -147,11 +143,11 @@ static int add_point(sqlite3_stmt *st, struct cbench_store_series *s, size_t *ca
 		return -ENOMEM;
 	p = &s->points[s->n++];
 	*p = (struct cbench_store_point){
-		.run = sqlite3_column_int64(st, 7), .order = sqlite3_column_int64(st, 8),
+		.run = cbench_store_int(st, 7), .order = cbench_store_int(st, 8),
 		.commit = text(st, 9), .build_id = text(st, 10), .copy = text(st, 11),
 		.date = text(st, 12), .value = number(st, 13), .u = number(st, 14),
 		.lower = number(st, 15), .upper = number(st, 16),
-		.trials = sqlite3_column_int64(st, 17),
+		.trials = cbench_store_int(st, 17),
 	};
 	return p->commit && p->build_id && p->date ? 0 : -ENOMEM;
 }
@@ -159,7 +155,7 @@ static int add_point(sqlite3_stmt *st, struct cbench_store_series *s, size_t *ca
 int cbench_store_series(struct cbench_store *s, struct cbench_store_series **out, size_t *n,
 			char *err, size_t errlen)
 {
-	sqlite3_stmt *st = cbench_store_prepare(s,
+	struct cbench_store_stmt *st = cbench_store_query(s,
 		"SELECT m.id, m.name, m.cpu, r.backend, r.object, x.benchmark, x.metric, r.id, r.ord, "
 		"r.commit_id, r.build_id, r.object_copy, r.date, x.value, x.u, x.lower, x.upper, x.trials "
 		"FROM result x JOIN run r ON r.id = x.run JOIN machine m ON m.id = r.machine "
@@ -167,9 +163,9 @@ int cbench_store_series(struct cbench_store *s, struct cbench_store_series **out
 	struct cbench_store_series *v = NULL, *cur = NULL;
 	size_t cap = 0, k = 0, points_cap = 0;
 	long long machine = -1, cur_machine = -1;
-	int rc = SQLITE_ERROR, ret = 0;
+	int ret = 0;
 
-	while (!ret && st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!ret && cbench_store_step(st) > 0) {
 		if (!same_series(st, cur, &machine, cur_machine)) {
 			ret = grow((void **)&v, &cap, k, sizeof(*v));
 			if (ret)
@@ -183,7 +179,7 @@ int cbench_store_series(struct cbench_store *s, struct cbench_store_series **out
 	}
 	*out = v;
 	*n = k;
-	ret = finish(s, st, ret ? SQLITE_DONE : rc, ret, err, errlen);
+	ret = finish(s, st, ret, err, errlen);
 	if (ret) {
 		cbench_store_series_free(v, k);
 		*out = NULL;
@@ -213,17 +209,17 @@ void cbench_store_series_free(struct cbench_store_series *v, size_t n)
 
 int cbench_store_run_results(struct cbench_store *s, long long id, struct cbench_store_run *run)
 {
-	sqlite3_stmt *st = cbench_store_prepare(s,
+	struct cbench_store_stmt *st = cbench_store_query(s,
 		"SELECT x.benchmark, x.metric, x.value, x.u, x.lower, x.upper, t.value FROM result x "
 		"LEFT JOIN trial t ON t.run = x.run AND t.benchmark = x.benchmark AND t.metric = x.metric "
 		"WHERE x.run = ? ORDER BY x.benchmark, x.metric, t.k", "i", id);
 	struct cbench_store_result *cur = NULL;
 	size_t cap = 0;
-	int rc = SQLITE_ERROR;
+	int ret = 0;
 
-	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		int m = cbench_metric_of((const char *)sqlite3_column_text(st, 1));
+	while (cbench_store_step(st) > 0) {
+		const char *name = cbench_store_text(st, 0);
+		int m = cbench_metric_of(cbench_store_text(st, 1));
 
 		if (m < 0)
 			continue;
@@ -234,17 +230,22 @@ int cbench_store_run_results(struct cbench_store *s, long long id, struct cbench
 			};
 
 			snprintf(r.name, sizeof(r.name), "%s", name);
-			if (cbench_store_run_push(run, &r))
+			if (cbench_store_run_push(run, &r)) {
+				ret = -ENOMEM;
 				break;
+			}
 			cur = &run->results[run->nresults - 1];
 			cap = 0;
 		}
-		if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
-			if (grow((void **)&cur->trials, &cap, cur->ntrials, sizeof(double)))
+		if (!cbench_store_null(st, 6)) {
+			if (grow((void **)&cur->trials, &cap, cur->ntrials, sizeof(double))) {
+				ret = -ENOMEM;
 				break;
-			cur->trials[cur->ntrials++] = sqlite3_column_double(st, 6);
+			}
+			cur->trials[cur->ntrials++] = cbench_store_double(st, 6);
 		}
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : rc == SQLITE_ROW ? -ENOMEM : -EIO;
+	if (cbench_store_end(st))
+		return -EIO;
+	return ret;
 }

@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The results store's file: opening, checking, creating, migrating; see store.h. */
+/* The results store: opening, checking, creating, migrating, and the
+ * statements every part of store/ runs, whichever database; see store.h. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "store/db.h"
 #include "store/store.h"
 
-/*
- * Schema 1.  A run is one report added; its machine is shared with the
- * other runs of that machine; its fingerprint (store/run.h) tells the same
- * run added twice; result holds per benchmark and metric the
- * run's headline (value), its relative standard uncertainty u (NULL when
- * unknown), the least and greatest trial and how many trials had it, and
- * trial each trial's value.  Figures are per op in the metric's unit: ns
- * for "ns", cycles for "est-cycles", and so on (store/report_read.c).
- */
 static const char schema_v1[] =
 	"CREATE TABLE machine ("
 	" id INTEGER PRIMARY KEY,"
@@ -65,103 +55,176 @@ static const char schema_v1[] =
 	" PRIMARY KEY (run, benchmark, metric, k),"
 	" FOREIGN KEY (run, benchmark, metric) REFERENCES result ON DELETE CASCADE) WITHOUT ROWID;";
 
+/*
+ * Schema 2: a lab's queue of work and the objects it measures (store/queue.h).
+ * An object is kept once by its build ID; a job measures one (kind "run":
+ * its commit and order) or audits two against each other (kind
+ * "confirm"), on a machine that fits (cpu and host, NULL for any), with
+ * run's or audit's options, one per line.  A job is queued, then running
+ * under a lease (until the database's clock reads lease, in seconds since
+ * 1970) held by the claim numbered claims, then done or failed; a job
+ * whose lease ran out is claimed again, and only the claim that holds it
+ * may finish it.
+ */
+static const char schema_v2[] =
+	"CREATE TABLE object ("
+	" build_id TEXT PRIMARY KEY,"
+	" name TEXT NOT NULL,"
+	" size INTEGER NOT NULL,"
+	" data BLOB NOT NULL,"
+	" added TEXT NOT NULL);"
+	"CREATE TABLE job ("
+	" id INTEGER PRIMARY KEY,"
+	" kind TEXT NOT NULL,"
+	" object TEXT NOT NULL REFERENCES object (build_id),"
+	" object_b TEXT REFERENCES object (build_id),"
+	" commit_id TEXT,"
+	" ord INTEGER,"
+	" args TEXT NOT NULL,"
+	" cpu TEXT,"
+	" host TEXT,"
+	" state TEXT NOT NULL,"
+	" worker TEXT,"
+	" lease INTEGER,"
+	" claims INTEGER NOT NULL,"
+	" run INTEGER REFERENCES run (id) ON DELETE SET NULL,"
+	" result TEXT,"
+	" error TEXT,"
+	" added TEXT NOT NULL,"
+	" started TEXT,"
+	" finished TEXT);"
+	"CREATE INDEX job_state ON job (state, id);";
+
+/* The steps from each schema to the next: steps[v - 1] makes v. */
+static const char *const steps[CBENCH_STORE_SCHEMA_VERSION] = { schema_v1, schema_v2 };
+
+bool cbench_store_is_url(const char *path)
+{
+	return !strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11);
+}
+
+bool cbench_store_on_server(const struct cbench_store *s)
+{
+	return s->drv == &cbench_store_pg;
+}
+
 int cbench_store_error(struct cbench_store *s, const char *doing, char *err, size_t errlen)
 {
-	int code = s->db ? sqlite3_errcode(s->db) : SQLITE_ERROR;
-
-	snprintf(err, errlen, "%s: %s", doing, s->db ? sqlite3_errmsg(s->db) : "no database");
-	return code == SQLITE_BUSY || code == SQLITE_LOCKED ? -EBUSY : -EIO;
+	snprintf(err, errlen, "%s: %s", doing, s->db ? s->drv->errmsg(s) : "no database");
+	return s->busy ? -EBUSY : -EIO;
 }
 
-sqlite3_stmt *cbench_store_prepare(struct cbench_store *s, const char *sql, const char *fmt, ...)
+struct cbench_store_stmt *cbench_store_query(struct cbench_store *s, const char *sql,
+					     const char *fmt, ...)
 {
-	sqlite3_stmt *st;
+	struct cbench_store_stmt *q;
 	va_list ap;
-	int rc = SQLITE_OK;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return NULL;
 	va_start(ap, fmt);
-	for (int i = 1; rc == SQLITE_OK && fmt[i - 1]; i++) {
-		const char *t;
-		double d;
-
-		switch (fmt[i - 1]) {
-		case 't':
-			t = va_arg(ap, const char *);
-			rc = t ? sqlite3_bind_text(st, i, t, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
-			break;
-		case 'i':
-			rc = sqlite3_bind_int64(st, i, va_arg(ap, long long));
-			break;
-		default:
-			d = va_arg(ap, double);
-			rc = isnan(d) ? sqlite3_bind_null(st, i) : sqlite3_bind_double(st, i, d);
-			break;
-		}
-	}
+	q = s->drv->query(s, sql, fmt, ap);
 	va_end(ap);
-	if (rc != SQLITE_OK) {
-		sqlite3_finalize(st);
-		return NULL;
-	}
-	return st;
+	return q;
 }
 
-/* One integer a PRAGMA returns. */
-static int pragma_int(struct cbench_store *s, const char *sql, long long *v)
+int cbench_store_step(struct cbench_store_stmt *q)
 {
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	int r;
 
-	if (rc != SQLITE_OK)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*v = sqlite3_column_int64(st, 0);
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	if (!q)
+		return -EIO;
+	r = q->s->drv->step(q);
+	if (r < 0)
+		q->failed = true;
+	return r;
 }
 
-/* SQLite's quick_check: "ok", or what it found. */
-static int quick_check(struct cbench_store *s, char *err, size_t errlen)
+const char *cbench_store_text(struct cbench_store_stmt *q, int i)
 {
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st, NULL);
+	return q->s->drv->text(q, i);
+}
 
-	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *r = (const char *)sqlite3_column_text(st, 0);
+long long cbench_store_int(struct cbench_store_stmt *q, int i)
+{
+	return q->s->drv->integer(q, i);
+}
 
-		if (r && strcmp(r, "ok")) {
-			snprintf(err, errlen, "%s is damaged (SQLite: %s)", s->path, r);
-			sqlite3_finalize(st);
-			return -EINVAL;
-		}
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_OK && rc != SQLITE_DONE) {
-		snprintf(err, errlen, "%s is not a cbench store, or is damaged (SQLite: %s)", s->path,
-			 sqlite3_errmsg(s->db));
-		return -EINVAL;
-	}
+double cbench_store_double(struct cbench_store_stmt *q, int i)
+{
+	return q->s->drv->null(q, i) ? NAN : q->s->drv->number(q, i);
+}
+
+bool cbench_store_null(struct cbench_store_stmt *q, int i)
+{
+	return q->s->drv->null(q, i);
+}
+
+int cbench_store_blob(struct cbench_store_stmt *q, int i, void **data, size_t *len)
+{
+	return q->s->drv->blob(q, i, data, len);
+}
+
+int cbench_store_end(struct cbench_store_stmt *q)
+{
+	bool failed;
+
+	if (!q)
+		return -EIO;
+	failed = q->failed;
+	q->s->drv->end(q);
+	return failed ? -EIO : 0;
+}
+
+int cbench_store_exec(struct cbench_store *s, const char *sql, const char *fmt, ...)
+{
+	struct cbench_store_stmt *q;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	q = s->drv->query(s, sql, fmt, ap);
+	va_end(ap);
+	while ((r = cbench_store_step(q)) > 0)
+		;
+	return cbench_store_end(q) ? -EIO : r;
+}
+
+int cbench_store_value(struct cbench_store *s, char *out, size_t len, const char *sql,
+		       const char *fmt, ...)
+{
+	struct cbench_store_stmt *q;
+	va_list ap;
+
+	out[0] = '\0';
+	va_start(ap, fmt);
+	q = s->drv->query(s, sql, fmt, ap);
+	va_end(ap);
+	if (cbench_store_step(q) > 0 && cbench_store_text(q, 0))
+		snprintf(out, len, "%s", cbench_store_text(q, 0));
+	return cbench_store_end(q);
+}
+
+static int begin(struct cbench_store *s, const char *sql, char *err, size_t errlen)
+{
+	if (cbench_store_exec(s, sql, ""))
+		return cbench_store_error(s, "cannot start a transaction", err, errlen);
 	return 0;
 }
 
 int cbench_store_begin(struct cbench_store *s, char *err, size_t errlen)
 {
-	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return cbench_store_error(s, "cannot start a transaction", err, errlen);
-	return 0;
+	return begin(s, s->drv->begin, err, errlen);
+}
+
+int cbench_store_begin_rows(struct cbench_store *s, char *err, size_t errlen)
+{
+	return begin(s, s->drv->begin_rows, err, errlen);
 }
 
 int cbench_store_commit(struct cbench_store *s, char *err, size_t errlen)
 {
 	int ret;
 
-	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+	if (!cbench_store_exec(s, "COMMIT", ""))
 		return 0;
 	ret = cbench_store_error(s, "cannot commit", err, errlen);
 	cbench_store_rollback(s);
@@ -170,37 +233,45 @@ int cbench_store_commit(struct cbench_store *s, char *err, size_t errlen)
 
 void cbench_store_rollback(struct cbench_store *s)
 {
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	bool busy = s->busy;
+
+	/* Outside a transaction, ROLLBACK fails harmlessly; keep the error
+	 * that led here. */
+	s->drv->ddl(s, "ROLLBACK");
+	s->busy = busy;
 }
 
 /*
- * A new store: the schema and the file's marks, in one transaction, taken
- * before looking again (another writer may have just created it).
+ * The schema from version `from` to the newest, and the marks, in one
+ * transaction whose writer waits for any other (which may have just
+ * created or migrated the store: the marks are read again inside).
  */
-static int create(struct cbench_store *s, char *err, size_t errlen)
+static int migrate(struct cbench_store *s, long long from, char *err, size_t errlen)
 {
-	char sql[128];
 	long long app = 0, version = 0;
+	bool tables;
 	int ret = cbench_store_begin(s, err, errlen);
 
 	if (ret)
 		return ret;
-	if (pragma_int(s, "PRAGMA application_id", &app) != SQLITE_OK ||
-	    pragma_int(s, "PRAGMA user_version", &version) != SQLITE_OK) {
-		ret = cbench_store_error(s, "cannot read the store's header", err, errlen);
+	if (s->drv->marks(s, &app, &version, &tables)) {
+		ret = cbench_store_error(s, "cannot read the store's marks", err, errlen);
 		goto out;
 	}
-	if (app || version) {
-		/* Made meanwhile by another writer: checked by our caller. */
+	if (version != from || (from && app != CBENCH_STORE_APPLICATION_ID) || (!from && tables)) {
+		/* Made or migrated meanwhile by another writer: checked by our caller. */
 		cbench_store_rollback(s);
 		return 0;
 	}
-	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d;",
-		 CBENCH_STORE_APPLICATION_ID, CBENCH_STORE_SCHEMA_VERSION);
-	if (sqlite3_exec(s->db, schema_v1, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		ret = cbench_store_error(s, "cannot create the store", err, errlen);
+	for (long long v = from; v < CBENCH_STORE_SCHEMA_VERSION; v++) {
+		if (s->drv->ddl(s, steps[v])) {
+			ret = cbench_store_error(s, from ? "cannot migrate the store" :
+						 "cannot create the store", err, errlen);
+			goto out;
+		}
+	}
+	if (s->drv->set_marks(s, CBENCH_STORE_APPLICATION_ID, CBENCH_STORE_SCHEMA_VERSION)) {
+		ret = cbench_store_error(s, "cannot mark the store", err, errlen);
 		goto out;
 	}
 	return cbench_store_commit(s, err, errlen);
@@ -209,44 +280,25 @@ out:
 	return ret;
 }
 
-/* Whether the database holds any table: an empty one may become a store. */
-static int has_tables(struct cbench_store *s, bool *any)
-{
-	long long n = 0;
-	int rc = pragma_int(s, "SELECT count(*) FROM sqlite_master", &n);
-
-	*any = n > 0;
-	return rc;
-}
-
-/* The header's marks: a store of a schema we know (migrated if older). */
-static int check(struct cbench_store *s, char *err, size_t errlen)
+/* The marks: a store of a schema we know (made if new, migrated if older). */
+static int check(struct cbench_store *s, bool again, char *err, size_t errlen)
 {
 	long long app = 0, version = 0;
-	bool any;
+	bool tables = false;
 	int ret;
 
-	/* One snapshot: a writer may be creating the store meanwhile. */
-	if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
-	    pragma_int(s, "PRAGMA application_id", &app) != SQLITE_OK ||
-	    pragma_int(s, "PRAGMA user_version", &version) != SQLITE_OK ||
-	    has_tables(s, &any) != SQLITE_OK) {
-		int code = sqlite3_errcode(s->db);
-
-		snprintf(err, errlen, code == SQLITE_BUSY || code == SQLITE_LOCKED ?
-			 "%s is locked by another writer (SQLite: %s)" :
-			 "%s is not a cbench store (SQLite: %s)", s->path, sqlite3_errmsg(s->db));
-		cbench_store_rollback(s);
-		return code == SQLITE_BUSY || code == SQLITE_LOCKED ? -EBUSY : -EINVAL;
+	if (s->drv->marks(s, &app, &version, &tables)) {
+		snprintf(err, errlen, s->busy ? "%s is locked by another writer (%s)" :
+			 "%s is not a cbench store (%s)", s->path, s->drv->errmsg(s));
+		return s->busy ? -EBUSY : -EINVAL;
 	}
-	cbench_store_rollback(s);
-	if (!app && !version && !any && s->writable) {
-		ret = create(s, err, errlen);
-		return ret ? ret : check(s, err, errlen);
+	if (!app && !version && !tables && s->writable && !again) {
+		ret = migrate(s, 0, err, errlen);
+		return ret ? ret : check(s, true, err, errlen);
 	}
 	if (app != CBENCH_STORE_APPLICATION_ID) {
-		snprintf(err, errlen, "%s is %s, not a cbench store", s->path,
-			 any ? "another application's SQLite database" : "an empty SQLite database");
+		snprintf(err, errlen, "%s is %s %s database, not a cbench store", s->path, tables ?
+			 "another application's" : "an empty", s->drv->name);
 		return -EINVAL;
 	}
 	if (version > CBENCH_STORE_SCHEMA_VERSION || version < 1) {
@@ -255,83 +307,26 @@ static int check(struct cbench_store *s, char *err, size_t errlen)
 			 version > CBENCH_STORE_SCHEMA_VERSION ? " (a newer cbenchctl wrote it)" : "");
 		return -EPROTO;
 	}
-	/* Schema 1 is the first: nothing to migrate yet.  A later schema
-	 * migrates here, in one transaction, step by step. */
-	return quick_check(s, err, errlen);
-}
-
-/*
- * To write, the store's directory must exist and take files (SQLite
- * writes its journal beside the store); -errno said in err.
- */
-static int check_dir(const char *path, char *err, size_t errlen)
-{
-	char dir[4096];
-	const char *slash = strrchr(path, '/');
-	struct stat st;
-
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
-		 slash ? path : ".");
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "cannot make the store %s: its directory %s does not exist", path, dir);
-		return -ENOENT;
+	if (version < CBENCH_STORE_SCHEMA_VERSION && s->writable && !again) {
+		ret = migrate(s, version, err, errlen);
+		return ret ? ret : check(s, true, err, errlen);
 	}
-	if (access(dir, W_OK | X_OK)) {
-		snprintf(err, errlen, "cannot write the store %s: its directory %s is not writable (%s), "
-			 "and SQLite writes its journal beside the store", path, dir, strerror(errno));
-		return -EACCES;
-	}
-	return 0;
-}
-
-/* A file that exists must be a regular one (writable, to write); -errno said in err. */
-static int check_file(const char *path, bool write, char *err, size_t errlen)
-{
-	struct stat st;
-
-	if (stat(path, &st)) {
-		if (errno == ENOENT && write)
-			return check_dir(path, err, errlen);
-		snprintf(err, errlen, errno == ENOENT ? "there is no store %s (the first add makes it)" :
-			 "cannot read the store %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s is not a regular file", path);
-		return -EINVAL;
-	}
-	if (write && access(path, W_OK)) {
-		snprintf(err, errlen, "cannot write the store %s: %s", path, strerror(errno));
-		return -EACCES;
-	}
-	return write ? check_dir(path, err, errlen) : 0;
+	return s->drv->integrity ? s->drv->integrity(s, err, errlen) : 0;
 }
 
 int cbench_store_open(struct cbench_store *s, const char *path, bool write, char *err,
 		      size_t errlen)
 {
-	int flags = write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	s->writable = write;
-	ret = check_file(path, write, err, errlen);
+	s->drv = cbench_store_is_url(path) ? &cbench_store_pg : &cbench_store_sqlite;
+	ret = s->drv->open(s, path, write, err, errlen);
 	if (ret)
 		return ret;
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		ret = cbench_store_error(s, "cannot open the store", err, errlen);
-		cbench_store_close(s);
-		return ret;
-	}
-	sqlite3_busy_timeout(s->db, CBENCH_STORE_BUSY_MS);
-	sqlite3_extended_result_codes(s->db, 0);
-	if (sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
-		ret = cbench_store_error(s, path, err, errlen);
-		cbench_store_close(s);
-		return ret;
-	}
-	ret = check(s, err, errlen);
+	ret = check(s, false, err, errlen);
 	if (ret)
 		cbench_store_close(s);
 	return ret;
@@ -340,6 +335,6 @@ int cbench_store_open(struct cbench_store *s, const char *path, bool write, char
 void cbench_store_close(struct cbench_store *s)
 {
 	if (s->db)
-		sqlite3_close(s->db);
+		s->drv->close(s);
 	s->db = NULL;
 }

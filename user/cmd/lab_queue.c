@@ -1,0 +1,767 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `cbenchctl lab queue` and `cbenchctl lab worker`: a lab's queue of work
+ * in the store (store/queue.h).  queue adds jobs (a run of an object at a
+ * commit, or a confirmation: an audit of two objects) and shows the queue;
+ * worker, one per lab machine, takes the jobs that fit the machine one by
+ * one, measures each in a cbenchctl of its own (so a benchmark that
+ * crashes ends its job, not the worker), renews the job's lease meanwhile,
+ * and writes the results and the job's end in one transaction.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/lab_parts.h"
+#include "error.h"
+#include "machine/probe.h"
+#include "report/json_writer.h"
+#include "report/readfile.h"
+#include "report/report.h"
+#include "session/options.h"
+#include "store/add.h"
+#include "store/objects.h"
+#include "store/queue.h"
+#include "store/run.h"
+#include "store/store.h"
+
+/* The longest a report of a job may be (a run of thousands of benchmarks). */
+#define REPORT_MAX (512u << 20)
+/* What a worker waits between looks at an empty queue, by default. */
+#define POLL_SECONDS 10
+#define LEASE_SECONDS 60
+
+enum {
+	OPT_STORE = 256, OPT_COMMIT, OPT_ORDER, OPT_CPU, OPT_HOST, OPT_FORMAT, OPT_LEASE, OPT_POLL,
+	OPT_DRAIN, OPT_NAME,
+};
+
+static const struct option longopts[] = {
+	{ "store", required_argument, NULL, OPT_STORE },
+	{ "commit", required_argument, NULL, OPT_COMMIT },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "lease", required_argument, NULL, OPT_LEASE },
+	{ "poll", required_argument, NULL, OPT_POLL },
+	{ "drain", no_argument, NULL, OPT_DRAIN },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct queue_options {
+	const char *store, *commit, *order, *cpu, *host, *format, *name;
+	long long lease, poll;
+	bool drain;
+	char **extra;			/* after "--": run's or audit's options */
+	int nextra;
+};
+
+void cbench_lab_queue_usage(FILE *f)
+{
+	fprintf(f,
+		"       %s lab queue add --store STORE OBJECT --commit ID --order N [--cpu TEXT]\n"
+		"                [--host NAME] [-- RUN OPTIONS]\n"
+		"       %s lab queue confirm --store STORE A B [--cpu TEXT] [--host NAME]\n"
+		"                [-- AUDIT OPTIONS]\n"
+		"       %s lab queue list --store STORE [--format text|json]\n"
+		"       %s lab worker --store STORE [--lease S] [--poll S] [--drain] [--name NAME]\n",
+		cbench_prog, cbench_prog, cbench_prog, cbench_prog);
+}
+
+static void help(FILE *f)
+{
+	fprintf(f, "Usage:\n");
+	cbench_lab_queue_usage(f);
+	fprintf(f,
+		"\n"
+		"A lab's queue of work, kept in the store (a SQLite file, or postgresql://...\n"
+		"for a fleet).  `queue add` keeps OBJECT in the store by its build ID and adds\n"
+		"a job that runs it (`run` with RUN OPTIONS) and adds the run at commit ID,\n"
+		"order N.  `queue confirm` keeps A and B and adds a job that audits them\n"
+		"(`audit` with AUDIT OPTIONS); its report is kept with the job.  An object\n"
+		"may be one the store keeps already, as store:BUILD-ID (the object_copy of\n"
+		"history --format json, for a change point's two sides).  A job goes to\n"
+		"a machine whose CPU description holds --cpu's text and whose host name is\n"
+		"--host (any machine without them).\n"
+		"\n"
+		"`lab worker` takes the oldest job that fits this machine, holds it under a\n"
+		"lease it renews (--lease S, default %d), runs it in a cbenchctl of its own,\n"
+		"writes its results and the job's end in one transaction, and takes the next;\n"
+		"with an empty queue it looks again every --poll S (default %d), or with\n"
+		"--drain it ends.  A job whose worker died is taken again when its lease runs\n"
+		"out, and the dead worker's results never count.  SIGTERM or SIGINT puts the\n"
+		"job at hand back in the queue.\n"
+		"\n"
+		"Options:\n"
+		"  --store STORE  the store: a file, or a PostgreSQL URL (credentials as libpq\n"
+		"                 takes them: ~/.pgpass, PGPASSFILE, a service file)\n"
+		"  --commit ID, --order N  where the run goes in its series (queue add)\n"
+		"  --cpu TEXT     only a machine whose CPU description holds TEXT\n"
+		"  --host NAME    only the machine of that host name\n"
+		"  --format F     queue list: text (default) or json\n"
+		"  --lease S      worker: how long a job's lease lasts (renewed every third of it)\n"
+		"  --poll S       worker: seconds between looks at an empty queue\n"
+		"  --drain        worker: end when no job fits (exit 1 if jobs wait for others)\n"
+		"  --name NAME    worker: its name in the queue (default host:pid)\n"
+		"  -h, --help     show this help\n"
+		"\n"
+		"Exit status: 0 done, 1 an error (or --drain with jobs none of which fit), 2 bad\n"
+		"usage.\n", LEASE_SECONDS, POLL_SECONDS);
+}
+
+static int seconds(const char *arg, const char *option, long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || *v < 1 || *v > 86400)
+		return cbench_usage_error("lab", "%s wants whole seconds from 1 to 86400, not '%s'",
+					  option, arg);
+	return 0;
+}
+
+static int parse(struct queue_options *o, int argc, char *argv[])
+{
+	int c;
+
+	o->lease = LEASE_SECONDS;
+	o->poll = POLL_SECONDS;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		int ret = 0;
+
+		switch (c) {
+		case OPT_STORE:
+			o->store = optarg;
+			break;
+		case OPT_COMMIT:
+			if (!cbench_store_commit_valid(optarg))
+				return cbench_usage_error("lab", "--commit wants 1 to 255 printable "
+							  "characters, no blank, not '%s'", optarg);
+			o->commit = optarg;
+			break;
+		case OPT_ORDER:
+			o->order = optarg;
+			break;
+		case OPT_CPU:
+			ret = cbench_option_name("lab", "--cpu", optarg, &o->cpu, stderr);
+			break;
+		case OPT_HOST:
+			ret = cbench_option_name("lab", "--host", optarg, &o->host, stderr);
+			break;
+		case OPT_NAME:
+			ret = cbench_option_name("lab", "--name", optarg, &o->name, stderr);
+			break;
+		case OPT_FORMAT:
+			o->format = optarg;
+			break;
+		case OPT_LEASE:
+			ret = seconds(optarg, "--lease", &o->lease);
+			break;
+		case OPT_POLL:
+			ret = seconds(optarg, "--poll", &o->poll);
+			break;
+		case OPT_DRAIN:
+			o->drain = true;
+			break;
+		case 'h':
+			help(stdout);
+			return -1;
+		default:
+			return cbench_usage_error("lab", "unknown or incomplete option '%s'",
+						  argv[optind - 1]);
+		}
+		if (ret)
+			return ret > 0 ? ret : cbench_usage_error("lab", NULL);
+	}
+	if (!o->store)
+		return cbench_usage_error("lab", "it wants --store STORE (a file, or postgresql://...)");
+	return 0;
+}
+
+/* Options a job may not give: where the results go is the worker's. */
+static const char *const owned[] = {
+	"-o", "--output", "--format", "--store", "--commit", "--order", "--keep-object", "--resume",
+	"--json", "--junit",
+};
+
+/* The options after "--", one per line, checked: 0, or 2 after saying why. */
+static int job_args(const struct queue_options *o, char **out)
+{
+	size_t len = 1;
+
+	for (int i = 0; i < o->nextra; i++) {
+		const char *a = o->extra[i];
+
+		for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++) {
+			size_t n = strlen(owned[k]);
+
+			if (!strncmp(a, owned[k], n) && (!a[n] || a[n] == '='))
+				return cbench_usage_error("lab", "a job's options may not name %s: where "
+							  "its results go is the worker's", owned[k]);
+		}
+		if (!*a || strchr(a, '\n'))
+			return cbench_usage_error("lab", "a job's option is empty or spans lines");
+		len += strlen(a) + 1;
+	}
+	*out = calloc(1, len);
+	if (!*out)
+		return cbench_usage_error("lab", "out of memory");
+	for (int i = 0; i < o->nextra; i++) {
+		strcat(*out, o->extra[i]);
+		strcat(*out, "\n");
+	}
+	return 0;
+}
+
+/* An operand: a file kept now, or "store:ID", an object the store keeps. */
+static int object_operand(struct cbench_store *s, const char *op, char *id, size_t idlen, char *err,
+			  size_t errlen)
+{
+	size_t n = strlen(CBENCH_STORE_COPY_PREFIX);
+	char have[16];
+
+	if (strncmp(op, CBENCH_STORE_COPY_PREFIX, n))
+		return cbench_store_put_object(s, op, id, idlen, err, errlen);
+	if (cbench_store_value(s, have, sizeof(have), "SELECT count(*) FROM object WHERE build_id = ?",
+			       "t", op + n))
+		return cbench_store_error(s, "cannot read the store's objects", err, errlen);
+	if (atoll(have) != 1) {
+		snprintf(err, errlen, "the store keeps no object %s (history --format json names the "
+			 "copies kept, as object_copy)", op);
+		return -ENOENT;
+	}
+	snprintf(id, idlen, "%s", op + n);
+	return 0;
+}
+
+static int queue_add(const struct queue_options *o, char **ops, int nops, bool confirm)
+{
+	struct cbench_job j = { 0 };
+	struct cbench_store s;
+	char err[1024], *end;
+	int ret;
+
+	if (nops != (confirm ? 2 : 1))
+		return cbench_usage_error("lab", confirm ? "queue confirm takes two objects, A and B" :
+					  "queue add takes one object");
+	if (!confirm && (!o->commit || !o->order))
+		return cbench_usage_error("lab", "queue add takes --commit ID and --order N");
+	if (confirm && (o->commit || o->order))
+		return cbench_usage_error("lab", "--commit and --order go with queue add");
+	if (!confirm) {
+		errno = 0;
+		j.order = strtoll(o->order, &end, 10);
+		if (errno || end == o->order || *end || j.order < 0)
+			return cbench_usage_error("lab", "--order wants a whole number from 0, not '%s'",
+						  o->order);
+		snprintf(j.commit, sizeof(j.commit), "%s", o->commit);
+	}
+	ret = job_args(o, &j.args);
+	if (ret)
+		return ret;
+	snprintf(j.kind, sizeof(j.kind), "%s", confirm ? "confirm" : "run");
+	snprintf(j.cpu, sizeof(j.cpu), "%s", o->cpu ? o->cpu : "");
+	snprintf(j.host, sizeof(j.host), "%s", o->host ? o->host : "");
+	ret = cbench_store_open(&s, o->store, true, err, sizeof(err));
+	if (ret)
+		goto out;
+	ret = cbench_store_begin(&s, err, sizeof(err));
+	ret = ret ? ret : object_operand(&s, ops[0], j.object, sizeof(j.object), err, sizeof(err));
+	if (!ret && confirm)
+		ret = object_operand(&s, ops[1], j.object_b, sizeof(j.object_b), err, sizeof(err));
+	ret = ret ? ret : cbench_queue_add(&s, &j, err, sizeof(err));
+	if (ret)
+		cbench_store_rollback(&s);
+	else
+		ret = cbench_store_commit(&s, err, sizeof(err));
+	cbench_store_close(&s);
+out:
+	if (ret)
+		cbench_err("unable to queue the job in %s: %s\n", o->store, err);
+	else
+		fprintf(stderr, "%s: job %lld queued in %s: %s %s%s%s\n", cbench_prog, j.id, o->store,
+			j.kind, ops[0], confirm ? " against " : "", confirm ? ops[1] : "");
+	cbench_job_free(&j);
+	return ret ? 1 : 0;
+}
+
+static void list_json(const struct cbench_job *v, size_t n, FILE *f)
+{
+	struct cbench_jsonw w;
+
+	cbench_jsonw_init(&w, f, true);
+	cbench_jsonw_object_start(&w, NULL);
+	cbench_jsonw_uint(&w, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
+	cbench_jsonw_array_start(&w, "jobs");
+	for (size_t i = 0; i < n; i++) {
+		const struct cbench_job *j = &v[i];
+
+		cbench_jsonw_object_start(&w, NULL);
+		cbench_jsonw_int(&w, "job", j->id);
+		cbench_jsonw_string(&w, "kind", j->kind);
+		cbench_jsonw_string(&w, "state", j->state);
+		cbench_jsonw_string(&w, "object", j->name);
+		cbench_jsonw_string(&w, "build_id", j->object);
+		if (j->object_b[0]) {
+			cbench_jsonw_string(&w, "object_b", j->name_b);
+			cbench_jsonw_string(&w, "build_id_b", j->object_b);
+		}
+		if (!strcmp(j->kind, "run")) {
+			cbench_jsonw_string(&w, "commit", j->commit);
+			cbench_jsonw_int(&w, "order", j->order);
+		}
+		cbench_jsonw_string(&w, "options", j->args ? j->args : "");
+		if (j->cpu[0])
+			cbench_jsonw_string(&w, "cpu", j->cpu);
+		if (j->host[0])
+			cbench_jsonw_string(&w, "host", j->host);
+		if (j->worker[0])
+			cbench_jsonw_string(&w, "worker", j->worker);
+		cbench_jsonw_int(&w, "claims", j->claims);
+		if (j->run)
+			cbench_jsonw_int(&w, "run", j->run);
+		if (j->error)
+			cbench_jsonw_string(&w, "error", j->error);
+		if (j->result)
+			cbench_jsonw_string(&w, "report", j->result);
+		cbench_jsonw_string(&w, "added", j->added);
+		if (j->started[0])
+			cbench_jsonw_string(&w, "started", j->started);
+		if (j->finished[0])
+			cbench_jsonw_string(&w, "finished", j->finished);
+		cbench_jsonw_object_end(&w);
+	}
+	cbench_jsonw_array_end(&w);
+	cbench_jsonw_object_end(&w);
+	cbench_jsonw_finish(&w);
+}
+
+static void list_text(const struct cbench_job *v, size_t n, const char *store, FILE *f)
+{
+	size_t by[4] = { 0 };
+	static const char *const states[] = { "queued", "running", "done", "failed" };
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < 4; k++)
+			by[k] += !strcmp(v[i].state, states[k]);
+	fprintf(f, "%s: %zu job%s: %zu queued, %zu running, %zu done, %zu failed\n", store, n,
+		n == 1 ? "" : "s", by[0], by[1], by[2], by[3]);
+	if (n)
+		fprintf(f, "\n  job  kind     state    claims  what\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct cbench_job *j = &v[i];
+
+		fprintf(f, "%5lld  %-7s  %-7s  %6lld  ", j->id, j->kind, j->state, j->claims);
+		if (!strcmp(j->kind, "run"))
+			fprintf(f, "%s at commit %s (order %lld)", j->name, j->commit, j->order);
+		else
+			fprintf(f, "%s (%.12s) against %s (%.12s)", j->name, j->object, j->name_b,
+				j->object_b);
+		if (j->cpu[0] || j->host[0])
+			fprintf(f, "; on cpu %s, host %s", j->cpu[0] ? j->cpu : "any",
+				j->host[0] ? j->host : "any");
+		if (j->worker[0])
+			fprintf(f, "; worker %s", j->worker);
+		if (j->run)
+			fprintf(f, "; run %lld", j->run);
+		if (j->error)
+			fprintf(f, "; %s", j->error);
+		fputc('\n', f);
+	}
+}
+
+static int queue_list(const struct queue_options *o, int nops)
+{
+	struct cbench_job *v;
+	struct cbench_store s;
+	char err[1024];
+	size_t n;
+	int ret;
+
+	if (nops)
+		return cbench_usage_error("lab", "queue list takes no operand");
+	if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json"))
+		return cbench_usage_error("lab", "--format wants text or json, not '%s'", o->format);
+	ret = cbench_store_open(&s, o->store, false, err, sizeof(err));
+	ret = ret ? ret : cbench_queue_list(&s, &v, &n, err, sizeof(err));
+	if (!ret || s.db)
+		cbench_store_close(&s);
+	if (ret) {
+		cbench_err("unable to read the queue of %s: %s\n", o->store, err);
+		return 1;
+	}
+	if (o->format && !strcmp(o->format, "json"))
+		list_json(v, n, stdout);
+	else
+		list_text(v, n, o->store, stdout);
+	cbench_queue_free(v, n);
+	return 0;
+}
+
+/* ---- the worker ------------------------------------------------------- */
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+struct worker {
+	const struct queue_options *o;
+	struct cbench_store s;
+	char name[320], cpu[512], host[128];
+	char dir[64];			/* the job at hand's scratch directory */
+};
+
+/* The machine as the store's runs name it: host, and "model (name)". */
+static void machine_of(struct worker *w)
+{
+	struct cbench_machine m;
+
+	cbench_machine_probe(&m);
+	snprintf(w->host, sizeof(w->host), "%s", m.hostname);
+	snprintf(w->cpu, sizeof(w->cpu), "%s family %u model %u stepping %u (%s)", m.cpu_vendor,
+		 m.cpu_family, m.cpu_model, m.cpu_stepping, m.cpu_name[0] ? m.cpu_name : m.cpu_vendor);
+	if (w->o->name)
+		snprintf(w->name, sizeof(w->name), "%s", w->o->name);
+	else
+		snprintf(w->name, sizeof(w->name), "%s:%d", m.hostname, (int)getpid());
+}
+
+/*
+ * Runs cbenchctl with argv (this executable: /proc/self/exe) and waits,
+ * renewing j's lease every lease/3 s; its output into dir/out.  The exit
+ * status, -ESTALE when the lease was lost (the child killed), -EINTR when
+ * the worker was told to stop (the child killed), or -errno.
+ */
+static int run_child(struct worker *w, const struct cbench_job *j, char **argv, char *err,
+		     size_t errlen)
+{
+	char out[PATH_MAX];
+	time_t renewed = time(NULL);
+	int status, ret = 0;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "%s/out", w->dir);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot start cbenchctl: %s", strerror(errno));
+		return -errno;
+	}
+	if (!pid) {
+		/* The worker's death ends the job's measurement too. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (!freopen(out, "w", stdout) || dup2(fileno(stdout), 2) < 0)
+			_exit(126);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "cannot run /proc/self/exe: %s\n", strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		if (stopping && !ret) {
+			ret = -EINTR;
+			kill(pid, SIGKILL);
+		}
+		if (!ret && time(NULL) - renewed >= w->o->lease / 3) {
+			int r2 = cbench_queue_renew(&w->s, j, w->o->lease, err, errlen);
+
+			if (r2 == -ESTALE) {
+				ret = -ESTALE;
+				kill(pid, SIGKILL);
+			}
+			if (!r2)
+				renewed = time(NULL);
+		}
+		usleep(100 * 1000);
+	}
+	if (ret)
+		return ret;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The last lines of the child's output, as the job's error. */
+static void tail_of(const struct worker *w, int status, char *out, size_t len)
+{
+	char path[PATH_MAX], *text = NULL;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/out", w->dir);
+	snprintf(out, len, "cbenchctl exited with status %d", status);
+	if (!cbench_read_file(path, 1 << 20, &text, &n) && n) {
+		const char *p = text + n;
+		int lines = 0;
+
+		while (p > text && lines < 4)
+			lines += *--p == '\n';
+		snprintf(out, len, "cbenchctl exited with status %d: %s", status, p + (*p == '\n'));
+		for (char *c = out; *c; c++)
+			if (*c == '\n')
+				*c = c[1] ? ' ' : '\0';
+	}
+	free(text);
+}
+
+/* argv: cbenchctl CMD, the job's options, the worker's, then the objects. */
+static char **child_argv(const struct cbench_job *j, const char *cmd, const char *report,
+			 const char *a, const char *b)
+{
+	size_t n = 8;
+	char **argv, *p;
+	int k = 0;
+
+	for (const char *c = j->args; c && *c; c++)
+		n += *c == '\n';
+	argv = calloc(n, sizeof(*argv));
+	if (!argv)
+		return NULL;
+	argv[k++] = (char *)"cbenchctl";
+	argv[k++] = (char *)cmd;
+	for (p = j->args; p && *p;) {
+		char *nl = strchr(p, '\n');
+
+		if (nl)
+			*nl = '\0';
+		argv[k++] = p;
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	argv[k++] = (char *)"--format";
+	argv[k++] = (char *)"json";
+	argv[k++] = (char *)"-o";
+	argv[k++] = (char *)report;
+	argv[k++] = (char *)a;
+	if (b)
+		argv[k++] = (char *)b;
+	return argv;
+}
+
+/* Measures j; its results into *run (a run job) or *result (a confirmation),
+ * or why it failed into error.  0, or -ESTALE / -EINTR / -errno. */
+static int measure(struct worker *w, struct cbench_job *j, struct cbench_store_run *run,
+		   char **result, char *error, size_t errlen)
+{
+	char a[PATH_MAX], b[PATH_MAX], report[PATH_MAX], sub[PATH_MAX], note[256];
+	bool confirm = !strcmp(j->kind, "confirm");
+	char **argv;
+	size_t len;
+	int status;
+
+	snprintf(sub, sizeof(sub), "%s/a", w->dir);
+	if (mkdir(sub, 0700) || cbench_store_get_object(&w->s, j->object, sub, a, sizeof(a), error,
+							 errlen))
+		return 0;
+	snprintf(sub, sizeof(sub), "%s/b", w->dir);
+	if (confirm && (mkdir(sub, 0700) || cbench_store_get_object(&w->s, j->object_b, sub, b,
+								     sizeof(b), error, errlen)))
+		return 0;
+	snprintf(report, sizeof(report), "%s/report.json", w->dir);
+	argv = child_argv(j, confirm ? "audit" : "run", report, a, confirm ? b : NULL);
+	if (!argv) {
+		snprintf(error, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	status = run_child(w, j, argv, error, errlen);
+	free(argv);
+	if (status < 0)
+		return status;
+	/* audit: 3 and 4 are its gate's verdicts, results all the same. */
+	if (status && !(confirm && (status == 3 || status == 4))) {
+		tail_of(w, status, error, errlen);
+		return 0;
+	}
+	if (cbench_read_file(report, REPORT_MAX, result, &len)) {
+		snprintf(error, errlen, "cbenchctl %s wrote no report", confirm ? "audit" : "run");
+		return 0;
+	}
+	if (confirm)
+		return 0;
+	status = cbench_store_parse_report(*result, len, run, note, sizeof(note), error, errlen);
+	free(*result);
+	*result = NULL;
+	if (!status) {
+		snprintf(run->commit, sizeof(run->commit), "%s", j->commit);
+		run->order = j->order;
+		error[0] = '\0';
+	}
+	return 0;
+}
+
+/* One job claimed: measured, ended.  0, or -EINTR to stop, or -errno. */
+static int do_job(struct worker *w, struct cbench_job *j)
+{
+	struct cbench_store_run run = { 0 };
+	char error[2048] = "", err[1024];
+	char *result = NULL;
+	long long run_id = 0;
+	int ret;
+
+	snprintf(w->dir, sizeof(w->dir), "/tmp/cbench-job.XXXXXX");
+	if (!mkdtemp(w->dir)) {
+		snprintf(error, sizeof(error), "cannot make a scratch directory: %s", strerror(errno));
+		ret = 0;
+	} else {
+		ret = measure(w, j, &run, &result, error, sizeof(error));
+	}
+	fprintf(stderr, "%s: worker %s: job %lld (%s %s) ", cbench_prog, w->name, j->id, j->kind,
+		j->name);
+	if (ret == -ESTALE) {
+		fprintf(stderr, "lost: %s\n", error);
+		ret = 0;
+	} else {
+		bool done = !ret && !error[0];
+		int r2 = cbench_queue_finish(&w->s, j, done && run.nresults ? &run : NULL,
+					     done ? result : NULL, ret ? NULL : error[0] ? error : NULL,
+					     &run_id, err, sizeof(err));
+
+		if (r2 == -ESTALE)
+			fprintf(stderr, "lost: %s\n", err);
+		else if (r2)
+			fprintf(stderr, "not ended: %s\n", err);
+		else if (ret)
+			fprintf(stderr, "put back in the queue\n");
+		else if (error[0])
+			fprintf(stderr, "failed: %s\n", error);
+		else if (run_id)
+			fprintf(stderr, "done: run %lld, commit %s\n", run_id, j->commit);
+		else
+			fprintf(stderr, "done\n");
+		if (r2 && r2 != -ESTALE && !ret)
+			ret = r2;
+	}
+	cbench_store_scratch_remove(w->dir);
+	cbench_store_run_free(&run);
+	free(result);
+	return ret;
+}
+
+static int worker(const struct queue_options *o, int nops)
+{
+	struct worker w = { .o = o };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[1024], why[1024];
+	size_t jobs = 0;
+	int ret;
+
+	if (nops)
+		return cbench_usage_error("lab", "lab worker takes no operand");
+	if (o->commit || o->order || o->cpu || o->host || o->format || o->nextra)
+		return cbench_usage_error("lab", "lab worker takes --store, --lease, --poll, --drain "
+					  "and --name only");
+	if (o->lease < 3)
+		return cbench_usage_error("lab", "--lease wants 3 seconds or more (it is renewed "
+					  "every third of it)");
+	machine_of(&w);
+	ret = cbench_store_open(&w.s, o->store, true, err, sizeof(err));
+	if (ret) {
+		cbench_err("unable to work for %s: %s\n", o->store, err);
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	fprintf(stderr, "%s: worker %s on %s (%s) takes jobs from %s\n", cbench_prog, w.name, w.host,
+		w.cpu, o->store);
+	while (!stopping) {
+		struct cbench_job j;
+
+		ret = cbench_queue_claim(&w.s, w.name, w.cpu, w.host, o->lease, &j, why, sizeof(why),
+					 err, sizeof(err));
+		if (ret < 0) {
+			cbench_err("unable to take a job from %s: %s\n", o->store, err);
+			break;
+		}
+		if (ret > 0) {
+			jobs++;
+			ret = do_job(&w, &j);
+			cbench_job_free(&j);
+			if (ret && ret != -EINTR) {
+				cbench_err("unable to go on: %s\n", strerror(-ret));
+				break;
+			}
+			ret = 0;
+			continue;
+		}
+		if (o->drain) {
+			/* Jobs wait that this machine never takes: say so. */
+			if (strncmp(why, "no queued job", 13)) {
+				cbench_err("worker %s (cpu %s, host %s) ends: %s\n", w.name, w.cpu, w.host,
+					   why);
+				ret = -ENOENT;
+			}
+			break;
+		}
+		for (long long t = 0; t < o->poll * 10 && !stopping; t++)
+			usleep(100 * 1000);
+	}
+	cbench_store_close(&w.s);
+	fprintf(stderr, "%s: worker %s ends after %zu job%s\n", cbench_prog, w.name, jobs,
+		jobs == 1 ? "" : "s");
+	return ret ? 1 : 0;
+}
+
+int cbench_lab_queue_main(int argc, char *argv[], bool work)
+{
+	struct queue_options o = { 0 };
+	const char *action = work ? "worker" : argc > 1 ? argv[1] : "";
+	char **ops;
+	int nops, ret, dash;
+
+	/* What follows "--" is the job's, not ours. */
+	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
+		;
+	if (dash < argc) {
+		o.extra = argv + dash + 1;
+		o.nextra = argc - dash - 1;
+	}
+	if (!work) {
+		if (argc < 2 || argv[1][0] == '-') {
+			if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+				help(stdout);
+				return 0;
+			}
+			return cbench_usage_error("lab", "queue wants an action: add, confirm or list");
+		}
+		argc--;
+		argv++;
+		dash--;
+	}
+	ret = parse(&o, dash, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	ops = argv + optind;
+	nops = dash - optind;
+	if (o.nextra && strcmp(action, "add") && strcmp(action, "confirm"))
+		return cbench_usage_error("lab", "options after -- go with queue add and confirm");
+	if (work)
+		return worker(&o, nops);
+	if (!strcmp(action, "add") || !strcmp(action, "confirm"))
+		return queue_add(&o, ops, nops, !strcmp(action, "confirm"));
+	if (!strcmp(action, "list"))
+		return queue_list(&o, nops);
+	return cbench_usage_error("lab", "no queue action '%s': add, confirm or list", action);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A lab's queue of work, in the store (schema 2): jobs that measure one
+ * object at a commit ("run") or audit two against each other ("confirm"),
+ * each on a machine that fits it, and the objects they take, kept once by
+ * build ID where every machine of the fleet reaches them.
+ *
+ * A worker claims the oldest job that fits it (its CPU's description
+ * holds the job's cpu, its host name is the job's host; either NULL for
+ * any), in one statement that skips rows other workers hold (FOR UPDATE
+ * SKIP LOCKED on PostgreSQL; SQLite has one writer at a time anyway), and
+ * holds it under a lease that it renews.  The claim is numbered (claims):
+ * only the claim that holds a job may finish it, and it writes its results
+ * and the job's end in one transaction.  A job whose lease ran out (its
+ * worker died, or lost the store) is claimed again; its first worker's
+ * results, if it comes back, are refused, so a job is done exactly once.
+ * A job claimed CBENCH_QUEUE_MAX_CLAIMS times without an end fails.
+ */
+#ifndef _CBENCH_STORE_QUEUE_H
+#define _CBENCH_STORE_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cbench_store;
+struct cbench_store_run;
+
+#define CBENCH_QUEUE_MAX_CLAIMS 3
+
+struct cbench_job {
+	long long id;
+	char kind[16];			/* "run" or "confirm" */
+	char object[80];		/* the object's build ID (confirm: A's) */
+	char object_b[80];		/* confirm: B's; "" for a run */
+	char commit[512];		/* run: the commit and order it measures */
+	long long order;
+	char *args;			/* run's or audit's options, one per line (malloc'd) */
+	char cpu[256], host[256];	/* which machines fit; "" for any */
+	char state[16];			/* queued, running, done, failed */
+	char worker[256];
+	long long claims;		/* the claim that holds it, or held it last */
+	long long run;			/* done run job: the run it added; 0 none */
+	char *result;			/* done confirm job: the audit's JSON report (malloc'd) */
+	char *error;			/* failed job: why (malloc'd) */
+	char added[32], started[32], finished[32];
+	char name[256], name_b[256];	/* the objects' file names */
+};
+
+void cbench_job_free(struct cbench_job *j);
+
+/* Adds j (its objects already kept), queued; its number into j->id. */
+int cbench_queue_add(struct cbench_store *s, struct cbench_job *j, char *err, size_t errlen);
+
+/* Every job, oldest first; *v malloc'd (cbench_queue_free). */
+int cbench_queue_list(struct cbench_store *s, struct cbench_job **v, size_t *n, char *err,
+		      size_t errlen);
+void cbench_queue_free(struct cbench_job *v, size_t n);
+
+/*
+ * Claims the oldest job that fits a worker on host with the CPU cpu,
+ * leased for lease seconds: 1 with the job in j, 0 when none fits (then
+ * why says how many wait for other machines), or -errno with why in err.
+ */
+int cbench_queue_claim(struct cbench_store *s, const char *worker, const char *cpu, const char *host,
+		       long long lease, struct cbench_job *j, char *why, size_t whylen, char *err,
+		       size_t errlen);
+
+/* Renews j's lease: 0, -ESTALE when another claim took it, or -EIO. */
+int cbench_queue_renew(struct cbench_store *s, const struct cbench_job *j, long long lease,
+		       char *err, size_t errlen);
+
+/*
+ * Ends j in one transaction: with run (its commit and order are j's) added
+ * to the store and j done; with result (a confirmation's report) j done;
+ * with error j failed; with neither j queued again (its worker stopped).
+ * -ESTALE (nothing written) when j's claim no longer holds it, else 0 or
+ * -errno with why in err (a run the store refuses fails the job).
+ */
+int cbench_queue_finish(struct cbench_store *s, const struct cbench_job *j,
+			const struct cbench_store_run *run, const char *result, const char *error,
+			long long *run_id, char *err, size_t errlen);
+
+#endif /* _CBENCH_STORE_QUEUE_H */
