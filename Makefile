@@ -552,6 +552,7 @@ bench: cbenchctl examples fixtures
 	bench/night.sh
 	bench/night_scale.sh
 	bench/precision.sh
+	bench/fleet.sh
 
 # compare on A/A pairs of separate runs, and audit on A/A pairs and true
 # slowdowns of compute-bound and memory-bound benchmarks (prints figures;

@@ -11,12 +11,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -456,7 +458,7 @@ static int run_child(struct worker *w, const struct cbench_job *j, char **argv, 
 {
 	char out[PATH_MAX];
 	time_t renewed = time(NULL);
-	int status, ret = 0;
+	int status, ret = 0, pidfd;
 	pid_t pid;
 
 	snprintf(out, sizeof(out), "%s/out", w->dir);
@@ -476,8 +478,11 @@ static int run_child(struct worker *w, const struct cbench_job *j, char **argv, 
 		fprintf(stderr, "cannot run /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
 	}
+	/* Woken when the child ends (its pidfd), for a renewal, or by a signal. */
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
+		long long left = w->o->lease / 3 - (long long)(time(NULL) - renewed);
 
 		if (r == pid)
 			break;
@@ -489,7 +494,7 @@ static int run_child(struct worker *w, const struct cbench_job *j, char **argv, 
 			ret = -EINTR;
 			kill(pid, SIGKILL);
 		}
-		if (!ret && time(NULL) - renewed >= w->o->lease / 3) {
+		if (!ret && left <= 0) {
 			int r2 = cbench_queue_renew(&w->s, j, w->o->lease, err, errlen);
 
 			if (r2 == -ESTALE) {
@@ -498,9 +503,18 @@ static int run_child(struct worker *w, const struct cbench_job *j, char **argv, 
 			}
 			if (!r2)
 				renewed = time(NULL);
+			left = w->o->lease / 3;
 		}
-		usleep(100 * 1000);
+		if (pidfd >= 0) {
+			struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+			poll(&p, 1, ret ? 100 : (int)(left > 0 ? left : 1) * 1000);
+		} else {
+			usleep(100 * 1000);
+		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	if (ret)
 		return ret;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
