@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The store's drivers: what SQLite (db_sqlite.c) and PostgreSQL
- * (db_pg.c) each do for store.c.  Only store/ includes this.
+ * The store's connection and its drivers: a database, and what SQLite
+ * (db_sqlite.c) or PostgreSQL (db_pg.c) does for store.c.  Only store.h
+ * and the drivers include this; the rest of cbenchctl goes by store.h.
  */
 #ifndef _CBENCH_STORE_DB_H
 #define _CBENCH_STORE_DB_H
@@ -10,8 +11,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "store/store.h"
+/* How long a writer waits for another's transaction, in milliseconds. */
+#define CBENCH_STORE_BUSY_MS 60000
 
+struct cbench_store_driver;
+
+struct cbench_store {
+	const struct cbench_store_driver *drv;
+	void *db;			/* sqlite3 *, or PGconn * */
+	char path[4096];		/* the file, or the URL as given */
+	bool writable;
+	bool busy;			/* the last error was a lock held too long */
+	char msg[512];			/* the database's words on the last error */
+};
+
+/* A statement run with its parameters; its rows are read by step. */
 struct cbench_store_stmt {
 	struct cbench_store *s;
 	void *st;			/* SQLite's statement */

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/db.h"
 #include "store/store.h"
 
 static const char schema_v1[] =

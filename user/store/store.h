@@ -28,26 +28,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "store/db.h"
+
 /* "cbHi" in the file's header (offset 68), as `file` would show it. */
 #define CBENCH_STORE_APPLICATION_ID 0x63624869
 /* The schema this cbenchctl writes; older ones are migrated on open. */
 #define CBENCH_STORE_SCHEMA_VERSION 2
-/* How long a writer waits for another's transaction, in milliseconds. */
-#define CBENCH_STORE_BUSY_MS 60000
-
-struct cbench_store_driver;
-
-struct cbench_store {
-	const struct cbench_store_driver *drv;
-	void *db;			/* sqlite3 *, or PGconn * */
-	char path[4096];		/* the file, or the URL as given */
-	bool writable;
-	bool busy;			/* the last error was a lock held too long */
-	char msg[512];			/* the database's words on the last error */
-};
-
-/* A statement run with its parameters; its rows are read by step. */
-struct cbench_store_stmt;
 
 /* Whether path names a PostgreSQL database (postgres:// or postgresql://). */
 bool cbench_store_is_url(const char *path);
