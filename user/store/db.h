@@ -63,6 +63,13 @@ struct cbench_store_driver {
 	const char *begin_rows;		/* row locks only */
 };
 
+/*
+ * sql (SQLite's dialect) in PostgreSQL's words, malloc'd (NULL out of
+ * memory): '?' and '?N' parameters, group_concat, instr and unixepoch, and
+ * with ddl the schema's types; text in quotes as it is.
+ */
+char *cbench_store_pg_translate(const char *sql, bool ddl);
+
 extern const struct cbench_store_driver cbench_store_sqlite;
 extern const struct cbench_store_driver cbench_store_pg;
 

@@ -102,12 +102,8 @@ static const char *const ddl_words[][2] = {
 	{ " WITHOUT ROWID", "" },
 };
 
-/*
- * sql in PostgreSQL's words (malloc'd; NULL out of memory): parameters,
- * the few functions that differ, and with ddl the schema's types.  Text in
- * quotes is copied as it is.
- */
-static char *translate(const char *sql, bool ddl)
+/* See db.h. */
+char *cbench_store_pg_translate(const char *sql, bool ddl)
 {
 	struct buf b = { 0 };
 	int param = 0, depth = 0, agg_depth = -1;
@@ -221,7 +217,7 @@ static struct cbench_store_stmt *query(struct cbench_store *s, const char *sql, 
 			break;
 		}
 	}
-	text = translate(sql, false);
+	text = cbench_store_pg_translate(sql, false);
 	q = calloc(1, sizeof(*q));
 	if (!text || !q) {
 		snprintf(pg(s)->msg, sizeof(pg(s)->msg), "out of memory");
@@ -339,7 +335,7 @@ static int marks(struct cbench_store *s, long long *app, long long *version, boo
 
 static int ddl(struct cbench_store *s, const char *sql)
 {
-	char *text = translate(sql, true);
+	char *text = cbench_store_pg_translate(sql, true);
 	PGresult *res;
 	int ret = 0;
 
