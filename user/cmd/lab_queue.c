@@ -4,8 +4,9 @@
  * in the store (store/queue.h).  queue adds jobs (a run of an object at a
  * commit, or a confirmation: an audit of two objects) and shows the queue;
  * worker, one per lab machine, takes the jobs that fit the machine one by
- * one, measures each in a cbenchctl of its own (so a benchmark that
- * crashes ends its job, not the worker), renews the job's lease meanwhile,
+ * one, measures each in a process of its own (run or audit called in a
+ * fork, so whatever a job does to its process ends with the job, not the
+ * worker), renews the job's lease meanwhile,
  * and writes the results and the job's end in one transaction.
  */
 #include <errno.h>
@@ -24,9 +25,11 @@
 #include <unistd.h>
 
 #include "cmd/lab_parts.h"
+#include "cmd/subcommands.h"
 #include "error.h"
 #include "machine/probe.h"
 #include "report/json_writer.h"
+#include "report/context.h"
 #include "report/readfile.h"
 #include "report/report.h"
 #include "session/options.h"
@@ -99,7 +102,7 @@ static void help(FILE *f)
 		"--host (any machine without them).\n"
 		"\n"
 		"`lab worker` takes the oldest job that fits this machine, holds it under a\n"
-		"lease it renews (--lease S, default %d), runs it in a cbenchctl of its own,\n"
+		"lease it renews (--lease S, default %d), runs it in a process of its own,\n"
 		"writes its results and the job's end in one transaction, and takes the next;\n"
 		"with an empty queue it looks again every --poll S (default %d), or with\n"
 		"--drain it ends.  A job whose worker died is taken again when its lease runs\n"
@@ -447,8 +450,24 @@ static void machine_of(struct worker *w)
 		snprintf(w->name, sizeof(w->name), "%s:%d", m.hostname, (int)getpid());
 }
 
+/* The job's command, run or audit, in this (forked) process: its exit status. */
+static int job_main(char **argv)
+{
+	int argc = 0, status;
+
+	while (argv[argc])
+		argc++;
+	/* The report's command line is the job's. */
+	cbench_context_init(argc, argv);
+	status = !strcmp(argv[1], "run") ? cbench_run_main(argc - 1, argv + 1) :
+					    cbench_audit_main(argc - 1, argv + 1);
+	fflush(NULL);
+	return status;
+}
+
 /*
- * Runs cbenchctl with argv (this executable: /proc/self/exe) and waits,
+ * Runs the job's command (argv: "cbenchctl", run or audit, its options) in
+ * a process of its own and waits,
  * renewing j's lease every lease/3 s; its output into dir/out.  The exit
  * status, -ESTALE when the lease was lost (the child killed), -EINTR when
  * the worker was told to stop (the child killed), or -errno.
@@ -474,9 +493,7 @@ static int run_child(struct worker *w, const struct cbench_job *j, char **argv, 
 			_exit(126);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "cannot run /proc/self/exe: %s\n", strerror(errno));
-		_exit(127);
+		_exit(job_main(argv));
 	}
 	/* Woken when the child ends (its pidfd), for a renewal, or by a signal. */
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -546,7 +563,7 @@ static void tail_of(const struct worker *w, int status, char *out, size_t len)
 static char **child_argv(const struct cbench_job *j, const char *cmd, const char *report,
 			 const char *a, const char *b)
 {
-	size_t n = 8;
+	size_t n = 9;			/* the fixed words, the objects, the NULL */
 	char **argv, *p;
 	int k = 0;
 
