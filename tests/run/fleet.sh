@@ -218,18 +218,18 @@ done
 
 "$CB" lab worker --store "$Q" --drain --lease 3 --poll 1 --name w1 2>"$TMP/w1.err" &
 w1=$!
-"$CB" lab worker --store "$Q" --drain --lease 3 --poll 1 --name w2 2>"$TMP/w2.err" &
+"$CB" lab worker --store "$Q" --drain --lease 30 --poll 1 --name w2 2>"$TMP/w2.err" &
 w2=$!
-# w1 in the middle of a job: its job running, its cbenchctl run started.
-killed=
+# w1 in the middle of a job: its job running, its run started.
 for _ in $(seq 600); do
-	killed=$(sql "$Q" -c "SELECT id FROM job WHERE state = 'running' AND worker = 'w1'")
-	[ -n "$killed" ] && pgrep -P "$w1" >/dev/null && break
+	[ -n "$(sql "$Q" -c "SELECT id FROM job WHERE state = 'running' AND worker = 'w1'")" ] &&
+		pgrep -P "$w1" >/dev/null && break
 	sleep 0.05
 done
 kill -KILL "$w1"
 wait "$w1" 2>/dev/null
-"$CB" lab worker --store "$Q" --drain --lease 3 --poll 1 --name w3 2>"$TMP/w3.err" &
+killed=$(sql "$Q" -c "SELECT id FROM job WHERE state = 'running' AND worker = 'w1'")
+"$CB" lab worker --store "$Q" --drain --lease 30 --poll 1 --name w3 2>"$TMP/w3.err" &
 w3=$!
 wait "$w2"
 wait "$w3"
@@ -249,9 +249,8 @@ fi
 	[ "$(sql "$Q" -c "SELECT worker FROM job WHERE id = ${killed:-0}")" != w1 ] &&
 	ok "the killed job taken again when its lease ran out, by another worker" ||
 	not_ok "the killed job: claims $(sql "$Q" -c "SELECT claims, worker FROM job WHERE id = ${killed:-0}")"
-[ "$(sql "$Q" -c "SELECT count(*) FROM job WHERE worker = 'w1'")" -ge 0 ] &&
-	[ "$(sql "$Q" -c "SELECT count(*) FROM run r JOIN job j ON j.run = r.id WHERE j.worker = 'w1'")" = \
-	  "$(sql "$Q" -c "SELECT count(*) FROM job WHERE worker = 'w1' AND state = 'done' AND kind = 'run'")" ] &&
+[ "$(sql "$Q" -c "SELECT count(*) FROM run r JOIN job j ON r.commit_id = j.commit_id WHERE j.id = ${killed:-0}")" -le 1 ] &&
+	[ "$(sql "$Q" -c "SELECT count(*) FROM run r JOIN job j ON r.commit_id = j.commit_id AND r.id <> j.run WHERE j.id = ${killed:-0}")" = 0 ] &&
 	ok "the killed worker's half-done job left nothing in the store" || not_ok "w1's partial results"
 [ "$(sql "$Q" -c "SELECT count(*) FROM job WHERE worker = 'w3'")" -ge 1 ] &&
 	ok "the worker added later took its share ($(sql "$Q" -c "SELECT count(*) FROM job WHERE worker = 'w3'") jobs)" ||
@@ -264,16 +263,16 @@ run_cb history --format json "$Q"
 # A worker that stalls past its lease (stopped), while another takes its job
 # and ends it: when it comes back, its results are refused.
 S=$(newdb stall)
-run_cb lab queue add --store "$S" "$TMP/a/history.so" --commit s1 --order 1 -- --trials 3 --trial-time 0.005
+run_cb lab queue add --store "$S" "$TMP/a/history.so" --commit s1 --order 1 -- --trials 10 --trial-time 0.05
 "$CB" lab worker --store "$S" --drain --lease 3 --name w6 2>"$TMP/w6.err" &
 w6=$!
 for _ in $(seq 600); do
-	[ "$(sql "$S" -c "SELECT worker FROM job")" = w6 ] && break
+	[ "$(sql "$S" -c "SELECT state || ' ' || worker FROM job")" = "running w6" ] && pgrep -P "$w6" >/dev/null && break
 	sleep 0.05
 done
 kill -STOP "$w6"
 sleep 4
-run_cb lab worker --store "$S" --drain --lease 3 --name w7
+run_cb lab worker --store "$S" --drain --lease 30 --name w7
 kill -CONT "$w6"
 wait "$w6"
 [ "$(sql "$S" -c "SELECT state || ' ' || worker || ' ' || claims FROM job")" = "done w7 2" ] &&

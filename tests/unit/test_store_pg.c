@@ -28,6 +28,7 @@ static void parameters(void)
 	/* A question mark in quotes is text, and so is what looks like a word. */
 	check("SELECT 'why?', ?, 'group_concat(x)' FROM t", false,
 	      "SELECT 'why?', $1, 'group_concat(x)' FROM t");
+	check("WHERE a = ?+1", false, "WHERE a = $1+1");
 	check("INSERT INTO t VALUES (?, ?, ?) RETURNING id", false,
 	      "INSERT INTO t VALUES ($1, $2, $3) RETURNING id");
 }
@@ -40,9 +41,10 @@ static void functions(void)
 	      "SELECT string_agg(DISTINCT object, ',') FROM run");
 	check("WHERE (cpu IS NULL OR instr(?, cpu) > 0) AND lease < unixepoch()", false,
 	      "WHERE (cpu IS NULL OR strpos($1, cpu) > 0) AND lease < "
-	      "CAST(extract(epoch FROM clock_timestamp()) AS BIGINT)");
+	      "CAST(floor(extract(epoch FROM clock_timestamp())) AS BIGINT)");
 	/* Names that hold a function's name are names. */
-	check("SELECT my_instr, unixepochs FROM t", false, "SELECT my_instr, unixepochs FROM t");
+	check("SELECT my_instr, unixepochs, x1instr FROM t", false,
+	      "SELECT my_instr, unixepochs, x1instr FROM t");
 }
 
 static void schema(void)

@@ -204,6 +204,27 @@ static const char *const owned[] = {
 	"--json", "--junit",
 };
 
+/*
+ * The option of owned that a names, or NULL: as getopt_long would read it,
+ * so an abbreviation (--sto=x) or a joined short option (-ox) counts.
+ */
+static const char *owned_option(const char *a)
+{
+	if (!strcmp(a, "--"))
+		return "--";
+	if (a[0] == '-' && a[1] != '-')
+		return a[1] == 'o' ? "-o" : NULL;
+	if (a[0] == '-' && a[1] == '-') {
+		size_t n = strcspn(a + 2, "=");
+
+		for (size_t k = 1; n && k < sizeof(owned) / sizeof(owned[0]); k++) {
+			if (!strncmp(owned[k] + 2, a + 2, n))
+				return owned[k];
+		}
+	}
+	return NULL;
+}
+
 /* The options after "--", one per line, checked: 0, or 2 after saying why. */
 static int job_args(const struct queue_options *o, char **out)
 {
@@ -212,13 +233,11 @@ static int job_args(const struct queue_options *o, char **out)
 	for (int i = 0; i < o->nextra; i++) {
 		const char *a = o->extra[i];
 
-		for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++) {
-			size_t n = strlen(owned[k]);
+		const char *name = owned_option(a);
 
-			if (!strncmp(a, owned[k], n) && (!a[n] || a[n] == '='))
-				return cbench_usage_error("lab", "a job's options may not name %s: where "
-							  "its results go is the worker's", owned[k]);
-		}
+		if (name)
+			return cbench_usage_error("lab", "a job's options may not name %s ('%s'): where "
+						  "its results go is the worker's", name, a);
 		if (!*a || strchr(a, '\n'))
 			return cbench_usage_error("lab", "a job's option is empty or spans lines");
 		len += strlen(a) + 1;
@@ -475,24 +494,37 @@ static int job_main(char **argv)
 static int run_child(struct worker *w, const struct cbench_job *j, char **argv, char *err,
 		     size_t errlen)
 {
-	char out[PATH_MAX];
+	char out[PATH_MAX], why[512];
 	time_t renewed = time(NULL);
 	int status, ret = 0, pidfd;
+	sigset_t stops, old;
 	pid_t pid;
 
 	snprintf(out, sizeof(out), "%s/out", w->dir);
+	/* SIGINT and SIGTERM wait while we are not asleep: none is lost
+	 * between looking at `stopping` and going to sleep (ppoll). */
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stops, &old);
 	pid = fork();
 	if (pid < 0) {
-		snprintf(err, errlen, "cannot start cbenchctl: %s", strerror(errno));
-		return -errno;
+		ret = -errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		snprintf(err, errlen, "cannot fork the job's process: %s", strerror(-ret));
+		return ret;
 	}
 	if (!pid) {
-		/* The worker's death ends the job's measurement too. */
+		/* The worker's death ends the job's measurement too; a signal
+		 * to the worker's process group (a terminal's ^C) is the
+		 * worker's to pass on, not the job's. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (!freopen(out, "w", stdout) || dup2(fileno(stdout), 2) < 0)
-			_exit(126);
+		setpgid(0, 0);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (!freopen(out, "w", stdout) || dup2(fileno(stdout), 2) < 0)
+			_exit(126);
 		_exit(job_main(argv));
 	}
 	/* Woken when the child ends (its pidfd), for a renewal, or by a signal. */
@@ -500,6 +532,8 @@ static int run_child(struct worker *w, const struct cbench_job *j, char **argv, 
 	for (;;) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 		long long left = w->o->lease / 3 - (long long)(time(NULL) - renewed);
+		struct pollfd p = { .fd = pidfd, .events = POLLIN };
+		struct timespec ts = { .tv_sec = left > 0 ? left : 1 };
 
 		if (r == pid)
 			break;
@@ -512,26 +546,31 @@ static int run_child(struct worker *w, const struct cbench_job *j, char **argv, 
 			kill(pid, SIGKILL);
 		}
 		if (!ret && left <= 0) {
-			int r2 = cbench_queue_renew(&w->s, j, w->o->lease, err, errlen);
+			int r2 = cbench_queue_renew(&w->s, j, w->o->lease, why, sizeof(why));
 
 			if (r2 == -ESTALE) {
+				snprintf(err, errlen, "%s", why);
 				ret = -ESTALE;
 				kill(pid, SIGKILL);
-			}
-			if (!r2)
+			} else if (r2) {
+				fprintf(stderr, "%s: worker %s: job %lld: %s (trying again)\n", cbench_prog,
+					w->name, j->id, why);
+			} else {
 				renewed = time(NULL);
-			left = w->o->lease / 3;
+			}
+			ts.tv_sec = w->o->lease / 3;
 		}
-		if (pidfd >= 0) {
-			struct pollfd p = { .fd = pidfd, .events = POLLIN };
-
-			poll(&p, 1, ret ? 100 : (int)(left > 0 ? left : 1) * 1000);
-		} else {
-			usleep(100 * 1000);
-		}
+		if (ret || pidfd < 0)
+			ts = (struct timespec){ .tv_nsec = 100 * 1000 * 1000 };
+		ppoll(pidfd >= 0 ? &p : NULL, pidfd >= 0, &ts, &old);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pidfd >= 0)
 		close(pidfd);
+	/* Told to stop while the job ended on its own (it had the signal
+	 * too): the job goes back all the same. */
+	if (!ret && stopping)
+		ret = -EINTR;
 	if (ret)
 		return ret;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -563,7 +602,8 @@ static void tail_of(const struct worker *w, int status, char *out, size_t len)
 static char **child_argv(const struct cbench_job *j, const char *cmd, const char *report,
 			 const char *a, const char *b)
 {
-	size_t n = 9;			/* the fixed words, the objects, the NULL */
+	size_t n = 10;			/* the fixed words, the objects, a last option
+					 * without its newline, the NULL */
 	char **argv, *p;
 	int k = 0;
 
@@ -592,25 +632,49 @@ static char **child_argv(const struct cbench_job *j, const char *cmd, const char
 	return argv;
 }
 
+/*
+ * The object of build ID id into the scratch directory's side ('a' or
+ * 'b'), its path into out: 0; 1 when the job cannot be done (the store
+ * lacks the object, or holds a damaged one: error says why); -errno when
+ * this machine failed (a full disk): the job goes back to the queue.
+ */
+static int fetch(struct worker *w, const char *id, char side, char *out, size_t outlen,
+		 char *error, size_t errlen)
+{
+	char sub[PATH_MAX];
+	int ret;
+
+	snprintf(sub, sizeof(sub), "%s/%c", w->dir, side);
+	if (mkdir(sub, 0700)) {
+		ret = -errno;
+		snprintf(error, errlen, "cannot make %.400s: %s", sub, strerror(-ret));
+		return ret;
+	}
+	ret = cbench_store_get_object(&w->s, id, sub, out, outlen, error, errlen);
+	return ret == -ENOENT || ret == -EINVAL ? 1 : ret;
+}
+
 /* Measures j; its results into *run (a run job) or *result (a confirmation),
  * or why it failed into error.  0, or -ESTALE / -EINTR / -errno. */
 static int measure(struct worker *w, struct cbench_job *j, struct cbench_store_run *run,
 		   char **result, char *error, size_t errlen)
 {
-	char a[PATH_MAX], b[PATH_MAX], report[PATH_MAX], sub[PATH_MAX], note[256];
+	char a[PATH_MAX], b[PATH_MAX], report[PATH_MAX], note[256];
 	bool confirm = !strcmp(j->kind, "confirm");
 	char **argv;
 	size_t len;
-	int status;
+	int status, ret;
 
-	snprintf(sub, sizeof(sub), "%s/a", w->dir);
-	if (mkdir(sub, 0700) || cbench_store_get_object(&w->s, j->object, sub, a, sizeof(a), error,
-							 errlen))
-		return 0;
-	snprintf(sub, sizeof(sub), "%s/b", w->dir);
-	if (confirm && (mkdir(sub, 0700) || cbench_store_get_object(&w->s, j->object_b, sub, b,
-								     sizeof(b), error, errlen)))
-		return 0;
+	ret = fetch(w, j->object, 'a', a, sizeof(a), error, errlen);
+	if (!ret && confirm)
+		ret = fetch(w, j->object_b, 'b', b, sizeof(b), error, errlen);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	/* The lease from here, whatever fetching the objects took. */
+	ret = cbench_queue_renew(&w->s, j, w->o->lease, error, errlen);
+	if (ret == -ESTALE)
+		return ret;
+	error[0] = '\0';
 	snprintf(report, sizeof(report), "%s/report.json", w->dir);
 	argv = child_argv(j, confirm ? "audit" : "run", report, a, confirm ? b : NULL);
 	if (!argv) {
@@ -654,10 +718,15 @@ static int do_job(struct worker *w, struct cbench_job *j)
 
 	snprintf(w->dir, sizeof(w->dir), "/tmp/cbench-job.XXXXXX");
 	if (!mkdtemp(w->dir)) {
-		snprintf(error, sizeof(error), "cannot make a scratch directory: %s", strerror(errno));
-		ret = 0;
+		ret = -errno;
+		snprintf(error, sizeof(error), "cannot make a scratch directory: %s", strerror(-ret));
 	} else {
 		ret = measure(w, j, &run, &result, error, sizeof(error));
+	}
+	/* The lease, renewed before the results wait for the store's lock. */
+	if (!ret && cbench_queue_renew(&w->s, j, w->o->lease, err, sizeof(err)) == -ESTALE) {
+		snprintf(error, sizeof(error), "%s", err);
+		ret = -ESTALE;
 	}
 	fprintf(stderr, "%s: worker %s: job %lld (%s %s) ", cbench_prog, w->name, j->id, j->kind,
 		j->name);
@@ -675,7 +744,7 @@ static int do_job(struct worker *w, struct cbench_job *j)
 		else if (r2)
 			fprintf(stderr, "not ended: %s\n", err);
 		else if (ret)
-			fprintf(stderr, "put back in the queue\n");
+			fprintf(stderr, "put back in the queue%s%s\n", error[0] ? ": " : "", error);
 		else if (error[0])
 			fprintf(stderr, "failed: %s\n", error);
 		else if (run_id)
@@ -697,6 +766,7 @@ static int worker(const struct queue_options *o, int nops)
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[1024], why[1024];
 	size_t jobs = 0;
+	bool others;
 	int ret;
 
 	if (nops)
@@ -721,7 +791,7 @@ static int worker(const struct queue_options *o, int nops)
 		struct cbench_job j;
 
 		ret = cbench_queue_claim(&w.s, w.name, w.cpu, w.host, o->lease, &j, why, sizeof(why),
-					 err, sizeof(err));
+					 &others, err, sizeof(err));
 		if (ret < 0) {
 			cbench_err("unable to take a job from %s: %s\n", o->store, err);
 			break;
@@ -731,7 +801,8 @@ static int worker(const struct queue_options *o, int nops)
 			ret = do_job(&w, &j);
 			cbench_job_free(&j);
 			if (ret && ret != -EINTR) {
-				cbench_err("unable to go on: %s\n", strerror(-ret));
+				cbench_err("worker %s ends: this machine cannot do jobs now (%s; the "
+					   "job is back in the queue)\n", w.name, strerror(-ret));
 				break;
 			}
 			ret = 0;
@@ -739,7 +810,7 @@ static int worker(const struct queue_options *o, int nops)
 		}
 		if (o->drain) {
 			/* Jobs wait that this machine never takes: say so. */
-			if (strncmp(why, "no queued job", 13)) {
+			if (others) {
 				cbench_err("worker %s (cpu %s, host %s) ends: %s\n", w.name, w.cpu, w.host,
 					   why);
 				ret = -ENOENT;

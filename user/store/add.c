@@ -155,6 +155,21 @@ static int query_text(struct cbench_store_stmt *q, char *out, size_t len)
 	return cbench_store_end(q);
 }
 
+/* A query's rows (one text each) into out, joined by commas; "" for none. */
+static int query_list(struct cbench_store_stmt *q, char *out, size_t len)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	while (cbench_store_step(q) > 0) {
+		const char *t = cbench_store_text(q, 0);
+
+		if (t && at < len)
+			at += (size_t)snprintf(out + at, len - at, "%s%s", at ? "," : "", t);
+	}
+	return cbench_store_end(q);
+}
+
 /* The machine's id, made if new. */
 static int machine_id(struct cbench_store *s, const struct cbench_store_run *run, long long *id)
 {
@@ -236,12 +251,12 @@ static int apart(struct cbench_store *s, const struct cbench_store_run *run, lon
 						 run->backend, machine), same, sizeof(same));
 	if (ret || atoll(same))
 		return ret;
-	ret = query_text(cbench_store_query(s,
-		"SELECT group_concat(DISTINCT m.name || ' (' || m.cpu || ', ' || r.backend || ')') "
-		"FROM run r JOIN machine m ON m.id = r.machine WHERE r.object = ?", "t", run->object),
+	ret = query_list(cbench_store_query(s,
+		"SELECT DISTINCT m.name || ' (' || m.cpu || ', ' || r.backend || ')' FROM run r JOIN "
+		"machine m ON m.id = r.machine WHERE r.object = ? ORDER BY 1", "t", run->object),
 		others, sizeof(others));
-	ret = ret ? ret : query_text(cbench_store_query(s, "SELECT group_concat(DISTINCT object) "
-							     "FROM run", ""), objects, sizeof(objects));
+	ret = ret ? ret : query_list(cbench_store_query(s, "SELECT DISTINCT object FROM run ORDER BY 1",
+							""), objects, sizeof(objects));
 	if (ret)
 		return ret;
 	if (others[0])

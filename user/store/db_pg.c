@@ -83,13 +83,16 @@ static void put(struct buf *b, const char *s, size_t n)
 	b->p[b->n] = '\0';
 }
 
+static bool word_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 static bool word_at(const char *p, const char *start, const char *w)
 {
 	size_t n = strlen(w);
 
-	return !strncmp(p, w, n) && (p == start || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
-						      (p[-1] >= 'A' && p[-1] <= 'Z'))) &&
-	       !(p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z'));
+	return !strncmp(p, w, n) && (p == start || !word_char(p[-1])) && !word_char(p[n]);
 }
 
 /* Schema words: SQLite's on the left, PostgreSQL's on the right. */
@@ -121,12 +124,14 @@ char *cbench_store_pg_translate(const char *sql, bool ddl)
 			continue;
 		}
 		if (*p == '?') {
-			char *end;
-			long n = strtol(p + 1, &end, 10);
+			const char *end = p + 1;
+			long n = 0;
 
+			while (*end >= '0' && *end <= '9' && n < 100000)
+				n = 10 * n + (*end++ - '0');
 			snprintf(num, sizeof(num), "$%ld", end > p + 1 ? n : (long)++param);
 			put(&b, num, strlen(num));
-			p = end > p + 1 ? end : p + 1;
+			p = end;
 			continue;
 		}
 		if (word_at(p, sql, "group_concat")) {
@@ -141,7 +146,8 @@ char *cbench_store_pg_translate(const char *sql, bool ddl)
 			continue;
 		}
 		if (word_at(p, sql, "unixepoch")) {
-			static const char now[] = "CAST(extract(epoch FROM clock_timestamp()) AS BIGINT)";
+			static const char now[] =
+				"CAST(floor(extract(epoch FROM clock_timestamp())) AS BIGINT)";
 
 			put(&b, now, strlen(now));
 			p += 9;
@@ -187,8 +193,11 @@ static struct cbench_store_stmt *query(struct cbench_store *s, const char *sql, 
 	char *text;
 	PGresult *res;
 
-	if (n > MAX_PARAMS)
+	if (n > MAX_PARAMS) {
+		snprintf(pg(s)->msg, sizeof(pg(s)->msg), "a statement of %d parameters (at most %d)", n,
+			 MAX_PARAMS);
 		return NULL;
+	}
 	for (int i = 0; i < n; i++) {
 		double d;
 

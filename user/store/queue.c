@@ -149,29 +149,38 @@ void cbench_queue_free(struct cbench_job *v, size_t n)
 	"(state = 'queued' OR (state = 'running' AND lease < unixepoch())) AND " \
 	"(cpu IS NULL OR instr(?, cpu) > 0) AND (host IS NULL OR host = ?)"
 
-/* Why nothing fits: how many jobs wait, and for what. */
-static int nothing_fits(struct cbench_store *s, char *why, size_t whylen)
+/* Why nothing fits: how many jobs wait, and for what; *others when every
+ * queued job waits for another machine (none of them this one's, taken
+ * meanwhile by another worker's claim). */
+static int nothing_fits(struct cbench_store *s, const char *cpu, const char *host, char *why,
+			size_t whylen, bool *others)
 {
-	char waiting[32], want[600];
+	char waiting[32], mine[32], want[600];
 	int ret = cbench_store_value(s, waiting, sizeof(waiting), "SELECT count(*) FROM job WHERE "
 				     "state = 'queued'", "");
 
+	ret = ret ? ret : cbench_store_value(s, mine, sizeof(mine), "SELECT count(*) FROM job WHERE "
+					     "state = 'queued' AND (cpu IS NULL OR instr(?, cpu) > 0) "
+					     "AND (host IS NULL OR host = ?)", "tt", cpu, host);
 	ret = ret ? ret : cbench_store_value(s, want, sizeof(want), "SELECT 'cpu ' || "
 					     "coalesce(cpu, 'any') || ', host ' || coalesce(host, 'any') "
-					     "FROM job WHERE state = 'queued' ORDER BY id LIMIT 1", "");
+					     "FROM job WHERE state = 'queued' AND NOT ((cpu IS NULL OR "
+					     "instr(?, cpu) > 0) AND (host IS NULL OR host = ?)) ORDER BY "
+					     "id LIMIT 1", "tt", cpu, host);
 	if (ret)
 		return ret;
-	if (atoll(waiting))
+	*others = atoll(waiting) && !atoll(mine);
+	if (*others)
 		snprintf(why, whylen, "%s queued job%s, none for this machine (the first wants %s)",
 			 waiting, atoll(waiting) == 1 ? "" : "s", want);
 	else
-		snprintf(why, whylen, "no queued job");
+		snprintf(why, whylen, "no job free for this machine");
 	return 0;
 }
 
 int cbench_queue_claim(struct cbench_store *s, const char *worker, const char *cpu, const char *host,
-		       long long lease, struct cbench_job *j, char *why, size_t whylen, char *err,
-		       size_t errlen)
+		       long long lease, struct cbench_job *j, char *why, size_t whylen, bool *others,
+		       char *err, size_t errlen)
 {
 	char sql[1024], now[32], claimed[32];
 	struct cbench_store_stmt *q;
@@ -181,11 +190,13 @@ int cbench_queue_claim(struct cbench_store *s, const char *worker, const char *c
 		return ret;
 	now_text(now, sizeof(now));
 	/* Jobs whose workers kept dying end here, failed. */
-	ret = cbench_store_exec(s, "UPDATE job SET state = 'failed', finished = ?, error = 'claimed ' "
-				"|| claims || ' times, and its worker (last ' || coalesce(worker, '?') || "
-				"') stopped answering each time' WHERE state = 'running' AND lease < "
-				"unixepoch() AND claims >= ?", "ti", now, (long long)CBENCH_QUEUE_MAX_CLAIMS);
-	snprintf(sql, sizeof(sql), "UPDATE job SET state = 'running', worker = ?, claims = claims + 1, "
+	ret = cbench_store_exec(s, "UPDATE job SET state = 'failed', finished = ?, error = 'its lease "
+				"ran out ' || (lapses + 1) || ' times: its workers (the last ' || "
+				"coalesce(worker, '?') || ') stopped answering, or the job takes its "
+				"machine down' WHERE state = 'running' AND lease < unixepoch() AND "
+				"lapses >= ?", "ti", now, (long long)CBENCH_QUEUE_MAX_LAPSES - 1);
+	snprintf(sql, sizeof(sql), "UPDATE job SET lapses = lapses + CASE WHEN state = 'running' "
+		 "THEN 1 ELSE 0 END, state = 'running', worker = ?, claims = claims + 1, "
 		 "lease = unixepoch() + ?, started = ? WHERE id = (SELECT id FROM job WHERE "
 		 CLAIMABLE " ORDER BY id LIMIT 1%s) RETURNING id",
 		 cbench_store_on_server(s) ? " FOR UPDATE SKIP LOCKED" : "");
@@ -199,9 +210,10 @@ int cbench_queue_claim(struct cbench_store *s, const char *worker, const char *c
 	ret = cbench_store_commit(s, err, errlen);
 	if (ret)
 		return ret;
+	*others = false;
 	if (!claimed[0])
-		return nothing_fits(s, why, whylen) ? cbench_store_error(s, "cannot read the queue", err,
-									 errlen) : 0;
+		return nothing_fits(s, cpu, host, why, whylen, others) ?
+		       cbench_store_error(s, "cannot read the queue", err, errlen) : 0;
 	q = cbench_store_query(s, "SELECT " JOB_COLUMNS JOB_FROM " WHERE j.id = ?", "i", atoll(claimed));
 	ret = cbench_store_step(q) > 0 ? job_of(q, j) : -EIO;
 	if (cbench_store_end(q) || ret == -EIO)

@@ -14,7 +14,8 @@
  * and the job's end in one transaction.  A job whose lease ran out (its
  * worker died, or lost the store) is claimed again; its first worker's
  * results, if it comes back, are refused, so a job is done exactly once.
- * A job claimed CBENCH_QUEUE_MAX_CLAIMS times without an end fails.
+ * A job whose lease ran out CBENCH_QUEUE_MAX_LAPSES times fails (a job put
+ * back by its worker, told to stop, does not count).
  */
 #ifndef _CBENCH_STORE_QUEUE_H
 #define _CBENCH_STORE_QUEUE_H
@@ -25,7 +26,7 @@
 struct cbench_store;
 struct cbench_store_run;
 
-#define CBENCH_QUEUE_MAX_CLAIMS 3
+#define CBENCH_QUEUE_MAX_LAPSES 3
 
 struct cbench_job {
 	long long id;
@@ -58,12 +59,13 @@ void cbench_queue_free(struct cbench_job *v, size_t n);
 
 /*
  * Claims the oldest job that fits a worker on host with the CPU cpu,
- * leased for lease seconds: 1 with the job in j, 0 when none fits (then
- * why says how many wait for other machines), or -errno with why in err.
+ * leased for lease seconds: 1 with the job in j, 0 when none is free for
+ * it (then why says so, and *others is true when queued jobs wait only
+ * for other machines), or -errno with why in err.
  */
 int cbench_queue_claim(struct cbench_store *s, const char *worker, const char *cpu, const char *host,
-		       long long lease, struct cbench_job *j, char *why, size_t whylen, char *err,
-		       size_t errlen);
+		       long long lease, struct cbench_job *j, char *why, size_t whylen, bool *others,
+		       char *err, size_t errlen);
 
 /* Renews j's lease: 0, -ESTALE when another claim took it, or -EIO. */
 int cbench_queue_renew(struct cbench_store *s, const struct cbench_job *j, long long lease,

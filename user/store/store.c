@@ -62,8 +62,8 @@ static const char schema_v1[] =
  * run's or audit's options, one per line.  A job is queued, then running
  * under a lease (until the database's clock reads lease, in seconds since
  * 1970) held by the claim numbered claims, then done or failed; a job
- * whose lease ran out is claimed again, and only the claim that holds it
- * may finish it.
+ * whose lease ran out is claimed again (lapses counts how often), and only
+ * the claim that holds it may finish it.
  */
 static const char schema_v2[] =
 	"CREATE TABLE object ("
@@ -86,6 +86,7 @@ static const char schema_v2[] =
 	" worker TEXT,"
 	" lease INTEGER,"
 	" claims INTEGER NOT NULL,"
+	" lapses INTEGER NOT NULL DEFAULT 0,"
 	" run INTEGER REFERENCES run (id) ON DELETE SET NULL,"
 	" result TEXT,"
 	" error TEXT,"
@@ -204,9 +205,14 @@ int cbench_store_value(struct cbench_store *s, char *out, size_t len, const char
 
 static int begin(struct cbench_store *s, const char *sql, char *err, size_t errlen)
 {
-	if (cbench_store_exec(s, sql, ""))
-		return cbench_store_error(s, "cannot start a transaction", err, errlen);
-	return 0;
+	int ret;
+
+	if (!cbench_store_exec(s, sql, ""))
+		return 0;
+	/* PostgreSQL's BEGIN may have begun before its lock timed out. */
+	ret = cbench_store_error(s, "cannot start a transaction", err, errlen);
+	cbench_store_rollback(s);
+	return ret;
 }
 
 int cbench_store_begin(struct cbench_store *s, char *err, size_t errlen)
