@@ -484,6 +484,23 @@ static int job_main(char **argv)
 	return status;
 }
 
+/* The job's process: its output into out, the signal mask old restored. */
+static void __attribute__((noreturn)) job_process(char **argv, const char *out,
+						  const sigset_t *old)
+{
+	/* The worker's death ends the job's measurement too; a signal to
+	 * the worker's process group (a terminal's ^C) is the worker's to
+	 * pass on, not the job's. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	sigprocmask(SIG_SETMASK, old, NULL);
+	if (!freopen(out, "w", stdout) || dup2(fileno(stdout), 2) < 0)
+		_exit(126);
+	_exit(job_main(argv));
+}
+
 /*
  * Runs the job's command (argv: "cbenchctl", run or audit, its options) in
  * a process of its own and waits,
@@ -514,19 +531,8 @@ static int run_child(struct worker *w, const struct cbench_job *j, char **argv, 
 		snprintf(err, errlen, "cannot fork the job's process: %s", strerror(-ret));
 		return ret;
 	}
-	if (!pid) {
-		/* The worker's death ends the job's measurement too; a signal
-		 * to the worker's process group (a terminal's ^C) is the
-		 * worker's to pass on, not the job's. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (!freopen(out, "w", stdout) || dup2(fileno(stdout), 2) < 0)
-			_exit(126);
-		_exit(job_main(argv));
-	}
+	if (!pid)
+		job_process(argv, out, &old);
 	/* Woken when the child ends (its pidfd), for a renewal, or by a signal. */
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
