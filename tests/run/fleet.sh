@@ -163,11 +163,11 @@ expect_failure "queue confirm of an object the store does not keep" "the store k
 
 # Schema 1, as an older cbenchctl left it, is migrated on both.
 cp "$LITE" "$TMP/old.db"
-sqlite3 "$TMP/old.db" "DROP TABLE job; DROP TABLE object; PRAGMA user_version = 1;" 2>/dev/null ||
-	python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript('DROP TABLE job; DROP TABLE object; PRAGMA user_version = 1;')" "$TMP/old.db"
+sqlite3 "$TMP/old.db" "DROP TABLE build; DROP TABLE job; DROP TABLE object; PRAGMA user_version = 1;" 2>/dev/null ||
+	python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript('DROP TABLE build; DROP TABLE job; DROP TABLE object; PRAGMA user_version = 1;')" "$TMP/old.db"
 OLDPG=$(newdb old)
 "$CB" store add "$OLDPG" "$TMP/r1.json" --commit c1 --order 1 2>/dev/null
-sql "$OLDPG" -c "DROP TABLE job; DROP TABLE object; UPDATE cbench_store SET schema_version = 1"
+sql "$OLDPG" -c "DROP TABLE build; DROP TABLE job; DROP TABLE object; UPDATE cbench_store SET schema_version = 1"
 for s in "$TMP/old.db" "$OLDPG"; do
 	run_cb lab queue list --store "$s"
 	r1=$rc
@@ -295,6 +295,33 @@ wait "$w8"
 	[ "$(sql "$T" -c "SELECT count(*) FROM run")" = 0 ] && grep -q "put back in the queue" "$TMP/w8.err" &&
 	ok "SIGTERM puts the worker's job back in the queue" ||
 	{ not_ok "SIGTERM to a worker"; cat "$TMP/w8.err"; }
+
+# history --next as jobs: a step between orders 12 and 14 of a series
+# measured at even orders; the build of order 13 kept, queued, measured.
+N=$(newdb next)
+for i in $(seq 1 12); do
+	f=1
+	[ "$i" -ge 7 ] && f=1.05
+	python3 tests/run/history_reports.py "$TMP/tmpl/run.json" "$TMP/n$i.json" "$((100 + i))" "$i" 0.0005 \
+		"BenchmarkHash/len=64=$f" && "$CB" store add "$N" "$TMP/n$i.json" --commit "n$((2 * i))" \
+		--order "$((2 * i))" 2>>"$TMP/add.err" || not_ok "store add n$((2 * i))"
+done
+run_cb lab queue next --store "$N"
+grep -q "order 13 of history.so: no build kept" "$TMP/out" && [ "$(sql "$N" -c "SELECT count(*) FROM job")" = 0 ] &&
+	ok "queue next names the order to build, and queues nothing without it" ||
+	{ not_ok "queue next without a build"; cat "$TMP/out"; }
+build "$TMP/n13" n13 2000
+run_cb lab queue keep --store "$N" "$TMP/n13/history.so" --commit n13 --order 13
+run_cb lab queue next --store "$N" -- --trials 3 --trial-time 0.005
+run_cb lab queue next --store "$N"
+[ "$(sql "$N" -c "SELECT kind || ' ' || commit_id || ' ' || ord || ' ' || host FROM job")" = "run n13 13 $(hostname)" ] &&
+	ok "queue next queues the kept build of order 13 on the series' machine, once" ||
+	not_ok "queue next with a build: $(sql "$N" -c "SELECT kind, commit_id, ord, host FROM job")"
+run_cb lab worker --store "$N" --drain
+[ "$rc" -eq 0 ] && [ "$(sql "$N" -c "SELECT count(*) FROM run WHERE commit_id = 'n13' AND ord = 13")" = 1 ] &&
+	ok "the worker measures it into its series" || not_ok "the narrowing job's run"
+expect_failure "queue keep of another build at a kept order" "order 13 of history.so is kept as commit and build n13" \
+	lab queue keep --store "$N" "$TMP/a/history.so" --commit n13 --order 13
 
 # A worker that fits no job: says so, takes nothing, changes nothing.
 run_cb lab queue add --store "$Q" "$TMP/a/history.so" --commit q19 --order 19 --cpu "no such CPU"

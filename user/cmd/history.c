@@ -215,8 +215,7 @@ static int parse(struct history_options *o, int argc, char *argv[])
 
 	*o = (struct history_options){
 		.metric = -1, .budget_s = 30, .cpu = -1,
-		.params = { .window = CBENCH_CP_WINDOW, .max_p = CBENCH_CP_MAX_P, .min_effect = 0.002,
-			    .confidence = 0.99 },
+		.params = CBENCH_HISTORY_PARAMS_DEFAULT,
 	};
 	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, stderr);
 	if (ret)

@@ -36,6 +36,7 @@
 #include "store/add.h"
 #include "store/objects.h"
 #include "store/queue.h"
+#include "store/history.h"
 #include "store/run.h"
 #include "store/store.h"
 
@@ -80,9 +81,11 @@ void cbench_lab_queue_usage(FILE *f)
 		"                [--host NAME] [-- RUN OPTIONS]\n"
 		"       %s lab queue confirm --store STORE A B [--cpu TEXT] [--host NAME]\n"
 		"                [-- AUDIT OPTIONS]\n"
+		"       %s lab queue keep --store STORE OBJECT --commit ID --order N\n"
+		"       %s lab queue next --store STORE [--cpu TEXT] [-- RUN OPTIONS]\n"
 		"       %s lab queue list --store STORE [--format text|json]\n"
 		"       %s lab worker --store STORE [--lease S] [--poll S] [--drain] [--name NAME]\n",
-		cbench_prog, cbench_prog, cbench_prog, cbench_prog);
+		cbench_prog, cbench_prog, cbench_prog, cbench_prog, cbench_prog, cbench_prog);
 }
 
 static void help(FILE *f)
@@ -97,7 +100,11 @@ static void help(FILE *f)
 		"order N.  `queue confirm` keeps A and B and adds a job that audits them\n"
 		"(`audit` with AUDIT OPTIONS); its report is kept with the job.  An object\n"
 		"may be one the store keeps already, as store:BUILD-ID (the object_copy of\n"
-		"history --format json, for a change point's two sides).  A job goes to\n"
+		"history --format json, for a change point's two sides).  `queue keep` keeps\n"
+		"OBJECT as the build of commit ID at order N without measuring it; `queue next`\n"
+		"turns what `history --next` asks into jobs: for each change point whose next\n"
+		"order has a build kept, a run of it on the machine whose series it narrows\n"
+		"(once), and a line naming each order still to build.  A job goes to\n"
 		"a machine whose CPU description holds --cpu's text and whose host name is\n"
 		"--host (any machine without them).\n"
 		"\n"
@@ -322,6 +329,120 @@ out:
 			j.kind, ops[0], confirm ? " against " : "", confirm ? ops[1] : "");
 	cbench_job_free(&j);
 	return ret ? 1 : 0;
+}
+
+/* lab queue keep: an object kept as a commit's build, measured when asked. */
+static int queue_keep(const struct queue_options *o, char **ops, int nops)
+{
+	const char *slash = nops == 1 ? strrchr(ops[0], '/') : NULL;
+	char err[1024], id[80], *end;
+	struct cbench_store s;
+	long long order;
+	int ret;
+
+	if (nops != 1 || !o->commit || !o->order)
+		return cbench_usage_error("lab", "queue keep takes one object, --commit ID and --order N");
+	errno = 0;
+	order = strtoll(o->order, &end, 10);
+	if (errno || end == o->order || *end || order < 0)
+		return cbench_usage_error("lab", "--order wants a whole number from 0, not '%s'", o->order);
+	ret = cbench_store_open(&s, o->store, true, err, sizeof(err));
+	if (!ret) {
+		ret = cbench_store_begin(&s, err, sizeof(err));
+		ret = ret ? ret : cbench_store_put_object(&s, ops[0], id, sizeof(id), err, sizeof(err));
+		ret = ret ? ret : cbench_queue_keep_build(&s, slash ? slash + 1 : ops[0], order, o->commit,
+							  id, err, sizeof(err));
+		if (ret)
+			cbench_store_rollback(&s);
+		else
+			ret = cbench_store_commit(&s, err, sizeof(err));
+		cbench_store_close(&s);
+	}
+	if (ret) {
+		cbench_err("unable to keep %s in %s: %s\n", ops[0], o->store, err);
+		return 1;
+	}
+	fprintf(stderr, "%s: %s kept in %s as commit %s, order %lld (build %.12s)\n", cbench_prog,
+		ops[0], o->store, o->commit, order, id);
+	return 0;
+}
+
+/* One step of lab queue next: change c of series sr narrowed by a job, if
+ * its build is kept; 1 queued, 0 not (said why), -1 an error. */
+static int next_job(const struct queue_options *o, struct cbench_store *s,
+		    const struct cbench_history_series *sr, const struct cbench_history_change *c)
+{
+	struct cbench_job j = { .order = c->next_order };
+	char err[1024];
+	int ret = cbench_queue_build_of(s, sr->object, c->next_order, j.commit, sizeof(j.commit),
+					j.object, sizeof(j.object));
+
+	if (ret <= 0) {
+		if (!ret)
+			printf("order %lld of %s: no build kept (narrows %s on %s): build it, then lab queue "
+			       "keep --commit ID --order %lld\n", c->next_order, sr->object, sr->name,
+			       sr->machine, c->next_order);
+		return ret;
+	}
+	ret = cbench_queue_has_run(s, j.object, j.order, sr->machine);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	snprintf(j.kind, sizeof(j.kind), "run");
+	snprintf(j.host, sizeof(j.host), "%s", sr->machine);
+	snprintf(j.cpu, sizeof(j.cpu), "%s", o->cpu ? o->cpu : "");
+	ret = job_args(o, &j.args);
+	ret = ret ? -1 : cbench_queue_add(s, &j, err, sizeof(err));
+	if (ret) {
+		if (ret != -1)
+			cbench_err("unable to queue order %lld: %s\n", j.order, err);
+		cbench_job_free(&j);
+		return -1;
+	}
+	printf("job %lld queued: order %lld (commit %s) of %s on %s, narrowing %s's change of %+.2f %%\n",
+	       j.id, j.order, j.commit, sr->object, sr->machine, sr->name, 100 * c->cp.change);
+	cbench_job_free(&j);
+	return 1;
+}
+
+/* lab queue next: history --next as jobs, for the builds kept. */
+static int queue_next(const struct queue_options *o, int nops)
+{
+	struct cbench_cp_params params = CBENCH_HISTORY_PARAMS_DEFAULT;
+	struct cbench_history_select sel = { .metric = -1 };
+	struct cbench_store_history sh;
+	struct cbench_store s = { 0 };
+	char err[1024] = "";
+	int ret, queued = 0;
+
+	if (nops || o->commit || o->order || o->host)
+		return cbench_usage_error("lab", "queue next takes --store, --cpu and run's options only");
+	ret = cbench_store_history(o->store, &sel, &params, &sh, err, sizeof(err));
+	if (ret) {
+		cbench_err("unable to read the history of %s: %s\n", o->store, err);
+		return 1;
+	}
+	ret = cbench_store_open(&s, o->store, true, err, sizeof(err));
+	for (size_t i = 0; !ret && i < sh.h.nseries; i++) {
+		const struct cbench_history_series *sr = &sh.h.series[i];
+
+		for (size_t k = 0; !ret && k < sr->nchanges; k++) {
+			int r = sr->changes[k].next_order < 0 ? 0 : next_job(o, &s, sr, &sr->changes[k]);
+
+			queued += r > 0;
+			ret = r < 0;
+		}
+	}
+	if (s.db)
+		cbench_store_close(&s);
+	cbench_store_history_free(&sh);
+	if (ret) {
+		cbench_err("unable to queue what history asks next in %s%s%s\n", o->store,
+			   err[0] ? ": " : "", err);
+		return 1;
+	}
+	fprintf(stderr, "%s: %d job%s queued to narrow change points\n", cbench_prog, queued,
+		queued == 1 ? "" : "s");
+	return 0;
 }
 
 static void list_json(const struct cbench_job *v, size_t n, FILE *f)
@@ -852,7 +973,8 @@ int cbench_lab_queue_main(int argc, char *argv[], bool work)
 				help(stdout);
 				return 0;
 			}
-			return cbench_usage_error("lab", "queue wants an action: add, confirm or list");
+			return cbench_usage_error("lab", "queue wants an action: add, confirm, keep, next "
+						  "or list");
 		}
 		argc--;
 		argv++;
@@ -863,13 +985,18 @@ int cbench_lab_queue_main(int argc, char *argv[], bool work)
 		return ret < 0 ? 0 : ret;
 	ops = argv + optind;
 	nops = dash - optind;
-	if (o.nextra && strcmp(action, "add") && strcmp(action, "confirm"))
-		return cbench_usage_error("lab", "options after -- go with queue add and confirm");
+	if (o.nextra && strcmp(action, "add") && strcmp(action, "confirm") && strcmp(action, "next"))
+		return cbench_usage_error("lab", "options after -- go with queue add, confirm and next");
 	if (work)
 		return worker(&o, nops);
 	if (!strcmp(action, "add") || !strcmp(action, "confirm"))
 		return queue_add(&o, ops, nops, !strcmp(action, "confirm"));
 	if (!strcmp(action, "list"))
 		return queue_list(&o, nops);
-	return cbench_usage_error("lab", "no queue action '%s': add, confirm or list", action);
+	if (!strcmp(action, "keep"))
+		return queue_keep(&o, ops, nops);
+	if (!strcmp(action, "next"))
+		return queue_next(&o, nops);
+	return cbench_usage_error("lab", "no queue action '%s': add, confirm, keep, next or list",
+				  action);
 }

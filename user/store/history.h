@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "report/report_history.h"
+#include "stats/changepoint.h"
 
 struct cbench_store_series;
 
@@ -58,6 +59,10 @@ int cbench_history_regate(struct cbench_history_series *hs, const struct cbench_
 			  long long since, const struct cbench_cp_params *p);
 
 /* A history with the series it points into. */
+/* history's detector as `cbenchctl history` runs it by default. */
+#define CBENCH_HISTORY_PARAMS_DEFAULT \
+	{ .window = CBENCH_CP_WINDOW, .max_p = CBENCH_CP_MAX_P, .min_effect = 0.002, .confidence = 0.99 }
+
 struct cbench_store_history {
 	struct cbench_history h;
 	struct cbench_store_series *series;

@@ -289,3 +289,55 @@ int cbench_queue_finish(struct cbench_store *s, const struct cbench_job *j,
 		*run_id = run ? out.run_id : 0;
 	return cbench_store_commit(s, err, errlen);
 }
+
+int cbench_queue_keep_build(struct cbench_store *s, const char *name, long long order,
+			    const char *commit, const char *build_id, char *err, size_t errlen)
+{
+	char have[600], now[32];
+
+	if (cbench_store_value(s, have, sizeof(have), "SELECT commit_id || ' ' || build_id FROM build "
+			       "WHERE object = ? AND ord = ?", "ti", name, order))
+		return cbench_store_error(s, "cannot read the store's builds", err, errlen);
+	if (have[0]) {
+		char want[600];
+
+		snprintf(want, sizeof(want), "%s %s", commit, build_id);
+		if (!strcmp(have, want))
+			return 0;
+		snprintf(err, errlen, "order %lld of %s is kept as commit and build %s, not %s", order,
+			 name, have, want);
+		return -EINVAL;
+	}
+	now_text(now, sizeof(now));
+	if (cbench_store_exec(s, "INSERT INTO build VALUES (?, ?, ?, ?, ?)", "titt" "t", name, order,
+			      commit, build_id, now))
+		return cbench_store_error(s, "cannot keep the build", err, errlen);
+	return 0;
+}
+
+int cbench_queue_build_of(struct cbench_store *s, const char *name, long long order, char *commit,
+			  size_t commitlen, char *build_id, size_t idlen)
+{
+	struct cbench_store_stmt *q = cbench_store_query(s, "SELECT commit_id, build_id FROM build "
+							 "WHERE object = ? AND ord = ?", "ti", name,
+							 order);
+	int found = cbench_store_step(q) > 0;
+
+	if (found) {
+		snprintf(commit, commitlen, "%s", cbench_store_text(q, 0));
+		snprintf(build_id, idlen, "%s", cbench_store_text(q, 1));
+	}
+	return cbench_store_end(q) ? -EIO : found;
+}
+
+int cbench_queue_has_run(struct cbench_store *s, const char *build_id, long long order,
+			 const char *host)
+{
+	char n[32];
+
+	if (cbench_store_value(s, n, sizeof(n), "SELECT count(*) FROM job WHERE kind = 'run' AND "
+			       "object = ? AND ord = ? AND coalesce(host, '') = ? AND state <> "
+			       "'failed'", "tit", build_id, order, host ? host : ""))
+		return -EIO;
+	return atoll(n) > 0;
+}

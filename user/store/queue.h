@@ -82,4 +82,24 @@ int cbench_queue_finish(struct cbench_store *s, const struct cbench_job *j,
 			const struct cbench_store_run *run, const char *result, const char *error,
 			long long *run_id, char *err, size_t errlen);
 
+/*
+ * Keeps object build_id (kept already) as the build of commit at order of
+ * the object named name, for the jobs that narrow a change point.  0, or
+ * -EINVAL when that order has another build or commit (said in err).
+ */
+int cbench_queue_keep_build(struct cbench_store *s, const char *name, long long order,
+			    const char *commit, const char *build_id, char *err, size_t errlen);
+
+/*
+ * The build kept for order of the object named name: its commit and build
+ * ID, 1; 0 when none is kept; or -EIO.
+ */
+int cbench_queue_build_of(struct cbench_store *s, const char *name, long long order, char *commit,
+			  size_t commitlen, char *build_id, size_t idlen);
+
+/* Whether a run job of build_id at order for host (NULL any) is queued,
+ * running or done: 1, 0, or -EIO. */
+int cbench_queue_has_run(struct cbench_store *s, const char *build_id, long long order,
+			 const char *host);
+
 #endif /* _CBENCH_STORE_QUEUE_H */

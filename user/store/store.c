@@ -63,7 +63,9 @@ static const char schema_v1[] =
  * under a lease (until the database's clock reads lease, in seconds since
  * 1970) held by the claim numbered claims, then done or failed; a job
  * whose lease ran out is claimed again (lapses counts how often), and only
- * the claim that holds it may finish it.
+ * the claim that holds it may finish it.  A build is an object kept for a
+ * commit not yet measured (by its file name and order), for the jobs that
+ * narrow a change point (lab queue next).
  */
 static const char schema_v2[] =
 	"CREATE TABLE object ("
@@ -93,7 +95,14 @@ static const char schema_v2[] =
 	" added TEXT NOT NULL,"
 	" started TEXT,"
 	" finished TEXT);"
-	"CREATE INDEX job_state ON job (state, id);";
+	"CREATE INDEX job_state ON job (state, id);"
+	"CREATE TABLE build ("
+	" object TEXT NOT NULL,"
+	" ord INTEGER NOT NULL,"
+	" commit_id TEXT NOT NULL,"
+	" build_id TEXT NOT NULL REFERENCES object (build_id),"
+	" added TEXT NOT NULL,"
+	" PRIMARY KEY (object, ord));";
 
 /* The steps from each schema to the next: steps[v - 1] makes v. */
 static const char *const steps[CBENCH_STORE_SCHEMA_VERSION] = { schema_v1, schema_v2 };
