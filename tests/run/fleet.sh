@@ -239,6 +239,8 @@ if [ "$(sql "$Q" -c "SELECT count(*) FROM job WHERE state <> 'done'")" != 0 ]; t
 	"$CB" lab worker --store "$Q" --drain --lease 3 --name w4 2>"$TMP/w4.err"
 fi
 [ -n "$killed" ] && ok "w1 killed in the middle of job $killed" || not_ok "w1 never held a job"
+[ -z "$(ls -d /tmp/cbench-job."$w1".* 2>/dev/null)" ] &&
+	ok "the killed worker's scratch directory removed by the next worker" || not_ok "w1's scratch directory left"
 [ "$(sql "$Q" -c "SELECT count(*) FROM job WHERE state = 'done'")" = 20 ] &&
 	ok "every job done" || { not_ok "jobs not done"; sql "$Q" -c "SELECT id, state, worker, error FROM job WHERE state <> 'done'"; }
 [ "$(sql "$Q" -c "SELECT count(*) FROM run")" = 18 ] &&

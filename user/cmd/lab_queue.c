@@ -9,6 +9,7 @@
  * worker), renews the job's lease meanwhile,
  * and writes the results and the job's end in one transaction.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -42,6 +43,10 @@
 
 /* The longest a report of a job may be (a run of thousands of benchmarks). */
 #define REPORT_MAX (512u << 20)
+/* A job's scratch directory: this, the worker's pid, a dot, six letters. */
+#define SCRATCH_DIR "/tmp"
+#define SCRATCH_NAME "cbench-job."
+#define SCRATCH_PREFIX SCRATCH_DIR "/" SCRATCH_NAME
 /* What a worker waits between looks at an empty queue, by default. */
 #define POLL_SECONDS 10
 #define LEASE_SECONDS 60
@@ -843,7 +848,7 @@ static int do_job(struct worker *w, struct cbench_job *j)
 	long long run_id = 0;
 	int ret;
 
-	snprintf(w->dir, sizeof(w->dir), "/tmp/cbench-job.XXXXXX");
+	snprintf(w->dir, sizeof(w->dir), SCRATCH_PREFIX "%d.XXXXXX", (int)getpid());
 	if (!mkdtemp(w->dir)) {
 		ret = -errno;
 		snprintf(error, sizeof(error), "cannot make a scratch directory: %s", strerror(-ret));
@@ -887,6 +892,30 @@ static int do_job(struct worker *w, struct cbench_job *j)
 	return ret;
 }
 
+/* The scratch directories of workers that died (killed mid-job, the
+ * machine reset): each holds a copy of its job's objects. */
+static void remove_stale_scratch(void)
+{
+	DIR *d = opendir(SCRATCH_DIR);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[PATH_MAX], *end;
+		long pid;
+
+		if (strncmp(e->d_name, SCRATCH_NAME, strlen(SCRATCH_NAME)))
+			continue;
+		pid = strtol(e->d_name + strlen(SCRATCH_NAME), &end, 10);
+		if (end == e->d_name + strlen(SCRATCH_NAME) || *end != '.' || pid <= 0 ||
+		    !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", SCRATCH_DIR, e->d_name);
+		cbench_store_scratch_remove(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 static int worker(const struct queue_options *o, int nops)
 {
 	struct worker w = { .o = o };
@@ -905,6 +934,7 @@ static int worker(const struct queue_options *o, int nops)
 		return cbench_usage_error("lab", "--lease wants 3 seconds or more (it is renewed "
 					  "every third of it)");
 	machine_of(&w);
+	remove_stale_scratch();
 	ret = cbench_store_open(&w.s, o->store, true, err, sizeof(err));
 	if (ret) {
 		cbench_err("unable to work for %s: %s\n", o->store, err);
