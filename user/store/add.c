@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "object/loader.h"
@@ -292,11 +291,8 @@ static int insert_run(struct cbench_store *s, const struct cbench_store_run *run
 		      const char *fingerprint, struct cbench_store_added *out)
 {
 	char now[32], id[32];
-	time_t t = time(NULL);
-	struct tm tm;
 
-	gmtime_r(&t, &tm);
-	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cbench_store_now(now, sizeof(now));
 	if (cbench_store_value(s, id, sizeof(id),
 		"INSERT INTO run (machine, object, backend, commit_id, ord, build_id, date, kernel, "
 		"cbench_version, source, fingerprint, object_copy, note, added) "

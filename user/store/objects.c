@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "object/loader.h"
@@ -18,15 +17,6 @@
 
 /* The largest object the store keeps: a benchmark, not a disk image. */
 #define OBJECT_MAX (256u << 20)
-
-static void now_text(char *out, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
 
 int cbench_store_put_object(struct cbench_store *s, const char *path, char *id, size_t idlen,
 			    char *err, size_t errlen)
@@ -55,7 +45,7 @@ int cbench_store_put_object(struct cbench_store *s, const char *path, char *id, 
 		free(data);
 		return -EINVAL;
 	}
-	now_text(now, sizeof(now));
+	cbench_store_now(now, sizeof(now));
 	if (!ret && !size[0])
 		ret = cbench_store_exec(s, "INSERT INTO object VALUES (?, ?, ?, ?, ?)", "ttibt", id, name,
 					(long long)len, data, len, now) ? -EIO : 0;

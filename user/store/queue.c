@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "store/add.h"
@@ -15,15 +14,6 @@
 #include "store/queue.h"
 #include "store/run.h"
 #include "store/store.h"
-
-static void now_text(char *out, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
 
 void cbench_job_free(struct cbench_job *j)
 {
@@ -37,7 +27,7 @@ int cbench_queue_add(struct cbench_store *s, struct cbench_job *j, char *err, si
 {
 	char now[32], id[32];
 
-	now_text(now, sizeof(now));
+	cbench_store_now(now, sizeof(now));
 	if (cbench_store_value(s, id, sizeof(id),
 			       "INSERT INTO job (kind, object, object_b, commit_id, ord, args, cpu, host, "
 			       "state, claims, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?) "
@@ -188,7 +178,7 @@ int cbench_queue_claim(struct cbench_store *s, const char *worker, const char *c
 
 	if (ret)
 		return ret;
-	now_text(now, sizeof(now));
+	cbench_store_now(now, sizeof(now));
 	/* Jobs whose workers kept dying end here, failed. */
 	ret = cbench_store_exec(s, "UPDATE job SET state = 'failed', finished = ?, error = 'its lease "
 				"ran out ' || (lapses + 1) || ' times: its workers (the last ' || "
@@ -251,7 +241,7 @@ int cbench_queue_finish(struct cbench_store *s, const struct cbench_job *j,
 
 	if (ret)
 		return ret;
-	now_text(now, sizeof(now));
+	cbench_store_now(now, sizeof(now));
 	snprintf(copy_id, sizeof(copy_id), "store:%s", j->object);
 	o.kept_as = copy_id;
 	if (run) {
@@ -308,7 +298,7 @@ int cbench_queue_keep_build(struct cbench_store *s, const char *name, long long 
 			 name, have, want);
 		return -EINVAL;
 	}
-	now_text(now, sizeof(now));
+	cbench_store_now(now, sizeof(now));
 	if (cbench_store_exec(s, "INSERT INTO build VALUES (?, ?, ?, ?, ?)", "titt" "t", name, order,
 			      commit, build_id, now))
 		return cbench_store_error(s, "cannot keep the build", err, errlen);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "store/store.h"
 
@@ -110,6 +111,15 @@ static const char *const steps[CBENCH_STORE_SCHEMA_VERSION] = { schema_v1, schem
 bool cbench_store_is_url(const char *path)
 {
 	return !strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11);
+}
+
+void cbench_store_now(char *out, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 bool cbench_store_on_server(const struct cbench_store *s)

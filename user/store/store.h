@@ -92,6 +92,9 @@ int cbench_store_value(struct cbench_store *s, char *out, size_t len, const char
 /* The database's last error on s as -EIO (-EBUSY when locked), said in err. */
 int cbench_store_error(struct cbench_store *s, const char *doing, char *err, size_t errlen);
 
+/* Now, in UTC, as the store writes its dates: "2026-11-28T08:00:00Z". */
+void cbench_store_now(char *out, size_t len);
+
 /* Whether s is on PostgreSQL (for the few statements the dialects spell apart). */
 bool cbench_store_on_server(const struct cbench_store *s);
 
