@@ -154,6 +154,23 @@ copy=$(sql "$PGSTORE" -c "SELECT object_copy FROM run WHERE commit_id = 'c13'")
 	ok "run --store postgresql://... --keep-object store: the run, its object in the store" ||
 	not_ok "run --store on PostgreSQL (rc $rc, copy '$copy')"
 
+# history --confirm audits objects kept in the store itself (store:ID):
+# commits 4-6 are 20 % slower (2,400 adds for 2,000).
+C=$(newdb confirm)
+for i in 1 2 3 4 5 6; do
+	adds=2000
+	[ "$i" -ge 4 ] && adds=2400
+	build "$TMP/k$i" "k$i" "$adds" &&
+	"$CB" run --backend user --trials 3 --trial-time 0.005 --store "$C" --commit "k$i" --order "$i" \
+		--keep-object store -o "$TMP/k$i/r.json" "$TMP/k$i/history.so" >/dev/null 2>>"$TMP/k.err" ||
+		not_ok "run k$i into the store"
+done
+rm -rf "$TMP"/k[1-6]
+run_cb history --confirm --budget 5 --filter Chain "$C"
+grep -q "confirmed: the audit of the two objects found B slower" "$TMP/out" &&
+	ok "history --confirm audits the objects the store keeps (their files gone)" ||
+	{ not_ok "history --confirm with objects in the store"; cat "$TMP/out" | head; }
+
 # A confirmation of two objects the store keeps already.
 run_cb lab queue confirm --store "$PGSTORE" "$copy" "$copy"
 [ "$rc" -eq 0 ] && [ "$(sql "$PGSTORE" -c "SELECT kind || ' ' || state FROM job")" = "confirm queued" ] &&
