@@ -153,6 +153,11 @@ copy=$(sql "$PGSTORE" -c "SELECT object_copy FROM run WHERE commit_id = 'c13'")
 	[ "$(sql "$PGSTORE" -c "SELECT count(*) FROM object")" = 1 ] &&
 	ok "run --store postgresql://... --keep-object store: the run, its object in the store" ||
 	not_ok "run --store on PostgreSQL (rc $rc, copy '$copy')"
+build "$TMP/other" other 2001
+expect_failure "--keep-object store of another build than the run's" "is build .*, not the build the run measured" \
+	store add "$PGSTORE" "$TMP/r40.json" --commit c41 --order 41 --keep-object store --object "$TMP/other/history.so"
+[ "$(sql "$PGSTORE" -c "SELECT count(*) FROM object")" = 1 ] &&
+	ok "the refused object is not kept" || not_ok "a refused object stayed in the store"
 
 # history --confirm audits objects kept in the store itself (store:ID):
 # commits 4-6 are 20 % slower (2,400 adds for 2,000).
