@@ -20,10 +20,10 @@
 #include "report/report_history.h"
 #include "report/outfile.h"
 #include "session/confirm.h"
-#include "store/objects.h"
 #include "session/options.h"
 #include "stats/change.h"
 #include "store/history.h"
+#include "store/objects.h"
 #include "store/run.h"
 #include "store/series.h"
 

@@ -72,9 +72,9 @@ static const struct option longopts[] = {
 };
 
 struct queue_options {
-	const char *store, *commit, *order, *cpu, *host, *format, *name;
-	long long lease, poll;
-	bool drain;
+	const char *store, *commit, *cpu, *host, *format, *name;
+	long long order, lease, poll;
+	bool have_order, drain;
 	char **extra;			/* after "--": run's or audit's options */
 	int nextra;
 };
@@ -172,7 +172,10 @@ static int parse(struct queue_options *o, int argc, char *argv[])
 			o->commit = optarg;
 			break;
 		case OPT_ORDER:
-			o->order = optarg;
+			if (cbench_store_order_parse(optarg, &o->order))
+				return cbench_usage_error("lab", "--order wants a whole number from 0, not "
+							  "'%s'", optarg);
+			o->have_order = true;
 			break;
 		case OPT_CPU:
 			ret = cbench_option_name("lab", "--cpu", optarg, &o->cpu, stderr);
@@ -289,22 +292,18 @@ static int queue_add(const struct queue_options *o, char **ops, int nops, bool c
 {
 	struct cbench_job j = { 0 };
 	struct cbench_store s;
-	char err[1024], *end;
+	char err[1024];
 	int ret;
 
 	if (nops != (confirm ? 2 : 1))
 		return cbench_usage_error("lab", confirm ? "queue confirm takes two objects, A and B" :
 					  "queue add takes one object");
-	if (!confirm && (!o->commit || !o->order))
+	if (!confirm && (!o->commit || !o->have_order))
 		return cbench_usage_error("lab", "queue add takes --commit ID and --order N");
-	if (confirm && (o->commit || o->order))
+	if (confirm && (o->commit || o->have_order))
 		return cbench_usage_error("lab", "--commit and --order go with queue add");
 	if (!confirm) {
-		errno = 0;
-		j.order = strtoll(o->order, &end, 10);
-		if (errno || end == o->order || *end || j.order < 0)
-			return cbench_usage_error("lab", "--order wants a whole number from 0, not '%s'",
-						  o->order);
+		j.order = o->order;
 		snprintf(j.commit, sizeof(j.commit), "%s", o->commit);
 	}
 	ret = job_args(o, &j.args);
@@ -340,23 +339,18 @@ out:
 static int queue_keep(const struct queue_options *o, char **ops, int nops)
 {
 	const char *slash = nops == 1 ? strrchr(ops[0], '/') : NULL;
-	char err[1024], id[80], *end;
+	char err[1024], id[80];
 	struct cbench_store s;
-	long long order;
 	int ret;
 
-	if (nops != 1 || !o->commit || !o->order)
+	if (nops != 1 || !o->commit || !o->have_order)
 		return cbench_usage_error("lab", "queue keep takes one object, --commit ID and --order N");
-	errno = 0;
-	order = strtoll(o->order, &end, 10);
-	if (errno || end == o->order || *end || order < 0)
-		return cbench_usage_error("lab", "--order wants a whole number from 0, not '%s'", o->order);
 	ret = cbench_store_open(&s, o->store, true, err, sizeof(err));
 	if (!ret) {
 		ret = cbench_store_begin(&s, err, sizeof(err));
 		ret = ret ? ret : cbench_store_put_object(&s, ops[0], id, sizeof(id), err, sizeof(err));
-		ret = ret ? ret : cbench_queue_keep_build(&s, slash ? slash + 1 : ops[0], order, o->commit,
-							  id, err, sizeof(err));
+		ret = ret ? ret : cbench_queue_keep_build(&s, slash ? slash + 1 : ops[0], o->order,
+							  o->commit, id, err, sizeof(err));
 		if (ret)
 			cbench_store_rollback(&s);
 		else
@@ -368,7 +362,7 @@ static int queue_keep(const struct queue_options *o, char **ops, int nops)
 		return 1;
 	}
 	fprintf(stderr, "%s: %s kept in %s as commit %s, order %lld (build %.12s)\n", cbench_prog,
-		ops[0], o->store, o->commit, order, id);
+		ops[0], o->store, o->commit, o->order, id);
 	return 0;
 }
 
@@ -419,7 +413,7 @@ static int queue_next(const struct queue_options *o, int nops)
 	char err[1024] = "";
 	int ret, queued = 0;
 
-	if (nops || o->commit || o->order || o->host)
+	if (nops || o->commit || o->have_order || o->host)
 		return cbench_usage_error("lab", "queue next takes --store, --cpu and run's options only");
 	ret = cbench_store_history(o->store, &sel, &params, &sh, err, sizeof(err));
 	if (ret) {
@@ -927,7 +921,7 @@ static int worker(const struct queue_options *o, int nops)
 
 	if (nops)
 		return cbench_usage_error("lab", "lab worker takes no operand");
-	if (o->commit || o->order || o->cpu || o->host || o->format || o->nextra)
+	if (o->commit || o->have_order || o->cpu || o->host || o->format || o->nextra)
 		return cbench_usage_error("lab", "lab worker takes --store, --lease, --poll, --drain "
 					  "and --name only");
 	if (o->lease < 3)

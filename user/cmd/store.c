@@ -79,7 +79,6 @@ struct store_options {
 static int take_option(void *opts, int c, const char *arg, FILE *err)
 {
 	struct store_options *o = opts;
-	char *end;
 
 	switch (c) {
 	case OPT_COMMIT:
@@ -88,9 +87,7 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		o->commit = arg;
 		return 0;
 	case OPT_ORDER:
-		errno = 0;
-		o->order = strtoll(arg, &end, 10);
-		if (errno || end == arg || *end || o->order < 0)
+		if (cbench_store_order_parse(arg, &o->order))
 			return cbench_option_refuse(err, "--order", "a whole number from 0", arg);
 		o->have_order = true;
 		return 0;

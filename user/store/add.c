@@ -70,30 +70,46 @@ out:
 	return ret;
 }
 
+/* The file to keep: --object's, or where the run measured it; NULL after saying why. */
+static const char *object_source(const struct cbench_store_run *run,
+				 const struct cbench_store_add *o, char *err, size_t errlen)
+{
+	const char *src = o->object_file ? o->object_file : run->object_path;
+
+	if (src[0])
+		return src;
+	snprintf(err, errlen, "the report does not say where its object is: give it with --object");
+	return NULL;
+}
+
+/* The file src to keep is build id, not the one run measured: -EINVAL, said in err. */
+static int other_build(const struct cbench_store_run *run, const struct cbench_store_add *o,
+		       const char *src, const char *id, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s is build %s, not the build the run measured (%s): rebuilt since? %s",
+		 src, id, run->build_id, o->from_run ? "Measure it again, and do not rebuild it until "
+		 "the run is stored" : "Give the measured object with --object");
+	return -EINVAL;
+}
+
 /* The object into o->keep_dir as <build ID>.so, checked to be the build
  * the run measured; its absolute path into kept. */
 static int keep_object(const struct cbench_store_run *run, const struct cbench_store_add *o,
 		       char *kept, size_t kept_len, char *err, size_t errlen)
 {
-	const char *src = o->object_file ? o->object_file : run->object_path;
+	const char *src = object_source(run, o, err, errlen);
 	char id[80], dst[PATH_MAX], why[CBENCH_STORE_NAME_MAX];
 	int ret;
 
-	if (!src[0]) {
-		snprintf(err, errlen, "the report does not say where its object is: give it with --object");
+	if (!src)
 		return -EINVAL;
-	}
 	ret = cbench_object_build_id(src, id, sizeof(id), why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "cannot keep the object: %s", why);
 		return ret;
 	}
-	if (strcmp(id, run->build_id)) {
-		snprintf(err, errlen, "%s is build %s, not the build the run measured (%s): rebuilt since? "
-			 "%s", src, id, run->build_id, o->from_run ? "Measure it again, and do not rebuild it "
-			 "until the run is stored" : "Give the measured object with --object");
-		return -EINVAL;
-	}
+	if (strcmp(id, run->build_id))
+		return other_build(run, o, src, id, err, errlen);
 	if (mkdir(o->keep_dir, 0777) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot make %s: %s", o->keep_dir, strerror(errno));
 		return -errno;
@@ -119,39 +135,22 @@ static int keep_in_store(struct cbench_store *s, const struct cbench_store_run *
 			 const struct cbench_store_add *o, char *kept, size_t kept_len, char *err,
 			 size_t errlen)
 {
-	const char *src = o->object_file ? o->object_file : run->object_path;
+	const char *src = object_source(run, o, err, errlen);
 	char id[80], why[CBENCH_STORE_NAME_MAX];
 	int ret;
 
-	if (!src[0]) {
-		snprintf(err, errlen, "the report does not say where its object is: give it with --object");
+	if (!src)
 		return -EINVAL;
-	}
-	ret = cbench_object_build_id(src, id, sizeof(id), why, sizeof(why));
-	if (!ret && strcmp(id, run->build_id)) {
-		snprintf(err, errlen, "%s is build %s, not the build the run measured (%s): rebuilt since?",
-			 src, id, run->build_id);
-		return -EINVAL;
-	}
-	ret = ret ? ret : cbench_store_put_object(s, src, id, sizeof(id), why, sizeof(why));
+	/* Kept inside the caller's transaction: a wrong build is rolled back. */
+	ret = cbench_store_put_object(s, src, id, sizeof(id), why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "cannot keep the object: %s", why);
 		return ret == -EIO ? -EINVAL : ret;
 	}
+	if (strcmp(id, run->build_id))
+		return other_build(run, o, src, id, err, errlen);
 	snprintf(kept, kept_len, CBENCH_STORE_COPY_PREFIX "%s", id);
 	return 0;
-}
-
-/* One text or integer a query returns into out (NULL for none), or "". */
-static int query_text(struct cbench_store_stmt *q, char *out, size_t len)
-{
-	int rc;
-
-	out[0] = '\0';
-	rc = cbench_store_step(q);
-	if (rc > 0 && cbench_store_text(q, 0))
-		snprintf(out, len, "%s", cbench_store_text(q, 0));
-	return cbench_store_end(q);
 }
 
 /* A query's rows (one text each) into out, joined by commas; "" for none. */
@@ -198,36 +197,36 @@ static int refuse(struct cbench_store *s, const struct cbench_store_run *run, lo
 	 * older cbenchctl's) by its build measured on the same machine at the
 	 * same second, whatever its figures say now (an edit would change
 	 * them, and stores of before the digest hold other fingerprints). */
-	ret = query_text(cbench_store_query(s,
+	ret = cbench_store_value(s, other, sizeof(other),
 		"SELECT id FROM run WHERE machine = ? AND object = ? AND backend = ? AND (fingerprint = ? "
 		"OR (? = '' AND ? = 'json' AND source = 'json' AND fingerprint NOT LIKE 'id:%' AND "
 		"build_id = ? AND date = ?)) LIMIT 1", "ittttttt", machine, run->object, run->backend,
-		fingerprint, run->run_id, run->source, run->build_id, run->date), other, sizeof(other));
+		fingerprint, run->run_id, run->source, run->build_id, run->date);
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "this run is in the store already (run %s, measured %s)", other,
 			 run->date);
 		return -EINVAL;
 	}
-	ret = ret ? ret : query_text(cbench_store_query(s,
+	ret = ret ? ret : cbench_store_value(s, other, sizeof(other),
 		"SELECT ord FROM run WHERE object = ? AND commit_id = ? AND ord != ? LIMIT 1", "tti",
-		run->object, run->commit, run->order), other, sizeof(other));
+		run->object, run->commit, run->order);
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "commit %s is order %s in this store, not %lld", run->commit, other,
 			 run->order);
 		return -EINVAL;
 	}
-	ret = ret ? ret : query_text(cbench_store_query(s,
+	ret = ret ? ret : cbench_store_value(s, other, sizeof(other),
 		"SELECT commit_id FROM run WHERE object = ? AND ord = ? AND commit_id != ? LIMIT 1", "tit",
-		run->object, run->order, run->commit), other, sizeof(other));
+		run->object, run->order, run->commit);
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "order %lld of %s is commit %s in this store, not %s", run->order,
 			 run->object, other, run->commit);
 		return -EINVAL;
 	}
-	ret = ret ? ret : query_text(cbench_store_query(s,
+	ret = ret ? ret : cbench_store_value(s, other, sizeof(other),
 		"SELECT build_id FROM run WHERE object = ? AND backend = ? AND machine = ? AND "
 		"commit_id = ? AND build_id != ? LIMIT 1", "ttitt", run->object, run->backend, machine,
-		run->commit, run->build_id), other, sizeof(other));
+		run->commit, run->build_id);
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "commit %s of %s was measured here as build %s; this run's object is "
 			 "build %s: another object under the same name?", run->commit, run->object, other,
@@ -245,9 +244,8 @@ static int apart(struct cbench_store *s, const struct cbench_store_run *run, lon
 	int ret;
 
 	note[0] = '\0';
-	ret = query_text(cbench_store_query(s, "SELECT count(*) FROM run WHERE object = ? AND "
-						 "backend = ? AND machine = ?", "tti", run->object,
-						 run->backend, machine), same, sizeof(same));
+	ret = cbench_store_value(s, same, sizeof(same), "SELECT count(*) FROM run WHERE object = ? AND "
+				 "backend = ? AND machine = ?", "tti", run->object, run->backend, machine);
 	if (ret || atoll(same))
 		return ret;
 	ret = query_list(cbench_store_query(s,
@@ -401,8 +399,7 @@ out:
 	return ret;
 }
 
-/* --order N for a store: a whole number from 0. */
-static int parse_order(const char *s, long long *order)
+int cbench_store_order_parse(const char *s, long long *order)
 {
 	char *end;
 
@@ -420,7 +417,8 @@ int cbench_store_options_check(const char *store, const char *commit, const char
 		fprintf(err, "%s: --commit and --keep-object go with --store\n", cbench_prog);
 		return -EINVAL;
 	}
-	if (store && (!commit || !cbench_store_commit_valid(commit) || parse_order(order, &n))) {
+	if (store && (!commit || !cbench_store_commit_valid(commit) ||
+		      cbench_store_order_parse(order, &n))) {
 		fprintf(err, "%s: --store wants --commit ID (1 to 255 characters, no blank) and --order N "
 			"(a whole number from 0 that sorts the commits)\n", cbench_prog);
 		return -EINVAL;
@@ -436,20 +434,19 @@ int cbench_store_check_before(const char *path, const char *object, const char *
 	long long n = -1;
 	int ret;
 
-	parse_order(order, &n);
+	cbench_store_order_parse(order, &n);
 	ret = cbench_store_open(&s, path, true, err, errlen);
 	if (ret)
 		return ret;
-	ret = query_text(cbench_store_query(&s, "SELECT ord FROM run WHERE object = ? AND "
-						  "commit_id = ? AND ord != ? LIMIT 1", "tti", object,
-						  commit, n), other, sizeof(other));
+	ret = cbench_store_value(&s, other, sizeof(other), "SELECT ord FROM run WHERE object = ? AND "
+				 "commit_id = ? AND ord != ? LIMIT 1", "tti", object, commit, n);
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "commit %s is order %s in this store, not %lld", commit, other, n);
 		ret = -EINVAL;
 	}
-	ret = ret ? ret : query_text(cbench_store_query(&s,
+	ret = ret ? ret : cbench_store_value(&s, other, sizeof(other),
 		"SELECT commit_id FROM run WHERE object = ? AND ord = ? AND commit_id != ? LIMIT 1", "tit",
-		object, n, commit), other, sizeof(other));
+		object, n, commit);
 	if (!ret && other[0]) {
 		snprintf(err, errlen, "order %lld of %s is commit %s in this store, not %s", n, object, other,
 			 commit);
@@ -472,7 +469,7 @@ int cbench_store_add_run(const struct cbench_report *r, const char *store, const
 	FILE *f = open_memstream(&text, &len);
 	int ret = f ? 0 : -ENOMEM;
 
-	parse_order(order, &a.order);
+	cbench_store_order_parse(order, &a.order);
 	if (!ret) {
 		ret = cbench_report_json(r, f);
 		if (fclose(f))

@@ -52,6 +52,10 @@ struct cbench_store_added {
 /* A commit as the store takes it: 1 to 255 printable characters, no blank. */
 int cbench_store_commit_valid(const char *commit);
 
+/* An order as the store takes it (--order N): a whole number from 0 into
+ * *order; 0, or -EINVAL (s NULL, or not such a number). */
+int cbench_store_order_parse(const char *s, long long *order);
+
 /*
  * Adds run (with its commit and order set) to s: 0, or -errno with why in
  * err: -EINVAL refused (see above), -EBUSY, -EIO, -ENOMEM, or the error of

@@ -168,9 +168,9 @@ static int nothing_fits(struct cbench_store *s, const char *cpu, const char *hos
 	return 0;
 }
 
-int cbench_queue_claim(struct cbench_store *s, const char *worker, const char *cpu, const char *host,
-		       long long lease, struct cbench_job *j, char *why, size_t whylen, bool *others,
-		       char *err, size_t errlen)
+int cbench_queue_claim(struct cbench_store *s, const char *worker, const char *cpu,
+		       const char *host, long long lease, struct cbench_job *j, char *why,
+		       size_t whylen, bool *others, char *err, size_t errlen)
 {
 	char sql[1024], now[32], claimed[32];
 	struct cbench_store_stmt *q;

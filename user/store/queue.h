@@ -63,9 +63,9 @@ void cbench_queue_free(struct cbench_job *v, size_t n);
  * it (then why says so, and *others is true when queued jobs wait only
  * for other machines), or -errno with why in err.
  */
-int cbench_queue_claim(struct cbench_store *s, const char *worker, const char *cpu, const char *host,
-		       long long lease, struct cbench_job *j, char *why, size_t whylen, bool *others,
-		       char *err, size_t errlen);
+int cbench_queue_claim(struct cbench_store *s, const char *worker, const char *cpu,
+		       const char *host, long long lease, struct cbench_job *j, char *why,
+		       size_t whylen, bool *others, char *err, size_t errlen);
 
 /* Renews j's lease: 0, -ESTALE when another claim took it, or -EIO. */
 int cbench_queue_renew(struct cbench_store *s, const struct cbench_job *j, long long lease,

@@ -12,8 +12,8 @@ static int say(struct cbench_store *s, long long id, const char *commit, FILE *f
 {
 	struct cbench_store_stmt *q = cbench_store_query(s,
 		"SELECT r.id, r.ord, r.commit_id, r.object, m.name, r.backend, r.date FROM run r "
-		"JOIN machine m ON m.id = r.machine WHERE (CAST(?1 AS TEXT) IS NULL AND r.id = ?2) OR r.commit_id = ?1 "
-		"ORDER BY r.id", "ti", commit, id);
+		"JOIN machine m ON m.id = r.machine WHERE (CAST(?1 AS TEXT) IS NULL AND r.id = ?2) OR "
+		"r.commit_id = ?1 ORDER BY r.id", "ti", commit, id);
 
 	*n = 0;
 	while (cbench_store_step(q) > 0) {

@@ -17,12 +17,6 @@ static char *text(struct cbench_store_stmt *st, int i)
 	return t ? strdup(t) : NULL;
 }
 
-/* Column i, NAN for NULL. */
-static double number(struct cbench_store_stmt *st, int i)
-{
-	return cbench_store_double(st, i);
-}
-
 /* Grows *v of *cap elements of size to hold n + 1. */
 static int grow(void **v, size_t *cap, size_t n, size_t size)
 {
@@ -145,8 +139,9 @@ static int add_point(struct cbench_store_stmt *st, struct cbench_store_series *s
 	*p = (struct cbench_store_point){
 		.run = cbench_store_int(st, 7), .order = cbench_store_int(st, 8),
 		.commit = text(st, 9), .build_id = text(st, 10), .copy = text(st, 11),
-		.date = text(st, 12), .value = number(st, 13), .u = number(st, 14),
-		.lower = number(st, 15), .upper = number(st, 16),
+		.date = text(st, 12), .value = cbench_store_double(st, 13),
+		.u = cbench_store_double(st, 14), .lower = cbench_store_double(st, 15),
+		.upper = cbench_store_double(st, 16),
 		.trials = cbench_store_int(st, 17),
 	};
 	return p->commit && p->build_id && p->date ? 0 : -ENOMEM;
@@ -225,8 +220,9 @@ int cbench_store_run_results(struct cbench_store *s, long long id, struct cbench
 			continue;
 		if (!cur || strcmp(cur->name, name) || (int)cur->metric != m) {
 			struct cbench_store_result r = {
-				.metric = (enum cbench_metric)m, .value = number(st, 2),
-				.u = number(st, 3), .lower = number(st, 4), .upper = number(st, 5),
+				.metric = (enum cbench_metric)m, .value = cbench_store_double(st, 2),
+				.u = cbench_store_double(st, 3), .lower = cbench_store_double(st, 4),
+				.upper = cbench_store_double(st, 5),
 			};
 
 			snprintf(r.name, sizeof(r.name), "%s", name);
