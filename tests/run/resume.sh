@@ -145,4 +145,40 @@ expect_failure "resume: no such file" "unable to resume $TMP/missing.json: No su
 expect_failure "resume: raw measurements" "run --resume cannot write the raw measurements" \
 	run $OPTS --resume "$TMP/int.json" -o "$TMP/report.json" -o "$TMP/report.csv" "$SO"
 
+# On two CPUs: rounds start one benchmark further on each time (so no
+# benchmark keeps to one CPU), and a stop keeps what started before the
+# caught trial in that order.  Round 1 runs second, stop, first: stop
+# blocks in it, first's trial there is dropped even if it finished.
+if [ "$(nproc)" -ge 2 ]; then
+	echo 0 >"$TMP/counter"
+	CBENCH_RESUME_COUNTER=$TMP/counter CBENCH_RESUME_STOP_AT=2 "$CB" run --trials 3 --jobs 2 \
+		--trial-time 0.005 --warmup 0.001 --time-limit 60 -o "$TMP/jobs.json" "$SO" \
+		>"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	for _ in $(seq 1200); do
+		[ "$(cat "$TMP/counter")" -ge 2 ] && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	run_cb run --trials 3 --jobs 2 --trial-time 0.005 --warmup 0.001 --time-limit 60 \
+		--resume "$TMP/jobs.json" -o "$TMP/jobs-res.json" "$SO"
+	if [ "$rc" -eq 0 ] && "$SCHEMA_PY" - "$TMP/jobs.json" "$TMP/jobs-res.json" <<'PY'
+import json, sys
+old, new = (json.load(open(p)) for p in sys.argv[1:3])
+assert [(b["id"], len(b["trials"])) for b in old["benchmarks"]] == [("first", 1), ("second", 2), ("stop", 1)], old["benchmarks"]
+assert new["config"]["resumed_from"]["trials_carried_over"] == 4, new["config"]
+for b in new["benchmarks"]:
+    t = b["trials"]
+    assert len(t) == 3 and all(x["status"] != "failed" for x in t), b["id"]
+    assert t[2]["solo"] and not t[0]["solo"] and not t[1]["solo"], b["id"]
+PY
+	then
+		ok "--jobs 2 stopped in round 1's second place: the trials before it kept, resumed to 3 each"
+	else
+		not_ok "--jobs 2 stop and resume (exit $rc): $(cat "$TMP/err")"
+	fi
+fi
+
 finish

@@ -354,11 +354,43 @@ static void stream_row(struct run_state *st, struct cbench_result *res)
 	st->streamed++;
 }
 
+static bool last_round(const struct run_state *st, size_t t)
+{
+	return t + 1 == st->opt->trials;
+}
+
 /*
- * A signal stopped the run in trial t of result i: the trial it caught is
+ * The place of result j in round t.  On several CPUs each round but the
+ * last starts one benchmark further on: lanes take units in turn and
+ * trials last alike, so in one fixed order lane l would get the same
+ * benchmarks in every round (two benchmarks on two CPUs: each on one CPU
+ * only), and a CPU's own speed would be those benchmarks' alone.  The
+ * last round keeps the list's order, so a terminal prints its rows in it.
+ */
+static size_t round_place(const struct run_state *st, size_t t, size_t j)
+{
+	size_t n = st->report.nresults;
+
+	if (st->s.nlanes < 2 || last_round(st, t) || !n)
+		return j;
+	return (j + n - t % n) % n;
+}
+
+/* The result at place k of round t: round_place()'s inverse. */
+static size_t round_result(const struct run_state *st, size_t t, size_t k)
+{
+	size_t n = st->report.nresults;
+
+	if (st->s.nlanes < 2 || last_round(st, t) || !n)
+		return k;
+	return (k + t) % n;
+}
+
+/*
+ * A signal stopped the run at place i of round t: the trial it caught is
  * dropped, every benchmark keeps the trials that finished (t + 1 for
- * those before i, t for the others), and those left with none leave the
- * report.
+ * those placed before i, t for the others), and those left with none
+ * leave the report.
  */
 static void stopped(struct run_state *st, size_t t, size_t i)
 {
@@ -366,28 +398,24 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 	size_t kept = 0;
 
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
-	/* The trial it caught, and any a run on several CPUs finished past
-	 * it, go. */
+	r->interrupted = cbench_session_stopped();
+	r->trials_asked = st->opt->trials;
+	r->not_run = 0;
 	for (size_t j = 0; j < r->nresults; j++) {
 		struct cbench_result *res = &r->results[j];
+		size_t done = round_place(st, t, j) < i ? t + 1 : t;
 
-		for (size_t k = j < i ? t + 1 : t; !res->carried && k < res->ntrials; k++) {
+		/* The trial it caught, and any a run on several CPUs finished
+		 * past it, go; one --precision stopped has fewer already. */
+		for (size_t k = done; !res->carried && k < res->ntrials; k++) {
 			if (k < res->carried_trials)
 				continue;
 			cbench_bulk_free(res->trials[k].samples);
 			cbench_bulk_free(res->trials[k].ref_samples);
 			memset(&res->trials[k], 0, sizeof(res->trials[k]));
 		}
-	}
-	r->interrupted = cbench_session_stopped();
-	r->trials_asked = st->opt->trials;
-	r->not_run = 0;
-	for (size_t j = 0; j < r->nresults; j++) {
-		struct cbench_result *res = &r->results[j];
-
-		/* One --precision stopped has fewer already. */
-		if (!res->carried && (j < i ? t + 1 : t) < res->ntrials)
-			res->ntrials = j < i ? t + 1 : t;
+		if (!res->carried && done < res->ntrials)
+			res->ntrials = done;
 		if (!res->carried && res->ntrials < res->carried_trials)
 			res->ntrials = res->carried_trials;
 		if (!res->ntrials) {
@@ -497,7 +525,8 @@ static int remeasure(struct run_state *st, size_t total)
 
 /*
  * Rounds of trials from round first on, `lanes` CPUs at once (0: all the
- * session's), each unit trial t of benchmark i in the order t, then i.
+ * session's), each unit trial t of the benchmark at place i of round t
+ * (round_place()), in the order t, then i.
  */
 struct rounds {
 	struct run_state *st;
@@ -505,17 +534,13 @@ struct rounds {
 	bool solo;
 };
 
-static bool last_round(const struct run_state *st, size_t t)
-{
-	return t + 1 == st->opt->trials;
-}
-
 static struct cbench_trial *round_begin(void *arg, size_t unit, size_t lane,
 					struct cbench_worker_job *job)
 {
 	struct rounds *ro = arg;
 	struct run_state *st = ro->st;
-	size_t nres = st->report.nresults, t = ro->first + unit / nres, i = unit % nres;
+	size_t nres = st->report.nresults, t = ro->first + unit / nres;
+	size_t i = round_result(st, t, unit % nres);
 	struct cbench_result *res = &st->report.results[i];
 
 	if (last_round(st, t) && i == 0 && st->s.tty)
@@ -537,7 +562,7 @@ static void round_end(void *arg, size_t unit, size_t lane)
 	struct rounds *ro = arg;
 	struct run_state *st = ro->st;
 	size_t nres = st->report.nresults, t = ro->first + unit / nres;
-	struct cbench_result *res = &st->report.results[unit % nres];
+	struct cbench_result *res = &st->report.results[round_result(st, t, unit % nres)];
 
 	(void)lane;
 	trial_done(st, &res->trials[t]);
