@@ -206,6 +206,7 @@ kfixtures: $(KFIXTURE_SOS)
 $(BUILD)/tests/unit/test_layout.o: CPPFLAGS += -DCBENCH_LAYOUT_DIR='"$(BUILD)/tests/layout"' \
 	-DCBENCH_FIXTURES_DIR='"$(BUILD)/tests/fixtures"' -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
 $(BUILD)/tests/unit/test_kimage.o $(BUILD)/tests/unit/test_kimage_layout.o $(BUILD)/tests/unit/test_backend_kmod.o $(BUILD)/tests/unit/test_kstack.o: CPPFLAGS += -DCBENCH_FIXTURE_DIR='"$(BUILD)/tests/kfixtures"' \
+	-DCBENCH_FIXTURES_DIR='"$(BUILD)/tests/fixtures"' \
 	-DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"'
 $(BUILD)/tests/unit/test_symbols.o: CPPFLAGS += -DCBENCH_EXAMPLE_DIR='"$(BUILD)/examples"' \
 	-DCBENCH_SYMBOLS_DIR='"$(BUILD)/tests/symbols"'

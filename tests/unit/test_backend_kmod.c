@@ -5,7 +5,10 @@
  * decides whether an object may go to ring 0.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <CUnit/CUnit.h>
 
@@ -76,6 +79,39 @@ static void slow_setup_refused(void)
 	}
 	CU_ASSERT_EQUAL(seen, 2);
 	cbench_library_close(&lib);
+}
+
+/*
+ * A setup() slow once, as a trivial one is when its host stalls, is
+ * rehearsed again and judged by its quickest call; a slow one is refused
+ * after CBENCH_KMOD_SETUP_TRIES rehearsals.
+ */
+static void setup_slow_once_passes(void)
+{
+	char counter[] = "/tmp/cbench-slow-once.XXXXXX", why[512], err[512];
+	struct cbench_library lib;
+	uint64_t setup_ns = 0;
+	unsigned int calls = 0;
+	FILE *f;
+	int fd = mkstemp(counter);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	setenv("CBENCH_SLOW_ONCE_COUNTER", counter, 1);
+	CU_ASSERT_EQUAL_FATAL(cbench_library_load(&lib, CBENCH_FIXTURES_DIR "/slow_once.so", err,
+						  sizeof(err)), 0);
+	CU_ASSERT_EQUAL(cbench_kmod_rehearse(&lib.experiments[0], NULL, STACK, &setup_ns, why,
+					     sizeof(why)), 0);
+	CU_ASSERT(setup_ns > 0 && setup_ns < CBENCH_KMOD_SETUP_MAX_NS);
+	f = fopen(counter, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(fscanf(f, "%u", &calls), 1);
+	fclose(f);
+	/* Loading the object calls no setup(); the first rehearsal's was slow. */
+	CU_ASSERT_EQUAL(calls, 2);
+	cbench_library_close(&lib);
+	unsetenv("CBENCH_SLOW_ONCE_COUNTER");
+	unlink(counter);
 }
 
 /* The experiment named name in lib, or NULL. */
@@ -292,6 +328,7 @@ static CU_TestInfo backend_kmod_tests[] = {
 	{ "the rehearsal gives timing points the module's buffer", rehearsal_with_tpoints },
 	{ "the user-mode rehearsal stops hostile benchmarks", rehearsal_catches_hostile },
 	{ "a setup() too slow for ring 0 is refused in user mode", slow_setup_refused },
+	{ "a setup() slow once is rehearsed again and passes", setup_slow_once_passes },
 	{ "kmod, auto and user, with and without cbench.ko", backend_choice },
 	{ "objects checked before ring 0", object_check },
 	CU_TEST_INFO_NULL,

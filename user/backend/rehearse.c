@@ -327,9 +327,10 @@ static int rehearsal_verdict(const struct cbench_experiment *e, const struct cbe
 		return -EFAULT;
 	}
 	if (r->setup_ns > CBENCH_KMOD_SETUP_MAX_NS) {
-		snprintf(why, why_bytes, "%s: setup() takes %.1f ms in user mode; in ring 0 it runs "
-			 "with preemption off, which cbench.ko keeps under %.0f ms: make setup() "
-			 "cheaper or measure it with --backend user", e->id, (double)r->setup_ns * 1e-6,
+		snprintf(why, why_bytes, "%s: setup() takes %.1f ms in user mode (the quickest of "
+			 "%d rehearsals); in ring 0 it runs with preemption off, which cbench.ko keeps "
+			 "under %.0f ms: make setup() cheaper or measure it with --backend user", e->id,
+			 (double)r->setup_ns * 1e-6, CBENCH_KMOD_SETUP_TRIES,
 			 (double)CBENCH_KMOD_SETUP_MAX_NS * 1e-6);
 		return -ETIME;
 	}
@@ -357,13 +358,43 @@ uint64_t cbench_kmod_stack_rehearsed(uint64_t module_bytes)
 	return module_bytes - margin;
 }
 
+/*
+ * One rehearsal in a child; r gets what it got to, *status how it ended.
+ * 0 or -errno (no child could be had).
+ */
+static int rehearse_once(const struct cbench_experiment *e, const struct cbench_kmod_shape *shape,
+			 const struct cbench_kmod_rehearsal *how, volatile struct rehearsal *r,
+			 int *status)
+{
+	pid_t pid;
+
+	memset((void *)r, 0, sizeof(*r));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		rehearse_child(e, shape, how, r);
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+/* The least of two times, 0 standing for none. */
+static uint64_t least_ns(uint64_t a, uint64_t b)
+{
+	return !a || (b && b < a) ? b : a;
+}
+
 int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_kmod_shape *shape,
 			 const struct cbench_kmod_rehearsal *how, uint64_t *setup_ns, char *why,
 			 size_t why_bytes)
 {
 	volatile struct rehearsal *r;
+	uint64_t setup_least = 0, hook_least[2] = { 0, 0 };
 	int status, ret;
-	pid_t pid;
 
 	*setup_ns = 0;
 	if (why_bytes)
@@ -372,22 +403,28 @@ int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_
 	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (r == MAP_FAILED)
 		return -errno;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
-		munmap((void *)r, sizeof(*r));
-		return ret;
-	}
-	if (pid == 0)
-		rehearse_child(e, shape, how, r);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			ret = -errno;
+	/*
+	 * setup() runs once a worker, so a slow one is tried again in a fresh
+	 * child, and judged by its quickest call as the hooks are: one call
+	 * stretched by a stalled host is not the benchmark's to fix.
+	 */
+	for (int tries = 0; tries < CBENCH_KMOD_SETUP_TRIES; tries++) {
+		ret = rehearse_once(e, shape, how, r, &status);
+		if (ret) {
 			munmap((void *)r, sizeof(*r));
 			return ret;
 		}
+		setup_least = least_ns(setup_least, r->setup_ns);
+		for (int i = 0; i < 2; i++)
+			hook_least[i] = least_ns(hook_least[i], r->hook_min_ns[i]);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) || r->stage != REHEARSE_DONE ||
+		    (setup_least <= CBENCH_KMOD_SETUP_MAX_NS && hook_least[0] <= CBENCH_KMOD_SETUP_MAX_NS &&
+		     hook_least[1] <= CBENCH_KMOD_SETUP_MAX_NS))
+			break;
 	}
+	r->setup_ns = setup_least;
+	r->hook_min_ns[0] = hook_least[0];
+	r->hook_min_ns[1] = hook_least[1];
 	*setup_ns = r->setup_ns;
 	ret = rehearsal_verdict(e, how, r, status, why, why_bytes);
 	munmap((void *)r, sizeof(*r));

@@ -15,6 +15,9 @@
  * arena as cbench.ko's is.
  */
 #define CBENCH_KMOD_SETUP_MAX_NS 10000000ULL
+/* Rehearsals a setup() or per-rep hook over that limit gets, judged by its
+ * quickest: one call stretched by a stalled host does not refuse it. */
+#define CBENCH_KMOD_SETUP_TRIES 3
 
 /*
  * What the rehearsal keeps back of cbench.ko's benchmark stack: room for
@@ -72,10 +75,11 @@ struct cbench_kmod_shape {
  * 0 gives it (or than a stack check lets it have), dies here, not in the
  * kernel.  shape NULL: setup() and one call of 1 rep.  Returns 0;
  * -ECANCELED if setup() refused the parameter; -ETIME if setup() took
- * longer than CBENCH_KMOD_SETUP_MAX_NS; -EFAULT if the benchmark crashed,
+ * longer than CBENCH_KMOD_SETUP_MAX_NS in each of CBENCH_KMOD_SETUP_TRIES
+ * rehearsals (a fresh child each: setup() runs once a worker); -EFAULT if the benchmark crashed,
  * exited or ran away; -E2BIG if it needs more stack; -ENOMEM if the arena
  * cannot be had; with the reason and the fix in why.  *setup_ns gets
- * setup()'s time, 0 if unknown.
+ * setup()'s quickest time, 0 if unknown.
  */
 int cbench_kmod_rehearse(const struct cbench_experiment *e, const struct cbench_kmod_shape *shape,
 			 const struct cbench_kmod_rehearsal *how, uint64_t *setup_ns, char *why,
