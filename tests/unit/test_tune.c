@@ -278,6 +278,41 @@ static void alg1_ignores_reps(void)
 	CU_ASSERT_EQUAL(cbench_tune(&p, fake_time_steps, NULL, &n, &t), 0);
 }
 
+/*
+ * A benchmark that ignores reps while the core clock steps down 4 % in the
+ * middle of the first pass and stays there: the fastest times of few reps
+ * come from before the step, those of many from after.  Still flat; and
+ * real work per rep under the same step still grows.
+ */
+struct stepped_fake {
+	struct flat_fake f;
+	uint64_t calls, step_at;
+};
+
+static int stepped_time(void *arg, uint64_t reps, double *ns)
+{
+	struct stepped_fake *s = arg;
+	int ret = flat_time(&s->f, reps, ns);
+
+	if (++s->calls > s->step_at)
+		*ns *= 1.04;
+	return ret;
+}
+
+static void alg1_ignores_reps_clock_step(void)
+{
+	struct cbench_tune_params p;
+	struct stepped_fake flat = { .f = { .fixed_ns = 1300, .jitter = 0.002 }, .step_at = 1000 };
+	struct stepped_fake fixed = { .f = { .fixed_ns = 10000, .per_rep_ns = 1, .jitter = 0.002 },
+				      .step_at = 1000 };
+	uint64_t n;
+	double t;
+
+	cbench_tune_params_init(&p, 0.4, 0);	/* j = 2000: the step halfway through pass 1 */
+	CU_ASSERT_EQUAL(cbench_tune(&p, stepped_time, &flat, &n, &t), -EDOM);
+	CU_ASSERT_EQUAL(cbench_tune(&p, stepped_time, &fixed, &n, &t), 0);
+}
+
 static void alg1_errors(void)
 {
 	struct cbench_tune_params p;
@@ -318,6 +353,7 @@ static CU_TestInfo tune_tests[] = {
 	{ "Alg. 1 errors", alg1_errors },
 	{ "Alg. 1 on a benchmark that does no work", alg1_no_work },
 	{ "Alg. 1 on a benchmark that ignores reps", alg1_ignores_reps },
+	{ "Alg. 1 on a benchmark that ignores reps, the clock stepping down mid-pass", alg1_ignores_reps_clock_step },
 	CU_TEST_INFO_NULL,
 };
 

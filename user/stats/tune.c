@@ -63,24 +63,45 @@ static double finite_median(double *v, uint64_t n)
 }
 
 /*
- * Whether a call takes as long whatever its reps: the least clean time at
- * each i, least[1..top], grows from the lowest quarter of the i measured to
- * the highest by less than the timer can tell (half a step) or than calls
- * of the same reps differ (1 %).  Real work per rep grows it by the time of
- * 3/4 of top reps, which is most of a measurement.  Reorders least.
+ * How far one pass's clean times of i reps, ns[1..top] (NAN: disturbed),
+ * grow from the lowest quarter of the i measured to the highest (their
+ * medians), over what a call that ignores reps may show: the timer's
+ * half step, or 1 % (calls of the same reps differ by that).  Under 1:
+ * flat.  Real work per rep grows a pass by the time of 3/4 of top reps,
+ * most of a measurement.  NAN where the pass is too short to tell.
+ * Reorders ns.
  */
-static bool flat(const struct cbench_tune_params *p, double *least, uint64_t top)
+static double pass_growth(const struct cbench_tune_params *p, double *ns, uint64_t top)
 {
 	uint64_t q = top / 4;
 	double lo, hi;
 
 	if (q < CBENCH_TUNE_FLAT_MIN_I)
-		return false;
-	lo = finite_median(least + 1, q);
-	hi = finite_median(least + top - q + 1, q);
+		return NAN;
+	lo = finite_median(ns + 1, q);
+	hi = finite_median(ns + top - q + 1, q);
 	if (!isfinite(lo) || !isfinite(hi))
-		return false;
-	return hi - lo < fmax(0.5 * p->precision_ns, CBENCH_TUNE_FLAT_SHARE * lo);
+		return NAN;
+	return (hi - lo) / fmax(0.5 * p->precision_ns, CBENCH_TUNE_FLAT_SHARE * lo);
+}
+
+/*
+ * Whether a call takes as long whatever its reps: the median pass is flat.
+ * Each pass is judged on its own, from its own times: a core clock that
+ * steps down in the middle of one pass and stays there would otherwise
+ * make the fastest times of few reps (from before the step) and of many
+ * (all after it) differ by the step, and a benchmark that ignores reps
+ * pass for one that grows.
+ */
+static bool flat(const double *growth, size_t n)
+{
+	double v[CBENCH_TUNE_PASSES_MAX];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(growth[i]))
+			v[k++] = growth[i];
+	return k && cbench_stats_median(v, k) < 1;
 }
 
 /*
@@ -99,18 +120,21 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 		uint64_t *n, double *t_ns)
 {
 	double best = INFINITY, spent_ns = 0, one = INFINITY;
-	uint64_t top = 0, slots = p->j < CBENCH_TUNE_FLAT_MAX_J ? p->j : 0;
-	/* least[i]: the least clean time of i reps; slots 0: not kept. */
-	double *least = slots ? malloc((slots + 1) * sizeof(*least)) : NULL;
+	uint64_t slots = p->j < CBENCH_TUNE_FLAT_MAX_J ? p->j : 0;
+	/* times[i]: this pass's clean time of i reps (NAN: none); slots 0:
+	 * not kept.  growth: each pass's, for flat(). */
+	double *times = slots ? malloc((slots + 1) * sizeof(*times)) : NULL;
+	double growth[CBENCH_TUNE_PASSES_MAX];
 	uint64_t last_n = 0;
+	size_t passes = 0;
 	int ret = 0, same = 0;
 	bool clean = false;
 
-	if (slots && !least)
+	if (slots && !times)
 		return -ENOMEM;
-	for (uint64_t i = 0; least && i <= slots; i++)
-		least[i] = INFINITY;
 	for (int pass = 0; pass < CBENCH_TUNE_PASSES_MAX; pass++) {
+		uint64_t top = 0;
+
 		bool more = pass < CBENCH_TUNE_PASSES && spent_ns < CBENCH_TUNE_BUDGET_NS &&
 			    (pass < CBENCH_TUNE_PASSES_MIN || same < CBENCH_TUNE_STABLE_PASSES);
 
@@ -118,6 +142,8 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 		 * benchmark: we keep going until one is clean. */
 		if (!more && !isinf(best))
 			break;
+		for (uint64_t i = 0; times && i <= slots; i++)
+			times[i] = NAN;
 		for (uint64_t i = 1; i <= p->j; i++) {
 			double ns = 0;
 
@@ -126,8 +152,8 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 				goto out;
 			spent_ns += ns;
 			clean |= !ret;
-			if (!ret && least && ns < least[i])
-				least[i] = ns;
+			if (!ret && times && i <= slots)
+				times[i] = ns;
 			if (!ret && i == 1)
 				one = fmin(one, ns);
 			top = i > top ? i : top;
@@ -138,6 +164,8 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 			if (ns > p->max_measure_ns || (!ret && enough(p, i, ns, one)))
 				break;
 		}
+		if (times)
+			growth[passes++] = pass_growth(p, times, top);
 		if (!isinf(best)) {
 			uint64_t now = cbench_tune_oracle(p, best);
 
@@ -152,7 +180,7 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 		goto out;
 	}
 	/* Above a step, but no longer for more reps: it ignores them. */
-	if (least && flat(p, least, top)) {
+	if (flat(growth, passes)) {
 		ret = -EDOM;
 		goto out;
 	}
@@ -160,7 +188,7 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 	*n = cbench_tune_oracle(p, best);
 	ret = 0;
 out:
-	free(least);
+	free(times);
 	return ret;
 }
 
