@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `cbenchctl selftest`'s report (report/report_selftest.c), text and JSON,
- * for fixed outcomes and fixed run reports, against the golden files
+ * for fixed outcomes and fixed runs, against the golden files
  * tests/golden/selftest-*: the core judged as, every verdict, an expected
  * range, a cause shown and one only JSON has, a value not measured (null in
  * JSON), a table row without cores, the counts judged, one backend and two
@@ -29,30 +29,30 @@ static const struct cbench_core core = {
 	.how = "family 19h with AVX-512; model 0x11 agrees",
 };
 
-static const char user_report[] =
-	"{\"config\":{\"backend\":\"user\",\"timer\":\"tsc\",\"timer_hz\":2994373000,"
-	"\"timer_step_ticks\":26,\"timer_overhead_ticks\":30.5,\"core_ghz_min\":3.6812,"
-	"\"core_ghz_max\":3.7049,\"counters\":[\"instructions\",\"cycles\"]},\"benchmarks\":["
-	"{\"id\":\"latency_add\",\"ns_per_op\":0.27,\"least_trial_ns_per_op\":0.269,\"cv_of_trials\":0.002,"
-	"\"trials\":[{\"measurements\":100,\"discarded\":4,\"discarded_by\":{\"context-switch\":3,"
-	"\"page-fault\":1}}]},"
-	"{\"id\":\"latency_imul\",\"ns_per_op\":0.81,\"least_trial_ns_per_op\":0.8,\"cv_of_trials\":0.01,"
-	"\"trials\":[{\"measurements\":100,\"discarded\":0,\"discarded_by\":{}}]}]}";
-static const char kmod_report[] =
-	"{\"config\":{\"backend\":\"kmod\",\"quiet_mode\":\"lvt\",\"timer\":\"tsc\",\"timer_hz\":2994373000,"
-	"\"timer_step_ticks\":1,\"timer_overhead_ticks\":24,\"core_ghz_min\":3.7,"
-	"\"core_ghz_max\":3.7},\"benchmarks\":["
-	"{\"id\":\"latency_add\",\"ns_per_op\":0.2701,\"least_trial_ns_per_op\":0.27,\"cv_of_trials\":0.0001,"
-	"\"trials\":[{\"measurements\":100,\"discarded\":1,\"discarded_by\":{\"nmi\":1}}]}]}";
+/* What each backend's run said of its quiet, as selftest takes it from the run. */
+static struct cbench_quietness user_rows[] = {
+	{ .id = "latency_add", .ns_per_op = 0.27, .discarded = 0.04, .cv = 0.002, .gap = 0.27 / 0.269 - 1 },
+	{ .id = "latency_imul", .ns_per_op = 0.81, .discarded = 0, .cv = 0.01, .gap = 0.81 / 0.8 - 1 },
+};
+static struct cbench_quietness kmod_rows[] = {
+	{ .id = "latency_add", .ns_per_op = 0.2701, .discarded = 0.01, .cv = 0.0001,
+	  .gap = 0.2701 / 0.27 - 1 },
+};
 
-static struct cbench_json *parse(const char *text)
-{
-	struct cbench_json *j = NULL;
-	char err[128];
-
-	CU_ASSERT_FATAL(cbench_json_parse(text, strlen(text), &j, err, sizeof(err)) == 0);
-	return j;
-}
+static const struct cbench_backend_run user_run = {
+	.label = "user", .timer = { .name = "tsc", .tsc_hz = 2994373000, .step_ticks = 26,
+				    .overhead_ticks = 30.5 },
+	.core_ghz_min = 3.6812, .core_ghz_max = 3.7049,
+	.discarded_by = { [0] = 3, [2] = 1 },	/* context-switch, page-fault */
+	.rows = user_rows, .n = 2,
+};
+static const struct cbench_backend_run kmod_run = {
+	.label = "kmod (lvt)", .quiet = "lvt", .timer = { .name = "tsc", .tsc_hz = 2994373000,
+							 .step_ticks = 1, .overhead_ticks = 24 },
+	.core_ghz_min = 3.7, .core_ghz_max = 3.7,
+	.discarded_by = { [4] = 1 },		/* nmi */
+	.rows = kmod_rows, .n = 1,
+};
 
 static void add(struct cbench_selftest_backend *b, struct cbench_selftest_outcome c,
 		const char *kernel, const char *cause)
@@ -71,7 +71,7 @@ static void fill_user(struct cbench_selftest_backend *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->backend = "user";
-	b->report = parse(user_report);
+	b->run = user_run;
 	add(b, (struct cbench_selftest_outcome){ .name = "add", .what = "dependent add r64, r64 latency",
 		.unit = "cycles", .source = "uops.info", .cores = "an AMD Zen", .expected = 1,
 		.expected_hi = 1, .tolerance = 0.02, .measured = 1.0003, .verdict = CBENCH_KNOWN_PASS },
@@ -110,7 +110,7 @@ static void fill_kmod(struct cbench_selftest_backend *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->backend = "kmod";
-	b->report = parse(kmod_report);
+	b->run = kmod_run;
 	add(b, (struct cbench_selftest_outcome){ .name = "add", .what = "dependent add r64, r64 latency",
 		.unit = "cycles", .source = "uops.info", .cores = "an AMD Zen", .expected = 1,
 		.expected_hi = 1, .tolerance = 0.02, .measured = 1, .verdict = CBENCH_KNOWN_PASS },
@@ -153,7 +153,6 @@ static void one_backend(void)
 
 	fill_user(&b[0]);
 	check("user", b, 1);
-	cbench_json_free(b[0].report);
 }
 
 static void both_backends(void)
@@ -163,8 +162,6 @@ static void both_backends(void)
 	fill_user(&b[0]);
 	fill_kmod(&b[1]);
 	check("both", b, 2);
-	cbench_json_free(b[0].report);
-	cbench_json_free(b[1].report);
 }
 
 static CU_TestInfo selftest_tests[] = {

@@ -5,7 +5,8 @@
  * (object/asmseq.c), turned into a chain through its output and into
  * independent copies, each unrolled in a loop at two lengths, built into a
  * kernel-safe object by the C compiler and the assembler (object/asmgen.c),
- * and measured by `cbenchctl run` in a child, user mode or ring 0: the
+ * and measured as a run in this process (cmd/run_parts.h), user mode or
+ * ring 0: the
  * difference between the two lengths is the sequence's, the loop's cost
  * and the call's falling out, in est-cycles (and cycles where the PMU
  * counts).
@@ -14,21 +15,23 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/run_parts.h"
 #include "cmd/subcommands.h"
 #include "machine/probe.h"
 #include "machine/uarch.h"
 #include "object/asmgen.h"
 #include "object/asmseq.h"
-#include "report/backends.h"
-#include "report/json.h"
+#include "report/figures.h"
 #include "report/outfile.h"
 #include "report/readfile.h"
+#include "report/report.h"
 #include "report/report_insn.h"
 #include "session/options.h"
 #include "session/session.h"
@@ -49,7 +52,9 @@
 #define MAX_COPIES 12
 
 struct insn_options {
-	const char *init, *file, *backend, *cpu, *trials, *output, *keep;
+	const char *init, *file, *backend, *output, *keep;
+	int cpu;			/* --cpu; -1: run's default */
+	unsigned int trials;
 	int copies;			/* --copies: the sequence is that many independent copies */
 	bool json;
 	bool build_only;		/* --build-only: into --keep's directory, nothing measured */
@@ -125,7 +130,7 @@ static int take(struct insn_options *o, int c, const char *arg)
 	switch (c) {
 	case 'i': o->init = arg; return 0;
 	case 'F': o->file = arg; return 0;
-	case 'c': o->cpu = arg; return 0;
+	case 'c': return cbench_option_cpu(arg, CPU_SETSIZE, &o->cpu, stderr) ? CBENCH_EXIT_USAGE : 0;
 	case 'k': o->keep = arg; return 0;
 	case 'B': o->build_only = true; return 0;
 	case 'o': o->output = arg; return 0;
@@ -138,7 +143,7 @@ static int take(struct insn_options *o, int c, const char *arg)
 		if (strspn(arg, "0123456789") != strlen(arg) || !*arg || atoi(arg) < 1 || atoi(arg) > 100)
 			return cbench_usage_error("insn", "--trials wants a count from 1 to 100, not '%s'",
 						  arg);
-		o->trials = arg;
+		o->trials = (unsigned int)atoi(arg);
 		return 0;
 	case 'n':
 		if (strspn(arg, "0123456789") != strlen(arg) || !*arg || atoi(arg) < 1 || atoi(arg) > 64)
@@ -169,7 +174,7 @@ static int parse(struct insn_options *o, int argc, char *argv[], const char **as
 	};
 	int c;
 
-	*o = (struct insn_options){ .backend = "user", .trials = "5" };
+	*o = (struct insn_options){ .backend = "user", .trials = 5, .cpu = -1 };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
@@ -414,51 +419,6 @@ static int build_all(struct item *items, int n, const char *dir)
 	return ret ? -1 : 0;
 }
 
-/* `cbenchctl run` on the object, its JSON report into dir/run.json. */
-static struct cbench_json *measure(const struct insn_options *o, const char *dir)
-{
-	char so[PATH_MAX], json[PATH_MAX], err[PATH_MAX], why[256], *text = NULL;
-	const char *argv[20];
-	struct cbench_json *report = NULL;
-	size_t len = 0;
-	int argc = 0;
-
-	snprintf(so, sizeof(so), "%.4000s/insn.so", dir);
-	snprintf(json, sizeof(json), "%.4000s/run.json", dir);
-	snprintf(err, sizeof(err), "%.4000s/run.err", dir);
-	argv[argc++] = "cbenchctl";
-	argv[argc++] = "run";
-	argv[argc++] = "--backend";
-	argv[argc++] = o->backend;
-	argv[argc++] = "--trials";
-	argv[argc++] = o->trials;
-	if (o->cpu) {
-		argv[argc++] = "--cpu";
-		argv[argc++] = o->cpu;
-	}
-	argv[argc++] = "--format";
-	argv[argc++] = "json";
-	argv[argc++] = "-o";
-	argv[argc++] = json;
-	argv[argc++] = so;
-	argv[argc] = NULL;
-	/* A failed trial is the sequence's business: 1 is fine where the report was written. */
-	if (cbench_session_run_self(argv, err) > 1 || cbench_read_file(json, 64 << 20, &text, &len) ||
-	    cbench_json_parse(text, len, &report, why, sizeof(why))) {
-		char line[512];
-		FILE *f = fopen(err, "re");
-
-		cbench_err("insn: the kernels did not run on the %s backend:\n", o->backend);
-		while (f && fgets(line, sizeof(line), f))
-			fprintf(stderr, "  %s", line);
-		if (f)
-			fclose(f);
-		report = NULL;
-	}
-	free(text);
-	return report;
-}
-
 /* Trials' figures that agree within this confirm each other (insn's figure). */
 #define CONFIRM 0.001
 
@@ -470,33 +430,31 @@ static struct cbench_json *measure(const struct insn_options *o, const char *dir
  * trial under the rest, 0.4 % low, is a clock that moved under it), else
  * the run's headline; NAN, with why, if none.
  */
-static double figure(const struct cbench_json *report, const char *id, const char *key, char *why,
-		     size_t len)
+static double figure(const struct cbench_report *report, const char *id, enum cbench_metric m,
+		     char *why, size_t len)
 {
-	const struct cbench_json *res = cbench_report_result(report, id);
-	const struct cbench_json *t = cbench_json_get(res, "trials");
+	const struct cbench_result *res = cbench_report_find(report, id);
+	const struct cbench_figure *f = cbench_metric_figure(m);
 	double x = NAN, v[128] = { 0 };
 	size_t n = 0;
 
-	for (size_t i = 0; t && i < t->n && n < sizeof(v) / sizeof(v[0]); i++) {
-		const char *status = cbench_json_string(&t->items[i], "status", NULL);
-
-		v[n] = cbench_json_number(&t->items[i], key, NAN);
-		n += status && !strcmp(status, "ok") && isfinite(v[n]);
+	for (size_t i = 0; res && i < res->ntrials && n < sizeof(v) / sizeof(v[0]); i++) {
+		v[n] = cbench_figure_value(f, &res->trials[i]);
+		n += !res->trials[i].set_aside && isfinite(v[n]);
 	}
 	qsort(v, n, sizeof(*v), cbench_stats_compare);
 	for (size_t i = 0; i + 1 < n && isnan(x); i++)
 		if (v[i + 1] <= v[i] * (1 + CONFIRM))
 			x = v[i];
-	if (!isfinite(x))
-		x = cbench_json_number(res, key, NAN);
+	if (!isfinite(x) && res && f->result)
+		x = f->result(res);
 
-	for (size_t i = 0; why && !isfinite(x) && t && i < t->n; i++) {
-		const char *r = cbench_json_string(&t->items[i], "reason", NULL);
+	for (size_t i = 0; why && !isfinite(x) && res && i < res->ntrials; i++) {
+		const char *r = res->trials[i].error ? res->trials[i].reason : NULL;
 
 		if (!r)
 			continue;
-		snprintf(why, len, "%s%s", strstr(r, "SIGILL") ? "this CPU cannot execute it (#UD, "
+		snprintf(why, len, "%s%.228s", strstr(r, "SIGILL") ? "this CPU cannot execute it (#UD, "
 			 "SIGILL): " : strstr(r, "SIGSEGV") ? "it faulted (an address outside the "
 			 "scratch area, or an instruction user mode may not run): " : strstr(r, "SIGFPE") ?
 			 "a divide error (#DE): set the dividend and divisor with --init: " : "", r);
@@ -506,7 +464,7 @@ static double figure(const struct cbench_json *report, const char *id, const cha
 }
 
 /* A measurement from the kernels <prefix>1 and <prefix>2 of item i. */
-static void derive(const struct cbench_json *report, int i, const char *prefix, int unroll,
+static void derive(const struct cbench_report *report, int i, const char *prefix, int unroll,
 		   int per_instance, struct cbench_insn_measure *m, char *why, size_t why_bytes)
 {
 	char id1[48], id2[48];
@@ -514,12 +472,12 @@ static void derive(const struct cbench_json *report, int i, const char *prefix, 
 
 	snprintf(id1, sizeof(id1), "s%d_%s1", i, prefix);
 	snprintf(id2, sizeof(id2), "s%d_%s2", i, prefix);
-	e1 = figure(report, id1, "est_cycles_per_op", why, why_bytes);
-	e2 = figure(report, id2, "est_cycles_per_op", why, why_bytes);
-	c1 = figure(report, id1, "cycles_per_op", NULL, 0);
-	c2 = figure(report, id2, "cycles_per_op", NULL, 0);
-	n1 = figure(report, id1, "instructions_per_op", NULL, 0);
-	n2 = figure(report, id2, "instructions_per_op", NULL, 0);
+	e1 = figure(report, id1, CBENCH_METRIC_EST_CYCLES, why, why_bytes);
+	e2 = figure(report, id2, CBENCH_METRIC_EST_CYCLES, why, why_bytes);
+	c1 = figure(report, id1, CBENCH_METRIC_CYCLES, NULL, 0);
+	c2 = figure(report, id2, CBENCH_METRIC_CYCLES, NULL, 0);
+	n1 = figure(report, id1, CBENCH_METRIC_INSTRUCTIONS, NULL, 0);
+	n2 = figure(report, id2, CBENCH_METRIC_INSTRUCTIONS, NULL, 0);
 	m->unroll[0] = unroll;
 	m->unroll[1] = 2 * unroll;
 	m->per_instance = (e2 - e1) / unroll / per_instance;
@@ -530,8 +488,8 @@ static void derive(const struct cbench_json *report, int i, const char *prefix, 
 		*why = '\0';
 }
 
-/* Each item's row of the report, from the run's results. */
-static void rows_of(const struct cbench_json *report, struct item *items, int n)
+/* Each item's row of the report, from the run's results (NULL: none ran). */
+static void rows_of(const struct cbench_report *report, struct item *items, int n)
 {
 	for (int i = 0; i < n; i++) {
 		struct item *it = &items[i];
@@ -607,8 +565,7 @@ static int workdir(const struct insn_options *o, char *dir, size_t len)
 
 static void cleanup(const struct insn_options *o, const char *dir)
 {
-	static const char *const files[] = { "insn.c", "insn.so", "cbench.h", "cc.err", "run.json",
-					     "run.err" };
+	static const char *const files[] = { "insn.c", "insn.so", "cbench.h", "cc.err" };
 	char path[PATH_MAX];
 
 	if (o->keep)
@@ -632,26 +589,67 @@ static void target_of(const struct insn_options *o, const struct cbench_core *co
 	t->avx512_usable = (x & 0xe6) == 0xe6;
 }
 
-static int run_items(const struct insn_options *o, struct item *items, int n,
-		     struct cbench_json **report)
+/* The sequences' run, in hand: every item's row, and whether the PMU counted. */
+struct taking {
+	struct item *items;
+	int n;
+	bool counted, taken;
+};
+
+static int take_run(const struct cbench_report *report, void *arg)
+{
+	struct taking *tk = arg;
+
+	rows_of(report, tk->items, tk->n);
+	tk->counted = report->timer.counters != 0;
+	tk->taken = true;
+	return 0;
+}
+
+/* The object in dir measured, every item's row from its run; 0, or -1
+ * after saying why (128 + n: a signal stopped it). */
+static int measure(const struct insn_options *o, const char *dir, struct taking *tk)
+{
+	char so[PATH_MAX];
+	struct cbench_run_options ro;
+	const struct cbench_run_taker taker = { .take = take_run, .arg = tk, .quiet = true };
+
+	snprintf(so, sizeof(so), "%.4000s/insn.so", dir);
+	cbench_run_options_init(&ro);
+	ro.so_path = so;
+	ro.backend = strcmp(o->backend, "kmod") ? CBENCH_BACKEND_USER : CBENCH_BACKEND_KMOD;
+	ro.trials = o->trials;
+	ro.cpu = o->cpu;
+	/* A failed trial is the sequence's business: status 1 is fine. */
+	cbench_run(&ro, &taker);
+	if (cbench_session_stopped()) {
+		cbench_err("insn: interrupted (%s)\n", strsignal(cbench_session_stopped()));
+		return 128 + cbench_session_stopped();
+	}
+	if (!tk->taken) {
+		cbench_err("insn: the kernels did not run on the %s backend\n", o->backend);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_items(const struct insn_options *o, struct taking *tk)
 {
 	char dir[PATH_MAX];
 	int ret;
 
-	*report = NULL;
 	if (workdir(o, dir, sizeof(dir)))
 		return -1;
-	ret = build_all(items, n, dir);
+	ret = build_all(tk->items, tk->n, dir);
 	if (o->build_only) {
 		if (!ret)
 			printf("insn: built %s/insn.so: copy %s to the machine that measures and run "
 			       "insn there with --keep %s and the same sequences\n", dir, dir, dir);
 		return ret;
 	}
-	for (int i = 0; !ret && i < n; i++) {
-		if (!*items[i].refused) {
-			*report = measure(o, dir);
-			ret = *report ? 0 : -1;
+	for (int i = 0; !ret && i < tk->n; i++) {
+		if (!*tk->items[i].refused) {
+			ret = measure(o, dir, tk);
 			break;
 		}
 	}
@@ -665,49 +663,53 @@ int cbench_insn_main(int argc, char *argv[])
 	struct cbench_machine m;
 	struct cbench_core core;
 	struct cbench_asm_target t;
-	struct cbench_json *report = NULL;
 	struct cbench_insn_row rows[MAX_SEQS];
 	struct item *items = calloc(MAX_SEQS, sizeof(*items));
+	struct taking tk = { .items = items };
 	const char *asm_text = NULL;
-	int ret = items ? parse(&o, argc, argv, &asm_text) : -ENOMEM, n = 0, status = 1;
+	int ret = items ? parse(&o, argc, argv, &asm_text) : -ENOMEM, status = 1;
 
 	if (ret == 1)
 		usage(stdout);
-	if (ret || load_items(&o, asm_text, items, &n))
+	if (ret || load_items(&o, asm_text, items, &tk.n))
 		goto out;
 	cbench_machine_probe(&m);
-	cbench_core_probe(o.cpu ? atoi(o.cpu) : cbench_last_allowed_cpu(), &core);
+	cbench_core_probe(o.cpu >= 0 ? o.cpu : cbench_last_allowed_cpu(), &core);
 	target_of(&o, &core, &t);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < tk.n; i++)
 		plan(&o, &t, &items[i]);
-	if (run_items(&o, items, n, &report))
+	ret = run_items(&o, &tk);
+	if (ret) {
+		status = ret > 0 ? ret : 1;
+		ret = 0;
 		goto out;
+	}
 	if (o.build_only) {
 		status = 0;
-		for (int i = 0; i < n; i++) {
+		for (int i = 0; i < tk.n; i++) {
 			if (*items[i].refused)
 				cbench_err("insn: refused: %s: %s\n", items[i].asm_text, items[i].refused);
 			status |= *items[i].refused != '\0';
 		}
 		goto out;
 	}
-	rows_of(report, items, n);
-	if (n == 1 && *items[0].refused) {
+	/* Every sequence refused before any ran: their rows say why. */
+	if (!tk.taken)
+		rows_of(NULL, items, tk.n);
+	if (tk.n == 1 && *items[0].refused) {
 		cbench_err("insn: refused: %s\n", items[0].refused);
 		goto out;
 	}
 	status = 0;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < tk.n; i++) {
 		rows[i] = items[i].row;
 		status |= *items[i].refused != '\0';
 	}
 	if (report_out(&o, &(struct cbench_insn_report){
-			.machine = &m, .core = &core, .backend = o.backend, .rows = rows, .n = n,
-			.counted = cbench_json_get(cbench_json_get(report, "config"), "counters") &&
-				   cbench_json_get(cbench_json_get(report, "config"), "counters")->n > 0 }))
+			.machine = &m, .core = &core, .backend = o.backend, .rows = rows, .n = tk.n,
+			.counted = tk.counted }))
 		status = 1;
 out:
-	cbench_json_free(report);
 	free(items);
 	return ret == 1 ? 0 : ret ? (ret < 0 ? 1 : ret) : status;
 }

@@ -69,6 +69,7 @@ struct run_state {
 	struct cbench_lnt_run lnt;	/* an LNT report's machine name and order */
 	struct cbench_outfile *out[CBENCH_FORMATS], *samples;
 	struct cbench_resume *resume;	/* --resume's report, or NULL */
+	const struct cbench_run_taker *taker;	/* a composite's, or NULL */
 };
 
 /* Sets res->n from the cache or by tuning; on failure fails every trial. */
@@ -802,18 +803,20 @@ static int finish(const struct run_state *st)
 			 p && strcmp(p, "-") ? p : "standard output");
 	}
 
-	if (st->no_report)
+	if (st->no_report && st->opt->nreports)
 		cbench_err("no report written (standard output is a terminal): -o FILE writes it, -o - "
 			   "prints it here\n");
 	if (r->interrupted) {
 		cbench_err("interrupted (%s): kept %zu trial%s of %zu at most, of %zu benchmark%s (%zu "
 			   "not run)%s%s, marked as an interrupted run\n", strsignal(r->interrupted), r->trials_kept, r->trials_kept == 1 ? "" : "s",
 			   r->trials_asked, r->nresults, r->nresults == 1 ? "" : "s", r->not_run,
-			   st->no_report ? "" : " in ", st->no_report ? "" : where);
+			   st->no_report || !*where ? "" : " in ", st->no_report ? "" : where);
 		return 128 + r->interrupted;
 	}
 	if (r->failed_trials) {
-		cbench_err("%zu trial%s failed\n", r->failed_trials, r->failed_trials == 1 ? "" : "s");
+		/* A composite judges its failed trials itself. */
+		if (!st->taker || !st->taker->quiet)
+			cbench_err("%zu trial%s failed\n", r->failed_trials, r->failed_trials == 1 ? "" : "s");
 		return 1;
 	}
 	return 0;
@@ -832,23 +835,14 @@ static int check_store(const struct cbench_run_options *o)
 	return -1;
 }
 
-int cbench_run_main(int argc, char *argv[])
+int cbench_run(const struct cbench_run_options *o, const struct cbench_run_taker *taker)
 {
-	struct cbench_run_options opt;
+	struct cbench_run_options opt = *o;
 	struct cbench_resume resume = { 0 };
-	struct run_state st = { .opt = &opt };
+	struct run_state st = { .opt = &opt, .taker = taker };
 	struct cbench_session_config cfg;
 	int ret, status = 1;
 
-	ret = cbench_run_options_parse(&opt, argc, argv, stderr);
-	if (ret) {
-		if (ret < 0)
-			return cbench_usage_error("run", NULL);
-		cbench_run_usage(stdout);
-		return 0;
-	}
-	if (opt.both)
-		return cbench_run_both(&opt);
 	if (opt.resume) {
 		ret = cbench_resume_open(&resume, opt.resume, &opt);
 		if (ret) {
@@ -878,6 +872,9 @@ int cbench_run_main(int argc, char *argv[])
 	};
 	if (cbench_session_open(&st.s, &cfg) || open_outputs(&st))
 		goto out;
+	/* A composite that prints its own report shows no progress either. */
+	if (taker && taker->quiet)
+		st.s.tty = false;
 	if (cbench_session_start(&st.s)) {
 		status = cbench_session_stopped() ? nothing_kept(&st) : 1;
 		goto out;
@@ -897,13 +894,16 @@ int cbench_run_main(int argc, char *argv[])
 	if (st.resume)
 		cbench_resume_mark(st.resume, &st.report);
 	cbench_report_summarize(&st.report);
-	show_table(&st);
+	if (!taker || !taker->quiet)
+		show_table(&st);
 	if (write_outputs(&st))
 		goto out;
 	status = finish(&st);
 	if (opt.store && !st.report.interrupted &&
 	    cbench_store_add_run(&st.report, opt.store, opt.commit, opt.order, opt.keep_dir,
 				 opt.machine_name))
+		status = 1;
+	if (taker && taker->take(&st.report, taker->arg))
 		status = 1;
 out:
 	free_results(&st.report);
@@ -912,3 +912,18 @@ out:
 	return status;
 }
 
+int cbench_run_main(int argc, char *argv[])
+{
+	struct cbench_run_options opt;
+	int ret = cbench_run_options_parse(&opt, argc, argv, stderr);
+
+	if (ret) {
+		if (ret < 0)
+			return cbench_usage_error("run", NULL);
+		cbench_run_usage(stdout);
+		return 0;
+	}
+	if (opt.both)
+		return cbench_run_both(&opt);
+	return cbench_run(&opt, NULL);
+}

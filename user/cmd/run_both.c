@@ -1,154 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `cbenchctl run --backend both`: the same benchmarks in user mode, then in
- * ring 0, as two runs of this cbenchctl (each with its own workers, tuning
- * and table on the terminal), into one Go report of two sections, each with
- * its configuration lines (`backend: user`, then `backend: kmod`), which
- * benchstat compares with `-col backend`.  Then, on stderr, what ring 0
- * removes (report/backends.h).  Ctrl-C stops the run under way, which keeps
- * what it finished; the report then has the sections that have trials.
+ * ring 0, as two runs in this process (each with its own session, workers,
+ * tuning and table on the terminal), into one Go report of two sections,
+ * each with its configuration lines (`backend: user`, then `backend:
+ * kmod`), which benchstat compares with `-col backend`.  Then, on stderr,
+ * what ring 0 removes (report/backends.h).  Ctrl-C stops the run under
+ * way, which keeps what it finished, and no other starts; the report then
+ * has the sections that have trials.
  */
 #include <errno.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd/run_parts.h"
-#include "cmd/subcommands.h"
+#include "error.h"
 #include "report/backends.h"
 #include "report/outfile.h"
-#include "report/readfile.h"
+#include "report/report.h"
 #include "session/session.h"
-
-/* A report's largest size we read back. */
-#define REPORT_MAX_BYTES (256u << 20)
 
 static const char *const backends[2] = { "user", "kmod" };
 
-static volatile sig_atomic_t stopped;
+/* What one backend's run leaves: its Go section and its side of the comparison. */
+struct section {
+	char *go;
+	size_t len;
+	bool have;
+	struct cbench_backend_run run;
+};
 
-/* The child run has the signal too, keeps what it finished and ends: we
- * wait for it, then write what there is. */
-static void on_signal(int sig)
+static int take(const struct cbench_report *r, void *arg)
 {
-	stopped = sig;
+	struct section *sec = arg;
+	FILE *mem = open_memstream(&sec->go, &sec->len);
+	int ret = mem ? cbench_report_go(r, mem) : -ENOMEM;
+
+	if (mem && fclose(mem) && !ret)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = cbench_backend_run_of(r, &sec->run);
+	if (ret) {
+		cbench_err("unable to keep the %s backend's report: %s\n", r->backend, strerror(-ret));
+		return -1;
+	}
+	sec->have = true;
+	return 0;
 }
 
-/* `cbenchctl run` of one backend into dir/<backend>.txt and .json. */
-static int run_backend(const struct cbench_run_options *o, const char *backend, const char *dir)
+/* One backend's run of o's benchmarks into sec; its exit status. */
+static int run_backend(const struct cbench_run_options *o, int b, struct section *sec)
 {
-	char trials[16], limit[32], trial[32], warmup[32], txt[PATH_MAX], json[PATH_MAX];
-	const char *argv[32];
-	int argc = 0;
+	struct cbench_run_options one = *o;
+	const struct cbench_run_taker taker = { .take = take, .arg = sec };
 
-	snprintf(trials, sizeof(trials), "%u", o->trials);
-	snprintf(limit, sizeof(limit), "%.17g", o->time_limit_s);
-	snprintf(trial, sizeof(trial), "%.17g", o->trial_time_s);
-	snprintf(warmup, sizeof(warmup), "%.17g", o->warmup_s);
-	snprintf(txt, sizeof(txt), "%s/%s.txt", dir, backend);
-	snprintf(json, sizeof(json), "%s/%s.json", dir, backend);
-	argv[argc++] = "cbenchctl";
-	argv[argc++] = "run";
-	argv[argc++] = "--backend";
-	argv[argc++] = backend;
-	argv[argc++] = "--trials";
-	argv[argc++] = trials;
-	argv[argc++] = "--time-limit";
-	argv[argc++] = limit;
-	argv[argc++] = "--trial-time";
-	argv[argc++] = o->trial_time_s > 0 ? trial : "auto";
-	argv[argc++] = "--warmup";
-	argv[argc++] = o->warmup_s > 0 ? warmup : "auto";
-	if (o->filter) {
-		argv[argc++] = "--filter";
-		argv[argc++] = o->filter;
-	}
-	if (o->cpu >= 0) {
-		static char cpu[16];
-
-		snprintf(cpu, sizeof(cpu), "%d", o->cpu);
-		argv[argc++] = "--cpu";
-		argv[argc++] = cpu;
-	}
-	if (o->retune)
-		argv[argc++] = "--retune";
+	one.backend = b ? CBENCH_BACKEND_KMOD : CBENCH_BACKEND_USER;
+	one.both = false;
 	/* cbench.ko runs the image as uploaded: user mode measures the code
 	 * where it was loaded too, so both sections have one code-layout line
 	 * and benchstat -col backend sets them side by side. */
-	argv[argc++] = "--fixed-layout";
-	if (o->quiet >= 0 && !strcmp(backend, "kmod")) {
-		argv[argc++] = "--quiet-mode";
-		argv[argc++] = cbench_quiet_name(o->quiet);
-	}
-	argv[argc++] = "-o";
-	argv[argc++] = txt;
-	argv[argc++] = "-o";
-	argv[argc++] = json;
-	argv[argc++] = o->so_path;
-	argv[argc] = NULL;
-	fprintf(stderr, "%s backend:\n", backend);
-	return cbench_session_run_self(argv, NULL);
+	one.fixed_layout = true;
+	one.quiet = b ? o->quiet : -1;
+	one.nreports = 0;
+	one.noutputs = 0;
+	one.output = NULL;
+	fprintf(stderr, "%s backend:\n", backends[b]);
+	return cbench_run(&one, &taker);
 }
 
 /* Both sections that exist, user first, into out; 0 or -errno. */
-static int write_go(struct cbench_outfile *out, const char *dir, const bool have[2])
+static int write_go(struct cbench_outfile *out, const struct section sec[2])
 {
-	char path[PATH_MAX], *text;
-	size_t len;
-	int ret = 0;
-
-	for (int b = 0; b < 2 && !ret; b++) {
-		if (!have[b])
+	for (int b = 0; b < 2; b++) {
+		if (!sec[b].have)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s.txt", dir, backends[b]);
-		ret = cbench_read_file(path, REPORT_MAX_BYTES, &text, &len);
-		if (ret)
-			break;
-		if (b && have[0])
+		if (b && sec[0].have)
 			fputc('\n', out->file);
-		fwrite(text, 1, len, out->file);
-		free(text);
+		fwrite(sec[b].go, 1, sec[b].len, out->file);
 	}
-	if (!ret && ferror(out->file))
-		ret = -EIO;
-	return ret ? ret : cbench_outfile_commit(out);
-}
-
-/* The two JSON reports side by side on stderr. */
-static void compare_backends(const char *dir)
-{
-	struct cbench_json *r[2] = { NULL, NULL };
-	char path[PATH_MAX], why[256], *text;
-	size_t len;
-
-	for (int b = 0; b < 2; b++) {
-		snprintf(path, sizeof(path), "%s/%s.json", dir, backends[b]);
-		if (!cbench_read_file(path, REPORT_MAX_BYTES, &text, &len)) {
-			if (cbench_json_parse(text, len, &r[b], why, sizeof(why)))
-				r[b] = NULL;
-			free(text);
-		}
-	}
-	if (r[0] && r[1])
-		cbench_backends_print(stderr, r[0], r[1], NULL, NULL, 0);
-	cbench_json_free(r[0]);
-	cbench_json_free(r[1]);
-}
-
-static void remove_dir(const char *dir)
-{
-	char path[PATH_MAX];
-
-	for (int b = 0; b < 2; b++) {
-		for (int k = 0; k < 2; k++) {
-			snprintf(path, sizeof(path), "%s/%s.%s", dir, backends[b], k ? "json" : "txt");
-			unlink(path);
-		}
-	}
-	rmdir(dir);
+	return ferror(out->file) ? -EIO : cbench_outfile_commit(out);
 }
 
 /* The kmod backend's preconditions, checked before anything runs. */
@@ -170,12 +102,9 @@ static int check_kmod(const struct cbench_run_options *o)
 
 int cbench_run_both(const struct cbench_run_options *o)
 {
-	char dir[] = "/tmp/cbench-both.XXXXXX";
-	struct sigaction sa = { .sa_handler = on_signal }, old[3];
-	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct section sec[2] = { { 0 }, { 0 } };
 	struct cbench_outfile out;
-	int status[2] = { -1, -1 }, ret, worst = 0;
-	bool have[2] = { false, false };
+	int status, ret, worst = 0;
 
 	if (check_kmod(o))
 		return 1;
@@ -185,39 +114,20 @@ int cbench_run_both(const struct cbench_run_options *o)
 			   cbench_outfile_error(&out, ret));
 		return 1;
 	}
-	if (!mkdtemp(dir)) {
-		cbench_err("unable to make a scratch directory in /tmp: %s\n", strerror(errno));
-		cbench_outfile_abort(&out);
-		return 1;
-	}
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	for (int b = 0; b < 2 && !stopped; b++) {
-		status[b] = run_backend(o, backends[b], dir);
-		/* 0 all passed, 1 some benchmark failed, 128 + n a signal:
-		 * each leaves its reports; 2 and others leave none. */
-		have[b] = status[b] == 0 || status[b] == 1 || status[b] > 128;
-		worst = status[b] > worst ? status[b] : worst;
-		if (status[b] < 0 || status[b] == 2 || (status[b] > 1 && status[b] <= 128))
+	for (int b = 0; b < 2 && !cbench_session_stopped(); b++) {
+		status = run_backend(o, b, &sec[b]);
+		/* 0 all passed, 1 some benchmark failed or an error, 128 + n a
+		 * signal: the run kept what it finished, if anything. */
+		worst = status > worst ? status : worst;
+		if (!sec[b].have)
 			break;
-	}
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	if (have[0] || have[1]) {
-		char path[PATH_MAX];
-
-		/* A run stopped before any trial finished wrote nothing. */
-		for (int b = 0; b < 2; b++) {
-			snprintf(path, sizeof(path), "%s/%s.txt", dir, backends[b]);
-			have[b] &= access(path, R_OK) == 0;
-		}
 	}
 	/* As run: on a terminal the report would scroll the tables away,
 	 * so it is written only where -o (or -o -) says. */
-	if ((have[0] || have[1]) && !o->output && isatty(STDOUT_FILENO)) {
+	if ((sec[0].have || sec[1].have) && !o->output && isatty(STDOUT_FILENO)) {
 		cbench_outfile_abort(&out);
-	} else if (have[0] || have[1]) {
-		ret = write_go(&out, dir, have);
+	} else if (sec[0].have || sec[1].have) {
+		ret = write_go(&out, sec);
 		if (ret)
 			cbench_err("unable to write %s: %s\n", o->output ? o->output : "the report",
 				   cbench_outfile_error(&out, ret));
@@ -226,11 +136,15 @@ int cbench_run_both(const struct cbench_run_options *o)
 		cbench_outfile_abort(&out);
 		worst = worst ? worst : 1;
 	}
-	if (have[0] && have[1])
-		compare_backends(dir);
-	if (stopped)
-		cbench_err("interrupted (%s): the report has the %s that finished\n", strsignal(stopped),
-			   have[1] ? "runs" : have[0] ? "user-mode run" : "nothing");
-	remove_dir(dir);
-	return worst < 0 ? 1 : worst;
+	if (sec[0].have && sec[1].have)
+		cbench_backends_print(stderr, &sec[0].run, &sec[1].run, NULL, NULL, 0);
+	if (cbench_session_stopped())
+		cbench_err("interrupted (%s): the report has the %s that finished\n",
+			   strsignal(cbench_session_stopped()),
+			   sec[1].have ? "runs" : sec[0].have ? "user-mode run" : "nothing");
+	for (int b = 0; b < 2; b++) {
+		free(sec[b].go);
+		cbench_backend_run_free(&sec[b].run);
+	}
+	return worst;
 }

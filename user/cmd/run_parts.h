@@ -126,6 +126,29 @@ void cbench_resume_mark(const struct cbench_resume *rs, struct cbench_report *r)
 void cbench_resume_close(struct cbench_resume *rs);
 
 /*
+ * What a command built on run (run --backend both, selftest, insn) takes
+ * of it, in this process: the run's summarized report, handed to take()
+ * before the run's session closes (the benchmarks, their trials and
+ * everything the report points at live until take() returns), which
+ * returns 0 or -1 after saying why.  quiet: no table, no progress line
+ * and no count of failed trials on stderr (errors are still said).
+ */
+struct cbench_run_taker {
+	int (*take)(const struct cbench_report *report, void *arg);
+	void *arg;
+	bool quiet;
+};
+
+/*
+ * The run o describes, in this process: its benchmarks measured, its
+ * reports written where o says (none where o->nreports is 0), its store
+ * added to; then, if taker is given and the run kept any trial, the report
+ * handed to it.  Returns run's exit status: 0, 1 (a trial failed, or an
+ * error said), 128 + the signal that stopped it.
+ */
+int cbench_run(const struct cbench_run_options *o, const struct cbench_run_taker *taker);
+
+/*
  * --backend both: the benchmarks in user mode, then in ring 0, in one Go
  * report of two sections, and what ring 0 removes on stderr.  Returns the
  * exit status.

@@ -2,9 +2,9 @@
 /*
  * `cbenchctl selftest`: known answers on this machine.  Identifies the
  * core from its CPUID leaves (machine/uarch.c), runs the kernels of
- * examples/known.c (built kernel-safe, so ring 0 runs them too) through
- * `cbenchctl run` in a child, those of caches and TLBs sized from the
- * leaves, reads its JSON report, and judges each figure against what the
+ * examples/known.c (built kernel-safe, so ring 0 runs them too) as a run
+ * in this process (cmd/run_parts.h), those of caches and TLBs sized from
+ * the leaves, and judges each figure of the run's report against what the
  * core's row, or its vendor line's, says (machine/known.c).  Where the PMU
  * counted, instructions per op and cycles per op against the estimate too.
  */
@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +21,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd/run_parts.h"
 #include "cmd/subcommands.h"
 #include "machine/known.h"
 #include "machine/probe.h"
 #include "machine/uarch.h"
 #include "report/backends.h"
-#include "report/json.h"
-#include "report/readfile.h"
+#include "report/figures.h"
 #include "report/outfile.h"
+#include "report/report.h"
 #include "report/report_selftest.h"
 #include "session/options.h"
 #include "session/session.h"
@@ -49,9 +51,9 @@
 struct selftest_options {
 	const char *backends[BACKENDS];	/* "user", "kmod" */
 	int nbackends;
-	const char *cpu;		/* --cpu, as given; NULL: run's default */
-	const char *trials;
-	const char *quiet;		/* --quiet-mode for the kmod backend; NULL: the module's */
+	int cpu;			/* --cpu; -1: run's default */
+	unsigned int trials;
+	int quiet;			/* --quiet-mode for the kmod backend: enum cbench_quiet; -1 the module's */
 	const char *core;		/* --core, as given */
 	bool json;
 	const char *output;
@@ -151,8 +153,7 @@ static int take_option(struct selftest_options *o, int c, const char *arg)
 	case 'b':
 		return take_backend(o, arg);
 	case 'c':
-		o->cpu = arg;
-		return 0;
+		return cbench_option_cpu(arg, CPU_SETSIZE, &o->cpu, stderr) ? CBENCH_EXIT_USAGE : 0;
 	case 'C':
 		if (cbench_core_parse(arg, &line, &uarch))
 			return cbench_usage_error("selftest", "--core: no core named '%s' (see --help)",
@@ -163,14 +164,13 @@ static int take_option(struct selftest_options *o, int c, const char *arg)
 		if (strcmp(arg, "cli") && strcmp(arg, "lvt"))
 			return cbench_usage_error("selftest", "--quiet-mode must be cli or lvt, not '%s'",
 						  arg);
-		o->quiet = arg;
-		return 0;
+		return cbench_option_quiet(arg, &o->quiet, stderr) ? CBENCH_EXIT_USAGE : 0;
 	case 't':
 		if (strspn(arg, "0123456789") != strlen(arg) || !*arg || atoi(arg) < 1 ||
 		    atoi(arg) > 1000)
 			return cbench_usage_error("selftest", "--trials wants a count from 1 to 1000, "
 						  "not '%s'", arg);
-		o->trials = arg;
+		o->trials = (unsigned int)atoi(arg);
 		return 0;
 	case 'e':
 		return take_expect(o, arg);
@@ -201,7 +201,8 @@ static int parse(struct selftest_options *o, int argc, char *argv[])
 	};
 	int c;
 
-	*o = (struct selftest_options){ .backends = { "user" }, .nbackends = 1, .trials = "5" };
+	*o = (struct selftest_options){ .backends = { "user" }, .nbackends = 1, .trials = 5, .cpu = -1,
+					.quiet = -1 };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
@@ -214,7 +215,7 @@ static int parse(struct selftest_options *o, int argc, char *argv[])
 		if (take_option(o, c, optarg))
 			return CBENCH_EXIT_USAGE;
 	}
-	if (o->quiet && !strcmp(o->backends[0], "user") && o->nbackends == 1)
+	if (o->quiet >= 0 && !strcmp(o->backends[0], "user") && o->nbackends == 1)
 		return cbench_usage_error("selftest", "--quiet-mode is how cbench.ko keeps its "
 					  "samples quiet: use it with --backend kmod or both");
 	if (optind != argc)
@@ -282,50 +283,17 @@ static void kernels_filter(const struct plan *plans, char *buf, size_t len)
 		snprintf(buf + at, len - at, ")$");
 }
 
-/* Runs `cbenchctl run` on the kernels into json_path; its stderr into err_path. */
-static int run_kernels(const struct selftest_options *o, const char *backend, const char *so,
-		       const char *filter, const char *json_path, const char *err_path)
+/* Over a result's ok trials: the least, or the median, of one metric; NAN if none has it. */
+static double over_trials(const struct cbench_result *res, enum cbench_metric m, bool least)
 {
-	const char *argv[24];
-	int argc = 0;
-
-	argv[argc++] = "cbenchctl";
-	argv[argc++] = "run";
-	argv[argc++] = "--backend";
-	argv[argc++] = backend;
-	argv[argc++] = "--trials";
-	argv[argc++] = o->trials;
-	if (o->cpu) {
-		argv[argc++] = "--cpu";
-		argv[argc++] = o->cpu;
-	}
-	if (o->quiet && !strcmp(backend, "kmod")) {
-		argv[argc++] = "--quiet-mode";
-		argv[argc++] = o->quiet;
-	}
-	argv[argc++] = "--filter";
-	argv[argc++] = filter;
-	argv[argc++] = "--format";
-	argv[argc++] = "json";
-	argv[argc++] = "-o";
-	argv[argc++] = json_path;
-	argv[argc++] = so;
-	argv[argc] = NULL;
-	/* A failed trial is the checks' business, not the run's: 1 is fine. */
-	return cbench_session_run_self(argv, err_path) <= 1 && !access(json_path, R_OK) ? 0 : -EIO;
-}
-
-/* Over a result's ok trials: the least, or the median, of one figure; NAN if none has it. */
-static double over_trials(const struct cbench_json *res, const char *key, bool least)
-{
-	const struct cbench_json *t = cbench_json_get(res, "trials");
+	const struct cbench_figure *f = cbench_metric_figure(m);
 	double v[1024], lo = NAN;
 	size_t n = 0;
 
-	for (size_t i = 0; t && i < t->n && n < sizeof(v) / sizeof(v[0]); i++) {
-		double x = cbench_json_number(&t->items[i], key, NAN);
+	for (size_t i = 0; res && i < res->ntrials && n < sizeof(v) / sizeof(v[0]); i++) {
+		double x = cbench_figure_value(f, &res->trials[i]);
 
-		if (!isfinite(x) || strcmp(cbench_json_string(&t->items[i], "status", "ok"), "ok"))
+		if (!isfinite(x) || res->trials[i].set_aside)
 			continue;
 		v[n++] = x;
 		if (!(x >= lo))
@@ -335,36 +303,40 @@ static double over_trials(const struct cbench_json *res, const char *key, bool l
 }
 
 /* Why a benchmark has no figure: its first failed trial's reason. */
-static void no_figure(const struct cbench_json *res, const char *id, char *why, size_t len)
+static void no_figure(const struct cbench_result *res, const char *id, char *why, size_t len)
 {
-	const struct cbench_json *t = cbench_json_get(res, "trials");
-
 	snprintf(why, len, "%s: %s", id, res ? "no trial measured it" : "not in the run's report");
-	for (size_t i = 0; t && i < t->n; i++) {
-		if (!strcmp(cbench_json_string(&t->items[i], "status", ""), "failed")) {
-			snprintf(why, len, "%s: %s", id, cbench_json_string(&t->items[i], "reason", "?"));
+	for (size_t i = 0; res && i < res->ntrials; i++) {
+		if (res->trials[i].error) {
+			snprintf(why, len, "%.60s: %.440s", id, res->trials[i].reason);
 			return;
 		}
 	}
 }
 
+/* A result's headline in metric m; NAN where it has none. */
+static double headline(const struct cbench_result *res, enum cbench_metric m)
+{
+	const struct cbench_figure *f = cbench_metric_figure(m);
+
+	return res && f && f->result ? f->result(res) : NAN;
+}
+
 /* A check's figure of one benchmark of the report; NAN, with why, if none. */
-static double figure_of(const struct cbench_json *report, const struct cbench_known_check *k,
+static double figure_of(const struct cbench_report *report, const struct cbench_known_check *k,
 			const char *id, char *why, size_t len)
 {
-	const struct cbench_json *res = cbench_report_result(report, id);
+	const struct cbench_result *res = cbench_report_find(report, id);
 	double x = NAN;
 
 	if (res && k->figure == CBENCH_KNOWN_LEAST)
-		x = over_trials(res, "est_cycles_per_op", true);
+		x = over_trials(res, CBENCH_METRIC_EST_CYCLES, true);
 	else if (res)
-		x = cbench_json_number(res, k->figure == CBENCH_KNOWN_NS ? "ns_per_op" :
-				       "est_cycles_per_op", NAN);
+		x = headline(res, k->figure == CBENCH_KNOWN_NS ? CBENCH_METRIC_NS : CBENCH_METRIC_EST_CYCLES);
 	if (!isfinite(x))
 		no_figure(res, id, why, len);
 	return x;
 }
-
 static void expected_of(const struct selftest_options *o, const struct cbench_known_check *k,
 			const struct cbench_core *core, struct cbench_selftest_outcome *c)
 {
@@ -418,7 +390,7 @@ static void judge(struct cbench_selftest_outcome *c, const char *run_said)
 
 /* Where the PMU counted: one instruction per op, and cycles as the estimate. */
 static void check_counted(struct cbench_selftest_backend *b, const struct cbench_known_check *k,
-			  const struct cbench_json *res)
+			  const struct cbench_result *res)
 {
 	struct cbench_selftest_outcome *c = &b->checks[b->nchecks++];
 
@@ -426,15 +398,15 @@ static void check_counted(struct cbench_selftest_backend *b, const struct cbench
 			       .unit = "instructions", .expected = 1, .expected_hi = 1,
 			       .source = "the kernel's code", .cores = "any",
 			       .tolerance = INSTRUCTIONS_TOLERANCE,
-			       .measured = over_trials(res, "instructions_per_op", false) };
+			       .measured = over_trials(res, CBENCH_METRIC_INSTRUCTIONS, false) };
 	judge(c, "");
 	count(b, c);
 	c = &b->checks[b->nchecks++];
 	*c = (struct cbench_selftest_outcome){ .name = k->name, .what = "cycles per op (counted) vs estimate",
 			       .unit = "cycles", .source = "the estimate", .cores = "any",
 			       .tolerance = CYCLES_TOLERANCE,
-			       .expected = cbench_json_number(res, "est_cycles_per_op", NAN),
-			       .measured = over_trials(res, "cycles_per_op", false) };
+			       .expected = headline(res, CBENCH_METRIC_EST_CYCLES),
+			       .measured = over_trials(res, CBENCH_METRIC_CYCLES, false) };
 	c->expected_hi = c->expected;
 	judge(c, "");
 	count(b, c);
@@ -443,10 +415,10 @@ static void check_counted(struct cbench_selftest_backend *b, const struct cbench
 /* One check on one backend's report. */
 static void check_one(const struct selftest_options *o, const struct cbench_core *core,
 		      const struct cbench_known_check *k, const struct plan *p,
-		      struct cbench_selftest_backend *b, bool counted)
+		      const struct cbench_report *report, struct cbench_selftest_backend *b)
 {
 	struct cbench_selftest_outcome *c = &b->checks[b->nchecks++];
-	char why[256] = "";
+	char why[512] = "";
 	double x;
 
 	*c = (struct cbench_selftest_outcome){ .name = k->name, .what = k->what, .unit = k->unit,
@@ -465,74 +437,67 @@ static void check_one(const struct selftest_options *o, const struct cbench_core
 		count(b, c);
 		return;
 	}
-	x = figure_of(b->report, k, p->id, why, sizeof(why));
+	x = figure_of(report, k, p->id, why, sizeof(why));
 	if (p->minus[0] && isfinite(x))
-		x -= figure_of(b->report, k, p->minus, why, sizeof(why));
+		x -= figure_of(report, k, p->minus, why, sizeof(why));
 	c->measured = x * k->scale;
 	judge(c, why);
 	count(b, c);
-	if (counted && k->one_insn && cbench_report_result(b->report, p->id))
-		check_counted(b, k, cbench_report_result(b->report, p->id));
+	if (report->timer.counters && k->one_insn && cbench_report_find(report, p->id))
+		check_counted(b, k, cbench_report_find(report, p->id));
 }
 
-/* The checks of one backend's report. */
-static void check_all(const struct selftest_options *o, const struct cbench_core *core,
-		      const struct plan *plans, struct cbench_selftest_backend *b)
-{
-	const struct cbench_json *counters = cbench_json_get(cbench_json_get(b->report, "config"),
-							     "counters");
-	bool counted = counters && counters->n > 0;
+/* One backend's run, in hand: its checks, and what it says of its quiet. */
+struct taking {
+	const struct selftest_options *o;
+	const struct cbench_core *core;
+	const struct plan *plans;
+	struct cbench_selftest_backend *b;
+};
 
+static int take(const struct cbench_report *report, void *arg)
+{
+	struct taking *tk = arg;
+
+	if (cbench_backend_run_of(report, &tk->b->run)) {
+		cbench_err("selftest: out of memory\n");
+		return -1;
+	}
 	for (unsigned int i = 0; i < cbench_known_nchecks; i++)
-		check_one(o, core, &cbench_known_checks[i], &plans[i], b, counted);
+		check_one(tk->o, tk->core, &cbench_known_checks[i], &tk->plans[i], report, tk->b);
+	tk->b->measured = true;
+	return 0;
 }
 
-/* Reads a report file whole and parses it; NULL after saying why. */
-static struct cbench_json *read_report(const char *path)
-{
-	struct cbench_json *root = NULL;
-	char why[CBENCH_ERR_LEN], *text = NULL;
-	size_t n = 0;
-
-	if (cbench_read_file(path, 64 << 20, &text, &n) || !n ||
-	    cbench_json_parse(text, n, &root, why, sizeof(why))) {
-		cbench_err("selftest: unable to read the run's report %s\n", path);
-		root = NULL;
-	}
-	free(text);
-	return root;
-}
-
-/* One backend: the run and its checks; 0, or -1 after saying why. */
+/* One backend: the run of the kernels and their checks; 0, or -1 after
+ * saying why (128 + n: a signal stopped it). */
 static int measure_backend(const struct selftest_options *o, const struct cbench_core *core,
-			   const struct plan *plans, const char *so, const char *dir,
-			   struct cbench_selftest_backend *b)
+			   const struct plan *plans, const char *so, struct cbench_selftest_backend *b)
 {
-	char json[PATH_MAX], err[PATH_MAX], filter[2048];
+	char filter[2048];
+	struct cbench_run_options ro;
+	struct taking tk = { .o = o, .core = core, .plans = plans, .b = b };
+	const struct cbench_run_taker taker = { .take = take, .arg = &tk, .quiet = true };
 
-	snprintf(json, sizeof(json), "%s/%s.json", dir, b->backend);
-	snprintf(err, sizeof(err), "%s/%s.err", dir, b->backend);
 	kernels_filter(plans, filter, sizeof(filter));
-	if (run_kernels(o, b->backend, so, filter, json, err)) {
-		char line[512];
-		FILE *f = fopen(err, "re");
-
-		cbench_err("selftest: the known-answer kernels did not run on the %s backend:\n",
+	cbench_run_options_init(&ro);
+	ro.so_path = so;
+	ro.backend = strcmp(b->backend, "kmod") ? CBENCH_BACKEND_USER : CBENCH_BACKEND_KMOD;
+	ro.trials = o->trials;
+	ro.cpu = o->cpu;
+	ro.quiet = ro.backend == CBENCH_BACKEND_KMOD ? o->quiet : -1;
+	ro.filter = filter;
+	/* A failed trial is the checks' business, not the run's: status 1 is fine. */
+	cbench_run(&ro, &taker);
+	if (cbench_session_stopped()) {
+		cbench_err("selftest: interrupted (%s)\n", strsignal(cbench_session_stopped()));
+		return 128 + cbench_session_stopped();
+	}
+	if (!b->measured) {
+		cbench_err("selftest: the known-answer kernels did not run on the %s backend\n",
 			   b->backend);
-		while (f && fgets(line, sizeof(line), f))
-			fprintf(stderr, "  %s", line);
-		if (f)
-			fclose(f);
-		unlink(err);
-		unlink(json);
 		return -1;
 	}
-	unlink(err);
-	b->report = read_report(json);
-	unlink(json);
-	if (!b->report)
-		return -1;
-	check_all(o, core, plans, b);
 	return 0;
 }
 
@@ -542,7 +507,7 @@ static void identify(const struct selftest_options *o, struct cbench_core *core)
 	enum cbench_line line;
 	enum cbench_uarch uarch;
 
-	cbench_core_probe(o->cpu ? atoi(o->cpu) : cbench_last_allowed_cpu(), core);
+	cbench_core_probe(o->cpu >= 0 ? o->cpu : cbench_last_allowed_cpu(), core);
 	if (o->core && !cbench_core_parse(o->core, &line, &uarch))
 		cbench_core_force(core, line, uarch);
 }
@@ -576,7 +541,7 @@ int cbench_selftest_main(int argc, char *argv[])
 	struct plan plans[CBENCH_KNOWN_MAX_CHECKS];
 	struct cbench_machine m;
 	struct cbench_core core;
-	char so[PATH_MAX], dir[] = "/tmp/cbench-selftest.XXXXXX";
+	char so[PATH_MAX];
 	int ret = parse(&o, argc, argv), status = 1, n = 0;
 
 	if (ret == 1) {
@@ -590,18 +555,17 @@ int cbench_selftest_main(int argc, char *argv[])
 			   "'make examples', else 'make install'\n", so);
 		return 1;
 	}
-	if (!mkdtemp(dir)) {
-		cbench_err("selftest: unable to make a scratch directory: %s\n", strerror(errno));
-		return 1;
-	}
 	memset(b, 0, sizeof(b));
 	cbench_machine_probe(&m);
 	identify(&o, &core);
 	make_plans(&core, m.mem_bytes, plans);
 	for (n = 0; n < o.nbackends; n++) {
 		b[n].backend = o.backends[n];
-		if (measure_backend(&o, &core, plans, so, dir, &b[n]))
+		ret = measure_backend(&o, &core, plans, so, &b[n]);
+		if (ret) {
+			status = ret > 0 ? ret : 1;
 			goto out;
+		}
 	}
 	if (report(&o, &m, &core, b, n))
 		goto out;
@@ -610,7 +574,6 @@ int cbench_selftest_main(int argc, char *argv[])
 		status |= b[r].failed != 0;
 out:
 	for (int r = 0; r < BACKENDS; r++)
-		cbench_json_free(b[r].report);
-	rmdir(dir);
+		cbench_backend_run_free(&b[r].run);
 	return status;
 }

@@ -1,107 +1,105 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Two backends' reports side by side; see backends.h. */
+/* Two backends' runs side by side; see backends.h. */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/backends.h"
+#include "report/report.h"
 
-const struct cbench_json *cbench_report_result(const struct cbench_json *report, const char *id)
+static void quietness_of(const struct cbench_result *res, struct cbench_quietness *q)
 {
-	const struct cbench_json *list = cbench_json_get(report, "benchmarks");
+	double discarded = 0, total = 0;
 
-	for (size_t i = 0; list && i < list->n; i++) {
-		if (!strcmp(cbench_json_string(&list->items[i], "id", ""), id))
-			return &list->items[i];
+	snprintf(q->id, sizeof(q->id), "%s", res->exp->id);
+	for (size_t i = 0; i < res->ntrials; i++) {
+		if (res->trials[i].error)
+			continue;
+		discarded += (double)res->trials[i].discarded;
+		total += (double)res->trials[i].nsamples;
+	}
+	q->ns_per_op = res->ns_per_op;
+	q->discarded = total > 0 ? discarded / total : NAN;
+	q->cv = res->cv;
+	/* The headline is the median of trials; the least trial's gap below it. */
+	q->gap = res->ns_per_op / (isfinite(res->least_ns_per_op) ? res->least_ns_per_op : res->ns_per_op) - 1;
+}
+
+int cbench_backend_run_of(const struct cbench_report *r, struct cbench_backend_run *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->rows = calloc(r->nresults ? r->nresults : 1, sizeof(*b->rows));
+	if (!b->rows)
+		return -ENOMEM;
+	snprintf(b->quiet, sizeof(b->quiet), "%s", r->env.quiet);
+	snprintf(b->label, sizeof(b->label), "%s%s%s%s", r->backend, *b->quiet ? " (" : "", b->quiet,
+		 *b->quiet ? ")" : "");
+	b->timer = r->timer;
+	b->core_ghz_min = r->core_ghz_min;
+	b->core_ghz_max = r->core_ghz_max;
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+
+		quietness_of(res, &b->rows[b->n++]);
+		for (size_t t = 0; t < res->ntrials; t++) {
+			for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS && !res->trials[t].error; k++)
+				b->discarded_by[k] += (double)res->trials[t].discarded_by[k];
+		}
+	}
+	return 0;
+}
+
+void cbench_backend_run_free(struct cbench_backend_run *b)
+{
+	free(b->rows);
+	b->rows = NULL;
+	b->n = 0;
+}
+
+const struct cbench_quietness *cbench_backend_row(const struct cbench_backend_run *b, const char *id)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		if (!strcmp(b->rows[i].id, id))
+			return &b->rows[i];
 	}
 	return NULL;
 }
 
-void cbench_quietness_of(const struct cbench_json *report, const char *id, struct cbench_quietness *q)
+static void print_disturbances(FILE *f, const struct cbench_backend_run *b)
 {
-	const struct cbench_json *res = cbench_report_result(report, id);
-	const struct cbench_json *t = cbench_json_get(res, "trials");
-	double discarded = 0, total = 0;
-
-	for (size_t i = 0; t && i < t->n; i++) {
-		discarded += cbench_json_number(&t->items[i], "discarded", 0);
-		total += cbench_json_number(&t->items[i], "measurements", 0);
-	}
-	q->ns_per_op = cbench_json_number(res, "ns_per_op", NAN);
-	q->discarded = total > 0 ? discarded / total : NAN;
-	q->cv = cbench_json_number(res, "cv_of_trials", NAN);
-	/* The headline is the median of trials; the least trial's gap below it. */
-	q->gap = q->ns_per_op / cbench_json_number(res, "least_trial_ns_per_op",
-						   cbench_json_number(res, "ns_per_op", NAN)) - 1;
-}
-
-void cbench_discarded_by(const struct cbench_json *report, double counts[CBENCH_DISTURB_KINDS])
-{
-	const struct cbench_json *res = cbench_json_get(report, "benchmarks");
-
-	for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
-		counts[k] = 0;
-	for (size_t i = 0; res && i < res->n; i++) {
-		const struct cbench_json *t = cbench_json_get(&res->items[i], "trials");
-
-		for (size_t j = 0; t && j < t->n; j++) {
-			const struct cbench_json *by = cbench_json_get(&t->items[j], "discarded_by");
-
-			for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
-				counts[k] += cbench_json_number(by, cbench_disturb_names[k], 0);
-		}
-	}
-}
-
-/* "user" or "kmod (lvt)": a report's backend and, in ring 0, its quiet mode. */
-static void backend_label(const struct cbench_json *report, char *buf, size_t len)
-{
-	const struct cbench_json *cfg = cbench_json_get(report, "config");
-	const char *quiet = cbench_json_string(cfg, "quiet_mode", NULL);
-
-	snprintf(buf, len, "%s%s%s%s", cbench_json_string(cfg, "backend", "?"), quiet ? " (" : "",
-		 quiet ? quiet : "", quiet ? ")" : "");
-}
-
-static void print_disturbances(FILE *f, const struct cbench_json *report)
-{
-	double counts[CBENCH_DISTURB_KINDS];
-	char label[32];
 	bool any = false;
 
-	cbench_discarded_by(report, counts);
-	backend_label(report, label, sizeof(label));
-	fprintf(f, "  %-11s", label);
+	fprintf(f, "  %-11s", b->label);
 	for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++) {
-		if (counts[k] > 0)
-			fprintf(f, "%s %s %.0f", any ? "," : "", cbench_disturb_names[k], counts[k]);
-		any |= counts[k] > 0;
+		if (b->discarded_by[k] > 0)
+			fprintf(f, "%s %s %.0f", any ? "," : "", cbench_disturb_names[k], b->discarded_by[k]);
+		any |= b->discarded_by[k] > 0;
 	}
 	fprintf(f, "%s\n", any ? "" : " none");
 }
 
-void cbench_backends_print(FILE *f, const struct cbench_json *a, const struct cbench_json *b,
+void cbench_backends_print(FILE *f, const struct cbench_backend_run *a, const struct cbench_backend_run *b,
 			   const char *const *ids, const char *const *labels, size_t n)
 {
-	const struct cbench_json *list = cbench_json_get(a, "benchmarks");
-	char la[32], lb[32];
+	static const struct cbench_quietness none = { .ns_per_op = NAN, .discarded = NAN, .cv = NAN,
+						      .gap = NAN };
 
-	backend_label(a, la, sizeof(la));
-	backend_label(b, lb, sizeof(lb));
 	fprintf(f, "\nwhat %s removes against %s: ns/op, measurements discarded as disturbed, the\n"
-		"spread of trials (cv), and the least trial's gap to their median\n", lb, la);
+		"spread of trials (cv), and the least trial's gap to their median\n", b->label, a->label);
 	fprintf(f, "%-24s %10s %10s  %9s %9s  %9s %9s  %9s %9s\n", "benchmark", "ns/op user", "ns/op kmod",
 		"disc user", "disc kmod", "cv user", "cv kmod", "gap user", "gap kmod");
 	if (!ids)
-		n = list ? list->n : 0;
+		n = a->n;
 	for (size_t i = 0; i < n; i++) {
-		const char *id = ids ? ids[i] : cbench_json_string(&list->items[i], "id", "?");
-		struct cbench_quietness u, k;
+		const char *id = ids ? ids[i] : a->rows[i].id;
+		const struct cbench_quietness *u = cbench_backend_row(a, id), *k = cbench_backend_row(b, id);
 
-		cbench_quietness_of(a, id, &u);
-		cbench_quietness_of(b, id, &k);
+		u = u ? u : &none;
+		k = k ? k : &none;
 		fprintf(f, "%-24s %10.4g %10.4g  %8.2f%% %8.2f%%  %8.3f%% %8.3f%%  %8.3f%% %8.3f%%\n",
-			labels ? labels[i] : id, u.ns_per_op, k.ns_per_op, 100 * u.discarded,
-			100 * k.discarded, 100 * u.cv, 100 * k.cv, 100 * u.gap, 100 * k.gap);
+			labels ? labels[i] : id, u->ns_per_op, k->ns_per_op, 100 * u->discarded,
+			100 * k->discarded, 100 * u->cv, 100 * k->cv, 100 * u->gap, 100 * k->gap);
 	}
 	fprintf(f, "disturbances seen (measurements discarded, by cause; user mode sees context\n"
 		"switches, migrations and page faults, ring 0 NMIs, SMIs and, in LVT mode,\n"

@@ -219,3 +219,12 @@ int cbench_metric_of(const char *name)
 	}
 	return -1;
 }
+
+const struct cbench_figure *cbench_metric_figure(enum cbench_metric m)
+{
+	for (unsigned int i = 0; m < CBENCH_METRICS && i < cbench_nfigures; i++) {
+		if (!strcmp(cbench_figures[i].name, cbench_metric_members[m]))
+			return &cbench_figures[i];
+	}
+	return NULL;
+}

@@ -85,6 +85,11 @@ extern const char *const cbench_metric_members[CBENCH_METRICS];
 /* The metric of a name ("est-cycles", or its unit "est-cycles/op"), or -1. */
 int cbench_metric_of(const char *name);
 
+/* The figure a metric reads (its row of cbench_figures[] below): a trial's
+ * value by cbench_figure_value(), a result's by its result(). */
+struct cbench_figure;
+const struct cbench_figure *cbench_metric_figure(enum cbench_metric m);
+
 extern const struct cbench_figure cbench_figures[];
 extern const unsigned int cbench_nfigures;
 

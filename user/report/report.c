@@ -869,3 +869,12 @@ const char *cbench_arena_pages_text(const struct cbench_result *res, char *buf, 
 	}
 	return buf;
 }
+
+const struct cbench_result *cbench_report_find(const struct cbench_report *r, const char *id)
+{
+	for (size_t i = 0; i < r->nresults; i++) {
+		if (!strcmp(r->results[i].exp->id, id))
+			return &r->results[i];
+	}
+	return NULL;
+}

@@ -329,6 +329,9 @@ struct cbench_report {
 /* Fills the derived fields of every trial and result. */
 void cbench_report_summarize(struct cbench_report *r);
 
+/* The result of r whose benchmark's id is id, or NULL. */
+const struct cbench_result *cbench_report_find(const struct cbench_report *r, const char *id);
+
 /* In a run on several CPUs, each result's parallel_gap and
  * parallel_differs (report_jobs.c); part of summarizing. */
 void cbench_report_parallel(struct cbench_report *r);

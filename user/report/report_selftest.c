@@ -28,34 +28,27 @@ static const char *const verdict_names[] = {
 
 /* What disturbed the backend's measurements, by cause (JSON only: the
  * text shows them for two backends side by side). */
-static void print_discarded(struct cbench_print *p, const struct cbench_json *report)
+static void print_discarded(struct cbench_print *p, const struct cbench_backend_run *run)
 {
-	double counts[CBENCH_DISTURB_KINDS];
-
-	cbench_discarded_by(report, counts);
 	cbench_print_object_start(p, "discarded_by");
 	for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
-		cbench_print_json_uint(p, cbench_disturb_names[k], (uint64_t)counts[k]);
+		cbench_print_json_uint(p, cbench_disturb_names[k], (uint64_t)run->discarded_by[k]);
 	cbench_print_object_end(p);
 }
 
-/* The run's timer and the core clock during the checks, from its report. */
-static void print_timer(struct cbench_print *p, const struct cbench_json *cfg)
+/* The run's timer and the core clock during the checks. */
+static void print_timer(struct cbench_print *p, const struct cbench_backend_run *run)
 {
-	double hz = cbench_json_number(cfg, "timer_hz", NAN);
-	double step = cbench_json_number(cfg, "timer_step_ticks", NAN);
+	const struct cbench_timer *t = &run->timer;
 
-	cbench_print_text(p, ": timer %s", cbench_json_string(cfg, "timer", "?"));
-	cbench_print_json_double(p, "timer_hz", hz);
-	cbench_print_text(p, " at %.0f MHz", hz * 1e-6);
-	cbench_print_double(p, "timer_step_ticks", ", step %.3g ticks", step);
-	cbench_print_text(p, " (%.3g ns)", step / hz * 1e9);
-	cbench_print_double(p, "timer_overhead_ticks", ", overhead %.3g ticks",
-			    cbench_json_number(cfg, "timer_overhead_ticks", NAN));
-	cbench_print_double(p, "core_ghz_min", "; core clock %.3f",
-			    cbench_json_number(cfg, "core_ghz_min", NAN));
-	cbench_print_double(p, "core_ghz_max", " to %.3f GHz during the checks\n",
-			    cbench_json_number(cfg, "core_ghz_max", NAN));
+	cbench_print_text(p, ": timer %s", t->name);
+	cbench_print_json_double(p, "timer_hz", t->tsc_hz);
+	cbench_print_text(p, " at %.0f MHz", t->tsc_hz * 1e-6);
+	cbench_print_double(p, "timer_step_ticks", ", step %.3g ticks", t->step_ticks);
+	cbench_print_text(p, " (%.3g ns)", t->step_ticks / t->tsc_hz * 1e9);
+	cbench_print_double(p, "timer_overhead_ticks", ", overhead %.3g ticks", t->overhead_ticks);
+	cbench_print_double(p, "core_ghz_min", "; core clock %.3f", run->core_ghz_min);
+	cbench_print_double(p, "core_ghz_max", " to %.3f GHz during the checks\n", run->core_ghz_max);
 }
 
 /* The expected value, or range, as the text's column shows it. */
@@ -109,15 +102,12 @@ static void print_outcome(struct cbench_print *p, const struct cbench_selftest_o
 
 static void print_backend(struct cbench_print *p, const struct cbench_selftest_backend *b)
 {
-	const struct cbench_json *cfg = cbench_json_get(b->report, "config");
-	const char *quiet = cbench_json_string(cfg, "quiet_mode", NULL);
-
 	cbench_print_object_start(p, NULL);
 	cbench_print_string(p, "backend", "\nbackend %s", b->backend);
-	if (quiet)
-		cbench_print_string(p, "quiet_mode", " (quiet mode %s)", quiet);
-	print_discarded(p, b->report);
-	print_timer(p, cfg);
+	if (*b->run.quiet)
+		cbench_print_string(p, "quiet_mode", " (quiet mode %s)", b->run.quiet);
+	print_discarded(p, &b->run);
+	print_timer(p, &b->run);
 	cbench_print_text(p, "%-17s %-58s %9s %9s %5s  %-13s %s\n", "check", "measures", "expected",
 			  "measured", "tol", "verdict", "source");
 	cbench_print_array_start(p, "checks");
@@ -146,7 +136,7 @@ static void print_side_by_side(FILE *f, const struct cbench_selftest_backend *b)
 			labels[n++] = b[0].checks[i].name;
 		}
 	}
-	cbench_backends_print(f, b[0].report, b[1].report, ids, labels, n);
+	cbench_backends_print(f, &b[0].run, &b[1].run, ids, labels, n);
 }
 
 /* A cache's size: bytes in JSON, KiB in the text (none where CPUID gives none). */

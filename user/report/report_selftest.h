@@ -12,7 +12,7 @@
 #include "machine/known.h"
 #include "machine/probe.h"
 #include "machine/uarch.h"
-#include "report/json.h"
+#include "report/backends.h"
 
 /* One check's outcome on one backend. */
 struct cbench_selftest_outcome {
@@ -30,7 +30,8 @@ struct cbench_selftest_outcome {
 /* What one backend's run gave. */
 struct cbench_selftest_backend {
 	const char *backend;			/* "user" or "kmod" */
-	struct cbench_json *report;		/* the run's JSON report */
+	struct cbench_backend_run run;		/* what its run says of its quiet */
+	bool measured;				/* its run kept trials to judge */
 	struct cbench_selftest_outcome checks[CBENCH_SELFTEST_OUTCOMES];
 	int nchecks;
 	int judged, passed, failed;		/* failed: failed or not measured */
