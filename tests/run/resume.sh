@@ -23,18 +23,24 @@ OUTPUT_GLOB="report*"
 
 # The run, stopped in stop's second trial (its second setup): first and
 # second have both their trials, stop one of two.
-echo 0 >"$TMP/counter"
+# `cbenchctl run ARGS`, stopped by SIGINT once stop's second setup blocks;
+# rc its exit status.
+stopped_run() {
+	echo 0 >"$TMP/counter"
+	CBENCH_RESUME_COUNTER=$TMP/counter CBENCH_RESUME_STOP_AT=2 "$CB" run "$@" \
+		>"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	for _ in $(seq 1200); do
+		[ "$(cat "$TMP/counter")" -ge 2 ] && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+}
+
 # shellcheck disable=SC2086
-CBENCH_RESUME_COUNTER=$TMP/counter CBENCH_RESUME_STOP_AT=2 "$CB" run $OPTS -o "$TMP/int.json" \
-	-o "$TMP/int.txt" "$SO" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-for _ in $(seq 1200); do
-	[ "$(cat "$TMP/counter")" -ge 2 ] && break
-	sleep 0.05
-done
-kill -INT "$pid"
-wait "$pid"
-rc=$?
+stopped_run $OPTS -o "$TMP/int.json" -o "$TMP/int.txt" "$SO"
 if [ "$rc" -eq 130 ] && "$SCHEMA_PY" - "$TMP/int.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -150,21 +156,12 @@ expect_failure "resume: raw measurements" "run --resume cannot write the raw mea
 # caught trial in that order.  Round 1 runs second, stop, first: stop
 # blocks in it, first's trial there is dropped even if it finished.
 if [ "$(nproc)" -ge 2 ]; then
-	echo 0 >"$TMP/counter"
-	CBENCH_RESUME_COUNTER=$TMP/counter CBENCH_RESUME_STOP_AT=2 "$CB" run --trials 3 --jobs 2 \
-		--trial-time 0.005 --warmup 0.001 --time-limit 60 -o "$TMP/jobs.json" "$SO" \
-		>"$TMP/out" 2>"$TMP/err" &
-	pid=$!
-	for _ in $(seq 1200); do
-		[ "$(cat "$TMP/counter")" -ge 2 ] && break
-		sleep 0.05
-	done
-	kill -INT "$pid"
-	wait "$pid"
-	rc=$?
+	stopped_run --trials 3 --jobs 2 --trial-time 0.005 --warmup 0.001 --time-limit 60 \
+		-o "$TMP/jobs.json" "$SO"
+	rc_stop=$rc
 	run_cb run --trials 3 --jobs 2 --trial-time 0.005 --warmup 0.001 --time-limit 60 \
 		--resume "$TMP/jobs.json" -o "$TMP/jobs-res.json" "$SO"
-	if [ "$rc" -eq 0 ] && "$SCHEMA_PY" - "$TMP/jobs.json" "$TMP/jobs-res.json" <<'PY'
+	if [ "$rc_stop" -eq 130 ] && [ "$rc" -eq 0 ] && "$SCHEMA_PY" - "$TMP/jobs.json" "$TMP/jobs-res.json" <<'PY'
 import json, sys
 old, new = (json.load(open(p)) for p in sys.argv[1:3])
 assert [(b["id"], len(b["trials"])) for b in old["benchmarks"]] == [("first", 1), ("second", 2), ("stop", 1)], old["benchmarks"]

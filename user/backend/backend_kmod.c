@@ -116,7 +116,7 @@ static int kmod_open(struct cbench_backend *b, int cpu)
 	ret = cbench_proto_info(k->nl, &k->info);
 	if (ret)
 		return ret;
-	ret = cbench_kmod_pick_quiet(b, &k->info);
+	ret = cbench_kmod_pick_settings(b, k);
 	if (ret)
 		return ret;
 	/* The budget runs get: we never ask for less than the module's. */
@@ -234,7 +234,7 @@ static int refill(struct kmod_backend *k, struct batch *bt, const struct cbench_
 	bt->n = bt->next = 0;
 	bt->too_long = false;
 	do {
-		n = cbench_kmod_run_once(k->nl, r, bt->s, r->tp_records ? &bt->tp : NULL, &res);
+		n = cbench_kmod_run_once(k, r, bt->s, r->tp_records ? &bt->tp : NULL, &res);
 		if (n < 0)
 			return n;
 	} while (n == 0 && res.state == CBENCH_RUN_TOO_LONG && ++tries < TOO_LONG_TRIES);
@@ -557,10 +557,9 @@ static int kmod_measure_audit(struct cbench_backend *b, struct cbench_backend *o
 	struct cbench_kmod_shape b_shape = { .reps = reps_other, .samples = rounds * per_side };
 	struct cbench_proto_audit r = { .cpu = (uint32_t)k->cpu, .seed = seed,
 					.per_side = per_side, .rounds = rounds,
-					.has_quiet = cbench_kmod_quiet() >= 0,
-					.quiet = (uint32_t)cbench_kmod_quiet(),
-					.has_watcher = cbench_kmod_watcher() >= 0,
-					.watcher = (uint32_t)cbench_kmod_watcher() };
+					.has_quiet = k->quiet >= 0, .quiet = (uint32_t)k->quiet,
+					.has_watcher = k->watcher >= 0,
+					.watcher = (uint32_t)k->watcher };
 	uint32_t n = rounds * CBENCH_AUDIT_SIDES * per_side;
 	struct cbench_proto_run_state res;
 	struct cbench_ksample *ks;
@@ -661,7 +660,7 @@ static double kmod_tp_min_timing(struct cbench_backend *b, double step_ticks)
 	    tp_batch_alloc(&bt, r.samples, r.tp_records))
 		return NAN;
 	d = calloc((size_t)r.samples * r.tp_records, sizeof(*d));
-	n = d ? cbench_kmod_run_once(k->nl, &r, s, &bt.tp, &res) : -ENOMEM;
+	n = d ? cbench_kmod_run_once(k, &r, s, &bt.tp, &res) : -ENOMEM;
 	for (int i = 0; i < n && res.state == CBENCH_RUN_DONE; i++) {
 		const struct cbench_tp_krecord *rec = bt.tp.out + (size_t)i * r.tp_records;
 

@@ -11,21 +11,6 @@
 extern const struct cbench_backend_ops cbench_backend_kmod;
 
 /*
- * How cbench.ko keeps its samples quiet (enum cbench_quiet), for every run
- * this process and the workers it forks ask for; -1 (the default) leaves it
- * to the module's quiet_mode parameter.  Set before the first worker.
- */
-void cbench_backend_kmod_set_quiet(int quiet);
-
-/*
- * The CPU whose timer watches the calls of every run this process asks
- * cbench.ko for, where several CPUs measure at once (each run has a CPU of
- * its own to watch it); -1 (the default) leaves the choice to the module.
- * A worker sets it for its lane before it opens the backend.
- */
-void cbench_backend_kmod_set_watcher(int cpu);
-
-/*
  * How many runs cbench.ko takes at once (its runs_max), into *runs; 0, or
  * -errno where it cannot be asked.
  */

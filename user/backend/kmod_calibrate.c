@@ -66,7 +66,7 @@ static int ref_run(struct kmod_backend *k, uint32_t image_id, void (*fn)(struct 
 
 	if (!s)
 		return -ENOMEM;
-	n = cbench_kmod_run_once(k->nl, &r, s, NULL, res);
+	n = cbench_kmod_run_once(k, &r, s, NULL, res);
 	if (n >= 0 && res->state != CBENCH_RUN_DONE)
 		n = res->error ? res->error : -EIO;
 	for (int i = 0; i < n; i++) {

@@ -64,6 +64,10 @@ struct kmod_backend {
 	uint32_t ref_image_id;
 	bool have_ref_image;
 	struct cbench_proto_info info;	/* the module's, at open */
+	/* What every run and audit is sent with (cbench_kmod_pick_settings()):
+	 * the quiet mode, -1 none (a module without LVT mode); the CPU to
+	 * watch the calls, -1 the module's choice. */
+	int quiet, watcher;
 	uint64_t budget_ns;		/* the module's, for messages */
 	uint64_t arena_max_bytes;	/* the module's; 0 if it did not say */
 	const struct cbench_experiment *exp;
@@ -113,18 +117,14 @@ struct kmod_backend {
 int cbench_kmod_run_finish(struct cbench_nl *nl, uint32_t id, struct cbench_ksample *out, uint8_t *sides,
 			   struct cbench_proto_tp *tp, uint32_t max, struct cbench_proto_run_state *st);
 
-/* Starts run r with this process's quiet mode, then cbench_kmod_run_finish(). */
-int cbench_kmod_run_once(struct cbench_nl *nl, const struct cbench_proto_run *r, struct cbench_ksample *out,
-			 struct cbench_proto_tp *tp, struct cbench_proto_run_state *st);
+/* Starts run r with k's quiet mode and watcher, then cbench_kmod_run_finish(). */
+int cbench_kmod_run_once(const struct kmod_backend *k, const struct cbench_proto_run *r,
+			 struct cbench_ksample *out, struct cbench_proto_tp *tp,
+			 struct cbench_proto_run_state *st);
 
-/* The quiet mode runs are sent with, from what the module says it has
- * (info) and what was asked; -EOPNOTSUPP with b->error if it cannot. */
-int cbench_kmod_pick_quiet(struct cbench_backend *b, const struct cbench_proto_info *info);
-
-/* The mode every run of this process is sent with; -1: none sent. */
-int cbench_kmod_quiet(void);
-/* The CPU to watch runs asked for (cbench_backend_kmod_set_watcher()); -1: none. */
-int cbench_kmod_watcher(void);
+/* k's quiet mode and watcher, from what b asks and what the module says
+ * it has (k->info); -EOPNOTSUPP with b->error if it cannot give them. */
+int cbench_kmod_pick_settings(struct cbench_backend *b, struct kmod_backend *k);
 
 /* CBENCH_HAVE_* of a run's CBENCH_COUNTER_F_* counters. */
 uint32_t cbench_kmod_have(uint32_t counters);

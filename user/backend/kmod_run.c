@@ -52,72 +52,45 @@ int cbench_kmod_run_finish(struct cbench_nl *nl, uint32_t id, struct cbench_ksam
 	return ret ? ret : del ? del : (int)n;
 }
 
-/* The quiet mode asked for (cbench_backend_kmod_set_quiet()); -1: the module's. */
-static int quiet_asked = -1;
-/* The mode every run of this process is sent with, once kmod_open() has
- * read the module's; -1: none sent (a module without LVT mode). */
-static int quiet_sent = -1;
-
-void cbench_backend_kmod_set_quiet(int quiet)
-{
-	quiet_asked = quiet;
-}
-
-/* The CPU to watch this process's runs (cbench_backend_kmod_set_watcher()); -1: the module's choice. */
-static int watcher_asked = -1;
-
-void cbench_backend_kmod_set_watcher(int cpu)
-{
-	watcher_asked = cpu;
-}
-
-int cbench_kmod_watcher(void)
-{
-	return watcher_asked;
-}
-
 const char *cbench_quiet_name(int quiet)
 {
 	return quiet == CBENCH_QUIET_CLI ? "cli" : quiet == CBENCH_QUIET_LVT ? "lvt" : NULL;
 }
 
-int cbench_kmod_run_once(struct cbench_nl *nl, const struct cbench_proto_run *r, struct cbench_ksample *out,
-			 struct cbench_proto_tp *tp, struct cbench_proto_run_state *st)
+int cbench_kmod_run_once(const struct kmod_backend *k, const struct cbench_proto_run *r,
+			 struct cbench_ksample *out, struct cbench_proto_tp *tp,
+			 struct cbench_proto_run_state *st)
 {
 	struct cbench_proto_run req = *r;
 	uint32_t id;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	req.has_quiet = quiet_sent >= 0;
-	req.quiet = (uint32_t)quiet_sent;
-	req.has_watcher = watcher_asked >= 0;
-	req.watcher = (uint32_t)watcher_asked;
-	ret = cbench_proto_run_start(nl, &req, &id);
-	return ret ? ret : cbench_kmod_run_finish(nl, id, out, NULL, tp, r->samples, st);
+	req.has_quiet = k->quiet >= 0;
+	req.quiet = (uint32_t)k->quiet;
+	req.has_watcher = k->watcher >= 0;
+	req.watcher = (uint32_t)k->watcher;
+	ret = cbench_proto_run_start(k->nl, &req, &id);
+	return ret ? ret : cbench_kmod_run_finish(k->nl, id, out, NULL, tp, r->samples, st);
 }
 
-int cbench_kmod_quiet(void)
+int cbench_kmod_pick_settings(struct cbench_backend *b, struct kmod_backend *k)
 {
-	return quiet_sent;
-}
-
-/* The quiet mode runs are sent with, or why the module cannot give it. */
-int cbench_kmod_pick_quiet(struct cbench_backend *b, const struct cbench_proto_info *info)
-{
-	if (!info->has_quiet) {
-		quiet_sent = -1;
-		if (quiet_asked == CBENCH_QUIET_LVT) {
+	k->watcher = b->has_watcher ? (int)b->watcher : -1;
+	if (!k->info.has_quiet) {
+		k->quiet = -1;
+		if (b->has_quiet && b->quiet == CBENCH_QUIET_LVT) {
 			snprintf(b->error, sizeof(b->error), "this cbench.ko (%s) has no LVT mode: load the "
-				 "module built with this cbenchctl, or leave out --quiet-mode", info->version);
+				 "module built with this cbenchctl, or leave out --quiet-mode",
+				 k->info.version);
 			return -EOPNOTSUPP;
 		}
 		strcpy(b->env.quiet, "cli");
 		return 0;
 	}
-	quiet_sent = quiet_asked >= 0 ? quiet_asked : (int)info->quiet;
+	k->quiet = b->has_quiet ? (int)b->quiet : (int)k->info.quiet;
 	snprintf(b->env.quiet, sizeof(b->env.quiet), "%s",
-		 cbench_quiet_name(quiet_sent) ? cbench_quiet_name(quiet_sent) : "?");
+		 cbench_quiet_name(k->quiet) ? cbench_quiet_name(k->quiet) : "?");
 	return 0;
 }
 

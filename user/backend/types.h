@@ -173,6 +173,13 @@ struct cbench_backend {
 	 * kernel kills a runaway real-time worker even if the runner cannot;
 	 * 0 for no limit. */
 	double rt_limit_s;
+	/* Set by the pipeline before open(), for cbench.ko's runs: how it
+	 * keeps the samples quiet (enum cbench_quiet; has_quiet false: its
+	 * quiet_mode parameter's), and the CPU whose timer watches the calls
+	 * where several CPUs measure at once (has_watcher false: the
+	 * module's choice).  User mode has neither. */
+	bool has_quiet, has_watcher;
+	unsigned int quiet, watcher;
 	/* Set by the pipeline before measure(): the calibration to apply. */
 	struct cbench_timer timer;
 	struct cbench_backend_env env;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/audit_parts.h"
 #include "cmd/subcommands.h"
 #include "report/report_audit.h"
 #include "object/layout.h"
@@ -34,30 +35,6 @@
 /* What an AUDIT phase may take beyond its budget: loading, preparing, the
  * warm-up and the round in progress when the budget runs out; seconds. */
 #define AUDIT_MARGIN_S 30.0
-
-enum audit_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_GO, FORMAT_LNT };
-
-struct audit_options {
-	const char *paths[2];
-	size_t npaths;
-	const char *filter, *name_a, *name_b, *output;
-	double confidence, budget_s, min_effect_pct;
-	uint64_t seed;
-	bool have_seed;
-	bool no_tpoints;
-	bool fixed_placement;
-	bool fixed_layout;
-	enum { GATE_NONE, GATE_SLOWER, GATE_CHANGED } fail_on;
-	bool undecided_pass;		/* --undecided pass: inconclusive audits pass the gate */
-	int figure;			/* --metric: enum cbench_audit_figure; -1: est-cycles where
-					 * the backend measures the reference beside the timings */
-	int cpu;
-	enum cbench_backend_kind backend;
-	enum audit_format format;
-	bool format_given;
-	const char *machine_name, *order;	/* an LNT report's */
-	int quiet;			/* --quiet-mode: enum cbench_quiet; -1 the module's */
-};
 
 static void usage(FILE *f)
 {
@@ -130,7 +107,7 @@ enum { OPT_A = CBENCH_OPT_OWN, OPT_B, OPT_CONFIDENCE, OPT_BUDGET, OPT_MIN_EFFECT
        OPT_UNDECIDED, OPT_FIXED_LAYOUT, OPT_METRIC };
 
 /* One option with a number or a choice; 0 or -EINVAL after saying why. */
-static int checked_option(struct audit_options *o, int c, const char *arg, FILE *err)
+static int checked_option(struct cbench_audit_options *o, int c, const char *arg, FILE *err)
 {
 	switch (c) {
 	case OPT_CONFIDENCE:
@@ -158,7 +135,7 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 	case OPT_FAIL_ON:
 		if (strcmp(arg, "slower") && strcmp(arg, "changed"))
 			return cbench_option_refuse(err, "--fail-on", "slower or changed", arg);
-		o->fail_on = arg[0] == 's' ? GATE_SLOWER : GATE_CHANGED;
+		o->fail_on = arg[0] == 's' ? AUDIT_GATE_SLOWER : AUDIT_GATE_CHANGED;
 		return 0;
 	case OPT_METRIC:
 		if (strcmp(arg, "ns") && strcmp(arg, "ns/op") && strcmp(arg, "est-cycles") &&
@@ -175,8 +152,8 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 	default:
 		if (!strcmp(arg, "text") || !strcmp(arg, "json") || !strcmp(arg, "go") ||
 		    !strcmp(arg, "lnt")) {
-			o->format = arg[0] == 't' ? FORMAT_TEXT : arg[0] == 'j' ? FORMAT_JSON :
-				    arg[0] == 'g' ? FORMAT_GO : FORMAT_LNT;
+			o->format = arg[0] == 't' ? AUDIT_FORMAT_TEXT : arg[0] == 'j' ? AUDIT_FORMAT_JSON :
+				    arg[0] == 'g' ? AUDIT_FORMAT_GO : AUDIT_FORMAT_LNT;
 			o->format_given = true;
 			return 0;
 		}
@@ -187,7 +164,7 @@ static int checked_option(struct audit_options *o, int c, const char *arg, FILE 
 /* One option into o; 0 or -EINVAL after saying why. */
 static int take_option(void *opts, int c, const char *arg, FILE *err)
 {
-	struct audit_options *o = opts;
+	struct cbench_audit_options *o = opts;
 
 	if (c == OPT_A || c == OPT_B) {
 		*(c == OPT_A ? &o->name_a : &o->name_b) = arg;
@@ -205,7 +182,7 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 }
 
 /* What the options must agree on once all are read. */
-static int check_options(struct audit_options *o, int argc, char *argv[])
+static int check_options(struct cbench_audit_options *o, int argc, char *argv[])
 {
 	for (int i = optind; i < argc && o->npaths < 3; i++)
 		o->paths[o->npaths < 2 ? o->npaths++ : 1] = argv[i];
@@ -222,7 +199,7 @@ static int check_options(struct audit_options *o, int argc, char *argv[])
 	return -EINVAL;
 }
 
-static int parse_options(struct audit_options *o, int argc, char *argv[])
+static int parse_options(struct cbench_audit_options *o, int argc, char *argv[])
 {
 	static const struct option own[] = {
 		{ "a", required_argument, NULL, OPT_A },
@@ -247,15 +224,14 @@ static int parse_options(struct audit_options *o, int argc, char *argv[])
 	};
 	int ret;
 
-	*o = (struct audit_options){ .confidence = 0.99, .budget_s = 30, .min_effect_pct = 0.2,
-				     .cpu = -1, .quiet = -1, .figure = -1 };
+	cbench_audit_options_init(o);
 	ret = cbench_options_parse(argc, argv, &fields, own, take_option, o, stderr);
 	if (!ret && cbench_option_quiet_check(o->quiet, o->backend, stderr))
 		ret = -EINVAL;
 	if (!ret && !o->format_given && cbench_path_has_ext(o->output, ".lnt.json"))
-		o->format = FORMAT_LNT;
+		o->format = AUDIT_FORMAT_LNT;
 	else if (!ret && !o->format_given && cbench_path_has_ext(o->output, ".json"))
-		o->format = FORMAT_JSON;
+		o->format = AUDIT_FORMAT_JSON;
 	return ret ? ret : check_options(o, argc, argv);
 }
 
@@ -270,7 +246,7 @@ static const struct cbench_experiment *find(const struct cbench_library *lib, co
 
 /* The pairs of --a/--b, or of every benchmark in both objects that the
  * filter lets through.  Returns 0, or -1 after saying why. */
-static int make_pairs(const struct audit_options *o, const struct cbench_library lib[2],
+static int make_pairs(const struct cbench_audit_options *o, const struct cbench_library lib[2],
 		      struct cbench_audit_report *r)
 {
 	const struct cbench_library *lb = &lib[o->npaths - 1];
@@ -323,7 +299,7 @@ static int make_pairs(const struct audit_options *o, const struct cbench_library
 }
 
 struct audit_state {
-	const struct audit_options *opt;
+	const struct cbench_audit_options *opt;
 	struct cbench_session s;
 	struct cbench_audit_report report;
 };
@@ -379,7 +355,7 @@ static void converge(struct cbench_audit_pair *p)
 /* Tunes both sides, then audits them in one AUDIT phase. */
 static void audit_pair(struct audit_state *st, size_t i)
 {
-	const struct audit_options *o = st->opt;
+	const struct cbench_audit_options *o = st->opt;
 	struct cbench_audit_pair *p = &st->report.pairs[i];
 	double limit_s = o->budget_s + AUDIT_MARGIN_S;
 	struct cbench_worker_job job;
@@ -433,13 +409,13 @@ static int write_report(const struct audit_state *st, struct cbench_outfile *out
 	int ret;
 
 	switch (st->opt->format) {
-	case FORMAT_JSON:
+	case AUDIT_FORMAT_JSON:
 		ret = cbench_audit_report_json(r, out->file);
 		break;
-	case FORMAT_GO:
+	case AUDIT_FORMAT_GO:
 		ret = cbench_audit_report_go(r, out->file);
 		break;
-	case FORMAT_LNT: {
+	case AUDIT_FORMAT_LNT: {
 		const struct cbench_lnt_run l = { .machine = st->opt->machine_name,
 						  .order = st->opt->order };
 
@@ -459,7 +435,7 @@ static int write_report(const struct audit_state *st, struct cbench_outfile *out
 
 /* What of each object's code can move (object/layout.h), for the report:
  * reading the file runs none of it. */
-static void scan_layouts(const struct audit_options *o, const struct cbench_library lib[2],
+static void scan_layouts(const struct cbench_audit_options *o, const struct cbench_library lib[2],
 			 struct cbench_audit_report *r)
 {
 	for (size_t i = 0; i < 2; i++) {
@@ -487,11 +463,11 @@ static int audit_all(struct audit_state *st)
 		return -1;
 	r->backend = s->ops->name;
 	r->machine = s->machine;
-	r->cpuenv = s->cpuenv;
-	r->timer = s->timer;
+	r->cpuenv = s->lane[0].cpuenv;
+	r->timer = s->lane[0].timer;
 	/* How cbench.ko kept the measurements quiet: what it told the
 	 * calibration's worker. */
-	snprintf(r->quiet, sizeof(r->quiet), "%s", s->env.quiet);
+	snprintf(r->quiet, sizeof(r->quiet), "%s", s->lane[0].env.quiet);
 	for (size_t i = 0; i < r->npairs; i++)
 		audit_pair(st, i);
 	cbench_session_progress(s, 0, 0, NULL, NULL);
@@ -513,16 +489,16 @@ static size_t count_failed(const struct cbench_audit_report *r)
  * it (an inconclusive audit whose interval lies under the bound too), and
  * is undecided about the rest.
  */
-static enum cbench_gate_answer answer(const struct audit_options *o, const struct cbench_audit_pair *p)
+static enum cbench_gate_answer answer(const struct cbench_audit_options *o, const struct cbench_audit_pair *p)
 {
 	enum cbench_verdict v = p->end.verdict;
 
-	if (v == CBENCH_VERDICT_B_SLOWER || (v == CBENCH_VERDICT_B_FASTER && o->fail_on == GATE_CHANGED))
+	if (v == CBENCH_VERDICT_B_SLOWER || (v == CBENCH_VERDICT_B_FASTER && o->fail_on == AUDIT_GATE_CHANGED))
 		return CBENCH_GATE_FAIL;
 	if (v != CBENCH_VERDICT_UNDECIDED)
 		return CBENCH_GATE_PASS;
 	return cbench_change_gate(p->end.lower, p->end.upper, o->min_effect_pct / 100,
-				  o->fail_on == GATE_CHANGED);
+				  o->fail_on == AUDIT_GATE_CHANGED);
 }
 
 /*
@@ -531,12 +507,12 @@ static enum cbench_gate_answer answer(const struct audit_options *o, const struc
  * failed; 4 when none failed but some were inconclusive, which a gate must
  * not pass as if it had judged them, unless --undecided pass; else 0.
  */
-static int gate(const struct audit_options *o, const struct cbench_audit_report *r)
+static int gate(const struct cbench_audit_options *o, const struct cbench_audit_report *r)
 {
-	const char *what = o->fail_on == GATE_SLOWER ? "slower" : "changed";
+	const char *what = o->fail_on == AUDIT_GATE_SLOWER ? "slower" : "changed";
 	size_t failing = 0, open = 0;
 
-	if (o->fail_on == GATE_NONE)
+	if (o->fail_on == AUDIT_GATE_NONE)
 		return 0;
 	for (size_t i = 0; i < r->npairs; i++) {
 		enum cbench_gate_answer a = answer(o, &r->pairs[i]);
@@ -568,22 +544,21 @@ static int gate(const struct audit_options *o, const struct cbench_audit_report 
 	return CBENCH_EXIT_OK;
 }
 
-int cbench_audit_main(int argc, char *argv[])
+void cbench_audit_options_init(struct cbench_audit_options *o)
 {
-	struct audit_options opt;
+	*o = (struct cbench_audit_options){ .confidence = 0.99, .budget_s = 30, .min_effect_pct = 0.2,
+					    .cpu = -1, .quiet = -1, .figure = -1 };
+}
+
+int cbench_audit(const struct cbench_audit_options *o, const struct cbench_audit_taker *taker)
+{
+	struct cbench_audit_options opt = *o;
 	struct audit_state st = { .opt = &opt };
 	struct cbench_session_config cfg;
-	struct cbench_outfile *out;
+	struct cbench_outfile *out = NULL;
 	size_t failed;
 	int ret, status = 1;
 
-	ret = parse_options(&opt, argc, argv);
-	if (ret) {
-		if (ret < 0)
-			return cbench_usage_error("audit", NULL);
-		usage(stdout);
-		return 0;
-	}
 	if (!opt.have_seed && cbench_random_seed(&opt.seed)) {
 		cbench_err("unable to read a seed from /dev/urandom; give one with --seed\n");
 		return 1;
@@ -599,24 +574,33 @@ int cbench_audit_main(int argc, char *argv[])
 	};
 	if (cbench_session_open(&st.s, &cfg) || make_pairs(&opt, st.s.lib, &st.report))
 		goto out;
+	if (taker && taker->quiet)
+		st.s.tty = false;
 	scan_layouts(&opt, st.s.lib, &st.report);
-	out = cbench_session_output(&st.s, opt.output);
-	if (!out || audit_all(&st))
+	/* A composite writes its own report from the audit's. */
+	if (!taker) {
+		out = cbench_session_output(&st.s, opt.output);
+		if (!out)
+			goto out;
+	}
+	if (audit_all(&st))
 		goto out;
 	/* The text report is the table; the others get it on stderr too. */
-	if (opt.format != FORMAT_TEXT)
+	if (!taker && opt.format != AUDIT_FORMAT_TEXT)
 		cbench_audit_report_text(&st.report, stderr);
-	ret = write_report(&st, out);
+	ret = out ? write_report(&st, out) : 0;
 	if (ret) {
 		cbench_err("unable to write %s: %s\n",
 			opt.output ? opt.output : "the report", cbench_outfile_error(out, ret));
 		goto out;
 	}
 	failed = count_failed(&st.report);
-	if (failed)
+	if (failed && (!taker || !taker->quiet))
 		cbench_err("%zu audit%s failed\n", failed, failed == 1 ? "" : "s");
-	else
+	else if (!failed)
 		status = gate(&opt, &st.report);
+	if (taker && taker->take(&st.report, taker->arg))
+		status = 1;
 out:
 	for (size_t i = 0; i < st.report.npairs; i++) {
 		free(st.report.pairs[i].timings);
@@ -625,4 +609,18 @@ out:
 	free(st.report.pairs);
 	cbench_session_close(&st.s);
 	return status;
+}
+
+int cbench_audit_main(int argc, char *argv[])
+{
+	struct cbench_audit_options opt;
+	int ret = parse_options(&opt, argc, argv);
+
+	if (ret) {
+		if (ret < 0)
+			return cbench_usage_error("audit", NULL);
+		usage(stdout);
+		return 0;
+	}
+	return cbench_audit(&opt, NULL);
 }

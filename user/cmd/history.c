@@ -16,7 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/audit_parts.h"
 #include "cmd/subcommands.h"
+#include "report/report_audit.h"
 #include "report/report_history.h"
 #include "report/outfile.h"
 #include "session/confirm.h"
@@ -269,13 +271,58 @@ static int name_commits(const char *path, struct cbench_history *h)
 	return 0;
 }
 
+/* The audit's first pair (the one benchmark audited) into its verdict. */
+static int take_audit(const struct cbench_audit_report *r, void *arg)
+{
+	struct cbench_confirm_audit *v = arg;
+	const struct cbench_audit_pair *p = r->npairs ? &r->pairs[0] : NULL;
+
+	v->ran = true;
+	if (!p) {
+		snprintf(v->error, sizeof(v->error), "the audit has no pair of this benchmark");
+		return 0;
+	}
+	snprintf(v->verdict, sizeof(v->verdict), "%s", cbench_audit_verdict_name(p));
+	if (p->error) {
+		snprintf(v->error, sizeof(v->error), "%s", p->reason);
+		return 0;
+	}
+	v->change = p->end.change * 100;
+	v->lower = p->end.lower * 100;
+	v->upper = p->end.upper * 100;
+	return 0;
+}
+
+/* A change point's audit, in this process (session/confirm.h). */
+static int audit_sides(const struct cbench_confirm_options *co, const char *backend,
+		       const char *filter, const char *a, const char *b, struct cbench_confirm_audit *v)
+{
+	struct cbench_audit_options ao;
+	const struct cbench_audit_taker taker = { .take = take_audit, .arg = v, .quiet = true };
+	cbench_audit_options_init(&ao);
+	ao.paths[0] = a;
+	ao.paths[1] = b;
+	ao.npaths = 2;
+	ao.filter = filter;
+	ao.backend = strcmp(backend, "kmod") ? CBENCH_BACKEND_USER : CBENCH_BACKEND_KMOD;
+	ao.min_effect_pct = co->min_effect_pct;
+	ao.confidence = co->confidence;
+	ao.budget_s = co->budget_s;
+	ao.cpu = co->cpu;
+	cbench_audit(&ao, &taker);
+	if (!v->ran)
+		snprintf(v->error, sizeof(v->error), "no audit ran (its error above)");
+	return v->ran ? 0 : -1;
+}
+
 /* Audits every change point; the count of audits that failed. */
 static size_t confirm_all(const struct history_options *o, struct cbench_history *h)
 {
 	char dir[] = "/tmp/cbench-history.XXXXXX";
 	struct cbench_confirm_options co = { .min_effect_pct = 100 * o->params.min_effect,
 					     .confidence = o->params.confidence, .budget_s = o->budget_s,
-					     .cpu = o->cpu, .dir = dir, .store = o->store };
+					     .cpu = o->cpu, .dir = dir, .store = o->store,
+					     .audit = audit_sides };
 	size_t failed = 0, serial = 0;
 
 	h->confirm = true;

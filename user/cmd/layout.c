@@ -217,7 +217,7 @@ int cbench_layout_main(int argc, char *argv[])
 	struct layout_options opt;
 	struct cbench_layout_report r = { 0 };
 	struct cbench_layout lay = { 0 };
-	struct cbench_session s = { .cpu_lock = -1 };
+	struct cbench_session s = { 0 };
 	struct cbench_session_config cfg;
 	struct cbench_outfile *out;
 	size_t failed = 0;
@@ -251,7 +251,7 @@ int cbench_layout_main(int argc, char *argv[])
 	}
 	if (cbench_session_start(&s))
 		goto out;
-	r.timer = s.timer;
+	r.timer = s.lane[0].timer;
 	r.backend = s.ops->name;
 	for (; r.nresults < s.nchosen; r.nresults++) {
 		r.results[r.nresults].exp = s.chosen[r.nresults];

@@ -272,9 +272,9 @@ static void start(struct run_state *st)
 	const struct cbench_machine *m = &s->machine;
 
 	st->report.machine = s->machine;
-	st->report.cpuenv = s->cpuenv;
-	st->report.timer = s->timer;
-	st->report.env = s->env;
+	st->report.cpuenv = s->lane[0].cpuenv;
+	st->report.timer = s->lane[0].timer;
+	st->report.env = s->lane[0].env;
 	snprintf(st->cpu_model, sizeof(st->cpu_model), "%s %s %u/%u/%u", m->cpu_vendor, m->cpu_name,
 		 m->cpu_family, m->cpu_model, m->cpu_stepping);
 	if (cbench_cache_path(st->cache_path, sizeof(st->cache_path)))

@@ -175,7 +175,7 @@ int cbench_resume_check(const struct cbench_resume *rs, const struct cbench_sess
 
 	snprintf(model, sizeof(model), "%s family %u model %u stepping %u", m->cpu_vendor,
 		 m->cpu_family, m->cpu_model, m->cpu_stepping);
-	snprintf(cpu, sizeof(cpu), "%d", s->env.cpu);
+	snprintf(cpu, sizeof(cpu), "%d", s->lane[0].env.cpu);
 	snprintf(then_cpu, sizeof(then_cpu), "%.0f", cbench_json_number(c, "worker_cpu", -1));
 	if (same(rs, "on an object of build ID", cbench_json_string(c, "so_build_id", ""),
 		 s->lib[0].build_id, "the object changed since; measure it anew") ||
@@ -188,7 +188,7 @@ int cbench_resume_check(const struct cbench_resume *rs, const struct cbench_sess
 	    same(rs, "with backend", cbench_json_string(c, "backend", ""), s->ops->name,
 		 "give --backend as it was") ||
 	    same(rs, "on CPU", then_cpu, cpu, "give --cpu as it was") ||
-	    same(rs, "in quiet mode", cbench_json_string(c, "quiet_mode", ""), s->env.quiet,
+	    same(rs, "in quiet mode", cbench_json_string(c, "quiet_mode", ""), s->lane[0].env.quiet,
 		 "give --quiet-mode as it was"))
 		return -1;
 	return 0;

@@ -12,15 +12,9 @@
 
 #include "error.h"
 #include "report/report_history.h"
-#include "report/json.h"
-#include "report/readfile.h"
 #include "session/confirm.h"
-#include "session/session.h"
 #include "store/objects.h"
 #include "store/store.h"
-
-/* The largest audit report we read back. */
-#define CONFIRM_REPORT_MAX_BYTES (64u << 20)
 
 /* "^BenchmarkNAME$" with NAME's regex characters escaped: audit's --filter. */
 static void filter_of(const char *name, char *out, size_t len)
@@ -50,100 +44,20 @@ static int not_confirmed(struct cbench_history_change *c, int ret, const char *f
 	return ret;
 }
 
-/* Runs the audit of a against b into json, its stderr into log. */
-static int audit(const struct cbench_confirm_options *o, const struct cbench_history_series *s,
-		 const char *a, const char *b, const char *json, const char *log)
+/* The audit's verdict on c. */
+static int judge(const struct cbench_confirm_audit *v, struct cbench_history_change *c)
 {
-	char filter[2 * 512 + 16], min_effect[32], confidence[32], budget[32], cpu[16];
-	const char *argv[32];
-	int argc = 0;
-
-	filter_of(s->name, filter, sizeof(filter));
-	snprintf(min_effect, sizeof(min_effect), "%.17g", o->min_effect_pct);
-	snprintf(confidence, sizeof(confidence), "%.17g", o->confidence);
-	snprintf(budget, sizeof(budget), "%.17g", o->budget_s);
-	argv[argc++] = "cbenchctl";
-	argv[argc++] = "audit";
-	argv[argc++] = "--backend";
-	argv[argc++] = s->backend;
-	argv[argc++] = "--filter";
-	argv[argc++] = filter;
-	argv[argc++] = "--min-effect";
-	argv[argc++] = min_effect;
-	argv[argc++] = "--confidence";
-	argv[argc++] = confidence;
-	argv[argc++] = "--budget";
-	argv[argc++] = budget;
-	if (o->cpu >= 0) {
-		snprintf(cpu, sizeof(cpu), "%d", o->cpu);
-		argv[argc++] = "--cpu";
-		argv[argc++] = cpu;
-	}
-	argv[argc++] = "--format";
-	argv[argc++] = "json";
-	argv[argc++] = "-o";
-	argv[argc++] = json;
-	argv[argc++] = a;
-	argv[argc++] = b;
-	argv[argc] = NULL;
-	return cbench_session_run_self(argv, log);
-}
-
-/* The last line of the audit's log, for a reason. */
-static void last_line(const char *log, char *out, size_t len)
-{
-	char *text, *end, *line;
-	size_t n;
-
-	snprintf(out, len, "no message");
-	if (cbench_read_file(log, 1 << 20, &text, &n) || !n) {
-		if (n)
-			free(text);
-		return;
-	}
-	for (end = text + n; end > text && end[-1] == '\n'; end--)
-		;
-	*end = '\0';
-	line = strrchr(text, '\n');
-	snprintf(out, len, "%s", line ? line + 1 : text);
-	free(text);
-}
-
-/* The audit's verdict on c, read from its report. */
-static int judge(const char *json, const char *log, struct cbench_history_change *c)
-{
-	const struct cbench_json *audits, *a;
-	struct cbench_json *doc = NULL;
-	char why[300], *text;
-	size_t n;
-	int ret;
-
-	if (cbench_read_file(json, CONFIRM_REPORT_MAX_BYTES, &text, &n)) {
-		last_line(log, why, sizeof(why));
-		return not_confirmed(c, 1, "the audit failed: %s", why);
-	}
-	ret = cbench_json_parse(text, n, &doc, why, sizeof(why));
-	free(text);
-	audits = ret ? NULL : cbench_json_get(doc, "audits");
-	a = audits && audits->type == CBENCH_JSON_ARRAY && audits->n ? &audits->items[0] : NULL;
-	if (!a) {
-		cbench_json_free(doc);
-		return not_confirmed(c, 1, "the audit's report has no audit of this benchmark");
-	}
-	snprintf(c->verdict, sizeof(c->verdict), "%s", cbench_json_string(a, "verdict", "failed"));
-	c->audit_change = cbench_json_number(a, "change", NAN);
-	c->audit_lower = cbench_json_number(a, "lower", NAN);
-	c->audit_upper = cbench_json_number(a, "upper", NAN);
+	snprintf(c->verdict, sizeof(c->verdict), "%s", v->verdict);
+	c->audit_change = v->change;
+	c->audit_lower = v->lower;
+	c->audit_upper = v->upper;
 	if ((!strcmp(c->verdict, "slower") && c->cp.change > 0) ||
 	    (!strcmp(c->verdict, "faster") && c->cp.change < 0)) {
 		c->confirm = CBENCH_CONFIRM_YES;
-		cbench_json_free(doc);
 		return 0;
 	}
-	snprintf(why, sizeof(why), "%s", cbench_json_string(a, "error", ""));
-	cbench_json_free(doc);
 	if (!strcmp(c->verdict, "failed"))
-		return not_confirmed(c, 1, "the audit failed: %s", why);
+		return not_confirmed(c, 1, "the audit failed: %s", v->error);
 	if (!strcmp(c->verdict, "slower") || !strcmp(c->verdict, "faster"))
 		return not_confirmed(c, 0, "the audit found B %s: the other way", c->verdict);
 	return not_confirmed(c, 0, "the audit found B %s%s", c->verdict,
@@ -187,8 +101,9 @@ int cbench_session_confirm(const struct cbench_confirm_options *o,
 {
 	const struct cbench_history_point *a = &s->points[c->cp.last];
 	const struct cbench_history_point *b = &s->points[c->cp.index];
-	char json[PATH_MAX], log[PATH_MAX], fa[PATH_MAX], fb[PATH_MAX];
-	int status;
+	char fa[PATH_MAX], fb[PATH_MAX], filter[2 * 512 + 16];
+	struct cbench_confirm_audit v = { .verdict = "failed", .change = NAN, .lower = NAN,
+					  .upper = NAN };
 
 	if (!a->copy || !b->copy)
 		return not_confirmed(c, 0, "no object kept for commit %s (add runs with --keep-object "
@@ -199,12 +114,10 @@ int cbench_session_confirm(const struct cbench_confirm_options *o,
 	if (copy_file(o, a->copy, 'a', serial, fa, sizeof(fa), c) ||
 	    copy_file(o, b->copy, 'b', serial, fb, sizeof(fb), c))
 		return 1;
-	snprintf(json, sizeof(json), "%s/audit-%zu.json", o->dir, serial);
-	snprintf(log, sizeof(log), "%s/audit-%zu.log", o->dir, serial);
+	filter_of(s->name, filter, sizeof(filter));
 	fprintf(stderr, "%s: history: auditing %s, order %lld (commit %s) against order %lld (commit "
 		"%s)\n", cbench_prog, s->name, a->order, a->commit, b->order, b->commit);
-	status = audit(o, s, fa, fb, json, log);
-	if (status < 0)
-		return not_confirmed(c, 1, "cannot run the audit: %s", strerror(-status));
-	return judge(json, log, c);
+	if (o->audit(o, s->backend, filter, fa, fb, &v))
+		return not_confirmed(c, 1, "the audit failed: %s", v.error);
+	return judge(&v, c);
 }

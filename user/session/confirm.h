@@ -9,24 +9,45 @@
  * or no audit at all (no object kept, the same build on both sides, a
  * failed audit) leave it not confirmed, with the reason.
  *
- * The audit is this cbenchctl run again (cbench_session_run_self), so it is
- * audit's code path, options and report, read back from its JSON.
+ * The audit is the command's to run (o->audit: history's calls audit in
+ * this process), so it is audit's code path, options and verdict.
  */
 #ifndef _CBENCH_CONFIRM_H
 #define _CBENCH_CONFIRM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct cbench_history_series;
 struct cbench_history_change;
+
+/* What the audit of a change point's two sides said. */
+struct cbench_confirm_audit {
+	char verdict[16];		/* audit's name for it: "slower", ..., "failed" */
+	double change, lower, upper;	/* B against A, percent */
+	char error[640];		/* a failed audit's reason */
+	bool ran;			/* an audit ran and said the above */
+};
+
+struct cbench_confirm_options;
+
+/*
+ * Audits b against a, two objects, for the one benchmark filter (audit's
+ * --filter) selects, in backend ("user" or "kmod"), with o's settings:
+ * 0 with *v set, or -1 when no audit could run (its reason in v->error).
+ */
+typedef int (*cbench_confirm_audit_fn)(const struct cbench_confirm_options *o, const char *backend,
+				       const char *filter, const char *a, const char *b,
+				       struct cbench_confirm_audit *v);
 
 struct cbench_confirm_options {
 	double min_effect_pct;		/* audit --min-effect */
 	double confidence;		/* audit --confidence */
 	double budget_s;		/* audit --budget */
 	int cpu;			/* audit --cpu; -1 audit's default */
-	const char *dir;		/* where the audits' reports and logs go */
+	const char *dir;		/* where objects kept in the store are taken to */
 	const char *store;		/* the store: its objects kept as "store:ID" */
+	cbench_confirm_audit_fn audit;
 };
 
 /*

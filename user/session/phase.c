@@ -113,7 +113,6 @@ static void child(void *arg, int fd)
 		send_error(fd, ret, err);
 		_exit(1);
 	}
-	cbench_backend_kmod_set_watcher(job->watcher);
 	ret = cbench_worker_main(&own, fd);
 	fflush(stdout);
 	_exit(ret);

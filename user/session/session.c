@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A measuring session; see session.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -69,7 +67,7 @@ static int pick_cpu(struct cbench_session *s, int wanted)
 			last = i;
 	if (wanted >= 0 && !CPU_ISSET(wanted, &set))
 		return -EINVAL;
-	s->cpu = s->lane[0].cpu = wanted >= 0 ? wanted : last;
+	s->lane[0].cpu = wanted >= 0 ? wanted : last;
 	s->nlanes = 1;
 	s->shared_cpu = CPU_COUNT(&set) == 1;
 	keep_off(s, &set);
@@ -132,7 +130,6 @@ static int pick_cpus(struct cbench_session *s)
 	for (size_t i = 0; i < c.n; i++)
 		s->lane[i].cpu = c.cpu[i];
 	s->nlanes = c.n;
-	s->cpu = s->lane[0].cpu;
 	if (!sched_getaffinity(0, sizeof(set), &set))
 		keep_off(s, &set);
 	return 0;
@@ -155,7 +152,6 @@ static int pick_backend(struct cbench_session *s)
 		cbench_err("unable to use the kmod backend: cbench.ko is not loaded, or we are not root\n");
 		return -1;
 	}
-	cbench_backend_kmod_set_quiet(s->cfg.quiet);
 	/* Ring 0 takes only self-contained objects; auto falls back to user mode. */
 	for (size_t i = 0; s->ops == &cbench_backend_kmod && i < s->nlib; i++) {
 		if (!cbench_backend_kmod_check(s->lib[i].path, err, sizeof(err)))
@@ -200,7 +196,6 @@ int cbench_session_open(struct cbench_session *s, const struct cbench_session_co
 
 	memset(s, 0, sizeof(*s));
 	s->cfg = *cfg;
-	s->cpu_lock = -1;
 	for (size_t i = 0; i < CBENCH_JOBS_MAX; i++)
 		s->lane[i].lock = s->lane[i].watcher = -1;
 	s->tty = isatty(STDERR_FILENO);
@@ -302,11 +297,6 @@ int cbench_session_start(struct cbench_session *s)
 	}
 	if (!s->cfg.no_timer)
 		ret = calibrate(s);
-	/* Lane 0 is the session's CPU, for what measures on one. */
-	s->cpu_lock = s->lane[0].lock;
-	s->cpuenv = s->lane[0].cpuenv;
-	s->timer = s->lane[0].timer;
-	s->env = s->lane[0].env;
 	return ret;
 }
 
@@ -319,6 +309,7 @@ struct cbench_worker_job cbench_session_job_on(const struct cbench_session *s, s
 		.ops = s->ops,
 		.cpu = s->lane[lane].cpu,
 		.watcher = s->lane[lane].watcher,
+		.quiet = s->cfg.quiet,
 		.no_fifo = s->shared_cpu,
 		/* A little over the runner's limit: the runner reports first. */
 		.rt_limit_s = limit_s * 1.5 + 1,
@@ -351,7 +342,7 @@ int cbench_session_tune(const struct cbench_session *s, const struct cbench_expe
 	 * one worker that ran while the machine was busy must not decide n for
 	 * every later run (the result is cached).  Two that agree on n are
 	 * enough; a third settles it when they do not. */
-	cbench_tune_params_init(&tp, s->timer.precision_ns, s->timer.accuracy_ns);
+	cbench_tune_params_init(&tp, s->lane[0].timer.precision_ns, s->lane[0].timer.accuracy_ns);
 	for (int w = 0; w < TUNE_WORKERS; w++) {
 		struct cbench_phase_end end;
 		struct cbench_tuned tuned;
@@ -407,7 +398,6 @@ void cbench_session_close(struct cbench_session *s)
 			close(s->lane[i].lock);
 		s->lane[i].lock = -1;
 	}
-	s->cpu_lock = -1;
 	free(s->chosen);
 	s->chosen = NULL;
 	for (size_t i = 0; i < s->nlib; i++)
@@ -416,32 +406,4 @@ void cbench_session_close(struct cbench_session *s)
 	if (s->sw_holding)
 		cbench_sw_events_release(s->sw_held);
 	s->sw_holding = false;
-}
-
-int cbench_session_run_self(const char *const *argv, const char *err_path)
-{
-	int status, fd;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		if (err_path) {
-			fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-			if (fd >= 0)
-				dup2(fd, STDERR_FILENO);
-		}
-		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		if (fd >= 0)
-			dup2(fd, STDOUT_FILENO);
-		execv("/proc/self/exe", (char *const *)argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return -errno;
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

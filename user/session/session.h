@@ -81,16 +81,12 @@ struct cbench_session {
 	size_t nlib;
 	const struct cbench_experiment **chosen;	/* select: malloc'd */
 	size_t nchosen;
-	int cpu;
 	bool shared_cpu;		/* the runner could not leave the worker's CPU */
-	int cpu_lock;			/* the CPU's lock, or -1 */
 	bool tty;			/* stderr is a terminal: progress is drawn */
 	struct cbench_machine machine;
-	struct cbench_cpuenv cpuenv;	/* of the measuring CPU */
-	struct cbench_timer timer;
-	struct cbench_backend_env env;	/* the calibration worker's */
-	/* The CPUs measured on at once; lane[0] is cpu, cpu_lock, cpuenv,
-	 * timer and env above. */
+	/* The CPUs measured on at once, each with its lock, its settings
+	 * (cpuenv), its timer and its calibration worker's env; lane[0] is
+	 * the session's CPU, for what measures on one. */
 	struct cbench_lane lane[CBENCH_JOBS_MAX];
 	size_t nlanes;
 	struct cbench_outfile out[CBENCH_SESSION_OUTPUTS];
@@ -172,13 +168,5 @@ void cbench_session_progress(const struct cbench_session *s, size_t index, size_
  * are removed. */
 void cbench_session_close(struct cbench_session *s);
 
-/*
- * Runs this cbenchctl again with argv (argv[0] its name, NULL-ended),
- * stdout to /dev/null and stderr to err_path (NULL: ours), and waits.
- * Returns its exit status, 128 + the signal that ended it, or -errno if it
- * could not start.  For `selftest` and `run --backend both`, which run
- * `cbenchctl run` per backend.
- */
-int cbench_session_run_self(const char *const *argv, const char *err_path);
 
 #endif /* _CBENCH_SESSION_H */

@@ -756,8 +756,7 @@ static int placing_start(struct placing *pc, struct cbench_placement *pl, const 
 
 int cbench_worker_audit(struct cbench_backend *a, const struct cbench_worker_job *job, int fd)
 {
-	struct cbench_backend b = { .ops = a->ops, .timer = a->timer, .no_fifo = job->no_fifo,
-				   .rt_limit_s = job->rt_limit_s };
+	struct cbench_backend b = cbench_job_backend(job, a->ops, &a->timer);
 	struct cbench_msg m = { .type = CBENCH_MSG_AUDIT_DONE };
 	static struct clocking clock;
 	struct batched *bt = NULL;

@@ -59,3 +59,14 @@ int cbench_outbox_put(struct cbench_outbox *o, int fd, const struct cbench_msg *
 	return cbench_outbox_flush(o, fd);
 }
 
+struct cbench_backend cbench_job_backend(const struct cbench_worker_job *job,
+					 const struct cbench_backend_ops *ops,
+					 const struct cbench_timer *timer)
+{
+	return (struct cbench_backend){
+		.ops = ops, .timer = *timer, .no_fifo = job->no_fifo, .rt_limit_s = job->rt_limit_s,
+		.has_quiet = job->quiet >= 0, .quiet = job->quiet >= 0 ? (unsigned int)job->quiet : 0,
+		.has_watcher = job->watcher >= 0,
+		.watcher = job->watcher >= 0 ? (unsigned int)job->watcher : 0,
+	};
+}

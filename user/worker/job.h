@@ -47,6 +47,7 @@ struct cbench_worker_job {
 	const struct cbench_backend_ops *ops;
 	int cpu;
 	int watcher;				/* kmod: see struct cbench_lane */
+	int quiet;				/* kmod: enum cbench_quiet; -1 the module's */
 	bool no_fifo;				/* see struct cbench_backend */
 	double rt_limit_s;			/* see struct cbench_backend */
 	const struct cbench_experiment *exp;	/* NULL when calibrating */
@@ -127,6 +128,12 @@ struct cbench_msg {
 
 /* Writes one message whole.  Returns 0 or -EPIPE. */
 int cbench_worker_send(int fd, const struct cbench_msg *m);
+
+/* A backend of ops with timer, set up as job says (no_fifo, rt_limit_s,
+ * ring 0's quiet mode and watcher), not yet opened. */
+struct cbench_backend cbench_job_backend(const struct cbench_worker_job *job,
+					 const struct cbench_backend_ops *ops,
+					 const struct cbench_timer *timer);
 
 /*
  * Messages sent in bursts (job.c says why): put() queues one and writes

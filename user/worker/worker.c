@@ -250,8 +250,7 @@ static int tune(struct cbench_backend *b, const struct cbench_worker_job *job, i
 
 int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 {
-	struct cbench_backend b = { .ops = job->ops, .timer = job->timer, .no_fifo = job->no_fifo,
-				   .rt_limit_s = job->rt_limit_s };
+	struct cbench_backend b = cbench_job_backend(job, job->ops, &job->timer);
 	struct cbench_msg m = { 0 };
 	int ret;
 
