@@ -911,19 +911,3 @@ out:
 	cbench_resume_close(&resume);
 	return status;
 }
-
-int cbench_run_main(int argc, char *argv[])
-{
-	struct cbench_run_options opt;
-	int ret = cbench_run_options_parse(&opt, argc, argv, stderr);
-
-	if (ret) {
-		if (ret < 0)
-			return cbench_usage_error("run", NULL);
-		cbench_run_usage(stdout);
-		return 0;
-	}
-	if (opt.both)
-		return cbench_run_both(&opt);
-	return cbench_run(&opt, NULL);
-}
