@@ -21,6 +21,7 @@
 #include "golden.h"
 #include "machine/reference.h"
 #include "report/carry.h"
+#include "report/figures.h"
 #include "report/json.h"
 #include "report/report_audit.h"
 #include "report/context.h"
@@ -327,6 +328,55 @@ static void carried_reports(void)
 	free(json);
 }
 
+/*
+ * Every figure a trial's JSON carries is read back (run --resume,
+ * report/carry.c): each row of report/figures.c that the JSON writes has
+ * its way in, and a value set on a trial comes back as it was, counters and
+ * allocations included.  A new figure without one fails here.
+ */
+static void figures_read_back(void)
+{
+	struct cbench_result carried = { .exp = &exps[0] };
+	struct cbench_json *doc = NULL;
+	const struct cbench_json *benchmarks;
+	struct cbench_trial *t;
+	char *json, err[200];
+	unsigned int checked = 0;
+
+	build_run();
+	t = &run.results[0].trials[0];
+	for (unsigned int i = 0; i < cbench_nfigures; i++) {
+		const struct cbench_figure *f = &cbench_figures[i];
+
+		if (!(f->show & CBENCH_SHOW_JSON) && !f->headline)
+			continue;
+		if (!f->set)
+			fprintf(stderr, "\n  figure %s: JSON writes it, nothing reads it back\n", f->name);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f->set);
+		f->set(t, 1.25 + i);
+	}
+	json = rendered(&run, JSON);
+	CU_ASSERT_FATAL(cbench_json_parse(json, strlen(json), &doc, err, sizeof(err)) == 0);
+	benchmarks = cbench_json_get(doc, "benchmarks");
+	CU_ASSERT_FATAL(benchmarks && benchmarks->n == 3);
+	CU_ASSERT_EQUAL_FATAL(cbench_result_carry(&benchmarks->items[0], &carried), 0);
+	for (unsigned int i = 0; i < cbench_nfigures; i++) {
+		const struct cbench_figure *f = &cbench_figures[i];
+		double got = cbench_figure_value(f, &carried.trials[0]);
+
+		if (!(f->show & CBENCH_SHOW_JSON) && !f->headline)
+			continue;
+		if (fabs(got - (1.25 + i)) > 1e-9)
+			fprintf(stderr, "\n  figure %s: wrote %g, read back %g\n", f->name, 1.25 + i, got);
+		CU_ASSERT_DOUBLE_EQUAL(got, 1.25 + i, 1e-9);
+		checked++;
+	}
+	CU_ASSERT(checked >= 11);
+	free(carried.trials);
+	cbench_json_free(doc);
+	free(json);
+}
+
 /* The same run with hardware counters: the figures read from them in every
  * format that shows them (report/figures.c). */
 static void run_reports_counters(void)
@@ -390,6 +440,7 @@ static CU_TestInfo golden_tests[] = {
 	{ "the run with hardware counters, byte for byte", run_reports_counters },
 	{ "a fixed audit in every format, byte for byte", audit_reports },
 	{ "the fixed run read back from its JSON (run --resume) renders as the run", carried_reports },
+	{ "every figure a trial's JSON carries is read back", figures_read_back },
 	CU_TEST_INFO_NULL,
 };
 

@@ -83,6 +83,74 @@ static bool ns_per_iteration(const struct cbench_trial *t, double *v)
 	return t->have_tp && t->tp.every && !isnan(*v);
 }
 
+/* The way in: a figure read back from a report (report/carry.c), NAN
+ * where the report has it as null. */
+static void set_ns_per_op(struct cbench_trial *t, double v)
+{
+	t->ns_per_op = v;
+}
+
+static void set_mb_per_s(struct cbench_trial *t, double v)
+{
+	t->mb_per_s = v;
+}
+
+/* A counter's figure: measured only where the report has a number. */
+static void set_counted(struct cbench_trial *t, double *dst, uint32_t have, double v)
+{
+	*dst = v;
+	if (!isnan(v))
+		t->have |= have;
+}
+
+static void set_instructions_per_op(struct cbench_trial *t, double v)
+{
+	set_counted(t, &t->instructions_per_op, CBENCH_HAVE_INSTRUCTIONS, v);
+}
+
+static void set_cycles_per_op(struct cbench_trial *t, double v)
+{
+	set_counted(t, &t->cycles_per_op, CBENCH_HAVE_CYCLES, v);
+}
+
+static void set_ref_cycles_per_op(struct cbench_trial *t, double v)
+{
+	set_counted(t, &t->ref_cycles_per_op, CBENCH_HAVE_REF_CYCLES, v);
+}
+
+static void set_est_cycles_per_op(struct cbench_trial *t, double v)
+{
+	t->est_cycles_per_op = v;
+}
+
+static void set_step_share(struct cbench_trial *t, double v)
+{
+	t->step_share = v;
+}
+
+static void set_core_ghz(struct cbench_trial *t, double v)
+{
+	t->core_ghz = v;
+}
+
+static void set_clock_moved(struct cbench_trial *t, double v)
+{
+	t->clock_moved = v;
+}
+
+/* Allocations are counted together: either member says they were. */
+static void set_bytes_per_op(struct cbench_trial *t, double v)
+{
+	t->figures.bytes_per_op = v;
+	t->figures.have_allocs = true;
+}
+
+static void set_allocs_per_op(struct cbench_trial *t, double v)
+{
+	t->figures.allocs_per_op = v;
+	t->figures.have_allocs = true;
+}
+
 static double result_ns(const struct cbench_result *res)
 {
 	return res->ns_per_op;
@@ -128,34 +196,36 @@ static bool declares_bytes(const struct cbench_experiment *e)
 const struct cbench_figure cbench_figures[] = {
 	{ .name = "ns_per_op", .unit = "ns/op", .lnt = "ps_per_op", .bmf = "latency", .headline = true,
 	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_LNT | CBENCH_SHOW_LNT_ESTIMATE | CBENCH_SHOW_BMF,
-	  .get = ns_per_op, .result = result_ns },
+	  .get = ns_per_op, .set = set_ns_per_op, .result = result_ns },
 	{ .name = "mb_per_s", .unit = "MB/s", .column = "rate", .style = CBENCH_FIGURE_RATE,
 	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_JSON | CBENCH_SHOW_TABLE,
-	  .get = mb_per_s, .result = result_mb, .applies = declares_bytes },
+	  .get = mb_per_s, .set = set_mb_per_s, .result = result_mb, .applies = declares_bytes },
 	{ .name = "instructions_per_op", .unit = "instructions/op", .lnt = "instructions_per_kop",
 	  .bmf = "instructions", .csv = "instructions", .counter = CBENCH_HAVE_INSTRUCTIONS,
 	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_JSON | CBENCH_SHOW_LNT | CBENCH_SHOW_BMF | CBENCH_SHOW_CSV,
-	  .get = instructions_per_op, .result = result_instructions },
+	  .get = instructions_per_op, .set = set_instructions_per_op, .result = result_instructions },
 	{ .name = "cycles_per_op", .unit = "cycles/op", .lnt = "cycles_per_kop", .bmf = "cycles",
 	  .csv = "cycles", .counter = CBENCH_HAVE_CYCLES,
 	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_JSON | CBENCH_SHOW_LNT | CBENCH_SHOW_BMF | CBENCH_SHOW_CSV,
-	  .get = cycles_per_op, .result = result_cycles },
+	  .get = cycles_per_op, .set = set_cycles_per_op, .result = result_cycles },
 	{ .name = "ref_cycles_per_op", .unit = "ref-cycles/op", .lnt = "ref_cycles_per_kop",
 	  .bmf = "ref-cycles", .csv = "ref_cycles", .counter = CBENCH_HAVE_REF_CYCLES,
 	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_JSON | CBENCH_SHOW_LNT | CBENCH_SHOW_BMF | CBENCH_SHOW_CSV,
-	  .get = ref_cycles_per_op, .result = result_ref_cycles },
+	  .get = ref_cycles_per_op, .set = set_ref_cycles_per_op, .result = result_ref_cycles },
 	{ .name = "est_cycles_per_op", .unit = "est-cycles/op", .lnt = "est_cycles_per_kop",
 	  .bmf = "est-cycles", .column = "cycles/op",
 	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_JSON | CBENCH_SHOW_LNT | CBENCH_SHOW_LNT_ESTIMATE |
 		  CBENCH_SHOW_BMF | CBENCH_SHOW_TABLE,
-	  .get = est_cycles_per_op, .result = result_est_cycles },
-	{ .name = "step_share", .unit = "", .show = CBENCH_SHOW_JSON, .get = step_share },
-	{ .name = "core_ghz", .unit = "GHz", .show = CBENCH_SHOW_JSON, .get = core_ghz },
-	{ .name = "clock_moved", .unit = "", .show = CBENCH_SHOW_JSON, .get = clock_moved },
+	  .get = est_cycles_per_op, .set = set_est_cycles_per_op, .result = result_est_cycles },
+	{ .name = "step_share", .unit = "", .show = CBENCH_SHOW_JSON, .get = step_share,
+	  .set = set_step_share },
+	{ .name = "core_ghz", .unit = "GHz", .show = CBENCH_SHOW_JSON, .get = core_ghz, .set = set_core_ghz },
+	{ .name = "clock_moved", .unit = "", .show = CBENCH_SHOW_JSON, .get = clock_moved,
+	  .set = set_clock_moved },
 	{ .name = "bytes_per_op", .unit = "B/op", .style = CBENCH_FIGURE_COUNT,
-	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_JSON, .get = bytes_per_op },
+	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_JSON, .get = bytes_per_op, .set = set_bytes_per_op },
 	{ .name = "allocs_per_op", .unit = "allocs/op", .style = CBENCH_FIGURE_COUNT,
-	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_JSON, .get = allocs_per_op },
+	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_JSON, .get = allocs_per_op, .set = set_allocs_per_op },
 	{ .name = "ns_per_iteration", .unit = "ns/iter", .show = CBENCH_SHOW_GO, .get = ns_per_iteration },
 };
 

@@ -3,8 +3,8 @@
  * The figures a trial carries, by name: one row of cbench_figures[] each
  * (figures.c), which every writer loops over, as Google Benchmark's
  * reporters loop over a run's user counters.  A new per-trial figure is a
- * value its worker measures (worker/results.h) and a row here; no writer
- * names it.
+ * value its worker measures (worker/results.h) and a row here, with its way
+ * out (get) and in (set); no writer or reader names it.
  *
  * A writer takes the figures it shows in their order:
  *
@@ -57,6 +57,10 @@ struct cbench_figure {
 	/* Whether the trial (not failed) measured it, and its value, which
 	 * may then be NAN (the JSON's null). */
 	bool (*get)(const struct cbench_trial *t, double *value);
+	/* The way back in: the trial's value as a report has it (NAN for
+	 * null), for a reader of the trial's JSON member (report/carry.c);
+	 * every figure JSON writes has one, or a resumed run loses it. */
+	void (*set)(struct cbench_trial *t, double value);
 	/* The result's: the median of its kept trials'; NULL: none. */
 	double (*result)(const struct cbench_result *res);
 	/* Whether a benchmark can have it, for the table's columns; NULL: any. */
