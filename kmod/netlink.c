@@ -19,7 +19,11 @@
 #include "lib/abi.h"
 #include "limits.h"
 #include "netlink.h"
+#include "netlink_family.h"
+#include "netlink_audit.h"
+#include "netlink_dump.h"
 #include "netlink_run.h"
+#include "netlink_tpoints.h"
 
 /*
  * One strict policy per command, each spanning every attribute type: an
@@ -117,6 +121,9 @@ static const struct nla_policy run_start_policy[CBENCH_A_MAX + 1] = {
 	[CBENCH_A_RUN_WATCHER] = { .type = NLA_U32 },
 };
 
+/* Registered at the end of this file; replies here name it. */
+static struct genl_family cbench_genl_family;
+
 /* Inside each of CBENCH_A_AUDIT_SIDES' nests (netlink_audit.c parses them again). */
 const struct nla_policy cbench_side_policy[CBENCH_A_SIDE_MAX + 1] = {
 	[CBENCH_A_SIDE_IMAGE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -200,13 +207,6 @@ static int cbench_pre_doit(const struct genl_split_ops *ops, struct sk_buff *skb
 	return 0;
 }
 
-int cbench_dump_capable(struct netlink_callback *cb)
-{
-	if (netlink_capable(cb->skb, CAP_SYS_ADMIN))
-		return 0;
-	NL_SET_ERR_MSG(cb->extack, "needs CAP_SYS_ADMIN");
-	return -EPERM;
-}
 
 /*
  * Refuses the attributes that the PROBE_COUNTERS policy lets through for
@@ -532,7 +532,7 @@ static const struct genl_ops cbench_genl_ops[] = {
 	},
 };
 
-struct genl_family cbench_genl_family __ro_after_init = {
+static struct genl_family cbench_genl_family __ro_after_init = {
 	.name = CBENCH_GENL_NAME,
 	.version = CBENCH_GENL_VERSION,
 	.netnsok = false,
@@ -551,6 +551,8 @@ struct genl_family cbench_genl_family __ro_after_init = {
 
 int __init cbench_genl_init(void)
 {
+	/* The handlers' replies go out in it from the first request on. */
+	cbench_nl_family = &cbench_genl_family;
 	return genl_register_family(&cbench_genl_family);
 }
 

@@ -15,6 +15,7 @@
 #include "client.h"
 #include "image.h"
 #include "limits.h"
+#include "netlink_audit.h"
 #include "netlink_run.h"
 #include "run.h"
 

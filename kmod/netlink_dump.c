@@ -8,7 +8,8 @@
 
 #include "client.h"
 #include "compat.h"
-#include "netlink_run.h"
+#include "netlink_family.h"
+#include "netlink_dump.h"
 #include "run.h"
 
 /*

@@ -18,7 +18,10 @@
 #include "client.h"
 #include "image.h"
 #include "limits.h"
+#include "netlink_dump.h"
+#include "netlink_family.h"
 #include "netlink_run.h"
+#include "netlink_tpoints.h"
 #include "run.h"
 
 /*
@@ -42,7 +45,7 @@ int cbench_nl_reply_u32(struct genl_info *info, u8 cmd, int type, u32 value)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &cbench_genl_family, 0, cmd);
+	hdr = genlmsg_put_reply(msg, info, cbench_nl_family, 0, cmd);
 	if (!hdr || nla_put_u32(msg, type, value)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
@@ -514,7 +517,7 @@ int cbench_nl_run_get(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &cbench_genl_family, 0, CBENCH_CMD_RUN_GET);
+	hdr = genlmsg_put_reply(msg, info, cbench_nl_family, 0, CBENCH_CMD_RUN_GET);
 	ret = -EMSGSIZE;
 	if (!hdr)
 		goto fail;
@@ -588,7 +591,7 @@ int cbench_nl_samples_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		  room > 0 ? room / (int)(sizeof(struct cbench_ksample) + !!run->audit) : 0);
 	if (!n)
 		return -EMSGSIZE;
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &cbench_genl_family,
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, cbench_nl_family,
 			  NLM_F_MULTI, CBENCH_CMD_SAMPLES);
 	if (!hdr)
 		return -EMSGSIZE;

@@ -8,7 +8,9 @@
 
 #include "client.h"
 #include "limits.h"
-#include "netlink_run.h"
+#include "netlink_family.h"
+#include "netlink_dump.h"
+#include "netlink_tpoints.h"
 #include "run.h"
 #include "tpoints.h"
 
@@ -83,7 +85,7 @@ static int put_tp(struct sk_buff *skb, struct netlink_callback *cb, struct cbenc
 	n = min_t(u32, kept - first, room > 0 ? room / (int)sizeof(*rec) : 0);
 	if (!n && first < kept)
 		return -EMSGSIZE;
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, &cbench_genl_family,
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, cbench_nl_family,
 			  NLM_F_MULTI, CBENCH_CMD_TPOINTS);
 	if (!hdr)
 		return -EMSGSIZE;
