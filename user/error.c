@@ -2,19 +2,37 @@
 /* Reporting errors; see error.h. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "error.h"
 
 const char *cbench_prog = "cbenchctl";
 
+/* The last message cbench_err() said, its line end cut. */
+static char last[CBENCH_ERR_LEN * 2];
+
 void cbench_err(const char *fmt, ...)
 {
 	va_list ap;
+	size_t n;
 
+	va_start(ap, fmt);
+	vsnprintf(last, sizeof(last), fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "%s: ", cbench_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	n = strlen(last);
+	while (n && last[n - 1] == '\n')
+		last[--n] = '\0';
+}
+
+void cbench_err_take(char *buf, size_t len)
+{
+	if (len)
+		snprintf(buf, len, "%s", last);
+	last[0] = '\0';
 }
 
 int cbench_usage_error(const char *cmd, const char *fmt, ...)

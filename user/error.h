@@ -7,6 +7,8 @@
 #ifndef _CBENCH_ERROR_H
 #define _CBENCH_ERROR_H
 
+#include <stddef.h>
+
 #define CBENCH_ERR_LEN 512
 
 extern const char *cbench_prog;
@@ -20,6 +22,12 @@ extern const char *cbench_prog;
 
 /* "cbenchctl: " and the message, on stderr; fmt ends the line itself. */
 void cbench_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The last message cbench_err() said since the last take ("" if none),
+ * without the program's name or the line's end, into buf, and forgotten:
+ * for a command that runs another's code in its process and must say why
+ * it failed (history --confirm's audits). */
+void cbench_err_take(char *buf, size_t len);
 
 /*
  * A wrong command line for subcommand cmd: "cbenchctl cmd: <reason>; see

@@ -306,6 +306,29 @@ else
 	not_ok "history --fail-on slower --since 12 exits 3"
 fi
 
+# An audit that cannot begin (the kept objects damaged since): its change
+# point not confirmed, and the reason the audit gave (cbenchctl could not
+# load the object), not a generic one.
+mkdir -p "$TMP/kept.bak"
+cp "$TMP"/kept/* "$TMP/kept.bak/"
+for f in "$TMP"/kept/*; do
+	echo "not an object" >"$f"
+done
+run_cb history --confirm --format json -o "$TMP/damaged.json" --filter '^Chain$' "$STEP"
+cp "$TMP"/kept.bak/* "$TMP/kept/"
+if [ "$rc" -eq 1 ] && python3 - "$TMP/damaged.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+cps = [c for x in r["benchmarks"] for c in x["change_points"]]
+assert cps and not any(c["confirmed"] for c in cps), cps
+assert all(c["reason"].startswith("the audit failed: unable to load benchmarks") for c in cps), cps
+PY
+then
+	ok "history --confirm with damaged kept objects: not confirmed, the audit's own reason given"
+else
+	not_ok "history --confirm with damaged kept objects (exit $rc): $(cat "$TMP/err")"
+fi
+
 # ---- A/A ---------------------------------------------------------------------
 
 if series "$AA" a 2000; then

@@ -76,7 +76,8 @@ struct cbench_kmod_shape {
  * kernel.  shape NULL: setup() and one call of 1 rep.  Returns 0;
  * -ECANCELED if setup() refused the parameter; -ETIME if setup() took
  * longer than CBENCH_KMOD_SETUP_MAX_NS in each of CBENCH_KMOD_SETUP_TRIES
- * rehearsals (a fresh child each: setup() runs once a worker); -EFAULT if the benchmark crashed,
+ * rehearsals (a fresh child each: setup() runs once a worker; one, where it
+ * took ten times as long); -EFAULT if the benchmark crashed,
  * exited or ran away; -E2BIG if it needs more stack; -ENOMEM if the arena
  * cannot be had; with the reason and the fix in why.  *setup_ns gets
  * setup()'s quickest time, 0 if unknown.

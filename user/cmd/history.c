@@ -18,6 +18,7 @@
 
 #include "cmd/audit_parts.h"
 #include "cmd/subcommands.h"
+#include "error.h"
 #include "report/report_audit.h"
 #include "report/report_history.h"
 #include "report/outfile.h"
@@ -309,9 +310,14 @@ static int audit_sides(const struct cbench_confirm_options *co, const char *back
 	ao.confidence = co->confidence;
 	ao.budget_s = co->budget_s;
 	ao.cpu = co->cpu;
+	cbench_err_take(NULL, 0);
 	cbench_audit(&ao, &taker);
-	if (!v->ran)
-		snprintf(v->error, sizeof(v->error), "no audit ran (its error above)");
+	/* An audit that could not begin said why: that is the reason. */
+	if (!v->ran) {
+		cbench_err_take(v->error, sizeof(v->error));
+		if (!*v->error)
+			snprintf(v->error, sizeof(v->error), "no audit ran");
+	}
 	return v->ran ? 0 : -1;
 }
 

@@ -903,7 +903,8 @@ int cbench_run(const struct cbench_run_options *o, const struct cbench_run_taker
 	    cbench_store_add_run(&st.report, opt.store, opt.commit, opt.order, opt.keep_dir,
 				 opt.machine_name))
 		status = 1;
-	if (taker && taker->take(&st.report, taker->arg))
+	/* A stopped run's status says the signal, whatever the taker says. */
+	if (taker && taker->take(&st.report, taker->arg) && status <= 1)
 		status = 1;
 out:
 	free_results(&st.report);

@@ -142,7 +142,8 @@ struct cbench_run_taker {
 /*
  * The run o describes, in this process: its benchmarks measured, its
  * reports written where o says (none where o->nreports is 0), its store
- * added to; then, if taker is given and the run kept any trial, the report
+ * added to; then, if taker is given and the run got that far (a run
+ * stopped by a signal included, with the trials it kept), the report
  * handed to it.  Returns run's exit status: 0, 1 (a trial failed, or an
  * error said), 128 + the signal that stopped it.
  */

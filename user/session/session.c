@@ -196,6 +196,7 @@ int cbench_session_open(struct cbench_session *s, const struct cbench_session_co
 
 	memset(s, 0, sizeof(*s));
 	s->cfg = *cfg;
+	s->affinity_saved = !sched_getaffinity(0, sizeof(s->affinity), &s->affinity);
 	for (size_t i = 0; i < CBENCH_JOBS_MAX; i++)
 		s->lane[i].lock = s->lane[i].watcher = -1;
 	s->tty = isatty(STDERR_FILENO);
@@ -390,6 +391,9 @@ void cbench_session_progress(const struct cbench_session *s, size_t index, size_
 
 void cbench_session_close(struct cbench_session *s)
 {
+	if (s->affinity_saved)
+		sched_setaffinity(0, sizeof(s->affinity), &s->affinity);
+	s->affinity_saved = false;
 	for (size_t i = 0; i < s->nout; i++)
 		cbench_outfile_abort(&s->out[i]);
 	s->nout = 0;

@@ -25,6 +25,7 @@
 #ifndef _CBENCH_SESSION_H
 #define _CBENCH_SESSION_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -82,6 +83,12 @@ struct cbench_session {
 	const struct cbench_experiment **chosen;	/* select: malloc'd */
 	size_t nchosen;
 	bool shared_cpu;		/* the runner could not leave the worker's CPU */
+	/* The CPUs this process may use when the session opened: the runner
+	 * keeps off the workers' while it lasts, and close gives them back,
+	 * so a next session in the same process (run --backend both,
+	 * selftest, history --confirm) chooses from all of them again. */
+	cpu_set_t affinity;
+	bool affinity_saved;
 	bool tty;			/* stderr is a terminal: progress is drawn */
 	struct cbench_machine machine;
 	/* The CPUs measured on at once, each with its lock, its settings

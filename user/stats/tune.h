@@ -29,7 +29,7 @@
  * change what n a benchmark gets.
  */
 #define CBENCH_TUNE_METHOD "alg1 logistic b0.5 s4.5 acc2000 floor-tau-acc cap100us flat-reps " \
-	"pass-to-4acc stable-3 v5"
+	"pass-to-4acc stable-3 v6"
 /* b of the logistic (Chen and Revels: 0.4 < b < 0.6). */
 #define CBENCH_TUNE_B 0.5
 /* a * b * tau_acc: the steepness of Chen and Revels' Fig. 5 (0.009 * 500). */
