@@ -300,12 +300,13 @@ static int audit_sides(const struct cbench_confirm_options *co, const char *back
 {
 	struct cbench_audit_options ao;
 	const struct cbench_audit_taker taker = { .take = take_audit, .arg = v, .quiet = true };
+
 	cbench_audit_options_init(&ao);
 	ao.paths[0] = a;
 	ao.paths[1] = b;
 	ao.npaths = 2;
 	ao.filter = filter;
-	ao.backend = strcmp(backend, "kmod") ? CBENCH_BACKEND_USER : CBENCH_BACKEND_KMOD;
+	cbench_backend_parse(backend, &ao.backend);
 	ao.min_effect_pct = co->min_effect_pct;
 	ao.confidence = co->confidence;
 	ao.budget_s = co->budget_s;

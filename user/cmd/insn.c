@@ -435,13 +435,9 @@ static double figure(const struct cbench_report *report, const char *id, enum cb
 {
 	const struct cbench_result *res = cbench_report_find(report, id);
 	const struct cbench_figure *f = cbench_metric_figure(m);
-	double x = NAN, v[128] = { 0 };
-	size_t n = 0;
+	double x = NAN, v[128];
+	size_t n = cbench_figure_kept(f, res, v, sizeof(v) / sizeof(v[0]));
 
-	for (size_t i = 0; res && i < res->ntrials && n < sizeof(v) / sizeof(v[0]); i++) {
-		v[n] = cbench_figure_value(f, &res->trials[i]);
-		n += !res->trials[i].set_aside && isfinite(v[n]);
-	}
 	qsort(v, n, sizeof(*v), cbench_stats_compare);
 	for (size_t i = 0; i + 1 < n && isnan(x); i++)
 		if (v[i + 1] <= v[i] * (1 + CONFIRM))
@@ -617,20 +613,10 @@ static int measure(const struct insn_options *o, const char *dir, struct taking 
 	snprintf(so, sizeof(so), "%.4000s/insn.so", dir);
 	cbench_run_options_init(&ro);
 	ro.so_path = so;
-	ro.backend = strcmp(o->backend, "kmod") ? CBENCH_BACKEND_USER : CBENCH_BACKEND_KMOD;
+	cbench_backend_parse(o->backend, &ro.backend);
 	ro.trials = o->trials;
 	ro.cpu = o->cpu;
-	/* A failed trial is the sequence's business: status 1 is fine. */
-	cbench_run(&ro, &taker);
-	if (cbench_session_stopped()) {
-		cbench_err("insn: interrupted (%s)\n", strsignal(cbench_session_stopped()));
-		return 128 + cbench_session_stopped();
-	}
-	if (!tk->taken) {
-		cbench_err("insn: the kernels did not run on the %s backend\n", o->backend);
-		return -1;
-	}
-	return 0;
+	return cbench_run_composite("insn", "the kernels", &ro, &taker);
 }
 
 static int run_items(const struct insn_options *o, struct taking *tk)

@@ -361,20 +361,26 @@ static bool last_round(const struct run_state *st, size_t t)
 }
 
 /*
- * The place of result j in round t.  On several CPUs each round but the
- * last starts one benchmark further on: lanes take units in turn and
- * trials last alike, so in one fixed order lane l would get the same
- * benchmarks in every round (two benchmarks on two CPUs: each on one CPU
- * only), and a CPU's own speed would be those benchmarks' alone.  The
+ * How far round t starts down the list of results.  On several CPUs each
+ * round but the last starts one benchmark further on: lanes take units in
+ * turn and trials last alike, so in one fixed order lane l would get the
+ * same benchmarks in every round (two benchmarks on two CPUs: each on one
+ * CPU only), and a CPU's own speed would be those benchmarks' alone.  The
  * last round keeps the list's order, so a terminal prints its rows in it.
  */
+static size_t round_shift(const struct run_state *st, size_t t)
+{
+	size_t n = st->report.nresults;
+
+	return st->s.nlanes < 2 || last_round(st, t) || !n ? 0 : t % n;
+}
+
+/* The place of result j in round t. */
 static size_t round_place(const struct run_state *st, size_t t, size_t j)
 {
 	size_t n = st->report.nresults;
 
-	if (st->s.nlanes < 2 || last_round(st, t) || !n)
-		return j;
-	return (j + n - t % n) % n;
+	return n ? (j + n - round_shift(st, t)) % n : j;
 }
 
 /* The result at place k of round t: round_place()'s inverse. */
@@ -382,9 +388,7 @@ static size_t round_result(const struct run_state *st, size_t t, size_t k)
 {
 	size_t n = st->report.nresults;
 
-	if (st->s.nlanes < 2 || last_round(st, t) || !n)
-		return k;
-	return (k + t) % n;
+	return n ? (k + round_shift(st, t)) % n : k;
 }
 
 /*
@@ -911,4 +915,40 @@ out:
 	cbench_session_close(&st.s);
 	cbench_resume_close(&resume);
 	return status;
+}
+
+/* A composite's taker, wrapped: whether its run handed the report over. */
+struct composite {
+	const struct cbench_run_taker *taker;
+	bool taken;
+};
+
+static int take_composite(const struct cbench_report *report, void *arg)
+{
+	struct composite *c = arg;
+	int ret = c->taker->take(report, c->taker->arg);
+
+	c->taken = !ret;
+	return ret;
+}
+
+int cbench_run_composite(const char *cmd, const char *what, const struct cbench_run_options *o,
+			 const struct cbench_run_taker *taker)
+{
+	struct composite c = { .taker = taker };
+	const struct cbench_run_taker wrapped = { .take = take_composite, .arg = &c,
+						  .quiet = taker->quiet };
+
+	/* A failed trial is the composite's business, not the run's: status 1 is fine. */
+	cbench_run(o, &wrapped);
+	if (cbench_session_stopped()) {
+		cbench_err("%s: interrupted (%s)\n", cmd, strsignal(cbench_session_stopped()));
+		return 128 + cbench_session_stopped();
+	}
+	if (!c.taken) {
+		cbench_err("%s: %s did not run on the %s backend\n", cmd, what,
+			   o->backend == CBENCH_BACKEND_KMOD ? "kmod" : "user");
+		return -1;
+	}
+	return 0;
 }

@@ -63,9 +63,8 @@ static int run_backend(const struct cbench_run_options *o, int b, struct section
 	 * and benchstat -col backend sets them side by side. */
 	one.fixed_layout = true;
 	one.quiet = b ? o->quiet : -1;
+	/* Its Go section is taken, not written. */
 	one.nreports = 0;
-	one.noutputs = 0;
-	one.output = NULL;
 	fprintf(stderr, "%s backend:\n", backends[b]);
 	return cbench_run(&one, &taker);
 }

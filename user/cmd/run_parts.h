@@ -150,6 +150,15 @@ struct cbench_run_taker {
 int cbench_run(const struct cbench_run_options *o, const struct cbench_run_taker *taker);
 
 /*
+ * cbench_run() for a composite that must have the report (selftest, insn):
+ * 0 once taker took it; 128 + N if signal N stopped the run; -1 if the run
+ * never handed it over or take() failed.  Each but 0 said, as "cmd:
+ * interrupted (...)" or "cmd: <what> did not run on the <backend> backend".
+ */
+int cbench_run_composite(const char *cmd, const char *what, const struct cbench_run_options *o,
+			 const struct cbench_run_taker *taker);
+
+/*
  * --backend both: the benchmarks in user mode, then in ring 0, in one Go
  * report of two sections, and what ring 0 removes on stderr.  Returns the
  * exit status.

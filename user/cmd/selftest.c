@@ -286,20 +286,12 @@ static void kernels_filter(const struct plan *plans, char *buf, size_t len)
 /* Over a result's ok trials: the least, or the median, of one metric; NAN if none has it. */
 static double over_trials(const struct cbench_result *res, enum cbench_metric m, bool least)
 {
-	const struct cbench_figure *f = cbench_metric_figure(m);
-	double v[1024], lo = NAN;
-	size_t n = 0;
+	double v[1024];
+	size_t n = cbench_figure_kept(cbench_metric_figure(m), res, v, sizeof(v) / sizeof(v[0]));
 
-	for (size_t i = 0; res && i < res->ntrials && n < sizeof(v) / sizeof(v[0]); i++) {
-		double x = cbench_figure_value(f, &res->trials[i]);
-
-		if (!isfinite(x) || res->trials[i].set_aside)
-			continue;
-		v[n++] = x;
-		if (!(x >= lo))
-			lo = x;
-	}
-	return least ? lo : n ? cbench_stats_median(v, n) : NAN;
+	if (!n)
+		return NAN;
+	return least ? cbench_stats_min(v, n) : cbench_stats_median(v, n);
 }
 
 /* Why a benchmark has no figure: its first failed trial's reason. */
@@ -337,6 +329,7 @@ static double figure_of(const struct cbench_report *report, const struct cbench_
 		no_figure(res, id, why, len);
 	return x;
 }
+
 static void expected_of(const struct selftest_options *o, const struct cbench_known_check *k,
 			const struct cbench_core *core, struct cbench_selftest_outcome *c)
 {
@@ -465,7 +458,6 @@ static int take(const struct cbench_report *report, void *arg)
 	}
 	for (unsigned int i = 0; i < cbench_known_nchecks; i++)
 		check_one(tk->o, tk->core, &cbench_known_checks[i], &tk->plans[i], report, tk->b);
-	tk->b->measured = true;
 	return 0;
 }
 
@@ -482,23 +474,12 @@ static int measure_backend(const struct selftest_options *o, const struct cbench
 	kernels_filter(plans, filter, sizeof(filter));
 	cbench_run_options_init(&ro);
 	ro.so_path = so;
-	ro.backend = strcmp(b->backend, "kmod") ? CBENCH_BACKEND_USER : CBENCH_BACKEND_KMOD;
+	cbench_backend_parse(b->backend, &ro.backend);
 	ro.trials = o->trials;
 	ro.cpu = o->cpu;
 	ro.quiet = ro.backend == CBENCH_BACKEND_KMOD ? o->quiet : -1;
 	ro.filter = filter;
-	/* A failed trial is the checks' business, not the run's: status 1 is fine. */
-	cbench_run(&ro, &taker);
-	if (cbench_session_stopped()) {
-		cbench_err("selftest: interrupted (%s)\n", strsignal(cbench_session_stopped()));
-		return 128 + cbench_session_stopped();
-	}
-	if (!b->measured) {
-		cbench_err("selftest: the known-answer kernels did not run on the %s backend\n",
-			   b->backend);
-		return -1;
-	}
-	return 0;
+	return cbench_run_composite("selftest", "the known-answer kernels", &ro, &taker);
 }
 
 /* The core the checks are judged as: this CPU's, or --core's. */

@@ -8,7 +8,9 @@
 #include "report/backends.h"
 #include "report/report.h"
 
-static void quietness_of(const struct cbench_result *res, struct cbench_quietness *q)
+/* res's row into q, its measured trials' discards by cause added to by. */
+static void quietness_of(const struct cbench_result *res, struct cbench_quietness *q,
+			 double by[CBENCH_DISTURB_KINDS])
 {
 	double discarded = 0, total = 0;
 
@@ -18,6 +20,8 @@ static void quietness_of(const struct cbench_result *res, struct cbench_quietnes
 			continue;
 		discarded += (double)res->trials[i].discarded;
 		total += (double)res->trials[i].nsamples;
+		for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS; k++)
+			by[k] += (double)res->trials[i].discarded_by[k];
 	}
 	q->ns_per_op = res->ns_per_op;
 	q->discarded = total > 0 ? discarded / total : NAN;
@@ -38,15 +42,8 @@ int cbench_backend_run_of(const struct cbench_report *r, struct cbench_backend_r
 	b->timer = r->timer;
 	b->core_ghz_min = r->core_ghz_min;
 	b->core_ghz_max = r->core_ghz_max;
-	for (size_t i = 0; i < r->nresults; i++) {
-		const struct cbench_result *res = &r->results[i];
-
-		quietness_of(res, &b->rows[b->n++]);
-		for (size_t t = 0; t < res->ntrials; t++) {
-			for (unsigned int k = 0; k < CBENCH_DISTURB_KINDS && !res->trials[t].error; k++)
-				b->discarded_by[k] += (double)res->trials[t].discarded_by[k];
-		}
-	}
+	for (size_t i = 0; i < r->nresults; i++)
+		quietness_of(&r->results[i], &b->rows[b->n++], b->discarded_by);
 	return 0;
 }
 

@@ -269,6 +269,20 @@ double cbench_figure_value(const struct cbench_figure *f, const struct cbench_tr
 	return v;
 }
 
+size_t cbench_figure_kept(const struct cbench_figure *f, const struct cbench_result *res, double *v,
+			  size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; res && i < res->ntrials && n < max; i++) {
+		double x = cbench_figure_value(f, &res->trials[i]);
+
+		if (isfinite(x) && !res->trials[i].set_aside)
+			v[n++] = x;
+	}
+	return n;
+}
+
 const char *const cbench_metric_names[CBENCH_METRICS + 1] = {
 	"ns", "est-cycles", "instructions", "cycles", "ref-cycles", NULL,
 };

@@ -15,6 +15,7 @@
 #define _CBENCH_REPORT_FIGURES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct cbench_trial;
@@ -107,5 +108,10 @@ const struct cbench_figure *cbench_figure_next(const struct cbench_figure *prev,
 
 /* f's value in trial t; NAN if t failed or did not measure it. */
 double cbench_figure_value(const struct cbench_figure *f, const struct cbench_trial *t);
+
+/* f's finite values in res's kept trials (neither failed nor set aside),
+ * at most max of them, into v; how many.  res NULL: none. */
+size_t cbench_figure_kept(const struct cbench_figure *f, const struct cbench_result *res, double *v,
+			  size_t max);
 
 #endif /* _CBENCH_REPORT_FIGURES_H */

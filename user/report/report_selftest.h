@@ -31,7 +31,6 @@ struct cbench_selftest_outcome {
 struct cbench_selftest_backend {
 	const char *backend;			/* "user" or "kmod" */
 	struct cbench_backend_run run;		/* what its run says of its quiet */
-	bool measured;				/* its run kept trials to judge */
 	struct cbench_selftest_outcome checks[CBENCH_SELFTEST_OUTCOMES];
 	int nchecks;
 	int judged, passed, failed;		/* failed: failed or not measured */
