@@ -4,7 +4,8 @@
  * changepoint.c, with history's defaults) over series read from stdin, one
  * a line: each run's value, or "value/u" with its relative standard
  * uncertainty.  Prints a line per series: the indices of the change points
- * (each the first run after its change), space-separated, or nothing.
+ * (each the first run after its change), space-separated, or nothing; a
+ * run set aside as an excursion of its own is "x" and its index.
  */
 #include <math.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@ int main(void)
 		if (cbench_cp_detect(y, any_u ? u : NULL, n, &p, &cps, &ncps))
 			return 1;
 		for (size_t i = 0; i < ncps; i++)
-			printf("%s%zu", i ? " " : "", cps[i].index);
+			printf("%s%s%zu", i ? " " : "", cps[i].excursion ? "x" : "", cps[i].index);
 		putchar('\n');
 		free(cps);
 	}

@@ -69,10 +69,20 @@ def score(truth, found):
 
 
 def run(cmd, lines):
+    """Each series' change points, and the runs set aside as one run's
+    excursion (the driver's "x" entries; Otava has none)."""
     p = subprocess.run(cmd, input="".join(lines), capture_output=True, text=True)
     if p.returncode:
         sys.exit("%s failed: %s" % (cmd[0], p.stderr))
-    return [[int(x) for x in l.split()] for l in p.stdout.splitlines()]
+    return [([int(x) for x in l.split() if x[0] != "x"], [int(x[1:]) for x in l.split() if x[0] == "x"])
+            for l in p.stdout.splitlines()]
+
+
+def alone(truth, aside):
+    """Runs set aside: those that are a one-run change of the truth (a
+    slowdown undone at the next run), and the others."""
+    ones = {a for a, b in zip(truth, truth[1:]) if b == a + 1}
+    return len(set(aside) & ones), len(set(aside) - ones)
 
 
 def main():
@@ -90,23 +100,28 @@ def main():
     ours = run([driver], ours_lines)
     theirs = run([otava, __file__, "--otava"], otava_lines)
     table = {}
-    for (name, n, truth), a, b in zip(rows, ours, theirs):
-        t = table.setdefault((name, n), [0, 0, 0, 0, 0, 0, 0, 0, 0])
+    for (name, n, truth), (a, xa), (b, _) in zip(rows, ours, theirs):
+        t = table.setdefault((name, n), [0] * 11)
         for k, v in enumerate(score(truth, a) + score(truth, b)):
             t[k] += v
         t[6] += 1
         t[7] += bool(a) if not truth else 0
         t[8] += bool(b) if not truth else 0
+        right, other = alone(truth, xa)
+        t[9] += right
+        t[10] += other
     print("changepoints: synthetic series, noise %.1f %% between runs, steps of %.1f %% (%d sigma);"
           " %d series a shape and length (100 A/A series of 30)" % (100 * SIGMA, 100 * SIZE, SIZE / SIGMA,
                                                                    repeats))
-    print("  %-26s %6s %7s | %-24s | %-24s" % ("shape", "runs", "series", "cbench: found missed false",
-                                               "Otava: found missed false"))
+    print("  %-26s %6s %7s | %-24s | %-17s | %-24s" % ("shape", "runs", "series", "cbench: found missed false",
+                                                     "one run: it other", "Otava: found missed false"))
     for (name, n), t in table.items():
-        print("  %-26s %6d %7d | %8d %7d %7d | %8d %7d %7d" % (name, n, t[6], *t[:6]))
+        print("  %-26s %6d %7d | %8d %7d %7d | %12d %4d | %8d %7d %7d" % (name, n, t[6], *t[:3], t[9], t[10],
+                                                                       *t[3:6]))
     for n in LENGTHS:
-        tot = [sum(t[k] for (name, m), t in table.items() if m == n) for k in range(6)]
-        print("  %-26s %6d %7s | %8d %7d %7d | %8d %7d %7d" % ("all shapes", n, "", *tot))
+        tot = [sum(t[k] for (name, m), t in table.items() if m == n) for k in range(11)]
+        print("  %-26s %6d %7s | %8d %7d %7d | %12d %4d | %8d %7d %7d" % ("all shapes", n, "", *tot[:3], tot[9],
+                                                                        tot[10], *tot[3:6]))
 
 
 if __name__ == "__main__":

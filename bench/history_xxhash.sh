@@ -5,10 +5,16 @@
 # parameter sets, one run a commit (run's defaults) into a store, three
 # stores: 12 commits with the vector path off at 6-9 (twice), and 30 with it
 # off at 14-17.  The slowdown and its undoing are the true change points
-# (on XXH3's sets of 512 bytes and more: 6); prints for each store what
+# (on the series that compare of the two builds, three runs a side, calls
+# slower or faster: XXH3's sets of 512 bytes and more, and any other the
+# build moves); prints for each store what
 # `history` finds by default (found, missed, false) beside Apache Otava's
 # defaults on the same series (history --format csv into
-# otava.analysis.compute_change_points(), as bench/changepoints.py runs it).
+# otava.analysis.compute_change_points(), as bench/changepoints.py runs it),
+# and how many runs history set aside as one run's excursion.
+# KEEP=DIR keeps the three stores and the truth there (a.db, b.db, c.db,
+# truth.json); REPLAY=DIR runs history again on what KEEP kept, measuring
+# nothing (another cbenchctl's detector on the same runs).
 # Measures: takes the lock.  Not a test: nothing here passes or fails.
 # Run by `make bench`.
 set -eu
@@ -16,15 +22,22 @@ set -eu
 . bench/lib.sh
 
 OTAVA=${OTAVA:-/opt/cbench-otava/bin/python}
-mkdir -p "$TMP/src"
-if ! (cd "$TMP/src" && pip download -q --no-binary :all: --no-deps xxhash >/dev/null 2>&1); then
-	echo "history_xxhash: cannot fetch the xxhash package's sources from PyPI: skipped" >&2
-	exit 0
+if [ -z "${REPLAY:-}" ]; then
+	mkdir -p "$TMP/src"
+	if ! (cd "$TMP/src" && pip download -q --no-binary :all: --no-deps xxhash >/dev/null 2>&1); then
+		echo "history_xxhash: cannot fetch the xxhash package's sources from PyPI: skipped" >&2
+		exit 0
+	fi
+	tar xzf "$TMP"/src/xxhash-*.tar.gz -C "$TMP/src"
+	XXH=$(dirname "$(find "$TMP/src" -name xxhash.h -path '*deps*' | head -n 1)")
+	echo "history_xxhash: xxHash from $(ls "$TMP"/src/*.tar.gz | sed 's|.*/||'), CPU $CPU" >&2
 fi
-tar xzf "$TMP"/src/xxhash-*.tar.gz -C "$TMP/src"
-XXH=$(dirname "$(find "$TMP/src" -name xxhash.h -path '*deps*' | head -n 1)")
 export XDG_CACHE_HOME="$TMP/cache"
-echo "history_xxhash: xxHash from $(ls "$TMP"/src/*.tar.gz | sed 's|.*/||'), CPU $CPU" >&2
+
+# build FILE [FLAGS] COMMIT: the object as a commit builds it.
+build() {
+	${CC:-cc} -O2 -fPIC -shared -Iinclude -I"$XXH" $2 -DBENCH_COMMIT="\"$3\"" -o "$1" bench/xxhash.c
+}
 
 # store NAME COMMITS FIRST LAST: commits 1..COMMITS, the vector path off
 # from FIRST to LAST, one run each into $TMP/NAME.db.
@@ -33,19 +46,45 @@ store() {
 	while [ "$i" -le "$2" ]; do
 		vec=
 		[ "$i" -ge "$3" ] && [ "$i" -le "$4" ] && vec=-DXXH_VECTOR=0
-		${CC:-cc} -O2 -fPIC -shared -Iinclude -I"$XXH" $vec -DBENCH_COMMIT="\"$1-$i\"" \
-			-o "$TMP/xxhash.so" bench/xxhash.c
+		build "$TMP/xxhash.so" "$vec" "$1-$i"
 		"$CB" run --cpu "$CPU" --store "$TMP/$1.db" --commit "c$i" --order "$i" -o /dev/null \
 			"$TMP/xxhash.so" 2>/dev/null
 		i=$((i + 1))
 	done
+}
+
+# The truth, measured apart from history: which series the vector path's
+# absence changes (compare of three runs a side, alternately, at the
+# default --min-effect: slower or faster), into $TMP/changed.
+truth() {
+	build "$TMP/ship.so" "" truth-ship
+	build "$TMP/scalar.so" -DXXH_VECTOR=0 truth-scalar
+	for k in 1 2 3; do
+		"$CB" run --cpu "$CPU" -o "$TMP/ship$k.txt" "$TMP/ship.so" 2>/dev/null
+		"$CB" run --cpu "$CPU" -o "$TMP/scalar$k.txt" "$TMP/scalar.so" 2>/dev/null
+	done
+	"$CB" compare --format json "$TMP"/ship?.txt -- "$TMP"/scalar?.txt >"$TMP/truth.json"
+}
+
+if [ -n "${REPLAY:-}" ]; then
+	# The stores (and truth.json) a KEEP=DIR run kept: history again, nothing measured.
+	cp "$REPLAY"/a.db "$REPLAY"/b.db "$REPLAY"/c.db "$REPLAY"/truth.json "$TMP"/
+else
+	truth
+	store a 12 6 9
+	store b 12 6 9
+	store c 30 14 17
+fi
+for s in "a 12 6 9" "b 12 6 9" "c 30 14 17"; do
+	set -- $s
 	"$CB" history --format json -o "$TMP/$1.json" "$TMP/$1.db"
 	"$CB" history --format csv -o "$TMP/$1.csv" "$TMP/$1.db"
-	echo "$1 $2 $3 $4" >>"$TMP/stores"
-}
-store a 12 6 9
-store b 12 6 9
-store c 30 14 17
+	echo "$s" >>"$TMP/stores"
+done
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	cp "$TMP"/a.db "$TMP"/b.db "$TMP"/c.db "$TMP"/truth.json "$KEEP"/
+fi
 
 python3 - "$TMP" "$OTAVA" <<'PY'
 import csv, json, subprocess, sys
@@ -53,10 +92,17 @@ import csv, json, subprocess, sys
 tmp, otava = sys.argv[1:3]
 
 
+def bare(name):
+    return name[len("Benchmark"):] if name.startswith("Benchmark") else name
+
+
+# The series the vector path's absence changes, as compare measured them.
+CHANGED = {bare(b["name"]) for b in json.load(open(f"{tmp}/truth.json"))["benchmarks"]
+           if b["verdict"] in ("slower", "faster")}
+
+
 def truth(name, first, last):
-    algo = name.split("algo=")[1].split(",")[0].split("/")[0]
-    length = int(name.split("len=")[1].split(",")[0].split("/")[0])
-    return {first, last + 1} if algo == "xxh3" and length >= 512 else set()
+    return {first, last + 1} if bare(name) in CHANGED else set()
 
 
 def otava_points(path):
@@ -74,11 +120,14 @@ def otava_points(path):
     return {c.split(":")[0]: {orders[int(i)] for i in o.split()} for c, o in zip(cols, out)}
 
 
+print("history_xxhash: the series the vector path changes (compare, 3 runs a side): "
+      + ", ".join(sorted(CHANGED)))
 for line in open(f"{tmp}/stores"):
     name, commits, first, last = line.split()
     first, last = int(first), int(last)
     report = json.load(open(f"{tmp}/{name}.json"))
     ours = {b["name"]: {c["order"] for c in b["change_points"]} for b in report["benchmarks"]}
+    aside = sum(len(b.get("excursions", [])) for b in report["benchmarks"])
     theirs = otava_points(f"{tmp}/{name}.csv")
     for who, found in (("cbench", ours), ("Otava", theirs)):
         f = m = x = 0
@@ -89,5 +138,6 @@ for line in open(f"{tmp}/stores"):
             m += len({k for k in t if not any(abs(o - k) <= 1 for o in got)})
             x += len(got - hit)
         print(f"store {name} ({commits} commits, vector path off at {first}-{last}), {who:6} "
-              f"default: {f} found, {m} missed, {x} false")
+              f"default: {f} found, {m} missed, {x} false"
+              + (f"; {aside} runs set aside alone" if who == "cbench" else ""))
 PY

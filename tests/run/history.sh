@@ -122,6 +122,31 @@ PY
 	fi
 	run_cb history --fail-on slower --min-effect 1 --since c5 --filter 'hash/algo=xxh3,len=512' "$TMP/x12.db"
 	[ "$rc" -eq 0 ] && ok "--since takes a commit; --filter takes run's form" || not_ok "--since c5 --filter hash/..."
+	# One run read +40 % apart at order 5 on one series, and a step at 9 on
+	# it: the run is set aside (text, JSON, HTML), the step stays a change point.
+	synth "$TMP/alone.db" 12 9 0.0005 \
+		'echo "BenchmarkHash/len=64=$([ $i -eq 5 ] && echo 1.4 || { [ $i -ge 9 ] && echo 1.05 || echo 1; })"'
+	run_cb history --format json -o "$TMP/alone.json" "$TMP/alone.db"
+	if [ "$rc" -eq 0 ] && python3 - "$TMP/alone.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+assert [c["order"] for c in b["change_points"]] == [9], b["change_points"]
+x = b["excursions"]
+assert [(e["order"], e["commit"]) for e in x] == [(5, "c5")], x
+assert 39 < x[0]["change_pct"] < 41, x
+PY
+	then
+		ok "one run apart from those around it: set aside as an excursion, not two change points"
+	else
+		not_ok "one run alone set aside (JSON)"
+	fi
+	run_cb history "$TMP/alone.db"
+	grep -Eq '^  order 5 \(commit c5\), run [0-9]+ alone: \+(39|40)\.[0-9]+ % from the runs around it, set aside .*: measure order 5 again$' "$TMP/out" &&
+		grep -q '1 change point$' "$TMP/out" && ok "the text report names the run set aside and what to do" ||
+		not_ok "the text report of a run set aside"
+	run_cb history --format html -o "$TMP/alone.html" "$TMP/alone.db"
+	grep -q 'class="run excursion"' "$TMP/alone.html" && grep -q 'Set aside, one run apart' "$TMP/alone.html" &&
+		ok "the HTML page marks the run set aside" || not_ok "the HTML page and a run set aside"
 	# A slowdown at the newest commit.
 	synth "$TMP/new.db" 12 7 0.0005 'echo "BenchmarkHash/len=64=1 BenchmarkHash/len=512=$([ $i -eq 12 ] && echo 1.2 || echo 1)"'
 	run_cb history --fail-on slower --filter BenchmarkHash/len=512 "$TMP/new.db"

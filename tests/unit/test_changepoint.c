@@ -322,6 +322,9 @@ static void two_steps_long_series(void)
 	free(cps);
 }
 
+/* A run set aside as one run's excursion, in shape()'s idx. */
+#define EXCURSION ((size_t)1 << 62)
+
 /*
  * n runs of noise sd (logs) at level(i) (a fraction), seeded; the change
  * points found with the defaults into idx (at most 8), their count returned.
@@ -338,8 +341,9 @@ static size_t shape(size_t n, double sd, double (*level)(size_t i, size_t n), si
 	}
 	if (y && u)
 		CU_ASSERT_EQUAL(cbench_cp_detect(y, u, n, &defaults, &cps, &found), 0);
+	/* A run set aside as one run's excursion: its index | EXCURSION. */
 	for (size_t i = 0; i < found && i < 8; i++)
-		idx[i] = cps[i].index;
+		idx[i] = cps[i].index | (cps[i].excursion ? EXCURSION : 0);
 	free(cps);
 	free(y);
 	free(u);
@@ -377,6 +381,12 @@ static double second(size_t i, size_t n)
 	return i >= 1 ? 0.01 : 0;
 }
 
+static double third(size_t i, size_t n)
+{
+	(void)n;
+	return i >= 2 ? 0.01 : 0;
+}
+
 static double drift(size_t i, size_t n)
 {
 	return 0.04 * (double)i / (double)(n - 1);
@@ -400,9 +410,9 @@ static void every_shape(void)
 	size_t idx[8], n;
 
 	rng_state = 17;
+	/* One commit's change measured once: set aside, not two change points. */
 	n = shape(30, 0.001, revert_1, idx);
-	CU_ASSERT_EQUAL(n, 2);
-	CU_ASSERT(n == 2 && idx[0] == 10 && idx[1] == 11);
+	CU_ASSERT(n == 1 && idx[0] == (10 | EXCURSION));
 	n = shape(200, 0.001, revert_20, idx);
 	CU_ASSERT(n == 2 && idx[0] == 66 && idx[1] == 86);
 	n = shape(8, 0.001, revert_2, idx);	/* undone after 2 of 8 */
@@ -413,8 +423,11 @@ static void every_shape(void)
 	CU_ASSERT(n == 1 && idx[0] == 29);
 	n = shape(2000, 0.001, newest, idx);
 	CU_ASSERT(n == 1 && idx[0] == 1999);
+	/* A step after the first run: the first run alone, set aside. */
 	n = shape(30, 0.001, second, idx);
-	CU_ASSERT(n == 1 && idx[0] == 1);
+	CU_ASSERT(n == 1 && idx[0] == (0 | EXCURSION));
+	n = shape(30, 0.001, third, idx);
+	CU_ASSERT(n == 1 && idx[0] == 2);
 	for (size_t len = 8; len <= 2000; len *= 5)
 		CU_ASSERT_EQUAL(shape(len, 0.001, drift, idx), 0);
 	n = shape(10000, 0.001, two_in_a_row, idx);
@@ -454,6 +467,95 @@ static void weights(void)
 	CU_ASSERT(isnan(cbench_cp_spread(y, 2)));
 }
 
+/*
+ * One run apart from those on both sides is set aside, not two change
+ * points; its commit measured twice, both runs alike, makes a segment of
+ * two and so two change points; the first run alone is set aside too, the
+ * newest alone never (the gate asks about it); and the runs around an
+ * excursion keep their change points.
+ */
+static void excursions(void)
+{
+	double y[40], u[40];
+	struct cbench_cp *cps;
+	size_t n;
+
+	rng_state = 5;
+	for (size_t i = 0; i < 40; i++) {
+		y[i] = log(1000) + 0.001 * normal() + (i >= 25 ? 0.02 : 0);
+		u[i] = 0.0003;
+	}
+	y[10] += 0.3;			/* a moment of the host: +35 % */
+	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 40, &defaults, &cps, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT(cps[0].excursion && cps[0].index == 10);
+	CU_ASSERT(cps[0].change > 0.33 && cps[0].change < 0.37);
+	CU_ASSERT(isnan(cps[0].p));
+	CU_ASSERT(!cps[1].excursion && cps[1].index == 25);
+	CU_ASSERT(cps[1].change > 0.018 && cps[1].change < 0.022);
+	free(cps);
+
+	/* The same commit's second run agrees: a change of that commit. */
+	y[11] = y[10] + 0.0005;
+	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 40, &defaults, &cps, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT(!cps[0].excursion && cps[0].index == 10);
+	CU_ASSERT(!cps[1].excursion && cps[1].index == 12);
+	CU_ASSERT(!cps[2].excursion && cps[2].index == 25);
+	free(cps);
+	y[11] = y[12];
+	y[10] = y[12];
+
+	/* The first run alone, and the newest alone. */
+	y[0] -= 0.3;
+	y[39] += 0.3;
+	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 40, &defaults, &cps, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT(cps[0].excursion && cps[0].index == 0);
+	CU_ASSERT(!cps[1].excursion && cps[1].index == 25);
+	CU_ASSERT(!cps[2].excursion && cps[2].index == 39);
+	free(cps);
+
+	/* Otava's windows set nothing aside. */
+	{
+		struct cbench_cp_params windows = defaults;
+
+		windows.window = 20;
+		CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 40, &windows, &cps, &n), 0);
+		for (size_t i = 0; i < n; i++)
+			CU_ASSERT(!cps[i].excursion);
+		free(cps);
+	}
+}
+
+/*
+ * Two steps close together: each change point is tested on the noise of
+ * the whole segmentation (pooled), not on its two short neighbours alone.
+ * By hand: y = 0 0 | 1 1 | 2 2 2 2 with +-e on each, unit weights.
+ */
+static void pooled_scale(void)
+{
+	const double e = 0.01;
+	double y[] = { -e, e, 1 - e, 1 + e, 2 - e, 2 + e, 2 - e, 2 + e };
+	double u[8];
+	struct cbench_cp *cps;
+	size_t n;
+
+	for (size_t i = 0; i < 8; i++)
+		u[i] = NAN;
+	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 8, &defaults, &cps, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT(cps[0].index == 2 && cps[1].index == 4);
+	/* Eight runs, three segments: five degrees of freedom for each test
+	 * (its two neighbours alone would leave two for the first). */
+	CU_ASSERT_DOUBLE_EQUAL(cps[0].df, 5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cps[1].df, 5, 0);
+	/* Residual sum 8 e^2 (times the common weight), over 5; the first
+	 * change's standard error sqrt(8 e^2 / 5 * (1/2 + 1/2)). */
+	CU_ASSERT_DOUBLE_EQUAL(cps[0].t, 1 / sqrt(8 * e * e / 5), 1e-6);
+	free(cps);
+}
+
 static CU_TestInfo changepoint_tests[] = {
 	{ "the candidate by hand", candidate_by_hand },
 	{ "equal weights: Student's t test", student_when_weights_equal },
@@ -470,6 +572,8 @@ static CU_TestInfo changepoint_tests[] = {
 	{ "weights and the variance between runs", weights },
 	{ "every shape with the defaults", every_shape },
 	{ "the search's penalty", penalty },
+	{ "one run alone is set aside", excursions },
+	{ "change points tested on the pooled scale", pooled_scale },
 	CU_TEST_INFO_NULL,
 };
 

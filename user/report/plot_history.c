@@ -87,20 +87,32 @@ static void axes(const struct cbench_history_series *s, const struct frame *fr, 
 	fputs("</text>\n", f);
 }
 
+/* Whether run i of s was set aside as one run's excursion. */
+static bool excursion(const struct cbench_history_series *s, size_t i)
+{
+	for (size_t k = 0; k < s->nexcursions; k++) {
+		if (s->excursions[k].index == i)
+			return true;
+	}
+	return false;
+}
+
 static void points(const struct cbench_history_series *s, const struct frame *fr, FILE *f)
 {
 	for (size_t i = 0; i < s->npoints; i++) {
 		const struct cbench_history_point *p = &s->points[i];
 		double x = x_of(fr, (double)i), u = isfinite(p->u) ? p->u : 0;
+		bool aside = excursion(s, i);
 
 		if (u > 0)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"bar\"/>", x,
 				y_of(fr, p->value * (1 + 2 * u)), x, y_of(fr, p->value * (1 - 2 * u)));
-		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"run\"><title>order %lld, commit ",
-			x, y_of(fr, p->value), p->order);
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" class=\"run%s\"><title>order %lld, "
+			"commit ", x, y_of(fr, p->value), aside ? 4 : 3, aside ? " excursion" : "", p->order);
 		cbench_plot_html(f, p->commit);
 		fprintf(f, ": %.6g ", p->value);
 		cbench_plot_html(f, s->unit);
+		fputs(aside ? "; set aside: one run apart from those around it, measure it again" : "", f);
 		fputs("</title></circle>\n", f);
 	}
 }
@@ -233,6 +245,18 @@ static void summary(const struct cbench_history_series *const *v, size_t n, FILE
 		}
 	}
 	fputs(lines ? "</table>\n" : "<p>No series changed.</p>\n", f);
+	lines = 0;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < v[i]->nexcursions; k++) {
+			const struct cbench_history_point *p = &v[i]->points[v[i]->excursions[k].index];
+
+			fputs(lines++ ? ", " : "<p>Set aside, one run apart from those around it (measure "
+			      "its commit again): ", f);
+			cbench_plot_html(f, v[i]->name);
+			fprintf(f, " at order %lld (%+.2f %%)", p->order, 100 * v[i]->excursions[k].change);
+		}
+	}
+	fputs(lines ? ".</p>\n" : "", f);
 }
 
 int cbench_history_report_html(const struct cbench_history *h, FILE *f)
@@ -254,7 +278,8 @@ int cbench_history_report_html(const struct cbench_history *h, FILE *f)
 	      "h2 small { font-weight: normal; color: #666; }\n"
 	      "svg text { font-size: 11px; fill: #333; }\n"
 	      ".axis { stroke: #444; } .grid { stroke: #e4e4e4; } .bar { stroke: #8aa9c8; }\n"
-	      ".run { fill: #1f6fb4; } .segment { stroke: #1c3f95; stroke-width: 2; }\n"
+	      ".run { fill: #1f6fb4; } .run.excursion { fill: #fff; stroke: #b4541f; stroke-width: 2; }\n"
+	      ".segment { stroke: #1c3f95; stroke-width: 2; }\n"
 	      ".change { stroke-width: 2; stroke-dasharray: 5 3; } .unclear { fill: #f1e4d3; }\n"
 	      "line.slower { stroke: #b3312c; } line.faster { stroke: #2a9d3a; }\n"
 	      "line.unconfirmed { stroke: #d9661f; } line.unasked { stroke: #6b6b6b; }\n"

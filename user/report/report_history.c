@@ -98,6 +98,14 @@ int cbench_history_report_text(const struct cbench_history *h, FILE *f)
 			fprintf(f, "%zu change point%s\n", s->nchanges, s->nchanges == 1 ? "" : "s");
 		for (size_t k = 0; k < s->nchanges; k++)
 			text_change(s, &s->changes[k], f);
+		for (size_t k = 0; k < s->nexcursions; k++) {
+			const struct cbench_history_point *x = &s->points[s->excursions[k].index];
+
+			fprintf(f, "  order %lld (commit %s), run %lld alone: %+.2f %% from the runs around "
+				"it, set aside (one run cannot tell a change from a moment of the host): "
+				"measure order %lld again\n", x->order, x->commit, x->run,
+				100 * s->excursions[k].change, x->order);
+		}
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -171,6 +179,18 @@ static void json_series(struct cbench_jsonw *j, const struct cbench_history_seri
 	cbench_jsonw_array_start(j, "change_points");
 	for (size_t k = 0; k < s->nchanges; k++)
 		json_change(j, s, &s->changes[k]);
+	cbench_jsonw_array_end(j);
+	cbench_jsonw_array_start(j, "excursions");
+	for (size_t k = 0; k < s->nexcursions; k++) {
+		const struct cbench_history_point *x = &s->points[s->excursions[k].index];
+
+		cbench_jsonw_object_start(j, NULL);
+		cbench_jsonw_int(j, "order", x->order);
+		cbench_jsonw_string(j, "commit", x->commit);
+		cbench_jsonw_int(j, "run", x->run);
+		cbench_jsonw_double(j, "change_pct", 100 * s->excursions[k].change);
+		cbench_jsonw_object_end(j);
+	}
 	cbench_jsonw_array_end(j);
 	cbench_jsonw_array_start(j, "points");
 	for (size_t i = 0; i < s->npoints; i++)

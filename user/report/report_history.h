@@ -73,6 +73,13 @@ struct cbench_history_series {
 	size_t npoints;
 	struct cbench_history_change *changes;
 	size_t nchanges;
+	/* Runs read apart from the runs on both sides (or the first from all
+	 * after it), set aside before the search (cbench_cp_detect()):
+	 * cp.index the run, cp.change its difference from the level around
+	 * it.  Not change points: one run cannot tell a commit's change from
+	 * a moment of the host; a second run of its commit can. */
+	struct cbench_cp *excursions;
+	size_t nexcursions;
 	double between_sd;		/* relative sd between runs beyond their own (tau) */
 	struct cbench_history_gate gate;
 };

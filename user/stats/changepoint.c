@@ -147,8 +147,13 @@ static void side(const double *y, const double *w, size_t a, size_t b, double *s
 	*rss = r;
 }
 
-void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t c,
-		    double confidence, struct cbench_cp *cp)
+/*
+ * The t test of [a, b) against [b, c), the residual variance from their
+ * own residuals plus rss_other (other segments' residuals, on the same
+ * scale) over df degrees of freedom; see cbench_cp_test().
+ */
+static void test_sides(const double *y, const double *w, size_t a, size_t b, size_t c,
+		       double rss_other, double df, double confidence, struct cbench_cp *cp)
 {
 	double w1, w2, rss1, rss2, d, se, q;
 
@@ -157,7 +162,7 @@ void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t
 	cp->last = b ? b - 1 : 0;
 	cp->p = 1;
 	cp->t = 0;
-	cp->df = c >= a + 2 ? (double)(c - a - 2) : 0;
+	cp->df = df;
 	cp->change = cp->lower = cp->upper = NAN;
 	if (b <= a || c <= b)
 		return;
@@ -167,7 +172,7 @@ void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t
 	cp->change = expm1(d);
 	if (cp->df < 1)
 		return;
-	se = sqrt((rss1 + rss2) / cp->df * (1 / w1 + 1 / w2));
+	se = sqrt((rss1 + rss2 + rss_other) / cp->df * (1 / w1 + 1 / w2));
 	if (!(se > 0)) {
 		/* Both sides constant: equal, or as different as can be. */
 		cp->p = d == 0 ? 1 : 0;
@@ -180,6 +185,12 @@ void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t
 	q = cbench_stats_t_quantile(1 - (1 - confidence) / 2, cp->df);
 	cp->lower = expm1(d - q * se);
 	cp->upper = expm1(d + q * se);
+}
+
+void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t c,
+		    double confidence, struct cbench_cp *cp)
+{
+	test_sides(y, w, a, b, c, 0, c >= a + 2 ? (double)(c - a - 2) : 0, confidence, cp);
 }
 
 /* A growing array of change points, kept in index order. */
@@ -358,15 +369,36 @@ static void bounds(const struct cp_list *l, size_t i, size_t lo, size_t hi, size
 	*c = i + 1 < l->n ? l->v[i + 1].index : hi;
 }
 
-/* Tests change point i of l against its neighbours' segments. */
+/*
+ * Tests change point i of l against its neighbours' segments: their
+ * residuals alone give the scale (Otava's test), or, pooled, the residuals
+ * of every segment of l in [lo, hi), with the degrees of freedom they all
+ * leave (one scale for the series, as the segmentation's model has it: a
+ * change between two short segments is judged on the whole series' noise).
+ */
 static void retest(const double *y, const double *w, struct cp_list *l, size_t i, size_t lo,
-		  size_t hi, double confidence)
+		   size_t hi, bool pooled, double confidence)
 {
-	double q = l->v[i].qhat;
+	double q = l->v[i].qhat, other = 0, df;
 	size_t a, c;
 
 	bounds(l, i, lo, hi, &a, &c);
-	cbench_cp_test(y, w, a, l->v[i].index, c, confidence, &l->v[i]);
+	if (!pooled) {
+		cbench_cp_test(y, w, a, l->v[i].index, c, confidence, &l->v[i]);
+	} else {
+		for (size_t k = 0, from = lo; k <= l->n; k++) {
+			size_t to = k < l->n ? l->v[k].index : hi;
+			double sw, mean, rss;
+
+			if (to != l->v[i].index && from != l->v[i].index) {
+				side(y, w, from, to, &sw, &mean, &rss);
+				other += rss;
+			}
+			from = to;
+		}
+		df = (double)(hi - lo) - (double)(l->n + 1);
+		test_sides(y, w, a, l->v[i].index, c, other, df > 0 ? df : 0, confidence, &l->v[i]);
+	}
 	l->v[i].qhat = q;
 	l->v[i].ramp = ramp(y, w, a, l->v[i].index, c);
 }
@@ -434,7 +466,7 @@ static int split(const double *y, const double *w, size_t n, const struct cbench
 		start = last > start + step ? last : start + step;
 	}
 	for (size_t i = 0; i < l->n; i++)
-		retest(y, w, l, i, 0, n, p->confidence);
+		retest(y, w, l, i, 0, n, false, p->confidence);
 	return 0;
 }
 
@@ -492,7 +524,7 @@ static void merge(const double *y, const double *w, size_t n, const struct cbenc
 		/* Otava retests the two points after the removed one; the one
 		 * before it lost its right side too, so we retest every one. */
 		for (size_t i = 0; i < l->n; i++)
-			retest(y, w, l, i, 0, n, p->confidence);
+			retest(y, w, l, i, 0, n, ramps, p->confidence);
 	}
 }
 
@@ -503,7 +535,7 @@ static void merge(const double *y, const double *w, size_t n, const struct cbenc
  * that a point never crosses its right neighbour; then each is tested
  * again as its neighbours now stand.
  */
-static void anchor(const double *y, const double *w, size_t n, double confidence,
+static void anchor(const double *y, const double *w, size_t n, bool pooled, double confidence,
 		   struct cp_list *l)
 {
 	double light = cbench_stats_median(w, n) / CBENCH_CP_WEIGHT_RATIO;
@@ -522,7 +554,7 @@ static void anchor(const double *y, const double *w, size_t n, double confidence
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		last = l->v[i].last;
-		retest(y, w, l, i, 0, n, confidence);
+		retest(y, w, l, i, 0, n, pooled, confidence);
 		l->v[i].last = last;
 	}
 }
@@ -592,19 +624,116 @@ static int search(const double *y, const double *w, size_t n, double max_p, doub
 		ret = segment(&s, n, scale(y, w, n), max_p, l);
 	}
 	for (size_t i = 0; !ret && i < l->n; i++)
-		retest(y, w, l, i, 0, n, confidence);
+		retest(y, w, l, i, 0, n, true, confidence);
 	free(s.w);
 	free(s.wy);
 	free(s.wyy);
 	return ret;
 }
 
+/* The search, its merge and its anchoring over y[0..n); into l. */
+static int detect_once(const double *y, const double *u, size_t n, const struct cbench_cp_params *p,
+		       struct cp_list *l)
+{
+	double *w = malloc((n + 1) * sizeof(*w)), weak_p;
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	cbench_cp_weights(y, u, n, w);
+	/* Otava's first pass: ten times max_p below 0.05, twice up to 0.5. */
+	weak_p = p->max_p < 0.05 ? p->max_p * 10 : p->max_p < 0.5 ? p->max_p * 2 : p->max_p;
+	ret = p->window ? split(y, w, n, p, weak_p, l) : search(y, w, n, p->max_p, p->confidence, l);
+	if (!ret) {
+		merge(y, w, n, p, !p->window, l);
+		anchor(y, w, n, !p->window, p->confidence, l);
+	}
+	free(w);
+	return ret;
+}
+
+/*
+ * Marks in lone[] the runs of y[0..n) that l leaves alone in a segment of
+ * their own, the newest run excepted; returns how many.
+ */
+static size_t lone_runs(const struct cp_list *l, size_t n, bool *lone)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		size_t a = i ? l->v[i - 1].index : 0;
+
+		if (l->v[i].index == a + 1 && a + 1 < n) {
+			lone[a] = true;
+			count++;
+		}
+	}
+	return count;
+}
+
+/* The level around run r: the median of the logs of the kept runs
+ * (orig[] their places) in the segment of l that holds r's place. */
+static double level_around(const double *y, const size_t *orig, size_t m, const struct cp_list *l,
+			   size_t r)
+{
+	size_t a = 0, b = m;
+	double *v = malloc((m + 1) * sizeof(*v)), level;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < l->n; i++) {
+		if (orig[l->v[i].index] <= r)
+			a = l->v[i].index;
+		else if (b == m)
+			b = l->v[i].index;
+	}
+	for (size_t i = a; i < b; i++)
+		v[i - a] = y[orig[i]];
+	level = b > a ? cbench_stats_median(v, b - a) : NAN;
+	free(v);
+	return level;
+}
+
+/*
+ * The result into done, in index order: each run set aside (aside[]) as
+ * an excursion against the level around it, and l's change points, found
+ * over the m kept runs (orig[] their places), at their places in y.
+ */
+static int gather(const double *y, size_t n, const bool *aside, const size_t *orig, size_t m,
+		  struct cp_list *l, struct cp_list *done)
+{
+	int ret = 0;
+
+	for (size_t r = 0; r < n && !ret; r++) {
+		struct cbench_cp x = { .index = r, .last = r ? r - 1 : 0, .excursion = true,
+				       .p = NAN, .t = NAN, .df = NAN, .lower = NAN, .upper = NAN };
+
+		if (!aside[r])
+			continue;
+		x.before = m ? level_around(y, orig, m, l, r) : NAN;
+		x.after = y[r];
+		x.change = expm1(x.after - x.before);
+		ret = insert(done, &x);
+	}
+	for (size_t i = 0; i < l->n && !ret; i++) {
+		l->v[i].index = orig[l->v[i].index];
+		l->v[i].last = orig[l->v[i].last];
+		ret = insert(done, &l->v[i]);
+	}
+	return ret;
+}
+
+/* How many times the runs left alone are set aside and the search run again. */
+#define CBENCH_CP_LONE_ROUNDS 8
+
 int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cbench_cp_params *p,
 		     struct cbench_cp **out, size_t *nout)
 {
-	struct cp_list l = { 0 };
-	double *w, weak_p;
-	int ret;
+	struct cp_list l = { 0 }, done = { 0 };
+	double *ys = NULL, *us = NULL;
+	size_t *orig = NULL, m = n;
+	bool *lone = NULL, *aside = NULL;
+	int ret = -ENOMEM;
 
 	*out = NULL;
 	*nout = 0;
@@ -614,25 +743,55 @@ int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cb
 		return -EINVAL;
 	if (n < CBENCH_CP_MIN_POINTS)
 		return 0;
-	w = malloc(n * sizeof(*w));
-	if (!w)
-		return -ENOMEM;
-	cbench_cp_weights(y, u, n, w);
-	/* Otava's first pass: ten times max_p below 0.05, twice up to 0.5. */
-	weak_p = p->max_p < 0.05 ? p->max_p * 10 : p->max_p < 0.5 ? p->max_p * 2 : p->max_p;
-	ret = p->window ? split(y, w, n, p, weak_p, &l) : search(y, w, n, p->max_p, p->confidence, &l);
-	if (!ret) {
-		merge(y, w, n, p, !p->window, &l);
-		anchor(y, w, n, p->confidence, &l);
+	ys = malloc(n * sizeof(*ys));
+	us = malloc(n * sizeof(*us));
+	orig = malloc(n * sizeof(*orig));
+	lone = calloc(n, sizeof(*lone));
+	aside = calloc(n, sizeof(*aside));
+	if (!ys || !us || !orig || !lone || !aside)
+		goto out;
+	/*
+	 * Otava's windows as Otava has them; the whole series at once sets a
+	 * run that its change points leave alone aside (one run read apart
+	 * from the runs on both sides, or the first run from all after it)
+	 * and searches the others again: one run cannot tell a change from a
+	 * moment of the host, and a run of the same commit that agrees with it
+	 * makes a segment of two.
+	 */
+	for (int round = 0;; round++) {
+		m = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (aside[i])
+				continue;
+			ys[m] = y[i];
+			us[m] = u ? u[i] : NAN;
+			orig[m++] = i;
+		}
+		l.n = 0;
+		if (m < CBENCH_CP_MIN_POINTS)
+			break;
+		ret = detect_once(ys, us, m, p, &l);
+		if (ret)
+			goto out;
+		memset(lone, 0, m * sizeof(*lone));
+		if (p->window || round == CBENCH_CP_LONE_ROUNDS || !lone_runs(&l, m, lone))
+			break;
+		for (size_t i = 0; i < m; i++)
+			aside[orig[i]] |= lone[i];
 	}
-	free(w);
-	if (ret) {
-		free(l.v);
+	ret = gather(y, n, aside, orig, m, &l, &done);
+out:
+	free(ys);
+	free(us);
+	free(orig);
+	free(lone);
+	free(aside);
+	free(l.v);
+	if (ret || !done.n) {
+		free(done.v);
 		return ret;
 	}
-	if (!l.n)
-		free(l.v);
-	*out = l.n ? l.v : NULL;
-	*nout = l.n;
+	*out = done.v;
+	*nout = done.n;
 	return 0;
 }

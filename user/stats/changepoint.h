@@ -81,6 +81,14 @@ struct cbench_cp {
 	/* A straight line explains its two sides at least as well as the
 	 * step does: a point on a slow drift (PELT's search drops it). */
 	bool ramp;
+	/*
+	 * Not a change point but one run that read apart from the runs on
+	 * both sides (or the first run from all after it), set aside before
+	 * the search (cbench_cp_detect()): index is that run, before the
+	 * level of the runs around it (the median of their logs), after its
+	 * own, change the difference; p, t, df and the interval are NAN.
+	 */
+	bool excursion;
 };
 
 /*
@@ -134,6 +142,12 @@ void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t
  * change: one next to a change point is passed over, so that index is the
  * first point after the change that weighs enough, and last the last one
  * before it (the light ones between belong to neither side for sure).
+ * Searching the whole series (window 0), a run that the change points
+ * leave alone in a segment of its own, but the newest, is set aside and
+ * the rest searched again (a few rounds at most): one run cannot tell a
+ * change of one commit from a moment of the host, and a second run of
+ * its commit that agrees makes a segment of two.  Each such run is in the
+ * array too, marked excursion.  Windows (Otava's search) set none aside.
  * Returns 0, or -ENOMEM, or -EINVAL for parameters out of range.
  */
 int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cbench_cp_params *p,

@@ -256,15 +256,19 @@ static int analyse(const struct cbench_store_series *s, const struct cbench_cp_p
 	if (ret)
 		goto out;
 	hs->changes = calloc(ncps + 1, sizeof(*hs->changes));
-	if (!hs->changes) {
+	hs->excursions = calloc(ncps + 1, sizeof(*hs->excursions));
+	if (!hs->changes || !hs->excursions) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	for (size_t i = 0; i < ncps; i++) {
-		hs->changes[i].cp = cps[i];
-		between(hs, &hs->changes[i]);
+		if (cps[i].excursion) {
+			hs->excursions[hs->nexcursions++] = cps[i];
+			continue;
+		}
+		hs->changes[hs->nchanges].cp = cps[i];
+		between(hs, &hs->changes[hs->nchanges++]);
 	}
-	hs->nchanges = ncps;
 	gate_series(hs, y, w, sel, since, p);
 out:
 	free(cps);
@@ -387,6 +391,7 @@ void cbench_store_history_free(struct cbench_store_history *sh)
 	for (size_t i = 0; i < sh->h.nseries; i++) {
 		free(sh->h.series[i].points);
 		free(sh->h.series[i].changes);
+		free(sh->h.series[i].excursions);
 	}
 	free(sh->h.series);
 	cbench_store_series_free(sh->series, sh->nseries);
