@@ -530,13 +530,15 @@ static void excursions(void)
 
 /*
  * Two steps close together: each change point is tested on the noise of
- * the whole segmentation (pooled), not on its two short neighbours alone.
- * By hand: y = 0 0 | 1 1 | 2 2 2 2 with +-e on each, unit weights.
+ * the whole segmentation (pooled), not on its two short neighbours alone,
+ * unless those two are the noisier (noise that comes and goes is judged
+ * where it is).  By hand: y = 0 0 | 1 1 | 2 2 2 2, +-e on the first four
+ * runs, +-2e on the last four, unit weights.
  */
 static void pooled_scale(void)
 {
 	const double e = 0.01;
-	double y[] = { -e, e, 1 - e, 1 + e, 2 - e, 2 + e, 2 - e, 2 + e };
+	double y[] = { -e, e, 1 - e, 1 + e, 2 - 2 * e, 2 + 2 * e, 2 - 2 * e, 2 + 2 * e };
 	double u[8];
 	struct cbench_cp *cps;
 	size_t n;
@@ -546,13 +548,15 @@ static void pooled_scale(void)
 	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 8, &defaults, &cps, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 2);
 	CU_ASSERT(cps[0].index == 2 && cps[1].index == 4);
-	/* Eight runs, three segments: five degrees of freedom for each test
-	 * (its two neighbours alone would leave two for the first). */
+	/* The first: its neighbours' residuals 4 e^2 over 2 degrees of
+	 * freedom, the whole segmentation's 20 e^2 over 5: pooled, t =
+	 * 1 / sqrt(4 e^2 (1/2 + 1/2)). */
 	CU_ASSERT_DOUBLE_EQUAL(cps[0].df, 5, 0);
-	CU_ASSERT_DOUBLE_EQUAL(cps[1].df, 5, 0);
-	/* Residual sum 8 e^2 (times the common weight), over 5; the first
-	 * change's standard error sqrt(8 e^2 / 5 * (1/2 + 1/2)). */
-	CU_ASSERT_DOUBLE_EQUAL(cps[0].t, 1 / sqrt(8 * e * e / 5), 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(cps[0].t, 1 / (2 * e), 1e-6);
+	/* The second: its neighbours' 18 e^2 over 4 is more than 4 e^2:
+	 * judged on them, t = 1 / sqrt(4.5 e^2 (1/2 + 1/4)). */
+	CU_ASSERT_DOUBLE_EQUAL(cps[1].df, 4, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cps[1].t, 1 / sqrt(4.5 * e * e * 0.75), 1e-6);
 	free(cps);
 }
 

@@ -155,7 +155,7 @@ static void side(const double *y, const double *w, size_t a, size_t b, double *s
 static void test_sides(const double *y, const double *w, size_t a, size_t b, size_t c,
 		       double rss_other, double df, double confidence, struct cbench_cp *cp)
 {
-	double w1, w2, rss1, rss2, d, se, q;
+	double w1, w2, rss1, rss2, d, se, q, var;
 
 	memset(cp, 0, sizeof(*cp));
 	cp->index = b;
@@ -172,7 +172,14 @@ static void test_sides(const double *y, const double *w, size_t a, size_t b, siz
 	cp->change = expm1(d);
 	if (cp->df < 1)
 		return;
-	se = sqrt((rss1 + rss2 + rss_other) / cp->df * (1 / w1 + 1 / w2));
+	var = (rss1 + rss2 + rss_other) / cp->df;
+	/* Never a scale under the two segments' own: noise that comes and
+	 * goes (a busy stretch of the host) is judged where it is. */
+	if (c >= a + 3 && (rss1 + rss2) / (double)(c - a - 2) > var) {
+		cp->df = (double)(c - a - 2);
+		var = (rss1 + rss2) / cp->df;
+	}
+	se = sqrt(var * (1 / w1 + 1 / w2));
 	if (!(se > 0)) {
 		/* Both sides constant: equal, or as different as can be. */
 		cp->p = d == 0 ? 1 : 0;
