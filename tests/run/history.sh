@@ -144,6 +144,33 @@ PY
 	grep -Eq '^  order 5 \(commit c5\), run [0-9]+ alone: \+(39|40)\.[0-9]+ % from the runs around it, set aside .*: measure order 5 again$' "$TMP/out" &&
 		grep -q '1 change point$' "$TMP/out" && ok "the text report names the run set aside and what to do" ||
 		not_ok "the text report of a run set aside"
+	# The gate leaves it out: a +1 % step at the newest commit is judged on
+	# the series' 0.05 % noise, not on the run 40 % apart.
+	synth "$TMP/alone-new.db" 12 9 0.0005 \
+		'echo "BenchmarkHash/len=64=$([ $i -eq 5 ] && echo 1.4 || { [ $i -eq 12 ] && echo 1.01 || echo 1; })"'
+	run_cb history --fail-on slower --min-effect 0.5 "$TMP/alone-new.db"
+	[ "$rc" -eq 3 ] && grep -q 'FAILED: 1 series slower by 0.50% or more:' "$TMP/out" &&
+		ok "the gate leaves a run set aside out (a +1 % newest commit fails at --min-effect 0.5)" ||
+		not_ok "the gate and a run set aside (status $rc)"
+	# Set aside right before the step: listed as such, not as a run too noisy to place it.
+	synth "$TMP/alone8.db" 12 9 0.0005 \
+		'echo "BenchmarkHash/len=64=$([ $i -eq 8 ] && echo 1.4 || { [ $i -ge 9 ] && echo 1.05 || echo 1; })"'
+	run_cb history --format json -o "$TMP/alone8.json" "$TMP/alone8.db"
+	if [ "$rc" -eq 0 ] && python3 - "$TMP/alone8.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+c = b["change_points"]
+assert [(x["order"], x["last_before"]["order"], x["unclear"]) for x in c] == [(9, 7, 0)], c
+assert [e["order"] for e in b["excursions"]] == [8], b["excursions"]
+PY
+	then
+		ok "a run set aside next to a step is not counted as too noisy to place it"
+	else
+		not_ok "a run set aside next to a step"
+	fi
+	run_cb history --next "$TMP/alone.db"
+	[ "$rc" -eq 0 ] && grep -q '^5 c5  Hash/len=64 on .*alone at order 5, set aside: measure it again$' "$TMP/out" &&
+		ok "--next lists the run set aside, to measure again" || not_ok "--next and a run set aside"
 	run_cb history --format html -o "$TMP/alone.html" "$TMP/alone.db"
 	grep -q 'class="run excursion"' "$TMP/alone.html" && grep -q 'Set aside, one run apart' "$TMP/alone.html" &&
 		ok "the HTML page marks the run set aside" || not_ok "the HTML page and a run set aside"

@@ -71,8 +71,9 @@ static void usage(FILE *f)
 		"  --since ORDER|COMMIT  the newest work is every run after this order (commit)\n"
 		"  --undecided WHAT    fail (default) or pass: the gate's answer where the\n"
 		"                      interval reaches across --min-effect (exit status 4)\n"
-		"  --next              print the untested commits to measure next (bisection):\n"
-		"                      ORDER COMMIT and why, one line each\n"
+		"  --next              print the untested commits to measure next (bisection),\n"
+		"                      then the runs set aside to measure again: ORDER COMMIT\n"
+		"                      and why, one line each\n"
 		"  --commits FILE      lines \"ORDER COMMIT\": names the untested commits\n"
 		"  --machine NAME      only this machine's series\n"
 		"  --object NAME       only this object's (its file name)\n"
@@ -346,7 +347,38 @@ static size_t confirm_all(const struct history_options *o, struct cbench_history
 	return failed;
 }
 
-/* --next: one line per order to measure, the first change point it narrows. */
+/* --next's lines for the runs set aside (one run alone): each order once,
+ * to measure again; how many. */
+static size_t next_again(const struct cbench_history *h, FILE *f)
+{
+	size_t lines = 0;
+
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct cbench_history_series *s = &h->series[i];
+
+		for (size_t k = 0; k < s->nexcursions; k++) {
+			const struct cbench_history_point *x = &s->points[s->excursions[k].index];
+			bool seen = false;
+
+			for (size_t j = 0; j <= i && !seen; j++) {
+				const struct cbench_history_series *t = &h->series[j];
+
+				for (size_t l = 0; l < (j < i ? t->nexcursions : k) && !seen; l++)
+					seen = t->points[t->excursions[l].index].order == x->order;
+			}
+			if (seen)
+				continue;
+			fprintf(f, "%lld %s  %s on %s: %+.2f %% alone at order %lld, set aside: measure it "
+				"again\n", x->order, x->commit, s->name, s->machine,
+				100 * s->excursions[k].change, x->order);
+			lines++;
+		}
+	}
+	return lines;
+}
+
+/* --next: one line per order to measure, the first change point it narrows;
+ * then each run set aside, to measure again. */
 static void next(const struct history_options *o, const struct cbench_history *h, FILE *f)
 {
 	size_t lines = 0;
@@ -375,6 +407,7 @@ static void next(const struct history_options *o, const struct cbench_history *h
 			lines++;
 		}
 	}
+	lines += next_again(h, f);
 	if (!lines)
 		fprintf(stderr, "%s: history: nothing to measure next: every %schange point is pinned "
 			"to one commit\n", cbench_prog, o->confirm ? "confirmed " : "");

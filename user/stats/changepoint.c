@@ -738,7 +738,7 @@ int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cb
 {
 	struct cp_list l = { 0 }, done = { 0 };
 	double *ys = NULL, *us = NULL;
-	size_t *orig = NULL, m = n;
+	size_t *orig = NULL, m = n, count;
 	bool *lone = NULL, *aside = NULL;
 	int ret = -ENOMEM;
 
@@ -781,7 +781,9 @@ int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cb
 		if (ret)
 			goto out;
 		memset(lone, 0, m * sizeof(*lone));
-		if (p->window || round == CBENCH_CP_LONE_ROUNDS || !lone_runs(&l, m, lone))
+		/* Too few would be left to search: these change points stand. */
+		if (p->window || round == CBENCH_CP_LONE_ROUNDS || !(count = lone_runs(&l, m, lone)) ||
+		    m - count < CBENCH_CP_MIN_POINTS)
 			break;
 		for (size_t i = 0; i < m; i++)
 			aside[orig[i]] |= lone[i];

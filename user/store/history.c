@@ -85,22 +85,28 @@ static bool selected(const struct cbench_store_series *s, const struct cbench_hi
 static void two_groups(const struct cbench_history_series *hs, const double *y, const double *w,
 		       size_t a, size_t b, size_t c, double confidence, struct cbench_cp *cp)
 {
-	size_t n = hs->npoints, k = 0;
+	size_t n = hs->npoints, k = 0, m;
 	double *yy = malloc((n + 1) * sizeof(*yy)), *ww = malloc((n + 1) * sizeof(*ww));
 
 	if (!yy || !ww) {
 		cbench_cp_test(y, w, 0, 0, 0, confidence, cp);
 		goto out;
 	}
-	for (size_t i = a; i < b; i++, k++) {
-		yy[k] = y[i];
-		ww[k] = w[i];
+	/* Runs set aside (weight 0, aside()) are in neither group. */
+	for (size_t i = a; i < b; i++) {
+		if (w[i] > 0) {
+			yy[k] = y[i];
+			ww[k++] = w[i];
+		}
 	}
-	for (size_t i = c; i < n; i++, k++) {
-		yy[k] = y[i];
-		ww[k] = w[i];
+	m = k;
+	for (size_t i = c; i < n; i++) {
+		if (w[i] > 0) {
+			yy[k] = y[i];
+			ww[k++] = w[i];
+		}
 	}
-	cbench_cp_test(yy, ww, 0, b - a, k, confidence, cp);
+	cbench_cp_test(yy, ww, 0, m, k, confidence, cp);
 out:
 	free(yy);
 	free(ww);
@@ -115,7 +121,7 @@ static double seg_rss(const double *y, const double *w, size_t a, size_t b, doub
 		sw += w[i];
 		swy += w[i] * y[i];
 	}
-	for (size_t i = a; i < b; i++)
+	for (size_t i = a; i < b && sw > 0; i++)
 		r += w[i] * (y[i] - swy / sw) * (y[i] - swy / sw);
 	*sum_w = sw;
 	return r;
@@ -140,7 +146,7 @@ static void pooled(const struct cbench_history_series *hs, const double *y, cons
 		rss += seg_rss(y, w, a, b, &sw);
 		a = b;
 	}
-	df = (double)n - (double)hs->nchanges - 1;
+	df = (double)n - (double)hs->nexcursions - (double)hs->nchanges - 1;
 	seg_rss(y, w, g->before_a, g->before_b, &w1);
 	seg_rss(y, w, g->after_a, n, &w2);
 	if (df < 1 || !(w1 > 0) || !(w2 > 0))
@@ -155,6 +161,13 @@ static void pooled(const struct cbench_history_series *hs, const double *y, cons
 	cp->p = 2 * cbench_stats_t_cdf(-fabs(cp->t), df);
 	cp->lower = expm1(d - q * se);
 	cp->upper = expm1(d + q * se);
+}
+
+/* Weight 0 for the runs of hs set aside: the gate leaves them out. */
+static void aside(const struct cbench_history_series *hs, double *w)
+{
+	for (size_t k = 0; k < hs->nexcursions; k++)
+		w[hs->excursions[k].index] = 0;
 }
 
 /*
@@ -209,6 +222,12 @@ static void between(const struct cbench_history_series *hs, struct cbench_histor
 	long long open = b - a > 1 ? b - a - 1 : 0;
 
 	c->unclear = c->cp.index - c->cp.last - 1;
+	/* A run set aside between them is listed as such, not as unclear. */
+	for (size_t k = 0; k < hs->nexcursions; k++) {
+		size_t x = hs->excursions[k].index;
+
+		c->unclear -= x > c->cp.last && x < c->cp.index;
+	}
 	c->untested = open;
 	/* Orders between that a run measured (too noisily) are not untested. */
 	for (size_t i = c->cp.last + 1; i < c->cp.index; i++) {
@@ -262,13 +281,14 @@ static int analyse(const struct cbench_store_series *s, const struct cbench_cp_p
 		goto out;
 	}
 	for (size_t i = 0; i < ncps; i++) {
-		if (cps[i].excursion) {
+		if (cps[i].excursion)
 			hs->excursions[hs->nexcursions++] = cps[i];
-			continue;
-		}
-		hs->changes[hs->nchanges].cp = cps[i];
-		between(hs, &hs->changes[hs->nchanges++]);
+		else
+			hs->changes[hs->nchanges++].cp = cps[i];
 	}
+	for (size_t k = 0; k < hs->nchanges; k++)
+		between(hs, &hs->changes[k]);
+	aside(hs, w);
 	gate_series(hs, y, w, sel, since, p);
 out:
 	free(cps);
@@ -305,6 +325,7 @@ int cbench_history_regate(struct cbench_history_series *hs, const struct cbench_
 		u[i] = hs->points[i].u;
 	}
 	cbench_cp_weights(y, u, hs->npoints, w);
+	aside(hs, w);
 	memset(&kept.gate, 0, sizeof(kept.gate));
 	gate_series(&kept, y, w, sel, since, p);
 	hs->gate = kept.gate;
