@@ -528,38 +528,6 @@ static void excursions(void)
 	}
 }
 
-/*
- * Two steps close together: each change point is tested on the noise of
- * the whole segmentation (pooled), not on its two short neighbours alone,
- * unless those two are the noisier (noise that comes and goes is judged
- * where it is).  By hand: y = 0 0 | 1 1 | 2 2 2 2, +-e on the first four
- * runs, +-2e on the last four, unit weights.
- */
-static void pooled_scale(void)
-{
-	const double e = 0.01;
-	double y[] = { -e, e, 1 - e, 1 + e, 2 - 2 * e, 2 + 2 * e, 2 - 2 * e, 2 + 2 * e };
-	double u[8];
-	struct cbench_cp *cps;
-	size_t n;
-
-	for (size_t i = 0; i < 8; i++)
-		u[i] = NAN;
-	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 8, &defaults, &cps, &n), 0);
-	CU_ASSERT_EQUAL_FATAL(n, 2);
-	CU_ASSERT(cps[0].index == 2 && cps[1].index == 4);
-	/* The first: its neighbours' residuals 4 e^2 over 2 degrees of
-	 * freedom, the whole segmentation's 20 e^2 over 5: pooled, t =
-	 * 1 / sqrt(4 e^2 (1/2 + 1/2)). */
-	CU_ASSERT_DOUBLE_EQUAL(cps[0].df, 5, 0);
-	CU_ASSERT_DOUBLE_EQUAL(cps[0].t, 1 / (2 * e), 1e-6);
-	/* The second: its neighbours' 18 e^2 over 4 is more than 4 e^2:
-	 * judged on them, t = 1 / sqrt(4.5 e^2 (1/2 + 1/4)). */
-	CU_ASSERT_DOUBLE_EQUAL(cps[1].df, 4, 0);
-	CU_ASSERT_DOUBLE_EQUAL(cps[1].t, 1 / sqrt(4.5 * e * e * 0.75), 1e-6);
-	free(cps);
-}
-
 static CU_TestInfo changepoint_tests[] = {
 	{ "the candidate by hand", candidate_by_hand },
 	{ "equal weights: Student's t test", student_when_weights_equal },
@@ -577,7 +545,6 @@ static CU_TestInfo changepoint_tests[] = {
 	{ "every shape with the defaults", every_shape },
 	{ "the search's penalty", penalty },
 	{ "one run alone is set aside", excursions },
-	{ "change points tested on the pooled scale", pooled_scale },
 	CU_TEST_INFO_NULL,
 };
 

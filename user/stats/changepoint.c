@@ -147,22 +147,17 @@ static void side(const double *y, const double *w, size_t a, size_t b, double *s
 	*rss = r;
 }
 
-/*
- * The t test of [a, b) against [b, c), the residual variance from their
- * own residuals plus rss_other (other segments' residuals, on the same
- * scale) over df degrees of freedom; see cbench_cp_test().
- */
-static void test_sides(const double *y, const double *w, size_t a, size_t b, size_t c,
-		       double rss_other, double df, double confidence, struct cbench_cp *cp)
+void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t c,
+		    double confidence, struct cbench_cp *cp)
 {
-	double w1, w2, rss1, rss2, d, se, q, var;
+	double w1, w2, rss1, rss2, d, se, q;
 
 	memset(cp, 0, sizeof(*cp));
 	cp->index = b;
 	cp->last = b ? b - 1 : 0;
 	cp->p = 1;
 	cp->t = 0;
-	cp->df = df;
+	cp->df = c >= a + 2 ? (double)(c - a - 2) : 0;
 	cp->change = cp->lower = cp->upper = NAN;
 	if (b <= a || c <= b)
 		return;
@@ -172,14 +167,7 @@ static void test_sides(const double *y, const double *w, size_t a, size_t b, siz
 	cp->change = expm1(d);
 	if (cp->df < 1)
 		return;
-	var = (rss1 + rss2 + rss_other) / cp->df;
-	/* Never a scale under the two segments' own: noise that comes and
-	 * goes (a busy stretch of the host) is judged where it is. */
-	if (c >= a + 3 && (rss1 + rss2) / (double)(c - a - 2) > var) {
-		cp->df = (double)(c - a - 2);
-		var = (rss1 + rss2) / cp->df;
-	}
-	se = sqrt(var * (1 / w1 + 1 / w2));
+	se = sqrt((rss1 + rss2) / cp->df * (1 / w1 + 1 / w2));
 	if (!(se > 0)) {
 		/* Both sides constant: equal, or as different as can be. */
 		cp->p = d == 0 ? 1 : 0;
@@ -192,12 +180,6 @@ static void test_sides(const double *y, const double *w, size_t a, size_t b, siz
 	q = cbench_stats_t_quantile(1 - (1 - confidence) / 2, cp->df);
 	cp->lower = expm1(d - q * se);
 	cp->upper = expm1(d + q * se);
-}
-
-void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t c,
-		    double confidence, struct cbench_cp *cp)
-{
-	test_sides(y, w, a, b, c, 0, c >= a + 2 ? (double)(c - a - 2) : 0, confidence, cp);
 }
 
 /* A growing array of change points, kept in index order. */
@@ -376,36 +358,15 @@ static void bounds(const struct cp_list *l, size_t i, size_t lo, size_t hi, size
 	*c = i + 1 < l->n ? l->v[i + 1].index : hi;
 }
 
-/*
- * Tests change point i of l against its neighbours' segments: their
- * residuals alone give the scale (Otava's test), or, pooled, the residuals
- * of every segment of l in [lo, hi), with the degrees of freedom they all
- * leave (one scale for the series, as the segmentation's model has it: a
- * change between two short segments is judged on the whole series' noise).
- */
+/* Tests change point i of l against its neighbours' segments. */
 static void retest(const double *y, const double *w, struct cp_list *l, size_t i, size_t lo,
-		   size_t hi, bool pooled, double confidence)
+		   size_t hi, double confidence)
 {
-	double q = l->v[i].qhat, other = 0, df;
+	double q = l->v[i].qhat;
 	size_t a, c;
 
 	bounds(l, i, lo, hi, &a, &c);
-	if (!pooled) {
-		cbench_cp_test(y, w, a, l->v[i].index, c, confidence, &l->v[i]);
-	} else {
-		for (size_t k = 0, from = lo; k <= l->n; k++) {
-			size_t to = k < l->n ? l->v[k].index : hi;
-			double sw, mean, rss;
-
-			if (to != l->v[i].index && from != l->v[i].index) {
-				side(y, w, from, to, &sw, &mean, &rss);
-				other += rss;
-			}
-			from = to;
-		}
-		df = (double)(hi - lo) - (double)(l->n + 1);
-		test_sides(y, w, a, l->v[i].index, c, other, df > 0 ? df : 0, confidence, &l->v[i]);
-	}
+	cbench_cp_test(y, w, a, l->v[i].index, c, confidence, &l->v[i]);
 	l->v[i].qhat = q;
 	l->v[i].ramp = ramp(y, w, a, l->v[i].index, c);
 }
@@ -473,7 +434,7 @@ static int split(const double *y, const double *w, size_t n, const struct cbench
 		start = last > start + step ? last : start + step;
 	}
 	for (size_t i = 0; i < l->n; i++)
-		retest(y, w, l, i, 0, n, false, p->confidence);
+		retest(y, w, l, i, 0, n, p->confidence);
 	return 0;
 }
 
@@ -531,7 +492,7 @@ static void merge(const double *y, const double *w, size_t n, const struct cbenc
 		/* Otava retests the two points after the removed one; the one
 		 * before it lost its right side too, so we retest every one. */
 		for (size_t i = 0; i < l->n; i++)
-			retest(y, w, l, i, 0, n, ramps, p->confidence);
+			retest(y, w, l, i, 0, n, p->confidence);
 	}
 }
 
@@ -542,7 +503,7 @@ static void merge(const double *y, const double *w, size_t n, const struct cbenc
  * that a point never crosses its right neighbour; then each is tested
  * again as its neighbours now stand.
  */
-static void anchor(const double *y, const double *w, size_t n, bool pooled, double confidence,
+static void anchor(const double *y, const double *w, size_t n, double confidence,
 		   struct cp_list *l)
 {
 	double light = cbench_stats_median(w, n) / CBENCH_CP_WEIGHT_RATIO;
@@ -561,7 +522,7 @@ static void anchor(const double *y, const double *w, size_t n, bool pooled, doub
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		last = l->v[i].last;
-		retest(y, w, l, i, 0, n, pooled, confidence);
+		retest(y, w, l, i, 0, n, confidence);
 		l->v[i].last = last;
 	}
 }
@@ -631,7 +592,7 @@ static int search(const double *y, const double *w, size_t n, double max_p, doub
 		ret = segment(&s, n, scale(y, w, n), max_p, l);
 	}
 	for (size_t i = 0; !ret && i < l->n; i++)
-		retest(y, w, l, i, 0, n, true, confidence);
+		retest(y, w, l, i, 0, n, confidence);
 	free(s.w);
 	free(s.wy);
 	free(s.wyy);
@@ -653,7 +614,7 @@ static int detect_once(const double *y, const double *u, size_t n, const struct 
 	ret = p->window ? split(y, w, n, p, weak_p, l) : search(y, w, n, p->max_p, p->confidence, l);
 	if (!ret) {
 		merge(y, w, n, p, !p->window, l);
-		anchor(y, w, n, !p->window, p->confidence, l);
+		anchor(y, w, n, p->confidence, l);
 	}
 	free(w);
 	return ret;
