@@ -55,7 +55,7 @@ store() {
 
 # The truth, measured apart from history: which series the vector path's
 # absence changes (compare of three runs a side, alternately, at the
-# default --min-effect: slower or faster), into $TMP/changed.
+# default --min-effect: slower or faster), into $TMP/truth.json.
 truth() {
 	build "$TMP/ship.so" "" truth-ship
 	build "$TMP/scalar.so" -DXXH_VECTOR=0 truth-scalar
@@ -66,19 +66,25 @@ truth() {
 	"$CB" compare --format json "$TMP"/ship?.txt -- "$TMP"/scalar?.txt >"$TMP/truth.json"
 }
 
+# Each store: NAME COMMITS FIRST LAST.
+STORES="a 12 6 9
+b 12 6 9
+c 30 14 17"
 if [ -n "${REPLAY:-}" ]; then
 	# The stores (and truth.json) a KEEP=DIR run kept: history again, nothing measured.
 	cp "$REPLAY"/a.db "$REPLAY"/b.db "$REPLAY"/c.db "$REPLAY"/truth.json "$TMP"/
 else
 	truth
-	store a 12 6 9
-	store b 12 6 9
-	store c 30 14 17
+	echo "$STORES" | while read -r s; do
+		# shellcheck disable=SC2086
+		store $s </dev/null
+	done
 fi
-for s in "a 12 6 9" "b 12 6 9" "c 30 14 17"; do
+echo "$STORES" | while read -r s; do
+	# shellcheck disable=SC2086
 	set -- $s
-	"$CB" history --format json -o "$TMP/$1.json" "$TMP/$1.db"
-	"$CB" history --format csv -o "$TMP/$1.csv" "$TMP/$1.db"
+	"$CB" history --format json -o "$TMP/$1.json" "$TMP/$1.db" </dev/null
+	"$CB" history --format csv -o "$TMP/$1.csv" "$TMP/$1.db" </dev/null
 	echo "$s" >>"$TMP/stores"
 done
 if [ -n "${KEEP:-}" ]; then

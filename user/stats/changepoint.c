@@ -621,17 +621,18 @@ static int detect_once(const double *y, const double *u, size_t n, const struct 
 }
 
 /*
- * Marks in lone[] the runs of y[0..n) that l leaves alone in a segment of
- * their own, the newest run excepted; returns how many.
+ * Marks in lone[] the runs that l leaves alone in a segment of their own;
+ * returns how many.  Only segments that end at a change point are looked
+ * at, so the newest run, alone after the last, is never marked.
  */
-static size_t lone_runs(const struct cp_list *l, size_t n, bool *lone)
+static size_t lone_runs(const struct cp_list *l, bool *lone)
 {
 	size_t count = 0;
 
 	for (size_t i = 0; i < l->n; i++) {
 		size_t a = i ? l->v[i - 1].index : 0;
 
-		if (l->v[i].index == a + 1 && a + 1 < n) {
+		if (l->v[i].index == a + 1) {
 			lone[a] = true;
 			count++;
 		}
@@ -743,7 +744,7 @@ int cbench_cp_detect(const double *y, const double *u, size_t n, const struct cb
 			goto out;
 		memset(lone, 0, m * sizeof(*lone));
 		/* Too few would be left to search: these change points stand. */
-		if (p->window || round == CBENCH_CP_LONE_ROUNDS || !(count = lone_runs(&l, m, lone)) ||
+		if (p->window || round == CBENCH_CP_LONE_ROUNDS || !(count = lone_runs(&l, lone)) ||
 		    m - count < CBENCH_CP_MIN_POINTS)
 			break;
 		for (size_t i = 0; i < m; i++)
