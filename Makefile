@@ -238,8 +238,8 @@ $(BUILD)/user/object/asmgen.o: CPPFLAGS += -DCBENCH_KERNEL_CFLAGS='"$(KERNEL_BEN
 	-DCBENCH_KERNEL_LIBS='"$(KERNEL_BENCH_LIBS)"'
 $(BUILD)/user/object/asmgen.o: Makefile
 $(BUILD)/user/object/cbench_header.o: include/cbench.h
-# The run report's schema, which readers check reports against (report/run_schema.S).
-$(BUILD)/user/report/run_schema.o: docs/schema/run.schema.json
+# The run report's schema, which readers check reports against (results/run_schema.S).
+$(BUILD)/user/results/run_schema.o: docs/schema/run.schema.json
 # Rebuilt when the place changes (make install PREFIX=...).
 $(BUILD)/cbenchlibdir: FORCE
 	@mkdir -p $(BUILD)

@@ -165,6 +165,32 @@ else
 	not_ok "run: a seed replays its layouts"
 fi
 
+# A stopped run goes on at the layouts its seed drew: its report, stopped
+# after ten of twelve trials, resumed without --seed.
+python3 - "$TMP/first.json" "$TMP/stopped.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.pop("digest", None)
+d["config"]["interrupted"] = {"signal": "SIGINT"}
+b = d["benchmarks"][0]
+b["trials"] = [t for t in b["trials"] if not t.get("replacement")][:10]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run_cb run --backend user --trials 12 --filter by_address --resume "$TMP/stopped.json" -o "$TMP/resumed.json" "$ADDR"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/first.json" "$TMP/resumed.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert b["config"]["code_layout"]["seed"] == 5, b["config"]["code_layout"]
+layouts = [[t["code_layout"] for t in r["benchmarks"][0]["trials"] if not t.get("replacement")] for r in (a, b)]
+assert layouts[0] == layouts[1], layouts
+PY
+then
+	ok "run --resume: the layouts of the stopped run's seed"
+else
+	not_ok "run --resume: the layouts of the stopped run's seed (exit $rc)"
+	sed 's/^/       | /' "$TMP/err"
+fi
+
 # A benchmark whose speed its worker decides: trials at one layout differ
 # as much as any, so it is memory's placement, not the code's layout.
 echo 0 >"$TMP/counter"

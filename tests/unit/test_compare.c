@@ -353,7 +353,8 @@ static void step_in_interval(void)
 		snprintf(text, sizeof(text), "goos: linux\nBenchmarkA 1 %s ns/op\n", v);
 		name[0] = 't';
 		put(name, text);
-		snprintf(text, sizeof(text), "{\"benchmarks\": [{\"name\": \"BenchmarkA\", \"trials\": "
+		snprintf(text, sizeof(text), "{\"schema_version\": 2, \"config\": {}, "
+			 "\"benchmarks\": [{\"name\": \"BenchmarkA\", \"trials\": "
 			 "[{\"status\": \"ok\", \"ns_per_op\": %s, \"step_share\": 0.0001}]}]}", v);
 		snprintf(name, sizeof(name), "j%d.json", i);
 		put(name, text);

@@ -20,12 +20,12 @@
 
 #include "golden.h"
 #include "machine/reference.h"
-#include "report/carry.h"
 #include "report/figures.h"
 #include "report/json.h"
 #include "report/report_audit.h"
 #include "report/context.h"
 #include "report/report.h"
+#include "results/doc.h"
 #include "stats/sequential.h"
 
 #define TRIALS 7
@@ -296,18 +296,16 @@ static void carried_reports(void)
 	static const enum run_format formats[] = { GO, JSON, LNT, BMF, TABLE, JUNIT };
 	struct cbench_result carried[3];
 	struct cbench_report again;
-	struct cbench_json *doc = NULL;
-	const struct cbench_json *benchmarks;
+	struct cbench_doc doc = { 0 };
 	char *json, err[200];
 
 	build_run();
 	json = rendered(&run, JSON);
-	CU_ASSERT_FATAL(cbench_json_parse(json, strlen(json), &doc, err, sizeof(err)) == 0);
-	benchmarks = cbench_json_get(doc, "benchmarks");
-	CU_ASSERT_FATAL(benchmarks && benchmarks->n == 3);
+	CU_ASSERT_FATAL(cbench_doc_parse(&doc, json, strlen(json), 0, err, sizeof(err)) == 0);
+	CU_ASSERT_FATAL(doc.nbench == 3);
 	for (int i = 0; i < 3; i++) {
 		carried[i] = (struct cbench_result){ .exp = &exps[i] };
-		CU_ASSERT_EQUAL_FATAL(cbench_result_carry(&benchmarks->items[i], &carried[i]), 0);
+		CU_ASSERT_EQUAL_FATAL(cbench_doc_result(&doc.bench[i], &carried[i]), 0);
 	}
 	again = run;
 	again.results = carried;
@@ -324,21 +322,20 @@ static void carried_reports(void)
 	}
 	for (int i = 0; i < 3; i++)
 		free(carried[i].trials);
-	cbench_json_free(doc);
+	cbench_doc_free(&doc);
 	free(json);
 }
 
 /*
- * Every figure a trial's JSON carries is read back (run --resume,
- * report/carry.c): each row of report/figures.c that the JSON writes has
+ * Every figure a trial's JSON carries is read back (results/doc.h, as
+ * resume, store, compare and plot read it): each row of report/figures.c that the JSON writes has
  * its way in, and a value set on a trial comes back as it was, counters and
  * allocations included.  A new figure without one fails here.
  */
 static void figures_read_back(void)
 {
 	struct cbench_result carried = { .exp = &exps[0] };
-	struct cbench_json *doc = NULL;
-	const struct cbench_json *benchmarks;
+	struct cbench_doc doc = { 0 };
 	struct cbench_trial *t;
 	char *json, err[200];
 	unsigned int checked = 0;
@@ -356,10 +353,9 @@ static void figures_read_back(void)
 		f->set(t, 1.25 + i);
 	}
 	json = rendered(&run, JSON);
-	CU_ASSERT_FATAL(cbench_json_parse(json, strlen(json), &doc, err, sizeof(err)) == 0);
-	benchmarks = cbench_json_get(doc, "benchmarks");
-	CU_ASSERT_FATAL(benchmarks && benchmarks->n == 3);
-	CU_ASSERT_EQUAL_FATAL(cbench_result_carry(&benchmarks->items[0], &carried), 0);
+	CU_ASSERT_FATAL(cbench_doc_parse(&doc, json, strlen(json), 0, err, sizeof(err)) == 0);
+	CU_ASSERT_FATAL(doc.nbench == 3);
+	CU_ASSERT_EQUAL_FATAL(cbench_doc_result(&doc.bench[0], &carried), 0);
 	for (unsigned int i = 0; i < cbench_nfigures; i++) {
 		const struct cbench_figure *f = &cbench_figures[i];
 		double got = cbench_figure_value(f, &carried.trials[0]);
@@ -373,7 +369,7 @@ static void figures_read_back(void)
 	}
 	CU_ASSERT(checked >= 11);
 	free(carried.trials);
-	cbench_json_free(doc);
+	cbench_doc_free(&doc);
 	free(json);
 }
 

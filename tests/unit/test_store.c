@@ -58,15 +58,8 @@ static char note[256];
 
 static int read_text(const char *text, struct cbench_store_run *run, char *err, size_t len)
 {
-	struct cbench_json *doc;
-	int ret = cbench_json_parse(text, strlen(text), &doc, err, len);
-
 	memset(run, 0, sizeof(*run));
-	if (ret)
-		return ret;
-	ret = cbench_store_read_report(text, strlen(text), doc, run, note, sizeof(note), err, len);
-	cbench_json_free(doc);
-	return ret;
+	return cbench_store_read_report(text, strlen(text), run, note, sizeof(note), err, len);
 }
 
 static const struct cbench_store_result *find(const struct cbench_store_run *r, const char *name,

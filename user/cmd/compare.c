@@ -37,6 +37,7 @@
 #include "session/options.h"
 #include "report/report_compare.h"
 #include "report/runs.h"
+#include "results/runs_read.h"
 #include "stats/change.h"
 #include "cmd/subcommands.h"
 

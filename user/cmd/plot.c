@@ -20,10 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/go_read.h"
 #include "report/json.h"
 #include "report/readfile.h"
-#include "report/report_check.h"
 #include "report/outfile.h"
 #include "report/plot_audit.h"
 #include "report/plot_change.h"
@@ -31,6 +29,8 @@
 #include "report/plot_svg.h"
 #include "report/plot_sweep.h"
 #include "report/runs.h"
+#include "results/doc.h"
+#include "results/runs_read.h"
 #include "stats/stats.h"
 #include "session/options.h"
 #include "cmd/subcommands.h"
@@ -58,8 +58,8 @@ struct input {
 	const char *path;
 	const char *label;		/* the file's base name, or its path where two share one */
 	int side;			/* 0 old (or the only one), 1 new */
-	struct cbench_json *root;
-	const struct cbench_json *benchmarks;
+	struct cbench_doc doc;		/* a run's report */
+	struct cbench_json *audit;	/* or an audit's */
 };
 
 /* What plot was asked. */
@@ -70,13 +70,32 @@ struct plot_options {
 	enum cbench_plot_scale y_scale;
 };
 
+/* An audit's JSON into in->audit, or a run's report (JSON or Go text) into in->doc. */
+static int read_input(struct input *in, const char *text, size_t len, char *err, size_t errlen)
+{
+	struct cbench_json *root = NULL;
+	char why[160];
+	int ret;
+
+	in->doc.path = in->path;
+	if (text[strspn(text, " \t\r\n")] != '{')
+		return cbench_doc_parse(&in->doc, text, len, CBENCH_DOC_GO, err, errlen);
+	ret = cbench_json_parse(text, len, &root, why, sizeof(why));
+	if (ret) {
+		snprintf(err, errlen, CBENCH_DOC_NOT_JSON "%s", why);
+		return ret;
+	}
+	if (!cbench_plot_is_audit(root))
+		return cbench_doc_adopt(&in->doc, root, text, len, 0, err, errlen);
+	in->audit = root;
+	return cbench_plot_audit_check(root, err, errlen);
+}
+
 /* Reads and checks one report; the message on failure goes to stderr. */
 static int load(struct input *in, const char *path)
 {
-	char *text = NULL, err[160];
-	const struct cbench_json *config;
+	char *text = NULL, err[CBENCH_ERR_LEN];
 	size_t len = 0;
-	bool is_json;
 	int ret, side = in->side;
 
 	memset(in, 0, sizeof(*in));
@@ -89,73 +108,25 @@ static int load(struct input *in, const char *path)
 			ret == -EFBIG ? "not a regular file of a report's size" : strerror(-ret));
 		return ret;
 	}
-	/* JSON, or a run's Go text, by what the file holds. */
-	is_json = text[strspn(text, " \t\r\n")] == '{';
-	if (is_json)
-		ret = cbench_json_parse(text, len, &in->root, err, sizeof(err));
-	else
-		ret = cbench_go_read(text, len, &in->root, err, sizeof(err));
+	ret = read_input(in, text, len, err, sizeof(err));
 	free(text);
-	if (ret) {
-		cbench_err("unable to read %s: %s%s\n", path, is_json ? "not JSON: " : "", err);
-		return ret;
-	}
-	config = cbench_json_get(in->root, "config");
-	if (is_json && !cbench_plot_is_audit(in->root) && cbench_report_check(in->root, err, sizeof(err))) {
-		cbench_err("unable to read %s: %s\n", path, err);
-		cbench_json_free(in->root);
-		in->root = NULL;
-		return -EINVAL;
-	}
-	if (cbench_plot_is_audit(in->root)) {
-		ret = cbench_plot_audit_check(in->root, err, sizeof(err));
-		if (ret) {
-			cbench_err("unable to read %s: not a cbench audit: %s\n",
-				path, err);
-			cbench_json_free(in->root);
-			in->root = NULL;
-		}
-		return ret;
-	}
-	in->benchmarks = cbench_json_get(in->root, "benchmarks");
-	if (!config || config->type != CBENCH_JSON_OBJECT || !in->benchmarks ||
-	    in->benchmarks->type != CBENCH_JSON_ARRAY) {
-		cbench_err("unable to read %s: not a cbench report (no \"config\" "
-			"and \"benchmarks\"; write one with `%s run --format json`)\n", path, cbench_prog);
-		cbench_json_free(in->root);
-		in->root = NULL;
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < in->benchmarks->n; i++) {
-		const struct cbench_json *b = &in->benchmarks->items[i];
-		const struct cbench_json *trials = cbench_json_get(b, "trials");
-
-		if (!cbench_json_string(b, "name", NULL) || !trials || trials->type != CBENCH_JSON_ARRAY) {
-			cbench_err("unable to read %s: not a cbench report (benchmark %zu "
-				"has no name or trials)\n", path, i + 1);
-			cbench_json_free(in->root);
-			in->root = NULL;
-			return -EINVAL;
-		}
-	}
-	return 0;
+	if (ret)
+		cbench_err("unable to read %s: %s%s\n", path, in->audit ? "not a cbench audit: " : "", err);
+	return ret;
 }
 
-static const struct cbench_json *find_benchmark(const struct input *in, const char *name)
+static void unload(struct input *in)
 {
-	for (size_t i = 0; i < in->benchmarks->n; i++) {
-		const struct cbench_json *b = &in->benchmarks->items[i];
-
-		if (!strcmp(cbench_json_string(b, "name", ""), name))
-			return b;
-	}
-	return NULL;
+	cbench_doc_free(&in->doc);
+	if (in->audit)
+		cbench_json_free(in->audit);
+	in->audit = NULL;
 }
 
-static bool trial_ok(const struct cbench_json *t)
+/* A trial that measured an estimate. */
+static bool trial_ok(const struct cbench_trial *t)
 {
-	return !strcmp(cbench_json_string(t, "status", ""), "ok") &&
-	       isfinite(cbench_json_number(t, "ns_per_op", NAN));
+	return !t->error && !t->set_aside && isfinite(t->ns_per_op);
 }
 
 /*
@@ -178,15 +149,13 @@ struct axis {
  * The slowest measurement that is no outlier: within two spreads of the
  * estimates' range (a spread at least 0.1 % of them) above its top.
  */
-static double slowest_in_view(const struct cbench_json *const b[], size_t nb, double lo, double hi)
+static double slowest_in_view(const struct cbench_result *const b[], size_t nb, double lo, double hi)
 {
 	double spread = fmax(hi - lo, hi * 1e-3), top = hi;
 
 	for (size_t s = 0; s < nb; s++) {
-		const struct cbench_json *trials = b[s] ? cbench_json_get(b[s], "trials") : NULL;
-
-		for (size_t i = 0; trials && i < trials->n; i++) {
-			double v = cbench_json_number(&trials->items[i], "max_ns_per_op", NAN);
+		for (size_t i = 0; b[s] && i < b[s]->ntrials; i++) {
+			double v = b[s]->trials[i].max_ns_per_op;
 
 			if (isfinite(v) && v <= hi + 2 * spread)
 				top = fmax(top, v);
@@ -195,19 +164,19 @@ static double slowest_in_view(const struct cbench_json *const b[], size_t nb, do
 	return top;
 }
 
-static void extent(const struct cbench_json *const b[], size_t nb, struct axis *a)
+static void extent(const struct cbench_result *const b[], size_t nb, struct axis *a)
 {
-	static const char *const keys[] = { "min_ns_per_op", "median_ns_per_op", "ns_per_op" };
 	static const char *const units[] = { "ns/op", "µs/op", "ms/op", "s/op" };
 	double lo = INFINITY, hi = -INFINITY, pad;
 	int u = 0;
 
 	for (size_t s = 0; s < nb; s++) {
-		const struct cbench_json *trials = b[s] ? cbench_json_get(b[s], "trials") : NULL;
+		for (size_t i = 0; b[s] && i < b[s]->ntrials; i++) {
+			const struct cbench_trial *t = &b[s]->trials[i];
+			const double keys[] = { t->min_ns_per_op, t->median_ns_per_op, t->ns_per_op };
 
-		for (size_t i = 0; trials && i < trials->n; i++) {
 			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-				double v = cbench_json_number(&trials->items[i], keys[k], NAN);
+				double v = keys[k];
 
 				if (isfinite(v)) {
 					lo = fmin(lo, v);
@@ -284,14 +253,13 @@ static void failure(FILE *f, const char *reason, const struct axis *a, int y)
 }
 
 /* One report's trials of one benchmark, from row `row` on. */
-static void series(FILE *f, const struct cbench_json *b, const struct input *in, int *row, const struct axis *a)
+static void series(FILE *f, const struct cbench_result *b, const struct input *in, int *row,
+		   const struct axis *a)
 {
-	const struct cbench_json *trials = cbench_json_get(b, "trials");
-
 	fprintf(f, "<g class=\"series\" fill=\"%s\" stroke=\"%s\">", series_colour[in->side],
 		series_colour[in->side]);
-	for (size_t i = 0; i < trials->n; i++, (*row)++) {
-		const struct cbench_json *t = &trials->items[i];
+	for (size_t i = 0; i < b->ntrials; i++, (*row)++) {
+		const struct cbench_trial *t = &b->trials[i];
 		int y = HEADER_HEIGHT + *row * ROW_HEIGHT + ROW_HEIGHT / 2;
 
 		fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\" stroke=\"none\">",
@@ -299,13 +267,13 @@ static void series(FILE *f, const struct cbench_json *b, const struct input *in,
 		cbench_plot_html(f, in->label);
 		fprintf(f, " trial %zu</text>", i + 1);
 		if (!trial_ok(t)) {
-			failure(f, cbench_json_string(t, "reason", "no estimate"), a, y);
+			failure(f, t->error && t->reason[0] ? t->reason : "no estimate", a, y);
 			continue;
 		}
-		double est = cbench_json_number(t, "ns_per_op", NAN);
-		double min = cbench_json_number(t, "min_ns_per_op", est);
-		double med = cbench_json_number(t, "median_ns_per_op", est);
-		double max = cbench_json_number(t, "max_ns_per_op", est);
+		double est = t->ns_per_op;
+		double min = isnan(t->min_ns_per_op) ? est : t->min_ns_per_op;
+		double med = isnan(t->median_ns_per_op) ? est : t->median_ns_per_op;
+		double max = isnan(t->max_ns_per_op) ? est : t->max_ns_per_op;
 
 		fprintf(f, "<line class=\"range\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
 			x_in(min, a), y, x_in(max, a), y);
@@ -322,19 +290,16 @@ static void series(FILE *f, const struct cbench_json *b, const struct input *in,
 	fputs("</g>", f);
 }
 
-static void summary(FILE *f, const struct cbench_json *b, const char *label)
+static void summary(FILE *f, const struct cbench_result *b, const char *label)
 {
-	double ns = cbench_json_number(b, "ns_per_op", NAN), cv = cbench_json_number(b, "cv_of_trials", NAN);
-	const struct cbench_json *unstable = cbench_json_get(b, "unstable");
-	const struct cbench_json *trials = cbench_json_get(b, "trials");
-
+	double ns = b->ns_per_op, cv = b->cv;
 	double v[256];
 	size_t n = 0;
 
 	/* Go text has no headline: the median of its trials, as run's is. */
-	for (size_t i = 0; !cbench_json_get(b, "ns_per_op") && trials && i < trials->n && n < 256; i++) {
-		if (trial_ok(&trials->items[i]))
-			v[n++] = cbench_json_number(&trials->items[i], "ns_per_op", NAN);
+	for (size_t i = 0; isnan(b->ns_per_op) && i < b->ntrials && n < 256; i++) {
+		if (trial_ok(&b->trials[i]))
+			v[n++] = b->trials[i].ns_per_op;
 	}
 	if (n)
 		ns = cbench_stats_median(v, n);
@@ -346,30 +311,47 @@ static void summary(FILE *f, const struct cbench_json *b, const char *label)
 		fputs(": no estimate", f);
 	if (isfinite(cv))
 		fprintf(f, ", trials' cv %.3g%%", 100 * cv);
-	if (unstable && unstable->type == CBENCH_JSON_BOOL && unstable->boolean) {
+	if (b->unstable) {
 		fputs(", <strong>unstable</strong>: ", f);
-		cbench_plot_html(f, cbench_json_string(b, "unstable_reason", ""));
+		cbench_plot_html(f, b->unstable_reason);
 	}
 	fputs("</li>", f);
 }
 
-static void plot_benchmark(FILE *f, const char *name, const struct input *in, size_t nin)
+/* Each report's benchmark of that name into res[] (b[s]: NULL where it has none). */
+static int take_benchmark(const char *name, const struct input *in, size_t nin, struct cbench_result res[],
+			  const struct cbench_result *b[])
 {
-	const struct cbench_json *b[2 * PLOT_MAX_RUNS] = { NULL };
+	for (size_t s = 0; s < nin; s++) {
+		const struct cbench_doc_bench *d = cbench_doc_find(&in[s].doc, name, false);
+
+		b[s] = NULL;
+		if (d && cbench_doc_result(d, &res[s]))
+			return -ENOMEM;
+		b[s] = d ? &res[s] : NULL;
+	}
+	return 0;
+}
+
+static int plot_benchmark(FILE *f, const char *name, const struct input *in, size_t nin)
+{
+	struct cbench_result res[2 * PLOT_MAX_RUNS] = { { 0 } };
+	const struct cbench_result *b[2 * PLOT_MAX_RUNS] = { NULL };
 	double labels = 0;
 	int rows = 0, row = 0, height;
 	struct axis a;
 	char label[300];
 
+	if (take_benchmark(name, in, nin, res, b)) {
+		for (size_t s = 0; s < nin; s++)
+			free(res[s].trials);
+		return -ENOMEM;
+	}
 	for (size_t s = 0; s < nin; s++) {
-		const struct cbench_json *trials;
-
-		b[s] = find_benchmark(&in[s], name);
 		if (!b[s])
 			continue;
-		trials = cbench_json_get(b[s], "trials");
-		rows += (int)trials->n;
-		snprintf(label, sizeof(label), "%s trial %zu", in[s].label, trials->n);
+		rows += (int)b[s]->ntrials;
+		snprintf(label, sizeof(label), "%s trial %zu", in[s].label, b[s]->ntrials);
 		labels = fmax(labels, cbench_plot_text_width(label));
 	}
 	if (!rows)
@@ -404,34 +386,42 @@ static void plot_benchmark(FILE *f, const char *name, const struct input *in, si
 	}
 	axis(f, &a, HEADER_HEIGHT + rows * ROW_HEIGHT + 4);
 	fputs("</svg></section>\n", f);
+	for (size_t s = 0; s < nin; s++)
+		free(res[s].trials);
+	return 0;
+}
+
+static const char *known(const char *v, const char *otherwise)
+{
+	return v[0] ? v : otherwise;
 }
 
 static void config_line(FILE *f, const struct input *in)
 {
-	const struct cbench_json *c = cbench_json_get(in->root, "config");
+	const struct cbench_doc_head *c = &in->doc.head;
 
 	fputs("<p class=\"config\"><strong>", f);
 	cbench_plot_html(f, in->label);
 	fputs("</strong>: ", f);
-	cbench_plot_html(f, cbench_json_string(c, "cpu", "unknown CPU"));
+	cbench_plot_html(f, known(c->cpu, "unknown CPU"));
 	fputs(", kernel ", f);
-	cbench_plot_html(f, cbench_json_string(c, "kernel", "unknown"));
+	cbench_plot_html(f, known(c->kernel, "unknown"));
 	fputs(", backend ", f);
-	cbench_plot_html(f, cbench_json_string(c, "backend", "unknown"));
+	cbench_plot_html(f, known(c->backend, "unknown"));
 	fputs(", cbench ", f);
-	cbench_plot_html(f, cbench_json_string(c, "cbench_version", "unknown"));
+	cbench_plot_html(f, known(c->version, "unknown"));
 	fputs(", object ", f);
-	cbench_plot_html(f, cbench_json_string(c, "so", "unknown"));
+	cbench_plot_html(f, known(c->so, "unknown"));
 	fputs("</p>\n", f);
 }
 
 static bool seen_before(const struct input *in, size_t s, size_t i, const char *name)
 {
 	for (size_t t = 0; t <= s; t++) {
-		size_t end = t == s ? i : in[t].benchmarks->n;
+		size_t end = t == s ? i : in[t].doc.nbench;
 
 		for (size_t j = 0; j < end; j++) {
-			if (!strcmp(cbench_json_string(&in[t].benchmarks->items[j], "name", ""), name))
+			if (!strcmp(in[t].doc.bench[j].name, name))
 				return true;
 		}
 	}
@@ -499,11 +489,11 @@ static int write_page(FILE *f, const struct page *pg)
 	}
 	fputs("</p>\n", f);
 	for (size_t s = 0; s < pg->nin; s++) {
-		for (size_t i = 0; i < in[s].benchmarks->n; i++) {
-			const char *name = cbench_json_string(&in[s].benchmarks->items[i], "name", "");
+		for (size_t i = 0; i < in[s].doc.nbench; i++) {
+			const char *name = in[s].doc.bench[i].name;
 
-			if (!seen_before(in, s, i, name))
-				plot_benchmark(f, name, in, pg->nin);
+			if (!seen_before(in, s, i, name) && plot_benchmark(f, name, in, pg->nin))
+				return -ENOMEM;
 		}
 	}
 	fputs("<footer id=\"end\">cbenchctl plot</footer>\n</body></html>\n", f);
@@ -710,13 +700,13 @@ static int draw(const struct page *pg, const char *output)
 		cbench_err("unable to write %s: %s\n", output, strerror(-ret));
 		return ret;
 	}
-	if (cbench_plot_is_audit(pg->in[0].root)) {
+	if (pg->in[0].audit) {
 		const char *labels[2 * PLOT_MAX_RUNS];
 		const struct cbench_json *roots[2 * PLOT_MAX_RUNS];
 
 		for (size_t i = 0; i < pg->nin; i++) {
 			labels[i] = pg->in[i].label;
-			roots[i] = pg->in[i].root;
+			roots[i] = pg->in[i].audit;
 		}
 		ret = cbench_plot_audit_page(out.file, labels, roots, pg->nin);
 	} else {
@@ -745,7 +735,7 @@ int cbench_plot_main(int argc, char *argv[])
 		return ret == 1 ? 0 : ret;
 	for (size_t s = 0; s < pg.nin && !ret; s++) {
 		ret = load(&in[s], in[s].path);
-		audits += !ret && cbench_plot_is_audit(in[s].root);
+		audits += !ret && in[s].audit;
 	}
 	/* An audit compares two versions already: audits are drawn together,
 	 * never beside runs. */
@@ -763,7 +753,7 @@ int cbench_plot_main(int argc, char *argv[])
 	if (!ret)
 		ret = draw(&pg, opt.output);
 	for (size_t s = 0; s < pg.nin; s++)
-		cbench_json_free(in[s].root);
+		unload(&in[s]);
 	if (pg.both) {
 		cbench_sides_release(pg.both);
 		free(pg.both);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "backend/backend.h"
+#include "results/doc.h"
 
 /* The run report's formats: Go text (benchstat), cbench's JSON, LNT, Bencher's BMF, JUnit XML. */
 enum cbench_format { CBENCH_FORMAT_GO, CBENCH_FORMAT_JSON, CBENCH_FORMAT_LNT, CBENCH_FORMAT_BMF,
@@ -85,8 +86,7 @@ struct cbench_result;
 struct cbench_report;
 struct cbench_resume {
 	const char *path;
-	struct cbench_json *doc;
-	const struct cbench_json *config, *benchmarks;
+	struct cbench_doc doc;		/* the report (results/doc.h) */
 	unsigned int trials;		/* a benchmark with as many is finished */
 	size_t carried;			/* results carried over */
 	size_t carried_trials;		/* trials of results begun, carried over */

@@ -20,11 +20,8 @@
 
 #include "cmd/run_parts.h"
 #include "error.h"
-#include "report/carry.h"
-#include "report/json.h"
-#include "report/readfile.h"
-#include "report/report_check.h"
 #include "report/report.h"
+#include "results/doc.h"
 #include "session/session.h"
 
 /* A run report larger than this is no report of ours. */
@@ -42,79 +39,52 @@ int cbench_resume_options_check(const struct cbench_run_options *o, FILE *err)
 	return -EINVAL;
 }
 
-/* What the file is when it is not a run's JSON report, for the refusal; NULL if it is one. */
-static const char *not_a_run(const struct cbench_json *doc)
-{
-	if (doc->type != CBENCH_JSON_OBJECT)
-		return "not a cbench run report (not a JSON object)";
-	if (cbench_json_get(doc, "audits"))
-		return "an audit's report, not a run's";
-	if (!cbench_json_get(doc, "schema_version") || !cbench_json_get(doc, "config") ||
-	    !cbench_json_get(doc, "benchmarks"))
-		return "not a cbench run report (no schema_version, config and benchmarks)";
-	if (!cbench_json_get(cbench_json_get(doc, "config"), "run_options"))
-		return "a run report that does not say the options it was measured with (a cbenchctl "
-		       "older than --resume wrote it): measure it again";
-	return NULL;
-}
-
-/* Reads rs->path whole into rs->doc; 0, or -1 after saying why. */
+/* Reads rs->path into rs->doc; 0, or -1 after saying why. */
 static int read_report(struct cbench_resume *rs)
 {
-	char *text = NULL, why[300];
-	const char *what;
-	size_t len;
-	int ret = cbench_read_file(rs->path, RESUME_REPORT_MAX, &text, &len);
+	char why[CBENCH_ERR_LEN];
+	int ret = cbench_doc_load(&rs->doc, rs->path, RESUME_REPORT_MAX, 0, why, sizeof(why));
 
-	if (ret) {
-		cbench_err("unable to resume %s: %s\n", rs->path, strerror(-ret));
-		return -1;
-	}
-	ret = cbench_json_parse(text, len, &rs->doc, why, sizeof(why));
-	free(text);
-	if (ret) {
+	if (ret == -EINVAL && !strncmp(why, CBENCH_DOC_NOT_JSON, strlen(CBENCH_DOC_NOT_JSON))) {
 		cbench_err("unable to resume %s: it is not JSON (%s); give the JSON report of the run to "
-			   "resume (run -o NAME.json)\n", rs->path, why);
+			   "resume (run -o NAME.json)\n", rs->path, why + strlen(CBENCH_DOC_NOT_JSON));
 		return -1;
 	}
-	what = not_a_run(rs->doc);
-	if (what) {
-		cbench_err("unable to resume %s: %s\n", rs->path, what);
-		return -1;
-	}
-	if (cbench_report_check(rs->doc, why, sizeof(why))) {
+	if (ret) {
 		cbench_err("unable to resume %s: %s\n", rs->path, why);
 		return -1;
 	}
-	rs->config = cbench_json_get(rs->doc, "config");
-	rs->benchmarks = cbench_json_get(rs->doc, "benchmarks");
+	if (!rs->doc.head.options.known) {
+		cbench_err("unable to resume %s: a run report that does not say the options it was "
+			   "measured with (a cbenchctl older than --resume wrote it): measure it again\n",
+			   rs->path);
+		return -1;
+	}
 	return 0;
 }
 
 /* The measuring options the report names and o does not match; 0 if none. */
 static int options_differ(const struct cbench_resume *rs, const struct cbench_run_options *o)
 {
-	const struct cbench_json *ro = cbench_json_get(rs->config, "run_options");
-	const char *filter = cbench_json_string(ro, "filter", NULL);
-	const struct { const char *key, *option; double now; } nums[] = {
-		{ "trials", "--trials", o->trials }, { "trial_time_s", "--trial-time", o->trial_time_s },
-		{ "warmup_s", "--warmup", o->warmup_s }, { "time_limit_s", "--time-limit", o->time_limit_s },
+	const struct cbench_doc_options *ro = &rs->doc.head.options;
+	const char *filter = ro->filter, *command = rs->doc.head.command;
+	const struct { const char *option; double then, now; bool was_auto; } nums[] = {
+		{ "--trials", ro->trials, o->trials, false },
+		{ "--trial-time", ro->trial_time_s, o->trial_time_s, ro->trial_time_auto },
+		{ "--warmup", ro->warmup_s, o->warmup_s, ro->warmup_auto },
+		{ "--time-limit", ro->time_limit_s, o->time_limit_s, false },
 	};
 
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
-		double then = cbench_json_number(ro, nums[i].key, -1);
-		const struct cbench_json *a = cbench_json_get(ro, i == 1 ? "trial_time_auto" :
-								   i == 2 ? "warmup_auto" : "");
-		bool was_auto = a && a->type == CBENCH_JSON_BOOL && a->boolean;
+		double then = nums[i].then;
 
 		/* auto gives the same again for the same benchmarks. */
-		if (was_auto && nums[i].now == 0)
+		if (nums[i].was_auto && nums[i].now == 0)
 			continue;
 		if (then != nums[i].now) {
 			cbench_err("unable to resume %s: it was measured with %s %g, this run asks for %s "
 				   "%g: give the options it was run with (%s)\n", rs->path, nums[i].option,
-				   then, nums[i].option, nums[i].now,
-				   cbench_json_string(rs->config, "command", "?"));
+				   then, nums[i].option, nums[i].now, command[0] ? command : "?");
 			return -1;
 		}
 	}
@@ -123,8 +93,7 @@ static int options_differ(const struct cbench_resume *rs, const struct cbench_ru
 			   "was run with (%s)\n", rs->path, filter ? "with --filter '" : "every benchmark",
 			   filter ? filter : "", filter ? "'" : " (no --filter)",
 			   o->filter ? "asks for --filter '" : "every benchmark (no --filter)",
-			   o->filter ? o->filter : "", o->filter ? "'" : "",
-			   cbench_json_string(rs->config, "command", "?"));
+			   o->filter ? o->filter : "", o->filter ? "'" : "", command[0] ? command : "?");
 		return -1;
 	}
 	return 0;
@@ -132,14 +101,11 @@ static int options_differ(const struct cbench_resume *rs, const struct cbench_ru
 
 int cbench_resume_open(struct cbench_resume *rs, const char *path, const struct cbench_run_options *o)
 {
-	const struct cbench_json *stop;
-
 	memset(rs, 0, sizeof(*rs));
 	rs->path = path;
 	if (read_report(rs) || options_differ(rs, o))
 		return -1;
-	stop = cbench_json_get(rs->config, "interrupted");
-	if (!stop) {
+	if (!rs->doc.head.interrupted) {
 		cbench_err("nothing to resume: %s is a complete run (every benchmark has its %u trials); "
 			   "its reports stand as they are\n", rs->path, o->trials);
 		return 1;
@@ -162,33 +128,32 @@ static int same(const struct cbench_resume *rs, const char *what, const char *th
 
 bool cbench_resume_seed(const struct cbench_resume *rs, uint64_t *seed)
 {
-	const struct cbench_json *layout = cbench_json_get(rs->config, "code_layout");
-
-	return layout && !cbench_json_u64(layout, "seed", seed);
+	*seed = rs->doc.head.seed;
+	return rs->doc.head.have_seed;
 }
 
 int cbench_resume_check(const struct cbench_resume *rs, const struct cbench_session *s)
 {
 	const struct cbench_machine *m = &s->machine;
-	const struct cbench_json *c = rs->config;
+	const struct cbench_doc_head *c = &rs->doc.head;
 	char model[160], cpu[16], then_cpu[16];
 
 	snprintf(model, sizeof(model), "%s family %u model %u stepping %u", m->cpu_vendor,
 		 m->cpu_family, m->cpu_model, m->cpu_stepping);
 	snprintf(cpu, sizeof(cpu), "%d", s->lane[0].env.cpu);
-	snprintf(then_cpu, sizeof(then_cpu), "%.0f", cbench_json_number(c, "worker_cpu", -1));
-	if (same(rs, "on an object of build ID", cbench_json_string(c, "so_build_id", ""),
+	snprintf(then_cpu, sizeof(then_cpu), "%.0f", c->worker_cpu);
+	if (same(rs, "on an object of build ID", c->so_build_id,
 		 s->lib[0].build_id, "the object changed since; measure it anew") ||
-	    same(rs, "on machine", cbench_json_string(c, "machine", ""), m->hostname,
+	    same(rs, "on machine", c->machine, m->hostname,
 		 "resume it where it ran") ||
-	    same(rs, "on a CPU", cbench_json_string(c, "cpu_model", ""), model, NULL) ||
-	    same(rs, "under kernel", cbench_json_string(c, "kernel", ""), m->kernel_release, NULL) ||
-	    same(rs, "by cbenchctl", cbench_json_string(c, "cbench_version", ""), CBENCH_VERSION,
+	    same(rs, "on a CPU", c->cpu_model, model, NULL) ||
+	    same(rs, "under kernel", c->kernel, m->kernel_release, NULL) ||
+	    same(rs, "by cbenchctl", c->version, CBENCH_VERSION,
 		 "resume it with the cbenchctl that began it") ||
-	    same(rs, "with backend", cbench_json_string(c, "backend", ""), s->ops->name,
+	    same(rs, "with backend", c->backend, s->ops->name,
 		 "give --backend as it was") ||
 	    same(rs, "on CPU", then_cpu, cpu, "give --cpu as it was") ||
-	    same(rs, "in quiet mode", cbench_json_string(c, "quiet_mode", ""), s->lane[0].env.quiet,
+	    same(rs, "in quiet mode", c->quiet_mode, s->lane[0].env.quiet,
 		 "give --quiet-mode as it was"))
 		return -1;
 	return 0;
@@ -196,33 +161,30 @@ int cbench_resume_check(const struct cbench_resume *rs, const struct cbench_sess
 
 int cbench_resume_carry(struct cbench_resume *rs, struct cbench_result *res)
 {
-	for (size_t i = 0; rs->benchmarks->type == CBENCH_JSON_ARRAY && i < rs->benchmarks->n; i++) {
-		const struct cbench_json *b = &rs->benchmarks->items[i];
-		int ret;
+	const struct cbench_doc_bench *b = cbench_doc_find(&rs->doc, res->exp->id, true);
+	int ret;
 
-		if (strcmp(cbench_json_string(b, "id", ""), res->exp->id))
-			continue;
-		/* Begun: its trials so far, the rest measured now. */
-		if (cbench_carry_trials_done(b) < rs->trials) {
-			ret = cbench_trials_carry(b, res, rs->trials);
-			rs->carried_trials += res->carried_trials;
-			return ret;
-		}
-		free(res->trials);
-		res->trials = NULL;
-		ret = cbench_result_carry(b, res);
-		if (ret)
-			return ret;
-		rs->carried++;
-		return 1;
+	if (!b)
+		return 0;
+	/* Begun: its trials so far, the rest measured now. */
+	if (cbench_doc_trials_done(b) < rs->trials) {
+		cbench_doc_trials_carry(b, res, rs->trials);
+		rs->carried_trials += res->carried_trials;
+		return 0;
 	}
-	return 0;
+	free(res->trials);
+	res->trials = NULL;
+	ret = cbench_doc_result(b, res);
+	if (ret)
+		return ret;
+	rs->carried++;
+	return 1;
 }
 
 void cbench_resume_mark(const struct cbench_resume *rs, struct cbench_report *r)
 {
 	r->resumed = (struct cbench_report_resumed){
-		.path = rs->path, .date = cbench_json_string(rs->config, "date", "?"),
+		.path = rs->path, .date = rs->doc.head.date[0] ? rs->doc.head.date : "?",
 		.carried = rs->carried, .carried_trials = rs->carried_trials,
 	};
 	fprintf(stderr, "resumed %s: %zu benchmark%s carried over whole, %zu trial%s of those it "
@@ -232,7 +194,5 @@ void cbench_resume_mark(const struct cbench_resume *rs, struct cbench_report *r)
 
 void cbench_resume_close(struct cbench_resume *rs)
 {
-	if (rs->doc)
-		cbench_json_free(rs->doc);
-	rs->doc = NULL;
+	cbench_doc_free(&rs->doc);
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "report/context.h"
+#include "report/json_writer.h"
 
 static struct cbench_context context;
 
@@ -104,4 +105,11 @@ void cbench_context_init(int argc, char *argv[])
 	}
 	context.command[at < sizeof(context.command) ? at : sizeof(context.command) - 1] = '\0';
 	make_run_id(epoch && *epoch);
+}
+
+void cbench_context_put(struct cbench_jsonw *j)
+{
+	cbench_jsonw_string(j, "date", context.date);
+	cbench_jsonw_string(j, "host", context.host);
+	cbench_jsonw_string(j, "command", context.command);
 }

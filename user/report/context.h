@@ -25,4 +25,10 @@ void cbench_context_init(int argc, char *argv[]);
 /* The context; zeroed (empty strings) before cbench_context_init(). */
 const struct cbench_context *cbench_context(void);
 
+struct cbench_jsonw;
+
+/* The context's date, host and command as members of j's open object: how
+ * every JSON report (run, audit, layout, profile) says them. */
+void cbench_context_put(struct cbench_jsonw *j);
+
 #endif /* _CBENCH_CONTEXT_H */

@@ -337,9 +337,7 @@ int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f)
 	cbench_jsonw_object_start(&j, NULL);
 	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
 	cbench_jsonw_object_start(&j, "config");
-	cbench_jsonw_string(&j, "date", cbench_context()->date);
-	cbench_jsonw_string(&j, "host", cbench_context()->host);
-	cbench_jsonw_string(&j, "command", cbench_context()->command);
+	cbench_context_put(&j);
 	cbench_jsonw_uint(&j, "seed", r->seed);
 	cbench_jsonw_double(&j, "confidence", r->confidence);
 	cbench_jsonw_double(&j, "budget", r->budget_s);

@@ -254,10 +254,8 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 		cbench_jsonw_uint(j, "irqoff_budget_ns", r->env.irqoff_budget_ns);
 	if (r->env.quiet[0])
 		cbench_jsonw_string(j, "quiet_mode", r->env.quiet);
-	cbench_jsonw_string(j, "date", cbench_context()->date);
 	cbench_jsonw_string(j, "run_id", cbench_context()->run_id);
-	cbench_jsonw_string(j, "host", cbench_context()->host);
-	cbench_jsonw_string(j, "command", cbench_context()->command);
+	cbench_context_put(j);
 	cbench_jsonw_string(j, "so", r->so_path);
 	cbench_jsonw_string(j, "so_build_id", r->build_id);
 	put_settings(j, r);

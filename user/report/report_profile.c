@@ -247,9 +247,7 @@ int cbench_profile_report_json(const struct cbench_profile_report *r, FILE *f)
 	cbench_jsonw_object_start(&j, "profile");
 	cbench_jsonw_string(&j, "object", r->so_path);
 	cbench_jsonw_string(&j, "build_id", r->build_id);
-	cbench_jsonw_string(&j, "date", cbench_context()->date);
-	cbench_jsonw_string(&j, "host", cbench_context()->host);
-	cbench_jsonw_string(&j, "command", cbench_context()->command);
+	cbench_context_put(&j);
 	cbench_jsonw_string(&j, "version", r->version);
 	cbench_jsonw_string(&j, "backend", r->backend);
 	if (r->backend_note)

@@ -1,29 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Run reports read as runs; see runs.h. */
-#include <ctype.h>
+/* Runs as series, for compare and plot; see runs.h. */
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "error.h"
-#include "object/elffile.h"
 #include "report/figures.h"
-#include "report/json.h"
-#include "report/report.h"
-#include "report/report_check.h"
 #include "report/runs.h"
 #include "stats/stats.h"
-
-/* Largest report we read, in bytes: a million trials' lines fit in a
- * tenth of it. */
-#define RUNS_MAX_BYTES (1024 << 20)
 
 static uint64_t name_hash(const char *name)
 {
@@ -92,20 +78,6 @@ static struct cbench_series *find(struct cbench_runs *g, const char *full_name, 
 	return &g->s[g->n++];
 }
 
-/*
- * The rounding of a decimal number as printed: 0.270642 stands for
- * anything within half of 0.000001 of it.  Returns that unit (1e-6).
- */
-static double unit_in_last_place(const char *s)
-{
-	const char *e = strpbrk(s, "eE"), *dot = strchr(s, '.');
-	long exp10 = e ? strtol(e + 1, NULL, 10) : 0;
-	long decimals = 0;
-
-	if (dot && (!e || dot < e))
-		decimals = (e ? e : s + strlen(s)) - dot - 1;
-	return pow(10, (double)(exp10 - decimals));
-}
 
 /* Counts the trials of the run v[n - 1] into fewest and most. */
 static void fold(struct cbench_series *s)
@@ -161,8 +133,7 @@ static int add_to_run(struct cbench_series *s, double v, double ghz)
 /* One trial's value, in the run the file is at: a run's value is their
  * median.  step_share: a timer step over a measurement, NAN where not
  * known; ghz: the core clock the trial saw, NAN likewise. */
-static int add_trial(struct cbench_runs *g, const char *name, double v, double ulp, double step_share,
-		     double ghz)
+int cbench_runs_add(struct cbench_runs *g, const char *name, double v, double ulp, double step_share, double ghz)
 {
 	struct cbench_series *s = find(g, name, true);
 	double rel = ulp / v;
@@ -200,79 +171,22 @@ static int add_trial(struct cbench_runs *g, const char *name, double v, double u
 	return add_to_run(s, v, ghz);
 }
 
-/*
- * Opens a report to read: a regular file of at most RUNS_MAX_BYTES.  We
- * open without blocking (a FIFO would wait for a writer) and look before
- * reading (a device such as /dev/zero never ends).
- */
-static FILE *open_report(const char *path, const char *cmd, struct stat *st, int *ret, char *why, size_t len)
+void cbench_runs_step(struct cbench_runs *g, const char *name, double share)
 {
-	FILE *f;
-	int fd;
+	struct cbench_series *s = find(g, name, false);
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, st) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
-		*ret = -errno;
-		snprintf(why, len, "%s", strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(st->st_mode)) {
-		*ret = S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
-		snprintf(why, len, "it is %s, not a report", cbench_file_kind(st->st_mode));
-		goto fail;
-	}
-	if (st->st_size > RUNS_MAX_BYTES) {
-		*ret = -EFBIG;
-		snprintf(why, len, "it is larger than %d MiB, the most %s reads", RUNS_MAX_BYTES >> 20, cmd);
-		goto fail;
-	}
-	f = fdopen(fd, "r");
-	if (!f) {
-		*ret = -errno;
-		snprintf(why, len, "%s", strerror(errno));
-		goto fail;
-	}
-	return f;
-fail:
-	if (fd >= 0)
-		close(fd);
-	return NULL;
+	if (s)
+		step_rounding(s, share);
 }
 
-/* A configuration line, "key: value" (the Go benchmark format); a comment is not one. */
-static bool config_line(const char *line)
+void cbench_runs_fold(struct cbench_runs *g)
 {
-	const char *colon = strchr(line, ':');
-	char key[128];
-
-	if (!colon || (size_t)(colon - line) >= sizeof(key) || !isspace((unsigned char)colon[1]))
-		return false;
-	memcpy(key, line, (size_t)(colon - line));
-	key[colon - line] = '\0';
-	return cbench_go_valid_key(key);
+	for (size_t i = 0; i < g->n; i++)
+		fold(&g->s[i]);
 }
 
-/* Notes a configuration line's value where it says where the run was measured. */
-static void note_origin(struct cbench_origin *o, const char *line)
-{
-	static const struct { const char *key; size_t off, size; } keys[] = {
-		{ "machine", offsetof(struct cbench_origin, machine), sizeof(o->machine) },
-		{ "cpu-model", offsetof(struct cbench_origin, cpu_model), sizeof(o->cpu_model) },
-		{ "backend", offsetof(struct cbench_origin, backend), sizeof(o->backend) },
-	};
-	const char *colon = strchr(line, ':');
 
-	for (size_t k = 0; colon && k < sizeof(keys) / sizeof(keys[0]); k++) {
-		const char *v = colon + 1 + strspn(colon + 1, " \t");
 
-		/* The machine is its host name, which has no space: the Go
-		 * line may add " (virtual machine)", JSON says that apart. */
-		if ((size_t)(colon - line) == strlen(keys[k].key) &&
-		    !strncmp(line, keys[k].key, (size_t)(colon - line)))
-			snprintf((char *)o + keys[k].off, keys[k].size, "%.*s",
-				 (int)strcspn(v, k == 0 ? " \t\r\n" : "\r\n"), v);
-	}
-}
 
 /* "machine vm, AuthenticAMD family 25 model 1, backend user": what is known of o. */
 static const char *origin_text(const struct cbench_origin *o, char *buf, size_t len)
@@ -291,7 +205,7 @@ static bool differ(const char *a, const char *b)
  * The current run against the first one read: 0, or -EINVAL with why when
  * they were measured on other machines or backends (unless --mixed).
  */
-static int check_origin(struct cbench_runs *g, char *why, size_t len)
+int cbench_runs_origin(struct cbench_runs *g, char *why, size_t len)
 {
 	char a[320], b[320];
 
@@ -316,273 +230,13 @@ static int check_origin(struct cbench_runs *g, char *why, size_t len)
 	return -EINVAL;
 }
 
-/*
- * The value in unit of a result line, its token in *token; false for a
- * line that has none.
- */
-static bool result_value(char *line, const char *unit, char **name, char **token)
-{
-	char *save = NULL, *tok, *value = NULL;
-	int field = 0;
 
-	if (strncmp(line, "Benchmark", 9) || (line[9] && !isupper((unsigned char)line[9]) &&
-					      !isspace((unsigned char)line[9])))
-		return false;
-	*name = strtok_r(line, " \t\n", &save);
-	while ((tok = strtok_r(NULL, " \t\n", &save))) {
-		field++;
-		if (field >= 2 && field % 2 == 0)
-			value = tok;
-		else if (field >= 3 && !strcmp(tok, unit) && value)
-			break;
-	}
-	*token = value;
-	return tok && value;
-}
 
-/* A time is finite, positive and decimal: nan, inf, -1, 0 or 0x10 would
- * print "nan ... slower" or a made-up change. */
-static bool parse_time(const char *token, double *v)
-{
-	char *end;
 
-	errno = 0;
-	*v = strtod(token, &end);
-	return end != token && !*end && errno != ERANGE && isfinite(*v) && *v > 0 &&
-	       !strpbrk(token, "xX");
-}
 
-/* The run's core clock from its core-clock line ("4.0900 to 4.1900 GHz over
- * the run ..."): the middle of its range. */
-static void note_clock(struct cbench_runs *g, const char *line)
-{
-	double lo, hi;
 
-	if (sscanf(line, "core-clock: %lf to %lf GHz", &lo, &hi) == 2 && lo > 0 && hi >= lo)
-		g->run_clock = (lo + hi) / 2;
-}
 
-/* Whether the timer's step bounds the metric's figures: a time's, not a count's. */
-static bool timed(const struct cbench_runs *g)
-{
-	return g->metric == CBENCH_METRIC_NS || g->metric == CBENCH_METRIC_EST_CYCLES;
-}
 
-/*
- * Reads one line into g: a result line's value goes to its benchmark's
- * current run; a configuration line after result lines starts the next
- * run (reports written one after another into one file).
- */
-static int read_line(struct cbench_runs *g, char *line, uint64_t at, bool *results, char *why, size_t len)
-{
-	char *name, *token, step_of[sizeof(g->s->name)];
-	double v;
-	int ret;
-
-	/* A benchmark's timer step, after its result lines (report_go.c). */
-	if (cbench_go_step_share(line, step_of, sizeof(step_of), &v)) {
-		struct cbench_series *s = find(g, step_of, false);
-
-		if (s && timed(g))
-			step_rounding(s, v);
-		return 0;
-	}
-	if (config_line(line)) {
-		if (*results)
-			g->run_clock = NAN;
-		g->runs += *results;
-		*results = false;
-		note_origin(&g->cur, line);
-		note_clock(g, line);
-		g->checked = false;
-		return 0;
-	}
-	if (!result_value(line, cbench_metric_units[g->metric], &name, &token))
-		return 0;
-	if (!g->checked && check_origin(g, why, len))
-		return -EINVAL;
-	if (!parse_time(token, &v)) {
-		snprintf(why, len, "line %" PRIu64 ": %s: %s value '%.40s' is not a finite, "
-			 "positive number", at, name, cbench_metric_units[g->metric], token);
-		return -EINVAL;
-	}
-	*results = true;
-	ret = add_trial(g, name, v, unit_in_last_place(token), NAN, g->run_clock);
-	if (ret)
-		snprintf(why, len, "%s", strerror(-ret));
-	return ret;
-}
-
-/* A JSON report's text from f, whole; NULL (and why) if too big or unread. */
-static char *slurp(FILE *f, const char *cmd, size_t *n, char *why, size_t len)
-{
-	size_t cap = 1 << 16;
-	char *text = malloc(cap), *bigger;
-
-	*n = 0;
-	while (text) {
-		*n += fread(text + *n, 1, cap - *n, f);
-		if (*n < cap)
-			break;
-		if (cap >= RUNS_MAX_BYTES) {
-			snprintf(why, len, "it is larger than %d MiB, the most %s reads",
-				 RUNS_MAX_BYTES >> 20, cmd);
-			free(text);
-			return NULL;
-		}
-		bigger = realloc(text, cap * 2);
-		if (!bigger)
-			free(text);
-		text = bigger;
-		cap *= 2;
-	}
-	if (!text || ferror(f)) {
-		snprintf(why, len, "%s", strerror(text ? EIO : ENOMEM));
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-/*
- * A JSON report of `run` (--format json) into g: one run, each trial that
- * measured its ns/op.  An audit's or a profile's JSON is refused, saying
- * what it is.
- */
-static int parse_json(FILE *f, struct cbench_runs *g, char *why, size_t len)
-{
-	struct cbench_json *root = NULL;
-	const struct cbench_json *list;
-	size_t n, trials = 0;
-	char *text = slurp(f, g->cmd, &n, why, len);
-	int ret;
-
-	if (!text)
-		return -EINVAL;
-	ret = cbench_json_parse(text, n, &root, why, len);
-	free(text);
-	if (ret)
-		return ret;
-	list = cbench_json_get(root, "benchmarks");
-	if (list && list->type == CBENCH_JSON_ARRAY) {
-		const struct cbench_json *c = cbench_json_get(root, "config");
-
-		ret = cbench_report_check(root, why, len);
-		if (ret) {
-			cbench_json_free(root);
-			return ret;
-		}
-
-		snprintf(g->cur.machine, sizeof(g->cur.machine), "%s",
-			 cbench_json_string(c, "machine", ""));
-		snprintf(g->cur.cpu_model, sizeof(g->cur.cpu_model), "%s",
-			 cbench_json_string(c, "cpu_model", ""));
-		snprintf(g->cur.backend, sizeof(g->cur.backend), "%s",
-			 cbench_json_string(c, "backend", ""));
-		ret = check_origin(g, why, len);
-		if (ret) {
-			cbench_json_free(root);
-			return ret;
-		}
-	}
-	if (!list || list->type != CBENCH_JSON_ARRAY) {
-		snprintf(why, len, "it is JSON, but not a run's report (%s)",
-			 cbench_json_get(root, "audits") ? "an audit's: it compares two versions already" :
-			 cbench_json_get(root, "profile") ? "a profile's" : "no \"benchmarks\"");
-		cbench_json_free(root);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < list->n && !ret; i++) {
-		const struct cbench_json *b = &list->items[i], *t = cbench_json_get(b, "trials");
-		const char *name = cbench_json_string(b, "name", NULL);
-
-		for (size_t k = 0; name && t && t->type == CBENCH_JSON_ARRAY && k < t->n && !ret; k++) {
-			const struct cbench_json *tr = &t->items[k];
-			double v = cbench_json_number(tr, cbench_metric_members[g->metric], NAN);
-
-			if (strcmp(cbench_json_string(tr, "status", ""), "ok"))
-				continue;
-			trials++;
-			if (!(v > 0) || !isfinite(v))
-				continue;
-			/* Written to round-trip: rounding is a double's own. */
-			ret = add_trial(g, name, v, v * 0x1p-52,
-					timed(g) ? cbench_json_number(tr, "step_share", NAN) : NAN,
-					cbench_json_number(tr, "core_ghz", NAN));
-		}
-	}
-	cbench_json_free(root);
-	if (!ret && !trials && !g->empty_ok && !g->secondary) {
-		snprintf(why, len, "it has no measured trials");
-		return -ENODATA;
-	}
-	if (ret)
-		snprintf(why, len, "%s", strerror(-ret));
-	return ret;
-}
-
-/* Every run of one file into g.  Returns 0 or -errno with a sentence in why. */
-static int parse(const char *path, struct cbench_runs *g, char *why, size_t len)
-{
-	char line[4096];
-	uint64_t bytes = 0, lineno = 1;
-	bool results = false, any = false, starts_line = true;
-	struct stat st;
-	int ret = 0;
-	FILE *f = open_report(path, g->cmd, &st, &ret, why, len);
-	int first;
-
-	if (!f)
-		return ret;
-	g->runs++;
-	g->run_clock = NAN;
-	memset(&g->cur, 0, sizeof(g->cur));
-	g->cur.path = path;
-	g->checked = false;
-	/* Go text or JSON, by what the file holds, whatever its name. */
-	do
-		first = getc(f);
-	while (first == ' ' || first == '\t' || first == '\n' || first == '\r');
-	if (first == '{') {
-		ungetc(first, f);
-		ret = parse_json(f, g, why, len);
-		fclose(f);
-		return ret;
-	}
-	if (first != EOF)
-		ungetc(first, f);
-	while (!ret && fgets(line, sizeof(line), f)) {
-		size_t line_bytes = strlen(line);
-		uint64_t at = lineno;
-		bool ends_line = line_bytes && line[line_bytes - 1] == '\n';
-
-		/* fgets() may return part of a longer line; only its start
-		 * is a line to read. */
-		lineno += ends_line;
-		/* The file may grow while we read it. */
-		bytes += line_bytes;
-		if (bytes > RUNS_MAX_BYTES) {
-			ret = -EFBIG;
-			snprintf(why, len, "it is larger than %d MiB, the most %s reads",
-				 RUNS_MAX_BYTES >> 20, g->cmd);
-			break;
-		}
-		if (starts_line)
-			ret = read_line(g, line, at, &results, why, len);
-		starts_line = ends_line;
-		any |= results;
-	}
-	if (!ret && ferror(f)) {
-		ret = -EIO;
-		snprintf(why, len, "%s", strerror(EIO));
-	}
-	if (!ret && !any && !g->secondary) {
-		ret = -ENODATA;
-		snprintf(why, len, "it has no result lines");
-	}
-	fclose(f);
-	return ret;
-}
 
 void cbench_runs_release(struct cbench_runs *g)
 {
@@ -596,38 +250,6 @@ void cbench_runs_release(struct cbench_runs *g)
 	free(g->files);
 }
 
-int cbench_runs_read(struct cbench_runs *g, char *const paths[], size_t n)
-{
-	char why[CBENCH_ERR_LEN];
-
-	g->files = calloc(n, sizeof(*g->files));
-	if (!g->files)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		struct stat st;
-		int ret;
-
-		if (!stat(paths[i], &st)) {
-			for (size_t j = 0; j < g->nfiles; j++) {
-				if (g->files[j].dev == st.st_dev && g->files[j].ino == st.st_ino) {
-					cbench_err("unable to %s: %s is given twice on one side "
-						"(also as %s); each run may count once\n",
-						g->cmd, paths[i], g->files[j].path);
-					return -EINVAL;
-				}
-			}
-			g->files[g->nfiles++] = (struct cbench_runs_file){ st.st_dev, st.st_ino, paths[i] };
-		}
-		ret = parse(paths[i], g, why, sizeof(why));
-		if (ret) {
-			cbench_err("unable to read %s: %s\n", paths[i], why);
-			return ret;
-		}
-	}
-	for (size_t i = 0; i < g->n; i++)
-		fold(&g->s[i]);
-	return 0;
-}
 struct cbench_series *cbench_runs_find(const struct cbench_runs *g, const char *name)
 {
 	return find((struct cbench_runs *)g, name, false);
@@ -687,29 +309,6 @@ double cbench_series_step_floor(const struct cbench_series *old, const struct cb
 	return log_var(old) < least || log_var(new) < least ? sqrt(12 * step_var) : 0;
 }
 
-int cbench_sides_read(struct cbench_sides *s, const struct cbench_runs *like, char *const old[], size_t nold,
-		      char *const new[], size_t nnew)
-{
-	int want[3] = { CBENCH_METRIC_NS, s->metric < 0 ? CBENCH_METRIC_EST_CYCLES : s->metric, -1 };
-
-	for (int k = 0; k < 2; k++) {
-		int m = want[k];
-
-		if (s->read[m])
-			continue;
-		for (int side = 0; side < 2; side++) {
-			s->by[m][side] = (struct cbench_runs){ .first = like->first, .mixed = like->mixed,
-							       .cmd = like->cmd, .metric = m };
-		}
-		s->read[m] = true;
-		/* ns/op says what is wrong with a file: the others follow it. */
-		s->by[m][0].empty_ok = s->by[m][1].empty_ok = like->empty_ok;
-		s->by[m][0].secondary = s->by[m][1].secondary = m != CBENCH_METRIC_NS;
-		if (cbench_runs_read(&s->by[m][0], old, nold) || cbench_runs_read(&s->by[m][1], new, nnew))
-			return -EINVAL;
-	}
-	return 0;
-}
 
 void cbench_sides_release(struct cbench_sides *s)
 {

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Run reports read as runs, for `compare` and `plot`'s change view: each
- * file, Go text or a run's JSON (by what it holds), gives one run, or in Go
- * text several written one after another (a configuration line after
- * result lines starts the next run); each run gives every benchmark one
- * value per metric, its headline, the median of its trials' values (ns/op,
- * est-cycles/op or a counter's: one reader a metric).  Runs of other machines or
- * backends than the first one read are refused unless mixed is set.
+ * Runs as series, for `compare` and `plot`'s change view: each run gives
+ * every benchmark one value per metric, its headline, the median of its
+ * trials' values (ns/op, est-cycles/op or a counter's: one set of series a
+ * metric).  results/runs_read.h reads the reports into them.  Runs of
+ * other machines or backends than the first one read are refused unless
+ * mixed is set.
  */
 #ifndef _CBENCH_RUNS_H
 #define _CBENCH_RUNS_H
@@ -95,13 +94,27 @@ struct cbench_runs {
 };
 
 /*
- * Reads a side's files into g, which its caller zeroed and gave cmd, first
- * (the first run's origin, shared by both sides, zeroed), mixed and empty_ok.  A file
- * given twice on a side would count its runs twice, and is refused.  0, or
- * -errno after saying "cbenchctl: unable to read FILE: why".  Free with
- * cbench_runs_release().
+ * Another trial of benchmark name in the current run (g->runs): v its
+ * value, ulp its printed rounding, step_share a timer step over a
+ * measurement and ghz the core clock it saw (NAN where not known).  A
+ * run's value is the median of its trials'.  0 or -ENOMEM.
  */
-int cbench_runs_read(struct cbench_runs *g, char *const paths[], size_t n);
+int cbench_runs_add(struct cbench_runs *g, const char *name, double v, double ulp, double step_share,
+		    double ghz);
+
+/* The timer's step share of benchmark name's measurements, noted after its trials. */
+void cbench_runs_step(struct cbench_runs *g, const char *name, double share);
+
+/* Counts every series' last run's trials into fewest and most: after the last file. */
+void cbench_runs_fold(struct cbench_runs *g);
+
+/*
+ * The current run's origin (g->cur) against the first run read: 0, or
+ * -EINVAL with why when they were measured on other machines or backends
+ * (unless g->mixed).
+ */
+int cbench_runs_origin(struct cbench_runs *g, char *why, size_t len);
+
 void cbench_runs_release(struct cbench_runs *g);
 
 /* The side's series of that name, NULL for none (a longer name is cut as stored). */
@@ -137,13 +150,6 @@ struct cbench_sides {
 	int metric;
 };
 
-/*
- * Reads the sides' files (old[0..nold), new[0..nnew)) for s->metric, each
- * reader as like (its cmd, mixed, empty_ok and first).  0, or -errno after
- * saying why, as cbench_runs_read().  Free with cbench_sides_release().
- */
-int cbench_sides_read(struct cbench_sides *s, const struct cbench_runs *like, char *const old[], size_t nold,
-		      char *const new[], size_t nnew);
 void cbench_sides_release(struct cbench_sides *s);
 
 /* The sides as ns/op reads them: every benchmark, in the reports' order. */

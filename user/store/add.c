@@ -11,9 +11,7 @@
 
 #include "object/loader.h"
 #include "error.h"
-#include "report/json.h"
 #include "report/report.h"
-#include "report/report_check.h"
 #include "store/add.h"
 #include "store/objects.h"
 #include "store/report_read.h"
@@ -347,25 +345,12 @@ int cbench_store_add(struct cbench_store *s, const struct cbench_store_run *run,
 int cbench_store_parse_report(const char *text, size_t len, struct cbench_store_run *run,
 			      char *note, size_t notelen, char *err, size_t errlen)
 {
-	struct cbench_json *doc = NULL;
-	char why[CBENCH_STORE_NAME_MAX];
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	ret = cbench_json_parse(text, len, &doc, why, sizeof(why));
-	if (ret) {
-		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" : why);
-		if (ret == -EINVAL)
-			snprintf(err, errlen, "not JSON, or cut short: %s", why);
-		return ret;
-	}
-	/* The store's reader first: a report edited after it was written is
-	 * refused as that (its digest), before any member it changed; then
-	 * every member the store does not read, against the run schema. */
-	ret = cbench_store_read_report(text, len, doc, run, note, notelen, err, errlen);
-	if (!ret && cbench_json_get(doc, "benchmarks"))
-		ret = cbench_report_check(doc, err, errlen);
-	cbench_json_free(doc);
+	/* A report edited after it was written is refused as that (its
+	 * digest), before any member it changed is judged. */
+	ret = cbench_store_read_report(text, len, run, note, notelen, err, errlen);
 	if (ret)
 		cbench_store_run_free(run);
 	return ret;

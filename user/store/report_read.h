@@ -1,21 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reading a run's JSON report (report/report_json.c writes it) into what
- * the store keeps: the one place that knows which of the report's fields
- * are a benchmark's headline and its trials, so that when the report
- * changes what it quotes, only this file follows.
+ * A run's JSON report, as results/doc.h reads it, into what the store
+ * keeps: which of a benchmark's figures are its headline and its trials.
  */
 #ifndef _CBENCH_STORE_REPORT_READ_H
 #define _CBENCH_STORE_REPORT_READ_H
 
 #include <stddef.h>
 
-struct cbench_json;
 struct cbench_store_run;
 
 /*
- * doc, text[0..len) parsed, a run report, into run (its commit and order
- * left alone), read strictly.  Refused, -EINVAL with why in err: another
+ * text[0..len), a run report, into run (its commit and order left alone),
+ * read strictly (results/doc.h).  Refused, -EINVAL with why in err: another
  * kind of file (an audit, LNT or Bencher report, or not cbench's), a newer
  * schema, a report edited after it was written (its digest,
  * report/digest.h) or rewritten, a member of the wrong type (a trial that
@@ -24,8 +21,7 @@ struct cbench_store_run;
  * benchmark measured.  -ENOMEM.  A report without a digest (an older
  * cbenchctl's) is read, with a note saying so in note ("" otherwise).
  */
-int cbench_store_read_report(const char *text, size_t len, const struct cbench_json *doc,
-			     struct cbench_store_run *run, char *note, size_t notelen, char *err,
-			     size_t errlen);
+int cbench_store_read_report(const char *text, size_t len, struct cbench_store_run *run, char *note,
+			     size_t notelen, char *err, size_t errlen);
 
 #endif /* _CBENCH_STORE_REPORT_READ_H */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/go_read.h"
+#include "results/go_read.h"
 #include "report/json_writer.h"
 #include "report/report.h"
 

@@ -9,8 +9,8 @@
  * members a report lacks, are the readers' business (older reports lack
  * newer members).
  */
-#ifndef _CBENCH_REPORT_CHECK_H
-#define _CBENCH_REPORT_CHECK_H
+#ifndef _CBENCH_RESULTS_REPORT_CHECK_H
+#define _CBENCH_RESULTS_REPORT_CHECK_H
 
 #include <stddef.h>
 
@@ -23,4 +23,4 @@
  */
 int cbench_report_check(const struct cbench_json *doc, char *err, size_t errlen);
 
-#endif /* _CBENCH_REPORT_CHECK_H */
+#endif /* _CBENCH_RESULTS_REPORT_CHECK_H */

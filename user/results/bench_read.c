@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A benchmark of a run's JSON report (report_json.c) read back as a
- * result, for `run --resume`: the report's own figures, each as it was
- * written, never computed again (its trials' measurements are not in the
- * report, and the moments they were measured in are not this run's).  The
- * JSON report writes the member itself again (result->carried); the other
- * writers read the fields filled here.
+ * A benchmark of a run's report read back as a result (doc.h): the
+ * report's own figures, each as it was written, never computed again (its
+ * trials' measurements are not in the report, and the moments they were
+ * measured in are not this run's).  The JSON report writes the member
+ * itself again where a run carries it over (result->carried); every other
+ * writer and reader takes the fields filled here.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/carry.h"
 #include "report/figures.h"
 #include "report/json.h"
+#include "results/doc.h"
 #include "stats/trials.h"
 
 /* A member's number, NAN where absent or null: not available. */
@@ -137,6 +137,11 @@ static void read_trial(const struct cbench_json *v, struct cbench_trial *t)
 	t->replacement = flag(v, "replacement");
 	t->n = whole(v, "n");
 	t->iterations = whole(v, "iterations");
+	/* Where it ran: its CPU of a run on several, its code layout. */
+	t->cpu = (int)cbench_json_number(v, "cpu", 0);
+	t->solo = flag(v, "solo");
+	t->layout = (uint32_t)whole(v, "code_layout");
+	t->run_offset = whole(v, "run_offset");
 	/* Every figure by its row's way in (figures.h): a new one is read
 	 * back without a word here. */
 	for (unsigned int i = 0; i < cbench_nfigures; i++) {
@@ -202,10 +207,10 @@ static void read_figures(const struct cbench_json *b, struct cbench_result *res)
 		read_tp(tp, &res->tp);
 }
 
-int cbench_result_carry(const struct cbench_json *b, struct cbench_result *res)
+int cbench_doc_result(const struct cbench_doc_bench *d, struct cbench_result *res)
 {
 	static const char *const tunings[] = { "cached", "tuned", "failed", "per-rep" };
-	const struct cbench_json *trials = cbench_json_get(b, "trials");
+	const struct cbench_json *b = d->json, *trials = cbench_json_get(b, "trials");
 	const char *tuning = cbench_json_string(b, "tuning", "");
 
 	res->tuning = "cached";
@@ -224,9 +229,9 @@ int cbench_result_carry(const struct cbench_json *b, struct cbench_result *res)
 	return 0;
 }
 
-int cbench_trials_carry(const struct cbench_json *b, struct cbench_result *res, size_t most)
+void cbench_doc_trials_carry(const struct cbench_doc_bench *d, struct cbench_result *res, size_t most)
 {
-	const struct cbench_json *trials = cbench_json_get(b, "trials");
+	const struct cbench_json *trials = cbench_json_get(d->json, "trials");
 	size_t n = 0;
 
 	for (size_t i = 0; trials && trials->type == CBENCH_JSON_ARRAY && i < trials->n && n < most; i++) {
@@ -240,18 +245,24 @@ int cbench_trials_carry(const struct cbench_json *b, struct cbench_result *res, 
 		n++;
 	}
 	res->carried_trials = n;
-	return 0;
 }
 
-size_t cbench_carry_trials_done(const struct cbench_json *b)
+size_t cbench_doc_trials_done(const struct cbench_doc_bench *d)
 {
-	const struct cbench_json *trials = cbench_json_get(b, "trials");
+	const struct cbench_json *trials = cbench_json_get(d->json, "trials");
 	size_t done = 0;
 
-	for (size_t i = 0; trials && trials->type == CBENCH_JSON_ARRAY && i < trials->n; i++) {
-		const struct cbench_json *r = cbench_json_get(&trials->items[i], "replacement");
-
-		done += !(r && r->type == CBENCH_JSON_BOOL && r->boolean);
-	}
+	for (size_t i = 0; trials && trials->type == CBENCH_JSON_ARRAY && i < trials->n; i++)
+		done += !flag(&trials->items[i], "replacement");
 	return done;
+}
+
+bool cbench_doc_trial_value(const struct cbench_trial *t, int m, double *v)
+{
+	const struct cbench_figure *f = cbench_metric_figure((enum cbench_metric)m);
+
+	*v = NAN;
+	if (t->error || t->set_aside || !f || !f->get(t, v))
+		return false;
+	return isfinite(*v) && *v > 0;
 }

@@ -6,8 +6,8 @@
  * one trial per result line, with its ns/op.  Go text keeps one figure per
  * trial, so each trial's min, median and max are that figure.
  */
-#ifndef _CBENCH_GO_READ_H
-#define _CBENCH_GO_READ_H
+#ifndef _CBENCH_RESULTS_GO_READ_H
+#define _CBENCH_RESULTS_GO_READ_H
 
 #include <stddef.h>
 
@@ -20,4 +20,4 @@
 int cbench_go_read(const char *text, size_t len, struct cbench_json **out, char *err,
 		   size_t err_bytes);
 
-#endif /* _CBENCH_GO_READ_H */
+#endif /* _CBENCH_RESULTS_GO_READ_H */

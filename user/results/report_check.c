@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report_check.h"
+#include "results/report_check.h"
 
 extern const char cbench_run_schema_text[];
 
