@@ -286,7 +286,7 @@ static char *rendered(const struct cbench_report *r, enum run_format which)
 }
 
 /*
- * run --resume carries benchmarks over from a JSON report (report/carry.c):
+ * run --resume carries benchmarks over from a JSON report (results/bench_read.c):
  * the fixed run read back from its JSON must render in every format as the
  * run itself did, byte for byte (the raw measurements excepted: the JSON
  * report has none).
@@ -300,6 +300,19 @@ static void carried_reports(void)
 	char *json, err[200];
 
 	build_run();
+	/* What a run decides beyond its trials' figures: where --precision
+	 * stopped a benchmark, and the code layouts its trials ran at. */
+	run.results[1].stop = CBENCH_STOP_PRECISE;
+	run.results[1].stop_est = true;
+	run.results[1].stop_half = 0.00075;
+	run.results[2].layouts = 3;
+	run.results[2].layout_share = 0.625;
+	run.results[2].layout_sensitive = true;
+	run.results[2].placement_sensitive = true;
+	for (size_t i = 0; i < run.results[2].ntrials; i++) {
+		run.results[2].trials[i].layout = 1 + (uint32_t)i / 2;
+		run.results[2].trials[i].run_offset = 64 * (i / 2);
+	}
 	json = rendered(&run, JSON);
 	CU_ASSERT_FATAL(cbench_doc_parse(&doc, json, strlen(json), 0, err, sizeof(err)) == 0);
 	CU_ASSERT_FATAL(doc.nbench == 3);

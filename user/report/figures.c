@@ -83,7 +83,7 @@ static bool ns_per_iteration(const struct cbench_trial *t, double *v)
 	return t->have_tp && t->tp.every && !isnan(*v);
 }
 
-/* The way in: a figure read back from a report (report/carry.c), NAN
+/* The way in: a figure read back from a report (results/bench_read.c), NAN
  * where the report has it as null. */
 static void set_ns_per_op(struct cbench_trial *t, double v)
 {

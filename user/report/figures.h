@@ -59,7 +59,7 @@ struct cbench_figure {
 	 * may then be NAN (the JSON's null). */
 	bool (*get)(const struct cbench_trial *t, double *value);
 	/* The way back in: the trial's value as a report has it (NAN for
-	 * null), for a reader of the trial's JSON member (report/carry.c);
+	 * null), for a reader of the trial's JSON member (results/bench_read.c);
 	 * every figure JSON writes has one, or a resumed run loses it. */
 	void (*set)(struct cbench_trial *t, double value);
 	/* The result's: the median of its kept trials'; NULL: none. */

@@ -643,7 +643,7 @@ static void summarize_result(struct cbench_report *r, struct cbench_result *res)
 	size_t n = res->ntrials ? res->ntrials : 1;
 	bool ok = true;
 
-	/* Figures as its own run summarized them (report/carry.c). */
+	/* Figures as its own run summarized them (results/bench_read.c). */
 	if (res->carried) {
 		for (size_t j = 0; j < res->ntrials; j++)
 			r->clock_moved_trials += kept(&res->trials[j]) &&

@@ -209,7 +209,7 @@ struct cbench_result {
 	char cycles_note[256];
 	/*
 	 * A result carried over from the report a run resumed (run --resume,
-	 * report/carry.c): its member of that JSON report, written again as
+	 * results/bench_read.c): its member of that JSON report, written again as
 	 * it was, and every field above read from it; summarizing leaves it
 	 * as it is, and its trials have no measurements, only their figures.
 	 * NULL for a result measured in this run.

@@ -60,7 +60,7 @@ static double wall_s(const struct cbench_result *res)
 	for (size_t i = 0; i < res->ntrials; i++) {
 		const struct cbench_trial *t = &res->trials[i];
 
-		/* A carried-over trial's span starts at 0 (report/carry.c). */
+		/* A carried-over trial's span starts at 0 (results/bench_read.c). */
 		if ((t->start_s > 0 || res->carried) && t->end_s > t->start_s)
 			s += t->end_s - t->start_s;
 	}

@@ -78,7 +78,6 @@ static struct cbench_series *find(struct cbench_runs *g, const char *full_name, 
 	return &g->s[g->n++];
 }
 
-
 /* Counts the trials of the run v[n - 1] into fewest and most. */
 static void fold(struct cbench_series *s)
 {
@@ -185,9 +184,6 @@ void cbench_runs_fold(struct cbench_runs *g)
 		fold(&g->s[i]);
 }
 
-
-
-
 /* "machine vm, AuthenticAMD family 25 model 1, backend user": what is known of o. */
 static const char *origin_text(const struct cbench_origin *o, char *buf, size_t len)
 {
@@ -229,14 +225,6 @@ int cbench_runs_origin(struct cbench_runs *g, char *why, size_t len)
 		 origin_text(g->first, b, sizeof(b)));
 	return -EINVAL;
 }
-
-
-
-
-
-
-
-
 
 void cbench_runs_release(struct cbench_runs *g)
 {
@@ -308,7 +296,6 @@ double cbench_series_step_floor(const struct cbench_series *old, const struct cb
 		return 0;
 	return log_var(old) < least || log_var(new) < least ? sqrt(12 * step_var) : 0;
 }
-
 
 void cbench_sides_release(struct cbench_sides *s)
 {

@@ -172,6 +172,19 @@ static double variance(const struct cbench_json *v, const char *key)
 	return sd * sd;
 }
 
+/* Why --precision ended its trials where it did ("stopped"). */
+static void read_stopped(const struct cbench_json *v, struct cbench_result *res)
+{
+	const char *why = cbench_json_string(v, "why", "");
+
+	res->stop = CBENCH_STOP_NONE;
+	for (int k = CBENCH_STOP_PRECISE; v && k <= CBENCH_STOP_BUDGET; k++)
+		if (!strcmp(why, cbench_stop_names[k]))
+			res->stop = (enum cbench_stop)k;
+	res->stop_est = !strcmp(cbench_json_string(v, "judged_by", ""), "est_cycles_per_op");
+	res->stop_half = figure(v, "interval_pct") / 100;
+}
+
 /* The result's own figures (report_json.c's put_result). */
 static void read_figures(const struct cbench_json *b, struct cbench_result *res)
 {
@@ -202,6 +215,12 @@ static void read_figures(const struct cbench_json *b, struct cbench_result *res)
 	res->cycles_gap = figure(b, "est_cycles_gap_pct") / 100;
 	text(res->cycles_note, sizeof(res->cycles_note), b, "est_cycles_note");
 	text(res->carried_arena_pages, sizeof(res->carried_arena_pages), b, "arena_pages");
+	res->layouts = (size_t)whole(b, "layouts");
+	res->layout_share = figure(b, "layout_share");
+	res->layout_sensitive = flag(b, "layout_sensitive");
+	res->parallel_gap = figure(b, "parallel_gap_pct") / 100;
+	res->parallel_differs = flag(b, "parallel_differs");
+	read_stopped(cbench_json_get(b, "stopped"), res);
 	res->have_tp = tp != NULL;
 	if (tp)
 		read_tp(tp, &res->tp);

@@ -15,19 +15,23 @@
 #include "results/go_read.h"
 
 /* What a JSON document is when it is not a run's report, for the refusal; NULL if it is one. */
-static const char *not_a_run(const struct cbench_json *root)
+static const char *not_a_run(const struct cbench_json *root, unsigned int flags)
 {
+	bool hint = flags & CBENCH_DOC_IMPORT_HINT;
+
 	if (root->type != CBENCH_JSON_OBJECT)
 		return "not a cbench run report (not a JSON object)";
 	if (cbench_json_get(root, "format_version"))
-		return "not a cbench run report but an LNT report: add it with 'store import --format lnt'";
+		return hint ? "not a cbench run report but an LNT report: add it with 'store import --format lnt'" :
+			      "not a cbench run report but an LNT report";
 	if (cbench_json_get(root, "audits"))
 		return "an audit's report, not a run's report (an audit compares two versions already)";
 	if (cbench_json_get(root, "profile"))
 		return "a profile's report, not a run's report";
 	if (!cbench_json_get(root, "schema_version"))
-		return "not a cbench run report (no schema_version); a Bencher report is added with "
-		       "'store import --format bmf'";
+		return hint ? "not a cbench run report (no schema_version); a Bencher report is added with "
+			      "'store import --format bmf'" :
+			      "not a cbench run report (no schema_version): write one with 'cbenchctl run -o NAME.json'";
 	if (!cbench_json_get(root, "benchmarks") || !cbench_json_get(root, "config"))
 		return "not a cbench run report (no config and benchmarks)";
 	return NULL;
@@ -111,8 +115,10 @@ static int read_index(struct cbench_doc *d, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	d->bench = calloc(list->n + 1, sizeof(*d->bench));
-	if (!d->bench)
+	if (!d->bench) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < list->n; i++) {
 		const struct cbench_json *b = &list->items[i], *t = cbench_json_get(b, "trials");
 		struct cbench_doc_bench *x = &d->bench[d->nbench++];
@@ -152,7 +158,7 @@ static int schema(struct cbench_doc *d, char *err, size_t errlen)
 static int take(struct cbench_doc *d, const char *text, size_t len, unsigned int flags, char *err,
 		size_t errlen)
 {
-	const char *what = not_a_run(d->root);
+	const char *what = not_a_run(d->root, flags);
 	int ret;
 
 	if (what) {
@@ -182,7 +188,7 @@ int cbench_doc_parse(struct cbench_doc *d, const char *text, size_t len, unsigne
 
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	while (lead < len && strchr(" \t\r\n", text[lead]))
+	while (lead < len && text[lead] && strchr(" \t\r\n", text[lead]))
 		lead++;
 	/* Go text or JSON, by what the file holds, whatever its name. */
 	if ((flags & CBENCH_DOC_GO) && (lead == len || text[lead] != '{')) {

@@ -40,6 +40,8 @@ enum {
 	CBENCH_DOC_GO = 1u << 1,
 	/* An interrupted run is refused (the store keeps whole runs only). */
 	CBENCH_DOC_WHOLE = 1u << 2,
+	/* A refusal of LNT's or Bencher's report says how the store imports it. */
+	CBENCH_DOC_IMPORT_HINT = 1u << 3,
 };
 
 /* The options a run was measured with ("config"."run_options"). */

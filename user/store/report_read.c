@@ -105,7 +105,8 @@ int cbench_store_read_report(const char *text, size_t len, struct cbench_store_r
 			     size_t notelen, char *err, size_t errlen)
 {
 	struct cbench_doc d = { 0 };
-	int ret = cbench_doc_parse(&d, text, len, CBENCH_DOC_DIGEST | CBENCH_DOC_WHOLE, err, errlen);
+	int ret = cbench_doc_parse(&d, text, len, CBENCH_DOC_DIGEST | CBENCH_DOC_WHOLE | CBENCH_DOC_IMPORT_HINT,
+				   err, errlen);
 
 	snprintf(note, notelen, "%s", ret ? "" : d.note);
 	ret = ret ? ret : read_head(&d.head, run, err, errlen);
