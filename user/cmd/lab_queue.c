@@ -37,6 +37,7 @@
 #include "store/add.h"
 #include "store/objects.h"
 #include "store/queue.h"
+#include "store/report_read.h"
 #include "store/history.h"
 #include "store/run.h"
 #include "store/store.h"
@@ -822,7 +823,7 @@ static int measure(struct worker *w, struct cbench_job *j, struct cbench_store_r
 	}
 	if (confirm)
 		return 0;
-	status = cbench_store_parse_report(*result, len, run, note, sizeof(note), error, errlen);
+	status = cbench_store_read_report(*result, len, run, note, sizeof(note), error, errlen);
 	free(*result);
 	*result = NULL;
 	if (!status) {

@@ -74,17 +74,14 @@ struct plot_options {
 static int read_input(struct input *in, const char *text, size_t len, char *err, size_t errlen)
 {
 	struct cbench_json *root = NULL;
-	char why[160];
 	int ret;
 
 	in->doc.path = in->path;
-	if (text[strspn(text, " \t\r\n")] != '{')
+	if (!cbench_doc_looks_json(text, len))
 		return cbench_doc_parse(&in->doc, text, len, CBENCH_DOC_GO, err, errlen);
-	ret = cbench_json_parse(text, len, &root, why, sizeof(why));
-	if (ret) {
-		snprintf(err, errlen, CBENCH_DOC_NOT_JSON "%s", why);
+	ret = cbench_doc_json(text, len, &root, err, errlen);
+	if (ret)
 		return ret;
-	}
 	if (!cbench_plot_is_audit(root))
 		return cbench_doc_adopt(&in->doc, root, text, len, 0, err, errlen);
 	in->audit = root;

@@ -179,19 +179,37 @@ static int take(struct cbench_doc *d, const char *text, size_t len, unsigned int
 	return read_index(d, err, errlen);
 }
 
+bool cbench_doc_looks_json(const char *text, size_t len)
+{
+	size_t lead = 0;
+
+	while (lead < len && text[lead] && strchr(" \t\r\n", text[lead]))
+		lead++;
+	return lead < len && text[lead] == '{';
+}
+
+int cbench_doc_json(const char *text, size_t len, struct cbench_json **root, char *err, size_t errlen)
+{
+	char why[160];
+	int ret = cbench_json_parse(text, len, root, why, sizeof(why));
+
+	if (ret == -EINVAL)
+		snprintf(err, errlen, CBENCH_DOC_NOT_JSON "%s", why);
+	else if (ret)
+		snprintf(err, errlen, "%s", why);
+	return ret;
+}
+
 int cbench_doc_parse(struct cbench_doc *d, const char *text, size_t len, unsigned int flags, char *err,
 		     size_t errlen)
 {
 	const char *path = d->path;
-	size_t lead = 0;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	while (lead < len && text[lead] && strchr(" \t\r\n", text[lead]))
-		lead++;
 	/* Go text or JSON, by what the file holds, whatever its name. */
-	if ((flags & CBENCH_DOC_GO) && (lead == len || text[lead] != '{')) {
+	if ((flags & CBENCH_DOC_GO) && !cbench_doc_looks_json(text, len)) {
 		ret = cbench_go_read(text, len, &d->root, err, errlen);
 		if (!ret) {
 			read_head(d);
@@ -199,13 +217,7 @@ int cbench_doc_parse(struct cbench_doc *d, const char *text, size_t len, unsigne
 		}
 		return ret;
 	}
-	ret = cbench_json_parse(text, len, &d->root, err, errlen);
-	if (ret == -EINVAL) {
-		char why[160];
-
-		snprintf(why, sizeof(why), "%s", err);
-		snprintf(err, errlen, CBENCH_DOC_NOT_JSON "%s", why);
-	}
+	ret = cbench_doc_json(text, len, &d->root, err, errlen);
 	return ret ? ret : take(d, text, len, flags, err, errlen);
 }
 

@@ -100,6 +100,13 @@ struct cbench_doc {
 int cbench_doc_parse(struct cbench_doc *d, const char *text, size_t len, unsigned int flags, char *err,
 		     size_t errlen);
 
+/* Whether text[0..len) holds JSON (its first non-blank is '{'), not Go text. */
+bool cbench_doc_looks_json(const char *text, size_t len);
+
+/* text[0..len) parsed as JSON into *root: 0, or -EINVAL with why in err
+ * (CBENCH_DOC_NOT_JSON first, then where), -ENOMEM. */
+int cbench_doc_json(const char *text, size_t len, struct cbench_json **root, char *err, size_t errlen);
+
 /*
  * root, text[0..len) already parsed as JSON (to tell a run's report from
  * another kind of document first), into d, which takes it either way; as

@@ -342,20 +342,6 @@ int cbench_store_add(struct cbench_store *s, const struct cbench_store_run *run,
 	return o->in_transaction ? 0 : cbench_store_commit(s, err, errlen);
 }
 
-int cbench_store_parse_report(const char *text, size_t len, struct cbench_store_run *run,
-			      char *note, size_t notelen, char *err, size_t errlen)
-{
-	int ret;
-
-	memset(run, 0, sizeof(*run));
-	/* A report edited after it was written is refused as that (its
-	 * digest), before any member it changed is judged. */
-	ret = cbench_store_read_report(text, len, run, note, notelen, err, errlen);
-	if (ret)
-		cbench_store_run_free(run);
-	return ret;
-}
-
 int cbench_store_add_report(const char *path, const char *text, size_t len,
 			    const struct cbench_store_add *o, struct cbench_store_added *out, char *err,
 			    size_t errlen)
@@ -366,7 +352,7 @@ int cbench_store_add_report(const char *path, const char *text, size_t len,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = cbench_store_parse_report(text, len, &run, note, sizeof(note), err, errlen);
+	ret = cbench_store_read_report(text, len, &run, note, sizeof(note), err, errlen);
 	if (ret)
 		return ret;
 	snprintf(run.commit, sizeof(run.commit), "%s", o->commit ? o->commit : "");

@@ -66,13 +66,6 @@ int cbench_store_add(struct cbench_store *s, const struct cbench_store_run *run,
 		     size_t errlen);
 
 /*
- * A run's JSON report read as the store takes it (report_read.h), checked
- * against the run schema: 0, or -errno with why in err (run freed).
- */
-int cbench_store_parse_report(const char *text, size_t len, struct cbench_store_run *run,
-			      char *note, size_t notelen, char *err, size_t errlen);
-
-/*
  * The whole of `store add` and `run --store`: text, a run's JSON report
  * (report_read.h), added to the store at path (made if missing) with
  * o's commit and order.  0, or -errno with why in err.

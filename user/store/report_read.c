@@ -105,8 +105,13 @@ int cbench_store_read_report(const char *text, size_t len, struct cbench_store_r
 			     size_t notelen, char *err, size_t errlen)
 {
 	struct cbench_doc d = { 0 };
-	int ret = cbench_doc_parse(&d, text, len, CBENCH_DOC_DIGEST | CBENCH_DOC_WHOLE | CBENCH_DOC_IMPORT_HINT,
-				   err, errlen);
+	int ret;
+
+	memset(run, 0, sizeof(*run));
+	/* A report edited after it was written is refused as that (its
+	 * digest), before any member it changed is judged (results/doc.h). */
+	ret = cbench_doc_parse(&d, text, len, CBENCH_DOC_DIGEST | CBENCH_DOC_WHOLE | CBENCH_DOC_IMPORT_HINT,
+			       err, errlen);
 
 	snprintf(note, notelen, "%s", ret ? "" : d.note);
 	ret = ret ? ret : read_head(&d.head, run, err, errlen);
@@ -118,6 +123,8 @@ int cbench_store_read_report(const char *text, size_t len, struct cbench_store_r
 	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
+	if (ret)
+		cbench_store_run_free(run);
 	cbench_doc_free(&d);
 	return ret;
 }

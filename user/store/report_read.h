@@ -11,8 +11,8 @@
 struct cbench_store_run;
 
 /*
- * text[0..len), a run report, into run (its commit and order left alone),
- * read strictly (results/doc.h).  Refused, -EINVAL with why in err: another
+ * text[0..len), a run report, into run (zeroed first; its commit and order
+ * left for the caller), read strictly (results/doc.h).  Refused, -EINVAL with why in err: another
  * kind of file (an audit, LNT or Bencher report, or not cbench's), a newer
  * schema, a report edited after it was written (its digest,
  * report/digest.h) or rewritten, a member of the wrong type (a trial that
@@ -20,6 +20,7 @@ struct cbench_store_run;
  * an interrupted run, one without an object's build ID, or one in which no
  * benchmark measured.  -ENOMEM.  A report without a digest (an older
  * cbenchctl's) is read, with a note saying so in note ("" otherwise).
+ * On failure run is freed.
  */
 int cbench_store_read_report(const char *text, size_t len, struct cbench_store_run *run, char *note,
 			     size_t notelen, char *err, size_t errlen);
