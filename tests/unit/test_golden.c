@@ -75,8 +75,8 @@ static void fill_trial(int b, int t, double ticks, uint64_t reps)
 	}
 	*tr = (struct cbench_trial){ .n = reps, .samples = bench[b][t], .nsamples = SAMPLES,
 				     .ref_samples = refs[b][t], .nref_samples = SAMPLES,
-				     .arena_bytes = 1 << 21, .start_s = 10.0 * t + b,
-				     .end_s = 10.0 * t + b + 0.5 };
+				     .arena_bytes = 1 << 21, .start_s = 1 + 10.0 * t + b,
+				     .end_s = 1 + 10.0 * t + b + 0.5 };
 }
 
 static void build_run(void)
@@ -386,6 +386,72 @@ static void figures_read_back(void)
 	free(json);
 }
 
+/*
+ * Every member of a benchmark's JSON is read back: the run written, read
+ * (results/bench_read.c) and written again from what was read, not from
+ * the JSON it carries, is the same text byte for byte, every result-level
+ * figure set (where --precision stopped, layouts, an unstable headline, a
+ * parallel gap, notes, counters, timing points).  A member that the writer
+ * writes and the reader drops fails here, with the first line that differs.
+ */
+static void members_read_back(void)
+{
+	struct cbench_result again_results[3];
+	struct cbench_report again;
+	struct cbench_doc doc = { 0 };
+	char *json, *json2, err[200];
+	struct cbench_result *r;
+
+	counters = true;
+	build_run();
+	counters = false;
+	run.jobs = 2;
+	r = &run.results[0];
+	r->stop = CBENCH_STOP_BUDGET;
+	r->stop_half = 0.0125;
+	r->unstable = true;
+	snprintf(r->unstable_reason, sizeof(r->unstable_reason), "trials disagree: a made-up reason");
+	snprintf(r->set_aside_note, sizeof(r->set_aside_note), "1 trial set aside: a made-up note");
+	snprintf(r->cycles_note, sizeof(r->cycles_note), "est-cycles/op parts: a made-up note");
+	r->cycles_gap = 0.0075;
+	r->parallel_gap = -0.003;
+	r->parallel_differs = true;
+	r->layouts = 2;
+	r->layout_share = 0.5;
+	r->layout_sensitive = true;
+	r->placement_sensitive = true;
+	r->have_tp = true;
+	r->tp = run.results[0].trials[5].tp;
+	json = rendered(&run, JSON);
+	CU_ASSERT_FATAL(cbench_doc_parse(&doc, json, strlen(json), 0, err, sizeof(err)) == 0);
+	CU_ASSERT_FATAL(doc.nbench == 3);
+	for (int i = 0; i < 3; i++) {
+		again_results[i] = (struct cbench_result){ .exp = &exps[i] };
+		CU_ASSERT_EQUAL_FATAL(cbench_doc_result(&doc.bench[i], &again_results[i]), 0);
+		again_results[i].carried = NULL;
+		for (size_t t = 0; t < again_results[i].ntrials; t++)
+			again_results[i].trials[t].start_s = 0;
+	}
+	again = run;
+	again.results = again_results;
+	json2 = rendered(&again, JSON);
+	if (strcmp(json, json2)) {
+		size_t at = 0;
+
+		while (json[at] && json[at] == json2[at])
+			at++;
+		fprintf(stderr, "\n  read back: written again, the JSON differs at byte %zu: ...%.60s\n"
+			"  where it was: ...%.60s\n", at, json2 + (at > 20 ? at - 20 : 0),
+			json + (at > 20 ? at - 20 : 0));
+	}
+	CU_ASSERT_STRING_EQUAL(json, json2);
+	for (int i = 0; i < 3; i++)
+		free(again_results[i].trials);
+	cbench_doc_free(&doc);
+	free(json);
+	free(json2);
+}
+
 /* The same run with hardware counters: the figures read from them in every
  * format that shows them (report/figures.c). */
 static void run_reports_counters(void)
@@ -450,6 +516,7 @@ static CU_TestInfo golden_tests[] = {
 	{ "a fixed audit in every format, byte for byte", audit_reports },
 	{ "the fixed run read back from its JSON (run --resume) renders as the run", carried_reports },
 	{ "every figure a trial's JSON carries is read back", figures_read_back },
+	{ "every member of a benchmark's JSON is read back, byte for byte", members_read_back },
 	CU_TEST_INFO_NULL,
 };
 

@@ -114,4 +114,54 @@ double cbench_figure_value(const struct cbench_figure *f, const struct cbench_tr
 size_t cbench_figure_kept(const struct cbench_figure *f, const struct cbench_result *res, double *v,
 			  size_t max);
 
+/*
+ * The members of a benchmark's result in a JSON run report, in the order
+ * they are written, one row each (result_figures.c), as the trial's figures
+ * are above: the JSON writer (report_json.c), its reader
+ * (results/bench_read.c) and the JUnit report's properties loop over them.
+ * A new result-level figure is a field of struct cbench_result and a row;
+ * no writer or reader names it.  Its name, identity and trials are the
+ * writers' own (they are no figures).
+ */
+enum cbench_member_kind {
+	CBENCH_MEMBER_NUMBER,		/* a double: null where not finite */
+	CBENCH_MEMBER_MAYBE,		/* a double: absent where NAN (not measured) */
+	CBENCH_MEMBER_PERCENT,		/* a fraction, in percent: absent where NAN */
+	CBENCH_MEMBER_SD_PERCENT,	/* a variance, as its standard deviation in percent */
+	CBENCH_MEMBER_COUNT,		/* a size_t */
+	CBENCH_MEMBER_COUNT64,		/* a uint64_t */
+	CBENCH_MEMBER_FLAG,		/* a bool */
+	CBENCH_MEMBER_TEXT,		/* a char array: absent where empty (or where .when says) */
+	CBENCH_MEMBER_WORD,		/* a word the writer forms (.word): not read back */
+	CBENCH_MEMBER_STOPPED,		/* where --precision stopped it: an object */
+	CBENCH_MEMBER_ARENA_PAGES,	/* its arena's pages: formed, read back as TEXT */
+};
+
+struct cbench_result_member {
+	const char *name;		/* its JSON member, and JUnit property */
+	enum cbench_member_kind kind;
+	size_t offset;			/* of its field in struct cbench_result */
+	size_t size;			/* of a TEXT field */
+	unsigned int show;		/* CBENCH_SHOW_JUNIT: a property there too */
+	/* A counter's figure (CBENCH_HAVE_*): written where the result has
+	 * the counter; read back, it sets the counter's bit in have. */
+	uint32_t counter;
+	/* Whether it is written, beyond its kind's rule; NULL: always.  jobs:
+	 * the run's CPUs at once. */
+	bool (*when)(const struct cbench_result *res, size_t jobs);
+	const char *(*word)(const struct cbench_result *res);	/* a WORD's */
+};
+
+#define CBENCH_SHOW_JUNIT (1u << 7)	/* a result's member shown as a JUnit property */
+
+extern const struct cbench_result_member cbench_result_members[];
+extern const unsigned int cbench_nresult_members;
+
+/* Whether res writes row m (its counter, .when and its kind's rule), and,
+ * for a number, the value written (a fraction's in percent, a variance's
+ * standard deviation in percent) into *value. */
+bool cbench_result_member_written(const struct cbench_result_member *m, const struct cbench_result *res,
+				  size_t jobs, double *value);
+
+
 #endif /* _CBENCH_REPORT_FIGURES_H */

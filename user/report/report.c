@@ -836,7 +836,8 @@ const char *cbench_arena_pages_text(const struct cbench_result *res, char *buf, 
 	uint32_t flags = res->exp->desc->flags;
 	uint64_t bytes = 0, huge = 0;
 
-	if (res->carried) {
+	/* Read back from a report (its trials' arenas are not in it). */
+	if (res->carried_arena_pages[0]) {
 		snprintf(buf, len, "%s", res->carried_arena_pages);
 		return buf;
 	}

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/digest.h"
 #include "report/json_writer.h"
@@ -54,10 +55,11 @@ void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct
 	cbench_jsonw_object_end(j);
 }
 
-/* What a trial took on the runner's clock, its worker's start included; absent if unknown. */
+/* What a trial took on the runner's clock, its worker's start included;
+ * absent if unknown.  Read back from a report, its span starts at 0. */
 static void put_wall(struct cbench_jsonw *j, const struct cbench_trial *t)
 {
-	if (t->start_s > 0 && t->end_s > t->start_s)
+	if (t->end_s > t->start_s)
 		cbench_jsonw_double(j, "wall_s", t->end_s - t->start_s);
 }
 
@@ -289,47 +291,68 @@ static void put_params(struct cbench_jsonw *j, const struct cbench_experiment *e
 	cbench_jsonw_object_end(j);
 }
 
-/* What a result's median of trials is typical of: "layouts" for a
- * layout-sensitive one, "placements" (of memory), "placements_or_layouts"
- * where the run could not tell them apart, "trials" otherwise. */
-static const char *quote_over(const struct cbench_result *res)
+/* Where --precision ended a benchmark's trials, and why. */
+static void put_stopped(struct cbench_jsonw *j, const struct cbench_result *res)
 {
-	if (!res->placement_sensitive)
-		return "trials";
-	if (res->layout_sensitive)
-		return "layouts";
-	return res->layouts && isnan(res->layout_share) ? "placements_or_layouts" : "placements";
+	char text[256];
+
+	cbench_jsonw_object_start(j, "stopped");
+	cbench_jsonw_string(j, "why", cbench_stop_names[res->stop]);
+	cbench_jsonw_uint(j, "trials", res->ntrials - res->failed - res->set_aside);
+	cbench_jsonw_string(j, "judged_by", res->stop_est ? "est_cycles_per_op" : "ns_per_op");
+	maybe(j, "interval_pct", 100 * res->stop_half);
+	cbench_jsonw_string(j, "note", cbench_stop_text(res, text, sizeof(text)));
+	cbench_jsonw_object_end(j);
 }
 
-/*
- * Placement (docs/placement.md): the spread between trials and what the
- * noise within them predicts, as standard deviations in percent, the share
- * beyond it; code layout, where the run sampled it: how many layouts the
- * kept trials ran at, the share of their variance between layouts, and
- * whether the placement they spread by is mostly the code's layout; and
- * the figure to quote, and what it is typical of.
- */
-static void put_placement(struct cbench_jsonw *j, const struct cbench_result *res)
+/* One member of a result, by its row (report/result_figures.c). */
+static void put_member(struct cbench_jsonw *j, const struct cbench_result_member *m,
+		       const struct cbench_result *res, size_t jobs)
 {
-	maybe(j, "between_trials_sd_pct", 100 * sqrt(res->between_var));
-	maybe(j, "within_trials_sd_pct", 100 * sqrt(res->within_var));
-	maybe(j, "placement_share", res->placement_share);
-	cbench_jsonw_bool(j, "placement_sensitive", res->placement_sensitive);
-	if (res->layouts) {
-		cbench_jsonw_uint(j, "layouts", res->layouts);
-		maybe(j, "layout_share", res->layout_share);
-		cbench_jsonw_bool(j, "layout_sensitive", res->layout_sensitive);
+	const char *at = (const char *)res + m->offset;
+	char pages[64];
+	uint64_t count64;
+	size_t count;
+	double v;
+	bool flag;
+
+	if (!cbench_result_member_written(m, res, jobs, &v))
+		return;
+	switch (m->kind) {
+	case CBENCH_MEMBER_COUNT:
+		memcpy(&count, at, sizeof(count));
+		cbench_jsonw_uint(j, m->name, count);
+		break;
+	case CBENCH_MEMBER_COUNT64:
+		memcpy(&count64, at, sizeof(count64));
+		cbench_jsonw_uint(j, m->name, count64);
+		break;
+	case CBENCH_MEMBER_FLAG:
+		memcpy(&flag, at, sizeof(flag));
+		cbench_jsonw_bool(j, m->name, flag);
+		break;
+	case CBENCH_MEMBER_TEXT:
+		cbench_jsonw_string(j, m->name, at);
+		break;
+	case CBENCH_MEMBER_WORD:
+		cbench_jsonw_string(j, m->name, m->word(res));
+		break;
+	case CBENCH_MEMBER_STOPPED:
+		put_stopped(j, res);
+		break;
+	case CBENCH_MEMBER_ARENA_PAGES:
+		if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
+			cbench_jsonw_string(j, m->name, pages);
+		break;
+	default:
+		cbench_jsonw_double(j, m->name, v);
+		break;
 	}
-	cbench_jsonw_string(j, "quote", "median_of_trials");
-	maybe(j, "quote_ns_per_op", res->ns_per_op);
-	cbench_jsonw_string(j, "quote_over", quote_over(res));
 }
 
 static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, double tsc_hz,
 		       size_t jobs)
 {
-	char pages[64];
-
 	/* Carried over by run --resume: as its own run wrote it. */
 	if (res->carried) {
 		cbench_jsonw_value(j, NULL, res->carried);
@@ -343,59 +366,9 @@ static void put_result(struct cbench_jsonw *j, const struct cbench_result *res, 
 	/* "reps" (run(ctx, n) per measurement) or "per-rep" (one call
 	 * between the benchmark's hooks, Caliper's macrobenchmark). */
 	cbench_jsonw_string(j, "instrument", cbench_desc_per_rep(res->exp->desc) ? "per-rep" : "reps");
-	cbench_jsonw_uint(j, "n", res->n);
-	/* The headline, the median of the kept trials, and its interval;
-	 * every per-op figure here is the same statistic of the trials'. */
-	cbench_jsonw_double(j, "ns_per_op", res->ns_per_op);
-	cbench_jsonw_double(j, "ns_per_op_lower", res->ns_lo);
-	cbench_jsonw_double(j, "ns_per_op_upper", res->ns_hi);
-	cbench_jsonw_double(j, "interval_coverage", res->ns_coverage);
-	cbench_jsonw_double(j, "median_of_trials_ns_per_op", res->ns_per_op);
-	cbench_jsonw_double(j, "least_trial_ns_per_op", res->least_ns_per_op);
-	cbench_jsonw_double(j, "cv_of_trials", res->cv);
-	maybe(j, "est_cycles_per_op", res->est_cycles_per_op);
-	maybe(j, "mb_per_s", res->mb_per_s);
-	if (res->have & CBENCH_HAVE_INSTRUCTIONS)
-		cbench_jsonw_double(j, "instructions_per_op", res->instructions_per_op);
-	if (res->have & CBENCH_HAVE_CYCLES)
-		cbench_jsonw_double(j, "cycles_per_op", res->cycles_per_op);
-	if (res->have & CBENCH_HAVE_REF_CYCLES)
-		cbench_jsonw_double(j, "ref_cycles_per_op", res->ref_cycles_per_op);
-	maybe(j, "step_share", res->step_share);
-	if (!isnan(res->core_ghz_min)) {
-		cbench_jsonw_double(j, "core_ghz_min", res->core_ghz_min);
-		cbench_jsonw_double(j, "core_ghz_max", res->core_ghz_max);
-	}
-	cbench_jsonw_bool(j, "unstable", res->unstable);
-	if (res->unstable)
-		cbench_jsonw_string(j, "unstable_reason", res->unstable_reason);
-	put_placement(j, res);
-	cbench_jsonw_uint(j, "failed_trials", res->failed);
-	cbench_jsonw_uint(j, "set_aside_trials", res->set_aside);
-	if (res->set_aside_note[0])
-		cbench_jsonw_string(j, "set_aside_note", res->set_aside_note);
-	if (res->stop) {
-		char text[256];
-
-		cbench_jsonw_object_start(j, "stopped");
-		cbench_jsonw_string(j, "why", cbench_stop_names[res->stop]);
-		cbench_jsonw_uint(j, "trials", res->ntrials - res->failed - res->set_aside);
-		cbench_jsonw_string(j, "judged_by", res->stop_est ? "est_cycles_per_op" : "ns_per_op");
-		maybe(j, "interval_pct", 100 * res->stop_half);
-		cbench_jsonw_string(j, "note", cbench_stop_text(res, text, sizeof(text)));
-		cbench_jsonw_object_end(j);
-	}
-	/* est-cycles/op against ns/op at the median core clock, in percent */
-	maybe(j, "est_cycles_gap_pct", 100 * res->cycles_gap);
-	if (res->cycles_note[0])
-		cbench_jsonw_string(j, "est_cycles_note", res->cycles_note);
-	if (jobs > 1) {
-		/* the trial measured alone against the least measured beside others, in percent */
-		maybe(j, "parallel_gap_pct", 100 * res->parallel_gap);
-		cbench_jsonw_bool(j, "parallel_differs", res->parallel_differs);
-	}
-	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
-		cbench_jsonw_string(j, "arena_pages", pages);
+	/* Its figures, one row each (figures.h). */
+	for (unsigned int i = 0; i < cbench_nresult_members; i++)
+		put_member(j, &cbench_result_members[i], res, jobs);
 	if (res->have_tp)
 		cbench_report_json_tp(j, "tpoints", &res->tp, tsc_hz);
 	cbench_jsonw_array_start(j, "trials");

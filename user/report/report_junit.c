@@ -14,6 +14,7 @@
  * Text goes through xml.h: escaped, and what XML 1.0 cannot hold replaced.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "report/context.h"
+#include "report/figures.h"
 #include "report/report.h"
 #include "report/xml.h"
 
@@ -61,52 +63,63 @@ static double wall_s(const struct cbench_result *res)
 		const struct cbench_trial *t = &res->trials[i];
 
 		/* A carried-over trial's span starts at 0 (results/bench_read.c). */
-		if ((t->start_s > 0 || res->carried) && t->end_s > t->start_s)
+		if (t->end_s > t->start_s)
 			s += t->end_s - t->start_s;
 	}
 	return s;
 }
 
-/* The figures of one benchmark, as the JSON report names them. */
-static void result_properties(FILE *f, const struct cbench_result *res)
+/* The figures of one benchmark, as the JSON report names them (its rows:
+ * report/result_figures.c); a figure not available has no property. */
+static void result_properties(FILE *f, const struct cbench_result *res, size_t jobs)
 {
-	char pages[64];
+	char pages[64], buf[24];
 
 	fputs("    <properties>\n", f);
 	property_indent = "      ";
 	property(f, "tuning", res->tuning);
-	count(f, "n", (size_t)res->n);
 	count(f, "trials", res->ntrials);
-	count(f, "failed_trials", res->failed);
-	count(f, "set_aside_trials", res->set_aside);
-	figure(f, "ns_per_op", res->ns_per_op);
-	figure(f, "ns_per_op_lower", res->ns_lo);
-	figure(f, "ns_per_op_upper", res->ns_hi);
-	figure(f, "interval_coverage", res->ns_coverage);
-	figure(f, "least_trial_ns_per_op", res->least_ns_per_op);
-	figure(f, "cv_of_trials", res->cv);
-	figure(f, "est_cycles_per_op", res->est_cycles_per_op);
-	figure(f, "mb_per_s", res->mb_per_s);
-	if (res->have & CBENCH_HAVE_INSTRUCTIONS)
-		figure(f, "instructions_per_op", res->instructions_per_op);
-	if (res->have & CBENCH_HAVE_CYCLES)
-		figure(f, "cycles_per_op", res->cycles_per_op);
-	if (res->have & CBENCH_HAVE_REF_CYCLES)
-		figure(f, "ref_cycles_per_op", res->ref_cycles_per_op);
-	figure(f, "step_share", res->step_share);
-	figure(f, "core_ghz_min", res->core_ghz_min);
-	figure(f, "core_ghz_max", res->core_ghz_max);
-	figure(f, "placement_share", res->placement_share);
-	property(f, "placement_sensitive", res->placement_sensitive ? "true" : "false");
-	property(f, "unstable", res->unstable ? "true" : "false");
-	if (res->unstable)
-		property(f, "unstable_reason", res->unstable_reason);
-	if (res->set_aside_note[0])
-		property(f, "set_aside_note", res->set_aside_note);
-	if (res->cycles_note[0])
-		property(f, "est_cycles_note", res->cycles_note);
-	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
-		property(f, "arena_pages", pages);
+	for (unsigned int i = 0; i < cbench_nresult_members; i++) {
+		const struct cbench_result_member *m = &cbench_result_members[i];
+		const char *at = (const char *)res + m->offset;
+		uint64_t count64;
+		size_t n;
+		double v;
+		bool yes;
+
+		if (!(m->show & CBENCH_SHOW_JUNIT) || !cbench_result_member_written(m, res, jobs, &v))
+			continue;
+		switch (m->kind) {
+		case CBENCH_MEMBER_COUNT:
+			memcpy(&n, at, sizeof(n));
+			count(f, m->name, n);
+			break;
+		case CBENCH_MEMBER_COUNT64:
+			memcpy(&count64, at, sizeof(count64));
+			snprintf(buf, sizeof(buf), "%" PRIu64, count64);
+			property(f, m->name, buf);
+			break;
+		case CBENCH_MEMBER_FLAG:
+			memcpy(&yes, at, sizeof(yes));
+			property(f, m->name, yes ? "true" : "false");
+			break;
+		case CBENCH_MEMBER_TEXT:
+			property(f, m->name, at);
+			break;
+		case CBENCH_MEMBER_WORD:
+			property(f, m->name, m->word(res));
+			break;
+		case CBENCH_MEMBER_ARENA_PAGES:
+			if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
+				property(f, m->name, pages);
+			break;
+		case CBENCH_MEMBER_STOPPED:
+			break;
+		default:
+			figure(f, m->name, v);
+			break;
+		}
+	}
 	fputs("    </properties>\n", f);
 }
 
@@ -147,14 +160,14 @@ static void class_name(const char *so, char *buf, size_t len)
 		buf[n - 3] = '\0';
 }
 
-static void put_case(FILE *f, const struct cbench_result *res, const char *cls)
+static void put_case(FILE *f, const struct cbench_result *res, const char *cls, size_t jobs)
 {
 	fputs("  <testcase", f);
 	cbench_xml_attr(f, "classname", cls);
 	cbench_xml_attr(f, "name", res->exp->id);
 	put_seconds(f, "time", wall_s(res));
 	fputs(">\n", f);
-	result_properties(f, res);
+	result_properties(f, res, jobs);
 	if (res->failed)
 		put_error(f, res);
 	fputs("  </testcase>\n", f);
@@ -219,7 +232,7 @@ int cbench_report_junit(const struct cbench_report *r, FILE *f)
 	fputs(">\n", f);
 	suite_properties(f, r);
 	for (size_t i = 0; i < r->nresults; i++)
-		put_case(f, &r->results[i], cls);
+		put_case(f, &r->results[i], cls, r->jobs);
 	fputs("</testsuite>\n", f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -74,16 +74,6 @@ static void read_tp(const struct cbench_json *v, struct cbench_tp_summary *s)
 	s->stddev_ns = figure(q, "stddev");
 }
 
-/* The counters a member has, as CBENCH_HAVE_* bits, their values into the three. */
-static uint32_t counters(const struct cbench_json *v, double *ins, double *cyc, double *ref)
-{
-	*ins = figure(v, "instructions_per_op");
-	*cyc = figure(v, "cycles_per_op");
-	*ref = figure(v, "ref_cycles_per_op");
-	return (isnan(*ins) ? 0 : CBENCH_HAVE_INSTRUCTIONS) | (isnan(*cyc) ? 0 : CBENCH_HAVE_CYCLES) |
-	       (isnan(*ref) ? 0 : CBENCH_HAVE_REF_CYCLES);
-}
-
 static void read_discarded_by(const struct cbench_json *v, struct cbench_trial *t)
 {
 	const struct cbench_json *by = cbench_json_get(v, "discarded_by");
@@ -164,14 +154,6 @@ static void read_trial(const struct cbench_json *v, struct cbench_trial *t)
 		read_tp(tp, &t->tp);
 }
 
-/* A standard deviation in percent back to the variance it was written from. */
-static double variance(const struct cbench_json *v, const char *key)
-{
-	double sd = figure(v, key) / 100;
-
-	return sd * sd;
-}
-
 /* Why --precision ended its trials where it did ("stopped"). */
 static void read_stopped(const struct cbench_json *v, struct cbench_result *res)
 {
@@ -185,42 +167,71 @@ static void read_stopped(const struct cbench_json *v, struct cbench_result *res)
 	res->stop_half = figure(v, "interval_pct") / 100;
 }
 
-/* The result's own figures (report_json.c's put_result). */
+/* Whether a row before m reads m's field: a number written twice. */
+static bool read_before(const struct cbench_result_member *m)
+{
+	for (const struct cbench_result_member *p = cbench_result_members; p < m; p++)
+		if (p->offset == m->offset && p->kind <= CBENCH_MEMBER_SD_PERCENT)
+			return true;
+	return false;
+}
+
+/* One member of a result, by its row (report/result_figures.c); where it
+ * is absent, the field is as if not available (NAN, 0, false, ""). */
+static void read_member(const struct cbench_json *b, const struct cbench_result_member *m,
+			struct cbench_result *res)
+{
+	const struct cbench_json *v = cbench_json_get(b, m->name);
+	char *at = (char *)res + m->offset;
+	double x = figure(b, m->name);
+	size_t count = (size_t)whole(b, m->name);
+	uint64_t count64 = whole(b, m->name);
+	bool yes = flag(b, m->name);
+
+	switch (m->kind) {
+	case CBENCH_MEMBER_PERCENT:
+		x /= 100;
+		break;
+	case CBENCH_MEMBER_SD_PERCENT:
+		x = x / 100 * (x / 100);
+		break;
+	case CBENCH_MEMBER_COUNT:
+		memcpy(at, &count, sizeof(count));
+		return;
+	case CBENCH_MEMBER_COUNT64:
+		memcpy(at, &count64, sizeof(count64));
+		return;
+	case CBENCH_MEMBER_FLAG:
+		memcpy(at, &yes, sizeof(yes));
+		return;
+	case CBENCH_MEMBER_TEXT:
+	case CBENCH_MEMBER_ARENA_PAGES:
+		text(at, m->size, b, m->name);
+		return;
+	case CBENCH_MEMBER_STOPPED:
+		read_stopped(v, res);
+		return;
+	case CBENCH_MEMBER_WORD:
+		return;		/* formed from the others */
+	default:
+		break;
+	}
+	/* A figure under another name too (the headline's): the last present wins. */
+	if (!v && read_before(m))
+		return;
+	memcpy(at, &x, sizeof(x));
+	if (m->counter && !isnan(x))
+		res->have |= m->counter;
+}
+
+/* The result's own figures, and its timing points. */
 static void read_figures(const struct cbench_json *b, struct cbench_result *res)
 {
 	const struct cbench_json *tp = cbench_json_get(b, "tpoints");
 
-	res->n = whole(b, "n");
-	res->ns_per_op = figure(b, "ns_per_op");
-	res->ns_lo = figure(b, "ns_per_op_lower");
-	res->ns_hi = figure(b, "ns_per_op_upper");
-	res->ns_coverage = figure(b, "interval_coverage");
-	res->least_ns_per_op = figure(b, "least_trial_ns_per_op");
-	res->cv = figure(b, "cv_of_trials");
-	res->est_cycles_per_op = figure(b, "est_cycles_per_op");
-	res->mb_per_s = figure(b, "mb_per_s");
-	res->have = counters(b, &res->instructions_per_op, &res->cycles_per_op, &res->ref_cycles_per_op);
-	res->step_share = figure(b, "step_share");
-	res->core_ghz_min = figure(b, "core_ghz_min");
-	res->core_ghz_max = figure(b, "core_ghz_max");
-	res->unstable = flag(b, "unstable");
-	text(res->unstable_reason, sizeof(res->unstable_reason), b, "unstable_reason");
-	res->between_var = variance(b, "between_trials_sd_pct");
-	res->within_var = variance(b, "within_trials_sd_pct");
-	res->placement_share = figure(b, "placement_share");
-	res->placement_sensitive = flag(b, "placement_sensitive");
-	res->failed = (size_t)whole(b, "failed_trials");
-	res->set_aside = (size_t)whole(b, "set_aside_trials");
-	text(res->set_aside_note, sizeof(res->set_aside_note), b, "set_aside_note");
-	res->cycles_gap = figure(b, "est_cycles_gap_pct") / 100;
-	text(res->cycles_note, sizeof(res->cycles_note), b, "est_cycles_note");
-	text(res->carried_arena_pages, sizeof(res->carried_arena_pages), b, "arena_pages");
-	res->layouts = (size_t)whole(b, "layouts");
-	res->layout_share = figure(b, "layout_share");
-	res->layout_sensitive = flag(b, "layout_sensitive");
-	res->parallel_gap = figure(b, "parallel_gap_pct") / 100;
-	res->parallel_differs = flag(b, "parallel_differs");
-	read_stopped(cbench_json_get(b, "stopped"), res);
+	res->have = 0;
+	for (unsigned int i = 0; i < cbench_nresult_members; i++)
+		read_member(b, &cbench_result_members[i], res);
 	res->have_tp = tp != NULL;
 	if (tp)
 		read_tp(tp, &res->tp);
