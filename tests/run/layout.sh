@@ -171,7 +171,8 @@ python3 - "$TMP/first.json" "$TMP/stopped.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d.pop("digest", None)
-d["config"]["interrupted"] = {"signal": "SIGINT"}
+d["config"]["interrupted"] = {"signal": "SIGINT", "trials_kept": 10, "trials_asked": 12,
+                             "benchmarks_not_run": 0}
 b = d["benchmarks"][0]
 b["trials"] = [t for t in b["trials"] if not t.get("replacement")][:10]
 json.dump(d, open(sys.argv[2], "w"))

@@ -562,42 +562,57 @@ fi
 
 # ---- a report edited by hand: every reader refuses it, naming the member ----
 
-# One member of the wrong type (a trial's ns/op as a string): compare,
-# plot, resume and store each refuse it, naming the benchmark and the
-# member, and write nothing.
+# One member of the wrong type (a trial's ns/op as a string), and one
+# missing (a benchmark's n): compare, plot, resume and store each refuse
+# it, naming the benchmark and the member, and write nothing.
 run_cb run --trials 2 --trial-time 0.002 --warmup 0.001 --filter '^(add|imul)_chain$' \
 	--format json -o "$TMP/typed.json" "$SUITE"
-python3 - "$TMP/typed.json" "$TMP/mistyped.json" <<'PY'
+python3 - "$TMP/typed.json" "$TMP/mistyped.json" "$TMP/missing.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 # Its digest gone (a report rewritten is refused as that first: history.sh).
 d.pop("digest", None)
-d["benchmarks"][1]["trials"][1]["ns_per_op"] = "12.5"
-json.dump(d, open(sys.argv[2], "w"), indent=1)
-# The same, stopped by a signal, for --resume.
-d["config"]["interrupted"] = {"signal": "SIGINT"}
-json.dump(d, open(sys.argv[2].replace(".json", "-stopped.json"), "w"), indent=1)
+for path, edit in ((sys.argv[2], lambda b: b[1]["trials"][1].__setitem__("ns_per_op", "12.5")),
+                   (sys.argv[3], lambda b: b[1].pop("n"))):
+    e = json.loads(json.dumps(d))
+    edit(e["benchmarks"])
+    json.dump(e, open(path, "w"), indent=1)
+    # The same, stopped by a signal, for --resume.
+    e["config"]["interrupted"] = {"signal": "SIGINT", "trials_kept": 1, "trials_asked": 2,
+                                  "benchmarks_not_run": 0}
+    json.dump(e, open(path.replace(".json", "-stopped.json"), "w"), indent=1)
 PY
-member="benchmarks\[1\]( \(BenchmarkImulChain\))?\.trials\[1\]\.ns_per_op is a string, not (a )?number"
+# refused NAME MEMBER: every reader refuses $TMP/NAME.json, naming MEMBER (a regex).
+refused() {
+	bad=0
+	run_cb compare "$TMP/typed.json" "$TMP/$1.json"
+	[ "$rc" -eq 1 ] && grep -Eq "unable to read .*$1.json: $2" "$TMP/err" || { bad=1; echo "compare:"; cat "$TMP/err"; }
+	run_cb plot "$TMP/$1.json" -o "$TMP/$1.html"
+	[ "$rc" -eq 1 ] && grep -Eq "unable to read .*$1.json: $2" "$TMP/err" && [ ! -e "$TMP/$1.html" ] ||
+		{ bad=1; echo "plot:"; cat "$TMP/err"; }
+	run_cb run --trials 2 --trial-time 0.002 --warmup 0.001 --filter '^(add|imul)_chain$' \
+		--resume "$TMP/$1-stopped.json" -o "$TMP/resumed.json" "$SUITE"
+	[ "$rc" -ne 0 ] && grep -Eq "unable to resume .*$1-stopped.json: $2" "$TMP/err" && [ ! -e "$TMP/resumed.json" ] ||
+		{ bad=1; echo "resume:"; cat "$TMP/err"; }
+	run_cb store add "$TMP/typed.db" "$TMP/$1.json" --commit c1 --order 1
+	[ "$rc" -eq 1 ] && grep -Eq "unable to add .*$1.json to .*: $2" "$TMP/err" && [ ! -e "$TMP/typed.db" ] ||
+		{ bad=1; echo "store:"; cat "$TMP/err"; }
+	return $bad
+}
 mistyped=0
-run_cb compare "$TMP/typed.json" "$TMP/mistyped.json"
-[ "$rc" -eq 1 ] && grep -Eq "unable to read .*mistyped.json: $member" "$TMP/err" || { mistyped=1; echo "compare:"; cat "$TMP/err"; }
-run_cb plot "$TMP/mistyped.json" -o "$TMP/mistyped.html"
-[ "$rc" -eq 1 ] && grep -Eq "unable to read .*mistyped.json: $member" "$TMP/err" && [ ! -e "$TMP/mistyped.html" ] ||
-	{ mistyped=1; echo "plot:"; cat "$TMP/err"; }
-run_cb run --trials 2 --trial-time 0.002 --warmup 0.001 --filter '^(add|imul)_chain$' \
-	--resume "$TMP/mistyped-stopped.json" -o "$TMP/resumed.json" "$SUITE"
-[ "$rc" -ne 0 ] && grep -Eq "unable to resume .*mistyped-stopped.json: $member" "$TMP/err" && [ ! -e "$TMP/resumed.json" ] ||
-	{ mistyped=1; echo "resume:"; cat "$TMP/err"; }
-run_cb store add "$TMP/typed.db" "$TMP/mistyped.json" --commit c1 --order 1
-[ "$rc" -eq 1 ] && grep -Eq "unable to add .*mistyped.json to .*: $member" "$TMP/err" && [ ! -e "$TMP/typed.db" ] ||
-	{ mistyped=1; echo "store:"; cat "$TMP/err"; }
+refused mistyped "benchmarks\[1\]( \(BenchmarkImulChain\))?\.trials\[1\]\.ns_per_op is a string, not (a )?number" ||
+	mistyped=1
 run_cb compare "$TMP/typed.json" "$TMP/typed.json"
 [ "$rc" -eq 0 ] || { mistyped=1; echo "compare of the report as written: exit $rc"; cat "$TMP/err"; }
 if [ "$mistyped" -eq 0 ]; then
 	ok "a member of the wrong type: compare, plot, resume and store refuse it, naming it"
 else
 	not_ok "a member of the wrong type not refused by every reader"
+fi
+if refused missing "benchmarks\[1\] \(BenchmarkImulChain\) has no member 'n'"; then
+	ok "a member missing: compare, plot, resume and store refuse it, naming it"
+else
+	not_ok "a member missing not refused by every reader"
 fi
 
 # ---- --precision: each benchmark's trials end once its interval is known ----

@@ -337,11 +337,19 @@ static void gate_undecided(void)
  */
 static void step_in_interval(void)
 {
+	/* What every run report's head has (docs/schema/run.schema.json requires it). */
+	static const char config[] =
+		"\"config\": {\"cpu\": \"Test CPU\", \"cpu_model\": \"GenuineIntel family 6 model 1\", "
+		"\"cpu_count\": 2, \"machine\": \"lab1\", \"virtual_machine\": false, \"kernel\": \"6.1\", "
+		"\"cbench_version\": \"1.0\", \"backend\": \"user\", \"timer\": \"tsc\", \"timer_hz\": 2.3e9, "
+		"\"timer_overhead_ticks\": 34, \"timer_step_ticks\": 2, \"counters\": [], \"date\": "
+		"\"2026-01-01T00:00:00Z\", \"host\": \"lab1\", \"command\": \"cbenchctl run\", "
+		"\"so\": \"/build/bench.so\"}";
 	static const char *const go[] = { "s1.txt", "s2.txt", "--", "s3.txt", "s4.txt", NULL };
 	static const char *const bare[] = { "t1.txt", "t2.txt", "--", "t3.txt", "t4.txt", NULL };
 	static const char *const json[] = { "j1.json", "j2.json", "--", "j3.json", "j4.json", NULL };
 	static const char step[] = "# BenchmarkA: one timer step is 0.01% of a measurement\n";
-	char *out, *err, text[512];
+	char *out, *err, text[2048];
 
 	for (int i = 1; i <= 4; i++) {
 		const char *v = i <= 2 ? "100.0000" : "100.0200";
@@ -353,9 +361,12 @@ static void step_in_interval(void)
 		snprintf(text, sizeof(text), "goos: linux\nBenchmarkA 1 %s ns/op\n", v);
 		name[0] = 't';
 		put(name, text);
-		snprintf(text, sizeof(text), "{\"schema_version\": 2, \"config\": {}, "
-			 "\"benchmarks\": [{\"name\": \"BenchmarkA\", \"trials\": "
-			 "[{\"status\": \"ok\", \"ns_per_op\": %s, \"step_share\": 0.0001}]}]}", v);
+		snprintf(text, sizeof(text), "{\"schema_version\": 2, %s, \"benchmarks\": [{\"name\": "
+			 "\"BenchmarkA\", \"id\": \"a\", \"tuning\": \"tuned\", \"instrument\": \"reps\", "
+			 "\"n\": 1, \"ns_per_op\": %s, \"unstable\": false, \"placement_sensitive\": false, "
+			 "\"quote\": \"median_of_trials\", \"failed_trials\": 0, \"trials\": "
+			 "[{\"status\": \"ok\", \"n\": 1, \"iterations\": 1, \"measurements\": 1, "
+			 "\"discarded\": 0, \"ns_per_op\": %s, \"step_share\": 0.0001}]}]}", config, v, v);
 		snprintf(name, sizeof(name), "j%d.json", i);
 		put(name, text);
 	}

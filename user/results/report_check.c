@@ -77,9 +77,41 @@ static int wrong(const char *path, const char *what, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-/* v against schema s; path (of len bytes, at used) names v. */
-static int check(const struct cbench_json *v, const struct cbench_json *s, char *path, size_t len,
-		 size_t at, char *err, size_t errlen)
+static int check(const struct cbench_json *v, const struct cbench_json *s, bool req, char *path,
+		 size_t len, size_t at, char *err, size_t errlen);
+
+/* The members schema s requires that v lacks: the first named. */
+static int required(const struct cbench_json *v, const struct cbench_json *s, const char *path,
+		    char *err, size_t errlen)
+{
+	const struct cbench_json *req = cbench_json_get(s, "required");
+	char what[160];
+
+	for (size_t i = 0; req && req->type == CBENCH_JSON_ARRAY && i < req->n; i++) {
+		if (req->items[i].type != CBENCH_JSON_STRING || cbench_json_get(v, req->items[i].string))
+			continue;
+		snprintf(what, sizeof(what), "has no member '%s'", req->items[i].string);
+		return wrong(path, what, err, errlen);
+	}
+	return 0;
+}
+
+/* What s's "if" chooses for v: its "then" where v meets the "if", else its "else". */
+static const struct cbench_json *branch(const struct cbench_json *v, const struct cbench_json *s)
+{
+	const struct cbench_json *cond = cbench_json_get(s, "if");
+	char path[8] = "", scratch[8];
+
+	if (!cond || cond->type != CBENCH_JSON_OBJECT)
+		return NULL;
+	return cbench_json_get(s, check(v, cond, false, path, sizeof(path), 0, scratch, sizeof(scratch)) ?
+				  "else" : "then");
+}
+
+/* v against schema s, its required members too where req; path (of len
+ * bytes, at used) names v. */
+static int check(const struct cbench_json *v, const struct cbench_json *s, bool req, char *path,
+		 size_t len, size_t at, char *err, size_t errlen)
 {
 	const struct cbench_json *type = cbench_json_get(s, "type"), *c = cbench_json_get(s, "const");
 	const struct cbench_json *e = cbench_json_get(s, "enum"), *props = cbench_json_get(s, "properties");
@@ -108,6 +140,14 @@ static int check(const struct cbench_json *v, const struct cbench_json *s, char 
 			return wrong(path, what, err, errlen);
 		}
 	}
+	if (v->type == CBENCH_JSON_OBJECT && req) {
+		const struct cbench_json *then = branch(v, s);
+
+		ret = required(v, s, path, err, errlen);
+		ret = ret ? ret : then ? required(v, then, path, err, errlen) : 0;
+		if (ret)
+			return ret;
+	}
 	if (v->type == CBENCH_JSON_OBJECT) {
 		for (size_t i = 0; i < v->n; i++) {
 			const struct cbench_json *sub = cbench_json_get(props, v->keys[i]);
@@ -117,7 +157,7 @@ static int check(const struct cbench_json *v, const struct cbench_json *s, char 
 			if (!sub || at >= len)
 				continue;
 			snprintf(path + at, len - at, "%s%s", at ? "." : "", v->keys[i]);
-			ret = check(&v->items[i], sub, path, len, strlen(path), err, errlen);
+			ret = check(&v->items[i], sub, req, path, len, strlen(path), err, errlen);
 			path[at] = '\0';
 			if (ret)
 				return ret;
@@ -132,7 +172,7 @@ static int check(const struct cbench_json *v, const struct cbench_json *s, char 
 				snprintf(path + at, len - at, "[%zu] (%.80s)", i, name);
 			else
 				snprintf(path + at, len - at, "[%zu]", i);
-			ret = check(&v->items[i], items, path, len, strlen(path), err, errlen);
+			ret = check(&v->items[i], items, req, path, len, strlen(path), err, errlen);
 			path[at] = '\0';
 			if (ret)
 				return ret;
@@ -155,5 +195,8 @@ int cbench_report_check(const struct cbench_json *doc, char *err, size_t errlen)
 			return ret == -ENOMEM ? ret : -EINVAL;
 		}
 	}
-	return check(doc, schema, path, sizeof(path), 0, err, errlen);
+	/* What schema 1's reports required is not on record: their members
+	 * are checked for their types alone. */
+	return check(doc, schema, cbench_json_number(doc, "schema_version", 0) >= 2, path, sizeof(path), 0,
+		     err, errlen);
 }
