@@ -253,6 +253,7 @@ int cbench_layout_main(int argc, char *argv[])
 		goto out;
 	r.timer = s.lane[0].timer;
 	r.backend = s.ops->name;
+	r.machine = &s.machine;
 	for (; r.nresults < s.nchosen; r.nresults++) {
 		r.results[r.nresults].exp = s.chosen[r.nresults];
 		cbench_session_progress(&s, r.nresults, s.nchosen,

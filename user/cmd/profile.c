@@ -431,6 +431,7 @@ int cbench_profile_main(int argc, char *argv[])
 	if (cbench_session_start(&st.s))
 		goto out;
 	report_init(report, &opt, &st.s.lib[0], st.s.lane[0].cpu);
+	report->machine = &st.s.machine;
 	st.job = (struct cbench_profile_job){
 		.samples = opt.samples,
 		.width = opt.width,

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "report/context.h"
+#include "machine/probe.h"
 #include "report/json_writer.h"
 
 static struct cbench_context context;
@@ -112,4 +113,28 @@ void cbench_context_put(struct cbench_jsonw *j)
 	cbench_jsonw_string(j, "date", context.date);
 	cbench_jsonw_string(j, "host", context.host);
 	cbench_jsonw_string(j, "command", context.command);
+}
+
+void cbench_report_head_put(struct cbench_jsonw *j, const struct cbench_report_head *h)
+{
+	const struct cbench_machine *m = h->machine;
+	char model[96];
+
+	if (m) {
+		snprintf(model, sizeof(model), "%s family %u model %u stepping %u", m->cpu_vendor,
+			 m->cpu_family, m->cpu_model, m->cpu_stepping);
+		cbench_jsonw_string(j, "cpu", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
+		cbench_jsonw_string(j, "cpu_model", model);
+		cbench_jsonw_int(j, "cpu_count", m->cpus_online);
+		cbench_jsonw_string(j, "machine", m->hostname);
+		cbench_jsonw_bool(j, "virtual_machine", m->hypervisor);
+		cbench_jsonw_string(j, "kernel", m->kernel_release);
+	}
+	cbench_jsonw_string(j, "cbench_version", h->version);
+	cbench_jsonw_string(j, "backend", h->backend);
+	if (h->quiet && h->quiet[0])
+		cbench_jsonw_string(j, "quiet_mode", h->quiet);
+	if (h->timer)
+		cbench_jsonw_string(j, "timer", h->timer);
+	cbench_context_put(j);
 }

@@ -27,8 +27,28 @@ const struct cbench_context *cbench_context(void);
 
 struct cbench_jsonw;
 
-/* The context's date, host and command as members of j's open object: how
- * every JSON report (run, audit, layout, profile) says them. */
+/* The context's date, host and command as members of j's open object (the
+ * head's last: cbench_report_head_put()). */
 void cbench_context_put(struct cbench_jsonw *j);
+
+struct cbench_machine;
+
+/*
+ * The session a report's figures come from, as the head ("config") of
+ * every JSON report says it, run, audit, layout and profile alike: one
+ * writer, so the same fact has the same name and form in each.
+ */
+struct cbench_report_head {
+	const struct cbench_machine *machine;	/* NULL: not said */
+	const char *version;			/* cbench's */
+	const char *backend;			/* "user" or "kmod" */
+	const char *quiet;			/* ring 0's quiet mode; NULL or "": none */
+	const char *timer;			/* the timer's name; NULL: none (a profile) */
+};
+
+/* h into j's open object: the machine (cpu, cpu_model, cpu_count, machine,
+ * virtual_machine, kernel), cbench_version, backend, quiet_mode, timer,
+ * then the context (date, host, command). */
+void cbench_report_head_put(struct cbench_jsonw *j, const struct cbench_report_head *h);
 
 #endif /* _CBENCH_CONTEXT_H */

@@ -331,21 +331,20 @@ static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_report *
 
 int cbench_audit_report_json(const struct cbench_audit_report *r, FILE *f)
 {
+	const struct cbench_report_head head = { .machine = &r->machine, .version = CBENCH_VERSION,
+						 .backend = r->backend, .quiet = r->quiet,
+						 .timer = r->timer.name };
 	struct cbench_jsonw j;
 
 	cbench_jsonw_init(&j, f, true);
 	cbench_jsonw_object_start(&j, NULL);
 	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
 	cbench_jsonw_object_start(&j, "config");
-	cbench_context_put(&j);
+	cbench_report_head_put(&j, &head);
 	cbench_jsonw_uint(&j, "seed", r->seed);
 	cbench_jsonw_double(&j, "confidence", r->confidence);
 	cbench_jsonw_double(&j, "budget", r->budget_s);
 	cbench_jsonw_double(&j, "min_effect", r->min_effect_pct);
-	cbench_jsonw_string(&j, "backend", r->backend);
-	if (r->quiet[0])
-		cbench_jsonw_string(&j, "quiet_mode", r->quiet);
-	cbench_jsonw_string(&j, "timer", r->timer.name);
 	cbench_jsonw_bool(&j, "tpoints", !r->no_tpoints);
 	cbench_jsonw_bool(&j, "fixed_placement", r->fixed_placement);
 	cbench_jsonw_bool(&j, "fixed_layout", r->fixed_layout);

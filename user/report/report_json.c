@@ -204,25 +204,18 @@ static void put_code_layout(struct cbench_jsonw *j, const struct cbench_report *
 /* The machine, the backend and the timer. */
 static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 {
-	const struct cbench_machine *m = &r->machine;
 	const struct cbench_timer *t = &r->timer;
-	char model[96], pmu[256];
+	const struct cbench_report_head head = { .machine = &r->machine, .version = r->version,
+						 .backend = r->backend, .quiet = r->env.quiet,
+						 .timer = t->name };
+	char pmu[256];
 
-	snprintf(model, sizeof(model), "%s family %u model %u stepping %u", m->cpu_vendor,
-		 m->cpu_family, m->cpu_model, m->cpu_stepping);
 	cbench_jsonw_object_start(j, "config");
-	cbench_jsonw_string(j, "cpu", m->cpu_name[0] ? m->cpu_name : m->cpu_vendor);
-	cbench_jsonw_string(j, "cpu_model", model);
-	cbench_jsonw_int(j, "cpu_count", m->cpus_online);
-	cbench_jsonw_string(j, "machine", m->hostname);
-	cbench_jsonw_bool(j, "virtual_machine", m->hypervisor);
-	cbench_jsonw_string(j, "kernel", m->kernel_release);
-	cbench_jsonw_string(j, "cbench_version", r->version);
-	cbench_jsonw_string(j, "backend", r->backend);
+	cbench_report_head_put(j, &head);
+	cbench_jsonw_string(j, "run_id", cbench_context()->run_id);
 	cbench_jsonw_int(j, "worker_cpu", r->env.cpu);
 	cbench_jsonw_string(j, "worker_sched", r->env.fifo_error ? "SCHED_OTHER" : "SCHED_FIFO");
 	cbench_jsonw_bool(j, "worker_mlock", !r->env.mlock_error);
-	cbench_jsonw_string(j, "timer", t->name);
 	cbench_jsonw_double(j, "timer_hz", t->tsc_hz);
 	cbench_jsonw_double(j, "timer_overhead_ticks", t->overhead_ticks);
 	cbench_jsonw_double(j, "timer_step_ticks", t->step_ticks);
@@ -254,10 +247,6 @@ static void put_config(struct cbench_jsonw *j, const struct cbench_report *r)
 	cbench_jsonw_string(j, "disturbances", r->env.disturb_source);
 	if (r->env.irqoff_budget_ns)
 		cbench_jsonw_uint(j, "irqoff_budget_ns", r->env.irqoff_budget_ns);
-	if (r->env.quiet[0])
-		cbench_jsonw_string(j, "quiet_mode", r->env.quiet);
-	cbench_jsonw_string(j, "run_id", cbench_context()->run_id);
-	cbench_context_put(j);
 	cbench_jsonw_string(j, "so", r->so_path);
 	cbench_jsonw_string(j, "so_build_id", r->build_id);
 	put_settings(j, r);

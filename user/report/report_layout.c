@@ -172,20 +172,21 @@ static void json_result(struct cbench_jsonw *j, const struct cbench_layout_repor
 
 int cbench_layout_report_json(const struct cbench_layout_report *r, FILE *f)
 {
+	const struct cbench_report_head head = { .machine = r->machine, .version = CBENCH_VERSION,
+						 .backend = r->backend ? r->backend : "user",
+						 .timer = r->timer.name };
 	struct cbench_jsonw j;
 
 	cbench_jsonw_init(&j, f, true);
 	cbench_jsonw_object_start(&j, NULL);
 	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
 	cbench_jsonw_object_start(&j, "config");
-	cbench_context_put(&j);
+	cbench_report_head_put(&j, &head);
 	cbench_jsonw_string(&j, "object", r->path);
 	cbench_jsonw_uint(&j, "seed", r->seed);
 	cbench_jsonw_uint(&j, "layouts", r->layouts);
 	cbench_jsonw_double(&j, "confidence", r->confidence);
 	cbench_jsonw_string(&j, "moves", r->moves);
-	cbench_jsonw_string(&j, "backend", r->backend ? r->backend : "user");
-	cbench_jsonw_string(&j, "timer", r->timer.name);
 	cbench_jsonw_object_end(&j);
 	cbench_jsonw_array_start(&j, "benchmarks");
 	for (size_t i = 0; i < r->nresults; i++)

@@ -29,6 +29,8 @@ struct cbench_layout_result {
 	bool sensitive;
 };
 
+struct cbench_machine;
+
 struct cbench_layout_report {
 	const char *path;
 	uint64_t seed;
@@ -38,6 +40,7 @@ struct cbench_layout_report {
 	/* Where it measured: "user", or "kmod" (each layout's image laid
 	 * out anew before its upload, object/kimage_layout.h). */
 	const char *backend;
+	const struct cbench_machine *machine;	/* where it ran; NULL: not said */
 	/* The object's layout (object/layout.h), to replay a layout's
 	 * offsets in the JSON report; NULL: they are left out. */
 	const struct cbench_layout *lay;

@@ -239,17 +239,17 @@ static void json_result(struct cbench_jsonw *j, const struct cbench_profile_repo
 
 int cbench_profile_report_json(const struct cbench_profile_report *r, FILE *f)
 {
+	const struct cbench_report_head head = { .machine = r->machine, .version = r->version,
+						 .backend = r->backend };
 	struct cbench_jsonw j;
 
 	cbench_jsonw_init(&j, f, false);
 	cbench_jsonw_object_start(&j, NULL);
 	cbench_jsonw_uint(&j, "schema_version", CBENCH_JSON_SCHEMA_VERSION);
 	cbench_jsonw_object_start(&j, "profile");
+	cbench_report_head_put(&j, &head);
 	cbench_jsonw_string(&j, "object", r->so_path);
 	cbench_jsonw_string(&j, "build_id", r->build_id);
-	cbench_context_put(&j);
-	cbench_jsonw_string(&j, "version", r->version);
-	cbench_jsonw_string(&j, "backend", r->backend);
 	if (r->backend_note)
 		cbench_jsonw_string(&j, "backend_note", r->backend_note);
 	cbench_jsonw_int(&j, "cpu", r->cpu);

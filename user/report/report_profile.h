@@ -54,10 +54,13 @@ struct cbench_profile_result {
 	uint64_t needed;		/* samples for that to be report->width */
 };
 
+struct cbench_machine;
+
 struct cbench_profile_report {
 	const char *so_path;
 	const char *build_id;
 	const char *version;
+	const struct cbench_machine *machine;	/* where it ran; NULL: not said */
 	const char *backend;		/* always "user" for now */
 	const char *backend_note;	/* why not kmod, when it was asked for */
 	int cpu;
