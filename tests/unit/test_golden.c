@@ -425,6 +425,14 @@ static void members_read_back(void)
 	json = rendered(&run, JSON);
 	CU_ASSERT_FATAL(cbench_doc_parse(&doc, json, strlen(json), 0, err, sizeof(err)) == 0);
 	CU_ASSERT_FATAL(doc.nbench == 3);
+	/* Each found by its name and its id (the reader's index), nothing else. */
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_PTR_EQUAL(cbench_doc_find(&doc, exps[i].report_name, false), &doc.bench[i]);
+		CU_ASSERT_PTR_EQUAL(cbench_doc_find(&doc, exps[i].id, true), &doc.bench[i]);
+	}
+	CU_ASSERT_PTR_NULL(cbench_doc_find(&doc, "BenchmarkNone", false));
+	CU_ASSERT_PTR_NULL(cbench_doc_find(&doc, "add_chain", false));
+	CU_ASSERT_PTR_NULL(cbench_doc_find(&doc, "", true));
 	for (int i = 0; i < 3; i++) {
 		again_results[i] = (struct cbench_result){ .exp = &exps[i] };
 		CU_ASSERT_EQUAL_FATAL(cbench_doc_result(&doc.bench[i], &again_results[i]), 0);

@@ -106,6 +106,40 @@ static void read_head(struct cbench_doc *d)
 }
 
 /* The benchmarks' names, ids and headlines; each must be named. */
+static int by_name(const void *a, const void *b)
+{
+	const struct cbench_doc_bench *x = *(const struct cbench_doc_bench *const *)a;
+	const struct cbench_doc_bench *y = *(const struct cbench_doc_bench *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct cbench_doc_bench *x = *(const struct cbench_doc_bench *const *)a;
+	const struct cbench_doc_bench *y = *(const struct cbench_doc_bench *const *)b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* The benchmarks in order of name and of id, for cbench_doc_find(). */
+static int sort_index(struct cbench_doc *d, char *err, size_t errlen)
+{
+	d->by_name = calloc(d->nbench + 1, sizeof(*d->by_name));
+	d->by_id = calloc(d->nbench + 1, sizeof(*d->by_id));
+	if (!d->by_name || !d->by_id) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < d->nbench; i++)
+		d->by_name[i] = d->by_id[i] = &d->bench[i];
+	qsort(d->by_name, d->nbench, sizeof(*d->by_name), by_name);
+	qsort(d->by_id, d->nbench, sizeof(*d->by_id), by_id);
+	return 0;
+}
+
 static int read_index(struct cbench_doc *d, char *err, size_t errlen)
 {
 	const struct cbench_json *list = cbench_json_get(d->root, "benchmarks");
@@ -135,7 +169,7 @@ static int read_index(struct cbench_doc *d, char *err, size_t errlen)
 		 * placement moved them; schema 2 quotes ns_per_op. */
 		x->quote_ns = cbench_json_number(b, "quote_ns_per_op", cbench_json_number(b, "ns_per_op", NAN));
 	}
-	return 0;
+	return sort_index(d, err, errlen);
 }
 
 /* Whether the report is of a schema this cbenchctl reads. */
@@ -256,15 +290,27 @@ void cbench_doc_free(struct cbench_doc *d)
 	if (d->root)
 		cbench_json_free(d->root);
 	free(d->bench);
+	free(d->by_name);
+	free(d->by_id);
 	d->root = NULL;
 	d->bench = NULL;
+	d->by_name = d->by_id = NULL;
 	d->nbench = 0;
 }
 
-const struct cbench_doc_bench *cbench_doc_find(const struct cbench_doc *d, const char *key, bool by_id)
+const struct cbench_doc_bench *cbench_doc_find(const struct cbench_doc *d, const char *key, bool id)
 {
-	for (size_t i = 0; i < d->nbench; i++)
-		if (!strcmp(by_id ? d->bench[i].id : d->bench[i].name, key))
-			return &d->bench[i];
-	return NULL;
+	const struct cbench_doc_bench **v = id ? d->by_id : d->by_name;
+	size_t lo = 0, hi = v ? d->nbench : 0;
+
+	/* The first whose key is not below key. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(id ? v[mid]->id : v[mid]->name, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < (v ? d->nbench : 0) && !strcmp(id ? v[lo]->id : v[lo]->name, key) ? v[lo] : NULL;
 }

@@ -85,6 +85,9 @@ struct cbench_doc {
 	struct cbench_doc_head head;
 	struct cbench_doc_bench *bench;
 	size_t nbench;
+	/* bench in order of name, and of id (report order among equals):
+	 * cbench_doc_find()'s index. */
+	const struct cbench_doc_bench **by_name, **by_id;
 	/* A note on how far it is proved as written ("" if it is, or not
 	 * asked): CBENCH_DOC_DIGEST's word on a report without a digest. */
 	char note[160];
@@ -121,7 +124,8 @@ int cbench_doc_load(struct cbench_doc *d, const char *path, size_t max, unsigned
 
 void cbench_doc_free(struct cbench_doc *d);
 
-/* The benchmark of that name or (by_id) id, NULL for none. */
+/* The benchmark of that name or (by_id) id, the first in the report where
+ * several have it, NULL for none; O(log n). */
 const struct cbench_doc_bench *cbench_doc_find(const struct cbench_doc *d, const char *key, bool by_id);
 
 /*
