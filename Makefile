@@ -553,6 +553,7 @@ bench: cbenchctl examples fixtures
 	bench/night.sh
 	bench/night_scale.sh
 	bench/precision.sh
+	bench/trials.sh
 	bench/fleet.sh
 
 # compare on A/A pairs of separate runs, and audit on A/A pairs and true
