@@ -26,6 +26,7 @@
 #include "report/context.h"
 #include "report/report.h"
 #include "results/doc.h"
+#include "results/doc_write.h"
 #include "stats/sequential.h"
 
 #define TRIALS 7

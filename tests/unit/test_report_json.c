@@ -11,6 +11,7 @@
 #include <CUnit/CUnit.h>
 
 #include "report/report.h"
+#include "results/doc_write.h"
 
 static const struct cbench_desc desc = {
 	.abi_version = CBENCH_ABI_VERSION, .desc_bytes = sizeof(struct cbench_desc),

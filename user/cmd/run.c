@@ -25,6 +25,7 @@
 #include "object/layout.h"
 #include "report/outfile.h"
 #include "report/report.h"
+#include "results/doc_write.h"
 #include "session/bulk.h"
 #include "session/cache.h"
 #include "session/collect.h"

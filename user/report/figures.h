@@ -117,7 +117,7 @@ size_t cbench_figure_kept(const struct cbench_figure *f, const struct cbench_res
 /*
  * The members of a benchmark's result in a JSON run report, in the order
  * they are written, one row each (result_figures.c), as the trial's figures
- * are above: the JSON writer (report_json.c), its reader
+ * are above: the JSON writer (results/doc_write.c), its reader
  * (results/bench_read.c) and the JUnit report's properties loop over them.
  * A new result-level figure is a field of struct cbench_result and a row;
  * no writer or reader names it.  Its name, identity and trials are the

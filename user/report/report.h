@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What a run found, and the writers that print it: one file per format
- * (report_go.c, report_json.c, report_csv.c, report_table.c, report_lnt.c,
+ * (report_go.c, results/doc_write.c, report_csv.c, report_table.c, report_lnt.c,
  * report_bmf.c).  Writers only format; every number is computed by
  * cbench_report_summarize(), and the figures a trial carries are named in
  * figures.h, which every writer loops over.
@@ -343,7 +343,7 @@ double cbench_sample_ns_per_op(const struct cbench_report *r, const struct cbenc
 /* A perturb score above this is reported (Lau et al., section 6.1). */
 #define CBENCH_TP_PERTURB_MAX 1.0
 
-/* The "tpoints" member of a JSON report (report_json.c). */
+/* The "tpoints" member of a JSON report (tpoints_json.c): a run's, an audit's. */
 struct cbench_jsonw;
 void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct cbench_tp_summary *s,
 			   double tsc_hz);
@@ -353,7 +353,7 @@ const char *cbench_disturb_name(uint32_t disturbed);
 
 /* Each returns 0 or -errno (from the stream's error state). */
 int cbench_report_go(const struct cbench_report *r, FILE *f);
-int cbench_report_json(const struct cbench_report *r, FILE *f);
+/* The JSON report is results/doc_write.h's: written beside its reader. */
 
 /* What an LNT report says beside the run: the machine's name and the run's order. */
 struct cbench_lnt_run {

@@ -100,7 +100,7 @@ static void read_clock(const struct cbench_json *c, struct cbench_trial *t)
 	t->clock_tolerance = figure(c, "tolerance");
 }
 
-/* One member of "trials" (report_json.c's put_trial). */
+/* One member of "trials" (doc_write.c's put_trial). */
 static void read_trial(const struct cbench_json *v, struct cbench_trial *t)
 {
 	const char *status = cbench_json_string(v, "status", "failed");

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A run's report read back: the one reader of the JSON report that
- * report/report_json.c writes (and of a run's Go text, in the same shape),
+ * doc_write.c writes (and of a run's Go text, in the same shape),
  * for every command that takes one: compare and plot (through
  * results/runs_read.h), run --resume, store add and plot's trial view.
  *

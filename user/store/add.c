@@ -12,6 +12,7 @@
 #include "object/loader.h"
 #include "error.h"
 #include "report/report.h"
+#include "results/doc_write.h"
 #include "store/add.h"
 #include "store/objects.h"
 #include "store/report_read.h"

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * JSON report: the same content as the Go format, plus each trial's median,
- * spread and discard counts.  An unavailable number is absent, never 0;
- * non-finite numbers become null; counts are exact integers (json_writer.c).
+ * A run's JSON report, written here and read back beside it (doc.c,
+ * bench_read.c): the same content as the Go format, plus each trial's
+ * median, spread and discard counts.  An unavailable number is absent,
+ * never 0; non-finite numbers become null; counts are exact integers
+ * (report/json_writer.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +18,7 @@
 #include "report/context.h"
 #include "report/figures.h"
 #include "report/report.h"
+#include "results/doc_write.h"
 #include "stats/trials.h"
 
 /* A double member, absent where it is not available (NAN). */
@@ -23,36 +26,6 @@ static void maybe(struct cbench_jsonw *j, const char *key, double value)
 {
 	if (!isnan(value))
 		cbench_jsonw_double(j, key, value);
-}
-
-void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct cbench_tp_summary *s,
-			   double tsc_hz)
-{
-	static const char *const names[CBENCH_TP_QUANTILES] = { "p1", "p25", "p50", "p75", "p99" };
-
-	cbench_jsonw_object_start(j, key);
-	cbench_jsonw_bool(j, "usable", s->every != 0);
-	if (s->every) {
-		cbench_jsonw_uint(j, "every", s->every);
-		cbench_jsonw_uint(j, "calls", s->calls);
-		cbench_jsonw_uint(j, "timings", s->merged);
-		cbench_jsonw_uint(j, "iterations", s->iterations);
-		cbench_jsonw_uint(j, "skipped", s->skipped);
-		cbench_jsonw_uint(j, "dropped", s->dropped);
-		maybe(j, "min_timing_ticks", s->min_timing_ticks);
-		maybe(j, "min_timing_ns", cbench_tp_min_timing_ns(s, tsc_hz));
-		maybe(j, "perturb_score", s->perturb);
-	}
-	/* An audit's sides have no distribution of their own: their rounds do. */
-	if (s->every && !isnan(s->q_ns[2])) {
-		cbench_jsonw_object_start(j, "ns_per_iteration");
-		for (int q = 0; q < CBENCH_TP_QUANTILES; q++)
-			maybe(j, names[q], s->q_ns[q]);
-		maybe(j, "mean", s->mean_ns);
-		maybe(j, "stddev", s->stddev_ns);
-		cbench_jsonw_object_end(j);
-	}
-	cbench_jsonw_object_end(j);
 }
 
 /* What a trial took on the runner's clock, its worker's start included;
