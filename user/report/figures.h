@@ -157,11 +157,19 @@ struct cbench_result_member {
 extern const struct cbench_result_member cbench_result_members[];
 extern const unsigned int cbench_nresult_members;
 
-/* Whether res writes row m (its counter, .when and its kind's rule), and,
- * for a number, the value written (a fraction's in percent, a variance's
- * standard deviation in percent) into *value. */
-bool cbench_result_member_written(const struct cbench_result_member *m, const struct cbench_result *res,
-				  size_t jobs, double *value);
+/* A member's value as written, by its kind. */
+struct cbench_member_value {
+	double number;			/* a fraction's in percent, a variance's standard deviation */
+	uint64_t count;
+	bool flag;
+	const char *text;		/* a text's, a word's, the arena's pages' */
+};
+
+/* Whether res writes row m (its counter, .when and its kind's rule; a run
+ * of jobs CPUs at once), and its value into *v (the arena's pages formed
+ * in buf, of len bytes). */
+bool cbench_result_member_get(const struct cbench_result_member *m, const struct cbench_result *res,
+			      size_t jobs, struct cbench_member_value *v, char *buf, size_t len);
 
 
 #endif /* _CBENCH_REPORT_FIGURES_H */

@@ -158,6 +158,12 @@ void cbench_jsonw_double(struct cbench_jsonw *j, const char *key, double v)
 	fputs(buf, j->f);
 }
 
+void cbench_jsonw_measured(struct cbench_jsonw *j, const char *key, double value)
+{
+	if (!isnan(value))
+		cbench_jsonw_double(j, key, value);
+}
+
 void cbench_jsonw_bool(struct cbench_jsonw *j, const char *key, bool value)
 {
 	member(j, key);

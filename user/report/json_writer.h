@@ -49,6 +49,8 @@ void cbench_jsonw_string(struct cbench_jsonw *j, const char *key, const char *va
 void cbench_jsonw_uint(struct cbench_jsonw *j, const char *key, uint64_t value);
 void cbench_jsonw_int(struct cbench_jsonw *j, const char *key, int64_t value);
 void cbench_jsonw_double(struct cbench_jsonw *j, const char *key, double value);
+/* A double member, absent where it is NAN: not measured (never a 0). */
+void cbench_jsonw_measured(struct cbench_jsonw *j, const char *key, double value);
 void cbench_jsonw_bool(struct cbench_jsonw *j, const char *key, bool value);
 void cbench_jsonw_null(struct cbench_jsonw *j, const char *key);
 

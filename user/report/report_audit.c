@@ -232,13 +232,6 @@ int cbench_audit_report_text(const struct cbench_audit_report *r, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-/* A double member, absent where it is not known (NAN). */
-static void maybe(struct cbench_jsonw *j, const char *key, double value)
-{
-	if (!isnan(value))
-		cbench_jsonw_double(j, key, value);
-}
-
 /*
  * "placement": the placements of each side (0: fixed), measurements a side
  * per round, the spread of the round statistic and the part of it noise
@@ -252,9 +245,9 @@ static void json_placement(struct cbench_jsonw *j, const struct cbench_audit_end
 	cbench_jsonw_uint(j, "a", e->placements[0]);
 	cbench_jsonw_uint(j, "b", e->placements[1]);
 	cbench_jsonw_uint(j, "per_round", e->per_round);
-	maybe(j, "round_sd_pct", 100 * sqrt(e->round_var));
-	maybe(j, "noise_sd_pct", 100 * sqrt(e->noise_var));
-	maybe(j, "share", cbench_seq_share_beyond(e->round_var, e->noise_var));
+	cbench_jsonw_measured(j, "round_sd_pct", 100 * sqrt(e->round_var));
+	cbench_jsonw_measured(j, "noise_sd_pct", 100 * sqrt(e->noise_var));
+	cbench_jsonw_measured(j, "share", cbench_seq_share_beyond(e->round_var, e->noise_var));
 	cbench_jsonw_object_end(j);
 }
 
@@ -301,7 +294,7 @@ static void json_pair(struct cbench_jsonw *j, const struct cbench_audit_report *
 	cbench_jsonw_double(j, "upper", p->end.upper * 100);
 	/* Of the interval's half-width on the log scale, what the timer's
 	 * step accounts for (sequential.h), in percent. */
-	maybe(j, "step_bound_pct", p->end.step_bound * 100);
+	cbench_jsonw_measured(j, "step_bound_pct", p->end.step_bound * 100);
 	cbench_jsonw_uint(j, "rounds", p->end.rounds);
 	cbench_jsonw_uint(j, "timings_a", p->timings_a);
 	cbench_jsonw_uint(j, "timings_b", p->timings_b);

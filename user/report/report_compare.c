@@ -25,13 +25,6 @@ const char *cbench_compare_verdict_name(enum cbench_change_verdict v)
 	return names[v];
 }
 
-/* A double member, absent where it is not known (NAN). */
-static void maybe(struct cbench_jsonw *j, const char *key, double value)
-{
-	if (!isnan(value))
-		cbench_jsonw_double(j, key, value);
-}
-
 static void row(struct cbench_jsonw *j, const struct cbench_compare_row *r)
 {
 	const struct cbench_change *c = &r->change;
@@ -42,14 +35,14 @@ static void row(struct cbench_jsonw *j, const struct cbench_compare_row *r)
 	cbench_jsonw_string(j, "unit", cbench_metric_units[r->metric]);
 	cbench_jsonw_double(j, "old", c->old_ns);
 	cbench_jsonw_double(j, "new", c->new_ns);
-	maybe(j, "old_core_ghz", r->old_ghz);
-	maybe(j, "new_core_ghz", r->new_ghz);
+	cbench_jsonw_measured(j, "old_core_ghz", r->old_ghz);
+	cbench_jsonw_measured(j, "new_core_ghz", r->new_ghz);
 	cbench_jsonw_uint(j, "runs_old", r->old->n);
 	cbench_jsonw_uint(j, "runs_new", r->new->n);
 	cbench_jsonw_double(j, "change", 100 * c->change);
-	maybe(j, "lower", 100 * c->lo);
-	maybe(j, "upper", 100 * c->hi);
-	maybe(j, "p", c->p);
+	cbench_jsonw_measured(j, "lower", 100 * c->lo);
+	cbench_jsonw_measured(j, "upper", 100 * c->hi);
+	cbench_jsonw_measured(j, "p", c->p);
 	cbench_jsonw_string(j, "verdict", cbench_compare_verdict_name(c->verdict));
 	/* An equal verdict --min-effect alone made: the change is real. */
 	if (c->under_min_effect)

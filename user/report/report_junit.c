@@ -81,42 +81,29 @@ static void result_properties(FILE *f, const struct cbench_result *res, size_t j
 	count(f, "trials", res->ntrials);
 	for (unsigned int i = 0; i < cbench_nresult_members; i++) {
 		const struct cbench_result_member *m = &cbench_result_members[i];
-		const char *at = (const char *)res + m->offset;
-		uint64_t count64;
-		size_t n;
-		double v;
-		bool yes;
+		struct cbench_member_value v;
 
-		if (!(m->show & CBENCH_SHOW_JUNIT) || !cbench_result_member_written(m, res, jobs, &v))
+		if (!(m->show & CBENCH_SHOW_JUNIT) ||
+		    !cbench_result_member_get(m, res, jobs, &v, pages, sizeof(pages)))
 			continue;
 		switch (m->kind) {
 		case CBENCH_MEMBER_COUNT:
-			memcpy(&n, at, sizeof(n));
-			count(f, m->name, n);
-			break;
 		case CBENCH_MEMBER_COUNT64:
-			memcpy(&count64, at, sizeof(count64));
-			snprintf(buf, sizeof(buf), "%" PRIu64, count64);
+			snprintf(buf, sizeof(buf), "%" PRIu64, v.count);
 			property(f, m->name, buf);
 			break;
 		case CBENCH_MEMBER_FLAG:
-			memcpy(&yes, at, sizeof(yes));
-			property(f, m->name, yes ? "true" : "false");
-			break;
-		case CBENCH_MEMBER_TEXT:
-			property(f, m->name, at);
-			break;
-		case CBENCH_MEMBER_WORD:
-			property(f, m->name, m->word(res));
-			break;
-		case CBENCH_MEMBER_ARENA_PAGES:
-			if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
-				property(f, m->name, pages);
+			property(f, m->name, v.flag ? "true" : "false");
 			break;
 		case CBENCH_MEMBER_STOPPED:
 			break;
+		case CBENCH_MEMBER_TEXT:
+		case CBENCH_MEMBER_WORD:
+		case CBENCH_MEMBER_ARENA_PAGES:
+			property(f, m->name, v.text);
+			break;
 		default:
-			figure(f, m->name, v);
+			figure(f, m->name, v.number);
 			break;
 		}
 	}

@@ -126,30 +126,49 @@ static double number(const struct cbench_result *res, const struct cbench_result
 	return v;
 }
 
-bool cbench_result_member_written(const struct cbench_result_member *m, const struct cbench_result *res,
-				  size_t jobs, double *value)
+bool cbench_result_member_get(const struct cbench_result_member *m, const struct cbench_result *res,
+			      size_t jobs, struct cbench_member_value *v, char *buf, size_t len)
 {
-	*value = NAN;
+	const char *at = (const char *)res + m->offset;
+	size_t count;
+
+	*v = (struct cbench_member_value){ .number = NAN, .text = "" };
 	if ((m->counter && !(res->have & m->counter)) || (m->when && !m->when(res, jobs)))
 		return false;
 	switch (m->kind) {
 	case CBENCH_MEMBER_NUMBER:
-		*value = number(res, m);
+		v->number = number(res, m);
 		return true;
 	case CBENCH_MEMBER_MAYBE:
-		*value = number(res, m);
-		return !isnan(*value);
+		v->number = number(res, m);
+		return !isnan(v->number);
 	case CBENCH_MEMBER_PERCENT:
-		*value = 100 * number(res, m);
-		return !isnan(*value);
+		v->number = 100 * number(res, m);
+		return !isnan(v->number);
 	case CBENCH_MEMBER_SD_PERCENT:
-		*value = 100 * sqrt(number(res, m));
-		return !isnan(*value);
+		v->number = 100 * sqrt(number(res, m));
+		return !isnan(v->number);
+	case CBENCH_MEMBER_COUNT:
+		memcpy(&count, at, sizeof(count));
+		v->count = count;
+		return true;
+	case CBENCH_MEMBER_COUNT64:
+		memcpy(&v->count, at, sizeof(v->count));
+		return true;
+	case CBENCH_MEMBER_FLAG:
+		memcpy(&v->flag, at, sizeof(v->flag));
+		return true;
 	case CBENCH_MEMBER_TEXT:
-		return m->when || *((const char *)res + m->offset);
+		v->text = at;
+		return m->when || *at;
+	case CBENCH_MEMBER_WORD:
+		v->text = m->word(res);
+		return true;
+	case CBENCH_MEMBER_ARENA_PAGES:
+		v->text = cbench_arena_pages_text(res, buf, len);
+		return *v->text;
 	case CBENCH_MEMBER_STOPPED:
 		return res->stop != CBENCH_STOP_NONE;
-	default:
-		return true;
 	}
+	return false;
 }

@@ -6,13 +6,6 @@
 #include "report/json_writer.h"
 #include "report/report.h"
 
-/* A double member, absent where it is not available (NAN). */
-static void maybe(struct cbench_jsonw *j, const char *key, double value)
-{
-	if (!isnan(value))
-		cbench_jsonw_double(j, key, value);
-}
-
 void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct cbench_tp_summary *s,
 			   double tsc_hz)
 {
@@ -27,17 +20,17 @@ void cbench_report_json_tp(struct cbench_jsonw *j, const char *key, const struct
 		cbench_jsonw_uint(j, "iterations", s->iterations);
 		cbench_jsonw_uint(j, "skipped", s->skipped);
 		cbench_jsonw_uint(j, "dropped", s->dropped);
-		maybe(j, "min_timing_ticks", s->min_timing_ticks);
-		maybe(j, "min_timing_ns", cbench_tp_min_timing_ns(s, tsc_hz));
-		maybe(j, "perturb_score", s->perturb);
+		cbench_jsonw_measured(j, "min_timing_ticks", s->min_timing_ticks);
+		cbench_jsonw_measured(j, "min_timing_ns", cbench_tp_min_timing_ns(s, tsc_hz));
+		cbench_jsonw_measured(j, "perturb_score", s->perturb);
 	}
 	/* An audit's sides have no distribution of their own: their rounds do. */
 	if (s->every && !isnan(s->q_ns[2])) {
 		cbench_jsonw_object_start(j, "ns_per_iteration");
 		for (int q = 0; q < CBENCH_TP_QUANTILES; q++)
-			maybe(j, names[q], s->q_ns[q]);
-		maybe(j, "mean", s->mean_ns);
-		maybe(j, "stddev", s->stddev_ns);
+			cbench_jsonw_measured(j, names[q], s->q_ns[q]);
+		cbench_jsonw_measured(j, "mean", s->mean_ns);
+		cbench_jsonw_measured(j, "stddev", s->stddev_ns);
 		cbench_jsonw_object_end(j);
 	}
 	cbench_jsonw_object_end(j);

@@ -21,13 +21,6 @@
 #include "results/doc_write.h"
 #include "stats/trials.h"
 
-/* A double member, absent where it is not available (NAN). */
-static void maybe(struct cbench_jsonw *j, const char *key, double value)
-{
-	if (!isnan(value))
-		cbench_jsonw_double(j, key, value);
-}
-
 /* What a trial took on the runner's clock, its worker's start included;
  * absent if unknown.  Read back from a report, its span starts at 0. */
 static void put_wall(struct cbench_jsonw *j, const struct cbench_trial *t)
@@ -262,7 +255,7 @@ static void put_stopped(struct cbench_jsonw *j, const struct cbench_result *res)
 	cbench_jsonw_string(j, "why", cbench_stop_names[res->stop]);
 	cbench_jsonw_uint(j, "trials", res->ntrials - res->failed - res->set_aside);
 	cbench_jsonw_string(j, "judged_by", res->stop_est ? "est_cycles_per_op" : "ns_per_op");
-	maybe(j, "interval_pct", 100 * res->stop_half);
+	cbench_jsonw_measured(j, "interval_pct", 100 * res->stop_half);
 	cbench_jsonw_string(j, "note", cbench_stop_text(res, text, sizeof(text)));
 	cbench_jsonw_object_end(j);
 }
@@ -271,43 +264,29 @@ static void put_stopped(struct cbench_jsonw *j, const struct cbench_result *res)
 static void put_member(struct cbench_jsonw *j, const struct cbench_result_member *m,
 		       const struct cbench_result *res, size_t jobs)
 {
-	const char *at = (const char *)res + m->offset;
+	struct cbench_member_value v;
 	char pages[64];
-	uint64_t count64;
-	size_t count;
-	double v;
-	bool flag;
 
-	if (!cbench_result_member_written(m, res, jobs, &v))
+	if (!cbench_result_member_get(m, res, jobs, &v, pages, sizeof(pages)))
 		return;
 	switch (m->kind) {
 	case CBENCH_MEMBER_COUNT:
-		memcpy(&count, at, sizeof(count));
-		cbench_jsonw_uint(j, m->name, count);
-		break;
 	case CBENCH_MEMBER_COUNT64:
-		memcpy(&count64, at, sizeof(count64));
-		cbench_jsonw_uint(j, m->name, count64);
+		cbench_jsonw_uint(j, m->name, v.count);
 		break;
 	case CBENCH_MEMBER_FLAG:
-		memcpy(&flag, at, sizeof(flag));
-		cbench_jsonw_bool(j, m->name, flag);
+		cbench_jsonw_bool(j, m->name, v.flag);
 		break;
 	case CBENCH_MEMBER_TEXT:
-		cbench_jsonw_string(j, m->name, at);
-		break;
 	case CBENCH_MEMBER_WORD:
-		cbench_jsonw_string(j, m->name, m->word(res));
+	case CBENCH_MEMBER_ARENA_PAGES:
+		cbench_jsonw_string(j, m->name, v.text);
 		break;
 	case CBENCH_MEMBER_STOPPED:
 		put_stopped(j, res);
 		break;
-	case CBENCH_MEMBER_ARENA_PAGES:
-		if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
-			cbench_jsonw_string(j, m->name, pages);
-		break;
 	default:
-		cbench_jsonw_double(j, m->name, v);
+		cbench_jsonw_double(j, m->name, v.number);
 		break;
 	}
 }
