@@ -45,10 +45,14 @@ run_cb audit "$AUDIT" --a chain_1000 --b chain_1010 --budget 30 --seed 12345 --f
 	-o "$TMP/report.json"
 if [ "$rc" -eq 0 ] && python3 - "$TMP/report.json" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1]))
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), "a member twice: %s" % keys
+    return dict(pairs)
+r = json.load(open(sys.argv[1]), object_pairs_hook=once)
 c = r["config"]
 assert c["seed"] == 12345, c
-for k in ("confidence", "budget", "min_effect", "backend", "timer"):
+for k in ("confidence", "budget", "min_effect", "backend", "timer", "cpu", "machine", "cbench_version"):
     assert k in c, k
 a = r["audits"][0]
 for k in ("name", "id", "verdict", "change", "lower", "upper", "rounds", "timings_a",

@@ -171,6 +171,22 @@ assert b["time_limited"] or b["widest_interval"] <= 0.05, b
 else
 	not_ok "--ci-width 5 stops at its width"
 fi
+# The head as every JSON report has it (report/context.c), no member twice.
+if [ "$rc" -eq 0 ] && python3 -c '
+import json, sys
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+p = json.load(open(sys.argv[1]), object_pairs_hook=once)["profile"]
+for k in ("cpu", "cpu_model", "machine", "kernel", "cbench_version", "backend", "date", "host", "command"):
+    assert k in p, k
+assert isinstance(p["cpu"], str) and isinstance(p["worker_cpu"], int), p
+' "$TMP/out" 2>"$TMP/err"; then
+	ok "JSON: the head every report has, no member twice"
+else
+	not_ok "JSON: the head every report has, no member twice: $(cat "$TMP/err")"
+fi
 
 # kmod: ring-0 profiling is not there; say why and profile in user mode.
 run_cb profile --backend kmod --min-samples 100 "$PROFILE"

@@ -826,7 +826,11 @@ fi
 if "$SCHEMA_PY" - docs/schema/run.schema.json "$TMP/multi.json" <<'PY'
 import json, sys
 import jsonschema
-schema, report = (json.load(open(p)) for p in sys.argv[1:3])
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), "a member twice: %s" % keys
+    return dict(pairs)
+schema, report = (json.load(open(p), object_pairs_hook=once) for p in sys.argv[1:3])
 jsonschema.Draft202012Validator.check_schema(schema)
 jsonschema.validate(report, schema)
 assert report["schema_version"] == 2

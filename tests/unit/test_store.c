@@ -27,7 +27,7 @@
 static char dir[] = "/tmp/cbench-test-store.XXXXXX";
 static char path[256];
 
-/* A run report of two benchmarks, as report_json.c writes one (cut down). */
+/* A run report of two benchmarks, as results/doc_write.c writes one (cut down). */
 static const char report_fmt[] =
 	"{\"schema_version\": 1, \"config\": {\"cpu\": \"Test CPU\", \"cpu_model\": \"GenuineIntel "
 	"family 6 model 1 stepping 1\", \"cpu_count\": 4, \"machine\": \"%s\", \"kernel\": \"6.1\", "

@@ -252,7 +252,7 @@ int cbench_profile_report_json(const struct cbench_profile_report *r, FILE *f)
 	cbench_jsonw_string(&j, "build_id", r->build_id);
 	if (r->backend_note)
 		cbench_jsonw_string(&j, "backend_note", r->backend_note);
-	cbench_jsonw_int(&j, "cpu", r->cpu);
+	cbench_jsonw_int(&j, "worker_cpu", r->cpu);
 	cbench_jsonw_string(&j, "interval", "wilson");
 	cbench_jsonw_double(&j, "confidence", r->level);
 	cbench_jsonw_string(&j, "by", r->by_line ? "line" : "function");
