@@ -347,6 +347,38 @@ run_cb lab worker --store "$N" --drain
 expect_failure "queue keep of another build at a kept order" "order 13 of history.so is kept as commit and build n13" \
 	lab queue keep --store "$N" "$TMP/a/history.so" --commit n13 --order 13
 
+# A run set aside (order 12 alone, 30 % apart from the runs around it) is
+# measured once more: queued once its build is kept, not twice while the
+# job waits, and not again once its order has a second run.
+X=$(newdb aside)
+for i in $(seq 1 12); do
+	f=1
+	[ "$i" -eq 6 ] && f=1.3
+	python3 tests/run/history_reports.py "$TMP/tmpl/run.json" "$TMP/x$i.json" "$((200 + i))" "$i" 0.0005 \
+		"BenchmarkHash/len=64=$f" && "$CB" store add "$X" "$TMP/x$i.json" --commit "x$((2 * i))" \
+		--order "$((2 * i))" 2>>"$TMP/add.err" || not_ok "store add x$((2 * i))"
+done
+run_cb lab queue next --store "$X"
+grep -q "order 12 of history.so: no build kept (measuring again Hash/len=64's run set aside" "$TMP/out" &&
+	[ "$(sql "$X" -c "SELECT count(*) FROM job")" = 0 ] &&
+	ok "queue next names the build a run set aside needs, and queues nothing without it" ||
+	{ not_ok "queue next of a run set aside, without its build"; cat "$TMP/out" "$TMP/err"; }
+# The template is the build every run of this series names.
+run_cb lab queue keep --store "$X" "$TMP/tmpl/history.so" --commit x12 --order 12
+run_cb lab queue next --store "$X" -- --trials 3 --trial-time 0.005
+grep -q "queued: order 12 (commit x12) of history.so on .*, measuring again Hash/len=64's run set aside" "$TMP/out" ||
+	not_ok "queue next: no job for the run set aside: $(cat "$TMP/out" "$TMP/err")"
+run_cb lab queue next --store "$X"
+[ "$(sql "$X" -c "SELECT kind || ' ' || commit_id || ' ' || ord || ' ' || host FROM job")" = "run x12 12 $(hostname)" ] &&
+	ok "queue next queues a run set aside measured again, once while it waits" ||
+	not_ok "queue next of a run set aside: $(sql "$X" -c "SELECT kind, commit_id, ord, host, state FROM job")"
+run_cb lab worker --store "$X" --drain
+run_cb lab queue next --store "$X"
+[ "$(sql "$X" -c "SELECT count(*) FROM run WHERE ord = 12")" = 2 ] &&
+	[ "$(sql "$X" -c "SELECT count(*) FROM job")" = 1 ] &&
+	ok "a run set aside measured again is not queued again" ||
+	not_ok "after the run set aside was measured again: $(sql "$X" -c "SELECT kind, ord, state FROM job")"
+
 # A worker that fits no job: says so, takes nothing, changes nothing.
 run_cb lab queue add --store "$Q" "$TMP/a/history.so" --commit q19 --order 19 --cpu "no such CPU"
 expect_failure "a worker whose machine fits no job" "1 queued job, none for this machine \(the first wants cpu no such CPU, host any\)" \

@@ -110,7 +110,8 @@ static void help(FILE *f)
 		"OBJECT as the build of commit ID at order N without measuring it; `queue next`\n"
 		"turns what `history --next` asks into jobs: for each change point whose next\n"
 		"order has a build kept, a run of it on the machine whose series it narrows\n"
-		"(once), and a line naming each order still to build.  A job goes to\n"
+		"(once), for each run set aside a second run of its build, and a line\n"
+		"naming each order still to build.  A job goes to\n"
 		"a machine whose CPU description holds --cpu's text and whose host name is\n"
 		"--host (any machine without them).\n"
 		"\n"
@@ -367,24 +368,27 @@ static int queue_keep(const struct queue_options *o, char **ops, int nops)
 	return 0;
 }
 
-/* One step of lab queue next: change c of series sr narrowed by a job, if
- * its build is kept; 1 queued, 0 not (said why), -1 an error. */
+/*
+ * One step of lab queue next: a run of series sr's object at order on its
+ * machine, for why ("narrowing Hash/len=64's change of +5.00 %"), if the
+ * order's build is kept and no such job is queued or running (again:
+ * done ones count too); 1 queued, 0 not (said why), -1 an error.
+ */
 static int next_job(const struct queue_options *o, struct cbench_store *s,
-		    const struct cbench_history_series *sr, const struct cbench_history_change *c)
+		    const struct cbench_history_series *sr, long long order, bool again, const char *why)
 {
-	struct cbench_job j = { .order = c->next_order };
+	struct cbench_job j = { .order = order };
 	char err[1024];
-	int ret = cbench_queue_build_of(s, sr->object, c->next_order, j.commit, sizeof(j.commit),
-					j.object, sizeof(j.object));
+	int ret = cbench_queue_build_of(s, sr->object, order, j.commit, sizeof(j.commit), j.object,
+					sizeof(j.object));
 
 	if (ret <= 0) {
 		if (!ret)
-			printf("order %lld of %s: no build kept (narrows %s on %s): build it, then lab queue "
-			       "keep --commit ID --order %lld\n", c->next_order, sr->object, sr->name,
-			       sr->machine, c->next_order);
+			printf("order %lld of %s: no build kept (%s on %s): build it, then lab queue keep "
+			       "--commit ID --order %lld\n", order, sr->object, why, sr->machine, order);
 		return ret;
 	}
-	ret = cbench_queue_has_run(s, j.object, j.order, sr->machine);
+	ret = cbench_queue_has_run(s, j.object, j.order, again, sr->machine);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	snprintf(j.kind, sizeof(j.kind), "run");
@@ -398,10 +402,47 @@ static int next_job(const struct queue_options *o, struct cbench_store *s,
 		cbench_job_free(&j);
 		return -1;
 	}
-	printf("job %lld queued: order %lld (commit %s) of %s on %s, narrowing %s's change of %+.2f %%\n",
-	       j.id, j.order, j.commit, sr->object, sr->machine, sr->name, 100 * c->cp.change);
+	printf("job %lld queued: order %lld (commit %s) of %s on %s, %s\n", j.id, j.order, j.commit,
+	       sr->object, sr->machine, why);
 	cbench_job_free(&j);
 	return 1;
+}
+
+/*
+ * What history --next asks of series sr, as jobs: each change point's
+ * narrowing order, and each run set aside measured once more (unless its
+ * order has a second run already); how many queued into *queued, or -1.
+ */
+static int next_jobs(const struct queue_options *o, struct cbench_store *s,
+		     const struct cbench_history_series *sr, int *queued)
+{
+	char why[160];
+	int r = 0;
+
+	for (size_t k = 0; r >= 0 && k < sr->nchanges; k++) {
+		const struct cbench_history_change *c = &sr->changes[k];
+
+		if (c->next_order < 0)
+			continue;
+		snprintf(why, sizeof(why), "narrowing %s's change of %+.2f %%", sr->name, 100 * c->cp.change);
+		r = next_job(o, s, sr, c->next_order, false, why);
+		*queued += r > 0;
+	}
+	for (size_t k = 0; r >= 0 && k < sr->nexcursions; k++) {
+		long long order = sr->points[sr->excursions[k].index].order;
+		long long runs = cbench_queue_runs_at(s, sr->object, order, sr->machine);
+
+		/* Its second run, whichever benchmarks it measured, settles it. */
+		if (runs < 0)
+			return -1;
+		if (runs > 1)
+			continue;
+		snprintf(why, sizeof(why), "measuring again %s's run set aside (%+.2f %% apart)", sr->name,
+			 100 * sr->excursions[k].change);
+		r = next_job(o, s, sr, order, true, why);
+		*queued += r > 0;
+	}
+	return r < 0 ? -1 : 0;
 }
 
 /* lab queue next: history --next as jobs, for the builds kept. */
@@ -422,16 +463,8 @@ static int queue_next(const struct queue_options *o, int nops)
 		return 1;
 	}
 	ret = cbench_store_open(&s, o->store, true, err, sizeof(err));
-	for (size_t i = 0; !ret && i < sh.h.nseries; i++) {
-		const struct cbench_history_series *sr = &sh.h.series[i];
-
-		for (size_t k = 0; !ret && k < sr->nchanges; k++) {
-			int r = sr->changes[k].next_order < 0 ? 0 : next_job(o, &s, sr, &sr->changes[k]);
-
-			queued += r > 0;
-			ret = r < 0;
-		}
-	}
+	for (size_t i = 0; !ret && i < sh.h.nseries; i++)
+		ret = next_jobs(o, &s, &sh.h.series[i], &queued);
 	if (s.db)
 		cbench_store_close(&s);
 	cbench_store_history_free(&sh);
@@ -440,8 +473,8 @@ static int queue_next(const struct queue_options *o, int nops)
 			   err[0] ? ": " : "", err);
 		return 1;
 	}
-	fprintf(stderr, "%s: %d job%s queued to narrow change points\n", cbench_prog, queued,
-		queued == 1 ? "" : "s");
+	fprintf(stderr, "%s: %d job%s queued to narrow change points and measure again runs set aside\n",
+		cbench_prog, queued, queued == 1 ? "" : "s");
 	return 0;
 }
 

@@ -320,14 +320,26 @@ int cbench_queue_build_of(struct cbench_store *s, const char *name, long long or
 	return cbench_store_end(q) ? -EIO : found;
 }
 
-int cbench_queue_has_run(struct cbench_store *s, const char *build_id, long long order,
+long long cbench_queue_runs_at(struct cbench_store *s, const char *name, long long order, const char *host)
+{
+	char n[32];
+
+	if (cbench_store_value(s, n, sizeof(n), "SELECT count(*) FROM run JOIN machine ON machine.id = "
+			       "run.machine WHERE run.object = ? AND run.ord = ? AND machine.name = ?", "tit",
+			       name, order, host))
+		return -EIO;
+	return atoll(n);
+}
+
+int cbench_queue_has_run(struct cbench_store *s, const char *build_id, long long order, bool pending,
 			 const char *host)
 {
 	char n[32];
 
 	if (cbench_store_value(s, n, sizeof(n), "SELECT count(*) FROM job WHERE kind = 'run' AND "
 			       "object = ? AND ord = ? AND coalesce(host, '') = ? AND state <> "
-			       "'failed'", "tit", build_id, order, host ? host : ""))
+			       "'failed' AND (? = 0 OR state <> 'done')", "titi", build_id, order,
+			       host ? host : "", (long long)pending))
 		return -EIO;
 	return atoll(n) > 0;
 }
