@@ -500,6 +500,11 @@ for b in user kmod; do
 	[ -n "$checks" ] && [ "$checks" -ge 20 ] && [ $((checks - ${unjudged:-0})) -ge 15 ] ||
 		fail "selftest --core golden-cove-sp: $b: fewer than 15 of 20-odd checks with an expected value: $(cat /tmp/selftest.out /tmp/selftest.err)"
 done
+# A check not measured says why: a failed trial's reason, or what its trials
+# lacked (under TCG, est-cycles/op where the emulated clock never held).
+if grep -q ': no trial measured it$' /tmp/selftest.out; then
+	fail "selftest: a check not measured without saying why: $(grep ': no trial measured it$' /tmp/selftest.out)"
+fi
 # In ring 0 (interrupts off) est-cycles/op forms: some are measured and judged.
 grep -Eq "^kmod: 2[0-9] checks, ([5-9]|1[0-9]|2[0-9]) judged" /tmp/selftest.out ||
 	fail "selftest --core golden-cove-sp: kmod: fewer than 5 checks judged: $(cat /tmp/selftest.out /tmp/selftest.err)"

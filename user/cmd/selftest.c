@@ -34,6 +34,7 @@
 #include "session/options.h"
 #include "session/session.h"
 #include "stats/stats.h"
+#include "stats/trials.h"
 
 #ifndef CBENCH_LIBDIR
 #define CBENCH_LIBDIR "/usr/local/lib/cbench"
@@ -294,16 +295,35 @@ static double over_trials(const struct cbench_result *res, enum cbench_metric m,
 	return least ? cbench_stats_min(v, n) : cbench_stats_median(v, n);
 }
 
-/* Why a benchmark has no figure: its first failed trial's reason. */
+/*
+ * Why a benchmark has no figure: its first failed trial's reason; else
+ * what its trials that ran lacked (est-cycles/op, where the core clock
+ * never held still beside enough of a trial's measurements; or every trial
+ * set aside as disturbed).
+ */
 static void no_figure(const struct cbench_result *res, const char *id, char *why, size_t len)
 {
+	size_t ran = 0, unsteady = 0, aside = 0;
+
 	snprintf(why, len, "%s: %s", id, res ? "no trial measured it" : "not in the run's report");
 	for (size_t i = 0; res && i < res->ntrials; i++) {
-		if (res->trials[i].error) {
-			snprintf(why, len, "%.60s: %.440s", id, res->trials[i].reason);
+		const struct cbench_trial *t = &res->trials[i];
+
+		if (t->error) {
+			snprintf(why, len, "%.60s: %.440s", id, t->reason);
 			return;
 		}
+		ran++;
+		unsteady += t->clock_how == CBENCH_CLOCK_UNSTEADY;
+		aside += t->set_aside;
 	}
+	if (unsteady)
+		snprintf(why, len, "%.60s: %zu of its %zu trial%s formed no est-cycles/op: the core clock "
+			 "moved beside too many of its measurements (a host that moves it, or an emulator); "
+			 "more --trials, or a quieter CPU", id, unsteady, ran, ran == 1 ? "" : "s");
+	else if (ran && aside == ran)
+		snprintf(why, len, "%.60s: each of its %zu trial%s was set aside as disturbed (%s)", id, ran,
+			 ran == 1 ? "" : "s", cbench_trial_cause_name(res->trials[0].cause));
 }
 
 /* A result's headline in metric m; NAN where it has none. */
