@@ -387,6 +387,19 @@ expect_failure "a worker whose machine fits no job" "1 queued job, none for this
 	ok "the job that fits no machine is still queued, unclaimed" || not_ok "the unfit job was touched"
 expect_failure "a job may not say where its results go" "may not name --store" \
 	lab queue add --store "$Q" "$TMP/a/history.so" --commit q20 --order 20 -- --store x
+# What the worker's run or audit would refuse is refused when queued.
+jobs_before=$(sql "$Q" -c "SELECT count(*) FROM job")
+expect_failure "a run job's option run does not take" "unknown or incomplete option '--trails'.*|a run job's options are run's, which refuses these \(above\)" \
+	lab queue add --store "$Q" "$TMP/a/history.so" --commit q21 --order 21 -- --trails 3
+grep -q "a run job's options are run's, which refuses these (above)" "$TMP/err" ||
+	not_ok "queue add of a mistyped option: the lab's words missing: $(cat "$TMP/err")"
+expect_failure "a run job's options run refuses together" "--warmup \(20s\) plus --trial-time" \
+	lab queue add --store "$Q" "$TMP/a/history.so" --commit q21 --order 21 -- --warmup 20
+expect_failure "a confirm job's option audit refuses" "--budget wants a positive number" \
+	lab queue confirm --store "$Q" "$TMP/a/history.so" "$TMP/a/history.so" -- --budget x
+[ "$(sql "$Q" -c "SELECT count(*) FROM job")" = "$jobs_before" ] &&
+	ok "jobs whose options their command refuses are not queued" ||
+	not_ok "a job with options its command refuses was queued"
 expect_failure "queue add without --commit" "queue add takes --commit ID and --order N" \
 	lab queue add --store "$Q" "$TMP/a/history.so"
 expect_failure "a queue on a server that is not there" "cannot connect" \

@@ -199,7 +199,7 @@ static int check_options(struct cbench_audit_options *o, int argc, char *argv[])
 	return -EINVAL;
 }
 
-static int parse_options(struct cbench_audit_options *o, int argc, char *argv[])
+int cbench_audit_options_parse(struct cbench_audit_options *o, int argc, char *argv[])
 {
 	static const struct option own[] = {
 		{ "a", required_argument, NULL, OPT_A },
@@ -614,7 +614,7 @@ out:
 int cbench_audit_main(int argc, char *argv[])
 {
 	struct cbench_audit_options opt;
-	int ret = parse_options(&opt, argc, argv);
+	int ret = cbench_audit_options_parse(&opt, argc, argv);
 
 	if (ret) {
 		if (ret < 0)

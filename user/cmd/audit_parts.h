@@ -40,6 +40,10 @@ struct cbench_audit_options {
 /* audit's defaults, as its usage gives them. */
 void cbench_audit_options_init(struct cbench_audit_options *o);
 
+/* Parses argv (argv[0] is "audit"): 0, 1 when --help was asked for, or
+ * -EINVAL after saying why on stderr. */
+int cbench_audit_options_parse(struct cbench_audit_options *o, int argc, char *argv[]);
+
 /*
  * What a command built on audit takes of it: the audit's report, handed
  * to take() before the audit's session closes, which returns 0 or -1

@@ -25,7 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/audit_parts.h"
 #include "cmd/lab_parts.h"
+#include "cmd/run_parts.h"
 #include "cmd/subcommands.h"
 #include "error.h"
 #include "machine/probe.h"
@@ -242,8 +244,46 @@ static const char *owned_option(const char *a)
 	return NULL;
 }
 
-/* The options after "--", one per line, checked: 0, or 2 after saying why. */
-static int job_args(const struct queue_options *o, char **out)
+static char **child_argv(const struct cbench_job *j, const char *cmd, const char *report,
+			 const char *a, const char *b);
+
+/*
+ * The options a job of kind cmd ("run" or "audit") gives, parsed as the
+ * worker will give them (child_argv(), on objects a and b), so that what
+ * the command would refuse is refused when the job is queued: 0, or 2
+ * after saying why.
+ */
+static int job_check(const char *cmd, const char *args, const char *a, const char *b)
+{
+	struct cbench_job j = { .args = strdup(args) };
+	char **argv = j.args ? child_argv(&j, cmd, "report.json", a, b) : NULL;
+	struct cbench_audit_options ao;
+	struct cbench_run_options ro;
+	int argc = 0, ret;
+
+	if (!argv) {
+		free(j.args);
+		return cbench_usage_error("lab", "out of memory");
+	}
+	while (argv[argc])
+		argc++;
+	optind = 0;
+	ret = !strcmp(cmd, "run") ? cbench_run_options_parse(&ro, argc - 1, argv + 1, stderr) :
+				    cbench_audit_options_parse(&ao, argc - 1, argv + 1);
+	optind = 0;
+	free(argv);
+	free(j.args);
+	if (ret)
+		return cbench_usage_error("lab", "a %s job's options are %s's, which refuses these%s "
+					  "(cbenchctl %s --help lists them)", cmd, cmd,
+					  ret > 0 ? " (--help asks for its usage)" : " (above)", cmd);
+	return 0;
+}
+
+/* The options after "--", one per line, checked as cmd takes them (on
+ * objects obj_a and obj_b): 0, or 2 after saying why. */
+static int job_args(const struct queue_options *o, const char *cmd, const char *obj_a, const char *obj_b,
+		    char **out)
 {
 	size_t len = 1;
 
@@ -265,6 +305,11 @@ static int job_args(const struct queue_options *o, char **out)
 	for (int i = 0; i < o->nextra; i++) {
 		strcat(*out, o->extra[i]);
 		strcat(*out, "\n");
+	}
+	if (job_check(cmd, *out, obj_a, obj_b)) {
+		free(*out);
+		*out = NULL;
+		return 2;
 	}
 	return 0;
 }
@@ -308,7 +353,7 @@ static int queue_add(const struct queue_options *o, char **ops, int nops, bool c
 		j.order = o->order;
 		snprintf(j.commit, sizeof(j.commit), "%s", o->commit);
 	}
-	ret = job_args(o, &j.args);
+	ret = job_args(o, confirm ? "audit" : "run", ops[0], confirm ? ops[1] : NULL, &j.args);
 	if (ret)
 		return ret;
 	snprintf(j.kind, sizeof(j.kind), "%s", confirm ? "confirm" : "run");
@@ -394,7 +439,7 @@ static int next_job(const struct queue_options *o, struct cbench_store *s,
 	snprintf(j.kind, sizeof(j.kind), "run");
 	snprintf(j.host, sizeof(j.host), "%s", sr->machine);
 	snprintf(j.cpu, sizeof(j.cpu), "%s", o->cpu ? o->cpu : "");
-	ret = job_args(o, &j.args);
+	ret = job_args(o, "run", sr->object, NULL, &j.args);
 	ret = ret ? -1 : cbench_queue_add(s, &j, err, sizeof(err));
 	if (ret) {
 		if (ret != -1)
