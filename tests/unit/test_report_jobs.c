@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/report_jobs.h"
 
 #define TRIALS 10
 

@@ -8,6 +8,7 @@
 
 #include "machine/reference.h"
 #include "report/report.h"
+#include "report/report_jobs.h"
 #include "stats/levels.h"
 #include "stats/sequential.h"
 #include "stats/stats.h"

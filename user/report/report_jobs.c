@@ -12,7 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "report/report.h"
+#include "report/model.h"
+#include "report/report_jobs.h"
 #include "stats/stats.h"
 
 /* The least gap we name, relative: within it, trials on one CPU differ too. */
