@@ -4,7 +4,9 @@
 # and 64 copies of its 64 parameter values), each run warm (its tuning
 # cached) with TRIALS trials at the default trial time; prints the wall
 # time a trial took beside the trial's own (warm-up and measurement), the
-# user and system time, and the peak memory.  SIZES picks the sizes
+# user and system time, the peak memory, and where a trial's time went
+# (fork, the worker's start, setup, warm-up, measuring, the worker's end,
+# the runner between trials: CBENCH_COSTS).  SIZES picks the sizes
 # (default "64 512 4096"; the 4,096 takes about two minutes).  Not a test.
 set -eu
 
@@ -30,8 +32,8 @@ for n in $SIZES; do
 	${CC:-gcc} -O2 -fPIC -shared -Iinclude -o "build/bench/sweep$n.so" "$TMP/sweep$n.c"
 	export XDG_CACHE_HOME="$TMP/cache$n"
 	"$CB" run --cpu "$CPU" --trials 1 -o /dev/null "build/bench/sweep$n.so" 2>/dev/null
-	/usr/bin/time -f "%e %U %S %M" -o "$TMP/time" "$CB" run --cpu "$CPU" --trials "$TRIALS" \
-		--format json -o "$TMP/run$n.json" "build/bench/sweep$n.so" 2>/dev/null
+	CBENCH_COSTS=1 /usr/bin/time -f "%e %U %S %M" -o "$TMP/time" "$CB" run --cpu "$CPU" --trials "$TRIALS" \
+		--format json -o "$TMP/run$n.json" "build/bench/sweep$n.so" 2>"$TMP/err$n"
 	python3 - "$n" "$TMP/time" "$TMP/run$n.json" <<'PY'
 import json, sys
 n, t, r = sys.argv[1:4]
@@ -43,4 +45,6 @@ print(f"{n:>5} benchmarks: {float(e):7.2f} s wall, {float(e) / trials * 1e3:6.2f
       f"(its own {(o['trial_time_s'] + o['warmup_s']) * 1e3:.1f} ms), {float(e) / int(n):.3f} s a benchmark; "
       f"user {float(u):.2f} s, system {float(s):.2f} s, peak {int(m) / 1024:.1f} MB")
 PY
+	# Where a trial's time went (session/phase.h's stages, CBENCH_COSTS).
+	sed -n 's/^cbenchctl: trial costs, means over [0-9]* trials: /       a trial: /p' "$TMP/err$n"
 done

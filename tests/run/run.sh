@@ -527,6 +527,20 @@ else
 	not_ok "Go format of a placement-sensitive benchmark"
 fi
 
+# CBENCH_COSTS: where the trials' time went, every stage named, each trial
+# counted; nothing without it.
+CBENCH_COSTS=1 run_cb run --trials 2 --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' -o /dev/null "$SUITE"
+if [ "$rc" -eq 0 ] && grep -Eq "^cbenchctl: trial costs, means over ([2-9]|[1-9][0-9]+) trials: fork [0-9.]+ ms, worker start [0-9.]+ ms, setup and arena [0-9.]+ ms, placement and warm-up [0-9.]+ ms, measuring [0-9.]+ ms, worker end [0-9.]+ ms; the runner between trials [0-9.]+ ms \([0-9]+ times\)$" "$TMP/err"; then
+	run_cb run --trials 2 --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' -o /dev/null "$SUITE"
+	if grep -q "trial costs" "$TMP/err"; then
+		not_ok "trial costs printed without CBENCH_COSTS"
+	else
+		ok "CBENCH_COSTS: a trial's stages, each named, over every trial"
+	fi
+else
+	not_ok "CBENCH_COSTS: $(cat "$TMP/err")"
+fi
+
 # tests/fixtures/moment.c: three compute-only benchmarks, and a "busy
 # moment" over one round of their trials (workers 9 to 11, with the tuning
 # cached: the round-robin's fourth round), which does 1.6 times the work.

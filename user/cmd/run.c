@@ -840,6 +840,26 @@ static int check_store(const struct cbench_run_options *o)
 	return -1;
 }
 
+/*
+ * Under CBENCH_COSTS (a developer's aid: bench/night_scale.sh), where the
+ * trials' wall time went, stage by stage (session/phase.h), as a mean per
+ * trial that reached it, on stderr.
+ */
+static void print_costs(void)
+{
+	struct cbench_phase_costs c;
+
+	if (!getenv("CBENCH_COSTS"))
+		return;
+	cbench_phase_costs(&c);
+	fprintf(stderr, "%s: trial costs, means over %zu trials:", cbench_prog, c.trials);
+	for (int k = 0; k < CBENCH_PHASE_STAGES; k++)
+		fprintf(stderr, "%s %s %.3f ms", k ? "," : "", cbench_phase_stage_names[k],
+			c.n[k] ? 1e3 * c.s[k] / (double)c.n[k] : 0.0);
+	fprintf(stderr, "; the runner between trials %.3f ms (%zu times)\n",
+		c.between_n ? 1e3 * c.between_s / (double)c.between_n : 0.0, c.between_n);
+}
+
 int cbench_run(const struct cbench_run_options *o, const struct cbench_run_taker *taker)
 {
 	struct cbench_run_options opt = *o;
@@ -896,6 +916,7 @@ int cbench_run(const struct cbench_run_options *o, const struct cbench_run_taker
 		status = nothing_kept(&st);
 		goto out;
 	}
+	print_costs();
 	if (st.resume)
 		cbench_resume_mark(st.resume, &st.report);
 	cbench_report_summarize(&st.report);

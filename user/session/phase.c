@@ -25,6 +25,48 @@
 #include "machine/proc.h"
 #include "session/phase.h"
 
+const char *const cbench_phase_stage_names[CBENCH_PHASE_STAGES] = {
+	"fork", "worker start", "setup and arena", "placement and warm-up", "measuring", "worker end",
+};
+
+/* Every trial phase's stages, summed; the parent's time alone between them. */
+static struct cbench_phase_costs costs;
+static double last_end_s;
+static unsigned int trials_live;
+
+void cbench_phase_costs(struct cbench_phase_costs *out)
+{
+	*out = costs;
+}
+
+/* Stage k of a trial phase ended now (once). */
+static void stage(struct cbench_phase *ph, enum cbench_phase_stage k)
+{
+	if (ph->trial && !ph->t[k])
+		ph->t[k] = cbench_now_s();
+}
+
+/* A trial phase over: its stages into the sums, each from the last one
+ * reached before it. */
+static void costs_add(struct cbench_phase *ph)
+{
+	double from = ph->t_begin;
+
+	if (!ph->trial)
+		return;
+	stage(ph, CBENCH_PHASE_END);
+	costs.trials++;
+	for (int k = 0; k < CBENCH_PHASE_STAGES; k++) {
+		if (!ph->t[k])
+			continue;
+		costs.s[k] += ph->t[k] - from;
+		costs.n[k]++;
+		from = ph->t[k];
+	}
+	last_end_s = ph->t[CBENCH_PHASE_END];
+	trials_live--;
+}
+
 /* The workers of the phases in progress (one a CPU), for the signals. */
 #define LIVE_MAX (CBENCH_JOBS_MAX + 1)
 static volatile pid_t live[LIVE_MAX];
@@ -145,10 +187,15 @@ static void take(struct cbench_phase *r, struct cbench_msg *m)
 	switch (m->type) {
 	case CBENCH_MSG_ENV:
 		p->env = m->u.env;
+		stage(r, r->envs++ ? CBENCH_PHASE_SETUP : CBENCH_PHASE_START);
 		return;
 	case CBENCH_MSG_DONE:
+		stage(r, CBENCH_PHASE_MEASURE);
 		r->done = true;
 		return;
+	case CBENCH_MSG_NEEDED:
+		stage(r, CBENCH_PHASE_WARM);
+		break;
 	case CBENCH_MSG_ERROR:
 		m->u.text[sizeof(m->u.text) - 1] = '\0';
 		p->error = m->error ? m->error : -EIO;
@@ -158,6 +205,7 @@ static void take(struct cbench_phase *r, struct cbench_msg *m)
 	}
 	ret = r->c->take(r->c, m, p->reason, sizeof(p->reason));
 	if (ret > 0) {
+		stage(r, CBENCH_PHASE_MEASURE);
 		r->done = true;
 	} else if (ret < 0) {
 		/* A failure of ours, or a message the mode does not take: the
@@ -197,10 +245,19 @@ int cbench_phase_begin(struct cbench_phase *ph, const struct cbench_worker_job *
 	ph->p = p;
 	ph->c = c;
 	ph->limit_s = time_limit_s;
-	ph->deadline_s = cbench_now_s() + time_limit_s;
+	ph->t_begin = cbench_now_s();
+	ph->deadline_s = ph->t_begin + time_limit_s;
+	ph->trial = job->mode == CBENCH_WORKER_TRIAL;
+	if (ph->trial && !trials_live++ && last_end_s > 0) {
+		costs.between_s += ph->t_begin - last_end_s;
+		costs.between_n++;
+	}
 	ph->pid = cbench_proc_start(child, (void *)job, &ph->fd);
-	if (ph->pid < 0)
+	if (ph->pid < 0) {
+		trials_live -= ph->trial;
 		return (int)ph->pid;
+	}
+	stage(ph, CBENCH_PHASE_FORK);
 	live_add(ph->pid);
 	return 0;
 }
@@ -259,6 +316,7 @@ void cbench_phase_finish(struct cbench_phase *ph)
 			 "the benchmark left processes behind (%d, killed)", end.left);
 		p->error = -ECHILD;
 	}
+	costs_add(ph);
 }
 
 void cbench_phase_poll(struct cbench_phase *const *ph, size_t n, bool *over)

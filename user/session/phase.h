@@ -50,12 +50,44 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s,
  * once the worker is done, gone or out of time); finish ends it and says
  * how in *end.
  */
+/*
+ * Where the time of trial phases went, summed over every trial phase the
+ * process ran (cbench_phase_costs()): the parent's fork, the worker's
+ * start (loading the object, its CPU, locking its memory: to its first
+ * ENV), the benchmark's setup and arena (to its second ENV), placing its
+ * code and warming up (to NEEDED), measuring (to DONE), the worker's end
+ * (exit, reaping its process group), and the parent's time between one
+ * trial's end and the next one's start while no other worker ran (its
+ * bookkeeping).  A stage a phase did not reach counts for none.
+ */
+enum cbench_phase_stage {
+	CBENCH_PHASE_FORK, CBENCH_PHASE_START, CBENCH_PHASE_SETUP, CBENCH_PHASE_WARM,
+	CBENCH_PHASE_MEASURE, CBENCH_PHASE_END, CBENCH_PHASE_STAGES,
+};
+
+struct cbench_phase_costs {
+	size_t trials;
+	double s[CBENCH_PHASE_STAGES];	/* seconds, summed */
+	size_t n[CBENCH_PHASE_STAGES];	/* phases that reached each */
+	double between_s;		/* the parent's, alone */
+	size_t between_n;
+};
+
+extern const char *const cbench_phase_stage_names[CBENCH_PHASE_STAGES];
+
+/* The costs summed so far in this process. */
+void cbench_phase_costs(struct cbench_phase_costs *out);
+
 struct cbench_phase {
 	struct cbench_phase_end *p;
 	struct cbench_collector *c;
 	int fd;
 	pid_t pid;
 	double limit_s, deadline_s;
+	/* A trial's moments (cbench_now_s()): begun, forked, each stage's end. */
+	bool trial;
+	double t_begin, t[CBENCH_PHASE_STAGES];
+	unsigned int envs;
 	struct cbench_msg m;		/* a message as it comes in */
 	size_t have;
 	bool done;			/* the worker finished its job */
