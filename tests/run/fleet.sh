@@ -370,8 +370,12 @@ grep -q "queued: order 12 (commit x12) of history.so on .*, measuring again Hash
 	not_ok "queue next: no job for the run set aside: $(cat "$TMP/out" "$TMP/err")"
 run_cb lab queue next --store "$X"
 [ "$(sql "$X" -c "SELECT kind || ' ' || commit_id || ' ' || ord || ' ' || host FROM job")" = "run x12 12 $(hostname)" ] &&
-	ok "queue next queues a run set aside measured again, once while it waits" ||
+	[ "$(sql "$X" -c "SELECT position('--backend' in args) || ' ' || position('user' in args) FROM job")" = "1 11" ] &&
+	ok "queue next queues a run set aside measured again, once while it waits, on the series' backend" ||
 	not_ok "queue next of a run set aside: $(sql "$X" -c "SELECT kind, commit_id, ord, host, state FROM job")"
+expect_failure "queue next with an option run refuses, before reading the store" \
+	"a run job's options are run's, which refuses these" lab queue next --store "$X" -- --trails 3
+[ "$rc" -eq 2 ] || not_ok "queue next with a mistyped option: exit $rc, not 2"
 run_cb lab worker --store "$X" --drain
 run_cb lab queue next --store "$X"
 [ "$(sql "$X" -c "SELECT count(*) FROM run WHERE ord = 12")" = 2 ] &&

@@ -413,6 +413,24 @@ static int queue_keep(const struct queue_options *o, char **ops, int nops)
 	return 0;
 }
 
+/* A job's options (one a line) measuring on backend, unless they name
+ * one: a series' run again where it was measured.  0 or -1 (no memory). */
+static int with_backend(char **args, const char *backend)
+{
+	char *both;
+
+	for (const char *p = *args; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+		if (!strncmp(p, "--backend", 9))
+			return 0;
+	if (asprintf(&both, "--backend\n%s\n%s", backend, *args ? *args : "") < 0) {
+		cbench_err("unable to queue: out of memory\n");
+		return -1;
+	}
+	free(*args);
+	*args = both;
+	return 0;
+}
+
 /*
  * One step of lab queue next: a run of series sr's object at order on its
  * machine, for why ("narrowing Hash/len=64's change of +5.00 %"), if the
@@ -440,6 +458,7 @@ static int next_job(const struct queue_options *o, struct cbench_store *s,
 	snprintf(j.host, sizeof(j.host), "%s", sr->machine);
 	snprintf(j.cpu, sizeof(j.cpu), "%s", o->cpu ? o->cpu : "");
 	ret = job_args(o, "run", sr->object, NULL, &j.args);
+	ret = ret ? -1 : with_backend(&j.args, sr->backend);
 	ret = ret ? -1 : cbench_queue_add(s, &j, err, sizeof(err));
 	if (ret) {
 		if (ret != -1)
@@ -475,7 +494,7 @@ static int next_jobs(const struct queue_options *o, struct cbench_store *s,
 	}
 	for (size_t k = 0; r >= 0 && k < sr->nexcursions; k++) {
 		long long order = sr->points[sr->excursions[k].index].order;
-		long long runs = cbench_queue_runs_at(s, sr->object, order, sr->machine);
+		long long runs = cbench_queue_runs_at(s, sr->object, order, sr->machine, sr->cpu, sr->backend);
 
 		/* Its second run, whichever benchmarks it measured, settles it. */
 		if (runs < 0)
@@ -497,11 +516,16 @@ static int queue_next(const struct queue_options *o, int nops)
 	struct cbench_history_select sel = { .metric = -1 };
 	struct cbench_store_history sh;
 	struct cbench_store s = { 0 };
-	char err[1024] = "";
+	char err[1024] = "", *args = NULL;
 	int ret, queued = 0;
 
 	if (nops || o->commit || o->have_order || o->host)
 		return cbench_usage_error("lab", "queue next takes --store, --cpu and run's options only");
+	/* The jobs' options, checked before anything is read. */
+	ret = job_args(o, "run", "object.so", NULL, &args);
+	free(args);
+	if (ret)
+		return ret;
 	ret = cbench_store_history(o->store, &sel, &params, &sh, err, sizeof(err));
 	if (ret) {
 		cbench_err("unable to read the history of %s: %s\n", o->store, err);

@@ -904,6 +904,7 @@ int cbench_run(const struct cbench_run_options *o, const struct cbench_run_taker
 		status = cbench_session_stopped() ? nothing_kept(&st) : 1;
 		goto out;
 	}
+	cbench_phase_costs_reset();
 	start(&st);
 	plan_layouts(&st);
 	if (st.resume && cbench_resume_check(st.resume, &st.s))

@@ -296,17 +296,24 @@ static double over_trials(const struct cbench_result *res, enum cbench_metric m,
 }
 
 /*
- * Why a benchmark has no figure: its first failed trial's reason; else
- * what its trials that ran lacked (est-cycles/op, where the core clock
- * never held still beside enough of a trial's measurements; or every trial
- * set aside as disturbed).
+ * Why a benchmark has no figure (what in metric: "est-cycles/op"): its
+ * first failed trial's reason; else what its trials that ran lacked
+ * (est-cycles/op, where the core clock never held still beside enough of
+ * a trial's measurements; or every trial set aside as disturbed; or, at
+ * the least, that none gave that figure).
  */
-static void no_figure(const struct cbench_result *res, const char *id, char *why, size_t len)
+static void no_figure(const struct cbench_result *res, const char *id, const char *what, char *why,
+		      size_t len)
 {
 	size_t ran = 0, unsteady = 0, aside = 0;
 
-	snprintf(why, len, "%s: %s", id, res ? "no trial measured it" : "not in the run's report");
-	for (size_t i = 0; res && i < res->ntrials; i++) {
+	if (!res) {
+		snprintf(why, len, "%s: not in the run's report", id);
+		return;
+	}
+	snprintf(why, len, "%.60s: its %zu trial%s gave no %s (no valid measurement, or no clock to "
+		 "count cycles by)", id, res->ntrials, res->ntrials == 1 ? "" : "s", what);
+	for (size_t i = 0; i < res->ntrials; i++) {
 		const struct cbench_trial *t = &res->trials[i];
 
 		if (t->error) {
@@ -317,7 +324,7 @@ static void no_figure(const struct cbench_result *res, const char *id, char *why
 		unsteady += t->clock_how == CBENCH_CLOCK_UNSTEADY;
 		aside += t->set_aside;
 	}
-	if (unsteady)
+	if (unsteady && !strcmp(what, "est-cycles/op"))
 		snprintf(why, len, "%.60s: %zu of its %zu trial%s formed no est-cycles/op: the core clock "
 			 "moved beside too many of its measurements (a host that moves it, or an emulator); "
 			 "more --trials, or a quieter CPU", id, unsteady, ran, ran == 1 ? "" : "s");
@@ -346,7 +353,7 @@ static double figure_of(const struct cbench_report *report, const struct cbench_
 	else if (res)
 		x = headline(res, k->figure == CBENCH_KNOWN_NS ? CBENCH_METRIC_NS : CBENCH_METRIC_EST_CYCLES);
 	if (!isfinite(x))
-		no_figure(res, id, why, len);
+		no_figure(res, id, k->figure == CBENCH_KNOWN_NS ? "ns/op" : "est-cycles/op", why, len);
 	return x;
 }
 

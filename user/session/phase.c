@@ -39,6 +39,12 @@ void cbench_phase_costs(struct cbench_phase_costs *out)
 	*out = costs;
 }
 
+void cbench_phase_costs_reset(void)
+{
+	memset(&costs, 0, sizeof(costs));
+	last_end_s = 0;
+}
+
 /* Stage k of a trial phase ended now (once). */
 static void stage(struct cbench_phase *ph, enum cbench_phase_stage k)
 {
@@ -46,8 +52,9 @@ static void stage(struct cbench_phase *ph, enum cbench_phase_stage k)
 		ph->t[k] = cbench_now_s();
 }
 
-/* A trial phase over: its stages into the sums, each from the last one
- * reached before it. */
+/* A trial phase over: if it finished its job, its stages into the sums,
+ * each from the one before (a failed or timed-out trial's time would land
+ * on the stages it did not reach). */
 static void costs_add(struct cbench_phase *ph)
 {
 	double from = ph->t_begin;
@@ -55,6 +62,10 @@ static void costs_add(struct cbench_phase *ph)
 	if (!ph->trial)
 		return;
 	stage(ph, CBENCH_PHASE_END);
+	last_end_s = ph->t[CBENCH_PHASE_END];
+	trials_live--;
+	if (!ph->done || ph->p->error)
+		return;
 	costs.trials++;
 	for (int k = 0; k < CBENCH_PHASE_STAGES; k++) {
 		if (!ph->t[k])
@@ -63,8 +74,6 @@ static void costs_add(struct cbench_phase *ph)
 		costs.n[k]++;
 		from = ph->t[k];
 	}
-	last_end_s = ph->t[CBENCH_PHASE_END];
-	trials_live--;
 }
 
 /* The workers of the phases in progress (one a CPU), for the signals. */

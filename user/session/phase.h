@@ -58,7 +58,7 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s,
  * code and warming up (to NEEDED), measuring (to DONE), the worker's end
  * (exit, reaping its process group), and the parent's time between one
  * trial's end and the next one's start while no other worker ran (its
- * bookkeeping).  A stage a phase did not reach counts for none.
+ * bookkeeping).  Only trials that finished their job count.
  */
 enum cbench_phase_stage {
 	CBENCH_PHASE_FORK, CBENCH_PHASE_START, CBENCH_PHASE_SETUP, CBENCH_PHASE_WARM,
@@ -75,8 +75,10 @@ struct cbench_phase_costs {
 
 extern const char *const cbench_phase_stage_names[CBENCH_PHASE_STAGES];
 
-/* The costs summed so far in this process. */
+/* The costs summed since the last reset (or the process began), of the
+ * trial phases that finished their job. */
 void cbench_phase_costs(struct cbench_phase_costs *out);
+void cbench_phase_costs_reset(void);
 
 struct cbench_phase {
 	struct cbench_phase_end *p;

@@ -320,13 +320,14 @@ int cbench_queue_build_of(struct cbench_store *s, const char *name, long long or
 	return cbench_store_end(q) ? -EIO : found;
 }
 
-long long cbench_queue_runs_at(struct cbench_store *s, const char *name, long long order, const char *host)
+long long cbench_queue_runs_at(struct cbench_store *s, const char *name, long long order, const char *host,
+			       const char *cpu, const char *backend)
 {
 	char n[32];
 
 	if (cbench_store_value(s, n, sizeof(n), "SELECT count(*) FROM run JOIN machine ON machine.id = "
-			       "run.machine WHERE run.object = ? AND run.ord = ? AND machine.name = ?", "tit",
-			       name, order, host))
+			       "run.machine WHERE run.object = ? AND run.ord = ? AND machine.name = ? AND "
+			       "machine.cpu = ? AND run.backend = ?", "tittt", name, order, host, cpu, backend))
 		return -EIO;
 	return atoll(n);
 }

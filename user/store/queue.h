@@ -97,8 +97,10 @@ int cbench_queue_keep_build(struct cbench_store *s, const char *name, long long 
 int cbench_queue_build_of(struct cbench_store *s, const char *name, long long order, char *commit,
 			  size_t commitlen, char *build_id, size_t idlen);
 
-/* How many runs of object name at order on machine host the store has, or -EIO. */
-long long cbench_queue_runs_at(struct cbench_store *s, const char *name, long long order, const char *host);
+/* How many runs of object name at order on machine host (of CPU cpu) with
+ * backend the store has, or -EIO: a series' runs at that order. */
+long long cbench_queue_runs_at(struct cbench_store *s, const char *name, long long order, const char *host,
+			       const char *cpu, const char *backend);
 
 /* Whether a run job of build_id at order for host (NULL any) is queued,
  * running or (unless pending) done: 1, 0, or -EIO. */
