@@ -413,32 +413,35 @@ static int queue_keep(const struct queue_options *o, char **ops, int nops)
 	return 0;
 }
 
-/* A job's options (one a line) measuring on backend, unless they name
- * one: a series' run again where it was measured.  0 or -1 (no memory). */
-static int with_backend(char **args, const char *backend)
+/* A copy of a job's options (one a line) measuring on backend, unless
+ * they name one: a series' run again where it was measured.  NULL after
+ * saying so when out of memory. */
+static char *with_backend(const char *args, const char *backend)
 {
-	char *both;
+	bool named = false;
+	char *out = NULL;
 
-	for (const char *p = *args; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
-		if (!strncmp(p, "--backend", 9))
-			return 0;
-	if (asprintf(&both, "--backend\n%s\n%s", backend, *args ? *args : "") < 0) {
+	for (const char *p = args; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+		named |= !strncmp(p, "--backend", 9);
+	if (named)
+		out = strdup(args);
+	else if (asprintf(&out, "--backend\n%s\n%s", backend, args) < 0)
+		out = NULL;
+	if (!out)
 		cbench_err("unable to queue: out of memory\n");
-		return -1;
-	}
-	free(*args);
-	*args = both;
-	return 0;
+	return out;
 }
 
 /*
  * One step of lab queue next: a run of series sr's object at order on its
- * machine, for why ("narrowing Hash/len=64's change of +5.00 %"), if the
- * order's build is kept and no such job is queued or running (again:
- * done ones count too); 1 queued, 0 not (said why), -1 an error.
+ * machine, with the options args (one a line, checked), for why
+ * ("narrowing Hash/len=64's change of +5.00 %"), if the order's build is
+ * kept and no such job is queued or running (again: done ones count too);
+ * 1 queued, 0 not (said why), -1 an error.
  */
 static int next_job(const struct queue_options *o, struct cbench_store *s,
-		    const struct cbench_history_series *sr, long long order, bool again, const char *why)
+		    const struct cbench_history_series *sr, const char *args, long long order, bool again,
+		    const char *why)
 {
 	struct cbench_job j = { .order = order };
 	char err[1024];
@@ -457,9 +460,8 @@ static int next_job(const struct queue_options *o, struct cbench_store *s,
 	snprintf(j.kind, sizeof(j.kind), "run");
 	snprintf(j.host, sizeof(j.host), "%s", sr->machine);
 	snprintf(j.cpu, sizeof(j.cpu), "%s", o->cpu ? o->cpu : "");
-	ret = job_args(o, "run", sr->object, NULL, &j.args);
-	ret = ret ? -1 : with_backend(&j.args, sr->backend);
-	ret = ret ? -1 : cbench_queue_add(s, &j, err, sizeof(err));
+	j.args = with_backend(args, sr->backend);
+	ret = j.args ? cbench_queue_add(s, &j, err, sizeof(err)) : -1;
 	if (ret) {
 		if (ret != -1)
 			cbench_err("unable to queue order %lld: %s\n", j.order, err);
@@ -478,7 +480,7 @@ static int next_job(const struct queue_options *o, struct cbench_store *s,
  * order has a second run already); how many queued into *queued, or -1.
  */
 static int next_jobs(const struct queue_options *o, struct cbench_store *s,
-		     const struct cbench_history_series *sr, int *queued)
+		     const struct cbench_history_series *sr, const char *args, int *queued)
 {
 	char why[160];
 	int r = 0;
@@ -489,7 +491,7 @@ static int next_jobs(const struct queue_options *o, struct cbench_store *s,
 		if (c->next_order < 0)
 			continue;
 		snprintf(why, sizeof(why), "narrowing %s's change of %+.2f %%", sr->name, 100 * c->cp.change);
-		r = next_job(o, s, sr, c->next_order, false, why);
+		r = next_job(o, s, sr, args, c->next_order, false, why);
 		*queued += r > 0;
 	}
 	for (size_t k = 0; r >= 0 && k < sr->nexcursions; k++) {
@@ -503,7 +505,7 @@ static int next_jobs(const struct queue_options *o, struct cbench_store *s,
 			continue;
 		snprintf(why, sizeof(why), "measuring again %s's run set aside (%+.2f %% apart)", sr->name,
 			 100 * sr->excursions[k].change);
-		r = next_job(o, s, sr, order, true, why);
+		r = next_job(o, s, sr, args, order, true, why);
 		*queued += r > 0;
 	}
 	return r < 0 ? -1 : 0;
@@ -521,22 +523,23 @@ static int queue_next(const struct queue_options *o, int nops)
 
 	if (nops || o->commit || o->have_order || o->host)
 		return cbench_usage_error("lab", "queue next takes --store, --cpu and run's options only");
-	/* The jobs' options, checked before anything is read. */
+	/* The jobs' options, checked once, before anything is read. */
 	ret = job_args(o, "run", "object.so", NULL, &args);
-	free(args);
 	if (ret)
 		return ret;
 	ret = cbench_store_history(o->store, &sel, &params, &sh, err, sizeof(err));
 	if (ret) {
 		cbench_err("unable to read the history of %s: %s\n", o->store, err);
+		free(args);
 		return 1;
 	}
 	ret = cbench_store_open(&s, o->store, true, err, sizeof(err));
 	for (size_t i = 0; !ret && i < sh.h.nseries; i++)
-		ret = next_jobs(o, &s, &sh.h.series[i], &queued);
+		ret = next_jobs(o, &s, &sh.h.series[i], args, &queued);
 	if (s.db)
 		cbench_store_close(&s);
 	cbench_store_history_free(&sh);
+	free(args);
 	if (ret) {
 		cbench_err("unable to queue what history asks next in %s%s%s\n", o->store,
 			   err[0] ? ": " : "", err);

@@ -183,25 +183,22 @@ static void read_member(const struct cbench_json *b, const struct cbench_result_
 {
 	const struct cbench_json *v = cbench_json_get(b, m->name);
 	char *at = (char *)res + m->offset;
-	double x = figure(b, m->name);
-	size_t count = (size_t)whole(b, m->name);
-	uint64_t count64 = whole(b, m->name);
-	bool yes = flag(b, m->name);
+	uint64_t count64;
+	size_t count;
+	double x;
+	bool yes;
 
 	switch (m->kind) {
-	case CBENCH_MEMBER_PERCENT:
-		x /= 100;
-		break;
-	case CBENCH_MEMBER_SD_PERCENT:
-		x = x / 100 * (x / 100);
-		break;
 	case CBENCH_MEMBER_COUNT:
+		count = (size_t)whole(b, m->name);
 		memcpy(at, &count, sizeof(count));
 		return;
 	case CBENCH_MEMBER_COUNT64:
+		count64 = whole(b, m->name);
 		memcpy(at, &count64, sizeof(count64));
 		return;
 	case CBENCH_MEMBER_FLAG:
+		yes = flag(b, m->name);
 		memcpy(at, &yes, sizeof(yes));
 		return;
 	case CBENCH_MEMBER_TEXT:
@@ -219,6 +216,11 @@ static void read_member(const struct cbench_json *b, const struct cbench_result_
 	/* A figure under another name too (the headline's): the last present wins. */
 	if (!v && read_before(m))
 		return;
+	x = figure(b, m->name);
+	if (m->kind == CBENCH_MEMBER_PERCENT)
+		x /= 100;
+	else if (m->kind == CBENCH_MEMBER_SD_PERCENT)
+		x = x / 100 * (x / 100);
 	memcpy(at, &x, sizeof(x));
 	if (m->counter && !isnan(x))
 		res->have |= m->counter;

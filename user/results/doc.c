@@ -301,7 +301,7 @@ void cbench_doc_free(struct cbench_doc *d)
 const struct cbench_doc_bench *cbench_doc_find(const struct cbench_doc *d, const char *key, bool id)
 {
 	const struct cbench_doc_bench **v = id ? d->by_id : d->by_name;
-	size_t lo = 0, hi = v ? d->nbench : 0;
+	size_t n = v ? d->nbench : 0, lo = 0, hi = n;
 
 	/* The first whose key is not below key. */
 	while (lo < hi) {
@@ -312,5 +312,7 @@ const struct cbench_doc_bench *cbench_doc_find(const struct cbench_doc *d, const
 		else
 			hi = mid;
 	}
-	return lo < (v ? d->nbench : 0) && !strcmp(id ? v[lo]->id : v[lo]->name, key) ? v[lo] : NULL;
+	if (lo == n || strcmp(id ? v[lo]->id : v[lo]->name, key))
+		return NULL;
+	return v[lo];
 }

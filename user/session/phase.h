@@ -44,13 +44,6 @@ int cbench_phase_run(const struct cbench_worker_job *job, double time_limit_s,
 		     struct cbench_collector *c, struct cbench_phase_end *end);
 
 /*
- * The same in steps, for several workers at once (one a CPU): begin starts
- * the worker (0, or -errno if none could start); then, whenever poll()
- * says fd is readable or wait_ms has passed, step takes what came (true
- * once the worker is done, gone or out of time); finish ends it and says
- * how in *end.
- */
-/*
  * Where the time of trial phases went, summed over every trial phase the
  * process ran (cbench_phase_costs()): the parent's fork, the worker's
  * start (loading the object, its CPU, locking its memory: to its first
@@ -80,6 +73,13 @@ extern const char *const cbench_phase_stage_names[CBENCH_PHASE_STAGES];
 void cbench_phase_costs(struct cbench_phase_costs *out);
 void cbench_phase_costs_reset(void);
 
+/*
+ * The same in steps, for several workers at once (one a CPU): begin starts
+ * the worker (0, or -errno if none could start); then, whenever poll()
+ * says fd is readable or wait_ms has passed, step takes what came (true
+ * once the worker is done, gone or out of time); finish ends it and says
+ * how in *end.
+ */
 struct cbench_phase {
 	struct cbench_phase_end *p;
 	struct cbench_collector *c;
