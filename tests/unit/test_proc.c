@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Children under keepers (proc.c): as many at once as a run has CPUs. */
 #include <CUnit/CUnit.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,8 +40,61 @@ static void many_at_once(void)
 	}
 }
 
+/* A standing worker's child: each byte it reads from us comes back one
+ * more, until our end is closed; then it says how many fds it has open
+ * (only stdio, its pipe and ours: 5) and ends. */
+static void echo_until_closed(void *arg, int fd)
+{
+	unsigned char c;
+	int open_fds = 0;
+
+	(void)arg;
+	while (read(CBENCH_PROC_CMD_FD, &c, 1) == 1) {
+		c++;
+		(void)!write(fd, &c, 1);
+	}
+	for (int i = 0; i < 64; i++)
+		open_fds += fcntl(i, F_GETFD) >= 0;
+	c = (unsigned char)open_fds;
+	(void)!write(fd, &c, 1);
+	_exit(0);
+}
+
+/* A child started duplex reads what we write, in order, for as long as we
+ * write; closing our end is its end of input.  Checked with the pipes'
+ * fds in every order against the two it keeps (3 and 4). */
+static void duplex(void)
+{
+	for (int busy = 0; busy < 3; busy++) {
+		struct cbench_proc_end end;
+		int fd, cmd, held[3] = { -1, -1, -1 };
+		unsigned char c;
+		pid_t pid;
+
+		/* 0, 1 or 2 fds held low, so the pipes land on 3, 4 or above. */
+		for (int i = 0; i < busy; i++)
+			held[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		pid = cbench_proc_start_duplex(echo_until_closed, NULL, &fd, &cmd);
+		CU_ASSERT_FATAL(pid > 0);
+		for (unsigned char i = 1; i < 4; i++) {
+			CU_ASSERT_EQUAL(write(cmd, &i, 1), 1);
+			CU_ASSERT_EQUAL(read(fd, &c, 1), 1);
+			CU_ASSERT_EQUAL(c, i + 1);
+		}
+		close(cmd);
+		CU_ASSERT_EQUAL(read(fd, &c, 1), 1);
+		CU_ASSERT_EQUAL(c, 5);
+		close(fd);
+		CU_ASSERT_EQUAL(cbench_proc_end_group(pid, &end), 0);
+		CU_ASSERT(WIFEXITED(end.status) && WEXITSTATUS(end.status) == 0);
+		for (int i = 0; i < busy; i++)
+			close(held[i]);
+	}
+}
+
 static CU_TestInfo proc_tests[] = {
 	{ "a child on every CPU of a run at once", many_at_once },
+	{ "a child that reads what we write, until we close", duplex },
 	CU_TEST_INFO_NULL,
 };
 

@@ -74,6 +74,16 @@ struct keeper_page {
  * were asked to kill it before it existed. */
 static volatile pid_t kept_child;
 static volatile sig_atomic_t kill_asked;
+/* While a duplex child is forked: the read end of its request pipe; in the
+ * keeper and the child, CBENCH_PROC_CMD_FD once moved there.  -1: none. */
+static int cmd_read = -1;
+/* In a keeper and its child: the keeper is its namespace's init. */
+static bool isolated_here;
+
+bool cbench_proc_isolated(void)
+{
+	return isolated_here;
+}
 
 /* Our live keepers: pid and page.  Only the main thread changes it;
  * the abort path (a signal handler) only reads it. */
@@ -154,10 +164,21 @@ int cbench_proc_child_init(int fd, pid_t parent)
 	/* Only stdio and the pipe (closed below): the parent's CPU lock,
 	 * output files and anything else it holds must not pass to what a
 	 * benchmark forks. */
+	if (cmd_read == CBENCH_PROC_PIPE_FD) {
+		/* Out of the way of the message pipe first. */
+		cmd_read = fcntl(cmd_read, F_DUPFD, CBENCH_PROC_CMD_FD + 1);
+		if (cmd_read < 0)
+			_exit(1);
+	}
 	if (fd != CBENCH_PROC_PIPE_FD) {
 		if (dup2(fd, CBENCH_PROC_PIPE_FD) < 0)
 			_exit(1);
 		fd = CBENCH_PROC_PIPE_FD;
+	}
+	if (cmd_read >= 0 && cmd_read != CBENCH_PROC_CMD_FD) {
+		if (dup2(cmd_read, CBENCH_PROC_CMD_FD) < 0)
+			_exit(1);
+		cmd_read = CBENCH_PROC_CMD_FD;
 	}
 	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
@@ -173,7 +194,7 @@ int cbench_proc_child_init(int fd, pid_t parent)
 	/* Not a terminal, stdout is fully buffered, and _exit() would drop
 	 * what a benchmark printed. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	close_from(CBENCH_PROC_PIPE_FD + 1);
+	close_from(cmd_read >= 0 ? CBENCH_PROC_CMD_FD + 1 : CBENCH_PROC_PIPE_FD + 1);
 	return fd;
 }
 
@@ -294,6 +315,7 @@ static void keeper(void (*body)(void *arg, int fd), void *arg, int fd, pid_t par
 	pid_t child, self;
 	int st = 0;
 
+	isolated_here = isolated;
 	fd = cbench_proc_child_init(fd, parent);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	sigemptyset(&usr1);
@@ -315,6 +337,8 @@ static void keeper(void (*body)(void *arg, int fd), void *arg, int fd, pid_t par
 	if (kill_asked)
 		on_kill_asked(SIGUSR1);
 	close(fd);
+	if (cmd_read >= 0)
+		close(cmd_read);
 	/* The child stays a zombie until its group is killed, so its pid,
 	 * the group's id, cannot have been reused by then. */
 	while (waitid(P_PID, (id_t)child, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
@@ -356,7 +380,7 @@ static pid_t fork_keeper(bool *isolated)
 	return fork();
 }
 
-pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd)
+static pid_t start(void (*body)(void *arg, int fd), void *arg, int *fd)
 {
 	pid_t pid, parent = getpid();
 	struct keeper_page *page;
@@ -403,6 +427,30 @@ pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd)
 	keepers[slot].page = page;
 	keepers[slot].pid = pid;
 	*fd = fds[0];
+	return pid;
+}
+
+pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd)
+{
+	return start(body, arg, fd);
+}
+
+pid_t cbench_proc_start_duplex(void (*body)(void *arg, int fd), void *arg, int *fd, int *cmd)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	cmd_read = fds[0];
+	pid = start(body, arg, fd);
+	cmd_read = -1;
+	close(fds[0]);
+	if (pid < 0) {
+		close(fds[1]);
+		return pid;
+	}
+	*cmd = fds[1];
 	return pid;
 }
 

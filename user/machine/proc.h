@@ -11,16 +11,25 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* The child's message pipe, once it has closed everything else. */
+/* The child's message pipe, once it has closed everything else; and the
+ * pipe it reads our requests from, where it has one
+ * (cbench_proc_start_duplex()). */
 #define CBENCH_PROC_PIPE_FD 3
+#define CBENCH_PROC_CMD_FD 4
 
 /*
  * In a child just forked by `parent`: dies with the parent, leads its own
  * process group, moves pipe_fd to CBENCH_PROC_PIPE_FD, stdin from /dev/null,
  * stdout to stderr (line-buffered), default signal actions, and closes every
- * other fd.  Returns CBENCH_PROC_PIPE_FD; _exit()s if that cannot be done.
+ * other fd (but the request pipe of a child started duplex, moved to
+ * CBENCH_PROC_CMD_FD).  Returns CBENCH_PROC_PIPE_FD; _exit()s if that
+ * cannot be done.
  */
 int cbench_proc_child_init(int pipe_fd, pid_t parent);
+
+/* In a child: whether its keeper is the init of a PID namespace of its own
+ * (then kill(-1, 0) finds any other process the child's tree left). */
+bool cbench_proc_isolated(void);
 
 /*
  * Starts a child that talks to us over a pipe: makes us a child subreaper,
@@ -31,6 +40,13 @@ int cbench_proc_child_init(int pipe_fd, pid_t parent);
  * below, with the pipe's read end in *fd, or -errno if no child could start.
  */
 pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd);
+
+/*
+ * The same, with a second pipe the other way: *cmd is its write end, ours,
+ * and the child reads what we write from CBENCH_PROC_CMD_FD.  Closing *cmd
+ * is the child's end of input.
+ */
+pid_t cbench_proc_start_duplex(void (*body)(void *arg, int fd), void *arg, int *fd, int *cmd);
 
 /* Kills the child of keeper pid and its process group (the keeper then
  * clears up the rest).  Async-signal-safe. */
