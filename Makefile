@@ -552,6 +552,7 @@ bench: cbenchctl examples fixtures
 	bench/layout.sh
 	bench/night.sh
 	bench/night_scale.sh
+	bench/standing.sh
 	bench/precision.sh
 	bench/trials.sh
 	bench/fleet.sh

@@ -789,6 +789,74 @@ for i in 1 2 3; do
 		ok "benchmark that kills its parent ($i): cbenchctl and its report survive"
 	fi
 done
+# A round's trials on a CPU share a worker (session/phase.h's standing
+# workers): each benchmark's trials are each in a worker of their own, and
+# a worker ends after a benchmark that leaves a process, a timer or a
+# thread behind, which answers for the process alone.  tests/fixtures/
+# standing.c's setups say which worker runs them (a token drawn per
+# process) and how many setups it has run.
+STAND="$FIX/standing.so"
+standing_lines() {
+	sed -n 's/^standing //p' "$TMP/err"
+}
+run_cb run $FAST --trials 1 -o /dev/null "$STAND"	# its tuning cached
+run_cb run $FAST --trials 3 --format json -o "$TMP/standing.json" "$STAND"
+standing_lines >"$TMP/standing"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/standing" <<'PY'
+import collections, sys
+rows = [l.split() for l in open(sys.argv[1])]
+by_bench = collections.defaultdict(list)
+for name, worker, n in rows:
+    by_bench[name].append(worker)
+# 7 benchmarks, 3 trials each, no tuning; each trial in a worker no other
+# trial of its benchmark ran in; one worker a round.
+ok = len(rows) == 21 and all(len(set(w)) == 3 for w in by_bench.values())
+ok = ok and len({w for _, w, _ in rows}) == 3 and max(int(n) for *_, n in rows) == 7
+sys.exit(0 if ok else 1)
+PY
+then
+	ok "standing workers: a round's trials in one worker, each benchmark's in three"
+else
+	not_ok "standing workers: trials and workers (exit $rc): $(tr '\n' ';' <"$TMP/standing")"
+fi
+run_cb run $FAST --trials 3 --fresh-workers -o /dev/null "$STAND"
+if [ "$rc" -eq 0 ] && [ "$(standing_lines | awk '$3 != 1' | wc -l)" -eq 0 ] &&
+   [ "$(standing_lines | wc -l)" -eq 21 ]; then
+	ok "run --fresh-workers: every trial in a worker of its own"
+else
+	not_ok "run --fresh-workers: $(standing_lines | tr '\n' ';')"
+fi
+CBENCH_FIX_LEAVE=1 run_cb run $FAST --trials 3 --format json -o "$TMP/standing.json" "$STAND"
+standing_lines >"$TMP/standing"
+if [ "$rc" -eq 1 ] && python3 - "$TMP/standing" "$TMP/standing.json" <<'PY'
+import json, sys
+rows = [l.split() for l in open(sys.argv[1])]
+report = json.load(open(sys.argv[2]))
+failed = {b["name"]: [t.get("reason") if t["status"] == "failed" else None for t in b["trials"]] for b in report["benchmarks"]}
+# What each left ends its worker: the benchmark after it has a new one.
+for i, (name, worker, n) in enumerate(rows[:-1]):
+    if name.startswith("leave_") and rows[i + 1][1] == worker:
+        sys.exit("%s's worker measured %s next" % (name, rows[i + 1][0]))
+for name, errors in failed.items():
+    if name == "BenchmarkLeaveProcess":
+        if not all(e and "left processes behind" in e for e in errors):
+            sys.exit("LeaveProcess: %s" % errors)
+    elif name != "BenchmarkLeaveTimer" and any(errors):
+        sys.exit("%s failed: %s" % (name, errors))
+if len(failed) != 7 or len(rows) != 21:
+    sys.exit("%d benchmarks, %d setups" % (len(failed), len(rows)))
+PY
+then
+	ok "standing workers: a benchmark that leaves a process, a timer or a thread ends its worker, and only its own trials fail"
+else
+	not_ok "standing workers with what benchmarks leave behind (exit $rc): $(tail -3 "$TMP/err")"
+fi
+if [ -n "$(ours -x cbfix-standing)" ]; then
+	not_ok "standing workers: a process a benchmark left outlived the run"
+else
+	ok "standing workers: nothing a benchmark left outlives the run"
+fi
+
 rm -f "$TMP/err"
 timeout 10 "$CB" run $FAST --filter '^add_chain$' "$SUITE" >"$TMP/out" 2>"$TMP/err"
 rc=$?

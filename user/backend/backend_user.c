@@ -228,6 +228,25 @@ static void user_close(struct cbench_backend *b)
 	b->priv = NULL;
 }
 
+static void user_release(struct cbench_backend *b)
+{
+	struct user_backend *u = b->priv;
+
+	cbench_arena_unmap(&u->arena);
+	if (u->code)
+		cbench_code_place_free(u->code);
+	free(u->code);
+	u->code = NULL;
+	u->desc = NULL;
+	u->exp = NULL;
+	u->stack_shift = 0;
+	memset(&u->ctx, 0, sizeof(u->ctx));
+	memset(&u->tp, 0, sizeof(u->tp));
+	b->env.arena_bytes = b->env.arena_huge_bytes = 0;
+	b->code_layouts = 0;
+	b->code_offset = 0;
+}
+
 static int compare_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -713,6 +732,7 @@ const struct cbench_backend_ops cbench_backend_user = {
 	.measure = user_measure,
 	.measure_ref = user_measure_ref,
 	.close = user_close,
+	.release = user_release,
 	.place = user_place,
 	.tpoints = user_tpoints,
 };

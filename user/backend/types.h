@@ -133,6 +133,14 @@ struct cbench_backend_ops {
 			     struct cbench_sample *s, uint8_t *sides);
 	void (*close)(struct cbench_backend *b);
 	/*
+	 * Optional: undoes prepare() (the arena gone, the code placed anew
+	 * freed, timing points off, the env's arena fields cleared), so that
+	 * prepare() can take another experiment in the same worker (run's
+	 * trials of a round, phase.h's standing workers).  NULL: a worker
+	 * prepares one experiment.
+	 */
+	void (*release)(struct cbench_backend *b);
+	/*
 	 * Optional: a new placement of the prepared benchmark for the
 	 * measurements that follow (audit_worker.c, docs/placement.md), drawn
 	 * from pl: its arena on other pages, at another address and offset,

@@ -158,6 +158,23 @@ static void place_trial(const struct run_state *st, const struct cbench_result *
 					  tr->layout);
 }
 
+/*
+ * Whether an earlier trial of res than t finished and found the benchmark
+ * sets no timing points (the worker sends none then): a later one need not
+ * look again with a measurement of its own (tpoints_worker.c), a tenth of
+ * a millisecond a trial.
+ */
+static bool tpoints_absent(const struct cbench_result *res, size_t t)
+{
+	for (size_t k = 0; k < t && k < res->ntrials; k++) {
+		const struct cbench_trial *tr = &res->trials[k];
+
+		if (!tr->error && tr->nsamples && !tr->have_tp)
+			return true;
+	}
+	return false;
+}
+
 /* Trial t of res's job on the session's CPU lane, and its start. */
 static struct cbench_worker_job trial_job(struct run_state *st, struct cbench_result *res,
 					  size_t t, size_t index, size_t total, size_t lane)
@@ -176,6 +193,7 @@ static struct cbench_worker_job trial_job(struct run_state *st, struct cbench_re
 	job.max_measurements = TRIAL_MAX_MEASUREMENTS;
 	job.min_valid = TRIAL_MIN_VALID;
 	tr->cpu = st->s.lane[lane].cpu;
+	job.no_tpoints = tpoints_absent(res, t);
 	place_trial(st, res, tr, t, &job);
 	tr->start_s = now_s();
 	return job;
@@ -559,6 +577,10 @@ static struct cbench_trial *round_begin(void *arg, size_t unit, size_t lane,
 		return NULL;
 	}
 	*job = trial_job(st, res, t, i, ro->total, lane);
+	/* A round's trials may share a worker: each benchmark's trials are
+	 * still each in a worker of its own. */
+	if (!st->opt->fresh_workers)
+		job->share = t + 1;
 	res->trials[t].solo = ro->solo;
 	return &res->trials[t];
 }

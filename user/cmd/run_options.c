@@ -21,7 +21,9 @@ void cbench_run_usage(FILE *f)
 		"Usage: %s run [options] <bench.so>\n"
 		"\n"
 		"Measures every benchmark in bench.so: tunes the reps per measurement (cached),\n"
-		"then runs trials in fresh worker processes and reports one line per trial.\n"
+		"then runs trials round-robin in worker processes and reports one line per\n"
+		"trial.  A round's trials on a CPU run one after another in one worker, so\n"
+		"each benchmark's trials are each in a worker of its own.\n"
 		"\n"
 		"Options:\n"
 		"  --filter REGEX      run only benchmarks whose name matches (POSIX extended;\n"
@@ -83,6 +85,8 @@ void cbench_run_usage(FILE *f)
 		"                      benchmark's figure is no one layout's (default: from\n"
 		"                      /dev/urandom; always reported: the same seed draws the\n"
 		"                      same layouts)\n"
+		"  --fresh-workers     start a worker process for every trial (slower): for\n"
+		"                      objects whose benchmarks leave state for the next\n"
 		"  --fixed-layout      keep the code where it was loaded: the figure is then\n"
 		"                      that layout's\n"
 		"  -h, --help          show this help\n"
@@ -109,7 +113,8 @@ const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt
 
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
        OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP, OPT_RESUME,
-       OPT_JOBS, OPT_CPUS, OPT_SEED, OPT_FIXED_LAYOUT, OPT_PRECISION, OPT_BUDGET };
+       OPT_JOBS, OPT_CPUS, OPT_SEED, OPT_FIXED_LAYOUT, OPT_PRECISION, OPT_BUDGET,
+       OPT_FRESH_WORKERS };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -160,16 +165,12 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 
 	switch (c) {
 	case OPT_SAMPLES:
-		o->samples = arg;
+	case OPT_RESUME:
+	case OPT_CPUS:
+		*(c == OPT_SAMPLES ? &o->samples : c == OPT_RESUME ? &o->resume : &o->cpus) = arg;
 		return 0;
 	case OPT_RETUNE:
 		o->retune = true;
-		return 0;
-	case OPT_RESUME:
-		o->resume = arg;
-		return 0;
-	case OPT_CPUS:
-		o->cpus = arg;
 		return 0;
 	case OPT_JOBS:
 		errno = 0;
@@ -179,7 +180,8 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		o->jobs = (unsigned int)v;
 		return 0;
 	case OPT_FIXED_LAYOUT:
-		o->fixed_layout = true;
+	case OPT_FRESH_WORKERS:
+		*(c == OPT_FIXED_LAYOUT ? &o->fixed_layout : &o->fresh_workers) = true;
 		return 0;
 	case OPT_SEED:
 		o->have_seed = true;
@@ -373,8 +375,10 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 #define RUN_SPAN_S 0.5
 #define TRIAL_AUTO_MIN_S 0.004
 #define TRIAL_AUTO_MAX_S 0.02
-/* What a trial costs besides its warm-up and measurements: the worker. */
-#define TRIAL_OVERHEAD_S 0.0025
+/* What a trial costs besides its warm-up and measurements, in a standing
+ * worker and in one of its own (--fresh-workers): bench/night_scale.sh. */
+#define TRIAL_OVERHEAD_S 0.0005
+#define TRIAL_OVERHEAD_FRESH_S 0.004
 
 void cbench_run_trial_time(const struct cbench_run_options *o, size_t benchmarks, size_t cpus,
 			   double *trial_s, double *warmup_s)
@@ -384,7 +388,8 @@ void cbench_run_trial_time(const struct cbench_run_options *o, size_t benchmarks
 
 	if (!(t > 0)) {
 		/* A trial costs about 1.25 t + the overhead. */
-		t = (RUN_SPAN_S / (units > 1 ? units : 1) - TRIAL_OVERHEAD_S) / 1.25;
+		t = (RUN_SPAN_S / (units > 1 ? units : 1) -
+		     (o->fresh_workers ? TRIAL_OVERHEAD_FRESH_S : TRIAL_OVERHEAD_S)) / 1.25;
 		t = fmin(fmax(t, TRIAL_AUTO_MIN_S), TRIAL_AUTO_MAX_S);
 		t = fmin(t, o->time_limit_s / 4);
 	}
@@ -413,6 +418,7 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "fixed-layout", no_argument, NULL, OPT_FIXED_LAYOUT },
+		{ "fresh-workers", no_argument, NULL, OPT_FRESH_WORKERS },
 		{ "precision", required_argument, NULL, OPT_PRECISION },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ NULL, 0, NULL, 0 },

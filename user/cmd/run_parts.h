@@ -63,6 +63,9 @@ struct cbench_run_options {
 	uint64_t seed;
 	bool have_seed;
 	bool fixed_layout;
+	/* --fresh-workers: each trial in a worker process started for it (else
+	 * a round's trials on a CPU run one after another in one worker). */
+	bool fresh_workers;
 	/* --precision: stop a benchmark once its headline's interval is within
 	 * this much of it, either way (relative; 0: run --trials each); --trials
 	 * is then the most, trials_given whether it was said.  --budget: no new

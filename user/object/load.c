@@ -128,6 +128,8 @@ static int load_staged(struct cbench_library *lib, const char *path, const char 
 		ret = -ENOENT;
 		goto fail;
 	}
+	lib->section_descs = lib->descs;
+	lib->section_ndescs = lib->ndescs;
 	ret = cbench_library_check(lib, path, true, err, errlen);
 	if (ret)
 		goto fail;
@@ -152,6 +154,31 @@ int cbench_library_load_only(struct cbench_library *lib, const char *path, const
 			     const char *b, char *err, size_t errlen)
 {
 	return load_staged(lib, path, a, b, NULL, NULL, err, errlen);
+}
+
+int cbench_library_load_another(struct cbench_library *lib, const struct cbench_library *have,
+				const char *a, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(lib, 0, sizeof(*lib));
+	memcpy(lib->path, have->path, sizeof(lib->path));
+	memcpy(lib->build_id, have->build_id, sizeof(lib->build_id));
+	memcpy(lib->segments, have->segments, sizeof(lib->segments));
+	lib->nsegments = have->nsegments;
+	lib->only[0] = a;
+	/* Held by have: this only counts it once more. */
+	lib->handle = dlopen(lib->path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	if (!lib->handle) {
+		snprintf(err, errlen, "cannot load %s again: %s", lib->path, dlerror());
+		return -ENOEXEC;
+	}
+	lib->descs = lib->section_descs = have->section_descs;
+	lib->ndescs = lib->section_ndescs = have->section_ndescs;
+	ret = cbench_library_check(lib, lib->path, true, err, errlen);
+	if (ret)
+		cbench_library_close(lib);
+	return ret;
 }
 
 static bool same_args(const struct cbench_experiment *a, const struct cbench_experiment *b)

@@ -101,6 +101,10 @@ struct cbench_library {
 	/* cbench_library_load_only(): the descriptors checked and expanded
 	 * (up to two names; NULL: every one). */
 	const char *only[2];
+	/* The descriptors as the section holds them, before any check
+	 * upgraded or ordered them (cbench_library_load_another()). */
+	const struct cbench_desc *const *section_descs;
+	size_t section_ndescs;
 };
 
 /*
@@ -130,6 +134,15 @@ int cbench_library_load(struct cbench_library *lib, const char *path, char *err,
  */
 int cbench_library_load_only(struct cbench_library *lib, const char *path, const char *a,
 			     const char *b, char *err, size_t errlen);
+
+/*
+ * The same again in a worker that holds have (loaded by one of the above
+ * from the same object): the object is not read or loaded again, only
+ * descriptor a checked and expanded into lib.  For a worker that measures
+ * one benchmark after another (phase.h's standing workers).
+ */
+int cbench_library_load_another(struct cbench_library *lib, const struct cbench_library *have,
+				const char *a, char *err, size_t errlen);
 void cbench_library_close(struct cbench_library *lib);
 
 /*

@@ -168,8 +168,8 @@ struct cbench_result {
 	bool have_tp;
 	struct cbench_tp_summary tp;
 	/*
-	 * Placement (docs/placement.md): each trial runs in a fresh worker,
-	 * on other pages.  The variance of the kept trials' estimates (of
+	 * Placement (docs/placement.md): each trial runs in a worker no other
+	 * trial of its benchmark ran in, on other pages.  The variance of the kept trials' estimates (of
 	 * their logs; robust: from their interquartile range, so one odd
 	 * trial does not make it), what the noise within trials predicts
 	 * of it (from each trial's halves, as an audit's rounds), and the

@@ -110,6 +110,33 @@ int cbench_collect_tuned(const struct cbench_worker_job *job, double time_limit_
 	return ret ? not_started(ret, &end->error, end->reason, sizeof(end->reason)) : end->error;
 }
 
+/* A SAMPLES message's measurements, each onto the benchmark's or the
+ * reference's in the order taken.  0 or -ENOMEM. */
+static int take_samples(struct cbench_trial_run *t, const struct cbench_msg *m)
+{
+	struct cbench_trial *tr = t->tr;
+	uint32_t n = m->u.samples.n;
+
+	/* The worker runs the benchmark's code: a count is capped. */
+	n = n < CBENCH_MSG_SAMPLES_MAX ? n : CBENCH_MSG_SAMPLES_MAX;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct cbench_sample *s = &m->u.samples.s[i];
+
+		if (m->u.samples.ref & (1u << i)) {
+			if (grow_by(cbench_bulk_grow, (void **)&tr->ref_samples, tr->nref_samples,
+				    &t->ref_cap, sizeof(*tr->ref_samples), 256))
+				return -ENOMEM;
+			tr->ref_samples[tr->nref_samples++] = *s;
+		} else {
+			if (grow_by(cbench_bulk_grow, (void **)&tr->samples, tr->nsamples, &t->cap,
+				    sizeof(*tr->samples), 256))
+				return -ENOMEM;
+			tr->samples[tr->nsamples++] = *s;
+		}
+	}
+	return 0;
+}
+
 static int take_trial(struct cbench_collector *c, const struct cbench_msg *m, char *reason,
 		      size_t len)
 {
@@ -117,17 +144,9 @@ static int take_trial(struct cbench_collector *c, const struct cbench_msg *m, ch
 	struct cbench_trial *tr = t->tr;
 
 	switch (m->type) {
-	case CBENCH_MSG_SAMPLE:
-		if (grow_by(cbench_bulk_grow, (void **)&tr->samples, tr->nsamples, &t->cap,
-			    sizeof(*tr->samples), 256))
+	case CBENCH_MSG_SAMPLES:
+		if (take_samples(t, m))
 			break;
-		tr->samples[tr->nsamples++] = m->u.sample;
-		return 0;
-	case CBENCH_MSG_REF_SAMPLE:
-		if (grow_by(cbench_bulk_grow, (void **)&tr->ref_samples, tr->nref_samples, &t->ref_cap,
-			    sizeof(*tr->ref_samples), 256))
-			break;
-		tr->ref_samples[tr->nref_samples++] = m->u.sample;
 		return 0;
 	case CBENCH_MSG_FIGURES:
 		tr->figures = m->u.figures;
@@ -200,12 +219,12 @@ int cbench_collect_trial(const struct cbench_worker_job *job, double time_limit_
 }
 
 int cbench_collect_trial_begin(struct cbench_trial_run *t, const struct cbench_worker_job *job,
-			       double time_limit_s, struct cbench_trial *tr)
+			       double time_limit_s, struct cbench_trial *tr, struct cbench_standing *w)
 {
 	int ret;
 
 	trial_init(t, job, tr);
-	ret = cbench_phase_begin(&t->ph, job, time_limit_s, &t->c, &t->end);
+	ret = cbench_phase_begin_standing(&t->ph, job, time_limit_s, &t->c, &t->end, w);
 	return ret ? trial_ended(t, ret) : 0;
 }
 

@@ -34,9 +34,10 @@ int cbench_collect_trial(const struct cbench_worker_job *job, double time_limit_
 
 /*
  * The same in steps, for trials on several CPUs at once: begin starts the
- * worker (-errno, the trial failed, if none could start); the phase, t->ph,
- * is then stepped (phase.h) until it is over; finish ends it and fills tr
- * as above.
+ * worker, or gives the trial to the standing worker w of its CPU (phase.h,
+ * cbench_phase_begin_standing(); -errno, the trial failed, if none could
+ * start); the phase, t->ph, is then stepped (phase.h) until it is over;
+ * finish ends it (or leaves w's worker standing) and fills tr as above.
  */
 struct cbench_trial_run {
 	struct cbench_collector c;	/* first: the collector is the run */
@@ -49,7 +50,7 @@ struct cbench_trial_run {
 };
 
 int cbench_collect_trial_begin(struct cbench_trial_run *t, const struct cbench_worker_job *job,
-			       double time_limit_s, struct cbench_trial *tr);
+			       double time_limit_s, struct cbench_trial *tr, struct cbench_standing *w);
 int cbench_collect_trial_finish(struct cbench_trial_run *t);
 
 /* AUDIT: the timings, the verdict, each side's timing points, into p;

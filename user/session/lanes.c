@@ -2,7 +2,8 @@
 /*
  * Trials on several CPUs at once (session.h): each lane runs one worker at
  * a time; the runner sleeps in poll() on their pipes while they measure,
- * and starts a lane's next unit as soon as its worker is done.
+ * and starts a lane's next unit as soon as its worker is done.  A lane's
+ * worker stands for its next trial where the two share (job.h's share).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@ struct lane_slot {
 	bool busy;
 	size_t unit;
 	struct cbench_trial_run run;
+	struct cbench_standing standing;
 };
 
 /* The next unit begin() gives a trial for, started on lane; false when
@@ -29,7 +31,7 @@ static bool start_next(const struct cbench_lane_work *w, size_t n, size_t *next,
 		if (!tr)
 			continue;
 		slot->unit = unit;
-		if (cbench_collect_trial_begin(&slot->run, &job, w->limit_s, tr)) {
+		if (cbench_collect_trial_begin(&slot->run, &job, w->limit_s, tr, &slot->standing)) {
 			/* No worker: the trial failed already. */
 			w->end(w->arg, unit, lane);
 			continue;
@@ -100,6 +102,7 @@ size_t cbench_session_trials(struct cbench_session *s, size_t n, size_t lanes,
 			cbench_collect_trial_finish(&slot[l].run);
 			dropped = slot[l].unit < dropped ? slot[l].unit : dropped;
 		}
+		cbench_standing_end(&slot[l].standing);
 	}
 	free(slot);
 	/* Units start in order: all before the next to start, or before

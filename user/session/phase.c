@@ -10,6 +10,7 @@
  * A benchmark may fork; proc.c keeps what it forks from outliving the phase.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -145,6 +146,49 @@ static int load(struct cbench_library *lib, const struct cbench_library *have,
 	return ret ? ret : cbench_experiment_find(have ? have : lib, want, found, err, errlen);
 }
 
+/* A standing worker's next job (cbench_worker_serve()): read whole from
+ * the runner, its experiment loaded again from the object the first
+ * loaded (its descriptor checked, its parameters expanded). */
+struct serving {
+	int fd;
+	const struct cbench_library *first;
+	struct cbench_library lib;	/* the current job's, after the first */
+	bool have;
+};
+
+static bool next_job(void *arg, struct cbench_worker_job *job)
+{
+	struct serving *sv = arg;
+	struct cbench_worker_job want = { 0 };
+	char err[CBENCH_ERR_LEN];
+	size_t got = 0;
+	int ret;
+
+	while (got < sizeof(want)) {
+		ssize_t n = read(CBENCH_PROC_CMD_FD, (char *)&want + got, sizeof(want) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;		/* the runner has no more */
+		got += (size_t)n;
+	}
+	if (sv->have)
+		cbench_library_close(&sv->lib);
+	sv->have = false;
+	ret = cbench_library_load_another(&sv->lib, sv->first, want.exp->desc->name, err,
+					  sizeof(err));
+	sv->have = !ret;
+	if (!ret)
+		ret = cbench_experiment_find(&sv->lib, want.exp, &want.exp, err, sizeof(err));
+	if (ret) {
+		send_error(sv->fd, ret, err);
+		return false;
+	}
+	*job = want;
+	return true;
+}
+
 /* The worker, with its end of the pipe in fd. */
 static void child(void *arg, int fd)
 {
@@ -164,7 +208,15 @@ static void child(void *arg, int fd)
 		send_error(fd, ret, err);
 		_exit(1);
 	}
-	ret = cbench_worker_main(&own, fd);
+	if (job->serve) {
+		struct serving sv = { .fd = fd, .first = &lib };
+
+		ret = cbench_worker_serve(&own, fd, next_job, &sv);
+		if (sv.have)
+			cbench_library_close(&sv.lib);
+	} else {
+		ret = cbench_worker_main(&own, fd);
+	}
 	fflush(stdout);
 	_exit(ret);
 }
@@ -201,6 +253,7 @@ static void take(struct cbench_phase *r, struct cbench_msg *m)
 	case CBENCH_MSG_DONE:
 		stage(r, CBENCH_PHASE_MEASURE);
 		r->done = true;
+		r->last = m->u.done.last;
 		return;
 	case CBENCH_MSG_NEEDED:
 		stage(r, CBENCH_PHASE_WARM);
@@ -246,13 +299,15 @@ static void lost(struct cbench_phase *r, int error)
 	r->eof = true;
 }
 
-int cbench_phase_begin(struct cbench_phase *ph, const struct cbench_worker_job *job,
+/* A phase's start, before its worker: the clock and the trials' costs. */
+static void phase_init(struct cbench_phase *ph, const struct cbench_worker_job *job,
 		       double time_limit_s, struct cbench_collector *c, struct cbench_phase_end *p)
 {
 	memset(ph, 0, sizeof(*ph));
 	memset(p, 0, sizeof(*p));
 	ph->p = p;
 	ph->c = c;
+	ph->fd = -1;
 	ph->limit_s = time_limit_s;
 	ph->t_begin = cbench_now_s();
 	ph->deadline_s = ph->t_begin + time_limit_s;
@@ -261,13 +316,101 @@ int cbench_phase_begin(struct cbench_phase *ph, const struct cbench_worker_job *
 		costs.between_s += ph->t_begin - last_end_s;
 		costs.between_n++;
 	}
-	ph->pid = cbench_proc_start(child, (void *)job, &ph->fd);
+}
+
+/* Its worker, forked (duplex: a standing worker, its request pipe in
+ * *cmd).  0 or -errno. */
+static int phase_fork(struct cbench_phase *ph, const struct cbench_worker_job *job, int *cmd)
+{
+	ph->pid = cmd ? cbench_proc_start_duplex(child, (void *)job, &ph->fd, cmd) :
+		  cbench_proc_start(child, (void *)job, &ph->fd);
 	if (ph->pid < 0) {
 		trials_live -= ph->trial;
 		return (int)ph->pid;
 	}
 	stage(ph, CBENCH_PHASE_FORK);
 	live_add(ph->pid);
+	return 0;
+}
+
+int cbench_phase_begin(struct cbench_phase *ph, const struct cbench_worker_job *job,
+		       double time_limit_s, struct cbench_collector *c, struct cbench_phase_end *p)
+{
+	phase_init(ph, job, time_limit_s, c, p);
+	return phase_fork(ph, job, NULL);
+}
+
+void cbench_standing_end(struct cbench_standing *w)
+{
+	struct cbench_proc_end end;
+
+	double began = cbench_now_s();
+
+	if (!w->pid)
+		return;
+	close(w->cmd);
+	close(w->fd);
+	cbench_proc_end_group(w->pid, &end);
+	live_drop(w->pid);
+	w->pid = 0;
+	/* Its end is its trials' (their means carry it), not the runner's
+	 * time between them. */
+	last_end_s = cbench_now_s();
+	costs.s[CBENCH_PHASE_END] += last_end_s - began;
+}
+
+/* Writes job to w's worker, a SIGPIPE of a worker gone taken here.  0 or
+ * -EPIPE. */
+static int send_job(const struct cbench_standing *w, const struct cbench_worker_job *job)
+{
+	struct timespec none = { 0, 0 };
+	sigset_t pipe_sig, old;
+	int ret;
+
+	sigemptyset(&pipe_sig);
+	sigaddset(&pipe_sig, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_sig, &old);
+	ret = cbench_proc_write_all(w->cmd, job, sizeof(*job));
+	if (ret && !sigismember(&old, SIGPIPE))
+		sigtimedwait(&pipe_sig, NULL, &none);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+_Static_assert(sizeof(struct cbench_worker_job) <= PIPE_BUF, "a job is written to a pipe at once");
+
+int cbench_phase_begin_standing(struct cbench_phase *ph, const struct cbench_worker_job *job,
+				double time_limit_s, struct cbench_collector *c,
+				struct cbench_phase_end *p, struct cbench_standing *w)
+{
+	struct cbench_worker_job own = *job;
+	int ret;
+
+	if (w->pid && (!job->share || w->share != job->share || w->cpu != job->cpu))
+		cbench_standing_end(w);
+	phase_init(ph, job, time_limit_s, c, p);
+	if (w->pid && !send_job(w, job)) {
+		/* Started, and its start done: the worker's first ENV came
+		 * with its first trial. */
+		ph->pid = w->pid;
+		ph->fd = w->fd;
+		ph->standing = w;
+		ph->envs = 1;
+		stage(ph, CBENCH_PHASE_FORK);
+		stage(ph, CBENCH_PHASE_START);
+		w->trials++;
+		return 0;
+	}
+	cbench_standing_end(w);
+	if (!job->share)
+		return phase_fork(ph, job, NULL);
+	own.serve = true;
+	ret = phase_fork(ph, &own, &w->cmd);
+	if (ret)
+		return ret;
+	*w = (struct cbench_standing){ .pid = ph->pid, .fd = ph->fd, .cmd = w->cmd,
+				       .share = job->share, .cpu = job->cpu, .trials = 1 };
+	ph->standing = w;
 	return 0;
 }
 
@@ -309,6 +452,16 @@ void cbench_phase_finish(struct cbench_phase *ph)
 	struct cbench_phase_end *p = ph->p;
 	struct cbench_proc_end end;
 
+	if (ph->standing) {
+		if (ph->done && !p->error && !ph->last && !ph->eof) {
+			/* It stands for the next trial. */
+			costs_add(ph);
+			return;
+		}
+		/* It ends with this trial, which answers for how it ends. */
+		close(ph->standing->cmd);
+		ph->standing->pid = 0;
+	}
 	close(ph->fd);
 	cbench_proc_end_group(ph->pid, &end);
 	live_drop(ph->pid);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "machine/cpus.h"
@@ -74,6 +75,23 @@ void cbench_phase_costs(struct cbench_phase_costs *out);
 void cbench_phase_costs_reset(void);
 
 /*
+ * A standing worker: one kept between trials of one share (job.h), on one
+ * CPU, that takes each next trial's job over a pipe (worker.h,
+ * cbench_worker_serve()) instead of a worker started and ended for each.
+ * pid 0: none.  Zeroed by its owner; ended by cbench_standing_end().
+ */
+struct cbench_standing {
+	pid_t pid;			/* its keeper's, as phases know it */
+	int fd, cmd;			/* its messages; our requests to it */
+	uint64_t share;
+	int cpu;
+	size_t trials;			/* begun in it */
+};
+
+/* Ends w's worker, if any: its input closed, it exits and is reaped. */
+void cbench_standing_end(struct cbench_standing *w);
+
+/*
  * The same in steps, for several workers at once (one a CPU): begin starts
  * the worker (0, or -errno if none could start); then, whenever poll()
  * says fd is readable or wait_ms has passed, step takes what came (true
@@ -94,10 +112,24 @@ struct cbench_phase {
 	size_t have;
 	bool done;			/* the worker finished its job */
 	bool eof;			/* it will send nothing more */
+	/* The standing worker it runs in, or NULL; and whether the worker
+	 * said it takes no more (its DONE's last). */
+	struct cbench_standing *standing;
+	bool last;
 };
 
 int cbench_phase_begin(struct cbench_phase *ph, const struct cbench_worker_job *job,
 		       double time_limit_s, struct cbench_collector *c, struct cbench_phase_end *end);
+/*
+ * Begins a TRIAL job in w's worker where it stands for the job's share and
+ * CPU, else in a new one (ending w's), which w then holds where the job has
+ * a share; a job of share 0 gets a worker of its own, as with begin.  The
+ * phase's finish keeps w's worker where it finished the trial and said it
+ * would take another.
+ */
+int cbench_phase_begin_standing(struct cbench_phase *ph, const struct cbench_worker_job *job,
+				double time_limit_s, struct cbench_collector *c,
+				struct cbench_phase_end *end, struct cbench_standing *w);
 int cbench_phase_wait_ms(const struct cbench_phase *ph);
 bool cbench_phase_step(struct cbench_phase *ph, bool readable);
 void cbench_phase_finish(struct cbench_phase *ph);

@@ -135,6 +135,8 @@ struct cbench_worker_job cbench_session_job_on(const struct cbench_session *s, s
  * time), units 0 .. n - 1 in order, on at most lanes of them: begin()
  * gives unit's job (from cbench_session_job_on()) and its trial, or NULL
  * to skip it; end() is called as each finishes, in the order they finish.
+ * A lane's trials one after another whose jobs have the same nonzero share
+ * (job.h) run in one worker, which stands between them (phase.h).
  * A stopped session ends the trials in progress, which end() does not
  * see.  Returns the first unit not finished (n when all were); units past
  * it may have finished too.

@@ -17,9 +17,10 @@ enum cbench_worker_mode {
 	CBENCH_WORKER_CALIBRATE,	/* measure the timer, send ENV + TIMER */
 	CBENCH_WORKER_TUNE,		/* Alg. 1, send ENV + TUNED */
 	CBENCH_WORKER_TRIAL,		/* warm-up, measurements, send ENV +
-					 * (LAYOUT_PLACED with place_code) + SAMPLE...
-					 * (each followed by a REF_SAMPLE where the
-					 * timer has ref_reps) + DONE */
+					 * (LAYOUT_PLACED with place_code) + ENV +
+					 * NEEDED + SAMPLES... (each measurement
+					 * followed by the reference chain's where
+					 * the timer has ref_reps) + DONE */
 	CBENCH_WORKER_PROFILE,		/* sample the IP, send ENV + PROFILE +
 					 * PROFILE_GROUP... + PROFILE_STACK... +
 					 * DONE (worker/results.h) */
@@ -77,17 +78,23 @@ struct cbench_worker_job {
 	 * (run's sampled code layouts); layout_index names it in LAYOUT_PLACED. */
 	bool place_code;
 	uint32_t layout_index;
+	/* TRIAL: trials of one nonzero share may run one after another in
+	 * one worker (phase.h's standing workers, a round of run's); 0: the
+	 * trial has a worker of its own. */
+	uint64_t share;
+	/* TRIAL, set by the phase: this worker takes further trials' jobs
+	 * after this one (worker.h, cbench_worker_serve()). */
+	bool serve;
 };
 
 enum cbench_msg_type {
 	CBENCH_MSG_ENV = 1,
 	CBENCH_MSG_TIMER,
 	CBENCH_MSG_TUNED,
-	CBENCH_MSG_SAMPLE,
+	CBENCH_MSG_SAMPLES,	/* TRIAL: measurements in order, u.samples */
 	CBENCH_MSG_DONE,
 	CBENCH_MSG_ERROR,
 	CBENCH_MSG_NEEDED,	/* TRIAL: u.tuned.n valid measurements wanted */
-	CBENCH_MSG_REF_SAMPLE,	/* TRIAL: a measurement of the reference chain */
 	CBENCH_MSG_PROFILE,	/* PROFILE: how the sampling went */
 	CBENCH_MSG_PROFILE_GROUP, /* PROFILE: one group's samples */
 	CBENCH_MSG_AUDIT_TIMING,	/* AUDIT: one timing, u.timing */
@@ -100,6 +107,8 @@ enum cbench_msg_type {
 	CBENCH_MSG_LAYOUT_PLACED,	/* LAYOUT, TRIAL with place_code: u.placed,
 					 * before the layout's timings */
 };
+
+#define CBENCH_MSG_SAMPLES_MAX 8
 
 /* One message; always written whole (smaller than PIPE_BUF, so atomic). */
 struct cbench_msg {
@@ -123,6 +132,22 @@ struct cbench_msg {
 		struct cbench_tp_summary tp;
 		struct cbench_tp_round tp_round;
 		struct cbench_layout_placed placed;
+		struct {
+			/* A serving worker takes no trial after this one
+			 * (worker.h says when). */
+			uint32_t last;
+		} done;				/* MSG_DONE */
+		/* MSG_SAMPLES: n measurements in the order taken, bit i of
+		 * ref set where s[i] is the reference chain's (the one after
+		 * each of the benchmark's, where the timer has ref_reps).
+		 * Batched: a sample alone would be a message of 600 bytes
+		 * for 64, and the runner's reads of them, on a CPU the
+		 * workers leave it, a trial's tail. */
+		struct {
+			uint32_t n;
+			uint32_t ref;
+			struct cbench_sample s[CBENCH_MSG_SAMPLES_MAX];
+		} samples;
 	} u;
 };
 

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The worker side of a phase; see worker.h. */
+#include <dirent.h>
 #include <errno.h>
+#include <fenv.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "machine/alloc.h"
@@ -78,11 +83,24 @@ static int warm_up(struct cbench_backend *b, uint64_t n, bool ref, double span_n
 	return 0;
 }
 
-static int post(struct cbench_outbox *o, int fd, uint32_t type, const struct cbench_sample *s)
+/* Measurements into SAMPLES messages (job.h): each put into batch, which
+ * goes to the outbox when full (or when flushed, with what it has). */
+static int batch_flush(struct cbench_outbox *o, int fd, struct cbench_msg *batch)
 {
-	struct cbench_msg m = { .type = type, .u.sample = *s };
+	int ret = batch->u.samples.n ? cbench_outbox_put(o, fd, batch) : 0;
 
-	return cbench_outbox_put(o, fd, &m);
+	batch->u.samples.n = batch->u.samples.ref = 0;
+	return ret;
+}
+
+static int post(struct cbench_outbox *o, int fd, struct cbench_msg *batch, bool ref,
+		const struct cbench_sample *s)
+{
+	uint32_t i = batch->u.samples.n++;
+
+	batch->u.samples.s[i] = *s;
+	batch->u.samples.ref |= (uint32_t)ref << i;
+	return batch->u.samples.n == CBENCH_MSG_SAMPLES_MAX ? batch_flush(o, fd, batch) : 0;
 }
 
 /* Reps of the measurements allocations are counted over (Caliper): after
@@ -168,12 +186,13 @@ static int place_code(struct cbench_backend *b, const struct cbench_worker_job *
  * reference chain, on the same CPU, microseconds later.  The core clock
  * drifts by a percent or two over seconds on a boosting or shared host; the
  * trial's cycle estimate is the ratio of the two, which the drift cancels
- * out of (report.c).
+ * out of (report.c).  Everything but the DONE that ends it.
  */
 static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
 {
 	static struct cbench_outbox out;
-	struct cbench_msg m = { .type = CBENCH_MSG_SAMPLE };
+	static struct cbench_msg batch = { .type = CBENCH_MSG_SAMPLES };
+	struct cbench_msg m = { 0 };
 	struct cbench_sample s;
 	uint32_t valid = 0, needed = job->min_valid;
 	bool ref = with_ref(b);
@@ -196,27 +215,34 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 	if (ret)
 		return ret;
 	cbench_outbox_init(&out);
+	batch.u.samples.n = batch.u.samples.ref = 0;
 	until = cbench_now_ns() + job->trial_ns;
 	while (valid < job->max_measurements && (valid < needed || cbench_now_ns() < until)) {
 		ret = b->ops->measure(b, job->n, &s);
 		if (ret)
 			return ret;
 		valid += !s.disturbed;
-		ret = post(&out, fd, CBENCH_MSG_SAMPLE, &s);
+		ret = post(&out, fd, &batch, false, &s);
 		if (!ret && ref) {
 			ret = b->ops->measure_ref(b, b->timer.ref_reps, &s);
-			ret = ret ? ret : post(&out, fd, CBENCH_MSG_REF_SAMPLE, &s);
+			ret = ret ? ret : post(&out, fd, &batch, true, &s);
 		}
 		if (ret)
 			return ret;
 	}
-	ret = cbench_outbox_flush(&out, fd);
+	ret = batch_flush(&out, fd, &batch);
+	ret = ret ? ret : cbench_outbox_flush(&out, fd);
 	if (!ret && counts_allocations(b, job))
 		ret = allocations(b, job, fd);
-	if (!ret)
-		ret = cbench_worker_tpoints(b, job, fd);
-	m.type = CBENCH_MSG_DONE;
-	return ret ? ret : send_msg(fd, &m);
+	return ret ? ret : cbench_worker_tpoints(b, job, fd);
+}
+
+/* A trial's end: DONE, saying whether the worker takes another. */
+static int done(int fd, bool last)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_DONE, .u.done.last = last };
+
+	return send_msg(fd, &m);
 }
 
 /* Alg. 1 in this worker, and its n to the runner. */
@@ -315,8 +341,129 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 		goto out;
 	}
 	ret = trial(&b, job, fd);
-	if (ret && ret != -EPIPE)
+	if (!ret)
+		ret = done(fd, true);
+	else if (ret != -EPIPE)
 		send_error(fd, ret, "measurement failed", why(&b));
+out:
+	b.ops->close(&b);
+	return ret ? 1 : 0;
+}
+
+/* Whether the process has no POSIX timer (timer_create()): false where
+ * /proc does not say. */
+static bool timers_none(void)
+{
+	FILE *f = fopen("/proc/self/timers", "re");
+	bool none;
+
+	if (!f)
+		return false;
+	none = fgetc(f) == EOF;
+	fclose(f);
+	return none;
+}
+
+/*
+ * Whether this worker may take another trial once its benchmark is done
+ * with it: only where what the benchmark left would end with the worker
+ * in a worker of one trial.  A thread it started would run on beside the
+ * next trial; a process it started (alive, or a zombie not reaped) would
+ * too, or would be blamed on the next trial when the worker ends, so the
+ * worker ends now, and its keeper counts what was left against this one.
+ * Such a process is seen only where the worker's keeper is its PID
+ * namespace's init: kill(-1, 0) then reaches the namespace alone.  A
+ * timer it armed, or the CPU or scheduling it moved the worker to, would
+ * hold for the next trial: the worker ends too.  Its floating-point
+ * environment is put back before each trial instead.
+ */
+static bool may_serve_on(const struct cbench_backend *b, const struct cbench_worker_job *job,
+			 int policy)
+{
+	static const int itimers[] = { ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF };
+	cpu_set_t on;
+	DIR *dir;
+	int n = 0;
+
+	if (!b->ops->release || !cbench_proc_isolated())
+		return false;
+	if (kill(-1, 0) == 0 || errno != ESRCH)
+		return false;
+	dir = opendir("/proc/self/task");
+	if (!dir)
+		return false;
+	while (readdir(dir))
+		n++;
+	closedir(dir);
+	/* ".", ".." and this thread. */
+	if (n != 3)
+		return false;
+	/* A timer it armed would fire in another's trial. */
+	for (size_t i = 0; i < sizeof(itimers) / sizeof(itimers[0]); i++) {
+		struct itimerval it;
+
+		if (getitimer(itimers[i], &it) || it.it_value.tv_sec || it.it_value.tv_usec)
+			return false;
+	}
+	if (!timers_none())
+		return false;
+	/* Where it moved the worker, or how it scheduled it, would hold for
+	 * the next trial. */
+	if (sched_getscheduler(0) != policy || sched_getaffinity(0, sizeof(on), &on) ||
+	    CPU_COUNT(&on) != 1 || !CPU_ISSET(job->cpu, &on))
+		return false;
+	return true;
+}
+
+int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
+			bool (*next)(void *arg, struct cbench_worker_job *job), void *arg)
+{
+	struct cbench_worker_job job = *first;
+	struct cbench_backend b = cbench_job_backend(&job, job.ops, &job.timer);
+	struct cbench_backend_env opened;
+	struct cbench_msg m = { .type = CBENCH_MSG_ENV };
+	int ret, policy;
+	bool last;
+	fenv_t fp;
+
+	ret = b.ops->open(&b, job.cpu);
+	if (ret) {
+		send_error(fd, ret, "unable to prepare the worker on its CPU", why(&b));
+		goto out;
+	}
+	opened = m.u.env = b.env;
+	policy = sched_getscheduler(0);
+	fegetenv(&fp);
+	ret = send_msg(fd, &m);
+	while (!ret) {
+		/* Each trial as a worker of its own would begin it. */
+		fesetenv(&fp);
+		b.env = opened;
+		b.timer = job.timer;
+		b.error[0] = '\0';
+		ret = b.ops->prepare(&b, job.exp);
+		if (ret) {
+			send_error(fd, ret, "setup failed",
+				   why(&b) ? why(&b) :
+				   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" :
+				   NULL);
+			break;
+		}
+		m.u.env = b.env;
+		ret = send_msg(fd, &m);
+		ret = ret ? ret : trial(&b, &job, fd);
+		if (ret) {
+			if (ret != -EPIPE)
+				send_error(fd, ret, "measurement failed", why(&b));
+			break;
+		}
+		if (b.ops->release)
+			b.ops->release(&b);
+		last = !may_serve_on(&b, &job, policy);
+		ret = done(fd, last);
+		if (ret || last || !next(arg, &job))
+			break;
+	}
 out:
 	b.ops->close(&b);
 	return ret ? 1 : 0;

@@ -15,4 +15,17 @@
 /* Runs job in this process, writing messages to fd.  Returns an exit code. */
 int cbench_worker_main(const struct cbench_worker_job *job, int fd);
 
+/*
+ * Trials one after another in this process (a standing worker, phase.h):
+ * first's, then each job next() gives, until it returns false (the runner
+ * has no more, or the job could not be loaded: next() said why).  Each
+ * trial as cbench_worker_main() runs one (ENV after prepare(), the
+ * measurements, DONE), the backend opened once and released between them;
+ * its DONE says "last" where the worker ends after it: the backend cannot
+ * release, or the benchmark left a thread or a process behind (worker.c).
+ * Returns an exit code.
+ */
+int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
+			bool (*next)(void *arg, struct cbench_worker_job *job), void *arg);
+
 #endif /* _CBENCH_WORKER_H */
