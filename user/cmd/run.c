@@ -64,6 +64,11 @@ struct run_state {
 	struct cbench_session s;
 	struct cbench_report report;
 	char cache_path[4096];
+	/* The tuning cache as the run began, and what the run tuned, stored
+	 * together once tuning is over (cache.h). */
+	struct cbench_cache cache;
+	struct cbench_cache_entry *tuned;
+	size_t ntuned;
 	char cpu_model[160];
 	bool no_report;			/* stdout is a terminal and no -o: none */
 	size_t streamed;		/* rows printed as their benchmarks finished */
@@ -89,7 +94,7 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 		return;
 	}
 	res->tuning = "cached";
-	if (!opt->retune && st->cache_path[0] && !cbench_cache_lookup(st->cache_path, key, &res->n))
+	if (!opt->retune && st->cache_path[0] && !cbench_cache_find(&st->cache, key, &res->n))
 		return;
 
 	res->tuning = "tuned";
@@ -101,12 +106,21 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 			fail_trial(&res->trials[t], -EIO, "tuning failed: ", failure);
 		return;
 	}
-	if (st->cache_path[0]) {
-		ret = cbench_cache_store(st->cache_path, key, res->n, e->id);
-		if (ret)
-			cbench_err("unable to update the tuning cache %s: %s\n",
-				st->cache_path, strerror(-ret));
-	}
+	/* st->tuned has room for every benchmark (measure_all()). */
+	if (st->cache_path[0] && st->tuned)
+		st->tuned[st->ntuned++] = (struct cbench_cache_entry){ .key = key, .n = res->n,
+								 .bench_id = e->id };
+}
+
+/* What the run tuned into the cache, in one rewrite of it. */
+static void store_tuned(struct run_state *st)
+{
+	int ret = st->ntuned ? cbench_cache_store_many(st->cache_path, st->tuned, st->ntuned) : 0;
+
+	if (ret)
+		cbench_err("unable to update the tuning cache %s: %s\n", st->cache_path,
+			   strerror(-ret));
+	st->ntuned = 0;
 }
 
 /*
@@ -298,6 +312,9 @@ static void start(struct run_state *st)
 		 m->cpu_family, m->cpu_model, m->cpu_stepping);
 	if (cbench_cache_path(st->cache_path, sizeof(st->cache_path)))
 		st->cache_path[0] = '\0';
+	/* One unreadable is empty: what the run tunes it tries to store. */
+	else
+		cbench_cache_load(st->cache_path, &st->cache);
 	/* The Go report would scroll the table away: on a terminal it is
 	 * printed only when -o - asks for it. */
 	st->no_report = !st->opt->output && isatty(STDOUT_FILENO);
@@ -712,7 +729,8 @@ static int measure_all(struct run_state *st)
 	size_t total = st->s.nchosen, planned = 0;
 
 	st->report.results = calloc(total, sizeof(*st->report.results));
-	if (!st->report.results)
+	st->tuned = calloc(total ? total : 1, sizeof(*st->tuned));
+	if (!st->report.results || !st->tuned)
 		return -ENOMEM;
 	for (size_t k = 0; k < total && !cbench_session_stopped(); ) {
 		struct cbench_result *res = &st->report.results[k];
@@ -734,6 +752,7 @@ static int measure_all(struct run_state *st)
 		st->report.nresults = ++k;
 		tune_experiment(st, res, k - 1, total);
 	}
+	store_tuned(st);
 	if (cbench_session_stopped()) {
 		stopped(st, 0, 0);
 		return 0;
@@ -957,6 +976,8 @@ int cbench_run(const struct cbench_run_options *o, const struct cbench_run_taker
 		status = 1;
 out:
 	free_results(&st.report);
+	cbench_cache_free(&st.cache);
+	free(st.tuned);
 	cbench_session_close(&st.s);
 	cbench_resume_close(&resume);
 	return status;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,24 +53,88 @@ uint64_t cbench_cache_key(const char *build_id, const char *bench_id, const char
 	return fnv1a(h, CBENCH_TUNE_METHOD);
 }
 
-int cbench_cache_lookup(const char *path, uint64_t key, uint64_t *n)
+/* A line's key and n; false for anything else. */
+static bool parse(const char *line, uint64_t *k, uint64_t *v)
+{
+	return sscanf(line, "%16" SCNx64 " %" SCNu64, k, v) == 2 && *v > 0;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct cbench_cache_entry *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+static int by_key_then_order(const void *a, const void *b)
+{
+	const struct cbench_cache_entry *x = a, *y = b;
+
+	return by_key(a, b) ? by_key(a, b) : (x->order > y->order) - (x->order < y->order);
+}
+
+/* e's count entries sorted by key, the last of each key (by order) kept;
+ * returns how many are kept. */
+static size_t keep_last(struct cbench_cache_entry *e, size_t count)
+{
+	size_t kept = 0;
+
+	qsort(e, count, sizeof(*e), by_key_then_order);
+	for (size_t i = 0; i < count; i++)
+		if (i + 1 == count || e[i + 1].key != e[i].key)
+			e[kept++] = e[i];
+	return kept;
+}
+
+int cbench_cache_load(const char *path, struct cbench_cache *c)
 {
 	FILE *f = fopen(path, "r");
+	size_t cap = 0;
 	char line[512];
-	int ret = -ENOENT;
 
+	memset(c, 0, sizeof(*c));
 	if (!f)
-		return errno == ENOENT ? -ENOENT : -errno;
+		return errno == ENOENT ? 0 : -errno;
 	while (fgets(line, sizeof(line), f)) {
 		uint64_t k, v;
 
-		if (sscanf(line, "%16" SCNx64 " %" SCNu64, &k, &v) == 2 && k == key && v > 0) {
-			*n = v;
-			ret = 0;	/* the last entry wins */
+		if (!parse(line, &k, &v))
+			continue;
+		if (c->len == cap) {
+			struct cbench_cache_entry *e = realloc(c->e, (cap ? cap * 2 : 256) * sizeof(*e));
+
+			if (!e) {
+				fclose(f);
+				cbench_cache_free(c);
+				return -ENOMEM;
+			}
+			c->e = e;
+			cap = cap ? cap * 2 : 256;
 		}
+		c->e[c->len] = (struct cbench_cache_entry){ .key = k, .n = v, .order = c->len };
+		c->len++;
 	}
 	fclose(f);
-	return ret;
+	c->len = keep_last(c->e, c->len);
+	return 0;
+}
+
+int cbench_cache_find(const struct cbench_cache *c, uint64_t key, uint64_t *n)
+{
+	struct cbench_cache_entry want = { .key = key };
+	const struct cbench_cache_entry *e = c->len ?
+		bsearch(&want, c->e, c->len, sizeof(*c->e), by_key) : NULL;
+
+	if (!e)
+		return -ENOENT;
+	*n = e->n;
+	return 0;
+}
+
+void cbench_cache_free(struct cbench_cache *c)
+{
+	free(c->e);
+	memset(c, 0, sizeof(*c));
 }
 
 static int make_dirs(const char *path)
@@ -90,8 +155,17 @@ static int make_dirs(const char *path)
 	return 0;
 }
 
-/* Rewrites the cache with the entry added or replaced; under the lock. */
-static int store_locked(const char *path, uint64_t key, uint64_t n, const char *bench_id)
+/* Whether key is one of e's count (sorted by key). */
+static bool among(const struct cbench_cache_entry *e, size_t count, uint64_t key)
+{
+	struct cbench_cache_entry want = { .key = key };
+
+	return count && bsearch(&want, e, count, sizeof(*e), by_key);
+}
+
+/* Rewrites the cache with the entries (sorted by key) added or replaced;
+ * under the lock. */
+static int store_locked(const char *path, const struct cbench_cache_entry *e, size_t count)
 {
 	struct cbench_outfile out;
 	char line[512];
@@ -106,13 +180,14 @@ static int store_locked(const char *path, uint64_t key, uint64_t n, const char *
 		while (fgets(line, sizeof(line), old)) {
 			uint64_t k;
 
-			if (sscanf(line, "%16" SCNx64, &k) == 1 && k == key)
+			if (sscanf(line, "%16" SCNx64, &k) == 1 && among(e, count, k))
 				continue;
 			fputs(line, out.file);
 		}
 		fclose(old);
 	}
-	fprintf(out.file, "%016" PRIx64 " %" PRIu64 " %s\n", key, n, bench_id);
+	for (size_t i = 0; i < count; i++)
+		fprintf(out.file, "%016" PRIx64 " %" PRIu64 " %s\n", e[i].key, e[i].n, e[i].bench_id);
 	return cbench_outfile_commit(&out);
 }
 
@@ -143,17 +218,32 @@ static int lock_cache(const char *path)
 	return fd;
 }
 
-int cbench_cache_store(const char *path, uint64_t key, uint64_t n, const char *bench_id)
+int cbench_cache_store_many(const char *path, const struct cbench_cache_entry *e, size_t count)
 {
+	struct cbench_cache_entry *sorted;
+	size_t kept;
 	int ret, lock;
 
+	if (!count)
+		return 0;
+	/* Sorted for among(); of a key given twice, the later stays. */
+	sorted = malloc(count * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	for (size_t i = 0; i < count; i++) {
+		sorted[i] = e[i];
+		sorted[i].order = i;
+	}
+	kept = keep_last(sorted, count);
 	ret = make_dirs(path);
-	if (ret)
-		return ret;
-	lock = lock_cache(path);
-	if (lock < 0)
+	lock = ret ? ret : lock_cache(path);
+	if (lock < 0) {
+		free(sorted);
 		return lock;
-	ret = store_locked(path, key, n, bench_id);
+	}
+	ret = store_locked(path, sorted, kept);
 	close(lock);
+	free(sorted);
 	return ret;
 }
+

@@ -25,10 +25,33 @@ int cbench_cache_path(char *buf, size_t len);
 uint64_t cbench_cache_key(const char *build_id, const char *bench_id, const char *cpu_model,
 			  const char *backend);
 
-/* 0 with *n set, -ENOENT if absent, other -errno on failure. */
-int cbench_cache_lookup(const char *path, uint64_t key, uint64_t *n);
+/*
+ * The whole cache read once, for a run that looks up each of its
+ * benchmarks (a lookup each would read the file each time: quadratic in
+ * the suite), sorted by key; the last line of a key wins.  A file that does
+ * not exist is an empty cache.  0 or -errno.
+ */
+struct cbench_cache_entry {
+	uint64_t key, n;
+	const char *bench_id;		/* what store writes beside it */
+	size_t order;			/* of a key's entries, the last wins */
+};
 
-/* Adds or replaces the entry, creating directories as needed. */
-int cbench_cache_store(const char *path, uint64_t key, uint64_t n, const char *bench_id);
+struct cbench_cache {
+	struct cbench_cache_entry *e;
+	size_t len;
+};
+
+int cbench_cache_load(const char *path, struct cbench_cache *c);
+/* 0 with *n set, or -ENOENT. */
+int cbench_cache_find(const struct cbench_cache *c, uint64_t key, uint64_t *n);
+void cbench_cache_free(struct cbench_cache *c);
+
+/*
+ * Adds or replaces count entries (of a key given twice, the later),
+ * creating directories as needed, in one rewrite of the file: a run's
+ * tunings together (one each would rewrite it each time).
+ */
+int cbench_cache_store_many(const char *path, const struct cbench_cache_entry *e, size_t count);
 
 #endif /* _CBENCH_CACHE_H */
