@@ -799,30 +799,46 @@ STAND="$FIX/standing.so"
 standing_lines() {
 	sed -n 's/^standing //p' "$TMP/err"
 }
-run_cb run $FAST --trials 1 -o /dev/null "$STAND"	# its tuning cached
-run_cb run $FAST --trials 3 --format json -o "$TMP/standing.json" "$STAND"
-standing_lines >"$TMP/standing"
-if [ "$rc" -eq 0 ] && python3 - "$TMP/standing" <<'PY'
+# standing_workers WORKERS: 7 benchmarks, 3 trials each, no tuning; each
+# trial in a worker no other trial of its benchmark ran in, WORKERS
+# workers in all.
+standing_workers() {
+	standing_lines | python3 -c '
 import collections, sys
-rows = [l.split() for l in open(sys.argv[1])]
+rows = [l.split() for l in sys.stdin]
 by_bench = collections.defaultdict(list)
 for name, worker, n in rows:
     by_bench[name].append(worker)
-# 7 benchmarks, 3 trials each, no tuning; each trial in a worker no other
-# trial of its benchmark ran in; one worker a round.
 ok = len(rows) == 21 and all(len(set(w)) == 3 for w in by_bench.values())
-ok = ok and len({w for _, w, _ in rows}) == 3 and max(int(n) for *_, n in rows) == 7
-sys.exit(0 if ok else 1)
+sys.exit(0 if ok and len({w for _, w, _ in rows}) == int(sys.argv[1]) else 1)' "$1"
+}
+# A worker stands only where its keeper is its PID namespace's init (root,
+# or a user namespace of its own): elsewhere each trial has its own.
+workers=21
+if unshare --pid --fork true 2>/dev/null || unshare --user --pid --fork true 2>/dev/null; then
+	workers=3
+fi
+run_cb run $FAST --trials 1 -o /dev/null "$STAND"	# its tuning cached
+run_cb run $FAST --trials 3 --format json -o "$TMP/standing.json" "$STAND"
+if [ "$rc" -eq 0 ] && standing_workers "$workers"; then
+	ok "standing workers: a round's trials in one worker, each benchmark's in three ($workers workers)"
+else
+	not_ok "standing workers: trials and workers (exit $rc): $(standing_lines | tr '\n' ';')"
+fi
+CBENCH_TEST_NO_NAMESPACE=1 run_cb run $FAST --trials 3 -o /dev/null "$STAND"
+if [ "$rc" -eq 0 ] && standing_workers 21; then
+	ok "standing workers: without a PID namespace of its own, every trial in a worker of its own"
+else
+	not_ok "standing workers without a namespace (exit $rc): $(standing_lines | tr '\n' ';')"
+fi
+run_cb run $FAST --trials 3 --fresh-workers --format json -o "$TMP/fresh.json" "$STAND"
+if [ "$rc" -eq 0 ] && standing_workers 21 && python3 - "$TMP/fresh.json" "$TMP/standing.json" <<'PY'
+import json, sys
+fresh, standing = (json.load(open(f))["config"]["run_options"] for f in sys.argv[1:3])
+sys.exit(0 if fresh.get("fresh_workers") is True and "fresh_workers" not in standing else 1)
 PY
 then
-	ok "standing workers: a round's trials in one worker, each benchmark's in three"
-else
-	not_ok "standing workers: trials and workers (exit $rc): $(tr '\n' ';' <"$TMP/standing")"
-fi
-run_cb run $FAST --trials 3 --fresh-workers -o /dev/null "$STAND"
-if [ "$rc" -eq 0 ] && [ "$(standing_lines | awk '$3 != 1' | wc -l)" -eq 0 ] &&
-   [ "$(standing_lines | wc -l)" -eq 21 ]; then
-	ok "run --fresh-workers: every trial in a worker of its own"
+	ok "run --fresh-workers: every trial in a worker of its own, and the report says so"
 else
 	not_ok "run --fresh-workers: $(standing_lines | tr '\n' ';')"
 fi
@@ -1234,9 +1250,15 @@ rm -rf "$TMP/dev"
 
 # tests/fixtures/tpoints.c: every count below follows from the fixture's
 # loops, the reps per call and the stride the report gives, whatever the
-# host's speed.
-run_cb run --backend user --trials 2 --format json -o "$TMP/report.json" "$FIX/tpoints.so"
-if [ "$rc" -eq 0 ] && python3 - "$TMP/report.json" <<'PY'
+# host's speed.  On two CPUs too: a benchmark's trial that starts while
+# another of its trials measures still looks for its points (a trial that
+# found none spares the later ones the looking; one still measuring has
+# found nothing yet).
+tp_counts() {
+	label=$1
+	shift
+	run_cb run --backend user "$@" --format json -o "$TMP/report.json" "$FIX/tpoints.so"
+	if [ "$rc" -eq 0 ] && python3 - "$TMP/report.json" <<'PY'
 import json, sys
 r = {b["id"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
 for name in ("plain", "tp_abi1"):
@@ -1270,10 +1292,28 @@ for n, tp in trials("tp_close"):
     assert tp["timings"] == tp["calls"] * (2000 * n // k - 1), (n, tp)
     assert tp["iterations"] == k * tp["timings"], tp
 PY
-then
-	ok "timing points: per-iteration counts of known loops (merged, split, strided, reset, ABI 1)"
-else
-	not_ok "timing points: per-iteration counts of known loops"
+	then
+		ok "timing points: per-iteration counts of known loops (merged, split, strided, reset, ABI 1)$label"
+	else
+		not_ok "timing points: per-iteration counts of known loops$label"
+	fi
+}
+tp_counts "" --trials 2
+if [ "$(nproc)" -ge 2 ]; then
+	tp_counts ", two CPUs" --trials 6 --jobs 2
+	# One benchmark on two CPUs: its trials 1 and 0 measure at once.
+	run_cb run --backend user --trials 6 --jobs 2 --filter '^tp_known$' --format json \
+		-o "$TMP/report.json" "$FIX/tpoints.so"
+	if [ "$rc" -eq 0 ] && python3 - "$TMP/report.json" <<'PY'
+import json, sys
+b, = json.load(open(sys.argv[1]))["benchmarks"]
+assert len(b["trials"]) >= 6 and all(t["tpoints"]["usable"] for t in b["trials"]), b["trials"]
+PY
+	then
+		ok "timing points: every trial of a benchmark whose trials measure at once"
+	else
+		not_ok "timing points: a trial of a benchmark whose trials measure at once went without"
+	fi
 fi
 
 run_cb run --backend user --trials 2 --filter 'tp_known|plain' "$FIX/tpoints.so"

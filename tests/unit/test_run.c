@@ -162,28 +162,26 @@ static void trial_time_auto(void)
 	double t, w;
 
 	cbench_run_options_init(&o);
-	cbench_run_trial_time(&o, 1, 1, &t, &w);
+	cbench_run_trial_time(&o, 1, 1, false, &t, &w);
 	CU_ASSERT(t == 0.02 && w == 0.005);
-	cbench_run_trial_time(&o, 64, 1, &t, &w);
+	cbench_run_trial_time(&o, 64, 1, false, &t, &w);
 	CU_ASSERT(t == 0.004 && w == 0.001);
 	/* 5 benchmarks: (0.5 / 50 - 0.0005) / 1.25 = 7.6 ms. */
-	cbench_run_trial_time(&o, 5, 1, &t, &w);
+	cbench_run_trial_time(&o, 5, 1, false, &t, &w);
 	CU_ASSERT(fabs(t - 0.0076) < 1e-12 && fabs(w - 0.0019) < 1e-12);
 	/* On 2 CPUs a round takes half as long: as 10 benchmarks on one. */
-	cbench_run_trial_time(&o, 10, 2, &t, &w);
+	cbench_run_trial_time(&o, 10, 2, false, &t, &w);
 	CU_ASSERT(fabs(t - 0.0076) < 1e-12);
 	/* A worker started for each trial costs more of the span:
 	 * (0.5 / 50 - 0.004) / 1.25 = 4.8 ms. */
-	o.fresh_workers = true;
-	cbench_run_trial_time(&o, 5, 1, &t, &w);
+	cbench_run_trial_time(&o, 5, 1, true, &t, &w);
 	CU_ASSERT(fabs(t - 0.0048) < 1e-12);
-	o.fresh_workers = false;
 	o.trial_time_s = 0.05;
-	cbench_run_trial_time(&o, 64, 1, &t, &w);
+	cbench_run_trial_time(&o, 64, 1, false, &t, &w);
 	CU_ASSERT(t == 0.05 && w == 0.005);
 	o.time_limit_s = 0.01;
 	o.trial_time_s = 0;
-	cbench_run_trial_time(&o, 1, 1, &t, &w);
+	cbench_run_trial_time(&o, 1, 1, false, &t, &w);
 	CU_ASSERT(t <= 0.0025 && w <= 0.0025);
 }
 

@@ -381,6 +381,7 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 #define TRIAL_OVERHEAD_FRESH_S 0.004
 
 void cbench_run_trial_time(const struct cbench_run_options *o, size_t benchmarks, size_t cpus,
+			   bool fresh,
 			   double *trial_s, double *warmup_s)
 {
 	double units = (double)o->trials * (double)benchmarks / (double)(cpus ? cpus : 1);
@@ -389,7 +390,7 @@ void cbench_run_trial_time(const struct cbench_run_options *o, size_t benchmarks
 	if (!(t > 0)) {
 		/* A trial costs about 1.25 t + the overhead. */
 		t = (RUN_SPAN_S / (units > 1 ? units : 1) -
-		     (o->fresh_workers ? TRIAL_OVERHEAD_FRESH_S : TRIAL_OVERHEAD_S)) / 1.25;
+		     (fresh ? TRIAL_OVERHEAD_FRESH_S : TRIAL_OVERHEAD_S)) / 1.25;
 		t = fmin(fmax(t, TRIAL_AUTO_MIN_S), TRIAL_AUTO_MAX_S);
 		t = fmin(t, o->time_limit_s / 4);
 	}

@@ -100,8 +100,11 @@ int cbench_resume_options_check(const struct cbench_run_options *o, FILE *err);
 
 /* The trial and warm-up of a run of benchmarks on cpus CPUs at once: as
  * given, or (0: auto) long enough for each benchmark's trials to span half
- * a second of the run, 4 to 20 ms. */
+ * a second of the run, 4 to 20 ms, each trial costing as much again as a
+ * worker of its own does where fresh (--fresh-workers, or a backend whose
+ * workers cannot stand), else as a standing worker's. */
 void cbench_run_trial_time(const struct cbench_run_options *o, size_t benchmarks, size_t cpus,
+			   bool fresh,
 			   double *trial_s, double *warmup_s);
 
 /*

@@ -127,6 +127,9 @@ struct cbench_trial {
 	 * whether it ran alone, no other trial measured beside it. */
 	int cpu;
 	bool solo;
+	/* Its worker was told not to look for loop timing points: an earlier
+	 * trial of its benchmark looked and found none (run.c). */
+	bool tp_skipped;
 };
 
 struct cbench_result {
@@ -222,6 +225,9 @@ struct cbench_result {
 	 * and whether it was est-cycles/op's (else ns/op's). */
 	double stop_half;
 	bool stop_est;
+	/* A finished trial of this run looked for loop timing points and
+	 * found none: later ones need not look (run.c). */
+	bool tp_none;
 	size_t carried_trials;		/* trials 0 .. carried_trials - 1 carried over */
 	char carried_arena_pages[64];	/* its "arena_pages", "" if none */
 	/*
@@ -308,6 +314,7 @@ struct cbench_report {
 		/* --precision (relative, 0: none; trials is then the most) and
 		 * --budget (seconds of the run's trials, 0: none). */
 		double precision, budget_s;
+		bool fresh_workers;		/* --fresh-workers */
 	} settings;
 	/* A run resumed (run --resume): the report it carried benchmarks
 	 * over from, that report's date, and how many (path NULL: none). */

@@ -119,6 +119,8 @@ static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
 			cbench_jsonw_double(j, "precision", s->precision);
 		if (s->budget_s > 0)
 			cbench_jsonw_double(j, "budget_s", s->budget_s);
+		if (s->fresh_workers)
+			cbench_jsonw_bool(j, "fresh_workers", true);
 		if (s->filter)
 			cbench_jsonw_string(j, "filter", s->filter);
 		cbench_jsonw_object_end(j);

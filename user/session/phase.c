@@ -340,23 +340,51 @@ int cbench_phase_begin(struct cbench_phase *ph, const struct cbench_worker_job *
 	return phase_fork(ph, job, NULL);
 }
 
-void cbench_standing_end(struct cbench_standing *w)
+/* Ends w's worker and says how it ended in *end. */
+static void standing_reap(struct cbench_standing *w, struct cbench_proc_end *end)
 {
-	struct cbench_proc_end end;
-
 	double began = cbench_now_s();
 
-	if (!w->pid)
-		return;
 	close(w->cmd);
 	close(w->fd);
-	cbench_proc_end_group(w->pid, &end);
+	cbench_proc_end_group(w->pid, end);
 	live_drop(w->pid);
 	w->pid = 0;
 	/* Its end is its trials' (their means carry it), not the runner's
 	 * time between them. */
 	last_end_s = cbench_now_s();
 	costs.s[CBENCH_PHASE_END] += last_end_s - began;
+}
+
+void cbench_standing_end(struct cbench_standing *w)
+{
+	struct cbench_proc_end end;
+
+	if (w->pid)
+		standing_reap(w, &end);
+}
+
+/*
+ * w's worker was gone when its next trial came: it ended between trials,
+ * after its last one had finished (and is kept).  What can end it then is
+ * something that trial's benchmark left that the worker's checks do not
+ * see (worker.c); said, with the way out.
+ */
+static void standing_lost(struct cbench_standing *w)
+{
+	struct cbench_proc_end end;
+	const char *last = w->last;
+	char how[64];
+
+	standing_reap(w, &end);
+	if (WIFSIGNALED(end.status))
+		snprintf(how, sizeof(how), "killed by signal SIG%s",
+			 sigabbrev_np(WTERMSIG(end.status)) ? sigabbrev_np(WTERMSIG(end.status)) : "?");
+	else
+		snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(end.status));
+	cbench_err("a worker ended between trials (%s) after measuring %s, whose trial is kept: "
+		   "if that benchmark leaves something behind that ends its process later, measure "
+		   "it with --fresh-workers\n", how, last ? last : "a benchmark");
 }
 
 /* Writes job to w's worker, a SIGPIPE of a worker gone taken here.  0 or
@@ -389,7 +417,9 @@ int cbench_phase_begin_standing(struct cbench_phase *ph, const struct cbench_wor
 	if (w->pid && (!job->share || w->share != job->share || w->cpu != job->cpu))
 		cbench_standing_end(w);
 	phase_init(ph, job, time_limit_s, c, p);
-	if (w->pid && !send_job(w, job)) {
+	if (w->pid && send_job(w, job))
+		standing_lost(w);
+	if (w->pid) {
 		/* Started, and its start done: the worker's first ENV came
 		 * with its first trial. */
 		ph->pid = w->pid;
@@ -399,9 +429,9 @@ int cbench_phase_begin_standing(struct cbench_phase *ph, const struct cbench_wor
 		stage(ph, CBENCH_PHASE_FORK);
 		stage(ph, CBENCH_PHASE_START);
 		w->trials++;
+		w->last = job->exp->report_name;
 		return 0;
 	}
-	cbench_standing_end(w);
 	if (!job->share)
 		return phase_fork(ph, job, NULL);
 	own.serve = true;
@@ -409,7 +439,8 @@ int cbench_phase_begin_standing(struct cbench_phase *ph, const struct cbench_wor
 	if (ret)
 		return ret;
 	*w = (struct cbench_standing){ .pid = ph->pid, .fd = ph->fd, .cmd = w->cmd,
-				       .share = job->share, .cpu = job->cpu, .trials = 1 };
+				       .share = job->share, .cpu = job->cpu, .trials = 1,
+				       .last = job->exp->report_name };
 	ph->standing = w;
 	return 0;
 }

@@ -86,6 +86,7 @@ struct cbench_standing {
 	uint64_t share;
 	int cpu;
 	size_t trials;			/* begun in it */
+	const char *last;		/* its last trial's benchmark, for a message */
 };
 
 /* Ends w's worker, if any: its input closed, it exits and is reaped. */

@@ -3,11 +3,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fenv.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -364,6 +366,34 @@ static bool timers_none(void)
 	return none;
 }
 
+/* What a benchmark could change of its worker's scheduling and signals,
+ * as the worker began. */
+struct proc_state {
+	int policy, priority, nice;
+	sigset_t blocked;
+};
+
+static void proc_state(struct proc_state *p)
+{
+	struct sched_param sp = { 0 };
+
+	p->policy = sched_getscheduler(0);
+	p->priority = sched_getparam(0, &sp) ? -1 : sp.sched_priority;
+	errno = 0;
+	p->nice = getpriority(PRIO_PROCESS, 0);
+	if (errno)
+		p->nice = INT_MIN;
+	/* The kernel fills the bits it has: the rest compare as zeros. */
+	memset(&p->blocked, 0, sizeof(p->blocked));
+	sigprocmask(SIG_BLOCK, NULL, &p->blocked);
+}
+
+static bool same_state(const struct proc_state *a, const struct proc_state *b)
+{
+	return a->policy == b->policy && a->priority == b->priority && a->nice == b->nice &&
+	       !memcmp(&a->blocked, &b->blocked, sizeof(a->blocked));
+}
+
 /*
  * Whether this worker may take another trial once its benchmark is done
  * with it: only where what the benchmark left would end with the worker
@@ -373,14 +403,16 @@ static bool timers_none(void)
  * worker ends now, and its keeper counts what was left against this one.
  * Such a process is seen only where the worker's keeper is its PID
  * namespace's init: kill(-1, 0) then reaches the namespace alone.  A
- * timer it armed, or the CPU or scheduling it moved the worker to, would
- * hold for the next trial: the worker ends too.  Its floating-point
- * environment is put back before each trial instead.
+ * timer it armed, the CPU it moved the worker to, or the scheduling
+ * (policy, priority, nice) or signals blocked it changed would hold for the
+ * next trial: the worker ends too.  Its floating-point environment is
+ * put back before each trial instead.
  */
 static bool may_serve_on(const struct cbench_backend *b, const struct cbench_worker_job *job,
-			 int policy)
+			 const struct proc_state *began)
 {
 	static const int itimers[] = { ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF };
+	struct proc_state now;
 	cpu_set_t on;
 	DIR *dir;
 	int n = 0;
@@ -409,7 +441,8 @@ static bool may_serve_on(const struct cbench_backend *b, const struct cbench_wor
 		return false;
 	/* Where it moved the worker, or how it scheduled it, would hold for
 	 * the next trial. */
-	if (sched_getscheduler(0) != policy || sched_getaffinity(0, sizeof(on), &on) ||
+	proc_state(&now);
+	if (!same_state(&now, began) || sched_getaffinity(0, sizeof(on), &on) ||
 	    CPU_COUNT(&on) != 1 || !CPU_ISSET(job->cpu, &on))
 		return false;
 	return true;
@@ -422,7 +455,8 @@ int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
 	struct cbench_backend b = cbench_job_backend(&job, job.ops, &job.timer);
 	struct cbench_backend_env opened;
 	struct cbench_msg m = { .type = CBENCH_MSG_ENV };
-	int ret, policy;
+	struct proc_state began;
+	int ret;
 	bool last;
 	fenv_t fp;
 
@@ -432,7 +466,7 @@ int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
 		goto out;
 	}
 	opened = m.u.env = b.env;
-	policy = sched_getscheduler(0);
+	proc_state(&began);
 	fegetenv(&fp);
 	ret = send_msg(fd, &m);
 	while (!ret) {
@@ -459,7 +493,7 @@ int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
 		}
 		if (b.ops->release)
 			b.ops->release(&b);
-		last = !may_serve_on(&b, &job, policy);
+		last = !may_serve_on(&b, &job, &began);
 		ret = done(fd, last);
 		if (ret || last || !next(arg, &job))
 			break;
