@@ -1,19 +1,21 @@
 #!/bin/sh
-# What a trial costs as a suite grows (issue: a lab's night at scale):
+# What a benchmark costs as a suite grows (issue: a lab's night at scale):
 # objects of 64, 512 and 4,096 benchmarks (bench/sweep.c's kernel, 1, 8
-# and 64 copies of its 64 parameter values), each run warm (its tuning
-# cached) with TRIALS trials at the default trial time; prints the wall
-# time a trial took beside the trial's own (warm-up and measurement), the
-# user and system time, the peak memory, and where a trial's time went
-# (fork, the worker's start, setup, warm-up, measuring, the worker's end,
-# the runner between trials: CBENCH_COSTS).  SIZES picks the sizes
-# (default "64 512 4096"; the 4,096 takes about two minutes).  Not a test.
+# and 64 copies of its 64 parameter values), each run cold (no tuning
+# cached), warm, and warm with --jobs 2 where two CPUs fit, with TRIALS
+# trials (default 10, run's) at the default trial time; prints the wall
+# time a benchmark took beside its trials' own (warm-up and measurement),
+# the user and system time, the peak memory, --jobs 2's speed-up, and
+# where a warm trial's time went (fork, the worker's start, setup, warm-up,
+# measuring, the worker's end, the runner between trials: CBENCH_COSTS).
+# SIZES picks the sizes (default "64 512 4096"; the 4,096 takes about
+# fifteen minutes).  Not a test.
 set -eu
 
 . bench/lib.sh
 
 SIZES=${SIZES:-64 512 4096}
-TRIALS=${TRIALS:-3}
+TRIALS=${TRIALS:-10}
 mkdir -p build/bench
 python3 - "$TMP" $SIZES <<'PY'
 import sys
@@ -27,24 +29,43 @@ for n in sizes:
         out += 'CBENCH(mix%d, CBENCH_KEYS(CBENCH_DENSE("n", 1, 64, 1)));\n' % i
     open("%s/sweep%d.c" % (tmp, n), "w").write(out)
 PY
+FIT=$("$CB" doctor --no-measure --json 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(next((c.get("fit", 1) for c in d.get("checks", []) if c.get("name") == "jobs"), 1))' || echo 1)
 echo "a night at scale on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), CPU $CPU, $TRIALS trials a benchmark, $(date -u +%Y-%m-%d)"
 for n in $SIZES; do
 	${CC:-gcc} -O2 -fPIC -shared -Iinclude -o "build/bench/sweep$n.so" "$TMP/sweep$n.c"
 	export XDG_CACHE_HOME="$TMP/cache$n"
-	"$CB" run --cpu "$CPU" --trials 1 -o /dev/null "build/bench/sweep$n.so" 2>/dev/null
-	CBENCH_COSTS=1 /usr/bin/time -f "%e %U %S %M" -o "$TMP/time" "$CB" run --cpu "$CPU" --trials "$TRIALS" \
-		--format json -o "$TMP/run$n.json" "build/bench/sweep$n.so" 2>"$TMP/err$n"
-	python3 - "$n" "$TMP/time" "$TMP/run$n.json" <<'PY'
-import json, sys
-n, t, r = sys.argv[1:4]
-e, u, s, m = open(t).read().split()
-d = json.load(open(r))
-o = d["config"]["run_options"]
-trials = sum(len(b["trials"]) for b in d["benchmarks"])
-print(f"{n:>5} benchmarks: {float(e):7.2f} s wall, {float(e) / trials * 1e3:6.2f} ms a trial "
-      f"(its own {(o['trial_time_s'] + o['warmup_s']) * 1e3:.1f} ms), {float(e) / int(n):.3f} s a benchmark; "
-      f"user {float(u):.2f} s, system {float(s):.2f} s, peak {int(m) / 1024:.1f} MB")
+	for way in cold warm jobs; do
+		case $way in
+		jobs) [ "$FIT" -ge 2 ] || continue; opts="--jobs 2" ;;
+		*) opts="--cpu $CPU" ;;
+		esac
+		# shellcheck disable=SC2086
+		CBENCH_COSTS=1 /usr/bin/time -f "%e %U %S %M" -o "$TMP/time-$way" "$CB" run $opts \
+			--trials "$TRIALS" --format json -o "$TMP/run$n-$way.json" "build/bench/sweep$n.so" \
+			2>"$TMP/err$n-$way" || true
+	done
+	python3 - "$n" "$TMP" <<'PY'
+import json, os, sys
+n, tmp = int(sys.argv[1]), sys.argv[2]
+wall = {}
+for way in ("cold", "warm", "jobs"):
+    if not os.path.exists(f"{tmp}/run{n}-{way}.json"):
+        continue
+    e, u, s, m = open(f"{tmp}/time-{way}").read().split()
+    d = json.load(open(f"{tmp}/run{n}-{way}.json"))
+    o = d["config"]["run_options"]
+    trials = sum(len(b["trials"]) for b in d["benchmarks"])
+    wall[way] = float(e)
+    own = (o["trial_time_s"] + o["warmup_s"]) * trials / n
+    label = {"cold": "cold", "warm": "warm", "jobs": "--jobs 2"}[way]
+    print(f"{n:>5} benchmarks, {label:8}: {float(e):7.2f} s wall, {float(e) / n:.4f} s a benchmark "
+          f"(its trials' own {own:.4f} s), {float(e) / trials * 1e3:5.2f} ms a trial; "
+          f"user {float(u):.2f} s, system {float(s):.2f} s, peak {int(m) / 1024:.1f} MB"
+          + (f"; {wall['warm'] / float(e):.2f}x the warm run" if way == "jobs" and "warm" in wall else ""))
 PY
-	# Where a trial's time went (session/phase.h's stages, CBENCH_COSTS).
-	sed -n 's/^cbenchctl: trial costs, means over [0-9]* trials: /       a trial: /p' "$TMP/err$n"
+	# Where a warm trial's time went (session/phase.h's stages, CBENCH_COSTS).
+	sed -n 's/^cbenchctl: trial costs, means over [0-9]* trials: /       a warm trial: /p' "$TMP/err$n-warm"
 done

@@ -59,18 +59,24 @@ for what in ("sweep", "suite"):
     print(f"{what}: {n} benchmarks, a run {statistics.median(f):.2f} s fresh, "
           f"{statistics.median(s):.2f} s standing (medians of {runs}), "
           f"{statistics.median(f) / n:.4f} and {statistics.median(s) / n:.4f} s a benchmark")
-    inside = total = 0
-    for i in range(runs):
-        a, b = load(what, "fresh", i), load(what, "standing", i)
-        for name in a.keys() & b.keys():
-            x, y = a[name], b[name]
-            if x.get("ns_per_op") is None or y.get("ns_per_op") is None:
-                continue
-            total += 2
-            inside += x["ns_per_op_lower"] <= y["ns_per_op"] <= x["ns_per_op_upper"]
-            inside += y["ns_per_op_lower"] <= x["ns_per_op"] <= y["ns_per_op_upper"]
-    print(f"  headlines (ns/op) inside the other way's interval, run beside run: "
-          f"{inside} of {total} ({100 * inside / max(total, 1):.0f} %)")
+    def inside(pairs):
+        hit = total = 0
+        for a, b in pairs:
+            for name in a.keys() & b.keys():
+                x, y = a[name], b[name]
+                if x.get("ns_per_op") is None or y.get("ns_per_op") is None:
+                    continue
+                total += 2
+                hit += x["ns_per_op_lower"] <= y["ns_per_op"] <= x["ns_per_op_upper"]
+                hit += y["ns_per_op_lower"] <= x["ns_per_op"] <= y["ns_per_op_upper"]
+        return f"{hit} of {total} ({100 * hit / max(total, 1):.0f} %)"
+    f = [load(what, "fresh", i) for i in range(runs)]
+    s = [load(what, "standing", i) for i in range(runs)]
+    # Against the same way's next run too: what the host's noise alone
+    # leaves outside (the trials of one run share its moment).
+    print(f"  headlines (ns/op) inside the other's interval: fresh and standing run beside run "
+          f"{inside(zip(f, s))}; fresh and the next fresh {inside(zip(f, f[1:]))}; "
+          f"standing and the next standing {inside(zip(s, s[1:]))}")
 print(f"{'benchmark':28} {'fresh est-cyc/op':>17} {'CV':>8} {'standing':>12} {'CV':>8}")
 names = sorted(load("suite", "fresh", 0))
 for name in names:
