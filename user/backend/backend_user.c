@@ -204,30 +204,7 @@ static int user_open(struct cbench_backend *b, int cpu)
 	return 0;
 }
 
-static void user_close(struct cbench_backend *b)
-{
-	struct user_backend *u = b->priv;
-	long page = sysconf(_SC_PAGESIZE);
-
-	if (!u)
-		return;
-	for (int i = 0; i < SW_COUNT; i++)
-		if (u->sw_fd[i] >= 0)
-			close(u->sw_fd[i]);
-	for (int i = 0; i < HW_COUNT; i++) {
-		if (u->hw_page[i])
-			munmap(u->hw_page[i], (size_t)page);
-		if (u->hw_fd[i] >= 0)
-			close(u->hw_fd[i]);
-	}
-	cbench_arena_unmap(&u->arena);
-	if (u->code)
-		cbench_code_place_free(u->code);
-	free(u->code);
-	free(u);
-	b->priv = NULL;
-}
-
+/* Undoes prepare(), as types.h says. */
 static void user_release(struct cbench_backend *b)
 {
 	struct user_backend *u = b->priv;
@@ -245,6 +222,27 @@ static void user_release(struct cbench_backend *b)
 	b->env.arena_bytes = b->env.arena_huge_bytes = 0;
 	b->code_layouts = 0;
 	b->code_offset = 0;
+}
+
+static void user_close(struct cbench_backend *b)
+{
+	struct user_backend *u = b->priv;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!u)
+		return;
+	for (int i = 0; i < SW_COUNT; i++)
+		if (u->sw_fd[i] >= 0)
+			close(u->sw_fd[i]);
+	for (int i = 0; i < HW_COUNT; i++) {
+		if (u->hw_page[i])
+			munmap(u->hw_page[i], (size_t)page);
+		if (u->hw_fd[i] >= 0)
+			close(u->hw_fd[i]);
+	}
+	user_release(b);
+	free(u);
+	b->priv = NULL;
 }
 
 static int compare_u64(const void *a, const void *b)

@@ -115,7 +115,7 @@ static void tune_experiment(struct run_state *st, struct cbench_result *res, siz
 /* What the run tuned into the cache, in one rewrite of it. */
 static void store_tuned(struct run_state *st)
 {
-	int ret = st->ntuned ? cbench_cache_store_many(st->cache_path, st->tuned, st->ntuned) : 0;
+	int ret = cbench_cache_store_many(st->cache_path, st->tuned, st->ntuned);
 
 	if (ret)
 		cbench_err("unable to update the tuning cache %s: %s\n", st->cache_path,

@@ -380,7 +380,7 @@ static pid_t fork_keeper(bool *isolated)
 	return fork();
 }
 
-static pid_t start(void (*body)(void *arg, int fd), void *arg, int *fd)
+pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd)
 {
 	pid_t pid, parent = getpid();
 	struct keeper_page *page;
@@ -430,11 +430,6 @@ static pid_t start(void (*body)(void *arg, int fd), void *arg, int *fd)
 	return pid;
 }
 
-pid_t cbench_proc_start(void (*body)(void *arg, int fd), void *arg, int *fd)
-{
-	return start(body, arg, fd);
-}
-
 pid_t cbench_proc_start_duplex(void (*body)(void *arg, int fd), void *arg, int *fd, int *cmd)
 {
 	int fds[2];
@@ -443,7 +438,7 @@ pid_t cbench_proc_start_duplex(void (*body)(void *arg, int fd), void *arg, int *
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
 	cmd_read = fds[0];
-	pid = start(body, arg, fd);
+	pid = cbench_proc_start(body, arg, fd);
 	cmd_read = -1;
 	close(fds[0]);
 	if (pid < 0) {

@@ -172,8 +172,9 @@ struct cbench_result {
 	struct cbench_tp_summary tp;
 	/*
 	 * Placement (docs/placement.md): each trial runs in a worker no other
-	 * trial of its benchmark ran in, on other pages.  The variance of the kept trials' estimates (of
-	 * their logs; robust: from their interquartile range, so one odd
+	 * trial of its benchmark ran in, on other pages.  The variance of the
+	 * kept trials' estimates (of their logs; robust: from their
+	 * interquartile range, so one odd
 	 * trial does not make it), what the noise within trials predicts
 	 * of it (from each trial's halves, as an audit's rounds), and the
 	 * share beyond that noise: what stays put for a trial and changes

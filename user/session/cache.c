@@ -73,6 +73,15 @@ static int by_key_then_order(const void *a, const void *b)
 	return by_key(a, b) ? by_key(a, b) : (x->order > y->order) - (x->order < y->order);
 }
 
+/* key's entry among e's count (sorted by key), or NULL. */
+static const struct cbench_cache_entry *entry_of(const struct cbench_cache_entry *e, size_t count,
+						 uint64_t key)
+{
+	struct cbench_cache_entry want = { .key = key };
+
+	return count ? bsearch(&want, e, count, sizeof(*e), by_key) : NULL;
+}
+
 /* e's count entries sorted by key, the last of each key (by order) kept;
  * returns how many are kept. */
 static size_t keep_last(struct cbench_cache_entry *e, size_t count)
@@ -121,9 +130,7 @@ int cbench_cache_load(const char *path, struct cbench_cache *c)
 
 int cbench_cache_find(const struct cbench_cache *c, uint64_t key, uint64_t *n)
 {
-	struct cbench_cache_entry want = { .key = key };
-	const struct cbench_cache_entry *e = c->len ?
-		bsearch(&want, c->e, c->len, sizeof(*c->e), by_key) : NULL;
+	const struct cbench_cache_entry *e = entry_of(c->e, c->len, key);
 
 	if (!e)
 		return -ENOENT;
@@ -155,14 +162,6 @@ static int make_dirs(const char *path)
 	return 0;
 }
 
-/* Whether key is one of e's count (sorted by key). */
-static bool among(const struct cbench_cache_entry *e, size_t count, uint64_t key)
-{
-	struct cbench_cache_entry want = { .key = key };
-
-	return count && bsearch(&want, e, count, sizeof(*e), by_key);
-}
-
 /* Rewrites the cache with the entries (sorted by key) added or replaced;
  * under the lock. */
 static int store_locked(const char *path, const struct cbench_cache_entry *e, size_t count)
@@ -180,7 +179,7 @@ static int store_locked(const char *path, const struct cbench_cache_entry *e, si
 		while (fgets(line, sizeof(line), old)) {
 			uint64_t k;
 
-			if (sscanf(line, "%16" SCNx64, &k) == 1 && among(e, count, k))
+			if (sscanf(line, "%16" SCNx64, &k) == 1 && entry_of(e, count, k))
 				continue;
 			fputs(line, out.file);
 		}
@@ -226,7 +225,7 @@ int cbench_cache_store_many(const char *path, const struct cbench_cache_entry *e
 
 	if (!count)
 		return 0;
-	/* Sorted for among(); of a key given twice, the later stays. */
+	/* Sorted for entry_of(); of a key given twice, the later stays. */
 	sorted = malloc(count * sizeof(*sorted));
 	if (!sorted)
 		return -ENOMEM;
@@ -246,4 +245,3 @@ int cbench_cache_store_many(const char *path, const struct cbench_cache_entry *e
 	free(sorted);
 	return ret;
 }
-

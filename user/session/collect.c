@@ -120,19 +120,14 @@ static int take_samples(struct cbench_trial_run *t, const struct cbench_msg *m)
 	/* The worker runs the benchmark's code: a count is capped. */
 	n = n < CBENCH_MSG_SAMPLES_MAX ? n : CBENCH_MSG_SAMPLES_MAX;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct cbench_sample *s = &m->u.samples.s[i];
+		bool ref = m->u.samples.ref & (1u << i);
+		struct cbench_sample **to = ref ? &tr->ref_samples : &tr->samples;
+		size_t *len = ref ? &tr->nref_samples : &tr->nsamples;
 
-		if (m->u.samples.ref & (1u << i)) {
-			if (grow_by(cbench_bulk_grow, (void **)&tr->ref_samples, tr->nref_samples,
-				    &t->ref_cap, sizeof(*tr->ref_samples), 256))
-				return -ENOMEM;
-			tr->ref_samples[tr->nref_samples++] = *s;
-		} else {
-			if (grow_by(cbench_bulk_grow, (void **)&tr->samples, tr->nsamples, &t->cap,
-				    sizeof(*tr->samples), 256))
-				return -ENOMEM;
-			tr->samples[tr->nsamples++] = *s;
-		}
+		if (grow_by(cbench_bulk_grow, (void **)to, *len, ref ? &t->ref_cap : &t->cap,
+			    sizeof(**to), 256))
+			return -ENOMEM;
+		(*to)[(*len)++] = m->u.samples.s[i];
 	}
 	return 0;
 }

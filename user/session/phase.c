@@ -372,19 +372,15 @@ void cbench_standing_end(struct cbench_standing *w)
  */
 static void standing_lost(struct cbench_standing *w)
 {
+	struct cbench_phase_end how = { 0 };
 	struct cbench_proc_end end;
 	const char *last = w->last;
-	char how[64];
 
 	standing_reap(w, &end);
-	if (WIFSIGNALED(end.status))
-		snprintf(how, sizeof(how), "killed by signal SIG%s",
-			 sigabbrev_np(WTERMSIG(end.status)) ? sigabbrev_np(WTERMSIG(end.status)) : "?");
-	else
-		snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(end.status));
+	describe_exit(&how, end.status);
 	cbench_err("a worker ended between trials (%s) after measuring %s, whose trial is kept: "
 		   "if that benchmark leaves something behind that ends its process later, measure "
-		   "it with --fresh-workers\n", how, last ? last : "a benchmark");
+		   "it with --fresh-workers\n", how.reason, last ? last : "a benchmark");
 }
 
 /* Writes job to w's worker, a SIGPIPE of a worker gone taken here.  0 or
@@ -428,7 +424,6 @@ int cbench_phase_begin_standing(struct cbench_phase *ph, const struct cbench_wor
 		ph->envs = 1;
 		stage(ph, CBENCH_PHASE_FORK);
 		stage(ph, CBENCH_PHASE_START);
-		w->trials++;
 		w->last = job->exp->report_name;
 		return 0;
 	}
@@ -439,7 +434,7 @@ int cbench_phase_begin_standing(struct cbench_phase *ph, const struct cbench_wor
 	if (ret)
 		return ret;
 	*w = (struct cbench_standing){ .pid = ph->pid, .fd = ph->fd, .cmd = w->cmd,
-				       .share = job->share, .cpu = job->cpu, .trials = 1,
+				       .share = job->share, .cpu = job->cpu,
 				       .last = job->exp->report_name };
 	ph->standing = w;
 	return 0;

@@ -85,7 +85,6 @@ struct cbench_standing {
 	int fd, cmd;			/* its messages; our requests to it */
 	uint64_t share;
 	int cpu;
-	size_t trials;			/* begun in it */
 	const char *last;		/* its last trial's benchmark, for a message */
 };
 

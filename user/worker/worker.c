@@ -276,20 +276,48 @@ static int tune(struct cbench_backend *b, const struct cbench_worker_job *job, i
 	return send_msg(fd, &m);
 }
 
+/* The environment as it stands (after open(), and again after prepare()
+ * with what the arena got). */
+static int send_env(const struct cbench_backend *b, int fd)
+{
+	struct cbench_msg m = { .type = CBENCH_MSG_ENV, .u.env = b->env };
+
+	return send_msg(fd, &m);
+}
+
+/* b opened on cpu and its environment sent.  0 or -errno, said. */
+static int open_on(struct cbench_backend *b, int cpu, int fd)
+{
+	int ret = b->ops->open(b, cpu);
+
+	if (ret) {
+		send_error(fd, ret, "unable to prepare the worker on its CPU", why(b));
+		return ret;
+	}
+	return send_env(b, fd);
+}
+
+/* e prepared in b and the environment sent again.  0 or -errno, said. */
+static int prepare(struct cbench_backend *b, const struct cbench_experiment *e, int fd)
+{
+	int ret = b->ops->prepare(b, e);
+
+	if (ret) {
+		send_error(fd, ret, "setup failed",
+			   why(b) ? why(b) :
+			   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" : NULL);
+		return ret;
+	}
+	return send_env(b, fd);
+}
+
 int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 {
 	struct cbench_backend b = cbench_job_backend(job, job->ops, &job->timer);
 	struct cbench_msg m = { 0 };
 	int ret;
 
-	ret = b.ops->open(&b, job->cpu);
-	if (ret) {
-		send_error(fd, ret, "unable to prepare the worker on its CPU", why(&b));
-		goto out;
-	}
-	m.type = CBENCH_MSG_ENV;
-	m.u.env = b.env;
-	ret = send_msg(fd, &m);
+	ret = open_on(&b, job->cpu, fd);
 	if (ret)
 		goto out;
 
@@ -303,17 +331,7 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 		goto out;
 	}
 
-	ret = b.ops->prepare(&b, job->exp);
-	if (ret) {
-		send_error(fd, ret, "setup failed",
-			   why(&b) ? why(&b) :
-			   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" : NULL);
-		goto out;
-	}
-	/* Again, now with what the arena got. */
-	m.type = CBENCH_MSG_ENV;
-	m.u.env = b.env;
-	ret = send_msg(fd, &m);
+	ret = prepare(&b, job->exp, fd);
 	if (ret)
 		goto out;
 	if (job->mode == CBENCH_WORKER_AUDIT) {
@@ -454,38 +472,25 @@ int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
 	struct cbench_worker_job job = *first;
 	struct cbench_backend b = cbench_job_backend(&job, job.ops, &job.timer);
 	struct cbench_backend_env opened;
-	struct cbench_msg m = { .type = CBENCH_MSG_ENV };
 	struct proc_state began;
 	int ret;
 	bool last;
 	fenv_t fp;
 
-	ret = b.ops->open(&b, job.cpu);
-	if (ret) {
-		send_error(fd, ret, "unable to prepare the worker on its CPU", why(&b));
-		goto out;
-	}
-	opened = m.u.env = b.env;
+	ret = open_on(&b, job.cpu, fd);
+	opened = b.env;
 	proc_state(&began);
 	fegetenv(&fp);
-	ret = send_msg(fd, &m);
 	while (!ret) {
 		/* Each trial as a worker of its own would begin it. */
 		fesetenv(&fp);
 		b.env = opened;
 		b.timer = job.timer;
 		b.error[0] = '\0';
-		ret = b.ops->prepare(&b, job.exp);
-		if (ret) {
-			send_error(fd, ret, "setup failed",
-				   why(&b) ? why(&b) :
-				   ret == -ECANCELED ? "the benchmark's setup() refused this parameter" :
-				   NULL);
+		ret = prepare(&b, job.exp, fd);
+		if (ret)
 			break;
-		}
-		m.u.env = b.env;
-		ret = send_msg(fd, &m);
-		ret = ret ? ret : trial(&b, &job, fd);
+		ret = trial(&b, &job, fd);
 		if (ret) {
 			if (ret != -EPIPE)
 				send_error(fd, ret, "measurement failed", why(&b));
@@ -498,7 +503,6 @@ int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
 		if (ret || last || !next(arg, &job))
 			break;
 	}
-out:
 	b.ops->close(&b);
 	return ret ? 1 : 0;
 }
