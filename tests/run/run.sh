@@ -791,17 +791,21 @@ for i in 1 2 3; do
 done
 # A round's trials on a CPU share a worker (session/phase.h's standing
 # workers): each benchmark's trials are each in a worker of their own, and
-# a worker ends after a benchmark that leaves a process, a timer or a
-# thread behind, which answers for the process alone.  tests/fixtures/
+# a worker ends after a benchmark that leaves behind a process, a timer, a
+# thread, or what would hold for the next trial in that process (a signal
+# handler, a file, a limit, a directory, the environment, memory), which
+# answers for the process alone; a trial that fails in a worker after
+# others' is measured again in one of its own.  tests/fixtures/
 # standing.c's setups say which worker runs them (a token drawn per
 # process) and how many setups it has run.
 STAND="$FIX/standing.so"
+STAND_BENCHES=16
 standing_lines() {
 	sed -n 's/^standing //p' "$TMP/err"
 }
-# standing_workers WORKERS: 7 benchmarks, 3 trials each, no tuning; each
-# trial in a worker no other trial of its benchmark ran in, WORKERS
-# workers in all.
+# standing_workers WORKERS: STAND_BENCHES benchmarks, 3 trials each, no
+# tuning; each trial in a worker no other trial of its benchmark ran in,
+# WORKERS workers in all.
 standing_workers() {
 	standing_lines | python3 -c '
 import collections, sys
@@ -809,12 +813,12 @@ rows = [l.split() for l in sys.stdin]
 by_bench = collections.defaultdict(list)
 for name, worker, n in rows:
     by_bench[name].append(worker)
-ok = len(rows) == 21 and all(len(set(w)) == 3 for w in by_bench.values())
-sys.exit(0 if ok and len({w for _, w, _ in rows}) == int(sys.argv[1]) else 1)' "$1"
+ok = len(rows) == 3 * int(sys.argv[2]) and all(len(set(w)) == 3 for w in by_bench.values())
+sys.exit(0 if ok and len({w for _, w, _ in rows}) == int(sys.argv[1]) else 1)' "$1" "$STAND_BENCHES"
 }
 # A worker stands only where its keeper is its PID namespace's init (root,
 # or a user namespace of its own): elsewhere each trial has its own.
-workers=21
+workers=$((3 * STAND_BENCHES))
 if unshare --pid --fork true 2>/dev/null || unshare --user --pid --fork true 2>/dev/null; then
 	workers=3
 fi
@@ -826,13 +830,13 @@ else
 	not_ok "standing workers: trials and workers (exit $rc): $(standing_lines | tr '\n' ';')"
 fi
 CBENCH_TEST_NO_NAMESPACE=1 run_cb run $FAST --trials 3 -o /dev/null "$STAND"
-if [ "$rc" -eq 0 ] && standing_workers 21; then
+if [ "$rc" -eq 0 ] && standing_workers $((3 * STAND_BENCHES)); then
 	ok "standing workers: without a PID namespace of its own, every trial in a worker of its own"
 else
 	not_ok "standing workers without a namespace (exit $rc): $(standing_lines | tr '\n' ';')"
 fi
 run_cb run $FAST --trials 3 --fresh-workers --format json -o "$TMP/fresh.json" "$STAND"
-if [ "$rc" -eq 0 ] && standing_workers 21 && python3 - "$TMP/fresh.json" "$TMP/standing.json" <<'PY'
+if [ "$rc" -eq 0 ] && standing_workers $((3 * STAND_BENCHES)) && python3 - "$TMP/fresh.json" "$TMP/standing.json" <<'PY'
 import json, sys
 fresh, standing = (json.load(open(f))["config"]["run_options"] for f in sys.argv[1:3])
 sys.exit(0 if fresh.get("fresh_workers") is True and "fresh_workers" not in standing else 1)
@@ -844,28 +848,52 @@ else
 fi
 CBENCH_FIX_LEAVE=1 run_cb run $FAST --trials 3 --format json -o "$TMP/standing.json" "$STAND"
 standing_lines >"$TMP/standing"
-if [ "$rc" -eq 1 ] && python3 - "$TMP/standing" "$TMP/standing.json" <<'PY'
+if [ "$rc" -eq 1 ] && python3 - "$TMP/standing" "$TMP/standing.json" "$STAND_BENCHES" <<'PY'
 import json, sys
 rows = [l.split() for l in open(sys.argv[1])]
 report = json.load(open(sys.argv[2]))
 failed = {b["name"]: [t.get("reason") if t["status"] == "failed" else None for t in b["trials"]] for b in report["benchmarks"]}
 # What each left ends its worker: the benchmark after it has a new one.
+left = set()
 for i, (name, worker, n) in enumerate(rows[:-1]):
-    if name.startswith("leave_") and rows[i + 1][1] == worker:
-        sys.exit("%s's worker measured %s next" % (name, rows[i + 1][0]))
+    if name.startswith("leave_"):
+        left.add(name)
+        if rows[i + 1][1] == worker:
+            sys.exit("%s's worker measured %s next" % (name, rows[i + 1][0]))
+if len(left) != 9:
+    sys.exit("leave_ benchmarks seen: %s" % sorted(left))
 for name, errors in failed.items():
     if name == "BenchmarkLeaveProcess":
         if not all(e and "left processes behind" in e for e in errors):
             sys.exit("LeaveProcess: %s" % errors)
     elif name != "BenchmarkLeaveTimer" and any(errors):
         sys.exit("%s failed: %s" % (name, errors))
-if len(failed) != 7 or len(rows) != 21:
-    sys.exit("%d benchmarks, %d setups" % (len(failed), len(rows)))
+if len(failed) != int(sys.argv[3]):
+    sys.exit("%d benchmarks" % len(failed))
 PY
 then
-	ok "standing workers: a benchmark that leaves a process, a timer or a thread ends its worker, and only its own trials fail"
+	ok "standing workers: a benchmark that leaves a process, a timer, a thread, a handler, a file, a limit, a directory, the environment or memory behind ends its worker, and only its own trials fail"
 else
 	not_ok "standing workers with what benchmarks leave behind (exit $rc): $(tail -3 "$TMP/err")"
+fi
+# poison leaves what no worker sees, and after_poison fails after it in
+# the same process: measured again alone, it passes, and the run says why.
+CBENCH_FIX_POISON=1 run_cb run $FAST --trials 3 --format json -o "$TMP/standing.json" "$STAND"
+if [ "$rc" -eq 0 ] && [ "$workers" -gt 3 ]; then
+	ok "standing workers: a trial failed after another benchmark's is measured again alone (no worker stands here)"
+elif [ "$rc" -eq 0 ] && grep -q "BenchmarkAfterPoison: a trial failed in a worker that had measured .* and passed when measured again in a worker of its own" "$TMP/err" &&
+     python3 - "$TMP/standing.json" <<'PY'
+import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b["name"] == "BenchmarkAfterPoison":
+        st = [t["status"] for t in b["trials"]]
+        sys.exit(0 if "failed" not in st and st.count("ok") == 3 else "trials: %s" % st)
+sys.exit("no AfterPoison")
+PY
+then
+	ok "standing workers: a trial failed after another benchmark's is measured again alone, kept, and the run says why"
+else
+	not_ok "standing workers: a trial failed after another's (exit $rc): $(grep -v '^standing' "$TMP/err" | tail -3)"
 fi
 if [ -n "$(ours -x cbfix-standing)" ]; then
 	not_ok "standing workers: a process a benchmark left outlived the run"

@@ -229,6 +229,23 @@ int cbench_collect_trial_finish(struct cbench_trial_run *t)
 	return trial_ended(t, 0);
 }
 
+int cbench_collect_trial_again(struct cbench_trial_run *t, const struct cbench_worker_job *job,
+			       double time_limit_s, struct cbench_standing *w)
+{
+	struct cbench_trial *tr = t->tr;
+
+	cbench_standing_end(w);
+	tr->error = 0;
+	tr->reason[0] = '\0';
+	/* Their memory is kept, and grown again from the start. */
+	tr->nsamples = tr->nref_samples = 0;
+	memset(&tr->figures, 0, sizeof(tr->figures));
+	tr->have_tp = false;
+	tr->arena_bytes = tr->arena_huge_bytes = 0;
+	tr->run_offset = 0;
+	return cbench_collect_trial_begin(t, job, time_limit_s, tr, w);
+}
+
 struct audit {
 	struct cbench_collector c;
 	struct cbench_audit_pair *p;

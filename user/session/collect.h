@@ -53,6 +53,15 @@ int cbench_collect_trial_begin(struct cbench_trial_run *t, const struct cbench_w
 			       double time_limit_s, struct cbench_trial *tr, struct cbench_standing *w);
 int cbench_collect_trial_finish(struct cbench_trial_run *t);
 
+/*
+ * t's trial, over and failed, begun again in a worker of its own (w's
+ * worker ended), its measurements and failure forgotten: for a trial that
+ * failed in a standing worker after other benchmarks' trials, where what
+ * they left may be why.  0, or -errno with the trial failed.
+ */
+int cbench_collect_trial_again(struct cbench_trial_run *t, const struct cbench_worker_job *job,
+			       double time_limit_s, struct cbench_standing *w);
+
 /* AUDIT: the timings, the verdict, each side's timing points, into p;
  * p->error and p->reason on failure. */
 int cbench_collect_audit(const struct cbench_worker_job *job, double time_limit_s,

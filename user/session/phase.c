@@ -422,6 +422,8 @@ int cbench_phase_begin_standing(struct cbench_phase *ph, const struct cbench_wor
 		ph->fd = w->fd;
 		ph->standing = w;
 		ph->envs = 1;
+		ph->after_trials = w->served++;
+		ph->after = w->last;
 		stage(ph, CBENCH_PHASE_FORK);
 		stage(ph, CBENCH_PHASE_START);
 		w->last = job->exp->report_name;
@@ -435,7 +437,7 @@ int cbench_phase_begin_standing(struct cbench_phase *ph, const struct cbench_wor
 		return ret;
 	*w = (struct cbench_standing){ .pid = ph->pid, .fd = ph->fd, .cmd = w->cmd,
 				       .share = job->share, .cpu = job->cpu,
-				       .last = job->exp->report_name };
+				       .last = job->exp->report_name, .served = 1 };
 	ph->standing = w;
 	return 0;
 }

@@ -86,6 +86,7 @@ struct cbench_standing {
 	uint64_t share;
 	int cpu;
 	const char *last;		/* its last trial's benchmark, for a message */
+	unsigned int served;		/* trials begun in it */
 };
 
 /* Ends w's worker, if any: its input closed, it exits and is reaped. */
@@ -116,6 +117,10 @@ struct cbench_phase {
 	 * said it takes no more (its DONE's last). */
 	struct cbench_standing *standing;
 	bool last;
+	/* Where the standing worker had measured others before: how many
+	 * trials, the last of them of which benchmark. */
+	unsigned int after_trials;
+	const char *after;
 };
 
 int cbench_phase_begin(struct cbench_phase *ph, const struct cbench_worker_job *job,

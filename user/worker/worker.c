@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The worker side of a phase; see worker.h. */
-#include <dirent.h>
 #include <errno.h>
 #include <fenv.h>
-#include <limits.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "machine/alloc.h"
@@ -20,6 +14,7 @@
 #include "stats/tune.h"
 #include "worker/audit_worker.h"
 #include "worker/layout_worker.h"
+#include "worker/leftover.h"
 #include "worker/profile_worker.h"
 #include "worker/tpoints_worker.h"
 #include "worker/worker.h"
@@ -370,100 +365,25 @@ out:
 	return ret ? 1 : 0;
 }
 
-/* Whether the process has no POSIX timer (timer_create()): false where
- * /proc does not say. */
-static bool timers_none(void)
-{
-	FILE *f = fopen("/proc/self/timers", "re");
-	bool none;
-
-	if (!f)
-		return false;
-	none = fgetc(f) == EOF;
-	fclose(f);
-	return none;
-}
-
-/* What a benchmark could change of its worker's scheduling and signals,
- * as the worker began. */
-struct proc_state {
-	int policy, priority, nice;
-	sigset_t blocked;
-};
-
-static void proc_state(struct proc_state *p)
-{
-	struct sched_param sp = { 0 };
-
-	p->policy = sched_getscheduler(0);
-	p->priority = sched_getparam(0, &sp) ? -1 : sp.sched_priority;
-	errno = 0;
-	p->nice = getpriority(PRIO_PROCESS, 0);
-	if (errno)
-		p->nice = INT_MIN;
-	/* The kernel fills the bits it has: the rest compare as zeros. */
-	memset(&p->blocked, 0, sizeof(p->blocked));
-	sigprocmask(SIG_BLOCK, NULL, &p->blocked);
-}
-
-static bool same_state(const struct proc_state *a, const struct proc_state *b)
-{
-	return a->policy == b->policy && a->priority == b->priority && a->nice == b->nice &&
-	       !memcmp(&a->blocked, &b->blocked, sizeof(a->blocked));
-}
-
 /*
  * Whether this worker may take another trial once its benchmark is done
  * with it: only where what the benchmark left would end with the worker
- * in a worker of one trial.  A thread it started would run on beside the
- * next trial; a process it started (alive, or a zombie not reaped) would
- * too, or would be blamed on the next trial when the worker ends, so the
- * worker ends now, and its keeper counts what was left against this one.
- * Such a process is seen only where the worker's keeper is its PID
- * namespace's init: kill(-1, 0) then reaches the namespace alone.  A
- * timer it armed, the CPU it moved the worker to, or the scheduling
- * (policy, priority, nice) or signals blocked it changed would hold for the
- * next trial: the worker ends too.  Its floating-point environment is
- * put back before each trial instead.
+ * in a worker of one trial (leftover.h).  A thread it started would run on
+ * beside the next trial; a process it started (alive, or a zombie not
+ * reaped) would too, or would be blamed on the next trial when the worker
+ * ends, so the worker ends now, and its keeper counts what was left
+ * against this one.  A timer it armed, the CPU it moved the worker to, the
+ * scheduling or signals it changed, a file it left open or closed, a limit,
+ * its directory, environment or prctl() settings, or memory it kept would
+ * hold for the next trial: the worker ends too.  Its floating-point
+ * environment is put back before each trial instead.  What a benchmark
+ * writes into its object's own variables stays, as between the setups of
+ * one audit (cbench.h).
  */
 static bool may_serve_on(const struct cbench_backend *b, const struct cbench_worker_job *job,
-			 const struct proc_state *began)
+			 const struct cbench_leftover *began)
 {
-	static const int itimers[] = { ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF };
-	struct proc_state now;
-	cpu_set_t on;
-	DIR *dir;
-	int n = 0;
-
-	if (!b->ops->release || !cbench_proc_isolated())
-		return false;
-	if (kill(-1, 0) == 0 || errno != ESRCH)
-		return false;
-	dir = opendir("/proc/self/task");
-	if (!dir)
-		return false;
-	while (readdir(dir))
-		n++;
-	closedir(dir);
-	/* ".", ".." and this thread. */
-	if (n != 3)
-		return false;
-	/* A timer it armed would fire in another's trial. */
-	for (size_t i = 0; i < sizeof(itimers) / sizeof(itimers[0]); i++) {
-		struct itimerval it;
-
-		if (getitimer(itimers[i], &it) || it.it_value.tv_sec || it.it_value.tv_usec)
-			return false;
-	}
-	if (!timers_none())
-		return false;
-	/* Where it moved the worker, or how it scheduled it, would hold for
-	 * the next trial. */
-	proc_state(&now);
-	if (!same_state(&now, began) || sched_getaffinity(0, sizeof(on), &on) ||
-	    CPU_COUNT(&on) != 1 || !CPU_ISSET(job->cpu, &on))
-		return false;
-	return true;
+	return b->ops->release && cbench_proc_isolated() && !cbench_leftover_left(began, job->cpu);
 }
 
 int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
@@ -472,14 +392,14 @@ int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
 	struct cbench_worker_job job = *first;
 	struct cbench_backend b = cbench_job_backend(&job, job.ops, &job.timer);
 	struct cbench_backend_env opened;
-	struct proc_state began;
+	static struct cbench_leftover began;
 	int ret;
 	bool last;
 	fenv_t fp;
 
 	ret = open_on(&b, job.cpu, fd);
 	opened = b.env;
-	proc_state(&began);
+	cbench_leftover_take(&began);
 	fegetenv(&fp);
 	while (!ret) {
 		/* Each trial as a worker of its own would begin it. */
