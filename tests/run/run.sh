@@ -799,7 +799,7 @@ done
 # standing.c's setups say which worker runs them (a token drawn per
 # process) and how many setups it has run.
 STAND="$FIX/standing.so"
-STAND_BENCHES=16
+STAND_BENCHES=22
 standing_lines() {
 	sed -n 's/^standing //p' "$TMP/err"
 }
@@ -848,8 +848,8 @@ else
 fi
 CBENCH_FIX_LEAVE=1 run_cb run $FAST --trials 3 --format json -o "$TMP/standing.json" "$STAND"
 standing_lines >"$TMP/standing"
-if [ "$rc" -eq 1 ] && python3 - "$TMP/standing" "$TMP/standing.json" "$STAND_BENCHES" <<'PY'
-import json, sys
+if [ "$rc" -eq 1 ] && python3 - "$TMP/standing" "$TMP/standing.json" "$STAND_BENCHES" "$TMP/err" "$workers" <<'PY'
+import json, re, sys
 rows = [l.split() for l in open(sys.argv[1])]
 report = json.load(open(sys.argv[2]))
 failed = {b["name"]: [t.get("reason") if t["status"] == "failed" else None for t in b["trials"]] for b in report["benchmarks"]}
@@ -860,7 +860,7 @@ for i, (name, worker, n) in enumerate(rows[:-1]):
         left.add(name)
         if rows[i + 1][1] == worker:
             sys.exit("%s's worker measured %s next" % (name, rows[i + 1][0]))
-if len(left) != 9:
+if len(left) != 14:
     sys.exit("leave_ benchmarks seen: %s" % sorted(left))
 for name, errors in failed.items():
     if name == "BenchmarkLeaveProcess":
@@ -870,9 +870,31 @@ for name, errors in failed.items():
         sys.exit("%s failed: %s" % (name, errors))
 if len(failed) != int(sys.argv[3]):
     sys.exit("%d benchmarks" % len(failed))
+# The run names what each left, once, and nothing of the others (where
+# workers stand: elsewhere every trial ends its own).
+notes = {}
+for line in open(sys.argv[4]):
+    m = re.match(r"cbenchctl: (\S+) left behind in its worker after \d+ trials?: (.*); each", line)
+    if m:
+        notes[m.group(1)] = m.group(2)
+want = {"BenchmarkLeaveThread": "a thread", "BenchmarkLeaveHandler": "signal handler installed",
+        "BenchmarkLeaveFile": "a file opened or closed", "BenchmarkLeaveLimit": "a resource limit",
+        "BenchmarkLeaveDir": "the working directory", "BenchmarkLeaveEnv": "the environment",
+        "BenchmarkLeaveMemory": "64 MiB", "BenchmarkLeaveUmask": "umask",
+        "BenchmarkLeaveBlocked": "signals blocked", "BenchmarkLeaveNice": "scheduling",
+        "BenchmarkLeavePersonality": "personality", "BenchmarkLeaveAltstack": "alternate signal stack"}
+for name, what in want.items() if sys.argv[5] == "3" else ():
+    if what not in notes.get(name, ""):
+        sys.exit("%s: note %r" % (name, notes.get(name)))
+extra = set(notes) - set(want) - {"BenchmarkLeaveTimer"}
+if extra:
+    sys.exit("notes of %s" % sorted(extra))
+# Nothing missed was made good by a trial measured again.
+if any("measured again in a worker of its own" in line for line in open(sys.argv[4])):
+    sys.exit("a trial was measured again")
 PY
 then
-	ok "standing workers: a benchmark that leaves a process, a timer, a thread, a handler, a file, a limit, a directory, the environment or memory behind ends its worker, and only its own trials fail"
+	ok "standing workers: a benchmark that leaves a process, a timer, a thread, a handler, a blocked signal, an alternate stack, a file, a limit, a directory, a umask, a nice value, a personality, the environment or memory behind ends its worker, only its own trials fail, and the run names what each left"
 else
 	not_ok "standing workers with what benchmarks leave behind (exit $rc): $(tail -3 "$TMP/err")"
 fi

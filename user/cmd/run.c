@@ -32,6 +32,7 @@
 #include "session/options.h"
 #include "session/session.h"
 #include "store/add.h"
+#include "worker/leftover.h"
 
 /* Valid measurements a trial needs before its time is up. */
 #define TRIAL_MIN_VALID 5
@@ -805,8 +806,35 @@ static int nothing_kept(const struct run_state *st)
 }
 
 /*
+ * Each benchmark whose trials left something behind in their standing
+ * workers (each then ended, and the next trial started a new one: a few
+ * milliseconds more a trial), once, with what: the author can free or
+ * undo it.  A process left fails the trial, which says so already.
+ */
+static void note_leftovers(const struct run_state *st)
+{
+	for (size_t i = 0; i < st->report.nresults; i++) {
+		const struct cbench_result *res = &st->report.results[i];
+		unsigned int left = 0, trials = 0;
+		char what[512];
+
+		for (size_t t = 0; t < res->ntrials; t++) {
+			left |= res->trials[t].left & ~(unsigned int)CBENCH_LEFT_PROCESS;
+			trials += (res->trials[t].left & ~(unsigned int)CBENCH_LEFT_PROCESS) != 0;
+		}
+		if (!left)
+			continue;
+		cbench_leftover_describe(left, what, sizeof(what));
+		cbench_err("%s left behind in its worker after %u trial%s: %s; each such trial ends "
+			   "its worker, and the next starts another (a few milliseconds more)\n",
+			   res->exp->report_name, trials, trials == 1 ? "" : "s", what);
+	}
+}
+
+/*
  * The table: on a terminal the rows the last round did not print (all of
- * them if it never began), then the foot; elsewhere all of it.
+ * them if it never began), then the foot; elsewhere all of it.  Then what
+ * benchmarks left behind in their workers.
  */
 static void show_table(const struct run_state *st)
 {
@@ -815,13 +843,14 @@ static void show_table(const struct run_state *st)
 
 	if (!st->s.tty) {
 		cbench_report_table(r, stderr, colour);
-		return;
+	} else {
+		if (!st->streamed)
+			cbench_report_table_head(r, stderr, colour);
+		for (size_t i = st->streamed; i < r->nresults; i++)
+			cbench_report_table_row(r, &r->results[i], stderr, colour);
+		cbench_report_table_foot(r, stderr, colour);
 	}
-	if (!st->streamed)
-		cbench_report_table_head(r, stderr, colour);
-	for (size_t i = st->streamed; i < r->nresults; i++)
-		cbench_report_table_row(r, &r->results[i], stderr, colour);
-	cbench_report_table_foot(r, stderr, colour);
+	note_leftovers(st);
 }
 
 /* What the run comes to once written: its exit status, said. */

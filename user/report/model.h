@@ -130,6 +130,9 @@ struct cbench_trial {
 	/* Its worker was told not to look for loop timing points: an earlier
 	 * trial of its benchmark looked and found none (run.c). */
 	bool tp_skipped;
+	/* What its benchmark left in its standing worker, which then ended
+	 * (worker/leftover.h's CBENCH_LEFT_*, but CBENCH_LEFT_UNSEEN). */
+	uint32_t left;
 };
 
 struct cbench_result {

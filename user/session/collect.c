@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machine/clock.h"
 #include "session/bulk.h"
 #include "session/collect.h"
+#include "worker/leftover.h"
 #include "stats/sequential.h"
 #include "stats/stats.h"
 
@@ -201,6 +203,7 @@ static int trial_ended(struct cbench_trial_run *t, int ret)
 		return not_started(ret, &tr->error, tr->reason, sizeof(tr->reason));
 	tr->arena_bytes = t->end.env.arena_bytes;
 	tr->arena_huge_bytes = t->end.env.arena_huge_bytes;
+	tr->left = t->ph.standing ? t->ph.left & ~(uint32_t)CBENCH_LEFT_UNSEEN : 0;
 	return ended(&t->end, &tr->error, tr->reason, sizeof(tr->reason));
 }
 
@@ -243,6 +246,9 @@ int cbench_collect_trial_again(struct cbench_trial_run *t, const struct cbench_w
 	tr->have_tp = false;
 	tr->arena_bytes = tr->arena_huge_bytes = 0;
 	tr->run_offset = 0;
+	tr->left = 0;
+	/* Its time is the attempt that counts. */
+	tr->start_s = cbench_now_s();
 	return cbench_collect_trial_begin(t, job, time_limit_s, tr, w);
 }
 

@@ -81,10 +81,10 @@ static void again_passed(const struct lane_slot *sl)
 {
 	cbench_err("%s: a trial failed in a worker that had measured %u trials of other benchmarks "
 		   "before it, the last of %s (%s), and passed when measured again in a worker of its "
-		   "own; it is kept.  One of those benchmarks leaves something behind that the "
-		   "worker does not see: --fresh-workers measures every trial in a worker of its "
-		   "own\n", sl->job.exp->report_name, sl->after_trials, sl->after ? sl->after : "?",
-		   sl->reason);
+		   "own; it is kept.  Either one of those benchmarks leaves something behind that "
+		   "the worker does not see (--fresh-workers measures every trial in a worker of its "
+		   "own), or this one fails at times by itself\n", sl->job.exp->report_name,
+		   sl->after_trials, sl->after ? sl->after : "?", sl->reason);
 }
 
 /*
@@ -114,7 +114,7 @@ static void wait_lanes(const struct cbench_lane_work *w, struct lane_slot *slot,
 		cbench_collect_trial_finish(&sl->run);
 		if (again(w, sl))
 			continue;
-		if (sl->again && !sl->run.tr->error)
+		if (sl->again && !sl->run.tr->error && sl->run.ph.done && !cbench_session_stopped())
 			again_passed(sl);
 		sl->busy = false;
 		if (cbench_session_stopped())

@@ -253,7 +253,7 @@ static void take(struct cbench_phase *r, struct cbench_msg *m)
 	case CBENCH_MSG_DONE:
 		stage(r, CBENCH_PHASE_MEASURE);
 		r->done = true;
-		r->last = m->u.done.last;
+		r->left = m->u.done.left;
 		return;
 	case CBENCH_MSG_NEEDED:
 		stage(r, CBENCH_PHASE_WARM);
@@ -481,7 +481,7 @@ void cbench_phase_finish(struct cbench_phase *ph)
 	struct cbench_proc_end end;
 
 	if (ph->standing) {
-		if (ph->done && !p->error && !ph->last && !ph->eof) {
+		if (ph->done && !p->error && !ph->left && !ph->eof) {
 			/* It stands for the next trial. */
 			costs_add(ph);
 			return;

@@ -113,10 +113,10 @@ struct cbench_phase {
 	size_t have;
 	bool done;			/* the worker finished its job */
 	bool eof;			/* it will send nothing more */
-	/* The standing worker it runs in, or NULL; and whether the worker
-	 * said it takes no more (its DONE's last). */
+	/* The standing worker it runs in, or NULL; and what its DONE said
+	 * ends it (worker/leftover.h's CBENCH_LEFT_*; 0: it takes another). */
 	struct cbench_standing *standing;
-	bool last;
+	unsigned int left;
 	/* Where the standing worker had measured others before: how many
 	 * trials, the last of them of which benchmark. */
 	unsigned int after_trials;

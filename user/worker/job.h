@@ -133,9 +133,10 @@ struct cbench_msg {
 		struct cbench_tp_round tp_round;
 		struct cbench_layout_placed placed;
 		struct {
-			/* A serving worker takes no trial after this one
-			 * (worker.h says when). */
-			uint32_t last;
+			/* What ends the worker after this trial: the
+			 * CBENCH_LEFT_* bits of worker/leftover.h; 0 where
+			 * it takes another (worker.h says when). */
+			uint32_t left;
 		} done;				/* MSG_DONE */
 		/* MSG_SAMPLES: n measurements in the order taken, bit i of
 		 * ref set where s[i] is the reference chain's (the one after

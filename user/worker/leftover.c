@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +46,23 @@ static void signal_state(struct cbench_leftover *s)
 			memset(&sa, 0, sizeof(sa));
 		s->sig[sig].handler = (sa.sa_flags & SA_SIGINFO) ? (uintptr_t)sa.sa_sigaction :
 				      (uintptr_t)sa.sa_handler;
+		/* A handler put back as SIG_DFL or SIG_IGN is as it was,
+		 * whatever flags signal() gave it. */
+		if (s->sig[sig].handler == (uintptr_t)SIG_DFL || s->sig[sig].handler == (uintptr_t)SIG_IGN)
+			continue;
 		s->sig[sig].flags = sa.sa_flags;
+		s->sig[sig].mask = sa.sa_mask;
 	}
+	if (sigaltstack(NULL, &s->altstack))
+		memset(&s->altstack, 0, sizeof(s->altstack));
+}
+
+/* FNV-1a of a string, from h. */
+static uint64_t fnv(uint64_t h, const char *c)
+{
+	for (; *c; c++)
+		h = (h ^ (uint8_t)*c) * 0x100000001b3ull;
+	return h;
 }
 
 static int by_fd(const void *a, const void *b)
@@ -76,11 +92,23 @@ static void file_state(struct cbench_leftover *s)
 		if (*end || end == de->d_name || fd == dirfd(dir))
 			continue;
 		if (s->nfds < CBENCH_LEFTOVER_FDS) {
+			char link[256];
+			ssize_t n = 0;
+
 			if (fstat((int)fd, &st))
 				memset(&st, 0, sizeof(st));
+			/* An anonymous inode (no file type: perf's, an eventfd,
+			 * an epoll, ...) is one inode for all: its name says
+			 * which. */
+			if (!(st.st_mode & S_IFMT))
+				n = readlinkat(dirfd(dir), de->d_name, link, sizeof(link) - 1);
+			link[n > 0 ? n : 0] = '\0';
 			s->fds[s->nfds].fd = (int)fd;
 			s->fds[s->nfds].dev = st.st_dev;
 			s->fds[s->nfds].ino = st.st_ino;
+			s->fds[s->nfds].name_hash = fnv(0xcbf29ce484222325ull, link);
+			s->fds[s->nfds].flags = fcntl((int)fd, F_GETFL);
+			s->fds[s->nfds].fd_flags = fcntl((int)fd, F_GETFD);
 		}
 		s->nfds++;
 	}
@@ -94,15 +122,13 @@ static uint64_t env_hash(void)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 
-	for (char **e = environ; e && *e; e++) {
-		for (const char *c = *e; *c; c++)
-			h = (h ^ (uint8_t)*c) * 0x100000001b3ull;
-		h = (h ^ 0xff) * 0x100000001b3ull;
-	}
+	for (char **e = environ; e && *e; e++)
+		h = (fnv(h, *e) ^ 0xff) * 0x100000001b3ull;
 	return h;
 }
 
-/* Resident bytes (statm's second field); 0 where /proc does not say. */
+/* Resident bytes (statm's second field), after the C library has given
+ * back what it keeps of memory freed; 0 where /proc does not say. */
 static uint64_t resident(void)
 {
 	char buf[128];
@@ -112,6 +138,7 @@ static uint64_t resident(void)
 
 	if (fd < 0)
 		return 0;
+	malloc_trim(0);
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
@@ -196,11 +223,35 @@ static bool same_files(const struct cbench_leftover *a, const struct cbench_left
 {
 	if (a->nfds == SIZE_MAX || a->nfds != b->nfds)
 		return false;
-	for (size_t i = 0; i < a->nfds && i < CBENCH_LEFTOVER_FDS; i++)
-		if (a->fds[i].fd != b->fds[i].fd || a->fds[i].dev != b->fds[i].dev ||
-		    a->fds[i].ino != b->fds[i].ino)
-			return false;
-	return true;
+	return !memcmp(a->fds, b->fds, sizeof(a->fds[0]) *
+		       (a->nfds < CBENCH_LEFTOVER_FDS ? a->nfds : CBENCH_LEFTOVER_FDS));
+}
+
+void cbench_leftover_describe(unsigned int left, char *buf, size_t len)
+{
+	static const char *const what[] = {
+		"a process", "a thread", "a timer armed", "the worker moved to another CPU",
+		"its scheduling changed",
+		"signals blocked, a signal handler installed or an alternate signal stack set",
+		"a file opened or closed", "a resource limit changed",
+		"the working directory or umask changed", "the environment changed",
+		"a prctl() setting changed (seccomp, no_new_privs, the TSC, the personality)",
+		"more than 64 MiB of memory kept",
+	};
+	size_t at = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]) && at < len; i++) {
+		int n;
+
+		if (!(left & (1u << i)))
+			continue;
+		n = snprintf(buf + at, len - at, "%s%s", at ? ", " : "", what[i]);
+		if (n < 0)
+			break;
+		at += (size_t)n;
+	}
 }
 
 unsigned int cbench_leftover_left(const struct cbench_leftover *began, int cpu)
@@ -212,6 +263,10 @@ unsigned int cbench_leftover_left(const struct cbench_leftover *began, int cpu)
 
 	left |= processes() ? CBENCH_LEFT_PROCESS : 0;
 	left |= threads() ? CBENCH_LEFT_THREAD : 0;
+	/* What runs on beside us could change what we look at next as we
+	 * look (a thread calling setenv()): enough said. */
+	if (left)
+		return left;
 	left |= timers() ? CBENCH_LEFT_TIMER : 0;
 	if (sched_getaffinity(0, sizeof(on), &on) || CPU_COUNT(&on) != 1 || !CPU_ISSET(cpu, &on))
 		left |= CBENCH_LEFT_CPU;
@@ -219,7 +274,9 @@ unsigned int cbench_leftover_left(const struct cbench_leftover *began, int cpu)
 	if (now.policy != began->policy || now.priority != began->priority || now.nice != began->nice)
 		left |= CBENCH_LEFT_SCHED;
 	if (memcmp(&now.blocked, &began->blocked, sizeof(now.blocked)) ||
-	    memcmp(now.sig, began->sig, sizeof(now.sig)))
+	    memcmp(now.sig, began->sig, sizeof(now.sig)) ||
+	    now.altstack.ss_sp != began->altstack.ss_sp || now.altstack.ss_size != began->altstack.ss_size ||
+	    now.altstack.ss_flags != began->altstack.ss_flags)
 		left |= CBENCH_LEFT_SIGNALS;
 	if (!same_files(&now, began))
 		left |= CBENCH_LEFT_FILES;

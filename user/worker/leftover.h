@@ -21,7 +21,8 @@
 /*
  * The process's state as far as a benchmark can change it and the change
  * would hold for the next trial: its scheduling and blocked signals, its
- * signal handlers, open files, resource limits, working directory, umask,
+ * signal handlers and alternate signal stack, open files and their flags,
+ * resource limits, working directory, umask,
  * environment, the prctl() settings that reach the next trial's code
  * (seccomp, no_new_privs, the TSC's readability), its personality, and how
  * much memory it holds.  Threads, processes and timers are looked at live
@@ -30,14 +31,22 @@
 struct cbench_leftover {
 	int policy, priority, nice;
 	sigset_t blocked;
+	/* Each signal's handler, and its flags and mask where it is a
+	 * function (SIG_DFL and SIG_IGN keep what signal() set). */
 	struct {
 		uintptr_t handler;
 		int flags;
+		sigset_t mask;
 	} sig[CBENCH_LEFTOVER_SIGNALS];
+	stack_t altstack;
+	/* Each open file: its number, what it is (an anonymous inode's kind
+	 * by its name's hash: perf's, an eventfd, ...), its flags. */
 	struct {
 		int fd;
 		dev_t dev;
 		ino_t ino;
+		uint64_t name_hash;
+		int flags, fd_flags;
 	} fds[CBENCH_LEFTOVER_FDS];
 	size_t nfds;			/* may exceed CBENCH_LEFTOVER_FDS */
 	struct rlimit limits[RLIM_NLIMITS];
@@ -63,6 +72,9 @@ enum {
 	CBENCH_LEFT_ENV = 1 << 9,
 	CBENCH_LEFT_PRCTL = 1 << 10,	/* seccomp, no_new_privs, TSC, personality */
 	CBENCH_LEFT_MEMORY = 1 << 11,	/* CBENCH_LEFTOVER_MEMORY more held */
+	/* Not looked at: the worker ends after every trial (a backend that
+	 * cannot release a benchmark, no PID namespace of its own). */
+	CBENCH_LEFT_UNSEEN = 1 << 30,
 };
 
 /* Memory a worker may come to hold beyond what it held as it began
@@ -80,5 +92,10 @@ void cbench_leftover_take(struct cbench_leftover *s);
  * assumed.
  */
 unsigned int cbench_leftover_left(const struct cbench_leftover *began, int cpu);
+
+/* What the CBENCH_LEFT_* bits of left name, in words ("a file opened or
+ * closed, the environment changed"), into buf (len bytes); CBENCH_LEFT_UNSEEN
+ * is not named. */
+void cbench_leftover_describe(unsigned int left, char *buf, size_t len);
 
 #endif /* _CBENCH_LEFTOVER_H */

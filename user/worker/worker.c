@@ -234,10 +234,10 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 	return ret ? ret : cbench_worker_tpoints(b, job, fd);
 }
 
-/* A trial's end: DONE, saying whether the worker takes another. */
-static int done(int fd, bool last)
+/* A trial's end: DONE, saying what ends the worker (0: it takes another). */
+static int done(int fd, unsigned int left)
 {
-	struct cbench_msg m = { .type = CBENCH_MSG_DONE, .u.done.last = last };
+	struct cbench_msg m = { .type = CBENCH_MSG_DONE, .u.done.left = left };
 
 	return send_msg(fd, &m);
 }
@@ -357,7 +357,7 @@ int cbench_worker_main(const struct cbench_worker_job *job, int fd)
 	}
 	ret = trial(&b, job, fd);
 	if (!ret)
-		ret = done(fd, true);
+		ret = done(fd, CBENCH_LEFT_UNSEEN);
 	else if (ret != -EPIPE)
 		send_error(fd, ret, "measurement failed", why(&b));
 out:
@@ -366,24 +366,26 @@ out:
 }
 
 /*
- * Whether this worker may take another trial once its benchmark is done
- * with it: only where what the benchmark left would end with the worker
- * in a worker of one trial (leftover.h).  A thread it started would run on
- * beside the next trial; a process it started (alive, or a zombie not
- * reaped) would too, or would be blamed on the next trial when the worker
- * ends, so the worker ends now, and its keeper counts what was left
- * against this one.  A timer it armed, the CPU it moved the worker to, the
- * scheduling or signals it changed, a file it left open or closed, a limit,
- * its directory, environment or prctl() settings, or memory it kept would
- * hold for the next trial: the worker ends too.  Its floating-point
- * environment is put back before each trial instead.  What a benchmark
- * writes into its object's own variables stays, as between the setups of
- * one audit (cbench.h).
+ * What the benchmark left that ends this worker once its trial is done
+ * (CBENCH_LEFT_* bits; 0: it may take another trial): only where what it
+ * left would end with the worker in a worker of one trial (leftover.h).  A
+ * thread it started would run on beside the next trial; a process it
+ * started (alive, or a zombie not reaped) would too, or would be blamed on
+ * the next trial when the worker ends, so the worker ends now, and its
+ * keeper counts what was left against this one.  A timer it armed, the CPU
+ * it moved the worker to, the scheduling or signals it changed, a file it
+ * left open or closed, a limit, its directory, environment or prctl()
+ * settings, or memory it kept would hold for the next trial: the worker
+ * ends too.  Its floating-point environment is put back before each trial
+ * instead.  What a benchmark writes into its object's own variables stays,
+ * as between the setups of one audit (cbench.h).
  */
-static bool may_serve_on(const struct cbench_backend *b, const struct cbench_worker_job *job,
-			 const struct cbench_leftover *began)
+static unsigned int left_behind(const struct cbench_backend *b, const struct cbench_worker_job *job,
+				const struct cbench_leftover *began)
 {
-	return b->ops->release && cbench_proc_isolated() && !cbench_leftover_left(began, job->cpu);
+	if (!b->ops->release || !cbench_proc_isolated())
+		return CBENCH_LEFT_UNSEEN;
+	return cbench_leftover_left(began, job->cpu);
 }
 
 int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
@@ -393,8 +395,8 @@ int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
 	struct cbench_backend b = cbench_job_backend(&job, job.ops, &job.timer);
 	struct cbench_backend_env opened;
 	static struct cbench_leftover began;
+	unsigned int left;
 	int ret;
-	bool last;
 	fenv_t fp;
 
 	ret = open_on(&b, job.cpu, fd);
@@ -418,9 +420,9 @@ int cbench_worker_serve(const struct cbench_worker_job *first, int fd,
 		}
 		if (b.ops->release)
 			b.ops->release(&b);
-		last = !may_serve_on(&b, &job, &began);
-		ret = done(fd, last);
-		if (ret || last || !next(arg, &job))
+		left = left_behind(&b, &job, &began);
+		ret = done(fd, left);
+		if (ret || left || !next(arg, &job))
 			break;
 	}
 	b.ops->close(&b);
