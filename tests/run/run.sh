@@ -15,6 +15,13 @@ FIX=build/tests/fixtures
 export XDG_CACHE_HOME="$TMP/cache"
 # Short trials: these tests check behaviour, not numbers.
 FAST="--trials 2 --trial-time 0.005 --warmup 0.001"
+# A worker stands for several trials (session/phase.h) only where its
+# keeper is its PID namespace's init (root, or a user namespace of its
+# own): elsewhere each trial has its own.
+STANDS=false
+if unshare --pid --fork true 2>/dev/null || unshare --user --pid --fork true 2>/dev/null; then
+	STANDS=true
+fi
 
 
 # Go format result lines: name rule, an even number of fields (>= 4), numeric
@@ -573,6 +580,21 @@ else
 	not_ok "a busy moment over a round of trials"
 	cat "$TMP/err"
 fi
+# The three measured again (the setups after the rounds' 18) share a
+# worker, as a round's trials do, where workers stand (phase.h): one
+# other than any round's.
+if ! $STANDS; then
+	ok "trials measured again share a worker (no worker stands here)"
+elif sed -n 's/^moment //p' "$TMP/err" | python3 -c '
+import sys
+rows = [l.split() for l in sys.stdin]
+rounds = {w for w, n in rows if int(n) < 18}
+again = [w for w, n in rows if 18 <= int(n) < 21]
+sys.exit(0 if len(again) == 3 and len(set(again)) == 1 and again[0] not in rounds and len(rounds) == 6 else 1)'; then
+	ok "trials measured again share a worker, one of their own"
+else
+	not_ok "trials measured again and their workers: $(sed -n 's/^moment //p' "$TMP/err" | tr '\n' ';')"
+fi
 
 # ---- a report edited by hand: every reader refuses it, naming the member ----
 
@@ -816,10 +838,8 @@ for name, worker, n in rows:
 ok = len(rows) == 3 * int(sys.argv[2]) and all(len(set(w)) == 3 for w in by_bench.values())
 sys.exit(0 if ok and len({w for _, w, _ in rows}) == int(sys.argv[1]) else 1)' "$1" "$STAND_BENCHES"
 }
-# A worker stands only where its keeper is its PID namespace's init (root,
-# or a user namespace of its own): elsewhere each trial has its own.
 workers=$((3 * STAND_BENCHES))
-if unshare --pid --fork true 2>/dev/null || unshare --user --pid --fork true 2>/dev/null; then
+if $STANDS; then
 	workers=3
 fi
 run_cb run $FAST --trials 1 -o /dev/null "$STAND"	# its tuning cached

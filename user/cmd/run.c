@@ -156,7 +156,7 @@ static uint64_t name_hash(const char *name)
  * 1 of its benchmark: two trials a layout, each in a worker of its own
  * (other pages), so that the trials at one layout tell what memory's
  * placement alone does (report.c).  A trial measured again in place of a
- * disturbed one keeps that one's layout (replace_trial()).  Layout k of a
+ * disturbed one keeps that one's layout (again_begin()).  Layout k of a
  * benchmark is drawn from the run's seed, its name and k alone: a seed
  * replays them, whatever --filter leaves out.
  */
@@ -209,17 +209,6 @@ static void trial_done(const struct run_state *st, struct cbench_result *res,
 			   "the benchmark does no measurable work, or ignores reps");
 	if (!tr->error && !tr->tp_skipped && tr->nsamples && !tr->have_tp)
 		res->tp_none = true;
-}
-
-/* One trial, alone: measured again in place of one set aside. */
-static void run_trial(struct run_state *st, struct cbench_result *res, size_t t, size_t index,
-		      size_t total)
-{
-	struct cbench_worker_job job = trial_job(st, res, t, index, total, 0);
-
-	res->trials[t].solo = st->s.nlanes > 1;
-	cbench_collect_trial(&job, st->opt->time_limit_s, &res->trials[t]);
-	trial_done(st, res, &res->trials[t]);
 }
 
 static int write_report(const struct run_state *st, struct cbench_outfile *out,
@@ -472,72 +461,159 @@ static size_t replacements_max(const struct run_state *st)
 	return st->opt->trials;
 }
 
-/*
- * One more trial of res, in place of the disturbed trial set_aside:
- * appended, marked, measured now (at its layout).  0 or -ENOMEM.
- */
-static int replace_trial(struct run_state *st, struct cbench_result *res, size_t set_aside,
-			 size_t index, size_t total)
+/* A trial set aside to measure again: result res's trial set_aside, the
+ * step of remeasure() that measures it again, and the replacement begun in
+ * its place (SIZE_MAX before). */
+struct again_unit {
+	size_t res, set_aside, step, trial;
+};
+
+/* The replacements of one step of remeasure(), on one CPU, in one standing
+ * worker: each benchmark's at most once. */
+struct agains {
+	struct run_state *st;
+	struct again_unit *u;
+	size_t total;
+	bool nomem;
+};
+
+/* One more trial of the unit's result, in place of the disturbed one:
+ * appended, marked, begun at its layout. */
+static struct cbench_trial *again_begin(void *arg, size_t unit, size_t lane,
+					struct cbench_worker_job *job)
 {
+	struct agains *ag = arg;
+	struct run_state *st = ag->st;
+	struct again_unit *u = &ag->u[unit];
+	struct cbench_result *res = &st->report.results[u->res];
 	struct cbench_trial *trials = realloc(res->trials, (res->ntrials + 1) * sizeof(*trials));
 
-	if (!trials)
-		return -ENOMEM;
+	if (!trials) {
+		ag->nomem = true;
+		return NULL;
+	}
 	res->trials = trials;
 	memset(&trials[res->ntrials], 0, sizeof(*trials));
-	trials[set_aside].replaced = true;
+	trials[u->set_aside].replaced = true;
 	trials[res->ntrials].replacement = true;
-	trials[res->ntrials].layout = trials[set_aside].layout;
-	res->ntrials++;
-	run_trial(st, res, res->ntrials - 1, index, total);
-	if (cbench_session_stopped()) {
-		/* The trial the signal caught is dropped; the rest stand. */
-		cbench_bulk_free(trials[res->ntrials - 1].samples);
-		cbench_bulk_free(trials[res->ntrials - 1].ref_samples);
-		res->ntrials--;
-		trials[set_aside].replaced = false;
-	}
+	trials[res->ntrials].layout = trials[u->set_aside].layout;
+	u->trial = res->ntrials++;
+	*job = trial_job(st, res, u->trial, u->res, ag->total, lane);
+	if (!st->opt->fresh_workers)
+		job->share = 1;
+	res->trials[u->trial].solo = st->s.nlanes > 1;
+	return &res->trials[u->trial];
+}
+
+static void again_end(void *arg, size_t unit, size_t lane)
+{
+	struct agains *ag = arg;
+	struct cbench_result *res = &ag->st->report.results[ag->u[unit].res];
+
+	(void)lane;
+	trial_done(ag->st, res, &res->trials[ag->u[unit].trial]);
+}
+
+/* Room for twice as many units in *u and *g.  0 or -ENOMEM. */
+static int grow_units(struct again_unit **u, struct again_unit **g, size_t *cap)
+{
+	size_t ncap = *cap ? *cap * 2 : 64;
+	struct again_unit *nu = realloc(*u, ncap * sizeof(**u)), *ng;
+
+	if (!nu)
+		return -ENOMEM;
+	*u = nu;
+	ng = realloc(*g, ncap * sizeof(**g));
+	if (!ng)
+		return -ENOMEM;
+	*g = ng;
+	*cap = ncap;
 	return 0;
 }
 
 /*
+ * Measures units u[0..n) again, alone on the first CPU, one standing
+ * worker for them all (each of another benchmark).  A replacement a signal
+ * caught is dropped; the rest stand.  0 or -ENOMEM.
+ */
+static int measure_again(struct run_state *st, struct again_unit *u, size_t n, size_t total)
+{
+	struct agains ag = { .st = st, .u = u, .total = total };
+	struct cbench_lane_work w = { .begin = again_begin, .end = again_end, .arg = &ag,
+				      .limit_s = st->opt->time_limit_s };
+	size_t done = cbench_session_trials(&st->s, n, 1, &w);
+
+	for (size_t k = done; k < n; k++) {
+		struct cbench_result *res = &st->report.results[u[k].res];
+
+		if (u[k].trial == SIZE_MAX)
+			continue;
+		/* Begun last of its result's trials. */
+		cbench_bulk_free(res->trials[u[k].trial].samples);
+		cbench_bulk_free(res->trials[u[k].trial].ref_samples);
+		res->ntrials--;
+		res->trials[u[k].set_aside].replaced = false;
+	}
+	return ag.nomem ? -ENOMEM : 0;
+}
+
+/*
  * Measures again each trial that the run's trials together set aside as
- * disturbed (report.c, stats/trials.c): in a fresh worker, at another
- * moment, after every round, and again for a replacement the trials then
- * set aside, until each benchmark keeps as many trials as --trials asked
- * (failed trials apart) or has been measured again --trials times.  A
- * set-aside trial stays in the report, marked, and set aside.  On a
- * terminal the rows of benchmarks measured again are printed again.  0 or
- * -ENOMEM.
+ * disturbed (report.c, stats/trials.c): at another moment, after every
+ * round, and again for a replacement the trials then set aside, until each
+ * benchmark keeps as many trials as --trials asked (failed trials apart)
+ * or has been measured again --trials times.  Each step measures the
+ * first replacement each benchmark needs, in one standing worker, then
+ * the second, in another: each benchmark's trials are still each in a
+ * worker of their own.  A set-aside trial stays in the report, marked,
+ * and set aside.  On a terminal the rows of benchmarks measured again are
+ * printed again.  0 or -ENOMEM.
  */
 static int remeasure(struct run_state *st, size_t total)
 {
 	struct cbench_report *r = &st->report;
+	struct again_unit *u = NULL, *g = NULL;
+	size_t cap = 0;
 	bool again = false, more = true;
+	int ret = 0;
 
-	while (more && !cbench_session_stopped()) {
+	while (more && !ret && !cbench_session_stopped()) {
+		size_t n = 0, steps = 0;
+
 		more = false;
 		cbench_report_summarize(r);
-		for (size_t i = 0; i < r->nresults && !cbench_session_stopped(); i++) {
+		for (size_t i = 0; i < r->nresults && !ret; i++) {
 			struct cbench_result *res = &r->results[i];
-			size_t asked = res->carried ? 0 : res->ntrials, done = 0;
+			size_t asked = res->carried ? 0 : res->ntrials, done = 0, k = 0;
 
 			for (size_t j = 0; j < res->ntrials; j++)
 				done += res->trials[j].replacement;
-			for (size_t j = 0; j < asked && done < replacements_max(st) &&
-					   !cbench_session_stopped(); j++) {
-				int ret;
-
+			for (size_t j = 0; j < asked && done < replacements_max(st); j++) {
 				if (!res->trials[j].set_aside || res->trials[j].replaced)
 					continue;
-				ret = replace_trial(st, res, j, i, total);
-				if (ret)
-					return ret;
+				if (n == cap && grow_units(&u, &g, &cap)) {
+					ret = -ENOMEM;
+					break;
+				}
+				u[n++] = (struct again_unit){ i, j, k++, SIZE_MAX };
 				done++;
-				again = more = true;
 			}
+			steps = k > steps ? k : steps;
+		}
+		for (size_t k = 0; k < steps && !ret && !cbench_session_stopped(); k++) {
+			size_t m = 0;
+
+			for (size_t i = 0; i < n; i++)
+				if (u[i].step == k)
+					g[m++] = u[i];
+			ret = measure_again(st, g, m, total);
+			again = more = true;
 		}
 	}
+	free(u);
+	free(g);
+	if (ret)
+		return ret;
 	if (cbench_session_stopped()) {
 		r->interrupted = cbench_session_stopped();
 		r->trials_asked = r->trials_kept = st->opt->trials;

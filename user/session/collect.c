@@ -207,15 +207,6 @@ static int trial_ended(struct cbench_trial_run *t, int ret)
 	return ended(&t->end, &tr->error, tr->reason, sizeof(tr->reason));
 }
 
-int cbench_collect_trial(const struct cbench_worker_job *job, double time_limit_s,
-			 struct cbench_trial *tr)
-{
-	struct cbench_trial_run t;
-
-	trial_init(&t, job, tr);
-	return trial_ended(&t, cbench_phase_run(job, time_limit_s, &t.c, &t.end));
-}
-
 int cbench_collect_trial_begin(struct cbench_trial_run *t, const struct cbench_worker_job *job,
 			       double time_limit_s, struct cbench_trial *tr, struct cbench_standing *w)
 {

@@ -25,19 +25,15 @@ int cbench_collect_tuned(const struct cbench_worker_job *job, double time_limit_
 			 struct cbench_tuned *tuned, struct cbench_phase_end *end);
 
 /*
- * TRIAL: the measurements, the reference chain's, the figures beside them,
- * the timing points, the arena and the code's layout, into tr (its samples malloc'd, kept
- * even when the trial failed); tr->error and tr->reason on failure.
- */
-int cbench_collect_trial(const struct cbench_worker_job *job, double time_limit_s,
-			 struct cbench_trial *tr);
-
-/*
- * The same in steps, for trials on several CPUs at once: begin starts the
- * worker, or gives the trial to the standing worker w of its CPU (phase.h,
- * cbench_phase_begin_standing(); -errno, the trial failed, if none could
- * start); the phase, t->ph, is then stepped (phase.h) until it is over;
- * finish ends it (or leaves w's worker standing) and fills tr as above.
+ * TRIAL, in steps (session.h's cbench_session_trials() runs them, on
+ * several CPUs at once): begin starts the worker, or gives the trial to the
+ * standing worker w of its CPU (phase.h, cbench_phase_begin_standing();
+ * -errno, the trial failed, if none could start); the phase, t->ph, is
+ * then stepped (phase.h) until it is over; finish ends it (or leaves w's
+ * worker standing) and fills tr: the measurements, the reference chain's,
+ * the figures beside them, the timing points, the arena and the code's
+ * layout (its samples kept even when the trial failed); tr->error and
+ * tr->reason on failure.
  */
 struct cbench_trial_run {
 	struct cbench_collector c;	/* first: the collector is the run */
