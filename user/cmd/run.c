@@ -486,8 +486,10 @@ static struct cbench_trial *again_begin(void *arg, size_t unit, size_t lane,
 	struct run_state *st = ag->st;
 	struct again_unit *u = &ag->u[unit];
 	struct cbench_result *res = &st->report.results[u->res];
-	struct cbench_trial *trials = realloc(res->trials, (res->ntrials + 1) * sizeof(*trials));
+	struct cbench_trial *trials;
 
+	/* Once out of memory, the run ends: nothing more to measure. */
+	trials = ag->nomem ? NULL : realloc(res->trials, (res->ntrials + 1) * sizeof(*trials));
 	if (!trials) {
 		ag->nomem = true;
 		return NULL;
@@ -532,9 +534,10 @@ static int grow_units(struct again_unit **u, struct again_unit **g, size_t *cap)
 }
 
 /*
- * Measures units u[0..n) again, alone on the first CPU, one standing
- * worker for them all (each of another benchmark).  A replacement a signal
- * caught is dropped; the rest stand.  0 or -ENOMEM.
+ * Measures units u[0..n) again, alone on the first CPU, in one standing
+ * worker (each of another benchmark; another worker where one ends).  A
+ * replacement a signal caught is dropped; the rest stand.  0 or -ENOMEM
+ * (also where the lanes could not be had: nothing was measured).
  */
 static int measure_again(struct run_state *st, struct again_unit *u, size_t n, size_t total)
 {
@@ -543,6 +546,8 @@ static int measure_again(struct run_state *st, struct again_unit *u, size_t n, s
 				      .limit_s = st->opt->time_limit_s };
 	size_t done = cbench_session_trials(&st->s, n, 1, &w);
 
+	if (done < n && !cbench_session_stopped())
+		ag.nomem = true;
 	for (size_t k = done; k < n; k++) {
 		struct cbench_result *res = &st->report.results[u[k].res];
 
