@@ -516,21 +516,14 @@ static void again_end(void *arg, size_t unit, size_t lane)
 	trial_done(ag->st, res, &res->trials[ag->u[unit].trial]);
 }
 
-/* Room for twice as many units in *u and *g.  0 or -ENOMEM. */
-static int grow_units(struct again_unit **u, struct again_unit **g, size_t *cap)
+/* By step, then by result: each step's units in the results' order. */
+static int by_step(const void *a, const void *b)
 {
-	size_t ncap = *cap ? *cap * 2 : 64;
-	struct again_unit *nu = realloc(*u, ncap * sizeof(**u)), *ng;
+	const struct again_unit *x = a, *y = b;
 
-	if (!nu)
-		return -ENOMEM;
-	*u = nu;
-	ng = realloc(*g, ncap * sizeof(**g));
-	if (!ng)
-		return -ENOMEM;
-	*g = ng;
-	*cap = ncap;
-	return 0;
+	if (x->step != y->step)
+		return (x->step > y->step) - (x->step < y->step);
+	return (x->res > y->res) - (x->res < y->res);
 }
 
 /*
@@ -577,17 +570,22 @@ static int measure_again(struct run_state *st, struct again_unit *u, size_t n, s
 static int remeasure(struct run_state *st, size_t total)
 {
 	struct cbench_report *r = &st->report;
-	struct again_unit *u = NULL, *g = NULL;
-	size_t cap = 0;
 	bool again = false, more = true;
 	int ret = 0;
 
 	while (more && !ret && !cbench_session_stopped()) {
-		size_t n = 0, steps = 0;
+		struct again_unit *u;
+		size_t n = 0, cap = 0;
 
 		more = false;
 		cbench_report_summarize(r);
-		for (size_t i = 0; i < r->nresults && !ret; i++) {
+		/* At most one unit a trial. */
+		for (size_t i = 0; i < r->nresults; i++)
+			cap += r->results[i].ntrials;
+		u = malloc((cap ? cap : 1) * sizeof(*u));
+		if (!u)
+			return -ENOMEM;
+		for (size_t i = 0; i < r->nresults; i++) {
 			struct cbench_result *res = &r->results[i];
 			size_t asked = res->carried ? 0 : res->ntrials, done = 0, k = 0;
 
@@ -596,27 +594,19 @@ static int remeasure(struct run_state *st, size_t total)
 			for (size_t j = 0; j < asked && done < replacements_max(st); j++) {
 				if (!res->trials[j].set_aside || res->trials[j].replaced)
 					continue;
-				if (n == cap && grow_units(&u, &g, &cap)) {
-					ret = -ENOMEM;
-					break;
-				}
 				u[n++] = (struct again_unit){ i, j, k++, SIZE_MAX };
 				done++;
 			}
-			steps = k > steps ? k : steps;
 		}
-		for (size_t k = 0; k < steps && !ret && !cbench_session_stopped(); k++) {
-			size_t m = 0;
-
-			for (size_t i = 0; i < n; i++)
-				if (u[i].step == k)
-					g[m++] = u[i];
-			ret = measure_again(st, g, m, total);
+		qsort(u, n, sizeof(*u), by_step);
+		for (size_t a = 0, b; a < n && !ret && !cbench_session_stopped(); a = b) {
+			for (b = a + 1; b < n && u[b].step == u[a].step; b++)
+				;
+			ret = measure_again(st, u + a, b - a, total);
 			again = more = true;
 		}
+		free(u);
 	}
-	free(u);
-	free(g);
 	if (ret)
 		return ret;
 	if (cbench_session_stopped()) {
@@ -890,7 +880,7 @@ static int nothing_kept(const struct run_state *st)
  * Each benchmark whose trials left something behind in their standing
  * workers (each then ended, and the next trial started a new one: a few
  * milliseconds more a trial), once, with what: the author can free or
- * undo it.  A process left fails the trial, which says so already.
+ * undo it.
  */
 static void note_leftovers(const struct run_state *st)
 {
@@ -900,8 +890,11 @@ static void note_leftovers(const struct run_state *st)
 		char what[512];
 
 		for (size_t t = 0; t < res->ntrials; t++) {
-			left |= res->trials[t].left & ~(unsigned int)CBENCH_LEFT_PROCESS;
-			trials += (res->trials[t].left & ~(unsigned int)CBENCH_LEFT_PROCESS) != 0;
+			/* A process left fails the trial, which says so. */
+			unsigned int l = res->trials[t].left & ~(unsigned int)CBENCH_LEFT_PROCESS;
+
+			left |= l;
+			trials += l != 0;
 		}
 		if (!left)
 			continue;
