@@ -131,7 +131,8 @@ static void build_run(void)
 		fill_trial(0, t, 30667 * (t == 3 ? 1.04 : 1.0), 40);
 		fill_trial(1, t, 23000, 100);
 		trials[1][t].figures = (struct cbench_trial_figures){
-			.have_allocs = true, .allocs_per_op = 0.5, .bytes_per_op = 48 };
+			.have_allocs = true, .allocs_per_op = 0.5, .bytes_per_op = 48,
+			.have_width = true, .core_width = 4.47 };
 		trials[2][t] = (struct cbench_trial){ .error = -5 };
 		strcpy(trials[2][t].reason, "tuning failed: worker killed by signal SIGSEGV");
 	}

@@ -68,6 +68,7 @@ static void synthetic(struct cbench_trial_obs *obs, size_t nb, size_t k)
 			o->start_s = start;
 			o->end_s = start + 0.025;
 			o->floor = 1e-4;
+			o->width = NAN;
 		}
 	}
 }
@@ -164,6 +165,97 @@ static void small_slowdowns(void)
 	CU_ASSERT_EQUAL(count(obs, 20, CBENCH_TRIAL_KEPT), 20);
 }
 
+/*
+ * Widths as a 2-vCPU VM's trials read them when the other hyperthread of
+ * the core is sometimes busy (measured on an Emerald Rapids guest: 4.46 to
+ * 4.48 adds a cycle alone, 2.4 to 3.5 shared).
+ */
+static void set_widths(struct cbench_trial_obs *obs, size_t n)
+{
+	static const double jitter[] = { 0, 0.002, -0.002, 0.001, -0.001, 0.003, -0.003 };
+
+	for (size_t i = 0; i < n; i++)
+		obs[i].width = 4.47 * (1 + jitter[i % 7]);
+}
+
+/*
+ * Another thread on the core: every trial whose core ran fewer adds a cycle
+ * is set aside, the throughput-bound benchmark's (slowed by half) as well
+ * as the latency-bound one's (slowed by a tenth of a percent, under any
+ * slowdown a trial is suspected for), even where it is most of the
+ * benchmark's trials; the rest are judged among themselves and kept.
+ */
+static void shared_core(void)
+{
+	static const size_t shared_rounds[] = { 1, 4, 5, 6, 8, 9 };
+	struct cbench_trial_obs obs[30];
+
+	synthetic(obs, 3, 10);
+	set_widths(obs, 30);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3), 0);
+	for (size_t k = 0; k < 6; k++) {
+		struct cbench_trial_obs *lat = &obs[shared_rounds[k] * 3], *thr = lat + 2;
+
+		thr->width = 2.7 + 0.1 * (double)k;
+		thr->log_ns += log(1.5);
+		if (k < 2) {
+			lat->width = 2.9;
+			lat->log_ns += 0.001;
+		}
+	}
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3), 8);
+	CU_ASSERT_EQUAL(count(obs, 30, CBENCH_TRIAL_SHARED), 8);
+	CU_ASSERT_EQUAL(obs[1 * 3].cause, CBENCH_TRIAL_SHARED);
+	CU_ASSERT_EQUAL(obs[4 * 3].cause, CBENCH_TRIAL_SHARED);
+	CU_ASSERT_EQUAL(obs[5 * 3].cause, CBENCH_TRIAL_KEPT);
+	for (size_t t = 0; t < 10; t++)
+		if (t != 1 && t != 4 && t != 5 && t != 6 && t != 8 && t != 9)
+			CU_ASSERT_EQUAL(obs[t * 3 + 2].cause, CBENCH_TRIAL_KEPT);
+	/* The slow shared trials are no moment for the unshared beside them. */
+	CU_ASSERT_EQUAL(count(obs, 30, CBENCH_TRIAL_MOMENT), 0);
+	CU_ASSERT_EQUAL(count(obs, 30, CBENCH_TRIAL_KEPT), 22);
+}
+
+/*
+ * How much narrower counts: 9 % is kept, 11 % shared; widths compare on one
+ * CPU only (an efficiency core has fewer ALUs than a performance core); a
+ * run whose every trial was as narrow shows nothing to compare with; and a
+ * trial without a width is never shared.
+ */
+static void shared_core_bounds(void)
+{
+	struct cbench_trial_obs obs[20];
+
+	synthetic(obs, 2, 10);
+	set_widths(obs, 20);
+	obs[3 * 2].width = 4.47 * 0.91;
+	obs[6 * 2].width = 4.47 * 0.89;
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 1);
+	CU_ASSERT_EQUAL(obs[3 * 2].cause, CBENCH_TRIAL_KEPT);
+	CU_ASSERT_EQUAL(obs[6 * 2].cause, CBENCH_TRIAL_SHARED);
+	/* Benchmark 1's trials on another CPU, a third narrower: its own. */
+	for (size_t t = 0; t < 10; t++) {
+		obs[t * 2 + 1].cpu = 1;
+		obs[t * 2 + 1].width = 3.0 * (1 + 0.001 * (double)(t % 3));
+	}
+	obs[6 * 2].width = 4.47;
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 0);
+	CU_ASSERT_EQUAL(count(obs, 20, CBENCH_TRIAL_KEPT), 20);
+	/* All on one CPU again: the 3.0s are shared. */
+	for (size_t t = 0; t < 10; t++)
+		obs[t * 2 + 1].cpu = 0;
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 10);
+	/* Every trial as narrow: nothing wider to tell it by. */
+	for (size_t i = 0; i < 20; i++)
+		obs[i].width = 2.8;
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 0);
+	/* Widths unmeasured (NAN, or 0 from an old report) beside a wide one. */
+	for (size_t i = 0; i < 20; i++)
+		obs[i].width = i % 2 ? NAN : 0;
+	obs[0].width = 4.47;
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 0);
+}
+
 /* The pooled variance within groups, against values worked by hand. */
 static void within_groups(void)
 {
@@ -190,6 +282,8 @@ static CU_TestInfo trials_tests[] = {
 	{ "a lone slow trial, a clock dip, a stretch within a trial", lone_slow_trial },
 	{ "a placement's spread is not a disturbance", placement_spread },
 	{ "slowdowns too small to matter are kept", small_slowdowns },
+	{ "a core another thread shared is a disturbance", shared_core },
+	{ "how much narrower a shared core is, on one CPU", shared_core_bounds },
 	CU_TEST_INFO_NULL,
 };
 

@@ -12,6 +12,7 @@
  *	prepare(b, experiment)		arena + setup(), untimed
  *	measure(b, reps, &sample)	as many times as the pipeline wants,
  *	measure_ref(b, reps, &sample)	interleaved with the reference's
+ *	measure_wide(b, reps, &sample)	optional: and the wide reference's
  *	release(b)			optional: then prepare() again
  *	close(b)
  *

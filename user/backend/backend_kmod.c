@@ -108,7 +108,8 @@ static int kmod_open(struct cbench_backend *b, int cpu)
 	strcpy(b->env.disturb_source, "kmod");
 	k->bench.s = calloc(BATCH_SAMPLES, sizeof(*k->bench.s));
 	k->ref.s = calloc(BATCH_SAMPLES, sizeof(*k->ref.s));
-	if (!k->bench.s || !k->ref.s)
+	k->wide.s = calloc(BATCH_SAMPLES, sizeof(*k->wide.s));
+	if (!k->bench.s || !k->ref.s || !k->wide.s)
 		return -ENOMEM;
 	ret = cbench_nl_open(&k->nl);
 	if (ret)
@@ -145,6 +146,7 @@ static void kmod_close(struct cbench_backend *b)
 		cbench_kimage_free(&k->ref_image);
 	free(k->bench.s);
 	free(k->ref.s);
+	free(k->wide.s);
 	tp_batch_free(&k->bench);
 	free(k);
 	b->priv = NULL;
@@ -451,26 +453,42 @@ static int kmod_measure(struct cbench_backend *b, uint64_t reps, struct cbench_s
 	return 0;
 }
 
-/* The reference chain in its own image, batch by batch beside the benchmark's. */
-static int kmod_measure_ref(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+/* A function of the reference image, batch by batch beside the benchmark's. */
+static int measure_in_ref_image(struct cbench_backend *b, struct batch *bt,
+				void (*fn)(struct cbench_ctx *, uint64_t), const char *name,
+				uint64_t reps, struct cbench_sample *s)
 {
 	struct kmod_backend *k = b->priv;
 	int ret;
 
 	if (!k->have_ref_image)
 		return -ENOENT;
-	if (!ready(&k->ref, reps)) {
+	if (!ready(bt, reps)) {
 		struct cbench_proto_run r = {
-			.image_id = k->ref_image_id, .entry = cbench_kmod_ref_offset(cbench_ref_add_chain),
+			.image_id = k->ref_image_id, .entry = cbench_kmod_ref_offset(fn),
 			.reps = reps, .samples = BATCH_SAMPLES, .cpu = (uint32_t)k->cpu,
 		};
 
-		ret = refill(k, &k->ref, &r, "the reference chain", b->error, sizeof(b->error));
+		ret = refill(k, bt, &r, name, b->error, sizeof(b->error));
 		if (ret)
 			return ret;
 	}
-	take(&k->ref, reps, s);
+	take(bt, reps, s);
 	return 0;
+}
+
+static int kmod_measure_ref(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	struct kmod_backend *k = b->priv;
+
+	return measure_in_ref_image(b, &k->ref, cbench_ref_add_chain, "the reference chain", reps, s);
+}
+
+static int kmod_measure_wide(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	struct kmod_backend *k = b->priv;
+
+	return measure_in_ref_image(b, &k->wide, cbench_ref_wide, "the wide reference", reps, s);
 }
 
 static struct cbench_proto_side side_of(const struct kmod_backend *k, uint32_t image_id,
@@ -683,6 +701,7 @@ const struct cbench_backend_ops cbench_backend_kmod = {
 	.prepare = kmod_prepare,
 	.measure = kmod_measure,
 	.measure_ref = kmod_measure_ref,
+	.measure_wide = kmod_measure_wide,
 	.measure_audit = kmod_measure_audit,
 	.close = kmod_close,
 	.place = kmod_place,

@@ -722,6 +722,11 @@ static int user_measure_ref(struct cbench_backend *b, uint64_t reps, struct cben
 	return timed(b, cbench_ref_add_chain, NULL, reps, s);
 }
 
+static int user_measure_wide(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s)
+{
+	return timed(b, cbench_ref_wide, NULL, reps, s);
+}
+
 const struct cbench_backend_ops cbench_backend_user = {
 	.name = "user",
 	.open = user_open,
@@ -729,6 +734,7 @@ const struct cbench_backend_ops cbench_backend_user = {
 	.prepare = user_prepare,
 	.measure = user_measure,
 	.measure_ref = user_measure_ref,
+	.measure_wide = user_measure_wide,
 	.close = user_close,
 	.release = user_release,
 	.place = user_place,

@@ -57,8 +57,9 @@ struct kmod_backend {
 	uint32_t nargs;			/* of exp's args, sent to the module */
 	uint64_t arena_bytes;
 
-	/* The benchmark's current batch, and the reference chain's. */
-	struct batch bench, ref;
+	/* The benchmark's current batch, the reference chain's and the wide
+	 * reference's. */
+	struct batch bench, ref, wide;
 	/* The reference image (reference.S), uploaded for trials. */
 	struct cbench_kimage ref_image;
 	uint32_t ref_image_id;

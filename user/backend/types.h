@@ -119,6 +119,9 @@ struct cbench_backend_ops {
 	/* The reference add chain (reference.h), timed exactly as measure()
 	 * times the benchmark, on the same CPU. */
 	int (*measure_ref)(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s);
+	/* Optional: the wide reference (reference.h's cbench_ref_wide), timed
+	 * the same way: how many ALUs the core had free (worker.c). */
+	int (*measure_wide)(struct cbench_backend *b, uint64_t reps, struct cbench_sample *s);
 	/*
 	 * Optional: rounds of an audit (audit_worker.c) taken in one go, b's
 	 * benchmark at reps as side A and other's (a second instance of the

@@ -9,6 +9,7 @@
  * calling convention is a benchmark's: run(ctx in %rdi, reps in %rsi).
  */
 #define ADDS_PER_REP 1000	/* CBENCH_REF_ADDS_PER_REP in reference.h */
+#define WIDE_ADDS_PER_REP 980	/* CBENCH_REF_WIDE_ADDS_PER_REP */
 
 	.text
 	.p2align 6
@@ -49,6 +50,40 @@ cbench_ref_add_chain:
 2:
 	ret
 	.size	cbench_ref_add_chain, .-cbench_ref_add_chain
+
+/*
+ * reps times WIDE_ADDS_PER_REP adds in seven independent chains, through
+ * the caller-saved registers but %rsi (the count) and %rdx (the addend):
+ * as many adds a cycle as the core has ALUs free (four to six on the cores
+ * we know), where the chain above needs one.  A thread on the core's other
+ * hyperthread (another tenant's vCPU on a shared host) takes ALUs from this
+ * and barely slows the chain above: their ratio says whether the core was
+ * shared (worker.c, stats/trials.h).
+ */
+	.p2align 6
+	.globl	cbench_ref_wide
+	.type	cbench_ref_wide, @function
+cbench_ref_wide:
+	endbr64
+	test	%rsi, %rsi
+	je	2f
+	mov	$1, %edx
+	.p2align 4
+1:
+	.rept	WIDE_ADDS_PER_REP / 7
+	add	%rdx, %rax
+	add	%rdx, %rcx
+	add	%rdx, %rdi
+	add	%rdx, %r8
+	add	%rdx, %r9
+	add	%rdx, %r10
+	add	%rdx, %r11
+	.endr
+	dec	%rsi
+	jne	1b
+2:
+	ret
+	.size	cbench_ref_wide, .-cbench_ref_wide
 
 /*
  * reps iterations of one dependent add: a delay of reps cycles or so, for

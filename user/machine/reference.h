@@ -16,9 +16,12 @@
 
 /* Adds one rep of cbench_ref_add_chain performs (ADDS_PER_REP in the .S). */
 #define CBENCH_REF_ADDS_PER_REP 1000
+/* Adds one rep of cbench_ref_wide performs, in seven independent chains. */
+#define CBENCH_REF_WIDE_ADDS_PER_REP 980
 
 void cbench_ref_empty(struct cbench_ctx *ctx, uint64_t reps);
 void cbench_ref_add_chain(struct cbench_ctx *ctx, uint64_t reps);
+void cbench_ref_wide(struct cbench_ctx *ctx, uint64_t reps);
 void cbench_ref_spin(struct cbench_ctx *ctx, uint64_t reps);
 /* reps loop timing points back to back (for MIN_TIMING where it runs). */
 void cbench_ref_tpoints(struct cbench_ctx *ctx, uint64_t reps);

@@ -70,6 +70,12 @@ static bool bytes_per_op(const struct cbench_trial *t, double *v)
 	return t->figures.have_allocs;
 }
 
+static bool core_width(const struct cbench_trial *t, double *v)
+{
+	*v = t->figures.core_width;
+	return t->figures.have_width;
+}
+
 static bool allocs_per_op(const struct cbench_trial *t, double *v)
 {
 	*v = t->figures.allocs_per_op;
@@ -143,6 +149,12 @@ static void set_bytes_per_op(struct cbench_trial *t, double v)
 {
 	t->figures.bytes_per_op = v;
 	t->figures.have_allocs = true;
+}
+
+static void set_core_width(struct cbench_trial *t, double v)
+{
+	t->figures.core_width = v;
+	t->figures.have_width = true;
 }
 
 static void set_allocs_per_op(struct cbench_trial *t, double v)
@@ -222,6 +234,8 @@ const struct cbench_figure cbench_figures[] = {
 	{ .name = "core_ghz", .unit = "GHz", .show = CBENCH_SHOW_JSON, .get = core_ghz, .set = set_core_ghz },
 	{ .name = "clock_moved", .unit = "", .show = CBENCH_SHOW_JSON, .get = clock_moved,
 	  .set = set_clock_moved },
+	{ .name = "core_width", .unit = "adds/cycle", .show = CBENCH_SHOW_JSON, .get = core_width,
+	  .set = set_core_width },
 	{ .name = "bytes_per_op", .unit = "B/op", .style = CBENCH_FIGURE_COUNT,
 	  .show = CBENCH_SHOW_GO | CBENCH_SHOW_JSON, .get = bytes_per_op, .set = set_bytes_per_op },
 	{ .name = "allocs_per_op", .unit = "allocs/op", .style = CBENCH_FIGURE_COUNT,

@@ -281,6 +281,11 @@ struct cbench_report {
 	/* Over every trial of the run, from the reference chain. */
 	double core_ghz_min, core_ghz_max;
 	size_t clock_moved_trials;	/* trials flagged by CBENCH_CLOCK_MOVED_MAX */
+	/* From the wide reference (worker.c): the most adds a cycle a trial's
+	 * core ran (NAN: none measured), and the trials whose core another
+	 * thread shared (stats/trials.h), set aside or not. */
+	double core_width_max;
+	size_t shared_trials;
 	size_t unstable_results;
 	size_t placement_sensitive_results;
 	size_t layout_sensitive_results;	/* of those, by the code's layout */

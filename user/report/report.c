@@ -259,21 +259,27 @@ static void observe(const struct cbench_trial *t, size_t bench, struct cbench_tr
 	o->start_s = t->start_s;
 	o->end_s = t->end_s;
 	o->floor = isnan(t->step_share) ? 0 : t->step_share;
+	o->width = t->figures.have_width ? t->figures.core_width : NAN;
+	o->cpu = t->cpu;
 }
 
-/*
- * Marks the trials a busy moment, a clock dip or a stretch within them
- * slowed (stats/trials.c) as set aside, over every benchmark of the run at
- * once: a moment shows across the benchmarks measured beside it.  A
- * benchmark never loses more than half its trials so: where most were
- * slowed, the machine was, and they all stay (its result then says so).
- */
 /* Replaced, or carried from the run this one resumed (its moments are not
  * this run's): what it was said to be stands, and classify() leaves it. */
 static bool settled(const struct cbench_trial *t)
 {
 	return t->replaced || t->carried;
 }
+
+/*
+ * Marks the trials a busy moment, a clock dip or a stretch within them
+ * slowed, or another thread on their core disturbed (stats/trials.c), as
+ * set aside, over every benchmark of the run at once: a moment shows
+ * across the benchmarks measured beside it.  A benchmark never loses more
+ * than half its trials to a slowdown: where most were slowed, the machine
+ * was, and they all stay (its result then says so).  A shared core is seen
+ * in each trial, apart from its benchmark's others, so its trials are set
+ * aside however many they are, unless none would be left.
+ */
 
 static void classify(struct cbench_report *r)
 {
@@ -317,19 +323,28 @@ static void classify(struct cbench_report *r)
 	}
 	for (size_t i = 0; i < r->nresults; i++) {
 		struct cbench_result *res = &r->results[i];
-		size_t ok = 0, aside = 0;
+		size_t ok = 0, slowed = 0, shared = 0;
 
 		if (res->carried)
 			continue;
 		for (size_t j = 0; j < res->ntrials; j++) {
-			if (settled(&res->trials[j]))
+			const struct cbench_trial *t = &res->trials[j];
+
+			if (settled(t))
 				continue;
-			ok += !res->trials[j].error && res->trials[j].valid;
-			aside += res->trials[j].set_aside;
+			ok += !t->error && t->valid;
+			shared += t->set_aside && t->cause == CBENCH_TRIAL_SHARED;
+			slowed += t->set_aside && t->cause != CBENCH_TRIAL_SHARED;
 		}
-		if (2 * aside > ok)
-			for (size_t j = 0; j < res->ntrials; j++)
-				res->trials[j].set_aside &= settled(&res->trials[j]);
+		for (size_t j = 0; j < res->ntrials; j++) {
+			struct cbench_trial *t = &res->trials[j];
+
+			if (settled(t) || !t->set_aside)
+				continue;
+			if (t->cause == CBENCH_TRIAL_SHARED ? shared + (2 * slowed > ok ? 0 : slowed) >= ok :
+							      2 * slowed > ok)
+				t->set_aside = false;
+		}
 	}
 	free(obs);
 	free(of);
@@ -338,7 +353,7 @@ static void classify(struct cbench_report *r)
 /* What slowed a result's set-aside trials, in words, into its note. */
 static void note_set_aside(struct cbench_result *res)
 {
-	size_t cause[CBENCH_TRIAL_PART + 1] = { 0 }, beside = 0, unsteady = 0;
+	size_t cause[CBENCH_TRIAL_SHARED + 1] = { 0 }, beside = 0, unsteady = 0;
 	int len;
 
 	res->set_aside_note[0] = '\0';
@@ -373,9 +388,14 @@ static void note_set_aside(struct cbench_result *res)
 				" %zu by a core clock that jumped beside most of its measurements (too "
 				"few at one level for est-cycles/op);", unsteady);
 	if (cause[CBENCH_TRIAL_PART] && len > 0 && (size_t)len < sizeof(res->set_aside_note))
+		len += snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
+				" %zu slow for part of the trial (its halves disagree);",
+				cause[CBENCH_TRIAL_PART]);
+	if (cause[CBENCH_TRIAL_SHARED] && len > 0 && (size_t)len < sizeof(res->set_aside_note))
 		snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
-			 " %zu slow for part of the trial (its halves disagree);",
-			 cause[CBENCH_TRIAL_PART]);
+			 " %zu on a core another thread shared (it ran at least %.0f%% fewer adds a "
+			 "cycle than in the run's widest trials);", cause[CBENCH_TRIAL_SHARED],
+			 100 * CBENCH_TRIAL_SHARED_MIN);
 	len = (int)strlen(res->set_aside_note);
 	if (len && res->set_aside_note[len - 1] == ';')
 		res->set_aside_note[len - 1] = '\0';
@@ -814,6 +834,22 @@ void cbench_report_summarize_round(struct cbench_report *r)
 		summarize_result(r, &r->results[i]);
 }
 
+/* The widest core the run's trials saw, and how many saw it shared. */
+static void core_width(struct cbench_report *r)
+{
+	r->core_width_max = NAN;
+	r->shared_trials = 0;
+	for (size_t i = 0; i < r->nresults; i++) {
+		for (size_t j = 0; j < r->results[i].ntrials; j++) {
+			const struct cbench_trial *t = &r->results[i].trials[j];
+
+			if (t->figures.have_width && !(t->figures.core_width <= r->core_width_max))
+				r->core_width_max = t->figures.core_width;
+			r->shared_trials += t->cause == CBENCH_TRIAL_SHARED;
+		}
+	}
+}
+
 void cbench_report_summarize(struct cbench_report *r)
 {
 	r->failed_trials = r->clock_moved_trials = r->unstable_results = 0;
@@ -825,6 +861,7 @@ void cbench_report_summarize(struct cbench_report *r)
 			r->results[i].trials[j].summarized = false;
 	summarize_trials(r);
 	classify(r);
+	core_width(r);
 	for (size_t i = 0; i < r->nresults; i++) {
 		summarize_result(r, &r->results[i]);
 		summarize_tp(&r->results[i]);

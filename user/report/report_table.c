@@ -228,6 +228,13 @@ void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colou
 			100 * (r->core_ghz_max - r->core_ghz_min) / r->core_ghz_min,
 			r->clock_moved_trials ? "; it moved within some trials, and est-cycles/op was "
 			"taken at one level in each" : "", colour ? RESET : "");
+	if (r->shared_trials)
+		fprintf(f, "%score shared: %zu trial%s ran on a core another thread shared (fewer adds "
+			"a cycle than the %.2f of the run's widest: a hyperthread's sibling, or another "
+			"tenant's vCPU on it); set aside and measured again where %s left enough%s\n",
+			colour ? DIM : "", r->shared_trials, r->shared_trials == 1 ? "" : "s",
+			r->core_width_max, r->shared_trials == 1 ? "that" : "those",
+			colour ? RESET : "");
 	if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
 		fprintf(f, "%swarning: the worker ran without real-time priority (SCHED_FIFO: %s): "
 			"other tasks could take its CPU mid-measurement; run as root, or give "

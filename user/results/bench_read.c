@@ -46,7 +46,7 @@ static void text(char *dst, size_t len, const struct cbench_json *v, const char 
 /* A cause by its name in reports (cbench_trial_cause_name); kept if unknown. */
 static int cause_of(const char *name)
 {
-	for (int c = CBENCH_TRIAL_KEPT; c <= CBENCH_TRIAL_PART; c++) {
+	for (int c = CBENCH_TRIAL_KEPT; c <= CBENCH_TRIAL_SHARED; c++) {
 		if (!strcmp(cbench_trial_cause_name(c), name))
 			return c;
 	}

@@ -95,7 +95,7 @@ double cbench_trials_within_groups(const double *v, const uint32_t *group, size_
 bool cbench_trial_disturbed(enum cbench_trial_cause cause)
 {
 	return cause == CBENCH_TRIAL_MOMENT || cause == CBENCH_TRIAL_CLOCK ||
-	       cause == CBENCH_TRIAL_PART;
+	       cause == CBENCH_TRIAL_PART || cause == CBENCH_TRIAL_SHARED;
 }
 
 const char *cbench_trial_cause_name(int cause)
@@ -103,7 +103,7 @@ const char *cbench_trial_cause_name(int cause)
 	static const char *const names[] = {
 		[CBENCH_TRIAL_KEPT] = "kept", [CBENCH_TRIAL_SLOW] = "slow",
 		[CBENCH_TRIAL_MOMENT] = "moment", [CBENCH_TRIAL_CLOCK] = "clock",
-		[CBENCH_TRIAL_PART] = "part",
+		[CBENCH_TRIAL_PART] = "part", [CBENCH_TRIAL_SHARED] = "shared",
 	};
 
 	return cause >= 0 && (size_t)cause < sizeof(names) / sizeof(names[0]) ? names[cause] : "?";
@@ -121,14 +121,14 @@ static double bench_noise(struct cbench_trial_obs *obs, size_t n, size_t bench, 
 	size_t k = 0, h = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (obs[i].bench == bench)
+		if (obs[i].bench == bench && obs[i].cause != CBENCH_TRIAL_SHARED)
 			v[k++] = obs[i].log_ns;
 	if (!k)
 		return 0;
 	median = cbench_stats_median(v, k);
 	noise = cbench_trials_robust_sd(v, k);
 	for (size_t i = 0; i < n; i++) {
-		if (obs[i].bench != bench)
+		if (obs[i].bench != bench || obs[i].cause == CBENCH_TRIAL_SHARED)
 			continue;
 		obs[i].excess = obs[i].log_ns - median;
 		noise = fmax(noise, isnan(obs[i].floor) ? 0 : obs[i].floor);
@@ -168,7 +168,8 @@ static size_t slow_beside(const struct cbench_trial_obs *obs, size_t n, size_t i
 	for (size_t j = 0; j < n; j++) {
 		const struct cbench_trial_obs *o = &obs[j];
 
-		if (o->bench == obs[i].bench || o->end_s < from || o->start_s > to)
+		if (o->bench == obs[i].bench || o->cause == CBENCH_TRIAL_SHARED || o->end_s < from ||
+		    o->start_s > to)
 			continue;
 		/* Slow too, by half as much as it would need to be suspect. */
 		if (o->excess > fmax(CBENCH_TRIAL_SLOW_MIN / 2, CBENCH_TRIAL_SLOW_SD / 2 * noise[o->bench]))
@@ -183,15 +184,62 @@ static double median_clock(const struct cbench_trial_obs *obs, size_t n, double 
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (!isnan(obs[i].core_ghz))
+		if (!isnan(obs[i].core_ghz) && obs[i].cause != CBENCH_TRIAL_SHARED)
 			v[k++] = obs[i].core_ghz;
 	return k ? cbench_stats_median(v, k) : NAN;
+}
+
+/* The widest core of the trials on each CPU: a run measures on a few. */
+struct widest {
+	int cpu;
+	double width;
+};
+
+/* Where cpu's entry is among the n of w (n if none). */
+static size_t widest_of(const struct widest *w, size_t n, int cpu)
+{
+	size_t i = 0;
+
+	while (i < n && w[i].cpu != cpu)
+		i++;
+	return i;
+}
+
+/*
+ * Marks SHARED the trials whose core ran CBENCH_TRIAL_SHARED_MIN fewer adds
+ * a cycle than the widest trial's on their CPU; how many.  w has room for
+ * n entries.
+ */
+static size_t shared(struct cbench_trial_obs *obs, size_t n, struct widest *w)
+{
+	size_t count = 0, nw = 0, at;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(obs[i].width > 0))
+			continue;
+		at = widest_of(w, nw, obs[i].cpu);
+		if (at == nw)
+			w[nw++] = (struct widest){ obs[i].cpu, obs[i].width };
+		else
+			w[at].width = fmax(w[at].width, obs[i].width);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!(obs[i].width > 0))
+			continue;
+		at = widest_of(w, nw, obs[i].cpu);
+		if (obs[i].width < w[at].width * (1 - CBENCH_TRIAL_SHARED_MIN)) {
+			obs[i].cause = CBENCH_TRIAL_SHARED;
+			count++;
+		}
+	}
+	return count;
 }
 
 size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbench)
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v)), *noise = calloc(nbench ? nbench : 1,
 								       sizeof(*noise));
+	struct widest *w = malloc((n ? n : 1) * sizeof(*w));
 	double clock;
 	size_t disturbed = 0;
 
@@ -200,18 +248,20 @@ size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbe
 		obs[i].excess = 0;
 		obs[i].beside = 0;
 	}
-	if (!v || !noise) {
+	if (!v || !noise || !w) {
 		free(v);
 		free(noise);
+		free(w);
 		return 0;
 	}
+	disturbed = shared(obs, n, w);
 	for (size_t b = 0; b < nbench; b++)
 		noise[b] = bench_noise(obs, n, b, v);
 	clock = median_clock(obs, n, v);
 	for (size_t i = 0; i < n; i++) {
 		struct cbench_trial_obs *o = &obs[i];
 
-		if (o->bench >= nbench)
+		if (o->bench >= nbench || o->cause == CBENCH_TRIAL_SHARED)
 			continue;
 		/* Fast by the clock: a boost, which moved this trial alone. */
 		if (fast_by_clock(o, noise[o->bench], clock)) {
@@ -234,5 +284,6 @@ size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbe
 	}
 	free(v);
 	free(noise);
+	free(w);
 	return disturbed;
 }

@@ -57,6 +57,8 @@ enum cbench_trial_cause {
 	CBENCH_TRIAL_MOMENT,		/* others measured beside it were slow too */
 	CBENCH_TRIAL_CLOCK,		/* its reference chain was as slow, or as fast */
 	CBENCH_TRIAL_PART,		/* slow for part of it: its halves disagree */
+	CBENCH_TRIAL_SHARED,		/* its core ran fewer adds a cycle: another
+					 * thread shared it */
 };
 
 /* One ok trial of a run, as the classifier sees it. */
@@ -68,6 +70,9 @@ struct cbench_trial_obs {
 	double start_s, end_s;		/* when it ran, seconds on one clock */
 	double floor;			/* the least noise its estimate has, on the log
 					 * scale (the timer's step over a measurement) */
+	double width;			/* its core's adds a cycle (worker.c's wide
+					 * reference); NAN: not measured */
+	int cpu;			/* the CPU it ran on: widths compare on one */
 	/* Out: */
 	enum cbench_trial_cause cause;
 	double excess;			/* log_ns over its benchmark's median */
@@ -83,7 +88,21 @@ struct cbench_trial_obs {
 #define CBENCH_TRIAL_SLOW_SD 4.0
 
 /*
- * Classifies the n trials of a run over nbench benchmarks: a trial slower
+ * How much narrower than the widest trial's on its CPU a trial's core must
+ * have run (fewer adds a cycle, relative) to have been shared.  Trials of
+ * an unshared core agree to a percent; a thread on the other hyperthread
+ * takes a third to a half of the ALUs.
+ */
+#define CBENCH_TRIAL_SHARED_MIN 0.10
+
+/*
+ * Classifies the n trials of a run over nbench benchmarks.  A trial whose
+ * core ran CBENCH_TRIAL_SHARED_MIN fewer adds a cycle than the widest
+ * trial's on the same CPU is disturbed by another thread SHARED its core,
+ * fast or slow: a throughput-bound benchmark runs up to twice as slow
+ * then, a latency-bound one a few tenths of a percent, and either is the
+ * other thread's doing; such trials count towards no benchmark's median
+ * or noise below.  Of the others, a trial slower
  * than its benchmark's median by CBENCH_TRIAL_SLOW_MIN and
  * CBENCH_TRIAL_SLOW_SD robust standard deviations (those of the trials'
  * spread, their halves' noise and the floor, whichever is largest) is
@@ -95,14 +114,15 @@ struct cbench_trial_obs {
  * beyond the noise whose core clock was higher by a third of its speed-up
  * is disturbed by the CLOCK (a boost); other fast trials are kept: a fast
  * trial is a lucky placement's, and delays only add.  Returns the trials
- * disturbed (MOMENT, CLOCK or PART).
+ * disturbed (SHARED, MOMENT, CLOCK or PART).
  */
 size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbench);
 
-/* Whether a cause is a disturbance (MOMENT, CLOCK, PART). */
+/* Whether a cause is a disturbance (SHARED, MOMENT, CLOCK, PART). */
 bool cbench_trial_disturbed(enum cbench_trial_cause cause);
 
-/* A cause's name in reports: "kept", "slow", "moment", "clock", "part". */
+/* A cause's name in reports: "kept", "slow", "moment", "clock", "part",
+ * "shared". */
 const char *cbench_trial_cause_name(int cause);
 
 #endif /* _CBENCH_TRIALS_H */

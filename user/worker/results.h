@@ -43,6 +43,11 @@ struct cbench_trial_figures {
 	 * is 0. */
 	bool have_allocs;
 	double allocs_per_op, bytes_per_op;
+	/* How many adds a cycle the core ran beside the trial's references:
+	 * the median of the wide reference's probes (worker.c).  Lower than
+	 * the run's widest where another thread shared the core. */
+	bool have_width;
+	double core_width;
 };
 
 /* What an audit's rounds compare: ns/op, or est-cycles/op. */

@@ -11,6 +11,8 @@
 #include "machine/arena.h"
 #include "machine/clock.h"
 #include "machine/proc.h"
+#include "machine/reference.h"
+#include "stats/stats.h"
 #include "stats/tune.h"
 #include "worker/audit_worker.h"
 #include "worker/layout_worker.h"
@@ -114,10 +116,11 @@ static bool counts_allocations(const struct cbench_backend *b, const struct cben
 	return b->ops == &cbench_backend_user && job->exp && (job->exp->desc->flags & CBENCH_F_USER_ONLY);
 }
 
-/* Allocations per op, counted in measurements apart from the timed ones. */
-static int allocations(struct cbench_backend *b, const struct cbench_worker_job *job, int fd)
+/* Allocations per op, counted in measurements apart from the timed ones,
+ * into f. */
+static int allocations(struct cbench_backend *b, const struct cbench_worker_job *job,
+		       struct cbench_trial_figures *f)
 {
-	struct cbench_msg m = { .type = CBENCH_MSG_FIGURES };
 	struct cbench_alloc_count base, more;
 	uint64_t ops = job->exp->desc->ops_per_rep ? job->exp->desc->ops_per_rep : 1;
 	struct cbench_sample s;
@@ -138,12 +141,64 @@ static int allocations(struct cbench_backend *b, const struct cbench_worker_job 
 		return ret;
 	/* A benchmark that frees what an earlier call allocated can come out
 	 * a little under the baseline: never below zero. */
-	m.u.figures.have_allocs = true;
-	m.u.figures.allocs_per_op = more.allocs > base.allocs ?
+	f->have_allocs = true;
+	f->allocs_per_op = more.allocs > base.allocs ?
 		(double)(more.allocs - base.allocs) / ALLOC_MORE_REPS / (double)ops : 0;
-	m.u.figures.bytes_per_op = more.bytes > base.bytes ?
+	f->bytes_per_op = more.bytes > base.bytes ?
 		(double)(more.bytes - base.bytes) / ALLOC_MORE_REPS / (double)ops : 0;
-	return send_msg(fd, &m);
+	return 0;
+}
+
+/*
+ * The wide reference beside the reference chain (reference.h): after a
+ * reference measurement, one of cbench_ref_wide at as many reps, on the same
+ * CPU a microsecond later; their ratio in ticks per rep is the core clock's
+ * twice over, and so is left with how many adds a cycle the core ran.  A
+ * trial's width is the median of its ratios, as adds a cycle.  Ratios are
+ * kept evenly over the trial: past WIDTH_MAX, every second one goes and
+ * only every stride-th pair is probed.
+ */
+#define WIDTH_MAX 2048
+
+struct width {
+	double r[WIDTH_MAX];
+	size_t n, stride, pairs;
+};
+
+static void width_init(struct width *w)
+{
+	w->n = w->pairs = 0;
+	w->stride = 1;
+}
+
+static int width_probe(struct cbench_backend *b, struct width *w, const struct cbench_sample *ref)
+{
+	struct cbench_sample s;
+	int ret;
+
+	if (!b->ops->measure_wide || w->pairs++ % w->stride || ref->disturbed || !ref->ticks)
+		return 0;
+	ret = b->ops->measure_wide(b, b->timer.ref_reps, &s);
+	if (ret || s.disturbed || !s.ticks)
+		return ret;
+	w->r[w->n++] = ((double)s.ticks / (double)s.reps) / ((double)ref->ticks / (double)ref->reps);
+	if (w->n == WIDTH_MAX) {
+		for (size_t i = 0; i < WIDTH_MAX / 2; i++)
+			w->r[i] = w->r[2 * i];
+		w->n = WIDTH_MAX / 2;
+		w->stride *= 2;
+	}
+	return 0;
+}
+
+static void width_figure(const struct width *w, struct cbench_trial_figures *f)
+{
+	double r = cbench_stats_median(w->r, w->n);
+
+	if (!(r > 0))
+		return;
+	f->have_width = true;
+	f->core_width = (double)CBENCH_REF_WIDE_ADDS_PER_REP / (r * CBENCH_REF_ADDS_PER_REP);
 }
 
 /*
@@ -189,7 +244,8 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 {
 	static struct cbench_outbox out;
 	static struct cbench_msg batch = { .type = CBENCH_MSG_SAMPLES };
-	struct cbench_msg m = { 0 };
+	static struct width width;
+	struct cbench_msg m = { 0 }, fig = { .type = CBENCH_MSG_FIGURES };
 	struct cbench_sample s;
 	uint32_t valid = 0, needed = job->min_valid;
 	bool ref = with_ref(b);
@@ -213,6 +269,7 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 		return ret;
 	cbench_outbox_init(&out);
 	batch.u.samples.n = batch.u.samples.ref = 0;
+	width_init(&width);
 	until = cbench_now_ns() + job->trial_ns;
 	while (valid < job->max_measurements && (valid < needed || cbench_now_ns() < until)) {
 		ret = b->ops->measure(b, job->n, &s);
@@ -223,14 +280,18 @@ static int trial(struct cbench_backend *b, const struct cbench_worker_job *job, 
 		if (!ret && ref) {
 			ret = b->ops->measure_ref(b, b->timer.ref_reps, &s);
 			ret = ret ? ret : post(&out, fd, &batch, true, &s);
+			ret = ret ? ret : width_probe(b, &width, &s);
 		}
 		if (ret)
 			return ret;
 	}
 	ret = batch_flush(&out, fd, &batch);
 	ret = ret ? ret : cbench_outbox_flush(&out, fd);
+	width_figure(&width, &fig.u.figures);
 	if (!ret && counts_allocations(b, job))
-		ret = allocations(b, job, fd);
+		ret = allocations(b, job, &fig.u.figures);
+	if (!ret && (fig.u.figures.have_allocs || fig.u.figures.have_width))
+		ret = send_msg(fd, &fig);
 	return ret ? ret : cbench_worker_tpoints(b, job, fd);
 }
 
