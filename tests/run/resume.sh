@@ -18,7 +18,9 @@ export XDG_CACHE_HOME="$TMP/cache"
 mkdir -p "$TMP/locks"
 export CBENCH_LOCK_DIR="$TMP/locks"
 # A time limit far beyond what the blocked trial waits for the signal.
-OPTS="--trials 2 --trial-time 0.005 --warmup 0.001 --time-limit 60"
+# --keep-shared: what a run keeps must not hang on whether another thread
+# shares the host's core (stats/trials.h; tested in test_report.c).
+OPTS="--keep-shared --trials 2 --trial-time 0.005 --warmup 0.001 --time-limit 60"
 OUTPUT_GLOB="report*"
 
 # The run, stopped in stop's second trial (its second setup): first and
@@ -118,7 +120,7 @@ fi
 # Refusals, each naming what differs and how to fix it, nothing written.
 # shellcheck disable=SC2086
 expect_failure "resume: other options" \
-	"unable to resume .*int.json: it was measured with --trials 2, this run asks for --trials 3: give the options it was run with \(cbenchctl run --trials 2 " \
+	"unable to resume .*int.json: it was measured with --trials 2, this run asks for --trials 3: give the options it was run with \(cbenchctl run --keep-shared --trials 2 " \
 	run --trials 3 --trial-time 0.005 --warmup 0.001 --time-limit 60 --resume "$TMP/int.json" -o "$TMP/report.json" "$SO"
 # shellcheck disable=SC2086
 expect_failure "resume: another --filter" \
@@ -156,11 +158,11 @@ expect_failure "resume: raw measurements" "run --resume cannot write the raw mea
 # caught trial in that order.  Round 1 runs second, stop, first: stop
 # blocks in it, first's trial there is dropped even if it finished.
 if [ "$(nproc)" -ge 2 ]; then
-	stopped_run --trials 3 --jobs 2 --trial-time 0.005 --warmup 0.001 --time-limit 60 \
-		-o "$TMP/jobs.json" "$SO"
+	stopped_run --keep-shared --trials 3 --jobs 2 --trial-time 0.005 --warmup 0.001 \
+		--time-limit 60 -o "$TMP/jobs.json" "$SO"
 	rc_stop=$rc
-	run_cb run --trials 3 --jobs 2 --trial-time 0.005 --warmup 0.001 --time-limit 60 \
-		--resume "$TMP/jobs.json" -o "$TMP/jobs-res.json" "$SO"
+	run_cb run --keep-shared --trials 3 --jobs 2 --trial-time 0.005 --warmup 0.001 \
+		--time-limit 60 --resume "$TMP/jobs.json" -o "$TMP/jobs-res.json" "$SO"
 	if [ "$rc_stop" -eq 130 ] && [ "$rc" -eq 0 ] && "$SCHEMA_PY" - "$TMP/jobs.json" "$TMP/jobs-res.json" <<'PY'
 import json, sys
 old, new = (json.load(open(p)) for p in sys.argv[1:3])

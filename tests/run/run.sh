@@ -14,7 +14,9 @@ FIX=build/tests/fixtures
 # Our own cache, so runs here neither use nor disturb the user's.
 export XDG_CACHE_HOME="$TMP/cache"
 # Short trials: these tests check behaviour, not numbers.
-FAST="--trials 2 --trial-time 0.005 --warmup 0.001"
+# --keep-shared: what a run keeps must not hang on whether another thread
+# shares the host's core (stats/trials.h; tested in test_report.c).
+FAST="--keep-shared --trials 2 --trial-time 0.005 --warmup 0.001"
 # A worker stands for several trials (session/phase.h) only where its
 # keeper is its PID namespace's init (root, or a user namespace of its
 # own): elsewhere each trial has its own.
@@ -501,8 +503,8 @@ fi
 # the run puts it down to placement, and its headline is the median of
 # trials, as always, with an interval that spans them.
 echo 0 >"$TMP/counter"
-CBENCH_PLACED_COUNTER=$TMP/counter run_cb run --trials 6 --trial-time 0.005 --warmup 0.001 \
-	--filter '^by_worker$' --format json -o "$TMP/report.json" build/tests/fixtures/placed.so
+CBENCH_PLACED_COUNTER=$TMP/counter run_cb run --keep-shared --trials 6 --trial-time 0.005 \
+	--warmup 0.001 --filter '^by_worker$' --format json -o "$TMP/report.json" build/tests/fixtures/placed.so
 if [ "$rc" -eq 0 ] && grep -q '^ByWorker  *[0-9.]* [nµm]*s ' "$TMP/err" &&
    grep -q '^  placement-sensitive: trials spread .* by placement (.*the median of trials, quoted' \
 	"$TMP/err" && python3 - "$TMP/report.json" <<'PY'
@@ -524,8 +526,8 @@ else
 	not_ok "a placement-sensitive benchmark's headline"
 fi
 echo 0 >"$TMP/counter"
-CBENCH_PLACED_COUNTER=$TMP/counter run_cb run --trials 6 --trial-time 0.005 --warmup 0.001 \
-	--filter '^by_worker$' build/tests/fixtures/placed.so
+CBENCH_PLACED_COUNTER=$TMP/counter run_cb run --keep-shared --trials 6 --trial-time 0.005 \
+	--warmup 0.001 --filter '^by_worker$' build/tests/fixtures/placed.so
 if [ "$rc" -eq 0 ] && [ "$(grep -c '^BenchmarkByWorker ' "$TMP/out")" -eq 6 ] &&
    grep -q '^# BenchmarkByWorker: trials vary by .*% (sd), the noise within them by .*: [0-9]*% of their variance is placement$' "$TMP/out" &&
    grep -q '^# BenchmarkByWorker: headline: the median of 6 trials, .* ns/op, 9[0-9]% interval \[.*, .*\]$' "$TMP/out"; then
@@ -556,7 +558,7 @@ fi
 # counts in no figure: no placement, the headline as without the moment.
 run_cb run --trials 1 --trial-time 0.005 --warmup 0.001 -o /dev/null "$FIX/moment.so"
 echo "9 3 0" >"$TMP/moment"
-CBENCH_MOMENT_FILE=$TMP/moment run_cb run --trials 6 --trial-time 0.005 --warmup 0.001 \
+CBENCH_MOMENT_FILE=$TMP/moment run_cb run --keep-shared --trials 6 --trial-time 0.005 --warmup 0.001 \
 	-o "$TMP/moment.json" -o "$TMP/moment.txt" "$FIX/moment.so"
 if [ "$rc" -eq 0 ] && grep -q 'set aside as disturbed and measured again: 1 by a busy moment' "$TMP/err" &&
    grep -q '^# BenchmarkFirst trial 4 set aside as disturbed (moment): ' "$TMP/moment.txt" &&
@@ -594,6 +596,61 @@ sys.exit(0 if len(again) == 3 and len(set(again)) == 1 and again[0] not in round
 	ok "trials measured again share a worker, one of their own"
 else
 	not_ok "trials measured again and their workers: $(sed -n 's/^moment //p' "$TMP/err" | tr '\n' ';')"
+fi
+
+# A core another thread shares (stats/trials.h): the cache keeps the widest
+# core each CPU was seen to have; a run whose every trial ran narrower
+# (here: the cache says 50.00 adds a cycle, wider than any core today) sets each
+# aside as shared and measures it again, and where the replacements are
+# spent keeps the widest of them to make up --trials, saying so.
+# --keep-shared keeps them and counts them; --retune forgets the width.
+width_line() {
+	grep ' core width on CPU ' "$XDG_CACHE_HOME/cbench/tuning"
+}
+run_cb run --trials 2 --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' -o /dev/null "$SUITE"
+if [ "$rc" -eq 0 ] && width_line | grep -Eq '^[0-9a-f]{16} [1-9][0-9]* core width on CPU [0-9]+$'; then
+	ok "the cache keeps the widest core a run saw on its CPU"
+else
+	not_ok "the core's width in the cache: $(cat "$XDG_CACHE_HOME/cbench/tuning")"
+fi
+sed -i 's/^\([0-9a-f]*\) [0-9]* core width on CPU/\1 50000 core width on CPU/' "$XDG_CACHE_HOME/cbench/tuning"
+run_cb run --trials 3 --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' -o "$TMP/shared.json" "$SUITE"
+if [ "$rc" -eq 0 ] &&
+   grep -q '^core shared: 6 trials ran on a core another thread shared (at least 10% fewer adds a cycle than the widest seen on its CPU, 50.00: .*some kept for want of others' "$TMP/err" &&
+   grep -q '3 kept though its core was shared, for want of others after --trials replacements' "$TMP/err" &&
+   "$SCHEMA_PY" - "$TMP/shared.json" <<'PY'
+import json, sys
+import jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open("docs/schema/run.schema.json")))
+t = d["benchmarks"][0]["trials"]
+assert [(x["status"], x["cause"], bool(x.get("replacement"))) for x in t] == \
+    [("set_aside", "shared", False)] * 3 + [("ok", "shared", True)] * 3, t
+assert all(0 < x["core_width"] < 50 for x in t), t
+PY
+then
+	ok "every trial narrower than the CPU's widest: set aside as shared, measured again, the widest kept to make up --trials"
+else
+	not_ok "trials on a shared core (exit $rc)"
+fi
+run_cb run --keep-shared --trials 3 --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' -o "$TMP/kept.json" "$SUITE"
+if [ "$rc" -eq 0 ] && grep -q '^core shared: 3 trials ran on .*; kept, as --keep-shared asked' "$TMP/err" &&
+   python3 - "$TMP/kept.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["config"]["run_options"]["keep_shared"] is True, d["config"]["run_options"]
+assert [x["status"] for x in d["benchmarks"][0]["trials"]] == ["ok"] * 3, d["benchmarks"][0]["trials"]
+PY
+then
+	ok "--keep-shared: trials on a shared core kept, and counted"
+else
+	not_ok "--keep-shared (exit $rc)"
+fi
+run_cb run --retune --keep-shared --trials 1 --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' -o /dev/null "$SUITE"
+if [ "$rc" -eq 0 ] && ! grep -q '^core shared' "$TMP/err" && ! width_line | grep -q ' 50000 '; then
+	ok "--retune: the core's width measured anew"
+else
+	not_ok "--retune and the core's width: $(width_line)"
 fi
 
 # ---- a report edited by hand: every reader refuses it, naming the member ----
@@ -655,7 +712,7 @@ fi
 
 # Loose enough for any host (a chain's interval over five trials lies
 # within 50 % of its headline): every benchmark stops at the fewest, 5.
-PREC="--trial-time 0.002 --warmup 0.001 --filter ^(add|imul)_chain$"
+PREC="--keep-shared --trial-time 0.002 --warmup 0.001 --filter ^(add|imul)_chain$"
 # shellcheck disable=SC2086
 run_cb run $PREC --precision 50% -o "$TMP/prec.json" -o "$TMP/prec.txt" "$SUITE"
 if [ "$rc" -eq 0 ] && [ "$(grep -c '^BenchmarkAddChain ' "$TMP/prec.txt")" -eq 5 ] &&

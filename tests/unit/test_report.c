@@ -15,6 +15,7 @@
 
 #include "machine/reference.h"
 #include "report/report.h"
+#include "stats/trials.h"
 
 #define TRIALS 8
 #define SAMPLES 200
@@ -300,7 +301,87 @@ static void layout_told_apart(void)
 	CU_ASSERT_FALSE(result.layout_sensitive);
 }
 
+/* Each trial's core width, then the report summarized again. */
+static void widths(const double *w)
+{
+	for (int t = 0; t < TRIALS; t++)
+		trials[t].figures = (struct cbench_trial_figures){ .have_width = true, .core_width = w[t] };
+	cbench_report_summarize(&report);
+}
+
+static size_t count_set_aside(void)
+{
+	size_t n = 0;
+
+	for (int t = 0; t < TRIALS; t++)
+		n += trials[t].set_aside;
+	return n;
+}
+
+/*
+ * Trials on a core another thread shared (fewer adds a cycle than the
+ * run's widest, and twice as slow, as a throughput-bound benchmark runs
+ * there) are set aside, however many; the headline is the others'.  Where
+ * nothing more will be measured in their place (the run stopped, or its
+ * replacements are spent), they come back, the widest first, until the
+ * benchmark keeps what it asked for, and its note says so; --keep-shared
+ * keeps them all and only counts them.
+ */
+static void shared_core_set_aside(void)
+{
+	static const double slow[TRIALS] = { 1, 2, 2, 2, 2, 1, 1, 1 };
+	static const double w[TRIALS] = { 4.47, 2.6, 3.0, 2.8, 2.7, 4.46, 4.48, 4.47 };
+
+	build(&chain, 1.0, steady, slow);
+	/* No widths measured: half the trials 2x slow is placement. */
+	CU_ASSERT_EQUAL(count_set_aside(), 0);
+	CU_ASSERT_TRUE(result.placement_sensitive);
+	/* --trials 10: replacements to come. */
+	report.settings.trials = 10;
+	widths(w);
+	CU_ASSERT_EQUAL(count_set_aside(), 4);
+	for (int t = 1; t <= 4; t++) {
+		CU_ASSERT_EQUAL(trials[t].cause, CBENCH_TRIAL_SHARED);
+		CU_ASSERT_TRUE(trials[t].set_aside);
+	}
+	CU_ASSERT_EQUAL(report.shared_trials, 4);
+	CU_ASSERT_EQUAL(report.shared_kept, 0);
+	CU_ASSERT_DOUBLE_EQUAL(report.core_width_max, 4.48, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(result.est_cycles_per_op, 1.0, 0.002);
+	CU_ASSERT_FALSE(result.unstable);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.set_aside_note, "4 on a core another thread shared"));
+	/* Three of them replacements, and --trials 3: replacements spent,
+	 * five asked, four kept: the widest shared trial (3.0) comes back. */
+	for (int t = 5; t < TRIALS; t++)
+		trials[t].replacement = true;
+	report.settings.trials = 3;
+	cbench_report_summarize(&report);
+	CU_ASSERT_EQUAL(count_set_aside(), 3);
+	CU_ASSERT_FALSE(trials[2].set_aside);
+	CU_ASSERT_EQUAL(trials[2].cause, CBENCH_TRIAL_SHARED);
+	CU_ASSERT_EQUAL(report.shared_kept, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.set_aside_note, "1 kept though its core was shared"));
+	/* A budget not spent: all stay aside, replacements will come. */
+	report.settings.trials = 10;
+	cbench_report_summarize(&report);
+	CU_ASSERT_EQUAL(count_set_aside(), 4);
+	/* Stopped: nothing more will come. */
+	report.interrupted = 2;
+	cbench_report_summarize(&report);
+	CU_ASSERT_EQUAL(count_set_aside(), 3);
+	report.interrupted = 0;
+	/* --keep-shared: kept, judged as without widths, and counted. */
+	report.settings.keep_shared = true;
+	cbench_report_summarize(&report);
+	CU_ASSERT_EQUAL(count_set_aside(), 0);
+	CU_ASSERT_EQUAL(report.shared_trials, 4);
+	CU_ASSERT_TRUE(result.placement_sensitive);
+	for (int t = 0; t < TRIALS; t++)
+		CU_ASSERT_NOT_EQUAL(trials[t].cause, CBENCH_TRIAL_SHARED);
+}
+
 static CU_TestInfo report_tests[] = {
+	{ "trials on a shared core are set aside, and back for want of others", shared_core_set_aside },
 	{ "placement of memory or code layout, told apart", layout_told_apart },
 	{ "est-cycles/op cancel a clock ramping 3%", drift_cancels },
 	{ "a clock that moves within a trial is flagged", clock_moved_within_trial },

@@ -90,7 +90,7 @@ static void busy_moment(void)
 	synthetic(obs, 4, 10);
 	for (size_t b = 0; b < 4; b++)
 		obs[3 * 4 + b].log_ns += log(1.6);
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 4);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4, NULL, 0), 4);
 	for (size_t b = 0; b < 4; b++) {
 		CU_ASSERT_EQUAL(obs[3 * 4 + b].cause, CBENCH_TRIAL_MOMENT);
 		CU_ASSERT(obs[3 * 4 + b].beside >= 1);
@@ -105,27 +105,27 @@ static void lone_slow_trial(void)
 
 	synthetic(obs, 4, 10);
 	obs[5 * 4 + 2].log_ns += log(1.723);
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 0);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4, NULL, 0), 0);
 	CU_ASSERT_EQUAL(obs[5 * 4 + 2].cause, CBENCH_TRIAL_SLOW);
 	CU_ASSERT_EQUAL(count(obs, 40, CBENCH_TRIAL_KEPT), 39);
 	/* The same with its reference chain slow: the clock dipped. */
 	obs[5 * 4 + 2].core_ghz = 3.0 / 1.5;
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 1);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4, NULL, 0), 1);
 	CU_ASSERT_EQUAL(obs[5 * 4 + 2].cause, CBENCH_TRIAL_CLOCK);
 	/* A trial fast by 6.6 %, its clock 6.6 % higher: a boost, set aside. */
 	obs[5 * 4 + 2].log_ns -= log(1.723) + log(1.066);
 	obs[5 * 4 + 2].core_ghz = 3.0 * 1.066;
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 1);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4, NULL, 0), 1);
 	CU_ASSERT_EQUAL(obs[5 * 4 + 2].cause, CBENCH_TRIAL_CLOCK);
 	/* As fast at the run's clock: a lucky placement's, kept. */
 	obs[5 * 4 + 2].core_ghz = 3.0;
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 0);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4, NULL, 0), 0);
 	CU_ASSERT_EQUAL(obs[5 * 4 + 2].cause, CBENCH_TRIAL_KEPT);
 	obs[5 * 4 + 2].log_ns += log(1.723) + log(1.066);
 	/* Or with its halves far apart: slow for part of the trial. */
 	obs[5 * 4 + 2].core_ghz = 3.0;
 	obs[5 * 4 + 2].half_diff = 0.4;
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4), 1);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 40, 4, NULL, 0), 1);
 	CU_ASSERT_EQUAL(obs[5 * 4 + 2].cause, CBENCH_TRIAL_PART);
 }
 
@@ -143,12 +143,12 @@ static void placement_spread(void)
 	synthetic(obs, 3, 10);
 	for (size_t t = 0; t < 10; t++)
 		obs[t * 3 + 1].log_ns += log(1 + spread[t] / 100);
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3), 0);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3, NULL, 0), 0);
 	CU_ASSERT_EQUAL(count(obs, 30, CBENCH_TRIAL_KEPT), 30);
 	/* Benchmark 0 slow in round 4: benchmark 1's trial beside it is not
 	 * slow for its own spread, so benchmark 0's is slow alone. */
 	obs[4 * 3].log_ns += log(1.3);
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3), 0);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3, NULL, 0), 0);
 	CU_ASSERT_EQUAL(obs[4 * 3].cause, CBENCH_TRIAL_SLOW);
 	CU_ASSERT_EQUAL(obs[4 * 3 + 1].cause, CBENCH_TRIAL_KEPT);
 }
@@ -161,7 +161,7 @@ static void small_slowdowns(void)
 	synthetic(obs, 2, 10);
 	obs[2 * 2].log_ns += 0.004;
 	obs[2 * 2 + 1].log_ns += 0.004;
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 0);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2, NULL, 0), 0);
 	CU_ASSERT_EQUAL(count(obs, 20, CBENCH_TRIAL_KEPT), 20);
 }
 
@@ -192,7 +192,7 @@ static void shared_core(void)
 
 	synthetic(obs, 3, 10);
 	set_widths(obs, 30);
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3), 0);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3, NULL, 0), 0);
 	for (size_t k = 0; k < 6; k++) {
 		struct cbench_trial_obs *lat = &obs[shared_rounds[k] * 3], *thr = lat + 2;
 
@@ -203,7 +203,7 @@ static void shared_core(void)
 			lat->log_ns += 0.001;
 		}
 	}
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3), 8);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 30, 3, NULL, 0), 8);
 	CU_ASSERT_EQUAL(count(obs, 30, CBENCH_TRIAL_SHARED), 8);
 	CU_ASSERT_EQUAL(obs[1 * 3].cause, CBENCH_TRIAL_SHARED);
 	CU_ASSERT_EQUAL(obs[4 * 3].cause, CBENCH_TRIAL_SHARED);
@@ -211,7 +211,7 @@ static void shared_core(void)
 	for (size_t t = 0; t < 10; t++)
 		if (t != 1 && t != 4 && t != 5 && t != 6 && t != 8 && t != 9)
 			CU_ASSERT_EQUAL(obs[t * 3 + 2].cause, CBENCH_TRIAL_KEPT);
-	/* The slow shared trials are no moment for the unshared beside them. */
+	/* Nothing unshared was slow: no moment. */
 	CU_ASSERT_EQUAL(count(obs, 30, CBENCH_TRIAL_MOMENT), 0);
 	CU_ASSERT_EQUAL(count(obs, 30, CBENCH_TRIAL_KEPT), 22);
 }
@@ -230,7 +230,7 @@ static void shared_core_bounds(void)
 	set_widths(obs, 20);
 	obs[3 * 2].width = 4.47 * 0.91;
 	obs[6 * 2].width = 4.47 * 0.89;
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 1);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2, NULL, 0), 1);
 	CU_ASSERT_EQUAL(obs[3 * 2].cause, CBENCH_TRIAL_KEPT);
 	CU_ASSERT_EQUAL(obs[6 * 2].cause, CBENCH_TRIAL_SHARED);
 	/* Benchmark 1's trials on another CPU, a third narrower: its own. */
@@ -239,21 +239,27 @@ static void shared_core_bounds(void)
 		obs[t * 2 + 1].width = 3.0 * (1 + 0.001 * (double)(t % 3));
 	}
 	obs[6 * 2].width = 4.47;
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 0);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2, NULL, 0), 0);
 	CU_ASSERT_EQUAL(count(obs, 20, CBENCH_TRIAL_KEPT), 20);
 	/* All on one CPU again: the 3.0s are shared. */
 	for (size_t t = 0; t < 10; t++)
 		obs[t * 2 + 1].cpu = 0;
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 10);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2, NULL, 0), 10);
 	/* Every trial as narrow: nothing wider to tell it by. */
 	for (size_t i = 0; i < 20; i++)
 		obs[i].width = 2.8;
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 0);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2, NULL, 0), 0);
+	/* Unless runs before saw the CPU wider: then every one was shared;
+	 * what they saw of another CPU says nothing of this one. */
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2, &(struct cbench_core_width){ 1, 4.47 }, 1), 0);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2, &(struct cbench_core_width){ 0, 4.47 }, 1), 20);
+	CU_ASSERT_EQUAL(cbench_trials_mark_shared(obs, 20, &(struct cbench_core_width){ 0, 4.47 }, 1), 20);
+	CU_ASSERT_EQUAL(cbench_trials_mark_shared(obs, 20, &(struct cbench_core_width){ 0, 3.0 }, 1), 0);
 	/* Widths unmeasured (NAN, or 0 from an old report) beside a wide one. */
 	for (size_t i = 0; i < 20; i++)
 		obs[i].width = i % 2 ? NAN : 0;
 	obs[0].width = 4.47;
-	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2), 0);
+	CU_ASSERT_EQUAL(cbench_trials_classify(obs, 20, 2, NULL, 0), 0);
 }
 
 /* The pooled variance within groups, against values worked by hand. */

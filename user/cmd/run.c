@@ -125,6 +125,67 @@ static void store_tuned(struct run_state *st)
 }
 
 /*
+ * The widest core runs before saw on each CPU (stats/trials.h): the cache
+ * keeps it beside the tunings, in thousandths of an add a cycle, under a
+ * key of the CPU's number, its model and the backend.  A run whose every
+ * trial ran on a shared core is told by it.
+ */
+static uint64_t width_key(const struct run_state *st, int cpu, char *id, size_t len)
+{
+	snprintf(id, len, "core width on CPU %d", cpu);
+	return cbench_cache_key("core-width", id, st->cpu_model, st->s.ops->name);
+}
+
+/* What the cache knows of the run's CPUs' cores; none with --retune. */
+static void known_widths(struct run_state *st)
+{
+	struct cbench_report *r = &st->report;
+	char id[48];
+	uint64_t v;
+
+	r->nknown_width = 0;
+	for (size_t i = 0; i < st->s.nlanes && !st->opt->retune && st->cache_path[0]; i++)
+		if (!cbench_cache_find(&st->cache, width_key(st, st->s.lane[i].cpu, id, sizeof(id)), &v))
+			r->known_width[r->nknown_width++] = (struct cbench_core_width){
+				st->s.lane[i].cpu, (double)v / 1000 };
+}
+
+/* Into the cache, each CPU's widest core of this run where it is wider than
+ * what the cache knew (or anew, with --retune). */
+static void store_widths(struct run_state *st)
+{
+	const struct cbench_report *r = &st->report;
+	struct cbench_cache_entry e[CBENCH_JOBS_MAX];
+	char id[CBENCH_JOBS_MAX][48];
+	size_t n = 0;
+	int ret;
+
+	for (size_t i = 0; i < st->s.nlanes && i < CBENCH_JOBS_MAX && st->cache_path[0]; i++) {
+		int cpu = st->s.lane[i].cpu;
+		double widest = 0, known = 0;
+
+		for (size_t k = 0; k < r->nknown_width; k++)
+			if (r->known_width[k].cpu == cpu)
+				known = r->known_width[k].width;
+		for (size_t k = 0; k < r->nresults; k++)
+			for (size_t j = 0; j < r->results[k].ntrials; j++) {
+				const struct cbench_trial *t = &r->results[k].trials[j];
+
+				if (t->cpu == cpu && t->figures.have_width && !t->carried)
+					widest = fmax(widest, t->figures.core_width);
+			}
+		if (!(widest > known && widest < 1000))
+			continue;
+		e[n] = (struct cbench_cache_entry){ .key = width_key(st, cpu, id[n], sizeof(id[n])),
+						    .n = (uint64_t)llround(widest * 1000), .bench_id = id[n] };
+		n++;
+	}
+	ret = n ? cbench_cache_store_many(st->cache_path, e, n) : 0;
+	if (ret)
+		cbench_err("unable to update the tuning cache %s: %s\n", st->cache_path, strerror(-ret));
+}
+
+/*
  * Whether a trial measured anything: a minimum under one timer step (0 once
  * the overhead is off) says only "shorter than the timer can tell", and
  * reporting it as a time would print 0 ns/op.  Tuning makes a measurement
@@ -294,6 +355,7 @@ static void start(struct run_state *st)
 	/* One unreadable is empty: what the run tunes it tries to store. */
 	else
 		cbench_cache_load(st->cache_path, &st->cache);
+	known_widths(st);
 	/* The Go report would scroll the table away: on a terminal it is
 	 * printed only when -o - asks for it. */
 	st->no_report = !st->opt->output && isatty(STDOUT_FILENO);
@@ -305,7 +367,7 @@ static void start(struct run_state *st)
 		.trials = st->opt->trials, .time_limit_s = st->opt->time_limit_s,
 		.filter = st->opt->filter, .trial_time_auto = !(st->opt->trial_time_s > 0),
 		.warmup_auto = !(st->opt->warmup_s > 0), .precision = st->opt->precision,
-		.fresh_workers = st->opt->fresh_workers,
+		.fresh_workers = st->opt->fresh_workers, .keep_shared = st->opt->keep_shared,
 		.budget_s = st->opt->budget_s };
 	cbench_run_trial_time(st->opt, s->nchosen, s->nlanes, st->opt->fresh_workers || !s->ops->release,
 			      &st->report.settings.trial_time_s,
@@ -928,11 +990,12 @@ static void show_table(const struct run_state *st)
 }
 
 /* What the run comes to once written: its exit status, said. */
-static int finish(const struct run_state *st)
+static int finish(struct run_state *st)
 {
 	const struct cbench_report *r = &st->report;
 	char where[8192];
 
+	store_widths(st);
 	/* Every file kept: the reports, then the raw measurements. */
 	where[0] = '\0';
 	for (unsigned int i = 0, n = st->opt->nreports + !!st->opt->samples; i < n; i++) {

@@ -15,6 +15,30 @@
 #include "session/options.h"
 #include "store/add.h"
 
+/* run's options on where and in what trials measure, and the foot. */
+static void usage_trials(FILE *f)
+{
+	fputs("  --seed N            seed of the code layouts: where bench.so was built with\n"
+	      "                      -ffunction-sections and linked with -Wl,-q, every two\n"
+	      "                      trials lay its code out anew at a drawn layout, so a\n"
+	      "                      benchmark's figure is no one layout's (default: from\n"
+	      "                      /dev/urandom; always reported: the same seed draws the\n"
+	      "                      same layouts)\n"
+	      "  --fresh-workers     start a worker process for every trial (slower): for\n"
+	      "                      objects whose benchmarks leave state for the next\n"
+	      "  --fixed-layout      keep the code where it was loaded: the figure is then\n"
+	      "                      that layout's\n"
+	      "  --keep-shared       keep trials whose core another thread shared (a\n"
+	      "                      hyperthread's sibling, another tenant's vCPU): the\n"
+	      "                      host as it is; by default they are set aside and\n"
+	      "                      measured again\n"
+	      "  -h, --help          show this help\n"
+	      "\n"
+	      "On a terminal each benchmark's row is shown as it finishes.  Ctrl-C stops the run\n"
+	      "and keeps the trials that finished, marked as interrupted (exit status 130).\n",
+	      f);
+}
+
 void cbench_run_usage(FILE *f)
 {
 	fprintf(f,
@@ -78,22 +102,9 @@ void cbench_run_usage(FILE *f)
 		"  --trial-time SECS   how long each trial measures (default auto: 0.004 to 0.02,\n"
 		"                      so that each benchmark's trials span half a second)\n"
 		"  --warmup SECS       warm-up before each trial (default auto: a quarter of the\n"
-		"                      trial, 0.001 to 0.005)\n"
-		"  --seed N            seed of the code layouts: where bench.so was built with\n"
-		"                      -ffunction-sections and linked with -Wl,-q, every two\n"
-		"                      trials lay its code out anew at a drawn layout, so a\n"
-		"                      benchmark's figure is no one layout's (default: from\n"
-		"                      /dev/urandom; always reported: the same seed draws the\n"
-		"                      same layouts)\n"
-		"  --fresh-workers     start a worker process for every trial (slower): for\n"
-		"                      objects whose benchmarks leave state for the next\n"
-		"  --fixed-layout      keep the code where it was loaded: the figure is then\n"
-		"                      that layout's\n"
-		"  -h, --help          show this help\n"
-		"\n"
-		"On a terminal each benchmark's row is shown as it finishes.  Ctrl-C stops the run\n"
-		"and keeps the trials that finished, marked as interrupted (exit status 130).\n",
+		"                      trial, 0.001 to 0.005)\n",
 		cbench_prog);
+	usage_trials(f);
 }
 
 void cbench_run_options_init(struct cbench_run_options *o)
@@ -114,7 +125,7 @@ const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
        OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP, OPT_RESUME,
        OPT_JOBS, OPT_CPUS, OPT_SEED, OPT_FIXED_LAYOUT, OPT_PRECISION, OPT_BUDGET,
-       OPT_FRESH_WORKERS };
+       OPT_FRESH_WORKERS, OPT_KEEP_SHARED };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -182,6 +193,9 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 	case OPT_FIXED_LAYOUT:
 	case OPT_FRESH_WORKERS:
 		*(c == OPT_FIXED_LAYOUT ? &o->fixed_layout : &o->fresh_workers) = true;
+		return 0;
+	case OPT_KEEP_SHARED:
+		o->keep_shared = true;
 		return 0;
 	case OPT_SEED:
 		o->have_seed = true;
@@ -420,6 +434,7 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "fixed-layout", no_argument, NULL, OPT_FIXED_LAYOUT },
 		{ "fresh-workers", no_argument, NULL, OPT_FRESH_WORKERS },
+		{ "keep-shared", no_argument, NULL, OPT_KEEP_SHARED },
 		{ "precision", required_argument, NULL, OPT_PRECISION },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ NULL, 0, NULL, 0 },

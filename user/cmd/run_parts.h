@@ -66,6 +66,8 @@ struct cbench_run_options {
 	/* --fresh-workers: each trial in a worker process started for it (else
 	 * a round's trials on a CPU run one after another in one worker). */
 	bool fresh_workers;
+	/* --keep-shared: trials whose core another thread shared are kept. */
+	bool keep_shared;
 	/* --precision: stop a benchmark once its headline's interval is within
 	 * this much of it, either way (relative; 0: run --trials each); --trials
 	 * is then the most, trials_given whether it was said.  --budget: no new

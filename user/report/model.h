@@ -17,6 +17,7 @@
 #include "machine/cpus.h"
 #include "object/loader.h"
 #include "machine/probe.h"
+#include "stats/trials.h"
 #include "worker/results.h"
 
 struct cbench_json;
@@ -205,7 +206,7 @@ struct cbench_result {
 	bool unstable;
 	char unstable_reason[400];
 	/* Trials set aside, and what slowed them, for the report's notes. */
-	char set_aside_note[256];
+	char set_aside_note[512];
 	/*
 	 * est-cycles/op against ns/op times the kept trials' median core
 	 * clock, relative (NAN without a clock), and why they part where
@@ -282,10 +283,17 @@ struct cbench_report {
 	double core_ghz_min, core_ghz_max;
 	size_t clock_moved_trials;	/* trials flagged by CBENCH_CLOCK_MOVED_MAX */
 	/* From the wide reference (worker.c): the most adds a cycle a trial's
-	 * core ran (NAN: none measured), and the trials whose core another
-	 * thread shared (stats/trials.h), set aside or not. */
+	 * core ran, or runs before saw (known_width; NAN: none measured), and
+	 * the trials whose core another
+	 * thread shared (stats/trials.h): set aside, or (--keep-shared) kept. */
 	double core_width_max;
 	size_t shared_trials;
+	size_t shared_kept;		/* of those, kept for want of others */
+	/* The widest core runs before this one saw on the CPUs it measures on
+	 * (the tuning cache's, run.c): what tells a run whose every trial ran
+	 * shared.  nknown_width 0 where none is known. */
+	struct cbench_core_width known_width[CBENCH_JOBS_MAX];
+	size_t nknown_width;
 	size_t unstable_results;
 	size_t placement_sensitive_results;
 	size_t layout_sensitive_results;	/* of those, by the code's layout */
@@ -324,6 +332,7 @@ struct cbench_report {
 		 * --budget (seconds of the run's trials, 0: none). */
 		double precision, budget_s;
 		bool fresh_workers;		/* --fresh-workers */
+		bool keep_shared;		/* --keep-shared */
 	} settings;
 	/* A run resumed (run --resume): the report it carried benchmarks
 	 * over from, that report's date, and how many (path NULL: none). */

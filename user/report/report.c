@@ -271,6 +271,42 @@ static bool settled(const struct cbench_trial *t)
 }
 
 /*
+ * Trials a shared core set aside come back, the widest first, as far as
+ * res would otherwise keep fewer than it asked for and nothing more will
+ * be measured in their place: its replacements are spent (run.c measures
+ * --trials of them at most) or the run was stopped.  --trials K keeps K
+ * so, unless trials failed.
+ */
+static void shared_back(const struct cbench_report *r, struct cbench_result *res)
+{
+	size_t asked = 0, kept = 0, replacements = 0;
+
+	for (size_t j = 0; j < res->ntrials; j++) {
+		const struct cbench_trial *t = &res->trials[j];
+
+		asked += !t->replacement;
+		replacements += t->replacement;
+		kept += !t->error && t->valid && !t->set_aside;
+	}
+	if (replacements < r->settings.trials && !r->interrupted)
+		return;
+	for (; kept < asked; kept++) {
+		struct cbench_trial *back = NULL;
+
+		for (size_t j = 0; j < res->ntrials; j++) {
+			struct cbench_trial *t = &res->trials[j];
+
+			if (!settled(t) && t->set_aside && t->cause == CBENCH_TRIAL_SHARED &&
+			    (!back || t->figures.core_width > back->figures.core_width))
+				back = t;
+		}
+		if (!back)
+			break;
+		back->set_aside = false;
+	}
+}
+
+/*
  * Marks the trials a busy moment, a clock dip or a stretch within them
  * slowed, or another thread on their core disturbed (stats/trials.c), as
  * set aside, over every benchmark of the run at once: a moment shows
@@ -278,7 +314,7 @@ static bool settled(const struct cbench_trial *t)
  * than half its trials to a slowdown: where most were slowed, the machine
  * was, and they all stay (its result then says so).  A shared core is seen
  * in each trial, apart from its benchmark's others, so its trials are set
- * aside however many they are, unless none would be left.
+ * aside however many they are, until shared_back() says.
  */
 
 static void classify(struct cbench_report *r)
@@ -310,8 +346,15 @@ static void classify(struct cbench_report *r)
 			of[k++] = t;
 		}
 	}
+	r->shared_trials = 0;
+	if (obs && of && r->settings.keep_shared) {
+		/* Kept, so judged as if nobody had asked: only counted. */
+		r->shared_trials = cbench_trials_mark_shared(obs, k, r->known_width, r->nknown_width);
+		for (size_t i = 0; i < k; i++)
+			obs[i].width = NAN;
+	}
 	if (obs && of)
-		cbench_trials_classify(obs, k, r->nresults);
+		cbench_trials_classify(obs, k, r->nresults, r->known_width, r->nknown_width);
 	for (size_t i = 0; obs && of && i < k; i++) {
 		of[i]->cause = obs[i].cause;
 		of[i]->beside = obs[i].beside;
@@ -323,7 +366,7 @@ static void classify(struct cbench_report *r)
 	}
 	for (size_t i = 0; i < r->nresults; i++) {
 		struct cbench_result *res = &r->results[i];
-		size_t ok = 0, slowed = 0, shared = 0;
+		size_t ok = 0, slowed = 0;
 
 		if (res->carried)
 			continue;
@@ -333,18 +376,15 @@ static void classify(struct cbench_report *r)
 			if (settled(t))
 				continue;
 			ok += !t->error && t->valid;
-			shared += t->set_aside && t->cause == CBENCH_TRIAL_SHARED;
 			slowed += t->set_aside && t->cause != CBENCH_TRIAL_SHARED;
 		}
-		for (size_t j = 0; j < res->ntrials; j++) {
+		for (size_t j = 0; 2 * slowed > ok && j < res->ntrials; j++) {
 			struct cbench_trial *t = &res->trials[j];
 
-			if (settled(t) || !t->set_aside)
-				continue;
-			if (t->cause == CBENCH_TRIAL_SHARED ? shared + (2 * slowed > ok ? 0 : slowed) >= ok :
-							      2 * slowed > ok)
+			if (!settled(t) && t->cause != CBENCH_TRIAL_SHARED)
 				t->set_aside = false;
 		}
+		shared_back(r, res);
 	}
 	free(obs);
 	free(of);
@@ -353,13 +393,14 @@ static void classify(struct cbench_report *r)
 /* What slowed a result's set-aside trials, in words, into its note. */
 static void note_set_aside(struct cbench_result *res)
 {
-	size_t cause[CBENCH_TRIAL_SHARED + 1] = { 0 }, beside = 0, unsteady = 0;
+	size_t cause[CBENCH_TRIAL_SHARED + 1] = { 0 }, beside = 0, unsteady = 0, shared_kept = 0;
 	int len;
 
 	res->set_aside_note[0] = '\0';
 	for (size_t j = 0; j < res->ntrials; j++) {
 		const struct cbench_trial *t = &res->trials[j];
 
+		shared_kept += !t->set_aside && t->cause == CBENCH_TRIAL_SHARED;
 		if (!t->set_aside)
 			continue;
 		if (t->clock_how == CBENCH_CLOCK_UNSTEADY && t->cause == CBENCH_TRIAL_CLOCK)
@@ -392,10 +433,14 @@ static void note_set_aside(struct cbench_result *res)
 				" %zu slow for part of the trial (its halves disagree);",
 				cause[CBENCH_TRIAL_PART]);
 	if (cause[CBENCH_TRIAL_SHARED] && len > 0 && (size_t)len < sizeof(res->set_aside_note))
+		len += snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
+				" %zu on a core another thread shared (it ran at least %.0f%% fewer adds "
+				"a cycle than the widest seen on its CPU);", cause[CBENCH_TRIAL_SHARED],
+				100 * CBENCH_TRIAL_SHARED_MIN);
+	if (shared_kept && len > 0 && (size_t)len < sizeof(res->set_aside_note))
 		snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
-			 " %zu on a core another thread shared (it ran at least %.0f%% fewer adds a "
-			 "cycle than in the run's widest trials);", cause[CBENCH_TRIAL_SHARED],
-			 100 * CBENCH_TRIAL_SHARED_MIN);
+			 " %zu kept though its core was shared, for want of others after --trials "
+			 "replacements: its figures are partly a shared core's;", shared_kept);
 	len = (int)strlen(res->set_aside_note);
 	if (len && res->set_aside_note[len - 1] == ';')
 		res->set_aside_note[len - 1] = '\0';
@@ -834,18 +879,24 @@ void cbench_report_summarize_round(struct cbench_report *r)
 		summarize_result(r, &r->results[i]);
 }
 
-/* The widest core the run's trials saw, and how many saw it shared. */
+/* The widest core the run's trials saw or runs before knew, and (but under
+ * --keep-shared, which classify() counts) the trials another thread's set
+ * aside. */
 static void core_width(struct cbench_report *r)
 {
 	r->core_width_max = NAN;
-	r->shared_trials = 0;
+	r->shared_kept = 0;
+	for (size_t k = 0; k < r->nknown_width; k++)
+		if (!(r->known_width[k].width <= r->core_width_max))
+			r->core_width_max = r->known_width[k].width;
 	for (size_t i = 0; i < r->nresults; i++) {
 		for (size_t j = 0; j < r->results[i].ntrials; j++) {
 			const struct cbench_trial *t = &r->results[i].trials[j];
 
 			if (t->figures.have_width && !(t->figures.core_width <= r->core_width_max))
 				r->core_width_max = t->figures.core_width;
-			r->shared_trials += t->cause == CBENCH_TRIAL_SHARED;
+			r->shared_trials += !r->settings.keep_shared && t->cause == CBENCH_TRIAL_SHARED;
+			r->shared_kept += t->cause == CBENCH_TRIAL_SHARED && !t->set_aside;
 		}
 	}
 }

@@ -15,6 +15,7 @@
 
 #include "report/figures.h"
 #include "report/report.h"
+#include "stats/trials.h"
 
 #define RED "\033[31m"
 #define DIM "\033[2m"
@@ -229,11 +230,13 @@ void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colou
 			r->clock_moved_trials ? "; it moved within some trials, and est-cycles/op was "
 			"taken at one level in each" : "", colour ? RESET : "");
 	if (r->shared_trials)
-		fprintf(f, "%score shared: %zu trial%s ran on a core another thread shared (fewer adds "
-			"a cycle than the %.2f of the run's widest: a hyperthread's sibling, or another "
-			"tenant's vCPU on it); set aside and measured again where %s left enough%s\n",
-			colour ? DIM : "", r->shared_trials, r->shared_trials == 1 ? "" : "s",
-			r->core_width_max, r->shared_trials == 1 ? "that" : "those",
+		fprintf(f, "%score shared: %zu trial%s ran on a core another thread shared (at least "
+			"%.0f%% fewer adds a cycle than the widest seen on its CPU, %.2f: a "
+			"hyperthread's sibling, or another tenant's vCPU); %s%s\n", colour ? DIM : "",
+			r->shared_trials, r->shared_trials == 1 ? "" : "s", 100 * CBENCH_TRIAL_SHARED_MIN,
+			r->core_width_max, r->settings.keep_shared ? "kept, as --keep-shared asked" :
+			r->shared_kept ? "set aside and measured again, but some kept for want of others "
+			"(their benchmarks say which)" : "set aside and measured again",
 			colour ? RESET : "");
 	if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
 		fprintf(f, "%swarning: the worker ran without real-time priority (SCHED_FIFO: %s): "

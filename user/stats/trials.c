@@ -128,9 +128,11 @@ static double bench_noise(struct cbench_trial_obs *obs, size_t n, size_t bench, 
 	median = cbench_stats_median(v, k);
 	noise = cbench_trials_robust_sd(v, k);
 	for (size_t i = 0; i < n; i++) {
-		if (obs[i].bench != bench || obs[i].cause == CBENCH_TRIAL_SHARED)
+		if (obs[i].bench != bench)
 			continue;
 		obs[i].excess = obs[i].log_ns - median;
+		if (obs[i].cause == CBENCH_TRIAL_SHARED)
+			continue;
 		noise = fmax(noise, isnan(obs[i].floor) ? 0 : obs[i].floor);
 		if (!isnan(obs[i].half_diff))
 			v[h++] = obs[i].half_diff;
@@ -168,8 +170,7 @@ static size_t slow_beside(const struct cbench_trial_obs *obs, size_t n, size_t i
 	for (size_t j = 0; j < n; j++) {
 		const struct cbench_trial_obs *o = &obs[j];
 
-		if (o->bench == obs[i].bench || o->cause == CBENCH_TRIAL_SHARED || o->end_s < from ||
-		    o->start_s > to)
+		if (o->bench == obs[i].bench || o->end_s < from || o->start_s > to)
 			continue;
 		/* Slow too, by half as much as it would need to be suspect. */
 		if (o->excess > fmax(CBENCH_TRIAL_SLOW_MIN / 2, CBENCH_TRIAL_SLOW_SD / 2 * noise[o->bench]))
@@ -189,14 +190,9 @@ static double median_clock(const struct cbench_trial_obs *obs, size_t n, double 
 	return k ? cbench_stats_median(v, k) : NAN;
 }
 
-/* The widest core of the trials on each CPU: a run measures on a few. */
-struct widest {
-	int cpu;
-	double width;
-};
-
-/* Where cpu's entry is among the n of w (n if none). */
-static size_t widest_of(const struct widest *w, size_t n, int cpu)
+/* Where cpu's entry is among the n of w (n if none): a run measures on a
+ * few CPUs. */
+static size_t widest_of(const struct cbench_core_width *w, size_t n, int cpu)
 {
 	size_t i = 0;
 
@@ -205,23 +201,23 @@ static size_t widest_of(const struct widest *w, size_t n, int cpu)
 	return i;
 }
 
-/*
- * Marks SHARED the trials whose core ran CBENCH_TRIAL_SHARED_MIN fewer adds
- * a cycle than the widest trial's on their CPU; how many.  w has room for
- * n entries.
- */
-static size_t shared(struct cbench_trial_obs *obs, size_t n, struct widest *w)
+/* cbench_trials_mark_shared() with room in w for n + nknown entries. */
+static size_t shared(struct cbench_trial_obs *obs, size_t n, const struct cbench_core_width *known,
+		     size_t nknown, struct cbench_core_width *w)
 {
 	size_t count = 0, nw = 0, at;
 
-	for (size_t i = 0; i < n; i++) {
-		if (!(obs[i].width > 0))
+	for (size_t i = 0; i < n + nknown; i++) {
+		int cpu = i < n ? obs[i].cpu : known[i - n].cpu;
+		double width = i < n ? obs[i].width : known[i - n].width;
+
+		if (!(width > 0))
 			continue;
-		at = widest_of(w, nw, obs[i].cpu);
+		at = widest_of(w, nw, cpu);
 		if (at == nw)
-			w[nw++] = (struct widest){ obs[i].cpu, obs[i].width };
+			w[nw++] = (struct cbench_core_width){ cpu, width };
 		else
-			w[at].width = fmax(w[at].width, obs[i].width);
+			w[at].width = fmax(w[at].width, width);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (!(obs[i].width > 0))
@@ -235,11 +231,22 @@ static size_t shared(struct cbench_trial_obs *obs, size_t n, struct widest *w)
 	return count;
 }
 
-size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbench)
+size_t cbench_trials_mark_shared(struct cbench_trial_obs *obs, size_t n,
+				 const struct cbench_core_width *known, size_t nknown)
+{
+	struct cbench_core_width *w = malloc((n + nknown + 1) * sizeof(*w));
+	size_t count = w ? shared(obs, n, known, nknown, w) : 0;
+
+	free(w);
+	return count;
+}
+
+size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbench,
+			      const struct cbench_core_width *known, size_t nknown)
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v)), *noise = calloc(nbench ? nbench : 1,
 								       sizeof(*noise));
-	struct widest *w = malloc((n ? n : 1) * sizeof(*w));
+	struct cbench_core_width *w = malloc((n + nknown + 1) * sizeof(*w));
 	double clock;
 	size_t disturbed = 0;
 
@@ -254,7 +261,7 @@ size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbe
 		free(w);
 		return 0;
 	}
-	disturbed = shared(obs, n, w);
+	disturbed = shared(obs, n, known, nknown, w);
 	for (size_t b = 0; b < nbench; b++)
 		noise[b] = bench_noise(obs, n, b, v);
 	clock = median_clock(obs, n, v);

@@ -87,6 +87,12 @@ struct cbench_trial_obs {
 /* And how many of its benchmark's robust standard deviations. */
 #define CBENCH_TRIAL_SLOW_SD 4.0
 
+/* The widest core a CPU was seen to have (adds a cycle), by runs before. */
+struct cbench_core_width {
+	int cpu;
+	double width;
+};
+
 /*
  * How much narrower than the widest trial's on its CPU a trial's core must
  * have run (fewer adds a cycle, relative) to have been shared.  Trials of
@@ -98,7 +104,8 @@ struct cbench_trial_obs {
 /*
  * Classifies the n trials of a run over nbench benchmarks.  A trial whose
  * core ran CBENCH_TRIAL_SHARED_MIN fewer adds a cycle than the widest
- * trial's on the same CPU is disturbed by another thread SHARED its core,
+ * trial's on the same CPU, or than the nknown widths known of that CPU, is
+ * disturbed by another thread SHARED its core,
  * fast or slow: a throughput-bound benchmark runs up to twice as slow
  * then, a latency-bound one a few tenths of a percent, and either is the
  * other thread's doing; such trials count towards no benchmark's median
@@ -116,7 +123,16 @@ struct cbench_trial_obs {
  * trial is a lucky placement's, and delays only add.  Returns the trials
  * disturbed (SHARED, MOMENT, CLOCK or PART).
  */
-size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbench);
+size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbench,
+			      const struct cbench_core_width *known, size_t nknown);
+
+/*
+ * Marks SHARED, as cbench_trials_classify() does and nothing else, the n
+ * trials whose core ran CBENCH_TRIAL_SHARED_MIN fewer adds a cycle than the
+ * widest trial's on their CPU; how many (0 for want of memory).
+ */
+size_t cbench_trials_mark_shared(struct cbench_trial_obs *obs, size_t n,
+				 const struct cbench_core_width *known, size_t nknown);
 
 /* Whether a cause is a disturbance (SHARED, MOMENT, CLOCK, PART). */
 bool cbench_trial_disturbed(enum cbench_trial_cause cause);
