@@ -16,13 +16,20 @@
 #     of all, both ways;
 #   - how many trials matched their references within one level, at which
 #     tolerance, how many saw more than one level, and how many were set
-#     aside because the clock never held.
+#     aside because the clock never held;
+#   - the cores' widths the trials saw (adds a cycle, stats/trials.h), and
+#     how many trials ran on a core another thread shared: set aside, or
+#     kept for want of others.
+# KEEP_SHARED=1 runs every run with --keep-shared: the figures as they are
+# with shared trials kept (run it beside a default one, at the same hour).
 # Not a test: nothing here passes or fails on a number.  Run by `make bench`.
 set -eu
 
 . bench/lib.sh
 
 RUNS=${RUNS:-8}
+SHARED=
+[ -n "${KEEP_SHARED:-}" ] && SHARED=--keep-shared
 SHORT=${SHORT:-12}
 KNOWN=build/examples/known.so
 CHAIN=$TMP/chain.so
@@ -36,15 +43,15 @@ echo "clock: $RUNS runs of the known-answer chains, $SHORT short and $RUNS defau
 
 i=0
 while [ "$i" -lt "$RUNS" ]; do
-	"$CB" run --cpu "$CPU" --filter '^(latency_(add|imul|crc32)|throughput_add)$' \
+	"$CB" run $SHARED --cpu "$CPU" --filter '^(latency_(add|imul|crc32)|throughput_add)$' \
 		-o "$TMP/k$i.json" --samples "$TMP/k$i.csv" "$KNOWN" 2>/dev/null
 	taskset -c "$CPU" "$BARE" chains >"$TMP/bare$i.json"
-	"$CB" run --cpu "$CPU" --filter '^chain$' -o "$TMP/d$i.json" --samples "$TMP/d$i.csv" "$CHAIN" 2>/dev/null
+	"$CB" run $SHARED --cpu "$CPU" --filter '^chain$' -o "$TMP/d$i.json" --samples "$TMP/d$i.csv" "$CHAIN" 2>/dev/null
 	i=$((i + 1))
 done
 i=0
 while [ "$i" -lt "$SHORT" ]; do
-	"$CB" run --cpu "$CPU" --trials 3 --trial-time 0.005 --filter '^chain$' -o "$TMP/s$i.json" \
+	"$CB" run $SHARED --cpu "$CPU" --trials 3 --trial-time 0.005 --filter '^chain$' -o "$TMP/s$i.json" \
 		--samples "$TMP/s$i.csv" "$CHAIN" 2>/dev/null
 	i=$((i + 1))
 done
@@ -145,4 +152,23 @@ for rep in known + [json.load(open(f"{tmp}/{p}{i}.json")) for p, n in (("d", run
             unsteady += c["how"] == "unsteady"
 print(f"trials: {trials}; {dict(how)}; matched at tolerance {dict(sorted(tol.items()))}; "
       f"{multi} saw more than one level; {unsteady} set aside, the clock never held")
+
+widths, shared, aside, kept_shared, runs_shared = [], 0, 0, 0, 0
+for rep in known + [json.load(open(f"{tmp}/{p}{i}.json")) for p, n in (("d", runs), ("s", short))
+                    for i in range(n)]:
+    n_before = shared
+    for b in rep["benchmarks"]:
+        for t in b["trials"]:
+            if "core_width" in t:
+                widths.append(t["core_width"])
+            shared += t.get("cause") == "shared"
+            aside += t.get("cause") == "shared" and t["status"] == "set_aside"
+            kept_shared += t.get("cause") == "shared" and t["status"] == "ok"
+    runs_shared += shared > n_before
+if widths:
+    widest = max(widths)
+    narrow = sum(w < 0.9 * widest for w in widths)
+    print(f"cores: widest {widest:.2f} adds a cycle; {narrow} of {len(widths)} trials at least 10 % "
+          f"narrower; {shared} called shared ({aside} set aside, {kept_shared} kept for want of others) "
+          f"in {runs_shared} runs")
 PY

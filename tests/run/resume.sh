@@ -122,6 +122,9 @@ fi
 expect_failure "resume: other options" \
 	"unable to resume .*int.json: it was measured with --trials 2, this run asks for --trials 3: give the options it was run with \(cbenchctl run --keep-shared --trials 2 " \
 	run --trials 3 --trial-time 0.005 --warmup 0.001 --time-limit 60 --resume "$TMP/int.json" -o "$TMP/report.json" "$SO"
+expect_failure "resume: without --keep-shared" \
+	"unable to resume .*int.json: it was measured with --keep-shared, this run does not: give the options it was run with" \
+	run --trials 2 --trial-time 0.005 --warmup 0.001 --time-limit 60 --resume "$TMP/int.json" -o "$TMP/report.json" "$SO"
 # shellcheck disable=SC2086
 expect_failure "resume: another --filter" \
 	"it measured every benchmark \(no --filter\), this run asks for --filter 'first'" \

@@ -369,6 +369,19 @@ static void shared_core_set_aside(void)
 	report.interrupted = 2;
 	cbench_report_summarize(&report);
 	CU_ASSERT_EQUAL(count_set_aside(), 3);
+	/* A failed trial is not made up for: four asked, one back. */
+	trials[0].error = -5;
+	cbench_report_summarize(&report);
+	CU_ASSERT_EQUAL(count_set_aside(), 3);
+	trials[0].error = 0;
+	/* No replacements at all: every shared trial back, and said so though
+	 * none is set aside. */
+	for (int t = 5; t < TRIALS; t++)
+		trials[t].replacement = false;
+	cbench_report_summarize(&report);
+	CU_ASSERT_EQUAL(count_set_aside(), 0);
+	CU_ASSERT_EQUAL(report.shared_kept, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.set_aside_note, "of its trials: 4 kept though its core was shared"));
 	report.interrupted = 0;
 	/* --keep-shared: kept, judged as without widths, and counted. */
 	report.settings.keep_shared = true;

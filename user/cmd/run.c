@@ -151,22 +151,27 @@ static void known_widths(struct run_state *st)
 }
 
 /* Into the cache, each CPU's widest core of this run where it is wider than
- * what the cache knew (or anew, with --retune). */
+ * what the cache holds now, another run's meanwhile included (or anew, with
+ * --retune). */
 static void store_widths(struct run_state *st)
 {
 	const struct cbench_report *r = &st->report;
 	struct cbench_cache_entry e[CBENCH_JOBS_MAX];
 	char id[CBENCH_JOBS_MAX][48];
+	struct cbench_cache now = { 0 };
 	size_t n = 0;
 	int ret;
 
-	for (size_t i = 0; i < st->s.nlanes && i < CBENCH_JOBS_MAX && st->cache_path[0]; i++) {
+	if (!st->cache_path[0])
+		return;
+	cbench_cache_load(st->cache_path, &now);
+	for (size_t i = 0; i < st->s.nlanes && i < CBENCH_JOBS_MAX; i++) {
 		int cpu = st->s.lane[i].cpu;
+		uint64_t key = width_key(st, cpu, id[n], sizeof(id[n])), v;
 		double widest = 0, known = 0;
 
-		for (size_t k = 0; k < r->nknown_width; k++)
-			if (r->known_width[k].cpu == cpu)
-				known = r->known_width[k].width;
+		if (!st->opt->retune && !cbench_cache_find(&now, key, &v))
+			known = (double)v / 1000;
 		for (size_t k = 0; k < r->nresults; k++)
 			for (size_t j = 0; j < r->results[k].ntrials; j++) {
 				const struct cbench_trial *t = &r->results[k].trials[j];
@@ -176,10 +181,11 @@ static void store_widths(struct run_state *st)
 			}
 		if (!(widest > known && widest < 1000))
 			continue;
-		e[n] = (struct cbench_cache_entry){ .key = width_key(st, cpu, id[n], sizeof(id[n])),
-						    .n = (uint64_t)llround(widest * 1000), .bench_id = id[n] };
+		e[n] = (struct cbench_cache_entry){ .key = key, .n = (uint64_t)llround(widest * 1000),
+						    .bench_id = id[n] };
 		n++;
 	}
+	cbench_cache_free(&now);
 	ret = n ? cbench_cache_store_many(st->cache_path, e, n) : 0;
 	if (ret)
 		cbench_err("unable to update the tuning cache %s: %s\n", st->cache_path, strerror(-ret));

@@ -88,6 +88,12 @@ static int options_differ(const struct cbench_resume *rs, const struct cbench_ru
 			return -1;
 		}
 	}
+	if (ro->keep_shared != o->keep_shared) {
+		cbench_err("unable to resume %s: it was measured %s --keep-shared, this run %s: give the "
+			   "options it was run with (%s)\n", rs->path, ro->keep_shared ? "with" : "without",
+			   o->keep_shared ? "asks for it" : "does not", command[0] ? command : "?");
+		return -1;
+	}
 	if ((filter || o->filter) && (!filter || !o->filter || strcmp(filter, o->filter))) {
 		cbench_err("unable to resume %s: it measured %s%s%s, this run %s%s%s: give the options it "
 			   "was run with (%s)\n", rs->path, filter ? "with --filter '" : "every benchmark",

@@ -275,7 +275,9 @@ static bool settled(const struct cbench_trial *t)
  * res would otherwise keep fewer than it asked for and nothing more will
  * be measured in their place: its replacements are spent (run.c measures
  * --trials of them at most) or the run was stopped.  --trials K keeps K
- * so, unless trials failed.
+ * so, unless trials failed (failed ones are not made up for).  A trial a
+ * replacement stands for stays aside, however wide: the replacement has
+ * its place.
  */
 static void shared_back(const struct cbench_report *r, struct cbench_result *res)
 {
@@ -284,7 +286,7 @@ static void shared_back(const struct cbench_report *r, struct cbench_result *res
 	for (size_t j = 0; j < res->ntrials; j++) {
 		const struct cbench_trial *t = &res->trials[j];
 
-		asked += !t->replacement;
+		asked += !t->replacement && !t->error;
 		replacements += t->replacement;
 		kept += !t->error && t->valid && !t->set_aside;
 	}
@@ -296,7 +298,7 @@ static void shared_back(const struct cbench_report *r, struct cbench_result *res
 		for (size_t j = 0; j < res->ntrials; j++) {
 			struct cbench_trial *t = &res->trials[j];
 
-			if (!settled(t) && t->set_aside && t->cause == CBENCH_TRIAL_SHARED &&
+			if (!t->replaced && t->set_aside && t->cause == CBENCH_TRIAL_SHARED &&
 			    (!back || t->figures.core_width > back->figures.core_width))
 				back = t;
 		}
@@ -375,7 +377,7 @@ static void classify(struct cbench_report *r)
 
 			if (settled(t))
 				continue;
-			ok += !t->error && t->valid;
+			ok += !t->error && t->valid && t->cause != CBENCH_TRIAL_SHARED;
 			slowed += t->set_aside && t->cause != CBENCH_TRIAL_SHARED;
 		}
 		for (size_t j = 0; 2 * slowed > ok && j < res->ntrials; j++) {
@@ -409,11 +411,12 @@ static void note_set_aside(struct cbench_result *res)
 			cause[t->cause]++;
 		beside += t->beside;
 	}
-	if (!res->set_aside)
+	if (!res->set_aside && !shared_kept)
 		return;
-	len = snprintf(res->set_aside_note, sizeof(res->set_aside_note),
-		       "%zu trial%s set aside as disturbed and measured again:", res->set_aside,
-		       res->set_aside == 1 ? "" : "s");
+	len = res->set_aside ? snprintf(res->set_aside_note, sizeof(res->set_aside_note),
+					"%zu trial%s set aside as disturbed and measured again:",
+					res->set_aside, res->set_aside == 1 ? "" : "s") :
+			       snprintf(res->set_aside_note, sizeof(res->set_aside_note), "of its trials:");
 	if (cause[CBENCH_TRIAL_MOMENT] && len > 0 && (size_t)len < sizeof(res->set_aside_note))
 		len += snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
 				" %zu by a busy moment of the machine (%zu trial%s of other benchmarks "
@@ -439,8 +442,9 @@ static void note_set_aside(struct cbench_result *res)
 				100 * CBENCH_TRIAL_SHARED_MIN);
 	if (shared_kept && len > 0 && (size_t)len < sizeof(res->set_aside_note))
 		snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
-			 " %zu kept though its core was shared, for want of others after --trials "
-			 "replacements: its figures are partly a shared core's;", shared_kept);
+			 " %zu kept though its core was shared, for want of others (--trials "
+			 "replacements spent, or the run stopped): its figures are partly a shared "
+			 "core's;", shared_kept);
 	len = (int)strlen(res->set_aside_note);
 	if (len && res->set_aside_note[len - 1] == ';')
 		res->set_aside_note[len - 1] = '\0';

@@ -231,7 +231,7 @@ void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colou
 			"taken at one level in each" : "", colour ? RESET : "");
 	if (r->shared_trials)
 		fprintf(f, "%score shared: %zu trial%s ran on a core another thread shared (at least "
-			"%.0f%% fewer adds a cycle than the widest seen on its CPU, %.2f: a "
+			"%.0f%% fewer adds a cycle than the widest seen on their CPU, at most %.2f: a "
 			"hyperthread's sibling, or another tenant's vCPU); %s%s\n", colour ? DIM : "",
 			r->shared_trials, r->shared_trials == 1 ? "" : "s", 100 * CBENCH_TRIAL_SHARED_MIN,
 			r->core_width_max, r->settings.keep_shared ? "kept, as --keep-shared asked" :

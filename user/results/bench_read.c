@@ -273,6 +273,10 @@ void cbench_doc_trials_carry(const struct cbench_doc_bench *d, struct cbench_res
 		/* Its replacements are this run's business, as its own are. */
 		if (t->replacement)
 			continue;
+		/* Kept on a shared core only because that run stopped (report.c's
+		 * shared_back()): this one measures it again. */
+		if (t->cause == CBENCH_TRIAL_SHARED)
+			t->set_aside = true;
 		t->carried = true;
 		n++;
 	}

@@ -67,6 +67,7 @@ static void read_options(const struct cbench_json *ro, struct cbench_doc_options
 {
 	const struct cbench_json *a = cbench_json_get(ro, "trial_time_auto");
 	const struct cbench_json *w = cbench_json_get(ro, "warmup_auto");
+	const struct cbench_json *k = cbench_json_get(ro, "keep_shared");
 
 	o->known = ro != NULL;
 	o->trials = cbench_json_number(ro, "trials", -1);
@@ -75,6 +76,7 @@ static void read_options(const struct cbench_json *ro, struct cbench_doc_options
 	o->time_limit_s = cbench_json_number(ro, "time_limit_s", -1);
 	o->trial_time_auto = a && a->boolean;
 	o->warmup_auto = w && w->boolean;
+	o->keep_shared = k && k->boolean;
 	o->filter = cbench_json_string(ro, "filter", NULL);
 }
 

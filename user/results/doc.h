@@ -49,6 +49,7 @@ struct cbench_doc_options {
 	bool known;			/* the report says them (cbenchctl since --resume) */
 	double trials, trial_time_s, warmup_s, time_limit_s;
 	bool trial_time_auto, warmup_auto;
+	bool keep_shared;		/* run --keep-shared */
 	const char *filter;		/* NULL: every benchmark */
 };
 

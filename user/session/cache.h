@@ -6,6 +6,10 @@
  *
  *	<key, 16 hex digits> <n> <benchmark id, for people>
  *
+ * run.c keeps a second kind of entry in it, under keys of its own: the
+ * widest core each CPU was seen to have (thousandths of an add a cycle,
+ * "core width on CPU N" for people).
+ *
  * The key hashes everything n depends on: the .so's build id, the benchmark
  * and parameter, the CPU model, the backend, and CBENCH_TUNE_METHOD (so a
  * cbenchctl whose tuning rules changed never trusts an n chosen by others).  Updates rewrite the file

@@ -105,11 +105,11 @@ struct cbench_core_width {
  * Classifies the n trials of a run over nbench benchmarks.  A trial whose
  * core ran CBENCH_TRIAL_SHARED_MIN fewer adds a cycle than the widest
  * trial's on the same CPU, or than the nknown widths known of that CPU, is
- * disturbed by another thread SHARED its core,
- * fast or slow: a throughput-bound benchmark runs up to twice as slow
- * then, a latency-bound one a few tenths of a percent, and either is the
- * other thread's doing; such trials count towards no benchmark's median
- * or noise below.  Of the others, a trial slower
+ * disturbed, fast or slow: another thread SHARED its core.  A
+ * throughput-bound benchmark runs up to twice as slow then, a latency-bound
+ * one a few tenths of a percent, and either is the other thread's doing;
+ * such trials count towards no benchmark's median or noise below.  Of the
+ * others, a trial slower
  * than its benchmark's median by CBENCH_TRIAL_SLOW_MIN and
  * CBENCH_TRIAL_SLOW_SD robust standard deviations (those of the trials'
  * spread, their halves' noise and the floor, whichever is largest) is

@@ -159,6 +159,9 @@ static int allocations(struct cbench_backend *b, const struct cbench_worker_job 
  * only every stride-th pair is probed.
  */
 #define WIDTH_MAX 2048
+/* Fewer probes than this make no width: a median of a few can be a delayed
+ * reference's, and the widest of a CPU is remembered (run.c). */
+#define WIDTH_FEWEST 5
 
 struct width {
 	double r[WIDTH_MAX];
@@ -195,7 +198,7 @@ static void width_figure(const struct width *w, struct cbench_trial_figures *f)
 {
 	double r = cbench_stats_median(w->r, w->n);
 
-	if (!(r > 0))
+	if (w->n < WIDTH_FEWEST || !(r > 0))
 		return;
 	f->have_width = true;
 	f->core_width = (double)CBENCH_REF_WIDE_ADDS_PER_REP / (r * CBENCH_REF_ADDS_PER_REP);
