@@ -324,13 +324,14 @@ static size_t count_set_aside(void)
  * there) are set aside, however many; the headline is the others'.  Where
  * nothing more will be measured in their place (the run stopped, or its
  * replacements are spent), they come back, the widest first, until the
- * benchmark keeps what it asked for, and its note says so; --keep-shared
+ * benchmark keeps half what it asked for, and its note says so; --keep-shared
  * keeps them all and only counts them.
  */
 static void shared_core_set_aside(void)
 {
 	static const double slow[TRIALS] = { 1, 2, 2, 2, 2, 1, 1, 1 };
 	static const double w[TRIALS] = { 4.47, 2.6, 3.0, 2.8, 2.7, 4.46, 4.48, 4.47 };
+	double w2[TRIALS];
 
 	build(&chain, 1.0, steady, slow);
 	/* No widths measured: half the trials 2x slow is placement. */
@@ -351,12 +352,19 @@ static void shared_core_set_aside(void)
 	CU_ASSERT_FALSE(result.unstable);
 	CU_ASSERT_PTR_NOT_NULL(strstr(result.set_aside_note, "4 on a core another thread shared"));
 	/* Three of them replacements, and --trials 3: replacements spent,
-	 * five asked, four kept: the widest shared trial (3.0) comes back. */
+	 * five asked, four kept: half of them and more, none back. */
 	for (int t = 5; t < TRIALS; t++)
 		trials[t].replacement = true;
 	report.settings.trials = 3;
 	cbench_report_summarize(&report);
-	CU_ASSERT_EQUAL(count_set_aside(), 3);
+	CU_ASSERT_EQUAL(count_set_aside(), 4);
+	CU_ASSERT_EQUAL(report.shared_kept, 0);
+	/* Two replacements shared too: two kept, under half of five; the
+	 * widest shared trial (3.0, not a replacement's 2.5) comes back. */
+	memcpy(w2, w, sizeof(w2));
+	w2[5] = w2[6] = 2.5;
+	widths(w2);
+	CU_ASSERT_EQUAL(count_set_aside(), 5);
 	CU_ASSERT_FALSE(trials[2].set_aside);
 	CU_ASSERT_EQUAL(trials[2].cause, CBENCH_TRIAL_SHARED);
 	CU_ASSERT_EQUAL(report.shared_kept, 1);
@@ -364,25 +372,32 @@ static void shared_core_set_aside(void)
 	/* A budget not spent: all stay aside, replacements will come. */
 	report.settings.trials = 10;
 	cbench_report_summarize(&report);
-	CU_ASSERT_EQUAL(count_set_aside(), 4);
+	CU_ASSERT_EQUAL(count_set_aside(), 6);
 	/* Stopped: nothing more will come. */
 	report.interrupted = 2;
 	cbench_report_summarize(&report);
-	CU_ASSERT_EQUAL(count_set_aside(), 3);
-	/* A failed trial is not made up for: four asked, one back. */
+	CU_ASSERT_EQUAL(count_set_aside(), 5);
+	/* A failed trial is not made up for: four asked, one kept, one back
+	 * (five asked would bring two). */
 	trials[0].error = -5;
 	cbench_report_summarize(&report);
-	CU_ASSERT_EQUAL(count_set_aside(), 3);
+	CU_ASSERT_EQUAL(count_set_aside(), 5);
 	trials[0].error = 0;
-	/* No replacements at all: every shared trial back, and said so though
-	 * none is set aside. */
-	for (int t = 5; t < TRIALS; t++)
-		trials[t].replacement = false;
+	/* One trial asked, shared by what runs before saw of the CPU (alone,
+	 * it is its run's widest): back, and said so though none is set aside. */
+	result.trials = &trials[1];
+	result.ntrials = 1;
+	report.known_width[0] = (struct cbench_core_width){ 0, 4.47 };
+	report.nknown_width = 1;
 	cbench_report_summarize(&report);
-	CU_ASSERT_EQUAL(count_set_aside(), 0);
-	CU_ASSERT_EQUAL(report.shared_kept, 4);
-	CU_ASSERT_PTR_NOT_NULL(strstr(result.set_aside_note, "of its trials: 4 kept though its core was shared"));
+	report.nknown_width = 0;
+	CU_ASSERT_FALSE(trials[1].set_aside);
+	CU_ASSERT_EQUAL(report.shared_kept, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.set_aside_note, "of its trials: 1 kept though its core was shared"));
+	result.trials = trials;
+	result.ntrials = TRIALS;
 	report.interrupted = 0;
+	widths(w);
 	/* --keep-shared: kept, judged as without widths, and counted. */
 	report.settings.keep_shared = true;
 	cbench_report_summarize(&report);

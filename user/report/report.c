@@ -272,12 +272,13 @@ static bool settled(const struct cbench_trial *t)
 
 /*
  * Trials a shared core set aside come back, the widest first, as far as
- * res would otherwise keep fewer than it asked for and nothing more will
- * be measured in their place: its replacements are spent (run.c measures
- * --trials of them at most) or the run was stopped.  --trials K keeps K
- * so, unless trials failed (failed ones are not made up for).  A trial a
- * replacement stands for stays aside, however wide: the replacement has
- * its place.
+ * res would otherwise keep fewer than half the trials it asked for and
+ * nothing more will be measured in their place: its replacements are spent
+ * (run.c measures --trials of them at most) or the run was stopped.  Half,
+ * as for a slowdown: a median of unshared trials stands on half of them,
+ * and one of shared trials is another thread's figure.  Failed trials are
+ * not made up for.  A trial a replacement stands for stays aside, however
+ * wide: the replacement has its place.
  */
 static void shared_back(const struct cbench_report *r, struct cbench_result *res)
 {
@@ -292,7 +293,7 @@ static void shared_back(const struct cbench_report *r, struct cbench_result *res
 	}
 	if (replacements < r->settings.trials && !r->interrupted)
 		return;
-	for (; kept < asked; kept++) {
+	for (; 2 * kept < asked; kept++) {
 		struct cbench_trial *back = NULL;
 
 		for (size_t j = 0; j < res->ntrials; j++) {
