@@ -8,6 +8,9 @@
 # exits 0 only then.
 #
 #   kmod.sh /cbench.ko /kmod
+#
+# Every run keeps trials on a shared core (--keep-shared): under TCG a core's
+# width is the emulator's, and what is checked here is not the neighbours.
 
 ko=$1
 dir=$2
@@ -110,7 +113,7 @@ step "the example suite, every benchmark"
 $t suite "$suite" || fail "example suite"
 
 step "cbenchctl run --backend kmod: the example suite through the pipeline"
-if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
+if cbenchctl run --keep-shared --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
 	--filter 'add_chain|imul_chain|copy/size=64$' "$suite" >/tmp/kmod-run.out 2>&1; then
 	cat /tmp/kmod-run.out
 	grep -q "^backend: kmod" /tmp/kmod-run.out || fail "report does not say backend: kmod"
@@ -130,7 +133,7 @@ step "cbenchctl run --backend kmod --jobs 2: each CPU measuring watched from ano
 # Four vCPUs: two measure at once, each watched from one of the other two
 # (runs_max=2 above).  Two: refused, naming the CPUs it would take.
 jobs_run() {
-	cbenchctl run --backend kmod --jobs 2 --trials 2 --trial-time 0.01 --warmup 0.001 \
+	cbenchctl run --keep-shared --backend kmod --jobs 2 --trials 2 --trial-time 0.01 --warmup 0.001 \
 		--filter 'add_chain|imul_chain|copy/size=64$' -o /tmp/kmod-jobs.json \
 		-o /tmp/kmod-jobs.txt "$suite" >/tmp/kmod-jobs.out 2>&1
 }
@@ -150,7 +153,7 @@ if [ "$(grep -c '^processor' /proc/cpuinfo)" -ge 4 ]; then
 		fail "cbenchctl run --backend kmod --jobs 2"
 	fi
 	# Three at once would need six CPUs, and a module that takes three.
-	if cbenchctl run --backend kmod --cpus 0-2 "$suite" >/tmp/kmod-jobs.out 2>&1 ||
+	if cbenchctl run --keep-shared --backend kmod --cpus 0-2 "$suite" >/tmp/kmod-jobs.out 2>&1 ||
 		! grep -q "cbench.ko takes 2 runs at once (its runs_max): load it with runs_max=3" \
 			/tmp/kmod-jobs.out; then
 		cat /tmp/kmod-jobs.out
@@ -169,7 +172,7 @@ live_is_zero "after cbenchctl run --jobs 2"
 step "named parameters in ring 0"
 # Each benchmark's setup() refuses any value other than its name promises:
 # two and three keys, a range, strings, listed sets and a .param_name sweep.
-if cbenchctl run --backend kmod --trials 1 --trial-time 0.01 --warmup 0.001 \
+if cbenchctl run --keep-shared --backend kmod --trials 1 --trial-time 0.01 --warmup 0.001 \
 	--filter 'copy/size=512|hash/|sweep/' "$dir/params.so" >/tmp/kmod-run.out 2>&1; then
 	for name in Copy/size=512/mode=aligned/align=0 Copy/size=512/mode=odd/align=8 \
 		Hash/len=8/algo=crc32c Hash/len=64/algo=fnv1a Sweep/n=3 Sweep/n=-1; do
@@ -188,7 +191,7 @@ else
 	fail "cbenchctl audit --backend kmod of a parameter set"
 fi
 $t args "$dir/params.so" || fail "RUN_ARGS sent by hand"
-if cbenchctl run --backend kmod "$dir/bad_keys_twice.so" >/tmp/kmod-run.out 2>&1 ||
+if cbenchctl run --keep-shared --backend kmod "$dir/bad_keys_twice.so" >/tmp/kmod-run.out 2>&1 ||
 	! grep -q "declares key size twice" /tmp/kmod-run.out; then
 	fail "a bad declaration was not refused: $(cat /tmp/kmod-run.out)"
 fi
@@ -199,7 +202,7 @@ step "loop timing points in ring 0"
 # per-iteration distribution, and looped marks 16 iterations per point, so
 # the iterations are 16 times the stride times the timings.  One trial:
 # each tunes its own stride, and the report gives medians over trials.
-if cbenchctl run --backend kmod --trials 1 --trial-time 0.01 --warmup 0.001 \
+if cbenchctl run --keep-shared --backend kmod --trials 1 --trial-time 0.01 --warmup 0.001 \
 	"$dir/tpoints.so" >/tmp/kmod-run.out 2>&1; then
 	grep -q "^BenchmarkLooped [0-9].* ns/iter" /tmp/kmod-run.out || fail "no Looped ns/iter: $(cat /tmp/kmod-run.out)"
 	grep -q "^BenchmarkAbi1 " /tmp/kmod-run.out || fail "no ABI 1 result: $(cat /tmp/kmod-run.out)"
@@ -218,13 +221,13 @@ $t tpoints "$dir/tpoints.so" || fail "timing points in the module"
 $t tp-hostile "$dir/tp_hostile.so" || fail "a benchmark scribbling on ctx->tp"
 # A generous --time-limit: on the debug kernel the tuning before the
 # rehearsal can outlast the default 10 s, and the crash is what is checked.
-if cbenchctl run --backend kmod --trials 1 --trial-time 0.01 --warmup 0.001 --time-limit 60 \
+if cbenchctl run --keep-shared --backend kmod --trials 1 --trial-time 0.01 --warmup 0.001 --time-limit 60 \
 	--filter '^tp_capacity_lie$' "$dir/tp_hostile.so" >/tmp/kmod-run.out 2>&1 ||
 	! grep -q "crashed (SIGSEGV) in .*, rehearsed in user mode before ring 0" /tmp/kmod-run.out; then
 	fail "tp_capacity_lie was not stopped in user mode: $(cat /tmp/kmod-run.out)"
 fi
 live_is_zero "after the timing-point run"
-if cbenchctl run --backend kmod "$dir/bad_libc_call.so" >/tmp/kmod-run.out 2>&1; then
+if cbenchctl run --keep-shared --backend kmod "$dir/bad_libc_call.so" >/tmp/kmod-run.out 2>&1; then
 	fail "a libc-calling object reached the kmod backend"
 else
 	grep -q "undefined symbol 'strlen'" /tmp/kmod-run.out || fail "no kimage reason: $(cat /tmp/kmod-run.out)"
@@ -235,7 +238,7 @@ step "hostile benchmarks are stopped before ring 0"
 # user mode (the rehearsal of the run's exact calls, or the module's
 # limits) and say why.  The kernel log is checked at the end.
 hostile_refused() {
-	if cbenchctl run --backend kmod --trials 1 --filter "^$1\$" "$dir/hostile.so" >/tmp/hostile.out 2>&1; then
+	if cbenchctl run --keep-shared --backend kmod --trials 1 --filter "^$1\$" "$dir/hostile.so" >/tmp/hostile.out 2>&1; then
 		fail "$1 ran in ring 0"
 	elif ! grep -q "$2" /tmp/hostile.out; then
 		fail "$1: no '$2' in: $(cat /tmp/hostile.out)"
@@ -251,7 +254,7 @@ live_is_zero "after hostile benchmarks"
 
 step "per-rep hooks in ring 0"
 # fresh_input fails its trial unless each call ran between its own hooks.
-if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
+if cbenchctl run --keep-shared --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
 	--filter '^fresh_input$' "$dir/per_rep.so" >/tmp/kmod-run.out 2>&1; then
 	grep -q "^# tuning: per-rep" /tmp/kmod-run.out || fail "per-rep: not measured one call at a time"
 	grep -Eq "^BenchmarkFreshInput [0-9]+ " /tmp/kmod-run.out || fail "per-rep: no result"
@@ -262,7 +265,7 @@ else
 fi
 $t hooks "$dir/per_rep.so" || fail "hooks in ring 0"
 hook_refused() {
-	if cbenchctl run --backend kmod --trials 1 --time-limit 5 --filter "^$1\$" "$dir/per_rep.so" \
+	if cbenchctl run --keep-shared --backend kmod --trials 1 --time-limit 5 --filter "^$1\$" "$dir/per_rep.so" \
 		>/tmp/hook.out 2>&1; then
 		fail "$1 ran in ring 0"
 	elif ! grep -Eq "$2" /tmp/hook.out; then
@@ -278,7 +281,7 @@ live_is_zero "after per-rep hooks"
 # Benchmark $1 of object $2 passes the user-mode rehearsal; run by
 # cbenchctl in ring 0 it must fail saying what matches $3.
 fails_in_ring0() {
-	if cbenchctl run --backend kmod --trials 1 --filter "^$1\$" "$2" >/tmp/kmod-run.out 2>&1; then
+	if cbenchctl run --keep-shared --backend kmod --trials 1 --filter "^$1\$" "$2" >/tmp/kmod-run.out 2>&1; then
 		fail "$1 ran to the end"
 	elif ! grep -q "$3" /tmp/kmod-run.out; then
 		fail "$1: no '$3' in: $(cat /tmp/kmod-run.out)"
@@ -347,7 +350,7 @@ fails_in_ring0 sti_in_ring0 "$dir/ring0_only.so" \
 # What only ring 0 would run, and the kernel would not stop there: refused
 # by cbenchctl's code check before upload.
 for bad in int3_long:"int \$3 (cd 03)" syscall:"syscall, a system instruction"; do
-	if cbenchctl run --backend kmod --trials 1 "$dir/bad_${bad%%:*}.so" >/tmp/kmod-run.out 2>&1; then
+	if cbenchctl run --keep-shared --backend kmod --trials 1 "$dir/bad_${bad%%:*}.so" >/tmp/kmod-run.out 2>&1; then
 		fail "bad_${bad%%:*} ran in ring 0"
 	elif ! grep -q "in_ring0() has ${bad#*:}.*cbench.ko would run it in ring 0" /tmp/kmod-run.out; then
 		fail "bad_${bad%%:*}: no code-check refusal in: $(cat /tmp/kmod-run.out)"
@@ -367,7 +370,7 @@ grep -q "stack: *benchmark code runs on 256 KiB of its own" /tmp/kmod-info.out |
 grep -q "page faults: *ended before the kernel's oops" /tmp/kmod-info.out ||
 	fail "info does not show the page-fault net: $(cat /tmp/kmod-info.out)"
 for name in recurse_10k frame_1m; do
-	if cbenchctl run --backend kmod --trials 1 --filter "^$name\$" "$dir/deep_stack.so" \
+	if cbenchctl run --keep-shared --backend kmod --trials 1 --filter "^$name\$" "$dir/deep_stack.so" \
 		>/tmp/kmod-run.out 2>&1; then
 		fail "$name ran in ring 0"
 	elif ! grep -q "$name needs more .*stack.*never reached cbench.ko" /tmp/kmod-run.out; then
@@ -375,7 +378,7 @@ for name in recurse_10k frame_1m; do
 	fi
 done
 $t stack "$dir/deep_stack.so" || fail "a 64 KiB frame in ring 0"
-if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
+if cbenchctl run --keep-shared --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
 	--filter '^frame_64k$' "$dir/deep_stack.so" >/tmp/kmod-run.out 2>&1; then
 	grep -Eq "^BenchmarkFrame64k [0-9]+ " /tmp/kmod-run.out || fail "frame_64k: no result"
 else
@@ -412,7 +415,7 @@ fails_in_ring0 frame_ring0 "$dir/recursion.so" \
 # A variable-length array; alloca() in a loop, whose stack grows each time round.
 for refused in vla:"which has a stack frame of run-time size" grow:"which leaves the stack deeper each time round a loop"; do
 	name=${refused%%:*}
-	if cbenchctl run --backend kmod --trials 1 --filter "^$name\$" "$dir/stack_vla.so" >/tmp/kmod-run.out 2>&1; then
+	if cbenchctl run --keep-shared --backend kmod --trials 1 --filter "^$name\$" "$dir/stack_vla.so" >/tmp/kmod-run.out 2>&1; then
 		fail "$name ran in ring 0"
 	elif ! grep -q "$name calls .*, ${refused#*:}.* at 0x[0-9a-f]* of the object: cbench cannot bound its stack in ring 0" \
 		/tmp/kmod-run.out; then
@@ -420,7 +423,7 @@ for refused in vla:"which has a stack frame of run-time size" grow:"which leaves
 	fi
 done
 for run in recursion:quicksort recursion:tree_walk stack_vla:plain layout_recursion:tree_walk; do
-	if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 --time-limit 60 \
+	if cbenchctl run --keep-shared --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 --time-limit 60 \
 		--filter "^${run#*:}\$" "$dir/${run%:*}.so" >/tmp/kmod-run.out 2>&1; then
 		grep -Eq "^Benchmark[A-Za-z]+ [0-9]+ " /tmp/kmod-run.out || fail "$run: no result: $(cat /tmp/kmod-run.out)"
 	else
@@ -455,7 +458,7 @@ else
 fi
 # A phase's time limit far above what it needs: the debug kernel under
 # TCG once took over the default 10 s to tune copy in ring 0.
-if cbenchctl run --backend kmod --quiet-mode lvt --filter '^(add_chain|copy/size=4096)$' \
+if cbenchctl run --keep-shared --backend kmod --quiet-mode lvt --filter '^(add_chain|copy/size=4096)$' \
 	--trials 2 --time-limit 60 --format json -o /tmp/lvt.json "$suite" 2>/tmp/lvt.err; then
 	grep -q '"quiet_mode":"lvt"' /tmp/lvt.json || fail "cbenchctl run --quiet-mode lvt: no quiet_mode lvt in the report"
 else
@@ -464,7 +467,7 @@ fi
 live_is_zero "after LVT mode"
 
 step "run --backend both: user mode, then ring 0, in one Go report"
-if cbenchctl run --backend both --quiet-mode lvt --filter '^(add_chain|copy/size=4096)$' --trials 2 \
+if cbenchctl run --keep-shared --backend both --quiet-mode lvt --filter '^(add_chain|copy/size=4096)$' --trials 2 \
 	--time-limit 60 -o /tmp/both.txt "$suite" 2>/tmp/both.err; then
 	[ "$(grep -c '^backend: user$' /tmp/both.txt)" = 1 ] && [ "$(grep -c '^backend: kmod$' /tmp/both.txt)" = 1 ] ||
 		fail "run --backend both: not one section per backend: $(grep '^backend' /tmp/both.txt)"
@@ -694,7 +697,7 @@ else
 fi
 live_is_zero "after cbenchctl audit --fixed-layout"
 # run: a layout for every two trials, each trial's image laid out in ring 0.
-if cbenchctl run --backend kmod --trials 4 --trial-time 0.01 --warmup 0.001 --seed 5 \
+if cbenchctl run --keep-shared --backend kmod --trials 4 --trial-time 0.01 --warmup 0.001 --seed 5 \
 	--filter '^calls$' "$dir/layout.so" >/tmp/kmod-laid.out 2>&1; then
 	grep -q "^# code-layout: laid out anew for every two trials, at layouts drawn from seed 5 (.* functions, each moved on its own by its alignment), in ring 0: each trial's image laid out anew before its upload" \
 		/tmp/kmod-laid.out || fail "run in ring 0 did not sample layouts: $(cat /tmp/kmod-laid.out)"
@@ -761,7 +764,7 @@ echo "$out" | grep -Eq "samples, ([1-9][0-9]*) disturbed" || fail "no disturbed 
 echo "$out" | grep -q "dump: 0, 500 samples, .*, 500 with the synthetic deltas" ||
 	fail "synthetic deltas not all exact"
 # Through the whole pipeline, the counters become columns of the report.
-if cbenchctl run --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
+if cbenchctl run --keep-shared --backend kmod --trials 2 --trial-time 0.01 --warmup 0.001 \
 	--filter 'add_chain' "$suite" >/tmp/kmod-run.out 2>&1; then
 	grep -E "^(counters: |Benchmark|# Benchmark)" /tmp/kmod-run.out
 	grep -q "^counters: instructions cycles ref-cycles via rdpmc" /tmp/kmod-run.out ||

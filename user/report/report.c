@@ -319,7 +319,6 @@ static void shared_back(const struct cbench_report *r, struct cbench_result *res
  * in each trial, apart from its benchmark's others, so its trials are set
  * aside however many they are, until shared_back() says.
  */
-
 static void classify(struct cbench_report *r)
 {
 	size_t n = 0, k = 0;

@@ -151,7 +151,8 @@ static int allocations(struct cbench_backend *b, const struct cbench_worker_job 
 
 /*
  * The wide reference beside the reference chain (reference.h): after a
- * reference measurement, one of cbench_ref_wide at as many reps, on the same
+ * reference measurement, one of cbench_ref_wide at a quarter of its reps
+ * (a twentieth of its time: a timer step is still under 1/100), on the same
  * CPU a microsecond later; their ratio in ticks per rep is the core clock's
  * twice over, and so is left with how many adds a cycle the core ran.  A
  * trial's width is the median of its ratios, as adds a cycle.  Ratios are
@@ -181,7 +182,7 @@ static int width_probe(struct cbench_backend *b, struct width *w, const struct c
 
 	if (!b->ops->measure_wide || w->pairs++ % w->stride || ref->disturbed || !ref->ticks)
 		return 0;
-	ret = b->ops->measure_wide(b, b->timer.ref_reps, &s);
+	ret = b->ops->measure_wide(b, b->timer.ref_reps / 4 ? b->timer.ref_reps / 4 : 1, &s);
 	if (ret || s.disturbed || !s.ticks)
 		return ret;
 	w->r[w->n++] = ((double)s.ticks / (double)s.reps) / ((double)ref->ticks / (double)ref->reps);
