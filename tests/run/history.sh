@@ -516,7 +516,9 @@ r = json.load(open(sys.argv[1]))
 assert r["format_version"] == "2" and r["run"]["llvm_project_revision"] == "16.c16", r["run"]
 assert r["machine"]["cpu_model"].startswith(("GenuineIntel", "AuthenticAMD")), r["machine"]
 t = {x["name"]: x for x in r["tests"]}
-assert len(t["Chain"]["ps_per_op"]) == 3 and t["Chain"]["ps_per_op_estimate"] > 0, t
+# Each kept trial's value: 3, or 2 where a core another thread shared
+# took trials the replacements could not make up (stats/trials.h: half kept).
+assert 2 <= len(t["Chain"]["ps_per_op"]) <= 3 and t["Chain"]["ps_per_op_estimate"] > 0, t
 PY
 
 run_cb store export "$STEP" --format bmf -o "$TMP/bmf"
