@@ -246,7 +246,6 @@ size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbe
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v)), *noise = calloc(nbench ? nbench : 1,
 								       sizeof(*noise));
-	struct cbench_core_width *w = malloc((n + nknown + 1) * sizeof(*w));
 	double clock;
 	size_t disturbed = 0;
 
@@ -255,13 +254,12 @@ size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbe
 		obs[i].excess = 0;
 		obs[i].beside = 0;
 	}
-	if (!v || !noise || !w) {
+	if (!v || !noise) {
 		free(v);
 		free(noise);
-		free(w);
 		return 0;
 	}
-	disturbed = shared(obs, n, known, nknown, w);
+	disturbed = cbench_trials_mark_shared(obs, n, known, nknown);
 	for (size_t b = 0; b < nbench; b++)
 		noise[b] = bench_noise(obs, n, b, v);
 	clock = median_clock(obs, n, v);
@@ -291,6 +289,5 @@ size_t cbench_trials_classify(struct cbench_trial_obs *obs, size_t n, size_t nbe
 	}
 	free(v);
 	free(noise);
-	free(w);
 	return disturbed;
 }
