@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Sequential A/B statistics; see sequential.h. */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "stats/sequential.h"
 #include "stats/stats.h"
@@ -12,11 +15,14 @@ void cbench_seq_init(struct cbench_seq *s, double confidence)
 	s->alpha = 1 - confidence;
 	if (!(s->alpha > 0 && s->alpha < 1))
 		s->alpha = 0.01;
-	/* The r^2 that makes the boundary tightest at the target round
-	 * (Waudby-Smith et al., eq. after Theorem 2.2). */
-	l = -2 * log(s->alpha);
-	s->rho2 = (l + log(l + 1)) / CBENCH_SEQ_TARGET_ROUNDS;
+	/* The rho that makes the boundary tightest at the target round, for
+	 * counts of variance 1/4 a round, each end at alpha/2 (Howard et al.,
+	 * section 3.5; Waudby-Smith et al., eq. after Theorem 2.2). */
+	l = -2 * log(s->alpha / 2);
+	s->rho = CBENCH_SEQ_TARGET_ROUNDS / (4 * (l + log(l + 1)));
 	s->rounds = 0;
+	s->sorted = NULL;
+	s->cap = 0;
 	s->mean = s->m2 = 0;
 	s->halves = 0;
 	s->noise_sum = 0;
@@ -34,16 +40,44 @@ double cbench_seq_round_stat(const double *a, size_t na, const double *b, size_t
 	return log(qb) - log(qa);
 }
 
-void cbench_seq_add(struct cbench_seq *s, double d)
+void cbench_seq_free(struct cbench_seq *s)
 {
+	free(s->sorted);
+	s->sorted = NULL;
+	s->cap = 0;
+}
+
+int cbench_seq_add(struct cbench_seq *s, double d)
+{
+	size_t at, lo = 0, hi = s->rounds;
 	double delta;
 
 	if (isnan(d))
-		return;
+		return 0;
+	if (s->rounds == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		double *sorted = realloc(s->sorted, cap * sizeof(*sorted));
+
+		if (!sorted)
+			return -ENOMEM;
+		s->sorted = sorted;
+		s->cap = cap;
+	}
+	/* After every equal one: the order of ties does not matter. */
+	while (lo < hi) {
+		at = lo + (hi - lo) / 2;
+		if (s->sorted[at] <= d)
+			lo = at + 1;
+		else
+			hi = at;
+	}
+	memmove(s->sorted + lo + 1, s->sorted + lo, (s->rounds - lo) * sizeof(*s->sorted));
+	s->sorted[lo] = d;
 	s->rounds++;
 	delta = d - s->mean;
 	s->mean += delta / (double)s->rounds;
 	s->m2 += delta * (d - s->mean);
+	return 0;
 }
 
 void cbench_seq_round_halves(const double *a, size_t na, const double *b, size_t nb, double d[2])
@@ -104,37 +138,31 @@ double cbench_seq_bound(const struct cbench_seq *s)
 	return s->bounds ? s->bound_sum / (double)s->bounds : 0;
 }
 
-/*
- * The boundary is asymptotic: it takes the estimated spread for the true
- * one.  After a few rounds the estimate is itself uncertain, as in a t
- * test, so we widen the boundary's z (its radius in standard errors) to
- * Student's t with t - 1 degrees of freedom at the same tail probability
- * (Cornish-Fisher expansion; exact to a few parts in a thousand from 8
- * degrees of freedom).  In simulated A/A audits this keeps the false-alarm
- * rate under alpha from the first look on (tests/unit/test_sequential.c).
- */
-static double student(double z, double df)
+/* The median of the n sorted values v. */
+static double median_of(const double *v, size_t n)
 {
-	double z3 = z * z * z, z5 = z3 * z * z;
-
-	return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df * df);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 void cbench_seq_interval(const struct cbench_seq *s, double *change, double *lo, double *hi)
 {
-	double t = (double)s->rounds, se, z, radius;
+	double t = (double)s->rounds, v = t / 4, u, bound = cbench_seq_bound(s);
+	double first, last;
 
-	*change = s->rounds ? expm1(s->mean) : NAN;
+	*change = s->rounds ? expm1(median_of(s->sorted, s->rounds)) : NAN;
 	*lo = *hi = NAN;
-	if (s->rounds < 2)
+	if (!s->rounds)
 		return;
-	se = sqrt(s->m2 / (t - 1) / t);
-	z = sqrt(2 * (t * s->rho2 + 1) / (t * s->rho2) * log(sqrt(t * s->rho2 + 1) / s->alpha));
-	/* The sequence covers the mean of the statistic the timings give;
+	/* Each end's count within u of t/2 at alpha/2 (sequential.h). */
+	u = sqrt((v + s->rho) * log((v + s->rho) / (s->rho * (s->alpha / 2) * (s->alpha / 2))));
+	first = ceil(t / 2 - u);		/* 1-based ranks */
+	last = floor(t / 2 + u) + 1;
+	if (first < 1 || last > t)
+		return;
+	/* The sequence covers the median of the statistic the timings give;
 	 * the durations' is within the step's bound of it (sequential.h). */
-	radius = se * student(z, t - 1) + cbench_seq_bound(s);
-	*lo = expm1(s->mean - radius);
-	*hi = expm1(s->mean + radius);
+	*lo = expm1(s->sorted[(size_t)first - 1] - bound);
+	*hi = expm1(s->sorted[(size_t)last - 1] + bound);
 }
 
 enum cbench_verdict cbench_seq_verdict(const struct cbench_seq *s, double min_effect)

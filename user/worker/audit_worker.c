@@ -435,15 +435,15 @@ static int audit_rounds(const struct cbench_worker_job *job, struct placing *pc,
 		ret = ret ? ret : one(arg, &state, round++, pc->subrounds, &out, fd, d);
 		if (ret || isnan(d[0]))
 			continue;
-		cbench_seq_add(&seq, d[0]);
+		ret = cbench_seq_add(&seq, d[0]);
 		cbench_seq_add_halves(&seq, d[1], d[2]);
 		cbench_seq_add_bound(&seq, d[3]);
 		v = cbench_seq_verdict(&seq, job->min_effect);
 	}
-	if (ret)
-		return ret;
-	audit_end(&seq, v, start, pc, per_sub, end);
-	return cbench_outbox_flush(&out, fd);
+	if (!ret)
+		audit_end(&seq, v, start, pc, per_sub, end);
+	cbench_seq_free(&seq);
+	return ret ? ret : cbench_outbox_flush(&out, fd);
 }
 
 /* A round of whole measurements: the sides, and the backend's batch of
