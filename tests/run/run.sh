@@ -614,7 +614,7 @@ else
 	not_ok "the core's width in the cache: $(cat "$XDG_CACHE_HOME/cbench/tuning")"
 fi
 sed -i 's/^\([0-9a-f]*\) [0-9]* core width on CPU/\1 50000 core width on CPU/' "$XDG_CACHE_HOME/cbench/tuning"
-run_cb run --trials 3 --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' -o "$TMP/shared.json" "$SUITE"
+run_cb run --shared-wait 0 --trials 3 --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' -o "$TMP/shared.json" "$SUITE"
 if [ "$rc" -eq 0 ] &&
    grep -q '^core shared: 6 trials ran on a core another thread shared (at least 10% fewer adds a cycle than the widest seen on their CPU, at most 50.00: .*some kept for want of others' "$TMP/err" &&
    grep -q '2 kept though its core was shared, for want of others (--trials replacements spent' "$TMP/err" &&
@@ -636,6 +636,38 @@ then
 	ok "every trial narrower than the CPU's widest: set aside as shared, measured again, the widest kept to make up half of --trials"
 else
 	not_ok "trials on a shared core (exit $rc)"
+fi
+# Waiting for the core (--shared-wait, auto by default: 2 s at least):
+# past --trials replacements, up to ten times as many, then the widest of
+# those no replacement stands for comes back to make up half.
+for wait in auto 600; do
+	run_cb run --shared-wait $wait --trials 2 --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' \
+		-o "$TMP/waited.json" "$SUITE"
+	if [ "$rc" -eq 0 ] &&
+	   grep -q '^core shared: 22 trials ran on .*; set aside and measured again, but some kept for want of others (their benchmarks say which) ([0-9.]* s of it past --trials replacements, waiting for the core: --shared-wait [0-9.]*)$' "$TMP/err" &&
+	   python3 - "$TMP/waited.json" "$wait" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["config"]["run_options"]["shared_wait_s"]
+assert w == 600 if sys.argv[2] == "600" else w >= 2, w
+t = d["benchmarks"][0]["trials"]
+assert len(t) == 22 and sum(bool(x.get("replacement")) for x in t) == 20, t
+kept = [x for x in t if x["status"] == "ok"]
+assert len(kept) == 1 and kept[0]["cause"] == "shared", t
+# The widest of the two no replacement stands for (each pass measures
+# one in place of each set aside): the last two.
+assert kept[0] in t[-2:] and all(x["core_width"] <= kept[0]["core_width"] for x in t[-2:]), t
+PY
+	then
+		ok "--shared-wait $wait: shared trials measured again past --trials, ten times as many at most"
+	else
+		not_ok "--shared-wait $wait (exit $rc): $(grep 'core shared' "$TMP/err")"
+	fi
+done
+if ! python3 -c 'import json,sys; sys.exit("shared_wait_s" in json.load(open(sys.argv[1]))["config"]["run_options"])' "$TMP/shared.json"; then
+	not_ok "--shared-wait 0 is said in the report"
+else
+	ok "--shared-wait 0: no wait, none reported"
 fi
 run_cb run --keep-shared --trials 3 --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' -o "$TMP/kept.json" "$SUITE"
 if [ "$rc" -eq 0 ] && grep -q '^core shared: 3 trials ran on .*; kept, as --keep-shared asked' "$TMP/err" &&
@@ -1485,6 +1517,7 @@ if [ ! -d /sys/module/cbench ]; then
 fi
 expect_failure "CPU not available" 'unable to use CPU 1000' run --cpu 1000 -o "$TMP/report.txt" "$SUITE"
 expect_failure "bad --trials" "^cbenchctl run: see 'cbenchctl run --help'" run --trials 0 "$SUITE"
+expect_failure "bad --shared-wait" "^cbenchctl: --shared-wait wants a number of seconds, 0 or more, or auto, not '-1'" run --shared-wait -1 "$SUITE"
 # A usage error: exit status 2, the reason and where to look, not the help.
 run_cb run --trials 0 "$SUITE"
 if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 2 ] &&

@@ -369,6 +369,13 @@ static void shared_core_set_aside(void)
 	CU_ASSERT_EQUAL(trials[2].cause, CBENCH_TRIAL_SHARED);
 	CU_ASSERT_EQUAL(report.shared_kept, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(result.set_aside_note, "1 kept though its core was shared"));
+	/* Replacements spent, but the run still waits for the core
+	 * (--shared-wait): none back yet. */
+	report.waiting_shared = true;
+	cbench_report_summarize(&report);
+	CU_ASSERT_EQUAL(count_set_aside(), 6);
+	CU_ASSERT_EQUAL(report.shared_kept, 0);
+	report.waiting_shared = false;
 	/* A budget not spent: all stay aside, replacements will come. */
 	report.settings.trials = 10;
 	cbench_report_summarize(&report);

@@ -522,11 +522,28 @@ static void stopped(struct run_state *st, size_t t, size_t i)
 /*
  * Most trials a benchmark gets measured again in place of disturbed ones:
  * as many as it was asked for, so that a run keeps --trials unless the host
- * disturbs more than half of what it measures.
+ * disturbs more than half of what it measures.  In place of trials whose
+ * core was shared, while the run waits for the core (patient, --shared-wait),
+ * CBENCH_SHARED_REPLACEMENTS times as many: another thread on the core comes
+ * and goes for seconds at a time, and a run of two seconds can fall in one
+ * whole (docs/methodology.md).
  */
-static size_t replacements_max(const struct run_state *st)
+static size_t replacements_max(const struct run_state *st, const struct cbench_trial *t, bool patient)
 {
+	if (patient && t->cause == CBENCH_TRIAL_SHARED)
+		return CBENCH_SHARED_REPLACEMENTS * (size_t)st->opt->trials;
 	return st->opt->trials;
+}
+
+/* How long a run goes on measuring shared trials again past --trials
+ * replacements: --shared-wait, or (auto) as long as its rounds took. */
+static double shared_wait(const struct run_state *st, double rounds_s)
+{
+	if (st->opt->keep_shared)
+		return 0;
+	if (st->opt->shared_wait_s >= 0)
+		return st->opt->shared_wait_s;
+	return fmax(CBENCH_SHARED_WAIT_MIN, rounds_s);
 }
 
 /* A trial set aside to measure again: result res's trial set_aside, the
@@ -638,14 +655,17 @@ static int measure_again(struct run_state *st, struct again_unit *u, size_t n, s
 static int remeasure(struct run_state *st, size_t total)
 {
 	struct cbench_report *r = &st->report;
+	double until = now_s() + r->settings.shared_wait_s;
 	bool again = false, more = true;
 	int ret = 0;
 
 	while (more && !ret && !cbench_session_stopped()) {
 		struct again_unit *u;
-		size_t n = 0, cap = 0;
+		size_t n = 0, cap = 0, waits = 0;
+		double t0 = now_s();
 
 		more = false;
+		r->waiting_shared = t0 < until;
 		cbench_report_summarize(r);
 		/* At most one unit a trial. */
 		for (size_t i = 0; i < r->nresults; i++)
@@ -659,9 +679,11 @@ static int remeasure(struct run_state *st, size_t total)
 
 			for (size_t j = 0; j < res->ntrials; j++)
 				done += res->trials[j].replacement;
-			for (size_t j = 0; j < asked && done < replacements_max(st); j++) {
-				if (!res->trials[j].set_aside || res->trials[j].replaced)
+			for (size_t j = 0; j < asked; j++) {
+				if (!res->trials[j].set_aside || res->trials[j].replaced ||
+				    done >= replacements_max(st, &res->trials[j], r->waiting_shared))
 					continue;
+				waits += done >= replacements_max(st, &res->trials[j], false);
 				u[n++] = (struct again_unit){ i, j, k++, SIZE_MAX };
 				done++;
 			}
@@ -674,7 +696,12 @@ static int remeasure(struct run_state *st, size_t total)
 			again = more = true;
 		}
 		free(u);
+		if (waits)
+			r->shared_waited_s += now_s() - t0;
 	}
+	/* Nothing more is measured: shared trials may come back (report.c). */
+	r->waiting_shared = false;
+	cbench_report_summarize(r);
 	if (ret)
 		return ret;
 	if (cbench_session_stopped()) {
@@ -858,6 +885,7 @@ static int measure_all(struct run_state *st)
 {
 	const struct cbench_run_options *opt = st->opt;
 	size_t total = st->s.nchosen, planned = 0;
+	double t0;
 
 	st->report.results = calloc(total, sizeof(*st->report.results));
 	st->tuned = calloc(total ? total : 1, sizeof(*st->tuned));
@@ -889,8 +917,10 @@ static int measure_all(struct run_state *st)
 		return 0;
 	}
 	cbench_session_plan(&st->s, planned);
+	t0 = now_s();
 	if (measure_rounds(st, total))
 		return 0;
+	st->report.settings.shared_wait_s = shared_wait(st, now_s() - t0);
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
 	return remeasure(st, total);
 }

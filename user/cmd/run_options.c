@@ -32,6 +32,10 @@ static void usage_trials(FILE *f)
 	      "                      hyperthread's sibling, another tenant's vCPU): the\n"
 	      "                      host as it is; by default they are set aside and\n"
 	      "                      measured again\n"
+	      "  --shared-wait SECS  how long to go on measuring again trials whose core\n"
+	      "                      was shared, past --trials replacements, waiting for\n"
+	      "                      the core to be the run's own (default auto: as long\n"
+	      "                      as the run's rounds took, 2 s at least; 0: no longer)\n"
 	      "  -h, --help          show this help\n"
 	      "\n"
 	      "On a terminal each benchmark's row is shown as it finishes.  Ctrl-C stops the run\n"
@@ -118,6 +122,7 @@ void cbench_run_options_init(struct cbench_run_options *o)
 	o->trial_time_s = 0;		/* auto: cbench_run_trial_time() */
 	o->warmup_s = 0;
 	o->quiet = -1;
+	o->shared_wait_s = -1;		/* auto */
 }
 
 const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt", "bmf", "junit", NULL };
@@ -125,7 +130,7 @@ const char *const cbench_format_names[CBENCH_FORMATS + 1] = { "go", "json", "lnt
 enum { OPT_TRIALS = CBENCH_OPT_OWN, OPT_RETUNE, OPT_SAMPLES, OPT_TIME_LIMIT, OPT_TRIAL_TIME,
        OPT_WARMUP, OPT_MACHINE, OPT_ORDER, OPT_QUIET, OPT_STORE, OPT_COMMIT, OPT_KEEP, OPT_RESUME,
        OPT_JOBS, OPT_CPUS, OPT_SEED, OPT_FIXED_LAYOUT, OPT_PRECISION, OPT_BUDGET,
-       OPT_FRESH_WORKERS, OPT_KEEP_SHARED };
+       OPT_FRESH_WORKERS, OPT_KEEP_SHARED, OPT_SHARED_WAIT };
 
 /* One of --time-limit, --trial-time, --warmup into its field. */
 static int seconds_option(struct cbench_run_options *o, int c, const char *arg, FILE *err)
@@ -196,6 +201,16 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		return 0;
 	case OPT_KEEP_SHARED:
 		o->keep_shared = true;
+		return 0;
+	case OPT_SHARED_WAIT:
+		if (!strcmp(arg, "auto")) {
+			o->shared_wait_s = -1;
+			return 0;
+		}
+		if (cbench_parse_number(arg, &o->shared_wait_s) || !(o->shared_wait_s >= 0) ||
+		    !isfinite(o->shared_wait_s))
+			return cbench_option_refuse(err, "--shared-wait", "a number of seconds, 0 or more, "
+						    "or auto", arg);
 		return 0;
 	case OPT_SEED:
 		o->have_seed = true;
@@ -435,6 +450,7 @@ int cbench_run_options_parse(struct cbench_run_options *o, int argc, char *argv[
 		{ "fixed-layout", no_argument, NULL, OPT_FIXED_LAYOUT },
 		{ "fresh-workers", no_argument, NULL, OPT_FRESH_WORKERS },
 		{ "keep-shared", no_argument, NULL, OPT_KEEP_SHARED },
+		{ "shared-wait", required_argument, NULL, OPT_SHARED_WAIT },
 		{ "precision", required_argument, NULL, OPT_PRECISION },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ NULL, 0, NULL, 0 },

@@ -66,8 +66,12 @@ struct cbench_run_options {
 	/* --fresh-workers: each trial in a worker process started for it (else
 	 * a round's trials on a CPU run one after another in one worker). */
 	bool fresh_workers;
-	/* --keep-shared: trials whose core another thread shared are kept. */
+	/* --keep-shared: trials whose core another thread shared are kept.
+	 * --shared-wait: how long to go on measuring again trials whose core
+	 * was shared, past --trials replacements (seconds; < 0: auto, as long
+	 * as the run's rounds took, CBENCH_SHARED_WAIT_MIN at least). */
 	bool keep_shared;
+	double shared_wait_s;
 	/* --precision: stop a benchmark once its headline's interval is within
 	 * this much of it, either way (relative; 0: run --trials each); --trials
 	 * is then the most, trials_given whether it was said.  --budget: no new
@@ -75,6 +79,11 @@ struct cbench_run_options {
 	double precision, budget_s;
 	bool trials_given;
 };
+
+/* --shared-wait auto's least, in seconds, and the most replacements a
+ * benchmark gets while it lasts, in --trials. */
+#define CBENCH_SHARED_WAIT_MIN 2.0
+#define CBENCH_SHARED_REPLACEMENTS 10
 
 /* The fewest trials a benchmark takes under --precision. */
 #define CBENCH_PRECISION_MIN_TRIALS 5

@@ -289,6 +289,11 @@ struct cbench_report {
 	double core_width_max;
 	size_t shared_trials;
 	size_t shared_kept;		/* of those, kept for want of others */
+	/* While run.c still measures shared trials again past --trials
+	 * replacements (--shared-wait): none comes back yet (report.c); and
+	 * the seconds it spent on that, all told. */
+	bool waiting_shared;
+	double shared_waited_s;
 	/* The widest core runs before this one saw on the CPUs it measures on
 	 * (the tuning cache's, run.c): what tells a run whose every trial ran
 	 * shared.  nknown_width 0 where none is known. */
@@ -333,6 +338,9 @@ struct cbench_report {
 		double precision, budget_s;
 		bool fresh_workers;		/* --fresh-workers */
 		bool keep_shared;		/* --keep-shared */
+		/* --shared-wait, resolved (auto: from the rounds' time);
+		 * 0: none, or not said. */
+		double shared_wait_s;
 	} settings;
 	/* A run resumed (run --resume): the report it carried benchmarks
 	 * over from, that report's date, and how many (path NULL: none). */

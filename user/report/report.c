@@ -274,7 +274,8 @@ static bool settled(const struct cbench_trial *t)
  * Trials a shared core set aside come back, the widest first, as far as
  * res would otherwise keep fewer than half the trials it asked for and
  * nothing more will be measured in their place: its replacements are spent
- * (run.c measures --trials of them at most) or the run was stopped.  Half,
+ * (run.c measures --trials of them at most, more for shared trials while
+ * --shared-wait lasts: r->waiting_shared) or the run was stopped.  Half,
  * as for a slowdown: a median of unshared trials stands on half of them,
  * and one of shared trials is another thread's figure.  Failed trials are
  * not made up for.  A trial a replacement stands for stays aside, however
@@ -291,7 +292,7 @@ static void shared_back(const struct cbench_report *r, struct cbench_result *res
 		replacements += t->replacement;
 		kept += !t->error && t->valid && !t->set_aside;
 	}
-	if (replacements < r->settings.trials && !r->interrupted)
+	if (!r->interrupted && (replacements < r->settings.trials || r->waiting_shared))
 		return;
 	for (; 2 * kept < asked; kept++) {
 		struct cbench_trial *back = NULL;
@@ -443,7 +444,7 @@ static void note_set_aside(struct cbench_result *res)
 	if (shared_kept && len > 0 && (size_t)len < sizeof(res->set_aside_note))
 		snprintf(res->set_aside_note + len, sizeof(res->set_aside_note) - (size_t)len,
 			 " %zu kept though its core was shared, for want of others (--trials "
-			 "replacements spent, or the run stopped): its figures are partly a shared "
+			 "replacements and --shared-wait spent, or the run stopped): its figures are partly a shared "
 			 "core's;", shared_kept);
 	len = (int)strlen(res->set_aside_note);
 	if (len && res->set_aside_note[len - 1] == ';')

@@ -229,15 +229,22 @@ void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colou
 			100 * (r->core_ghz_max - r->core_ghz_min) / r->core_ghz_min,
 			r->clock_moved_trials ? "; it moved within some trials, and est-cycles/op was "
 			"taken at one level in each" : "", colour ? RESET : "");
-	if (r->shared_trials)
+	if (r->shared_trials) {
+		char waited[96] = "";
+
+		if (r->shared_waited_s > 0)
+			snprintf(waited, sizeof(waited), " (%.1f s of it past --trials replacements, "
+				 "waiting for the core: --shared-wait %.1f)", r->shared_waited_s,
+				 r->settings.shared_wait_s);
 		fprintf(f, "%score shared: %zu trial%s ran on a core another thread shared (at least "
 			"%.0f%% fewer adds a cycle than the widest seen on their CPU, at most %.2f: a "
-			"hyperthread's sibling, or another tenant's vCPU); %s%s\n", colour ? DIM : "",
+			"hyperthread's sibling, or another tenant's vCPU); %s%s%s\n", colour ? DIM : "",
 			r->shared_trials, r->shared_trials == 1 ? "" : "s", 100 * CBENCH_TRIAL_SHARED_MIN,
 			r->core_width_max, r->settings.keep_shared ? "kept, as --keep-shared asked" :
 			r->shared_kept ? "set aside and measured again, but some kept for want of others "
-			"(their benchmarks say which)" : "set aside and measured again",
+			"(their benchmarks say which)" : "set aside and measured again", waited,
 			colour ? RESET : "");
+	}
 	if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
 		fprintf(f, "%swarning: the worker ran without real-time priority (SCHED_FIFO: %s): "
 			"other tasks could take its CPU mid-measurement; run as root, or give "

@@ -123,6 +123,8 @@ static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
 			cbench_jsonw_bool(j, "fresh_workers", true);
 		if (s->keep_shared)
 			cbench_jsonw_bool(j, "keep_shared", true);
+		if (s->shared_wait_s > 0)
+			cbench_jsonw_double(j, "shared_wait_s", s->shared_wait_s);
 		if (s->filter)
 			cbench_jsonw_string(j, "filter", s->filter);
 		cbench_jsonw_object_end(j);
