@@ -171,6 +171,20 @@ static int precision_option(struct cbench_run_options *o, int c, const char *arg
 	return 0;
 }
 
+/* --shared-wait: seconds, 0 or more, or auto (-1). */
+static int shared_wait_option(struct cbench_run_options *o, const char *arg, FILE *err)
+{
+	if (!strcmp(arg, "auto")) {
+		o->shared_wait_s = -1;
+		return 0;
+	}
+	if (cbench_parse_number(arg, &o->shared_wait_s) || !(o->shared_wait_s >= 0) ||
+	    !isfinite(o->shared_wait_s))
+		return cbench_option_refuse(err, "--shared-wait", "a number of seconds, 0 or more, or auto",
+					    arg);
+	return 0;
+}
+
 /* One option into o; 0 or -EINVAL after saying why. */
 static int take_option(void *opts, int c, const char *arg, FILE *err)
 {
@@ -203,15 +217,7 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 		o->keep_shared = true;
 		return 0;
 	case OPT_SHARED_WAIT:
-		if (!strcmp(arg, "auto")) {
-			o->shared_wait_s = -1;
-			return 0;
-		}
-		if (cbench_parse_number(arg, &o->shared_wait_s) || !(o->shared_wait_s >= 0) ||
-		    !isfinite(o->shared_wait_s))
-			return cbench_option_refuse(err, "--shared-wait", "a number of seconds, 0 or more, "
-						    "or auto", arg);
-		return 0;
+		return shared_wait_option(o, arg, err);
 	case OPT_SEED:
 		o->have_seed = true;
 		return cbench_option_seed(arg, &o->seed, err);
