@@ -199,9 +199,6 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 	case OPT_CPUS:
 		*(c == OPT_SAMPLES ? &o->samples : c == OPT_RESUME ? &o->resume : &o->cpus) = arg;
 		return 0;
-	case OPT_RETUNE:
-		o->retune = true;
-		return 0;
 	case OPT_JOBS:
 		errno = 0;
 		v = strtol(arg, &end, 10);
@@ -209,12 +206,12 @@ static int take_option(void *opts, int c, const char *arg, FILE *err)
 			return cbench_option_refuse(err, "--jobs", "a count from 1 to 64", arg);
 		o->jobs = (unsigned int)v;
 		return 0;
+	case OPT_RETUNE:
 	case OPT_FIXED_LAYOUT:
 	case OPT_FRESH_WORKERS:
-		*(c == OPT_FIXED_LAYOUT ? &o->fixed_layout : &o->fresh_workers) = true;
-		return 0;
 	case OPT_KEEP_SHARED:
-		o->keep_shared = true;
+		*(c == OPT_RETUNE ? &o->retune : c == OPT_FIXED_LAYOUT ? &o->fixed_layout :
+		  c == OPT_FRESH_WORKERS ? &o->fresh_workers : &o->keep_shared) = true;
 		return 0;
 	case OPT_SHARED_WAIT:
 		return shared_wait_option(o, arg, err);
