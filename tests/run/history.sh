@@ -37,7 +37,10 @@ build() {
 }
 
 # series STORE PREFIX STEP_ADDS: 30 commits PREFIX1..PREFIX30, orders 1..30,
-# STEP_ADDS adds from commit 16 on; one run each into STORE, objects kept.
+# STEP_ADDS adds from commit 16 on; one run each into STORE, objects kept,
+# trials on a shared core kept: what the series holds must not hang on the
+# host's neighbours (a run whose every trial was shared has no figure to
+# store).
 # The commits are measured in a shuffled order (order 7i mod 31 for the i-th
 # run), as a lab backfilling history would: a host's slow moment lasts
 # several runs, and measured in commit order it would be a step of its own
@@ -48,7 +51,7 @@ series() {
 		adds=2000
 		[ "$n" -ge 16 ] && adds=$3
 		build "$TMP/$2$n" "$2$n" "$adds" || return 1
-		run_cb run --backend user --trials 3 --trial-time 0.005 --store "$1" --commit "$2$n" \
+		run_cb run --backend user --keep-shared --trials 3 --trial-time 0.005 --store "$1" --commit "$2$n" \
 			--order "$n" --keep-object "$TMP/kept" -o "$TMP/$2$n/run.json" "$TMP/$2$n/history.so"
 		[ "$rc" -eq 0 ] || { cat "$TMP/err"; return 1; }
 	done
@@ -87,7 +90,7 @@ xxhash() {
 
 synthetic() {
 	build "$TMP/tmpl" t 2000 &&
-		run_cb run --backend user --trials 3 --trial-time 0.002 --format json -o "$TMP/tmpl/run.json" \
+		run_cb run --backend user --keep-shared --trials 3 --trial-time 0.002 --format json -o "$TMP/tmpl/run.json" \
 			"$TMP/tmpl/history.so"
 	TEMPLATE=$TMP/tmpl/run.json
 	for N in 12 30; do
@@ -441,6 +444,36 @@ else
 fi
 expect_failure "--format csv over two objects is refused" "choose with --machine, --object and --backend" \
 	history --format csv -o "$TMP/report.csv" "$TMP/two.db"
+
+# A benchmark whose every kept trial ran on a shared core (kept for want of
+# any other) is left out of the store, said so; the others go in.
+cp "$STEP" "$TMP/shared.db"
+python3 - "$TMP/c1/run.json" "$TMP/shared.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.pop("digest", None)  # edited below: read as an older report
+r["config"]["run_id"] = "shared-" + r["config"].get("run_id", "x")
+for t in r["benchmarks"][0]["trials"]:
+    if t["status"] == "ok":
+        t["cause"] = "shared"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+run_cb store add "$TMP/shared.db" "$TMP/shared.json" --commit c32 --order 32
+if [ "$rc" -eq 0 ] &&
+   grep -q "note: .*1 benchmark left out ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["benchmarks"][0]["name"][9:])' "$TMP/shared.json")): every trial kept ran on a core another thread shared" "$TMP/err" &&
+   python3 - "$TMP/shared.db" "$TMP/shared.json" <<'PY'
+import json, sqlite3, sys
+r = json.load(open(sys.argv[2]))
+names = {b["name"][9:] for b in r["benchmarks"]}
+db = sqlite3.connect(sys.argv[1])
+got = {n for (n,) in db.execute("SELECT DISTINCT benchmark FROM result JOIN run ON run.id = result.run WHERE run.commit_id = 'c32'")}
+assert got == names - {r["benchmarks"][0]["name"][9:]} and got, (got, names)
+PY
+then
+	ok "store add: a benchmark whose kept trials all ran on a shared core is left out, said so"
+else
+	not_ok "a benchmark kept on a shared core only (exit $rc): $(cat "$TMP/err")"
+fi
 
 run_cb history --format html -o "$TMP/report.html" "$STEP"
 if [ "$rc" -eq 0 ] && [ "$(grep -c '<svg ' "$TMP/report.html")" -eq 3 ] &&

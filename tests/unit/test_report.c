@@ -323,9 +323,9 @@ static size_t count_set_aside(void)
  * run's widest, and twice as slow, as a throughput-bound benchmark runs
  * there) are set aside, however many; the headline is the others'.  Where
  * nothing more will be measured in their place (the run stopped, or its
- * replacements are spent), they come back, the widest first, until the
- * benchmark keeps half what it asked for, and its note says so; --keep-shared
- * keeps them all and only counts them.
+ * replacements are spent) and no unshared trial is left, they come back,
+ * the widest first, until the benchmark keeps half what it asked for, and
+ * its note says so; --keep-shared keeps them all and only counts them.
  */
 static void shared_core_set_aside(void)
 {
@@ -359,37 +359,50 @@ static void shared_core_set_aside(void)
 	cbench_report_summarize(&report);
 	CU_ASSERT_EQUAL(count_set_aside(), 4);
 	CU_ASSERT_EQUAL(report.shared_kept, 0);
-	/* Two replacements shared too: two kept, under half of five; the
-	 * widest shared trial (3.0, not a replacement's 2.5) comes back. */
+	/* Two replacements shared too: the two unshared trials left (under
+	 * half of five) stand alone; no shared one comes back. */
 	memcpy(w2, w, sizeof(w2));
 	w2[5] = w2[6] = 2.5;
 	widths(w2);
+	CU_ASSERT_EQUAL(count_set_aside(), 6);
+	CU_ASSERT_EQUAL(report.shared_kept, 0);
+	CU_ASSERT_PTR_NULL(strstr(result.set_aside_note, "kept though"));
+	CU_ASSERT_DOUBLE_EQUAL(result.est_cycles_per_op, 1.0, 0.002);
+	/* One unshared trial left (a failed one is not made up for): it stands
+	 * alone too. */
+	trials[0].error = -5;
+	cbench_report_summarize(&report);
+	CU_ASSERT_EQUAL(count_set_aside(), 6);
+	CU_ASSERT_EQUAL(report.shared_kept, 0);
+	trials[0].error = 0;
+	/* None unshared (runs before saw a wider core, 5.0): the widest
+	 * shared ones come back, until half of the five asked are kept. */
+	report.known_width[0] = (struct cbench_core_width){ 0, 5.0 };
+	report.nknown_width = 1;
+	widths(w);
 	CU_ASSERT_EQUAL(count_set_aside(), 5);
-	CU_ASSERT_FALSE(trials[2].set_aside);
-	CU_ASSERT_EQUAL(trials[2].cause, CBENCH_TRIAL_SHARED);
-	CU_ASSERT_EQUAL(report.shared_kept, 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(result.set_aside_note, "1 kept though its core was shared"));
+	CU_ASSERT_EQUAL(report.shared_kept, 3);
+	CU_ASSERT_FALSE(trials[6].set_aside);		/* 4.48 */
+	CU_ASSERT_FALSE(trials[0].set_aside);		/* 4.47 */
+	CU_ASSERT_FALSE(trials[7].set_aside);		/* 4.47 */
+	CU_ASSERT_TRUE(trials[5].set_aside);		/* 4.46 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(result.set_aside_note, "3 kept though its core was shared"));
 	/* Replacements spent, but the run still waits for the core
 	 * (--shared-wait): none back yet. */
 	report.waiting_shared = true;
 	cbench_report_summarize(&report);
-	CU_ASSERT_EQUAL(count_set_aside(), 6);
+	CU_ASSERT_EQUAL(count_set_aside(), 8);
 	CU_ASSERT_EQUAL(report.shared_kept, 0);
 	report.waiting_shared = false;
 	/* A budget not spent: all stay aside, replacements will come. */
 	report.settings.trials = 10;
 	cbench_report_summarize(&report);
-	CU_ASSERT_EQUAL(count_set_aside(), 6);
+	CU_ASSERT_EQUAL(count_set_aside(), 8);
 	/* Stopped: nothing more will come. */
 	report.interrupted = 2;
 	cbench_report_summarize(&report);
 	CU_ASSERT_EQUAL(count_set_aside(), 5);
-	/* A failed trial is not made up for: four asked, one kept, one back
-	 * (five asked would bring two). */
-	trials[0].error = -5;
-	cbench_report_summarize(&report);
-	CU_ASSERT_EQUAL(count_set_aside(), 5);
-	trials[0].error = 0;
+	report.nknown_width = 0;
 	/* One trial asked, shared by what runs before saw of the CPU (alone,
 	 * it is its run's widest): back, and said so though none is set aside. */
 	result.trials = &trials[1];

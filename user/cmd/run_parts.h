@@ -83,7 +83,7 @@ struct cbench_run_options {
 /* --shared-wait auto's least, in seconds, and the most replacements a
  * benchmark gets while it lasts, in --trials. */
 #define CBENCH_SHARED_WAIT_MIN 2.0
-#define CBENCH_SHARED_REPLACEMENTS 10
+#define CBENCH_SHARED_REPLACEMENTS 100
 
 /* The fewest trials a benchmark takes under --precision. */
 #define CBENCH_PRECISION_MIN_TRIALS 5

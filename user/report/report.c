@@ -271,15 +271,17 @@ static bool settled(const struct cbench_trial *t)
 }
 
 /*
- * Trials a shared core set aside come back, the widest first, as far as
- * res would otherwise keep fewer than half the trials it asked for and
- * nothing more will be measured in their place: its replacements are spent
- * (run.c measures --trials of them at most, more for shared trials while
- * --shared-wait lasts: r->waiting_shared) or the run was stopped.  Half,
- * as for a slowdown: a median of unshared trials stands on half of them,
- * and one of shared trials is another thread's figure.  Failed trials are
- * not made up for.  A trial a replacement stands for stays aside, however
- * wide: the replacement has its place.
+ * Trials a shared core set aside come back, the widest first, only where
+ * res keeps no unshared trial at all and nothing more will be measured in
+ * their place: its replacements are spent (run.c measures --trials of them
+ * at most, more for shared trials while --shared-wait lasts:
+ * r->waiting_shared) or the run was stopped; then up to half the trials it
+ * asked for, as for a slowdown.  One unshared trial is the code's figure,
+ * if an imprecise one; a median of shared trials is another thread's
+ * (xxHash's vector code read 15-60 % slow in them, a one-cycle chain
+ * 0.1-0.5 %), and a headline that mixes the two is neither.  Failed trials
+ * are not made up for.  A trial a replacement stands for stays aside,
+ * however wide: the replacement has its place.
  */
 static void shared_back(const struct cbench_report *r, struct cbench_result *res)
 {
@@ -292,7 +294,7 @@ static void shared_back(const struct cbench_report *r, struct cbench_result *res
 		replacements += t->replacement;
 		kept += !t->error && t->valid && !t->set_aside;
 	}
-	if (!r->interrupted && (replacements < r->settings.trials || r->waiting_shared))
+	if (kept || (!r->interrupted && (replacements < r->settings.trials || r->waiting_shared)))
 		return;
 	for (; 2 * kept < asked; kept++) {
 		struct cbench_trial *back = NULL;

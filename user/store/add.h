@@ -46,7 +46,8 @@ struct cbench_store_added {
 	long long run_id;
 	char note[640];			/* why it stands apart; "" when it joined a series */
 	char kept[4096];		/* the object's copy; "" for none */
-	char read_note[200];		/* what reading the report noted (no digest); "" */
+	char read_note[400];		/* what reading the report noted (no digest,
+					 * benchmarks left out); "" */
 };
 
 /* A commit as the store takes it: 1 to 255 printable characters, no blank. */

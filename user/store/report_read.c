@@ -47,8 +47,38 @@ static int read_metric(const struct cbench_doc_bench *b, const struct cbench_res
 	return cbench_store_run_push(run, &r);
 }
 
+/*
+ * Whether every trial res kept ran on a core another thread shared: kept
+ * for want of any other once replacements and --shared-wait were spent
+ * (report.c's shared_back()), so its figures are another thread's as much
+ * as the code's (xxHash's vector code read 15-60 % slow in them).  Such a
+ * figure in a series is a change point of nothing; left out, the commit is
+ * one history says to measure again.
+ */
+static bool all_shared(const struct cbench_result *res)
+{
+	size_t kept = 0, shared = 0;
+
+	for (size_t i = 0; i < res->ntrials; i++) {
+		const struct cbench_trial *t = &res->trials[i];
+
+		if (t->error || !t->valid || t->set_aside)
+			continue;
+		kept++;
+		shared += t->cause == CBENCH_TRIAL_SHARED;
+	}
+	return kept && shared == kept;
+}
+
+/* Benchmarks left out of the run (all_shared()): how many, the first. */
+struct left_out {
+	size_t n;
+	char first[128];
+};
+
 /* One benchmark: each metric it measured. */
-static int read_benchmark(const struct cbench_doc_bench *b, struct cbench_store_run *run)
+static int read_benchmark(const struct cbench_doc_bench *b, struct cbench_store_run *run,
+			  struct left_out *out)
 {
 	struct cbench_result res = { 0 };
 	const char *name = b->name;
@@ -60,6 +90,12 @@ static int read_benchmark(const struct cbench_doc_bench *b, struct cbench_store_
 	if (!*name)
 		return 0;
 	ret = cbench_doc_result(b, &res);
+	if (!ret && all_shared(&res)) {
+		if (!out->n++)
+			snprintf(out->first, sizeof(out->first), "%s", name);
+		free(res.trials);
+		return 0;
+	}
 	v = ret ? NULL : malloc((res.ntrials + 1) * sizeof(*v));
 	if (!v) {
 		free(res.trials);
@@ -105,6 +141,7 @@ int cbench_store_read_report(const char *text, size_t len, struct cbench_store_r
 			     size_t notelen, char *err, size_t errlen)
 {
 	struct cbench_doc d = { 0 };
+	struct left_out out = { 0 };
 	int ret;
 
 	memset(run, 0, sizeof(*run));
@@ -116,9 +153,20 @@ int cbench_store_read_report(const char *text, size_t len, struct cbench_store_r
 	snprintf(note, notelen, "%s", ret ? "" : d.note);
 	ret = ret ? ret : read_head(&d.head, run, err, errlen);
 	for (size_t i = 0; !ret && i < d.nbench; i++)
-		ret = read_benchmark(&d.bench[i], run);
+		ret = read_benchmark(&d.bench[i], run, &out);
+	if (!ret && out.n) {
+		size_t at = strlen(note);
+
+		snprintf(note + at, notelen - at, "%s%zu benchmark%s left out (%s%s): every trial "
+			 "kept ran on a core another thread shared, a figure of that thread's as much as "
+			 "the code's; measure again at a quieter moment, or keep them with --keep-shared",
+			 at ? "; " : "", out.n, out.n > 1 ? "s" : "", out.first, out.n > 1 ? ", ..." : "");
+	}
 	if (!ret && !run->nresults) {
-		snprintf(err, errlen, "no benchmark of this run measured anything (every trial failed)");
+		snprintf(err, errlen, out.n ? "no benchmark of this run has a figure to add: every trial "
+			 "kept ran on a core another thread shared (measure again at a quieter moment, or "
+			 "with --keep-shared)" : "no benchmark of this run measured anything (every trial "
+			 "failed)");
 		ret = -EINVAL;
 	}
 	if (ret == -ENOMEM)
