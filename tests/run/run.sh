@@ -1520,6 +1520,7 @@ fi
 expect_failure "CPU not available" 'unable to use CPU 1000' run --cpu 1000 -o "$TMP/report.txt" "$SUITE"
 expect_failure "bad --trials" "^cbenchctl run: see 'cbenchctl run --help'" run --trials 0 "$SUITE"
 expect_failure "bad --shared-wait" "^cbenchctl: --shared-wait wants a number of seconds, 0 or more, or auto, not '-1'" run --shared-wait -1 "$SUITE"
+expect_failure "--shared-wait inf" "^cbenchctl: --shared-wait wants a number of seconds, 0 or more, or auto, not 'inf'" run --shared-wait inf "$SUITE"
 # A usage error: exit status 2, the reason and where to look, not the help.
 run_cb run --trials 0 "$SUITE"
 if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 2 ] &&

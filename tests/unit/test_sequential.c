@@ -284,22 +284,22 @@ static void step_bound(void)
 	CU_ASSERT(isinf(cbench_seq_step_bound(1, 0.001)));
 	CU_ASSERT(isnan(cbench_seq_step_bound(NAN, 0.001)));
 	CU_ASSERT(isnan(cbench_seq_step_bound(0.001, -1)));
-	/* Identical rounds, each with a bound of 1e-4 or 3e-4 (mean 2e-4):
-	 * no spread, so the interval is the bound's, d +- 2e-4, not [d, d];
-	 * none before the sequence has an order statistic each side. */
+	/* Identical rounds, each with a bound of 2e-4: no spread, so the
+	 * interval is the bound's, d +- 2e-4, not [d, d]; none before the
+	 * sequence has an order statistic each side. */
 	cbench_seq_init(&seq, 0.99);
 	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_bound(&seq), 0, 0);
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < 12; i++) {
 		cbench_seq_add(&seq, d);
+		cbench_seq_add_bound(&seq, 2e-4);
+	}
 	cbench_seq_interval(&seq, &change, &lo, &hi);
 	CU_ASSERT(isnan(lo) && isnan(hi));
 	CU_ASSERT_DOUBLE_EQUAL(change, 0.0002, 1e-15);
 	CU_ASSERT_EQUAL(cbench_seq_verdict(&seq, 0.0001), CBENCH_VERDICT_UNDECIDED);
-	for (int i = 0; i < 28; i++)
+	for (int i = 0; i < 38; i++) {
 		cbench_seq_add(&seq, d);
-	for (int i = 0; i < 10; i++) {
-		cbench_seq_add(&seq, d);
-		cbench_seq_add_bound(&seq, i % 2 ? 1e-4 : 3e-4);
+		cbench_seq_add_bound(&seq, 2e-4);
 	}
 	cbench_seq_add_bound(&seq, NAN);
 	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_bound(&seq), 2e-4, 1e-15);
@@ -310,13 +310,69 @@ static void step_bound(void)
 	/* +0.02 % at two steps of 0.01 %: not shown slower at --min-effect
 	 * 0.01, nor equivalent within it. */
 	CU_ASSERT_EQUAL(cbench_seq_verdict(&seq, 0.0001), CBENCH_VERDICT_UNDECIDED);
-	/* Without the bound the interval had no width, and a verdict. */
-	seq.bounds = 0;
-	seq.bound_sum = 0;
+	cbench_seq_free(&seq);
+	/* Without the bound the interval has no width, and a verdict. */
+	cbench_seq_init(&seq, 0.99);
+	for (int i = 0; i < 50; i++)
+		cbench_seq_add(&seq, d);
 	cbench_seq_interval(&seq, &change, &lo, &hi);
 	CU_ASSERT_DOUBLE_EQUAL(hi - lo, 0, 1e-18);
 	CU_ASSERT_EQUAL(cbench_seq_verdict(&seq, 0.0001), CBENCH_VERDICT_B_SLOWER);
 	cbench_seq_free(&seq);
+	/* Bounds of 1e-4 and 3e-4 in turn (mean 2e-4): an order statistic of
+	 * the durations' can be any round's, so the interval takes the
+	 * larger, d +- 3e-4, not the mean's d +- 2e-4. */
+	cbench_seq_init(&seq, 0.99);
+	for (int i = 0; i < 50; i++) {
+		cbench_seq_add(&seq, d);
+		cbench_seq_add_bound(&seq, i % 2 ? 1e-4 : 3e-4);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(cbench_seq_bound(&seq), 2e-4, 1e-15);
+	cbench_seq_interval(&seq, &change, &lo, &hi);
+	CU_ASSERT_DOUBLE_EQUAL(lo, expm1(d - 3e-4), 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(hi, expm1(d + 3e-4), 1e-15);
+	cbench_seq_free(&seq);
+}
+
+/*
+ * The sequence's order statistics, by rank: rounds 1..t in a shuffled
+ * order, the interval [rank first, rank last] of them at 99 %, as the
+ * boundary gives them (u(t) of sequential.h, rho for 30 rounds): none at
+ * 14 rounds, ranks 1 and 15 at 15, 2 and 19 at 20, 9 and 32 at 40.
+ */
+static void ranks(void)
+{
+	static const struct { int t, first, last; } want[] = {
+		{ 14, 0, 0 }, { 15, 1, 15 }, { 20, 2, 19 }, { 40, 9, 32 },
+	};
+	double v[40], change, lo, hi;
+	struct cbench_seq seq;
+
+	for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
+		int t = want[w].t;
+
+		for (int i = 0; i < t; i++)
+			v[i] = (i + 1) * 1e-3;
+		for (int i = t - 1; i > 0; i--) {
+			int j = (int)(uniform() * (i + 1));
+			double x = v[i];
+
+			v[i] = v[j];
+			v[j] = x;
+		}
+		cbench_seq_init(&seq, 0.99);
+		for (int i = 0; i < t; i++)
+			cbench_seq_add(&seq, v[i]);
+		cbench_seq_interval(&seq, &change, &lo, &hi);
+		if (!want[w].first) {
+			CU_ASSERT(isnan(lo) && isnan(hi));
+		} else {
+			CU_ASSERT_DOUBLE_EQUAL(lo, expm1(want[w].first * 1e-3), 1e-12);
+			CU_ASSERT_DOUBLE_EQUAL(hi, expm1(want[w].last * 1e-3), 1e-12);
+		}
+		CU_ASSERT_DOUBLE_EQUAL(change, expm1(t % 2 ? (t + 1) / 2 * 1e-3 : (t + 1) * 0.5e-3), 1e-12);
+		cbench_seq_free(&seq);
+	}
 }
 
 /*
@@ -475,6 +531,7 @@ static CU_TestInfo sequential_tests[] = {
 	{ "the share of the round variance beyond the noise within rounds", placement_share },
 	{ "halves of a round", halves },
 	{ "the timer step's bound widens the interval", step_bound },
+	{ "the sequence's ranks", ranks },
 	{ "a coarse timer: no zero-width interval, the change covered", coarse_timer },
 	{ "heavy-tailed and tied rounds: alpha kept, power kept", heavy_tails },
 	{ "converge and perturb scores", scores },

@@ -891,7 +891,7 @@ static int fetch(struct worker *w, const char *id, char side, char *out, size_t 
 static int measure(struct worker *w, struct cbench_job *j, struct cbench_store_run *run,
 		   char **result, char *error, size_t errlen)
 {
-	char a[PATH_MAX], b[PATH_MAX], report[PATH_MAX], note[256];
+	char a[PATH_MAX], b[PATH_MAX], report[PATH_MAX], note[640];
 	bool confirm = !strcmp(j->kind, "confirm");
 	char **argv;
 	size_t len;
@@ -935,6 +935,9 @@ static int measure(struct worker *w, struct cbench_job *j, struct cbench_store_r
 		snprintf(run->commit, sizeof(run->commit), "%s", j->commit);
 		run->order = j->order;
 		error[0] = '\0';
+		/* Benchmarks left out (every trial shared), or no digest. */
+		if (note[0])
+			fprintf(stderr, "%s: job %lld: note: %s\n", cbench_prog, j->id, note);
 	}
 	return 0;
 }

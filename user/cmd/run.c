@@ -548,9 +548,11 @@ static double shared_wait(const struct run_state *st, double rounds_s)
 
 /* A trial set aside to measure again: result res's trial set_aside, the
  * step of remeasure() that measures it again, and the replacement begun in
- * its place (SIZE_MAX before). */
+ * its place (SIZE_MAX before); patient: a shared trial's, past --trials
+ * replacements (--shared-wait). */
 struct again_unit {
 	size_t res, set_aside, step, trial;
+	bool patient;
 };
 
 /* The replacements of one step of remeasure(), on one CPU, in one standing
@@ -641,11 +643,46 @@ static int measure_again(struct run_state *st, struct again_unit *u, size_t n, s
 }
 
 /*
+ * One pass of remeasure(): units u[0..n), sorted by step, measured a step
+ * at a time.  Once the run has waited --shared-wait for a shared core,
+ * the patient units left are dropped; the time of each step goes to the
+ * wait in the share of its units that are patient.  0 or -ENOMEM.
+ */
+static int measure_pass(struct run_state *st, struct again_unit *u, size_t n, size_t total)
+{
+	struct cbench_report *r = &st->report;
+	int ret = 0;
+
+	for (size_t a = 0, b; a < n && !ret && !cbench_session_stopped(); a = b) {
+		bool over = r->shared_waited_s >= r->settings.shared_wait_s;
+		size_t m = 0, patient = 0;
+		double t0 = now_s();
+
+		for (b = a + 1; b < n && u[b].step == u[a].step; b++)
+			;
+		for (size_t k = a; k < b; k++) {
+			if (u[k].patient && over)
+				continue;
+			patient += u[k].patient;
+			u[a + m++] = u[k];
+		}
+		if (!m)
+			continue;
+		ret = measure_again(st, u + a, m, total);
+		if (patient)
+			r->shared_waited_s += (now_s() - t0) * (double)patient / (double)m;
+	}
+	return ret;
+}
+
+/*
  * Measures again each trial that the run's trials together set aside as
  * disturbed (report.c, stats/trials.c): at another moment, after every
  * round, and again for a replacement the trials then set aside, until each
  * benchmark keeps as many trials as --trials asked (failed trials apart)
- * or has been measured again --trials times.  Each step measures the
+ * or has been measured again --trials times; in place of trials whose core
+ * was shared, more (replacements_max()) while the run has waited less
+ * than --shared-wait on them.  Each step measures the
  * first replacement each benchmark needs, in one standing worker, then
  * the second, in another: each benchmark's trials are still each in a
  * worker of their own.  A set-aside trial stays in the report, marked,
@@ -655,17 +692,14 @@ static int measure_again(struct run_state *st, struct again_unit *u, size_t n, s
 static int remeasure(struct run_state *st, size_t total)
 {
 	struct cbench_report *r = &st->report;
-	double until = now_s() + r->settings.shared_wait_s;
 	bool again = false, more = true;
 	int ret = 0;
 
 	while (more && !ret && !cbench_session_stopped()) {
 		struct again_unit *u;
-		size_t n = 0, cap = 0, waits = 0;
-		double t0 = now_s();
+		size_t n = 0, cap = 0;
 
-		more = false;
-		r->waiting_shared = t0 < until;
+		r->waiting_shared = r->shared_waited_s < r->settings.shared_wait_s;
 		cbench_report_summarize(r);
 		/* At most one unit a trial. */
 		for (size_t i = 0; i < r->nresults; i++)
@@ -683,25 +717,16 @@ static int remeasure(struct run_state *st, size_t total)
 				if (!res->trials[j].set_aside || res->trials[j].replaced ||
 				    done >= replacements_max(st, &res->trials[j], r->waiting_shared))
 					continue;
-				waits += done >= replacements_max(st, &res->trials[j], false);
-				u[n++] = (struct again_unit){ i, j, k++, SIZE_MAX };
-				done++;
+				u[n] = (struct again_unit){ i, j, k++, SIZE_MAX, false };
+				u[n++].patient = done++ >= replacements_max(st, &res->trials[j], false);
 			}
 		}
 		qsort(u, n, sizeof(*u), by_step);
-		for (size_t a = 0, b; a < n && !ret && !cbench_session_stopped(); a = b) {
-			for (b = a + 1; b < n && u[b].step == u[a].step; b++)
-				;
-			ret = measure_again(st, u + a, b - a, total);
-			again = more = true;
-		}
+		ret = measure_pass(st, u, n, total);
+		again = again || n;
+		more = n > 0;
 		free(u);
-		if (waits)
-			r->shared_waited_s += now_s() - t0;
 	}
-	/* Nothing more is measured: shared trials may come back (report.c). */
-	r->waiting_shared = false;
-	cbench_report_summarize(r);
 	if (ret)
 		return ret;
 	if (cbench_session_stopped()) {
@@ -709,6 +734,9 @@ static int remeasure(struct run_state *st, size_t total)
 		r->trials_asked = r->trials_kept = st->opt->trials;
 		r->not_run = 0;
 	}
+	/* Nothing more is measured: shared trials may come back (report.c). */
+	r->waiting_shared = false;
+	cbench_report_summarize(r);
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
 	if (!again || !st->s.tty)
 		return 0;

@@ -179,8 +179,10 @@ void cbench_audit_layout_text(const struct cbench_audit_report *r, const struct 
 
 /*
  * What the interval's half-width is made of (log scale, in percent): the
- * confidence sequence's radius over the rounds' spread, and the timer
- * step's bound (sequential.h), which no number of rounds narrows.
+ * confidence sequence's order statistics over the rounds' spread, and the
+ * timer step's bound (sequential.h, its mean over the rounds), which no
+ * number of rounds narrows.  The interval need not be symmetric: the
+ * half-width is half its length.
  */
 static void text_interval(const struct cbench_audit_end *e, FILE *f)
 {

@@ -21,8 +21,9 @@ void cbench_seq_init(struct cbench_seq *s, double confidence)
 	l = -2 * log(s->alpha / 2);
 	s->rho = CBENCH_SEQ_TARGET_ROUNDS / (4 * (l + log(l + 1)));
 	s->rounds = 0;
-	s->sorted = NULL;
+	s->sorted[0] = s->sorted[1] = s->sorted[2] = NULL;
 	s->cap = 0;
+	s->last = NAN;
 	s->mean = s->m2 = 0;
 	s->halves = 0;
 	s->noise_sum = 0;
@@ -42,37 +43,68 @@ double cbench_seq_round_stat(const double *a, size_t na, const double *b, size_t
 
 void cbench_seq_free(struct cbench_seq *s)
 {
-	free(s->sorted);
-	s->sorted = NULL;
+	for (int k = 0; k < 3; k++) {
+		free(s->sorted[k]);
+		s->sorted[k] = NULL;
+	}
 	s->cap = 0;
+}
+
+/* Where x goes in v[0..n), sorted: after every value not above it. */
+static size_t place_of(const double *v, size_t n, double x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t at = lo + (hi - lo) / 2;
+
+		if (v[at] <= x)
+			lo = at + 1;
+		else
+			hi = at;
+	}
+	return lo;
+}
+
+/* x into v[0..n), sorted, room for it made. */
+static void insert(double *v, size_t n, double x)
+{
+	size_t at = place_of(v, n, x);
+
+	memmove(v + at + 1, v + at, (n - at) * sizeof(*v));
+	v[at] = x;
+}
+
+/* One value old of v[0..n), sorted, made x: the order kept. */
+static void move_value(double *v, size_t n, double old, double x)
+{
+	size_t at = place_of(v, n, old) - 1;	/* the last equal to old */
+
+	memmove(v + at, v + at + 1, (n - at - 1) * sizeof(*v));
+	insert(v, n - 1, x);
 }
 
 int cbench_seq_add(struct cbench_seq *s, double d)
 {
-	size_t at, lo = 0, hi = s->rounds;
 	double delta;
 
 	if (isnan(d))
 		return 0;
 	if (s->rounds == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 256;
-		double *sorted = realloc(s->sorted, cap * sizeof(*sorted));
 
-		if (!sorted)
-			return -ENOMEM;
-		s->sorted = sorted;
+		for (int k = 0; k < 3; k++) {
+			double *v = realloc(s->sorted[k], cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			s->sorted[k] = v;
+		}
 		s->cap = cap;
 	}
-	/* After every equal one: the order of ties does not matter. */
-	while (lo < hi) {
-		at = lo + (hi - lo) / 2;
-		if (s->sorted[at] <= d)
-			lo = at + 1;
-		else
-			hi = at;
-	}
-	memmove(s->sorted + lo + 1, s->sorted + lo, (s->rounds - lo) * sizeof(*s->sorted));
-	s->sorted[lo] = d;
+	for (int k = 0; k < 3; k++)
+		insert(s->sorted[k], s->rounds, d);
+	s->last = d;
 	s->rounds++;
 	delta = d - s->mean;
 	s->mean += delta / (double)s->rounds;
@@ -131,6 +163,12 @@ void cbench_seq_add_bound(struct cbench_seq *s, double bound)
 		return;
 	s->bounds++;
 	s->bound_sum += bound;
+	/* The round's d, widened by its own bound either way. */
+	if (!isnan(s->last) && s->rounds) {
+		move_value(s->sorted[1], s->rounds, s->last, s->last - bound);
+		move_value(s->sorted[2], s->rounds, s->last, s->last + bound);
+		s->last = NAN;
+	}
 }
 
 double cbench_seq_bound(const struct cbench_seq *s)
@@ -146,10 +184,9 @@ static double median_of(const double *v, size_t n)
 
 void cbench_seq_interval(const struct cbench_seq *s, double *change, double *lo, double *hi)
 {
-	double t = (double)s->rounds, v = t / 4, u, bound = cbench_seq_bound(s);
-	double first, last;
+	double t = (double)s->rounds, v = t / 4, u, first, last;
 
-	*change = s->rounds ? expm1(median_of(s->sorted, s->rounds)) : NAN;
+	*change = s->rounds ? expm1(median_of(s->sorted[0], s->rounds)) : NAN;
 	*lo = *hi = NAN;
 	if (!s->rounds)
 		return;
@@ -159,10 +196,12 @@ void cbench_seq_interval(const struct cbench_seq *s, double *change, double *lo,
 	last = floor(t / 2 + u) + 1;
 	if (first < 1 || last > t)
 		return;
-	/* The sequence covers the median of the statistic the timings give;
-	 * the durations' is within the step's bound of it (sequential.h). */
-	*lo = expm1(s->sorted[(size_t)first - 1] - bound);
-	*hi = expm1(s->sorted[(size_t)last - 1] + bound);
+	/* The sequence covers the median of the statistic the timings give.
+	 * The durations' statistic of a round is within its bound b of the
+	 * timings' (sequential.h), so its k-th least is within the k-th least
+	 * of d - b and of d + b: the interval for the durations' median. */
+	*lo = expm1(s->sorted[1][(size_t)first - 1]);
+	*hi = expm1(s->sorted[2][(size_t)last - 1]);
 }
 
 enum cbench_verdict cbench_seq_verdict(const struct cbench_seq *s, double min_effect)

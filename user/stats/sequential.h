@@ -23,19 +23,24 @@
  *
  *	u(t) = sqrt((t/4 + rho) log((t/4 + rho) / (rho (alpha/2)^2)))
  *
- * it stays within u(t) of t/2 at every t at once with probability
- * 1 - alpha/2, and so does the count of rounds with d < m: the sequence is
- * the order statistics [d_(ceil(t/2 - u)), d_(floor(t/2 + u) + 1)], exact
- * at every round (not asymptotic), whatever the rounds' distribution, ties
- * included.  Stopping at the first round where it excludes 0 keeps the
- * false-alarm rate under alpha.  Why the median and not the mean: where A
- * and B are measured alike, d is as likely above the change as below it,
- * so the two are the same number; but rounds come with heavy tails (a
+ * it stays above t/2 - u(t) at every t at once with probability 1 - alpha/2
+ * at the least, and the count of rounds with d < m, whose draws have mean
+ * 1/2 at the most, stays under t/2 + u(t) alike: the sequence is the order
+ * statistics [d_(ceil(t/2 - u)), d_(floor(t/2 + u) + 1)], valid at every
+ * round (not asymptotically: conservative, each end's bound being a
+ * two-sided one), whatever the rounds' distribution, ties included.
+ * Stopping at the first round where it excludes 0 keeps the false-alarm
+ * rate under alpha.  Why the median and not the mean: A and B are
+ * measured alike, in a random order, so d should be as likely above the
+ * change as below it, and then the two are the same number (where it is
+ * not, each estimates its own; results.md, 2026-11-29, has audits whose
+ * median read +0.016 % for +0.02 % in adds); but rounds come with heavy tails (a
  * round whose quartile a burst moved reads ten times the spread of the
  * others: on an Emerald Rapids VM the rounds' standard deviation was 0.11 %
  * and their median absolute deviation 0.03 %), and the mean's interval
  * pays for every tail while the median's does not.  The timer's step adds
- * a bound of its own to that interval (cbench_seq_step_bound()).  Why not
+ * a bound of its own to each round (cbench_seq_step_bound(),
+ * cbench_seq_interval()).  Why not
  * alpha spending over a fixed number of looks: an audit does not know in
  * advance how many rounds its budget allows, and a confidence sequence
  * needs no such plan.
@@ -46,7 +51,7 @@
 #include <stddef.h>
 
 /* Rounds before the first look (at 99 % the sequence has no interval
- * before about 20). */
+ * before 15). */
 #define CBENCH_SEQ_MIN_ROUNDS 8
 /* The round count the boundary is tightest at (rho chosen for it). */
 #define CBENCH_SEQ_TARGET_ROUNDS 30
@@ -57,8 +62,12 @@ struct cbench_seq {
 	double alpha;		/* 1 - confidence */
 	double rho;		/* the mixture's rho, in the counts' intrinsic time */
 	size_t rounds;
-	double *sorted;		/* the rounds' statistics, in order (malloc) */
+	/* The rounds' statistics d, each in order (malloc): d, d - b and
+	 * d + b, b a round's timer step bound (0 until it is counted), and
+	 * the last round's d until its bound is (NAN after). */
+	double *sorted[3];
 	size_t cap;
+	double last;
 	double mean, m2;	/* Welford's running mean and sum of squares */
 	/* Rounds whose two halves had a statistic each, and the sum of their
 	 * (d1 - d2)^2 / 4 (cbench_seq_noise_var()). */
@@ -135,20 +144,24 @@ double cbench_seq_share_beyond(double var, double noise_var);
  * NAN or negative; 0 for steps of 0.
  */
 double cbench_seq_step_bound(double rel_a, double rel_b);
-/* Counts a round's bound (NAN: not counted). */
+/* Counts the bound of the round cbench_seq_add() counted last (NAN: not
+ * counted; that round's statistic taken as exact). */
 void cbench_seq_add_bound(struct cbench_seq *s, double bound);
 /* The mean of the counted rounds' bounds, on the log scale; 0 without
- * any (timings taken as exact). */
+ * any (timings taken as exact): what the report calls the step's part of
+ * the interval. */
 double cbench_seq_bound(const struct cbench_seq *s);
 
 /*
  * The current estimate of B's change relative to A and its confidence
  * interval, as fractions (0.01 is B 1% slower), from the log-scale
  * sequence: the rounds' median, and the confidence sequence's order
- * statistics widened by the timer step's bound (cbench_seq_bound()), so
- * that the interval is never narrower than the timer can resolve.  NAN
- * bounds until the sequence has an order statistic on either side (a
- * dozen rounds at 99 %).
+ * statistics, the lower one of the rounds' d - b and the upper of their
+ * d + b, b each round's own step bound: a round's statistic of the
+ * durations lies within b of the timings', so the k-th least of them lies
+ * between the k-th least of d - b and of d + b, and the interval is never
+ * narrower than the timer can resolve.  NAN bounds until the sequence has
+ * an order statistic on either side (15 rounds at 99 %, 12 at 95 %).
  */
 void cbench_seq_interval(const struct cbench_seq *s, double *change, double *lo, double *hi);
 

@@ -46,7 +46,7 @@ struct cbench_store_added {
 	long long run_id;
 	char note[640];			/* why it stands apart; "" when it joined a series */
 	char kept[4096];		/* the object's copy; "" for none */
-	char read_note[400];		/* what reading the report noted (no digest,
+	char read_note[640];		/* what reading the report noted (no digest,
 					 * benchmarks left out); "" */
 };
 
