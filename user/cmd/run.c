@@ -714,11 +714,14 @@ static int remeasure(struct run_state *st, size_t total)
 			for (size_t j = 0; j < res->ntrials; j++)
 				done += res->trials[j].replacement;
 			for (size_t j = 0; j < asked; j++) {
-				if (!res->trials[j].set_aside || res->trials[j].replaced ||
-				    done >= replacements_max(st, &res->trials[j], r->waiting_shared))
+				const struct cbench_trial *t = &res->trials[j];
+
+				if (!t->set_aside || t->replaced ||
+				    done >= replacements_max(st, t, r->waiting_shared))
 					continue;
-				u[n] = (struct again_unit){ i, j, k++, SIZE_MAX, false };
-				u[n++].patient = done++ >= replacements_max(st, &res->trials[j], false);
+				/* Past the --trials every trial gets: the wait's. */
+				u[n++] = (struct again_unit){ i, j, k++, SIZE_MAX,
+							      done++ >= replacements_max(st, t, false) };
 			}
 		}
 		qsort(u, n, sizeof(*u), by_step);

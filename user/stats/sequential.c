@@ -164,7 +164,7 @@ void cbench_seq_add_bound(struct cbench_seq *s, double bound)
 	s->bounds++;
 	s->bound_sum += bound;
 	/* The round's d, widened by its own bound either way. */
-	if (!isnan(s->last) && s->rounds) {
+	if (!isnan(s->last)) {
 		move_value(s->sorted[1], s->rounds, s->last, s->last - bound);
 		move_value(s->sorted[2], s->rounds, s->last, s->last + bound);
 		s->last = NAN;
