@@ -339,7 +339,7 @@ grep -q "order 13 of history.so: no build kept" "$TMP/out" && [ "$(sql "$N" -c "
 	{ not_ok "queue next without a build"; cat "$TMP/out"; }
 build "$TMP/n13" n13 2000
 run_cb lab queue keep --store "$N" "$TMP/n13/history.so" --commit n13 --order 13
-run_cb lab queue next --store "$N" -- --trials 3 --trial-time 0.005
+run_cb lab queue next --store "$N" -- --keep-shared --trials 3 --trial-time 0.005
 run_cb lab queue next --store "$N"
 [ "$(sql "$N" -c "SELECT kind || ' ' || commit_id || ' ' || ord || ' ' || host FROM job")" = "run n13 13 $(hostname)" ] &&
 	ok "queue next queues the kept build of order 13 on the series' machine, once" ||
@@ -368,7 +368,7 @@ grep -q "order 12 of history.so: no build kept (measuring again Hash/len=64's ru
 	{ not_ok "queue next of a run set aside, without its build"; cat "$TMP/out" "$TMP/err"; }
 # The template is the build every run of this series names.
 run_cb lab queue keep --store "$X" "$TMP/tmpl/history.so" --commit x12 --order 12
-run_cb lab queue next --store "$X" -- --trials 3 --trial-time 0.005
+run_cb lab queue next --store "$X" -- --keep-shared --trials 3 --trial-time 0.005
 grep -q "queued: order 12 (commit x12) of history.so on .*, measuring again Hash/len=64's run set aside" "$TMP/out" ||
 	not_ok "queue next: no job for the run set aside: $(cat "$TMP/out" "$TMP/err")"
 run_cb lab queue next --store "$X"
