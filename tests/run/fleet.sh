@@ -418,4 +418,33 @@ run_cb lab worker --store "$TMP/q.db" --drain
 [ "$rc" -eq 0 ] && "$CB" store list "$TMP/q.db" 2>/dev/null | grep -q "s1 " &&
 	ok "the queue in a SQLite store: the job done, its run stored" || not_ok "the queue on SQLite"
 
+# A run job whose every trial ran on a core another thread shared: the
+# store would take none of it, so its worker measures it again, three
+# times in all, then fails the job with the store's reason.  The cache
+# says the CPU's core is 50 adds a cycle wide, wider than any today, so
+# every trial is narrower (tests/run/run.sh does the same).
+export XDG_CACHE_HOME="$TMP/narrow"
+run_cb run --backend user --trials 1 --trial-time 0.002 --shared-wait 0 -o /dev/null "$TMP/a/history.so"
+sed -i 's/^\([0-9a-f]*\) [0-9]* core width on CPU/\1 50000 core width on CPU/' "$XDG_CACHE_HOME/cbench/tuning"
+run_cb lab queue add --store "$TMP/narrow.db" "$TMP/a/history.so" --commit n1 --order 1 -- \
+	--shared-wait 0 --trials 2 --trial-time 0.002
+run_cb lab worker --store "$TMP/narrow.db" --drain
+"$CB" lab queue list --store "$TMP/narrow.db" --format json >"$TMP/narrow.json" 2>/dev/null
+if grep -q "every benchmark ran on a core another thread shared; measuring it again (2 of 3)$" "$TMP/err" &&
+   grep -q "measuring it again (3 of 3)$" "$TMP/err" && ! grep -q "(4 of 3)" "$TMP/err" &&
+   python3 - "$TMP/narrow.json" <<'PY'
+import json, sys
+(j,) = json.load(open(sys.argv[1]))["jobs"]
+assert j["state"] == "failed" and j["claims"] == 1, j
+assert "every trial kept ran on a core another thread shared" in j["error"], j
+assert j["error"].endswith("; measured 3 times"), j
+PY
+then
+	ok "a run job whose every trial ran shared: measured three times, then failed with the store's reason"
+else
+	not_ok "a run job on a shared core: $(cat "$TMP/err") $(cat "$TMP/narrow.json")"
+fi
+[ "$("$CB" store list "$TMP/narrow.db" --format json 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["runs"]))')" = 0 ] &&
+	ok "nothing of it in the store" || not_ok "a shared run job left something in the store"
+
 finish

@@ -138,6 +138,50 @@ static void read_refused(void)
 	cbench_store_run_free(&run);
 }
 
+/* The report with the first `shared` of its kept trials marked as run on a
+ * core another thread shared (Chain's three, then Copy's two). */
+static char *shared_report(int shared)
+{
+	static const char ok[] = "{\"status\": \"ok\", ";
+	static char buf[8192];
+	const char *from = report("m", "d", "abc", "", 1, 1.1, 1.2), *at;
+	size_t len = 0;
+
+	/* Each kept trial with its measurements, which make it one. */
+	while ((at = strstr(from, ok))) {
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%.*s%s\"measurements\": 10, ",
+					(int)(at - from + strlen(ok)), from,
+					shared-- > 0 ? "\"cause\": \"shared\", " : "");
+		from = at + strlen(ok);
+	}
+	snprintf(buf + len, sizeof(buf) - len, "%s", from);
+	return buf;
+}
+
+/* A benchmark whose every kept trial ran shared is left out, with a note;
+ * a run with nothing left is refused as one to measure again (-EAGAIN). */
+static void read_shared(void)
+{
+	struct cbench_store_run run;
+	char err[512];
+
+	CU_ASSERT_EQUAL(read_text(shared_report(3), &run, err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NULL(find(&run, "Chain", CBENCH_METRIC_NS));
+	CU_ASSERT_PTR_NOT_NULL(find(&run, "Copy/size=64", CBENCH_METRIC_NS));
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "1 benchmark left out (Chain): every trial kept ran on a core "
+				      "another thread shared"));
+	cbench_store_run_free(&run);
+	/* One of Chain's trials its own: Chain stays. */
+	CU_ASSERT_EQUAL(read_text(shared_report(2), &run, err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(find(&run, "Chain", CBENCH_METRIC_NS));
+	CU_ASSERT_PTR_NULL(strstr(note, "left out"));
+	cbench_store_run_free(&run);
+	CU_ASSERT_EQUAL(read_text(shared_report(5), &run, err, sizeof(err)), -EAGAIN);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no benchmark of this run has a figure to add"));
+	CU_ASSERT_EQUAL(run.nresults, 0);
+	cbench_store_run_free(&run);
+}
+
 static int setup(void)
 {
 	if (!mkdtemp(dir))
@@ -499,6 +543,7 @@ static void interchange(void)
 static CU_TestInfo store_tests[] = {
 	{ "a run report's headlines and uncertainties", read_known },
 	{ "what is not a run report is refused", read_refused },
+	{ "benchmarks whose every trial ran shared are left out", read_shared },
 	{ "runs round trip through the file", round_trip },
 	{ "conflicting runs refused, another machine kept apart", refusals },
 	{ "files that are not stores", not_stores },

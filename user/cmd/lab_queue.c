@@ -53,6 +53,13 @@
 /* What a worker waits between looks at an empty queue, by default. */
 #define POLL_SECONDS 10
 #define LEASE_SECONDS 60
+/*
+ * How many times a worker measures a run job whose every benchmark kept
+ * only trials on a core another thread shared (the store takes none of
+ * them): another thread comes and goes for seconds to minutes on a shared
+ * host, and a run, its --shared-wait spent, can fall in one stretch whole.
+ */
+#define JOB_SHARED_ATTEMPTS 3
 
 enum {
 	OPT_STORE = 256, OPT_COMMIT, OPT_ORDER, OPT_CPU, OPT_HOST, OPT_FORMAT, OPT_LEASE, OPT_POLL,
@@ -122,8 +129,10 @@ static void help(FILE *f)
 		"writes its results and the job's end in one transaction, and takes the next;\n"
 		"with an empty queue it looks again every --poll S (default %d), or with\n"
 		"--drain it ends.  A job whose worker died is taken again when its lease runs\n"
-		"out, and the dead worker's results never count.  SIGTERM or SIGINT puts the\n"
-		"job at hand back in the queue.\n"
+		"out, and the dead worker's results never count.  A run none of whose\n"
+		"benchmarks kept a trial on a core of its own is measured again, %d times in\n"
+		"all, before the job fails.  SIGTERM or SIGINT puts the job at hand back in\n"
+		"the queue.\n"
 		"\n"
 		"Options:\n"
 		"  --store STORE  the store: a file, or a PostgreSQL URL (credentials as libpq\n"
@@ -139,7 +148,7 @@ static void help(FILE *f)
 		"  -h, --help     show this help\n"
 		"\n"
 		"Exit status: 0 done, 1 an error (or --drain with jobs none of which fit), 2 bad\n"
-		"usage.\n", LEASE_SECONDS, POLL_SECONDS);
+		"usage.\n", LEASE_SECONDS, POLL_SECONDS, JOB_SHARED_ATTEMPTS);
 }
 
 static int seconds(const char *arg, const char *option, long long *v)
@@ -886,35 +895,21 @@ static int fetch(struct worker *w, const char *id, char side, char *out, size_t 
 	return ret == -ENOENT || ret == -EINVAL ? 1 : ret;
 }
 
-/* Measures j; its results into *run (a run job) or *result (a confirmation),
- * or why it failed into error.  0, or -ESTALE / -EINTR / -errno. */
-static int measure(struct worker *w, struct cbench_job *j, struct cbench_store_run *run,
-		   char **result, char *error, size_t errlen)
+/* Runs argv once into report and reads what it wrote: into *result (a
+ * confirmation) or *run (a run job), or why not into error.  0,
+ * -EAGAIN where a run's every benchmark ran shared (error says so), or
+ * -ESTALE / -EINTR / -errno. */
+static int measure_once(struct worker *w, struct cbench_job *j, char **argv, const char *report,
+			struct cbench_store_run *run, char **result, char *error, size_t errlen)
 {
-	char a[PATH_MAX], b[PATH_MAX], report[PATH_MAX], note[640];
 	bool confirm = !strcmp(j->kind, "confirm");
-	char **argv;
+	char note[640];
 	size_t len;
-	int status, ret;
+	int status;
 
-	ret = fetch(w, j->object, 'a', a, sizeof(a), error, errlen);
-	if (!ret && confirm)
-		ret = fetch(w, j->object_b, 'b', b, sizeof(b), error, errlen);
-	if (ret)
-		return ret > 0 ? 0 : ret;
-	/* The lease from here, whatever fetching the objects took. */
-	ret = cbench_queue_renew(&w->s, j, w->o->lease, error, errlen);
-	if (ret == -ESTALE)
-		return ret;
 	error[0] = '\0';
-	snprintf(report, sizeof(report), "%s/report.json", w->dir);
-	argv = child_argv(j, confirm ? "audit" : "run", report, a, confirm ? b : NULL);
-	if (!argv) {
-		snprintf(error, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	unlink(report);
 	status = run_child(w, j, argv, error, errlen);
-	free(argv);
 	if (status < 0)
 		return status;
 	/* audit: 3 and 4 are its gate's verdicts, results all the same. */
@@ -931,6 +926,8 @@ static int measure(struct worker *w, struct cbench_job *j, struct cbench_store_r
 	status = cbench_store_read_report(*result, len, run, note, sizeof(note), error, errlen);
 	free(*result);
 	*result = NULL;
+	if (status == -EAGAIN)
+		return status;
 	if (!status) {
 		snprintf(run->commit, sizeof(run->commit), "%s", j->commit);
 		run->order = j->order;
@@ -940,6 +937,53 @@ static int measure(struct worker *w, struct cbench_job *j, struct cbench_store_r
 			fprintf(stderr, "%s: job %lld: note: %s\n", cbench_prog, j->id, note);
 	}
 	return 0;
+}
+
+/* Measures j; its results into *run (a run job) or *result (a confirmation),
+ * or why it failed into error.  A run whose every benchmark ran on a shared
+ * core is measured again, JOB_SHARED_ATTEMPTS times in all.  0, or -ESTALE /
+ * -EINTR / -errno. */
+static int measure(struct worker *w, struct cbench_job *j, struct cbench_store_run *run,
+		   char **result, char *error, size_t errlen)
+{
+	char a[PATH_MAX], b[PATH_MAX], report[PATH_MAX];
+	bool confirm = !strcmp(j->kind, "confirm");
+	char **argv;
+	int ret;
+
+	ret = fetch(w, j->object, 'a', a, sizeof(a), error, errlen);
+	if (!ret && confirm)
+		ret = fetch(w, j->object_b, 'b', b, sizeof(b), error, errlen);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	snprintf(report, sizeof(report), "%s/report.json", w->dir);
+	argv = child_argv(j, confirm ? "audit" : "run", report, a, confirm ? b : NULL);
+	if (!argv) {
+		snprintf(error, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (int attempt = 1;; attempt++) {
+		/* The lease from here, whatever fetching the objects or the
+		 * attempt before took. */
+		ret = cbench_queue_renew(&w->s, j, w->o->lease, error, errlen);
+		if (ret == -ESTALE)
+			break;
+		ret = measure_once(w, j, argv, report, run, result, error, errlen);
+		if (ret != -EAGAIN)
+			break;
+		if (attempt == JOB_SHARED_ATTEMPTS) {
+			size_t at = strlen(error);
+
+			snprintf(error + at, errlen - at, "; measured %d times", attempt);
+			ret = 0;
+			break;
+		}
+		fprintf(stderr, "%s: worker %s: job %lld (%s %s): every benchmark ran on a core another "
+			"thread shared; measuring it again (%d of %d)\n", cbench_prog, w->name, j->id,
+			j->kind, j->name, attempt + 1, JOB_SHARED_ATTEMPTS);
+	}
+	free(argv);
+	return ret;
 }
 
 /* One job claimed: measured, ended.  0, or -EINTR to stop, or -errno. */

@@ -167,7 +167,7 @@ int cbench_store_read_report(const char *text, size_t len, struct cbench_store_r
 			 "kept ran on a core another thread shared (measure again at a quieter moment, or "
 			 "with --keep-shared)" : "no benchmark of this run measured anything (every trial "
 			 "failed)");
-		ret = -EINVAL;
+		ret = out.n ? -EAGAIN : -EINVAL;
 	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");

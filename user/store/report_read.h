@@ -18,7 +18,9 @@ struct cbench_store_run;
  * report/digest.h) or rewritten, a member of the wrong type (a trial that
  * is not a number, named by its path: "benchmarks[2].trials[1].ns_per_op"),
  * an interrupted run, one without an object's build ID, or one in which no
- * benchmark measured.  -ENOMEM.  A report without a digest (an older
+ * benchmark measured.  -EAGAIN where every benchmark was left out because
+ * each kept only trials on a core another thread shared (the run could be
+ * measured again at a quieter moment).  -ENOMEM.  A report without a digest (an older
  * cbenchctl's) is read, with a note saying so in note ("" otherwise).
  * On failure run is freed.
  */
