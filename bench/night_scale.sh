@@ -3,7 +3,9 @@
 # objects of 64, 512 and 4,096 benchmarks (bench/sweep.c's kernel, 1, 8
 # and 64 copies of its 64 parameter values), each run cold (no tuning
 # cached), warm, and warm with --jobs 2 where two CPUs fit, with TRIALS
-# trials (default 10, run's) at the default trial time; prints the wall
+# trials (default: none said, so run's default: on one CPU trials until
+# each headline is within 0.05 %, within as long as 10 of each would take;
+# with --jobs 2, 10) at the default trial time; prints the wall
 # time a benchmark took beside its trials' own (warm-up and measurement),
 # the user and system time, the peak memory, --jobs 2's speed-up, and
 # where a warm trial's time went (fork, the worker's start, setup, warm-up,
@@ -15,7 +17,7 @@ set -eu
 . bench/lib.sh
 
 SIZES=${SIZES:-64 512 4096}
-TRIALS=${TRIALS:-10}
+TRIALS=${TRIALS:-}
 mkdir -p build/bench
 python3 - "$TMP" $SIZES <<'PY'
 import sys
@@ -33,25 +35,28 @@ FIT=$("$CB" doctor --no-measure --json 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 print(next((c.get("fit", 1) for c in d.get("checks", []) if c.get("name") == "jobs"), 1))' || echo 1)
-echo "a night at scale on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), CPU $CPU, $TRIALS trials a benchmark, $(date -u +%Y-%m-%d)"
+echo "a night at scale on $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), CPU $CPU, ${TRIALS:-the default} trials a benchmark, $(date -u +%Y-%m-%d)"
 for n in $SIZES; do
 	${CC:-gcc} -O2 -fPIC -shared -Iinclude -o "build/bench/sweep$n.so" "$TMP/sweep$n.c"
 	export XDG_CACHE_HOME="$TMP/cache$n"
-	for way in cold warm jobs; do
+	# fixed: warm, 10 trials of each (--precision off), what --jobs 2
+	# takes by default and is measured against.
+	for way in cold warm fixed jobs; do
 		case $way in
 		jobs) [ "$FIT" -ge 2 ] || continue; opts="--jobs 2" ;;
+		fixed) [ -z "$TRIALS" ] || continue; opts="--cpu $CPU --precision off" ;;
 		*) opts="--cpu $CPU" ;;
 		esac
 		# shellcheck disable=SC2086
 		CBENCH_COSTS=1 /usr/bin/time -f "%e %U %S %M" -o "$TMP/time-$way" "$CB" run $opts \
-			--trials "$TRIALS" --format json -o "$TMP/run$n-$way.json" "build/bench/sweep$n.so" \
+			${TRIALS:+--trials "$TRIALS"} --format json -o "$TMP/run$n-$way.json" "build/bench/sweep$n.so" \
 			2>"$TMP/err$n-$way" || true
 	done
 	python3 - "$n" "$TMP" <<'PY'
 import json, os, sys
 n, tmp = int(sys.argv[1]), sys.argv[2]
 wall = {}
-for way in ("cold", "warm", "jobs"):
+for way in ("cold", "warm", "fixed", "jobs"):
     if not os.path.exists(f"{tmp}/run{n}-{way}.json"):
         continue
     e, u, s, m = open(f"{tmp}/time-{way}").read().split()
@@ -60,11 +65,21 @@ for way in ("cold", "warm", "jobs"):
     trials = sum(len(b["trials"]) for b in d["benchmarks"])
     wall[way] = float(e)
     own = (o["trial_time_s"] + o["warmup_s"]) * trials / n
-    label = {"cold": "cold", "warm": "warm", "jobs": "--jobs 2"}[way]
+    label = {"cold": "cold", "warm": "warm", "fixed": "warm, 10", "jobs": "--jobs 2"}[way]
+    kept = sum(t["status"] == "ok" for b in d["benchmarks"] for t in b["trials"])
+    stops = {}
+    for b in d["benchmarks"]:
+        why = (b.get("stopped") or {}).get("why")
+        if why:
+            stops[why] = stops.get(why, 0) + 1
+    base = "fixed" if "fixed" in wall else "warm"
     print(f"{n:>5} benchmarks, {label:8}: {float(e):7.2f} s wall, {float(e) / n:.4f} s a benchmark "
           f"(its trials' own {own:.4f} s), {float(e) / trials * 1e3:5.2f} ms a trial; "
-          f"user {float(u):.2f} s, system {float(s):.2f} s, peak {int(m) / 1024:.1f} MB"
-          + (f"; {wall['warm'] / float(e):.2f}x the warm run" if way == "jobs" and "warm" in wall else ""))
+          f"user {float(u):.2f} s, system {float(s):.2f} s, peak {int(m) / 1024:.1f} MB; "
+          f"trials a benchmark {trials / n:.1f} measured, {kept / n:.1f} kept"
+          + (" (stopped: " + ", ".join(f"{v} {k}" for k, v in sorted(stops.items())) + ")" if stops else "")
+          + (f"; {wall[base] / float(e):.2f}x the {'10-trial ' if base == 'fixed' else ''}warm run"
+             if way == "jobs" and base in wall else ""))
 PY
 	# Where a warm trial's time went (session/phase.h's stages, CBENCH_COSTS).
 	sed -n 's/^cbenchctl: trial costs, means over [0-9]* trials: /       a warm trial: /p' "$TMP/err$n-warm"

@@ -666,6 +666,27 @@ PY
 		not_ok "--shared-wait $wait (exit $rc): $(grep 'core shared' "$TMP/err")"
 	fi
 done
+# The default (no --trials): trials set aside are made up for by more
+# rounds, and a benchmark is precise only on five kept; every trial shared,
+# none is, so the rounds go on until the run's time is spent, and then the
+# widest shared trials come back, said so.
+run_cb run --trial-time 0.002 --warmup 0.001 --filter '^add_chain$' -o "$TMP/shared-default.json" "$SUITE"
+if [ "$rc" -eq 0 ] && python3 - "$TMP/shared-default.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["config"]["run_options"]["precision_auto"] is True, d["config"]["run_options"]
+(b,) = d["benchmarks"]
+t = b["trials"]
+assert b["stopped"]["why"] in ("budget", "most") and len(t) > 5, b["stopped"]
+kept = [x for x in t if x["status"] == "ok"]
+assert kept and all(x["cause"] == "shared" for x in kept) and 2 * len(kept) <= len(t) + 1, t
+assert not any(x.get("replacement") for x in t), t
+PY
+then
+	ok "the default on a shared core: more rounds, never precise on shared trials, the widest back at the end"
+else
+	not_ok "the default on a shared core (exit $rc): $(grep -E 'core shared|trials:' "$TMP/err")"
+fi
 if ! python3 -c 'import json,sys; sys.exit("shared_wait_s" in json.load(open(sys.argv[1]))["config"]["run_options"])' "$TMP/shared.json"; then
 	not_ok "--shared-wait 0 is said in the report"
 else
@@ -777,7 +798,11 @@ run_cb run $PREC --precision 0.0000001 --trials 6 --format json -o "$TMP/most.js
 if [ "$rc" -eq 0 ] && python3 - "$TMP/most.json" <<'PY'
 import json, sys
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    assert b["stopped"]["why"] == "most" and b["stopped"]["trials"] == 6, b["stopped"]
+    # Six measured; a trial set aside is made up for by rounds, not after them.
+    kept = sum(t["status"] == "ok" for t in b["trials"])
+    assert b["stopped"]["why"] == "most" and len(b["trials"]) == 6, b
+    assert b["stopped"]["trials"] == kept >= 3, b["stopped"]
+    assert "stopped at the most trials, 6 (--trials)" in b["stopped"]["note"], b["stopped"]
     assert "wider than --precision asked" in b["stopped"]["note"], b["stopped"]
 PY
 then
@@ -813,9 +838,70 @@ check_refusal() {
 }
 check_refusal "--precision 0" "--precision.*a percent above 0 and under 100" --precision 0
 check_refusal "--precision abc" "--precision.*a percent above 0" --precision abc%
-check_refusal "--budget without --precision" "give --precision too" --budget 5
+check_refusal "--budget with --trials" "give --precision too" --budget 5 --trials 3
+check_refusal "--budget with --precision off" "give --precision too" --budget 5 --precision off
+check_refusal "--budget 0" "--budget.*a positive number of seconds, or auto" --budget 0
 check_refusal "--precision with --trials 3" "at least 5 trials" --precision 1% --trials 3
 check_refusal "--precision with --resume" "--precision cannot go with --resume" --precision 1% --resume "$TMP/prec.json"
+
+# The default, without --trials or --precision: --precision 0.05% within
+# --budget auto (as long as ten rounds would take); every benchmark says
+# why it stopped, and the foot counts them.  --precision off: ten each.
+# shellcheck disable=SC2086
+run_cb run $PREC -o "$TMP/default.json" -o "$TMP/default.txt" "$SUITE"
+if [ "$rc" -eq 0 ] && grep -Eq '^trials: 2 benchmarks |^trials: 1 benchmark .*, 1 ' "$TMP/err" &&
+   grep -q "each stops once its headline's interval is within 0.05% (the default; --trials K takes K of each)$" "$TMP/err" &&
+   grep -Eq '^# BenchmarkAddChain: stopped after [0-9]+ trials.* (the default precision \(without --trials\)|as long as 10 trials of each would take)' "$TMP/default.txt" &&
+   "$SCHEMA_PY" - "$TMP/default.json" <<'PY'
+import json, sys
+import jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open("docs/schema/run.schema.json")))
+o = d["config"]["run_options"]
+assert o["precision"] == 0.0005 and o["precision_auto"] is True and o["trials"] == 50, o
+for b in d["benchmarks"]:
+    s = b["stopped"]
+    kept = sum(t["status"] == "ok" for t in b["trials"])
+    assert s["why"] in ("precise", "budget", "most") and s["trials"] == kept, s
+    assert kept >= 5 or s["why"] != "precise", s
+    assert s["why"] != "budget" or o["budget_s"] > 0, o
+PY
+then
+	ok "the default: trials until each headline is within 0.05 %, within the time ten would take, said and counted"
+else
+	not_ok "the default precision (exit $rc): $(cat "$TMP/err")"
+fi
+# --trial-time auto spreads a benchmark's trials over half a second
+# counting the ten it takes as a rule, not the fifty it may: two
+# benchmarks get about 20 ms trials (at fifty, 4 ms).
+run_cb run --keep-shared --filter '^(add|imul)_chain$' --format json -o "$TMP/span.json" "$SUITE"
+if [ "$rc" -eq 0 ] && python3 -c 'import json,sys; o = json.load(open(sys.argv[1]))["config"]["run_options"]; sys.exit(not (o["trial_time_s"] > 0.015 and o["precision_auto"]))' "$TMP/span.json"; then
+	ok "the default's trials as long as ten of each would make them"
+else
+	not_ok "the default's trial time (exit $rc)"
+fi
+# shellcheck disable=SC2086
+run_cb run $PREC --precision off -o "$TMP/off.json" "$SUITE"
+if [ "$rc" -eq 0 ] && ! grep -q '^trials:' "$TMP/err" && python3 - "$TMP/off.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["config"]["run_options"]
+assert "precision" not in o and "precision_auto" not in o and o["trials"] == 10, o
+for b in d["benchmarks"]:
+    assert "stopped" not in b and sum(t["status"] == "ok" for t in b["trials"]) == 10, b
+PY
+then
+	ok "--precision off: ten trials of each, kept"
+else
+	not_ok "--precision off (exit $rc)"
+fi
+run_cb run --resume "$TMP/default.json" -o "$TMP/refused.json" "$SUITE"
+if [ "$rc" -ne 0 ] && [ ! -e "$TMP/refused.json" ] &&
+   grep -q "unable to resume .*default.json: it stopped each benchmark's trials at --precision 0.05% (the default without --trials), and --resume goes on only with a run of a number of trials" "$TMP/err"; then
+	ok "a default run's report is no run to resume, said so"
+else
+	not_ok "--resume of a default run (exit $rc): $(cat "$TMP/err")"
+fi
 
 # ---- failing benchmarks: reported, the others still run ---------------------
 

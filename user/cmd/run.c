@@ -374,7 +374,7 @@ static void start(struct run_state *st)
 		.filter = st->opt->filter, .trial_time_auto = !(st->opt->trial_time_s > 0),
 		.warmup_auto = !(st->opt->warmup_s > 0), .precision = st->opt->precision,
 		.fresh_workers = st->opt->fresh_workers, .keep_shared = st->opt->keep_shared,
-		.budget_s = st->opt->budget_s };
+		.budget_s = fmax(st->opt->budget_s, 0), .precision_auto = st->opt->precision_auto };
 	cbench_run_trial_time(st->opt, s->nchosen, s->nlanes, st->opt->fresh_workers || !s->ops->release,
 			      &st->report.settings.trial_time_s,
 			      &st->report.settings.warmup_s);
@@ -709,7 +709,8 @@ static int remeasure(struct run_state *st, size_t total)
 			return -ENOMEM;
 		for (size_t i = 0; i < r->nresults; i++) {
 			struct cbench_result *res = &r->results[i];
-			size_t asked = res->carried ? 0 : res->ntrials, done = 0, k = 0;
+			/* --precision's rounds made up for what they set aside. */
+			size_t asked = res->carried || res->stop ? 0 : res->ntrials, done = 0, k = 0;
 
 			for (size_t j = 0; j < res->ntrials; j++)
 				done += res->trials[j].replacement;
@@ -833,6 +834,19 @@ static bool rounds_on(struct run_state *st, size_t total, size_t first, size_t l
  * (report_jobs.c).  On a terminal the last round prints each benchmark's
  * row as it finishes.  True if a signal stopped the run.
  */
+/* The trials of res's first n that it keeps: measured, not set aside. */
+static size_t kept_trials(const struct cbench_result *res, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t j = 0; j < n && j < res->ntrials; j++) {
+		const struct cbench_trial *t = &res->trials[j];
+
+		kept += t->samples && !t->error && t->valid && !t->set_aside;
+	}
+	return kept;
+}
+
 /*
  * How precise res's headline is, as --precision judges it: est-cycles/op's
  * interval where every kept trial has one (the clock's level taken out, the
@@ -850,18 +864,28 @@ static void judge_precision(struct cbench_result *res)
  * headline interval lies within the precision of its headline, either way,
  * takes no more trials (CBENCH_STOP_PRECISE); the others go on, to --trials
  * (CBENCH_STOP_MOST), or until --budget's seconds of rounds have passed
- * (CBENCH_STOP_BUDGET).  Every round runs on every CPU of the session.
- * True if a signal stopped the run.
+ * (CBENCH_STOP_BUDGET; auto: as long as CBENCH_TRIALS_DEFAULT rounds would
+ * take, from the time the first CBENCH_PRECISION_MIN_TRIALS took, so that a
+ * run never takes much longer than one of that many trials each, and what
+ * the precise benchmarks leave goes to the noisy ones).  Every round runs
+ * on every CPU of the session.  True if a signal stopped the run.
  */
 static bool measure_precise(struct run_state *st, size_t total)
 {
 	struct cbench_report *r = &st->report;
-	double began = now_s();
+	double began = now_s(), budget = st->opt->budget_s;
 	size_t open = r->nresults;
 
+	/* Trials set aside are made up for by the rounds that follow (and
+	 * none is measured again after them: remeasure()); a shared trial
+	 * comes back only once its benchmark has stopped (report.c). */
+	r->waiting_shared = !st->opt->keep_shared;
 	for (size_t t = 0; t < st->opt->trials && open; t++) {
-		if (st->opt->budget_s > 0 && t >= CBENCH_PRECISION_MIN_TRIALS &&
-		    now_s() - began > st->opt->budget_s)
+		if (budget < 0 && t == CBENCH_PRECISION_MIN_TRIALS) {
+			budget = (now_s() - began) * CBENCH_TRIALS_DEFAULT / CBENCH_PRECISION_MIN_TRIALS;
+			r->settings.budget_s = budget;
+		}
+		if (budget > 0 && t >= CBENCH_PRECISION_MIN_TRIALS && now_s() - began > budget)
 			break;
 		if (rounds_on(st, total, t, t + 1, 0))
 			return true;
@@ -875,7 +899,9 @@ static bool measure_precise(struct run_state *st, size_t total)
 			if (res->stop || res->carried || !strcmp(res->tuning, "failed"))
 				continue;
 			judge_precision(res);
-			if (res->stop_half <= st->opt->precision) {
+			res->stop_auto = st->opt->precision_auto;
+			if (kept_trials(res, t + 1) >= CBENCH_PRECISION_MIN_TRIALS &&
+			    res->stop_half <= st->opt->precision) {
 				res->stop = CBENCH_STOP_PRECISE;
 				res->ntrials = t + 1;
 				continue;
@@ -892,9 +918,11 @@ static bool measure_precise(struct run_state *st, size_t total)
 		while (done < res->ntrials && (res->trials[done].samples || res->trials[done].error))
 			done++;
 		judge_precision(res);
+		res->stop_auto = st->opt->precision_auto;
 		res->stop = done < st->opt->trials ? CBENCH_STOP_BUDGET : CBENCH_STOP_MOST;
 		res->ntrials = done;
 	}
+	r->waiting_shared = false;
 	return false;
 }
 
@@ -951,7 +979,8 @@ static int measure_all(struct run_state *st)
 	t0 = now_s();
 	if (measure_rounds(st, total))
 		return 0;
-	st->report.settings.shared_wait_s = shared_wait(st, now_s() - t0);
+	/* Under --precision, its rounds went on where trials were set aside. */
+	st->report.settings.shared_wait_s = st->opt->precision > 0 ? 0 : shared_wait(st, now_s() - t0);
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
 	return remeasure(st, total);
 }

@@ -72,11 +72,16 @@ void cbench_run_usage(FILE *f)
 		"  --quiet-mode MODE   kmod: how cbench.ko keeps a measurement quiet: cli\n"
 		"                      (interrupts off) or lvt (interrupts on, the local APIC's\n"
 		"                      LVT entries masked); default the module's quiet_mode\n"
-		"  --trials K          trials per benchmark, each a result line (default 10)\n"
+		"  --trials K          exactly K trials per benchmark, each a result line\n"
 		"  --precision PCT     stop a benchmark's trials once its headline's interval is\n"
-		"                      within PCT percent of it (0.05%%), after 5 at least;\n"
-		"                      --trials is then the most (default 50)\n"
+		"                      within PCT percent of it, after 5 at least; --trials is\n"
+		"                      then the most (default 50).  Without --trials or\n"
+		"                      --precision a run on one CPU stops at 0.05%% within\n"
+		"                      --budget auto; --precision off (and --jobs, --cpus,\n"
+		"                      --resume, --backend both) takes 10 trials of each\n"
 		"  --budget SECONDS    with --precision: no new round of trials after this long\n"
+		"                      (auto, the default without --trials: as long as 10\n"
+		"                      rounds of every benchmark would take)\n"
 		"  --retune            ignore the cached reps and tune again\n"
 		"  --resume REPORT     go on with the run whose JSON report this is (stopped by a\n"
 		"                      signal): measure only the trials it did not finish\n"
@@ -117,7 +122,7 @@ void cbench_run_options_init(struct cbench_run_options *o)
 	memset(o, 0, sizeof(*o));
 	o->backend = CBENCH_BACKEND_AUTO;
 	o->cpu = -1;
-	o->trials = 10;
+	o->trials = CBENCH_TRIALS_DEFAULT;
 	o->format = CBENCH_FORMAT_GO;
 	o->time_limit_s = 10;
 	o->trial_time_s = 0;		/* auto: cbench_run_trial_time() */
@@ -160,15 +165,26 @@ static int precision_option(struct cbench_run_options *o, int c, const char *arg
 	size_t len = strlen(arg);
 
 	if (c == OPT_BUDGET) {
+		if (!strcmp(arg, "auto")) {
+			o->budget_s = -1;
+			return 0;
+		}
 		if (cbench_parse_number(arg, &o->budget_s) || !(o->budget_s > 0))
-			return cbench_option_refuse(err, "--budget", "a positive number of seconds", arg);
+			return cbench_option_refuse(err, "--budget", "a positive number of seconds, or auto",
+						    arg);
+		return 0;
+	}
+	if (!strcmp(arg, "off")) {
+		o->precision = 0;
+		o->precision_off = true;
 		return 0;
 	}
 	snprintf(num, sizeof(num), "%.*s", (int)(len && arg[len - 1] == '%' ? len - 1 : len), arg);
 	if (len >= sizeof(num) || cbench_parse_number(num, &pct) || !(pct > 0) || pct >= 100)
 		return cbench_option_refuse(err, "--precision", "a percent above 0 and under 100 "
-					    "(0.05%, or 0.05)", arg);
+					    "(0.05%, or 0.05), or off", arg);
 	o->precision = pct / 100;
+	o->precision_off = false;
 	return 0;
 }
 
@@ -367,7 +383,19 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 			cbench_prog);
 		return -EINVAL;
 	}
-	if (o->budget_s > 0 && !(o->precision > 0)) {
+	/* The default: stop where the answer is known, within the time ten
+	 * trials of each would take; --trials K asks for K, and --backend
+	 * both, --resume and a run on several CPUs (whose last round runs
+	 * alone, to tell who measures differently beside others) go by
+	 * trials. */
+	if (!o->trials_given && !(o->precision > 0) && !o->precision_off && !o->both && !o->resume &&
+	    o->jobs <= 1 && !o->cpus) {
+		o->precision = CBENCH_PRECISION_DEFAULT;
+		o->precision_auto = true;
+		if (!o->budget_s)
+			o->budget_s = -1;
+	}
+	if (o->budget_s && !(o->precision > 0)) {
 		fprintf(err, "%s: run --budget bounds the trials --precision adds: give --precision "
 			"too (without it a run takes --trials trials of each benchmark)\n", cbench_prog);
 		return -EINVAL;
@@ -417,7 +445,10 @@ void cbench_run_trial_time(const struct cbench_run_options *o, size_t benchmarks
 			   bool fresh,
 			   double *trial_s, double *warmup_s)
 {
-	double units = (double)o->trials * (double)benchmarks / (double)(cpus ? cpus : 1);
+	/* Under --precision without --trials, the trials a benchmark
+	 * takes as a rule, not the most it may. */
+	double trials = o->precision > 0 && !o->trials_given ? CBENCH_TRIALS_DEFAULT : o->trials;
+	double units = trials * (double)benchmarks / (double)(cpus ? cpus : 1);
 	double t = o->trial_time_s;
 
 	if (!(t > 0)) {

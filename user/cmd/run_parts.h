@@ -75,9 +75,13 @@ struct cbench_run_options {
 	/* --precision: stop a benchmark once its headline's interval is within
 	 * this much of it, either way (relative; 0: run --trials each); --trials
 	 * is then the most, trials_given whether it was said.  --budget: no new
-	 * round of trials after this many seconds of them (0: none). */
+	 * round of trials after this many seconds of them (0: none; < 0: auto,
+	 * as long as CBENCH_TRIALS_DEFAULT rounds would take).  precision_auto:
+	 * neither --trials nor --precision was given, so a run stops at
+	 * CBENCH_PRECISION_DEFAULT within --budget auto; precision_off:
+	 * --precision off, CBENCH_TRIALS_DEFAULT trials each. */
 	double precision, budget_s;
-	bool trials_given;
+	bool trials_given, precision_auto, precision_off;
 };
 
 /* --shared-wait auto's least, in seconds, and the most replacements a
@@ -85,6 +89,10 @@ struct cbench_run_options {
 #define CBENCH_SHARED_WAIT_MIN 2.0
 #define CBENCH_SHARED_REPLACEMENTS 100
 
+/* The trials a benchmark takes with --precision off. */
+#define CBENCH_TRIALS_DEFAULT 10
+/* The precision a run stops at where neither --trials nor --precision says. */
+#define CBENCH_PRECISION_DEFAULT 0.0005
 /* The fewest trials a benchmark takes under --precision. */
 #define CBENCH_PRECISION_MIN_TRIALS 5
 /* The most, where --trials does not say. */

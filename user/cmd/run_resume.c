@@ -75,6 +75,15 @@ static int options_differ(const struct cbench_resume *rs, const struct cbench_ru
 		{ "--time-limit", ro->time_limit_s, o->time_limit_s, false },
 	};
 
+	/* A run stopped by precision took trials as its benchmarks needed:
+	 * no count of trials says what is left to measure. */
+	if (ro->precision > 0) {
+		cbench_err("unable to resume %s: it stopped each benchmark's trials at --precision "
+			   "%g%%%s, and --resume goes on only with a run of a number of trials: measure it "
+			   "again (with --trials K, a run stopped can be resumed)\n", rs->path,
+			   100 * ro->precision, ro->precision_auto ? " (the default without --trials)" : "");
+		return -1;
+	}
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 		double then = nums[i].then;
 

@@ -230,6 +230,9 @@ struct cbench_result {
 	 * and whether it was est-cycles/op's (else ns/op's). */
 	double stop_half;
 	bool stop_est;
+	/* The precision and budget were the defaults (neither --trials nor
+	 * --precision given). */
+	bool stop_auto;
 	/* A finished trial of this run looked for loop timing points and
 	 * found none: later ones need not look (run.c). */
 	bool tp_none;
@@ -334,8 +337,11 @@ struct cbench_report {
 		/* --trial-time, --warmup auto: the two above derived (run.c). */
 		bool trial_time_auto, warmup_auto;
 		/* --precision (relative, 0: none; trials is then the most) and
-		 * --budget (seconds of the run's trials, 0: none). */
+		 * --budget (seconds of the run's trials, 0: none; auto resolved
+		 * once the first rounds are measured); precision_auto: neither
+		 * --trials nor --precision was given, the default. */
 		double precision, budget_s;
+		bool precision_auto;
 		bool fresh_workers;		/* --fresh-workers */
 		bool keep_shared;		/* --keep-shared */
 		/* --shared-wait, resolved (auto: from the rounds' time);

@@ -275,7 +275,8 @@ static bool settled(const struct cbench_trial *t)
  * res keeps no unshared trial at all and nothing more will be measured in
  * their place: its replacements are spent (run.c measures --trials of them
  * at most, more for shared trials while --shared-wait lasts:
- * r->waiting_shared) or the run was stopped; then up to half the trials it
+ * r->waiting_shared), --precision ended its trials (res->stop) or the run
+ * was stopped; then up to half the trials it
  * asked for, as for a slowdown.  One unshared trial is the code's figure,
  * if an imprecise one; a median of shared trials is another thread's
  * (xxHash's vector code read 15-60 % slow in them, a one-cycle chain
@@ -294,7 +295,8 @@ static void shared_back(const struct cbench_report *r, struct cbench_result *res
 		replacements += t->replacement;
 		kept += !t->error && t->valid && !t->set_aside;
 	}
-	if (kept || (!r->interrupted && (replacements < r->settings.trials || r->waiting_shared)))
+	if (kept || (!r->interrupted && !res->stop &&
+		     (replacements < r->settings.trials || r->waiting_shared)))
 		return;
 	for (; 2 * kept < asked; kept++) {
 		struct cbench_trial *back = NULL;
@@ -859,18 +861,24 @@ const char *cbench_stop_text(const struct cbench_result *res, char *buf, size_t 
 	size_t kept = res->ntrials - res->failed - res->set_aside;
 	const char *which = res->stop_est ? "est-cycles/op" : "ns/op";
 
+	const char *asked = res->stop_auto ? "the default precision (without --trials)" :
+				 "--precision";
+
 	switch (res->stop) {
 	case CBENCH_STOP_PRECISE:
 		snprintf(buf, len, "stopped after %zu trials: its %s interval within %.3g%% of its "
-			 "headline, as --precision asked", kept, which, half);
+			 "headline, as %s asked", kept, which, half, asked);
 		break;
 	case CBENCH_STOP_MOST:
 		snprintf(buf, len, "stopped at the most trials, %zu (--trials): its %s interval still "
-			 "%.3g%% of its headline, wider than --precision asked", kept, which, half);
+			 "%.3g%% of its headline, wider than %s asked", res->ntrials - res->failed, which,
+			 half, asked);
 		break;
 	case CBENCH_STOP_BUDGET:
-		snprintf(buf, len, "stopped after %zu trials when the run's --budget ran out: its %s "
-			 "interval %.3g%% of its headline, wider than --precision asked", kept, which, half);
+		snprintf(buf, len, "stopped after %zu trials when the run's %s ran out: its %s "
+			 "interval %.3g%% of its headline, wider than %s asked", kept,
+			 res->stop_auto ? "time (--budget auto: as long as 10 trials of each would take)" :
+			 "--budget", which, half, asked);
 		break;
 	default:
 		*buf = '\0';

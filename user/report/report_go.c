@@ -351,7 +351,7 @@ static void put_tp_note(FILE *f, const char *name, const struct cbench_result *r
 static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 {
 	const char *name = res->exp->report_name;
-	char pages[64], stop[256];
+	char pages[64], stop[384];
 	size_t discarded = 0, total = 0;
 
 	for (size_t j = 0; j < res->ntrials; j++) {

@@ -221,8 +221,53 @@ void cbench_report_table_row(const struct cbench_report *r, const struct cbench_
 	put_notes(r, res, f, colour);
 }
 
+/* Under --precision: how many benchmarks stopped each way, after how many
+ * trials kept (the least and the most). */
+static void put_stops(const struct cbench_report *r, FILE *f, bool colour)
+{
+	static const char *const how[] = { "", "precise", "not precise within the run's time",
+					   "not precise at the most trials" };
+	size_t n[4] = { 0 }, lo[4], hi[4] = { 0 };
+	const char *sep = "";
+	bool any = false;
+
+	for (int k = 0; k < 4; k++)
+		lo[k] = SIZE_MAX;
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+		size_t kept = res->ntrials - res->failed - res->set_aside;
+		int k = res->stop == CBENCH_STOP_PRECISE ? 1 : res->stop == CBENCH_STOP_BUDGET ? 2 :
+			res->stop == CBENCH_STOP_MOST ? 3 : 0;
+
+		if (!k)
+			continue;
+		any = true;
+		n[k]++;
+		lo[k] = kept < lo[k] ? kept : lo[k];
+		hi[k] = kept > hi[k] ? kept : hi[k];
+	}
+	if (!any)
+		return;
+	fprintf(f, "%strials: ", colour ? DIM : "");
+	for (int k = 1; k < 4; k++) {
+		if (!n[k])
+			continue;
+		fprintf(f, "%s%zu%s %s", sep, n[k], *sep ? "" : n[k] == 1 ? " benchmark" : " benchmarks",
+			how[k]);
+		if (lo[k] == hi[k])
+			fprintf(f, " (%zu kept)", lo[k]);
+		else
+			fprintf(f, " (%zu to %zu kept)", lo[k], hi[k]);
+		sep = ", ";
+	}
+	fprintf(f, ": each stops once its headline's interval is within %.3g%% %s%s\n",
+		100 * r->settings.precision, r->settings.precision_auto ?
+		"(the default; --trials K takes K of each)" : "(--precision)", colour ? RESET : "");
+}
+
 void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colour)
 {
+	put_stops(r, f, colour);
 	if (!isnan(r->core_ghz_min))
 		fprintf(f, "%score clock %.3f to %.3f GHz over the run (%.2f%%)%s%s\n", colour ? DIM : "",
 			r->core_ghz_min, r->core_ghz_max,

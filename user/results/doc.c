@@ -68,6 +68,7 @@ static void read_options(const struct cbench_json *ro, struct cbench_doc_options
 	const struct cbench_json *a = cbench_json_get(ro, "trial_time_auto");
 	const struct cbench_json *w = cbench_json_get(ro, "warmup_auto");
 	const struct cbench_json *k = cbench_json_get(ro, "keep_shared");
+	const struct cbench_json *p = cbench_json_get(ro, "precision_auto");
 
 	o->known = ro != NULL;
 	o->trials = cbench_json_number(ro, "trials", -1);
@@ -77,6 +78,8 @@ static void read_options(const struct cbench_json *ro, struct cbench_doc_options
 	o->trial_time_auto = a && a->boolean;
 	o->warmup_auto = w && w->boolean;
 	o->keep_shared = k && k->boolean;
+	o->precision = cbench_json_number(ro, "precision", 0);
+	o->precision_auto = p && p->boolean;
 	o->filter = cbench_json_string(ro, "filter", NULL);
 }
 

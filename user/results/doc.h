@@ -50,6 +50,8 @@ struct cbench_doc_options {
 	double trials, trial_time_s, warmup_s, time_limit_s;
 	bool trial_time_auto, warmup_auto;
 	bool keep_shared;		/* run --keep-shared */
+	double precision;		/* run --precision (0: by trials) */
+	bool precision_auto;		/* the default, without --trials */
 	const char *filter;		/* NULL: every benchmark */
 };
 

@@ -119,6 +119,8 @@ static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
 			cbench_jsonw_double(j, "precision", s->precision);
 		if (s->budget_s > 0)
 			cbench_jsonw_double(j, "budget_s", s->budget_s);
+		if (s->precision_auto)
+			cbench_jsonw_bool(j, "precision_auto", true);
 		if (s->fresh_workers)
 			cbench_jsonw_bool(j, "fresh_workers", true);
 		if (s->keep_shared)
@@ -255,7 +257,7 @@ static void put_params(struct cbench_jsonw *j, const struct cbench_experiment *e
 /* Where --precision ended a benchmark's trials, and why. */
 static void put_stopped(struct cbench_jsonw *j, const struct cbench_result *res)
 {
-	char text[256];
+	char text[384];
 
 	cbench_jsonw_object_start(j, "stopped");
 	cbench_jsonw_string(j, "why", cbench_stop_names[res->stop]);
