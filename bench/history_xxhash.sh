@@ -141,13 +141,16 @@ for line in open(f"{tmp}/stores"):
     theirs = otava_points(f"{tmp}/{name}.csv")
     for who, found in (("cbench", ours), ("Otava", theirs)):
         f = m = x = 0
+        wrong = []
         for series, got in found.items():
             t = truth(series, first, last)
             hit = {o for o in got if any(abs(o - k) <= 1 for k in t)}
             f += len({k for k in t if any(abs(o - k) <= 1 for o in got)})
             m += len({k for k in t if not any(abs(o - k) <= 1 for o in got)})
             x += len(got - hit)
+            wrong += [f"{bare(series)} at {o}" for o in sorted(got - hit)]
         print(f"store {name} ({commits} commits, vector path off at {first}-{last}), {who:6} "
               f"default: {f} found, {m} missed, {x} false"
+              + (f" ({', '.join(wrong)})" if wrong else "")
               + (f"; {aside} runs set aside alone" if who == "cbench" else ""))
 PY

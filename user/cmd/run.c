@@ -526,13 +526,16 @@ static void stopped(struct run_state *st, size_t t, size_t i)
  * core was shared, while the run waits for the core (patient, --shared-wait),
  * CBENCH_SHARED_REPLACEMENTS times as many: another thread on the core comes
  * and goes for seconds at a time, and a run of two seconds can fall in one
- * whole (docs/methodology.md).
+ * whole (docs/methodology.md).  Under --precision, as many as the trials
+ * a benchmark is judged on, in place of those.
  */
 static size_t replacements_max(const struct run_state *st, const struct cbench_trial *t, bool patient)
 {
+	size_t base = st->opt->precision > 0 ? CBENCH_PRECISION_MIN_TRIALS : st->opt->trials;
+
 	if (patient && t->cause == CBENCH_TRIAL_SHARED)
-		return CBENCH_SHARED_REPLACEMENTS * (size_t)st->opt->trials;
-	return st->opt->trials;
+		return CBENCH_SHARED_REPLACEMENTS * base;
+	return base;
 }
 
 /* How long a run goes on measuring shared trials again past --trials
@@ -676,6 +679,28 @@ static int measure_pass(struct run_state *st, struct again_unit *u, size_t n, si
 }
 
 /*
+ * How many of res's trials set aside remeasure() measures again at most:
+ * all of them, but where --precision stopped it (its rounds made up for
+ * what they set aside while they went on), only as many as it lacks of
+ * the CBENCH_PRECISION_MIN_TRIALS unshared kept trials it is judged on: a
+ * run whose time ran out while another thread shared the core goes on
+ * for them as long as --shared-wait allows, as a run of --trials does.
+ */
+static size_t precision_need(const struct cbench_result *res)
+{
+	size_t kept = 0;
+
+	if (!res->stop)
+		return SIZE_MAX;
+	for (size_t j = 0; j < res->ntrials; j++) {
+		const struct cbench_trial *t = &res->trials[j];
+
+		kept += !t->error && t->valid && !t->set_aside && t->cause != CBENCH_TRIAL_SHARED;
+	}
+	return kept < CBENCH_PRECISION_MIN_TRIALS ? CBENCH_PRECISION_MIN_TRIALS - kept : 0;
+}
+
+/*
  * Measures again each trial that the run's trials together set aside as
  * disturbed (report.c, stats/trials.c): at another moment, after every
  * round, and again for a replacement the trials then set aside, until each
@@ -709,15 +734,15 @@ static int remeasure(struct run_state *st, size_t total)
 			return -ENOMEM;
 		for (size_t i = 0; i < r->nresults; i++) {
 			struct cbench_result *res = &r->results[i];
-			/* --precision's rounds made up for what they set aside. */
-			size_t asked = res->carried || res->stop ? 0 : res->ntrials, done = 0, k = 0;
+			size_t asked = res->carried ? 0 : res->ntrials, done = 0, k = 0;
+			size_t need = precision_need(res);
 
 			for (size_t j = 0; j < res->ntrials; j++)
 				done += res->trials[j].replacement;
 			for (size_t j = 0; j < asked; j++) {
 				const struct cbench_trial *t = &res->trials[j];
 
-				if (!t->set_aside || t->replaced ||
+				if (!t->set_aside || t->replaced || k >= need ||
 				    done >= replacements_max(st, t, r->waiting_shared))
 					continue;
 				/* Past the --trials every trial gets: the wait's. */
@@ -876,9 +901,10 @@ static bool measure_precise(struct run_state *st, size_t total)
 	double began = now_s(), budget = st->opt->budget_s;
 	size_t open = r->nresults;
 
-	/* Trials set aside are made up for by the rounds that follow (and
-	 * none is measured again after them: remeasure()); a shared trial
-	 * comes back only once its benchmark has stopped (report.c). */
+	/* Trials set aside are made up for by the rounds that follow, and
+	 * after them (remeasure()) only up to the five a benchmark is judged
+	 * on; a shared trial comes back only once nothing more will be
+	 * measured (report.c). */
 	r->waiting_shared = !st->opt->keep_shared;
 	for (size_t t = 0; t < st->opt->trials && open; t++) {
 		if (budget < 0 && t == CBENCH_PRECISION_MIN_TRIALS) {
@@ -979,8 +1005,7 @@ static int measure_all(struct run_state *st)
 	t0 = now_s();
 	if (measure_rounds(st, total))
 		return 0;
-	/* Under --precision, its rounds went on where trials were set aside. */
-	st->report.settings.shared_wait_s = st->opt->precision > 0 ? 0 : shared_wait(st, now_s() - t0);
+	st->report.settings.shared_wait_s = shared_wait(st, now_s() - t0);
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
 	return remeasure(st, total);
 }

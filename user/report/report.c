@@ -295,8 +295,8 @@ static void shared_back(const struct cbench_report *r, struct cbench_result *res
 		replacements += t->replacement;
 		kept += !t->error && t->valid && !t->set_aside;
 	}
-	if (kept || (!r->interrupted && !res->stop &&
-		     (replacements < r->settings.trials || r->waiting_shared)))
+	if (kept || (!r->interrupted &&
+		     (r->waiting_shared || (!res->stop && replacements < r->settings.trials))))
 		return;
 	for (; 2 * kept < asked; kept++) {
 		struct cbench_trial *back = NULL;
