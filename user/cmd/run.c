@@ -859,6 +859,22 @@ static bool rounds_on(struct run_state *st, size_t total, size_t first, size_t l
  * (report_jobs.c).  On a terminal the last round prints each benchmark's
  * row as it finishes.  True if a signal stopped the run.
  */
+/* The part of the run res's first n trials span, first start to last end. */
+static double trials_span(const struct cbench_result *res, size_t n)
+{
+	double first = INFINITY, last = -INFINITY;
+
+	for (size_t j = 0; j < n && j < res->ntrials; j++) {
+		const struct cbench_trial *t = &res->trials[j];
+
+		if (!t->samples)
+			continue;
+		first = fmin(first, t->start_s);
+		last = fmax(last, t->end_s);
+	}
+	return last > first ? last - first : 0;
+}
+
 /* The trials of res's first n that it keeps: measured, not set aside. */
 static size_t kept_trials(const struct cbench_result *res, size_t n)
 {
@@ -926,8 +942,12 @@ static bool measure_precise(struct run_state *st, size_t total)
 				continue;
 			judge_precision(res);
 			res->stop_auto = st->opt->precision_auto;
+			/* The default stops none whose trials span less of the
+			 * run than ten would: their interval, however narrow,
+			 * has not met the host's moments (results.md). */
 			if (kept_trials(res, t + 1) >= CBENCH_PRECISION_MIN_TRIALS &&
-			    res->stop_half <= st->opt->precision) {
+			    res->stop_half <= st->opt->precision &&
+			    (!st->opt->precision_auto || trials_span(res, t + 1) >= CBENCH_RUN_SPAN_S)) {
 				res->stop = CBENCH_STOP_PRECISE;
 				res->ntrials = t + 1;
 				continue;

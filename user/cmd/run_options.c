@@ -77,7 +77,8 @@ void cbench_run_usage(FILE *f)
 		"                      within PCT percent of it, after 5 at least; --trials is\n"
 		"                      then the most (default 50).  Without --trials or\n"
 		"                      --precision a run on one CPU stops at 0.05%% within\n"
-		"                      --budget auto; --precision off (and --jobs, --cpus,\n"
+		"                      --budget auto, once a benchmark's trials span half a\n"
+		"                      second; --precision off (and --jobs, --cpus,\n"
 		"                      --resume, --backend both) takes 10 trials of each\n"
 		"  --budget SECONDS    with --precision: no new round of trials after this long\n"
 		"                      (auto, the default without --trials: as long as 10\n"
@@ -428,12 +429,11 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 
 /*
  * A trial's length where --trial-time is auto: each benchmark's trials
- * should span about RUN_SPAN_S of the run, so that one moment of a busy
+ * should span about CBENCH_RUN_SPAN_S of the run, so that one moment of a busy
  * machine or a dip of the host's clock (a tenth of a second, often) meets
  * few of them.  A big suite's round-robin spreads them that far at the
  * shortest trials; a run of a benchmark or two needs longer ones.
  */
-#define RUN_SPAN_S 0.5
 #define TRIAL_AUTO_MIN_S 0.004
 #define TRIAL_AUTO_MAX_S 0.02
 /* What a trial costs besides its warm-up and measurements, in a standing
@@ -453,7 +453,7 @@ void cbench_run_trial_time(const struct cbench_run_options *o, size_t benchmarks
 
 	if (!(t > 0)) {
 		/* A trial costs about 1.25 t + the overhead. */
-		t = (RUN_SPAN_S / (units > 1 ? units : 1) -
+		t = (CBENCH_RUN_SPAN_S / (units > 1 ? units : 1) -
 		     (fresh ? TRIAL_OVERHEAD_FRESH_S : TRIAL_OVERHEAD_S)) / 1.25;
 		t = fmin(fmax(t, TRIAL_AUTO_MIN_S), TRIAL_AUTO_MAX_S);
 		t = fmin(t, o->time_limit_s / 4);

@@ -91,6 +91,11 @@ struct cbench_run_options {
 
 /* The trials a benchmark takes with --precision off. */
 #define CBENCH_TRIALS_DEFAULT 10
+/* How much of a run a benchmark's trials span at least, by default: one
+ * moment of a busy machine or a dip of the host's clock (a tenth of a
+ * second, often) then meets few of them.  --trial-time auto sizes trials
+ * for it, and the default precision stops no benchmark short of it. */
+#define CBENCH_RUN_SPAN_S 0.5
 /* The precision a run stops at where neither --trials nor --precision says. */
 #define CBENCH_PRECISION_DEFAULT 0.0005
 /* The fewest trials a benchmark takes under --precision. */
