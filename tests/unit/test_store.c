@@ -182,6 +182,26 @@ static void read_shared(void)
 	cbench_store_run_free(&run);
 }
 
+/* A run whose every trial failed is refused as such, not as one to
+ * measure again. */
+static void read_failed(void)
+{
+	const char *from = report("m", "d", "abc", "", 1, 1.1, 1.2), *at;
+	struct cbench_store_run run;
+	char buf[8192], err[512];
+	size_t len = 0;
+
+	while ((at = strstr(from, "\"status\": \"ok\""))) {
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%.*s\"status\": \"failed\"",
+					(int)(at - from), from);
+		from = at + strlen("\"status\": \"ok\"");
+	}
+	snprintf(buf + len, sizeof(buf) - len, "%s", from);
+	CU_ASSERT_EQUAL(read_text(buf, &run, err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no benchmark of this run measured anything"));
+	cbench_store_run_free(&run);
+}
+
 static int setup(void)
 {
 	if (!mkdtemp(dir))
@@ -544,6 +564,7 @@ static CU_TestInfo store_tests[] = {
 	{ "a run report's headlines and uncertainties", read_known },
 	{ "what is not a run report is refused", read_refused },
 	{ "benchmarks whose every trial ran shared are left out", read_shared },
+	{ "a run whose every trial failed is refused", read_failed },
 	{ "runs round trip through the file", round_trip },
 	{ "conflicting runs refused, another machine kept apart", refusals },
 	{ "files that are not stores", not_stores },

@@ -911,10 +911,39 @@ static void judge_precision(struct cbench_result *res)
  * the precise benchmarks leave goes to the noisy ones).  Every round runs
  * on every CPU of the session.  True if a signal stopped the run.
  */
+/*
+ * After round t of measure_precise(): each benchmark still open that keeps
+ * five trials or more, precise enough, whose trials span at least span
+ * seconds of the run, stops.  How many are left open.
+ */
+static size_t judge_round(struct run_state *st, size_t t, double span)
+{
+	struct cbench_report *r = &st->report;
+	size_t open = 0;
+
+	cbench_report_summarize_round(r);
+	for (size_t i = 0; i < r->nresults; i++) {
+		struct cbench_result *res = &r->results[i];
+
+		if (res->stop || res->carried || !strcmp(res->tuning, "failed"))
+			continue;
+		judge_precision(res);
+		res->stop_auto = st->opt->precision_auto;
+		if (kept_trials(res, t + 1) >= CBENCH_PRECISION_MIN_TRIALS &&
+		    res->stop_half <= st->opt->precision && trials_span(res, t + 1) >= span) {
+			res->stop = CBENCH_STOP_PRECISE;
+			res->ntrials = t + 1;
+			continue;
+		}
+		open++;
+	}
+	return open;
+}
+
 static bool measure_precise(struct run_state *st, size_t total)
 {
 	struct cbench_report *r = &st->report;
-	double began = now_s(), budget = st->opt->budget_s;
+	double began = now_s(), budget = st->opt->budget_s, span = 0;
 	size_t open = r->nresults;
 
 	/* Trials set aside are made up for by the rounds that follow, and
@@ -923,37 +952,27 @@ static bool measure_precise(struct run_state *st, size_t total)
 	 * measured (report.c). */
 	r->waiting_shared = !st->opt->keep_shared;
 	for (size_t t = 0; t < st->opt->trials && open; t++) {
-		if (budget < 0 && t == CBENCH_PRECISION_MIN_TRIALS) {
-			budget = (now_s() - began) * CBENCH_TRIALS_DEFAULT / CBENCH_PRECISION_MIN_TRIALS;
-			r->settings.budget_s = budget;
-		}
 		if (budget > 0 && t >= CBENCH_PRECISION_MIN_TRIALS && now_s() - began > budget)
 			break;
-		if (rounds_on(st, total, t, t + 1, 0))
+		if (rounds_on(st, total, t, t + 1, 0)) {
+			r->waiting_shared = false;
 			return true;
-		if (t + 1 < CBENCH_PRECISION_MIN_TRIALS)
-			continue;
-		cbench_report_summarize_round(r);
-		open = 0;
-		for (size_t i = 0; i < r->nresults; i++) {
-			struct cbench_result *res = &r->results[i];
-
-			if (res->stop || res->carried || !strcmp(res->tuning, "failed"))
-				continue;
-			judge_precision(res);
-			res->stop_auto = st->opt->precision_auto;
-			/* The default stops none whose trials span less of the
-			 * run than ten would: their interval, however narrow,
-			 * has not met the host's moments (results.md). */
-			if (kept_trials(res, t + 1) >= CBENCH_PRECISION_MIN_TRIALS &&
-			    res->stop_half <= st->opt->precision &&
-			    (!st->opt->precision_auto || trials_span(res, t + 1) >= CBENCH_RUN_SPAN_S)) {
-				res->stop = CBENCH_STOP_PRECISE;
-				res->ntrials = t + 1;
-				continue;
-			}
-			open++;
 		}
+		if (t + 1 == CBENCH_PRECISION_MIN_TRIALS) {
+			double round_s = (now_s() - began) / CBENCH_PRECISION_MIN_TRIALS;
+
+			if (budget < 0)
+				budget = r->settings.budget_s = CBENCH_TRIALS_DEFAULT * round_s;
+			/* The default stops none whose trials span less of
+			 * the run than ten would (less two rounds' slack,
+			 * half a second at most): their interval, however
+			 * narrow, has not met the host's moments
+			 * (results.md). */
+			if (st->opt->precision_auto)
+				span = fmin(CBENCH_RUN_SPAN_S, (CBENCH_TRIALS_DEFAULT - 2) * round_s);
+		}
+		if (t + 1 >= CBENCH_PRECISION_MIN_TRIALS)
+			open = judge_round(st, t, span);
 	}
 	for (size_t i = 0; i < r->nresults; i++) {
 		struct cbench_result *res = &r->results[i];
@@ -965,6 +984,7 @@ static bool measure_precise(struct run_state *st, size_t total)
 			done++;
 		judge_precision(res);
 		res->stop_auto = st->opt->precision_auto;
+		res->stop_close = res->stop_half <= st->opt->precision;
 		res->stop = done < st->opt->trials ? CBENCH_STOP_BUDGET : CBENCH_STOP_MOST;
 		res->ntrials = done;
 	}
@@ -991,6 +1011,7 @@ static int measure_all(struct run_state *st)
 	const struct cbench_run_options *opt = st->opt;
 	size_t total = st->s.nchosen, planned = 0;
 	double t0;
+	int err;
 
 	st->report.results = calloc(total, sizeof(*st->report.results));
 	st->tuned = calloc(total ? total : 1, sizeof(*st->tuned));
@@ -1012,7 +1033,9 @@ static int measure_all(struct run_state *st)
 		k += ret;
 		if (ret)
 			continue;
-		planned += opt->trials - res->carried_trials;
+		/* Under --precision, ten a benchmark as a rule, not the most. */
+		planned += (opt->precision > 0 && opt->trials > CBENCH_TRIALS_DEFAULT ?
+			    CBENCH_TRIALS_DEFAULT : opt->trials) - res->carried_trials;
 		st->report.nresults = ++k;
 		tune_experiment(st, res, k - 1, total);
 	}
@@ -1027,7 +1050,13 @@ static int measure_all(struct run_state *st)
 		return 0;
 	st->report.settings.shared_wait_s = shared_wait(st, now_s() - t0);
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
-	return remeasure(st, total);
+	err = remeasure(st, total);
+	/* The interval a stop names is the headline's, after what was
+	 * measured again. */
+	for (size_t i = 0; !err && i < st->report.nresults; i++)
+		if (st->report.results[i].stop)
+			judge_precision(&st->report.results[i]);
+	return err;
 }
 
 /*

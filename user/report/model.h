@@ -231,8 +231,10 @@ struct cbench_result {
 	double stop_half;
 	bool stop_est;
 	/* The precision and budget were the defaults (neither --trials nor
-	 * --precision given). */
-	bool stop_auto;
+	 * --precision given); stop_close: stopped by the budget or the most
+	 * trials though its interval was within the precision (too few kept,
+	 * or its trials too close together in the run). */
+	bool stop_auto, stop_close;
 	/* A finished trial of this run looked for loop timing points and
 	 * found none: later ones need not look (run.c). */
 	bool tp_none;

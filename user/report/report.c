@@ -858,8 +858,12 @@ const char *const cbench_stop_names[] = { "", "precise", "most", "budget" };
 const char *cbench_stop_text(const struct cbench_result *res, char *buf, size_t len)
 {
 	double half = 100 * res->stop_half;
-	size_t kept = res->ntrials - res->failed - res->set_aside;
+	size_t kept = res->ntrials - res->failed - res->set_aside, rounds = 0;
 	const char *which = res->stop_est ? "est-cycles/op" : "ns/op";
+
+	/* The rounds' trials, not those measured again after them. */
+	for (size_t j = 0; j < res->ntrials; j++)
+		rounds += !res->trials[j].replacement;
 
 	const char *asked = res->stop_auto ? "the default precision (without --trials)" :
 				 "--precision";
@@ -870,15 +874,17 @@ const char *cbench_stop_text(const struct cbench_result *res, char *buf, size_t 
 			 "headline, as %s asked", kept, which, half, asked);
 		break;
 	case CBENCH_STOP_MOST:
-		snprintf(buf, len, "stopped at the most trials, %zu (--trials): its %s interval still "
-			 "%.3g%% of its headline, wider than %s asked", res->ntrials - res->failed, which,
-			 half, asked);
+		snprintf(buf, len, "stopped at the most trials, %zu%s: its %s interval %.3g%% of its "
+			 "headline, %s %s asked", rounds, res->stop_auto ? "" : " (--trials)", which, half,
+			 res->stop_close ? "within what" : "wider than", asked);
 		break;
 	case CBENCH_STOP_BUDGET:
 		snprintf(buf, len, "stopped after %zu trials when the run's %s ran out: its %s "
-			 "interval %.3g%% of its headline, wider than %s asked", kept,
+			 "interval %.3g%% of its headline, %s %s asked%s", kept,
 			 res->stop_auto ? "time (--budget auto: as long as 10 trials of each would take)" :
-			 "--budget", which, half, asked);
+			 "--budget", which, half, res->stop_close ? "within what" : "wider than", asked,
+			 res->stop_close ? ", but from too few trials kept, or trials too close together "
+			 "in the run" : "");
 		break;
 	default:
 		*buf = '\0';

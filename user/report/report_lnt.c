@@ -13,7 +13,7 @@
  * absolute changes under 0.01 of a metric: picoseconds per op, and cycles
  * (or counts) per thousand ops, so a change of a few percent of a
  * nanosecond, or of one cycle, is 10 or more units.  LNT's rank test wants
- * at least 4 samples a side: the default 10 trials give 10.
+ * at least 4 samples a side: run's default keeps five trials or more.
  */
 #include <math.h>
 #include <stdio.h>
