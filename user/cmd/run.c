@@ -678,6 +678,21 @@ static int measure_pass(struct run_state *st, struct again_unit *u, size_t n, si
 	return ret;
 }
 
+/* The trials of res's first n that it keeps (measured, not set aside), or
+ * of those, the ones whose core was its own (unshared). */
+static size_t kept_trials(const struct cbench_result *res, size_t n, bool unshared)
+{
+	size_t kept = 0;
+
+	for (size_t j = 0; j < n && j < res->ntrials; j++) {
+		const struct cbench_trial *t = &res->trials[j];
+
+		kept += !t->error && t->valid && !t->set_aside &&
+			!(unshared && t->cause == CBENCH_TRIAL_SHARED);
+	}
+	return kept;
+}
+
 /*
  * How many of res's trials set aside remeasure() measures again at most:
  * all of them, but where --precision stopped it (its rounds made up for
@@ -688,15 +703,11 @@ static int measure_pass(struct run_state *st, struct again_unit *u, size_t n, si
  */
 static size_t precision_need(const struct cbench_result *res)
 {
-	size_t kept = 0;
+	size_t kept;
 
 	if (!res->stop)
 		return SIZE_MAX;
-	for (size_t j = 0; j < res->ntrials; j++) {
-		const struct cbench_trial *t = &res->trials[j];
-
-		kept += !t->error && t->valid && !t->set_aside && t->cause != CBENCH_TRIAL_SHARED;
-	}
+	kept = kept_trials(res, res->ntrials, true);
 	return kept < CBENCH_PRECISION_MIN_TRIALS ? CBENCH_PRECISION_MIN_TRIALS - kept : 0;
 }
 
@@ -849,16 +860,6 @@ static bool rounds_on(struct run_state *st, size_t total, size_t first, size_t l
 	return true;
 }
 
-/*
- * Trials round-robin over the benchmarks: trial t of every benchmark, then
- * trial t + 1.  Each benchmark's trials then span the whole run, so one
- * stretch of a busy machine (a noisy neighbour, a host frequency dip)
- * cannot spoil all of them at once.  On several CPUs, every round but the
- * last runs on all of them, and the last on one: each benchmark's trial
- * alone tells whether it measures differently beside others
- * (report_jobs.c).  On a terminal the last round prints each benchmark's
- * row as it finishes.  True if a signal stopped the run.
- */
 /* The part of the run res's first n trials span, first start to last end. */
 static double trials_span(const struct cbench_result *res, size_t n)
 {
@@ -875,18 +876,6 @@ static double trials_span(const struct cbench_result *res, size_t n)
 	return last > first ? last - first : 0;
 }
 
-/* The trials of res's first n that it keeps: measured, not set aside. */
-static size_t kept_trials(const struct cbench_result *res, size_t n)
-{
-	size_t kept = 0;
-
-	for (size_t j = 0; j < n && j < res->ntrials; j++) {
-		const struct cbench_trial *t = &res->trials[j];
-
-		kept += t->samples && !t->error && t->valid && !t->set_aside;
-	}
-	return kept;
-}
 
 /*
  * How precise res's headline is, as --precision judges it: est-cycles/op's
@@ -900,17 +889,6 @@ static void judge_precision(struct cbench_result *res)
 			 res->ns_per_op > 0 ? (res->ns_hi - res->ns_lo) / 2 / res->ns_per_op : INFINITY;
 }
 
-/*
- * --precision: after each round from the fifth on, each benchmark whose
- * headline interval lies within the precision of its headline, either way,
- * takes no more trials (CBENCH_STOP_PRECISE); the others go on, to --trials
- * (CBENCH_STOP_MOST), or until --budget's seconds of rounds have passed
- * (CBENCH_STOP_BUDGET; auto: as long as CBENCH_TRIALS_DEFAULT rounds would
- * take, from the time the first CBENCH_PRECISION_MIN_TRIALS took, so that a
- * run never takes much longer than one of that many trials each, and what
- * the precise benchmarks leave goes to the noisy ones).  Every round runs
- * on every CPU of the session.  True if a signal stopped the run.
- */
 /*
  * After round t of measure_precise(): each benchmark still open that keeps
  * five trials or more, precise enough, whose trials span at least span
@@ -929,7 +907,7 @@ static size_t judge_round(struct run_state *st, size_t t, double span)
 			continue;
 		judge_precision(res);
 		res->stop_auto = st->opt->precision_auto;
-		if (kept_trials(res, t + 1) >= CBENCH_PRECISION_MIN_TRIALS &&
+		if (kept_trials(res, t + 1, false) >= CBENCH_PRECISION_MIN_TRIALS &&
 		    res->stop_half <= st->opt->precision && trials_span(res, t + 1) >= span) {
 			res->stop = CBENCH_STOP_PRECISE;
 			res->ntrials = t + 1;
@@ -940,6 +918,17 @@ static size_t judge_round(struct run_state *st, size_t t, double span)
 	return open;
 }
 
+/*
+ * --precision: after each round from the fifth on, each benchmark whose
+ * headline interval lies within the precision of its headline, either way,
+ * takes no more trials (CBENCH_STOP_PRECISE); the others go on, to --trials
+ * (CBENCH_STOP_MOST), or until --budget's seconds of rounds have passed
+ * (CBENCH_STOP_BUDGET; auto: as long as CBENCH_TRIALS_DEFAULT rounds would
+ * take, from the time the first CBENCH_PRECISION_MIN_TRIALS took, so that a
+ * run never takes much longer than one of that many trials each, and what
+ * the precise benchmarks leave goes to the noisy ones).  Every round runs
+ * on every CPU of the session.  True if a signal stopped the run.
+ */
 static bool measure_precise(struct run_state *st, size_t total)
 {
 	struct cbench_report *r = &st->report;
@@ -992,6 +981,16 @@ static bool measure_precise(struct run_state *st, size_t total)
 	return false;
 }
 
+/*
+ * Trials round-robin over the benchmarks: trial t of every benchmark, then
+ * trial t + 1.  Each benchmark's trials then span the whole run, so one
+ * stretch of a busy machine (a noisy neighbour, a host frequency dip)
+ * cannot spoil all of them at once.  On several CPUs, every round but the
+ * last runs on all of them, and the last on one: each benchmark's trial
+ * alone tells whether it measures differently beside others
+ * (report_jobs.c).  On a terminal the last round prints each benchmark's
+ * row as it finishes.  True if a signal stopped the run.
+ */
 static bool measure_rounds(struct run_state *st, size_t total)
 {
 	size_t trials = st->opt->trials;

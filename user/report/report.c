@@ -860,13 +860,12 @@ const char *cbench_stop_text(const struct cbench_result *res, char *buf, size_t 
 	double half = 100 * res->stop_half;
 	size_t kept = res->ntrials - res->failed - res->set_aside, rounds = 0;
 	const char *which = res->stop_est ? "est-cycles/op" : "ns/op";
+	const char *asked = res->stop_auto ? "the default precision (without --trials)" :
+				 "--precision";
 
 	/* The rounds' trials, not those measured again after them. */
 	for (size_t j = 0; j < res->ntrials; j++)
 		rounds += !res->trials[j].replacement;
-
-	const char *asked = res->stop_auto ? "the default precision (without --trials)" :
-				 "--precision";
 
 	switch (res->stop) {
 	case CBENCH_STOP_PRECISE:

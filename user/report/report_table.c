@@ -225,31 +225,29 @@ void cbench_report_table_row(const struct cbench_report *r, const struct cbench_
  * trials kept (the least and the most). */
 static void put_stops(const struct cbench_report *r, FILE *f, bool colour)
 {
-	static const char *const how[] = { "", "precise", "not precise within the run's time",
-					   "not precise at the most trials" };
-	size_t n[4] = { 0 }, lo[4], hi[4] = { 0 };
+	/* By enum cbench_stop; said in this order. */
+	static const char *const how[] = { "", "precise", "not precise at the most trials",
+					   "not precise within the run's time" };
+	static const enum cbench_stop order[] = { CBENCH_STOP_PRECISE, CBENCH_STOP_BUDGET,
+						  CBENCH_STOP_MOST };
+	size_t n[4] = { 0 }, lo[4] = { SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX }, hi[4] = { 0 };
 	const char *sep = "";
-	bool any = false;
 
-	for (int k = 0; k < 4; k++)
-		lo[k] = SIZE_MAX;
 	for (size_t i = 0; i < r->nresults; i++) {
 		const struct cbench_result *res = &r->results[i];
 		size_t kept = res->ntrials - res->failed - res->set_aside;
-		int k = res->stop == CBENCH_STOP_PRECISE ? 1 : res->stop == CBENCH_STOP_BUDGET ? 2 :
-			res->stop == CBENCH_STOP_MOST ? 3 : 0;
+		enum cbench_stop k = res->stop;
 
-		if (!k)
-			continue;
-		any = true;
 		n[k]++;
 		lo[k] = kept < lo[k] ? kept : lo[k];
 		hi[k] = kept > hi[k] ? kept : hi[k];
 	}
-	if (!any)
+	if (n[CBENCH_STOP_NONE] == r->nresults)
 		return;
 	fprintf(f, "%strials: ", colour ? DIM : "");
-	for (int k = 1; k < 4; k++) {
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
+		enum cbench_stop k = order[o];
+
 		if (!n[k])
 			continue;
 		fprintf(f, "%s%zu%s %s", sep, n[k], *sep ? "" : n[k] == 1 ? " benchmark" : " benchmarks",
