@@ -54,9 +54,13 @@ for a, b in zip(one["benchmarks"], two["benchmarks"]):
     ok = [t for t in b["trials"] if t["status"] != "failed"]
     assert all(t["cpu"] in c["worker_cpus"] for t in ok), b["name"]
     assert {t["cpu"] for t in ok if not t["solo"]} == set(c["worker_cpus"]), b["name"]
-    # The last round ran alone, and nothing says it measures differently.
+    # The last round ran alone; whether it measured differently is the
+    # host's (a VM's two CPUs may be one core's two threads, or share it
+    # with another tenant: test_report_jobs.c tests the verdict), but a
+    # verdict that they differ must rest on a gap past the least named.
     assert b["trials"][9]["solo"] and not any(t["solo"] for t in b["trials"][:9]), b["name"]
-    assert b["parallel_differs"] is False and "parallel_gap_pct" in b, b["name"]
+    assert "parallel_gap_pct" in b, b["name"]
+    assert not b["parallel_differs"] or b["parallel_gap_pct"] > 1, b
     assert "cpu" not in a["trials"][0] and "parallel_differs" not in a
 import jsonschema
 for d in (one, two):

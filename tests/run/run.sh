@@ -560,7 +560,7 @@ run_cb run --trials 1 --trial-time 0.005 --warmup 0.001 -o /dev/null "$FIX/momen
 echo "9 3 0" >"$TMP/moment"
 CBENCH_MOMENT_FILE=$TMP/moment run_cb run --keep-shared --trials 6 --trial-time 0.005 --warmup 0.001 \
 	-o "$TMP/moment.json" -o "$TMP/moment.txt" "$FIX/moment.so"
-if [ "$rc" -eq 0 ] && grep -q 'set aside as disturbed and measured again: 1 by a busy moment' "$TMP/err" &&
+if [ "$rc" -eq 0 ] && grep -Eq 'set aside as disturbed and measured again: [1-9][0-9]* by a busy moment' "$TMP/err" &&
    grep -q '^# BenchmarkFirst trial 4 set aside as disturbed (moment): ' "$TMP/moment.txt" &&
    [ "$(grep -c '^BenchmarkFirst ' "$TMP/moment.txt")" -ge 6 ] && python3 - "$TMP/moment.json" <<'PY'
 import json, sys
@@ -569,10 +569,12 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     assert t[3]["status"] == "set_aside" and t[3]["cause"] == "moment", (b["name"], t[3])
     assert t[3]["slow_beside"] >= 1, t[3]
     assert any(x.get("replacement") for x in t), b["name"]
-    kept = [x["ns_per_op"] for x in t if x["status"] == "ok"]
+    kept = sorted(x["ns_per_op"] for x in t if x["status"] == "ok")
     # --trials 6 kept: whatever else a busy host sets aside is measured
-    # again too, replacements included.
-    assert len(kept) == 6 and t[3]["ns_per_op"] > 1.4 * max(kept), (b["name"], kept)
+    # again too, replacements included (a host's own busy moment may add
+    # to the count in the note, and a kept trial may have shared its core:
+    # measured against the middle of the kept).
+    assert len(kept) == 6 and t[3]["ns_per_op"] > 1.4 * kept[3], (b["name"], kept)
     assert b["ns_per_op_upper"] < t[3]["ns_per_op"], b
     assert b["placement_sensitive"] is False, b
 PY
@@ -580,7 +582,11 @@ then
 	ok "a busy moment over a round: each slowed trial set aside, measured again, never placement"
 else
 	not_ok "a busy moment over a round of trials"
-	cat "$TMP/err"
+	grep -v '^moment ' "$TMP/err"
+	python3 -c 'import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    print(b["name"], [(x["status"], x.get("cause"), round(x["ns_per_op"], 2), x.get("slow_beside")) for x in b["trials"]])' \
+		"$TMP/moment.json" 2>&1
 fi
 # The three measured again (the setups after the rounds' 18) share a
 # worker, as a round's trials do, where workers stand (phase.h): one
