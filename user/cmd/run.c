@@ -552,7 +552,9 @@ static double shared_wait(const struct run_state *st, double rounds_s)
 /* A trial set aside to measure again: result res's trial set_aside, the
  * step of remeasure() that measures it again, and the replacement begun in
  * its place (SIZE_MAX before); patient: a shared trial's, past --trials
- * replacements (--shared-wait). */
+ * replacements (--shared-wait).  With set_aside SIZE_MAX, no replacement:
+ * the trial alone that --precision's rounds on several CPUs end with
+ * (measure_alone()). */
 struct again_unit {
 	size_t res, set_aside, step, trial;
 	bool patient;
@@ -586,9 +588,11 @@ static struct cbench_trial *again_begin(void *arg, size_t unit, size_t lane,
 	}
 	res->trials = trials;
 	memset(&trials[res->ntrials], 0, sizeof(*trials));
-	trials[u->set_aside].replaced = true;
-	trials[res->ntrials].replacement = true;
-	trials[res->ntrials].layout = trials[u->set_aside].layout;
+	if (u->set_aside != SIZE_MAX) {
+		trials[u->set_aside].replaced = true;
+		trials[res->ntrials].replacement = true;
+		trials[res->ntrials].layout = trials[u->set_aside].layout;
+	}
 	u->trial = res->ntrials++;
 	*job = trial_job(st, res, u->trial, u->res, ag->total, lane);
 	if (!st->opt->fresh_workers)
@@ -640,7 +644,8 @@ static int measure_again(struct run_state *st, struct again_unit *u, size_t n, s
 		cbench_bulk_free(res->trials[u[k].trial].samples);
 		cbench_bulk_free(res->trials[u[k].trial].ref_samples);
 		res->ntrials--;
-		res->trials[u[k].set_aside].replaced = false;
+		if (u[k].set_aside != SIZE_MAX)
+			res->trials[u[k].set_aside].replaced = false;
 	}
 	return ag.nomem ? -ENOMEM : 0;
 }
@@ -675,6 +680,33 @@ static int measure_pass(struct run_state *st, struct again_unit *u, size_t n, si
 		if (patient)
 			r->shared_waited_s += (now_s() - t0) * (double)patient / (double)m;
 	}
+	return ret;
+}
+
+/*
+ * --precision on several CPUs: its rounds run on all of them, and then
+ * each benchmark measured gets one trial more, alone on the first CPU (in
+ * one standing worker, as trials measured again are), which tells whether
+ * it measures differently beside others (report_jobs.c), as the last round
+ * of a run of --trials does.  0 or -ENOMEM; a signal leaves what finished.
+ */
+static int measure_alone(struct run_state *st, size_t total)
+{
+	struct cbench_report *r = &st->report;
+	struct again_unit *u = malloc((r->nresults ? r->nresults : 1) * sizeof(*u));
+	size_t n = 0;
+	int ret;
+
+	if (!u)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+
+		if (!res->carried && strcmp(res->tuning, "failed") && res->ntrials)
+			u[n++] = (struct again_unit){ i, SIZE_MAX, 0, SIZE_MAX, false };
+	}
+	ret = n ? measure_again(st, u, n, total) : 0;
+	free(u);
 	return ret;
 }
 
@@ -927,7 +959,8 @@ static size_t judge_round(struct run_state *st, size_t t, double span)
  * take, from the time the first CBENCH_PRECISION_MIN_TRIALS took, so that a
  * run never takes much longer than one of that many trials each, and what
  * the precise benchmarks leave goes to the noisy ones).  Every round runs
- * on every CPU of the session.  True if a signal stopped the run.
+ * on every CPU of the session (measure_alone() then measures each benchmark
+ * once alone).  True if a signal stopped the run.
  */
 static bool measure_precise(struct run_state *st, size_t total)
 {
@@ -1047,6 +1080,11 @@ static int measure_all(struct run_state *st)
 	t0 = now_s();
 	if (measure_rounds(st, total))
 		return 0;
+	if (opt->precision > 0 && st->s.nlanes > 1) {
+		err = measure_alone(st, total);
+		if (err)
+			return err;
+	}
 	st->report.settings.shared_wait_s = shared_wait(st, now_s() - t0);
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
 	err = remeasure(st, total);

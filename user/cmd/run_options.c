@@ -77,10 +77,10 @@ void cbench_run_usage(FILE *f)
 		"  --precision PCT     stop a benchmark's trials once its headline's interval is\n"
 		"                      within PCT percent of it, after 5 at least; --trials is\n"
 		"                      then the most (default 50).  Without --trials or\n"
-		"                      --precision a run on one CPU stops at 0.05%% within\n"
-		"                      --budget auto, once a benchmark's trials span as much\n"
-		"                      of the run as ten would; --precision off (and --jobs,\n"
-		"                      --cpus, --resume, --backend both) takes 10 of each\n"
+		"                      --precision a run stops at 0.05%% within --budget\n"
+		"                      auto, once a benchmark's trials span as much of the\n"
+		"                      run as ten would; --precision off (and --resume,\n"
+		"                      --backend both) takes 10 of each\n"
 		"  --budget SECONDS    with --precision: no new round of trials after this long\n"
 		"                      (auto, the default without --trials or --precision:\n"
 		"                      as long as 10 rounds of every benchmark would take)\n"
@@ -387,11 +387,8 @@ static int check_options(struct cbench_run_options *o, int argc, char *argv[], F
 	}
 	/* The default: stop where the answer is known, within the time ten
 	 * trials of each would take; --trials K asks for K, and --backend
-	 * both, --resume and a run on several CPUs (whose last round runs
-	 * alone, to tell who measures differently beside others) go by
-	 * trials. */
-	if (!o->trials_given && !(o->precision > 0) && !o->precision_off && !o->both && !o->resume &&
-	    o->jobs <= 1 && !o->cpus) {
+	 * both and --resume go by trials. */
+	if (!o->trials_given && !(o->precision > 0) && !o->precision_off && !o->both && !o->resume) {
 		o->precision = CBENCH_PRECISION_DEFAULT;
 		o->precision_auto = true;
 		if (!o->budget_s)
