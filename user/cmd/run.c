@@ -951,6 +951,37 @@ static size_t judge_round(struct run_state *st, size_t t, double span)
 }
 
 /*
+ * Room for round t's trial in each benchmark still measured: under
+ * --precision a benchmark's trials start at CBENCH_TRIALS_DEFAULT and
+ * double as it needs them, up to --trials (a suite of thousands that stops
+ * at five would hold fifty for each).  ntrials counts the trials a
+ * benchmark has room for; those not measured yet are zero.  0 or -ENOMEM.
+ */
+static int trials_room(struct run_state *st, size_t t)
+{
+	struct cbench_report *r = &st->report;
+
+	for (size_t i = 0; i < r->nresults; i++) {
+		struct cbench_result *res = &r->results[i];
+		struct cbench_trial *trials;
+		size_t room;
+
+		if (t < res->ntrials || res->stop || res->carried || !strcmp(res->tuning, "failed"))
+			continue;
+		room = res->ntrials * 2 < st->opt->trials ? res->ntrials * 2 : st->opt->trials;
+		if (room <= t)
+			room = t + 1;
+		trials = realloc(res->trials, room * sizeof(*trials));
+		if (!trials)
+			return -ENOMEM;
+		memset(&trials[res->ntrials], 0, (room - res->ntrials) * sizeof(*trials));
+		res->trials = trials;
+		res->ntrials = room;
+	}
+	return 0;
+}
+
+/*
  * --precision: after each round from the fifth on, each benchmark whose
  * headline interval lies within the precision of its headline, either way,
  * takes no more trials (CBENCH_STOP_PRECISE); the others go on, to --trials
@@ -960,13 +991,14 @@ static size_t judge_round(struct run_state *st, size_t t, double span)
  * run never takes much longer than one of that many trials each, and what
  * the precise benchmarks leave goes to the noisy ones).  Every round runs
  * on every CPU of the session (measure_alone() then measures each benchmark
- * once alone).  True if a signal stopped the run.
+ * once alone).  1 if a signal stopped the run, 0, or -ENOMEM.
  */
-static bool measure_precise(struct run_state *st, size_t total)
+static int measure_precise(struct run_state *st, size_t total)
 {
 	struct cbench_report *r = &st->report;
 	double began = now_s(), budget = st->opt->budget_s, span = 0;
 	size_t open = r->nresults;
+	int err;
 
 	/* Trials set aside are made up for by the rounds that follow, and
 	 * after them (remeasure()) only up to the five a benchmark is judged
@@ -976,9 +1008,10 @@ static bool measure_precise(struct run_state *st, size_t total)
 	for (size_t t = 0; t < st->opt->trials && open; t++) {
 		if (budget > 0 && t >= CBENCH_PRECISION_MIN_TRIALS && now_s() - began > budget)
 			break;
-		if (rounds_on(st, total, t, t + 1, 0)) {
+		err = trials_room(st, t);
+		if (err || rounds_on(st, total, t, t + 1, 0)) {
 			r->waiting_shared = false;
-			return true;
+			return err ? err : 1;
 		}
 		if (t + 1 == CBENCH_PRECISION_MIN_TRIALS) {
 			double round_s = (now_s() - began) / CBENCH_PRECISION_MIN_TRIALS;
@@ -1011,7 +1044,7 @@ static bool measure_precise(struct run_state *st, size_t total)
 		res->ntrials = done;
 	}
 	r->waiting_shared = false;
-	return false;
+	return 0;
 }
 
 /*
@@ -1022,9 +1055,9 @@ static bool measure_precise(struct run_state *st, size_t total)
  * last runs on all of them, and the last on one: each benchmark's trial
  * alone tells whether it measures differently beside others
  * (report_jobs.c).  On a terminal the last round prints each benchmark's
- * row as it finishes.  True if a signal stopped the run.
+ * row as it finishes.  1 if a signal stopped the run, 0, or -ENOMEM.
  */
-static bool measure_rounds(struct run_state *st, size_t total)
+static int measure_rounds(struct run_state *st, size_t total)
 {
 	size_t trials = st->opt->trials;
 
@@ -1054,10 +1087,13 @@ static int measure_all(struct run_state *st)
 		int ret;
 
 		res->exp = st->s.chosen[k];
-		res->trials = calloc(opt->trials, sizeof(*res->trials));
+		/* Under --precision, room for more as they are needed
+		 * (trials_room()). */
+		res->ntrials = opt->precision > 0 && opt->trials > CBENCH_TRIALS_DEFAULT ?
+			       CBENCH_TRIALS_DEFAULT : opt->trials;
+		res->trials = calloc(res->ntrials, sizeof(*res->trials));
 		if (!res->trials)
 			return -ENOMEM;
-		res->ntrials = opt->trials;
 		ret = st->resume ? cbench_resume_carry(st->resume, res) : 0;
 		if (ret < 0)
 			return ret;
@@ -1078,8 +1114,9 @@ static int measure_all(struct run_state *st)
 	}
 	cbench_session_plan(&st->s, planned);
 	t0 = now_s();
-	if (measure_rounds(st, total))
-		return 0;
+	err = measure_rounds(st, total);
+	if (err)
+		return err < 0 ? err : 0;
 	if (opt->precision > 0 && st->s.nlanes > 1) {
 		err = measure_alone(st, total);
 		if (err)
