@@ -94,12 +94,54 @@ static void one_cpu(void)
 	CU_ASSERT_FALSE(res.parallel_differs);
 }
 
+/*
+ * Whether a trial ran alone is read from when the trials ran, not from
+ * the round it was in: beside others where another CPU measured for half
+ * its time or more.  A (CPU 0) and B (CPU 1) start together; B's second
+ * trial ends early, so A's second runs mostly alone; A's third and B's
+ * third run after the other's; a trial carried from a resumed run (no
+ * times) keeps what it said.
+ */
+static void alone_by_time(void)
+{
+	struct cbench_trial a[4] = { 0 }, b[3] = { 0 };
+	struct cbench_result two[2] = { { .trials = a, .ntrials = 4 }, { .trials = b, .ntrials = 3 } };
+	const double at[3][2] = { { 1.0, 2.0 }, { 2.0, 3.0 }, { 3.0, 4.0 } };
+	const double bt[3][2] = { { 1.0, 1.9 }, { 2.0, 2.3 }, { 4.0, 5.0 } };
+
+	memset(&rep, 0, sizeof(rep));
+	for (size_t i = 0; i < 3; i++) {
+		a[i] = (struct cbench_trial){ .cpu = 0, .start_s = at[i][0], .end_s = at[i][1],
+					      .solo = i == 1, .est_cycles_per_op = 100 };
+		b[i] = (struct cbench_trial){ .cpu = 1, .start_s = bt[i][0], .end_s = bt[i][1],
+					      .solo = false, .est_cycles_per_op = 100 };
+	}
+	a[3] = (struct cbench_trial){ .cpu = 1, .carried = true, .solo = true, .est_cycles_per_op = 100 };
+	rep.results = two;
+	rep.nresults = 2;
+	rep.jobs = 2;
+	cbench_report_parallel(&rep);
+	CU_ASSERT_FALSE(a[0].solo);	/* B measured 90 % of it */
+	CU_ASSERT_TRUE(a[1].solo);	/* B measured 30 % of it */
+	CU_ASSERT_TRUE(a[2].solo);
+	CU_ASSERT_TRUE(a[3].solo);	/* carried: as it was */
+	CU_ASSERT_FALSE(b[0].solo);
+	CU_ASSERT_FALSE(b[1].solo);	/* all of it beside A's second */
+	CU_ASSERT_TRUE(b[2].solo);
+	/* On one CPU nothing is read from the times. */
+	a[0].solo = true;
+	rep.jobs = 1;
+	cbench_report_parallel(&rep);
+	CU_ASSERT_TRUE(a[0].solo);
+}
+
 static CU_TestInfo jobs_tests[] = {
 	{ "compute-bound: the same alone, in cycles", compute_bound },
 	{ "bandwidth-bound: faster alone, named", bandwidth_bound },
 	{ "a spread beside others hides a small gap", spread_beside_others },
 	{ "in ns without the reference chain", without_cycles },
 	{ "one CPU, or no trial alone: nothing said", one_cpu },
+	{ "alone or beside others: as the trials ran", alone_by_time },
 	CU_TEST_INFO_NULL,
 };
 

@@ -250,7 +250,9 @@ static struct cbench_worker_job trial_job(struct run_state *st, struct cbench_re
 	struct cbench_trial *tr = &res->trials[t];
 	char what[64];
 
-	snprintf(what, sizeof(what), "trial %zu/%zu", t + 1, res->ntrials);
+	/* Under --precision: of the most it may take. */
+	snprintf(what, sizeof(what), "trial %zu/%zu", t + 1,
+		 opt->precision > 0 && res->ntrials < opt->trials ? opt->trials : res->ntrials);
 	cbench_session_progress(&st->s, index, total, cbench_bench_title(res->exp->report_name), what);
 	job.n = tr->n = res->n;
 	job.warmup_ns = st->report.settings.warmup_s * 1e9;
@@ -445,6 +447,15 @@ static bool last_round(const struct run_state *st, size_t t)
 	return t + 1 == st->opt->trials;
 }
 
+/* Whether round t prints each benchmark's row on the terminal as it
+ * finishes: the last of a run of --trials (under --precision, a
+ * benchmark's last trial is not known until it stops, and rows are
+ * printed at the end). */
+static bool streams(const struct run_state *st, size_t t)
+{
+	return last_round(st, t) && st->s.tty && !(st->opt->precision > 0);
+}
+
 /*
  * How far round t starts down the list of results.  On several CPUs each
  * round but the last starts one benchmark further on: lanes take units in
@@ -592,6 +603,8 @@ static struct cbench_trial *again_begin(void *arg, size_t unit, size_t lane,
 		trials[u->set_aside].replaced = true;
 		trials[res->ntrials].replacement = true;
 		trials[res->ntrials].layout = trials[u->set_aside].layout;
+	} else {
+		trials[res->ntrials].alone = true;
 	}
 	u->trial = res->ntrials++;
 	*job = trial_job(st, res, u->trial, u->res, ag->total, lane);
@@ -608,6 +621,8 @@ static void again_end(void *arg, size_t unit, size_t lane)
 
 	(void)lane;
 	trial_done(ag->st, res, &res->trials[ag->u[unit].trial]);
+	if (ag->u[unit].set_aside == SIZE_MAX)
+		cbench_session_done(&ag->st->s);
 }
 
 /* By step, then by result: each step's units in the results' order. */
@@ -683,6 +698,21 @@ static int measure_pass(struct run_state *st, struct again_unit *u, size_t n, si
 	return ret;
 }
 
+/* The trials of res's first n that it keeps (measured, not set aside), or
+ * of those, the ones whose core was its own (unshared). */
+static size_t kept_trials(const struct cbench_result *res, size_t n, bool unshared)
+{
+	size_t kept = 0;
+
+	for (size_t j = 0; j < n && j < res->ntrials; j++) {
+		const struct cbench_trial *t = &res->trials[j];
+
+		kept += !t->error && t->valid && !t->set_aside &&
+			!(unshared && t->cause == CBENCH_TRIAL_SHARED);
+	}
+	return kept;
+}
+
 /*
  * --precision on several CPUs: its rounds run on all of them, and then
  * each benchmark measured gets one trial more, alone on the first CPU (in
@@ -702,27 +732,14 @@ static int measure_alone(struct run_state *st, size_t total)
 	for (size_t i = 0; i < r->nresults; i++) {
 		const struct cbench_result *res = &r->results[i];
 
-		if (!res->carried && strcmp(res->tuning, "failed") && res->ntrials)
+		/* One kept trial or none: nothing to compare it with. */
+		if (!res->carried && strcmp(res->tuning, "failed") &&
+		    kept_trials(res, res->ntrials, false) >= 2)
 			u[n++] = (struct again_unit){ i, SIZE_MAX, 0, SIZE_MAX, false };
 	}
 	ret = n ? measure_again(st, u, n, total) : 0;
 	free(u);
 	return ret;
-}
-
-/* The trials of res's first n that it keeps (measured, not set aside), or
- * of those, the ones whose core was its own (unshared). */
-static size_t kept_trials(const struct cbench_result *res, size_t n, bool unshared)
-{
-	size_t kept = 0;
-
-	for (size_t j = 0; j < n && j < res->ntrials; j++) {
-		const struct cbench_trial *t = &res->trials[j];
-
-		kept += !t->error && t->valid && !t->set_aside &&
-			!(unshared && t->cause == CBENCH_TRIAL_SHARED);
-	}
-	return kept;
 }
 
 /*
@@ -803,21 +820,36 @@ static int remeasure(struct run_state *st, size_t total)
 		return ret;
 	if (cbench_session_stopped()) {
 		r->interrupted = cbench_session_stopped();
-		r->trials_asked = r->trials_kept = st->opt->trials;
+		r->trials_asked = st->opt->trials;
+		r->trials_kept = 0;
+		/* The most rounds a benchmark finished (under --precision, fewer
+		 * than --trials). */
+		for (size_t i = 0; i < r->nresults; i++) {
+			size_t rounds = 0;
+
+			for (size_t j = 0; j < r->results[i].ntrials; j++)
+				rounds += !r->results[i].trials[j].replacement &&
+					  !r->results[i].trials[j].alone;
+			r->trials_kept = rounds > r->trials_kept ? rounds : r->trials_kept;
+		}
 		r->not_run = 0;
 	}
 	/* Nothing more is measured: shared trials may come back (report.c). */
 	r->waiting_shared = false;
 	cbench_report_summarize(r);
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
-	if (!again || !st->s.tty)
+	/* Rows printed as the last round finished them (not under
+	 * --precision: streams()) are printed again where they changed; the
+	 * table's rest follows them (show_table()). */
+	if (!again || !st->streamed)
 		return 0;
 	fprintf(stderr, "measured again in place of trials set aside as disturbed:\n");
-	for (size_t i = 0; i < r->nresults; i++) {
+	for (size_t i = 0, streamed = st->streamed; i < r->nresults; i++) {
 		const struct cbench_result *res = &r->results[i];
 
 		if (res->ntrials && res->trials[res->ntrials - 1].replacement)
 			stream_row(st, &r->results[i]);
+		st->streamed = streamed;
 	}
 	return 0;
 }
@@ -842,12 +874,12 @@ static struct cbench_trial *round_begin(void *arg, size_t unit, size_t lane,
 	size_t i = round_result(st, t, unit % nres);
 	struct cbench_result *res = &st->report.results[i];
 
-	if (last_round(st, t) && i == 0 && st->s.tty)
+	if (streams(st, t) && i == 0)
 		stream_row(st, NULL);
 	if (res->carried || !strcmp(res->tuning, "failed") || t < res->carried_trials || res->stop) {
 		if (!res->carried && t >= res->carried_trials && !res->stop)
 			cbench_session_done(&st->s);
-		if (last_round(st, t) && st->s.tty)
+		if (streams(st, t))
 			stream_row(st, res);
 		return NULL;
 	}
@@ -870,7 +902,7 @@ static void round_end(void *arg, size_t unit, size_t lane)
 	(void)lane;
 	trial_done(st, res, &res->trials[t]);
 	cbench_session_done(&st->s);
-	if (last_round(st, t) && st->s.tty)
+	if (streams(st, t))
 		stream_row(st, res);
 }
 
@@ -1101,9 +1133,11 @@ static int measure_all(struct run_state *st)
 		k += ret;
 		if (ret)
 			continue;
-		/* Under --precision, ten a benchmark as a rule, not the most. */
+		/* Under --precision, ten a benchmark as a rule, not the most,
+		 * and on several CPUs the trial alone. */
 		planned += (opt->precision > 0 && opt->trials > CBENCH_TRIALS_DEFAULT ?
-			    CBENCH_TRIALS_DEFAULT : opt->trials) - res->carried_trials;
+			    CBENCH_TRIALS_DEFAULT : opt->trials) - res->carried_trials +
+			   (opt->precision > 0 && st->s.nlanes > 1);
 		st->report.nresults = ++k;
 		tune_experiment(st, res, k - 1, total);
 	}
@@ -1117,19 +1151,24 @@ static int measure_all(struct run_state *st)
 	err = measure_rounds(st, total);
 	if (err)
 		return err < 0 ? err : 0;
+	st->report.settings.shared_wait_s = shared_wait(st, now_s() - t0);
 	if (opt->precision > 0 && st->s.nlanes > 1) {
 		err = measure_alone(st, total);
 		if (err)
 			return err;
 	}
-	st->report.settings.shared_wait_s = shared_wait(st, now_s() - t0);
 	cbench_session_progress(&st->s, 0, 0, NULL, NULL);
 	err = remeasure(st, total);
 	/* The interval a stop names is the headline's, after what was
-	 * measured again. */
-	for (size_t i = 0; !err && i < st->report.nresults; i++)
-		if (st->report.results[i].stop)
-			judge_precision(&st->report.results[i]);
+	 * measured after the rounds. */
+	for (size_t i = 0; !err && i < st->report.nresults; i++) {
+		struct cbench_result *res = &st->report.results[i];
+
+		if (!res->stop)
+			continue;
+		judge_precision(res);
+		res->stop_close = res->stop_half <= opt->precision;
+	}
 	return err;
 }
 

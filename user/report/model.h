@@ -117,6 +117,9 @@ struct cbench_trial {
 	size_t beside;
 	bool set_aside;
 	bool replacement;
+	/* The trial alone that --precision's rounds on several CPUs end with
+	 * (run.c's measure_alone()): a trial more than the rounds'. */
+	bool alone;
 	/* Set aside and measured again (run.c): it stays set aside whatever
 	 * the trials measured since say, so that the run keeps --trials. */
 	bool replaced;
@@ -231,9 +234,11 @@ struct cbench_result {
 	double stop_half;
 	bool stop_est;
 	/* The precision and budget were the defaults (neither --trials nor
-	 * --precision given); stop_close: stopped by the budget or the most
-	 * trials though its interval was within the precision (too few kept,
-	 * or its trials too close together in the run). */
+	 * --precision given); stop_close: its interval, judged again after
+	 * what was measured after the rounds, within the precision (stopped
+	 * by the budget or the most trials: too few kept, or its trials too
+	 * close together in the run; a precise stop's interval that the
+	 * trials after the rounds widened is not). */
 	bool stop_auto, stop_close;
 	/* A finished trial of this run looked for loop timing points and
 	 * found none: later ones need not look (run.c). */

@@ -863,14 +863,19 @@ const char *cbench_stop_text(const struct cbench_result *res, char *buf, size_t 
 	const char *asked = res->stop_auto ? "the default precision (without --trials)" :
 				 "--precision";
 
-	/* The rounds' trials, not those measured again after them. */
+	/* The rounds' trials, not those measured after them. */
 	for (size_t j = 0; j < res->ntrials; j++)
-		rounds += !res->trials[j].replacement;
+		rounds += !res->trials[j].replacement && !res->trials[j].alone;
 
 	switch (res->stop) {
 	case CBENCH_STOP_PRECISE:
-		snprintf(buf, len, "stopped after %zu trials: its %s interval within %.3g%% of its "
-			 "headline, as %s asked", kept, which, half, asked);
+		if (res->stop_close)
+			snprintf(buf, len, "stopped after %zu trials: its %s interval within %.3g%% of "
+				 "its headline, as %s asked", kept, which, half, asked);
+		else
+			snprintf(buf, len, "stopped after %zu trials: its %s interval was within what "
+				 "%s asked, and is %.3g%% of its headline with the trials measured after "
+				 "the rounds", kept, which, asked, half);
 		break;
 	case CBENCH_STOP_MOST:
 		snprintf(buf, len, "stopped at the most trials, %zu%s: its %s interval %.3g%% of its "

@@ -4,7 +4,8 @@
  * it would alone?  Compute-bound code does; code bound by memory bandwidth,
  * a shared cache or a shared core's ports (SMT siblings of a VM's host)
  * does not.  Each benchmark's last trial runs alone (run.c), its others
- * beside trials on the other CPUs: alone clearly faster than the fastest
+ * beside trials on the other CPUs (as the times they ran say:
+ * alone_by_time()): alone clearly faster than the fastest
  * measured beside others, by more than those spread, names it.  In cycles
  * where the reference chain gives them: a host's clock moves with how many
  * of its cores are busy, which ns/op follows and the work does not.
@@ -66,9 +67,101 @@ static void one(struct cbench_result *res)
 	res->parallel_differs = res->parallel_gap > fmax(PARALLEL_GAP_MIN, median / least - 1);
 }
 
+/* A trial's time on its CPU, for alone_by_time(). */
+struct span {
+	struct cbench_trial *t;
+	int cpu;
+	double start, end;
+};
+
+static int by_cpu_start(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* How much of [start, end) the spans v[a..b) of one CPU (in order, never
+ * overlapping: a CPU runs a trial at a time) cover. */
+static double covered(const struct span *v, size_t a, size_t b, double start, double end)
+{
+	size_t lo = a, hi = b;
+	double sum = 0;
+
+	while (lo < hi) {		/* the first that ends after start */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].end <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < b && v[k].start < end; k++)
+		sum += fmin(end, v[k].end) - fmax(start, v[k].start);
+	return sum;
+}
+
+/*
+ * Whether each trial this run measured ran alone, from when the trials
+ * ran: beside others where, for half its time or more, another CPU was
+ * measuring a trial.  A round's trials are meant to run beside others,
+ * but a CPU that has no trial left in a round waits for the round's end
+ * (--precision's rounds, a round's last trials, one benchmark on two
+ * CPUs), and a trial then alone must not count as measured beside others.
+ * Trials carried from the run resumed keep what it said.  Leaves the flags
+ * as they were if out of memory.
+ */
+static void alone_by_time(struct cbench_report *r)
+{
+	struct span *v;
+	size_t n = 0, cpus = 0, *first;
+
+	for (size_t i = 0; i < r->nresults; i++)
+		n += r->results[i].carried ? 0 : r->results[i].ntrials;
+	v = malloc((n ? n : 1) * sizeof(*v));
+	first = malloc((n + 1) * sizeof(*first));
+	if (!v || !first) {
+		free(v);
+		free(first);
+		return;
+	}
+	n = 0;
+	for (size_t i = 0; i < r->nresults; i++) {
+		struct cbench_result *res = &r->results[i];
+
+		for (size_t j = 0; !res->carried && j < res->ntrials; j++) {
+			struct cbench_trial *t = &res->trials[j];
+
+			if (!t->carried && t->start_s > 0 && t->end_s > t->start_s)
+				v[n++] = (struct span){ t, t->cpu, t->start_s, t->end_s };
+		}
+	}
+	qsort(v, n, sizeof(*v), by_cpu_start);
+	/* Each CPU's spans: v[first[c] .. first[c + 1]). */
+	for (size_t k = 0; k < n; k++)
+		if (!k || v[k].cpu != v[k - 1].cpu)
+			first[cpus++] = k;
+	first[cpus] = n;
+	for (size_t k = 0; k < n; k++) {
+		double most = 0;
+
+		for (size_t c = 0; c < cpus; c++)
+			if (v[first[c]].cpu != v[k].cpu)
+				most = fmax(most, covered(v, first[c], first[c + 1], v[k].start,
+							  v[k].end));
+		v[k].t->solo = most < (v[k].end - v[k].start) / 2;
+	}
+	free(first);
+	free(v);
+}
+
 void cbench_report_parallel(struct cbench_report *r)
 {
 	r->parallel_differs_results = 0;
+	if (r->jobs > 1)
+		alone_by_time(r);
 	for (size_t i = 0; r->jobs > 1 && i < r->nresults; i++) {
 		if (r->results[i].carried)
 			continue;
