@@ -428,6 +428,40 @@ static void shared_core_set_aside(void)
 		CU_ASSERT_NOT_EQUAL(trials[t].cause, CBENCH_TRIAL_SHARED);
 }
 
+/*
+ * Why a benchmark's trials stopped where they did (--precision), in words:
+ * the most trials counts the rounds' (not the trials measured again, nor
+ * the trial alone on several CPUs); a precise stop whose interval the
+ * trials after the rounds widened says so rather than "within".
+ */
+static void stop_text(void)
+{
+	struct cbench_trial t[7] = { 0 };
+	struct cbench_result res = { .trials = t, .ntrials = 7, .stop_half = 0.0007,
+				     .stop_est = true };
+	char buf[512];
+
+	t[5].replacement = true;
+	t[6].alone = true;
+	res.stop = CBENCH_STOP_MOST;
+	cbench_stop_text(&res, buf, sizeof(buf));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "stopped at the most trials, 5 (--trials): its "
+					 "est-cycles/op interval 0.07% of its headline, wider than"));
+	res.stop = CBENCH_STOP_PRECISE;
+	res.stop_close = true;
+	res.stop_half = 0.0004;
+	cbench_stop_text(&res, buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "stopped after 7 trials: its est-cycles/op interval within "
+			       "0.04% of its headline, as --precision asked");
+	res.stop_close = false;
+	res.stop_half = 0.0007;
+	res.stop_auto = true;
+	cbench_stop_text(&res, buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "stopped after 7 trials: its est-cycles/op interval was within "
+			       "what the default precision (without --trials) asked, and is 0.07% "
+			       "of its headline with the trials measured after the rounds");
+}
+
 static CU_TestInfo report_tests[] = {
 	{ "trials on a shared core are set aside, and back for want of others", shared_core_set_aside },
 	{ "placement of memory or code layout, told apart", layout_told_apart },
@@ -436,6 +470,7 @@ static CU_TestInfo report_tests[] = {
 	{ "trials that disagree are flagged unstable", unstable_flagged },
 	{ "est-cycles/op apart from ns/op at the clock: the row says why", cycles_gap_told },
 	{ "a 2x spread under a clock moving 2% is placement", placement_under_a_moving_clock },
+	{ "why a benchmark's trials stopped, in words", stop_text },
 	CU_TEST_INFO_NULL,
 };
 
