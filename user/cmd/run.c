@@ -974,6 +974,7 @@ static size_t judge_round(struct run_state *st, size_t t, double span)
 		if (kept_trials(res, t + 1, false) >= CBENCH_PRECISION_MIN_TRIALS &&
 		    res->stop_half <= st->opt->precision && trials_span(res, t + 1) >= span) {
 			res->stop = CBENCH_STOP_PRECISE;
+			res->stop_close = true;
 			res->ntrials = t + 1;
 			continue;
 		}
@@ -1069,9 +1070,9 @@ static int measure_precise(struct run_state *st, size_t total)
 			continue;
 		while (done < res->ntrials && (res->trials[done].samples || res->trials[done].error))
 			done++;
-		judge_precision(res);
+		/* Judged (stop_close too) once the run measures no more
+		 * (measure_all()). */
 		res->stop_auto = st->opt->precision_auto;
-		res->stop_close = res->stop_half <= st->opt->precision;
 		res->stop = done < st->opt->trials ? CBENCH_STOP_BUDGET : CBENCH_STOP_MOST;
 		res->ntrials = done;
 	}
