@@ -825,11 +825,8 @@ static int remeasure(struct run_state *st, size_t total)
 		/* The most rounds a benchmark finished (under --precision, fewer
 		 * than --trials). */
 		for (size_t i = 0; i < r->nresults; i++) {
-			size_t rounds = 0;
+			size_t rounds = cbench_result_rounds(&r->results[i]);
 
-			for (size_t j = 0; j < r->results[i].ntrials; j++)
-				rounds += !r->results[i].trials[j].replacement &&
-					  !r->results[i].trials[j].alone;
 			r->trials_kept = rounds > r->trials_kept ? rounds : r->trials_kept;
 		}
 		r->not_run = 0;
@@ -939,7 +936,6 @@ static double trials_span(const struct cbench_result *res, size_t n)
 	}
 	return last > first ? last - first : 0;
 }
-
 
 /*
  * How precise res's headline is, as --precision judges it: est-cycles/op's
@@ -1107,7 +1103,11 @@ static int measure_rounds(struct run_state *st, size_t total)
 static int measure_all(struct run_state *st)
 {
 	const struct cbench_run_options *opt = st->opt;
-	size_t total = st->s.nchosen, planned = 0;
+	/* Under --precision, room for ten trials as a rule (trials_room()
+	 * adds more as they are needed), not the most. */
+	size_t total = st->s.nchosen, planned = 0,
+	       room = opt->precision > 0 && opt->trials > CBENCH_TRIALS_DEFAULT ?
+		      CBENCH_TRIALS_DEFAULT : opt->trials;
 	double t0;
 	int err;
 
@@ -1120,11 +1120,8 @@ static int measure_all(struct run_state *st)
 		int ret;
 
 		res->exp = st->s.chosen[k];
-		/* Under --precision, room for more as they are needed
-		 * (trials_room()). */
-		res->ntrials = opt->precision > 0 && opt->trials > CBENCH_TRIALS_DEFAULT ?
-			       CBENCH_TRIALS_DEFAULT : opt->trials;
-		res->trials = calloc(res->ntrials, sizeof(*res->trials));
+		res->ntrials = room;
+		res->trials = calloc(room, sizeof(*res->trials));
 		if (!res->trials)
 			return -ENOMEM;
 		ret = st->resume ? cbench_resume_carry(st->resume, res) : 0;
@@ -1134,11 +1131,8 @@ static int measure_all(struct run_state *st)
 		k += ret;
 		if (ret)
 			continue;
-		/* Under --precision, ten a benchmark as a rule, not the most,
-		 * and on several CPUs the trial alone. */
-		planned += (opt->precision > 0 && opt->trials > CBENCH_TRIALS_DEFAULT ?
-			    CBENCH_TRIALS_DEFAULT : opt->trials) - res->carried_trials +
-			   (opt->precision > 0 && st->s.nlanes > 1);
+		/* On several CPUs under --precision, the trial alone too. */
+		planned += room - res->carried_trials + (opt->precision > 0 && st->s.nlanes > 1);
 		st->report.nresults = ++k;
 		tune_experiment(st, res, k - 1, total);
 	}

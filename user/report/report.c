@@ -853,19 +853,29 @@ void cbench_report_summarize_one(struct cbench_report *r, struct cbench_result *
 	summarize_tp(res);
 }
 
+size_t cbench_result_kept(const struct cbench_result *res)
+{
+	return res->ntrials - res->failed - res->set_aside;
+}
+
+size_t cbench_result_rounds(const struct cbench_result *res)
+{
+	size_t rounds = 0;
+
+	for (size_t j = 0; j < res->ntrials; j++)
+		rounds += !res->trials[j].replacement && !res->trials[j].alone;
+	return rounds;
+}
+
 const char *const cbench_stop_names[] = { "", "precise", "most", "budget" };
 
 const char *cbench_stop_text(const struct cbench_result *res, char *buf, size_t len)
 {
 	double half = 100 * res->stop_half;
-	size_t kept = res->ntrials - res->failed - res->set_aside, rounds = 0;
+	size_t kept = cbench_result_kept(res), rounds = cbench_result_rounds(res);
 	const char *which = res->stop_est ? "est-cycles/op" : "ns/op";
 	const char *asked = res->stop_auto ? "the default precision (without --trials)" :
 				 "--precision";
-
-	/* The rounds' trials, not those measured after them. */
-	for (size_t j = 0; j < res->ntrials; j++)
-		rounds += !res->trials[j].replacement && !res->trials[j].alone;
 
 	switch (res->stop) {
 	case CBENCH_STOP_PRECISE:

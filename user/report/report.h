@@ -80,6 +80,14 @@ void cbench_report_summarize_one(struct cbench_report *r, struct cbench_result *
  */
 void cbench_report_summarize_round(struct cbench_report *r);
 
+/* How many trials res keeps: measured, neither failed nor set aside. */
+size_t cbench_result_kept(const struct cbench_result *res);
+
+/* How many of res's trials its rounds measured: not those measured again
+ * in place of disturbed ones, nor the trial alone after --precision's
+ * rounds on several CPUs. */
+size_t cbench_result_rounds(const struct cbench_result *res);
+
 /* enum cbench_stop's names in reports ("precise", "most", "budget"), and in words. */
 extern const char *const cbench_stop_names[];
 const char *cbench_stop_text(const struct cbench_result *res, char *buf, size_t len);

@@ -421,7 +421,7 @@ static void put_result(FILE *f, const struct cbench_result *res, double tsc_hz)
 		fprintf(f, "# %s: %s\n", name, res->cycles_note);
 	if (!isnan(res->ns_per_op))
 		fprintf(f, "# %s: headline: the median of %zu trials, %.6g ns/op, %.0f%% interval "
-			"[%.6g, %.6g]\n", name, res->ntrials - res->failed - res->set_aside,
+			"[%.6g, %.6g]\n", name, cbench_result_kept(res),
 			res->ns_per_op, 100 * res->ns_coverage, res->ns_lo, res->ns_hi);
 	if (*cbench_arena_pages_text(res, pages, sizeof(pages)))
 		fprintf(f, "# %s: arena of %" PRIu64 " bytes on %s\n", name, res->exp->desc->arena_bytes,

@@ -214,7 +214,7 @@ void cbench_report_table_row(const struct cbench_report *r, const struct cbench_
 	/* Kept of measured: failed ones in red, set-aside ones count as measured. */
 	if (res->failed)
 		fprintf(f, " %s%3zu/%-3zu%s ", colour ? RED : "",
-			res->ntrials - res->failed - res->set_aside, res->ntrials, colour ? RESET : "");
+			cbench_result_kept(res), res->ntrials, colour ? RESET : "");
 	else
 		fprintf(f, " %3zu/%-3zu ", res->ntrials - res->set_aside, res->ntrials);
 	fprintf(f, "%s%s%s\n", colour ? DIM : "", res->tuning, colour ? RESET : "");
@@ -235,7 +235,7 @@ static void put_stops(const struct cbench_report *r, FILE *f, bool colour)
 
 	for (size_t i = 0; i < r->nresults; i++) {
 		const struct cbench_result *res = &r->results[i];
-		size_t kept = res->ntrials - res->failed - res->set_aside;
+		size_t kept = cbench_result_kept(res);
 		enum cbench_stop k = res->stop;
 
 		n[k]++;

@@ -261,7 +261,7 @@ static void put_stopped(struct cbench_jsonw *j, const struct cbench_result *res)
 
 	cbench_jsonw_object_start(j, "stopped");
 	cbench_jsonw_string(j, "why", cbench_stop_names[res->stop]);
-	cbench_jsonw_uint(j, "trials", res->ntrials - res->failed - res->set_aside);
+	cbench_jsonw_uint(j, "trials", cbench_result_kept(res));
 	cbench_jsonw_string(j, "judged_by", res->stop_est ? "est_cycles_per_op" : "ns_per_op");
 	cbench_jsonw_measured(j, "interval_pct", 100 * res->stop_half);
 	cbench_jsonw_string(j, "note", cbench_stop_text(res, text, sizeof(text)));
