@@ -280,6 +280,31 @@ static void noisy_run_at_the_step(void)
 	CU_ASSERT_EQUAL(cps[0].index, 14);
 	CU_ASSERT_EQUAL(cps[0].last, 13);
 	free(cps);
+	/* A -60 % step whose first two runs after are as noisy (2 %), and
+	 * at the new level: 2 % cannot hide 60 %, they tell their side. */
+	series(y, u, 0.0005, 15, -0.6);
+	u[15] = u[16] = 0.02;
+	y[15] += 0.01;
+	y[16] -= 0.01;
+	u[14] = 0.02;
+	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 30, &defaults, &cps, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(cps[0].index, 15);
+	CU_ASSERT_EQUAL(cps[0].last, 14);
+	free(cps);
+	/* Two noisy runs in a row (0.5 %), 4 % off, runs either side steady:
+	 * no level set by steady runs is theirs, so nothing changed; they are
+	 * set aside one by one. */
+	series(y, u, 0.0002, 0, 0);
+	for (size_t i = 5; i < 7; i++) {
+		y[i] += log1p(0.04);
+		u[i] = 0.005;
+	}
+	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 30, &defaults, &cps, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT(cps[0].excursion && cps[0].index == 5);
+	CU_ASSERT(cps[1].excursion && cps[1].index == 6);
+	free(cps);
 }
 
 static void min_effect(void)
@@ -538,7 +563,7 @@ static CU_TestInfo changepoint_tests[] = {
 	{ "a +0.5 % step found where it is", known_step },
 	{ "A/A series: few false change points", no_step },
 	{ "noisy runs weigh less", noisy_runs_weigh_less },
-	{ "a noisy run at the step is passed over", noisy_run_at_the_step },
+	{ "a noisy run at the step: passed over unless it tells its side", noisy_run_at_the_step },
 	{ "min_effect drops small changes", min_effect },
 	{ "two steps in a series longer than a window", two_steps_long_series },
 	{ "weights and the variance between runs", weights },

@@ -497,25 +497,62 @@ static void merge(const double *y, const double *w, size_t n, const struct cbenc
 }
 
 /*
- * Each change point moved past the light points next to it (see
- * changepoint.h): its first point after onto the first that weighs enough,
- * its last point before onto the last one that does.  Done in order, so
- * that a point never crosses its right neighbour; then each is tested
- * again as its neighbours now stand.
+ * Whether light point i tells its side: its log lies nearer `near`, the
+ * level of the side it is on, than `far`, the other side's, by more than
+ * its own spread can explain (the log likelihood ratio of the two sides,
+ * at variance 1 / w[i], beyond z2 / 2).  A run of a 2 % spread tells the
+ * side of a 50 % step, never of a 0.5 % one.
  */
-static void anchor(const double *y, const double *w, size_t n, double confidence,
+static bool tells(const double *y, const double *w, size_t i, double near, double far, double z2)
+{
+	double dn = y[i] - near, df = y[i] - far;
+
+	return (df * df - dn * dn) * w[i] > z2;
+}
+
+/* Whether some point of [a, b) weighs at least `light`. */
+static bool heavy_in(const double *w, size_t a, size_t b, double light)
+{
+	for (size_t i = a; i < b; i++) {
+		if (w[i] >= light)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Each change point moved past the light points next to it that do not
+ * tell their side (see changepoint.h): its first point after onto the
+ * first that weighs enough or tells it is after, its last point before
+ * onto the last one that does so for before.  A light point tells its
+ * side only against a level that runs which weigh enough set: a segment
+ * of light runs alone (a noisy moment of the host over two runs) places
+ * nothing.  Done in order, so that a point never crosses its right
+ * neighbour; then each is tested again as its neighbours now stand.
+ */
+static void anchor(const double *y, const double *w, size_t n, double max_p, double confidence,
 		   struct cp_list *l)
 {
 	double light = cbench_stats_median(w, n) / CBENCH_CP_WEIGHT_RATIO;
+	double z2 = cbench_cp_penalty(max_p, 1);
 	size_t a, c, b, last;
 
 	if (!(light > 0))
 		return;
 	for (size_t i = 0; i < l->n; i++) {
+		double before = l->v[i].before, after = l->v[i].after;
+		bool firm_before, firm_after;
+
 		bounds(l, i, 0, n, &a, &c);
-		for (b = l->v[i].index; b + 1 < c && w[b] < light; b++)
+		firm_before = heavy_in(w, a, l->v[i].index, light);
+		firm_after = heavy_in(w, l->v[i].index, c, light);
+		for (b = l->v[i].index; b + 1 < c && w[b] < light &&
+					!(firm_after && tells(y, w, b, after, before, z2));
+		     b++)
 			;
-		for (last = l->v[i].index - 1; last > a && w[last] < light; last--)
+		for (last = l->v[i].index - 1; last > a && w[last] < light &&
+					       !(firm_before && tells(y, w, last, before, after, z2));
+		     last--)
 			;
 		l->v[i].index = b;
 		l->v[i].last = last;
@@ -614,7 +651,7 @@ static int detect_once(const double *y, const double *u, size_t n, const struct 
 	ret = p->window ? split(y, w, n, p, weak_p, l) : search(y, w, n, p->max_p, p->confidence, l);
 	if (!ret) {
 		merge(y, w, n, p, !p->window, l);
-		anchor(y, w, n, p->confidence, l);
+		anchor(y, w, n, p->max_p, p->confidence, l);
 	}
 	free(w);
 	return ret;

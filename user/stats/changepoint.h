@@ -139,8 +139,10 @@ void cbench_cp_test(const double *y, const double *w, size_t a, size_t b, size_t
  * unknown), into a malloc'd array in index order (*out NULL when none);
  * each tested against its neighbours' segments.  A point that weighs less
  * than a CBENCH_CP_WEIGHT_RATIO-th of the median weight cannot place a
- * change: one next to a change point is passed over, so that index is the
- * first point after the change that weighs enough, and last the last one
+ * change unless the change is large beside its own spread (its likelihood
+ * on one side beyond the other's at max_p): one next to a change point
+ * that cannot is passed over, so that index is the first point after the
+ * change that weighs enough or tells its side, and last the last one
  * before it (the light ones between belong to neither side for sure).
  * Searching the whole series (window 0), a run that the change points
  * leave alone in a segment of its own, but the newest, is set aside and
