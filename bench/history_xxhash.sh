@@ -12,6 +12,11 @@
 # defaults on the same series (history --format csv into
 # otava.analysis.compute_change_points(), as bench/changepoints.py runs it),
 # and how many runs history set aside as one run's excursion.
+# With CONFIRM=1 each run keeps its object in the store (--keep-object
+# store) and `history --confirm` audits the objects either side of each
+# change point: the confirmed ones are counted too (what a lab gates on).
+# BUSY=1 copies 256 MiB over and over on another CPU while the stores are
+# measured (not the truth): a neighbour that takes memory bandwidth.
 # KEEP=DIR keeps the three stores and the truth there (a.db, b.db, c.db,
 # truth.json); REPLAY=DIR runs history again on what KEEP kept, measuring
 # nothing (another cbenchctl's detector on the same runs).
@@ -51,7 +56,7 @@ store() {
 		# trial they kept ran on a shared core) is refused: that commit
 		# has no run, as a lab's would not.
 		"$CB" run --cpu "$CPU" --store "$TMP/$1.db" --commit "c$i" --order "$i" -o /dev/null \
-			"$TMP/xxhash.so" 2>"$TMP/run.err" ||
+			${CONFIRM:+--keep-object store} "$TMP/xxhash.so" 2>"$TMP/run.err" ||
 			echo "history_xxhash: store $1, commit $i: $(tail -n 1 "$TMP/run.err")" >&2
 		i=$((i + 1))
 	done
@@ -82,15 +87,31 @@ if [ -n "${REPLAY:-}" ]; then
 	cp "$REPLAY"/a.db "$REPLAY"/b.db "$REPLAY"/c.db "$REPLAY"/truth.json "$TMP"/
 else
 	truth
+	if [ -n "${BUSY:-}" ]; then
+		taskset -c "$(((CPU + 1) % $(getconf _NPROCESSORS_ONLN)))" python3 -c '
+b = bytearray(256 << 20)
+while True:
+    c = bytes(b)' &
+		HOG=$!
+		trap 'kill "$HOG" 2>/dev/null || :; rm -rf "$TMP"' EXIT INT TERM
+	fi
 	echo "$STORES" | while read -r s; do
 		# shellcheck disable=SC2086
 		store $s </dev/null
 	done
+	if [ -n "${BUSY:-}" ]; then
+		kill "$HOG"
+		wait "$HOG" 2>/dev/null || :
+	fi
 fi
 echo "$STORES" | while read -r s; do
 	# shellcheck disable=SC2086
 	set -- $s
 	"$CB" history --format json -o "$TMP/$1.json" "$TMP/$1.db" </dev/null
+	if [ -n "${CONFIRM:-}" ]; then
+		"$CB" history --confirm --cpu "$CPU" --format json -o "$TMP/$1.confirmed.json" \
+			"$TMP/$1.db" </dev/null
+	fi
 	"$CB" history --format csv -o "$TMP/$1.csv" "$TMP/$1.db" </dev/null
 	echo "$s" >>"$TMP/stores"
 done
@@ -100,7 +121,7 @@ if [ -n "${KEEP:-}" ]; then
 fi
 
 python3 - "$TMP" "$OTAVA" <<'PY'
-import csv, json, subprocess, sys
+import csv, json, os, subprocess, sys
 
 tmp, otava = sys.argv[1:3]
 
@@ -142,7 +163,13 @@ for line in open(f"{tmp}/stores"):
     ours = {b["name"]: {c["order"] for c in b["change_points"]} for b in report["benchmarks"]}
     aside = sum(len(b.get("excursions", [])) for b in report["benchmarks"])
     theirs = otava_points(f"{tmp}/{name}.csv")
-    for who, found in (("cbench", ours), ("Otava", theirs)):
+    whos = [("cbench", ours)]
+    if os.path.exists(f"{tmp}/{name}.confirmed.json"):
+        confirmed = json.load(open(f"{tmp}/{name}.confirmed.json"))
+        whos.append(("cbench --confirm", {b["name"]: {c["order"] for c in b["change_points"]
+                                                      if c["confirmed"]}
+                                          for b in confirmed["benchmarks"]}))
+    for who, found in whos + [("Otava", theirs)]:
         f = m = x = 0
         wrong = []
         for series, got in found.items():
