@@ -42,6 +42,15 @@ one, two = (json.load(open(p)) for p in sys.argv[1:3])
 c = two["config"]
 assert c["jobs"] == 2 and len(set(c["worker_cpus"])) == 2, c
 assert "jobs" not in one["config"], one["config"]
+# Each trial with a core width counted once, beside others or alone; under
+# --keep-shared none is judged shared, so nothing is said of the CPUs.
+bo = c["beside_others"]
+wide = [t for b in two["benchmarks"] for t in b["trials"]
+        if t["status"] != "failed" and t.get("core_width")]
+assert bo["trials"] == sum(not t["solo"] for t in wide), (bo, len(wide))
+assert bo["alone_trials"] == sum(t["solo"] for t in wide), (bo, len(wide))
+assert bo["shared"] == bo["alone_shared"] == 0 and not bo["shares_core"], bo
+assert "beside_others" not in one["config"], one["config"]
 for a, b in zip(one["benchmarks"], two["benchmarks"]):
     assert a["name"] == b["name"]
     # One figure of the same work in cycles (the chains are 1 and 3 cycles

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A run on several CPUs: does a benchmark measure as it would alone? */
 #include <CUnit/CUnit.h>
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -135,6 +138,96 @@ static void alone_by_time(void)
 	CU_ASSERT_TRUE(a[0].solo);
 }
 
+static void shares_core_verdict(void)
+{
+	/* Beside others 28 %, alone 1 %: the CPUs share a core. */
+	CU_ASSERT_TRUE(cbench_beside_shares_core(&(struct cbench_beside){ 100, 28, 50, 1, false }));
+	/* 27 % against 19 %: the host shares the core whatever we run. */
+	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 100, 27, 100, 19, false }));
+	/* Too few beside others, however many shared. */
+	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 19, 19, 50, 0, false }));
+	CU_ASSERT_TRUE(cbench_beside_shares_core(&(struct cbench_beside){ 20, 20, 50, 0, false }));
+	/* Too few alone. */
+	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 100, 50, 9, 0, false }));
+	/* 10 % of 20 against none of 10: chance can do that. */
+	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 20, 2, 10, 0, false }));
+	/* 9 points apart, significant: under the 10 the verdict asks. */
+	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 1000, 150, 1000, 60, false }));
+	CU_ASSERT_TRUE(cbench_beside_shares_core(&(struct cbench_beside){ 1000, 160, 1000, 60, false }));
+	/* 40 % against 25 %: significant, 15 points, not twice: the host. */
+	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 1000, 400, 1000, 250, false }));
+	/* Nothing shared either way. */
+	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 100, 0, 100, 0, false }));
+}
+
+/*
+ * The run's counts: 40 trials beside others (20 shared) and 30 alone (none
+ * shared) across two benchmarks, besides a failed trial, one without a
+ * width and one carried, which count nowhere; the foot names the CPUs.
+ */
+static void shares_core_counted(void)
+{
+	struct cbench_trial a[37] = { 0 }, b[36] = { 0 };
+	struct cbench_result two[2] = { { .trials = a, .ntrials = 37 }, { .trials = b, .ntrials = 36 } };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < 35; i++) {
+		struct cbench_trial *t = &a[i];
+
+		*t = (struct cbench_trial){ .solo = i >= 20, .est_cycles_per_op = 100 };
+		t->figures.have_width = true;
+		t->cause = i < 10 ? CBENCH_TRIAL_SHARED : CBENCH_TRIAL_KEPT;
+		b[i] = *t;
+	}
+	a[35] = a[0];
+	a[35].error = -EIO;
+	a[36] = a[0];
+	a[36].figures.have_width = false;
+	b[35] = a[0];
+	b[35].carried = true;
+	memset(&rep, 0, sizeof(rep));
+	rep.results = two;
+	rep.nresults = 2;
+	rep.jobs = 2;
+	rep.cpus[0] = 3;
+	rep.cpus[1] = 1;
+	rep.core_ghz_min = NAN;
+	cbench_report_parallel(&rep);
+	CU_ASSERT_EQUAL(rep.beside.trials, 40);
+	CU_ASSERT_EQUAL(rep.beside.shared, 20);
+	CU_ASSERT_EQUAL(rep.beside.alone, 30);
+	CU_ASSERT_EQUAL(rep.beside.alone_shared, 0);
+	CU_ASSERT_TRUE(rep.beside.shares_core);
+	f = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	cbench_report_table_foot(&rep, f, false);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "50% of the 40 trials measured beside others ran on a "
+					  "shared core, against 0% of the 30 measured alone: CPUs 3 "
+					  "and 1 share cores at times"));
+	free(text);
+	/* As many shared alone: the host's doing, not ours; nothing said. */
+	for (size_t i = 20; i < 35; i++)
+		a[i].cause = b[i].cause = i < 30 ? CBENCH_TRIAL_SHARED : CBENCH_TRIAL_KEPT;
+	cbench_report_parallel(&rep);
+	CU_ASSERT_EQUAL(rep.beside.alone_shared, 20);
+	CU_ASSERT_FALSE(rep.beside.shares_core);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	cbench_report_table_foot(&rep, f, false);
+	fclose(f);
+	CU_ASSERT_PTR_NULL(strstr(text, "share cores"));
+	free(text);
+	/* One CPU: nothing counted, nothing said. */
+	rep.jobs = 1;
+	cbench_report_parallel(&rep);
+	CU_ASSERT_EQUAL(rep.beside.trials, 0);
+	CU_ASSERT_FALSE(rep.beside.shares_core);
+}
+
 static CU_TestInfo jobs_tests[] = {
 	{ "compute-bound: the same alone, in cycles", compute_bound },
 	{ "bandwidth-bound: faster alone, named", bandwidth_bound },
@@ -142,6 +235,8 @@ static CU_TestInfo jobs_tests[] = {
 	{ "in ns without the reference chain", without_cycles },
 	{ "one CPU, or no trial alone: nothing said", one_cpu },
 	{ "alone or beside others: as the trials ran", alone_by_time },
+	{ "CPUs that share a core: the verdict", shares_core_verdict },
+	{ "CPUs that share a core: counted, and said", shares_core_counted },
 	CU_TEST_INFO_NULL,
 };
 

@@ -370,6 +370,15 @@ struct cbench_report {
 	 * module's choice, not known). */
 	int watchers[CBENCH_JOBS_MAX];
 	size_t parallel_differs_results;
+	/* Of this run's trials with a core width, on several CPUs: those
+	 * measured beside others and alone (as their times say), and of each
+	 * those another thread shared the core of; shares_core where beside
+	 * others shares it clearly more often (report_jobs.c).  Not counted
+	 * under --keep-shared, which judges no trial shared. */
+	struct cbench_beside {
+		size_t trials, shared, alone, alone_shared;
+		bool shares_core;
+	} beside;
 };
 
 #endif /* _CBENCH_REPORT_MODEL_H */

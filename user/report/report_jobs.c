@@ -16,6 +16,7 @@
 #include "report/model.h"
 #include "report/report_jobs.h"
 #include "stats/stats.h"
+#include "stats/trials.h"
 
 /* The least gap we name, relative: within it, trials on one CPU differ too. */
 #define PARALLEL_GAP_MIN 0.01
@@ -157,11 +158,60 @@ static void alone_by_time(struct cbench_report *r)
 	free(v);
 }
 
+/* The least trials each way for a verdict on sharing. */
+#define BESIDE_MIN_TRIALS 20
+#define ALONE_MIN_TRIALS 10
+/* z of a one-sided p of 0.001 */
+#define BESIDE_Z 3.09
+
+bool cbench_beside_shares_core(const struct cbench_beside *b)
+{
+	double pb, pa, pooled, se;
+
+	if (b->trials < BESIDE_MIN_TRIALS || b->alone < ALONE_MIN_TRIALS)
+		return false;
+	pb = (double)b->shared / (double)b->trials;
+	pa = (double)b->alone_shared / (double)b->alone;
+	pooled = (double)(b->shared + b->alone_shared) / (double)(b->trials + b->alone);
+	se = sqrt(pooled * (1 - pooled) * (1 / (double)b->trials + 1 / (double)b->alone));
+	return pb - pa >= 0.1 && pb >= 2 * pa && se > 0 && (pb - pa) / se >= BESIDE_Z;
+}
+
+/* r->beside, from the trials this run measured (flags as alone_by_time() set them). */
+static void count_beside(struct cbench_report *r)
+{
+	struct cbench_beside *b = &r->beside;
+
+	*b = (struct cbench_beside){ 0 };
+	for (size_t i = 0; i < r->nresults; i++) {
+		const struct cbench_result *res = &r->results[i];
+
+		for (size_t j = 0; !res->carried && j < res->ntrials; j++) {
+			const struct cbench_trial *t = &res->trials[j];
+			bool shared = t->cause == CBENCH_TRIAL_SHARED;
+
+			if (t->carried || t->error || !t->figures.have_width)
+				continue;
+			if (t->solo) {
+				b->alone++;
+				b->alone_shared += shared;
+			} else {
+				b->trials++;
+				b->shared += shared;
+			}
+		}
+	}
+	b->shares_core = cbench_beside_shares_core(b);
+}
+
 void cbench_report_parallel(struct cbench_report *r)
 {
 	r->parallel_differs_results = 0;
-	if (r->jobs > 1)
+	r->beside = (struct cbench_beside){ 0 };
+	if (r->jobs > 1) {
 		alone_by_time(r);
+		count_beside(r);
+	}
 	for (size_t i = 0; r->jobs > 1 && i < r->nresults; i++) {
 		if (r->results[i].carried)
 			continue;

@@ -288,6 +288,22 @@ void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colou
 			"(their benchmarks say which)" : "set aside and measured again", waited,
 			colour ? RESET : "");
 	}
+	if (r->beside.shares_core) {
+		const struct cbench_beside *b = &r->beside;
+		char cpus[96] = "";
+		size_t len = 0;
+
+		for (size_t i = 0; i < r->jobs && len < sizeof(cpus); i++)
+			len += (size_t)snprintf(cpus + len, sizeof(cpus) - len, "%s%d",
+						!i ? "" : i + 1 < r->jobs ? ", " : " and ", r->cpus[i]);
+		fprintf(f, "%swarning: %.0f%% of the %zu trials measured beside others ran on a shared "
+			"core, against %.0f%% of the %zu measured alone: CPUs %s share cores at times "
+			"(hyperthreads of one core, as a VM's vCPUs can be), and measuring on them at "
+			"once costs trials set aside and measured again; on this machine, run on one "
+			"CPU%s\n", colour ? RED : "", 100.0 * (double)b->shared / (double)b->trials,
+			b->trials, 100.0 * (double)b->alone_shared / (double)b->alone, b->alone, cpus,
+			colour ? RESET : "");
+	}
 	if (r->env.fifo_error && r->env.fifo_error != -EBUSY)
 		fprintf(f, "%swarning: the worker ran without real-time priority (SCHED_FIFO: %s): "
 			"other tasks could take its CPU mid-measurement; run as root, or give "

@@ -143,6 +143,13 @@ static void put_settings(struct cbench_jsonw *j, const struct cbench_report *r)
 				cbench_jsonw_uint(j, NULL, (uint64_t)r->watchers[i]);
 			cbench_jsonw_array_end(j);
 		}
+		cbench_jsonw_object_start(j, "beside_others");
+		cbench_jsonw_uint(j, "trials", r->beside.trials);
+		cbench_jsonw_uint(j, "shared", r->beside.shared);
+		cbench_jsonw_uint(j, "alone_trials", r->beside.alone);
+		cbench_jsonw_uint(j, "alone_shared", r->beside.alone_shared);
+		cbench_jsonw_bool(j, "shares_core", r->beside.shares_core);
+		cbench_jsonw_object_end(j);
 	}
 	if (r->resumed.path) {
 		cbench_jsonw_object_start(j, "resumed_from");
