@@ -324,17 +324,17 @@ static void alg1_errors(void)
 	CU_ASSERT_EQUAL(cbench_tune(&p, broken, NULL, &n, &t), -EIO);
 }
 
-/* The reference chain's measurements: 2000 steps and 20 us, whichever is longer. */
+/* The reference chain's measurements: 2000 steps and 80 us, whichever is longer. */
 static void reference_reps(void)
 {
-	/* A 26-tick step at 2.6 GHz, 1.6 cycles per tick: 1000 adds are 625
-	 * ticks; 2000 steps are 52000 ticks, 83.2 reps, so 84. */
-	CU_ASSERT_EQUAL(cbench_tune_ref_reps(26, 2.6e9, 1.6, 1000), 84);
-	/* A 1-tick step: 20 us (52000 ticks) wins over 2000 ticks. */
-	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 2.6e9, 1.6, 1000), 84);
-	/* A 100-tick step: 2000 steps (200000 ticks) win over 20 us. */
-	CU_ASSERT_EQUAL(cbench_tune_ref_reps(100, 2.6e9, 1.6, 1000), 320);
-	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 1e9, 1.0, 1000), 20);
+	/* A 104-tick step at 2.6 GHz, 1.6 cycles per tick: 1000 adds are 625
+	 * ticks; 2000 steps are 208000 ticks, 332.8 reps, so 333. */
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(104, 2.6e9, 1.6, 1000), 333);
+	/* A 1-tick step: 80 us (208000 ticks) wins over 2000 ticks. */
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 2.6e9, 1.6, 1000), 333);
+	/* A 400-tick step: 2000 steps (800000 ticks) win over 80 us. */
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(400, 2.6e9, 1.6, 1000), 1280);
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 1e9, 1.0, 1000), 80);
 	/* No cycle estimate: one rep, never a division by zero. */
 	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 1e9, 0, 1000), 1);
 }

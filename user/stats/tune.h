@@ -108,9 +108,14 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
 /*
  * The reference add chain (reference.h) is measured like a benchmark: each
  * measurement at least CBENCH_TUNE_ACC_MIN_STEPS steps and this long, in ns,
- * so the spread of the timer's reads is small next to it too.
+ * so the spread of the timer's reads is small next to it too.  80 us, not
+ * less: how much of the timer's own cost the chain hides (out-of-order
+ * execution runs the reads beside the adds) differs from one worker to the
+ * next, by up to the whole cost (34 ticks on a 2.3 GHz Emerald Rapids VM);
+ * at 20 us that moved est-cycles/op by 0.05 % between runs (CV 0.02 %), at
+ * 80 us by under 0.02 % (CV 0.002-0.007 %; docs/results.md).
  */
-#define CBENCH_REF_MIN_NS 20000.0
+#define CBENCH_REF_MIN_NS 80000.0
 
 /* Reps of the reference chain (adds_per_rep each) per measurement, for a
  * timer of step_ticks at tsc_hz and a core at cycles_per_tick; at least 1. */
