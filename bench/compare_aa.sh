@@ -63,21 +63,21 @@ while [ "$p" -lt "$POWER_PAIRS" ]; do
 done
 
 python3 - "$TMP" "$CB" "$PAIRS" "$POWER_PAIRS" "$K" <<'PY'
-import math, statistics, subprocess, sys
+import json, math, statistics, subprocess, sys
 
 tmp, cb = sys.argv[1], sys.argv[2]
 pairs, power_pairs, k = map(int, sys.argv[3:6])
 
 def compare(old, new):
-    """compare's rows: {benchmark: (change %, verdict)}."""
-    out = subprocess.run([cb, "compare", *old, "--", *new], capture_output=True, text=True,
-                         check=True).stdout
+    """compare's rows: {benchmark: (change %, verdict)}; the verdict "?" for
+    a row of one run a side, which compare gives none."""
+    out = subprocess.run([cb, "compare", "--format", "json", *old, "--", *new],
+                         capture_output=True, text=True, check=True).stdout
     rows = {}
-    for line in out.splitlines()[1:]:
-        f = line.split()
-        if not f:
-            break
-        rows[f[0]] = (float(f[3].rstrip("%")), f[-1])
+    for b in json.loads(out)["benchmarks"]:
+        one = b["runs_old"] < 2 or b["runs_new"] < 2
+        v = "?" if one and b["verdict"] == "undecided" else b["verdict"]
+        rows[b["name"].removeprefix("Benchmark")] = (b["change"], v)
     return rows
 
 def gate(old, new, *opts):
