@@ -399,7 +399,7 @@ static int user_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 	t->accuracy_ns = err_ticks * 1e9 / t->tsc_hz;
 	t->est_cycles_per_tick = calibrate_cycles(t);
 	t->ref_reps = cbench_tune_ref_reps(t->step_ticks, t->tsc_hz, t->est_cycles_per_tick,
-					   CBENCH_REF_ADDS_PER_REP);
+					   CBENCH_REF_ADDS_PER_REP, CBENCH_REF_MIN_NS);
 	t->counters = ((struct user_backend *)b->priv)->hw_have;
 	calibrate_counters(b->priv, t);
 	return 0;

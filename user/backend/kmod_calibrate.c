@@ -152,7 +152,7 @@ int cbench_kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 	if (ticks > 0)
 		t->est_cycles_per_tick = (double)CBENCH_REF_ADDS_PER_REP * CHAIN_REPS / ticks;
 	t->ref_reps = cbench_tune_ref_reps(t->step_ticks, t->tsc_hz, t->est_cycles_per_tick,
-					   CBENCH_REF_ADDS_PER_REP);
+					   CBENCH_REF_ADDS_PER_REP, CBENCH_REF_MIN_NS);
 	ret = 0;
 out:
 	cbench_kimage_free(&image);

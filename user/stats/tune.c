@@ -193,9 +193,9 @@ out:
 }
 
 uint64_t cbench_tune_ref_reps(double step_ticks, double tsc_hz, double cycles_per_tick,
-			      unsigned int adds_per_rep)
+			      unsigned int adds_per_rep, double min_ns)
 {
-	double want_ticks = fmax(CBENCH_TUNE_ACC_MIN_STEPS * step_ticks, CBENCH_REF_MIN_NS * 1e-9 * tsc_hz);
+	double want_ticks = fmax(CBENCH_TUNE_ACC_MIN_STEPS * step_ticks, min_ns * 1e-9 * tsc_hz);
 	double rep_ticks = (double)adds_per_rep / cycles_per_tick;
 
 	if (!(rep_ticks > 0) || !isfinite(rep_ticks) || !(want_ticks > 0))

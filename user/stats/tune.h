@@ -116,10 +116,15 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
  * 80 us by under 0.02 % (CV 0.002-0.007 %; docs/results.md).
  */
 #define CBENCH_REF_MIN_NS 80000.0
+/* An audit's references: its two sides share them, worker and all, so a
+ * worker's bias cancels between them, and shorter references, taken more
+ * often, follow the clock more closely between its timings. */
+#define CBENCH_REF_AUDIT_MIN_NS 20000.0
 
 /* Reps of the reference chain (adds_per_rep each) per measurement, for a
- * timer of step_ticks at tsc_hz and a core at cycles_per_tick; at least 1. */
+ * timer of step_ticks at tsc_hz and a core at cycles_per_tick, each at least
+ * min_ns (CBENCH_REF_MIN_NS, or an audit's) and 2000 steps; at least 1. */
 uint64_t cbench_tune_ref_reps(double step_ticks, double tsc_hz, double cycles_per_tick,
-			      unsigned int adds_per_rep);
+			      unsigned int adds_per_rep, double min_ns);
 
 #endif /* _CBENCH_TUNE_H */

@@ -33,6 +33,7 @@
 #include "stats/levels.h"
 #include "stats/sequential.h"
 #include "stats/stats.h"
+#include "stats/tune.h"
 #include "worker/tpoints.h"
 #include "worker/audit_worker.h"
 #include "worker/tpoints_worker.h"
@@ -134,6 +135,7 @@ static int measure_one(struct side *s, double *ns)
 struct clocking {
 	bool on;
 	uint32_t every;			/* timings between two references */
+	uint64_t reps;			/* of a reference: CBENCH_REF_AUDIT_MIN_NS long */
 	double r[ROUND_MAX_REFS];	/* the round's references, ticks per rep; NAN disturbed */
 	double clock[ROUND_MAX_REFS];	/* each group's level, ticks per reference rep */
 	size_t nr;
@@ -151,7 +153,7 @@ struct clocking {
 static int clock_ref(struct clocking *c, struct cbench_backend *b)
 {
 	struct cbench_sample s;
-	int ret = b->ops->measure_ref(b, b->timer.ref_reps, &s);
+	int ret = b->ops->measure_ref(b, c->reps, &s);
 
 	if (ret)
 		return ret;
@@ -185,7 +187,9 @@ static int clock_start(struct clocking *c, struct side sides[2], const struct cb
 				   "measures no reference chain here");
 		return -EOPNOTSUPP;
 	}
-	ret = b->ops->measure_ref(b, b->timer.ref_reps, &s);
+	c->reps = cbench_tune_ref_reps(b->timer.step_ticks, b->timer.tsc_hz, b->timer.est_cycles_per_tick,
+				       CBENCH_REF_ADDS_PER_REP, CBENCH_REF_AUDIT_MIN_NS);
+	ret = b->ops->measure_ref(b, c->reps, &s);
 	if (ret)
 		return ret;
 	ref_ns = (double)s.ticks * 1e9 / b->timer.tsc_hz;
@@ -224,7 +228,7 @@ static int clock_round(struct clocking *c, struct side sides[2], uint32_t round,
 	int ret = c->since ? clock_ref(c, b) : 0;
 
 	*scale = NAN;
-	if (!ret && cbench_levels_of_groups(c->r, c->nr, b->timer.step_ticks / (double)b->timer.ref_reps,
+	if (!ret && cbench_levels_of_groups(c->r, c->nr, b->timer.step_ticks / (double)c->reps,
 					    c->clock) == -ENOMEM)
 		ret = -ENOMEM;
 	for (size_t i = 0; !ret && i < c->nt; i++) {
