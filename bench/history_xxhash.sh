@@ -16,10 +16,12 @@
 # store) and `history --confirm` audits the objects either side of each
 # change point: the confirmed ones are counted too (what a lab gates on).
 # BUSY=1 copies 256 MiB over and over on another CPU while the stores are
-# measured (not the truth): a neighbour that takes memory bandwidth.
+# measured and confirmed (not the truth): a neighbour that takes memory
+# bandwidth (two CPUs or more).
 # KEEP=DIR keeps the three stores and the truth there (a.db, b.db, c.db,
 # truth.json); REPLAY=DIR runs history again on what KEEP kept, measuring
-# nothing (another cbenchctl's detector on the same runs).
+# nothing but CONFIRM's audits (another cbenchctl's detector on the same
+# runs).
 # Measures: takes the lock.  Not a test: nothing here passes or fails.
 # Run by `make bench`.
 set -eu
@@ -99,10 +101,6 @@ while True:
 		# shellcheck disable=SC2086
 		store $s </dev/null
 	done
-	if [ -n "${BUSY:-}" ]; then
-		kill "$HOG"
-		wait "$HOG" 2>/dev/null || :
-	fi
 fi
 echo "$STORES" | while read -r s; do
 	# shellcheck disable=SC2086
@@ -115,6 +113,11 @@ echo "$STORES" | while read -r s; do
 	"$CB" history --format csv -o "$TMP/$1.csv" "$TMP/$1.db" </dev/null
 	echo "$s" >>"$TMP/stores"
 done
+if [ -n "${HOG:-}" ]; then
+	kill "$HOG" 2>/dev/null || :
+	wait "$HOG" 2>/dev/null || :
+	HOG=
+fi
 if [ -n "${KEEP:-}" ]; then
 	mkdir -p "$KEEP"
 	cp "$TMP"/a.db "$TMP"/b.db "$TMP"/c.db "$TMP"/truth.json "$KEEP"/

@@ -151,9 +151,14 @@ static void shares_core_verdict(void)
 	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 100, 50, 9, 0, false }));
 	/* 10 % of 20 against none of 10: chance can do that. */
 	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 20, 2, 10, 0, false }));
-	/* 9 points apart, significant: under the 10 the verdict asks. */
+	/* 9 points apart, significant: under the 10 the verdict asks; 10
+	 * points exactly, whatever the fractions round to. */
 	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 1000, 150, 1000, 60, false }));
 	CU_ASSERT_TRUE(cbench_beside_shares_core(&(struct cbench_beside){ 1000, 160, 1000, 60, false }));
+	CU_ASSERT_TRUE(cbench_beside_shares_core(&(struct cbench_beside){ 1000, 180, 1000, 80, false }));
+	/* Twice the rate alone exactly: enough; just under: not. */
+	CU_ASSERT_TRUE(cbench_beside_shares_core(&(struct cbench_beside){ 1000, 400, 1000, 200, false }));
+	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 1000, 399, 1000, 200, false }));
 	/* 40 % against 25 %: significant, 15 points, not twice: the host. */
 	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 1000, 400, 1000, 250, false }));
 	/* Nothing shared either way. */
@@ -163,12 +168,13 @@ static void shares_core_verdict(void)
 /*
  * The run's counts: 40 trials beside others (20 shared) and 30 alone (none
  * shared) across two benchmarks, besides a failed trial, one without a
- * width and one carried, which count nowhere; the foot names the CPUs.
+ * width, one without a valid measurement and one carried, which count
+ * nowhere; the foot names the CPUs.
  */
 static void shares_core_counted(void)
 {
-	struct cbench_trial a[37] = { 0 }, b[36] = { 0 };
-	struct cbench_result two[2] = { { .trials = a, .ntrials = 37 }, { .trials = b, .ntrials = 36 } };
+	struct cbench_trial a[37] = { 0 }, b[37] = { 0 };
+	struct cbench_result two[2] = { { .trials = a, .ntrials = 37 }, { .trials = b, .ntrials = 37 } };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -176,7 +182,7 @@ static void shares_core_counted(void)
 	for (size_t i = 0; i < 35; i++) {
 		struct cbench_trial *t = &a[i];
 
-		*t = (struct cbench_trial){ .solo = i >= 20, .est_cycles_per_op = 100 };
+		*t = (struct cbench_trial){ .solo = i >= 20, .est_cycles_per_op = 100, .valid = 40 };
 		t->figures.have_width = true;
 		t->cause = i < 10 ? CBENCH_TRIAL_SHARED : CBENCH_TRIAL_KEPT;
 		b[i] = *t;
@@ -185,6 +191,8 @@ static void shares_core_counted(void)
 	a[35].error = -EIO;
 	a[36] = a[0];
 	a[36].figures.have_width = false;
+	b[36] = a[0];
+	b[36].valid = 0;
 	b[35] = a[0];
 	b[35].carried = true;
 	memset(&rep, 0, sizeof(rep));
@@ -206,7 +214,7 @@ static void shares_core_counted(void)
 	fclose(f);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "50% of the 40 trials measured beside others ran on a "
 					  "shared core, against 0% of the 30 measured alone: CPUs 3 "
-					  "and 1 share cores at times"));
+					  "and 1 share a core at times"));
 	free(text);
 	/* As many shared alone: the host's doing, not ours; nothing said. */
 	for (size_t i = 20; i < 35; i++)
@@ -219,7 +227,7 @@ static void shares_core_counted(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	cbench_report_table_foot(&rep, f, false);
 	fclose(f);
-	CU_ASSERT_PTR_NULL(strstr(text, "share cores"));
+	CU_ASSERT_PTR_NULL(strstr(text, "share a core"));
 	free(text);
 	/* One CPU: nothing counted, nothing said. */
 	rep.jobs = 1;

@@ -327,17 +327,17 @@ static void alg1_errors(void)
 /* The reference chain's measurements: 2000 steps and 80 us, whichever is longer. */
 static void reference_reps(void)
 {
-	/* A 104-tick step at 2.6 GHz, 1.6 cycles per tick: 1000 adds are 625
-	 * ticks; 2000 steps are 208000 ticks, 332.8 reps, so 333. */
-	CU_ASSERT_EQUAL(cbench_tune_ref_reps(104, 2.6e9, 1.6, 1000, CBENCH_REF_MIN_NS), 333);
-	/* A 1-tick step: 80 us (208000 ticks) wins over 2000 ticks. */
+	/* A 120-tick step at 2.6 GHz, 1.6 cycles per tick: 1000 adds are 625
+	 * ticks; 2000 steps are 240000 ticks, over 80 us: 384 reps. */
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(120, 2.6e9, 1.6, 1000, CBENCH_REF_MIN_NS), 384);
+	/* A 1-tick step: 80 us (208000 ticks, 332.8 reps) wins over 2000 ticks. */
 	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 2.6e9, 1.6, 1000, CBENCH_REF_MIN_NS), 333);
 	/* A 400-tick step: 2000 steps (800000 ticks) win over 80 us. */
 	CU_ASSERT_EQUAL(cbench_tune_ref_reps(400, 2.6e9, 1.6, 1000, CBENCH_REF_MIN_NS), 1280);
 	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 1e9, 1.0, 1000, CBENCH_REF_MIN_NS), 80);
 	/* An audit's: 20 us (52000 ticks), 84 reps; 2000 steps still win. */
 	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 2.6e9, 1.6, 1000, CBENCH_REF_AUDIT_MIN_NS), 84);
-	CU_ASSERT_EQUAL(cbench_tune_ref_reps(104, 2.6e9, 1.6, 1000, CBENCH_REF_AUDIT_MIN_NS), 333);
+	CU_ASSERT_EQUAL(cbench_tune_ref_reps(120, 2.6e9, 1.6, 1000, CBENCH_REF_AUDIT_MIN_NS), 384);
 	/* No cycle estimate: one rep, never a division by zero. */
 	CU_ASSERT_EQUAL(cbench_tune_ref_reps(1, 1e9, 0, 1000, CBENCH_REF_MIN_NS), 1);
 }

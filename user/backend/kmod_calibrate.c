@@ -97,7 +97,7 @@ int cbench_kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 	struct cbench_proto_run_state res;
 	uint32_t image_id;
 	uint64_t *raw = calloc(SPIN_SAMPLES, sizeof(*raw));
-	double *v = calloc(CALIBRATION_SAMPLES, sizeof(*v)), ticks;
+	double *v = calloc(CALIBRATION_SAMPLES, sizeof(*v)), ticks, ref_ns = CBENCH_REF_MIN_NS;
 	int ret, n;
 
 	memset(t, 0, sizeof(*t));
@@ -151,8 +151,12 @@ int cbench_kmod_calibrate(struct cbench_backend *b, struct cbench_timer *t)
 		ticks -= (double)res.overhead.tsc;
 	if (ticks > 0)
 		t->est_cycles_per_tick = (double)CBENCH_REF_ADDS_PER_REP * CHAIN_REPS / ticks;
+	/* A reference measurement runs with interrupts off: within half the
+	 * module's budget for that (irqoff_budget_ns), loaded low or not. */
+	if (k->info.irqoff_ns && (double)k->info.irqoff_ns / 2 < ref_ns)
+		ref_ns = (double)k->info.irqoff_ns / 2;
 	t->ref_reps = cbench_tune_ref_reps(t->step_ticks, t->tsc_hz, t->est_cycles_per_tick,
-					   CBENCH_REF_ADDS_PER_REP, CBENCH_REF_MIN_NS);
+					   CBENCH_REF_ADDS_PER_REP, ref_ns);
 	ret = 0;
 out:
 	cbench_kimage_free(&image);

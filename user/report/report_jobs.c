@@ -166,15 +166,18 @@ static void alone_by_time(struct cbench_report *r)
 
 bool cbench_beside_shares_core(const struct cbench_beside *b)
 {
-	double pb, pa, pooled, se;
+	/* The rates' difference and ratio in whole numbers (s/t against a/n:
+	 * s n - a t over t n), so that 10 points are 10 points exactly. */
+	double sn = (double)b->shared * (double)b->alone, at = (double)b->alone_shared * (double)b->trials;
+	double tn = (double)b->trials * (double)b->alone, pooled, se;
 
 	if (b->trials < BESIDE_MIN_TRIALS || b->alone < ALONE_MIN_TRIALS)
 		return false;
-	pb = (double)b->shared / (double)b->trials;
-	pa = (double)b->alone_shared / (double)b->alone;
+	if (!(10 * (sn - at) >= tn && sn >= 2 * at))
+		return false;
 	pooled = (double)(b->shared + b->alone_shared) / (double)(b->trials + b->alone);
 	se = sqrt(pooled * (1 - pooled) * (1 / (double)b->trials + 1 / (double)b->alone));
-	return pb - pa >= 0.1 && pb >= 2 * pa && se > 0 && (pb - pa) / se >= BESIDE_Z;
+	return se > 0 && (sn - at) / tn / se >= BESIDE_Z;
 }
 
 /* r->beside, from the trials this run measured (flags as alone_by_time() set them). */
@@ -190,7 +193,7 @@ static void count_beside(struct cbench_report *r)
 			const struct cbench_trial *t = &res->trials[j];
 			bool shared = t->cause == CBENCH_TRIAL_SHARED;
 
-			if (t->carried || t->error || !t->figures.have_width)
+			if (t->carried || t->error || !t->valid || !t->figures.have_width)
 				continue;
 			if (t->solo) {
 				b->alone++;

@@ -290,18 +290,16 @@ void cbench_report_table_foot(const struct cbench_report *r, FILE *f, bool colou
 	}
 	if (r->beside.shares_core) {
 		const struct cbench_beside *b = &r->beside;
-		char cpus[96] = "";
-		size_t len = 0;
 
-		for (size_t i = 0; i < r->jobs && len < sizeof(cpus); i++)
-			len += (size_t)snprintf(cpus + len, sizeof(cpus) - len, "%s%d",
-						!i ? "" : i + 1 < r->jobs ? ", " : " and ", r->cpus[i]);
 		fprintf(f, "%swarning: %.0f%% of the %zu trials measured beside others ran on a shared "
-			"core, against %.0f%% of the %zu measured alone: CPUs %s share cores at times "
-			"(hyperthreads of one core, as a VM's vCPUs can be), and measuring on them at "
-			"once costs trials set aside and measured again; on this machine, run on one "
-			"CPU%s\n", colour ? RED : "", 100.0 * (double)b->shared / (double)b->trials,
-			b->trials, 100.0 * (double)b->alone_shared / (double)b->alone, b->alone, cpus,
+			"core, against %.0f%% of the %zu measured alone: CPUs ", colour ? RED : "",
+			100.0 * (double)b->shared / (double)b->trials, b->trials,
+			100.0 * (double)b->alone_shared / (double)b->alone, b->alone);
+		for (size_t i = 0; i < r->jobs; i++)
+			fprintf(f, "%s%d", !i ? "" : i + 1 < r->jobs ? ", " : " and ", r->cpus[i]);
+		fprintf(f, " share %s at times (hyperthreads of one core, as a VM's vCPUs can be), and "
+			"measuring on them at once costs trials set aside and measured again; on this "
+			"machine, measure on one CPU (--jobs 1)%s\n", r->jobs == 2 ? "a core" : "cores",
 			colour ? RESET : "");
 	}
 	if (r->env.fifo_error && r->env.fifo_error != -EBUSY)

@@ -113,7 +113,7 @@ int cbench_tune(const struct cbench_tune_params *p, cbench_tune_time_fn time_fn,
  * execution runs the reads beside the adds) differs from one worker to the
  * next, by up to the whole cost (34 ticks on a 2.3 GHz Emerald Rapids VM);
  * at 20 us that moved est-cycles/op by 0.05 % between runs (CV 0.02 %), at
- * 80 us by under 0.02 % (CV 0.002-0.007 %; docs/results.md).
+ * 80 us by under 0.02 % (CV 0.001-0.007 %; docs/results.md).
  */
 #define CBENCH_REF_MIN_NS 80000.0
 /* An audit's references: its two sides share them, worker and all, so a
