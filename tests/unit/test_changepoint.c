@@ -255,6 +255,25 @@ static void noisy_runs_weigh_less(void)
 	free(cps);
 }
 
+/* Asserts that y (u) has one change point, first after at index and last
+ * before at last; returns its change (NAN if there is not one). */
+static double one_change_point(const double *y, const double *u, size_t index, size_t last)
+{
+	struct cbench_cp *cps;
+	size_t n;
+	double change = NAN;
+
+	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 30, &defaults, &cps, &n), 0);
+	CU_ASSERT_EQUAL(n, 1);
+	if (n == 1) {
+		CU_ASSERT_EQUAL(cps[0].index, index);
+		CU_ASSERT_EQUAL(cps[0].last, last);
+		change = cps[0].change;
+	}
+	free(cps);
+	return change;
+}
+
 static void noisy_run_at_the_step(void)
 {
 	double y[30], u[30];
@@ -267,19 +286,10 @@ static void noisy_run_at_the_step(void)
 	series(y, u, 0.0005, 15, 0.005);
 	y[14] = y[20];
 	u[14] = 0.01;
-	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 30, &defaults, &cps, &n), 0);
-	CU_ASSERT_EQUAL_FATAL(n, 1);
-	CU_ASSERT_EQUAL(cps[0].index, 15);
-	CU_ASSERT_EQUAL(cps[0].last, 13);
-	CU_ASSERT_DOUBLE_EQUAL(cps[0].change, 0.005, 0.0005);
-	free(cps);
+	CU_ASSERT_DOUBLE_EQUAL(one_change_point(y, u, 15, 13), 0.005, 0.0005);
 	/* The same run as steady as the others: it is the first after. */
 	u[14] = 0.0005;
-	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 30, &defaults, &cps, &n), 0);
-	CU_ASSERT_EQUAL_FATAL(n, 1);
-	CU_ASSERT_EQUAL(cps[0].index, 14);
-	CU_ASSERT_EQUAL(cps[0].last, 13);
-	free(cps);
+	one_change_point(y, u, 14, 13);
 	/* A -60 % step whose first two runs after are as noisy (2 %), and
 	 * at the new level: 2 % cannot hide 60 %, they tell their side. */
 	series(y, u, 0.0005, 15, -0.6);
@@ -287,11 +297,7 @@ static void noisy_run_at_the_step(void)
 	y[15] += 0.01;
 	y[16] -= 0.01;
 	u[14] = 0.02;
-	CU_ASSERT_EQUAL(cbench_cp_detect(y, u, 30, &defaults, &cps, &n), 0);
-	CU_ASSERT_EQUAL_FATAL(n, 1);
-	CU_ASSERT_EQUAL(cps[0].index, 15);
-	CU_ASSERT_EQUAL(cps[0].last, 14);
-	free(cps);
+	one_change_point(y, u, 15, 14);
 	/* Two noisy runs in a row (0.5 %), 4 % off, runs either side steady:
 	 * no level set by steady runs is theirs, so nothing changed; they are
 	 * set aside one by one. */

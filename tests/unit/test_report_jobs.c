@@ -165,6 +165,19 @@ static void shares_core_verdict(void)
 	CU_ASSERT_FALSE(cbench_beside_shares_core(&(struct cbench_beside){ 100, 0, 100, 0, false }));
 }
 
+/* The foot of rep's table, as text to free. */
+static char *foot_text(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	cbench_report_table_foot(&rep, f, false);
+	fclose(f);
+	return text;
+}
+
 /*
  * The run's counts: 40 trials beside others (20 shared) and 30 alone (none
  * shared) across two benchmarks, besides a failed trial, one without a
@@ -175,9 +188,7 @@ static void shares_core_counted(void)
 {
 	struct cbench_trial a[37] = { 0 }, b[37] = { 0 };
 	struct cbench_result two[2] = { { .trials = a, .ntrials = 37 }, { .trials = b, .ntrials = 37 } };
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *text;
 
 	for (size_t i = 0; i < 35; i++) {
 		struct cbench_trial *t = &a[i];
@@ -208,10 +219,7 @@ static void shares_core_counted(void)
 	CU_ASSERT_EQUAL(rep.beside.alone, 30);
 	CU_ASSERT_EQUAL(rep.beside.alone_shared, 0);
 	CU_ASSERT_TRUE(rep.beside.shares_core);
-	f = open_memstream(&text, &len);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	cbench_report_table_foot(&rep, f, false);
-	fclose(f);
+	text = foot_text();
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "50% of the 40 trials measured beside others ran on a "
 					  "shared core, against 0% of the 30 measured alone: CPUs 3 "
 					  "and 1 share a core at times"));
@@ -222,11 +230,7 @@ static void shares_core_counted(void)
 	cbench_report_parallel(&rep);
 	CU_ASSERT_EQUAL(rep.beside.alone_shared, 20);
 	CU_ASSERT_FALSE(rep.beside.shares_core);
-	text = NULL;
-	f = open_memstream(&text, &len);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	cbench_report_table_foot(&rep, f, false);
-	fclose(f);
+	text = foot_text();
 	CU_ASSERT_PTR_NULL(strstr(text, "share a core"));
 	free(text);
 	/* One CPU: nothing counted, nothing said. */

@@ -180,12 +180,11 @@ bool cbench_beside_shares_core(const struct cbench_beside *b)
 	return se > 0 && (sn - at) / tn / se >= BESIDE_Z;
 }
 
-/* r->beside, from the trials this run measured (flags as alone_by_time() set them). */
+/* r->beside (zeroed), from the trials this run measured (flags as alone_by_time() set them). */
 static void count_beside(struct cbench_report *r)
 {
 	struct cbench_beside *b = &r->beside;
 
-	*b = (struct cbench_beside){ 0 };
 	for (size_t i = 0; i < r->nresults; i++) {
 		const struct cbench_result *res = &r->results[i];
 
